@@ -1,0 +1,17 @@
+// Lint runs in `npm test`; it checks correctness, not formatting.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'data/', 'coverage/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-console': ['error', { allow: ['error'] }],
+    },
+  },
+  { files: ['src/cli/**', 'bench/**', 'bin/**'], rules: { 'no-console': 'off' } },
+);

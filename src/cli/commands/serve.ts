@@ -1,0 +1,24 @@
+import closeWithGrace from 'close-with-grace';
+import { Command } from 'commander';
+import { loadConfig, type ConfigFlags } from '../../config.ts';
+import { startServer } from '../../server.ts';
+import { withDatabaseOptions } from './database-options.ts';
+
+export function serveCommand(): Command {
+  return withDatabaseOptions(
+    new Command('serve')
+      .description('Run the registry HTTP server (applies pending migrations first)')
+      .option('--port <port>', 'port to listen on (env PORT, default 3000; 0 picks a free one)')
+      .option('--host <host>', 'interface to listen on (env HOST, default 127.0.0.1)'),
+  ).action(async (flags: ConfigFlags) => {
+    const config = loadConfig(flags);
+    const server = await startServer(config);
+    server.app.log.info({ engine: server.engine }, `ap serving at ${server.url}`);
+    // SIGTERM/SIGINT stop accepting requests, let in-flight ones finish, then close the database.
+    closeWithGrace({ delay: 10_000, logger: false }, async ({ signal, err }) => {
+      if (err) server.app.log.error({ err }, 'closing after an unexpected error');
+      else server.app.log.info({ signal }, 'shutting down');
+      await server.close();
+    });
+  });
+}

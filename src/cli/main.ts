@@ -1,0 +1,29 @@
+import { Command, CommanderError } from 'commander';
+import pkg from '../../package.json' with { type: 'json' };
+import { ConfigError } from '../config.ts';
+import { migrateCommand } from './commands/migrate.ts';
+import { serveCommand } from './commands/serve.ts';
+
+/** The `ap` command. Each subcommand lives in its own file under `commands/`. */
+export function program(): Command {
+  return new Command('ap')
+    .description('The ap registry, agents and client.')
+    .version(pkg.version)
+    .showHelpAfterError()
+    .addCommand(serveCommand())
+    .addCommand(migrateCommand());
+}
+
+export async function main(argv: string[]): Promise<void> {
+  try {
+    await program().exitOverride().parseAsync(argv);
+  } catch (err) {
+    if (err instanceof CommanderError) process.exit(err.exitCode);
+    if (err instanceof ConfigError) {
+      console.error(`ap: ${err.message}`);
+      process.exit(2);
+    }
+    console.error(`ap: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  }
+}

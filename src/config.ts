@@ -1,0 +1,81 @@
+/**
+ * Configuration, from command-line flags over environment variables over defaults. Every value is
+ * checked here, at start, so a typo fails loudly instead of running with a surprise.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  /** PostgreSQL connection string; when absent the embedded PGlite engine is used. */
+  databaseUrl: string | undefined;
+  /** Where PGlite keeps its files (`memory://` for none). */
+  dataDir: string;
+  poolMax: number;
+  bodyLimitBytes: number;
+  logLevel: string;
+  /** The address clients reach this server at, for the OpenAPI `servers` entry. */
+  publicUrl: string | undefined;
+  /** Trust X-Forwarded-* from a proxy in front: true, or the proxies' addresses/CIDRs. */
+  trustProxy: boolean | string;
+}
+
+export interface ConfigFlags {
+  port?: string;
+  host?: string;
+  databaseUrl?: string;
+  dataDir?: string;
+}
+
+/** The environment variables, with their meaning and default; the README's table is this one. */
+export const envVars = {
+  PORT: { default: '3000', meaning: 'HTTP port' },
+  HOST: { default: '127.0.0.1', meaning: 'interface to listen on (0.0.0.0 for all)' },
+  DATABASE_URL: { default: '', meaning: 'PostgreSQL connection string; unset uses embedded PGlite' },
+  DATA_DIR: { default: './data', meaning: 'PGlite data directory (memory:// keeps nothing)' },
+  DATABASE_POOL_MAX: { default: '10', meaning: 'PostgreSQL pool size' },
+  BODY_LIMIT_BYTES: { default: '1048576', meaning: 'largest request body accepted (413 beyond)' },
+  LOG_LEVEL: { default: 'info', meaning: 'fatal, error, warn, info, debug, trace or silent' },
+  PUBLIC_URL: { default: '', meaning: 'external base URL, listed as the server in the OpenAPI document' },
+  TRUST_PROXY: { default: 'false', meaning: 'trust X-Forwarded-* headers: true, or comma-separated proxy addresses/CIDRs' },
+} as const;
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Config {
+  const get = (name: keyof typeof envVars, flag?: string) => flag ?? nonEmpty(env[name]) ?? envVars[name].default;
+  return {
+    port: integer('port', get('PORT', flags.port), 0, 65535),
+    host: get('HOST', flags.host),
+    databaseUrl: nonEmpty(get('DATABASE_URL', flags.databaseUrl)),
+    dataDir: get('DATA_DIR', flags.dataDir),
+    poolMax: integer('DATABASE_POOL_MAX', get('DATABASE_POOL_MAX'), 1, 1000),
+    bodyLimitBytes: integer('BODY_LIMIT_BYTES', get('BODY_LIMIT_BYTES'), 1, 1024 ** 3),
+    logLevel: oneOf('LOG_LEVEL', get('LOG_LEVEL'), ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    publicUrl: nonEmpty(get('PUBLIC_URL')),
+    trustProxy: trustProxy(get('TRUST_PROXY')),
+  };
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function integer(name: string, value: string, min: number, max: number): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < min || n > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${value}"`);
+  return n;
+}
+
+function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(value)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${value}"`);
+  return value as T;
+}
+
+function trustProxy(value: string): boolean | string {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  return value;
+}

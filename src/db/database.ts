@@ -1,0 +1,31 @@
+/**
+ * One storage interface over two engines: PostgreSQL (pooled, for production) and PGlite
+ * (Postgres compiled to WASM, in-process, the embedded default). Both speak the same SQL and
+ * return the same JavaScript types (see `types.ts`), so capabilities write their SQL once.
+ */
+export type EngineName = 'postgres' | 'pglite';
+
+export interface Queryable {
+  /** Runs one statement with positional parameters ($1, $2, ...) and returns its rows. */
+  query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
+}
+
+export interface PoolStats {
+  /** Connections open (PGlite: always 1). */
+  total: number;
+  idle: number;
+  /** Callers waiting for a connection. */
+  waiting: number;
+}
+
+export interface Database extends Queryable {
+  readonly engine: EngineName;
+  /**
+   * Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. Work
+   * inside must use `tx`, not the database, or it runs outside the transaction (and on PGlite,
+   * which has one connection, waits for it forever).
+   */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  stats(): PoolStats;
+  close(): Promise<void>;
+}

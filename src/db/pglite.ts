@@ -1,0 +1,42 @@
+import { PGlite } from '@electric-sql/pglite';
+import type { Database, Queryable } from './database.ts';
+import { OID, parseDate } from './types.ts';
+
+export interface PgliteOptions {
+  /** Directory the database persists in; `memory://` keeps it in memory only. */
+  dataDir: string;
+}
+
+type Runner = Pick<PGlite, 'query'>;
+
+function queryable(runner: Runner): Queryable {
+  return {
+    async query<Row>(sql: string, params?: readonly unknown[]) {
+      return (await runner.query<Row>(sql, params as unknown[])).rows;
+    },
+  };
+}
+
+export async function openPglite(options: PgliteOptions): Promise<Database> {
+  const db = await PGlite.create(options.dataDir, { parsers: { [OID.date]: parseDate } });
+  const direct = queryable(db);
+  // PGlite has one connection and runs one statement or transaction at a time; callers queue.
+  // `active` counts them so the pool metrics show the queue.
+  let active = 0;
+  const counted = async <T>(work: () => Promise<T>): Promise<T> => {
+    active++;
+    try {
+      return await work();
+    } finally {
+      active--;
+    }
+  };
+
+  return {
+    engine: 'pglite',
+    query: (sql, params) => counted(() => direct.query(sql, params)),
+    transaction: (fn) => counted(() => db.transaction((tx) => fn(queryable(tx)))),
+    stats: () => ({ total: 1, idle: active === 0 ? 1 : 0, waiting: Math.max(0, active - 1) }),
+    close: () => db.close(),
+  };
+}

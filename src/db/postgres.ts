@@ -1,0 +1,59 @@
+import pg from 'pg';
+import type { Database, Queryable } from './database.ts';
+import { OID, parseDate, parseInt8 } from './types.ts';
+
+export interface PostgresOptions {
+  url: string;
+  /** Maximum pooled connections. */
+  poolMax?: number;
+  /** Schema to work in (set as the connection's search_path); tests isolate themselves this way. */
+  schema?: string;
+}
+
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === OID.int8) return parseInt8;
+    if (oid === OID.date) return parseDate;
+    return pg.types.getTypeParser(oid, format);
+  },
+} as pg.CustomTypesConfig;
+
+export function openPostgres(options: PostgresOptions): Database {
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolMax ?? 10,
+    types,
+    ...(options.schema ? { options: `-c search_path=${quoteIdent(options.schema)}` } : {}),
+  });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+
+  const run = async <Row>(client: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]) =>
+    (await client.query(sql, params as unknown[])).rows as Row[];
+
+  return {
+    engine: 'postgres',
+    query: (sql, params) => run(pool, sql, params),
+    async transaction(fn) {
+      const client = await pool.connect();
+      const tx: Queryable = { query: (sql, params) => run(client, sql, params) };
+      try {
+        await client.query('BEGIN');
+        const result = await fn(tx);
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    stats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    close: () => pool.end(),
+  };
+}
+
+export function quoteIdent(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}

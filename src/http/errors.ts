@@ -1,0 +1,71 @@
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { ApError, codeForStatus, errorBody, type FieldIssue } from '../protocol/errors.ts';
+
+/**
+ * The one place errors become responses. Our own `ApError`s render as they are; errors raised by
+ * the framework are translated to catalogue codes; anything else is a 500 whose details go to the
+ * log, never to the client.
+ */
+export function registerErrorRendering(app: FastifyInstance): void {
+  app.setErrorHandler((raw: FastifyError | ApError | Error, request, reply) => {
+    const err = toApError(raw);
+    if (err.status >= 500) request.log.error({ err: raw }, 'request failed');
+    else request.log.info({ code: err.code }, 'request rejected');
+    return send(reply, err);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    send(reply, new ApError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`)),
+  );
+}
+
+export function send(reply: FastifyReply, err: ApError): FastifyReply {
+  if (err.retryAfter !== undefined) reply.header('retry-after', String(err.retryAfter));
+  // Errors are rendered here, not by the route's response serializer, so no route schema can drop fields.
+  return reply.code(err.status).type('application/json; charset=utf-8').serializer(JSON.stringify).send(errorBody(err));
+}
+
+const frameworkCodes: Record<string, (err: FastifyError) => ApError> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: () => new ApError('invalid_json'),
+  FST_ERR_CTP_EMPTY_JSON_BODY: () => new ApError('invalid_json', 'The request body is empty; send a JSON document.'),
+  FST_ERR_CTP_BODY_TOO_LARGE: () => new ApError('payload_too_large'),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => new ApError('unsupported_media_type'),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new ApError('invalid_request', 'Content-Length does not match the body.'),
+  FST_ERR_BAD_URL: () => new ApError('invalid_request', 'The request URL is malformed.'),
+};
+
+function toApError(err: FastifyError | ApError | Error): ApError {
+  if (err instanceof ApError) return err;
+  const fe = err as FastifyError;
+  if (fe.validation) return new ApError('validation_failed', validationMessage(fe), { details: fieldIssues(fe) });
+  const known = fe.code ? frameworkCodes[fe.code] : undefined;
+  if (known) return known(fe);
+  // JSON parse errors (including prototype-poisoning attempts) surface as SyntaxError with status 400.
+  if (err instanceof SyntaxError && fe.statusCode === 400) return new ApError('invalid_json');
+  const status = fe.statusCode ?? 500;
+  if (status >= 400 && status < 500) return new ApError(codeForStatus(status), undefined, { cause: err });
+  return new ApError('internal_error', undefined, { cause: err });
+}
+
+type AjvIssue = NonNullable<FastifyError['validation']>[number];
+
+function fieldIssues(err: FastifyError): FieldIssue[] {
+  const part = err.validationContext ?? 'body';
+  return (err.validation ?? []).map((issue: AjvIssue) => ({ in: part, field: fieldOf(issue), message: issue.message ?? 'is invalid' }));
+}
+
+function fieldOf(issue: AjvIssue): string {
+  const path = issue.instancePath.split('/').filter(Boolean).map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const params = issue.params as Record<string, unknown>;
+  const extra = params.missingProperty ?? params.additionalProperty;
+  if (typeof extra === 'string') path.push(extra);
+  return path.join('.');
+}
+
+function validationMessage(err: FastifyError): string {
+  const issues = fieldIssues(err);
+  const first = issues[0];
+  if (!first) return 'The request does not match the schema.';
+  const where = first.field ? `${first.in}.${first.field}` : first.in;
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
+  return `Invalid ${where}: ${first.message}${more}.`;
+}

@@ -1,0 +1,68 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { Database } from '../db/database.ts';
+import { migrationStatus, type Migration } from '../db/migrate.ts';
+import { ApError } from '../protocol/errors.ts';
+import { errorResponses } from '../protocol/wire/error.ts';
+
+const READY_TIMEOUT_MS = 2000;
+
+const Live = Type.Object({ status: Type.Literal('ok') }, { description: 'The process is serving.' });
+
+const Ready = Type.Object(
+  {
+    status: Type.Literal('ready'),
+    engine: Type.String({ description: 'postgres or pglite' }),
+    migrations: Type.Object({ applied: Type.Integer(), pending: Type.Integer() }),
+  },
+  { description: 'The database answers and every migration is applied.' },
+);
+
+/** Liveness (the process answers) and readiness (the database answers and is fully migrated). */
+export function registerHealth(app: FastifyInstance, db: Database, migrations: Migration[]): void {
+  app.get(
+    '/healthz',
+    {
+      schema: {
+        summary: 'Liveness',
+        description: 'Answers 200 while the process can serve requests; it does not touch the database.',
+        tags: ['operations'],
+        response: { 200: Live, ...errorResponses(503) },
+      },
+    },
+    async () => ({ status: 'ok' as const }),
+  );
+
+  app.get(
+    '/readyz',
+    {
+      schema: {
+        summary: 'Readiness',
+        description: 'Answers 200 when the database is reachable and every migration is applied, else 503.',
+        tags: ['operations'],
+        response: { 200: Ready, ...errorResponses(503) },
+      },
+    },
+    async () => {
+      const status = await withTimeout(migrationStatus(db, migrations), READY_TIMEOUT_MS).catch((err: unknown) => {
+        throw new ApError('service_unavailable', 'The database is unreachable.', { cause: err });
+      });
+      if (status.pending.length > 0) {
+        throw new ApError('service_unavailable', `${status.pending.length} migration(s) pending; run \`ap migrate\`.`);
+      }
+      return { status: 'ready' as const, engine: db.engine, migrations: { applied: status.applied.length, pending: 0 } };
+    },
+  );
+}
+
+async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,56 @@
+import type { FastifyInstance } from 'fastify';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Database } from '../db/database.ts';
+
+/**
+ * Prometheus metrics: requests by route and status, a latency histogram, the database pool and the
+ * process. The route label is the route's pattern (`/api/brands/resolve`), never the raw URL, so
+ * hostile URLs cannot grow the label set; unmatched requests share the label `unmatched`.
+ */
+export function registerMetrics(app: FastifyInstance, db: Database): Registry {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, route and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from request received to response sent, by method and route.',
+    labelNames: ['method', 'route'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'db_pool_connections',
+    help: 'Database connections by state (total, idle, waiting callers).',
+    labelNames: ['engine', 'state'] as const,
+    registers: [registry],
+    collect() {
+      const stats = db.stats();
+      for (const state of ['total', 'idle', 'waiting'] as const) this.set({ engine: db.engine, state }, stats[state]);
+    },
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    requests.labels(request.method, route, String(reply.statusCode)).inc();
+    latency.labels(request.method, route).observe(reply.elapsedTime / 1000);
+  });
+
+  app.get(
+    '/metrics',
+    {
+      schema: {
+        summary: 'Prometheus metrics',
+        tags: ['operations'],
+        response: { 200: { description: 'Metrics in the Prometheus text format.', content: { 'text/plain': { schema: { type: 'string' } } } } },
+      },
+    },
+    async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()),
+  );
+  return registry;
+}

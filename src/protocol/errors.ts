@@ -1,0 +1,83 @@
+/**
+ * The one error catalogue. Every error a client can see has a stable code here, with its HTTP
+ * status and a default message. Codes are API: never rename one, only add.
+ */
+export const errorCatalogue = {
+  invalid_request: { status: 400, message: 'The request is invalid.' },
+  validation_failed: { status: 400, message: 'The request does not match the schema.' },
+  invalid_json: { status: 400, message: 'The request body is not valid JSON.' },
+  unauthorized: { status: 401, message: 'A valid credential is required.' },
+  forbidden: { status: 403, message: 'The credential lacks the required membership or role.' },
+  not_found: { status: 404, message: 'Not found.' },
+  method_not_allowed: { status: 405, message: 'Method not allowed.' },
+  conflict: { status: 409, message: 'The request conflicts with the current state.' },
+  cursor_expired: {
+    status: 410,
+    message: 'The cursor is older than the retention window or unknown; re-bootstrap and resume from a fresh cursor.',
+  },
+  payload_too_large: { status: 413, message: 'The request body is too large.' },
+  unsupported_media_type: { status: 415, message: 'The request body must be sent as Content-Type: application/json.' },
+  rate_limited: { status: 429, message: 'Rate limit exceeded.' },
+  internal_error: { status: 500, message: 'Internal server error.' },
+  service_unavailable: { status: 503, message: 'The service is unavailable.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof errorCatalogue;
+
+/** One offending field of a request, for `validation_failed`. */
+export interface FieldIssue {
+  /** Where the field is: body, querystring, params or headers. */
+  in: string;
+  /** Dotted path of the field inside that part (empty for the part as a whole). */
+  field: string;
+  message: string;
+}
+
+export interface ApErrorOptions {
+  details?: FieldIssue[];
+  /** Seconds until a retry may succeed; required for `rate_limited`. */
+  retryAfter?: number;
+  cause?: unknown;
+}
+
+/** The error every layer throws; the HTTP error handler renders it. */
+export class ApError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details: FieldIssue[] | undefined;
+  readonly retryAfter: number | undefined;
+
+  constructor(code: ErrorCode, message?: string, options: ApErrorOptions = {}) {
+    super(message ?? errorCatalogue[code].message, { cause: options.cause });
+    this.name = 'ApError';
+    this.code = code;
+    this.status = errorCatalogue[code].status;
+    this.details = options.details;
+    this.retryAfter = options.retryAfter;
+  }
+}
+
+/** The wire body of an error: `{error, message}`, plus `details` or `retry_after` when they apply. */
+export interface ErrorBody {
+  error: ErrorCode;
+  message: string;
+  details?: FieldIssue[];
+  retry_after?: number;
+}
+
+export function errorBody(err: ApError): ErrorBody {
+  const body: ErrorBody = { error: err.code, message: err.message };
+  if (err.details) body.details = err.details;
+  if (err.retryAfter !== undefined) body.retry_after = err.retryAfter;
+  return body;
+}
+
+/**
+ * The catalogue code for a bare HTTP status, for errors raised below our own code. The first code
+ * listed for a status is its general one, so the catalogue's order matters.
+ */
+export function codeForStatus(status: number): ErrorCode {
+  const found = (Object.keys(errorCatalogue) as ErrorCode[]).find((code) => errorCatalogue[code].status === status);
+  if (found) return found;
+  return status >= 500 ? 'internal_error' : 'invalid_request';
+}
