@@ -11,6 +11,7 @@ import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { echoRequestId, requestId } from './http/request-id.ts';
 import { logRequests } from './http/request-log.ts';
+import { recordRoutes } from './http/route-table.ts';
 import './http/route-config.ts';
 import { ApError } from './protocol/errors.ts';
 
@@ -45,6 +46,7 @@ export async function buildApp({ config, db, migrations }: AppDeps): Promise<Fas
     if (closing) throw new ApError('service_unavailable', 'The server is shutting down; retry on another instance.');
   });
 
+  recordRoutes(app);
   registerErrorRendering(app);
   echoRequestId(app);
   logRequests(app);

@@ -1,0 +1,33 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig } from '../src/config.ts';
+
+describe('configuration', () => {
+  it('uses the defaults when nothing is set', () => {
+    const config = loadConfig({}, {});
+    assert.equal(config.port, 3000);
+    assert.equal(config.host, '127.0.0.1');
+    assert.equal(config.databaseUrl, undefined);
+    assert.equal(config.dataDir, './data');
+    assert.equal(config.bodyLimitBytes, 1048576);
+  });
+
+  it('prefers flags over the environment over defaults', () => {
+    const env = { PORT: '4000', DATA_DIR: '/env/dir', DATABASE_URL: 'postgres://env' };
+    const config = loadConfig({ port: '5000' }, env);
+    assert.equal(config.port, 5000);
+    assert.equal(config.dataDir, '/env/dir');
+    assert.equal(config.databaseUrl, 'postgres://env');
+  });
+
+  it('treats an empty DATABASE_URL as unset', () => {
+    assert.equal(loadConfig({}, { DATABASE_URL: '  ' }).databaseUrl, undefined);
+  });
+
+  it('rejects malformed values with a message naming the setting', () => {
+    assert.throws(() => loadConfig({ port: 'abc' }, {}), (err: Error) => err instanceof ConfigError && /port/.test(err.message));
+    assert.throws(() => loadConfig({}, { PORT: '70000' }), ConfigError);
+    assert.throws(() => loadConfig({}, { LOG_LEVEL: 'loud' }), /LOG_LEVEL/);
+    assert.throws(() => loadConfig({}, { BODY_LIMIT_BYTES: '-1' }), /BODY_LIMIT_BYTES/);
+  });
+});

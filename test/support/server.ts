@@ -1,0 +1,31 @@
+import { loadConfig, type Config } from '../../src/config.ts';
+import type { Database } from '../../src/db/database.ts';
+import { loadMigrations, migrate } from '../../src/db/migrate.ts';
+import { buildApp } from '../../src/server.ts';
+import type { FastifyInstance } from 'fastify';
+import type { TestEngine } from './engines.ts';
+
+export interface TestServer {
+  app: FastifyInstance;
+  db: Database;
+  /** Base URL on loopback, e.g. http://127.0.0.1:41234 */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** A test configuration: loopback, a free port, no logs; `env` overrides as the environment would. */
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({}, { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env });
+}
+
+/** Starts the real server on loopback over a fresh, migrated database of the given engine. */
+export async function startTestServer(engine: TestEngine, env: Record<string, string> = {}): Promise<TestServer> {
+  const db = await engine.open();
+  const migrations = await loadMigrations();
+  await migrate(db, migrations);
+  const app = await buildApp({ config: testConfig(env), db, migrations });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('server has no TCP address');
+  return { app, db, url: `http://127.0.0.1:${address.port}`, close: () => app.close() };
+}
