@@ -51,9 +51,10 @@ export async function buildApp({ config, db, migrations }: AppDeps): Promise<Fas
   echoRequestId(app);
   logRequests(app);
   requireJsonWrites(app);
-  registerMetrics(app, db);
-  await registerCors(app);
+  // Before any route: the OpenAPI generator only sees routes registered after it.
   await registerOpenApi(app, config.publicUrl);
+  await registerCors(app);
+  registerMetrics(app, db);
 
   registerHealth(app, db, migrations);
 

@@ -18,12 +18,20 @@ export function testConfig(env: Record<string, string> = {}): Config {
   return loadConfig({}, { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env });
 }
 
+export interface TestServerOptions {
+  /** Environment overrides for the configuration. */
+  env?: Record<string, string>;
+  /** Adds test-only routes or setup before the server starts listening. */
+  extend?: (app: FastifyInstance, db: Database) => void | Promise<void>;
+}
+
 /** Starts the real server on loopback over a fresh, migrated database of the given engine. */
-export async function startTestServer(engine: TestEngine, env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(engine: TestEngine, options: TestServerOptions = {}): Promise<TestServer> {
   const db = await engine.open();
   const migrations = await loadMigrations();
   await migrate(db, migrations);
-  const app = await buildApp({ config: testConfig(env), db, migrations });
+  const app = await buildApp({ config: testConfig(options.env), db, migrations });
+  await options.extend?.(app, db);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('server has no TCP address');

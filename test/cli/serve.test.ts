@@ -1,0 +1,101 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
+import { openPglite } from '../../src/db/pglite.ts';
+import { postgresUrl } from '../support/engines.ts';
+import { runAp, serveAp } from '../support/cli.ts';
+
+describe('ap command', () => {
+  it('explains itself with --help', async () => {
+    const { code, stdout } = await runAp(['--help']);
+    assert.equal(code, 0);
+    assert.match(stdout, /serve \[options\]\s+Run the registry HTTP server/);
+    assert.match(stdout, /migrate \[options\]\s+Apply pending database migrations/);
+    const serveHelp = await runAp(['serve', '--help']);
+    for (const flag of ['--port', '--host', '--database-url', '--data-dir']) assert.match(serveHelp.stdout, new RegExp(flag));
+  });
+
+  it('rejects bad configuration with exit code 2 and a clear message', async () => {
+    const { code, stderr } = await runAp(['serve', '--port', 'eighty']);
+    assert.equal(code, 2);
+    assert.match(stderr, /ap: port must be an integer/);
+  });
+});
+
+describe('[pglite] ap serve on a data directory', () => {
+  let dataDir: string;
+  before(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'ap-serve-'));
+  });
+  after(() => rm(dataDir, { recursive: true, force: true }));
+
+  it('serves, shuts down cleanly on SIGTERM, and keeps its data across a restart', async () => {
+    const first = await serveAp(['--data-dir', dataDir]);
+    assert.equal((await fetch(`${first.url}/healthz`)).status, 200);
+    const ready = await (await fetch(`${first.url}/readyz`)).json();
+    assert.equal(ready.engine, 'pglite');
+    assert.equal(await first.stop('SIGTERM'), 0);
+    assert.ok(first.logs.some((l) => l.includes('"shutting down"')), 'logs its shutdown');
+
+    // Write between runs, as an operator's tool would, then make sure the server keeps it.
+    const db = await openPglite({ dataDir });
+    await db.query(`create table if not exists operator_notes (note text)`);
+    await db.query(`insert into operator_notes values ('survives restarts')`);
+    const ledger = await db.query('select * from ap_migrations order by version');
+    await db.close();
+
+    const second = await serveAp(['--data-dir', dataDir]);
+    assert.equal((await fetch(`${second.url}/readyz`)).status, 200);
+    assert.equal(await second.stop('SIGINT'), 0);
+
+    const reopened = await openPglite({ dataDir });
+    try {
+      assert.deepEqual(await reopened.query('select note from operator_notes'), [{ note: 'survives restarts' }]);
+      assert.deepEqual(await reopened.query('select * from ap_migrations order by version'), ledger);
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  it('migrates from the command line', async () => {
+    const { code, stdout } = await runAp(['migrate', '--data-dir', dataDir]);
+    assert.equal(code, 0);
+    assert.match(stdout, /^pglite: (up to date|applied )/);
+  });
+});
+
+describe('[postgres] ap serve with DATABASE_URL', () => {
+  const database = `ap_cli_${process.pid}`;
+  const admin = new pg.Client({ connectionString: postgresUrl });
+  const url = new URL(postgresUrl);
+  url.pathname = `/${database}`;
+
+  before(async () => {
+    await admin.connect();
+    await admin.query(`drop database if exists ${database}`);
+    await admin.query(`create database ${database}`);
+  });
+  after(async () => {
+    await admin.query(`drop database if exists ${database} with (force)`);
+    await admin.end();
+  });
+
+  it('serves from PostgreSQL named by the environment', async () => {
+    const server = await serveAp([], { DATABASE_URL: url.href });
+    try {
+      assert.equal((await fetch(`${server.url}/healthz`)).status, 200);
+      assert.equal((await (await fetch(`${server.url}/readyz`)).json()).engine, 'postgres');
+    } finally {
+      assert.equal(await server.stop(), 0);
+    }
+  });
+
+  it('takes --database-url over the environment and migrates', async () => {
+    const { code, stdout } = await runAp(['migrate', '--database-url', url.href], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
+    assert.equal(code, 0);
+    assert.match(stdout, /^postgres: /);
+  });
+});

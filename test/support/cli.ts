@@ -1,0 +1,66 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+export const apBin = fileURLToPath(new URL('../../bin/ap.js', import.meta.url));
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `ap <args>` to completion with the Node running the tests. */
+export async function runAp(args: string[], env: Record<string, string> = {}): Promise<RunResult> {
+  const child = spawn(process.execPath, [apBin, ...args], { env: { ...process.env, ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, stdout, stderr };
+}
+
+export interface ServingAp {
+  url: string;
+  process: ChildProcess;
+  /** Log lines written so far. */
+  logs: string[];
+  /** Sends the signal and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts `ap serve <args>` and resolves once it says where it listens. */
+export async function serveAp(args: string[], env: Record<string, string> = {}): Promise<ServingAp> {
+  const child = spawn(process.execPath, [apBin, 'serve', '--port', '0', ...args], {
+    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: string[] = [];
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const exited = once(child, 'exit') as Promise<[number | null]>;
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`ap serve did not start in time: ${stderr}`)), 30_000);
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      logs.push(line);
+      const match = /"ap serving at (http:\/\/[^"]+)"/.exec(line);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+    void exited.then(([code]) => reject(new Error(`ap serve exited with ${code}: ${stderr}`)));
+  });
+  return {
+    url,
+    process: child,
+    logs,
+    async stop(signal = 'SIGTERM') {
+      child.kill(signal);
+      const [code] = await exited;
+      return code;
+    },
+  };
+}
