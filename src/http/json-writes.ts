@@ -1,18 +1,25 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import { ApError } from '../protocol/errors.ts';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH']);
 const JSON_TYPE = /^application\/json\s*(;|$)/i;
 
+const requireJson: onRequestHookHandler = (request, _reply, done) => {
+  done(JSON_TYPE.test(request.headers['content-type'] ?? '') ? undefined : new ApError('unsupported_media_type'));
+};
+
 /**
  * JSON writes must say they are JSON. Checked before the body is read, so a wrong or missing
- * Content-Type costs nothing and changes nothing. Only JSON has a parser at all: the framework's
- * default text parser is removed so no route accepts a body it would misread.
+ * Content-Type costs nothing and changes nothing. The check is attached only to write routes that
+ * take a body, so reads pay nothing for it. Only JSON has a parser at all: the framework's default
+ * text parser is removed so no route accepts a body it would misread.
  */
 export function requireJsonWrites(app: FastifyInstance): void {
   app.removeContentTypeParser('text/plain');
-  app.addHook('onRequest', async (request) => {
-    if (!WRITES.has(request.method) || !request.routeOptions.schema?.body) return;
-    if (!JSON_TYPE.test(request.headers['content-type'] ?? '')) throw new ApError('unsupported_media_type');
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!route.schema?.body || !methods.some((m) => WRITES.has(m))) return;
+    const existing = route.onRequest ? [route.onRequest].flat() : [];
+    route.onRequest = [requireJson, ...existing];
   });
 }

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { openPglite } from '../../src/db/pglite.ts';
 import { postgresUrl } from '../support/engines.ts';
 import { runAp, serveAp } from '../support/cli.ts';
+import { json } from '../support/http.ts';
 
 describe('ap command', () => {
   it('explains itself with --help', async () => {
@@ -35,7 +36,7 @@ describe('[pglite] ap serve on a data directory', () => {
   it('serves, shuts down cleanly on SIGTERM, and keeps its data across a restart', async () => {
     const first = await serveAp(['--data-dir', dataDir]);
     assert.equal((await fetch(`${first.url}/healthz`)).status, 200);
-    const ready = await (await fetch(`${first.url}/readyz`)).json();
+    const ready = await json(await fetch(`${first.url}/readyz`));
     assert.equal(ready.engine, 'pglite');
     assert.equal(await first.stop('SIGTERM'), 0);
     assert.ok(first.logs.some((l) => l.includes('"shutting down"')), 'logs its shutdown');
@@ -87,7 +88,7 @@ describe('[postgres] ap serve with DATABASE_URL', () => {
     const server = await serveAp([], { DATABASE_URL: url.href });
     try {
       assert.equal((await fetch(`${server.url}/healthz`)).status, 200);
-      assert.equal((await (await fetch(`${server.url}/readyz`)).json()).engine, 'postgres');
+      assert.equal((await json(await fetch(`${server.url}/readyz`))).engine, 'postgres');
     } finally {
       assert.equal(await server.stop(), 0);
     }

@@ -6,6 +6,7 @@ import type { Database } from '../../src/db/database.ts';
 import { ApError } from '../../src/protocol/errors.ts';
 import { eachEngine } from '../support/engines.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { json } from '../support/http.ts';
 
 /**
  * The error contract, seen from a client: every failure has the catalogue's status and body, and a
@@ -55,7 +56,7 @@ eachEngine('error responses', (engine) => {
     const res = await post('{"domain": "example.com",', { 'content-type': 'application/json' });
     assert.equal(res.status, 400);
     assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
-    const body = await res.json();
+    const body = await json(res);
     assert.equal(body.error, 'invalid_json');
     assert.equal(typeof body.message, 'string');
     assert.equal(await rowCount(), 1);
@@ -65,16 +66,16 @@ eachEngine('error responses', (engine) => {
     for (const payload of ['', '{"domain":"x.com","__proto__":{"admin":true}}']) {
       const res = await post(payload, { 'content-type': 'application/json' });
       assert.equal(res.status, 400, payload);
-      assert.equal((await res.json()).error, 'invalid_json');
+      assert.equal((await json(res)).error, 'invalid_json');
     }
     assert.equal(await rowCount(), 1);
   });
 
   it('answers a wrong or missing content type with 415 and writes nothing', async () => {
-    for (const headers of [{ 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }, {}]) {
+    for (const headers of [{ 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }, {}] as Record<string, string>[]) {
       const res = await post('{"domain":"example.com"}', headers);
       assert.equal(res.status, 415, JSON.stringify(headers));
-      assert.deepEqual(await res.json(), {
+      assert.deepEqual(await json(res), {
         error: 'unsupported_media_type',
         message: 'The request body must be sent as Content-Type: application/json.',
       });
@@ -85,18 +86,18 @@ eachEngine('error responses', (engine) => {
   it('answers an oversized body with 413 and writes nothing', async () => {
     const res = await post(JSON.stringify({ domain: 'x'.repeat(5000) }), { 'content-type': 'application/json' });
     assert.equal(res.status, 413);
-    assert.deepEqual(await res.json(), { error: 'payload_too_large', message: 'The request body is too large.' });
+    assert.deepEqual(await json(res), { error: 'payload_too_large', message: 'The request body is too large.' });
     assert.equal(await rowCount(), 1);
   });
 
   it('answers a schema violation with 400 validation_failed naming the fields', async () => {
     const res = await post('{"count":0}', { 'content-type': 'application/json' });
     assert.equal(res.status, 400);
-    const body = await res.json();
+    const body = await json(res);
     assert.equal(body.error, 'validation_failed');
     assert.match(body.message, /body\.domain/);
     assert.deepEqual(body.details[0], { in: 'body', field: 'domain', message: "must have required property 'domain'" });
-    const extra = await (await post('{"domain":"a.com","admin":true}', { 'content-type': 'application/json' })).json();
+    const extra = await json(await post('{"domain":"a.com","admin":true}', { 'content-type': 'application/json' }));
     assert.deepEqual(extra.details.map((d: { field: string }) => d.field), ['admin']);
     assert.equal(await rowCount(), 1);
   });
@@ -104,7 +105,7 @@ eachEngine('error responses', (engine) => {
   it('answers an unknown route with 404 not_found', async () => {
     const res = await fetch(`${server.url}/api/nothing-here?x=1`);
     assert.equal(res.status, 404);
-    assert.deepEqual(await res.json(), { error: 'not_found', message: 'No route for GET /api/nothing-here.' });
+    assert.deepEqual(await json(res), { error: 'not_found', message: 'No route for GET /api/nothing-here.' });
   });
 
   it('answers an unexpected failure with 500 and no internals', async () => {
@@ -119,13 +120,13 @@ eachEngine('error responses', (engine) => {
     const res = await fetch(`${server.url}/probe/limited`);
     assert.equal(res.status, 429);
     assert.equal(res.headers.get('retry-after'), '42');
-    assert.deepEqual(await res.json(), { error: 'rate_limited', message: 'Too many requests from this address.', retry_after: 42 });
+    assert.deepEqual(await json(res), { error: 'rate_limited', message: 'Too many requests from this address.', retry_after: 42 });
   });
 
   it('answers 410 with cursor_expired', async () => {
     const res = await fetch(`${server.url}/probe/expired`);
     assert.equal(res.status, 410);
-    const body = await res.json();
+    const body = await json(res);
     assert.equal(body.error, 'cursor_expired');
     assert.match(body.message, /re-bootstrap/);
   });

@@ -6,6 +6,7 @@ import { openPostgres } from '../../src/db/postgres.ts';
 import { buildApp } from '../../src/server.ts';
 import { eachEngine, engines } from '../support/engines.ts';
 import { startTestServer, testConfig, type TestServer } from '../support/server.ts';
+import { json } from '../support/http.ts';
 
 eachEngine('health', (engine) => {
   let server: TestServer;
@@ -17,14 +18,14 @@ eachEngine('health', (engine) => {
   it('answers liveness without the database', async () => {
     const res = await fetch(`${server.url}/healthz`);
     assert.equal(res.status, 200);
-    assert.deepEqual(await res.json(), { status: 'ok' });
+    assert.deepEqual(await json(res), { status: 'ok' });
   });
 
   it('answers readiness with the engine and migration state', async () => {
     const res = await fetch(`${server.url}/readyz`);
     assert.equal(res.status, 200);
     const migrations = await loadMigrations();
-    assert.deepEqual(await res.json(), { status: 'ready', engine: engine.name, migrations: { applied: migrations.length, pending: 0 } });
+    assert.deepEqual(await json(res), { status: 'ready', engine: engine.name, migrations: { applied: migrations.length, pending: 0 } });
   });
 });
 

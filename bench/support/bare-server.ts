@@ -1,0 +1,18 @@
+// The baseline: a bare Node HTTP server answering /healthz with the same body and headers class
+// as `ap serve`, so the benchmark measures what the framework and our hooks cost.
+import { createServer } from 'node:http';
+
+const body = JSON.stringify({ status: 'ok' });
+const server = createServer((req, res) => {
+  if (req.url === '/healthz') {
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  } else {
+    res.writeHead(404).end();
+  }
+});
+server.listen(0, '127.0.0.1', () => {
+  const address = server.address();
+  if (address && typeof address === 'object') console.log(`listening at http://127.0.0.1:${address.port}`);
+});
+process.on('SIGTERM', () => server.close(() => process.exit(0)));
