@@ -12,7 +12,6 @@ import { registerOpenApi } from './http/openapi.ts';
 import { echoRequestId, requestId } from './http/request-id.ts';
 import { logRequests } from './http/request-log.ts';
 import { recordRoutes } from './http/route-table.ts';
-import './http/route-config.ts';
 import { ApError } from './protocol/errors.ts';
 
 export interface AppDeps {
@@ -33,11 +32,17 @@ export async function buildApp({ config, db, migrations }: AppDeps): Promise<Fas
     genReqId: requestId,
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
-    // We answer 503 in the catalogue's shape ourselves while closing (see below).
+    // We answer 503 in the catalogue's shape ourselves while closing (see the preClose hook).
     return503OnClosing: false,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
   });
 
+  recordRoutes(app);
+  registerErrorRendering(app);
+  echoRequestId(app);
+
+  // Idle connections are closed at shutdown; a request that arrives on a busy keep-alive
+  // connection meanwhile is told to go elsewhere, in the catalogue's shape.
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
@@ -45,10 +50,6 @@ export async function buildApp({ config, db, migrations }: AppDeps): Promise<Fas
   app.addHook('onRequest', async () => {
     if (closing) throw new ApError('service_unavailable', 'The server is shutting down; retry on another instance.');
   });
-
-  recordRoutes(app);
-  registerErrorRendering(app);
-  echoRequestId(app);
   logRequests(app);
   requireJsonWrites(app);
   // Before any route: the OpenAPI generator only sees routes registered after it.
