@@ -16,6 +16,19 @@ export interface Config {
   publicUrl: string | undefined;
   /** Trust X-Forwarded-* from a proxy in front: true, or the proxies' addresses/CIDRs. */
   trustProxy: boolean | string;
+  /** A static bearer token accepted as the operator's credential (until organization keys exist). */
+  operatorToken: string | undefined;
+  /** Hosts the fetch client may reach although they are not public (development only). */
+  fetchAllow: string | undefined;
+  limits: Limits;
+}
+
+/** Rate limits (spec section 8), per window. */
+export interface Limits {
+  bulkResolvePerMinute: number;
+  savesPerHourPerPrincipal: number;
+  savesPerHourPerOrganization: number;
+  savesPerHourPerIp: number;
 }
 
 export interface ConfigFlags {
@@ -36,6 +49,12 @@ export const envVars = {
   LOG_LEVEL: { default: 'info', meaning: 'fatal, error, warn, info, debug, trace or silent' },
   PUBLIC_URL: { default: '', meaning: 'external base URL, listed as the server in the OpenAPI document' },
   TRUST_PROXY: { default: 'false', meaning: 'trust X-Forwarded-* headers: true, or comma-separated proxy addresses/CIDRs' },
+  AP_OPERATOR_TOKEN: { default: '', meaning: 'bearer token accepted as the operator credential; unset accepts none' },
+  AP_FETCH_ALLOW: { default: '', meaning: 'development only: non-public hosts the fetch client may reach (see docs)' },
+  RATE_LIMIT_BULK_RESOLVE_PER_MINUTE: { default: '20', meaning: 'bulk resolve requests per minute per IP' },
+  RATE_LIMIT_SAVES_PER_HOUR: { default: '60', meaning: 'saves per hour per user or key' },
+  RATE_LIMIT_SAVES_PER_HOUR_PER_ORG: { default: '300', meaning: 'saves per hour per organization' },
+  RATE_LIMIT_SAVES_PER_HOUR_PER_IP: { default: '120', meaning: 'saves per hour per IP' },
 } as const;
 
 type Env = Record<string, string | undefined>;
@@ -52,6 +71,14 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
     logLevel: oneOf('LOG_LEVEL', get('LOG_LEVEL'), ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     publicUrl: nonEmpty(get('PUBLIC_URL')),
     trustProxy: trustProxy(get('TRUST_PROXY')),
+    operatorToken: nonEmpty(get('AP_OPERATOR_TOKEN')),
+    fetchAllow: nonEmpty(get('AP_FETCH_ALLOW')),
+    limits: {
+      bulkResolvePerMinute: integer('RATE_LIMIT_BULK_RESOLVE_PER_MINUTE', get('RATE_LIMIT_BULK_RESOLVE_PER_MINUTE'), 1, 1e6),
+      savesPerHourPerPrincipal: integer('RATE_LIMIT_SAVES_PER_HOUR', get('RATE_LIMIT_SAVES_PER_HOUR'), 1, 1e6),
+      savesPerHourPerOrganization: integer('RATE_LIMIT_SAVES_PER_HOUR_PER_ORG', get('RATE_LIMIT_SAVES_PER_HOUR_PER_ORG'), 1, 1e6),
+      savesPerHourPerIp: integer('RATE_LIMIT_SAVES_PER_HOUR_PER_IP', get('RATE_LIMIT_SAVES_PER_HOUR_PER_IP'), 1, 1e6),
+    },
   };
 }
 

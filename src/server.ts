@@ -12,19 +12,34 @@ import { registerOpenApi } from './http/openapi.ts';
 import { echoRequestId, requestId } from './http/request-id.ts';
 import { logRequests } from './http/request-log.ts';
 import { recordRoutes } from './http/route-table.ts';
+import { operatorTokenAuthenticator, type Authenticator } from './auth/authenticator.ts';
+import { guardRoutes } from './auth/guard.ts';
+import type { AppContext } from './context.ts';
+import { enforceRateLimits } from './http/rate-limit.ts';
+import { parseAllowList } from './net/allow-list.ts';
+import { SafeFetch } from './net/safe-fetch.ts';
 import { ApError } from './protocol/errors.ts';
+import type { EnrichmentProvider } from './registry/brands/enrichment/provider.ts';
+import { registerBrands } from './registry/brands/index.ts';
+import { registerProperties } from './registry/properties/index.ts';
+import { searchRoute } from './registry/search/route.ts';
 
 export interface AppDeps {
   config: Config;
   db: Database;
   migrations: Migration[];
+  /** Replaces the fetch client built from the configuration (tests inject a resolver). */
+  fetcher?: SafeFetch;
+  authenticator?: Authenticator;
+  enrichment?: EnrichmentProvider;
 }
 
 /**
  * The composition root: builds the whole HTTP application from its configuration and database.
  * Capabilities are registered here and know nothing of each other.
  */
-export async function buildApp({ config, db, migrations }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, db, migrations } = deps;
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
     // One line per request, written by request-log.ts, instead of the framework's two.
@@ -37,7 +52,11 @@ export async function buildApp({ config, db, migrations }: AppDeps): Promise<Fas
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
   });
 
+  // Route-level hooks attach as routes register, so these come before any route.
   recordRoutes(app);
+  requireJsonWrites(app);
+  guardRoutes(app, deps.authenticator ?? operatorTokenAuthenticator(config.operatorToken));
+  enforceRateLimits(app, db);
   registerErrorRendering(app);
   echoRequestId(app);
 
@@ -51,13 +70,17 @@ export async function buildApp({ config, db, migrations }: AppDeps): Promise<Fas
     if (closing) throw new ApError('service_unavailable', 'The server is shutting down; retry on another instance.');
   });
   logRequests(app);
-  requireJsonWrites(app);
   // Before any route: the OpenAPI generator only sees routes registered after it.
   await registerOpenApi(app, config.publicUrl);
   await registerCors(app);
   registerMetrics(app, db);
 
   registerHealth(app, db, migrations);
+
+  const ctx: AppContext = { config, db, fetcher: deps.fetcher ?? new SafeFetch({ allow: parseAllowList(config.fetchAllow) }) };
+  registerBrands(app, ctx, deps.enrichment);
+  registerProperties(app, ctx);
+  searchRoute(app, ctx);
 
   app.addHook('onClose', async () => {
     await db.close();

@@ -8,6 +8,8 @@ export type EngineName = 'postgres' | 'pglite';
 export interface Queryable {
   /** Runs one statement with positional parameters ($1, $2, ...) and returns its rows. */
   query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
 }
 
 export interface PoolStats {

@@ -61,7 +61,7 @@ export async function migrate(db: Database, migrations: Migration[]): Promise<Mi
     const applied = await tx.query<AppliedRow>('select version, name, checksum, applied_at from ap_migrations order by version');
     const pending = compare(applied, migrations);
     for (const m of pending) {
-      await tx.query(m.sql);
+      await tx.exec(m.sql);
       await tx.query('insert into ap_migrations (version, name, checksum) values ($1, $2, $3)', [m.version, m.name, m.checksum]);
     }
     return pending;

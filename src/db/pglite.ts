@@ -7,12 +7,15 @@ export interface PgliteOptions {
   dataDir: string;
 }
 
-type Runner = Pick<PGlite, 'query'>;
+type Runner = Pick<PGlite, 'query' | 'exec'>;
 
 function queryable(runner: Runner): Queryable {
   return {
     async query<Row>(sql: string, params?: readonly unknown[]) {
       return (await runner.query<Row>(sql, params as unknown[])).rows;
+    },
+    async exec(sql: string) {
+      await runner.exec(sql);
     },
   };
 }
@@ -35,6 +38,7 @@ export async function openPglite(options: PgliteOptions): Promise<Database> {
   return {
     engine: 'pglite',
     query: (sql, params) => counted(() => direct.query(sql, params)),
+    exec: (sql) => counted(() => direct.exec(sql)),
     transaction: (fn) => counted(() => db.transaction((tx) => fn(queryable(tx)))),
     stats: () => ({ total: 1, idle: active === 0 ? 1 : 0, waiting: Math.max(0, active - 1) }),
     close: () => db.close(),

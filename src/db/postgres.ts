@@ -31,12 +31,18 @@ export function openPostgres(options: PostgresOptions): Database {
   const run = async <Row>(client: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]) =>
     (await client.query(sql, params as unknown[])).rows as Row[];
 
+  // Without parameters node-postgres uses the simple protocol, which accepts several statements.
+  const exec = async (client: pg.Pool | pg.PoolClient, sql: string) => {
+    await client.query(sql);
+  };
+
   return {
     engine: 'postgres',
     query: (sql, params) => run(pool, sql, params),
+    exec: (sql) => exec(pool, sql),
     async transaction(fn) {
       const client = await pool.connect();
-      const tx: Queryable = { query: (sql, params) => run(client, sql, params) };
+      const tx: Queryable = { query: (sql, params) => run(client, sql, params), exec: (sql) => exec(client, sql) };
       try {
         await client.query('BEGIN');
         const result = await fn(tx);

@@ -6,11 +6,17 @@ export const errorCatalogue = {
   invalid_request: { status: 400, message: 'The request is invalid.' },
   validation_failed: { status: 400, message: 'The request does not match the schema.' },
   invalid_json: { status: 400, message: 'The request body is not valid JSON.' },
+  invalid_domain: { status: 400, message: 'The domain is not a valid host name.' },
+  invalid_cursor: { status: 400, message: 'The pagination cursor is malformed.' },
   unauthorized: { status: 401, message: 'A valid credential is required.' },
   forbidden: { status: 403, message: 'The credential lacks the required membership or role.' },
   not_found: { status: 404, message: 'Not found.' },
   method_not_allowed: { status: 405, message: 'Method not allowed.' },
   conflict: { status: 409, message: 'The request conflicts with the current state.' },
+  authoritative_entry: {
+    status: 409,
+    message: 'This entry is managed by the domain’s own brand.json or adagents.json and cannot be edited here.',
+  },
   cursor_expired: {
     status: 410,
     message: 'The cursor is older than the retention window or unknown; re-bootstrap and resume from a fresh cursor.',
@@ -19,6 +25,7 @@ export const errorCatalogue = {
   unsupported_media_type: { status: 415, message: 'The request body must be sent as Content-Type: application/json.' },
   rate_limited: { status: 429, message: 'Rate limit exceeded.' },
   internal_error: { status: 500, message: 'Internal server error.' },
+  upstream_unavailable: { status: 502, message: 'The domain could not be fetched.' },
   service_unavailable: { status: 503, message: 'The service is unavailable.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -1,7 +1,7 @@
 import { loadConfig, type Config } from '../../src/config.ts';
 import type { Database } from '../../src/db/database.ts';
 import { loadMigrations, migrate } from '../../src/db/migrate.ts';
-import { buildApp } from '../../src/server.ts';
+import { buildApp, type AppDeps } from '../../src/server.ts';
 import type { FastifyInstance } from 'fastify';
 import type { TestEngine } from './engines.ts';
 
@@ -13,9 +13,13 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/** The operator credential every test server accepts. */
+export const operatorToken = 'test-operator-token';
+export const asOperator = { authorization: `Bearer ${operatorToken}` };
+
 /** A test configuration: loopback, a free port, no logs; `env` overrides as the environment would. */
 export function testConfig(env: Record<string, string> = {}): Config {
-  return loadConfig({}, { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env });
+  return loadConfig({}, { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', AP_OPERATOR_TOKEN: operatorToken, ...env });
 }
 
 export interface TestServerOptions {
@@ -23,6 +27,8 @@ export interface TestServerOptions {
   env?: Record<string, string>;
   /** Adds test-only routes or setup before the server starts listening. */
   extend?: (app: FastifyInstance, db: Database) => void | Promise<void>;
+  /** Replaces parts the composition root would build (the fetch client, the authenticator). */
+  deps?: Pick<AppDeps, 'fetcher' | 'authenticator' | 'enrichment'>;
 }
 
 /** Starts the real server on loopback over a fresh, migrated database of the given engine. */
@@ -30,7 +36,7 @@ export async function startTestServer(engine: TestEngine, options: TestServerOpt
   const db = await engine.open();
   const migrations = await loadMigrations();
   await migrate(db, migrations);
-  const app = await buildApp({ config: testConfig(options.env), db, migrations });
+  const app = await buildApp({ config: testConfig(options.env), db, migrations, ...options.deps });
   await options.extend?.(app, db);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

@@ -1,0 +1,122 @@
+import { Type } from 'typebox';
+import { Cursor, Domain } from '../../protocol/wire/common.ts';
+
+const Source = Type.Union([Type.Literal('brand_json'), Type.Literal('enriched'), Type.Literal('community')]);
+
+export const BrandResolution = Type.Object(
+  {
+    canonical_id: Type.String({ description: 'Stable identifier of the brand (also the `id` returned by saves).' }),
+    canonical_domain: Type.String(),
+    brand_name: Type.String(),
+    keller_type: Type.String({ description: 'Brand-architecture type: master, sub_brand, endorsed or independent.' }),
+    house_domain: Type.String({ description: 'Domain of the owning house (the brand’s own domain when it is its own house).' }),
+    source: Source,
+  },
+  { $id: 'BrandResolution', description: 'The canonical record a brand domain resolves to.' },
+);
+
+export const BrandManifest = Type.Object(
+  {
+    name: Type.Optional(Type.String({ maxLength: 300 })),
+    description: Type.Optional(Type.String({ maxLength: 5000 })),
+    logos: Type.Optional(
+      Type.Array(Type.Object({ url: Type.String({ format: 'uri', maxLength: 2048 }), tags: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 20 })) }), {
+        maxItems: 50,
+      }),
+    ),
+    colors: Type.Optional(
+      Type.Array(Type.Object({ hex: Type.String({ pattern: '^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$' }), type: Type.Optional(Type.String({ maxLength: 50 })) }), {
+        maxItems: 50,
+      }),
+    ),
+  },
+  { $id: 'BrandManifest', description: 'Brand identity data.' },
+);
+
+export const BrandEntry = Type.Object(
+  {
+    id: Type.String(),
+    domain: Type.String(),
+    brand_name: Type.String(),
+    keller_type: Type.String(),
+    house_domain: Type.String(),
+    source: Source,
+    brand_manifest: Type.Ref('BrandManifest'),
+    revision_number: Type.Integer({ minimum: 0 }),
+    updated_at: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'BrandEntry', description: 'A brand as listed by the registry.' },
+);
+
+export const DomainQuery = Type.Object({ domain: Domain });
+
+export const BulkBody = Type.Object(
+  { domains: Type.Array(Domain, { minItems: 1, maxItems: 100, description: 'At most 100 domains.' }) },
+  { additionalProperties: false },
+);
+
+export const BulkBrands = Type.Object(
+  { results: Type.Record(Type.String(), Type.Union([Type.Ref('BrandResolution'), Type.Null()]), { description: 'Keyed by each domain as sent; null when unknown.' }) },
+  { description: 'One result per requested domain.' },
+);
+
+export const SaveBody = Type.Object(
+  {
+    domain: Domain,
+    brand_name: Type.String({ minLength: 1, maxLength: 300 }),
+    brand_manifest: Type.Optional(Type.Ref('BrandManifest')),
+  },
+  { additionalProperties: false },
+);
+
+export const SaveResult = Type.Object(
+  {
+    success: Type.Boolean(),
+    message: Type.String(),
+    domain: Type.String(),
+    id: Type.String(),
+    revision_number: Type.Optional(Type.Integer({ description: 'Only when an existing brand was updated.' })),
+  },
+  { description: 'The saved brand.' },
+);
+
+export const RegistryQuery = Type.Object({
+  q: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of the domain or name.' })),
+  source: Type.Optional(Source),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+  cursor: Type.Optional(Cursor),
+});
+
+export const RegistryPage = Type.Object(
+  {
+    brands: Type.Array(Type.Ref('BrandEntry')),
+    total: Type.Integer({ description: 'Brands matching the filters.' }),
+    counts: Type.Object({ brand_json: Type.Integer(), enriched: Type.Integer(), community: Type.Integer() }, { description: 'Matching brands by source (ignoring the source filter).' }),
+    cursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as `cursor` for the next page; null on the last page.' }),
+    has_more: Type.Boolean(),
+  },
+  { description: 'A page of the brand registry, ordered by domain.' },
+);
+
+export const BrandJsonDocument = Type.Object(
+  {
+    domain: Type.String(),
+    url: Type.String({ description: 'Where the document was fetched from.' }),
+    fetched_at: Type.String({ format: 'date-time' }),
+    brand_json: Type.Record(Type.String(), Type.Unknown(), { description: 'The document exactly as fetched.' }),
+  },
+  { description: 'The brand.json last fetched for the domain.' },
+);
+
+export const Enrichment = Type.Object(
+  {
+    domain: Type.String(),
+    brand_name: Type.String(),
+    brand_manifest: Type.Ref('BrandManifest'),
+    provider: Type.String({ description: 'Which enrichment provider answered.' }),
+    source: Type.Literal('enriched'),
+    stored: Type.Boolean({ description: 'False when the domain already has a community or authoritative entry, which enrichment never overwrites.' }),
+    revision_number: Type.Optional(Type.Integer()),
+  },
+  { description: 'Brand data read from the domain’s own public metadata.' },
+);

@@ -1,0 +1,23 @@
+import { normalizeDomain } from '../protocol/domain.ts';
+import { ApError } from '../protocol/errors.ts';
+
+/**
+ * Normalizes every domain of a bulk request, keyed by the domain as given. One bad domain fails
+ * the whole request with every bad one named, so the caller fixes them in one go.
+ */
+export function normalizeAll(domains: string[], field = 'domains'): Map<string, string> {
+  const normalized = new Map<string, string>();
+  const issues: Array<{ in: string; field: string; message: string }> = [];
+  domains.forEach((given, i) => {
+    try {
+      normalized.set(given, normalizeDomain(given));
+    } catch (err) {
+      if (!(err instanceof ApError)) throw err;
+      issues.push({ in: 'body', field: `${field}.${i}`, message: err.message });
+    }
+  });
+  if (issues.length > 0) {
+    throw new ApError('invalid_domain', `${issues.length} of the domains are not valid: ${issues[0]!.message}`, { details: issues });
+  }
+  return normalized;
+}

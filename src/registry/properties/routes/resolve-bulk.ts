@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import type { Static } from 'typebox';
+import type { AppContext } from '../../../context.ts';
+import { errorResponses } from '../../../protocol/wire/error.ts';
+import { bulkResolveLimit } from '../../limits.ts';
+import { normalizeAll } from '../../normalize-all.ts';
+import { BulkBody, BulkProperties } from '../schemas.ts';
+import { resolveMany, toEntry } from '../service.ts';
+
+export function resolveBulkRoute(app: FastifyInstance, { db, config }: AppContext): void {
+  app.post<{ Body: Static<typeof BulkBody> }>(
+    '/api/properties/resolve/bulk',
+    {
+      config: { rateLimit: [bulkResolveLimit(config, 'properties')] },
+      schema: {
+        summary: 'Resolve up to 100 publisher domains',
+        tags: ['Property Resolution'],
+        body: BulkBody,
+        response: { 200: BulkProperties, ...errorResponses(400, 413, 415, 429) },
+      },
+    },
+    async (request) => {
+      const normalized = normalizeAll(request.body.domains);
+      const found = await resolveMany(db, [...normalized.values()]);
+      const results: Record<string, ReturnType<typeof toEntry> | null> = {};
+      for (const [given, domain] of normalized) {
+        const row = found.get(domain);
+        results[given] = row ? toEntry(row) : null;
+      }
+      return { results };
+    },
+  );
+}

@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import type { Static } from 'typebox';
+import type { AppContext } from '../../../context.ts';
+import { normalizeDomain } from '../../../protocol/domain.ts';
+import { errorResponses } from '../../../protocol/wire/error.ts';
+import { fetchWellKnown } from '../../documents/well-known.ts';
+import { validateAdagentsText } from '../adagents-validation.ts';
+import { DomainQuery, Validation } from '../schemas.ts';
+
+export function validateRoute(app: FastifyInstance, { fetcher }: AppContext): void {
+  app.get<{ Querystring: Static<typeof DomainQuery> }>(
+    '/api/properties/validate',
+    {
+      schema: {
+        summary: 'Validate a domain’s adagents.json',
+        description:
+          'Fetches https://{domain}/.well-known/adagents.json now and checks it against the adagents.json schema. A file that cannot be fetched is reported as an error at `$`.',
+        tags: ['Property Resolution'],
+        querystring: DomainQuery,
+        response: { 200: Validation, ...errorResponses(400) },
+      },
+    },
+    async (request) => {
+      const domain = normalizeDomain(request.query.domain);
+      const live = await fetchWellKnown(fetcher, domain, 'adagents_json');
+      if (!live.ok) {
+        const code = live.status === undefined ? 'fetch_failed' : 'http_status';
+        return { domain, url: live.url, valid: false, errors: [{ path: '$', message: live.problem, code }], warnings: [] };
+      }
+      return { domain, url: live.url, ...validateAdagentsText(live.text) };
+    },
+  );
+}

@@ -1,0 +1,74 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { AllowList, type HostMapping } from '../../src/net/allow-list.ts';
+import { SafeFetch } from '../../src/net/safe-fetch.ts';
+
+const fixtures = new URL('./fixtures/', import.meta.url);
+
+/** A response a fake publisher gives for one path. */
+export interface Page {
+  status?: number;
+  body: string | object;
+  contentType?: string;
+}
+
+/**
+ * Publishers on the web, simulated: one HTTPS server on loopback answers for every
+ * `<name>.ap.test`, by Host header, with a certificate only the returned fetch client trusts. The
+ * fetch client is the real SSRF-safe one; only its allow list and trusted CA are set for the test.
+ */
+export interface Publishers {
+  /** Sets what `https://{host}{path}` answers. */
+  serve(host: string, path: string, page: Page): void;
+  /** Requests seen, as `host path`. */
+  seen: string[];
+  fetcher: SafeFetch;
+  close(): Promise<void>;
+}
+
+class TestPublishersAllowList extends AllowList {
+  readonly #target: HostMapping;
+  constructor(target: HostMapping) {
+    super([], new Map());
+    this.#target = target;
+  }
+  override permits(host: string): boolean {
+    return host.endsWith('.ap.test');
+  }
+  override mapping(host: string): HostMapping | undefined {
+    return host.endsWith('.ap.test') ? this.#target : undefined;
+  }
+}
+
+export async function startPublishers(): Promise<Publishers> {
+  const pages = new Map<string, Page>();
+  const seen: string[] = [];
+  const cert = readFileSync(new URL('publishers.crt', fixtures));
+  const server: Server = createServer({ key: readFileSync(new URL('publishers.key', fixtures)), cert }, (req, res) => {
+    const host = (req.headers.host ?? '').replace(/:\d+$/, '');
+    const path = (req.url ?? '/').split('?')[0]!;
+    seen.push(`${host} ${path}`);
+    const page = pages.get(`${host} ${path}`);
+    if (!page) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    const body = typeof page.body === 'string' ? page.body : JSON.stringify(page.body);
+    res.writeHead(page.status ?? 200, { 'content-type': page.contentType ?? (typeof page.body === 'string' ? 'text/html' : 'application/json') });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const fetcher = new SafeFetch({ allow: new TestPublishersAllowList({ address: '127.0.0.1', port }), ca: cert, timeoutMs: 5000 });
+  return {
+    serve: (host, path, page) => pages.set(`${host} ${path}`, page),
+    seen,
+    fetcher,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
