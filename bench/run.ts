@@ -1,7 +1,11 @@
 // `npm run bench`: every benchmark, one after another, each printing its ratios.
 import { healthzBench } from './healthz.bench.ts';
+import { resolveBench } from './resolve.bench.ts';
 
-const benches: Array<[string, () => Promise<void>]> = [['healthz', healthzBench]];
+const benches: Array<[string, () => Promise<void>]> = [
+  ['healthz', healthzBench],
+  ['resolve', resolveBench],
+];
 
 for (const [name, bench] of benches) {
   console.log(`\n== ${name}`);

@@ -77,12 +77,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerHealth(app, db, migrations);
 
-  const ctx: AppContext = { config, db, fetcher: deps.fetcher ?? new SafeFetch({ allow: parseAllowList(config.fetchAllow) }) };
+  const fetcher = deps.fetcher ?? new SafeFetch({ allow: parseAllowList(config.fetchAllow) });
+  const ctx: AppContext = { config, db, fetcher };
   registerBrands(app, ctx, deps.enrichment);
   registerProperties(app, ctx);
   searchRoute(app, ctx);
 
   app.addHook('onClose', async () => {
+    if (!deps.fetcher) await fetcher.close();
     await db.close();
   });
   return app;

@@ -11,11 +11,16 @@ export interface LoadResult {
 export interface LoadOptions {
   seconds: number;
   connections: number;
+  /** A request sequence each connection cycles through (paths, methods, bodies). */
+  requests?: autocannon.Request[];
+  method?: autocannon.Request['method'];
+  headers?: Record<string, string>;
+  body?: string;
 }
 
 /** Drives one URL with autocannon and returns what a comparison needs. */
-export async function load(url: string, { seconds, connections }: LoadOptions): Promise<LoadResult> {
-  const result = await autocannon({ url, duration: seconds, connections, pipelining: 1 });
+export async function load(url: string, { seconds, connections, ...request }: LoadOptions): Promise<LoadResult> {
+  const result = await autocannon({ url, duration: seconds, connections, pipelining: 1, ...request });
   return {
     requestsPerSecond: result.requests.average,
     p50Ms: result.latency.p50,

@@ -22,6 +22,11 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string | 
           'Resolves brands and publishers, lists and searches agents, serves the change feed and answers real-time authorization checks.',
       },
       servers: publicUrl ? [{ url: publicUrl }] : [],
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'An organization API key or an OAuth 2.1 access token.' },
+        },
+      },
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
