@@ -35,6 +35,7 @@ describe('error catalogue', () => {
     assert.equal(codeForStatus(400), 'invalid_request');
     assert.equal(codeForStatus(404), 'not_found');
     assert.equal(codeForStatus(418), 'invalid_request');
-    assert.equal(codeForStatus(502), 'internal_error');
+    assert.equal(codeForStatus(502), 'upstream_unavailable');
+    assert.equal(codeForStatus(599), 'internal_error');
   });
 });
