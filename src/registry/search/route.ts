@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { likePattern } from '../../db/like.ts';
+import { ApError } from '../../protocol/errors.ts';
 import { errorResponses } from '../../protocol/wire/error.ts';
 
 const Query = Type.Object({
@@ -28,6 +29,12 @@ export function searchRoute(app: FastifyInstance, { db }: AppContext): void {
     },
     async (request) => {
       const q = request.query.q.trim();
+      // Padding must not get a one-character (match-everything) search past the minimum length.
+      if (q.length < 2) {
+        throw new ApError('validation_failed', 'Invalid querystring.q: must have at least 2 characters besides surrounding spaces.', {
+          details: [{ in: 'querystring', field: 'q', message: 'must have at least 2 characters besides surrounding spaces' }],
+        });
+      }
       const limit = request.query.limit ?? 10;
       const pattern = likePattern(q);
       const exact = q.toLowerCase();

@@ -29,15 +29,18 @@ export function siteMetadataProvider(fetcher: SafeFetch): EnrichmentProvider {
 async function fromHomePage(fetcher: SafeFetch, domain: string): Promise<EnrichmentResult | null> {
   const url = `https://${domain}/`;
   let html: string;
+  let pageUrl: string;
   try {
     const res = await fetcher.fetch(url, { headers: { accept: 'text/html' }, maxBytes: HTML_MAX_BYTES });
     if (res.status !== 200) return null;
     html = res.text();
+    // After redirects: relative icon URLs are relative to where the page was served from.
+    pageUrl = res.url;
   } catch (err) {
     if (err instanceof FetchError) return null;
     throw err;
   }
-  const meta = readHtmlMetadata(html, url);
+  const meta = readHtmlMetadata(html, pageUrl);
   const name = meta.siteName ?? meta.title;
   if (!name) return null;
   const manifest: BrandManifest = { name };

@@ -24,7 +24,8 @@ export function validateRoute(app: FastifyInstance, { fetcher }: AppContext): vo
       const domain = normalizeDomain(request.query.domain);
       const live = await fetchWellKnown(fetcher, domain, 'adagents_json');
       if (!live.ok) {
-        const code = live.status === undefined ? 'fetch_failed' : 'http_status';
+        // A 200 that is not JSON is a broken file, reported with the validator's code for it, not an HTTP failure.
+        const code = live.status === undefined ? 'fetch_failed' : live.status === 200 ? 'invalid_json' : 'http_status';
         return { domain, url: live.url, valid: false, errors: [{ path: '$', message: live.problem, code }], warnings: [] };
       }
       return { domain, url: live.url, ...validateAdagentsText(live.text) };
