@@ -9,6 +9,7 @@ import { registerHealth } from './http/health.ts';
 import { requireJsonWrites } from './http/json-writes.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
+import { buildValidator } from './http/validation.ts';
 import { echoRequestId, requestId } from './http/request-id.ts';
 import { logRequests } from './http/request-log.ts';
 import { recordRoutes } from './http/route-table.ts';
@@ -49,7 +50,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: config.trustProxy,
     // We answer 503 in the catalogue's shape ourselves while closing (see the preClose hook).
     return503OnClosing: false,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
+    // The factory's published type is Ajv-compiler's own; ours has the same call shape.
+    schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
   });
 
   // Route-level hooks attach as routes register, so these come before any route.

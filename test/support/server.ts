@@ -34,12 +34,18 @@ export interface TestServerOptions {
 /** Starts the real server on loopback over a fresh, migrated database of the given engine. */
 export async function startTestServer(engine: TestEngine, options: TestServerOptions = {}): Promise<TestServer> {
   const db = await engine.open();
-  const migrations = await loadMigrations();
-  await migrate(db, migrations);
-  const app = await buildApp({ config: testConfig(options.env), db, migrations, ...options.deps });
-  await options.extend?.(app, db);
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  if (!address || typeof address === 'string') throw new Error('server has no TCP address');
-  return { app, db, url: `http://127.0.0.1:${address.port}`, close: () => app.close() };
+  try {
+    const migrations = await loadMigrations();
+    await migrate(db, migrations);
+    const app = await buildApp({ config: testConfig(options.env), db, migrations, ...options.deps });
+    await options.extend?.(app, db);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address();
+    if (!address || typeof address === 'string') throw new Error('server has no TCP address');
+    return { app, db, url: `http://127.0.0.1:${address.port}`, close: () => app.close() };
+  } catch (err) {
+    // A server that fails to start must not keep its database open, or the test run hangs.
+    await db.close().catch(() => {});
+    throw err;
+  }
 }

@@ -197,8 +197,8 @@ eachEngine('brand resolution', (engine) => {
       assert.equal(body.details[0].field, 'domains');
     });
 
-    it('refuses an empty list, a missing list and unknown fields with 400 validation_failed', async () => {
-      for (const body of [{ domains: [] }, {}, { domains: ['acme.example'], extra: true }, { domains: [''] }, { domains: [{ domain: 'acme.example' }] }]) {
+    it('refuses an empty list, a missing list, a bare string instead of a list and unknown fields with 400 validation_failed', async () => {
+      for (const body of [{ domains: [] }, {}, { domains: ['acme.example'], extra: true }, { domains: [''] }, { domains: [{ domain: 'acme.example' }] }, { domains: 'acme.example' }, { domains: [42] }]) {
         const res = await bulk(body);
         assert.equal(res.status, 400, JSON.stringify(body));
         assert.equal((await json(res)).error, 'validation_failed', JSON.stringify(body));
