@@ -10,10 +10,16 @@ import { ApError } from './errors.ts';
  * bare host name: paths, ports, credentials, queries, IP literals and malformed labels. Unicode
  * names are stored in their ASCII (punycode) form.
  */
-export function normalizeDomain(input: string, field = 'domain'): string {
+/** Where the domain came from, so the error names the right part of the request. */
+export interface DomainSource {
+  field?: string;
+  in?: 'query' | 'body';
+}
+
+export function normalizeDomain(input: string, { field = 'domain', in: where = 'query' }: DomainSource = {}): string {
   const reject = (reason: string): never => {
     throw new ApError('invalid_domain', `Invalid ${field} "${truncate(input)}": ${reason}.`, {
-      details: [{ in: 'body', field, message: reason }],
+      details: [{ in: where, field, message: reason }],
     });
   };
   let host = input.trim().toLowerCase();

@@ -10,7 +10,7 @@ export function normalizeAll(domains: string[], field = 'domains'): Map<string, 
   const issues: Array<{ in: string; field: string; message: string }> = [];
   domains.forEach((given, i) => {
     try {
-      normalized.set(given, normalizeDomain(given));
+      normalized.set(given, normalizeDomain(given, { field: `${field}.${i}`, in: 'body' }));
     } catch (err) {
       if (!(err instanceof ApError)) throw err;
       issues.push({ in: 'body', field: `${field}.${i}`, message: err.message });

@@ -48,7 +48,17 @@ describe('domain normalization', () => {
     }
   });
 
-  it('names the field and the reason', () => {
-    assert.throws(() => normalizeDomain('example.com:443', 'publisher_domain'), /Invalid publisher_domain "example\.com:443": a domain has no port/);
+  it('names the field, the part of the request it came from and the reason', () => {
+    assert.throws(
+      () => normalizeDomain('example.com:443', { field: 'publisher_domain', in: 'body' }),
+      (err: unknown) =>
+        err instanceof ApError &&
+        /Invalid publisher_domain "example\.com:443": a domain has no port/.test(err.message) &&
+        JSON.stringify(err.details) === JSON.stringify([{ in: 'body', field: 'publisher_domain', message: 'a domain has no port' }]),
+    );
+    assert.throws(
+      () => normalizeDomain('10.0.0.1'),
+      (err: unknown) => err instanceof ApError && JSON.stringify(err.details) === JSON.stringify([{ in: 'query', field: 'domain', message: 'IP addresses are not domains' }]),
+    );
   });
 });

@@ -32,12 +32,14 @@ export async function fetchWellKnown(fetcher: SafeFetch, domain: string, kind: D
   const url = wellKnownUrl(domain, kind);
   try {
     const res = await fetcher.fetch(url, { headers: { accept: 'application/json' } });
-    if (res.status !== 200) return { ok: false, url, status: res.status, problem: `${url} answered HTTP ${res.status}` };
+    // After redirects the document's address is where it was finally served from.
+    const at = res.url;
+    if (res.status !== 200) return { ok: false, url: at, status: res.status, problem: `${at} answered HTTP ${res.status}` };
     const text = res.text();
     try {
-      return { ok: true, url, text, document: JSON.parse(text) as unknown };
+      return { ok: true, url: at, text, document: JSON.parse(text) as unknown };
     } catch {
-      return { ok: false, url, status: res.status, problem: `${url} is not valid JSON` };
+      return { ok: false, url: at, status: res.status, problem: `${at} is not valid JSON` };
     }
   } catch (err) {
     if (err instanceof FetchError) return { ok: false, url, problem: err.message };

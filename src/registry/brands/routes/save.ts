@@ -22,7 +22,7 @@ export function saveRoute(app: FastifyInstance, { db, config }: AppContext): voi
       },
     },
     async (request, reply) => {
-      const domain = normalizeDomain(request.body.domain);
+      const domain = normalizeDomain(request.body.domain, { in: 'body' });
       const { row, created } = await saveCommunity(db, { domain, brand_name: request.body.brand_name, manifest: request.body.brand_manifest ?? {} }, request.principal!);
       return reply.code(created ? 201 : 200).send({
         success: true,

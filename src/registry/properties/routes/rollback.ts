@@ -23,7 +23,7 @@ export function rollbackRoute(app: FastifyInstance, { db, config }: AppContext):
       },
     },
     async (request) => {
-      const domain = normalizeDomain(request.body.domain);
+      const domain = normalizeDomain(request.body.domain, { in: 'body' });
       const row = await rollback(db, domain, request.body.to_revision, request.principal!);
       return {
         success: true,

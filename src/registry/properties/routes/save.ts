@@ -22,7 +22,7 @@ export function saveRoute(app: FastifyInstance, { db, config }: AppContext): voi
       },
     },
     async (request, reply) => {
-      const domain = normalizeDomain(request.body.publisher_domain, 'publisher_domain');
+      const domain = normalizeDomain(request.body.publisher_domain, { field: 'publisher_domain', in: 'body' });
       const { authorized_agents, properties = [], contact } = request.body;
       const { row, created } = await saveCommunity(db, domain, { authorized_agents, inventory: properties, contact: contact ?? null }, request.principal!);
       return reply.code(created ? 201 : 200).send({
