@@ -1,7 +1,7 @@
 import { serveAp } from '../test/support/cli.ts';
 import { benchOptions, load } from './support/load.ts';
 
-const TOKEN = 'bench-operator-token';
+const TOKEN = 'bench-admin-key';
 const DOMAINS = Array.from({ length: 100 }, (_, i) => `brand-${String(i).padStart(3, '0')}.example`);
 
 /**
@@ -10,7 +10,7 @@ const DOMAINS = Array.from({ length: 100 }, (_, i) => `brand-${String(i).padStar
  */
 export async function resolveBench(): Promise<void> {
   const ap = await serveAp(['--data-dir', 'memory://'], {
-    AP_OPERATOR_TOKEN: TOKEN,
+    AP_ADMIN_KEY: TOKEN,
     RATE_LIMIT_SAVES_PER_HOUR: '100000',
     RATE_LIMIT_SAVES_PER_HOUR_PER_IP: '100000',
     RATE_LIMIT_BULK_RESOLVE_PER_MINUTE: '1000000',

@@ -16,11 +16,28 @@ export interface Config {
   publicUrl: string | undefined;
   /** Trust X-Forwarded-* from a proxy in front: true, or the proxies' addresses/CIDRs. */
   trustProxy: boolean | string;
-  /** A static bearer token accepted as the operator's credential (until organization keys exist). */
-  operatorToken: string | undefined;
+  /** Accepted at start as an admin key of the operator's organization (first-run setup, automation). */
+  adminKey: string | undefined;
+  identity: IdentityConfig;
+  /** Where rate-limit counters live when not in the database. */
+  redisUrl: string | undefined;
   /** Hosts the fetch client may reach although they are not public (development only). */
   fetchAllow: string | undefined;
   limits: Limits;
+}
+
+/** Who issues user tokens: this service (the default), or an external issuer it trusts. */
+export interface IdentityConfig {
+  /** An external issuer's URL; unset runs the embedded identity provider. */
+  externalIssuer: string | undefined;
+  /** The external issuer's JWKS; required with `externalIssuer`. */
+  externalJwksUrl: string | undefined;
+  /** Audiences accepted in external tokens; defaults to this server's resource identifiers. */
+  externalAudiences: string[];
+  /** Lifetime of access tokens the embedded provider issues. */
+  accessTokenTtlSeconds: number;
+  /** Clock skew tolerated when checking `exp` and `nbf`. */
+  clockSkewSeconds: number;
 }
 
 /** Rate limits (spec section 8), per window. */
@@ -49,7 +66,13 @@ export const envVars = {
   LOG_LEVEL: { default: 'info', meaning: 'fatal, error, warn, info, debug, trace or silent' },
   PUBLIC_URL: { default: '', meaning: 'external base URL, listed as the server in the OpenAPI document' },
   TRUST_PROXY: { default: 'false', meaning: 'trust X-Forwarded-* headers: true, or comma-separated proxy addresses/CIDRs' },
-  AP_OPERATOR_TOKEN: { default: '', meaning: 'bearer token accepted as the operator credential; unset accepts none' },
+  AP_ADMIN_KEY: { default: '', meaning: 'accepted at start as an API key of the admin organization (first-run setup, automation)' },
+  AP_OAUTH_ISSUER: { default: '', meaning: 'trust this external OAuth issuer instead of the embedded one (needs AP_OAUTH_JWKS_URL)' },
+  AP_OAUTH_JWKS_URL: { default: '', meaning: "the external issuer's JWKS URL" },
+  AP_OAUTH_AUDIENCE: { default: '', meaning: 'comma-separated audiences accepted in external tokens (default: this server\'s /api and /mcp resources)' },
+  AP_ACCESS_TOKEN_TTL: { default: '3600', meaning: 'lifetime in seconds of access tokens the embedded identity provider issues' },
+  AP_TOKEN_CLOCK_SKEW: { default: '30', meaning: 'seconds of clock skew tolerated when checking token exp and nbf' },
+  REDIS_URL: { default: '', meaning: 'keep rate-limit counters in this Redis instead of the database' },
   AP_FETCH_ALLOW: { default: '', meaning: 'development only: non-public hosts the fetch client may reach (see docs)' },
   RATE_LIMIT_BULK_RESOLVE_PER_MINUTE: { default: '20', meaning: 'bulk resolve requests per minute per IP' },
   RATE_LIMIT_SAVES_PER_HOUR: { default: '60', meaning: 'saves per hour per user or key' },
@@ -71,7 +94,9 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
     logLevel: oneOf('LOG_LEVEL', get('LOG_LEVEL'), ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     publicUrl: nonEmpty(get('PUBLIC_URL')),
     trustProxy: trustProxy(get('TRUST_PROXY')),
-    operatorToken: nonEmpty(get('AP_OPERATOR_TOKEN')),
+    adminKey: nonEmpty(get('AP_ADMIN_KEY')),
+    identity: identity(get),
+    redisUrl: nonEmpty(get('REDIS_URL')),
     fetchAllow: nonEmpty(get('AP_FETCH_ALLOW')),
     limits: {
       bulkResolvePerMinute: integer('RATE_LIMIT_BULK_RESOLVE_PER_MINUTE', get('RATE_LIMIT_BULK_RESOLVE_PER_MINUTE'), 1, 1e6),
@@ -79,6 +104,23 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
       savesPerHourPerOrganization: integer('RATE_LIMIT_SAVES_PER_HOUR_PER_ORG', get('RATE_LIMIT_SAVES_PER_HOUR_PER_ORG'), 1, 1e6),
       savesPerHourPerIp: integer('RATE_LIMIT_SAVES_PER_HOUR_PER_IP', get('RATE_LIMIT_SAVES_PER_HOUR_PER_IP'), 1, 1e6),
     },
+  };
+}
+
+function identity(get: (name: keyof typeof envVars) => string): IdentityConfig {
+  const externalIssuer = nonEmpty(get('AP_OAUTH_ISSUER'));
+  const externalJwksUrl = nonEmpty(get('AP_OAUTH_JWKS_URL'));
+  if (externalIssuer && !externalJwksUrl) throw new ConfigError('AP_OAUTH_ISSUER needs AP_OAUTH_JWKS_URL, where its signing keys are published');
+  if (externalJwksUrl && !externalIssuer) throw new ConfigError('AP_OAUTH_JWKS_URL needs AP_OAUTH_ISSUER, the issuer it belongs to');
+  for (const [name, value] of [['AP_OAUTH_ISSUER', externalIssuer], ['AP_OAUTH_JWKS_URL', externalJwksUrl]] as const) {
+    if (value && !URL.canParse(value)) throw new ConfigError(`${name} must be a URL, got "${value}"`);
+  }
+  return {
+    externalIssuer,
+    externalJwksUrl,
+    externalAudiences: get('AP_OAUTH_AUDIENCE').split(',').map((a) => a.trim()).filter(Boolean),
+    accessTokenTtlSeconds: integer('AP_ACCESS_TOKEN_TTL', get('AP_ACCESS_TOKEN_TTL'), 60, 86400),
+    clockSkewSeconds: integer('AP_TOKEN_CLOCK_SKEW', get('AP_TOKEN_CLOCK_SKEW'), 0, 300),
   };
 }
 

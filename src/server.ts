@@ -13,7 +13,8 @@ import { buildValidator } from './http/validation.ts';
 import { echoRequestId, requestId } from './http/request-id.ts';
 import { logRequests } from './http/request-log.ts';
 import { recordRoutes } from './http/route-table.ts';
-import { operatorTokenAuthenticator, type Authenticator } from './auth/authenticator.ts';
+import type { Authenticator } from './auth/authenticator.ts';
+import { createIdentity } from './auth/identity.ts';
 import { guardRoutes } from './auth/guard.ts';
 import type { AppContext } from './context.ts';
 import { enforceRateLimits } from './http/rate-limit.ts';
@@ -57,7 +58,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Route-level hooks attach as routes register, so these come before any route.
   recordRoutes(app);
   requireJsonWrites(app);
-  guardRoutes(app, deps.authenticator ?? operatorTokenAuthenticator(config.operatorToken));
+  const fetcher = deps.fetcher ?? new SafeFetch({ allow: parseAllowList(config.fetchAllow) });
+  const ctx: AppContext = { config, db, fetcher };
+  const identity = createIdentity(app, ctx);
+  guardRoutes(app, deps.authenticator ?? identity.authenticator, identity.resourceMetadataUrl);
   enforceRateLimits(app, db);
   registerErrorRendering(app);
   echoRequestId(app);
@@ -79,8 +83,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerHealth(app, db, migrations);
 
-  const fetcher = deps.fetcher ?? new SafeFetch({ allow: parseAllowList(config.fetchAllow) });
-  const ctx: AppContext = { config, db, fetcher };
+  await identity.registerRoutes();
   registerBrands(app, ctx, deps.enrichment);
   registerProperties(app, ctx);
   searchRoute(app, ctx);

@@ -1,12 +1,25 @@
+import type { Role } from './accounts/sql.ts';
+
+/** The organization a credential acts for, and the caller's standing in it. */
+export interface Standing {
+  organizationId: string;
+  slug: string;
+  role: Role;
+  /** Paying member organization: sees `members_only` entries. */
+  apiTier: boolean;
+  /** The registry operator's own organization: may do admin-only actions. */
+  registryAdmin: boolean;
+}
+
 /** Who is calling, once a credential has been checked. */
 export interface Principal {
-  kind: 'operator_token' | 'api_key' | 'user';
-  /** Stable id of the caller (token name, key id, user id). */
+  kind: 'api_key' | 'user';
+  /** Stable id of the caller: the key id or the user id. */
   subject: string;
-  /** Organization the credential acts for, when it has one. */
-  organization?: string;
   /** Shown as the editor of revisions. */
   displayName: string;
+  /** The organization the credential acts for; a user may belong to none. */
+  organization?: Standing;
 }
 
 declare module 'fastify' {

@@ -62,7 +62,7 @@ function keyOf(rule: RateLimitRule, request: FastifyRequest): string | undefined
   if (typeof rule.by === 'function') return rule.by(request);
   if (rule.by === 'ip') return `ip:${request.ip}`;
   if (rule.by === 'principal') return request.principal ? `principal:${request.principal.kind}:${request.principal.subject}` : undefined;
-  return request.principal?.organization ? `org:${request.principal.organization}` : undefined;
+  return request.principal?.organization ? `org:${request.principal.organization.organizationId}` : undefined;
 }
 
 function describe(seconds: number): string {

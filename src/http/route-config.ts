@@ -1,11 +1,13 @@
 /**
  * What a route declares about itself besides its schema. `auth` says who may call it: `none`
- * (public), `optional` (public, but a credential changes the answer) or `required`. Public GET
- * routes answer cross-origin requests; the identity layer enforces `required`.
+ * (public), `optional` (public, but a credential changes the answer) or `required`; `access` the
+ * standing a credential must carry (acting for an organization, or being a registry admin),
+ * else 403. Public GET routes answer cross-origin requests; auth/guard.ts enforces both.
  */
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: 'none' | 'optional' | 'required';
+    access?: 'organization' | 'registry-admin';
   }
 }
 

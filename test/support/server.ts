@@ -13,13 +13,13 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** The operator credential every test server accepts. */
-export const operatorToken = 'test-operator-token';
-export const asOperator = { authorization: `Bearer ${operatorToken}` };
+/** The AP_ADMIN_KEY every test server accepts: an admin key of the operator's organization. */
+export const adminKey = 'test-admin-key-for-the-admin-organization';
+export const asAdmin = { authorization: `Bearer ${adminKey}` };
 
 /** A test configuration: loopback, a free port, no logs; `env` overrides as the environment would. */
 export function testConfig(env: Record<string, string> = {}): Config {
-  return loadConfig({}, { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', AP_OPERATOR_TOKEN: operatorToken, ...env });
+  return loadConfig({}, { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', AP_ADMIN_KEY: adminKey, ...env });
 }
 
 export interface TestServerOptions {

@@ -189,7 +189,7 @@ eachEngine('brand enrichment', (engine) => {
       assert.equal(resolved.source, 'community');
       const revisions = await history('acme.ap.test');
       assert.equal(revisions.total, 1);
-      assert.equal(revisions.revisions[0].editor_name, 'operator');
+      assert.equal(revisions.revisions[0].editor_name, 'admin/AP_ADMIN_KEY');
     });
 
     it('does not overwrite a community save made over an earlier enrichment', async () => {

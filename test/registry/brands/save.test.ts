@@ -118,7 +118,7 @@ eachEngine('brand saves, history and rollback', (engine) => {
       assert.deepEqual(body.revisions.map((r: { revision_number: number }) => r.revision_number), [2, 1]);
       const [latest] = body.revisions;
       assert.deepEqual(Object.keys(latest).sort(), ['created_at', 'edit_summary', 'editor_name', 'is_rollback', 'revision_number', 'source']);
-      assert.equal(latest.editor_name, 'operator');
+      assert.equal(latest.editor_name, 'admin/AP_ADMIN_KEY');
       assert.equal(latest.source, 'community');
       assert.equal(latest.is_rollback, false);
       assert.match(latest.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);

@@ -4,7 +4,7 @@ import { saveAuthoritative } from '../../../src/registry/properties/service.ts';
 import { eachEngine } from '../../support/engines.ts';
 import { json, type Json } from '../../support/http.ts';
 import { postJson } from '../../support/requests.ts';
-import { asOperator, startTestServer, type TestServer } from '../../support/server.ts';
+import { asAdmin, startTestServer, type TestServer } from '../../support/server.ts';
 import { assertValidEvent, eventsOf, writeCounts } from './feed.ts';
 
 const agent = (name: string) => ({ url: `https://${name}.sellers.example/ap` });
@@ -47,7 +47,7 @@ eachEngine('property history and rollback', (engine) => {
       assert.deepEqual(numbers(body), [3, 2, 1]);
       const [latest, , first] = body.revisions;
       assert.deepEqual(Object.keys(latest).sort(), ['created_at', 'edit_summary', 'editor_name', 'is_rollback', 'revision_number', 'source']);
-      assert.equal(latest.editor_name, 'operator');
+      assert.equal(latest.editor_name, 'admin/AP_ADMIN_KEY');
       assert.equal(latest.source, 'community');
       assert.equal(latest.is_rollback, false);
       assert.match(latest.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
@@ -116,7 +116,7 @@ eachEngine('property history and rollback', (engine) => {
       assert.equal(latest.revision_number, 4);
       assert.equal(latest.is_rollback, true);
       assert.equal(latest.rolled_back_to, 1);
-      assert.equal(latest.editor_name, 'operator');
+      assert.equal(latest.editor_name, 'admin/AP_ADMIN_KEY');
       assert.equal(previous.is_rollback, false);
       assert.equal('rolled_back_to' in previous, false);
     });
@@ -167,7 +167,7 @@ eachEngine('property history and rollback', (engine) => {
       }
       const plain = await fetch(`${server.url}/api/properties/rollback`, {
         method: 'POST',
-        headers: { ...asOperator, 'content-type': 'text/plain' },
+        headers: { ...asAdmin, 'content-type': 'text/plain' },
         body: JSON.stringify({ domain: 'news.example', to_revision: 1 }),
       });
       assert.equal(plain.status, 415);

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Authenticator } from '../../../src/auth/authenticator.ts';
-import type { Principal } from '../../../src/auth/principal.ts';
+import type { Principal, Standing } from '../../../src/auth/principal.ts';
 import { saveAuthoritative } from '../../../src/registry/properties/service.ts';
 import { eachEngine } from '../../support/engines.ts';
 import { json, type Json } from '../../support/http.ts';
 import { postJson } from '../../support/requests.ts';
-import { asOperator, startTestServer, type TestServer } from '../../support/server.ts';
+import { asAdmin, startTestServer, type TestServer } from '../../support/server.ts';
 import { assertValidEvent, awayFromWindowEnd, eventsOf, writeCounts } from './feed.ts';
 
 const seededAgents = [{ url: 'https://sales.planet.example/ap', authorized_for: 'All inventory' }];
@@ -86,7 +86,7 @@ eachEngine('property saves', (engine) => {
       assert.equal(payload.classification, 'property');
       assert.equal(payload.source, 'contributed');
       assert.deepEqual(payload.identifiers, [{ type: 'domain', value: 'pub.example' }]);
-      assert.match(events[0]!.actor, /operator/);
+      assert.match(events[0]!.actor, /^api:api_key:[0-9a-f-]{36}$/);
     });
 
     it('updates it: 200 with revision_number, and one property.updated naming what changed', async () => {
@@ -205,7 +205,7 @@ eachEngine('property saves', (engine) => {
           () =>
             fetch(`${server.url}/api/properties/save`, {
               method: 'POST',
-              headers: { ...asOperator, ...(contentType ? { 'content-type': contentType } : {}) },
+              headers: { ...asAdmin, ...(contentType ? { 'content-type': contentType } : {}) },
               body: JSON.stringify(body),
             }),
           415,
@@ -247,7 +247,7 @@ eachEngine('property saves', (engine) => {
 
     it('400 invalid_json for a malformed body', async () => {
       await refused(
-        () => fetch(`${server.url}/api/properties/save`, { method: 'POST', headers: { ...asOperator, 'content-type': 'application/json' }, body: '{"publisher_domain":' }),
+        () => fetch(`${server.url}/api/properties/save`, { method: 'POST', headers: { ...asAdmin, 'content-type': 'application/json' }, body: '{"publisher_domain":' }),
         400,
         'invalid_json',
       );
@@ -281,12 +281,13 @@ eachEngine('property saves', (engine) => {
   });
 });
 
-/** Users of two organizations; the operator token is not accepted by this server. */
+/** Users of three organizations, standing in for the identity layer (issue 4 tests the real one). */
+const member = (slug: string): Standing => ({ organizationId: slug, slug, role: 'member', apiTier: false, registryAdmin: false });
 const users: Record<string, Principal> = {
-  alice: { kind: 'user', subject: 'alice', organization: 'org-a', displayName: 'Alice' },
-  bob: { kind: 'user', subject: 'bob', organization: 'org-a', displayName: 'Bob' },
-  carol: { kind: 'user', subject: 'carol', organization: 'org-c', displayName: 'Carol' },
-  dave: { kind: 'user', subject: 'dave', displayName: 'Dave' },
+  alice: { kind: 'user', subject: 'alice', organization: member('org-a'), displayName: 'Alice' },
+  bob: { kind: 'user', subject: 'bob', organization: member('org-a'), displayName: 'Bob' },
+  carol: { kind: 'user', subject: 'carol', organization: member('org-c'), displayName: 'Carol' },
+  dave: { kind: 'user', subject: 'dave', organization: member('org-d'), displayName: 'Dave' },
 };
 const usersAuthenticator: Authenticator = { authenticate: async (credential) => users[credential] ?? null };
 const as = (user: string) => ({ authorization: `Bearer ${user}` });

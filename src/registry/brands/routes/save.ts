@@ -11,7 +11,7 @@ export function saveRoute(app: FastifyInstance, { db, config }: AppContext): voi
   app.post<{ Body: Static<typeof SaveBody> }>(
     '/api/brands/save',
     {
-      config: { auth: 'required', rateLimit: saveLimits(config) },
+      config: { auth: 'required', access: 'organization', rateLimit: saveLimits(config) },
       schema: {
         summary: 'Save a community brand',
         description: 'Creates the brand or adds a revision to it. Brands managed by their own brand.json answer 409.',

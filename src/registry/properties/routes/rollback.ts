@@ -12,7 +12,7 @@ export function rollbackRoute(app: FastifyInstance, { db, config }: AppContext):
   app.post<{ Body: Static<typeof RollbackBody> }>(
     '/api/properties/rollback',
     {
-      config: { auth: 'required', rateLimit: saveLimits(config) },
+      config: { auth: 'required', access: 'organization', rateLimit: saveLimits(config) },
       schema: {
         summary: 'Roll a property entry back to an earlier revision',
         description: 'Adds a revision with the earlier content, marked is_rollback with rolled_back_to.',

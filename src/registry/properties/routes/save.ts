@@ -11,7 +11,7 @@ export function saveRoute(app: FastifyInstance, { db, config }: AppContext): voi
   app.post<{ Body: Static<typeof SaveBody> }>(
     '/api/properties/save',
     {
-      config: { auth: 'required', rateLimit: saveLimits(config) },
+      config: { auth: 'required', access: 'organization', rateLimit: saveLimits(config) },
       schema: {
         summary: 'Save a community property entry',
         description: 'Creates the entry or adds a revision to it. Entries managed by the publisher’s own adagents.json answer 409.',

@@ -1,0 +1,85 @@
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import type { Database, Queryable } from '../../db/database.ts';
+import { ApError } from '../../protocol/errors.ts';
+import * as accounts from '../accounts/sql.ts';
+import type { Role } from '../accounts/sql.ts';
+import type { Principal } from '../principal.ts';
+import { hashKey, lookupPrefix, mintKey } from './key-format.ts';
+import * as sql from './sql.ts';
+
+export type { ApiKeyRow } from './sql.ts';
+
+export interface CreateKeyInput {
+  organizationSlug: string;
+  name: string;
+  role?: Role;
+  createdBy?: string;
+}
+
+/** Creates a key; the returned `key` is the only time the secret exists outside the caller. */
+export async function createKey(db: Queryable, input: CreateKeyInput): Promise<{ key: string; record: sql.ApiKeyRow }> {
+  const org = await accounts.organizationBySlug(db, input.organizationSlug);
+  if (!org) throw new ApError('not_found', `No organization has the slug "${input.organizationSlug}".`);
+  const name = input.name.trim();
+  if (name === '' || name.length > 100) throw new ApError('invalid_request', 'A key name is 1 to 100 characters.');
+  const minted = mintKey();
+  const record = await sql.insertKey(db, {
+    id: randomUUID(),
+    organization_id: org.id,
+    name,
+    prefix: minted.prefix,
+    key_hash: minted.hash,
+    role: input.role ?? 'member',
+    created_by: input.createdBy ?? null,
+  });
+  return { key: minted.key, record };
+}
+
+export { keyById, listKeys, revokeKey } from './sql.ts';
+
+/**
+ * The principal a key stands for, or null. Every call reads the database, so a key revoked on
+ * one instance fails at once on all of them.
+ */
+export async function authenticateKey(db: Queryable, credential: string): Promise<Principal | null> {
+  const row = await sql.keyByPrefix(db, lookupPrefix(credential));
+  if (!row || row.revoked_at !== null) return null;
+  if (!timingSafeEqual(Buffer.from(row.key_hash), hashKey(credential))) return null;
+  await sql.touchKey(db, row.id);
+  return {
+    kind: 'api_key',
+    subject: row.id,
+    displayName: `${row.organization_slug}/${row.name}`,
+    organization: {
+      organizationId: row.organization_id,
+      slug: row.organization_slug,
+      role: row.role,
+      apiTier: row.api_tier,
+      registryAdmin: row.is_admin,
+    },
+  };
+}
+
+export const ADMIN_ORGANIZATION = 'admin';
+const BOOTSTRAP_KEY_NAME = 'AP_ADMIN_KEY';
+
+/**
+ * Makes `AP_ADMIN_KEY` an admin key of the operator's organization (created when missing). A
+ * changed value replaces the previous one: the old value stops working.
+ */
+export async function bootstrapAdminKey(db: Database, value: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await accounts.insertOrganization(tx, { id: randomUUID(), slug: ADMIN_ORGANIZATION, name: 'Registry operators', api_tier: true, is_admin: true });
+    const org = (await accounts.organizationBySlug(tx, ADMIN_ORGANIZATION))!;
+    if (!org.is_admin) throw new Error(`AP_ADMIN_KEY: the organization "${ADMIN_ORGANIZATION}" exists and is not the operator's organization.`);
+    await sql.reinstateBootstrapKey(tx, {
+      id: randomUUID(),
+      organization_id: org.id,
+      name: BOOTSTRAP_KEY_NAME,
+      prefix: lookupPrefix(value),
+      key_hash: hashKey(value),
+      role: 'admin',
+      created_by: null,
+    });
+  });
+}

@@ -1,0 +1,43 @@
+import type { Adapter, AdapterPayload } from 'oidc-provider';
+import type { Database } from '../../db/database.ts';
+import * as sql from './sql.ts';
+
+/**
+ * oidc-provider's storage, in our database: a flow may start on one instance and finish on
+ * another, and a code consumed anywhere is consumed everywhere.
+ */
+export function databaseAdapter(db: Database): new (model: string) => Adapter {
+  return class DatabaseAdapter implements Adapter {
+    readonly model: string;
+    constructor(model: string) {
+      this.model = model;
+    }
+    async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+      await sql.upsertRecord(db, this.model, id, payload as Record<string, unknown>, expiresIn || undefined);
+    }
+    async find(id: string): Promise<AdapterPayload | undefined> {
+      return toPayload(await sql.findRecord(db, this.model, 'id', id));
+    }
+    async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+      return toPayload(await sql.findRecord(db, this.model, 'uid', uid));
+    }
+    async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+      return toPayload(await sql.findRecord(db, this.model, 'user_code', userCode));
+    }
+    async consume(id: string): Promise<void> {
+      await sql.consumeRecord(db, this.model, id);
+    }
+    async destroy(id: string): Promise<void> {
+      await sql.destroyRecord(db, this.model, id);
+    }
+    async revokeByGrantId(grantId: string): Promise<void> {
+      await sql.destroyGrant(db, grantId);
+    }
+  };
+}
+
+function toPayload(record: sql.OAuthRecord | undefined): AdapterPayload | undefined {
+  if (!record) return undefined;
+  // The provider reads `consumed` as seconds since the epoch.
+  return record.consumed_at ? { ...record.payload, consumed: Math.floor(Date.parse(record.consumed_at) / 1000) } : (record.payload as AdapterPayload);
+}
