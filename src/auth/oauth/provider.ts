@@ -39,7 +39,7 @@ export function buildProvider(issuer: string, db: Database, secrets: IdentitySec
     scopes: ['openid', 'offline_access', SCOPE],
     claims: { openid: ['sub'], email: ['email'], profile: ['name'] },
     pkce: { required: () => true },
-    clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' },
+    clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', id_token_signed_response_alg: 'ES256' },
     ttl: { AccessToken: identity.accessTokenTtlSeconds, AuthorizationCode: 60, Interaction: 600, Session: 14 * 86400, Grant: 14 * 86400, RefreshToken: 14 * 86400 },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     features: {

@@ -1,0 +1,135 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createApiKeyFor } from './identity-keys.ts';
+import type { Database } from '../../src/db/database.ts';
+import { addMember, createLocalUser, createOrganization, type Role, type UserRow } from '../../src/auth/accounts/service.ts';
+
+export { createApiKeyFor };
+
+let counter = 0;
+const unique = (stem: string) => `${stem}-${process.pid}-${++counter}`;
+
+/** An organization with a fresh slug (or the one given). */
+export async function seedOrganization(db: Database, options: { slug?: string; apiTier?: boolean; admin?: boolean } = {}) {
+  return createOrganization(db, { slug: options.slug ?? unique('org'), apiTier: options.apiTier, admin: options.admin });
+}
+
+export interface SeededUser {
+  user: UserRow;
+  email: string;
+  password: string;
+}
+
+/** A local user who can sign in, member of `organization` (a slug) with `role` when given. */
+export async function seedUser(db: Database, options: { organization?: string; role?: Role; email?: string } = {}): Promise<SeededUser> {
+  const email = options.email ?? `${unique('user')}@example.test`;
+  const password = `pw-${randomBytes(12).toString('base64url')}`;
+  const user = await createLocalUser(db, { email, password });
+  if (options.organization) await addMember(db, options.organization, user.id, options.role ?? 'member');
+  return { user, email, password };
+}
+
+/** Remembers cookies across requests the way a browser would for one site (paths ignored). */
+export class CookieJar {
+  readonly #cookies = new Map<string, string>();
+  take(res: Response): void {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair = '', ...attributes] = line.split(';');
+      const eq = pair.indexOf('=');
+      const name = pair.slice(0, eq).trim();
+      const expired = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a) || (/^\s*expires=/i.test(a) && Date.parse(a.split('=')[1]!) < Date.now()));
+      if (expired) this.#cookies.delete(name);
+      else this.#cookies.set(name, pair.slice(eq + 1).trim());
+    }
+  }
+  header(): string {
+    return [...this.#cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+}
+
+/** One request with the jar's cookies, not following redirects. */
+export async function browse(jar: CookieJar, url: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<Response> {
+  const headers: Record<string, string> = { cookie: jar.header() };
+  let body: string | undefined;
+  if (init.form) {
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+    body = new URLSearchParams(init.form).toString();
+  }
+  const res = await fetch(url, { method: init.method ?? (init.form ? 'POST' : 'GET'), headers, body, redirect: 'manual' });
+  jar.take(res);
+  return res;
+}
+
+export interface PkcePair {
+  verifier: string;
+  challenge: string;
+}
+
+export function pkce(): PkcePair {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+export const REDIRECT_URI = 'http://127.0.0.1:9/callback';
+
+/** Registers a public client (RFC 7591), as an MCP client does on first contact. */
+export async function registerClient(base: string): Promise<string> {
+  const res = await fetch(`${base}/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], client_name: 'Test client' }),
+  });
+  if (res.status !== 201) throw new Error(`registration answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { client_id: string }).client_id;
+}
+
+/**
+ * Walks the authorization-code flow the way a user's browser does: authorize, sign in, allow,
+ * and returns the code from the redirect. Every hop is a real HTTP request.
+ */
+export async function authorize(base: string, clientId: string, who: { email: string; password: string }, challenge: string, resource?: string): Promise<string> {
+  const jar = new CookieJar();
+  const state = randomBytes(8).toString('hex');
+  const query = new URLSearchParams({ client_id: clientId, redirect_uri: REDIRECT_URI, response_type: 'code', scope: 'ap', state, code_challenge: challenge, code_challenge_method: 'S256' });
+  if (resource) query.set('resource', resource);
+  let res = await browse(jar, `${base}/authorize?${query}`);
+  for (let hops = 0; hops < 10; hops++) {
+    const location = res.headers.get('location');
+    if (!location) throw new Error(`authorization stopped at HTTP ${res.status}: ${await res.text()}`);
+    const url = new URL(location, base);
+    if (url.href.startsWith(REDIRECT_URI)) {
+      if (url.searchParams.get('state') !== state) throw new Error('state did not round-trip');
+      const code = url.searchParams.get('code');
+      if (!code) throw new Error(`authorization refused: ${url.searchParams.get('error')} ${url.searchParams.get('error_description')}`);
+      return code;
+    }
+    if (url.pathname.startsWith('/interaction/')) {
+      const page = await (await browse(jar, url.href)).text();
+      res = page.includes('name="password"')
+        ? await browse(jar, `${url.href}/login`, { form: { email: who.email, password: who.password } })
+        : await browse(jar, `${url.href}/confirm`, { form: {} });
+    } else {
+      res = await browse(jar, url.href);
+    }
+  }
+  throw new Error('authorization did not finish within 10 redirects');
+}
+
+export async function exchangeCode(base: string, clientId: string, code: string, verifier: string): Promise<Response> {
+  return fetch(`${base}/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier }),
+  });
+}
+
+/** An access token for a local user, through the whole OAuth flow. */
+export async function accessToken(base: string, who: { email: string; password: string }, resource?: string): Promise<string> {
+  const clientId = await registerClient(base);
+  const { verifier, challenge } = pkce();
+  const code = await authorize(base, clientId, who, challenge, resource);
+  const res = await exchangeCode(base, clientId, code, verifier);
+  if (res.status !== 200) throw new Error(`token exchange answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+export const bearer = (credential: string) => ({ authorization: `Bearer ${credential}` });
