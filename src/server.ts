@@ -1,4 +1,5 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import { closeControlSocket, controlSocketPath, openControlSocket } from './admin/control-socket.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { loadMigrations, migrate, type Migration } from './db/migrate.ts';
@@ -95,6 +96,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   return app;
 }
 
+/** While this process holds an embedded database, the CLI reaches it through a socket (see admin/). */
+async function serveControlSocket(app: FastifyInstance, config: Config, db: Database): Promise<void> {
+  const path = controlSocketPath(config);
+  if (!path) return;
+  const socket = await openControlSocket(db, path);
+  app.addHook('preClose', async () => closeControlSocket(socket, path));
+}
+
 export interface RunningServer {
   app: FastifyInstance;
   /** Base URL the server listens on, e.g. http://127.0.0.1:3000 */
@@ -110,6 +119,7 @@ export async function startServer(config: Config, db?: Database): Promise<Runnin
     const migrations = await loadMigrations();
     await migrate(database, migrations);
     const app = await buildApp({ config, db: database, migrations });
+    await serveControlSocket(app, config, database);
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;

@@ -1,8 +1,12 @@
 import { Command, CommanderError } from 'commander';
 import pkg from '../../package.json' with { type: 'json' };
 import { ConfigError } from '../config.ts';
+import { ApError } from '../protocol/errors.ts';
+import { keysCommand } from './commands/keys.ts';
 import { migrateCommand } from './commands/migrate.ts';
+import { orgsCommand } from './commands/orgs.ts';
 import { serveCommand } from './commands/serve.ts';
+import { usersCommand } from './commands/users.ts';
 
 /** The `ap` command. Each subcommand lives in its own file under `commands/`. */
 export function program(): Command {
@@ -11,7 +15,10 @@ export function program(): Command {
     .version(pkg.version)
     .showHelpAfterError()
     .addCommand(serveCommand())
-    .addCommand(migrateCommand());
+    .addCommand(migrateCommand())
+    .addCommand(orgsCommand())
+    .addCommand(usersCommand())
+    .addCommand(keysCommand());
 }
 
 export async function main(argv: string[]): Promise<void> {
@@ -19,6 +26,10 @@ export async function main(argv: string[]): Promise<void> {
     await program().exitOverride().parseAsync(argv);
   } catch (err) {
     if (err instanceof CommanderError) process.exit(err.exitCode);
+    if (err instanceof ApError) {
+      console.error(`ap: ${err.message} (${err.code})`);
+      process.exit(1);
+    }
     if (err instanceof ConfigError) {
       console.error(`ap: ${err.message}`);
       process.exit(2);

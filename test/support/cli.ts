@@ -11,9 +11,10 @@ export interface RunResult {
   stderr: string;
 }
 
-/** Runs `ap <args>` to completion with the Node running the tests. */
-export async function runAp(args: string[], env: Record<string, string> = {}): Promise<RunResult> {
+/** Runs `ap <args>` to completion with the Node running the tests; `input` is its standard input. */
+export async function runAp(args: string[], env: Record<string, string> = {}, input = ''): Promise<RunResult> {
   const child = spawn(process.execPath, [apBin, ...args], { env: { ...process.env, ...env } });
+  child.stdin.end(input);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));

@@ -1,0 +1,54 @@
+import type { Database } from '../db/database.ts';
+import { addMember, createLocalUser, createOrganization, listOrganizations, type Role } from '../auth/accounts/service.ts';
+import { createKey, keyById, listKeys, revokeKey } from '../auth/api-keys/service.ts';
+import { organizationBySlug } from '../auth/accounts/sql.ts';
+import { ApError } from '../protocol/errors.ts';
+
+/**
+ * The operator's commands, one function each. The CLI runs them against the database directly,
+ * or, when a running server holds an embedded database, through that server's control socket:
+ * either way the same code does the work.
+ */
+export const adminCommands = {
+  async 'orgs.create'(db: Database, args: { slug: string; name?: string; apiTier?: boolean; admin?: boolean }) {
+    return createOrganization(db, args);
+  },
+  async 'orgs.list'(db: Database, _args: object) {
+    return listOrganizations(db);
+  },
+  async 'users.create'(db: Database, args: { email: string; password: string; name?: string; org?: string; role?: Role }) {
+    return db.transaction(async (tx) => {
+      const user = await createLocalUser(tx, { email: args.email, password: args.password, displayName: args.name });
+      if (args.org) await addMember(tx, args.org, user.id, args.role ?? 'member');
+      const { password_hash: _hash, ...shown } = user;
+      return shown;
+    });
+  },
+  async 'keys.create'(db: Database, args: { org: string; name: string; role?: Role }) {
+    return createKey(db, { organizationSlug: args.org, name: args.name, role: args.role });
+  },
+  async 'keys.revoke'(db: Database, args: { id: string }) {
+    if (!/^[0-9a-f-]{36}$/i.test(args.id)) throw new ApError('invalid_request', `"${args.id}" is not a key id; \`ap keys list\` shows them.`);
+    const revoked = await revokeKey(db, args.id);
+    if (revoked) return revoked;
+    const key = await keyById(db, args.id);
+    throw key ? new ApError('conflict', `Key ${args.id} was already revoked at ${key.revoked_at}.`) : new ApError('not_found', `No key has the id ${args.id}.`);
+  },
+  async 'keys.list'(db: Database, args: { org?: string }) {
+    if (!args.org) return listKeys(db);
+    const org = await organizationBySlug(db, args.org);
+    if (!org) throw new ApError('not_found', `No organization has the slug "${args.org}".`);
+    return listKeys(db, org.id);
+  },
+} satisfies Record<string, (db: Database, args: never) => Promise<unknown>>;
+
+export type AdminCommand = keyof typeof adminCommands;
+export type AdminArgs<C extends AdminCommand> = Parameters<(typeof adminCommands)[C]>[1];
+
+export function isAdminCommand(name: string): name is AdminCommand {
+  return Object.hasOwn(adminCommands, name);
+}
+
+export async function runAdminCommand<C extends AdminCommand>(db: Database, command: C, args: AdminArgs<C>): Promise<unknown> {
+  return (adminCommands[command] as (db: Database, args: AdminArgs<C>) => Promise<unknown>)(db, args);
+}

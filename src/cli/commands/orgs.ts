@@ -1,0 +1,35 @@
+import { Command } from 'commander';
+import { loadConfig, type ConfigFlags } from '../../config.ts';
+import { print, runAdmin } from '../admin.ts';
+import { withDatabaseOptions } from './database-options.ts';
+
+interface Flags extends ConfigFlags {
+  json?: boolean;
+}
+
+const ORG_COLUMNS = ['slug', 'name', 'api_tier', 'is_admin', 'created_at'];
+
+/** `ap orgs create|list`. */
+export function orgsCommand(): Command {
+  const orgs = new Command('orgs').description('Create and list organizations');
+  orgs.addCommand(
+    withDatabaseOptions(new Command('create'))
+      .description('Create an organization')
+      .argument('<slug>', 'lowercase letters, digits and dashes')
+      .option('--name <name>', 'display name (default: the slug)')
+      .option('--api-tier', 'a paying member organization (sees members-only entries)')
+      .option('--admin', "the registry operator's organization (admin-only actions)")
+      .option('--json', 'print JSON')
+      .action(async (slug: string, flags: Flags & { name?: string; apiTier?: boolean; admin?: boolean }) => {
+        const org = await runAdmin(loadConfig(flags), 'orgs.create', { slug, name: flags.name, apiTier: flags.apiTier, admin: flags.admin });
+        print(org, flags.json ?? false, ORG_COLUMNS);
+      }),
+  );
+  orgs.addCommand(
+    withDatabaseOptions(new Command('list'))
+      .description('List organizations')
+      .option('--json', 'print JSON')
+      .action(async (flags: Flags) => print(await runAdmin(loadConfig(flags), 'orgs.list', {}), flags.json ?? false, ORG_COLUMNS)),
+  );
+  return orgs;
+}
