@@ -36,6 +36,13 @@ export async function registerAuthorizationServer(app: FastifyInstance, db: Data
   await app.register(async (pages) => {
     await pages.register(formbody, { bodyLimit: 16 * 1024 });
     const hidden = { schema: { hide: true } };
+    // A person is reading these pages: the provider's errors (an expired or foreign sign-in
+    // session, say) are shown as a page that says what to do, not as JSON.
+    pages.setErrorHandler((err: Error & { statusCode?: number; error_description?: string }, _request, reply) => {
+      if (!err.error_description || !err.statusCode || err.statusCode >= 500) throw err;
+      reply.code(err.statusCode);
+      return html(reply, page('Sign-in interrupted', `<p>${escapeHtml(err.error_description)}.</p><p>Start again from the application that sent you here.</p>`));
+    });
 
     pages.get<{ Params: { uid: string } }>('/interaction/:uid', hidden, async (request, reply) => {
       const oidc = await provider();
