@@ -24,7 +24,12 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string | 
       servers: publicUrl ? [{ url: publicUrl }] : [],
       components: {
         securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', description: 'An organization API key or an OAuth 2.1 access token.' },
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'An organization API key (`ap_...`, from `/dashboard/api-keys` or `ap keys create`) or an OAuth 2.1 access token (authorization code with PKCE S256 at `/authorize` and `/token`; clients register at `/register`; discovery at `/.well-known/oauth-authorization-server` and `/.well-known/oauth-protected-resource/api`). A user acts for their first organization or the one named in the `AP-Organization` header.',
+          },
         },
       },
     },
