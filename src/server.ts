@@ -18,7 +18,7 @@ import type { Authenticator } from './auth/authenticator.ts';
 import { createIdentity } from './auth/identity.ts';
 import { guardRoutes } from './auth/guard.ts';
 import type { AppContext } from './context.ts';
-import { enforceRateLimits } from './http/rate-limit.ts';
+import { enforceRateLimits, openCounterStore } from './http/rate-limit.ts';
 import { parseAllowList } from './net/allow-list.ts';
 import { SafeFetch } from './net/safe-fetch.ts';
 import { ApError } from './protocol/errors.ts';
@@ -26,6 +26,7 @@ import type { EnrichmentProvider } from './registry/brands/enrichment/provider.t
 import { registerBrands } from './registry/brands/index.ts';
 import { registerProperties } from './registry/properties/index.ts';
 import { searchRoute } from './registry/search/route.ts';
+import { registerDashboard } from './dashboard/index.ts';
 
 export interface AppDeps {
   config: Config;
@@ -63,7 +64,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const ctx: AppContext = { config, db, fetcher };
   const identity = createIdentity(app, ctx);
   guardRoutes(app, deps.authenticator ?? identity.authenticator, identity.resourceMetadataUrl);
-  enforceRateLimits(app, db);
+  enforceRateLimits(app, openCounterStore(config, db, app.log));
   registerErrorRendering(app);
   echoRequestId(app);
 
@@ -86,6 +87,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await identity.registerRoutes();
   registerBrands(app, ctx, deps.enrichment);
+  await registerDashboard(app, ctx);
   registerProperties(app, ctx);
   searchRoute(app, ctx);
 

@@ -32,7 +32,7 @@ export const adminCommands = {
     const revoked = await revokeKey(db, args.id);
     if (revoked) return revoked;
     const key = await keyById(db, args.id);
-    throw key ? new ApError('conflict', `Key ${args.id} was already revoked at ${key.revoked_at}.`) : new ApError('not_found', `No key has the id ${args.id}.`);
+    throw key ? new ApError('conflict', `Key ${args.id} was already revoked at ${key.revoked_at?.toISOString()}.`) : new ApError('not_found', `No key has the id ${args.id}.`);
   },
   async 'keys.list'(db: Database, args: { org?: string }) {
     if (!args.org) return listKeys(db);

@@ -10,7 +10,7 @@ export interface OrganizationRow {
   name: string;
   api_tier: boolean;
   is_admin: boolean;
-  created_at: string;
+  created_at: Date;
 }
 
 export interface UserRow {

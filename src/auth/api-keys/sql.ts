@@ -11,9 +11,9 @@ export interface ApiKeyRow {
   prefix: string;
   role: Role;
   created_by: string | null;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
+  created_at: Date;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
 }
 
 /** What authenticating a key needs: the row, its hash and the organization's flags. */

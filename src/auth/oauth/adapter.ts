@@ -39,5 +39,5 @@ export function databaseAdapter(db: Database): new (model: string) => Adapter {
 function toPayload(record: sql.OAuthRecord | undefined): AdapterPayload | undefined {
   if (!record) return undefined;
   // The provider reads `consumed` as seconds since the epoch.
-  return record.consumed_at ? { ...record.payload, consumed: Math.floor(Date.parse(record.consumed_at) / 1000) } : (record.payload as AdapterPayload);
+  return record.consumed_at ? { ...record.payload, consumed: Math.floor(record.consumed_at.getTime() / 1000) } : (record.payload as AdapterPayload);
 }

@@ -4,7 +4,7 @@ import type { Queryable } from '../../db/database.ts';
 
 export interface OAuthRecord {
   payload: Record<string, unknown>;
-  consumed_at: string | null;
+  consumed_at: Date | null;
 }
 
 export async function upsertRecord(

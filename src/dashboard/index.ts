@@ -1,0 +1,28 @@
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { renderErrorsAsPages } from './error-pages.ts';
+import { createKeyRoute } from './routes/create-key.ts';
+import { listKeysRoute } from './routes/list-keys.ts';
+import { revokeKeyRoute } from './routes/revoke-key.ts';
+import { signInRoutes } from './routes/sign-in.ts';
+import { signOutRoute } from './routes/sign-out.ts';
+
+/**
+ * The dashboard: server-rendered pages where signed-in users manage their organization's API
+ * keys. Encapsulated, so form bodies, cookies and HTML error pages exist only under /dashboard
+ * and the API keeps taking JSON alone.
+ */
+export async function registerDashboard(app: FastifyInstance, { db }: AppContext): Promise<void> {
+  await app.register(async (dashboard) => {
+    await dashboard.register(formbody, { bodyLimit: 16 * 1024 });
+    await dashboard.register(cookie);
+    renderErrorsAsPages(dashboard);
+    signInRoutes(dashboard, db);
+    signOutRoute(dashboard, db);
+    listKeysRoute(dashboard, db);
+    createKeyRoute(dashboard, db);
+    revokeKeyRoute(dashboard, db);
+  });
+}

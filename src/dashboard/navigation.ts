@@ -1,0 +1,23 @@
+export const KEYS_PATH = '/dashboard/api-keys';
+export const LOGIN_PATH = '/dashboard/login';
+
+/**
+ * Where to go after sign-in: only a path of the dashboard on this origin, so a crafted link
+ * cannot turn the sign-in form into an open redirect.
+ */
+export function localNext(next: string): string {
+  if (!next.startsWith('/') || next.startsWith('//') || next.includes('\\') || [...next].some((c) => c < ' ')) return KEYS_PATH;
+  const base = 'http://dashboard.invalid';
+  const url = new URL(next, base);
+  if (url.origin !== base || !(url.pathname === '/dashboard' || url.pathname.startsWith('/dashboard/'))) return KEYS_PATH;
+  return url.pathname + url.search;
+}
+
+/** The sign-in page, coming back to `path` afterwards; slashes stay readable in the query. */
+export function loginLocation(path: string): string {
+  return `${LOGIN_PATH}?next=${encodeURIComponent(path).replaceAll('%2F', '/')}`;
+}
+
+export function keysLocation(organizationSlug: string): string {
+  return `${KEYS_PATH}?org=${encodeURIComponent(organizationSlug)}`;
+}

@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { launchBrowser } from '../support/browser.ts';
+import { eachEngine } from '../support/engines.ts';
+import { bearer, seedOrganization, seedUser } from '../support/identity.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+
+eachEngine('dashboard in a real browser', (engine) => {
+  let server: TestServer;
+  let browser: Browser;
+  before(async () => {
+    [server, browser] = await Promise.all([startTestServer(engine), launchBrowser()]);
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  // What a developer does with the key afterwards, outside any browser: curl with a bearer header.
+  const saveWith = (key: string) =>
+    fetch(`${server.url}/api/brands/save`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...bearer(key) },
+      body: JSON.stringify({ domain: 'dash.example', brand_name: 'Dash' }),
+    });
+
+  it('signs in, creates a key shown once, uses it from outside, revokes it, and it stops working', async () => {
+    const org = await seedOrganization(server.db);
+    const alice = await seedUser(server.db, { organization: org.slug });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+
+    await page.goto(`${server.url}/dashboard/api-keys`);
+    assert.equal(new URL(page.url()).pathname, '/dashboard/login');
+    await page.getByLabel('Email').fill(alice.email);
+    await page.getByLabel('Password').fill(alice.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${server.url}/dashboard/api-keys`);
+    assert.match(await page.locator('main').innerText(), /no API keys yet/);
+
+    await page.getByLabel('Name').fill('Production server');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.locator('#new-key').waitFor();
+    assert.match(await page.locator('main').innerText(), /Copy it now: it will not be shown again/);
+    const key = (await page.locator('#new-key').innerText()).trim();
+    const prefix = /^ap_([0-9a-f]{12})_[A-Za-z0-9_-]{43}$/.exec(key)?.[1];
+    assert.ok(prefix, `a well-formed key: ${key}`);
+
+    await page.getByRole('link', { name: 'Back to the API keys' }).click();
+    await page.reload();
+    const list = await page.content();
+    assert.ok(!list.includes(key), 'the key is not shown again');
+    const row = page.locator('tr', { hasText: 'Production server' });
+    assert.match(await row.innerText(), new RegExp(`ap_${prefix}_…`));
+
+    assert.equal((await saveWith(key)).status, 201);
+
+    await page.reload();
+    assert.doesNotMatch(await row.locator('td').nth(4).innerText(), /never/, 'last use is shown');
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await page.waitForURL(`${server.url}/dashboard/api-keys?org=${org.slug}`);
+    assert.match(await page.locator('tr', { hasText: 'Production server' }).innerText(), /revoked/);
+    assert.equal(await page.locator('tr', { hasText: 'Production server' }).getByRole('button', { name: 'Revoke' }).count(), 0);
+
+    const refused = await saveWith(key);
+    assert.equal(refused.status, 401);
+    await context.close();
+  });
+});
