@@ -3,6 +3,7 @@ import { LOCAL_ISSUER, userPrincipal } from './accounts/service.ts';
 import { upsertExternalUser, userBySubject } from './accounts/sql.ts';
 import { authenticateKey } from './api-keys/service.ts';
 import type { Principal } from './principal.ts';
+import { grantIsLive } from './oauth/sql.ts';
 import type { TokenVerifier } from './tokens/verifier.ts';
 import { randomUUID } from 'node:crypto';
 
@@ -25,6 +26,8 @@ export function credentialAuthenticator(db: Database, tokens: () => Promise<{ ve
       const { verifier, local } = await tokens();
       const claims = await verifier.verify(credential);
       if (!claims) return null;
+      // Our own tokens die with their grant (revoked, replayed code, expired), not only at `exp`.
+      if (local && !(claims.grantId && (await grantIsLive(db, claims.grantId)))) return null;
       // Local users' subject is their id; an external issuer's users are recorded on first sight.
       const user = local
         ? await userBySubject(db, LOCAL_ISSUER, claims.subject)

@@ -1,4 +1,4 @@
-import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { Database } from '../../db/database.ts';
 import * as sql from './sql.ts';
 
@@ -25,7 +25,16 @@ export function databaseAdapter(db: Database): new (model: string) => Adapter {
       return toPayload(await sql.findRecord(db, this.model, 'user_code', userCode));
     }
     async consume(id: string): Promise<void> {
-      await sql.consumeRecord(db, this.model, id);
+      // The provider checks `consumed` and then consumes; two exchanges of one code at the same
+      // moment would both pass that check. Only one wins this update; the other is a replay.
+      if (await sql.consumeRecord(db, this.model, id)) return;
+      const record = await sql.findRecord(db, this.model, 'id', id);
+      const grantId = record?.payload.grantId;
+      if (typeof grantId === 'string') {
+        await sql.destroyGrant(db, grantId);
+        await sql.destroyRecord(db, 'Grant', grantId);
+      }
+      throw new errors.InvalidGrant(`${this.model} already consumed`);
     }
     async destroy(id: string): Promise<void> {
       await sql.destroyRecord(db, this.model, id);

@@ -23,6 +23,9 @@ export const PROVIDER_ROUTES = {
 
 export const SCOPE = 'ap';
 
+/** The claim of our access tokens that names the grant they were issued under. */
+export const GRANT_CLAIM = 'gid';
+
 /**
  * The embedded OAuth 2.1 authorization server (oidc-provider): authorization code with PKCE (S256
  * only, required for every client), dynamic client registration, and JWT access tokens (RFC 9068)
@@ -39,11 +42,15 @@ export function buildProvider(issuer: string, db: Database, secrets: IdentitySec
     scopes: ['openid', 'offline_access', SCOPE],
     claims: { openid: ['sub'], email: ['email'], profile: ['name'] },
     pkce: { required: () => true },
+    // OAuth 2.1 has no implicit or hybrid flow; the provider's default also offers those.
+    responseTypes: ['code'],
     clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', id_token_signed_response_alg: 'ES256' },
     ttl: { AccessToken: identity.accessTokenTtlSeconds, AuthorizationCode: 60, Interaction: 600, Session: 14 * 86400, Grant: 14 * 86400, RefreshToken: 14 * 86400 },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     features: {
       devInteractions: { enabled: false },
+      // On by default, at a path PROVIDER_ROUTES does not mount: the metadata would advertise a 404.
+      pushedAuthorizationRequests: { enabled: false },
       registration: { enabled: true },
       revocation: { enabled: true },
       resourceIndicators: {
@@ -63,6 +70,10 @@ export function buildProvider(issuer: string, db: Database, secrets: IdentitySec
         },
       },
     },
+    // Access tokens carry their grant (`gid`), and the verifier checks the grant still exists: a
+    // replayed code, a revoked refresh token or a signed-out session then ends the access tokens
+    // too, not only what the provider stores.
+    extraTokenClaims: (_ctx, token) => ('grantId' in token && token.grantId ? { [GRANT_CLAIM]: token.grantId } : undefined),
     async findAccount(_ctx, id) {
       const user = await userById(db, id);
       if (!user) return undefined;

@@ -30,9 +30,15 @@ export async function findRecord(db: Queryable, model: string, column: 'id' | 'u
   return row;
 }
 
-/** Marks a record used; the provider refuses a consumed code and revokes what it granted. */
-export async function consumeRecord(db: Queryable, model: string, id: string): Promise<void> {
-  await db.query(`update oauth_records set consumed_at = coalesce(consumed_at, now()) where model = $1 and id = $2`, [model, id]);
+/** Marks a record used; false when it already was (a concurrent replay got there first). */
+export async function consumeRecord(db: Queryable, model: string, id: string): Promise<boolean> {
+  const rows = await db.query(`update oauth_records set consumed_at = now() where model = $1 and id = $2 and consumed_at is null returning id`, [model, id]);
+  return rows.length === 1;
+}
+
+/** Whether a grant still stands: revoking it (or its expiry) ends every token issued under it. */
+export async function grantIsLive(db: Queryable, grantId: string): Promise<boolean> {
+  return (await findRecord(db, 'Grant', 'id', grantId)) !== undefined;
 }
 
 export async function destroyRecord(db: Queryable, model: string, id: string): Promise<void> {

@@ -1,5 +1,6 @@
 import { createLocalJWKSet, createRemoteJWKSet, customFetch, errors, jwtVerify, type JWK, type JWTVerifyGetKey } from 'jose';
 import type { SafeFetch } from '../../net/safe-fetch.ts';
+import { ApError } from '../../protocol/errors.ts';
 
 /** What a verified access token says about its bearer. */
 export interface TokenClaims {
@@ -7,6 +8,8 @@ export interface TokenClaims {
   subject: string;
   email?: string;
   name?: string;
+  /** The grant the token was issued under, when the issuer says (ours does: `gid`). */
+  grantId?: string;
 }
 
 export interface TokenVerifier {
@@ -43,6 +46,7 @@ export function jwtVerifier(options: VerifierOptions): TokenVerifier {
           subject: payload.sub!,
           ...(typeof payload.email === 'string' ? { email: payload.email } : {}),
           ...(typeof payload.name === 'string' ? { name: payload.name } : {}),
+          ...(typeof payload.gid === 'string' ? { grantId: payload.gid } : {}),
         };
       } catch (err) {
         if (err instanceof errors.JOSEError) return null;
@@ -57,11 +61,21 @@ export function localKeys(keys: JWK[]): JWTVerifyGetKey {
   return createLocalJWKSet({ keys });
 }
 
-/** An external issuer's JWKS, fetched (and refreshed on an unknown key id) through the SSRF-safe client. */
+/**
+ * An external issuer's JWKS, fetched (and refreshed on an unknown key id) through the SSRF-safe
+ * client. When the keys cannot be had, no token can be checked: that is the issuer's outage (502),
+ * not the caller's bad credential (401) nor our bug (500).
+ */
 export function remoteKeys(url: string, fetcher: SafeFetch): JWTVerifyGetKey {
+  // The reason goes to the log (the cause of a 5xx), not to the caller.
+  const unavailable = (cause: unknown) =>
+    new ApError('upstream_unavailable', "The identity provider's signing keys could not be fetched, so no access token can be checked; try again later.", { cause });
   return createRemoteJWKSet(new URL(url), {
     [customFetch]: async (input: string, init: RequestInit) => {
-      const res = await fetcher.fetch(input, { headers: Object.fromEntries(new Headers(init.headers).entries()) });
+      const res = await fetcher.fetch(input, { headers: Object.fromEntries(new Headers(init.headers).entries()) }).catch((err: unknown) => {
+        throw unavailable(err);
+      });
+      if (res.status !== 200) throw unavailable(new Error(`${url} answered HTTP ${res.status}`));
       return new Response(new Uint8Array(res.body), { status: res.status, headers: res.headers });
     },
   });
