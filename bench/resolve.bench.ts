@@ -1,7 +1,7 @@
 import { serveAp } from '../test/support/cli.ts';
 import { benchOptions, load } from './support/load.ts';
 
-const TOKEN = 'bench-admin-key';
+const TOKEN = 'bench-admin-key-0123456789abcdef0123456789';
 const DOMAINS = Array.from({ length: 100 }, (_, i) => `brand-${String(i).padStart(3, '0')}.example`);
 
 /**

@@ -46,6 +46,7 @@ export interface Limits {
   savesPerHourPerPrincipal: number;
   savesPerHourPerOrganization: number;
   savesPerHourPerIp: number;
+  signInsPerMinutePerIp: number;
 }
 
 export interface ConfigFlags {
@@ -78,6 +79,7 @@ export const envVars = {
   RATE_LIMIT_SAVES_PER_HOUR: { default: '60', meaning: 'saves per hour per user or key' },
   RATE_LIMIT_SAVES_PER_HOUR_PER_ORG: { default: '300', meaning: 'saves per hour per organization' },
   RATE_LIMIT_SAVES_PER_HOUR_PER_IP: { default: '120', meaning: 'saves per hour per IP' },
+  RATE_LIMIT_SIGN_INS_PER_MINUTE: { default: '10', meaning: 'password sign-in attempts per minute per IP' },
 } as const;
 
 type Env = Record<string, string | undefined>;
@@ -94,7 +96,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
     logLevel: oneOf('LOG_LEVEL', get('LOG_LEVEL'), ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     publicUrl: nonEmpty(get('PUBLIC_URL')),
     trustProxy: trustProxy(get('TRUST_PROXY')),
-    adminKey: nonEmpty(get('AP_ADMIN_KEY')),
+    adminKey: adminKey(nonEmpty(get('AP_ADMIN_KEY'))),
     identity: identity(get),
     redisUrl: nonEmpty(get('REDIS_URL')),
     fetchAllow: nonEmpty(get('AP_FETCH_ALLOW')),
@@ -103,8 +105,17 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
       savesPerHourPerPrincipal: integer('RATE_LIMIT_SAVES_PER_HOUR', get('RATE_LIMIT_SAVES_PER_HOUR'), 1, 1e6),
       savesPerHourPerOrganization: integer('RATE_LIMIT_SAVES_PER_HOUR_PER_ORG', get('RATE_LIMIT_SAVES_PER_HOUR_PER_ORG'), 1, 1e6),
       savesPerHourPerIp: integer('RATE_LIMIT_SAVES_PER_HOUR_PER_IP', get('RATE_LIMIT_SAVES_PER_HOUR_PER_IP'), 1, 1e6),
+      signInsPerMinutePerIp: integer('RATE_LIMIT_SIGN_INS_PER_MINUTE', get('RATE_LIMIT_SIGN_INS_PER_MINUTE'), 1, 1e6),
     },
   };
+}
+
+function adminKey(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (value.length < 32) throw new ConfigError('AP_ADMIN_KEY must be at least 32 characters; make one with `openssl rand -hex 32`');
+  // Three dot-separated parts read as a JWT, which is never looked up as a key.
+  if (/^[^.]+\.[^.]+\.[^.]+$/.test(value)) throw new ConfigError('AP_ADMIN_KEY must not have the shape of a JWT (three dot-separated parts)');
+  return value;
 }
 
 function identity(get: (name: keyof typeof envVars) => string): IdentityConfig {

@@ -30,4 +30,14 @@ describe('configuration', () => {
     assert.throws(() => loadConfig({}, { LOG_LEVEL: 'loud' }), /LOG_LEVEL/);
     assert.throws(() => loadConfig({}, { BODY_LIMIT_BYTES: '-1' }), /BODY_LIMIT_BYTES/);
   });
+
+  it('refuses a short AP_ADMIN_KEY or one shaped like a JWT, and external-issuer settings without their pair', () => {
+    assert.throws(() => loadConfig({}, { AP_ADMIN_KEY: 'secret' }), /AP_ADMIN_KEY must be at least 32 characters/);
+    assert.throws(() => loadConfig({}, { AP_ADMIN_KEY: 'aaaaaaaaaaaaaaaa.bbbbbbbbbbbbbbbbbbbb.ccccccccccc' }), /shape of a JWT/);
+    assert.equal(loadConfig({}, { AP_ADMIN_KEY: 'x'.repeat(32) }).adminKey, 'x'.repeat(32));
+    assert.throws(() => loadConfig({}, { AP_OAUTH_ISSUER: 'https://id.example' }), /AP_OAUTH_ISSUER needs AP_OAUTH_JWKS_URL/);
+    assert.throws(() => loadConfig({}, { AP_OAUTH_JWKS_URL: 'https://id.example/jwks' }), /AP_OAUTH_JWKS_URL needs AP_OAUTH_ISSUER/);
+    assert.throws(() => loadConfig({}, { AP_OAUTH_ISSUER: 'not a url', AP_OAUTH_JWKS_URL: 'https://id.example/jwks' }), /AP_OAUTH_ISSUER must be a URL/);
+    assert.throws(() => loadConfig({}, { AP_ACCESS_TOKEN_TTL: '5' }), /AP_ACCESS_TOKEN_TTL/);
+  });
 });

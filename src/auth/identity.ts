@@ -4,6 +4,7 @@ import type { AppContext } from '../context.ts';
 import { baseUrl } from '../http/base-url.ts';
 import { bootstrapAdminKey } from './api-keys/service.ts';
 import { credentialAuthenticator, type Authenticator } from './authenticator.ts';
+import { signInLimit } from './limits.ts';
 import { registerResourceMetadata } from './oauth/metadata.ts';
 import { buildProvider, resourcesOf } from './oauth/provider.ts';
 import { registerAuthorizationServer } from './oauth/routes.ts';
@@ -47,7 +48,7 @@ export function createIdentity(app: FastifyInstance, { config, db, fetcher }: Ap
     async registerRoutes() {
       registerResourceMetadata(app, base, issuer);
       if (!external) {
-        await registerAuthorizationServer(app, db, provider);
+        await registerAuthorizationServer(app, db, provider, signInLimit(config));
         const sweep = setInterval(() => void sweepExpired(db).catch(() => {}), 3600_000);
         sweep.unref();
         app.addHook('onClose', async () => clearInterval(sweep));

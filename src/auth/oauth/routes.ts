@@ -2,6 +2,7 @@ import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { Database } from '../../db/database.ts';
+import type { RateLimitRule } from '../../http/rate-limit.ts';
 import { signIn } from '../accounts/service.ts';
 import { escapeHtml, page, signInForm } from './pages.ts';
 import { PROVIDER_ROUTES } from './provider.ts';
@@ -10,7 +11,7 @@ import { PROVIDER_ROUTES } from './provider.ts';
  * Mounts the embedded authorization server: the provider's own endpoints, handed the raw request
  * before the framework reads its body, and our sign-in and consent pages for its interactions.
  */
-export async function registerAuthorizationServer(app: FastifyInstance, db: Database, provider: () => Promise<Provider>): Promise<void> {
+export async function registerAuthorizationServer(app: FastifyInstance, db: Database, provider: () => Promise<Provider>, signInLimit: RateLimitRule): Promise<void> {
   const handOver: onRequestHookHandler = async (request, reply) => {
     const callback = (await provider()).callback();
     // RFC 8414's well-known name for the same document OpenID discovery serves.
@@ -61,7 +62,7 @@ export async function registerAuthorizationServer(app: FastifyInstance, db: Data
       );
     });
 
-    pages.post<{ Params: { uid: string }; Body: { email?: string; password?: string } }>('/interaction/:uid/login', hidden, async (request, reply) => {
+    pages.post<{ Params: { uid: string }; Body: { email?: string; password?: string } }>('/interaction/:uid/login', { ...hidden, config: { rateLimit: [signInLimit] } }, async (request, reply) => {
       const oidc = await provider();
       const details = await oidc.interactionDetails(request.raw, reply.raw);
       const { email = '', password = '' } = (request.body ?? {}) as { email?: string; password?: string };
