@@ -19,6 +19,8 @@ export interface Config {
   /** Accepted at start as an admin key of the operator's organization (first-run setup, automation). */
   adminKey: string | undefined;
   identity: IdentityConfig;
+  /** A proof of domain control lets the same organization save revisions for this many days. */
+  ownershipProofDays: number;
   /** Where rate-limit counters live when not in the database. */
   redisUrl: string | undefined;
   /** Hosts the fetch client may reach although they are not public (development only). */
@@ -73,6 +75,7 @@ export const envVars = {
   AP_OAUTH_AUDIENCE: { default: '', meaning: 'comma-separated audiences accepted in external tokens (default: this server\'s /api and /mcp resources)' },
   AP_ACCESS_TOKEN_TTL: { default: '3600', meaning: 'lifetime in seconds of access tokens the embedded identity provider issues' },
   AP_TOKEN_CLOCK_SKEW: { default: '30', meaning: 'seconds of clock skew tolerated when checking token exp and nbf' },
+  AP_OWNERSHIP_PROOF_DAYS: { default: '90', meaning: 'days a proof of domain control covers later saves by the same organization' },
   REDIS_URL: { default: '', meaning: 'keep rate-limit counters in this Redis instead of the database' },
   AP_FETCH_ALLOW: { default: '', meaning: 'development only: non-public hosts the fetch client may reach (see docs)' },
   RATE_LIMIT_BULK_RESOLVE_PER_MINUTE: { default: '20', meaning: 'bulk resolve requests per minute per IP' },
@@ -98,6 +101,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
     trustProxy: trustProxy(get('TRUST_PROXY')),
     adminKey: adminKey(nonEmpty(get('AP_ADMIN_KEY'))),
     identity: identity(get),
+    ownershipProofDays: integer('AP_OWNERSHIP_PROOF_DAYS', get('AP_OWNERSHIP_PROOF_DAYS'), 1, 3650),
     redisUrl: nonEmpty(get('REDIS_URL')),
     fetchAllow: nonEmpty(get('AP_FETCH_ALLOW')),
     limits: {

@@ -1,3 +1,4 @@
+import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import type { SafeFetch } from './net/safe-fetch.ts';
@@ -8,4 +9,9 @@ export interface AppContext {
   db: Database;
   /** The SSRF-safe client; every fetch of a user-supplied domain goes through it. */
   fetcher: SafeFetch;
+  clock: Clock;
+  /** DNS TXT lookups (ownership proofs); tests point it at a DNS server on loopback. */
+  resolveTxt: TxtResolver;
 }
+
+export type TxtResolver = (name: string) => Promise<string[][]>;

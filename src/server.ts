@@ -17,7 +17,9 @@ import { recordRoutes } from './http/route-table.ts';
 import type { Authenticator } from './auth/authenticator.ts';
 import { createIdentity } from './auth/identity.ts';
 import { guardRoutes } from './auth/guard.ts';
-import type { AppContext } from './context.ts';
+import { resolveTxt } from 'node:dns/promises';
+import { systemClock, type Clock } from './clock.ts';
+import type { AppContext, TxtResolver } from './context.ts';
 import { enforceRateLimits, openCounterStore } from './http/rate-limit.ts';
 import { parseAllowList } from './net/allow-list.ts';
 import { SafeFetch } from './net/safe-fetch.ts';
@@ -25,6 +27,7 @@ import { ApError } from './protocol/errors.ts';
 import type { EnrichmentProvider } from './registry/brands/enrichment/provider.ts';
 import { registerBrands } from './registry/brands/index.ts';
 import { registerProperties } from './registry/properties/index.ts';
+import { registerOwnership } from './registry/ownership/routes.ts';
 import { searchRoute } from './registry/search/route.ts';
 import { registerDashboard } from './dashboard/index.ts';
 
@@ -36,6 +39,8 @@ export interface AppDeps {
   fetcher?: SafeFetch;
   authenticator?: Authenticator;
   enrichment?: EnrichmentProvider;
+  clock?: Clock;
+  resolveTxt?: TxtResolver;
 }
 
 /**
@@ -61,7 +66,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   recordRoutes(app);
   requireJsonWrites(app);
   const fetcher = deps.fetcher ?? new SafeFetch({ allow: parseAllowList(config.fetchAllow) });
-  const ctx: AppContext = { config, db, fetcher };
+  const ctx: AppContext = { config, db, fetcher, clock: deps.clock ?? systemClock, resolveTxt: deps.resolveTxt ?? resolveTxt };
   const identity = createIdentity(app, ctx);
   guardRoutes(app, deps.authenticator ?? identity.authenticator, identity.resourceMetadataUrl);
   enforceRateLimits(app, openCounterStore(config, db, app.log));
@@ -90,6 +95,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerDashboard(app, ctx);
   registerProperties(app, ctx);
   searchRoute(app, ctx);
+  registerOwnership(app, ctx);
 
   app.addHook('onClose', async () => {
     if (!deps.fetcher) await fetcher.close();

@@ -10,6 +10,7 @@ export const errorCatalogue = {
   invalid_cursor: { status: 400, message: 'The pagination cursor is malformed.' },
   unauthorized: { status: 401, message: 'A valid credential is required.' },
   forbidden: { status: 403, message: 'The credential lacks the required membership or role.' },
+  ownership_required: { status: 403, message: 'Prove control of the domain first (POST /api/ownership/challenges).' },
   not_found: { status: 404, message: 'Not found.' },
   method_not_allowed: { status: 405, message: 'Method not allowed.' },
   conflict: { status: 409, message: 'The request conflicts with the current state.' },
@@ -17,6 +18,9 @@ export const errorCatalogue = {
     status: 409,
     message: 'This entry is managed by the domain’s own brand.json or adagents.json and cannot be edited here.',
   },
+  nonce_used: { status: 409, message: 'This challenge was already used; ask for a new one.' },
+  nonce_expired: { status: 410, message: 'This challenge expired; ask for a new one.' },
+  ownership_not_proven: { status: 422, message: 'The domain did not show the challenge; the challenge is now invalid.' },
   cursor_expired: {
     status: 410,
     message: 'The cursor is older than the retention window or unknown; re-bootstrap and resume from a fresh cursor.',

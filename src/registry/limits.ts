@@ -6,10 +6,15 @@ export function bulkResolveLimit(config: Config, kind: 'brands' | 'properties'):
   return { name: `resolve-bulk-${kind}`, max: config.limits.bulkResolvePerMinute, windowSeconds: 60, by: 'ip' };
 }
 
-export function saveLimits(config: Config): RateLimitRule[] {
+export function saveLimits(config: Config, budget = 'save'): RateLimitRule[] {
   return [
-    { name: 'save', max: config.limits.savesPerHourPerPrincipal, windowSeconds: 3600, by: 'principal' },
-    { name: 'save-org', max: config.limits.savesPerHourPerOrganization, windowSeconds: 3600, by: 'organization' },
-    { name: 'save-ip', max: config.limits.savesPerHourPerIp, windowSeconds: 3600, by: 'ip' },
+    { name: budget, max: config.limits.savesPerHourPerPrincipal, windowSeconds: 3600, by: 'principal' },
+    { name: `${budget}-org`, max: config.limits.savesPerHourPerOrganization, windowSeconds: 3600, by: 'organization' },
+    { name: `${budget}-ip`, max: config.limits.savesPerHourPerIp, windowSeconds: 3600, by: 'ip' },
   ];
+}
+
+/** Challenges and verifications get the save limits' sizes but their own budget: proving a domain must not use up the saves it enables. */
+export function ownershipLimits(config: Config): RateLimitRule[] {
+  return saveLimits(config, 'ownership');
 }

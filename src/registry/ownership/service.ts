@@ -1,0 +1,81 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Principal } from '../../auth/principal.ts';
+import type { AppContext } from '../../context.ts';
+import type { Queryable } from '../../db/database.ts';
+import { ApError } from '../../protocol/errors.ts';
+import { checkDns, checkHttp } from './checks.ts';
+import * as sql from './sql.ts';
+
+/** Spec: a nonce MUST expire within 15 minutes of issue. */
+export const NONCE_TTL_MS = 15 * 60 * 1000;
+
+function organizationOf(principal: Principal): string {
+  const org = principal.organization;
+  if (!org) throw new ApError('forbidden', 'Ownership is proven by an organization; the credential belongs to none.');
+  return org.organizationId;
+}
+
+export async function issueChallenge(ctx: AppContext, principal: Principal, domain: string): Promise<sql.ChallengeRow> {
+  const now = ctx.clock.now();
+  return sql.insertChallenge(ctx.db, {
+    id: randomUUID(),
+    organization_id: organizationOf(principal),
+    domain,
+    nonce: `ap-owner-${randomBytes(24).toString('base64url')}`,
+    issued_at: now,
+    expires_at: new Date(now.getTime() + NONCE_TTL_MS),
+  });
+}
+
+/**
+ * Verifies a challenge by one method. The challenge is claimed first (one statement), so of many
+ * simultaneous verifications one runs the check; it then ends consumed (and the proof recorded)
+ * or invalidated. A challenge of another organization is not found, as if it did not exist.
+ */
+export async function verifyChallenge(ctx: AppContext, principal: Principal, id: string, method: sql.ProofMethod): Promise<{ challenge: sql.ChallengeRow; proved_at: Date }> {
+  const organizationId = organizationOf(principal);
+  const claimed = await sql.claimChallenge(ctx.db, id, organizationId, method, ctx.clock.now());
+  if (!claimed) throw await whyNotClaimable(ctx, id, organizationId);
+  let failure: string | undefined;
+  try {
+    failure = method === 'dns' ? await checkDns(ctx.resolveTxt, claimed.domain, claimed.nonce) : await checkHttp(ctx.fetcher, claimed.domain, claimed.nonce);
+  } catch (err) {
+    failure = 'the check could not be completed';
+    await sql.settleChallenge(ctx.db, id, 'invalidated', ctx.clock.now(), failure);
+    throw err;
+  }
+  const now = ctx.clock.now();
+  if (failure) {
+    await sql.settleChallenge(ctx.db, id, 'invalidated', now, failure);
+    throw new ApError('ownership_not_proven', `${claimed.domain} did not show the nonce: ${failure}. This challenge is now invalid; ask for a new one.`);
+  }
+  await ctx.db.transaction(async (tx) => {
+    await sql.settleChallenge(tx, id, 'consumed', now, null);
+    await sql.recordProof(tx, organizationId, claimed.domain, method, now);
+  });
+  return { challenge: claimed, proved_at: now };
+}
+
+async function whyNotClaimable(ctx: AppContext, id: string, organizationId: string): Promise<ApError> {
+  const row = await sql.challengeById(ctx.db, id);
+  if (!row || row.organization_id !== organizationId) return new ApError('not_found', `No challenge ${id} belongs to your organization.`);
+  if (row.state === 'consumed') return new ApError('nonce_used', 'This challenge was already used to prove ownership; ask for a new one.');
+  if (row.state === 'invalidated') return new ApError('nonce_used', `This challenge failed verification and is invalid (${row.failure ?? 'failed'}); ask for a new one.`);
+  if (row.state === 'verifying') return new ApError('nonce_used', 'This challenge is being verified by another request.');
+  return new ApError('nonce_expired', `This challenge expired at ${row.expires_at.toISOString()}; ask for a new one.`);
+}
+
+/**
+ * Saves of a domain need a proof by the caller's organization no older than the window.
+ * Registry admins curate the registry and are exempt.
+ */
+export async function requireProof(tx: Queryable, ctx: Pick<AppContext, 'clock' | 'config'>, principal: Principal, domain: string): Promise<void> {
+  const org = principal.organization;
+  if (org?.registryAdmin) return;
+  if (!org) throw new ApError('forbidden', 'Saves act for an organization; the credential belongs to none.');
+  const proof = await sql.latestProof(tx, org.organizationId, domain);
+  const windowMs = ctx.config.ownershipProofDays * 86_400_000;
+  if (proof && ctx.clock.now().getTime() - proof.proved_at.getTime() <= windowMs) return;
+  const why = proof ? `its proof of ${proof.proved_at.toISOString()} is older than ${ctx.config.ownershipProofDays} days` : 'it has not proven control of it';
+  throw new ApError('ownership_required', `${org.slug} cannot save ${domain}: ${why}. Ask for a challenge with POST /api/ownership/challenges and verify it.`);
+}
