@@ -1,48 +1,15 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { importJWK, SignJWT, type JWK, type JWTHeaderParameters, type JWTPayload } from 'jose';
 import type { Database } from '../../src/db/database.ts';
 import { json, type Json } from '../support/http.ts';
-import { browse, CookieJar, pkce, REDIRECT_URI, registerClient } from '../support/identity.ts';
+import { authorizeWith, pkce, REDIRECT_URI, registerClient } from '../support/identity.ts';
+
+export { authorizeWith };
 import { postJson } from '../support/requests.ts';
 
 /** Helpers the auth suites share; the general ones live in test/support/identity.ts. */
 
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
-
-/**
- * Sends an authorization request with exactly `params` (plus client_id, redirect_uri and state)
- * and walks it like a browser, signing in as `who` when asked. Resolves with the URL the user is
- * finally sent back to on the client: `code` on success, `error` when the request is refused
- * (parameters sent in the fragment are moved to the query).
- */
-export async function authorizeWith(base: string, clientId: string, params: Record<string, string>, who?: { email: string; password: string }): Promise<URL> {
-  const jar = new CookieJar();
-  const state = randomUUID();
-  const query = new URLSearchParams({ client_id: clientId, redirect_uri: REDIRECT_URI, response_type: 'code', state, ...params });
-  let res = await browse(jar, `${base}/authorize?${query}`);
-  for (let hops = 0; hops < 10; hops++) {
-    const location = res.headers.get('location');
-    if (!location) throw new Error(`authorization stopped at HTTP ${res.status}: ${await res.text()}`);
-    const url = new URL(location, base);
-    if (url.href.startsWith(REDIRECT_URI)) {
-      // Responses for id_token response types come in the fragment: read them as a query.
-      if (url.hash) url.search = url.hash.slice(1);
-      if (url.searchParams.get('state') !== state) throw new Error(`state did not round-trip: ${url}`);
-      return url;
-    }
-    if (url.pathname.startsWith('/interaction/')) {
-      if (!who) throw new Error('the request reached sign-in although the test expected a refusal');
-      const page = await (await browse(jar, url.href)).text();
-      res = page.includes('name="password"')
-        ? await browse(jar, `${url.href}/login`, { form: { email: who.email, password: who.password } })
-        : await browse(jar, `${url.href}/confirm`, { form: {} });
-    } else {
-      res = await browse(jar, url.href);
-    }
-  }
-  throw new Error('authorization did not finish within 10 redirects');
-}
 
 /** A POST to the token endpoint, form-encoded as OAuth wants. */
 export function tokenRequest(base: string, form: Record<string, string>): Promise<Response> {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createApiKeyFor } from './identity-keys.ts';
 import type { Database } from '../../src/db/database.ts';
 import { addMember, createLocalUser, createOrganization, type Role, type UserRow } from '../../src/auth/accounts/service.ts';
@@ -83,26 +83,28 @@ export async function registerClient(base: string): Promise<string> {
 }
 
 /**
- * Walks the authorization-code flow the way a user's browser does: authorize, sign in, allow,
- * and returns the code from the redirect. Every hop is a real HTTP request.
+ * Sends an authorization request with exactly `params` (plus client_id, redirect_uri and state)
+ * and walks it like a browser, signing in as `who` when asked. Resolves with the URL the user is
+ * finally sent back to on the client: `code` on success, `error` when the request is refused
+ * (parameters sent in the fragment are moved to the query).
  */
-export async function authorize(base: string, clientId: string, who: { email: string; password: string }, challenge: string, resource?: string): Promise<string> {
+export async function authorizeWith(base: string, clientId: string, params: Record<string, string>, who?: { email: string; password: string }): Promise<URL> {
   const jar = new CookieJar();
-  const state = randomBytes(8).toString('hex');
-  const query = new URLSearchParams({ client_id: clientId, redirect_uri: REDIRECT_URI, response_type: 'code', scope: 'ap', state, code_challenge: challenge, code_challenge_method: 'S256' });
-  if (resource) query.set('resource', resource);
+  const state = randomUUID();
+  const query = new URLSearchParams({ client_id: clientId, redirect_uri: REDIRECT_URI, response_type: 'code', state, ...params });
   let res = await browse(jar, `${base}/authorize?${query}`);
   for (let hops = 0; hops < 10; hops++) {
     const location = res.headers.get('location');
     if (!location) throw new Error(`authorization stopped at HTTP ${res.status}: ${await res.text()}`);
     const url = new URL(location, base);
     if (url.href.startsWith(REDIRECT_URI)) {
-      if (url.searchParams.get('state') !== state) throw new Error('state did not round-trip');
-      const code = url.searchParams.get('code');
-      if (!code) throw new Error(`authorization refused: ${url.searchParams.get('error')} ${url.searchParams.get('error_description')}`);
-      return code;
+      // Responses for id_token response types come in the fragment: read them as a query.
+      if (url.hash) url.search = url.hash.slice(1);
+      if (url.searchParams.get('state') !== state) throw new Error(`state did not round-trip: ${url}`);
+      return url;
     }
     if (url.pathname.startsWith('/interaction/')) {
+      if (!who) throw new Error('the request reached sign-in although the test expected a refusal');
       const page = await (await browse(jar, url.href)).text();
       res = page.includes('name="password"')
         ? await browse(jar, `${url.href}/login`, { form: { email: who.email, password: who.password } })
@@ -112,6 +114,15 @@ export async function authorize(base: string, clientId: string, who: { email: st
     }
   }
   throw new Error('authorization did not finish within 10 redirects');
+}
+
+/** The authorization-code flow as a user's browser walks it: authorize, sign in, allow; returns the code. */
+export async function authorize(base: string, clientId: string, who: { email: string; password: string }, challenge: string, resource?: string): Promise<string> {
+  const params: Record<string, string> = { scope: 'ap', code_challenge: challenge, code_challenge_method: 'S256', ...(resource ? { resource } : {}) };
+  const url = await authorizeWith(base, clientId, params, who);
+  const code = url.searchParams.get('code');
+  if (!code) throw new Error(`authorization refused: ${url.searchParams.get('error')} ${url.searchParams.get('error_description')}`);
+  return code;
 }
 
 export async function exchangeCode(base: string, clientId: string, code: string, verifier: string): Promise<Response> {
