@@ -1,3 +1,5 @@
+import { DenyListError, emptyDenyList, readDenyList, type DenyList } from './registry/homographs/deny-list.ts';
+
 /**
  * Configuration, from command-line flags over environment variables over defaults. Every value is
  * checked here, at start, so a typo fails loudly instead of running with a surprise.
@@ -21,6 +23,8 @@ export interface Config {
   identity: IdentityConfig;
   /** A proof of domain control lets the same organization save revisions for this many days. */
   ownershipProofDays: number;
+  /** High-value brands whose look-alike domains are held for review (`AP_BRAND_DENY_LIST`, read at start). */
+  brandDenyList: DenyList;
   /** Where rate-limit counters live when not in the database. */
   redisUrl: string | undefined;
   /** Hosts the fetch client may reach although they are not public (development only). */
@@ -76,6 +80,7 @@ export const envVars = {
   AP_ACCESS_TOKEN_TTL: { default: '3600', meaning: 'lifetime in seconds of access tokens the embedded identity provider issues' },
   AP_TOKEN_CLOCK_SKEW: { default: '30', meaning: 'seconds of clock skew tolerated when checking token exp and nbf' },
   AP_OWNERSHIP_PROOF_DAYS: { default: '90', meaning: 'days a proof of domain control covers later saves by the same organization' },
+  AP_BRAND_DENY_LIST: { default: '', meaning: 'JSON or YAML file of high-value brands whose look-alike domains are held for review' },
   REDIS_URL: { default: '', meaning: 'keep rate-limit counters in this Redis instead of the database' },
   AP_FETCH_ALLOW: { default: '', meaning: 'development only: non-public hosts the fetch client may reach (see docs)' },
   RATE_LIMIT_BULK_RESOLVE_PER_MINUTE: { default: '20', meaning: 'bulk resolve requests per minute per IP' },
@@ -102,6 +107,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
     adminKey: adminKey(nonEmpty(get('AP_ADMIN_KEY'))),
     identity: identity(get),
     ownershipProofDays: integer('AP_OWNERSHIP_PROOF_DAYS', get('AP_OWNERSHIP_PROOF_DAYS'), 1, 3650),
+    brandDenyList: brandDenyList(nonEmpty(get('AP_BRAND_DENY_LIST'))),
     redisUrl: nonEmpty(get('REDIS_URL')),
     fetchAllow: nonEmpty(get('AP_FETCH_ALLOW')),
     limits: {
@@ -120,6 +126,16 @@ function adminKey(value: string | undefined): string | undefined {
   // Three dot-separated parts read as a JWT, which is never looked up as a key.
   if (/^[^.]+\.[^.]+\.[^.]+$/.test(value)) throw new ConfigError('AP_ADMIN_KEY must not have the shape of a JWT (three dot-separated parts)');
   return value;
+}
+
+function brandDenyList(path: string | undefined): DenyList {
+  if (path === undefined) return emptyDenyList;
+  try {
+    return readDenyList(path);
+  } catch (err) {
+    if (err instanceof DenyListError) throw new ConfigError(`AP_BRAND_DENY_LIST: ${err.message}`);
+    throw err;
+  }
 }
 
 function identity(get: (name: keyof typeof envVars) => string): IdentityConfig {

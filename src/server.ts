@@ -27,7 +27,10 @@ import { ApError } from './protocol/errors.ts';
 import type { EnrichmentProvider } from './registry/brands/enrichment/provider.ts';
 import { registerBrands } from './registry/brands/index.ts';
 import { registerProperties } from './registry/properties/index.ts';
+import { backfillSkeletons, registerHomographReviews, type ReviewAppliers } from './registry/homographs/index.ts';
 import { registerOwnership } from './registry/ownership/routes.ts';
+import { applyHeldBrand } from './registry/brands/routes/save.ts';
+import { applyHeldProperty } from './registry/properties/routes/save.ts';
 import { searchRoute } from './registry/search/route.ts';
 import { registerDashboard } from './dashboard/index.ts';
 
@@ -41,6 +44,8 @@ export interface AppDeps {
   enrichment?: EnrichmentProvider;
   clock?: Clock;
   resolveTxt?: TxtResolver;
+  /** Replaces what applies approved held saves (tests observe decisions with fakes). */
+  reviewAppliers?: ReviewAppliers;
 }
 
 /**
@@ -96,6 +101,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerProperties(app, ctx);
   searchRoute(app, ctx);
   registerOwnership(app, ctx);
+  registerHomographReviews(app, ctx, deps.reviewAppliers ?? { brand: applyHeldBrand(ctx), property: applyHeldProperty(ctx) });
 
   app.addHook('onClose', async () => {
     if (!deps.fetcher) await fetcher.close();
@@ -126,6 +132,8 @@ export async function startServer(config: Config, db?: Database): Promise<Runnin
   try {
     const migrations = await loadMigrations();
     await migrate(database, migrations);
+    // Saves keep skeletons current; this fills them for entries written before, or from older data.
+    await backfillSkeletons(database);
     const app = await buildApp({ config, db: database, migrations });
     await serveControlSocket(app, config, database);
     await app.listen({ port: config.port, host: config.host });

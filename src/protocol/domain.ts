@@ -1,14 +1,20 @@
 import { isIP } from 'node:net';
-import { domainToASCII, domainToUnicode } from 'node:url';
 import { ApError } from './errors.ts';
+import { hasReservedHyphens, idnaToAscii, reservedHyphens, type DomainErrorCode } from './idna.ts';
+
+export { toUnicodeDomain } from './idna.ts';
+export { labelScripts } from './scripts.ts';
 
 /**
  * The one domain normalizer, used by every endpoint that takes a domain: the same input always
  * becomes the same key, so lookups, saves and crawls agree on what a domain is.
  *
  * Accepts what people paste (`HTTPS://Example.COM.`, `example.com/`) and refuses what is not a
- * bare host name: paths, ports, credentials, queries, IP literals and malformed labels. Unicode
- * names are stored in their ASCII (punycode) form.
+ * bare host name: paths, ports, credentials, queries, IP literals and malformed labels.
+ * Internationalized names go through IDNA 2008 (UTS #46, non-transitional, `src/protocol/idna.ts`)
+ * and are stored in their ASCII (punycode) form; names refused there answer
+ * `domain_disallowed_characters`, `domain_mixed_script` or `domain_invalid_punycode`, every other
+ * refusal `invalid_domain`. Plain ASCII names without `xn--` labels skip IDNA processing.
  */
 /** Where the domain came from, so the error names the right part of the request. */
 export interface DomainSource {
@@ -17,12 +23,15 @@ export interface DomainSource {
 }
 
 export function normalizeDomain(input: string, { field = 'domain', in: where = 'query' }: DomainSource = {}): string {
-  const reject = (reason: string): never => {
-    throw new ApError('invalid_domain', `Invalid ${field} "${truncate(input)}": ${reason}.`, {
+  const reject = (reason: string, code: DomainErrorCode = 'invalid_domain'): never => {
+    throw new ApError(code, `Invalid ${field} "${truncate(input)}": ${reason}.`, {
       details: [{ in: where, field, message: reason }],
     });
   };
-  let host = input.trim().toLowerCase();
+  let host = input.trim();
+  const plain = !/\P{ASCII}/u.test(host);
+  // Only ASCII letters: UTS #46 maps the others (Σ becomes σ, where lowercasing could give ς).
+  host = plain ? host.toLowerCase() : host.replace(/[A-Z]+/g, (upper) => upper.toLowerCase());
   host = host.replace(/^[a-z][a-z0-9+.-]*:\/\//, '');
   if (host.endsWith('/')) host = host.slice(0, -1); // a bare root path is what people paste
   if (host === '') reject('it is empty');
@@ -30,17 +39,22 @@ export function normalizeDomain(input: string, { field = 'domain', in: where = '
   if (host.includes('@')) reject('a domain has no credentials');
   if (host.startsWith('[') || isIP(host) !== 0) reject('IP addresses are not domains');
   if (/:\d*$/.test(host)) reject('a domain has no port');
-  if (host.endsWith('.')) host = host.slice(0, -1);
+  // The trailing dot of a fully qualified name, also the ideographic and full-width dots UTS #46 reads as dots.
+  if (host.endsWith('.') || (!plain && /[\u3002\uFF0E\uFF61]$/.test(host))) host = host.slice(0, -1);
 
-  const ascii = /^[\x21-\x7e]*$/.test(host) ? host : domainToASCII(host);
-  if (ascii === '') reject('it is not a valid internationalized name');
+  let ascii = host;
+  if (!plain || host.startsWith('xn--') || host.includes('.xn--')) {
+    const result = idnaToAscii(host);
+    if (result.problem) return reject(result.problem.reason, result.problem.code);
+    ascii = result.ascii;
+    if (isIP(ascii) !== 0) reject('IP addresses are not domains'); // full-width digits map to ASCII ones
+  }
   if (ascii.length > 253) reject('it is longer than 253 characters');
   const labels = ascii.split('.');
   if (labels.length < 2) reject('it needs at least two labels, like example.com');
   for (const label of labels) {
     if (!/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(label)) reject(`label "${truncate(label)}" is not a valid host name label`);
-    // Undecodable punycode comes back unchanged from the decoder.
-    if (label.startsWith('xn--') && domainToUnicode(label).startsWith('xn--')) reject(`label "${label}" is not valid punycode`);
+    if (hasReservedHyphens(label) && !label.startsWith('xn--')) reject(reservedHyphens(label).reason);
   }
   if (/^\d+$/.test(labels.at(-1)!)) reject('the top-level label cannot be numeric');
   return ascii;

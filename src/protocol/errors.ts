@@ -7,6 +7,12 @@ export const errorCatalogue = {
   validation_failed: { status: 400, message: 'The request does not match the schema.' },
   invalid_json: { status: 400, message: 'The request body is not valid JSON.' },
   invalid_domain: { status: 400, message: 'The domain is not a valid host name.' },
+  domain_disallowed_characters: {
+    status: 400,
+    message: 'The domain has code points IDNA 2008 does not allow (symbols, emoji, joiners or right-to-left text out of place).',
+  },
+  domain_mixed_script: { status: 400, message: 'A label of the domain mixes scripts (for example Latin and Cyrillic).' },
+  domain_invalid_punycode: { status: 400, message: 'An xn-- label of the domain is not valid, canonical punycode.' },
   invalid_cursor: { status: 400, message: 'The pagination cursor is malformed.' },
   unauthorized: { status: 401, message: 'A valid credential is required.' },
   forbidden: { status: 403, message: 'The credential lacks the required membership or role.' },

@@ -6,7 +6,7 @@ import { eachEngine } from '../support/engines.ts';
 import { json } from '../support/http.ts';
 import { bearer, seedOrganization, seedUser, type SeededUser } from '../support/identity.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { authorizationCode, nowSeconds, redeem, saveBrand, serverSigningKey, signJwt, summary } from './helpers.ts';
+import { authorizationCode, nowSeconds, redeem, callProtected, serverSigningKey, signJwt, summary } from './helpers.ts';
 
 /**
  * The resource server's checks of access tokens. Each refused token is made by signing a JWT with
@@ -54,11 +54,11 @@ eachEngine('access token verification', (engine) => {
   const forge = (claimChanges: JWTPayload = {}, headerChanges: Partial<JWTHeaderParameters> = {}) => signJwt(claims(claimChanges), header(headerChanges), key);
 
   const accepted = async (token: string) => {
-    const res = await saveBrand(server.url, bearer(token));
+    const res = await callProtected(server.url, bearer(token));
     assert.equal(res.status, 201, JSON.stringify(await summary(res)));
   };
   const refused = async (token: string) => {
-    const res = await saveBrand(server.url, bearer(token));
+    const res = await callProtected(server.url, bearer(token));
     const seen = await summary(res);
     assert.equal(seen.status, 401, JSON.stringify(seen));
     assert.equal((seen.body as { error: string }).error, 'unauthorized');

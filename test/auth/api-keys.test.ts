@@ -8,7 +8,7 @@ import { envVars } from '../../src/config.ts';
 import { eachEngine } from '../support/engines.ts';
 import { bearer, seedOrganization } from '../support/identity.ts';
 import { adminKey, asAdmin, startTestServer, type TestServer } from '../support/server.ts';
-import { addWhoami, saveBrand, summary, whoami } from './helpers.ts';
+import { addWhoami, callProtected, summary, whoami } from './helpers.ts';
 
 /** Organization API keys and the operator's AP_ADMIN_KEY, as Bearer credentials over HTTP. */
 eachEngine('API keys', (engine) => {
@@ -56,7 +56,7 @@ eachEngine('API keys', (engine) => {
       assert.equal(body.organization.slug, org);
       assert.equal(body.organization.role, 'admin');
       assert.equal(body.organization.registryAdmin, false);
-      const res = await saveBrand(server.url, bearer(key));
+      const res = await callProtected(server.url, bearer(key));
       assert.equal(res.status, 201, JSON.stringify(await summary(res)));
       const row = await rowOf(record.id);
       assert.notEqual(row.last_used_at, null);
@@ -65,9 +65,9 @@ eachEngine('API keys', (engine) => {
 
     it('answers 401 at once when revoked', async () => {
       const { key, record } = await createKey(server.db, { organizationSlug: org, name: 'revocation check' });
-      assert.equal((await saveBrand(server.url, bearer(key))).status, 201);
+      assert.equal((await callProtected(server.url, bearer(key))).status, 201);
       assert.ok(await revokeKey(server.db, record.id));
-      await unauthorized(await saveBrand(server.url, bearer(key)));
+      await unauthorized(await callProtected(server.url, bearer(key)));
       await unauthorized(await fetch(`${server.url}/test/whoami`, { headers: bearer(key) }));
     });
 
@@ -82,25 +82,25 @@ eachEngine('API keys', (engine) => {
   describe('credentials that are no key', () => {
     it('answers 401 to a malformed key', async () => {
       for (const credential of ['nonsense', 'ap_', 'ap_0123456789ab_short', 'ap_ZZZZZZZZZZZZ_' + 'a'.repeat(43)]) {
-        await unauthorized(await saveBrand(server.url, bearer(credential)));
+        await unauthorized(await callProtected(server.url, bearer(credential)));
       }
     });
 
     it('answers 401 to a well-formed key that was never issued', async () => {
-      await unauthorized(await saveBrand(server.url, bearer(mintKey().key)));
+      await unauthorized(await callProtected(server.url, bearer(mintKey().key)));
     });
 
     it('answers 401 to an issued key’s prefix with another secret', async () => {
       const { key } = await createKey(server.db, { organizationSlug: org, name: 'prefix check' });
       const forged = `${key.slice(0, 16)}${key.slice(16).split('').reverse().join('')}`;
       assert.notEqual(forged, key);
-      await unauthorized(await saveBrand(server.url, bearer(forged)));
+      await unauthorized(await callProtected(server.url, bearer(forged)));
     });
 
     it('answers 401 to another authorization scheme', async () => {
       const { key } = await createKey(server.db, { organizationSlug: org, name: 'scheme check' });
-      await unauthorized(await saveBrand(server.url, { authorization: `Basic ${key}` }));
-      await unauthorized(await saveBrand(server.url, { authorization: 'Bearer' }));
+      await unauthorized(await callProtected(server.url, { authorization: `Basic ${key}` }));
+      await unauthorized(await callProtected(server.url, { authorization: 'Bearer' }));
     });
   });
 
@@ -113,7 +113,7 @@ eachEngine('API keys', (engine) => {
       assert.equal(body.organization.slug, 'admin');
       assert.equal(body.organization.role, 'admin');
       assert.equal(body.organization.registryAdmin, true);
-      assert.equal((await saveBrand(server.url, asAdmin)).status, 201);
+      assert.equal((await callProtected(server.url, asAdmin)).status, 201);
     });
 
     it('is stored only as a hash', async () => {

@@ -11,7 +11,7 @@ import { json } from '../support/http.ts';
 import { bearer, seedOrganization } from '../support/identity.ts';
 import { postJson } from '../support/requests.ts';
 import { asAdmin, startTestServer, type TestServer } from '../support/server.ts';
-import { nowSeconds, saveBrand, signJwt, summary } from './helpers.ts';
+import { nowSeconds, callProtected, signJwt, summary } from './helpers.ts';
 
 /** An identity provider elsewhere: a JWKS on loopback, its key made here. */
 interface Issuer {
@@ -69,7 +69,7 @@ eachEngine('external issuer (AP_OAUTH_ISSUER)', (engine) => {
   const token = (claims: JWTPayload = {}, key: JWK = issuer.key) =>
     signJwt({ iss: issuer.url, aud: `${server.url}/api`, sub: `ext-${randomUUID()}`, iat: nowSeconds(), exp: nowSeconds() + 300, ...claims }, { alg: 'ES256', kid: key.kid! }, key);
   const refused = async (credential: string) => {
-    const seen = await summary(await saveBrand(server.url, bearer(credential)));
+    const seen = await summary(await callProtected(server.url, bearer(credential)));
     assert.equal(seen.status, 401, JSON.stringify(seen));
     assert.match(seen.challenge ?? '', /error="invalid_token"/);
   };
@@ -79,7 +79,7 @@ eachEngine('external issuer (AP_OAUTH_ISSUER)', (engine) => {
       const subject = `ext-${randomUUID()}`;
       const credential = await token({ sub: subject, email: 'carol@idp.example', name: 'Carol' });
 
-      const first = await summary(await saveBrand(server.url, bearer(credential)));
+      const first = await summary(await callProtected(server.url, bearer(credential)));
       assert.equal(first.status, 403, JSON.stringify(first));
       assert.equal((first.body as { error: string }).error, 'forbidden');
       const user = await userBySubject(server.db, issuer.url, subject);
@@ -90,7 +90,7 @@ eachEngine('external issuer (AP_OAUTH_ISSUER)', (engine) => {
 
       const org = await seedOrganization(server.db);
       await addMember(server.db, org.slug, user.id);
-      const res = await saveBrand(server.url, bearer(credential));
+      const res = await callProtected(server.url, bearer(credential));
       assert.equal(res.status, 201, JSON.stringify(await summary(res)));
       // Seen again, the same user: no second row.
       const [{ n }] = (await server.db.query<{ n: number }>(`select count(*)::int as n from users where issuer = $1 and subject = $2`, [issuer.url, subject])) as [{ n: number }];
@@ -100,10 +100,10 @@ eachEngine('external issuer (AP_OAUTH_ISSUER)', (engine) => {
     it('may use a token for the MCP resource at the REST API too', async () => {
       const subject = `ext-${randomUUID()}`;
       const credential = await token({ sub: subject, aud: `${server.url}/mcp` });
-      assert.equal((await saveBrand(server.url, bearer(credential))).status, 403);
+      assert.equal((await callProtected(server.url, bearer(credential))).status, 403);
       const org = await seedOrganization(server.db);
       await addMember(server.db, org.slug, (await userBySubject(server.db, issuer.url, subject))!.id);
-      assert.equal((await saveBrand(server.url, bearer(credential))).status, 201);
+      assert.equal((await callProtected(server.url, bearer(credential))).status, 201);
     });
   });
 
@@ -153,7 +153,7 @@ eachEngine('external issuer (AP_OAUTH_ISSUER)', (engine) => {
     });
 
     it('leaves API keys working', async () => {
-      assert.equal((await saveBrand(server.url, asAdmin)).status, 201);
+      assert.equal((await callProtected(server.url, asAdmin)).status, 201);
     });
   });
 
@@ -176,7 +176,7 @@ eachEngine('external issuer (AP_OAUTH_ISSUER)', (engine) => {
       const tokenFor = (audience: string) =>
         signJwt({ iss: down.url, aud: `${audience}/api`, sub: `ext-${randomUUID()}`, exp: nowSeconds() + 300 }, { alg: 'ES256', kid: down.key.kid! }, down.key);
       const credential = await tokenFor(other.url);
-      const failed = await summary(await saveBrand(other.url, bearer(credential)));
+      const failed = await summary(await callProtected(other.url, bearer(credential)));
       assert.equal(failed.status, 502, JSON.stringify(failed));
       assert.equal((failed.body as { error: string }).error, 'upstream_unavailable');
       assert.ok(down.seen.includes('/jwks'));
@@ -184,13 +184,13 @@ eachEngine('external issuer (AP_OAUTH_ISSUER)', (engine) => {
       down.failWith = undefined;
       const closed = await startTestServer(engine, { env: { AP_OAUTH_ISSUER: down.url, AP_OAUTH_JWKS_URL: `${down.url}/jwks` } });
       try {
-        const refused = await summary(await saveBrand(closed.url, bearer(await tokenFor(closed.url))));
+        const refused = await summary(await callProtected(closed.url, bearer(await tokenFor(closed.url))));
         assert.equal(refused.status, 502, JSON.stringify(refused));
       } finally {
         await closed.close();
       }
       // Back up: the next request fetches the keys; the user has no organization yet.
-      assert.equal((await saveBrand(other.url, bearer(credential))).status, 403);
+      assert.equal((await callProtected(other.url, bearer(credential))).status, 403);
     });
   });
 });

@@ -5,7 +5,7 @@ import { json, type Json } from '../support/http.ts';
 import { authorizeWith, pkce, REDIRECT_URI, registerClient } from '../support/identity.ts';
 
 export { authorizeWith };
-import { postJson } from '../support/requests.ts';
+import { callProtected } from '../support/requests.ts';
 
 /** Helpers the auth suites share; the general ones live in test/support/identity.ts. */
 
@@ -49,12 +49,7 @@ export async function signJwt(payload: JWTPayload, header: JWTHeaderParameters, 
   return new SignJWT(payload).setProtectedHeader(header).sign(signingKey);
 }
 
-/** A save that needs a credential acting for an organization; a unique domain per call. */
-let saves = 0;
-export function saveBrand(base: string, headers: Record<string, string>): Promise<Response> {
-  const n = ++saves;
-  return postJson(`${base}/api/brands/save`, { domain: `auth-${process.pid}-${n}.example`, brand_name: `Auth Test ${n}` }, headers);
-}
+export { callProtected };
 
 /** The status, `WWW-Authenticate` and body of a response, for one assertion message. */
 export async function summary(res: Response): Promise<{ status: number; challenge: string | null; body: Json | string }> {

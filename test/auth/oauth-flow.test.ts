@@ -3,8 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { eachEngine } from '../support/engines.ts';
 import { json } from '../support/http.ts';
-import { accessToken, bearer, seedOrganization, seedUser } from '../support/identity.ts';
-import { postJson } from '../support/requests.ts';
+import { accessToken, bearer, proveOwnership, seedOrganization, seedUser } from '../support/identity.ts';
+import { callProtected, postJson } from '../support/requests.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 eachEngine('OAuth 2.1 flow', (engine) => {
@@ -19,6 +19,7 @@ eachEngine('OAuth 2.1 flow', (engine) => {
       const org = await seedOrganization(server.db);
       const alice = await seedUser(server.db, { organization: org.slug });
       const token = await accessToken(server.url, alice);
+      await proveOwnership(server.db, org.slug, 'oauth-flow.example');
       const res = await postJson(`${server.url}/api/brands/save`, { domain: 'oauth-flow.example', brand_name: 'OAuth Flow' }, bearer(token));
       assert.equal(res.status, 201, JSON.stringify(await json(res.clone())));
     });
@@ -40,7 +41,7 @@ eachEngine('OAuth 2.1 flow', (engine) => {
         assert.equal(claims.iss, server.url);
         assert.equal(claims.aud, `${server.url}${audience}`);
         assert.equal(claims.sub, bob.user.id);
-        const res = await postJson(`${server.url}/api/brands/save`, { domain: `resource-${audience.slice(1)}-${org.slug}.example`, brand_name: 'Resource' }, bearer(token));
+        const res = await callProtected(server.url, bearer(token));
         assert.equal(res.status, 201, JSON.stringify(await json(res.clone())));
       });
     }

@@ -5,7 +5,7 @@ import { eachEngine } from '../support/engines.ts';
 import { json } from '../support/http.ts';
 import { bearer, pkce, registerClient, seedOrganization, seedUser, type SeededUser } from '../support/identity.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { authorizationCode, authorizeWith, redeem, saveBrand, summary, tokenRequest } from './helpers.ts';
+import { authorizationCode, authorizeWith, redeem, callProtected, summary, tokenRequest } from './helpers.ts';
 
 /** What the embedded authorization server refuses, each through real HTTP requests. */
 eachEngine('OAuth 2.1 refusals', (engine) => {
@@ -45,7 +45,7 @@ eachEngine('OAuth 2.1 refusals', (engine) => {
         `select grant_id from oauth_records where model = 'RefreshToken' and grant_id is not null`,
       );
       assert.ok(grantId, 'the refresh token is stored with its grant');
-      assert.equal((await saveBrand(server.url, bearer(tokens.access_token))).status, 201, 'the first access token works');
+      assert.equal((await callProtected(server.url, bearer(tokens.access_token))).status, 201, 'the first access token works');
 
       const second = await redeem(server.url, authorized);
       assert.equal(second.status, 400);
@@ -62,7 +62,7 @@ eachEngine('OAuth 2.1 refusals', (engine) => {
       // The access token is a self-contained JWT (RFC 9068), but it names its grant and the
       // grant is gone: refused at once, long before its `exp`.
       assert.ok(decodeJwt(tokens.access_token).exp! > Date.now() / 1000);
-      const refused = await saveBrand(server.url, bearer(tokens.access_token));
+      const refused = await callProtected(server.url, bearer(tokens.access_token));
       assert.equal(refused.status, 401);
       assert.match(refused.headers.get('www-authenticate')!, /error="invalid_token"/);
     });
@@ -77,7 +77,7 @@ eachEngine('OAuth 2.1 refusals', (engine) => {
         assert.equal((await json(res)).error, 'invalid_grant');
       }
       // A replay revokes the grant, so even a winning token stops working.
-      for (const res of ok) assert.equal((await saveBrand(server.url, bearer((await json(res)).access_token))).status, 401);
+      for (const res of ok) assert.equal((await callProtected(server.url, bearer((await json(res)).access_token))).status, 401);
     });
 
     it('refuses a code redeemed by another client', async () => {

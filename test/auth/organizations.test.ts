@@ -4,7 +4,7 @@ import { addMember } from '../../src/auth/accounts/service.ts';
 import { eachEngine } from '../support/engines.ts';
 import { accessToken, bearer, seedOrganization, seedUser } from '../support/identity.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { addWhoami, saveBrand, summary, whoami } from './helpers.ts';
+import { addWhoami, callProtected, summary, whoami } from './helpers.ts';
 
 /** 403: a valid user token acts for an organization only through a membership. */
 eachEngine('organization standing of users', (engine) => {
@@ -30,12 +30,12 @@ eachEngine('organization standing of users', (engine) => {
       assert.equal(who.body.kind, 'user');
       assert.equal(who.body.subject, loner.user.id);
       assert.equal(who.body.organization, undefined);
-      await forbidden(await saveBrand(server.url, bearer(token)));
+      await forbidden(await callProtected(server.url, bearer(token)));
 
       // Memberships are read at each request: the same token works as soon as the user joins.
       const org = await seedOrganization(server.db);
       await addMember(server.db, org.slug, loner.user.id);
-      const res = await saveBrand(server.url, bearer(token));
+      const res = await callProtected(server.url, bearer(token));
       assert.equal(res.status, 201, JSON.stringify(await summary(res)));
     });
   });
@@ -58,7 +58,7 @@ eachEngine('organization standing of users', (engine) => {
       const { body } = await whoami(server.url, bearer(token));
       assert.equal(body.organization.slug, first);
       assert.equal(body.organization.role, 'member');
-      assert.equal((await saveBrand(server.url, bearer(token))).status, 201);
+      assert.equal((await callProtected(server.url, bearer(token))).status, 201);
     });
 
     it('selects another of the user’s organizations', async () => {
@@ -66,15 +66,15 @@ eachEngine('organization standing of users', (engine) => {
       const { body } = await whoami(server.url, headers);
       assert.equal(body.organization.slug, second);
       assert.equal(body.organization.role, 'admin');
-      assert.equal((await saveBrand(server.url, headers)).status, 201);
+      assert.equal((await callProtected(server.url, headers)).status, 201);
     });
 
     it('gives 403 when it names an organization the user is not in', async () => {
-      await forbidden(await saveBrand(server.url, { ...bearer(token), 'ap-organization': outside }));
+      await forbidden(await callProtected(server.url, { ...bearer(token), 'ap-organization': outside }));
     });
 
     it('gives 403 when it names no organization at all', async () => {
-      await forbidden(await saveBrand(server.url, { ...bearer(token), 'ap-organization': 'no-such-organization' }));
+      await forbidden(await callProtected(server.url, { ...bearer(token), 'ap-organization': 'no-such-organization' }));
     });
   });
 });

@@ -8,7 +8,7 @@ import { runAp, serveAp, type ServingAp } from '../support/cli.ts';
 import { postgresUrl } from '../support/engines.ts';
 import { json } from '../support/http.ts';
 import { bearer } from '../support/identity.ts';
-import { postJson } from '../support/requests.ts';
+import { callProtected } from '../support/requests.ts';
 
 /**
  * The operator's commands while `ap serve` runs: on PGlite they go through the server's control
@@ -43,7 +43,7 @@ function adminCommandsWhileServing(engine: string, setup: () => Promise<{ flags:
 
       const created = JSON.parse(await ap(['keys', 'create', '--org', 'acme', '--name', 'deploys', '--json']));
       assert.match(created.key, /^ap_[0-9a-f]{12}_[A-Za-z0-9_-]{43}$/);
-      const res = await postJson(`${server.url}/api/brands/save`, { domain: 'cli-keys.example', brand_name: 'CLI Keys' }, bearer(created.key));
+      const res = await callProtected(server.url, bearer(created.key), 'cli-keys.example');
       assert.equal(res.status, 201);
 
       const listed = await ap(['keys', 'list', '--org', 'acme']);
@@ -51,7 +51,7 @@ function adminCommandsWhileServing(engine: string, setup: () => Promise<{ flags:
       assert.ok(!listed.includes(created.key), 'the list never shows a key');
 
       assert.match(await ap(['keys', 'revoke', created.record.id]), /Revoked key/);
-      const refused = await postJson(`${server.url}/api/brands/save`, { domain: 'cli-keys.example', brand_name: 'CLI Keys' }, bearer(created.key));
+      const refused = await callProtected(server.url, bearer(created.key), 'cli-keys.example');
       assert.equal(refused.status, 401);
       assert.equal((await json(refused)).error, 'unauthorized');
       const revoked = JSON.parse(await ap(['keys', 'list', '--org', 'acme', '--json']));

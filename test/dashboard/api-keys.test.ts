@@ -4,7 +4,7 @@ import { after, before, it } from 'node:test';
 import { listKeys } from '../../src/auth/api-keys/service.ts';
 import { eachEngine } from '../support/engines.ts';
 import { bearer, browse, createApiKeyFor, seedOrganization, seedUser } from '../support/identity.ts';
-import { postJson } from '../support/requests.ts';
+import { callProtected } from '../support/requests.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { createKeyThroughPage, csrfOf, keysPage, revokeThroughPage, signInAs } from './pages.ts';
 
@@ -22,7 +22,7 @@ eachEngine('dashboard API keys', (engine) => {
     assert.ok(key, `a key named ${name} exists`);
     return key;
   };
-  const save = (credential: string, domain: string) => postJson(`${server.url}/api/brands/save`, { domain, brand_name: 'Dash' }, bearer(credential));
+  const save = (credential: string, domain: string) => callProtected(server.url, bearer(credential), domain);
 
   it('creates a key that is shown once, stored only as a hash, and works at once', async () => {
     const org = await seedOrganization(server.db);

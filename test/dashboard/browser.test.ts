@@ -3,7 +3,7 @@ import { after, before, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../support/browser.ts';
 import { eachEngine } from '../support/engines.ts';
-import { bearer, seedOrganization, seedUser } from '../support/identity.ts';
+import { bearer, seedOrganization, seedUser, proveOwnership } from '../support/identity.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 eachEngine('dashboard in a real browser', (engine) => {
@@ -28,6 +28,7 @@ eachEngine('dashboard in a real browser', (engine) => {
   it('signs in, creates a key shown once, uses it from outside, revokes it, and it stops working', async () => {
     const org = await seedOrganization(server.db);
     const alice = await seedUser(server.db, { organization: org.slug });
+    await proveOwnership(server.db, org.slug, 'dash.example');
     const context = await browser.newContext();
     const page = await context.newPage();
 

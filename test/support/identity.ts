@@ -1,7 +1,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createApiKeyFor } from './identity-keys.ts';
 import type { Database } from '../../src/db/database.ts';
-import { addMember, createLocalUser, createOrganization, type Role, type UserRow } from '../../src/auth/accounts/service.ts';
+import { addMember, createLocalUser, createOrganization, organizationBySlug, type Role, type UserRow } from '../../src/auth/accounts/service.ts';
+import { recordProof } from '../../src/registry/ownership/sql.ts';
 
 export { createApiKeyFor };
 
@@ -26,6 +27,16 @@ export async function seedUser(db: Database, options: { organization?: string; r
   const user = await createLocalUser(db, { email, password });
   if (options.organization) await addMember(db, options.organization, user.id, options.role ?? 'member');
   return { user, email, password };
+}
+
+/**
+ * Records that `organization` (a slug) proved control of `domain`, as a verified challenge does,
+ * for tests about something else than the proof itself.
+ */
+export async function proveOwnership(db: Database, organization: string, domain: string, at = new Date()): Promise<void> {
+  const org = await organizationBySlug(db, organization);
+  if (!org) throw new Error(`no organization ${organization}`);
+  await recordProof(db, org.id, domain, 'dns', at);
 }
 
 /** Remembers cookies across requests the way a browser would for one site (paths ignored). */

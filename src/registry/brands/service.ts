@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Database, Queryable } from '../../db/database.ts';
 import type { Principal } from '../../auth/principal.ts';
+import { recordSkeleton, recordSkeletons } from '../homographs/service.ts';
+import type { ProofCheck } from '../ownership/service.ts';
 import { ApError } from '../../protocol/errors.ts';
 import { brandTables, insertRevision, snapshotAt } from '../revisions/sql.ts';
 import * as sql from './sql.ts';
@@ -57,20 +59,25 @@ export interface SaveOutcome {
 }
 
 /** A community save: the entry and its revision in one transaction, refused for authoritative brands. */
-export async function saveCommunity(db: Database, input: SaveInput, principal: Principal): Promise<SaveOutcome> {
-  return db.transaction(async (tx) => {
-    await refuseAuthoritative(tx, input.domain);
-    const row = await sql.upsertEditable(tx, { id: randomUUID(), domain: input.domain, brand_name: input.brand_name, manifest: { ...input.manifest } }, 'community');
-    if (!row) throw authoritative(input.domain);
-    await insertRevision(tx, brandTables, row.id, {
-      revision_number: row.revision,
-      editor_name: principal.displayName,
-      edit_summary: row.revision === 1 ? 'Created' : 'Updated',
-      source: 'community',
-      snapshot: snapshot(row),
-    });
-    return { row, created: row.revision === 1 };
+export async function saveCommunity(db: Database, input: SaveInput, principal: Principal, proof: ProofCheck): Promise<SaveOutcome> {
+  return db.transaction((tx) => saveCommunityIn(tx, input, principal, proof));
+}
+
+/** The save inside a transaction the caller holds (an approved review applies it this way). */
+export async function saveCommunityIn(tx: Queryable, input: SaveInput, principal: Principal, proof: ProofCheck): Promise<SaveOutcome> {
+  await refuseAuthoritative(tx, input.domain);
+  await proof(tx, principal, input.domain);
+  await recordSkeleton(tx, input.domain);
+  const row = await sql.upsertEditable(tx, { id: randomUUID(), domain: input.domain, brand_name: input.brand_name, manifest: { ...input.manifest } }, 'community');
+  if (!row) throw authoritative(input.domain);
+  await insertRevision(tx, brandTables, row.id, {
+    revision_number: row.revision,
+    editor_name: principal.displayName,
+    edit_summary: row.revision === 1 ? 'Created' : 'Updated',
+    source: 'community',
+    snapshot: snapshot(row),
   });
+  return { row, created: row.revision === 1 };
 }
 
 export interface EnrichedInput {
@@ -88,6 +95,7 @@ export async function saveEnriched(db: Database, input: EnrichedInput): Promise<
   return db.transaction(async (tx) => {
     const resolved = await resolve(tx, input.domain);
     if (resolved && resolved.source !== 'enriched') return undefined;
+    await recordSkeleton(tx, input.domain);
     const row = await sql.upsertEditable(tx, { id: randomUUID(), domain: input.domain, brand_name: input.brand_name, manifest: { ...input.manifest } }, 'enriched', [
       'community',
     ]);
@@ -104,11 +112,12 @@ export async function saveEnriched(db: Database, input: EnrichedInput): Promise<
 }
 
 /** Restores an earlier revision's content as a new revision that says so. */
-export async function rollback(db: Database, domain: string, toRevision: number, principal: Principal): Promise<BrandRow> {
+export async function rollback(db: Database, domain: string, toRevision: number, principal: Principal, proof: ProofCheck): Promise<BrandRow> {
   return db.transaction(async (tx) => {
     const current = await sql.lockOwn(tx, domain);
     if (!current) throw new ApError('not_found', `No brand is registered for ${domain}.`);
     if (current.source === 'brand_json') throw authoritative(domain);
+    await proof(tx, principal, domain);
     if (toRevision >= current.revision) {
       throw new ApError('invalid_request', `Revision ${toRevision} is not an earlier revision; the current one is ${current.revision}.`);
     }
@@ -137,6 +146,7 @@ export async function rollback(db: Database, domain: string, toRevision: number,
 /** What the crawler calls for each brand of a house's brand.json. */
 export async function saveAuthoritative(tx: Queryable, brand: Omit<sql.AuthoritativeBrand, 'id'>, editor = 'system'): Promise<BrandRow> {
   const row = await sql.upsertAuthoritative(tx, { ...brand, id: randomUUID() });
+  await recordSkeletons(tx, [brand.domain, ...brand.aliases]);
   await insertRevision(tx, brandTables, row.id, {
     revision_number: row.revision,
     editor_name: editor,

@@ -65,6 +65,13 @@ async function whyNotClaimable(ctx: AppContext, id: string, organizationId: stri
   return new ApError('nonce_expired', `This challenge expired at ${row.expires_at.toISOString()}; ask for a new one.`);
 }
 
+/** What saves call, inside their transaction, once they know the entry is not authoritative. */
+export type ProofCheck = (tx: Queryable, principal: Principal, domain: string) => Promise<void>;
+
+export function proofCheck(ctx: Pick<AppContext, 'clock' | 'config'>): ProofCheck {
+  return (tx, principal, domain) => requireProof(tx, ctx, principal, domain);
+}
+
 /**
  * Saves of a domain need a proof by the caller's organization no older than the window.
  * Registry admins curate the registry and are exempt.

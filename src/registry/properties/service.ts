@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { Principal } from '../../auth/principal.ts';
+import { recordSkeleton } from '../homographs/service.ts';
+import type { ProofCheck } from '../ownership/service.ts';
 import type { Database, Queryable } from '../../db/database.ts';
 import { ApError } from '../../protocol/errors.ts';
 import { appendEvent } from '../events/log.ts';
@@ -36,28 +38,35 @@ export interface SaveOutcome {
  * lock, so concurrent saves of one domain queue, each gets the next revision number, and each
  * compares against the revision just before its own.
  */
-export async function saveCommunity(db: Database, domain: string, fields: EditableFields, principal: Principal): Promise<SaveOutcome> {
-  return db.transaction(async (tx) => {
-    const row = await sql.upsertCommunity(tx, randomUUID(), domain, fields);
-    if (!row) throw authoritative(domain);
-    const created = row.revision === 1;
-    await insertRevision(tx, propertyTables, row.id, {
-      revision_number: row.revision,
-      editor_name: principal.displayName,
-      edit_summary: created ? 'Created' : 'Updated',
-      source: 'community',
-      snapshot: snapshot(row),
-    });
-    await recordChange(tx, row, `api:${principal.kind}:${principal.subject}`);
-    return { row, created };
-  });
+export async function saveCommunity(db: Database, domain: string, fields: EditableFields, principal: Principal, proof: ProofCheck): Promise<SaveOutcome> {
+  return db.transaction((tx) => saveCommunityIn(tx, domain, fields, principal, proof));
 }
 
-export async function rollback(db: Database, domain: string, toRevision: number, principal: Principal): Promise<PropertyRow> {
+/** The save inside a transaction the caller holds (an approved review applies it this way). */
+export async function saveCommunityIn(tx: Queryable, domain: string, fields: EditableFields, principal: Principal, proof: ProofCheck): Promise<SaveOutcome> {
+  const row = await sql.upsertCommunity(tx, randomUUID(), domain, fields);
+  if (!row) throw authoritative(domain);
+  // After the authoritative check: those entries answer 409 whoever asks (spec, anti-abuse rule 6).
+  await proof(tx, principal, domain);
+  await recordSkeleton(tx, domain);
+  const created = row.revision === 1;
+  await insertRevision(tx, propertyTables, row.id, {
+    revision_number: row.revision,
+    editor_name: principal.displayName,
+    edit_summary: created ? 'Created' : 'Updated',
+    source: 'community',
+    snapshot: snapshot(row),
+  });
+  await recordChange(tx, row, `api:${principal.kind}:${principal.subject}`);
+  return { row, created };
+}
+
+export async function rollback(db: Database, domain: string, toRevision: number, principal: Principal, proof: ProofCheck): Promise<PropertyRow> {
   return db.transaction(async (tx) => {
     const current = await sql.lockByDomain(tx, domain);
     if (!current) throw new ApError('not_found', `No property entry is registered for ${domain}.`);
     if (current.source === 'adagents_json') throw authoritative(domain);
+    await proof(tx, principal, domain);
     if (toRevision >= current.revision) {
       throw new ApError('invalid_request', `Revision ${toRevision} is not an earlier revision; the current one is ${current.revision}.`);
     }
@@ -85,6 +94,7 @@ export async function rollback(db: Database, domain: string, toRevision: number,
 /** What the crawler calls with a publisher's validated adagents.json, inside its transaction. */
 export async function saveAuthoritative(tx: Queryable, domain: string, fields: EditableFields, actor = 'pipeline:crawler'): Promise<PropertyRow> {
   const row = await sql.upsertAuthoritative(tx, randomUUID(), domain, fields);
+  await recordSkeleton(tx, domain);
   await insertRevision(tx, propertyTables, row.id, {
     revision_number: row.revision,
     editor_name: 'system',

@@ -4,13 +4,11 @@ import { after, before, describe, it } from 'node:test';
 import { listKeys, revokeKey } from '../../../src/auth/api-keys/service.ts';
 import type { ServingAp } from '../../support/cli.ts';
 import { bearer, createApiKeyFor, seedOrganization } from '../../support/identity.ts';
-import { postJson } from '../../support/requests.ts';
+import { callProtected } from '../../support/requests.ts';
 import { openSharedSchema, type SharedSchema } from '../../support/shared-schema.ts';
 
-let saves = 0;
-/** A brand save with `credential`; a fresh domain each time, so an accepted one is always 201. */
-const save = (server: ServingAp, credential: string) =>
-  postJson(`${server.url}/api/brands/save`, { domain: `x${++saves}-${process.pid}.example`, brand_name: 'X' }, bearer(credential));
+/** A credential-required call with `credential`: 201 when it is accepted. */
+const save = (server: ServingAp, credential: string) => callProtected(server.url, bearer(credential));
 
 async function assertRefused(res: Response): Promise<void> {
   assert.equal(res.status, 401);

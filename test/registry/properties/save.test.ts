@@ -282,7 +282,8 @@ eachEngine('property saves', (engine) => {
 });
 
 /** Users of three organizations, standing in for the identity layer (issue 4 tests the real one). */
-const member = (slug: string): Standing => ({ organizationId: slug, slug, role: 'member', apiTier: false, registryAdmin: false });
+// Registry admins, so the proof of domain control (tested in ownership/) does not stand in the way of the limits.
+const member = (slug: string): Standing => ({ organizationId: slug, slug, role: 'member', apiTier: false, registryAdmin: true });
 const users: Record<string, Principal> = {
   alice: { kind: 'user', subject: 'alice', organization: member('org-a'), displayName: 'Alice' },
   bob: { kind: 'user', subject: 'bob', organization: member('org-a'), displayName: 'Bob' },

@@ -1,13 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import type { AppContext } from '../../../context.ts';
+import { proofCheck } from '../../ownership/service.ts';
 import { normalizeDomain } from '../../../protocol/domain.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
 import { saveLimits } from '../../limits.ts';
 import { SaveBody, SaveResult } from '../schemas.ts';
-import { saveCommunity } from '../service.ts';
+import { HeldForReview } from '../../homographs/schemas.ts';
+import { screenSave } from '../../homographs/screen.ts';
+import type { ReviewApplier } from '../../homographs/service.ts';
+import { saveCommunity, saveCommunityIn, type SaveInput } from '../service.ts';
 
-export function saveRoute(app: FastifyInstance, { db, config }: AppContext): void {
+export function saveRoute(app: FastifyInstance, ctx: AppContext): void {
+  const { db, config } = ctx;
+  const proof = proofCheck(ctx);
   app.post<{ Body: Static<typeof SaveBody> }>(
     '/api/brands/save',
     {
@@ -18,12 +24,14 @@ export function saveRoute(app: FastifyInstance, { db, config }: AppContext): voi
         tags: ['Brand Resolution'],
         security: [{ bearer: [] }],
         body: SaveBody,
-        response: { 200: SaveResult, 201: SaveResult, ...errorResponses(400, 401, 403, 409, 413, 415, 429) },
+        response: { 200: SaveResult, 201: SaveResult, 202: HeldForReview, ...errorResponses(400, 401, 403, 409, 413, 415, 429) },
       },
     },
     async (request, reply) => {
       const domain = normalizeDomain(request.body.domain, { in: 'body' });
-      const { row, created } = await saveCommunity(db, { domain, brand_name: request.body.brand_name, manifest: request.body.brand_manifest ?? {} }, request.principal!);
+      const held = await screenSave(ctx, { kind: 'brand', domain, payload: request.body, principal: request.principal! });
+      if (held) return reply.code(202).send(held);
+      const { row, created } = await saveCommunity(db, toInput(domain, request.body), request.principal!, proof);
       return reply.code(created ? 201 : 200).send({
         success: true,
         message: created ? `Brand ${domain} created.` : `Brand ${domain} updated to revision ${row.revision}.`,
@@ -33,4 +41,14 @@ export function saveRoute(app: FastifyInstance, { db, config }: AppContext): voi
       });
     },
   );
+}
+
+function toInput(domain: string, body: Static<typeof SaveBody>): SaveInput {
+  return { domain, brand_name: body.brand_name, manifest: body.brand_manifest ?? {} };
+}
+
+/** Applies a held brand save an admin approved, as its submitter, still subject to the proof rule. */
+export function applyHeldBrand(ctx: AppContext): ReviewApplier {
+  const proof = proofCheck(ctx);
+  return (tx, held) => saveCommunityIn(tx, toInput(held.domain, held.payload as Static<typeof SaveBody>), held.submitter, proof);
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import type { AppContext } from '../../../context.ts';
+import { proofCheck } from '../../ownership/service.ts';
 import { normalizeDomain } from '../../../protocol/domain.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
 import { saveLimits } from '../../limits.ts';
@@ -8,7 +9,9 @@ import { RollbackBody } from '../../revisions/schemas.ts';
 import { SaveResult } from '../schemas.ts';
 import { rollback } from '../service.ts';
 
-export function rollbackRoute(app: FastifyInstance, { db, config }: AppContext): void {
+export function rollbackRoute(app: FastifyInstance, ctx: AppContext): void {
+  const { db, config } = ctx;
+  const proof = proofCheck(ctx);
   app.post<{ Body: Static<typeof RollbackBody> }>(
     '/api/properties/rollback',
     {
@@ -24,7 +27,7 @@ export function rollbackRoute(app: FastifyInstance, { db, config }: AppContext):
     },
     async (request) => {
       const domain = normalizeDomain(request.body.domain, { in: 'body' });
-      const row = await rollback(db, domain, request.body.to_revision, request.principal!);
+      const row = await rollback(db, domain, request.body.to_revision, request.principal!, proof);
       return {
         success: true,
         message: `Property entry for ${domain} rolled back to revision ${request.body.to_revision} as revision ${row.revision}.`,
