@@ -104,17 +104,7 @@ export interface ReviewRow {
 
 const COLUMNS = 'r.id, r.kind, r.domain, r.payload, r.organization_id, r.submitted_by, r.submitter, r.reason, r.similar_to, r.status, r.decided_by, r.decided_at, r.note, r.created_at';
 
-export interface NewReview {
-  id: string;
-  kind: ReviewKind;
-  domain: string;
-  payload: Record<string, unknown>;
-  organization_id: string | null;
-  submitted_by: string;
-  submitter: Record<string, unknown>;
-  reason: ReviewReason;
-  similar_to: string;
-}
+export type NewReview = Omit<ReviewRow, 'status' | 'decided_by' | 'decided_at' | 'note' | 'created_at'>;
 
 export async function insertReview(tx: Queryable, r: NewReview): Promise<ReviewRow> {
   const [row] = await tx.query<ReviewRow>(

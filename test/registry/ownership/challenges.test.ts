@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import type { Clock } from '../../../src/clock.ts';
+import { ManualClock } from '../../support/clock.ts';
 import { startDns, type TestDns } from '../../support/dns.ts';
 import { eachEngine } from '../../support/engines.ts';
 import { json, type Json } from '../../support/http.ts';
@@ -8,15 +8,6 @@ import { bearer, createApiKeyFor, seedOrganization } from '../../support/identit
 import { startPublishers, type Publishers } from '../../support/publishers.ts';
 import { postJson } from '../../support/requests.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
-
-/** A clock the test moves by hand. */
-class ManualClock implements Clock {
-  #now = Date.now();
-  now = () => new Date(this.#now);
-  advance(ms: number) {
-    this.#now += ms;
-  }
-}
 
 eachEngine('ownership challenges', (engine) => {
   let server: TestServer;

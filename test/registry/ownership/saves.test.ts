@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Clock } from '../../../src/clock.ts';
+import { ManualClock } from '../../support/clock.ts';
 import { saveAuthoritative } from '../../../src/registry/properties/service.ts';
 import { startDns, type TestDns } from '../../support/dns.ts';
 import { eachEngine } from '../../support/engines.ts';
@@ -10,14 +10,6 @@ import { postJson } from '../../support/requests.ts';
 import { asAdmin, startTestServer, type TestServer } from '../../support/server.ts';
 
 const DAY = 86_400_000;
-
-class ManualClock implements Clock {
-  #now = Date.now();
-  now = () => new Date(this.#now);
-  advance(ms: number) {
-    this.#now += ms;
-  }
-}
 
 /** Saves commit only for an organization that proved control of the domain (anti-abuse rules 2, 3, 6). */
 eachEngine('saves need proof of domain control', (engine) => {
