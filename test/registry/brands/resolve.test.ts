@@ -218,6 +218,16 @@ eachEngine('brand resolution', (engine) => {
       assert.match(body.message, /^2 of the domains are not valid/);
     });
 
+    it('keeps the specific code when every bad domain fails for the same reason', async () => {
+      const res = await bulk({ domains: ['acme.example', 'pаypal.com', 'gοogle.com'] });
+      assert.equal(res.status, 400);
+      const body: Json = await json(res);
+      assert.equal(body.error, 'domain_mixed_script');
+      assert.deepEqual(body.details.map((d: Json) => d.field), ['domains.1', 'domains.2']);
+      const mixed = await bulk({ domains: ['pаypal.com', 'acme.example:80'] });
+      assert.equal((await json(mixed)).error, 'invalid_domain');
+    });
+
     it('answers 415 when the body is not sent as JSON', async () => {
       const body = JSON.stringify({ domains: ['acme.example'] });
       for (const headers of [{ 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }, {}] as Record<string, string>[]) {
