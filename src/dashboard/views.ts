@@ -1,6 +1,6 @@
 import type { MembershipRow } from '../auth/accounts/sql.ts';
 import type { ApiKeyRow } from '../auth/api-keys/service.ts';
-import { escapeHtml, page, signInForm } from '../auth/oauth/pages.ts';
+import { escapeHtml, page, signInForm } from '../http/html.ts';
 import { KEYS_PATH, LOGIN_PATH, keysLocation } from './navigation.ts';
 import { mayRevoke, rolesOffered } from './permissions.ts';
 import type { Session } from './sessions.ts';

@@ -3,6 +3,7 @@ import type { IdentityConfig } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import { userById } from '../accounts/service.ts';
 import { databaseAdapter } from './adapter.ts';
+import { escapeHtml } from '../../http/html.ts';
 import type { IdentitySecrets } from './signing-keys.ts';
 
 /** The protected resources this server offers tokens for (RFC 8707, RFC 9728). */
@@ -81,14 +82,10 @@ export function buildProvider(issuer: string, db: Database, secrets: IdentitySec
     },
     renderError(ctx, out) {
       ctx.type = 'html';
-      ctx.body = `<!doctype html><meta charset="utf-8"><title>Sign-in error</title><h1>Sign-in error</h1><p>${escape(out.error)}: ${escape(String(out.error_description ?? ''))}</p>`;
+      ctx.body = `<!doctype html><meta charset="utf-8"><title>Sign-in error</title><h1>Sign-in error</h1><p>${escapeHtml(out.error)}: ${escapeHtml(String(out.error_description ?? ''))}</p>`;
     },
   };
   const provider = new Provider(issuer, configuration);
   provider.proxy = proxy;
   return provider;
-}
-
-function escape(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -4,7 +4,7 @@ import type Provider from 'oidc-provider';
 import type { Database } from '../../db/database.ts';
 import type { RateLimitRule } from '../../http/rate-limit.ts';
 import { signIn } from '../accounts/service.ts';
-import { escapeHtml, page, signInForm } from './pages.ts';
+import { escapeHtml, page, signInForm } from '../../http/html.ts';
 import { PROVIDER_ROUTES } from './provider.ts';
 
 /**

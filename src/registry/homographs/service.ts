@@ -104,9 +104,16 @@ export function heldForReview(review: Pick<Review, 'id' | 'domain' | 'reason' | 
  * The save routes' one call: checks the domain and, when it is ambiguous, holds the save and
  * returns the 202 body to answer with; undefined means go ahead and save.
  */
-export async function holdIfAmbiguous(db: Queryable, denyList: DenyList, submission: Submission): Promise<HeldForReviewBody | undefined> {
+export async function holdIfAmbiguous(
+  db: Queryable,
+  denyList: DenyList,
+  submission: Submission,
+  /** Runs before a save is held, and may refuse it (the save routes ask for the ownership proof here). */
+  beforeHold?: () => Promise<void>,
+): Promise<HeldForReviewBody | undefined> {
   const verdict = await checkHomograph(db, denyList, submission.domain);
   if (verdict.verdict === 'ok') return undefined;
+  await beforeHold?.();
   return heldForReview(await holdForReview(db, { ...submission, reason: verdict.reason, similar_to: verdict.similar_to }));
 }
 

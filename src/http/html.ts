@@ -1,4 +1,4 @@
-/** The HTML of the sign-in and consent pages: plain forms, no script, readable without CSS. */
+/** The HTML of the pages people read (sign-in, consent, dashboard): plain forms, no script, readable without CSS. */
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
