@@ -30,6 +30,17 @@ export interface Config {
   /** Hosts the fetch client may reach although they are not public (development only). */
   fetchAllow: string | undefined;
   limits: Limits;
+  feed: FeedConfig;
+}
+
+/** The change feed (spec section 4). */
+export interface FeedConfig {
+  /** Events older than this are deleted (and their cursors answer 410). */
+  retentionDays: number;
+  /** How often the retention job runs. */
+  pruneIntervalSeconds: number;
+  /** How often a caught-up stream is sent a heartbeat. */
+  heartbeatSeconds: number;
 }
 
 /** Who issues user tokens: this service (the default), or an external issuer it trusts. */
@@ -88,6 +99,9 @@ export const envVars = {
   RATE_LIMIT_SAVES_PER_HOUR_PER_ORG: { default: '300', meaning: 'saves per hour per organization' },
   RATE_LIMIT_SAVES_PER_HOUR_PER_IP: { default: '120', meaning: 'saves per hour per IP' },
   RATE_LIMIT_SIGN_INS_PER_MINUTE: { default: '10', meaning: 'password sign-in attempts per minute per IP' },
+  FEED_RETENTION_DAYS: { default: '90', meaning: 'days change-feed events (and their cursors) are kept' },
+  FEED_PRUNE_INTERVAL_SECONDS: { default: '3600', meaning: 'how often the feed retention job deletes old events' },
+  FEED_HEARTBEAT_SECONDS: { default: '15', meaning: 'heartbeat interval of caught-up feed streams' },
 } as const;
 
 type Env = Record<string, string | undefined>;
@@ -116,6 +130,11 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
       savesPerHourPerOrganization: integer('RATE_LIMIT_SAVES_PER_HOUR_PER_ORG', get('RATE_LIMIT_SAVES_PER_HOUR_PER_ORG'), 1, 1e6),
       savesPerHourPerIp: integer('RATE_LIMIT_SAVES_PER_HOUR_PER_IP', get('RATE_LIMIT_SAVES_PER_HOUR_PER_IP'), 1, 1e6),
       signInsPerMinutePerIp: integer('RATE_LIMIT_SIGN_INS_PER_MINUTE', get('RATE_LIMIT_SIGN_INS_PER_MINUTE'), 1, 1e6),
+    },
+    feed: {
+      retentionDays: integer('FEED_RETENTION_DAYS', get('FEED_RETENTION_DAYS'), 1, 3650),
+      pruneIntervalSeconds: integer('FEED_PRUNE_INTERVAL_SECONDS', get('FEED_PRUNE_INTERVAL_SECONDS'), 1, 7 * 86400),
+      heartbeatSeconds: integer('FEED_HEARTBEAT_SECONDS', get('FEED_HEARTBEAT_SECONDS'), 1, 3600),
     },
   };
 }

@@ -27,6 +27,8 @@ import { ApError } from './protocol/errors.ts';
 import type { EnrichmentProvider } from './registry/brands/enrichment/provider.ts';
 import { registerBrands } from './registry/brands/index.ts';
 import { registerProperties } from './registry/properties/index.ts';
+import { propertySnapshot } from './registry/properties/service.ts';
+import { registerFeed } from './registry/feed/index.ts';
 import { backfillSkeletons, registerHomographReviews, type ReviewAppliers } from './registry/homographs/index.ts';
 import { registerOwnership } from './registry/ownership/routes.ts';
 import { applyHeldBrand } from './registry/brands/routes/save.ts';
@@ -99,6 +101,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerBrands(app, ctx, deps.enrichment);
   await registerDashboard(app, ctx);
   registerProperties(app, ctx);
+  registerFeed(app, ctx, [propertySnapshot]);
   searchRoute(app, ctx);
   registerOwnership(app, ctx);
   registerHomographReviews(app, ctx, deps.reviewAppliers ?? { brand: applyHeldBrand(ctx), property: applyHeldProperty(ctx) });

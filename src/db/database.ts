@@ -28,6 +28,12 @@ export interface Database extends Queryable {
    * which has one connection, waits for it forever).
    */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Calls `onNotify` for every NOTIFY on `channel` (its payload ignored), and once more after a
+   * lost listening connection is back, since notifications sent meanwhile are gone. Resolves once
+   * listening; the function it resolves to stops. Channels are plain lower-case identifiers.
+   */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   stats(): PoolStats;
   close(): Promise<void>;
 }

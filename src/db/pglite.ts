@@ -40,6 +40,9 @@ export async function openPglite(options: PgliteOptions): Promise<Database> {
     query: (sql, params) => counted(() => direct.query(sql, params)),
     exec: (sql) => counted(() => direct.exec(sql)),
     transaction: (fn) => counted(() => db.transaction((tx) => fn(queryable(tx)))),
+    // In-process: NOTIFY from a committing transaction reaches these callbacks directly. (PGlite
+    // sends the name unquoted when it stops listening, so channels must be plain identifiers.)
+    listen: (channel, onNotify) => db.listen(channel, () => onNotify()),
     stats: () => ({ total: 1, idle: active === 0 ? 1 : 0, waiting: Math.max(0, active - 1) }),
     close: () => db.close(),
   };

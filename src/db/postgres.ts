@@ -1,5 +1,7 @@
 import pg from 'pg';
 import type { Database, Queryable } from './database.ts';
+import { quoteIdent } from './identifiers.ts';
+import { listenPostgres } from './postgres-listener.ts';
 import { OID, parseDate, parseInt8 } from './types.ts';
 
 export interface PostgresOptions {
@@ -55,11 +57,8 @@ export function openPostgres(options: PostgresOptions): Database {
         client.release();
       }
     },
+    listen: (channel, onNotify) => listenPostgres(options.url, channel, onNotify),
     stats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => pool.end(),
   };
-}
-
-export function quoteIdent(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
 }

@@ -3,7 +3,8 @@ import { describe } from 'node:test';
 import pg from 'pg';
 import type { Database, EngineName } from '../../src/db/database.ts';
 import { openPglite } from '../../src/db/pglite.ts';
-import { openPostgres, quoteIdent } from '../../src/db/postgres.ts';
+import { quoteIdent } from '../../src/db/identifiers.ts';
+import { openPostgres } from '../../src/db/postgres.ts';
 
 /**
  * The two engines every integration test runs against. PGlite gets a fresh in-memory database;

@@ -5,7 +5,8 @@ import { recordSkeleton } from '../homographs/service.ts';
 import type { ProofCheck } from '../ownership/service.ts';
 import type { Database, Queryable } from '../../db/database.ts';
 import { ApError } from '../../protocol/errors.ts';
-import { appendEvent } from '../events/log.ts';
+import { appendEvent } from '../feed/append.ts';
+import type { SnapshotSection } from '../feed/index.ts';
 import { insertRevision, propertyTables, snapshotAt } from '../revisions/sql.ts';
 import * as sql from './sql.ts';
 import type { EditableFields, PropertyRow } from './sql.ts';
@@ -118,6 +119,8 @@ async function recordChange(tx: Queryable, after: PropertyRow, actor: string): P
     source: after.source === 'adagents_json' ? 'authoritative' : 'contributed',
     identifiers: [{ type: 'domain', value: after.publisher_domain }],
     publisher_domain: after.publisher_domain,
+    // The whole entry after the change, as the snapshot and resolve serve it, so a mirror applies it as is.
+    entry: toEntry(after),
   };
   if (!before) {
     await appendEvent(tx, { event_type: 'property.created', entity_type: 'property', entity_id: after.id, payload: { ...common, classification: 'property' }, actor });
@@ -128,6 +131,15 @@ async function recordChange(tx: Queryable, after: PropertyRow, actor: string): P
   const changed_fields = changed.map((f) => (f === 'inventory' ? 'properties' : f));
   await appendEvent(tx, { event_type: 'property.updated', entity_type: 'property', entity_id: after.id, payload: { ...common, changed_fields }, actor });
 }
+
+/** The snapshot section of property entries: each as resolve serves it, keyed like its feed events. */
+export const propertySnapshot: SnapshotSection = {
+  entityType: 'property',
+  async page(db, after, limit) {
+    const rows = await sql.pageById(db, after, limit);
+    return rows.map((row) => ({ key: row.id, entity_type: 'property', entity_id: row.id, data: toEntry(row) }));
+  },
+};
 
 function authoritative(domain: string): ApError {
   return new ApError('authoritative_entry', `${domain} is managed by its adagents.json and cannot be edited through the registry.`);

@@ -102,6 +102,14 @@ export async function listPage(db: Queryable, f: { q?: string; source?: Property
   );
 }
 
+/** Every entry in id order after `after`, for the feed snapshot. */
+export async function pageById(db: Queryable, after: string | undefined, limit: number): Promise<PropertyRow[]> {
+  return db.query<PropertyRow>(
+    `select ${COLUMNS} from properties p where ($1::uuid is null or p.id > $1) order by p.id limit $2`,
+    [after ?? null, limit],
+  );
+}
+
 export async function countBySource(db: Queryable, q: string | undefined): Promise<Record<PropertySource, number>> {
   const rows = await db.query<{ source: PropertySource; n: number }>(
     `select p.source, count(*)::int as n from properties p where ${MATCHES} group by p.source`,

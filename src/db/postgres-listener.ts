@@ -1,0 +1,66 @@
+import pg from 'pg';
+import { quoteIdent } from './identifiers.ts';
+
+const retryDelaysMs = [100, 500, 1000, 2000, 5000];
+
+/**
+ * LISTEN on a connection of its own (a pooled one would be handed to others). When the connection
+ * drops it reconnects with backoff and then calls `onNotify` once, for whatever was sent meanwhile.
+ */
+export async function listenPostgres(url: string, channel: string, onNotify: () => void): Promise<() => Promise<void>> {
+  let client: pg.Client | undefined;
+  let stopped = false;
+  let failures = 0;
+  let retry: NodeJS.Timeout | undefined;
+
+  const open = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: url });
+    next.on('notification', (message) => {
+      if (message.channel === channel) onNotify();
+    });
+    const lost = () => {
+      if (client !== next) return;
+      client = undefined;
+      next.end().catch(() => {});
+      scheduleReopen();
+    };
+    next.on('error', lost);
+    next.on('end', lost);
+    try {
+      await next.connect();
+      await next.query(`listen ${quoteIdent(channel)}`);
+    } catch (err) {
+      next.end().catch(() => {});
+      throw err;
+    }
+    if (stopped) await next.end();
+    else client = next;
+  };
+
+  const scheduleReopen = () => {
+    if (stopped) return;
+    const delay = retryDelaysMs[Math.min(failures, retryDelaysMs.length - 1)]!;
+    retry = setTimeout(() => {
+      open().then(
+        () => {
+          failures = 0;
+          onNotify();
+        },
+        () => {
+          failures++;
+          scheduleReopen();
+        },
+      );
+    }, delay);
+    retry.unref();
+  };
+
+  await open();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    const current = client;
+    client = undefined;
+    await current?.end().catch(() => {});
+  };
+}

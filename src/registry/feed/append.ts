@@ -1,0 +1,24 @@
+import type { Queryable } from '../../db/database.ts';
+import type { EntityType, EventType } from './event-types.ts';
+
+export interface NewEvent {
+  event_type: EventType;
+  entity_type: EntityType;
+  entity_id: string;
+  payload: Record<string, unknown>;
+  /** Who caused it, for audit: `api:<principal>`, `pipeline:crawler`, ... */
+  actor: string;
+}
+
+/**
+ * The one way to record a change. Call it with the transaction that makes the change, so the event
+ * exists exactly when the change does. The event's id (UUID v7) and `created_at` are given at
+ * commit, in commit order (migration 0009), so a reader paging by id never passes an event that
+ * has yet to appear.
+ */
+export async function appendEvent(tx: Queryable, event: NewEvent): Promise<void> {
+  await tx.query(
+    `insert into registry_events (event_type, entity_type, entity_id, payload, actor) values ($1, $2, $3, $4, $5)`,
+    [event.event_type, event.entity_type, event.entity_id, JSON.stringify(event.payload), event.actor],
+  );
+}

@@ -1,0 +1,55 @@
+import { ApError } from '../../protocol/errors.ts';
+
+/** The event types of the registry change feed (spec section 6). */
+export const eventTypes = [
+  'property.created',
+  'property.updated',
+  'property.merged',
+  'property.stale',
+  'property.reactivated',
+  'collection.created',
+  'collection.updated',
+  'collection.merged',
+  'collection.removed',
+  'agent.discovered',
+  'agent.removed',
+  'agent.profile_updated',
+  'agent.compliance_changed',
+  'agent.verification_earned',
+  'agent.verification_lost',
+  'publisher.adagents_discovered',
+  'publisher.adagents_changed',
+  'authorization.granted',
+  'authorization.revoked',
+  'authorization.modified',
+] as const;
+
+export type EventType = (typeof eventTypes)[number];
+
+export type EntityType = 'property' | 'collection' | 'agent' | 'publisher' | 'authorization';
+
+const maxPatterns = 50;
+
+/**
+ * The `types` filter: comma-separated glob patterns (`*` any run of characters, e.g. `property.*`)
+ * expanded to the event types they match, or undefined for all. A pattern that matches no type is
+ * refused, since a misspelt subscription would otherwise wait forever for nothing.
+ */
+export function parseTypes(value: string | undefined): EventType[] | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const patterns = value.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  if (patterns.length > maxPatterns) throw invalidTypes(`at most ${maxPatterns} patterns are accepted`);
+  const matched = new Set<EventType>();
+  for (const pattern of patterns) {
+    if (!/^[a-z_.*]{1,64}$/.test(pattern)) throw invalidTypes(`"${pattern}" is not a pattern of letters, "_", "." and "*"`);
+    const regex = new RegExp(`^${pattern.replaceAll('.', '\\.').replaceAll('*', '.*')}$`);
+    const hits = eventTypes.filter((type) => regex.test(type));
+    if (hits.length === 0) throw invalidTypes(`"${pattern}" matches no event type (known: ${eventTypes.join(', ')})`);
+    hits.forEach((type) => matched.add(type));
+  }
+  return matched.size === eventTypes.length ? undefined : eventTypes.filter((type) => matched.has(type));
+}
+
+function invalidTypes(message: string): ApError {
+  return new ApError('validation_failed', `Invalid querystring.types: ${message}.`, { details: [{ in: 'querystring', field: 'types', message }] });
+}

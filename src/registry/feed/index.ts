@@ -1,0 +1,46 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { FeedHub } from './hub.ts';
+import type { FeedSettings } from './pages.ts';
+import { scheduleRetention } from './retention.ts';
+import { feedRoute } from './routes/feed.ts';
+import { snapshotRoute } from './routes/snapshot.ts';
+import { streamRoute } from './routes/stream.ts';
+import { feedSchemas } from './schemas.ts';
+import type { SnapshotSection } from './snapshot.ts';
+
+export type { SnapshotSection } from './snapshot.ts';
+
+/**
+ * The change feed: cursor pages, the SSE stream and the snapshot a mirror bootstraps from, plus
+ * the hub that wakes streams on commit and the retention job. `sections` are the entities the
+ * snapshot pages through, provided by the capabilities that own them.
+ */
+export function registerFeed(app: FastifyInstance, ctx: AppContext, sections: readonly SnapshotSection[]): void {
+  const { db, config, clock } = ctx;
+  const settings: FeedSettings = { clock, retentionDays: config.feed.retentionDays };
+  const hub = new FeedHub(db, config.feed.heartbeatSeconds * 1000, app.log);
+  for (const schema of feedSchemas) app.addSchema(schema);
+  feedRoute(app, db, settings);
+  streamRoute(app, db, settings, hub);
+  snapshotRoute(app, db, sections);
+
+  let stopRetention: (() => Promise<void>) | undefined;
+  app.addHook('onReady', async () => {
+    await hub.start();
+    stopRetention = scheduleRetention(db, clock, settings.retentionDays, config.feed.pruneIntervalSeconds * 1000, app.log);
+  });
+  // Streams end before the server waits for open connections, and before the database closes.
+  app.addHook('preClose', async () => {
+    await stopRetention?.();
+    await hub.close();
+  });
+  app.decorate('feedHub', hub);
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The process's feed hub (open streams, for metrics and tests). */
+    feedHub: FeedHub;
+  }
+}

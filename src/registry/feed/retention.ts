@@ -1,0 +1,44 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../clock.ts';
+import type { Database } from '../../db/database.ts';
+import { deleteOlderThan } from './sql.ts';
+
+const batch = 5000;
+const dayMs = 24 * 60 * 60 * 1000;
+
+/**
+ * Deletes events older than the retention window, in batches so no statement holds locks for
+ * long, keeping the newest event whatever its age. Several instances may run it at once: a row is
+ * deleted once, the others find it gone. Returns how many events it deleted.
+ */
+export async function pruneFeed(db: Database, clock: Clock, retentionDays: number): Promise<number> {
+  const before = new Date(clock.now().getTime() - retentionDays * dayMs);
+  let total = 0;
+  for (;;) {
+    const deleted = await deleteOlderThan(db, before, batch);
+    total += deleted;
+    if (deleted < batch) return total;
+  }
+}
+
+/** Runs `pruneFeed` now and every `intervalMs`; the function it returns stops it. */
+export function scheduleRetention(db: Database, clock: Clock, retentionDays: number, intervalMs: number, log: FastifyBaseLogger): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  const run = () => {
+    running ??= pruneFeed(db, clock, retentionDays)
+      .then((deleted) => {
+        if (deleted > 0) log.info({ deleted, retentionDays }, 'feed retention deleted old events');
+      })
+      .catch((err: unknown) => log.error({ err }, 'feed retention failed; it runs again at the next interval'))
+      .finally(() => {
+        running = undefined;
+      });
+  };
+  run();
+  const timer = setInterval(run, intervalMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}

@@ -1,0 +1,67 @@
+import type { Queryable } from '../../db/database.ts';
+import { decodeCursor, encodeCursor } from '../../protocol/cursor.ts';
+import { ApError } from '../../protocol/errors.ts';
+import type { EntityType } from './event-types.ts';
+import { headEventId } from './sql.ts';
+
+export interface SnapshotItem {
+  entity_type: EntityType;
+  entity_id: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * One kind of entity in the snapshot, provided by the capability that owns it: its current rows
+ * after a keyset `after` (undefined: from the start), in a stable order, each with its key.
+ */
+export interface SnapshotSection {
+  entityType: EntityType;
+  page(db: Queryable, after: string | undefined, limit: number): Promise<Array<SnapshotItem & { key: string }>>;
+}
+
+export interface SnapshotPage {
+  cursor: string | null;
+  items: SnapshotItem[];
+  next_page_token: string | null;
+  has_more: boolean;
+}
+
+/**
+ * A page of the registry as it is, for bootstrapping a mirror. The feed cursor is taken before the
+ * first page is read and carried in the page token, so every change not yet in the pages read
+ * committed after it: a mirror that loads all pages and then applies the feed from that cursor
+ * (events carry the entity's whole new state) ends identical to the registry. Events it applies
+ * that the pages already showed only rewrite the same state.
+ */
+export async function readSnapshot(db: Queryable, sections: readonly SnapshotSection[], token: string | undefined, limit: number): Promise<SnapshotPage> {
+  const position = token === undefined ? { cursor: (await headEventId(db)) ?? '', section: 0, after: undefined as string | undefined } : decodeToken(token, sections.length);
+  const items: SnapshotItem[] = [];
+  let { section, after } = position;
+  while (section < sections.length && items.length < limit) {
+    const room = limit - items.length;
+    const rows = await sections[section]!.page(db, after, room + 1);
+    items.push(...rows.slice(0, room).map(({ entity_type, entity_id, data }) => ({ entity_type, entity_id, data })));
+    if (rows.length > room) {
+      after = rows[room - 1]!.key;
+      break;
+    }
+    section++;
+    after = undefined;
+  }
+  const has_more = section < sections.length;
+  return {
+    cursor: position.cursor || null,
+    items,
+    next_page_token: has_more ? encodeCursor({ cursor: position.cursor, section: String(section), ...(after === undefined ? {} : { after }) }) : null,
+    has_more,
+  };
+}
+
+function decodeToken(token: string, sectionCount: number): { cursor: string; section: number; after: string | undefined } {
+  const fields = decodeCursor(token, ['cursor', 'section'])!;
+  const section = Number(fields.section);
+  if (!Number.isInteger(section) || section < 0 || section > sectionCount) {
+    throw new ApError('invalid_cursor', 'The page token is malformed; pass the next_page_token of the previous page unchanged.');
+  }
+  return { cursor: fields.cursor!, section, after: fields.after };
+}

@@ -1,0 +1,79 @@
+import type { Queryable } from '../../db/database.ts';
+import type { EventType } from './event-types.ts';
+
+/** An event as the feed serves it: its JSON text, built once by the database, and what we order and filter by. */
+export interface EventRow {
+  event_id: string;
+  event_type: EventType;
+  created_at: Date;
+  json: string;
+}
+
+// Key order as in core/registry-event.json; created_at as ISO 8601 UTC with milliseconds.
+const eventColumns = `event_id, event_type, created_at, json_build_object(
+  'event_id', event_id, 'event_type', event_type, 'entity_type', entity_type, 'entity_id', entity_id,
+  'payload', payload, 'actor', actor,
+  'created_at', to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text as json`;
+
+/** Events after `cursor` (all when undefined) of the given types (all when undefined), in id order. */
+export function eventsAfter(db: Queryable, cursor: string | undefined, types: readonly EventType[] | undefined, limit: number): Promise<EventRow[]> {
+  const where: string[] = [];
+  const params: unknown[] = [limit];
+  if (cursor !== undefined) where.push(`event_id > $${params.push(cursor)}`);
+  if (types !== undefined) where.push(`event_type = any($${params.push(types)}::text[])`);
+  return db.query<EventRow>(
+    `select ${eventColumns} from registry_events ${where.length ? `where ${where.join(' and ')}` : ''} order by event_id limit $1`,
+    params,
+  );
+}
+
+export async function eventExists(db: Queryable, eventId: string): Promise<boolean> {
+  return (await db.query(`select 1 from registry_events where event_id = $1`, [eventId])).length > 0;
+}
+
+/** The newest event's id: where a reader that has seen everything stands. */
+export async function headEventId(db: Queryable): Promise<string | null> {
+  const [row] = await db.query<{ event_id: string }>(`select event_id from registry_events order by event_id desc limit 1`);
+  return row?.event_id ?? null;
+}
+
+/** When the newest event of the given types (any when undefined) was emitted. */
+export async function latestCreatedAt(db: Queryable, types: readonly EventType[] | undefined): Promise<Date | null> {
+  const [row] =
+    types === undefined
+      ? await db.query<{ created_at: Date | null }>(`select created_at from registry_events order by event_id desc limit 1`)
+      : // One index probe per type on (event_type, event_id), however old the newest match is.
+        await db.query<{ created_at: Date | null }>(
+          `select max(e.created_at) as created_at
+           from unnest($1::text[]) as t(event_type)
+           cross join lateral (select created_at from registry_events r where r.event_type = t.event_type order by event_id desc limit 1) e`,
+          [types],
+        );
+  return row?.created_at ?? null;
+}
+
+/**
+ * Deletes up to `batch` events emitted before `before`, never the newest event (so a reader that
+ * is caught up keeps a valid cursor however quiet the registry is). Returns how many it deleted.
+ */
+export async function deleteOlderThan(db: Queryable, before: Date, batch: number): Promise<number> {
+  // An id's first 48 bits are its millisecond, so the smallest id of that millisecond bounds by age.
+  const bound = before.getTime().toString(16).padStart(12, '0');
+  const [row] = await db.query<{ deleted: number }>(
+    `with gone as (
+       delete from registry_events where event_id in (
+         select event_id from registry_events
+         where event_id < $1::uuid and event_id < (select max(event_id) from registry_events)
+         order by event_id limit $2)
+       returning 1)
+     select count(*)::int as deleted from gone`,
+    [`${bound.slice(0, 8)}-${bound.slice(8, 12)}-7000-8000-000000000000`, batch],
+  );
+  return row!.deleted;
+}
+
+/** The NOTIFY channel committing events signal on: one per schema, as the trigger of migration 0009 names it. */
+export async function notifyChannel(db: Queryable): Promise<string> {
+  const [row] = await db.query<{ channel: string }>(`select 'ap_feed_' || left(md5(current_schema()), 16) as channel`);
+  return row!.channel;
+}
