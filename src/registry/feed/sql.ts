@@ -63,7 +63,7 @@ export async function deleteOlderThan(db: Queryable, before: Date, batch: number
     `with gone as (
        delete from registry_events where event_id in (
          select event_id from registry_events
-         where event_id < $1::uuid and event_id < (select max(event_id) from registry_events)
+         where event_id < $1::uuid and event_id < (select event_id from registry_events order by event_id desc limit 1)
          order by event_id limit $2)
        returning 1)
      select count(*)::int as deleted from gone`,
