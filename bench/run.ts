@@ -1,10 +1,12 @@
 // `npm run bench`: every benchmark, one after another, each printing its ratios.
 import { healthzBench } from './healthz.bench.ts';
+import { feedBench } from './feed.bench.ts';
 import { resolveBench } from './resolve.bench.ts';
 
 const benches: Array<[string, () => Promise<void>]> = [
   ['healthz', healthzBench],
   ['resolve', resolveBench],
+  ['feed', feedBench],
 ];
 
 for (const [name, bench] of benches) {

@@ -83,6 +83,8 @@ export async function anotherPool(db: Database, poolMax: number): Promise<Databa
 export interface SseMessage {
   event: string;
   data: Json;
+  /** performance.now() when it was parsed. */
+  at: number;
 }
 
 /**
@@ -160,7 +162,7 @@ export class SseClient {
         if (line.startsWith('event: ')) event = line.slice(7);
         else if (line.startsWith('data: ')) data.push(line.slice(6));
       }
-      if (data.length > 0) this.messages.push({ event, data: JSON.parse(data.join('\n')) as Json });
+      if (data.length > 0) this.messages.push({ event, data: JSON.parse(data.join('\n')) as Json, at: performance.now() });
     }
     this.wakeAll();
   }
