@@ -93,7 +93,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Before any route: the OpenAPI generator only sees routes registered after it.
   await registerOpenApi(app, config.publicUrl);
   await registerCors(app);
-  registerMetrics(app, db);
+  const metrics = registerMetrics(app, db);
 
   registerHealth(app, db, migrations);
 
@@ -101,7 +101,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerBrands(app, ctx, deps.enrichment);
   await registerDashboard(app, ctx);
   registerProperties(app, ctx);
-  registerFeed(app, ctx, [propertySnapshot]);
+  registerFeed(app, ctx, { sections: [propertySnapshot], metrics });
   searchRoute(app, ctx);
   registerOwnership(app, ctx);
   registerHomographReviews(app, ctx, deps.reviewAppliers ?? { brand: applyHeldBrand(ctx), property: applyHeldProperty(ctx) });

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { Gauge, type Registry } from 'prom-client';
 import type { AppContext } from '../../context.ts';
 import { FeedHub } from './hub.ts';
 import type { FeedSettings } from './pages.ts';
@@ -14,9 +15,10 @@ export type { SnapshotSection } from './snapshot.ts';
 /**
  * The change feed: cursor pages, the SSE stream and the snapshot a mirror bootstraps from, plus
  * the hub that wakes streams on commit and the retention job. `sections` are the entities the
- * snapshot pages through, provided by the capabilities that own them.
+ * snapshot pages through, provided by the capabilities that own them; `metrics` gets the open
+ * stream count.
  */
-export function registerFeed(app: FastifyInstance, ctx: AppContext, sections: readonly SnapshotSection[]): void {
+export function registerFeed(app: FastifyInstance, ctx: AppContext, { sections, metrics }: { sections: readonly SnapshotSection[]; metrics: Registry }): void {
   const { db, config, clock } = ctx;
   const settings: FeedSettings = { clock, retentionDays: config.feed.retentionDays };
   const hub = new FeedHub(db, config.feed.heartbeatSeconds * 1000, app.log);
@@ -24,6 +26,14 @@ export function registerFeed(app: FastifyInstance, ctx: AppContext, sections: re
   feedRoute(app, db, settings);
   streamRoute(app, db, settings, hub);
   snapshotRoute(app, db, sections);
+  new Gauge({
+    name: 'feed_stream_subscribers',
+    help: 'Open change-feed streams in this process.',
+    registers: [metrics],
+    collect() {
+      this.set(hub.subscriberCount);
+    },
+  });
 
   let stopRetention: (() => Promise<void>) | undefined;
   app.addHook('onReady', async () => {

@@ -126,6 +126,7 @@ eachEngine('change feed stream', (engine) => {
       const client = await connect();
       await untilCaughtUp(client);
       assert.equal(server.app.feedHub.subscriberCount, 1);
+      assert.match(await (await fetch(`${server.url}/metrics`)).text(), /^feed_stream_subscribers 1$/m);
       client.close();
       assert.equal(await subscribersDropTo(0), 0);
       // And the next commit finds no one to write to.
