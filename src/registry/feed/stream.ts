@@ -39,6 +39,7 @@ export class FeedStream implements HubSubscriber {
     // Subscribed before the first read, so no batch can pass between the read and going live.
     this.unsubscribe = this.hub.subscribe(this);
     this.res.on('close', () => this.end());
+    this.res.on('error', () => this.end());
     this.res.on('drain', () => this.catchUp());
     this.catchUp();
   }
@@ -46,14 +47,13 @@ export class FeedStream implements HubSubscriber {
   deliver(batch: readonly EventRow[]): void {
     if (!this.live || this.closed) return;
     const matching = batch.filter((e) => (this.cursor === undefined || e.event_id > this.cursor) && (!this.types || this.types.has(e.event_type)));
-    if (matching.length === 0) return;
-    if (this.res.writableNeedDrain) {
-      // Slow client: keep nothing; after 'drain' it reads these from the database.
-      this.live = false;
-      return;
-    }
     const { limit } = this.request;
     for (let i = 0; i < matching.length; i += limit) {
+      if (this.res.writableNeedDrain) {
+        // Slow client: keep nothing; after 'drain' it reads the rest from the database.
+        this.live = false;
+        return;
+      }
       const events = matching.slice(i, i + limit);
       const last = events.at(-1)!;
       this.send('feed', renderPage({ events, cursor: last.event_id, has_more: i + limit < matching.length, freshness: freshness(this.settings, last.created_at) }));
