@@ -31,6 +31,17 @@ export interface Config {
   fetchAllow: string | undefined;
   limits: Limits;
   feed: FeedConfig;
+  agents: AgentsConfig;
+}
+
+/** The agent runtime (agent-tasks spec sections 4 to 8). */
+export interface AgentsConfig {
+  /** How long a mutating task's first response is replayed for its idempotency key. */
+  replayTtlSeconds: number;
+  /** Host names the agent endpoints answer besides loopback and PUBLIC_URL's (DNS-rebinding protection). */
+  allowedHosts: string[];
+  /** Browser origins allowed to call the agent endpoints. */
+  allowedOrigins: string[];
 }
 
 /** The change feed (spec section 4). */
@@ -102,6 +113,9 @@ export const envVars = {
   FEED_RETENTION_DAYS: { default: '90', meaning: 'days change-feed events (and their cursors) are kept' },
   FEED_PRUNE_INTERVAL_SECONDS: { default: '3600', meaning: 'how often the feed retention job deletes old events' },
   FEED_HEARTBEAT_SECONDS: { default: '15', meaning: 'heartbeat interval of caught-up feed streams' },
+  AGENT_REPLAY_TTL_SECONDS: { default: '86400', meaning: 'seconds an agent replays the first response to an idempotency key (3600 to 604800)' },
+  AGENT_ALLOWED_HOSTS: { default: '', meaning: 'comma-separated host names the agent endpoints answer besides loopback and PUBLIC_URL' },
+  AGENT_ALLOWED_ORIGINS: { default: '', meaning: 'comma-separated browser origins allowed to call the agent endpoints' },
 } as const;
 
 type Env = Record<string, string | undefined>;
@@ -135,6 +149,11 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
       retentionDays: integer('FEED_RETENTION_DAYS', get('FEED_RETENTION_DAYS'), 1, 3650),
       pruneIntervalSeconds: integer('FEED_PRUNE_INTERVAL_SECONDS', get('FEED_PRUNE_INTERVAL_SECONDS'), 1, 7 * 86400),
       heartbeatSeconds: integer('FEED_HEARTBEAT_SECONDS', get('FEED_HEARTBEAT_SECONDS'), 1, 3600),
+    },
+    agents: {
+      replayTtlSeconds: integer('AGENT_REPLAY_TTL_SECONDS', get('AGENT_REPLAY_TTL_SECONDS'), 3600, 604800),
+      allowedHosts: list(get('AGENT_ALLOWED_HOSTS')),
+      allowedOrigins: list(get('AGENT_ALLOWED_ORIGINS')),
     },
   };
 }
@@ -197,4 +216,8 @@ function trustProxy(value: string): boolean | string {
   if (value === 'true') return true;
   if (value === 'false') return false;
   return value;
+}
+
+function list(value: string): string[] {
+  return value.split(',').map((v) => v.trim()).filter((v) => v !== '');
 }

@@ -35,6 +35,7 @@ import { applyHeldBrand } from './registry/brands/routes/save.ts';
 import { applyHeldProperty } from './registry/properties/routes/save.ts';
 import { searchRoute } from './registry/search/route.ts';
 import { registerDashboard } from './dashboard/index.ts';
+import { mountTenant, type Tenant } from './agents/runtime/index.ts';
 
 export interface AppDeps {
   config: Config;
@@ -48,6 +49,8 @@ export interface AppDeps {
   resolveTxt?: TxtResolver;
   /** Replaces what applies approved held saves (tests observe decisions with fakes). */
   reviewAppliers?: ReviewAppliers;
+  /** Agents to serve (each at its own path, over MCP). */
+  tenants?: Tenant[];
 }
 
 /**
@@ -105,6 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   searchRoute(app, ctx);
   registerOwnership(app, ctx);
   registerHomographReviews(app, ctx, deps.reviewAppliers ?? { brand: applyHeldBrand(ctx), property: applyHeldProperty(ctx) });
+  for (const tenant of deps.tenants ?? []) mountTenant(app, ctx, tenant);
 
   app.addHook('onClose', async () => {
     if (!deps.fetcher) await fetcher.close();

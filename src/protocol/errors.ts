@@ -98,3 +98,44 @@ export function codeForStatus(status: number): ErrorCode {
   if (found) return found;
   return status >= 500 ? 'internal_error' : 'invalid_request';
 }
+
+/**
+ * The codes agent tasks answer with (agent-tasks spec section 7), in the envelopes of the
+ * transport: MCP `isError` text, creative `{error}`, signals `{errors[]}`. `retryable` tells a
+ * caller whether the same request may succeed later.
+ */
+export const agentErrorCatalogue = {
+  INVALID_REQUEST: { retryable: false, message: 'The request is invalid.' },
+  UNAUTHORIZED: { retryable: false, message: 'Check the credentials.' },
+  RATE_LIMITED: { retryable: true, message: 'Too many requests; retry with backoff.' },
+  INVALID_FORMAT_ID: { retryable: false, message: 'format_id must be an object with agent_url and id.' },
+  IDEMPOTENCY_CONFLICT: { retryable: false, message: 'This idempotency_key was used with a different payload.' },
+  IDEMPOTENCY_EXPIRED: { retryable: false, message: 'This idempotency_key is older than the replay window; use a new key.' },
+  IDEMPOTENCY_IN_PROGRESS: { retryable: true, message: 'A request with this idempotency_key is still running; retry shortly to get its result.' },
+  SIGNAL_AGENT_SEGMENT_NOT_FOUND: { retryable: false, message: 'Unknown signal_agent_segment_id.' },
+  ACTIVATION_FAILED: { retryable: true, message: 'The signal could not be activated.' },
+  ALREADY_ACTIVATED: { retryable: false, message: 'The signal is already active on this target.' },
+  DEPLOYMENT_UNAUTHORIZED: { retryable: false, message: 'Not authorized for this platform or account.' },
+  AGENT_NOT_FOUND: { retryable: false, message: 'No such agent is visible to this principal.' },
+  AGENT_ACCESS_DENIED: { retryable: false, message: 'Not authorized for this agent.' },
+  TASK_NOT_FOUND: { retryable: false, message: 'No such task for this principal.' },
+  INTERNAL_ERROR: { retryable: true, message: 'The agent failed to complete the task.' },
+} as const satisfies Record<string, { retryable: boolean; message: string }>;
+
+export type AgentErrorCode = keyof typeof agentErrorCatalogue;
+
+/** What an agent task throws; the transport renders it in its envelope. */
+export class AgentError extends Error {
+  readonly code: AgentErrorCode;
+  /** The argument at fault, as a dotted path, when there is one. */
+  readonly field: string | undefined;
+  readonly suggestion: string | undefined;
+
+  constructor(code: AgentErrorCode, message?: string, options: { field?: string; suggestion?: string; cause?: unknown } = {}) {
+    super(message ?? agentErrorCatalogue[code].message, { cause: options.cause });
+    this.name = 'AgentError';
+    this.code = code;
+    this.field = options.field;
+    this.suggestion = options.suggestion;
+  }
+}

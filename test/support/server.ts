@@ -29,7 +29,7 @@ export interface TestServerOptions {
   /** Adds test-only routes or setup before the server starts listening. */
   extend?: (app: FastifyInstance, db: Database) => void | Promise<void>;
   /** Replaces parts the composition root would build (the fetch client, the authenticator). */
-  deps?: Pick<AppDeps, 'fetcher' | 'authenticator' | 'enrichment' | 'clock' | 'resolveTxt' | 'reviewAppliers'>;
+  deps?: Pick<AppDeps, 'fetcher' | 'authenticator' | 'enrichment' | 'clock' | 'resolveTxt' | 'reviewAppliers' | 'tenants'>;
 }
 
 /** Starts the real server on loopback over a fresh, migrated database of the given engine. */

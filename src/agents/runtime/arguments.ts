@@ -1,0 +1,39 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import { AgentError } from '../../protocol/errors.ts';
+import type { AgentTask, JsonSchema } from './task.ts';
+
+// Task arguments are JSON and are never coerced; the first error is reported, as for HTTP bodies.
+const ajv = new Ajv({ allErrors: false, strict: false, coerceTypes: false, useDefaults: true });
+addFormats.default(ajv);
+const compiled = new WeakMap<JsonSchema, ValidateFunction>();
+
+/** The input schema a task advertises: mutating tasks also take the required `idempotency_key`. */
+export function advertisedInput(task: AgentTask): JsonSchema {
+  if (!task.mutates) return task.input;
+  const properties = { ...((task.input['properties'] as Record<string, unknown>) ?? {}) };
+  properties['idempotency_key'] = { type: 'string', format: 'uuid', description: 'Client-generated UUID v4; retry with the same key to get the first result again.' };
+  const required = [...new Set([...((task.input['required'] as string[]) ?? []), 'idempotency_key'])];
+  return { ...task.input, properties, required };
+}
+
+/** Checks the arguments against the task's input schema; the error names the field at fault. */
+export function validateArguments(task: AgentTask, args: Record<string, unknown>): void {
+  const schema = advertisedInput(task);
+  let validate = compiled.get(task.input);
+  if (!validate) {
+    validate = ajv.compile(schema);
+    compiled.set(task.input, validate);
+  }
+  if (validate(args)) return;
+  const error = validate.errors![0]!;
+  const field = fieldOf(error);
+  throw new AgentError('INVALID_REQUEST', `Invalid argument ${field || '(arguments)'}: ${error.message ?? 'is invalid'}.`, { field });
+}
+
+function fieldOf(error: ErrorObject): string {
+  const path = error.instancePath.split('/').slice(1).map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'));
+  if (error.keyword === 'required') path.push(String((error.params as { missingProperty: string }).missingProperty));
+  if (error.keyword === 'additionalProperties') path.push(String((error.params as { additionalProperty: string }).additionalProperty));
+  return path.join('.');
+}

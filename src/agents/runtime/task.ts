@@ -1,0 +1,32 @@
+import type { Principal } from '../../auth/principal.ts';
+
+/** A JSON Schema (draft 2020-12 or 07 subset that Ajv reads), as TypeBox produces. */
+export type JsonSchema = Record<string, unknown>;
+
+export interface TaskContext {
+  principal: Principal;
+  /** The tenant the task runs in. */
+  tenant: string;
+}
+
+/** One task an agent offers: what it takes, what it answers, and whether it changes anything. */
+export interface AgentTask {
+  name: string;
+  description: string;
+  input: JsonSchema;
+  output?: JsonSchema;
+  /** Mutating tasks require an `idempotency_key` (UUID v4) and replay their first success. */
+  mutates: boolean;
+  handler(args: Record<string, unknown>, ctx: TaskContext): Promise<Record<string, unknown>>;
+}
+
+export type AgentProtocol = 'media_buy' | 'signals' | 'governance' | 'sponsored_intelligence' | 'creative' | 'brand';
+
+/** An agent served by the runtime: its tasks, mounted at `path` (`/sales` serves `/sales/mcp`). */
+export interface Tenant {
+  name: string;
+  path: string;
+  description: string;
+  protocols: AgentProtocol[];
+  tasks: AgentTask[];
+}

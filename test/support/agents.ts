@@ -1,0 +1,64 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Tenant } from '../../src/agents/runtime/index.ts';
+import { asAdmin } from './server.ts';
+
+/** A tenant with test tasks, counting how often each mutating one really ran. */
+export function testTenant() {
+  const executions = { create_widget: 0, flaky_create: 0 };
+  const tenant: Tenant = {
+    name: 'test',
+    path: '/test',
+    description: 'Test tasks for the agent runtime.',
+    protocols: ['media_buy'],
+    tasks: [
+      {
+        name: 'echo',
+        description: 'Answers the message it was given.',
+        input: { type: 'object', properties: { message: { type: 'string', maxLength: 100 } }, required: ['message'], additionalProperties: false },
+        mutates: false,
+        handler: async (args) => ({ message: args['message'] }),
+      },
+      {
+        name: 'create_widget',
+        description: 'Creates a widget (mutating).',
+        input: {
+          type: 'object',
+          properties: {
+            account: { type: 'object', properties: { account_id: { type: 'string' } }, required: ['account_id'] },
+            name: { type: 'string' },
+            delay_ms: { type: 'integer', minimum: 0, maximum: 2000 },
+            push_notification_config: { type: 'object' },
+          },
+          required: ['account', 'name'],
+        },
+        mutates: true,
+        handler: async (args) => {
+          executions.create_widget++;
+          if (typeof args['delay_ms'] === 'number') await sleep(args['delay_ms']);
+          return { widget_id: randomUUID(), name: args['name'] };
+        },
+      },
+      {
+        name: 'flaky_create',
+        description: 'Fails the first time it runs.',
+        input: { type: 'object', properties: { name: { type: 'string' } } },
+        mutates: true,
+        handler: async (args) => {
+          if (executions.flaky_create++ === 0) throw new Error('first attempt fails');
+          return { created: args['name'] };
+        },
+      },
+    ],
+  };
+  return { tenant, executions };
+}
+
+/** The official MCP SDK client, connected over Streamable HTTP to `<base><path>/mcp`. */
+export async function mcpClient(base: string, path = '/test', headers: Record<string, string> = asAdmin): Promise<Client> {
+  const client = new Client({ name: 'ap-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}${path}/mcp`), { requestInit: { headers } }));
+  return client;
+}
