@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Role } from '@a2a-js/sdk';
+import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory, type Client as A2aClient } from '@a2a-js/sdk/client';
 import type { Tenant } from '../../src/agents/runtime/index.ts';
 import { asAdmin } from './server.ts';
 
@@ -61,4 +63,38 @@ export async function mcpClient(base: string, path = '/test', headers: Record<st
   const client = new Client({ name: 'ap-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${base}${path}/mcp`), { requestInit: { headers } }));
   return client;
+}
+
+/** The official A2A SDK client for the tenant at `<base><path>`, sending the credential on every call. */
+export async function a2aClient(base: string, path = '/test', headers: Record<string, string> = asAdmin): Promise<A2aClient> {
+  const authenticated: typeof fetch = (input, init) => {
+    const merged = new Headers(init?.headers);
+    for (const [name, value] of Object.entries(headers)) merged.set(name, value);
+    return fetch(input, { ...init, headers: merged });
+  };
+  const factory = new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl: authenticated })] }));
+  return factory.createFromUrl(base, `${path}/.well-known/agent-card.json`);
+}
+
+/** Sends a message naming a skill and its parameters; returns the data of the answer's first part. */
+export async function callSkill(client: A2aClient, skill: string, parameters: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const answer = await client.sendMessage({
+    tenant: '',
+    message: {
+      messageId: randomUUID(),
+      contextId: '',
+      taskId: '',
+      role: Role.ROLE_USER,
+      parts: [{ content: { $case: 'data', value: { skill, parameters } }, metadata: undefined, filename: '', mediaType: 'application/json' }],
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    },
+    configuration: undefined,
+    metadata: undefined,
+  });
+  if (!('parts' in answer)) throw new Error(`expected a message, got a task: ${JSON.stringify(answer)}`);
+  const content = answer.parts[0]?.content;
+  if (content?.$case !== 'data') throw new Error(`expected a data part, got ${JSON.stringify(answer.parts)}`);
+  return content.value as Record<string, unknown>;
 }

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { baseUrl } from '../../http/base-url.ts';
+import { mountA2a } from './a2a.ts';
 import { capabilitiesTask } from './capabilities.ts';
 import { hostCheck } from './host-check.ts';
 import { mountMcp } from './mcp.ts';
@@ -8,7 +10,7 @@ import type { Tenant } from './task.ts';
 
 export type { AgentTask, Tenant, TaskContext } from './task.ts';
 
-/** Serves a tenant's tasks, plus `get_ap_capabilities`, over MCP at `<path>/mcp`. */
+/** Serves a tenant's tasks, plus `get_ap_capabilities`, over MCP at `<path>/mcp` and A2A at `<path>/a2a`. */
 export function mountTenant(app: FastifyInstance, ctx: AppContext, tenant: Tenant): void {
   const { agents } = ctx.config;
   const publicHost = ctx.config.publicUrl ? new URL(ctx.config.publicUrl).hostname : undefined;
@@ -22,5 +24,7 @@ export function mountTenant(app: FastifyInstance, ctx: AppContext, tenant: Tenan
     leaseSeconds: 120,
     waitSeconds: 10,
   });
-  mountMcp(app, withCapabilities, runner, hostCheck([...(publicHost ? [publicHost] : []), ...agents.allowedHosts], agents.allowedOrigins));
+  const hostGuard = hostCheck([...(publicHost ? [publicHost] : []), ...agents.allowedHosts], agents.allowedOrigins);
+  mountMcp(app, withCapabilities, runner, hostGuard);
+  mountA2a(app, withCapabilities, runner, () => baseUrl(app, ctx.config), hostGuard);
 }

@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, it } from 'node:test';
+import { a2aClient, callSkill, testTenant } from '../../support/agents.ts';
+import { eachEngine } from '../../support/engines.ts';
+import { startTestServer, type TestServer } from '../../support/server.ts';
+
+eachEngine('agent runtime over A2A', (engine) => {
+  let server: TestServer;
+  const { tenant, executions } = testTenant();
+
+  before(async () => {
+    server = await startTestServer(engine, { deps: { tenants: [tenant] } });
+  });
+  after(() => server.close());
+
+  it('publishes an agent card naming every task as a skill and the JSON-RPC endpoint', async () => {
+    const res = await fetch(`${server.url}/test/.well-known/agent-card.json`);
+    assert.equal(res.status, 200);
+    const card = (await res.json()) as { skills: Array<{ id: string }>; supportedInterfaces: Array<{ url: string; protocolBinding: string }> };
+    assert.deepEqual(
+      card.skills.map((s) => s.id),
+      ['get_ap_capabilities', 'echo', 'create_widget', 'flaky_create'],
+    );
+    assert.deepEqual(card.supportedInterfaces[0], { url: `${server.url}/test/a2a`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' });
+  });
+
+  it('runs the skill a data part names, through the official client', async () => {
+    const client = await a2aClient(server.url);
+    assert.deepEqual(await callSkill(client, 'echo', { message: 'over a2a' }), { message: 'over a2a' });
+    const capabilities = await callSkill(client, 'get_ap_capabilities', {});
+    assert.deepEqual((capabilities['ap'] as { idempotency: unknown }).idempotency, { supported: true, replay_ttl_seconds: 86400 });
+  });
+
+  it('answers errors as {error: {code, message, field}}', async () => {
+    const client = await a2aClient(server.url);
+    assert.deepEqual((await callSkill(client, 'nope', {}))['error'], { code: 'INVALID_REQUEST', message: 'Unknown task "nope"; this agent offers get_ap_capabilities, echo, create_widget, flaky_create.', field: 'name' });
+    assert.equal(((await callSkill(client, 'echo', { message: 7 }))['error'] as { field: string }).field, 'message');
+  });
+
+  it('shares idempotency with MCP: the same key replays across transports', async () => {
+    const client = await a2aClient(server.url);
+    const key = randomUUID();
+    const before = executions.create_widget;
+    const args = { idempotency_key: key, account: { account_id: 'a2a' }, name: 'w' };
+    const first = await callSkill(client, 'create_widget', args);
+    const again = await callSkill(client, 'create_widget', args);
+    assert.equal(again['widget_id'], first['widget_id']);
+    assert.equal(again['replayed'], true);
+    assert.equal(executions.create_widget, before + 1);
+  });
+
+  it('requires a credential', async () => {
+    const res = await fetch(`${server.url}/test/a2a`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: {} }) });
+    assert.equal(res.status, 401);
+  });
+});
