@@ -42,6 +42,10 @@ export interface AgentsConfig {
   allowedHosts: string[];
   /** Browser origins allowed to call the agent endpoints. */
   allowedOrigins: string[];
+  /** The algorithm of webhook signing keys made from now on. */
+  signingAlg: 'ed25519' | 'ecdsa-p256-sha256';
+  /** Seals signing keys at rest (AES-256-GCM); required in production. */
+  signingKeySecret: string | undefined;
 }
 
 /** The change feed (spec section 4). */
@@ -116,6 +120,8 @@ export const envVars = {
   AGENT_REPLAY_TTL_SECONDS: { default: '86400', meaning: 'seconds an agent replays the first response to an idempotency key (3600 to 604800)' },
   AGENT_ALLOWED_HOSTS: { default: '', meaning: 'comma-separated host names the agent endpoints answer besides loopback and PUBLIC_URL' },
   AGENT_ALLOWED_ORIGINS: { default: '', meaning: 'comma-separated browser origins allowed to call the agent endpoints' },
+  AGENT_SIGNING_ALG: { default: 'ed25519', meaning: 'algorithm of webhook signing keys: ed25519 or ecdsa-p256-sha256' },
+  AP_SIGNING_KEY_SECRET: { default: '', meaning: 'secret sealing the agents\' private signing keys at rest (at least 32 characters; set it in production)' },
 } as const;
 
 type Env = Record<string, string | undefined>;
@@ -154,6 +160,8 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
       replayTtlSeconds: integer('AGENT_REPLAY_TTL_SECONDS', get('AGENT_REPLAY_TTL_SECONDS'), 3600, 604800),
       allowedHosts: list(get('AGENT_ALLOWED_HOSTS')),
       allowedOrigins: list(get('AGENT_ALLOWED_ORIGINS')),
+      signingAlg: oneOf('AGENT_SIGNING_ALG', get('AGENT_SIGNING_ALG'), ['ed25519', 'ecdsa-p256-sha256']),
+      signingKeySecret: signingKeySecret(nonEmpty(get('AP_SIGNING_KEY_SECRET'))),
     },
   };
 }
@@ -220,4 +228,9 @@ function trustProxy(value: string): boolean | string {
 
 function list(value: string): string[] {
   return value.split(',').map((v) => v.trim()).filter((v) => v !== '');
+}
+
+function signingKeySecret(value: string | undefined): string | undefined {
+  if (value !== undefined && value.length < 32) throw new ConfigError('AP_SIGNING_KEY_SECRET must be at least 32 characters; make one with `openssl rand -hex 32`');
+  return value;
 }

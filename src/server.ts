@@ -35,7 +35,8 @@ import { applyHeldBrand } from './registry/brands/routes/save.ts';
 import { applyHeldProperty } from './registry/properties/routes/save.ts';
 import { searchRoute } from './registry/search/route.ts';
 import { registerDashboard } from './dashboard/index.ts';
-import { mountTenant, type Tenant } from './agents/runtime/index.ts';
+import { registerAgents } from './agents/index.ts';
+import type { Tenant } from './agents/runtime/index.ts';
 
 export interface AppDeps {
   config: Config;
@@ -108,7 +109,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   searchRoute(app, ctx);
   registerOwnership(app, ctx);
   registerHomographReviews(app, ctx, deps.reviewAppliers ?? { brand: applyHeldBrand(ctx), property: applyHeldProperty(ctx) });
-  for (const tenant of deps.tenants ?? []) mountTenant(app, ctx, tenant);
+  registerAgents(app, ctx, deps.tenants ?? []);
 
   app.addHook('onClose', async () => {
     if (!deps.fetcher) await fetcher.close();
