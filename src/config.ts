@@ -46,6 +46,10 @@ export interface AgentsConfig {
   signingAlg: 'ed25519' | 'ecdsa-p256-sha256';
   /** Seals signing keys at rest (AES-256-GCM); required in production. */
   signingKeySecret: string | undefined;
+  /** First webhook retry delay; doubled (with jitter) on every further retry. */
+  webhookRetryBaseMs: number;
+  /** Attempts before a webhook delivery is given up. */
+  webhookMaxAttempts: number;
 }
 
 /** The change feed (spec section 4). */
@@ -121,6 +125,8 @@ export const envVars = {
   AGENT_ALLOWED_HOSTS: { default: '', meaning: 'comma-separated host names the agent endpoints answer besides loopback and PUBLIC_URL' },
   AGENT_ALLOWED_ORIGINS: { default: '', meaning: 'comma-separated browser origins allowed to call the agent endpoints' },
   AGENT_SIGNING_ALG: { default: 'ed25519', meaning: 'algorithm of webhook signing keys: ed25519 or ecdsa-p256-sha256' },
+  AGENT_WEBHOOK_RETRY_BASE_MS: { default: '1000', meaning: 'first webhook retry delay in ms, doubled with jitter on each further retry (up to an hour)' },
+  AGENT_WEBHOOK_MAX_ATTEMPTS: { default: '12', meaning: 'webhook delivery attempts before giving up' },
   AP_SIGNING_KEY_SECRET: { default: '', meaning: 'secret sealing the agents\' private signing keys at rest (at least 32 characters; set it in production)' },
 } as const;
 
@@ -162,6 +168,8 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
       allowedOrigins: list(get('AGENT_ALLOWED_ORIGINS')),
       signingAlg: oneOf('AGENT_SIGNING_ALG', get('AGENT_SIGNING_ALG'), ['ed25519', 'ecdsa-p256-sha256']),
       signingKeySecret: signingKeySecret(nonEmpty(get('AP_SIGNING_KEY_SECRET'))),
+      webhookRetryBaseMs: integer('AGENT_WEBHOOK_RETRY_BASE_MS', get('AGENT_WEBHOOK_RETRY_BASE_MS'), 1, 3_600_000),
+      webhookMaxAttempts: integer('AGENT_WEBHOOK_MAX_ATTEMPTS', get('AGENT_WEBHOOK_MAX_ATTEMPTS'), 1, 100),
     },
   };
 }

@@ -4,22 +4,41 @@ import { baseUrl } from '../http/base-url.ts';
 import { keyRoutes } from './keys/routes.ts';
 import { currentKey, type KeySettings } from './keys/store.ts';
 import { mountTenant, type Tenant } from './runtime/index.ts';
+import { TaskWorker } from './tasks/worker.ts';
+import { WebhookDeliverer } from './webhooks/deliverer.ts';
 
 /** Signatures live at most 300 s plus 60 s of verifier skew; retired keys stay published that long. */
 export const signatureLifetimeSeconds = 360;
 
 /**
- * The agents this deployment serves: each tenant over MCP and A2A, the signing keys their webhooks
- * are signed with (made at first start), and the JWKS and brand.json receivers resolve them from.
+ * The agents this deployment serves: each tenant over MCP and A2A, the worker that runs their
+ * long tasks, the outbox that delivers their webhooks, the signing keys those are signed with
+ * (made at first start), and the JWKS and brand.json receivers resolve the keys from.
  */
 export function registerAgents(app: FastifyInstance, ctx: AppContext, tenants: readonly Tenant[]): void {
   if (tenants.length === 0) return;
   const { agents } = ctx.config;
   const keys: KeySettings = { alg: agents.signingAlg, secret: agents.signingKeySecret, clock: ctx.clock, publishWindowSeconds: signatureLifetimeSeconds };
-  for (const tenant of tenants) mountTenant(app, ctx, tenant);
+  const deliverer = new WebhookDeliverer({
+    db: ctx.db,
+    fetcher: ctx.fetcher,
+    clock: ctx.clock,
+    signingKey: () => currentKey(ctx.db, keys),
+    settings: { baseDelayMs: agents.webhookRetryBaseMs, maxDelayMs: 3_600_000, maxAttempts: agents.webhookMaxAttempts, pollMs: 1000 },
+    log: app.log,
+  });
+  const worker = new TaskWorker({ db: ctx.db, clock: ctx.clock, tenants, log: app.log, onWebhook: () => deliverer.wake(), pollMs: 1000 });
+  for (const tenant of tenants) mountTenant(app, ctx, tenant, () => worker.wake());
   keyRoutes(app, ctx.db, keys, tenants, () => baseUrl(app, ctx.config));
   app.addHook('onReady', async () => {
     await currentKey(ctx.db, keys);
     if (!agents.signingKeySecret) app.log.warn('AP_SIGNING_KEY_SECRET is not set: agent signing keys are stored unsealed (acceptable in development only)');
+    // Both pick up what a previous process accepted but did not finish.
+    worker.start();
+    deliverer.start();
+  });
+  app.addHook('preClose', async () => {
+    await worker.close();
+    await deliverer.close();
   });
 }

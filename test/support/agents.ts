@@ -9,7 +9,7 @@ import { asAdmin } from './server.ts';
 
 /** A tenant with test tasks, counting how often each mutating one really ran. */
 export function testTenant() {
-  const executions = { create_widget: 0, flaky_create: 0 };
+  const executions = { create_widget: 0, flaky_create: 0, build_thing: 0 };
   const tenant: Tenant = {
     name: 'test',
     path: '/test',
@@ -41,6 +41,22 @@ export function testTenant() {
           executions.create_widget++;
           if (typeof args['delay_ms'] === 'number') await sleep(args['delay_ms']);
           return { widget_id: randomUUID(), name: args['name'] };
+        },
+      },
+      {
+        name: 'build_thing',
+        description: 'Builds a thing, taking its time (long-running).',
+        input: {
+          type: 'object',
+          properties: { name: { type: 'string' }, delay_ms: { type: 'integer', minimum: 0 }, push_notification_config: { type: 'object' } },
+          required: ['name'],
+        },
+        mutates: true,
+        longRunning: true,
+        handler: async (args) => {
+          if (typeof args['delay_ms'] === 'number') await sleep(args['delay_ms']);
+          executions.build_thing++;
+          return { thing_id: randomUUID(), name: args['name'] };
         },
       },
       {

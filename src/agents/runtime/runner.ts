@@ -15,7 +15,10 @@ export interface TaskRunner {
  * What every transport calls: finds the task, checks its arguments, and runs it, through the
  * idempotency record when it mutates. Transports only translate envelopes.
  */
-export function createRunner(db: Database, tenant: Tenant, idempotency: IdempotencySettings): TaskRunner {
+/** Accepts a long-running task for the worker and answers its `{task_id, status}`. */
+export type Submit = (task: AgentTask, args: Record<string, unknown>, principal: Principal) => Promise<Record<string, unknown>>;
+
+export function createRunner(db: Database, tenant: Tenant, idempotency: IdempotencySettings, submit: Submit): TaskRunner {
   const byName = new Map(tenant.tasks.map((task) => [task.name, task]));
   return {
     tasks: tenant.tasks,
@@ -29,11 +32,12 @@ export function createRunner(db: Database, tenant: Tenant, idempotency: Idempote
       validateArguments(task, args as Record<string, unknown>);
       const ctx = { principal, tenant: tenant.name };
       const typed = args as Record<string, unknown>;
-      if (!task.mutates) return task.handler(typed, ctx);
+      const execute = () => (task.longRunning ? submit(task, typed, principal) : task.handler(typed, ctx));
+      if (!task.mutates) return execute();
       const key = requireKey(typed);
       const account = (typed['account'] as { account_id?: unknown } | undefined)?.account_id;
       const scope = { tenant: tenant.name, principal: `${principal.kind}:${principal.subject}`, account: typeof account === 'string' ? account : '', key };
-      return runOnce(db, idempotency, scope, task.name, typed, () => task.handler(typed, ctx));
+      return runOnce(db, idempotency, scope, task.name, typed, execute);
     },
   };
 }

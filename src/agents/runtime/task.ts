@@ -17,6 +17,11 @@ export interface AgentTask {
   output?: JsonSchema;
   /** Mutating tasks require an `idempotency_key` (UUID v4) and replay their first success. */
   mutates: boolean;
+  /**
+   * Long-running: answered at once with `{task_id, status: 'submitted'}` and run by a worker; the
+   * caller polls `get_task` or, with `push_notification_config.url`, is sent a signed webhook.
+   */
+  longRunning?: boolean;
   handler(args: Record<string, unknown>, ctx: TaskContext): Promise<Record<string, unknown>>;
 }
 

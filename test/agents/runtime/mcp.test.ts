@@ -40,7 +40,7 @@ eachEngine('agent runtime over MCP', (engine) => {
       const { tools } = await client.listTools();
       assert.deepEqual(
         tools.map((t) => t.name),
-        ['get_ap_capabilities', 'echo', 'create_widget', 'flaky_create'],
+        ['get_ap_capabilities', 'get_task', 'echo', 'create_widget', 'build_thing', 'flaky_create'],
       );
       const echo = tools.find((t) => t.name === 'echo')!;
       assert.deepEqual(echo.inputSchema.required, ['message']);
@@ -59,6 +59,7 @@ eachEngine('agent runtime over MCP', (engine) => {
       const { errors } = validateSchema('/schemas/3.0.6/protocol/get-ap-capabilities-response.json', capabilities);
       assert.deepEqual(errors, []);
       assert.deepEqual(capabilities.ap.idempotency, { supported: true, replay_ttl_seconds: 86400 });
+      assert.deepEqual(capabilities.webhook_signing, { supported: true, profile: 'ap/webhook-signing/v1', algorithms: ['ed25519'] });
       assert.deepEqual(capabilities.supported_protocols, ['media_buy']);
       assert.ok(capabilities.tasks.includes('create_widget'));
     });

@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../clock.ts';
+import type { Database } from '../../db/database.ts';
+import { AgentError } from '../../protocol/errors.ts';
+import type { Principal } from '../../auth/principal.ts';
+import type { Tenant } from '../runtime/task.ts';
+import { enqueue } from '../webhooks/sql.ts';
+import * as sql from './sql.ts';
+import type { TaskRow } from './sql.ts';
+
+const leaseMs = 5 * 60_000;
+
+/**
+ * Runs accepted long-running tasks, claimed from the database so any instance may run any task
+ * and a task whose instance stopped is taken over when its lease lapses. The result and its
+ * webhook (when the caller gave a push URL) are written in one transaction.
+ */
+export class TaskWorker {
+  private readonly db: Database;
+  private readonly clock: Clock;
+  private readonly tenants: Map<string, Tenant>;
+  private readonly log: FastifyBaseLogger;
+  private readonly onWebhook: () => void;
+  private readonly pollMs: number;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private closed = false;
+
+  constructor(parts: { db: Database; clock: Clock; tenants: readonly Tenant[]; log: FastifyBaseLogger; onWebhook: () => void; pollMs: number }) {
+    this.db = parts.db;
+    this.clock = parts.clock;
+    this.tenants = new Map(parts.tenants.map((t) => [t.name, t]));
+    this.log = parts.log;
+    this.onWebhook = parts.onWebhook;
+    this.pollMs = parts.pollMs;
+  }
+
+  start(): void {
+    this.timer = setInterval(() => this.wake(), this.pollMs);
+    this.timer.unref();
+    this.wake();
+  }
+
+  wake(): void {
+    if (this.closed) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.drain()
+      .catch((err: unknown) => this.log.error({ err }, 'task worker pass failed; the next pass retries'))
+      .finally(() => {
+        this.running = undefined;
+        if (this.again && !this.closed) {
+          this.again = false;
+          this.wake();
+        }
+      });
+  }
+
+  /**
+   * Stops taking tasks. A task still running gets a few seconds to finish; after that it is left to
+   * its lease, which lapses so that another instance (or this one, restarted) runs it again.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.timer);
+    await Promise.race([this.running, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
+  }
+
+  private async drain(): Promise<void> {
+    while (!this.closed) {
+      const now = this.clock.now();
+      const row = await sql.claimNext(this.db, [...this.tenants.keys()], now, new Date(now.getTime() + leaseMs));
+      if (!row) return;
+      await this.run(row);
+    }
+  }
+
+  private async run(row: TaskRow): Promise<void> {
+    const task = this.tenants.get(row.tenant)?.tasks.find((t) => t.name === row.task);
+    let outcome: { status: 'completed' | 'failed'; result?: Record<string, unknown>; error?: Record<string, unknown> };
+    try {
+      if (!task) throw new AgentError('INTERNAL_ERROR', `The agent no longer offers ${row.task}.`);
+      const [kind, ...subject] = row.principal.split(':');
+      const principal: Principal = { kind: kind as Principal['kind'], subject: subject.join(':'), displayName: row.principal };
+      outcome = { status: 'completed', result: await task.handler(row.arguments, { principal, tenant: row.tenant }) };
+    } catch (err) {
+      if (!(err instanceof AgentError)) this.log.error({ err, task: row.task, taskId: row.task_id }, 'long-running task failed');
+      const error = err instanceof AgentError ? err : new AgentError('INTERNAL_ERROR');
+      outcome = { status: 'failed', error: { code: error.code, message: error.message } };
+    }
+    const url = pushUrl(row.arguments);
+    await this.db.transaction(async (tx) => {
+      const now = this.clock.now();
+      await sql.finish(tx, row.task_id, outcome, now);
+      if (!url) return;
+      const idempotencyKey = randomUUID();
+      await enqueue(
+        tx,
+        {
+          id: randomUUID(),
+          tenant: row.tenant,
+          task_id: row.task_id,
+          url,
+          idempotency_key: idempotencyKey,
+          payload: {
+            task_id: row.task_id,
+            idempotency_key: idempotencyKey,
+            task_type: row.task,
+            status: outcome.status,
+            timestamp: now.toISOString(),
+            result: outcome.result ?? { error: outcome.error },
+          },
+        },
+        now,
+      );
+    });
+    if (url) this.onWebhook();
+  }
+}
+
+function pushUrl(args: Record<string, unknown>): string | undefined {
+  const config = args['push_notification_config'];
+  const url = config && typeof config === 'object' ? (config as { url?: unknown }).url : undefined;
+  return typeof url === 'string' ? url : undefined;
+}

@@ -1,0 +1,110 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../clock.ts';
+import type { Database } from '../../db/database.ts';
+import { FetchError, type FetchErrorReason } from '../../net/fetch-error.ts';
+import type { SafeFetch } from '../../net/safe-fetch.ts';
+import { signWebhook, type WebhookSigningKey } from '../../signing/index.ts';
+import type { SigningKey } from '../keys/store.ts';
+import * as sql from './sql.ts';
+import type { DeliveryRow } from './sql.ts';
+
+export interface DeliverySettings {
+  /** First retry delay; each retry doubles it, with jitter, up to `maxDelayMs`. */
+  baseDelayMs: number;
+  maxDelayMs: number;
+  maxAttempts: number;
+  /** How often the outbox is checked for due retries (a new webhook wakes it at once). */
+  pollMs: number;
+}
+
+// A destination that can never be reached as given is not retried.
+const terminalReasons = new Set<FetchErrorReason>(['invalid_url', 'unsupported_scheme', 'credentials_in_url', 'forbidden_address', 'redirect_refused']);
+const leaseMs = 60_000;
+
+/**
+ * Sends the webhook outbox: each delivery signed (RFC 9421, this deployment's current key) at
+ * every attempt and POSTed through the SSRF-safe client, since the URL is the caller's. 2xx
+ * delivers; 5xx, 429 and network failures retry with exponential backoff and jitter; any other
+ * status, or a destination the client refuses, fails for good.
+ */
+export class WebhookDeliverer {
+  private readonly db: Database;
+  private readonly fetcher: SafeFetch;
+  private readonly clock: Clock;
+  private readonly signingKey: () => Promise<SigningKey>;
+  private readonly settings: DeliverySettings;
+  private readonly log: FastifyBaseLogger;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private closed = false;
+
+  constructor(parts: { db: Database; fetcher: SafeFetch; clock: Clock; signingKey: () => Promise<SigningKey>; settings: DeliverySettings; log: FastifyBaseLogger }) {
+    ({ db: this.db, fetcher: this.fetcher, clock: this.clock, signingKey: this.signingKey, settings: this.settings, log: this.log } = parts);
+  }
+
+  start(): void {
+    this.timer = setInterval(() => this.wake(), this.settings.pollMs);
+    this.timer.unref();
+    this.wake();
+  }
+
+  /** Sends what is due now; calls while sending fold into one more pass. */
+  wake(): void {
+    if (this.closed) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.drain()
+      .catch((err: unknown) => this.log.error({ err }, 'webhook outbox pass failed; the next pass retries'))
+      .finally(() => {
+        this.running = undefined;
+        if (this.again && !this.closed) {
+          this.again = false;
+          this.wake();
+        }
+      });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  private async drain(): Promise<void> {
+    for (;;) {
+      const now = this.clock.now();
+      const due = await sql.claimDue(this.db, now, new Date(now.getTime() + leaseMs), 20);
+      if (due.length === 0) return;
+      await Promise.all(due.map((row) => this.send(row)));
+      if (this.closed) return;
+    }
+  }
+
+  private async send(row: DeliveryRow): Promise<void> {
+    const body = JSON.stringify(row.payload);
+    let outcome: { ok: true } | { ok: false; retry: boolean; error: string };
+    try {
+      const key = await this.signingKey();
+      const signed = signWebhook({ method: 'POST', url: row.url, headers: { 'Content-Type': 'application/json' }, body }, key.privateJwk as WebhookSigningKey, { clock: this.clock });
+      const res = await this.fetcher.fetch(row.url, { method: 'POST', headers: signed.headers, body, redirect: 'error', maxBytes: 64 * 1024 });
+      outcome =
+        res.status >= 200 && res.status < 300
+          ? { ok: true }
+          : { ok: false, retry: res.status >= 500 || res.status === 429, error: `HTTP ${res.status}` };
+    } catch (err) {
+      const terminal = err instanceof FetchError && terminalReasons.has(err.reason);
+      outcome = { ok: false, retry: !terminal, error: err instanceof Error ? err.message : String(err) };
+    }
+    if (outcome.ok) return sql.delivered(this.db, row.id, this.clock.now());
+    if (!outcome.retry || row.attempts >= this.settings.maxAttempts) {
+      this.log.warn({ delivery: row.id, task: row.task_id, attempts: row.attempts, error: outcome.error }, 'webhook delivery failed for good');
+      return sql.failed(this.db, row.id, outcome.error);
+    }
+    const backoff = Math.min(this.settings.maxDelayMs, this.settings.baseDelayMs * 2 ** (row.attempts - 1));
+    const delay = backoff / 2 + Math.random() * (backoff / 2);
+    await sql.retryAt(this.db, row.id, new Date(this.clock.now().getTime() + delay), outcome.error);
+  }
+}

@@ -1,0 +1,129 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Clock } from '../../clock.ts';
+import { systemClock } from '../../clock.ts';
+import { createWebhookVerifier, InMemoryReplayCache, type ReplayCache, type RevocationList, type WebhookJwk } from '../../signing/index.ts';
+
+/** A webhook as the spec defines its payload (agent-tasks section 6). */
+export interface WebhookEvent {
+  task_id: string;
+  idempotency_key: string;
+  task_type: string;
+  status: string;
+  timestamp: string;
+  result: Record<string, unknown>;
+}
+
+/** Which idempotency keys were processed; keep it durable if the receiver restarts. */
+export interface SeenKeys {
+  /** True when the key was new and is now taken; false when it was processed (or is being) before. */
+  claim(key: string): Promise<boolean> | boolean;
+  /** Gives a claimed key back when processing failed, so the sender's retry is processed. */
+  release(key: string): Promise<void> | void;
+}
+
+export class InMemorySeenKeys implements SeenKeys {
+  readonly #keys = new Set<string>();
+  claim(key: string): boolean {
+    if (this.#keys.has(key)) return false;
+    this.#keys.add(key);
+    return true;
+  }
+  release(key: string): void {
+    this.#keys.delete(key);
+  }
+}
+
+export interface ReceiverOptions {
+  resolveKey(keyid: string): Promise<WebhookJwk | undefined>;
+  onEvent(event: WebhookEvent): Promise<void> | void;
+  seen?: SeenKeys;
+  replayCache?: ReplayCache;
+  revocation?: RevocationList;
+  clock?: Clock;
+}
+
+export interface ReceiverRequest {
+  method: string;
+  /** The full URL the sender addressed, as it signed it. */
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+export interface ReceiverResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * The buyer's side of webhooks: verifies the RFC 9421 signature (401 with
+ * `WWW-Authenticate: Signature error="<reason>"` when it fails), then hands each event to
+ * `onEvent` once per `idempotency_key`; a retry of a processed event is answered 200 without
+ * processing it again. A failing `onEvent` answers 500, so the sender retries.
+ */
+export function createWebhookReceiver(options: ReceiverOptions) {
+  const verifier = createWebhookVerifier({
+    resolveKey: options.resolveKey,
+    replayCache: options.replayCache ?? new InMemoryReplayCache(),
+    clock: options.clock ?? systemClock,
+    ...(options.revocation ? { revocation: options.revocation } : {}),
+  });
+  const seen = options.seen ?? new InMemorySeenKeys();
+  const answer = (status: number, body: Record<string, unknown>, headers: Record<string, string> = {}): ReceiverResponse => ({
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+
+  return {
+    async handle(request: ReceiverRequest): Promise<ReceiverResponse> {
+      const verified = await verifier.verify(request);
+      if (!verified.ok) return answer(401, { error: verified.code }, { 'www-authenticate': verified.wwwAuthenticate });
+      let event: WebhookEvent;
+      try {
+        event = JSON.parse(request.body) as WebhookEvent;
+      } catch {
+        return answer(400, { error: 'invalid_json' });
+      }
+      if (!event || typeof event.idempotency_key !== 'string' || typeof event.task_id !== 'string' || typeof event.status !== 'string') {
+        return answer(400, { error: 'invalid_payload', message: 'task_id, idempotency_key and status are required' });
+      }
+      if (!(await seen.claim(event.idempotency_key))) return answer(200, { status: 'duplicate' });
+      try {
+        await options.onEvent(event);
+      } catch {
+        await seen.release(event.idempotency_key);
+        return answer(500, { error: 'processing_failed' });
+      }
+      return answer(200, { status: 'processed' });
+    },
+  };
+}
+
+export type WebhookReceiver = ReturnType<typeof createWebhookReceiver>;
+
+/**
+ * The receiver as a Node request listener. `publicUrl` is where senders address it (what they
+ * sign), e.g. `https://buyer.example`; bodies over 1 MiB are refused.
+ */
+export function receiverListener(receiver: WebhookReceiver, publicUrl: string) {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > 1024 * 1024) req.destroy();
+      else chunks.push(chunk);
+    });
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', publicUrl).href;
+      receiver
+        .handle({ method: req.method ?? 'POST', url, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') })
+        .then(
+          (out) => res.writeHead(out.status, out.headers).end(out.body),
+          () => res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"internal_error"}'),
+        );
+    });
+  };
+}

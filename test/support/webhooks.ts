@@ -1,0 +1,74 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { sellerKeys } from '../../src/client/webhooks/keys.ts';
+import { createWebhookReceiver, receiverListener, type ReceiverRequest, type WebhookEvent } from '../../src/client/webhooks/receiver.ts';
+import type { Clock } from '../../src/clock.ts';
+import { systemClock } from '../../src/clock.ts';
+import { parseAllowList } from '../../src/net/allow-list.ts';
+import { SafeFetch } from '../../src/net/safe-fetch.ts';
+
+/**
+ * A buyer's webhook endpoint on loopback, built on the receiver library, resolving the seller's
+ * keys from its brand.json. `answerWith` makes the next deliveries fail with a status (as a flaky
+ * endpoint would) before the receiver sees them; `requests` keeps what arrived, as sent.
+ */
+export class TestReceiver {
+  readonly events: WebhookEvent[] = [];
+  readonly requests: ReceiverRequest[] = [];
+  readonly statuses: number[] = [];
+  answerWith: number[] = [];
+  url = '';
+  private server: http.Server | undefined;
+  private receiver: ReturnType<typeof createWebhookReceiver> | undefined;
+
+  async listen(): Promise<void> {
+    this.server = http.createServer((req, res) => {
+      const forced = this.answerWith.shift();
+      if (forced !== undefined) {
+        req.resume();
+        res.writeHead(forced).end();
+        this.statuses.push(forced);
+        return;
+      }
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        this.requests.push({ method: req.method!, url: new URL(req.url!, this.url).href, headers: { ...req.headers }, body: Buffer.concat(chunks).toString('utf8') });
+      });
+      res.on('finish', () => this.statuses.push(res.statusCode));
+      receiverListener(this.receiver!, this.url)(req, res);
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  /** Trusts the seller at `sellerBase` (its brand.json and JWKS on loopback). */
+  trust(sellerBase: string, clock: Clock = systemClock): void {
+    const fetcher = new SafeFetch({ allow: parseAllowList(new URL(sellerBase).host) });
+    this.receiver = createWebhookReceiver({
+      resolveKey: sellerKeys({ fetcher, clock, brandJsonUrl: `${sellerBase}/.well-known/brand.json` }),
+      onEvent: (event) => {
+        this.events.push(event);
+      },
+      clock,
+    });
+  }
+
+  /** The receiver alone, for requests a test alters by hand. */
+  handle(request: ReceiverRequest) {
+    return this.receiver!.handle(request);
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+}
+
+/** Waits until `check` holds, polling. */
+export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
