@@ -27,7 +27,7 @@ export function registerAgents(app: FastifyInstance, ctx: AppContext, tenants: r
     settings: { baseDelayMs: agents.webhookRetryBaseMs, maxDelayMs: 3_600_000, maxAttempts: agents.webhookMaxAttempts, pollMs: 1000 },
     log: app.log,
   });
-  const worker = new TaskWorker({ db: ctx.db, clock: ctx.clock, tenants, log: app.log, onWebhook: () => deliverer.wake(), pollMs: 1000 });
+  const worker = new TaskWorker({ db: ctx.db, clock: ctx.clock, tenants, log: app.log, onWebhook: () => deliverer.wake(), pollMs: 1000, concurrency: 8 });
   for (const tenant of tenants) mountTenant(app, ctx, tenant, () => worker.wake());
   keyRoutes(app, ctx.db, keys, tenants, () => baseUrl(app, ctx.config));
   app.addHook('onReady', async () => {

@@ -42,11 +42,17 @@ export class TestReceiver {
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
 
-  /** Trusts the seller at `sellerBase` (its brand.json and JWKS on loopback). */
-  trust(sellerBase: string, clock: Clock = systemClock): void {
-    const fetcher = new SafeFetch({ allow: parseAllowList(new URL(sellerBase).host) });
+  /**
+   * Trusts the seller at `sellerBase` (its brand.json and JWKS on loopback). A function gives the
+   * seller's current address, for tests that replace one instance with another on a new port.
+   */
+  trust(sellerBase: string | (() => string), clock: Clock = systemClock): void {
+    const base = typeof sellerBase === 'string' ? () => sellerBase : sellerBase;
     this.receiver = createWebhookReceiver({
-      resolveKey: sellerKeys({ fetcher, clock, brandJsonUrl: `${sellerBase}/.well-known/brand.json` }),
+      resolveKey: (kid) => {
+        const fetcher = new SafeFetch({ allow: parseAllowList(new URL(base()).host) });
+        return sellerKeys({ fetcher, clock, brandJsonUrl: `${base()}/.well-known/brand.json` })(kid).finally(() => fetcher.close());
+      },
       onEvent: (event) => {
         this.events.push(event);
       },

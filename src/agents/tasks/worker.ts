@@ -12,9 +12,9 @@ import type { TaskRow } from './sql.ts';
 const leaseMs = 5 * 60_000;
 
 /**
- * Runs accepted long-running tasks, claimed from the database so any instance may run any task
- * and a task whose instance stopped is taken over when its lease lapses. The result and its
- * webhook (when the caller gave a push URL) are written in one transaction.
+ * Runs accepted long-running tasks, several at once, claimed from the database so any instance
+ * may run any task and a task whose instance stopped is taken over when its lease lapses. The
+ * result and its webhook (when the caller gave a push URL) are written in one transaction.
  */
 export class TaskWorker {
   private readonly db: Database;
@@ -23,18 +23,21 @@ export class TaskWorker {
   private readonly log: FastifyBaseLogger;
   private readonly onWebhook: () => void;
   private readonly pollMs: number;
+  private readonly concurrency: number;
   private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
+  private claiming: Promise<void> | undefined;
   private again = false;
   private closed = false;
+  private readonly inFlight = new Set<Promise<void>>();
 
-  constructor(parts: { db: Database; clock: Clock; tenants: readonly Tenant[]; log: FastifyBaseLogger; onWebhook: () => void; pollMs: number }) {
+  constructor(parts: { db: Database; clock: Clock; tenants: readonly Tenant[]; log: FastifyBaseLogger; onWebhook: () => void; pollMs: number; concurrency: number }) {
     this.db = parts.db;
     this.clock = parts.clock;
     this.tenants = new Map(parts.tenants.map((t) => [t.name, t]));
     this.log = parts.log;
     this.onWebhook = parts.onWebhook;
     this.pollMs = parts.pollMs;
+    this.concurrency = parts.concurrency;
   }
 
   start(): void {
@@ -43,16 +46,17 @@ export class TaskWorker {
     this.wake();
   }
 
+  /** Claims runnable tasks up to the concurrency limit; calls while claiming fold into one more pass. */
   wake(): void {
     if (this.closed) return;
-    if (this.running) {
+    if (this.claiming) {
       this.again = true;
       return;
     }
-    this.running = this.drain()
-      .catch((err: unknown) => this.log.error({ err }, 'task worker pass failed; the next pass retries'))
+    this.claiming = this.claim()
+      .catch((err: unknown) => this.log.error({ err }, 'task worker could not claim tasks; the next pass retries'))
       .finally(() => {
-        this.running = undefined;
+        this.claiming = undefined;
         if (this.again && !this.closed) {
           this.again = false;
           this.wake();
@@ -61,21 +65,28 @@ export class TaskWorker {
   }
 
   /**
-   * Stops taking tasks. A task still running gets a few seconds to finish; after that it is left to
-   * its lease, which lapses so that another instance (or this one, restarted) runs it again.
+   * Stops taking tasks. Tasks still running get a few seconds to finish; after that they are left
+   * to their leases, which lapse so that another instance (or this one, restarted) runs them again.
    */
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.timer);
-    await Promise.race([this.running, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
+    await this.claiming;
+    await Promise.race([Promise.all(this.inFlight), new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
   }
 
-  private async drain(): Promise<void> {
-    while (!this.closed) {
+  private async claim(): Promise<void> {
+    while (!this.closed && this.inFlight.size < this.concurrency) {
       const now = this.clock.now();
       const row = await sql.claimNext(this.db, [...this.tenants.keys()], now, new Date(now.getTime() + leaseMs));
       if (!row) return;
-      await this.run(row);
+      const running: Promise<void> = this.run(row)
+        .catch((err: unknown) => this.log.error({ err, taskId: row.task_id }, 'could not record a task outcome; its lease will lapse and it runs again'))
+        .finally(() => {
+          this.inFlight.delete(running);
+          this.wake();
+        });
+      this.inFlight.add(running);
     }
   }
 

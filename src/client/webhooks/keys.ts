@@ -29,14 +29,19 @@ export function sellerKeys(options: SellerKeysOptions): (keyid: string) => Promi
   let fetchedAt = -Infinity;
   let refreshing: Promise<void> | undefined;
 
+  // A seller whose documents cannot be read now is an error (the receiver answers 5xx and the
+  // sender retries), never an empty key set that would reject the webhook for good.
+  const readJson = async (url: string) => {
+    const res = await options.fetcher.fetch(url, { headers: { accept: 'application/json' } });
+    if (res.status !== 200) throw new Error(`${url} answered HTTP ${res.status}`);
+    return res.json();
+  };
   const refresh = async () => {
-    const brand = (await options.fetcher.fetch(options.brandJsonUrl, { headers: { accept: 'application/json' } })).json() as {
-      agents?: Array<{ url?: string; jwks_uri?: string }>;
-    };
+    const brand = (await readJson(options.brandJsonUrl)) as { agents?: Array<{ url?: string; jwks_uri?: string }> };
     const entries = (brand.agents ?? []).filter((a) => typeof a.jwks_uri === 'string' && (!options.agentUrl || sameUrl(a.url, options.agentUrl)));
     const next = new Map<string, WebhookJwk>();
     for (const uri of new Set(entries.map((a) => a.jwks_uri!))) {
-      const jwks = (await options.fetcher.fetch(uri, { headers: { accept: 'application/json' } })).json() as { keys?: WebhookJwk[] };
+      const jwks = (await readJson(uri)) as { keys?: WebhookJwk[] };
       for (const key of jwks.keys ?? []) if (typeof key.kid === 'string') next.set(key.kid, key);
     }
     keys = next;
