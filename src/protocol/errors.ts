@@ -101,26 +101,29 @@ export function codeForStatus(status: number): ErrorCode {
 
 /**
  * The codes agent tasks answer with (agent-tasks spec section 7), in the envelopes of the
- * transport: MCP `isError` text, creative `{error}`, signals `{errors[]}`. `retryable` tells a
- * caller whether the same request may succeed later.
+ * transport: MCP `isError` text, creative `{error}`, signals `{errors[]}`. `status` is the HTTP
+ * status when a task is called over plain HTTP; `retryable` tells a caller whether the same
+ * request may succeed later.
  */
 export const agentErrorCatalogue = {
-  INVALID_REQUEST: { retryable: false, message: 'The request is invalid.' },
-  UNAUTHORIZED: { retryable: false, message: 'Check the credentials.' },
-  RATE_LIMITED: { retryable: true, message: 'Too many requests; retry with backoff.' },
-  INVALID_FORMAT_ID: { retryable: false, message: 'format_id must be an object with agent_url and id.' },
-  IDEMPOTENCY_CONFLICT: { retryable: false, message: 'This idempotency_key was used with a different payload.' },
-  IDEMPOTENCY_EXPIRED: { retryable: false, message: 'This idempotency_key is older than the replay window; use a new key.' },
-  IDEMPOTENCY_IN_PROGRESS: { retryable: true, message: 'A request with this idempotency_key is still running; retry shortly to get its result.' },
-  SIGNAL_AGENT_SEGMENT_NOT_FOUND: { retryable: false, message: 'Unknown signal_agent_segment_id.' },
-  ACTIVATION_FAILED: { retryable: true, message: 'The signal could not be activated.' },
-  ALREADY_ACTIVATED: { retryable: false, message: 'The signal is already active on this target.' },
-  DEPLOYMENT_UNAUTHORIZED: { retryable: false, message: 'Not authorized for this platform or account.' },
-  AGENT_NOT_FOUND: { retryable: false, message: 'No such agent is visible to this principal.' },
-  AGENT_ACCESS_DENIED: { retryable: false, message: 'Not authorized for this agent.' },
-  TASK_NOT_FOUND: { retryable: false, message: 'No such task for this principal.' },
-  INTERNAL_ERROR: { retryable: true, message: 'The agent failed to complete the task.' },
-} as const satisfies Record<string, { retryable: boolean; message: string }>;
+  INVALID_REQUEST: { status: 400, retryable: false, message: 'The request is invalid.' },
+  UNAUTHORIZED: { status: 401, retryable: false, message: 'Check the credentials.' },
+  RATE_LIMITED: { status: 429, retryable: true, message: 'Too many requests; retry with backoff.' },
+  INVALID_FORMAT_ID: { status: 400, retryable: false, message: 'format_id must be an object with agent_url and id.' },
+  FORMAT_NOT_SUPPORTED: { status: 404, retryable: false, message: 'This agent does not support that format.' },
+  MANIFEST_INVALID: { status: 422, retryable: false, message: 'The creative manifest does not meet the format’s requirements.' },
+  IDEMPOTENCY_CONFLICT: { status: 409, retryable: false, message: 'This idempotency_key was used with a different payload.' },
+  IDEMPOTENCY_EXPIRED: { status: 409, retryable: false, message: 'This idempotency_key is older than the replay window; use a new key.' },
+  IDEMPOTENCY_IN_PROGRESS: { status: 409, retryable: true, message: 'A request with this idempotency_key is still running; retry shortly to get its result.' },
+  SIGNAL_AGENT_SEGMENT_NOT_FOUND: { status: 404, retryable: false, message: 'Unknown signal_agent_segment_id.' },
+  ACTIVATION_FAILED: { status: 502, retryable: true, message: 'The signal could not be activated.' },
+  ALREADY_ACTIVATED: { status: 409, retryable: false, message: 'The signal is already active on this target.' },
+  DEPLOYMENT_UNAUTHORIZED: { status: 403, retryable: false, message: 'Not authorized for this platform or account.' },
+  AGENT_NOT_FOUND: { status: 404, retryable: false, message: 'No such agent is visible to this principal.' },
+  AGENT_ACCESS_DENIED: { status: 403, retryable: false, message: 'Not authorized for this agent.' },
+  TASK_NOT_FOUND: { status: 404, retryable: false, message: 'No such task for this principal.' },
+  INTERNAL_ERROR: { status: 500, retryable: true, message: 'The agent failed to complete the task.' },
+} as const satisfies Record<string, { status: number; retryable: boolean; message: string }>;
 
 export type AgentErrorCode = keyof typeof agentErrorCatalogue;
 

@@ -4,6 +4,7 @@ import { baseUrl } from '../../http/base-url.ts';
 import { mountA2a } from './a2a.ts';
 import { capabilitiesTask } from './capabilities.ts';
 import { hostCheck } from './host-check.ts';
+import { mountHttp } from './http.ts';
 import { mountMcp } from './mcp.ts';
 import { createRunner, type Submit } from './runner.ts';
 import { getTaskTask, submitTask } from '../tasks/service.ts';
@@ -35,4 +36,5 @@ export function mountTenant(app: FastifyInstance, ctx: AppContext, tenant: Tenan
   const hostGuard = hostCheck([...(publicHost ? [publicHost] : []), ...agents.allowedHosts], agents.allowedOrigins);
   mountMcp(app, withBuiltIns, runner, hostGuard);
   mountA2a(app, withBuiltIns, runner, () => baseUrl(app, ctx.config), hostGuard);
+  if (tenant.httpEnvelope) mountHttp(app, withBuiltIns, runner, tenant.httpEnvelope, hostGuard);
 }

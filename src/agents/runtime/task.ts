@@ -34,4 +34,6 @@ export interface Tenant {
   description: string;
   protocols: AgentProtocol[];
   tasks: AgentTask[];
+  /** Also serve the tasks over plain HTTP (`<path>/tasks/<task>`), with this error envelope. */
+  httpEnvelope?: 'creative' | 'signals';
 }
