@@ -1,12 +1,14 @@
 // `npm run bench`: every benchmark, one after another, each printing its ratios.
 import { healthzBench } from './healthz.bench.ts';
 import { feedBench } from './feed.bench.ts';
+import { mcpBench } from './mcp.bench.ts';
 import { resolveBench } from './resolve.bench.ts';
 
 const benches: Array<[string, () => Promise<void>]> = [
   ['healthz', healthzBench],
   ['resolve', resolveBench],
   ['feed', feedBench],
+  ['mcp', mcpBench],
 ];
 
 for (const [name, bench] of benches) {

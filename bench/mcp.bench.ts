@@ -1,0 +1,68 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { benchOptions, load, type LoadResult } from './support/load.ts';
+
+const TOKEN = 'bench-admin-key-0123456789abcdef0123456789';
+
+/**
+ * An MCP `tools/call` of a trivial task (echo: authentication, argument validation, a fresh
+ * stateless MCP server per request, the answer as server-sent events) against `/healthz` of the
+ * same server, alternating rounds.
+ */
+export async function mcpBench(): Promise<void> {
+  const server = await startAgentServer();
+  const call = {
+    ...benchOptions,
+    method: 'POST' as const,
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${TOKEN}` },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { message: 'ping' } } }),
+  };
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
+  const results: Record<'mcp' | 'healthz', LoadResult[]> = { mcp: [], healthz: [] };
+  try {
+    await load(`${server.url}/test/mcp`, { ...call, seconds: 1 }); // warm-up
+    for (let i = 0; i < rounds; i++) {
+      results.healthz.push(await load(`${server.url}/healthz`, benchOptions));
+      results.mcp.push(await load(`${server.url}/test/mcp`, call));
+    }
+  } finally {
+    await server.stop();
+  }
+  const best = (runs: LoadResult[]) => runs.reduce((a, b) => (b.requestsPerSecond > a.requestsPerSecond ? b : a));
+  const mcp = best(results.mcp);
+  const healthz = best(results.healthz);
+  for (const [name, r] of [['mcp', mcp], ['healthz', healthz]] as const) {
+    if (r.errors > 0 || r.non2xx > 0) throw new Error(`${name}: ${r.errors} errors, ${r.non2xx} non-2xx responses`);
+  }
+  console.log(`mcp: tools/call echo vs /healthz on one server, ${benchOptions.connections} connections, ${benchOptions.seconds}s x ${rounds} rounds, best round each`);
+  console.table({
+    'MCP tools/call': { 'calls/s': Math.round(mcp.requestsPerSecond), 'p50 ms': mcp.p50Ms, 'p99 ms': mcp.p99Ms },
+    '/healthz': { 'calls/s': Math.round(healthz.requestsPerSecond), 'p50 ms': healthz.p50Ms, 'p99 ms': healthz.p99Ms },
+  });
+  console.log(`mcp throughput ratio tools/call / healthz: ${(mcp.requestsPerSecond / healthz.requestsPerSecond).toFixed(2)}`);
+  console.log(`mcp p99 latency ratio tools/call / healthz: ${(mcp.p99Ms / Math.max(healthz.p99Ms, 1)).toFixed(2)}`);
+}
+
+async function startAgentServer(): Promise<{ url: string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [fileURLToPath(new URL('./support/agent-server.ts', import.meta.url))], {
+    env: { ...process.env, AP_ADMIN_KEY: TOKEN, LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = once(child, 'exit');
+  const url = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const match = /^listening at (\S+)$/.exec(line);
+      if (match) resolve(match[1]!);
+    });
+    void exited.then(() => reject(new Error('the agent server exited before listening')));
+  });
+  return {
+    url,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
