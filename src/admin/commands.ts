@@ -3,6 +3,9 @@ import { addMember, createLocalUser, createOrganization, listOrganizations, type
 import { createKey, keyById, listKeys, revokeKey } from '../auth/api-keys/service.ts';
 import { organizationBySlug } from '../auth/accounts/sql.ts';
 import { ApError } from '../protocol/errors.ts';
+import { rotate, type SigningAlg } from '../agents/keys/store.ts';
+import { signatureLifetimeSeconds } from '../agents/keys/lifetime.ts';
+import { systemClock } from '../clock.ts';
 
 /**
  * The operator's commands, one function each. The CLI runs them against the database directly,
@@ -39,6 +42,11 @@ export const adminCommands = {
     const org = await organizationBySlug(db, args.org);
     if (!org) throw new ApError('not_found', `No organization has the slug "${args.org}".`);
     return listKeys(db, org.id);
+  },
+  /** Retires the agents' current signing key (still published for its signatures' lifetime) and makes a new one. */
+  async 'signing-keys.rotate'(db: Database, args: { alg: SigningAlg; secret?: string }) {
+    const key = await rotate(db, { alg: args.alg, secret: args.secret, clock: systemClock, publishWindowSeconds: signatureLifetimeSeconds });
+    return { kid: key.kid, alg: key.alg };
   },
 } satisfies Record<string, (db: Database, args: never) => Promise<unknown>>;
 

@@ -2,13 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { baseUrl } from '../http/base-url.ts';
 import { keyRoutes } from './keys/routes.ts';
+import { signatureLifetimeSeconds } from './keys/lifetime.ts';
 import { currentKey, type KeySettings } from './keys/store.ts';
+import { pruneRecords } from './runtime/idempotency/service.ts';
 import { mountTenant, type Tenant } from './runtime/index.ts';
 import { TaskWorker } from './tasks/worker.ts';
 import { WebhookDeliverer } from './webhooks/deliverer.ts';
-
-/** Signatures live at most 300 s plus 60 s of verifier skew; retired keys stay published that long. */
-export const signatureLifetimeSeconds = 360;
 
 /**
  * The agents this deployment serves: each tenant over MCP and A2A, the worker that runs their
@@ -37,7 +36,12 @@ export function registerAgents(app: FastifyInstance, ctx: AppContext, tenants: r
     worker.start();
     deliverer.start();
   });
+  const prune = setInterval(() => {
+    pruneRecords(ctx.db, ctx.clock, agents.replayTtlSeconds).catch((err: unknown) => app.log.error({ err }, 'could not prune idempotency records'));
+  }, 3_600_000);
+  prune.unref();
   app.addHook('preClose', async () => {
+    clearInterval(prune);
     await worker.close();
     await deliverer.close();
   });

@@ -3,6 +3,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import { ConfigError } from '../config.ts';
 import { ApError } from '../protocol/errors.ts';
 import { keysCommand } from './commands/keys.ts';
+import { signingKeysCommand } from './commands/signing-keys.ts';
 import { migrateCommand } from './commands/migrate.ts';
 import { orgsCommand } from './commands/orgs.ts';
 import { serveCommand } from './commands/serve.ts';
@@ -18,7 +19,8 @@ export function program(): Command {
     .addCommand(migrateCommand())
     .addCommand(orgsCommand())
     .addCommand(usersCommand())
-    .addCommand(keysCommand());
+    .addCommand(keysCommand())
+    .addCommand(signingKeysCommand());
 }
 
 export async function main(argv: string[]): Promise<void> {

@@ -73,3 +73,11 @@ export async function runOnce(
     await sleep(25);
   }
 }
+
+/** Tombstones are kept this many replay windows, long enough for any sane retry to learn its key expired. */
+export const tombstoneWindows = 7;
+
+/** Deletes records whose tombstone period has passed (their keys then count as never seen). */
+export function pruneRecords(db: Database, clock: Clock, replayTtlSeconds: number): Promise<number> {
+  return sql.deleteOlderThan(db, new Date(clock.now().getTime() - tombstoneWindows * replayTtlSeconds * 1000));
+}
