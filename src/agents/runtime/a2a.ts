@@ -95,8 +95,15 @@ export function mountA2a(app: FastifyInstance, tenant: Tenant, runner: TaskRunne
       const url = `${baseUrl()}${tenant.path}/a2a`;
       const version = request.headers['a2a-version'];
       const context = new ServerCallContext({ user: new PrincipalUser(request.principal!), ...(typeof version === 'string' ? { requestedVersion: version } : {}) });
-      validateVersion(context.requestedVersion, cardFor(url), 'JSONRPC');
-      const result = await handlerFor(url).handle(request.body as Record<string, unknown>, context);
+      let result: Awaited<ReturnType<JsonRpcTransportHandler['handle']>>;
+      try {
+        validateVersion(context.requestedVersion, cardFor(url), 'JSONRPC');
+        result = await handlerFor(url).handle(request.body as Record<string, unknown>, context);
+      } catch (err) {
+        // Protocol errors (an unsupported version, a malformed request) answer in JSON-RPC, as the SDK's own adapters do.
+        const id = (request.body as { id?: unknown } | undefined)?.id ?? null;
+        return reply.type('application/json').send(JSON.stringify({ jsonrpc: '2.0', id, error: JsonRpcTransportHandler.mapToJSONRPCError(err) }));
+      }
       if (typeof (result as AsyncGenerator)[Symbol.asyncIterator] !== 'function') return reply.type('application/json').send(JSON.stringify(result));
       reply.hijack();
       reply.raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });

@@ -36,8 +36,15 @@ export function mountMcp(app: FastifyInstance, tenant: Tenant, runner: TaskRunne
         void transport.close();
         void server.close();
       });
-      await server.connect(transport);
-      await transport.handleRequest(request.raw, reply.raw, request.body);
+      try {
+        await server.connect(transport);
+        await transport.handleRequest(request.raw, reply.raw, request.body);
+      } catch (err) {
+        request.log.error({ err }, 'MCP request failed');
+        if (!reply.raw.headersSent) {
+          reply.raw.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32603, message: 'Internal error.' } }));
+        } else if (!reply.raw.writableEnded) reply.raw.end();
+      }
     },
   );
   // Stateless: no server-initiated stream and no session to end.

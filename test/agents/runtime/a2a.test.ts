@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, it } from 'node:test';
 import { a2aClient, callSkill, testTenant } from '../../support/agents.ts';
 import { eachEngine } from '../../support/engines.ts';
-import { startTestServer, type TestServer } from '../../support/server.ts';
+import { asAdmin, startTestServer, type TestServer } from '../../support/server.ts';
 
 eachEngine('agent runtime over A2A', (engine) => {
   let server: TestServer;
@@ -48,6 +48,17 @@ eachEngine('agent runtime over A2A', (engine) => {
     assert.equal(again['widget_id'], first['widget_id']);
     assert.equal(again['replayed'], true);
     assert.equal(executions.create_widget, before + 1);
+  });
+
+  it('answers a protocol version it does not speak with a JSON-RPC error', async () => {
+    const res = await fetch(`${server.url}/test/a2a`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'a2a-version': '9.9', ...asAdmin },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'SendMessage', params: {} }),
+    });
+    const body = (await res.json()) as { id: number; error: { code: number; message: string } };
+    assert.equal(body.id, 7);
+    assert.equal(typeof body.error.code, 'number');
   });
 
   it('requires a credential', async () => {
