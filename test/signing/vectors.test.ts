@@ -1,5 +1,5 @@
 /**
- * The webhook-signing conformance vectors (shared/test-vectors/webhook-signing), run white-box:
+ * The webhook-signing conformance vectors (vendored from shared/test-vectors), run white-box:
  * each vector's clock, key set and harness state are installed directly, then the verifier must
  * accept the positive ones with a byte-identical signature base and reject the negative ones with
  * the exact error code. The canonicalization cases shared with request signing run here too,
@@ -21,8 +21,11 @@ import {
   type WebhookSignatureError,
 } from '../../src/signing/index.ts';
 
-const VECTORS = new URL('../../../shared/test-vectors/webhook-signing/', import.meta.url);
-const CANONICALIZATION = new URL('../../../shared/test-vectors/request-signing/canonicalization.json', import.meta.url);
+// The vendored copy (scripts/sync-test-vectors.sh), so the vectors run in any checkout.
+const VENDORED = new URL('../fixtures/test-vectors/', import.meta.url);
+const SHARED = new URL('../../../shared/test-vectors/', import.meta.url);
+const VECTORS = new URL('webhook-signing/', VENDORED);
+const CANONICALIZATION = new URL('request-signing/canonicalization.json', VENDORED);
 
 interface Vector {
   name: string;
@@ -104,12 +107,28 @@ function incoming(vector: Vector): IncomingWebhook {
   return { ...vector.request, headers: { ...vector.request.headers } };
 }
 
+describe('vendored test vectors', () => {
+  it('are byte-identical to ../shared/test-vectors', (t) => {
+    if (!existsSync(SHARED)) {
+      t.diagnostic(`${SHARED.pathname} is absent, so the vendored vectors cannot be compared; they are used as they are`);
+      return;
+    }
+    const jsonUnder = (root: URL): string[] =>
+      (readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith('.json')).sort();
+    const shared = jsonUnder(SHARED);
+    assert.deepEqual(jsonUnder(VENDORED), shared, 'the file lists differ; run scripts/sync-test-vectors.sh');
+    for (const file of shared) {
+      assert.ok(readFileSync(new URL(file, VENDORED)).equals(readFileSync(new URL(file, SHARED))), `${file} differs; run scripts/sync-test-vectors.sh`);
+    }
+  });
+});
+
 describe('webhook-signing conformance vectors', () => {
   it('finds the shared vectors', () => {
     assert.ok(
       present,
       `conformance vectors not found at ${VECTORS.pathname} (and ${CANONICALIZATION.pathname}); ` +
-        'check out the shared test vectors next to the repository',
+        'run scripts/sync-test-vectors.sh',
     );
     assert.equal(positive.length, 7, 'seven positive vectors');
     assert.equal(negative.length, 21, 'twenty-one negative vectors');
