@@ -124,10 +124,10 @@ describe('[postgres] a restart between accepting a task and delivering its webho
     seller = second.url;
     await eventually(() => receiver.events.some((e) => e.task_id === accepted.task_id), 15_000);
     assert.equal(receiver.events.filter((e) => e.task_id === accepted.task_id).length, 1);
-    const [delivery] = await schemaDb.query<{ state: string; attempts: number }>('select state, attempts from webhook_deliveries where task_id = $1', [accepted.task_id]);
+    const delivery = async () => (await schemaDb.query<{ state: string; attempts: number }>('select state, attempts from webhook_deliveries where task_id = $1', [accepted.task_id]))[0]!;
+    await eventually(async () => (await delivery()).state === 'delivered');
     // The new instance may try once before the receiver can reach its keys (answered 5xx, retried).
-    assert.equal(delivery!.state, 'delivered');
-    assert.ok(delivery!.attempts >= 2);
+    assert.ok((await delivery()).attempts >= 2);
     await second.app.close();
   });
 });
