@@ -4,7 +4,7 @@ import { baseUrl } from '../http/base-url.ts';
 import { keyRoutes } from './keys/routes.ts';
 import { signatureLifetimeSeconds } from './keys/lifetime.ts';
 import { currentKey, type KeySettings } from './keys/store.ts';
-import { pruneRecords } from './runtime/idempotency/service.ts';
+import { pruneAgentRecords } from './housekeeping.ts';
 import { mountTenant, type Tenant } from './runtime/index.ts';
 import { TaskWorker } from './tasks/worker.ts';
 import { WebhookDeliverer } from './webhooks/deliverer.ts';
@@ -37,7 +37,7 @@ export function registerAgents(app: FastifyInstance, ctx: AppContext, tenants: r
     deliverer.start();
   });
   const prune = setInterval(() => {
-    pruneRecords(ctx.db, ctx.clock, agents.replayTtlSeconds).catch((err: unknown) => app.log.error({ err }, 'could not prune idempotency records'));
+    pruneAgentRecords(ctx.db, ctx.clock, agents.replayTtlSeconds).catch((err: unknown) => app.log.error({ err }, 'could not prune old agent records'));
   }, 3_600_000);
   prune.unref();
   app.addHook('preClose', async () => {

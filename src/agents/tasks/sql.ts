@@ -51,3 +51,12 @@ export async function find(db: Queryable, tenant: string, principal: string, tas
   const [row] = await db.query<TaskRow>(`select ${columns} from agent_tasks where task_id = $1 and tenant = $2 and principal = $3`, [taskId, tenant, principal]);
   return row;
 }
+
+/** Deletes finished tasks last updated before `before`. */
+export async function deleteFinishedBefore(db: Queryable, before: Date): Promise<number> {
+  const [row] = await db.query<{ deleted: number }>(
+    `with gone as (delete from agent_tasks where status in ('completed', 'failed') and updated_at < $1 returning 1) select count(*)::int as deleted from gone`,
+    [before],
+  );
+  return row!.deleted;
+}

@@ -42,3 +42,12 @@ export async function retryAt(db: Queryable, id: string, at: Date, error: string
 export async function failed(db: Queryable, id: string, error: string): Promise<void> {
   await db.query(`update webhook_deliveries set state = 'failed', last_error = $2 where id = $1`, [id, error]);
 }
+
+/** Deletes delivered or abandoned webhooks created before `before`. */
+export async function deleteSettledBefore(db: Queryable, before: Date): Promise<number> {
+  const [row] = await db.query<{ deleted: number }>(
+    `with gone as (delete from webhook_deliveries where state in ('delivered', 'failed') and created_at < $1 returning 1) select count(*)::int as deleted from gone`,
+    [before],
+  );
+  return row!.deleted;
+}

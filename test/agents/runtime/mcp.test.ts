@@ -4,8 +4,6 @@ import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { v7 as uuidv7 } from 'uuid';
-import { pruneRecords } from '../../../src/agents/runtime/idempotency/service.ts';
-import { loadMigrations, migrate } from '../../../src/db/migrate.ts';
 import { validateSchema } from '../../../src/protocol/schemas.ts';
 import { mcpClient, testTenant } from '../../support/agents.ts';
 import { ManualClock } from '../../support/clock.ts';
@@ -229,28 +227,5 @@ eachEngine('agent runtime over MCP', (engine) => {
         await Promise.all(clients.map((c) => c.close()));
       }
     });
-  });
-});
-
-eachEngine('idempotency tombstones', (engine) => {
-  it('are pruned after seven replay windows, and not before', async () => {
-    const db = await engine.open();
-    try {
-      await migrate(db, await loadMigrations());
-      const clock = new ManualClock();
-      const insert = (key: string, at: Date) =>
-        db.query(`insert into idempotency_records (tenant, principal, account, idempotency_key, task, payload_hash, state, created_at) values ('t', 'p', '', $1, 'x', 'h', 'succeeded', $2)`, [key, at]);
-      const day = 86_400_000;
-      await insert(randomUUID(), new Date(clock.now().getTime() - 8 * day));
-      const kept = randomUUID();
-      await insert(kept, new Date(clock.now().getTime() - 6 * day));
-      assert.equal(await pruneRecords(db, clock, 86_400), 1);
-      assert.deepEqual(
-        (await db.query<{ idempotency_key: string }>('select idempotency_key from idempotency_records')).map((r) => r.idempotency_key),
-        [kept],
-      );
-    } finally {
-      await db.close();
-    }
   });
 });

@@ -74,10 +74,7 @@ export async function runOnce(
   }
 }
 
-/** Tombstones are kept this many replay windows, long enough for any sane retry to learn its key expired. */
-export const tombstoneWindows = 7;
-
-/** Deletes records whose tombstone period has passed (their keys then count as never seen). */
-export function pruneRecords(db: Database, clock: Clock, replayTtlSeconds: number): Promise<number> {
-  return sql.deleteOlderThan(db, new Date(clock.now().getTime() - tombstoneWindows * replayTtlSeconds * 1000));
+/** Deletes records created before `before` (their keys then count as never seen). */
+export function pruneRecords(db: Database, before: Date): Promise<number> {
+  return sql.deleteOlderThan(db, before);
 }
