@@ -9,7 +9,7 @@ import { deleteSettledBefore } from './webhooks/sql.ts';
  * late retry learns its key expired), finished tasks (a replayed `task_id` can still be polled)
  * and settled webhooks (for an operator's questions).
  */
-export const keptForWindows = 7;
+const keptForWindows = 7;
 
 /** Deletes what is older than `keptForWindows` replay windows; returns how many rows of each. */
 export async function pruneAgentRecords(db: Database, clock: Clock, replayTtlSeconds: number): Promise<{ idempotency: number; tasks: number; webhooks: number }> {

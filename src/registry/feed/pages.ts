@@ -33,7 +33,7 @@ export interface FeedSettings {
   retentionDays: number;
 }
 
-export const expiredMessage = (retentionDays: number) =>
+const expiredMessage = (retentionDays: number) =>
   `The cursor is older than the ${retentionDays}-day retention window or unknown. Re-bootstrap: page through ` +
   'GET /api/registry/snapshot, load its items, then resume the feed with the cursor it returns.';
 

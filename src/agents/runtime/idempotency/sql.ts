@@ -37,16 +37,12 @@ export async function succeed(db: Queryable, scope: Scope, response: Record<stri
   await db.query(`update idempotency_records set state = 'succeeded', response = $5 where ${where}`, [...scopeParams(scope), JSON.stringify(response)]);
 }
 
-/** Forgets a claim whose run failed, or one left running by a process that died. */
-export async function release(db: Queryable, scope: Scope, claimedAt?: Date): Promise<void> {
-  if (claimedAt) {
-    await db.query(`delete from idempotency_records where ${where} and state = 'running' and created_at = $5`, [...scopeParams(scope), claimedAt]);
-  } else {
-    await db.query(`delete from idempotency_records where ${where} and state = 'running'`, scopeParams(scope));
-  }
+/** Forgets the claim made at `claimedAt` (its run failed, or its process died), and no other. */
+export async function release(db: Queryable, scope: Scope, claimedAt: Date): Promise<void> {
+  await db.query(`delete from idempotency_records where ${where} and state = 'running' and created_at = $5`, [...scopeParams(scope), claimedAt]);
 }
 
-/** Deletes records past their tombstone period. */
+/** Deletes records created before `before`. */
 export async function deleteOlderThan(db: Queryable, before: Date): Promise<number> {
   const [row] = await db.query<{ deleted: number }>(
     `with gone as (delete from idempotency_records where created_at < $1 returning 1) select count(*)::int as deleted from gone`,
