@@ -7,14 +7,15 @@ import { hostCheck } from './host-check.ts';
 import { mountHttp } from './http.ts';
 import { mountMcp } from './mcp.ts';
 import { createRunner, type Submit } from './runner.ts';
-import { getTaskTask, submitTask } from '../tasks/service.ts';
 import type { Tenant } from './task.ts';
+import { getTaskTask, submitTask } from '../tasks/service.ts';
 
 export type { AgentTask, Tenant, TaskContext } from './task.ts';
 
 /**
  * Serves a tenant's tasks, plus `get_ap_capabilities` (and `get_task` when some run long), over MCP
- * at `<path>/mcp` and A2A at `<path>/a2a`. `onSubmitted` wakes the worker for a new long task.
+ * at `<path>/mcp`, A2A at `<path>/a2a` and, with an envelope, plain HTTP at `<path>/tasks/<task>`.
+ * `onSubmitted` wakes the worker for a new long task.
  */
 export function mountTenant(app: FastifyInstance, ctx: AppContext, tenant: Tenant, onSubmitted: () => void): void {
   const { agents } = ctx.config;

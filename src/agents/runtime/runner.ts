@@ -11,13 +11,14 @@ export interface TaskRunner {
   run(name: string, args: unknown, principal: Principal): Promise<Record<string, unknown>>;
 }
 
-/**
- * What every transport calls: finds the task, checks its arguments, and runs it, through the
- * idempotency record when it mutates. Transports only translate envelopes.
- */
 /** Accepts a long-running task for the worker and answers its `{task_id, status}`. */
 export type Submit = (task: AgentTask, args: Record<string, unknown>, principal: Principal) => Promise<Record<string, unknown>>;
 
+/**
+ * What every transport calls: finds the task, checks its arguments, and runs it (or, when it runs
+ * long, submits it), through the idempotency record when it mutates. Transports only translate
+ * envelopes.
+ */
 export function createRunner(db: Database, tenant: Tenant, idempotency: IdempotencySettings, submit: Submit): TaskRunner {
   const byName = new Map(tenant.tasks.map((task) => [task.name, task]));
   return {
