@@ -24,6 +24,9 @@ export function createRunner(db: Database, tenant: Tenant, idempotency: Idempote
   return {
     tasks: tenant.tasks,
     async run(name, rawArgs, principal) {
+      if (tenant.authorize && !(await tenant.authorize(principal))) {
+        throw new AgentError('AGENT_ACCESS_DENIED', `This credential may not call the ${tenant.name} agent.`);
+      }
       const task = byName.get(name);
       if (!task) {
         throw new AgentError('INVALID_REQUEST', `Unknown task "${name}"; this agent offers ${[...byName.keys()].join(', ')}.`, { field: 'name' });

@@ -36,4 +36,9 @@ export interface Tenant {
   tasks: AgentTask[];
   /** Also serve the tasks over plain HTTP (`<path>/tasks/<task>`), with this error envelope. */
   httpEnvelope?: 'creative' | 'signals';
+  /**
+   * Who may call this agent, beyond holding a valid bearer credential of the deployment (for
+   * example, only organizations with an account here); everyone when absent.
+   */
+  authorize?: (principal: Principal) => boolean | Promise<boolean>;
 }
