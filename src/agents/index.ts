@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { baseUrl } from '../http/base-url.ts';
+import { BackgroundPass } from '../jobs/background-pass.ts';
 import { keyRoutes } from './keys/routes.ts';
 import { signatureLifetimeSeconds } from './keys/lifetime.ts';
 import { currentKey, type KeySettings } from './keys/store.ts';
@@ -35,13 +36,15 @@ export function registerAgents(app: FastifyInstance, ctx: AppContext, tenants: r
     // Both pick up what a previous process accepted but did not finish.
     worker.start();
     deliverer.start();
+    housekeeping.start();
   });
-  const prune = setInterval(() => {
-    pruneAgentRecords(ctx.db, ctx.clock, agents.replayTtlSeconds).catch((err: unknown) => app.log.error({ err }, 'could not prune old agent records'));
-  }, 3_600_000);
-  prune.unref();
+  const housekeeping = new BackgroundPass(
+    async () => void (await pruneAgentRecords(ctx.db, ctx.clock, agents.replayTtlSeconds)),
+    (err) => app.log.error({ err }, 'could not prune old agent records'),
+    3_600_000,
+  );
   app.addHook('preClose', async () => {
-    clearInterval(prune);
+    await housekeeping.stop();
     await worker.close();
     await deliverer.close();
   });

@@ -19,10 +19,9 @@ export function advertisedInput(task: AgentTask): JsonSchema {
 
 /** Checks the arguments against the task's input schema; the error names the field at fault. */
 export function validateArguments(task: AgentTask, args: Record<string, unknown>): void {
-  const schema = advertisedInput(task);
   let validate = compiled.get(task.input);
   if (!validate) {
-    validate = ajv.compile(schema);
+    validate = ajv.compile(advertisedInput(task));
     compiled.set(task.input, validate);
   }
   if (validate(args)) return;

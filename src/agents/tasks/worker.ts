@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/database.ts';
+import { BackgroundPass } from '../../jobs/background-pass.ts';
 import { AgentError } from '../../protocol/errors.ts';
 import type { Principal } from '../../auth/principal.ts';
 import type { Tenant } from '../runtime/task.ts';
@@ -22,12 +23,8 @@ export class TaskWorker {
   private readonly tenants: Map<string, Tenant>;
   private readonly log: FastifyBaseLogger;
   private readonly onWebhook: () => void;
-  private readonly pollMs: number;
   private readonly concurrency: number;
-  private timer: NodeJS.Timeout | undefined;
-  private claiming: Promise<void> | undefined;
-  private again = false;
-  private closed = false;
+  private readonly pass: BackgroundPass;
   private readonly inFlight = new Set<Promise<void>>();
 
   constructor(parts: { db: Database; clock: Clock; tenants: readonly Tenant[]; log: FastifyBaseLogger; onWebhook: () => void; pollMs: number; concurrency: number }) {
@@ -36,32 +33,21 @@ export class TaskWorker {
     this.tenants = new Map(parts.tenants.map((t) => [t.name, t]));
     this.log = parts.log;
     this.onWebhook = parts.onWebhook;
-    this.pollMs = parts.pollMs;
     this.concurrency = parts.concurrency;
+    this.pass = new BackgroundPass(
+      () => this.claim(),
+      (err) => this.log.error({ err }, 'task worker could not claim tasks; the next pass retries'),
+      parts.pollMs,
+    );
   }
 
   start(): void {
-    this.timer = setInterval(() => this.wake(), this.pollMs);
-    this.timer.unref();
-    this.wake();
+    this.pass.start();
   }
 
-  /** Claims runnable tasks up to the concurrency limit; calls while claiming fold into one more pass. */
+  /** Claims runnable tasks up to the concurrency limit. */
   wake(): void {
-    if (this.closed) return;
-    if (this.claiming) {
-      this.again = true;
-      return;
-    }
-    this.claiming = this.claim()
-      .catch((err: unknown) => this.log.error({ err }, 'task worker could not claim tasks; the next pass retries'))
-      .finally(() => {
-        this.claiming = undefined;
-        if (this.again && !this.closed) {
-          this.again = false;
-          this.wake();
-        }
-      });
+    this.pass.wake();
   }
 
   /**
@@ -69,14 +55,12 @@ export class TaskWorker {
    * to their leases, which lapse so that another instance (or this one, restarted) runs them again.
    */
   async close(): Promise<void> {
-    this.closed = true;
-    clearInterval(this.timer);
-    await this.claiming;
+    await this.pass.stop();
     await Promise.race([Promise.all(this.inFlight), new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
   }
 
   private async claim(): Promise<void> {
-    while (!this.closed && this.inFlight.size < this.concurrency) {
+    while (!this.pass.stopping && this.inFlight.size < this.concurrency) {
       const now = this.clock.now();
       const row = await sql.claimNext(this.db, [...this.tenants.keys()], now, new Date(now.getTime() + leaseMs));
       if (!row) return;

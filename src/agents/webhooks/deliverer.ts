@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/database.ts';
+import { BackgroundPass } from '../../jobs/background-pass.ts';
 import { FetchError, type FetchErrorReason } from '../../net/fetch-error.ts';
 import type { SafeFetch } from '../../net/safe-fetch.ts';
 import { signWebhook, type WebhookSigningKey } from '../../signing/index.ts';
@@ -34,43 +35,28 @@ export class WebhookDeliverer {
   private readonly signingKey: () => Promise<SigningKey>;
   private readonly settings: DeliverySettings;
   private readonly log: FastifyBaseLogger;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private closed = false;
+  private readonly pass: BackgroundPass;
 
   constructor(parts: { db: Database; fetcher: SafeFetch; clock: Clock; signingKey: () => Promise<SigningKey>; settings: DeliverySettings; log: FastifyBaseLogger }) {
     ({ db: this.db, fetcher: this.fetcher, clock: this.clock, signingKey: this.signingKey, settings: this.settings, log: this.log } = parts);
+    this.pass = new BackgroundPass(
+      () => this.drain(),
+      (err) => this.log.error({ err }, 'webhook outbox pass failed; the next pass retries'),
+      this.settings.pollMs,
+    );
   }
 
   start(): void {
-    this.timer = setInterval(() => this.wake(), this.settings.pollMs);
-    this.timer.unref();
-    this.wake();
+    this.pass.start();
   }
 
-  /** Sends what is due now; calls while sending fold into one more pass. */
+  /** Sends what is due now. */
   wake(): void {
-    if (this.closed) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.drain()
-      .catch((err: unknown) => this.log.error({ err }, 'webhook outbox pass failed; the next pass retries'))
-      .finally(() => {
-        this.running = undefined;
-        if (this.again && !this.closed) {
-          this.again = false;
-          this.wake();
-        }
-      });
+    this.pass.wake();
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    clearInterval(this.timer);
-    await this.running;
+    await this.pass.stop();
   }
 
   private async drain(): Promise<void> {
@@ -79,7 +65,7 @@ export class WebhookDeliverer {
       const due = await sql.claimDue(this.db, now, new Date(now.getTime() + leaseMs), 20);
       if (due.length === 0) return;
       await Promise.all(due.map((row) => this.send(row)));
-      if (this.closed) return;
+      if (this.pass.stopping) return;
     }
   }
 

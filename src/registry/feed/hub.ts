@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.ts';
+import { BackgroundPass } from '../../jobs/background-pass.ts';
 import { ApError } from '../../protocol/errors.ts';
 import * as sql from './sql.ts';
 import type { EventRow } from './sql.ts';
@@ -32,8 +33,6 @@ export class FeedHub {
   generation = 0;
   private head: string | null = null;
   private readonly subscribers = new Set<HubSubscriber>();
-  private reading = false;
-  private wokenWhileReading = false;
   private unlisten: (() => Promise<void>) | undefined;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
@@ -41,11 +40,17 @@ export class FeedHub {
   private readonly db: Database;
   private readonly heartbeatMs: number;
   private readonly log: FastifyBaseLogger;
+  private readonly reader: BackgroundPass;
 
   constructor(db: Database, heartbeatMs: number, log: FastifyBaseLogger) {
     this.db = db;
     this.heartbeatMs = heartbeatMs;
     this.log = log;
+    // Woken by notifications and heartbeats, not an interval of its own.
+    this.reader = new BackgroundPass(
+      () => this.readNew(),
+      (err) => this.log.error({ err }, 'feed hub could not read new events; the next wake retries'),
+    );
   }
 
   /**
@@ -98,38 +103,23 @@ export class FeedHub {
     return this.subscribers.size;
   }
 
-  /** Reads what committed since the last read; wakes during a read are folded into one more read. */
+  /** Reads what committed since the last read; wakes during a read fold into one more read. */
   wake(): void {
-    if (this.reading) {
-      this.wokenWhileReading = true;
-      return;
-    }
-    this.reading = true;
-    this.readNew()
-      .catch((err: unknown) => this.log.error({ err }, 'feed hub could not read new events; the next wake retries'))
-      .finally(() => {
-        this.reading = false;
-      });
+    this.reader.wake();
   }
 
   private async readNew(): Promise<void> {
+    if (this.subscribers.size === 0) {
+      // Nobody to hand rows to: only move the head, so a later subscriber is not handed a backlog;
+      // unless one arrived during the query, which must then get every row after the old head.
+      const head = await sql.headEventId(this.db);
+      if (this.subscribers.size === 0) return this.advance(head, []);
+    }
+    let rows: EventRow[];
     do {
-      this.wokenWhileReading = false;
-      if (this.subscribers.size === 0) {
-        // Nobody to hand rows to: only move the head, so a later subscriber is not handed a backlog;
-        // unless one arrived during the query, which must then get every row after the old head.
-        const head = await sql.headEventId(this.db);
-        if (this.subscribers.size === 0) {
-          this.advance(head, []);
-          continue;
-        }
-      }
-      let rows: EventRow[];
-      do {
-        rows = await sql.eventsAfter(this.db, this.head ?? undefined, undefined, batchSize);
-        if (rows.length > 0) this.advance(rows.at(-1)!.event_id, rows);
-      } while (rows.length === batchSize);
-    } while (this.wokenWhileReading);
+      rows = await sql.eventsAfter(this.db, this.head ?? undefined, undefined, batchSize);
+      if (rows.length > 0) this.advance(rows.at(-1)!.event_id, rows);
+    } while (rows.length === batchSize);
   }
 
   private advance(head: string | null, rows: readonly EventRow[]): void {
@@ -142,6 +132,7 @@ export class FeedHub {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.timer);
+    await this.reader.stop();
     await this.unlisten?.();
     for (const subscriber of this.subscribers) subscriber.end();
     this.subscribers.clear();

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/database.ts';
+import { BackgroundPass } from '../../jobs/background-pass.ts';
 import { deleteOlderThan } from './sql.ts';
 
 const batch = 5000;
@@ -23,22 +24,14 @@ export async function pruneFeed(db: Database, clock: Clock, retentionDays: numbe
 
 /** Runs `pruneFeed` now and every `intervalMs`; the function it returns stops it. */
 export function scheduleRetention(db: Database, clock: Clock, retentionDays: number, intervalMs: number, log: FastifyBaseLogger): () => Promise<void> {
-  let running: Promise<void> | undefined;
-  const run = () => {
-    running ??= pruneFeed(db, clock, retentionDays)
-      .then((deleted) => {
-        if (deleted > 0) log.info({ deleted, retentionDays }, 'feed retention deleted old events');
-      })
-      .catch((err: unknown) => log.error({ err }, 'feed retention failed; it runs again at the next interval'))
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  run();
-  const timer = setInterval(run, intervalMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+  const pass = new BackgroundPass(
+    async () => {
+      const deleted = await pruneFeed(db, clock, retentionDays);
+      if (deleted > 0) log.info({ deleted, retentionDays }, 'feed retention deleted old events');
+    },
+    (err) => log.error({ err }, 'feed retention failed; it runs again at the next interval'),
+    intervalMs,
+  );
+  pass.start();
+  return () => pass.stop();
 }
