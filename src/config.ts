@@ -1,3 +1,4 @@
+import type { CrawlerConfig } from './registry/crawler/crawler.ts';
 import { DenyListError, emptyDenyList, readDenyList, type DenyList } from './registry/homographs/deny-list.ts';
 
 /**
@@ -32,6 +33,7 @@ export interface Config {
   limits: Limits;
   feed: FeedConfig;
   agents: AgentsConfig;
+  crawler: CrawlerConfig;
 }
 
 /** The agent runtime (agent-tasks spec sections 4 to 8). */
@@ -83,6 +85,9 @@ export interface Limits {
   savesPerHourPerOrganization: number;
   savesPerHourPerIp: number;
   signInsPerMinutePerIp: number;
+  crawlRequestsPerHourPerPrincipal: number;
+  /** Seconds during which a domain may be requested only once, by anyone. */
+  crawlRequestDomainWindowSeconds: number;
 }
 
 export interface ConfigFlags {
@@ -127,6 +132,18 @@ export const envVars = {
   AGENT_SIGNING_ALG: { default: 'ed25519', meaning: 'algorithm of webhook signing keys: ed25519 or ecdsa-p256-sha256' },
   AGENT_WEBHOOK_RETRY_BASE_MS: { default: '1000', meaning: 'first webhook retry delay in ms, doubled with jitter on each further retry (up to an hour)' },
   AGENT_WEBHOOK_MAX_ATTEMPTS: { default: '12', meaning: 'webhook delivery attempts before giving up' },
+  CRAWL_WORKER: { default: 'true', meaning: 'run the crawl queue worker in this instance (true or false)' },
+  CRAWL_INTERVAL_SECONDS: { default: '86400', meaning: 'seconds between re-crawls of a domain (jittered)' },
+  CRAWL_JITTER: { default: '0.1', meaning: 'spread of re-crawl times, as a fraction of the interval (0 to 0.5)' },
+  CRAWL_RETRY_BASE_SECONDS: { default: '60', meaning: 'first retry delay after a timeout, 5xx or 429; doubled on each further failure, up to the interval' },
+  CRAWL_CONCURRENCY: { default: '16', meaning: 'domains one instance crawls at once' },
+  CRAWL_HOST_DELAY_MS: { default: '1000', meaning: 'least gap between two requests one instance sends to the same host' },
+  CRAWL_TIMEOUT_MS: { default: '10000', meaning: 'time allowed for fetching one adagents.json or brand.json' },
+  CRAWL_MAX_BYTES: { default: '1048576', meaning: 'largest adagents.json or brand.json accepted' },
+  CRAWL_MAX_HOPS: { default: '3', meaning: 'authoritative_location hops followed before a file is refused' },
+  CRAWL_POLL_SECONDS: { default: '5', meaning: 'how often the crawl worker looks for due domains' },
+  RATE_LIMIT_CRAWL_REQUESTS_PER_HOUR: { default: '30', meaning: 'crawl requests per hour per user or key' },
+  RATE_LIMIT_CRAWL_DOMAIN_SECONDS: { default: '300', meaning: 'seconds during which one domain may be requested for crawling once' },
   AP_SIGNING_KEY_SECRET: { default: '', meaning: 'secret sealing the agents\' private signing keys at rest (at least 32 characters; set it in production)' },
 } as const;
 
@@ -156,6 +173,8 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
       savesPerHourPerOrganization: integer('RATE_LIMIT_SAVES_PER_HOUR_PER_ORG', get('RATE_LIMIT_SAVES_PER_HOUR_PER_ORG'), 1, 1e6),
       savesPerHourPerIp: integer('RATE_LIMIT_SAVES_PER_HOUR_PER_IP', get('RATE_LIMIT_SAVES_PER_HOUR_PER_IP'), 1, 1e6),
       signInsPerMinutePerIp: integer('RATE_LIMIT_SIGN_INS_PER_MINUTE', get('RATE_LIMIT_SIGN_INS_PER_MINUTE'), 1, 1e6),
+      crawlRequestsPerHourPerPrincipal: integer('RATE_LIMIT_CRAWL_REQUESTS_PER_HOUR', get('RATE_LIMIT_CRAWL_REQUESTS_PER_HOUR'), 1, 1e6),
+      crawlRequestDomainWindowSeconds: integer('RATE_LIMIT_CRAWL_DOMAIN_SECONDS', get('RATE_LIMIT_CRAWL_DOMAIN_SECONDS'), 1, 86400),
     },
     feed: {
       retentionDays: integer('FEED_RETENTION_DAYS', get('FEED_RETENTION_DAYS'), 1, 3650),
@@ -170,6 +189,18 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
       signingKeySecret: signingKeySecret(nonEmpty(get('AP_SIGNING_KEY_SECRET'))),
       webhookRetryBaseMs: integer('AGENT_WEBHOOK_RETRY_BASE_MS', get('AGENT_WEBHOOK_RETRY_BASE_MS'), 1, 3_600_000),
       webhookMaxAttempts: integer('AGENT_WEBHOOK_MAX_ATTEMPTS', get('AGENT_WEBHOOK_MAX_ATTEMPTS'), 1, 100),
+    },
+    crawler: {
+      worker: oneOf('CRAWL_WORKER', get('CRAWL_WORKER'), ['true', 'false']) === 'true',
+      intervalSeconds: integer('CRAWL_INTERVAL_SECONDS', get('CRAWL_INTERVAL_SECONDS'), 60, 365 * 86400),
+      jitter: fraction('CRAWL_JITTER', get('CRAWL_JITTER'), 0, 0.5),
+      retryBaseSeconds: integer('CRAWL_RETRY_BASE_SECONDS', get('CRAWL_RETRY_BASE_SECONDS'), 1, 86400),
+      concurrency: integer('CRAWL_CONCURRENCY', get('CRAWL_CONCURRENCY'), 1, 1000),
+      hostDelayMs: integer('CRAWL_HOST_DELAY_MS', get('CRAWL_HOST_DELAY_MS'), 0, 60_000),
+      timeoutMs: integer('CRAWL_TIMEOUT_MS', get('CRAWL_TIMEOUT_MS'), 100, 120_000),
+      maxBytes: integer('CRAWL_MAX_BYTES', get('CRAWL_MAX_BYTES'), 1024, 64 * 1024 * 1024),
+      maxHops: integer('CRAWL_MAX_HOPS', get('CRAWL_MAX_HOPS'), 0, 10),
+      pollSeconds: integer('CRAWL_POLL_SECONDS', get('CRAWL_POLL_SECONDS'), 1, 3600),
     },
   };
 }
@@ -220,6 +251,12 @@ function nonEmpty(value: string | undefined): string | undefined {
 function integer(name: string, value: string, min: number, max: number): number {
   const n = Number(value);
   if (!/^\d+$/.test(value) || n < min || n > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${value}"`);
+  return n;
+}
+
+function fraction(name: string, value: string, min: number, max: number): number {
+  const n = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || n < min || n > max) throw new ConfigError(`${name} must be a number from ${min} to ${max}, got "${value}"`);
   return n;
 }
 

@@ -29,6 +29,8 @@ import { registerBrands } from './registry/brands/index.ts';
 import { registerProperties } from './registry/properties/index.ts';
 import { propertySnapshot } from './registry/properties/service.ts';
 import { registerFeed } from './registry/feed/index.ts';
+import { registerCrawler } from './registry/crawler/index.ts';
+import { graphSnapshot } from './registry/graph/snapshot.ts';
 import { backfillSkeletons, registerHomographReviews, type ReviewAppliers } from './registry/homographs/index.ts';
 import { registerOwnership } from './registry/ownership/routes.ts';
 import { applyHeldBrand } from './registry/brands/routes/save.ts';
@@ -105,7 +107,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerBrands(app, ctx, deps.enrichment);
   await registerDashboard(app, ctx);
   registerProperties(app, ctx);
-  registerFeed(app, ctx, { sections: [propertySnapshot], metrics });
+  registerFeed(app, ctx, { sections: [propertySnapshot, ...graphSnapshot], metrics });
+  registerCrawler(app, ctx);
   searchRoute(app, ctx);
   registerOwnership(app, ctx);
   registerHomographReviews(app, ctx, deps.reviewAppliers ?? { brand: applyHeldBrand(ctx), property: applyHeldProperty(ctx) });

@@ -13,6 +13,8 @@ export const errorCatalogue = {
   },
   domain_mixed_script: { status: 400, message: 'A label of the domain mixes scripts (for example Latin and Cyrillic).' },
   domain_invalid_punycode: { status: 400, message: 'An xn-- label of the domain is not valid, canonical punycode.' },
+  domain_not_public: { status: 400, message: 'The domain resolves to a private or reserved address, which is never crawled.' },
+  domain_unresolvable: { status: 400, message: 'The domain does not resolve in DNS.' },
   invalid_cursor: { status: 400, message: 'The pagination cursor is malformed.' },
   unauthorized: { status: 401, message: 'A valid credential is required.' },
   forbidden: { status: 403, message: 'The credential lacks the required membership or role.' },

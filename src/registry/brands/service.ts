@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import type { Database, Queryable } from '../../db/database.ts';
 import type { Principal } from '../../auth/principal.ts';
@@ -143,8 +144,15 @@ export async function rollback(db: Database, domain: string, toRevision: number,
   });
 }
 
-/** What the crawler calls for each brand of a house's brand.json. */
+/**
+ * What the crawler calls for each brand of a house's brand.json. A re-crawl that finds the brand
+ * as it was adds no revision.
+ */
 export async function saveAuthoritative(tx: Queryable, brand: Omit<sql.AuthoritativeBrand, 'id'>, editor = 'system'): Promise<BrandRow> {
+  const current = await sql.lockOwn(tx, brand.domain);
+  if (current?.source === 'brand_json' && isDeepStrictEqual(authoritativeFields(current, await sql.aliasesOf(tx, current.id)), authoritativeFields(brand, brand.aliases))) {
+    return current;
+  }
   const row = await sql.upsertAuthoritative(tx, { ...brand, id: randomUUID() });
   await recordSkeletons(tx, [brand.domain, ...brand.aliases]);
   await insertRevision(tx, brandTables, row.id, {
@@ -155,6 +163,10 @@ export async function saveAuthoritative(tx: Queryable, brand: Omit<sql.Authorita
     snapshot: snapshot(row),
   });
   return row;
+}
+
+function authoritativeFields(b: Pick<BrandRow, 'brand_name' | 'brand_key' | 'keller_type' | 'house_domain' | 'manifest'>, aliases: string[]) {
+  return { brand_name: b.brand_name, brand_key: b.brand_key, keller_type: b.keller_type, house_domain: b.house_domain, manifest: b.manifest, aliases: [...aliases].sort() };
 }
 
 async function refuseAuthoritative(tx: Queryable, domain: string): Promise<void> {

@@ -64,6 +64,11 @@ export async function findOwn(db: Queryable, domain: string): Promise<BrandRow |
   return row;
 }
 
+export async function aliasesOf(db: Queryable, brandId: string): Promise<string[]> {
+  const rows = await db.query<{ domain: string }>(`select domain from brand_aliases where brand_id = $1 order by domain`, [brandId]);
+  return rows.map((r) => r.domain);
+}
+
 /** Locks the entry for a rollback, so it and a concurrent save take distinct revision numbers. */
 export async function lockOwn(tx: Queryable, domain: string): Promise<BrandRow | undefined> {
   const [row] = await tx.query<BrandRow>(`select ${COLUMNS} from brands b where b.domain = $1 for update`, [domain]);

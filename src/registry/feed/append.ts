@@ -22,3 +22,14 @@ export async function appendEvent(tx: Queryable, event: NewEvent): Promise<void>
     [event.event_type, event.entity_type, event.entity_id, JSON.stringify(event.payload), event.actor],
   );
 }
+
+/** Several events in one statement, in order (their ids follow that order at commit). */
+export async function appendEvents(tx: Queryable, events: readonly NewEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  await tx.query(
+    `insert into registry_events (event_type, entity_type, entity_id, payload, actor)
+     select e->>'event_type', e->>'entity_type', e->>'entity_id', e->'payload', e->>'actor'
+     from jsonb_array_elements($1::jsonb) with ordinality as t(e, n) order by t.n`,
+    [JSON.stringify(events)],
+  );
+}

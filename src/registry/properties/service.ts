@@ -92,8 +92,16 @@ export async function rollback(db: Database, domain: string, toRevision: number,
   });
 }
 
-/** What the crawler calls with a publisher's validated adagents.json, inside its transaction. */
-export async function saveAuthoritative(tx: Queryable, domain: string, fields: EditableFields, actor = 'pipeline:crawler'): Promise<PropertyRow> {
+/**
+ * The entry as the publisher's own adagents.json says (the crawler calls this in its transaction):
+ * authoritative, so saves answer 409. A revision is added only when the content changed. The
+ * file's changes reach the feed as the authorization graph's events, not from here; what is told
+ * here is the end of a community entry it replaces: merged into `successorRid` (the catalog
+ * property for the same domain) when there is one, else stale.
+ */
+export async function saveAuthoritative(tx: Queryable, domain: string, fields: EditableFields, successorRid?: string): Promise<PropertyRow> {
+  const current = await sql.lockByDomain(tx, domain);
+  if (current?.source === 'adagents_json' && current.status === 'active' && isDeepStrictEqual(editable(current), editable({ ...fields }))) return current;
   const row = await sql.upsertAuthoritative(tx, randomUUID(), domain, fields);
   await recordSkeleton(tx, domain);
   await insertRevision(tx, propertyTables, row.id, {
@@ -103,8 +111,18 @@ export async function saveAuthoritative(tx: Queryable, domain: string, fields: E
     source: 'adagents_json',
     snapshot: snapshot(row),
   });
-  await recordChange(tx, row, actor);
+  if (current?.source === 'community') {
+    const payload = successorRid
+      ? { alias_rid: row.id, canonical_rid: successorRid, evidence: 'adagents_json', publisher_domain: domain }
+      : { property_rid: row.id, publisher_domain: domain, status: 'stale', reason: 'superseded by the publisher’s adagents.json', last_resolved_at: current.updated_at.toISOString() };
+    await appendEvent(tx, { event_type: successorRid ? 'property.merged' : 'property.stale', entity_type: 'property', entity_id: row.id, payload, actor: 'pipeline:crawler' });
+  }
   return row;
+}
+
+/** The publisher's file is gone or invalid: its entry stays, marked stale, until a passing crawl. */
+export async function markEntryStale(tx: Queryable, domain: string): Promise<void> {
+  await sql.setStatus(tx, domain, 'stale');
 }
 
 /**
@@ -132,17 +150,25 @@ async function recordChange(tx: Queryable, after: PropertyRow, actor: string): P
   await appendEvent(tx, { event_type: 'property.updated', entity_type: 'property', entity_id: after.id, payload: { ...common, changed_fields }, actor });
 }
 
-/** The snapshot section of property entries: each as resolve serves it, keyed like its feed events. */
+/**
+ * The snapshot section of community entries: each as resolve serves it, keyed like its feed
+ * events. Authoritative entries are not property records of their own: the crawled catalog
+ * (graph/) holds their properties.
+ */
 export const propertySnapshot: SnapshotSection = {
   entityType: 'property',
   async page(db, after, limit) {
-    const rows = await sql.pageById(db, after, limit);
+    const rows = await sql.communityPageById(db, after, limit);
     return rows.map((row) => ({ key: row.id, entity_type: 'property', entity_id: row.id, data: toEntry(row) }));
   },
 };
 
 function authoritative(domain: string): ApError {
   return new ApError('authoritative_entry', `${domain} is managed by its adagents.json and cannot be edited through the registry.`);
+}
+
+function editable(f: EditableFields): Record<string, unknown> {
+  return { authorized_agents: f.authorized_agents, inventory: f.inventory, contact: f.contact ?? null };
 }
 
 function snapshot(row: PropertyRow): Record<string, unknown> {

@@ -76,6 +76,10 @@ export async function restore(tx: Queryable, id: string, f: EditableFields): Pro
   return row!;
 }
 
+export async function setStatus(tx: Queryable, domain: string, status: 'active' | 'stale'): Promise<void> {
+  await tx.query(`update properties set status = $2, updated_at = now() where publisher_domain = $1`, [domain, status]);
+}
+
 /** Writes an entry projected from the publisher's adagents.json; it replaces any community entry. */
 export async function upsertAuthoritative(tx: Queryable, id: string, domain: string, f: EditableFields): Promise<PropertyRow> {
   const [row] = await tx.query<PropertyRow>(
@@ -102,10 +106,10 @@ export async function listPage(db: Queryable, f: { q?: string; source?: Property
   );
 }
 
-/** Every entry in id order after `after`, for the feed snapshot. */
-export async function pageById(db: Queryable, after: string | undefined, limit: number): Promise<PropertyRow[]> {
+/** Community entries in id order after `after`, for the feed snapshot. */
+export async function communityPageById(db: Queryable, after: string | undefined, limit: number): Promise<PropertyRow[]> {
   return db.query<PropertyRow>(
-    `select ${COLUMNS} from properties p where ($1::uuid is null or p.id > $1) order by p.id limit $2`,
+    `select ${COLUMNS} from properties p where p.source = 'community' and ($1::uuid is null or p.id > $1) order by p.id limit $2`,
     [after ?? null, limit],
   );
 }

@@ -1,0 +1,86 @@
+import type { Clock } from '../../clock.ts';
+import type { Database } from '../../db/database.ts';
+import type { SafeFetch } from '../../net/safe-fetch.ts';
+import { applyAdagents, markStale } from '../graph/apply-adagents.ts';
+import { applyBrandJson } from '../graph/apply-brand-json.ts';
+import { projectAdagents } from '../graph/project-adagents.ts';
+import { projectBrandJson } from '../graph/project-brand-json.ts';
+import { fetchDocument, type DocumentOutcome, type FetchLimits } from './fetch-document.ts';
+import { HostPacer } from './host-pacer.ts';
+import { nextCrawlAt, type ScheduleConfig } from './schedule.ts';
+import * as sql from './sql.ts';
+
+export interface CrawlerConfig extends FetchLimits, ScheduleConfig {
+  /** Whether this instance runs the queue worker. */
+  worker: boolean;
+  concurrency: number;
+  /** Least gap between two requests to one host, from this instance. */
+  hostDelayMs: number;
+  pollSeconds: number;
+}
+
+/** What one crawl of a domain came to, for the queue, the CLI and logs. */
+export interface CrawlReport {
+  domain: string;
+  adagents: DocumentOutcome['kind'];
+  brand: DocumentOutcome['kind'];
+  /** Feed events the crawl wrote. */
+  events: number;
+  properties: number;
+  agents: number;
+  /** Why the adagents.json fetch did not count, when it did not. */
+  problem: string | undefined;
+  nextCrawlAt: Date;
+}
+
+/**
+ * Crawls one domain: fetches its adagents.json and brand.json, applies each to the graph in its
+ * own transaction, and records when the domain is next due. The worker and `ap crawl` both come
+ * here, so a domain crawled either way is crawled the same.
+ */
+export class Crawler {
+  readonly config: CrawlerConfig;
+  private readonly db: Database;
+  private readonly fetcher: SafeFetch;
+  private readonly clock: Clock;
+  private readonly pacer: HostPacer;
+
+  constructor(parts: { db: Database; fetcher: SafeFetch; clock: Clock; config: CrawlerConfig }) {
+    this.db = parts.db;
+    this.fetcher = parts.fetcher;
+    this.clock = parts.clock;
+    this.config = parts.config;
+    this.pacer = new HostPacer(parts.config.hostDelayMs);
+  }
+
+  async crawl(domain: string): Promise<CrawlReport> {
+    const [adagents, brand] = await Promise.all([
+      fetchDocument(this.fetcher, this.pacer, domain, 'adagents_json', this.config),
+      fetchDocument(this.fetcher, this.pacer, domain, 'brand_json', this.config),
+    ]);
+    const now = this.clock.now();
+    let events = 0;
+    let properties = 0;
+    let agents = 0;
+    if (adagents.kind === 'found') {
+      const projection = projectAdagents(domain, adagents.url, adagents.document);
+      properties = projection.properties.length;
+      agents = new Set(projection.authorizations.map((a) => a.agent_url_canonical)).size;
+      events += (await this.db.transaction((tx) => applyAdagents(tx, projection, adagents.document, now))).events;
+    } else if (adagents.kind === 'absent' || adagents.kind === 'invalid') {
+      events += (await this.db.transaction((tx) => markStale(tx, domain, adagents.reason, now))).events;
+    }
+    if (brand.kind === 'found') {
+      const projection = projectBrandJson(domain, brand.document);
+      await this.db.transaction((tx) => applyBrandJson(tx, domain, brand.url, projection, brand.document));
+    }
+
+    const transient = adagents.kind === 'transient' || brand.kind === 'transient';
+    const failures = transient ? (await sql.failuresOf(this.db, domain)) + 1 : 0;
+    const retryAfterSeconds = [adagents, brand].map((o) => (o.kind === 'transient' ? o.retryAfterSeconds : undefined)).find((s) => s !== undefined);
+    const next = nextCrawlAt(now, this.config, { transient, failures, ...(retryAfterSeconds ? { retryAfterSeconds } : {}) });
+    const problem = adagents.kind === 'found' ? undefined : adagents.reason;
+    await sql.recordCrawl(this.db, { domain, nextAt: next, failures, outcome: adagents.kind, error: problem ?? null, crawledAt: now });
+    return { domain, adagents: adagents.kind, brand: brand.kind, events, properties, agents, problem, nextCrawlAt: next };
+  }
+}

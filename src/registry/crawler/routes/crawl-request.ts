@@ -1,0 +1,56 @@
+import type { FastifyInstance } from 'fastify';
+import type { Static } from 'typebox';
+import type { AppContext } from '../../../context.ts';
+import type { RateLimitRule } from '../../../http/rate-limit.ts';
+import { checkHost } from '../../../net/destination.ts';
+import { FetchError } from '../../../net/fetch-error.ts';
+import { normalizeDomain } from '../../../protocol/domain.ts';
+import { ApError } from '../../../protocol/errors.ts';
+import { errorResponses } from '../../../protocol/wire/error.ts';
+import { CrawlRequestAccepted, CrawlRequestBody } from '../schemas.ts';
+import * as sql from '../sql.ts';
+
+/**
+ * `POST /api/registry/crawl-request`: checks the domain (format, then DNS: private and reserved
+ * addresses are refused before anything is queued), queues it due now and answers 202; the crawl
+ * runs on whichever instance's worker claims it.
+ */
+export function crawlRequestRoute(app: FastifyInstance, ctx: AppContext, wake: () => void): void {
+  const { limits } = ctx.config;
+  const rules: RateLimitRule[] = [
+    { name: 'crawl-request-domain', max: 1, windowSeconds: limits.crawlRequestDomainWindowSeconds, by: 'domain' },
+    { name: 'crawl-request', max: limits.crawlRequestsPerHourPerPrincipal, windowSeconds: 3600, by: 'principal' },
+  ];
+  app.post<{ Body: Static<typeof CrawlRequestBody> }>(
+    '/api/registry/crawl-request',
+    {
+      config: { auth: 'required', rateLimit: rules },
+      schema: {
+        summary: 'Ask for a domain to be crawled',
+        description:
+          'Queues a crawl of the domain’s adagents.json and brand.json. The domain must resolve to public addresses. One request per domain per 5 minutes and 30 per hour per user (429 with retry_after).',
+        tags: ['Agent Discovery'],
+        security: [{ bearer: [] }],
+        body: CrawlRequestBody,
+        response: { 202: CrawlRequestAccepted, ...errorResponses(400, 401, 415, 429) },
+      },
+    },
+    async (request, reply) => {
+      const domain = normalizeDomain(request.body.domain, { in: 'body' });
+      await publicOnly(domain, ctx);
+      await sql.enqueue(ctx.db, [domain], ctx.clock.now());
+      wake();
+      return reply.code(202).send({ message: `Crawl of ${domain} queued; changes appear in the feed as it completes.`, domain });
+    },
+  );
+}
+
+async function publicOnly(domain: string, ctx: AppContext): Promise<void> {
+  try {
+    await checkHost(domain, ctx.fetcher.policy);
+  } catch (err) {
+    if (!(err instanceof FetchError)) throw err;
+    if (err.reason === 'forbidden_address') throw new ApError('domain_not_public', `${err.message}.`, { details: [{ in: 'body', field: 'domain', message: err.message }] });
+    throw new ApError('domain_unresolvable', `${err.message}.`, { details: [{ in: 'body', field: 'domain', message: err.message }] });
+  }
+}

@@ -1,0 +1,18 @@
+/** When a crawled domain is next due. */
+
+export interface ScheduleConfig {
+  intervalSeconds: number;
+  /** First retry delay after a transient failure; doubles with each further one, up to the interval. */
+  retryBaseSeconds: number;
+  /** Spread, as a fraction of the delay, so domains crawled together drift apart. */
+  jitter: number;
+}
+
+/** A definite answer (found, absent, invalid) waits the interval; a transient failure backs off. */
+export function nextCrawlAt(now: Date, config: ScheduleConfig, outcome: { transient: boolean; failures: number; retryAfterSeconds?: number }, random = Math.random): Date {
+  const base = outcome.transient
+    ? Math.max(Math.min(config.retryBaseSeconds * 2 ** (outcome.failures - 1), config.intervalSeconds), outcome.retryAfterSeconds ?? 0)
+    : config.intervalSeconds;
+  const spread = 1 + config.jitter * (2 * random() - 1);
+  return new Date(now.getTime() + Math.round(base * spread * 1000));
+}

@@ -1,0 +1,71 @@
+import type { Queryable } from '../../db/database.ts';
+
+/** Every query of the crawl queue (table crawl_targets, migration 0013). */
+
+/** Adds domains to the periodic re-crawl, due at `dueAt`; a domain already queued becomes due no later. */
+export async function enqueue(db: Queryable, domains: string[], dueAt: Date): Promise<void> {
+  if (domains.length === 0) return;
+  await db.query(
+    `insert into crawl_targets (domain, next_crawl_at) select d, $2 from unnest($1::text[]) d
+     on conflict (domain) do update set next_crawl_at = least(crawl_targets.next_crawl_at, excluded.next_crawl_at)`,
+    [domains, dueAt],
+  );
+}
+
+/**
+ * Leases up to `limit` due domains to the caller. SKIP LOCKED lets workers on other instances
+ * claim at the same moment without waiting on or taking each other's rows; the lease brings a
+ * domain back if its worker dies mid-crawl.
+ */
+export async function claimDue(db: Queryable, limit: number, now: Date, leaseUntil: Date): Promise<string[]> {
+  const rows = await db.query<{ domain: string }>(
+    `update crawl_targets t set claimed_until = $3
+     where t.domain in (
+       select domain from crawl_targets
+       where next_crawl_at <= $2 and (claimed_until is null or claimed_until < $2)
+       order by next_crawl_at limit $1 for update skip locked)
+     returning t.domain`,
+    [limit, now, leaseUntil],
+  );
+  return rows.map((r) => r.domain);
+}
+
+export interface CrawlRecord {
+  domain: string;
+  nextAt: Date;
+  failures: number;
+  outcome: string;
+  error: string | null;
+  crawledAt: Date;
+}
+
+/** Records a crawl and when the domain is next due, releasing its lease; queues it if it was not. */
+export async function recordCrawl(db: Queryable, r: CrawlRecord): Promise<void> {
+  await db.query(
+    `insert into crawl_targets (domain, next_crawl_at, failures, last_crawled_at, last_outcome, last_error)
+     values ($1, $2, $3, $4, $5, $6)
+     on conflict (domain) do update set next_crawl_at = excluded.next_crawl_at, claimed_until = null, failures = excluded.failures,
+       last_crawled_at = excluded.last_crawled_at, last_outcome = excluded.last_outcome, last_error = excluded.last_error`,
+    [r.domain, r.nextAt, r.failures, r.crawledAt, r.outcome, r.error],
+  );
+}
+
+export async function failuresOf(db: Queryable, domain: string): Promise<number> {
+  const [row] = await db.query<{ failures: number }>(`select failures from crawl_targets where domain = $1`, [domain]);
+  return row?.failures ?? 0;
+}
+
+export interface TargetRow {
+  domain: string;
+  next_crawl_at: Date;
+  claimed_until: Date | null;
+  failures: number;
+  last_crawled_at: Date | null;
+  last_outcome: string | null;
+  last_error: string | null;
+}
+
+export async function target(db: Queryable, domain: string): Promise<TargetRow | undefined> {
+  const [row] = await db.query<TargetRow>(`select * from crawl_targets where domain = $1`, [domain]);
+  return row;
+}

@@ -1,0 +1,126 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { NewEvent } from '../feed/append.ts';
+import type { AuthorizationRow, CatalogPropertyRow, CollectionRow } from './sql.ts';
+
+/**
+ * The feed events of the authorization graph (core/registry-event.json). Each carries the entity's
+ * whole state after the change, so a mirror applies it without reading the registry back.
+ */
+
+export const crawlerActor = 'pipeline:crawler';
+
+type Json = Record<string, unknown>;
+
+export function propertyEvent(
+  type: 'property.created' | 'property.updated' | 'property.reactivated',
+  row: Pick<CatalogPropertyRow, 'property_rid' | 'publisher_domain' | 'identifiers' | 'property' | 'tags'>,
+  extra: Json = {},
+): NewEvent {
+  return {
+    event_type: type,
+    entity_type: 'property',
+    entity_id: row.property_rid,
+    actor: crawlerActor,
+    payload: {
+      property_rid: row.property_rid,
+      classification: 'property',
+      source: 'authoritative',
+      identifiers: row.identifiers,
+      publisher_domain: row.publisher_domain,
+      status: 'active',
+      property: row.property,
+      ...extra,
+    },
+  };
+}
+
+export function propertyStale(row: Pick<CatalogPropertyRow, 'property_rid' | 'publisher_domain' | 'last_resolved_at'>, reason: string): NewEvent {
+  return {
+    event_type: 'property.stale',
+    entity_type: 'property',
+    entity_id: row.property_rid,
+    actor: crawlerActor,
+    payload: { property_rid: row.property_rid, publisher_domain: row.publisher_domain, status: 'stale', last_resolved_at: row.last_resolved_at.toISOString(), reason },
+  };
+}
+
+export function propertyMerged(alias: string, canonical: string, publisherDomain: string): NewEvent {
+  return {
+    event_type: 'property.merged',
+    entity_type: 'property',
+    entity_id: alias,
+    actor: crawlerActor,
+    payload: { alias_rid: alias, canonical_rid: canonical, evidence: 'adagents_json', publisher_domain: publisherDomain },
+  };
+}
+
+export function collectionEvent(type: 'collection.created' | 'collection.updated' | 'collection.removed', row: Omit<CollectionRow, 'kind'> & { kind: string | null }, extra: Json = {}): NewEvent {
+  return {
+    event_type: type,
+    entity_type: 'collection',
+    entity_id: row.collection_rid,
+    actor: crawlerActor,
+    payload: {
+      collection_rid: row.collection_rid,
+      publisher_domain: row.publisher_domain,
+      collection_id: row.collection_id,
+      name: row.name,
+      kind: row.kind,
+      source: 'authoritative',
+      status: row.status,
+      identifiers: row.identifiers,
+      collection: row.collection,
+      ...extra,
+    },
+  };
+}
+
+export function collectionMerged(alias: string, canonical: string, publisherDomain: string): NewEvent {
+  return {
+    event_type: 'collection.merged',
+    entity_type: 'collection',
+    entity_id: alias,
+    actor: crawlerActor,
+    payload: { alias_rid: alias, canonical_rid: canonical, evidence: 'adagents_json', publisher_domain: publisherDomain },
+  };
+}
+
+export function agentDiscovered(agentUrl: string, publisherDomain: string): NewEvent {
+  return { event_type: 'agent.discovered', entity_type: 'agent', entity_id: agentUrl, actor: crawlerActor, payload: { agent_url: agentUrl, discovered_at_publisher: publisherDomain } };
+}
+
+/** The authorized_agents[] entry as declared, with the registry's ids and canonical URL. */
+export function authorizationEvent(
+  type: 'authorization.granted' | 'authorization.revoked' | 'authorization.modified',
+  row: Pick<AuthorizationRow, 'id' | 'agent_url' | 'agent_url_canonical' | 'publisher_domain' | 'entry' | 'created_at' | 'updated_at'>,
+  extra: Json = {},
+): NewEvent {
+  const { url: _url, ...entry } = row.entry;
+  return {
+    event_type: type,
+    entity_type: 'authorization',
+    entity_id: row.id,
+    actor: crawlerActor,
+    payload: {
+      ...entry,
+      id: row.id,
+      agent_url: row.agent_url,
+      agent_url_canonical: row.agent_url_canonical,
+      publisher_domain: row.publisher_domain,
+      evidence: 'adagents_json',
+      created_at: row.created_at.toISOString(),
+      updated_at: row.updated_at.toISOString(),
+      ...extra,
+    },
+  };
+}
+
+export function publisherEvent(type: 'publisher.adagents_discovered' | 'publisher.adagents_changed', domain: string, payload: Json): NewEvent {
+  return { event_type: type, entity_type: 'publisher', entity_id: domain, actor: crawlerActor, payload: { publisher_domain: domain, source: 'adagents_json', ...payload } };
+}
+
+/** Top-level fields whose values differ, for `changed_fields` (omitted when none). */
+export function changedFields(before: Json, after: Json): { changed_fields?: string[] } {
+  const names = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => !isDeepStrictEqual(before[k], after[k])).sort();
+  return names.length > 0 ? { changed_fields: names } : {};
+}
