@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { enqueue } from '../../../src/registry/crawler/sql.ts';
+import { startFleet, type Fleet } from '../../support/publisher-fleet.ts';
+import { openSharedSchema, type SharedSchema } from '../../support/shared-schema.ts';
+import type { ServingAp } from '../../support/cli.ts';
+import { eventually } from '../../support/webhooks.ts';
+import { adagents } from './documents.ts';
+
+const ADAGENTS = '/.well-known/adagents.json';
+
+// Two `ap serve` processes on one PostgreSQL share the crawl queue: every domain is crawled once
+// per cycle, by one of them, and both take part.
+describe('[postgres] two crawl workers sharing one queue', () => {
+  let fleet: Fleet;
+  let shared: SharedSchema;
+  let workers: ServingAp[];
+
+  before(async () => {
+    fleet = await startFleet(Array.from({ length: 60 }, (_, i) => `queue-${i}`));
+    // Each answer takes a little while, so neither worker can drain the queue alone before the other claims.
+    for (const domain of fleet.domains) fleet.serve(domain, ADAGENTS, { body: adagents(domain), delayMs: 50 });
+    shared = await openSharedSchema();
+    const env = { ...fleet.processEnv(), CRAWL_POLL_SECONDS: '1', CRAWL_CONCURRENCY: '4', CRAWL_HOST_DELAY_MS: '0', CRAWL_INTERVAL_SECONDS: '3600' };
+    workers = [await shared.serve(env), await shared.serve(env)];
+  });
+  after(async () => {
+    await shared.close();
+    await fleet.close();
+  });
+
+  it('crawls each queued domain exactly once in the cycle, split between the workers', async () => {
+    await enqueue(shared.db, fleet.domains, new Date());
+    await eventually(async () => {
+      const [row] = await shared.db.query<{ n: number }>('select count(*)::int as n from crawl_targets where last_crawled_at is not null');
+      return row!.n === fleet.domains.length;
+    }, 30_000);
+    // A few more polls by both: nothing is due again within the interval.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+
+    for (const domain of fleet.domains) assert.deepEqual(fleet.requests(domain).filter((p) => p === ADAGENTS), [ADAGENTS], domain);
+    const crawledBy = workers.map((w) => w.logs.filter((line) => line.includes('"msg":"crawled"')).map((line) => (JSON.parse(line) as { crawl: { domain: string } }).crawl.domain));
+    assert.deepEqual([...crawledBy[0]!, ...crawledBy[1]!].sort(), [...fleet.domains].sort());
+    assert.ok(crawledBy[0]!.length > 0 && crawledBy[1]!.length > 0, `split ${crawledBy[0]!.length}/${crawledBy[1]!.length}`);
+
+    const [events] = await shared.db.query<{ n: number }>(`select count(*)::int as n from registry_events where event_type = 'publisher.adagents_discovered'`);
+    assert.equal(events!.n, fleet.domains.length);
+    const due = await shared.db.query<{ next_crawl_at: Date }>('select next_crawl_at from crawl_targets');
+    // Next cycle: about an hour away, spread by the jitter.
+    for (const { next_crawl_at } of due) assert.ok(next_crawl_at.getTime() - Date.now() > 3000_000);
+  });
+});
