@@ -28,8 +28,8 @@ export interface Fleet {
   serve(domain: string, path: string, page: FleetPage | undefined): void;
   /** Requests each host saw, as paths, in order. */
   requests(domain: string): string[];
-  /** A crawl's fetch client, trusting the fleet. */
-  fetcher(options?: { timeoutMs?: number; maxBytes?: number }): SafeFetch;
+  /** A crawl's fetch client, trusting the fleet; `names` adds DNS answers for hosts outside it (which stay under the public-only rule). */
+  fetcher(options?: { timeoutMs?: number; maxBytes?: number; names?: Record<string, string[]> }): SafeFetch;
   /** `AP_FETCH_ALLOW`-free environment for an `ap` process: the resolver's table as allow-list mappings and the CA. */
   processEnv(): Record<string, string>;
   close(): Promise<void>;
@@ -86,7 +86,7 @@ export async function startFleet(names: string[]): Promise<Fleet> {
     requests: (domain) => host(domain).seen,
     fetcher: (options = {}) =>
       new SafeFetch({
-        resolver: staticResolver(table),
+        resolver: staticResolver({ ...options.names, ...table }),
         // The fleet's names may reach loopback on 443; everything else stays under the public-only rule.
         allow: new AllowList(domains.map((d) => ({ host: d, port: 443 })), new Map()),
         ca: cert,

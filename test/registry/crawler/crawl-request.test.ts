@@ -1,0 +1,101 @@
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import type { Authenticator } from '../../../src/auth/authenticator.ts';
+import type { Principal } from '../../../src/auth/principal.ts';
+import { eachEngine } from '../../support/engines.ts';
+import { json } from '../../support/http.ts';
+import { startFleet, type Fleet } from '../../support/publisher-fleet.ts';
+import { startTestServer, type TestServer } from '../../support/server.ts';
+import { postJson } from '../../support/requests.ts';
+import { eventually } from '../../support/webhooks.ts';
+import { assertValidEvent, awayFromWindowEnd, type EventRow } from '../properties/feed.ts';
+import { adagents } from './documents.ts';
+
+const ENDPOINT = '/api/registry/crawl-request';
+const users: Record<string, Principal> = Object.fromEntries(
+  ['alice', 'bob', 'carol'].map((name) => [name, { kind: 'user', subject: name, displayName: name, organization: { organizationId: 'o', slug: 'o', role: 'member', apiTier: false, registryAdmin: false } }]),
+);
+const authenticator: Authenticator = { authenticate: async (credential) => users[credential] ?? null };
+const as = (user: string) => ({ authorization: `Bearer ${user}` });
+
+eachEngine('POST /api/registry/crawl-request', (engine) => {
+  let fleet: Fleet;
+  let server: TestServer;
+  const request = (body: unknown, user = 'alice') => postJson(`${server.url}${ENDPOINT}`, body, as(user));
+
+  before(async () => {
+    fleet = await startFleet(Array.from({ length: 36 }, (_, i) => `ask-${i}`));
+    for (const domain of fleet.domains) fleet.serve(domain, '/.well-known/adagents.json', { body: adagents(domain) });
+    server = await startTestServer(engine, {
+      env: { CRAWL_POLL_SECONDS: '1', CRAWL_HOST_DELAY_MS: '0' },
+      deps: {
+        authenticator,
+        // Outside the fleet, names resolve like real ones would, to private and reserved ranges.
+        fetcher: fleet.fetcher({ names: { 'intranet.example': ['10.1.2.3'], 'metadata.example': ['169.254.169.254'], 'split.example': ['93.184.216.34', '192.168.0.7'] } }),
+      },
+    });
+  });
+  after(async () => {
+    await server.close();
+    await fleet.close();
+  });
+
+  it('202 {message, domain}, lowercased and trimmed; the crawl then runs on its own', async () => {
+    const res = await request({ domain: '  ASK-0.AP.TEST ' });
+    assert.equal(res.status, 202);
+    const body = await json(res);
+    assert.deepEqual(Object.keys(body).sort(), ['domain', 'message']);
+    assert.equal(body.domain, 'ask-0.ap.test');
+    await eventually(async () => (await server.db.query(`select 1 from publishers where domain = 'ask-0.ap.test'`)).length === 1, 10_000);
+    const [event] = await server.db.query<EventRow>(`select * from registry_events where event_type = 'publisher.adagents_discovered' and entity_id = 'ask-0.ap.test'`);
+    assertValidEvent(event!);
+  });
+
+  it('400 for a malformed domain, and for one resolving to a private or reserved address; nothing is queued', async () => {
+    for (const domain of ['not a domain', 'http://ask-1.ap.test/path', '10.0.0.1', '']) {
+      const res = await request({ domain }, 'bob');
+      assert.equal(res.status, 400, domain);
+    }
+    for (const [domain, code] of [
+      ['intranet.example', 'domain_not_public'],
+      ['metadata.example', 'domain_not_public'],
+      ['split.example', 'domain_not_public'],
+      ['nowhere.example', 'domain_unresolvable'],
+    ]) {
+      const res = await request({ domain }, 'bob');
+      assert.equal(res.status, 400, domain);
+      const body = await json(res);
+      assert.equal(body.error, code);
+      assert.equal(body.details[0].field, 'domain');
+    }
+    const queued = await server.db.query<{ domain: string }>(`select domain from crawl_targets where domain not like '%.ap.test'`);
+    assert.deepEqual(queued, []);
+  });
+
+  it('needs a credential and a JSON body', async () => {
+    assert.equal((await postJson(`${server.url}${ENDPOINT}`, { domain: 'ask-2.ap.test' }, {})).status, 401);
+    const form = await fetch(`${server.url}${ENDPOINT}`, { method: 'POST', headers: { ...as('alice'), 'content-type': 'application/x-www-form-urlencoded' }, body: 'domain=ask-2.ap.test' });
+    assert.equal(form.status, 415);
+    assert.equal((await request({})).status, 400);
+  });
+
+  it('429 {error, retry_after} for a second request of a domain within 5 minutes, whoever asks', async () => {
+    await awayFromWindowEnd(server.db, 300);
+    assert.equal((await request({ domain: 'ask-3.ap.test' }, 'bob')).status, 202);
+    const again = await request({ domain: 'Ask-3.ap.test' }, 'carol');
+    assert.equal(again.status, 429);
+    const body = await json(again);
+    assert.equal(body.error, 'rate_limited');
+    assert.ok(Number.isInteger(body.retry_after) && body.retry_after > 0 && body.retry_after <= 300);
+    assert.equal(again.headers.get('retry-after'), String(body.retry_after));
+  });
+
+  it('429 after 30 requests in an hour from one user', async () => {
+    await awayFromWindowEnd(server.db, 3600);
+    const statuses = [];
+    for (const domain of fleet.domains.slice(4, 35)) statuses.push((await request({ domain }, 'carol')).status);
+    // carol's request refused above for its domain spent none of her own budget.
+    assert.deepEqual(statuses, [...Array(30).fill(202), 429]);
+    assert.equal((await request({ domain: fleet.domains[35]! }, 'alice')).status, 202);
+  });
+});
