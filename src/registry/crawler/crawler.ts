@@ -10,6 +10,9 @@ import { HostPacer } from './host-pacer.ts';
 import { nextCrawlAt, type ScheduleConfig } from './schedule.ts';
 import * as sql from './sql.ts';
 
+// Enough for any real network's file; a file naming thousands of publishers cannot flood the queue.
+const discoveredPerCrawl = 100;
+
 export interface CrawlerConfig extends FetchLimits, ScheduleConfig {
   /** Whether this instance runs the queue worker. */
   worker: boolean;
@@ -67,6 +70,10 @@ export class Crawler {
       properties = projection.properties.length;
       agents = new Set(projection.authorizations.map((a) => a.agent_url_canonical)).size;
       events += (await this.db.transaction((tx) => applyAdagents(tx, projection, adagents.document, now))).events;
+      // Publishers whose properties this file lets agents sell are worth knowing too.
+      const named = new Set(projection.authorizations.flatMap((a) => a.scopes.map((s) => s.target_publisher)));
+      named.delete(domain);
+      await sql.enqueueNew(this.db, [...named].slice(0, discoveredPerCrawl), now);
     } else if (adagents.kind === 'absent' || adagents.kind === 'invalid') {
       events += (await this.db.transaction((tx) => markStale(tx, domain, adagents.reason, now))).events;
     }

@@ -12,6 +12,12 @@ export async function enqueue(db: Queryable, domains: string[], dueAt: Date): Pr
   );
 }
 
+/** Adds domains not yet known to the queue, due at `dueAt`; known ones keep their schedule. */
+export async function enqueueNew(db: Queryable, domains: string[], dueAt: Date): Promise<void> {
+  if (domains.length === 0) return;
+  await db.query(`insert into crawl_targets (domain, next_crawl_at) select d, $2 from unnest($1::text[]) d on conflict (domain) do nothing`, [domains, dueAt]);
+}
+
 /**
  * Leases up to `limit` due domains to the caller. SKIP LOCKED lets workers on other instances
  * claim at the same moment without waiting on or taking each other's rows; the lease brings a

@@ -116,7 +116,7 @@ async function applyProperties(tx: Queryable, p: AdagentsProjection, now: Date) 
   const identifierKey = (i: { type: string; value: string }) => `${i.type}\u0000${i.value}`;
   const matching = matchRecords(
     stored.map((row) => ({ rid: row.property_rid, key: row.property_key, identifiers: row.identifiers.map(identifierKey) })),
-    p.properties.map((next) => ({ ...next, identifiers: next.identifiers.map(identifierKey) })),
+    p.properties.map((projected) => ({ key: projected.key, identifiers: projected.identifiers.map(identifierKey), projected })),
   );
 
   const out: NewEvent[] = [];
@@ -126,7 +126,7 @@ async function applyProperties(tx: Queryable, p: AdagentsProjection, now: Date) 
   const ridOfKey = new Map<string, string>();
   let added = 0;
   for (const { next, rid, merged } of matching.matches) {
-    const projected = p.properties.find((x) => x.key === next.key)!;
+    const { projected } = next;
     const write = toWrite(projected, rid ?? randomUUID());
     ridOfKey.set(projected.key, write.property_rid);
     const row = { ...write, publisher_domain: p.publisher_domain };
@@ -185,13 +185,13 @@ async function applyCollections(tx: Queryable, p: AdagentsProjection): Promise<N
   const identifierKey = (i: { publisher_domain: string; type: string; value: string }) => `${i.publisher_domain}\u0000${i.type}\u0000${i.value}`;
   const matching = matchRecords(
     stored.map((row) => ({ rid: row.collection_rid, key: row.collection_id, identifiers: row.identifiers.map(identifierKey) })),
-    p.collections.map((next) => ({ ...next, key: next.collection_id, identifiers: next.identifiers.map(identifierKey) })),
+    p.collections.map((projected) => ({ key: projected.collection_id, identifiers: projected.identifiers.map(identifierKey), projected })),
   );
   const out: NewEvent[] = [];
   const writes: Array<Omit<sql.CollectionRow, 'publisher_domain' | 'status'>> = [];
   const merged: string[] = [];
   for (const match of matching.matches) {
-    const next = p.collections.find((c) => c.collection_id === match.next.collection_id)!;
+    const next = match.next.projected;
     const write = { collection_rid: match.rid ?? randomUUID(), collection_id: next.collection_id, name: next.name, kind: next.kind, identifiers: next.identifiers, collection: next.collection };
     const row = { ...write, publisher_domain: p.publisher_domain, status: 'active' as const };
     for (const alias of match.merged) {

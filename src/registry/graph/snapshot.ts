@@ -11,8 +11,9 @@ export const catalogPropertySnapshot: SnapshotSection = {
   entityType: 'property',
   async page(db, after, limit) {
     return (await sql.propertiesPage(db, after, limit)).map((row) => {
-      const payload = row.status === 'active' ? events.propertyEvent('property.updated', row).payload : { ...events.propertyEvent('property.updated', row).payload, status: 'stale', reason: row.stale_reason };
-      return { key: row.property_rid, entity_type: 'property', entity_id: row.property_rid, data: payload };
+      const { payload } = events.propertyEvent('property.updated', row);
+      const data = row.status === 'active' ? payload : { ...payload, status: 'stale', reason: row.stale_reason };
+      return { key: row.property_rid, entity_type: 'property', entity_id: row.property_rid, data };
     });
   },
 };

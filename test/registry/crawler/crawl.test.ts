@@ -108,6 +108,8 @@ eachEngine('crawler against a fleet of publishers', (engine) => {
       assert.equal(granted[1]!.payload.agent_url_canonical, 'https://apps.example/ap');
       assert.deepEqual(granted[0]!.payload.signing_keys, [{ kid: 'k1', kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' }]);
       assert.equal(granted[2]!.payload.delegation_type, 'ad_network');
+      // The publisher whose properties the network may sell is queued for its own crawl.
+      assert.ok(await target(server.db, d(1)));
     });
 
     it('answers both directions of the graph: identifier → agents and agent → properties', async () => {
