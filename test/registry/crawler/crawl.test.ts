@@ -15,7 +15,7 @@ import { adagents, agent, property } from './documents.ts';
 
 const ADAGENTS = '/.well-known/adagents.json';
 const BRAND = '/.well-known/brand.json';
-const names = Array.from({ length: 67 }, (_, i) => `pub-${i}`).concat(['manager', 'house']);
+const names = Array.from({ length: 68 }, (_, i) => `pub-${i}`).concat(['manager', 'house']);
 const d = (i: number) => `pub-${i}.ap.test`;
 
 eachEngine('crawler against a fleet of publishers', (engine) => {
@@ -212,6 +212,17 @@ eachEngine('crawler against a fleet of publishers', (engine) => {
     serve(domain, adagents(domain, { agents: [agent('https://sales.example/ap', ['main']), agent('https://new-seller.example/ap', ['main'])] }));
     await crawl(domain);
     assert.deepEqual(types(await newEvents()), ['publisher.adagents_changed', 'authorization.granted']);
+  });
+
+  it('two crawls of one changed file at once tell each change once', async () => {
+    const domain = d(67);
+    serve(domain, adagents(domain));
+    await crawl(domain);
+    await newEvents();
+    serve(domain, adagents(domain, { properties: [property('main', domain, { name: 'Renamed' })], agents: [agent('https://sales.example/ap', ['main']), agent('https://twice.example/ap', ['main'])] }));
+    const reports = await Promise.all([crawl(domain), crawl(domain)]);
+    assert.deepEqual(reports.map((r) => r.events).sort(), [0, 4]);
+    assert.deepEqual(types(await newEvents()), ['publisher.adagents_changed', 'agent.discovered', 'property.updated', 'authorization.granted']);
   });
 
   it('a property changed: updated, naming the fields; an authorization’s terms changed: modified', async () => {
