@@ -141,7 +141,8 @@ async function applyProperties(tx: Queryable, p: AdagentsProjection, now: Date) 
       out.push(events.propertyEvent('property.created', row));
       continue;
     }
-    const change = events.changedFields(comparable(before), comparable(write));
+    // Named as the publisher declares them: the property object's own fields.
+    const change = events.changedFields(before.property, write.property);
     if (before.status === 'stale') {
       writes.push(write);
       out.push(events.propertyEvent('property.reactivated', row, { reactivated_at: now.toISOString(), ...change }));
@@ -165,18 +166,6 @@ async function applyProperties(tx: Queryable, p: AdagentsProjection, now: Date) 
 
 function toWrite(x: ProjectedProperty, rid: string): sql.PropertyWrite {
   return { property_rid: rid, property_key: x.key, property_id: x.property_id, property_type: x.property_type, name: x.name, tags: x.tags, property: x.property, identifiers: x.identifiers };
-}
-
-/** What a property's change is judged on; identifiers are compared as a set. */
-function comparable(x: Pick<sql.PropertyWrite, 'property_id' | 'property_type' | 'name' | 'tags' | 'property' | 'identifiers'>) {
-  return {
-    property_id: x.property_id,
-    property_type: x.property_type,
-    name: x.name,
-    tags: [...x.tags].sort(),
-    property: x.property,
-    identifiers: x.identifiers.map((i) => `${i.type}:${i.value}`).sort(),
-  };
 }
 
 async function applyCollections(tx: Queryable, p: AdagentsProjection): Promise<NewEvent[]> {
@@ -204,11 +193,11 @@ async function applyCollections(tx: Queryable, p: AdagentsProjection): Promise<N
       out.push(events.collectionEvent('collection.created', row));
       continue;
     }
-    const { publisher_domain: _p, ...old } = before;
-    const change = events.changedFields(old, { ...write, status: 'active' });
-    if (change.changed_fields || match.merged.length > 0) {
+    const fields = events.changedFields(before.collection, next.collection).changed_fields ?? [];
+    if (before.status === 'removed') fields.push('status');
+    if (fields.length > 0 || match.merged.length > 0) {
       writes.push(write);
-      out.push(events.collectionEvent('collection.updated', row, change.changed_fields ? change : { changed_fields: ['identifiers'] }));
+      out.push(events.collectionEvent('collection.updated', row, { changed_fields: fields.length > 0 ? fields : ['identifiers'] }));
     }
   }
   const gone = matching.missing.map((rid) => byRid.get(rid)!).filter((row) => row.status === 'active');

@@ -235,7 +235,7 @@ eachEngine('crawler against a fleet of publishers', (engine) => {
     const events = await newEvents();
     assert.deepEqual(types(events), ['publisher.adagents_changed', 'property.updated', 'authorization.modified']);
     assert.equal(events[1]!.entity_id, created!.entity_id);
-    assert.deepEqual(events[1]!.payload.changed_fields, ['name', 'property']);
+    assert.deepEqual(events[1]!.payload.changed_fields, ['name']);
     assert.equal((events[1]!.payload.property as { name: string }).name, 'The Daily Six');
     assert.deepEqual(events[2]!.payload.changed_fields, ['delegation_type']);
     assert.equal(events[2]!.payload.delegation_type, 'delegated');
@@ -351,8 +351,15 @@ eachEngine('crawler against a fleet of publishers', (engine) => {
     await crawl(domain);
     const events = await newEvents();
     assert.deepEqual(types(events), ['publisher.adagents_changed', 'collection.updated', 'collection.removed']);
-    assert.deepEqual(events[1]!.payload.changed_fields, ['collection', 'name']);
+    assert.deepEqual(events[1]!.payload.changed_fields, ['name']);
     assert.equal(events[2]!.payload.status, 'removed');
+    // Declared again: the same record, active again.
+    serve(domain, adagents(domain, { collections: [show('The Show, Season 2'), { collection_id: 'other', name: 'Other' }] }));
+    await crawl(domain);
+    const back = await newEvents();
+    assert.deepEqual(types(back), ['publisher.adagents_changed', 'collection.updated']);
+    assert.equal(back[1]!.entity_id, events[2]!.entity_id);
+    assert.deepEqual([back[1]!.payload.changed_fields, back[1]!.payload.status], [['status'], 'active']);
   });
 
   it('a community entry the publisher’s own file takes over is merged into its site property', async () => {
