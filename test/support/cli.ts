@@ -35,7 +35,8 @@ export interface ServingAp {
 /** Starts `ap serve <args>` and resolves once it says where it listens. */
 export async function serveAp(args: string[], env: Record<string, string> = {}): Promise<ServingAp> {
   const child = spawn(process.execPath, [apBin, 'serve', '--port', '0', ...args], {
-    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    // No crawl worker unless asked: it would fetch saved domains through the system's DNS.
+    env: { ...process.env, LOG_LEVEL: 'info', CRAWL_WORKER: 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: string[] = [];

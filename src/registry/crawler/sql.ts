@@ -19,6 +19,22 @@ export async function enqueueNew(db: Queryable, domains: string[], dueAt: Date):
 }
 
 /**
+ * Queues every domain the registry has an entry for (property entries, brands) that is not queued
+ * yet, so a publisher first saved by hand is crawled too and becomes authoritative once its own
+ * file appears. Returns how many were added.
+ */
+export async function enqueueKnownDomains(db: Queryable, dueAt: Date): Promise<number> {
+  const rows = await db.query(
+    `insert into crawl_targets (domain, next_crawl_at)
+     select d.domain, $1 from (select publisher_domain as domain from properties union select domain from brands) d
+     where not exists (select 1 from crawl_targets t where t.domain = d.domain)
+     on conflict (domain) do nothing returning domain`,
+    [dueAt],
+  );
+  return rows.length;
+}
+
+/**
  * Leases up to `limit` due domains to the caller. SKIP LOCKED lets workers on other instances
  * claim at the same moment without waiting on or taking each other's rows; the lease brings a
  * domain back if its worker dies mid-crawl.

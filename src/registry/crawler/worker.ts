@@ -7,6 +7,8 @@ import * as sql from './sql.ts';
 
 // Longer than any one crawl can take (two capped fetches, a few hops, two short transactions).
 const leaseMs = 10 * 60_000;
+// How often entries saved since are picked up for crawling.
+const seedEveryMs = 10 * 60_000;
 
 /**
  * Crawls due domains from the shared queue, up to the concurrency limit at a time. Every instance
@@ -20,6 +22,7 @@ export class CrawlWorker {
   private readonly log: FastifyBaseLogger;
   private readonly pass: BackgroundPass;
   private readonly inFlight = new Set<Promise<void>>();
+  private seededAt = -Infinity;
 
   constructor(parts: { db: Database; clock: Clock; crawler: Crawler; log: FastifyBaseLogger }) {
     this.db = parts.db;
@@ -48,6 +51,11 @@ export class CrawlWorker {
   }
 
   private async claim(): Promise<void> {
+    if (this.clock.now().getTime() - this.seededAt >= seedEveryMs) {
+      this.seededAt = this.clock.now().getTime();
+      const added = await sql.enqueueKnownDomains(this.db, this.clock.now());
+      if (added > 0) this.log.info({ added }, 'queued registry entries for crawling');
+    }
     while (!this.pass.stopping) {
       const room = this.crawler.config.concurrency - this.inFlight.size;
       if (room <= 0) return;

@@ -10,6 +10,8 @@ import { postJson } from '../../support/requests.ts';
 import { eventually } from '../../support/webhooks.ts';
 import { assertValidEvent, awayFromWindowEnd, type EventRow } from '../properties/feed.ts';
 import { adagents } from './documents.ts';
+import { ManualClock } from '../../support/clock.ts';
+import { saveCommunity } from '../../../src/registry/properties/service.ts';
 
 const ENDPOINT = '/api/registry/crawl-request';
 const users: Record<string, Principal> = Object.fromEntries(
@@ -21,15 +23,17 @@ const as = (user: string) => ({ authorization: `Bearer ${user}` });
 eachEngine('POST /api/registry/crawl-request', (engine) => {
   let fleet: Fleet;
   let server: TestServer;
+  const clock = new ManualClock();
   const request = (body: unknown, user = 'alice') => postJson(`${server.url}${ENDPOINT}`, body, as(user));
 
   before(async () => {
     fleet = await startFleet(Array.from({ length: 36 }, (_, i) => `ask-${i}`));
     for (const domain of fleet.domains) fleet.serve(domain, '/.well-known/adagents.json', { body: adagents(domain) });
     server = await startTestServer(engine, {
-      env: { CRAWL_POLL_SECONDS: '1', CRAWL_HOST_DELAY_MS: '0' },
+      env: { CRAWL_WORKER: 'true', CRAWL_POLL_SECONDS: '1', CRAWL_HOST_DELAY_MS: '0' },
       deps: {
         authenticator,
+        clock,
         // Outside the fleet, names resolve like real ones would, to private and reserved ranges.
         fetcher: fleet.fetcher({ names: { 'intranet.example': ['10.1.2.3'], 'metadata.example': ['169.254.169.254'], 'split.example': ['93.184.216.34', '192.168.0.7'] } }),
       },
@@ -49,6 +53,15 @@ eachEngine('POST /api/registry/crawl-request', (engine) => {
     await eventually(async () => (await server.db.query(`select 1 from publishers where domain = 'ask-0.ap.test'`)).length === 1, 10_000);
     const [event] = await server.db.query<EventRow>(`select * from registry_events where event_type = 'publisher.adagents_discovered' and entity_id = 'ask-0.ap.test'`);
     assertValidEvent(event!);
+  });
+
+  it('crawls a publisher first saved by hand, whose own file then takes over', async () => {
+    const domain = fleet.domains[1]!;
+    const admin = users['alice']!;
+    await saveCommunity(server.db, domain, { authorized_agents: [{ url: 'https://community.example/ap' }], inventory: [], contact: null }, admin, async () => {});
+    // The worker picks up saved entries every ten minutes.
+    clock.advance(10 * 60_000);
+    await eventually(async () => (await server.db.query(`select 1 from properties where publisher_domain = $1 and source = 'adagents_json'`, [domain])).length === 1, 10_000);
   });
 
   it('400 for a malformed domain, and for one resolving to a private or reserved address; nothing is queued', async () => {
