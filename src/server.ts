@@ -125,7 +125,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 async function serveControlSocket(app: FastifyInstance, config: Config, db: Database): Promise<void> {
   const path = controlSocketPath(config);
   if (!path) return;
-  const socket = await openControlSocket(db, path);
+  // A crawl asked for through the socket uses this server's crawler, so its fetch client and pacing.
+  const socket = await openControlSocket(db, path, { crawler: () => app.crawler });
   app.addHook('preClose', async () => closeControlSocket(socket, path));
 }
 

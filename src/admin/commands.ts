@@ -6,6 +6,16 @@ import { ApError } from '../protocol/errors.ts';
 import { rotate, type SigningAlg } from '../agents/keys/store.ts';
 import { signatureLifetimeSeconds } from '../agents/keys/lifetime.ts';
 import { systemClock } from '../clock.ts';
+import { normalizeDomain } from '../protocol/domain.ts';
+import type { Crawler } from '../registry/crawler/crawler.ts';
+
+/**
+ * What some commands need beyond the database, built only when one asks: the server hands over
+ * its own (its crawler uses its fetch client), the CLI builds them from the configuration.
+ */
+export interface AdminServices {
+  crawler(): Crawler;
+}
 
 /**
  * The operator's commands, one function each. The CLI runs them against the database directly,
@@ -48,7 +58,11 @@ export const adminCommands = {
     const key = await rotate(db, { alg: args.alg, secret: args.secret, clock: systemClock, publishWindowSeconds: signatureLifetimeSeconds });
     return { kid: key.kid, alg: key.alg };
   },
-} satisfies Record<string, (db: Database, args: never) => Promise<unknown>>;
+  /** Crawls one domain now, as the queue worker would, and says what came of it. */
+  async 'crawl.domain'(_db: Database, args: { domain: string }, services: AdminServices) {
+    return services.crawler().crawl(normalizeDomain(args.domain));
+  },
+} satisfies Record<string, (db: Database, args: never, services: AdminServices) => Promise<unknown>>;
 
 export type AdminCommand = keyof typeof adminCommands;
 export type AdminArgs<C extends AdminCommand> = Parameters<(typeof adminCommands)[C]>[1];
@@ -57,6 +71,6 @@ export function isAdminCommand(name: string): name is AdminCommand {
   return Object.hasOwn(adminCommands, name);
 }
 
-export async function runAdminCommand<C extends AdminCommand>(db: Database, command: C, args: AdminArgs<C>): Promise<unknown> {
-  return (adminCommands[command] as (db: Database, args: AdminArgs<C>) => Promise<unknown>)(db, args);
+export async function runAdminCommand<C extends AdminCommand>(db: Database, command: C, args: AdminArgs<C>, services: AdminServices): Promise<unknown> {
+  return (adminCommands[command] as (db: Database, args: AdminArgs<C>, services: AdminServices) => Promise<unknown>)(db, args, services);
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { ApError, type ErrorCode } from '../protocol/errors.ts';
-import { isAdminCommand, runAdminCommand } from './commands.ts';
+import { isAdminCommand, runAdminCommand, type AdminServices } from './commands.ts';
 
 /**
  * An embedded (PGlite) database belongs to one process. While `ap serve` holds it, the CLI's
@@ -17,7 +17,7 @@ export function controlSocketPath(config: Pick<Config, 'databaseUrl' | 'dataDir'
   return join(config.dataDir, 'ap.sock');
 }
 
-export async function openControlSocket(db: Database, path: string): Promise<Server> {
+export async function openControlSocket(db: Database, path: string, services: AdminServices): Promise<Server> {
   // A socket file left by a process that died is stale: nothing answers it any more.
   if (existsSync(path) && !(await answers(path))) rmSync(path, { force: true });
   const server = createServer(async (req, res) => {
@@ -29,7 +29,7 @@ export async function openControlSocket(db: Database, path: string): Promise<Ser
     try {
       const { command, args } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { command: string; args: unknown };
       if (req.method !== 'POST' || !isAdminCommand(command)) throw new ApError('invalid_request', `Unknown command "${command}".`);
-      reply(200, { result: await runAdminCommand(db, command, args as never) });
+      reply(200, { result: await runAdminCommand(db, command, args as never, services) });
     } catch (err) {
       const known = err instanceof ApError;
       reply(known ? err.status : 500, { error: known ? err.code : 'internal_error', message: err instanceof Error ? err.message : String(err) });
@@ -43,6 +43,22 @@ export async function openControlSocket(db: Database, path: string): Promise<Ser
 export async function closeControlSocket(server: Server, path: string): Promise<void> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   rmSync(path, { force: true });
+}
+
+/**
+ * Whether a server answers on the socket (a session then sends it every command). Only a socket
+ * nobody listens on counts as no server: any other failure (a socket of another user) is thrown,
+ * so the CLI never opens an embedded database a server may hold.
+ */
+export async function controlSocketAnswers(path: string): Promise<boolean> {
+  if (!existsSync(path)) return false;
+  return post(path, '{}').then(
+    () => true,
+    (err: NodeJS.ErrnoException) => {
+      if (err.code === 'ECONNREFUSED' || err.code === 'ENOENT') return false;
+      throw err;
+    },
+  );
 }
 
 /** Runs `command` on the server behind the socket; undefined when no server answers there. */

@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import pkg from '../../package.json' with { type: 'json' };
 import { ConfigError } from '../config.ts';
 import { ApError } from '../protocol/errors.ts';
+import { crawlCommand } from './commands/crawl.ts';
 import { keysCommand } from './commands/keys.ts';
 import { signingKeysCommand } from './commands/signing-keys.ts';
 import { migrateCommand } from './commands/migrate.ts';
@@ -20,7 +21,8 @@ export function program(): Command {
     .addCommand(orgsCommand())
     .addCommand(usersCommand())
     .addCommand(keysCommand())
-    .addCommand(signingKeysCommand());
+    .addCommand(signingKeysCommand())
+    .addCommand(crawlCommand());
 }
 
 export async function main(argv: string[]): Promise<void> {
