@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/database.ts';
-import { BackgroundPass } from '../../jobs/background-pass.ts';
+import { WorkPool } from '../../jobs/work-pool.ts';
 import { AgentError } from '../../protocol/errors.ts';
 import type { Principal } from '../../auth/principal.ts';
 import type { Tenant } from '../runtime/task.ts';
@@ -23,9 +23,7 @@ export class TaskWorker {
   private readonly tenants: Map<string, Tenant>;
   private readonly log: FastifyBaseLogger;
   private readonly onWebhook: () => void;
-  private readonly concurrency: number;
-  private readonly pass: BackgroundPass;
-  private readonly inFlight = new Set<Promise<void>>();
+  private readonly pool: WorkPool<TaskRow>;
 
   constructor(parts: { db: Database; clock: Clock; tenants: readonly Tenant[]; log: FastifyBaseLogger; onWebhook: () => void; pollMs: number; concurrency: number }) {
     this.db = parts.db;
@@ -33,21 +31,28 @@ export class TaskWorker {
     this.tenants = new Map(parts.tenants.map((t) => [t.name, t]));
     this.log = parts.log;
     this.onWebhook = parts.onWebhook;
-    this.concurrency = parts.concurrency;
-    this.pass = new BackgroundPass(
-      () => this.claim(),
-      (err) => this.log.error({ err }, 'task worker could not claim tasks; the next pass retries'),
-      parts.pollMs,
-    );
+    this.pool = new WorkPool({
+      // One at a time: the pool asks again while there is room.
+      claim: async () => {
+        const now = this.clock.now();
+        const row = await sql.claimNext(this.db, [...this.tenants.keys()], now, new Date(now.getTime() + leaseMs));
+        return row ? [row] : [];
+      },
+      run: (row) => this.run(row),
+      onClaimError: (err) => this.log.error({ err }, 'task worker could not claim tasks; the next pass retries'),
+      onRunError: (err, row) => this.log.error({ err, taskId: row.task_id }, 'could not record a task outcome; its lease will lapse and it runs again'),
+      concurrency: parts.concurrency,
+      pollMs: parts.pollMs,
+    });
   }
 
   start(): void {
-    this.pass.start();
+    this.pool.start();
   }
 
   /** Claims runnable tasks up to the concurrency limit. */
   wake(): void {
-    this.pass.wake();
+    this.pool.wake();
   }
 
   /**
@@ -55,23 +60,7 @@ export class TaskWorker {
    * to their leases, which lapse so that another instance (or this one, restarted) runs them again.
    */
   async close(): Promise<void> {
-    await this.pass.stop();
-    await Promise.race([Promise.all(this.inFlight), new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
-  }
-
-  private async claim(): Promise<void> {
-    while (!this.pass.stopping && this.inFlight.size < this.concurrency) {
-      const now = this.clock.now();
-      const row = await sql.claimNext(this.db, [...this.tenants.keys()], now, new Date(now.getTime() + leaseMs));
-      if (!row) return;
-      const running: Promise<void> = this.run(row)
-        .catch((err: unknown) => this.log.error({ err, taskId: row.task_id }, 'could not record a task outcome; its lease will lapse and it runs again'))
-        .finally(() => {
-          this.inFlight.delete(running);
-          this.wake();
-        });
-      this.inFlight.add(running);
-    }
+    await this.pool.close();
   }
 
   private async run(row: TaskRow): Promise<void> {

@@ -132,7 +132,7 @@ async function applyProperties(tx: Queryable, p: AdagentsProjection, now: Date) 
     const row = { ...write, publisher_domain: p.publisher_domain };
     for (const alias of merged) {
       merges.push({ alias, canonical: write.property_rid });
-      out.push(events.propertyMerged(alias, write.property_rid, p.publisher_domain));
+      out.push(events.merged('property', alias, write.property_rid, p.publisher_domain));
     }
     const before = rid === undefined ? undefined : byRid.get(rid)!;
     if (!before) {
@@ -185,7 +185,7 @@ async function applyCollections(tx: Queryable, p: AdagentsProjection): Promise<N
     const row = { ...write, publisher_domain: p.publisher_domain, status: 'active' as const };
     for (const alias of match.merged) {
       merged.push(alias);
-      out.push(events.collectionMerged(alias, write.collection_rid, p.publisher_domain));
+      out.push(events.merged('collection', alias, write.collection_rid, p.publisher_domain));
     }
     const before = match.rid === undefined ? undefined : byRid.get(match.rid)!;
     if (!before) {

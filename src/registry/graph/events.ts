@@ -44,10 +44,11 @@ export function propertyStale(row: Pick<CatalogPropertyRow, 'property_rid' | 'pu
   };
 }
 
-export function propertyMerged(alias: string, canonical: string, publisherDomain: string): NewEvent {
+/** One record became an alias of another (`property.merged`, `collection.merged`). */
+export function merged(entity: 'property' | 'collection', alias: string, canonical: string, publisherDomain: string): NewEvent {
   return {
-    event_type: 'property.merged',
-    entity_type: 'property',
+    event_type: `${entity}.merged`,
+    entity_type: entity,
     entity_id: alias,
     actor: crawlerActor,
     payload: { alias_rid: alias, canonical_rid: canonical, evidence: 'adagents_json', publisher_domain: publisherDomain },
@@ -72,16 +73,6 @@ export function collectionEvent(type: 'collection.created' | 'collection.updated
       collection: row.collection,
       ...extra,
     },
-  };
-}
-
-export function collectionMerged(alias: string, canonical: string, publisherDomain: string): NewEvent {
-  return {
-    event_type: 'collection.merged',
-    entity_type: 'collection',
-    entity_id: alias,
-    actor: crawlerActor,
-    payload: { alias_rid: alias, canonical_rid: canonical, evidence: 'adagents_json', publisher_domain: publisherDomain },
   };
 }
 

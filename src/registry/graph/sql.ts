@@ -56,16 +56,8 @@ export async function markPublisherStale(tx: Queryable, domain: string, reason: 
   await tx.query(`update publishers set status = 'stale', stale_reason = $2, crawled_at = $3 where domain = $1`, [domain, reason, now]);
 }
 
-export interface CatalogPropertyRow {
-  property_rid: string;
+export interface CatalogPropertyRow extends PropertyWrite {
   publisher_domain: string;
-  property_key: string;
-  property_id: string | null;
-  property_type: string;
-  name: string;
-  tags: string[];
-  property: Json;
-  identifiers: Identifier[];
   status: 'active' | 'stale';
   stale_reason: string | null;
   last_resolved_at: Date;
