@@ -10,13 +10,11 @@ import type { AdagentsProjection, ProjectedProperty, Scope } from './project-ada
 import * as sql from './sql.ts';
 
 export interface ApplySummary {
-  /** Feed events written. */
+  /** Feed events written (not counting the end of a community entry the file replaces). */
   events: number;
-  /** Whether anything but the crawl time moved. */
-  changed: boolean;
 }
 
-const noChange: ApplySummary = { events: 0, changed: false };
+const noChange: ApplySummary = { events: 0 };
 
 /**
  * Brings the graph in line with a publisher's validated adagents.json, inside the caller's
@@ -70,7 +68,16 @@ export async function applyAdagents(tx: Queryable, p: AdagentsProjection, docume
 
   await sql.updatePublisher(tx, state, now);
   await storeDocument(tx, p.publisher_domain, 'adagents_json', p.document_url, document);
-  // The property for the publisher's own domain, if it declares one, succeeds a community entry.
+  const all = [
+    ...publisherEvents,
+    ...discovered.map((canonical) => events.agentDiscovered(urlOf.get(canonical) ?? canonical, p.publisher_domain)),
+    ...props.events,
+    ...collections,
+    ...auths.events,
+  ];
+  await appendEvents(tx, all);
+  // After the catalog's events, so a community entry this file replaces is told as merged into a
+  // property already created: the one for the publisher's own domain, if the file declares it.
   const own = p.properties.find((x) => x.identifiers.some((i) => i.type === 'domain' && i.value === p.publisher_domain));
   await saveAuthoritative(
     tx,
@@ -82,16 +89,7 @@ export async function applyAdagents(tx: Queryable, p: AdagentsProjection, docume
     },
     own ? props.ridOfKey.get(own.key) : undefined,
   );
-
-  const all = [
-    ...publisherEvents,
-    ...discovered.map((canonical) => events.agentDiscovered(urlOf.get(canonical) ?? canonical, p.publisher_domain)),
-    ...props.events,
-    ...collections,
-    ...auths.events,
-  ];
-  await appendEvents(tx, all);
-  return { events: all.length, changed: true };
+  return { events: all.length };
 }
 
 /**
@@ -107,7 +105,7 @@ export async function markStale(tx: Queryable, domain: string, reason: string, n
   await markEntryStale(tx, domain);
   const all = active.map((row) => events.propertyStale(row, reason));
   await appendEvents(tx, all);
-  return { events: all.length, changed: true };
+  return { events: all.length };
 }
 
 async function applyProperties(tx: Queryable, p: AdagentsProjection, now: Date) {

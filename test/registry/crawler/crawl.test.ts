@@ -374,6 +374,8 @@ eachEngine('crawler against a fleet of publishers', (engine) => {
     const site = ofType(events, 'property.created')[0]!;
     const merged = ofType(events, 'property.merged');
     assert.deepEqual(merged.map((e) => e.payload), [{ alias_rid: row.id, canonical_rid: site.entity_id, evidence: 'adagents_json', publisher_domain: domain }]);
+    // Told after the property it points to exists.
+    assert.equal(events.at(-1), merged[0]);
   });
 
   describe('brand.json', () => {
