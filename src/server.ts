@@ -108,7 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerDashboard(app, ctx);
   registerProperties(app, ctx);
   registerFeed(app, ctx, { sections: [propertySnapshot, ...graphSnapshot], metrics });
-  registerCrawler(app, ctx);
+  registerCrawler(app, ctx, metrics);
   searchRoute(app, ctx);
   registerOwnership(app, ctx);
   registerHomographReviews(app, ctx, deps.reviewAppliers ?? { brand: applyHeldBrand(ctx), property: applyHeldProperty(ctx) });

@@ -47,13 +47,16 @@ export class Crawler {
   private readonly fetcher: SafeFetch;
   private readonly clock: Clock;
   private readonly pacer: HostPacer;
+  private readonly onReport: (report: CrawlReport) => void;
 
-  constructor(parts: { db: Database; fetcher: SafeFetch; clock: Clock; config: CrawlerConfig }) {
+  /** `onReport` hears of every crawl that ran (metrics). */
+  constructor(parts: { db: Database; fetcher: SafeFetch; clock: Clock; config: CrawlerConfig; onReport?: (report: CrawlReport) => void }) {
     this.db = parts.db;
     this.fetcher = parts.fetcher;
     this.clock = parts.clock;
     this.config = parts.config;
     this.pacer = new HostPacer(parts.config.hostDelayMs);
+    this.onReport = parts.onReport ?? (() => {});
   }
 
   async crawl(domain: string): Promise<CrawlReport> {
@@ -88,6 +91,8 @@ export class Crawler {
     const next = nextCrawlAt(now, this.config, { transient, failures, ...(retryAfterSeconds ? { retryAfterSeconds } : {}) });
     const problem = adagents.kind === 'found' ? undefined : adagents.reason;
     await sql.recordCrawl(this.db, { domain, nextAt: next, failures, outcome: adagents.kind, error: problem ?? null, crawledAt: now });
-    return { domain, adagents: adagents.kind, brand: brand.kind, events, properties, agents, problem, nextCrawlAt: next };
+    const report = { domain, adagents: adagents.kind, brand: brand.kind, events, properties, agents, problem, nextCrawlAt: next };
+    this.onReport(report);
+    return report;
   }
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { Counter, type Registry } from 'prom-client';
 import type { AppContext } from '../../context.ts';
-import { Crawler } from './crawler.ts';
+import { Crawler, type CrawlReport } from './crawler.ts';
 import { crawlRequestRoute } from './routes/crawl-request.ts';
 import { CrawlWorker } from './worker.ts';
 
@@ -17,8 +18,14 @@ declare module 'fastify' {
  * The crawler: the crawl-request endpoint, and (unless CRAWL_WORKER=false) the worker that
  * crawls due domains from the shared queue. The crawler itself is `app.crawler`.
  */
-export function registerCrawler(app: FastifyInstance, ctx: AppContext): void {
-  const crawler = new Crawler({ db: ctx.db, fetcher: ctx.fetcher, clock: ctx.clock, config: ctx.config.crawler });
+export function registerCrawler(app: FastifyInstance, ctx: AppContext, metrics: Registry): void {
+  const crawls = new Counter({ name: 'crawls_total', help: 'Crawls run by this process, by what the adagents.json fetch came to.', labelNames: ['outcome'], registers: [metrics] });
+  const events = new Counter({ name: 'crawl_events_total', help: 'Feed events written by crawls in this process.', registers: [metrics] });
+  const onReport = (report: CrawlReport) => {
+    crawls.inc({ outcome: report.adagents });
+    events.inc(report.events);
+  };
+  const crawler = new Crawler({ db: ctx.db, fetcher: ctx.fetcher, clock: ctx.clock, config: ctx.config.crawler, onReport });
   app.decorate('crawler', crawler);
   const worker = ctx.config.crawler.worker ? new CrawlWorker({ db: ctx.db, clock: ctx.clock, crawler, log: app.log }) : undefined;
   crawlRequestRoute(app, ctx, () => worker?.wake());

@@ -464,6 +464,10 @@ eachEngine('crawler against a fleet of publishers', (engine) => {
     // Each host was asked for its file once.
     for (const domain of domains) assert.equal(fleet.requests(domain).filter((p) => p === ADAGENTS).length, 1);
     await assertSnapshotMatchesGraph(server.url, server.db);
+    // Operators see the crawls in /metrics.
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    assert.ok(Number(/^crawls_total\{outcome="found"\} (\d+)$/m.exec(metrics)?.[1]) >= 50, metrics);
+    assert.match(metrics, /^crawls_total\{outcome="transient"\} [1-9]/m);
   });
 });
 
