@@ -19,7 +19,7 @@ describe('[postgres] two crawl workers sharing one queue', () => {
   before(async () => {
     fleet = await startFleet(Array.from({ length: 60 }, (_, i) => `queue-${i}`));
     // Each answer takes a little while, so neither worker can drain the queue alone before the other claims.
-    for (const domain of fleet.domains) fleet.serve(domain, ADAGENTS, { body: adagents(domain), delayMs: 50 });
+    for (const domain of fleet.domains) fleet.serve(domain, ADAGENTS, { body: adagents(domain), delayMs: 200 });
     shared = await openSharedSchema();
     const env = { ...fleet.processEnv(), CRAWL_WORKER: 'true', CRAWL_POLL_SECONDS: '1', CRAWL_CONCURRENCY: '4', CRAWL_HOST_DELAY_MS: '0', CRAWL_INTERVAL_SECONDS: '3600' };
     workers = [await shared.serve(env), await shared.serve(env)];
