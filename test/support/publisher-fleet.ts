@@ -3,19 +3,11 @@ import { createServer, type Server } from 'node:https';
 import { AllowList } from '../../src/net/allow-list.ts';
 import { staticResolver } from '../../src/net/resolver.ts';
 import { SafeFetch } from '../../src/net/safe-fetch.ts';
+import { sendPage, type Page } from './publishers.ts';
 
 const fixtures = new URL('./fixtures/', import.meta.url);
 const key = readFileSync(new URL('publishers.key', fixtures));
 const cert = readFileSync(new URL('publishers.crt', fixtures));
-
-/** What a publisher answers for one path. */
-export interface FleetPage {
-  status?: number;
-  body: string | object;
-  headers?: Record<string, string>;
-  /** Answer only after this long (a slow or hung server). */
-  delayMs?: number;
-}
 
 /**
  * A fleet of publishers on the web, simulated: each `<name>.ap.test` is its own HTTPS server on
@@ -25,7 +17,7 @@ export interface FleetPage {
  */
 export interface Fleet {
   domains: string[];
-  serve(domain: string, path: string, page: FleetPage | undefined): void;
+  serve(domain: string, path: string, page: Page | undefined): void;
   /** Requests each host saw, as paths, in order. */
   requests(domain: string): string[];
   /** A crawl's fetch client, trusting the fleet; `names` adds DNS answers for hosts outside it (which stay under the public-only rule). */
@@ -38,7 +30,7 @@ export interface Fleet {
 interface Host {
   address: string;
   server: Server;
-  pages: Map<string, FleetPage>;
+  pages: Map<string, Page>;
   seen: string[];
 }
 
@@ -49,23 +41,12 @@ export async function startFleet(names: string[]): Promise<Fleet> {
   let n = 0;
   for (const name of names) {
     const domain = `${name}.ap.test`;
-    const pages = new Map<string, FleetPage>();
+    const pages = new Map<string, Page>();
     const seen: string[] = [];
     const server = createServer({ key, cert }, (req, res) => {
       const path = (req.url ?? '/').split('?')[0]!;
       seen.push(path);
-      const page = pages.get(path);
-      if (!page) {
-        res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-        return;
-      }
-      const body = typeof page.body === 'string' ? page.body : JSON.stringify(page.body);
-      const send = () => {
-        if (res.destroyed) return;
-        res.writeHead(page.status ?? 200, { 'content-type': typeof page.body === 'string' ? 'text/plain' : 'application/json', ...page.headers }).end(body);
-      };
-      if (page.delayMs) setTimeout(send, page.delayMs).unref();
-      else send();
+      sendPage(res, pages.get(path));
     });
     const address = await listen(server, () => `127.${a}.${b + Math.floor(n / 250)}.${1 + (n++ % 250)}`);
     hosts.set(domain, { address, server, pages, seen });

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { AllowList, type HostMapping } from '../../src/net/allow-list.ts';
@@ -11,6 +12,25 @@ export interface Page {
   status?: number;
   body: string | object;
   contentType?: string;
+  headers?: Record<string, string>;
+  /** Answer only after this long (a slow or hung server). */
+  delayMs?: number;
+}
+
+/** Answers with `page`, or 404 when there is none. */
+export function sendPage(res: ServerResponse, page: Page | undefined): void {
+  if (!page) {
+    res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    return;
+  }
+  const body = typeof page.body === 'string' ? page.body : JSON.stringify(page.body);
+  const send = () => {
+    if (res.destroyed) return;
+    const contentType = page.contentType ?? (typeof page.body === 'string' ? 'text/html' : 'application/json');
+    res.writeHead(page.status ?? 200, { 'content-type': contentType, ...page.headers }).end(body);
+  };
+  if (page.delayMs) setTimeout(send, page.delayMs).unref();
+  else send();
 }
 
 /**
@@ -49,14 +69,7 @@ export async function startPublishers(): Promise<Publishers> {
     const host = (req.headers.host ?? '').replace(/:\d+$/, '');
     const path = (req.url ?? '/').split('?')[0]!;
     seen.push(`${host} ${path}`);
-    const page = pages.get(`${host} ${path}`);
-    if (!page) {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-      return;
-    }
-    const body = typeof page.body === 'string' ? page.body : JSON.stringify(page.body);
-    res.writeHead(page.status ?? 200, { 'content-type': page.contentType ?? (typeof page.body === 'string' ? 'text/html' : 'application/json') });
-    res.end(body);
+    sendPage(res, pages.get(`${host} ${path}`));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

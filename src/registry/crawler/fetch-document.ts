@@ -1,7 +1,7 @@
-import { FetchError } from '../../net/fetch-error.ts';
+import type { FetchErrorReason } from '../../net/fetch-error.ts';
 import type { SafeFetch } from '../../net/safe-fetch.ts';
 import { ADAGENTS_SCHEMA_ID, BRAND_SCHEMA_ID, validateSchema } from '../../protocol/schemas.ts';
-import { wellKnownUrl, type DocumentKind } from '../documents/well-known.ts';
+import { fetchJsonDocument, wellKnownUrl, type DocumentKind, type LiveDocument } from '../documents/well-known.ts';
 import type { HostPacer } from './host-pacer.ts';
 
 /**
@@ -53,38 +53,28 @@ function pointer(document: Record<string, unknown>, kind: DocumentKind): string 
 }
 
 async function fetchOne(fetcher: SafeFetch, pacer: HostPacer, url: string, kind: DocumentKind, limits: FetchLimits): Promise<DocumentOutcome> {
-  let res;
-  try {
-    res = await pacer.run(new URL(url).hostname, () =>
-      fetcher.fetch(url, { headers: { accept: 'application/json' }, timeoutMs: limits.timeoutMs, maxBytes: limits.maxBytes }),
-    );
-  } catch (err) {
-    if (!(err instanceof FetchError)) throw err;
-    // A file larger than the cap, or a name that now points inside, is the domain's answer, not bad luck.
-    if (err.reason === 'too_large' || err.reason === 'forbidden_address' || err.reason === 'invalid_url' || err.reason === 'unsupported_scheme') {
-      return { kind: 'invalid', url, reason: err.message };
-    }
-    return { kind: 'transient', url, reason: err.message };
-  }
-  const at = res.url;
-  if (res.status === 404 || res.status === 410) return { kind: 'absent', url: at, reason: `${at} answered HTTP ${res.status}` };
-  if (res.status === 429 || res.status >= 500 || res.status === 408) {
-    return { kind: 'transient', url: at, reason: `${at} answered HTTP ${res.status}`, ...retryAfter(res.headers['retry-after']) };
-  }
-  if (res.status !== 200) return { kind: 'invalid', url: at, reason: `${at} answered HTTP ${res.status}` };
-  let document: unknown;
-  try {
-    document = res.json();
-  } catch {
-    return { kind: 'invalid', url: at, reason: `${at} is not valid JSON` };
-  }
-  if (!document || typeof document !== 'object' || Array.isArray(document)) return { kind: 'invalid', url: at, reason: `${at} is not a JSON object` };
+  const live = await pacer.run(new URL(url).hostname, () => fetchJsonDocument(fetcher, url, { timeoutMs: limits.timeoutMs, maxBytes: limits.maxBytes }));
+  if (!live.ok) return classify(live);
+  const { document } = live;
+  if (!document || typeof document !== 'object' || Array.isArray(document)) return { kind: 'invalid', url: live.url, reason: `${live.url} is not a JSON object` };
   const validation = validateSchema(schemaOf[kind], document);
   if (!validation.valid) {
     const first = validation.errors[0]!;
-    return { kind: 'invalid', url: at, reason: `${at} does not match the schema: ${first.path} ${first.message}` };
+    return { kind: 'invalid', url: live.url, reason: `${live.url} does not match the schema: ${first.path} ${first.message}` };
   }
-  return { kind: 'found', url: at, document: document as Record<string, unknown> };
+  return { kind: 'found', url: live.url, document: document as Record<string, unknown> };
+}
+
+// A file larger than the cap, or a name that now points inside, is the domain's answer, not bad luck.
+const definiteReasons = new Set<FetchErrorReason>(['too_large', 'forbidden_address', 'invalid_url', 'unsupported_scheme']);
+
+function classify(live: Extract<LiveDocument, { ok: false }>): DocumentOutcome {
+  const { url, problem: reason, status } = live;
+  if (status === undefined) return { kind: live.reason && definiteReasons.has(live.reason) ? 'invalid' : 'transient', url, reason };
+  if (status === 404 || status === 410) return { kind: 'absent', url, reason };
+  if (status === 429 || status >= 500 || status === 408) return { kind: 'transient', url, reason, ...retryAfter(live.retryAfter) };
+  // Any other status, and a 200 that is not JSON.
+  return { kind: 'invalid', url, reason };
 }
 
 function retryAfter(header: string | undefined): { retryAfterSeconds?: number } {

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/database.ts';
-import { FetchError } from '../../net/fetch-error.ts';
-import type { SafeFetch } from '../../net/safe-fetch.ts';
+import { FetchError, type FetchErrorReason } from '../../net/fetch-error.ts';
+import type { SafeFetch, SafeFetchInit } from '../../net/safe-fetch.ts';
 import { ApError } from '../../protocol/errors.ts';
 
 export type DocumentKind = 'brand_json' | 'adagents_json';
@@ -22,19 +22,30 @@ export interface FetchedDocument {
   document: Record<string, unknown>;
 }
 
-/** Outcome of fetching a domain's document live: the parsed JSON, or why there is none. */
+/**
+ * Outcome of fetching a document live: the parsed JSON, or why there is none. A failure carries
+ * the HTTP status when there was a response (200 for a body that is not JSON), or the fetch
+ * client's reason when there was none, and the response's Retry-After when it gave one.
+ */
 export type LiveDocument =
   | { ok: true; url: string; text: string; document: unknown }
-  | { ok: false; url: string; status?: number; problem: string };
+  | { ok: false; url: string; status?: number; reason?: FetchErrorReason; retryAfter?: string; problem: string };
 
-/** Fetches the document through the SSRF-safe client; never throws for the domain's own failures. */
+/** Fetches the domain's document through the SSRF-safe client; never throws for the domain's own failures. */
 export async function fetchWellKnown(fetcher: SafeFetch, domain: string, kind: DocumentKind): Promise<LiveDocument> {
-  const url = wellKnownUrl(domain, kind);
+  return fetchJsonDocument(fetcher, wellKnownUrl(domain, kind));
+}
+
+/** Fetches a JSON document at `url` (wherever a domain's pointer led) through the SSRF-safe client. */
+export async function fetchJsonDocument(fetcher: SafeFetch, url: string, init: Pick<SafeFetchInit, 'timeoutMs' | 'maxBytes'> = {}): Promise<LiveDocument> {
   try {
-    const res = await fetcher.fetch(url, { headers: { accept: 'application/json' } });
+    const res = await fetcher.fetch(url, { ...init, headers: { accept: 'application/json' } });
     // After redirects the document's address is where it was finally served from.
     const at = res.url;
-    if (res.status !== 200) return { ok: false, url: at, status: res.status, problem: `${at} answered HTTP ${res.status}` };
+    if (res.status !== 200) {
+      const retryAfter = res.headers['retry-after'];
+      return { ok: false, url: at, status: res.status, ...(retryAfter ? { retryAfter } : {}), problem: `${at} answered HTTP ${res.status}` };
+    }
     const text = res.text();
     try {
       return { ok: true, url: at, text, document: JSON.parse(text) as unknown };
@@ -42,7 +53,7 @@ export async function fetchWellKnown(fetcher: SafeFetch, domain: string, kind: D
       return { ok: false, url: at, status: res.status, problem: `${at} is not valid JSON` };
     }
   } catch (err) {
-    if (err instanceof FetchError) return { ok: false, url, problem: err.message };
+    if (err instanceof FetchError) return { ok: false, url, reason: err.reason, problem: err.message };
     throw err;
   }
 }

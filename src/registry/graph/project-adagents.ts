@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { canonicalAgentUrl } from '../../protocol/agent-url.ts';
+import { isRecord, records, strings, type JsonObject as Json } from '../../protocol/json-values.ts';
 
 /**
  * A validated adagents.json turned into the rows of the authorization graph. Pure: the same file
@@ -67,8 +68,6 @@ export interface AdagentsProjection {
   collections: ProjectedCollection[];
   authorizations: ProjectedAuthorization[];
 }
-
-type Json = Record<string, unknown>;
 
 export function projectAdagents(publisherDomain: string, documentUrl: string, document: Json): AdagentsProjection {
   const properties = new Map<string, ProjectedProperty>();
@@ -176,16 +175,4 @@ function collectionsOf(document: Json): ProjectedCollection[] {
     });
   }
   return [...seen.values()];
-}
-
-function records(value: unknown): Json[] {
-  return Array.isArray(value) ? value.filter(isRecord) : [];
-}
-
-function strings(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-}
-
-function isRecord(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

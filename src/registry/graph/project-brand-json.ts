@@ -1,4 +1,5 @@
 import { canonicalAgentUrl } from '../../protocol/agent-url.ts';
+import { isRecord, records, type JsonObject as Json } from '../../protocol/json-values.ts';
 import type { AuthoritativeBrand } from '../brands/sql.ts';
 import type { OperatorAgent, OperatorProperty } from './sql.ts';
 
@@ -14,8 +15,6 @@ export interface BrandJsonProjection {
   agents: OperatorAgent[];
   properties: OperatorProperty[];
 }
-
-type Json = Record<string, unknown>;
 
 export function projectBrandJson(domain: string, document: Json): BrandJsonProjection {
   const house = isRecord(document['house']) ? document['house'] : undefined;
@@ -97,12 +96,4 @@ function nameOf(names: unknown): string | undefined {
 function hostOf(url: unknown): string | undefined {
   if (typeof url !== 'string' || !URL.canParse(url)) return undefined;
   return new URL(url).hostname.replace(/^www\./, '') || undefined;
-}
-
-function records(value: unknown): Json[] {
-  return Array.isArray(value) ? value.filter(isRecord) : [];
-}
-
-function isRecord(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

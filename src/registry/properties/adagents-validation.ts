@@ -5,6 +5,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { canonicalAgentUrl } from '../../protocol/agent-url.ts';
 import { jsonPath, type PathSegment } from '../../protocol/json-path.ts';
+import { isRecord } from '../../protocol/json-values.ts';
 import { ADAGENTS_SCHEMA_ID, validateSchema } from '../../protocol/schemas.ts';
 
 export interface Issue {
@@ -237,8 +238,4 @@ function timeOf(value: unknown): number | undefined {
 
 function arrayOf(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
