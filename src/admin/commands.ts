@@ -3,8 +3,8 @@ import { addMember, createLocalUser, createOrganization, listOrganizations, type
 import { createKey, keyById, listKeys, revokeKey } from '../auth/api-keys/service.ts';
 import { organizationBySlug } from '../auth/accounts/sql.ts';
 import { ApError } from '../protocol/errors.ts';
-import { rotate, type SigningAlg } from '../agents/keys/store.ts';
-import { signatureLifetimeSeconds } from '../agents/keys/lifetime.ts';
+import { rotate, type SigningAlg } from '../agents/runtime/keys/store.ts';
+import { signatureLifetimeSeconds } from '../agents/runtime/keys/lifetime.ts';
 import { systemClock } from '../clock.ts';
 import { normalizeDomain } from '../protocol/domain.ts';
 import type { Crawler } from '../registry/crawler/crawler.ts';

@@ -2,13 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { baseUrl } from '../http/base-url.ts';
 import { BackgroundPass } from '../jobs/background-pass.ts';
-import { keyRoutes } from './keys/routes.ts';
-import { signatureLifetimeSeconds } from './keys/lifetime.ts';
-import { currentKey, type KeySettings } from './keys/store.ts';
-import { pruneAgentRecords } from './housekeeping.ts';
+import { keyRoutes } from './runtime/keys/routes.ts';
+import { signatureLifetimeSeconds } from './runtime/keys/lifetime.ts';
+import { currentKey, type KeySettings } from './runtime/keys/store.ts';
+import { pruneAgentRecords } from './runtime/housekeeping.ts';
 import { mountTenant, type Tenant } from './runtime/index.ts';
-import { TaskWorker } from './tasks/worker.ts';
-import { WebhookDeliverer } from './webhooks/deliverer.ts';
+import { TaskWorker } from './runtime/tasks/worker.ts';
+import { WebhookDeliverer } from './runtime/webhooks/deliverer.ts';
 
 /**
  * The agents this deployment serves: each tenant over MCP and A2A, the worker that runs their

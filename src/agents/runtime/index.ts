@@ -8,7 +8,7 @@ import { mountHttp } from './http.ts';
 import { mountMcp } from './mcp.ts';
 import { createRunner, type Submit } from './runner.ts';
 import type { Tenant } from './task.ts';
-import { getTaskTask, submitTask } from '../tasks/service.ts';
+import { getTaskTask, submitTask } from './tasks/service.ts';
 
 export type { AgentTask, Tenant, TaskContext } from './task.ts';
 

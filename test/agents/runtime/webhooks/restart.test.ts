@@ -2,19 +2,19 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import type { Tenant } from '../../../src/agents/runtime/index.ts';
-import type { Database } from '../../../src/db/database.ts';
-import { loadMigrations, migrate } from '../../../src/db/migrate.ts';
-import { parseAllowList } from '../../../src/net/allow-list.ts';
-import { SafeFetch } from '../../../src/net/safe-fetch.ts';
-import { buildApp } from '../../../src/server.ts';
-import { mcpClient } from '../../support/agents.ts';
-import { ManualClock } from '../../support/clock.ts';
-import { engines } from '../../support/engines.ts';
-import { anotherPool } from '../../support/feed.ts';
-import type { Json } from '../../support/http.ts';
-import { testConfig } from '../../support/server.ts';
-import { eventually, TestReceiver } from '../../support/webhooks.ts';
+import type { Tenant } from '../../../../src/agents/runtime/index.ts';
+import type { Database } from '../../../../src/db/database.ts';
+import { loadMigrations, migrate } from '../../../../src/db/migrate.ts';
+import { parseAllowList } from '../../../../src/net/allow-list.ts';
+import { SafeFetch } from '../../../../src/net/safe-fetch.ts';
+import { buildApp } from '../../../../src/server.ts';
+import { mcpClient } from '../../../support/agents.ts';
+import { ManualClock } from '../../../support/clock.ts';
+import { engines } from '../../../support/engines.ts';
+import { anotherPool } from '../../../support/feed.ts';
+import type { Json } from '../../../support/http.ts';
+import { testConfig } from '../../../support/server.ts';
+import { eventually, TestReceiver } from '../../../support/webhooks.ts';
 
 /** A long task whose first run never finishes (its instance is stopped under it); later runs finish at once. */
 function stallingTenant(): { tenant: Tenant; runs: () => number } {

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, it } from 'node:test';
-import { pruneAgentRecords } from '../../src/agents/housekeeping.ts';
-import type { Database } from '../../src/db/database.ts';
-import { loadMigrations, migrate } from '../../src/db/migrate.ts';
-import { ManualClock } from '../support/clock.ts';
-import { eachEngine } from '../support/engines.ts';
+import { pruneAgentRecords } from '../../../src/agents/runtime/housekeeping.ts';
+import type { Database } from '../../../src/db/database.ts';
+import { loadMigrations, migrate } from '../../../src/db/migrate.ts';
+import { ManualClock } from '../../support/clock.ts';
+import { eachEngine } from '../../support/engines.ts';
 
 const day = 86_400_000;
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Clock } from '../../clock.ts';
-import type { Database } from '../../db/database.ts';
-import { AgentError } from '../../protocol/errors.ts';
-import type { AgentTask } from '../runtime/task.ts';
+import type { Clock } from '../../../clock.ts';
+import type { Database } from '../../../db/database.ts';
+import { AgentError } from '../../../protocol/errors.ts';
+import type { AgentTask } from '../task.ts';
 import * as sql from './sql.ts';
 
 /** Accepts a long-running task: recorded as submitted for a worker to run; the caller gets its id at once. */

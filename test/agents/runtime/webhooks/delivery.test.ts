@@ -2,15 +2,15 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { parseAllowList } from '../../../src/net/allow-list.ts';
-import { SafeFetch } from '../../../src/net/safe-fetch.ts';
-import { mcpClient, testTenant } from '../../support/agents.ts';
-import { createApiKeyFor, seedOrganization } from '../../support/identity.ts';
-import { ManualClock } from '../../support/clock.ts';
-import { eachEngine } from '../../support/engines.ts';
-import type { Json } from '../../support/http.ts';
-import { startTestServer, type TestServer } from '../../support/server.ts';
-import { eventually, TestReceiver } from '../../support/webhooks.ts';
+import { parseAllowList } from '../../../../src/net/allow-list.ts';
+import { SafeFetch } from '../../../../src/net/safe-fetch.ts';
+import { mcpClient, testTenant } from '../../../support/agents.ts';
+import { createApiKeyFor, seedOrganization } from '../../../support/identity.ts';
+import { ManualClock } from '../../../support/clock.ts';
+import { eachEngine } from '../../../support/engines.ts';
+import type { Json } from '../../../support/http.ts';
+import { startTestServer, type TestServer } from '../../../support/server.ts';
+import { eventually, TestReceiver } from '../../../support/webhooks.ts';
 
 const payloadOf = (result: unknown) => JSON.parse((result as Json).content[0].text) as Json;
 
@@ -97,7 +97,7 @@ eachEngine('long-running tasks and signed webhooks', (engine) => {
       const processed = () => receiver.events.filter((e) => e.task_id === accepted.task_id).length;
       assert.equal(processed(), 1);
       // The same event re-signed, as the sender's retry would be (a new nonce, the same idempotency_key).
-      const { signWebhook } = await import('../../../src/signing/index.ts');
+      const { signWebhook } = await import('../../../../src/signing/index.ts');
       const [row] = await server.db.query<{ private_key: string }>('select private_key from agent_signing_keys');
       const key = JSON.parse(row!.private_key) as Parameters<typeof signWebhook>[1];
       const signed = signWebhook({ method: 'POST', url: first.url, headers: { 'Content-Type': 'application/json' }, body: first.body }, key);

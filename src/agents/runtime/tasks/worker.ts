@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Clock } from '../../clock.ts';
-import type { Database } from '../../db/database.ts';
-import { WorkPool } from '../../jobs/work-pool.ts';
-import { AgentError } from '../../protocol/errors.ts';
-import type { Principal } from '../../auth/principal.ts';
-import type { Tenant } from '../runtime/task.ts';
+import type { Clock } from '../../../clock.ts';
+import type { Database } from '../../../db/database.ts';
+import { WorkPool } from '../../../jobs/work-pool.ts';
+import { AgentError } from '../../../protocol/errors.ts';
+import type { Principal } from '../../../auth/principal.ts';
+import type { Tenant } from '../task.ts';
 import { enqueue } from '../webhooks/sql.ts';
 import * as sql from './sql.ts';
 import type { TaskRow } from './sql.ts';

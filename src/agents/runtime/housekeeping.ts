@@ -1,6 +1,6 @@
-import type { Clock } from '../clock.ts';
-import type { Database } from '../db/database.ts';
-import { pruneRecords } from './runtime/idempotency/service.ts';
+import type { Clock } from '../../clock.ts';
+import type { Database } from '../../db/database.ts';
+import { pruneRecords } from './idempotency/service.ts';
 import { deleteFinishedBefore } from './tasks/sql.ts';
 import { deleteSettledBefore } from './webhooks/sql.ts';
 

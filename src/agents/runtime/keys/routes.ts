@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { Database } from '../../db/database.ts';
-import type { Tenant } from '../runtime/task.ts';
+import type { Database } from '../../../db/database.ts';
+import type { Tenant } from '../task.ts';
 import { publishedKeys, type KeySettings } from './store.ts';
 
 /** Which brand.json agent type a tenant is, from the protocols it serves. */

@@ -1,6 +1,6 @@
 import { generateKeyPairSync, randomBytes, type JsonWebKey } from 'node:crypto';
-import type { Clock } from '../../clock.ts';
-import type { Database } from '../../db/database.ts';
+import type { Clock } from '../../../clock.ts';
+import type { Database } from '../../../db/database.ts';
 import { seal, unseal } from './seal.ts';
 
 export type SigningAlg = 'ed25519' | 'ecdsa-p256-sha256';

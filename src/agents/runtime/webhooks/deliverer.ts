@@ -1,10 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Clock } from '../../clock.ts';
-import type { Database } from '../../db/database.ts';
-import { BackgroundPass } from '../../jobs/background-pass.ts';
-import { FetchError, type FetchErrorReason } from '../../net/fetch-error.ts';
-import type { SafeFetch } from '../../net/safe-fetch.ts';
-import { signWebhook, type WebhookSigningKey } from '../../signing/index.ts';
+import type { Clock } from '../../../clock.ts';
+import type { Database } from '../../../db/database.ts';
+import { BackgroundPass } from '../../../jobs/background-pass.ts';
+import { FetchError, type FetchErrorReason } from '../../../net/fetch-error.ts';
+import type { SafeFetch } from '../../../net/safe-fetch.ts';
+import { signWebhook, type WebhookSigningKey } from '../../../signing/index.ts';
 import type { SigningKey } from '../keys/store.ts';
 import * as sql from './sql.ts';
 import type { DeliveryRow } from './sql.ts';

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Database } from '../../../src/db/database.ts';
-import { loadMigrations, migrate } from '../../../src/db/migrate.ts';
-import { currentKey, publishedKeys, rotate, type KeySettings } from '../../../src/agents/keys/store.ts';
-import { testTenant } from '../../support/agents.ts';
-import { ManualClock } from '../../support/clock.ts';
-import { eachEngine } from '../../support/engines.ts';
-import type { Json } from '../../support/http.ts';
-import { startTestServer, type TestServer } from '../../support/server.ts';
+import type { Database } from '../../../../src/db/database.ts';
+import { loadMigrations, migrate } from '../../../../src/db/migrate.ts';
+import { currentKey, publishedKeys, rotate, type KeySettings } from '../../../../src/agents/runtime/keys/store.ts';
+import { testTenant } from '../../../support/agents.ts';
+import { ManualClock } from '../../../support/clock.ts';
+import { eachEngine } from '../../../support/engines.ts';
+import type { Json } from '../../../support/http.ts';
+import { startTestServer, type TestServer } from '../../../support/server.ts';
 
 const secret = 'a-test-secret-that-is-at-least-32-characters';
 
