@@ -18,7 +18,8 @@ import { AllowList, type HostMapping } from '../src/net/allow-list.ts';
 import { staticResolver } from '../src/net/resolver.ts';
 import { SafeFetch } from '../src/net/safe-fetch.ts';
 import { ADAGENTS_SCHEMA_ID, BRAND_SCHEMA_ID, validateSchema } from '../src/protocol/schemas.ts';
-import { Crawler, type CrawlerConfig } from '../src/registry/crawler/crawler.ts';
+import type { CrawlerConfig } from '../src/config.ts';
+import { Crawler } from '../src/registry/crawler/crawler.ts';
 import { postgresUrl } from '../test/support/engines.ts';
 
 const DOMAINS = Number(process.env.BENCH_CRAWL_DOMAINS ?? 10_000);

@@ -1,9 +1,8 @@
-import type { CrawlerConfig } from './registry/crawler/crawler.ts';
-import { DenyListError, emptyDenyList, readDenyList, type DenyList } from './registry/homographs/deny-list.ts';
-
 /**
  * Configuration, from command-line flags over environment variables over defaults. Every value is
- * checked here, at start, so a typo fails loudly instead of running with a surprise.
+ * checked here, at start, so a typo fails loudly instead of running with a surprise. Config owns
+ * its types and imports nothing from a capability; files a setting names are read by the
+ * capability that uses them, when it registers (so a bad file still stops the start).
  */
 export interface Config {
   port: number;
@@ -24,8 +23,8 @@ export interface Config {
   identity: IdentityConfig;
   /** A proof of domain control lets the same organization save revisions for this many days. */
   ownershipProofDays: number;
-  /** High-value brands whose look-alike domains are held for review (`AP_BRAND_DENY_LIST`, read at start). */
-  brandDenyList: DenyList;
+  /** File of high-value brands whose look-alike domains are held for review (`AP_BRAND_DENY_LIST`); homographs reads it at registration. */
+  brandDenyListPath: string | undefined;
   /** Where rate-limit counters live when not in the database. */
   redisUrl: string | undefined;
   /** Hosts the fetch client may reach although they are not public (development only). */
@@ -34,6 +33,25 @@ export interface Config {
   feed: FeedConfig;
   agents: AgentsConfig;
   crawler: CrawlerConfig;
+}
+
+/** The crawler (registry spec section 5): its queue worker, schedule and fetch limits. */
+export interface CrawlerConfig {
+  /** Whether this instance runs the queue worker. */
+  worker: boolean;
+  intervalSeconds: number;
+  /** Spread, as a fraction of the delay, so domains crawled together drift apart. */
+  jitter: number;
+  /** First retry delay after a transient failure; doubles with each further one, up to the interval. */
+  retryBaseSeconds: number;
+  concurrency: number;
+  /** Least gap between two requests to one host, from this instance. */
+  hostDelayMs: number;
+  timeoutMs: number;
+  maxBytes: number;
+  /** authoritative_location (and brand.json house) hops followed before giving up. */
+  maxHops: number;
+  pollSeconds: number;
 }
 
 /** The agent runtime (agent-tasks spec sections 4 to 8). */
@@ -164,7 +182,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
     adminKey: adminKey(nonEmpty(get('AP_ADMIN_KEY'))),
     identity: identity(get),
     ownershipProofDays: integer('AP_OWNERSHIP_PROOF_DAYS', get('AP_OWNERSHIP_PROOF_DAYS'), 1, 3650),
-    brandDenyList: brandDenyList(nonEmpty(get('AP_BRAND_DENY_LIST'))),
+    brandDenyListPath: nonEmpty(get('AP_BRAND_DENY_LIST')),
     redisUrl: nonEmpty(get('REDIS_URL')),
     fetchAllow: nonEmpty(get('AP_FETCH_ALLOW')),
     limits: {
@@ -211,16 +229,6 @@ function adminKey(value: string | undefined): string | undefined {
   // Three dot-separated parts read as a JWT, which is never looked up as a key.
   if (/^[^.]+\.[^.]+\.[^.]+$/.test(value)) throw new ConfigError('AP_ADMIN_KEY must not have the shape of a JWT (three dot-separated parts)');
   return value;
-}
-
-function brandDenyList(path: string | undefined): DenyList {
-  if (path === undefined) return emptyDenyList;
-  try {
-    return readDenyList(path);
-  } catch (err) {
-    if (err instanceof DenyListError) throw new ConfigError(`AP_BRAND_DENY_LIST: ${err.message}`);
-    throw err;
-  }
 }
 
 function identity(get: (name: keyof typeof envVars) => string): IdentityConfig {

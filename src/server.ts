@@ -14,9 +14,6 @@ import { buildValidator } from './http/validation.ts';
 import { echoRequestId, requestId } from './http/request-id.ts';
 import { logRequests } from './http/request-log.ts';
 import { recordRoutes } from './http/route-table.ts';
-import type { Authenticator } from './auth/authenticator.ts';
-import { createIdentity } from './auth/identity.ts';
-import { guardRoutes } from './auth/guard.ts';
 import { resolveTxt } from 'node:dns/promises';
 import { systemClock, type Clock } from './clock.ts';
 import type { AppContext, TxtResolver } from './context.ts';
@@ -24,21 +21,18 @@ import { enforceRateLimits, openCounterStore } from './http/rate-limit.ts';
 import { parseAllowList } from './net/allow-list.ts';
 import { SafeFetch } from './net/safe-fetch.ts';
 import { ApError } from './protocol/errors.ts';
-import type { EnrichmentProvider } from './registry/brands/enrichment/provider.ts';
-import { registerBrands } from './registry/brands/index.ts';
-import { registerProperties } from './registry/properties/index.ts';
-import { propertySnapshot } from './registry/properties/service.ts';
-import { registerFeed } from './registry/feed/index.ts';
-import { registerCrawler } from './registry/crawler/index.ts';
-import { graphSnapshot } from './registry/graph/snapshot.ts';
-import { backfillSkeletons, registerHomographReviews, type ReviewAppliers } from './registry/homographs/index.ts';
-import { registerOwnership } from './registry/ownership/routes.ts';
-import { applyHeldBrand } from './registry/brands/routes/save.ts';
-import { applyHeldProperty } from './registry/properties/routes/save.ts';
-import { searchRoute } from './registry/search/route.ts';
-import { registerDashboard } from './dashboard/index.ts';
-import { registerAgents } from './agents/index.ts';
-import type { Tenant } from './agents/runtime/index.ts';
+// Capabilities, each through its one public face: its index.ts (lint refuses anything deeper).
+import { agentsPlugin, type Tenant } from './agents/index.ts';
+import { authPlugin, type Authenticator } from './auth/index.ts';
+import { dashboardPlugin } from './dashboard/index.ts';
+import { applyHeldBrand, brandsPlugin, type EnrichmentProvider } from './registry/brands/index.ts';
+import { crawlerPlugin } from './registry/crawler/index.ts';
+import { feedPlugin } from './registry/feed/index.ts';
+import { graphSnapshot } from './registry/graph/index.ts';
+import { backfillSkeletons, homographsPlugin, type ReviewAppliers } from './registry/homographs/index.ts';
+import { ownershipPlugin } from './registry/ownership/index.ts';
+import { applyHeldProperty, propertiesPlugin, propertySnapshot } from './registry/properties/index.ts';
+import { searchPlugin } from './registry/search/index.ts';
 
 export interface AppDeps {
   config: Config;
@@ -58,7 +52,9 @@ export interface AppDeps {
 
 /**
  * The composition root: builds the whole HTTP application from its configuration and database.
- * Capabilities are registered here and know nothing of each other.
+ * The shared HTTP plumbing comes first, then each capability registers as a plugin with its
+ * options; what one capability offers another (snapshot sections, review appliers) is handed over
+ * here, through their public faces.
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, db, migrations } = deps;
@@ -80,8 +76,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   requireJsonWrites(app);
   const fetcher = deps.fetcher ?? new SafeFetch({ allow: parseAllowList(config.fetchAllow) });
   const ctx: AppContext = { config, db, fetcher, clock: deps.clock ?? systemClock, resolveTxt: deps.resolveTxt ?? resolveTxt };
-  const identity = createIdentity(app, ctx);
-  guardRoutes(app, deps.authenticator ?? identity.authenticator, identity.resourceMetadataUrl);
   enforceRateLimits(app, openCounterStore(config, db, app.log));
   registerErrorRendering(app);
   echoRequestId(app);
@@ -103,16 +97,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerHealth(app, db, migrations);
 
-  await identity.registerRoutes();
-  registerBrands(app, ctx, deps.enrichment);
-  await registerDashboard(app, ctx);
-  registerProperties(app, ctx);
-  registerFeed(app, ctx, { sections: [propertySnapshot, ...graphSnapshot], metrics });
-  registerCrawler(app, ctx, metrics);
-  searchRoute(app, ctx);
-  registerOwnership(app, ctx);
-  registerHomographReviews(app, ctx, deps.reviewAppliers ?? { brand: applyHeldBrand(ctx), property: applyHeldProperty(ctx) });
-  registerAgents(app, ctx, deps.tenants ?? []);
+  // First of the capabilities: its guard attaches to every route registered after it.
+  await app.register(authPlugin, { ctx, authenticator: deps.authenticator });
+  await app.register(brandsPlugin, { ctx, enrichment: deps.enrichment });
+  await app.register(dashboardPlugin, { ctx });
+  await app.register(propertiesPlugin, { ctx });
+  await app.register(feedPlugin, { ctx, sections: [propertySnapshot, ...graphSnapshot], metrics });
+  await app.register(crawlerPlugin, { ctx, metrics });
+  await app.register(searchPlugin, { ctx });
+  await app.register(ownershipPlugin, { ctx });
+  await app.register(homographsPlugin, { ctx, appliers: deps.reviewAppliers ?? { brand: applyHeldBrand(ctx), property: applyHeldProperty(ctx) } });
+  await app.register(agentsPlugin, { ctx, tenants: deps.tenants ?? [] });
 
   app.addHook('onClose', async () => {
     if (!deps.fetcher) await fetcher.close();

@@ -1,7 +1,5 @@
 import type { Database } from '../db/database.ts';
-import { addMember, createLocalUser, createOrganization, listOrganizations, type Role } from '../auth/accounts/service.ts';
-import { createKey, keyById, listKeys, revokeKey } from '../auth/api-keys/service.ts';
-import { organizationBySlug } from '../auth/accounts/sql.ts';
+import { addMember, createLocalUser, createOrganization, listOrganizations, type Role, createKey, keyById, listKeys, revokeKey, organizationBySlug } from '../auth/index.ts';
 import { ApError } from '../protocol/errors.ts';
 import { rotate, type SigningAlg } from '../agents/runtime/keys/store.ts';
 import { signatureLifetimeSeconds } from '../agents/runtime/keys/lifetime.ts';

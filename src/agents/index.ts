@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import type { AppContext } from '../context.ts';
 import { baseUrl } from '../http/base-url.ts';
 import { BackgroundPass } from '../jobs/background-pass.ts';
@@ -10,12 +10,20 @@ import { mountTenant, type Tenant } from './runtime/index.ts';
 import { TaskWorker } from './runtime/tasks/worker.ts';
 import { WebhookDeliverer } from './runtime/webhooks/deliverer.ts';
 
+export type { AgentTask, TaskContext, Tenant } from './runtime/index.ts';
+
+export interface AgentsOptions {
+  ctx: AppContext;
+  /** The agents to serve, each at its own path; none registers nothing. */
+  tenants: readonly Tenant[];
+}
+
 /**
  * The agents this deployment serves: each tenant over MCP and A2A, the worker that runs their
  * long tasks, the outbox that delivers their webhooks, the signing keys those are signed with
  * (made at first start), and the JWKS and brand.json receivers resolve the keys from.
  */
-export function registerAgents(app: FastifyInstance, ctx: AppContext, tenants: readonly Tenant[]): void {
+export const agentsPlugin = fp<AgentsOptions>(async (app, { ctx, tenants }) => {
   if (tenants.length === 0) return;
   const { agents } = ctx.config;
   const keys: KeySettings = { alg: agents.signingAlg, secret: agents.signingKeySecret, clock: ctx.clock, publishWindowSeconds: signatureLifetimeSeconds };
@@ -48,4 +56,4 @@ export function registerAgents(app: FastifyInstance, ctx: AppContext, tenants: r
     await worker.close();
     await deliverer.close();
   });
-}
+}, { name: 'agents' });

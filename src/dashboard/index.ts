@@ -1,8 +1,8 @@
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import type { AppContext } from '../context.ts';
-import { signInLimit } from '../auth/limits.ts';
+import { signInLimit } from '../auth/index.ts';
 import { renderErrorsAsPages } from './error-pages.ts';
 import { createKeyRoute } from './routes/create-key.ts';
 import { listKeysRoute } from './routes/list-keys.ts';
@@ -15,15 +15,18 @@ import { signOutRoute } from './routes/sign-out.ts';
  * keys. Encapsulated, so form bodies, cookies and HTML error pages exist only under /dashboard
  * and the API keeps taking JSON alone.
  */
-export async function registerDashboard(app: FastifyInstance, { db, config }: AppContext): Promise<void> {
-  await app.register(async (dashboard) => {
-    await dashboard.register(formbody, { bodyLimit: 16 * 1024 });
-    await dashboard.register(cookie);
-    renderErrorsAsPages(dashboard);
-    signInRoutes(dashboard, db, signInLimit(config));
-    signOutRoute(dashboard, db);
-    listKeysRoute(dashboard, db);
-    createKeyRoute(dashboard, db);
-    revokeKeyRoute(dashboard, db);
-  });
-}
+export const dashboardPlugin = fp<{ ctx: AppContext }>(
+  async (app, { ctx: { db, config } }) => {
+    await app.register(async (dashboard) => {
+      await dashboard.register(formbody, { bodyLimit: 16 * 1024 });
+      await dashboard.register(cookie);
+      renderErrorsAsPages(dashboard);
+      signInRoutes(dashboard, db, signInLimit(config));
+      signOutRoute(dashboard, db);
+      listKeysRoute(dashboard, db);
+      createKeyRoute(dashboard, db);
+      revokeKeyRoute(dashboard, db);
+    });
+  },
+  { name: 'dashboard' },
+);

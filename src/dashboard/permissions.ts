@@ -1,5 +1,4 @@
-import type { MembershipRow, Role } from '../auth/accounts/sql.ts';
-import type { ApiKeyRow } from '../auth/api-keys/service.ts';
+import type { MembershipRow, Role, ApiKeyRow } from '../auth/index.ts';
 
 /** An admin key can do what an org admin can, so only org admins may mint one. */
 export function rolesOffered(membership: MembershipRow): Role[] {

@@ -1,5 +1,4 @@
-import type { MembershipRow } from '../auth/accounts/sql.ts';
-import type { ApiKeyRow } from '../auth/api-keys/service.ts';
+import type { MembershipRow, ApiKeyRow } from '../auth/index.ts';
 import { escapeHtml, page, signInForm } from '../http/html.ts';
 import { KEYS_PATH, LOGIN_PATH, keysLocation } from './navigation.ts';
 import { mayRevoke, rolesOffered } from './permissions.ts';

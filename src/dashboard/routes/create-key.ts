@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { membershipsOf } from '../../auth/accounts/service.ts';
-import { createKey, listKeys } from '../../auth/api-keys/service.ts';
+import { membershipsOf, createKey, listKeys } from '../../auth/index.ts';
 import type { Queryable } from '../../db/database.ts';
 import { ApError } from '../../protocol/errors.ts';
 import { formField } from '../form-fields.ts';

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { membershipsOf } from '../../auth/accounts/service.ts';
-import { listKeys } from '../../auth/api-keys/service.ts';
+import { membershipsOf, listKeys } from '../../auth/index.ts';
 import type { Queryable } from '../../db/database.ts';
 import { formField } from '../form-fields.ts';
 import { KEYS_PATH, loginLocation } from '../navigation.ts';

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { membershipsOf } from '../../auth/accounts/service.ts';
-import { keyById, revokeKey } from '../../auth/api-keys/service.ts';
+import { membershipsOf, keyById, revokeKey } from '../../auth/index.ts';
 import type { Queryable } from '../../db/database.ts';
 import { KEYS_PATH, keysLocation } from '../navigation.ts';
 import { mayRevoke } from '../permissions.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { signIn } from '../../auth/accounts/service.ts';
+import { signIn } from '../../auth/index.ts';
 import type { Queryable } from '../../db/database.ts';
 import type { RateLimitRule } from '../../http/rate-limit.ts';
 import { formField } from '../form-fields.ts';

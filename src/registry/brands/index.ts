@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import type { AppContext } from '../../context.ts';
 import type { EnrichmentProvider } from './enrichment/provider.ts';
 import { siteMetadataProvider } from './enrichment/site-metadata.ts';
@@ -26,3 +27,9 @@ export function registerBrands(app: FastifyInstance, ctx: AppContext, provider: 
   brandHistoryRoute(app, ctx);
   rollbackRoute(app, ctx);
 }
+
+export const brandsPlugin = fp<{ ctx: AppContext; enrichment?: EnrichmentProvider }>(async (app, { ctx, enrichment }) => registerBrands(app, ctx, enrichment), { name: 'brands' });
+export { applyHeldBrand } from './routes/save.ts';
+export { saveAuthoritative } from './service.ts';
+export type { AuthoritativeBrand } from './sql.ts';
+export type { EnrichmentProvider } from './enrichment/provider.ts';

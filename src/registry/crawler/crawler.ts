@@ -1,26 +1,15 @@
 import type { Clock } from '../../clock.ts';
+import type { CrawlerConfig } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import type { SafeFetch } from '../../net/safe-fetch.ts';
-import { applyAdagents, markStale } from '../graph/apply-adagents.ts';
-import { applyBrandJson } from '../graph/apply-brand-json.ts';
-import { projectAdagents } from '../graph/project-adagents.ts';
-import { projectBrandJson } from '../graph/project-brand-json.ts';
-import { fetchDocument, type DocumentOutcome, type FetchLimits } from './fetch-document.ts';
+import { applyAdagents, applyBrandJson, markStale, projectAdagents, projectBrandJson } from '../graph/index.ts';
+import { fetchDocument, type DocumentOutcome } from './fetch-document.ts';
 import { HostPacer } from './host-pacer.ts';
-import { nextCrawlAt, type ScheduleConfig } from './schedule.ts';
+import { nextCrawlAt } from './schedule.ts';
 import * as sql from './sql.ts';
 
 // Enough for any real network's file; a file naming thousands of publishers cannot flood the queue.
 const discoveredPerCrawl = 100;
-
-export interface CrawlerConfig extends FetchLimits, ScheduleConfig {
-  /** Whether this instance runs the queue worker. */
-  worker: boolean;
-  concurrency: number;
-  /** Least gap between two requests to one host, from this instance. */
-  hostDelayMs: number;
-  pollSeconds: number;
-}
 
 /** What one crawl of a domain came to, for the queue, the CLI and logs. */
 export interface CrawlReport {

@@ -1,11 +1,17 @@
-import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import { Counter, type Registry } from 'prom-client';
 import type { AppContext } from '../../context.ts';
 import { Crawler, type CrawlReport } from './crawler.ts';
 import { crawlRequestRoute } from './routes/crawl-request.ts';
 import { CrawlWorker } from './worker.ts';
 
-export { Crawler, type CrawlReport, type CrawlerConfig } from './crawler.ts';
+export { Crawler, type CrawlReport } from './crawler.ts';
+
+export interface CrawlerOptions {
+  ctx: AppContext;
+  /** Gets the crawl and event counters. */
+  metrics: Registry;
+}
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -18,7 +24,7 @@ declare module 'fastify' {
  * The crawler: the crawl-request endpoint, and (unless CRAWL_WORKER=false) the worker that
  * crawls due domains from the shared queue. The crawler itself is `app.crawler`.
  */
-export function registerCrawler(app: FastifyInstance, ctx: AppContext, metrics: Registry): void {
+export const crawlerPlugin = fp<CrawlerOptions>(async (app, { ctx, metrics }) => {
   const crawls = new Counter({ name: 'crawls_total', help: 'Crawls run by this process, by what the adagents.json fetch came to.', labelNames: ['outcome'], registers: [metrics] });
   const events = new Counter({ name: 'crawl_events_total', help: 'Feed events written by crawls in this process.', registers: [metrics] });
   const onReport = (report: CrawlReport) => {
@@ -33,4 +39,4 @@ export function registerCrawler(app: FastifyInstance, ctx: AppContext, metrics: 
     app.addHook('onReady', async () => worker.start());
     app.addHook('preClose', async () => worker.close());
   }
-}
+}, { name: 'crawler' });

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import { Gauge, type Registry } from 'prom-client';
 import type { AppContext } from '../../context.ts';
 import { FeedHub } from './hub.ts';
@@ -10,15 +10,24 @@ import { streamRoute } from './routes/stream.ts';
 import { feedSchemas } from './schemas.ts';
 import type { SnapshotSection } from './snapshot.ts';
 
+export { appendEvent, appendEvents, type NewEvent } from './append.ts';
+export type { EntityType } from './event-types.ts';
 export type { SnapshotSection } from './snapshot.ts';
+
+export interface FeedOptions {
+  ctx: AppContext;
+  /** The entities the snapshot pages through, each provided by the capability that owns it. */
+  sections: readonly SnapshotSection[];
+  /** Gets the open stream count. */
+  metrics: Registry;
+}
 
 /**
  * The change feed: cursor pages, the SSE stream and the snapshot a mirror bootstraps from, plus
- * the hub that wakes streams on commit and the retention job. `sections` are the entities the
- * snapshot pages through, provided by the capabilities that own them; `metrics` gets the open
- * stream count.
+ * the hub that wakes streams on commit and the retention job. Capabilities write events with
+ * `appendEvent(s)` in their own transactions.
  */
-export function registerFeed(app: FastifyInstance, ctx: AppContext, { sections, metrics }: { sections: readonly SnapshotSection[]; metrics: Registry }): void {
+export const feedPlugin = fp<FeedOptions>(async (app, { ctx, sections, metrics }) => {
   const { db, config, clock } = ctx;
   const settings: FeedSettings = { clock, retentionDays: config.feed.retentionDays };
   const hub = new FeedHub(db, config.feed.heartbeatSeconds * 1000, app.log);
@@ -46,7 +55,7 @@ export function registerFeed(app: FastifyInstance, ctx: AppContext, { sections, 
     await hub.close();
   });
   app.decorate('feedHub', hub);
-}
+}, { name: 'feed' });
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { NewEvent } from '../feed/append.ts';
+import type { NewEvent } from '../feed/index.ts';
 import type { AuthorizationRow, CatalogPropertyRow, CollectionRow } from './sql.ts';
 
 /**

@@ -1,6 +1,5 @@
 import type { Queryable } from '../../db/database.ts';
-import type { EntityType } from '../feed/event-types.ts';
-import type { SnapshotSection } from '../feed/snapshot.ts';
+import type { EntityType, SnapshotSection } from '../feed/index.ts';
 import * as events from './events.ts';
 import * as sql from './sql.ts';
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { ConfigError, type Config } from '../../config.ts';
 import { normalizeDomain } from '../../protocol/domain.ts';
 import { ApError } from '../../protocol/errors.ts';
 import { domainSkeleton, labelSkeleton, registrableLabel, textSkeleton } from './skeleton.ts';
@@ -31,9 +32,43 @@ export interface DenyList {
 
 export const emptyDenyList: DenyList = { brands: [], byLabel: new Map(), byDomain: new Map() };
 
-/** What is wrong with a deny-list file; the configuration turns it into a ConfigError. */
+/** What is wrong with a deny-list file; `loadBrandDenyList` turns it into a ConfigError. */
 export class DenyListError extends Error {
   override name = 'DenyListError';
+}
+
+type DenyListSetting = Pick<Config, 'brandDenyListPath'>;
+
+// Keyed by the configuration object, so each app (and each test server) screens with its own list.
+const loaded = new WeakMap<DenyListSetting, DenyList>();
+
+/**
+ * Reads the file `AP_BRAND_DENY_LIST` names, for saves screened under this configuration. The
+ * homographs plugin calls it as it registers, so a bad file stops the start with a ConfigError
+ * that names the setting, the file and the problem.
+ */
+export function loadBrandDenyList(config: DenyListSetting): DenyList {
+  const path = config.brandDenyListPath;
+  let list = emptyDenyList;
+  if (path !== undefined) {
+    try {
+      list = readDenyList(path);
+    } catch (err) {
+      if (err instanceof DenyListError) throw new ConfigError(`AP_BRAND_DENY_LIST: ${err.message}`);
+      throw err;
+    }
+  }
+  loaded.set(config, list);
+  return list;
+}
+
+/** The deny list `loadBrandDenyList` read for this configuration. */
+export function brandDenyListOf(config: DenyListSetting): DenyList {
+  const list = loaded.get(config);
+  if (list) return list;
+  // Screening without the operator's list would let look-alikes through unnoticed.
+  if (config.brandDenyListPath !== undefined) throw new Error('AP_BRAND_DENY_LIST was never read: register the homographs plugin before serving saves');
+  return emptyDenyList;
 }
 
 /** Reads and checks the file: `.json` as JSON, anything else as YAML (which JSON also is). */

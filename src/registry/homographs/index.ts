@@ -1,5 +1,6 @@
-import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import type { AppContext } from '../../context.ts';
+import { loadBrandDenyList } from './deny-list.ts';
 import { decideReviewRoute } from './routes/decide-review.ts';
 import { listReviewsRoute } from './routes/list-reviews.ts';
 import { HomographReview } from './schemas.ts';
@@ -8,21 +9,42 @@ import type { ReviewAppliers } from './service.ts';
 /**
  * Look-alike (homograph) screening of saves and the review queue of held saves.
  *
- * For the integrator: the save routes call `holdIfAmbiguous` (or `checkHomograph` and
- * `holdForReview`) before saving and answer 202 `HeldForReview` when it holds the save; every save
- * calls `recordSkeleton(s)` in its transaction; start-up runs `backfillSkeletons` after migrating;
- * `registerHomographReviews` adds the admin routes, with one applier per kind that re-applies an
- * approved save through `tx`.
+ * For the integrator: the save routes call `screenSave` (or `holdIfAmbiguous`, or `checkHomograph`
+ * and `holdForReview`) before saving and answer 202 `HeldForReview` when it holds the save; every
+ * save calls `recordSkeleton(s)` in its transaction; start-up runs `backfillSkeletons` after
+ * migrating. The plugin reads the operator's deny list (`AP_BRAND_DENY_LIST`; a bad file stops the
+ * start) and adds the admin routes, with one applier per kind that re-applies an approved save
+ * through `tx`.
  */
-export function registerHomographReviews(app: FastifyInstance, ctx: Pick<AppContext, 'db'>, appliers: ReviewAppliers): void {
-  app.addSchema(HomographReview);
-  listReviewsRoute(app, ctx.db);
-  decideReviewRoute(app, ctx.db, appliers);
+export const homographsPlugin = fp<HomographsOptions>(
+  async (app, { ctx, appliers }) => {
+    loadBrandDenyList(ctx.config);
+    app.addSchema(HomographReview);
+    listReviewsRoute(app, ctx.db);
+    decideReviewRoute(app, ctx.db, appliers);
+  },
+  { name: 'homographs' },
+);
+
+export interface HomographsOptions {
+  ctx: Pick<AppContext, 'db' | 'config'>;
+  appliers: ReviewAppliers;
 }
 
 export { checkHomograph, type HomographVerdict } from './check.ts';
-export { emptyDenyList, matchDenyList, parseDenyList, readDenyList, DenyListError, type DeniedBrand, type DenyList } from './deny-list.ts';
+export {
+  brandDenyListOf,
+  emptyDenyList,
+  loadBrandDenyList,
+  matchDenyList,
+  parseDenyList,
+  readDenyList,
+  DenyListError,
+  type DeniedBrand,
+  type DenyList,
+} from './deny-list.ts';
 export { HeldForReview } from './schemas.ts';
+export { screenSave } from './screen.ts';
 export {
   backfillSkeletons,
   decideReview,

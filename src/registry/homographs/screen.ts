@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.ts';
-import { requireProof } from '../ownership/service.ts';
+import { requireProof } from '../ownership/index.ts';
+import { brandDenyListOf } from './deny-list.ts';
 import { holdIfAmbiguous, type HeldForReviewBody, type Submission } from './service.ts';
 
 /**
@@ -8,5 +9,5 @@ import { holdIfAmbiguous, type HeldForReviewBody, type Submission } from './serv
  * proven organization can fill the queue, so the proof is asked for before holding.
  */
 export function screenSave(ctx: Pick<AppContext, 'db' | 'config' | 'clock'>, submission: Submission): Promise<HeldForReviewBody | undefined> {
-  return holdIfAmbiguous(ctx.db, ctx.config.brandDenyList, submission, () => requireProof(ctx.db, ctx, submission.principal, submission.domain));
+  return holdIfAmbiguous(ctx.db, brandDenyListOf(ctx.config), submission, () => requireProof(ctx.db, ctx, submission.principal, submission.domain));
 }

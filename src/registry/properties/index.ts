@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import type { AppContext } from '../../context.ts';
 import { propertyHistoryRoute } from './routes/history.ts';
 import { registryRoute } from './routes/registry.ts';
@@ -20,3 +21,7 @@ export function registerProperties(app: FastifyInstance, ctx: AppContext): void 
   propertyHistoryRoute(app, ctx);
   rollbackRoute(app, ctx);
 }
+
+export const propertiesPlugin = fp<{ ctx: AppContext }>(async (app, { ctx }) => registerProperties(app, ctx), { name: 'properties' });
+export { applyHeldProperty } from './routes/save.ts';
+export { markEntryStale, propertySnapshot, saveAuthoritative } from './service.ts';

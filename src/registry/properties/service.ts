@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { Principal } from '../../auth/principal.ts';
-import { recordSkeleton } from '../homographs/service.ts';
-import type { ProofCheck } from '../ownership/service.ts';
+import { recordSkeleton } from '../homographs/index.ts';
+import type { ProofCheck } from '../ownership/index.ts';
 import type { Database, Queryable } from '../../db/database.ts';
 import { ApError } from '../../protocol/errors.ts';
 import { appendEvent } from '../feed/append.ts';

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { domainToASCII } from 'node:url';
 import { ConfigError, loadConfig } from '../../../src/config.ts';
-import { DenyListError, emptyDenyList, matchDenyList, parseDenyList, readDenyList } from '../../../src/registry/homographs/deny-list.ts';
+import { brandDenyListOf, DenyListError, emptyDenyList, loadBrandDenyList, matchDenyList, parseDenyList, readDenyList } from '../../../src/registry/homographs/deny-list.ts';
+import { eachEngine } from '../../support/engines.ts';
+import { startTestServer } from '../../support/server.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ap-deny-list-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -52,14 +54,22 @@ describe('brand deny list', () => {
     assert.equal(matchDenyList(yaml, 'acrne.com')?.brand.name, 'Acme');
   });
 
-  it('ships an example file that loads', () => {
+  it('ships an example file that loads, and screens saves under that configuration with it', () => {
     const config = loadConfig({}, { AP_BRAND_DENY_LIST: new URL('../../../config/brand-deny-list.example.json', import.meta.url).pathname });
-    assert.ok(config.brandDenyList.brands.length >= 3);
-    assert.equal(matchDenyList(config.brandDenyList, 'paypa1.com')?.own, false);
+    const loaded = loadBrandDenyList(config);
+    assert.ok(loaded.brands.length >= 3);
+    assert.equal(matchDenyList(loaded, 'paypa1.com')?.own, false);
+    assert.equal(brandDenyListOf(config), loaded);
   });
 
   it('is empty when AP_BRAND_DENY_LIST is unset', () => {
-    assert.equal(loadConfig({}, {}).brandDenyList.brands.length, 0);
+    const config = loadConfig({}, {});
+    assert.equal(loadBrandDenyList(config).brands.length, 0);
+    assert.equal(brandDenyListOf(config).brands.length, 0);
+  });
+
+  it('never screens without a list it was given but did not read', () => {
+    assert.throws(() => brandDenyListOf(loadConfig({}, { AP_BRAND_DENY_LIST: file('unread.json', '[]') })), /AP_BRAND_DENY_LIST was never read/);
   });
 
   it('refuses malformed files at start with a ConfigError naming the setting and the problem', () => {
@@ -78,11 +88,21 @@ describe('brand deny list', () => {
       const path = file(name, text);
       assert.throws(() => readDenyList(path), (err: Error) => err instanceof DenyListError && problem.test(err.message), name);
       assert.throws(
-        () => loadConfig({}, { AP_BRAND_DENY_LIST: path }),
+        () => loadBrandDenyList(loadConfig({}, { AP_BRAND_DENY_LIST: path })),
         (err: Error) => err instanceof ConfigError && err.message.startsWith('AP_BRAND_DENY_LIST: ') && err.message.includes(path) && problem.test(err.message),
         name,
       );
     }
-    assert.throws(() => loadConfig({}, { AP_BRAND_DENY_LIST: join(dir, 'missing.json') }), /AP_BRAND_DENY_LIST: cannot read .*missing\.json: ENOENT/);
+    assert.throws(() => loadBrandDenyList(loadConfig({}, { AP_BRAND_DENY_LIST: join(dir, 'missing.json') })), /AP_BRAND_DENY_LIST: cannot read .*missing\.json: ENOENT/);
+  });
+});
+
+eachEngine('a malformed brand deny list', (engine) => {
+  it('stops the server from starting, with a ConfigError naming the setting and the file', async () => {
+    const path = file('start.json', '[{"name": "paypal",');
+    await assert.rejects(
+      startTestServer(engine, { env: { AP_BRAND_DENY_LIST: path } }),
+      (err: Error) => err instanceof ConfigError && err.message.startsWith('AP_BRAND_DENY_LIST: ') && err.message.includes(path) && /not valid JSON/.test(err.message),
+    );
   });
 });

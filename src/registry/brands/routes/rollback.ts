@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import type { AppContext } from '../../../context.ts';
-import { proofCheck } from '../../ownership/service.ts';
+import { proofCheck } from '../../ownership/index.ts';
 import { normalizeDomain } from '../../../protocol/domain.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
 import { saveLimits } from '../../limits.ts';

@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import type { AppContext } from '../../../context.ts';
-import { proofCheck } from '../../ownership/service.ts';
+import { proofCheck } from '../../ownership/index.ts';
 import { normalizeDomain } from '../../../protocol/domain.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
 import { saveLimits } from '../../limits.ts';
 import { SaveBody, SaveResult } from '../schemas.ts';
 import { HeldForReview } from '../../homographs/schemas.ts';
 import { screenSave } from '../../homographs/screen.ts';
-import type { ReviewApplier } from '../../homographs/service.ts';
+import type { ReviewApplier } from '../../homographs/index.ts';
 import { saveCommunity, saveCommunityIn, type SaveInput } from '../service.ts';
 
 export function saveRoute(app: FastifyInstance, ctx: AppContext): void {

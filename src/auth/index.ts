@@ -1,0 +1,43 @@
+import fp from 'fastify-plugin';
+import type { AppContext } from '../context.ts';
+import type { Authenticator } from './authenticator.ts';
+import { guardRoutes } from './guard.ts';
+import { createIdentity } from './identity.ts';
+
+export interface AuthOptions {
+  ctx: AppContext;
+  /** Replaces the credential check built from the configuration (tests). */
+  authenticator?: Authenticator;
+}
+
+/**
+ * Who may call: the guard that enforces every route's `config.auth` and `config.access`, the OAuth
+ * authorization server (or trust in an external issuer) and the bootstrap admin key. Register it
+ * before any route that asks for a credential: the guard attaches to routes as they register.
+ */
+export const authPlugin = fp<AuthOptions>(
+  async (app, { ctx, authenticator }) => {
+    const identity = createIdentity(app, ctx);
+    guardRoutes(app, authenticator ?? identity.authenticator, identity.resourceMetadataUrl);
+    await identity.registerRoutes();
+  },
+  { name: 'auth' },
+);
+
+export type { Authenticator } from './authenticator.ts';
+export type { Principal, Standing } from './principal.ts';
+export { signInLimit } from './limits.ts';
+export {
+  addMember,
+  createLocalUser,
+  createOrganization,
+  listOrganizations,
+  membershipsOf,
+  organizationBySlug,
+  signIn,
+  type OrganizationRow,
+  type Role,
+  type UserRow,
+} from './accounts/service.ts';
+export type { MembershipRow } from './accounts/sql.ts';
+export { createKey, keyById, listKeys, revokeKey, type ApiKeyRow } from './api-keys/service.ts';

@@ -1,0 +1,15 @@
+import fp from 'fastify-plugin';
+import type { AppContext } from '../../context.ts';
+import { registerOwnership } from './routes.ts';
+
+export interface OwnershipOptions {
+  ctx: AppContext;
+}
+
+/**
+ * Proof of domain control: the challenge and verify endpoints. Saves ask `requireProof` (or the
+ * `proofCheck` bound to the app's clock and settings) before writing an entry for a domain.
+ */
+export const ownershipPlugin = fp<OwnershipOptions>(async (app, { ctx }) => registerOwnership(app, ctx), { name: 'ownership' });
+
+export { proofCheck, requireProof, type ProofCheck } from './service.ts';
