@@ -1,6 +1,7 @@
 // Lint runs in `npm test`; it checks correctness, not formatting.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { capabilityBoundaries } from './eslint/capability-boundaries.js';
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'data/', 'coverage/'] },
@@ -13,5 +14,6 @@ export default tseslint.config(
       'no-console': ['error', { allow: ['error'] }],
     },
   },
-  { files: ['src/cli/**', 'bench/**', 'bin/**'], rules: { 'no-console': 'off' } },
+  { files: ['src/cli/**', 'bench/**', 'bin/**', 'scripts/**'], rules: { 'no-console': 'off' } },
+  ...capabilityBoundaries(),
 );
