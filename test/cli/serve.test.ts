@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -23,6 +23,16 @@ describe('ap command', () => {
     const { code, stderr } = await runAp(['serve', '--port', 'eighty']);
     assert.equal(code, 2);
     assert.match(stderr, /ap: port must be an integer/);
+  });
+
+  it('refuses to start on a malformed brand deny list, with exit code 2 naming the setting', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ap-deny-'));
+    after(() => rm(dir, { recursive: true, force: true }));
+    const path = join(dir, 'brands.json');
+    await writeFile(path, '[{"name": "paypal",');
+    const { code, stderr } = await runAp(['serve', '--port', '0', '--data-dir', 'memory://'], { AP_BRAND_DENY_LIST: path });
+    assert.equal(code, 2);
+    assert.match(stderr, /ap: AP_BRAND_DENY_LIST: .*brands\.json.*not valid JSON/);
   });
 });
 
