@@ -218,7 +218,7 @@ eachEngine('agent runtime over MCP', (engine) => {
         assert.equal(executions.create_widget, before + 20);
         for (const key of keys) {
           const answers = results.filter((r) => r.key === key).map((r) => r.payload);
-          const first = answers.find((a) => a.replayed === false);
+          const first = answers.find((a) => a.replayed === false)!;
           assert.equal(answers.filter((a) => a.replayed === false).length, 1);
           assert.ok(
             answers.every((a) => a.widget_id === first.widget_id || a.code === 'SERVICE_UNAVAILABLE'),
