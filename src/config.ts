@@ -70,6 +70,10 @@ export interface AgentsConfig {
   webhookRetryBaseMs: number;
   /** Attempts before a webhook delivery is given up. */
   webhookMaxAttempts: number;
+  /** What happens when a task answers something its declared output schema refuses (the test suite throws). */
+  validateOutputs: 'off' | 'log' | 'throw';
+  /** Runs of a long task (each a claim whose lease lapsed or whose handler threw unexpectedly) before it fails for good. */
+  taskMaxAttempts: number;
 }
 
 /** The change feed (spec section 4). */
@@ -150,6 +154,8 @@ export const envVars = {
   AGENT_SIGNING_ALG: { default: 'ed25519', meaning: 'algorithm of webhook signing keys: ed25519 or ecdsa-p256-sha256' },
   AGENT_WEBHOOK_RETRY_BASE_MS: { default: '1000', meaning: 'first webhook retry delay in ms, doubled with jitter on each further retry (up to an hour)' },
   AGENT_WEBHOOK_MAX_ATTEMPTS: { default: '12', meaning: 'webhook delivery attempts before giving up' },
+  AGENT_VALIDATE_OUTPUTS: { default: 'log', meaning: 'check task answers against their output schemas: off, log (warn and answer anyway) or throw (answer INTERNAL_ERROR)' },
+  AGENT_TASK_MAX_ATTEMPTS: { default: '3', meaning: 'runs of a long-running task before it fails for good' },
   CRAWL_WORKER: { default: 'true', meaning: 'run the crawl queue worker in this instance (true or false)' },
   CRAWL_INTERVAL_SECONDS: { default: '86400', meaning: 'seconds between re-crawls of a domain (jittered)' },
   CRAWL_JITTER: { default: '0.1', meaning: 'spread of re-crawl times, as a fraction of the interval (0 to 0.5)' },
@@ -207,6 +213,8 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
       signingKeySecret: signingKeySecret(nonEmpty(get('AP_SIGNING_KEY_SECRET'))),
       webhookRetryBaseMs: integer('AGENT_WEBHOOK_RETRY_BASE_MS', get('AGENT_WEBHOOK_RETRY_BASE_MS'), 1, 3_600_000),
       webhookMaxAttempts: integer('AGENT_WEBHOOK_MAX_ATTEMPTS', get('AGENT_WEBHOOK_MAX_ATTEMPTS'), 1, 100),
+      validateOutputs: oneOf('AGENT_VALIDATE_OUTPUTS', get('AGENT_VALIDATE_OUTPUTS'), ['off', 'log', 'throw']),
+      taskMaxAttempts: integer('AGENT_TASK_MAX_ATTEMPTS', get('AGENT_TASK_MAX_ATTEMPTS'), 1, 100),
     },
     crawler: {
       worker: oneOf('CRAWL_WORKER', get('CRAWL_WORKER'), ['true', 'false']) === 'true',

@@ -35,8 +35,15 @@ export const agentsPlugin = fp<AgentsOptions>(async (app, { ctx, tenants }) => {
     settings: { baseDelayMs: agents.webhookRetryBaseMs, maxDelayMs: 3_600_000, maxAttempts: agents.webhookMaxAttempts, pollMs: 1000 },
     log: app.log,
   });
-  const worker = new TaskWorker({ db: ctx.db, clock: ctx.clock, tenants, log: app.log, onWebhook: () => deliverer.wake(), pollMs: 1000, concurrency: 8 });
-  for (const tenant of tenants) mountTenant(app, ctx, tenant, () => worker.wake());
+  const worker = new TaskWorker({
+    db: ctx.db,
+    clock: ctx.clock,
+    tenants,
+    log: app.log,
+    onWebhook: () => deliverer.wake(),
+    settings: { leaseMs: 5 * 60_000, maxAttempts: agents.taskMaxAttempts, validateOutputs: agents.validateOutputs, pollMs: 1000, concurrency: 8 },
+  });
+  for (const tenant of tenants) mountTenant(app, ctx, tenant, worker);
   keyRoutes(app, ctx.db, keys, tenants, () => baseUrl(app, ctx.config));
   app.addHook('onReady', async () => {
     await currentKey(ctx.db, keys);

@@ -125,6 +125,8 @@ export const agentErrorCatalogue = {
   AGENT_ACCESS_DENIED: { status: 403, retryable: false, message: 'Not authorized for this agent.' },
   TASK_NOT_FOUND: { status: 404, retryable: false, message: 'No such task for this principal.' },
   INTERNAL_ERROR: { status: 500, retryable: true, message: 'The agent failed to complete the task.' },
+  INVALID_STATE: { status: 409, retryable: false, message: 'The operation is not permitted in the current state.' },
+  SERVICE_UNAVAILABLE: { status: 503, retryable: true, message: 'The service is temporarily unavailable; retry after the given delay.' },
 } as const satisfies Record<string, { status: number; retryable: boolean; message: string }>;
 
 export type AgentErrorCode = keyof typeof agentErrorCatalogue;
@@ -135,12 +137,15 @@ export class AgentError extends Error {
   /** The argument at fault, as a dotted path, when there is one. */
   readonly field: string | undefined;
   readonly suggestion: string | undefined;
+  /** Seconds until a retry may succeed (1 to 3600), for transient errors. */
+  readonly retryAfter: number | undefined;
 
-  constructor(code: AgentErrorCode, message?: string, options: { field?: string; suggestion?: string; cause?: unknown } = {}) {
+  constructor(code: AgentErrorCode, message?: string, options: { field?: string; suggestion?: string; retryAfter?: number; cause?: unknown } = {}) {
     super(message ?? agentErrorCatalogue[code].message, { cause: options.cause });
     this.name = 'AgentError';
     this.code = code;
     this.field = options.field;
     this.suggestion = options.suggestion;
+    this.retryAfter = options.retryAfter;
   }
 }

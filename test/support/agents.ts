@@ -10,6 +10,8 @@ import { asAdmin } from './server.ts';
 /** A tenant with test tasks, counting how often each mutating one really ran. */
 export function testTenant() {
   const executions = { create_widget: 0, flaky_create: 0, build_thing: 0 };
+  // Names flaky_create has failed for: each test passes its own name, so none depends on another's run.
+  const failedOnce = new Set<string>();
   const tenant: Tenant = {
     name: 'test',
     path: '/test',
@@ -61,12 +63,17 @@ export function testTenant() {
       },
       {
         name: 'flaky_create',
-        description: 'Fails the first time it runs.',
+        description: 'Fails the first time it runs for a name.',
         input: { type: 'object', properties: { name: { type: 'string' } } },
         mutates: true,
         handler: async (args) => {
-          if (executions.flaky_create++ === 0) throw new Error('first attempt fails');
-          return { created: args['name'] };
+          executions.flaky_create++;
+          const name = String(args['name']);
+          if (!failedOnce.has(name)) {
+            failedOnce.add(name);
+            throw new Error('first attempt fails');
+          }
+          return { created: name };
         },
       },
     ],

@@ -21,7 +21,7 @@ export const asAdmin = { authorization: `Bearer ${adminKey}` };
 export function testConfig(env: Record<string, string> = {}): Config {
   // Every test signs in from 127.0.0.1; the sign-in limit has its own test. The crawl worker
   // would fetch saved domains through the system's DNS: tests that want it turn it on.
-  return loadConfig({}, { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', AP_ADMIN_KEY: adminKey, RATE_LIMIT_SIGN_INS_PER_MINUTE: '100000', CRAWL_WORKER: 'false', ...env });
+  return loadConfig({}, { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', AP_ADMIN_KEY: adminKey, RATE_LIMIT_SIGN_INS_PER_MINUTE: '100000', CRAWL_WORKER: 'false', AGENT_VALIDATE_OUTPUTS: 'throw', ...env });
 }
 
 export interface TestServerOptions {

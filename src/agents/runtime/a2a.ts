@@ -1,20 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
-import { Role, type AgentCard, type Message } from '@a2a-js/sdk';
+import { Role, TaskState, type AgentCard, type Message, type Task } from '@a2a-js/sdk';
 import {
   AgentEvent,
   DefaultRequestHandler,
-  InMemoryTaskStore,
   JsonRpcTransportHandler,
   ServerCallContext,
   validateVersion,
   type AgentExecutor,
+  type TaskStore,
   type User,
 } from '@a2a-js/sdk/server';
 import type { Principal } from '../../auth/principal.ts';
+import type { Clock } from '../../clock.ts';
+import type { Database } from '../../db/database.ts';
 import { AgentError } from '../../protocol/errors.ts';
 import type { TaskRunner } from './runner.ts';
 import type { Tenant } from './task.ts';
+import { cancelTask, findTask, listTasks, tasksGetResponse, type TaskRow, type TaskStatus } from './tasks/service.ts';
 
 /** The caller, as the A2A SDK carries it to the executor. */
 class PrincipalUser implements User {
@@ -34,9 +37,20 @@ class PrincipalUser implements User {
  * A tenant over A2A (JSON-RPC binding, official SDK): the agent card at
  * `<path>/.well-known/agent-card.json`, messages at `<path>/a2a`. A message names the task in a
  * data part `{skill, parameters}`; the answer is a message whose data part is the payload, or
- * `{error: {code, message, field?}}`.
+ * `{error: {code, message, field?}}`. A long-running skill answers an A2A Task instead, which
+ * `tasks/get` and `tasks/cancel` then read and cancel from `agent_tasks` (the same rows as
+ * MCP's `get_task` and `cancel_task`).
  */
-export function mountA2a(app: FastifyInstance, tenant: Tenant, runner: TaskRunner, baseUrl: () => string, hostGuard: onRequestAsyncHookHandler): void {
+export function mountA2a(
+  app: FastifyInstance,
+  tenant: Tenant,
+  runner: TaskRunner,
+  baseUrl: () => string,
+  hostGuard: onRequestAsyncHookHandler,
+  tasks: { db: Database; clock: Clock; abort: (tenant: string, principal: string, taskId: string) => void },
+): void {
+  const longRunning = new Set(runner.tasks.filter((t) => t.longRunning).map((t) => t.name));
+  const store = new AgentTaskStore(tenant, tasks);
   const executor: AgentExecutor = {
     async execute(requestContext, bus) {
       const principal = (requestContext.context.user as PrincipalUser).principal;
@@ -48,6 +62,11 @@ export function mountA2a(app: FastifyInstance, tenant: Tenant, runner: TaskRunne
           throw new AgentError('INVALID_REQUEST', 'Send a data part {"skill": "<task>", "parameters": {...}}.', { field: 'skill' });
         }
         payload = await runner.run(data.skill, data.parameters ?? {}, principal);
+        if (longRunning.has(data.skill) && typeof payload['task_id'] === 'string') {
+          bus.publish(AgentEvent.task(asA2aTask(await findTask(tasks.db, tenant.name, principal, payload['task_id']), tenant)));
+          bus.finished();
+          return;
+        }
       } catch (err) {
         const error = err instanceof AgentError ? err : new AgentError('INTERNAL_ERROR');
         payload = { error: { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) } };
@@ -56,7 +75,7 @@ export function mountA2a(app: FastifyInstance, tenant: Tenant, runner: TaskRunne
       bus.finished();
     },
     async cancelTask() {
-      // Tasks answer in one message; there is nothing running to cancel.
+      // Execution ends as soon as a task is accepted, so the SDK cancels through the store (save).
     },
   };
 
@@ -73,7 +92,7 @@ export function mountA2a(app: FastifyInstance, tenant: Tenant, runner: TaskRunne
   const handlerFor = (url: string): JsonRpcTransportHandler => {
     let handler = handlers.get(url);
     if (!handler) {
-      handler = new JsonRpcTransportHandler(new DefaultRequestHandler(cardFor(url), new InMemoryTaskStore(), executor));
+      handler = new JsonRpcTransportHandler(new DefaultRequestHandler(cardFor(url), store, executor));
       handlers.set(url, handler);
     }
     return handler;
@@ -113,13 +132,90 @@ export function mountA2a(app: FastifyInstance, tenant: Tenant, runner: TaskRunne
   );
 }
 
-function reply(contextId: string, payload: Record<string, unknown>): Message {
+const states: Record<TaskStatus, TaskState> = {
+  submitted: TaskState.TASK_STATE_SUBMITTED,
+  working: TaskState.TASK_STATE_WORKING,
+  'input-required': TaskState.TASK_STATE_INPUT_REQUIRED,
+  completed: TaskState.TASK_STATE_COMPLETED,
+  failed: TaskState.TASK_STATE_FAILED,
+  canceled: TaskState.TASK_STATE_CANCELED,
+};
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The SDK's task store over `agent_tasks`, scoped to the caller: `load` answers the row as an A2A
+ * Task, `save` only acts on a cancellation (the runtime writes every other state itself).
+ */
+class AgentTaskStore implements TaskStore {
+  private readonly tenant: Tenant;
+  private readonly tasks: { db: Database; clock: Clock; abort: (tenant: string, principal: string, taskId: string) => void };
+
+  constructor(tenant: Tenant, tasks: AgentTaskStore['tasks']) {
+    this.tenant = tenant;
+    this.tasks = tasks;
+  }
+
+  async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
+    if (!uuid.test(taskId)) return undefined;
+    try {
+      return asA2aTask(await findTask(this.tasks.db, this.tenant.name, principalOf(context), taskId), this.tenant);
+    } catch (err) {
+      if (err instanceof AgentError && err.code === 'TASK_NOT_FOUND') return undefined;
+      throw err;
+    }
+  }
+
+  async save(task: Task, context: ServerCallContext): Promise<void> {
+    if (task.status?.state !== TaskState.TASK_STATE_CANCELED || !uuid.test(task.id)) return;
+    try {
+      await cancelTask(this.tasks.db, this.tasks.clock, this.tenant.name, principalOf(context), task.id, this.tasks.abort);
+    } catch (err) {
+      // Finished meanwhile: the SDK reloads the task and answers that it is not cancelable.
+      if (!(err instanceof AgentError)) throw err;
+    }
+  }
+
+  async list(params: { pageSize?: number | undefined }, context: ServerCallContext) {
+    const pageSize = params.pageSize ?? 50;
+    const rows = await listTasks(this.tasks.db, this.tenant.name, principalOf(context), pageSize);
+    return { tasks: rows.map((row) => asA2aTask(row, this.tenant)), nextPageToken: '', pageSize, totalSize: rows.length };
+  }
+}
+
+function principalOf(context: ServerCallContext): Principal {
+  return (context.user as PrincipalUser).principal;
+}
+
+/**
+ * A task row as an A2A Task: its state; a status message whose data part is the task as
+ * `get_task` answers it (progress, error); and, once completed, its result as an artifact.
+ */
+function asA2aTask(row: TaskRow, tenant: Tenant): Task {
+  const status = tasksGetResponse(row, tenant);
+  return {
+    id: row.task_id,
+    contextId: row.task_id,
+    status: { state: states[row.status], message: reply(row.task_id, status, row.task_id), timestamp: row.updated_at.toISOString() },
+    artifacts:
+      row.status === 'completed' && row.result
+        ? [{ artifactId: 'result', name: 'result', description: `The result of ${row.task}.`, parts: [dataPart(row.result)], metadata: undefined, extensions: [] }]
+        : [],
+    history: [],
+    metadata: undefined,
+  };
+}
+
+function dataPart(value: Record<string, unknown>): Message['parts'][number] {
+  return { content: { $case: 'data', value }, metadata: undefined, filename: '', mediaType: 'application/json' };
+}
+
+function reply(contextId: string, payload: Record<string, unknown>, taskId = ''): Message {
   return {
     messageId: randomUUID(),
     contextId,
-    taskId: '',
+    taskId,
     role: Role.ROLE_AGENT,
-    parts: [{ content: { $case: 'data', value: payload }, metadata: undefined, filename: '', mediaType: 'application/json' }],
+    parts: [dataPart(payload)],
     metadata: undefined,
     extensions: [],
     referenceTaskIds: [],

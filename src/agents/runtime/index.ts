@@ -8,34 +8,42 @@ import { mountHttp } from './http.ts';
 import { mountMcp } from './mcp.ts';
 import { createRunner, type Submit } from './runner.ts';
 import type { Tenant } from './task.ts';
-import { getTaskTask, submitTask } from './tasks/service.ts';
+import { cancelTaskTask, getTaskTask, submitTask } from './tasks/service.ts';
 
-export type { AgentTask, Tenant, TaskContext } from './task.ts';
+export type { AgentTask, Tenant, TaskContext, TaskProgress, ResolvedAccount } from './task.ts';
+export { InputRequired } from './task.ts';
+
+/** What the tenant's transports need of the long-task worker. */
+export interface TaskWorkerHandle {
+  /** A task was accepted: claim it. */
+  wake(): void;
+  /** A task was canceled: stop its handler if it runs here. */
+  abort(tenant: string, principal: string, taskId: string): void;
+}
 
 /**
- * Serves a tenant's tasks, plus `get_ap_capabilities` (and `get_task` when some run long), over MCP
- * at `<path>/mcp`, A2A at `<path>/a2a` and, with an envelope, plain HTTP at `<path>/tasks/<task>`.
- * `onSubmitted` wakes the worker for a new long task.
+ * Serves a tenant's tasks, plus `get_ap_capabilities` (and `get_task`, `cancel_task` when some
+ * run long), over MCP at `<path>/mcp`, A2A at `<path>/a2a` and, with an envelope, plain HTTP at
+ * `<path>/tasks/<task>`.
  */
-export function mountTenant(app: FastifyInstance, ctx: AppContext, tenant: Tenant, onSubmitted: () => void): void {
+export function mountTenant(app: FastifyInstance, ctx: AppContext, tenant: Tenant, worker: TaskWorkerHandle): void {
   const { agents } = ctx.config;
   const publicHost = ctx.config.publicUrl ? new URL(ctx.config.publicUrl).hostname : undefined;
   const builtIn = [capabilitiesTask(tenant, { replayTtlSeconds: agents.replayTtlSeconds, webhookAlgorithms: [agents.signingAlg] })];
-  if (tenant.tasks.some((t) => t.longRunning)) builtIn.push(getTaskTask(ctx.db, tenant.name));
+  const abort = worker.abort.bind(worker);
+  if (tenant.tasks.some((t) => t.longRunning)) builtIn.push(getTaskTask(), cancelTaskTask(ctx.db, abort));
   const withBuiltIns: Tenant = { ...tenant, tasks: [...builtIn, ...tenant.tasks] };
-  const submit: Submit = async (task, args, principal) => {
-    const accepted = await submitTask(ctx.db, ctx.clock, tenant.name, `${principal.kind}:${principal.subject}`, task.name, args);
-    onSubmitted();
-    return accepted;
+  const submit: Submit = async (tx, task, args, principal) => submitTask(tx, ctx.clock, tenant.name, principal, task.name, args);
+  const runner = createRunner(ctx.db, withBuiltIns, { clock: ctx.clock, replayTtlSeconds: agents.replayTtlSeconds, log: app.log, validateOutputs: agents.validateOutputs }, submit);
+  // The worker claims what was accepted once it is committed.
+  const run: typeof runner.run = async (...call) => {
+    const answer = await runner.run(...call);
+    if (answer['status'] === 'submitted' && typeof answer['task_id'] === 'string' && !answer['replayed']) worker.wake();
+    return answer;
   };
-  const runner = createRunner(
-    ctx.db,
-    withBuiltIns,
-    { clock: ctx.clock, replayTtlSeconds: agents.replayTtlSeconds, leaseSeconds: 120, waitSeconds: 10 },
-    submit,
-  );
+  const served = { tasks: runner.tasks, run };
   const hostGuard = hostCheck([...(publicHost ? [publicHost] : []), ...agents.allowedHosts], agents.allowedOrigins);
-  mountMcp(app, withBuiltIns, runner, hostGuard);
-  mountA2a(app, withBuiltIns, runner, () => baseUrl(app, ctx.config), hostGuard);
-  if (tenant.httpEnvelope) mountHttp(app, withBuiltIns, runner, tenant.httpEnvelope, hostGuard);
+  mountMcp(app, withBuiltIns, served, hostGuard);
+  mountA2a(app, withBuiltIns, served, () => baseUrl(app, ctx.config), hostGuard, { db: ctx.db, clock: ctx.clock, abort });
+  if (tenant.httpEnvelope) mountHttp(app, withBuiltIns, served, tenant.httpEnvelope, hostGuard);
 }

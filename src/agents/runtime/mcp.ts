@@ -68,7 +68,7 @@ function serverFor(tenant: Tenant, runner: TaskRunner, principal: Principal, log
       name: task.name,
       description: task.description,
       inputSchema: advertisedInput(task) as { type: 'object' },
-      ...(task.output ? { outputSchema: task.output as { type: 'object' } } : {}),
+      ...(task.output && !task.longRunning ? { outputSchema: task.output as { type: 'object' } } : {}),
     })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {

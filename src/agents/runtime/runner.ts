@@ -1,29 +1,45 @@
+import canonicalize from 'canonicalize';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Principal } from '../../auth/principal.ts';
-import type { Database } from '../../db/database.ts';
+import type { Clock } from '../../clock.ts';
+import type { Database, Queryable } from '../../db/database.ts';
 import { AgentError } from '../../protocol/errors.ts';
 import { validateArguments } from './arguments.ts';
 import { requireKey, runOnce, type IdempotencySettings } from './idempotency/service.ts';
-import type { AgentTask, Tenant } from './task.ts';
+import { checkOutput, type OutputCheck } from './outputs.ts';
+import type { AgentTask, ResolvedAccount, TaskContext, Tenant } from './task.ts';
+
+export interface RunOptions {
+  /** Aborted when the caller goes away; passed to the handler. */
+  signal?: AbortSignal;
+}
 
 export interface TaskRunner {
   tasks: readonly AgentTask[];
   /** Runs a task by name with the caller's arguments; throws AgentError for anything the caller got wrong. */
-  run(name: string, args: unknown, principal: Principal): Promise<Record<string, unknown>>;
+  run(name: string, args: unknown, principal: Principal, options?: RunOptions): Promise<Record<string, unknown>>;
 }
 
-/** Accepts a long-running task for the worker and answers its `{task_id, status}`. */
-export type Submit = (task: AgentTask, args: Record<string, unknown>, principal: Principal) => Promise<Record<string, unknown>>;
+/** Accepts a long-running task for the worker (inside `tx`, with its idempotency record) and answers its `{task_id, status}`. */
+export type Submit = (tx: Queryable, task: AgentTask, args: Record<string, unknown>, principal: Principal) => Promise<Record<string, unknown>>;
+
+export interface RunnerSettings extends IdempotencySettings {
+  clock: Clock;
+  log: FastifyBaseLogger;
+  validateOutputs: OutputCheck;
+}
 
 /**
  * What every transport calls: finds the task, checks its arguments, and runs it (or, when it runs
- * long, submits it), through the idempotency record when it mutates. Transports only translate
- * envelopes.
+ * long, submits it); a mutating task runs in one transaction with its idempotency record. The
+ * handler gets that transaction (read-only tasks: the database), the caller and the resolved
+ * account in its context. Transports only translate envelopes.
  */
-export function createRunner(db: Database, tenant: Tenant, idempotency: IdempotencySettings, submit: Submit): TaskRunner {
+export function createRunner(db: Database, tenant: Tenant, settings: RunnerSettings, submit: Submit): TaskRunner {
   const byName = new Map(tenant.tasks.map((task) => [task.name, task]));
   return {
     tasks: tenant.tasks,
-    async run(name, rawArgs, principal) {
+    async run(name, rawArgs, principal, options = {}) {
       if (tenant.authorize && !(await tenant.authorize(principal))) {
         throw new AgentError('AGENT_ACCESS_DENIED', `This credential may not call the ${tenant.name} agent.`);
       }
@@ -33,15 +49,55 @@ export function createRunner(db: Database, tenant: Tenant, idempotency: Idempote
       }
       const args = rawArgs ?? {};
       if (typeof args !== 'object' || Array.isArray(args)) throw new AgentError('INVALID_REQUEST', 'Arguments must be a JSON object.', { field: 'arguments' });
-      validateArguments(task, args as Record<string, unknown>);
-      const ctx = { principal, tenant: tenant.name };
       const typed = args as Record<string, unknown>;
-      const execute = () => (task.longRunning ? submit(task, typed, principal) : task.handler(typed, ctx));
-      if (!task.mutates) return execute();
+      validateArguments(task, typed);
+      const execute = async (tx: Queryable) => {
+        if (task.longRunning) return submit(tx, task, typed, principal);
+        const ctx = await taskContext(tx, tenant, settings, principal, typed, options.signal);
+        const output = await task.handler(typed, ctx);
+        checkOutput(task, output, settings.validateOutputs, settings.log);
+        return output;
+      };
+      // Read-only tasks have nothing to commit together; on the database itself they never wait
+      // behind another request's transaction on PGlite, which runs one at a time.
+      if (!task.mutates) return execute(db);
       const key = requireKey(typed);
-      const account = (typed['account'] as { account_id?: unknown } | undefined)?.account_id;
-      const scope = { tenant: tenant.name, principal: `${principal.kind}:${principal.subject}`, account: typeof account === 'string' ? account : '', key };
-      return runOnce(db, idempotency, scope, task.name, typed, execute);
+      const scope = { tenant: tenant.name, principal: `${principal.kind}:${principal.subject}`, account: accountScope(typed['account']), key };
+      return runOnce(db, settings, scope, task.name, typed, execute);
     },
   };
+}
+
+/** The context a handler runs in; the worker builds the same for a long task. */
+export async function taskContext(
+  tx: Queryable,
+  tenant: Tenant,
+  settings: { clock: Clock; log: FastifyBaseLogger },
+  principal: Principal,
+  args: Record<string, unknown>,
+  signal: AbortSignal | undefined,
+  progress: TaskContext['progress'] = () => {},
+): Promise<TaskContext> {
+  return {
+    db: tx,
+    clock: settings.clock,
+    log: settings.log,
+    principal,
+    account: await resolveAccount(tx, tenant, principal, args['account']),
+    tenant,
+    signal: signal ?? new AbortController().signal,
+    progress,
+  };
+}
+
+async function resolveAccount(tx: Queryable, tenant: Tenant, principal: Principal, ref: unknown): Promise<ResolvedAccount | undefined> {
+  if (!tenant.resolveAccount || !ref || typeof ref !== 'object' || Array.isArray(ref)) return undefined;
+  return tenant.resolveAccount(ref as Record<string, unknown>, { db: tx, principal });
+}
+
+/** Keys are scoped to the account referenced: its id, or its natural key (brand + operator) as canonical JSON. */
+function accountScope(ref: unknown): string {
+  if (!ref || typeof ref !== 'object' || Array.isArray(ref)) return '';
+  const id = (ref as { account_id?: unknown }).account_id;
+  return typeof id === 'string' ? id : (canonicalize(ref) ?? '');
 }

@@ -1,12 +1,55 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Principal } from '../../auth/principal.ts';
+import type { Clock } from '../../clock.ts';
+import type { Queryable } from '../../db/database.ts';
 
 /** A JSON Schema (draft 2020-12 or 07 subset that Ajv reads), as TypeBox produces. */
 export type JsonSchema = Record<string, unknown>;
 
+/** The account a request acts on, as the tenant resolved its `account` reference. */
+export interface ResolvedAccount {
+  account_id: string;
+  [detail: string]: unknown;
+}
+
+/** What a long-running task reports while it works (`progress` of core/tasks-get-response.json). */
+export interface TaskProgress {
+  percentage?: number;
+  current_step?: string;
+  step_number?: number;
+  total_steps?: number;
+}
+
 export interface TaskContext {
+  /**
+   * The transaction the task runs in. A mutating task's writes commit together with its
+   * idempotency record (or, for a long task, with its outcome): both or neither.
+   */
+  db: Queryable;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  /** The caller; for a long task, the caller that started it, as it was then. */
   principal: Principal;
-  /** The tenant the task runs in. */
-  tenant: string;
+  /** The request's `account`, resolved by the tenant; undefined when it sent none or the tenant resolves none. */
+  account: ResolvedAccount | undefined;
+  tenant: Tenant;
+  /** Aborted when the task is canceled (long tasks); a handler that sees it should stop. */
+  signal: AbortSignal;
+  /** Long tasks: records progress for `get_task` (the latest report wins; written in the background). */
+  progress(update: TaskProgress): void;
+}
+
+/**
+ * Thrown by a long task's handler to stop in `input-required`: its writes so far commit, and the
+ * caller reads `message` (and `data`) from `get_task`.
+ */
+export class InputRequired extends Error {
+  readonly data: Record<string, unknown> | undefined;
+  constructor(message: string, data?: Record<string, unknown>) {
+    super(message);
+    this.name = 'InputRequired';
+    this.data = data;
+  }
 }
 
 /** One task an agent offers: what it takes, what it answers, and whether it changes anything. */
@@ -14,6 +57,10 @@ export interface AgentTask {
   name: string;
   description: string;
   input: JsonSchema;
+  /**
+   * What the task answers (for a long task: its result). Checked against every answer when
+   * AGENT_VALIDATE_OUTPUTS is on (always in the tests). `{$ref: '/schemas/…'}` names a published schema.
+   */
   output?: JsonSchema;
   /** Mutating tasks require an `idempotency_key` (UUID v4) and replay their first success. */
   mutates: boolean;
@@ -41,4 +88,10 @@ export interface Tenant {
    * example, only organizations with an account here); everyone when absent.
    */
   authorize?: (principal: Principal) => boolean | Promise<boolean>;
+  /**
+   * Resolves a request's `account` reference (core/account-ref.json: `{account_id}` or
+   * `{brand, operator, sandbox?}`) inside the task's transaction; throws an AgentError when the
+   * caller may not use it. Without it, handlers get `account: undefined`.
+   */
+  resolveAccount?: (ref: Record<string, unknown>, ctx: { db: Queryable; principal: Principal }) => Promise<ResolvedAccount | undefined>;
 }

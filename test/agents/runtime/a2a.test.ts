@@ -20,7 +20,7 @@ eachEngine('agent runtime over A2A', (engine) => {
     const card = (await res.json()) as { skills: Array<{ id: string }>; supportedInterfaces: Array<{ url: string; protocolBinding: string }> };
     assert.deepEqual(
       card.skills.map((s) => s.id),
-      ['get_ap_capabilities', 'get_task', 'echo', 'create_widget', 'build_thing', 'flaky_create'],
+      ['get_ap_capabilities', 'get_task', 'cancel_task', 'echo', 'create_widget', 'build_thing', 'flaky_create'],
     );
     assert.deepEqual(card.supportedInterfaces[0], { url: `${server.url}/test/a2a`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' });
   });
@@ -34,7 +34,7 @@ eachEngine('agent runtime over A2A', (engine) => {
 
   it('answers errors as {error: {code, message, field}}', async () => {
     const client = await a2aClient(server.url);
-    assert.deepEqual((await callSkill(client, 'nope', {}))['error'], { code: 'INVALID_REQUEST', message: 'Unknown task "nope"; this agent offers get_ap_capabilities, get_task, echo, create_widget, build_thing, flaky_create.', field: 'name' });
+    assert.deepEqual((await callSkill(client, 'nope', {}))['error'], { code: 'INVALID_REQUEST', message: 'Unknown task "nope"; this agent offers get_ap_capabilities, get_task, cancel_task, echo, create_widget, build_thing, flaky_create.', field: 'name' });
     assert.equal(((await callSkill(client, 'echo', { message: 7 }))['error'] as { field: string }).field, 'message');
   });
 

@@ -40,7 +40,7 @@ eachEngine('agent runtime over MCP', (engine) => {
       const { tools } = await client.listTools();
       assert.deepEqual(
         tools.map((t) => t.name),
-        ['get_ap_capabilities', 'get_task', 'echo', 'create_widget', 'build_thing', 'flaky_create'],
+        ['get_ap_capabilities', 'get_task', 'cancel_task', 'echo', 'create_widget', 'build_thing', 'flaky_create'],
       );
       const echo = tools.find((t) => t.name === 'echo')!;
       assert.deepEqual(echo.inputSchema.required, ['message']);
@@ -89,7 +89,7 @@ eachEngine('agent runtime over MCP', (engine) => {
     });
 
     it('answers a failing task with INTERNAL_ERROR and no internals', async () => {
-      const error = payloadOf(await call('flaky_create', { idempotency_key: randomUUID(), name: 'x' }));
+      const error = payloadOf(await call('flaky_create', { idempotency_key: randomUUID(), name: randomUUID() }));
       assert.deepEqual(Object.keys(error).sort(), ['code', 'message']);
       assert.equal(error.code, 'INTERNAL_ERROR');
     });
@@ -194,15 +194,16 @@ eachEngine('agent runtime over MCP', (engine) => {
 
     it('does not replay a failure: the same key runs again and its success is replayed', async () => {
       const key = randomUUID();
-      executions.flaky_create = 0;
-      assert.equal(payloadOf(await call('flaky_create', { idempotency_key: key, name: 'f' })).code, 'INTERNAL_ERROR');
-      const second = payloadOf(await call('flaky_create', { idempotency_key: key, name: 'f' }));
-      assert.deepEqual(second, { created: 'f', replayed: false });
-      assert.equal(payloadOf(await call('flaky_create', { idempotency_key: key, name: 'f' })).replayed, true);
-      assert.equal(executions.flaky_create, 2);
+      const name = randomUUID();
+      const before = executions.flaky_create;
+      assert.equal(payloadOf(await call('flaky_create', { idempotency_key: key, name })).code, 'INTERNAL_ERROR');
+      const second = payloadOf(await call('flaky_create', { idempotency_key: key, name }));
+      assert.deepEqual(second, { created: name, replayed: false });
+      assert.equal(payloadOf(await call('flaky_create', { idempotency_key: key, name })).replayed, true);
+      assert.equal(executions.flaky_create, before + 2);
     });
 
-    it('runs 200 concurrent calls over 20 keys exactly 20 times, every duplicate answered with its first result', async () => {
+    it('runs 200 concurrent calls over 20 keys exactly 20 times; a duplicate gets the first result, or SERVICE_UNAVAILABLE while it runs', async () => {
       const keys = Array.from({ length: 20 }, () => randomUUID());
       const before = executions.create_widget;
       const clients = await Promise.all(Array.from({ length: 10 }, () => mcpClient(server.url)));
@@ -217,12 +218,18 @@ eachEngine('agent runtime over MCP', (engine) => {
         assert.equal(executions.create_widget, before + 20);
         for (const key of keys) {
           const answers = results.filter((r) => r.key === key).map((r) => r.payload);
+          const first = answers.find((a) => a.replayed === false)!;
+          assert.equal(answers.filter((a) => a.replayed === false).length, 1);
           assert.ok(
-            answers.every((a) => a.widget_id === answers[0]!.widget_id),
+            answers.every((a) => a.widget_id === first.widget_id || a.code === 'SERVICE_UNAVAILABLE'),
             `key ${key}: ${JSON.stringify(answers.map((a) => a.code ?? a.widget_id))}`,
           );
-          assert.equal(answers.filter((a) => a.replayed === false).length, 1);
+          // Retried, a duplicate that found the first in flight gets its result.
+          const retried = payloadOf(await create(key, 'c', { account: { account_id: 'acc-c' }, delay_ms: 100 }));
+          assert.equal(retried.widget_id, first.widget_id);
+          assert.equal(retried.replayed, true);
         }
+        assert.equal(executions.create_widget, before + 20);
       } finally {
         await Promise.all(clients.map((c) => c.close()));
       }

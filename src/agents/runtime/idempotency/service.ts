@@ -1,19 +1,14 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../../../clock.ts';
-import type { Database } from '../../../db/database.ts';
+import type { Database, Queryable } from '../../../db/database.ts';
 import { AgentError } from '../../../protocol/errors.ts';
 import { payloadHash } from './hash.ts';
 import * as sql from './sql.ts';
-import type { Scope } from './sql.ts';
+import type { IdempotencyRow, Scope } from './sql.ts';
 
 export interface IdempotencySettings {
   clock: Clock;
   /** How long a first response is replayed (advertised as `replay_ttl_seconds`). */
   replayTtlSeconds: number;
-  /** A claim still running after this long belongs to a process that died; it may be taken over. */
-  leaseSeconds: number;
-  /** How long a duplicate waits for a running first request before answering IDEMPOTENCY_IN_PROGRESS. */
-  waitSeconds: number;
 }
 
 const uuidV4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
@@ -31,10 +26,13 @@ export function requireKey(args: Record<string, unknown>): string {
 }
 
 /**
- * Runs `execute` once per key: the first request claims the record and runs; a duplicate with the
- * same payload gets the first success again with `replayed: true` (waiting briefly if it is still
- * running); a different payload is IDEMPOTENCY_CONFLICT, a key past the window IDEMPOTENCY_EXPIRED.
- * Failures are not recorded, so a failed request may be retried with its key.
+ * Runs `execute` once per key, in ONE transaction with the record of its success: a crash before
+ * the commit leaves neither the effect nor the record (a retry runs it), a crash after leaves both
+ * (a retry replays it). A duplicate with the same payload gets the first success again with
+ * `replayed: true`; one that arrives while the first is still running answers SERVICE_UNAVAILABLE
+ * with `retry_after` (it does not wait on the first's lock); a different payload is
+ * IDEMPOTENCY_CONFLICT, a key past the window IDEMPOTENCY_EXPIRED. Failures roll back and are not
+ * recorded, so a failed request may be retried with its key.
  */
 export async function runOnce(
   db: Database,
@@ -42,35 +40,42 @@ export async function runOnce(
   scope: Scope,
   task: string,
   args: Record<string, unknown>,
-  execute: () => Promise<Record<string, unknown>>,
+  execute: (tx: Queryable) => Promise<Record<string, unknown>>,
 ): Promise<Record<string, unknown>> {
   const hash = payloadHash(args);
-  const deadline = Date.now() + settings.waitSeconds * 1000;
-  for (;;) {
-    const now = settings.clock.now();
-    if (await sql.claim(db, scope, task, hash, now)) {
-      let response: Record<string, unknown>;
-      try {
-        response = { ...(await execute()), replayed: false };
-      } catch (err) {
-        await sql.release(db, scope, now);
-        throw err;
-      }
-      await sql.succeed(db, scope, response);
-      return response;
-    }
-    const row = await sql.find(db, scope);
-    if (!row) continue; // the first request failed and let go: claim it
+  const now = settings.clock.now();
+  const replay = (row: IdempotencyRow) => {
     const age = (now.getTime() - row.created_at.getTime()) / 1000;
     if (age > settings.replayTtlSeconds) throw new AgentError('IDEMPOTENCY_EXPIRED', undefined, { field: 'idempotency_key' });
+    // The catalogue's message only: neither payload is echoed.
     if (row.payload_hash !== hash || row.task !== task) throw new AgentError('IDEMPOTENCY_CONFLICT', undefined, { field: 'idempotency_key' });
-    if (row.state === 'succeeded') return { ...row.response, replayed: true };
-    if (age > settings.leaseSeconds) {
-      await sql.release(db, scope, row.created_at);
-      continue;
+    return { ...row.response, replayed: true };
+  };
+  const seen = await sql.find(db, scope);
+  if (seen) return replay(seen);
+  try {
+    return await db.transaction(async (tx) => {
+      if (!(await sql.tryLock(tx, scope))) {
+        throw new AgentError('SERVICE_UNAVAILABLE', 'A request with this idempotency_key is still running; retry shortly to get its result.', {
+          field: 'idempotency_key',
+          retryAfter: 1,
+        });
+      }
+      // Read again under the lock: the first may have committed since.
+      const committed = await sql.find(tx, scope);
+      if (committed) return replay(committed);
+      const response = { ...(await execute(tx)), replayed: false };
+      await sql.record(tx, scope, task, hash, response, now);
+      return response;
+    });
+  } catch (err) {
+    // A duplicate that raced past the lock (it cannot, but the primary key is the last word)
+    // rolled its effect back: answer what the first recorded.
+    if ((err as { code?: unknown }).code === '23505') {
+      const first = await sql.find(db, scope);
+      if (first) return replay(first);
     }
-    if (Date.now() >= deadline) throw new AgentError('IDEMPOTENCY_IN_PROGRESS', undefined, { field: 'idempotency_key' });
-    await sleep(25);
+    throw err;
   }
 }
 

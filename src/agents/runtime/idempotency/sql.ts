@@ -10,36 +10,38 @@ export interface Scope {
 export interface IdempotencyRow {
   task: string;
   payload_hash: string;
-  state: 'running' | 'succeeded';
-  response: Record<string, unknown> | null;
+  response: Record<string, unknown>;
   created_at: Date;
 }
 
 const where = 'tenant = $1 and principal = $2 and account = $3 and idempotency_key = $4';
 const scopeParams = (s: Scope) => [s.tenant, s.principal, s.account, s.key];
 
-/** Claims the key for a run; false when a record exists already. */
-export async function claim(db: Queryable, scope: Scope, task: string, hash: string, now: Date): Promise<boolean> {
-  const rows = await db.query(
-    `insert into idempotency_records (tenant, principal, account, idempotency_key, task, payload_hash, state, created_at)
-     values ($1, $2, $3, $4, $5, $6, 'running', $7) on conflict do nothing returning 1`,
-    [...scopeParams(scope), task, hash, now],
-  );
-  return rows.length === 1;
-}
-
+/** The record of a key's first success; rows of the previous runtime's `running` state are gone (migration 0014). */
 export async function find(db: Queryable, scope: Scope): Promise<IdempotencyRow | undefined> {
-  const [row] = await db.query<IdempotencyRow>(`select task, payload_hash, state, response, created_at from idempotency_records where ${where}`, scopeParams(scope));
+  const [row] = await db.query<IdempotencyRow>(`select task, payload_hash, response, created_at from idempotency_records where ${where} and state = 'succeeded'`, scopeParams(scope));
   return row;
 }
 
-export async function succeed(db: Queryable, scope: Scope, response: Record<string, unknown>): Promise<void> {
-  await db.query(`update idempotency_records set state = 'succeeded', response = $5 where ${where}`, [...scopeParams(scope), JSON.stringify(response)]);
+/**
+ * Takes the key's lock for the rest of the transaction without waiting: false when another
+ * transaction (a duplicate in flight) holds it. Released at commit or rollback, or when a killed
+ * process's connection drops.
+ */
+export async function tryLock(tx: Queryable, scope: Scope): Promise<boolean> {
+  const [row] = await tx.query<{ locked: boolean }>(`select pg_try_advisory_xact_lock(hashtextextended($1, 0)) as locked`, [
+    JSON.stringify(['idempotency', ...scopeParams(scope)]),
+  ]);
+  return row!.locked;
 }
 
-/** Forgets the claim made at `claimedAt` (its run failed, or its process died), and no other. */
-export async function release(db: Queryable, scope: Scope, claimedAt: Date): Promise<void> {
-  await db.query(`delete from idempotency_records where ${where} and state = 'running' and created_at = $5`, [...scopeParams(scope), claimedAt]);
+/** Records the first success; the primary key refuses a second one for the same scope. */
+export async function record(tx: Queryable, scope: Scope, task: string, hash: string, response: Record<string, unknown>, now: Date): Promise<void> {
+  await tx.query(
+    `insert into idempotency_records (tenant, principal, account, idempotency_key, task, payload_hash, state, response, created_at)
+     values ($1, $2, $3, $4, $5, $6, 'succeeded', $7, $8)`,
+    [...scopeParams(scope), task, hash, JSON.stringify(response), now],
+  );
 }
 
 /** Deletes records created before `before`. */

@@ -1,36 +1,104 @@
 import { randomUUID } from 'node:crypto';
+import type { Principal } from '../../../auth/principal.ts';
 import type { Clock } from '../../../clock.ts';
-import type { Database } from '../../../db/database.ts';
+import type { Database, Queryable } from '../../../db/database.ts';
 import { AgentError } from '../../../protocol/errors.ts';
-import type { AgentTask } from '../task.ts';
+import type { AgentTask, Tenant } from '../task.ts';
 import * as sql from './sql.ts';
+import type { TaskRow } from './sql.ts';
+import { enqueueWebhook, pushUrl } from './worker.ts';
 
-/** Accepts a long-running task: recorded as submitted for a worker to run; the caller gets its id at once. */
-export async function submitTask(db: Database, clock: Clock, tenant: string, principal: string, task: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+export type { TaskRow, TaskStatus } from './sql.ts';
+
+/** How tasks' rows are keyed to their caller. */
+export const principalKey = (principal: Principal): string => `${principal.kind}:${principal.subject}`;
+
+/**
+ * Accepts a long-running task inside `tx` (with its idempotency record when it mutates): recorded
+ * as submitted, with the principal as it is now, for a worker to run; the caller gets its id at once.
+ */
+export async function submitTask(tx: Queryable, clock: Clock, tenant: string, principal: Principal, task: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
   const taskId = randomUUID();
-  await sql.insert(db, { task_id: taskId, tenant, principal, task, arguments: args }, clock.now());
+  await sql.insert(tx, { task_id: taskId, tenant, principal: principalKey(principal), caller: principal, task, arguments: args }, clock.now());
   return { task_id: taskId, status: 'submitted' };
 }
 
-/** `get_task`: a caller polls its own long-running task. */
-export function getTaskTask(db: Database, tenant: string): AgentTask {
+/** The caller's task, or TASK_NOT_FOUND. */
+export async function findTask(db: Queryable, tenant: string, principal: Principal, taskId: string): Promise<TaskRow> {
+  const row = await sql.find(db, tenant, principalKey(principal), taskId.toLowerCase());
+  if (!row) throw new AgentError('TASK_NOT_FOUND', undefined, { field: 'task_id' });
+  return row;
+}
+
+export function listTasks(db: Queryable, tenant: string, principal: Principal, limit: number): Promise<TaskRow[]> {
+  return sql.list(db, tenant, principalKey(principal), limit);
+}
+
+/**
+ * Cancels the caller's open task: `abort` stops its handler if it runs in this process (another
+ * instance's run sees the status at its next lease renewal); the status, and its webhook, are
+ * written together. A task already canceled answers as it is; one that finished is INVALID_STATE.
+ */
+export async function cancelTask(db: Database, clock: Clock, tenant: string, principal: Principal, taskId: string, abort: (tenant: string, principal: string, taskId: string) => void): Promise<TaskRow> {
+  const id = taskId.toLowerCase();
+  abort(tenant, principalKey(principal), id);
+  const outcome = await db.transaction(async (tx) => {
+    const now = clock.now();
+    const found = await sql.cancel(tx, tenant, principalKey(principal), id, now);
+    if (found?.canceled) await enqueueWebhook(tx, found.row, 'canceled', { canceled: true }, now);
+    return found;
+  });
+  if (!outcome) throw new AgentError('TASK_NOT_FOUND', undefined, { field: 'task_id' });
+  if (!outcome.canceled && outcome.row.status !== 'canceled') {
+    throw new AgentError('INVALID_STATE', `The task is ${outcome.row.status} and can no longer be canceled.`, { field: 'task_id' });
+  }
+  return outcome.row;
+}
+
+/** A task as core/tasks-get-response.json shapes it, with its `result` once it has one. */
+export function tasksGetResponse(row: TaskRow, tenant: Tenant): Record<string, unknown> {
+  return {
+    task_id: row.task_id,
+    task_type: row.task,
+    protocol: (tenant.protocols[0] ?? 'media_buy').replaceAll('_', '-'),
+    status: row.status,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    ...(row.completed_at ? { completed_at: row.completed_at.toISOString() } : {}),
+    has_webhook: pushUrl(row.arguments) !== undefined,
+    ...(row.progress ? { progress: row.progress } : {}),
+    ...(row.result ? { result: row.result } : {}),
+    ...(row.error ? { error: row.error } : {}),
+  };
+}
+
+const taskIdInput = { type: 'object', properties: { task_id: { type: 'string', format: 'uuid' } }, required: ['task_id'] };
+
+/** `get_task`: a caller polls its own long-running task (the protocol's `tasks/get`). */
+export function getTaskTask(): AgentTask {
   return {
     name: 'get_task',
-    description: 'Status of a long-running task this caller started, with its result once completed.',
-    input: { type: 'object', properties: { task_id: { type: 'string', format: 'uuid' } }, required: ['task_id'], additionalProperties: false },
+    description: 'Status of a long-running task this caller started (core/tasks-get-response.json), with progress while it works and its result once completed.',
+    input: { ...taskIdInput, properties: { ...taskIdInput.properties, include_history: { type: 'boolean' }, ap_major_version: { type: 'integer' }, context: { type: 'object' }, ext: { type: 'object' } } },
     mutates: false,
     async handler(args, ctx) {
-      const row = await sql.find(db, tenant, `${ctx.principal.kind}:${ctx.principal.subject}`, String(args['task_id']).toLowerCase());
-      if (!row) throw new AgentError('TASK_NOT_FOUND', undefined, { field: 'task_id' });
-      return {
-        task_id: row.task_id,
-        task_type: row.task,
-        status: row.status,
-        ...(row.result ? { result: row.result } : {}),
-        ...(row.error ? { error: row.error } : {}),
-        created_at: row.created_at.toISOString(),
-        updated_at: row.updated_at.toISOString(),
-      };
+      return tasksGetResponse(await findTask(ctx.db, ctx.tenant.name, ctx.principal, String(args['task_id'])), ctx.tenant);
+    },
+  };
+}
+
+/**
+ * `cancel_task`: cancels a long-running task this caller started. Not keyed by `idempotency_key`:
+ * canceling twice answers the canceled task twice.
+ */
+export function cancelTaskTask(db: Database, abort: (tenant: string, principal: string, taskId: string) => void): AgentTask {
+  return {
+    name: 'cancel_task',
+    description: 'Cancels a long-running task this caller started; its handler stops and nothing it did is kept. Answers the task as get_task does.',
+    input: { ...taskIdInput, properties: { ...taskIdInput.properties, context: { type: 'object' }, ext: { type: 'object' } } },
+    mutates: false,
+    async handler(args, ctx) {
+      return tasksGetResponse(await cancelTask(db, ctx.clock, ctx.tenant.name, ctx.principal, String(args['task_id']), abort), ctx.tenant);
     },
   };
 }

@@ -1,21 +1,42 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Principal } from '../../../auth/principal.ts';
 import type { Clock } from '../../../clock.ts';
-import type { Database } from '../../../db/database.ts';
+import type { Database, Queryable } from '../../../db/database.ts';
 import { WorkPool } from '../../../jobs/work-pool.ts';
 import { AgentError } from '../../../protocol/errors.ts';
-import type { Principal } from '../../../auth/principal.ts';
-import type { Tenant } from '../task.ts';
+import { checkOutput, type OutputCheck } from '../outputs.ts';
+import { taskContext } from '../runner.ts';
+import { InputRequired, type TaskProgress, type Tenant } from '../task.ts';
 import { enqueue } from '../webhooks/sql.ts';
+import { LazyTransaction } from './lazy-transaction.ts';
 import * as sql from './sql.ts';
-import type { TaskRow } from './sql.ts';
+import type { TaskOutcome, TaskRow } from './sql.ts';
 
-const leaseMs = 5 * 60_000;
+export interface WorkerSettings {
+  /** How long a claim holds a task without being renewed; renewed every third of it while the task runs. */
+  leaseMs: number;
+  /** Runs (claims) of one task before it fails for good. */
+  maxAttempts: number;
+  validateOutputs: OutputCheck;
+  pollMs: number;
+  concurrency: number;
+}
+
+interface Running {
+  tenant: string;
+  principal: string;
+  controller: AbortController;
+}
 
 /**
  * Runs accepted long-running tasks, several at once, claimed from the database so any instance
- * may run any task and a task whose instance stopped is taken over when its lease lapses. The
- * result and its webhook (when the caller gave a push URL) are written in one transaction.
+ * may run any task and a task whose instance stopped is taken over when its lease lapses (up to
+ * `maxAttempts` runs, then it fails). Each run acts as the principal that started the task; its
+ * lease is renewed, with its progress, while it runs, and a renewal that finds the task canceled
+ * aborts the handler. The handler's writes, the outcome and its webhook (when the caller gave a
+ * push URL) commit in one transaction, and only while the run still holds the task: a canceled
+ * or taken-over run's writes roll back.
  */
 export class TaskWorker {
   private readonly db: Database;
@@ -23,26 +44,29 @@ export class TaskWorker {
   private readonly tenants: Map<string, Tenant>;
   private readonly log: FastifyBaseLogger;
   private readonly onWebhook: () => void;
+  private readonly settings: WorkerSettings;
   private readonly pool: WorkPool<TaskRow>;
+  private readonly running = new Map<string, Running>();
 
-  constructor(parts: { db: Database; clock: Clock; tenants: readonly Tenant[]; log: FastifyBaseLogger; onWebhook: () => void; pollMs: number; concurrency: number }) {
+  constructor(parts: { db: Database; clock: Clock; tenants: readonly Tenant[]; log: FastifyBaseLogger; onWebhook: () => void; settings: WorkerSettings }) {
     this.db = parts.db;
     this.clock = parts.clock;
     this.tenants = new Map(parts.tenants.map((t) => [t.name, t]));
     this.log = parts.log;
     this.onWebhook = parts.onWebhook;
+    this.settings = parts.settings;
     this.pool = new WorkPool({
       // One at a time: the pool asks again while there is room.
       claim: async () => {
         const now = this.clock.now();
-        const row = await sql.claimNext(this.db, [...this.tenants.keys()], now, new Date(now.getTime() + leaseMs));
+        const row = await sql.claimNext(this.db, [...this.tenants.keys()], now, new Date(now.getTime() + this.settings.leaseMs));
         return row ? [row] : [];
       },
       run: (row) => this.run(row),
       onClaimError: (err) => this.log.error({ err }, 'task worker could not claim tasks; the next pass retries'),
       onRunError: (err, row) => this.log.error({ err, taskId: row.task_id }, 'could not record a task outcome; its lease will lapse and it runs again'),
-      concurrency: parts.concurrency,
-      pollMs: parts.pollMs,
+      concurrency: parts.settings.concurrency,
+      pollMs: parts.settings.pollMs,
     });
   }
 
@@ -56,6 +80,15 @@ export class TaskWorker {
   }
 
   /**
+   * Aborts the task's handler when it runs here for this caller (a cancellation). Done in memory
+   * before the cancellation is written, since on PGlite that write waits for the handler's transaction.
+   */
+  abort(tenant: string, principal: string, taskId: string): void {
+    const run = this.running.get(taskId);
+    if (run && run.tenant === tenant && run.principal === principal) run.controller.abort(new AgentError('INVALID_STATE', 'The task was canceled.'));
+  }
+
+  /**
    * Stops taking tasks. Tasks still running get a few seconds to finish; after that they are left
    * to their leases, which lapse so that another instance (or this one, restarted) runs them again.
    */
@@ -64,50 +97,147 @@ export class TaskWorker {
   }
 
   private async run(row: TaskRow): Promise<void> {
-    const task = this.tenants.get(row.tenant)?.tasks.find((t) => t.name === row.task);
-    let outcome: { status: 'completed' | 'failed'; result?: Record<string, unknown>; error?: Record<string, unknown> };
-    try {
-      if (!task) throw new AgentError('INTERNAL_ERROR', `The agent no longer offers ${row.task}.`);
-      const [kind, ...subject] = row.principal.split(':');
-      const principal: Principal = { kind: kind as Principal['kind'], subject: subject.join(':'), displayName: row.principal };
-      outcome = { status: 'completed', result: await task.handler(row.arguments, { principal, tenant: row.tenant }) };
-    } catch (err) {
-      if (!(err instanceof AgentError)) this.log.error({ err, task: row.task, taskId: row.task_id }, 'long-running task failed');
-      const error = err instanceof AgentError ? err : new AgentError('INTERNAL_ERROR');
-      outcome = { status: 'failed', error: { code: error.code, message: error.message } };
+    const tenant = this.tenants.get(row.tenant);
+    const task = tenant?.tasks.find((t) => t.name === row.task);
+    if (!tenant || !task) return this.settle(row, failed(new AgentError('INTERNAL_ERROR', `The agent no longer offers ${row.task}.`)));
+    if (row.attempts > this.settings.maxAttempts) {
+      const message = `The task was started ${this.settings.maxAttempts} times and did not finish; it is not retried again.`;
+      return this.settle(row, failed(new AgentError('INTERNAL_ERROR', message)));
     }
-    const url = pushUrl(row.arguments);
-    await this.db.transaction(async (tx) => {
-      const now = this.clock.now();
-      await sql.finish(tx, row.task_id, outcome, now);
-      if (!url) return;
-      const idempotencyKey = randomUUID();
-      await enqueue(
-        tx,
-        {
-          id: randomUUID(),
-          tenant: row.tenant,
-          task_id: row.task_id,
-          url,
-          idempotency_key: idempotencyKey,
-          payload: {
-            task_id: row.task_id,
-            idempotency_key: idempotencyKey,
-            task_type: row.task,
-            status: outcome.status,
-            timestamp: now.toISOString(),
-            result: outcome.result ?? { error: outcome.error },
-          },
-        },
-        now,
-      );
-    });
-    if (url) this.onWebhook();
+    const controller = new AbortController();
+    this.running.set(row.task_id, { tenant: row.tenant, principal: row.principal, controller });
+    const lease = new Lease(this.db, this.clock, row, this.settings.leaseMs, controller, this.log);
+    const work = new LazyTransaction(this.db);
+    let outcome: TaskOutcome;
+    try {
+      const ctx = await taskContext(work.queryable, tenant, { clock: this.clock, log: this.log }, principalOf(row), row.arguments, controller.signal, (p) => lease.report(p));
+      const result = await task.handler(row.arguments, ctx);
+      checkOutput(task, result, this.settings.validateOutputs, this.log);
+      outcome = { status: 'completed', result };
+    } catch (err) {
+      if (err instanceof InputRequired) outcome = { status: 'input-required', result: { message: err.message, ...(err.data ? { data: err.data } : {}) } };
+      else {
+        await work.rollback();
+        // Canceled: the cancellation wrote the status; nothing of this run remains.
+        if (controller.signal.aborted) return;
+        if (!(err instanceof AgentError)) this.log.error({ err, task: row.task, taskId: row.task_id }, 'long-running task failed');
+        return this.settle(row, failed(err));
+      }
+    } finally {
+      lease.stop();
+      this.running.delete(row.task_id);
+    }
+    try {
+      await work.commit((tx) => this.record(tx, row, outcome));
+    } catch (err) {
+      if (err instanceof Superseded) return;
+      // The handler's writes could not commit (a constraint, a lost connection): they are gone; say so.
+      this.log.error({ err, task: row.task, taskId: row.task_id }, 'long-running task could not commit its result');
+      await this.settle(row, failed(err));
+    }
+    if (pushUrl(row.arguments)) this.onWebhook();
+  }
+
+  /** Writes an outcome with nothing of the handler's in the same transaction (a failure). */
+  private async settle(row: TaskRow, outcome: TaskOutcome): Promise<void> {
+    try {
+      await this.db.transaction((tx) => this.record(tx, row, outcome));
+    } catch (err) {
+      if (err instanceof Superseded) return;
+      throw err;
+    }
+    if (pushUrl(row.arguments)) this.onWebhook();
+  }
+
+  private async record(tx: Queryable, row: TaskRow, outcome: TaskOutcome): Promise<void> {
+    const now = this.clock.now();
+    if (!(await sql.finish(tx, row.task_id, row.attempts, outcome, now))) throw new Superseded();
+    await enqueueWebhook(tx, row, outcome.status, outcome.result ?? { error: outcome.error }, now);
   }
 }
 
-function pushUrl(args: Record<string, unknown>): string | undefined {
+/** The task is no longer this run's (canceled, or taken over after its lease lapsed): its writes roll back. */
+class Superseded extends Error {}
+
+/** Renews a run's lease every third of its length, carrying the latest progress; aborts the run when it lost the task. */
+class Lease {
+  private readonly timer: NodeJS.Timeout;
+  private latest: TaskProgress | undefined;
+  private pending = false;
+  private beating = false;
+  private readonly parts: { db: Database; clock: Clock; row: TaskRow; leaseMs: number; controller: AbortController; log: FastifyBaseLogger };
+
+  constructor(db: Database, clock: Clock, row: TaskRow, leaseMs: number, controller: AbortController, log: FastifyBaseLogger) {
+    this.parts = { db, clock, row, leaseMs, controller, log };
+    this.timer = setInterval(() => void this.beat(), Math.max(1, Math.floor(leaseMs / 3)));
+    this.timer.unref();
+  }
+
+  report(progress: TaskProgress): void {
+    this.latest = { ...progress };
+    this.pending = true;
+    void this.beat();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  private async beat(): Promise<void> {
+    if (this.beating) return;
+    this.beating = true;
+    const { db, clock, row, leaseMs, controller, log } = this.parts;
+    try {
+      do {
+        const progress = this.pending ? this.latest : undefined;
+        this.pending = false;
+        const now = clock.now();
+        if (!(await sql.renew(db, row.task_id, row.attempts, new Date(now.getTime() + leaseMs), progress, now))) {
+          if (!controller.signal.aborted) controller.abort(new AgentError('INVALID_STATE', 'The task was canceled or taken over.'));
+          return;
+        }
+      } while (this.pending);
+    } catch (err) {
+      log.warn({ err, taskId: row.task_id }, 'could not renew a task lease; the next beat retries');
+    } finally {
+      this.beating = false;
+    }
+  }
+}
+
+function failed(err: unknown): TaskOutcome {
+  const error = err instanceof AgentError ? err : new AgentError('INTERNAL_ERROR');
+  return { status: 'failed', error: { code: error.code, message: error.message } };
+}
+
+/** The principal that started the task (the subject alone for tasks accepted before it was stored). */
+function principalOf(row: TaskRow): Principal {
+  if (row.caller) return row.caller;
+  const [kind, ...subject] = row.principal.split(':');
+  return { kind: kind as Principal['kind'], subject: subject.join(':'), displayName: row.principal };
+}
+
+export function pushUrl(args: Record<string, unknown>): string | undefined {
   const config = args['push_notification_config'];
   const url = config && typeof config === 'object' ? (config as { url?: unknown }).url : undefined;
   return typeof url === 'string' ? url : undefined;
+}
+
+/** Queues the task's webhook, when its caller gave a push URL, in the transaction that changed its status. */
+export async function enqueueWebhook(tx: Queryable, row: Pick<TaskRow, 'task_id' | 'tenant' | 'task' | 'arguments'>, status: string, result: Record<string, unknown>, now: Date): Promise<void> {
+  const url = pushUrl(row.arguments);
+  if (!url) return;
+  const idempotencyKey = randomUUID();
+  await enqueue(
+    tx,
+    {
+      id: randomUUID(),
+      tenant: row.tenant,
+      task_id: row.task_id,
+      url,
+      idempotency_key: idempotencyKey,
+      payload: { task_id: row.task_id, idempotency_key: idempotencyKey, task_type: row.task, status, timestamp: now.toISOString(), result },
+    },
+    now,
+  );
 }
