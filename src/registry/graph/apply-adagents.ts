@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Queryable } from '../../db/database.ts';
 import { appendEvents, type NewEvent } from '../feed/append.ts';
 import { storedDocument, storeDocument } from '../documents/well-known.ts';
-import { markEntryStale, saveAuthoritative } from '../properties/service.ts';
+import { markEntryStale, saveAuthoritative } from '../properties/index.ts';
 import * as events from './events.ts';
 import { matchRecords } from './match.ts';
 import type { AdagentsProjection, ProjectedProperty, Scope } from './project-adagents.ts';

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Queryable } from '../../db/database.ts';
-import { saveAuthoritative } from '../brands/service.ts';
+import { saveAuthoritative } from '../brands/index.ts';
 import { storeDocument } from '../documents/well-known.ts';
 import type { BrandJsonProjection } from './project-brand-json.ts';
 import * as sql from './sql.ts';

@@ -1,6 +1,6 @@
 import { canonicalAgentUrl } from '../../protocol/agent-url.ts';
 import { isRecord, records, type JsonObject as Json } from '../../protocol/json-values.ts';
-import type { AuthoritativeBrand } from '../brands/sql.ts';
+import type { AuthoritativeBrand } from '../brands/index.ts';
 import type { OperatorAgent, OperatorProperty } from './sql.ts';
 
 /**
