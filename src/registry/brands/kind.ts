@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import type { EntityKind } from '../entries/index.ts';
 import { snapshot, toEntry, toResolution, type BrandManifest } from './rows.ts';
-import { BulkBody, BulkBrands, RegistryPage, RegistryQuery, SaveBody, SaveResult } from './schemas.ts';
+import * as schemas from './schemas.ts';
 import { brandsForDomains, brandTables, type BrandRow, type BrandSource } from './sql.ts';
 
 /** What a community save of a brand writes. */
@@ -11,7 +11,7 @@ export interface BrandFields {
 }
 
 /** Brands as the shared entry machinery (resolve, listing, saves, history, rollback) sees them. */
-export const brandKind: EntityKind<BrandRow, BrandFields, Static<typeof SaveBody>> = {
+export const brandKind: EntityKind<BrandRow, BrandFields, Static<typeof schemas.SaveBody>> = {
   kind: 'brand',
   noun: 'brand',
   title: (domain) => `Brand ${domain}`,
@@ -37,21 +37,12 @@ export const brandKind: EntityKind<BrandRow, BrandFields, Static<typeof SaveBody
     listed: toEntry,
     listKey: 'brands',
     resultExtras: (domain) => ({ domain }),
-    schemas: {
-      resolution: { $ref: 'BrandResolution#' },
-      bulkBody: BulkBody,
-      bulkResults: BulkBrands,
-      saveBody: SaveBody,
-      saveResult: SaveResult,
-      registryQuery: RegistryQuery,
-      registryPage: RegistryPage,
-    },
+    schemas,
     docs: {
       resolve: { summary: 'Resolve a brand domain', description: 'The canonical brand record for a domain; a domain its house declares resolves to that brand.' },
       bulk: { summary: 'Resolve up to 100 brand domains' },
       registry: { summary: 'List and search brands', description: 'Ordered by domain; pages are stable under concurrent writes (keyset cursor).' },
       save: { summary: 'Save a community brand', description: 'Creates the brand or adds a revision to it. Brands managed by their own brand.json answer 409.' },
-      rollback: { summary: 'Roll a brand back to an earlier revision', description: 'Adds a revision with the earlier content, marked is_rollback with rolled_back_to.' },
     },
   },
 };

@@ -16,6 +16,8 @@ export const BrandResolution = Type.Object(
   { $id: 'BrandResolution', description: 'The canonical record a brand domain resolves to.' },
 );
 
+export const ResolveResponse = { $ref: 'BrandResolution#' };
+
 export const BrandManifest = Type.Object(
   {
     name: Type.Optional(Type.String({ maxLength: 300 })),
@@ -53,7 +55,7 @@ export { DomainQuery } from '../entries/index.ts';
 
 export const BulkBody = bulkBody('At most 100 domains.');
 
-export const BulkBrands = bulkResults('BrandResolution');
+export const BulkResults = bulkResults('BrandResolution');
 
 export const SaveBody = Type.Object(
   {

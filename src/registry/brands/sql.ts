@@ -1,12 +1,11 @@
 import type { Queryable } from '../../db/database.ts';
-import type { EntryTables } from '../entries/index.ts';
+import type { EntryRow, EntryTables } from '../entries/index.ts';
 
 /** Every query of the brands capability, and the names the shared entry SQL uses for brands. */
 
 export type BrandSource = 'brand_json' | 'enriched' | 'community';
 
-export interface BrandRow {
-  id: string;
+export interface BrandRow extends EntryRow {
   domain: string;
   brand_name: string;
   brand_key: string | null;
@@ -14,17 +13,13 @@ export interface BrandRow {
   house_domain: string | null;
   source: BrandSource;
   manifest: Record<string, unknown>;
-  revision: number;
-  created_at: Date;
-  updated_at: Date;
 }
 
 const COLUMNS = 'e.id, e.domain, e.brand_name, e.brand_key, e.keller_type, e.house_domain, e.source, e.manifest, e.revision, e.created_at, e.updated_at';
 
 export const brandTables: EntryTables = {
+  entity: 'brand',
   entries: 'brands',
-  revisions: 'brand_revisions',
-  owner: 'brand_id',
   domain: 'domain',
   columns: COLUMNS,
   matches: `($1::text is null or e.domain ilike $1 escape '\\' or e.brand_name ilike $1 escape '\\')`,

@@ -7,6 +7,8 @@ export interface EntryRow {
   id: string;
   source: string;
   revision: number;
+  created_at: Date;
+  updated_at: Date;
 }
 
 /**
@@ -14,9 +16,9 @@ export interface EntryRow {
  * is a constant of the entity's own sql.ts, never input: the shared SQL splices them in.
  */
 export interface EntryTables {
+  /** The entity: its revisions are in `<entity>_revisions`, owned by `<entity>_id`. */
+  entity: 'brand' | 'property';
   entries: 'brands' | 'properties';
-  revisions: 'brand_revisions' | 'property_revisions';
-  owner: 'brand_id' | 'property_id';
   domain: 'domain' | 'publisher_domain';
   /** The select list of a row, over the alias `e`. */
   columns: string;
@@ -28,8 +30,8 @@ export interface EntryTables {
   sources: readonly string[];
   /** Columns a community save writes, in the order of `EntityKind.editableValues`. */
   editable: readonly string[];
-  /** Columns a rollback restores, in the order of `EntityKind.restoredValues`. */
-  restorable: readonly string[];
+  /** Columns a rollback restores, in the order of `EntityKind.restoredValues`; the editable ones when not given. */
+  restorable?: readonly string[];
 }
 
 /** One operation's documentation in the OpenAPI document. */
@@ -53,17 +55,19 @@ export interface EntityWire<Row, Fields, Body> {
   listKey: 'brands' | 'properties';
   /** Members the save and rollback results carry besides success, message, id and revision_number. */
   resultExtras(domain: string): Record<string, unknown>;
+  /** The entity's schemas module, which names its schemas of the shared routes alike. */
   schemas: {
     /** A schema or a `$ref` to a shared one. */
-    resolution: TSchema | { $ref: string };
-    bulkBody: TSchema;
-    bulkResults: TSchema;
-    saveBody: TSchema;
-    saveResult: TSchema;
-    registryQuery: TSchema;
-    registryPage: TSchema;
+    ResolveResponse: TSchema | { $ref: string };
+    BulkBody: TSchema;
+    BulkResults: TSchema;
+    SaveBody: TSchema;
+    SaveResult: TSchema;
+    RegistryQuery: TSchema;
+    RegistryPage: TSchema;
   };
-  docs: { resolve: RouteDocs; bulk: RouteDocs; registry: RouteDocs; save: RouteDocs; rollback: RouteDocs };
+  /** The documentation of the operations whose words are the entity's own. */
+  docs: { resolve: RouteDocs; bulk: RouteDocs; registry: RouteDocs; save: RouteDocs };
 }
 
 /**

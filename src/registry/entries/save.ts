@@ -23,16 +23,17 @@ export function authoritative(kind: Pick<EntityKind, 'authoritativeFile'>, domai
   return new ApError('authoritative_entry', `${domain} is managed by its ${kind.authoritativeFile} and cannot be edited through the registry.`);
 }
 
+/** A community save: what to write where, and who asks, with the proof rule that applies to them. */
+export interface Edit<Fields> {
+  domain: string;
+  fields: Fields;
+  principal: Principal;
+  proof: ProofCheck;
+}
+
 /** A community save in a transaction of its own. */
-export async function saveEntry<Row extends EntryRow, Fields, Body>(
-  db: Database,
-  kind: EntityKind<Row, Fields, Body>,
-  domain: string,
-  fields: Fields,
-  principal: Principal,
-  proof: ProofCheck,
-): Promise<SaveOutcome<Row>> {
-  return db.transaction((tx) => saveEntryIn(tx, kind, domain, fields, principal, proof));
+export async function saveEntry<Row extends EntryRow, Fields, Body>(db: Database, kind: EntityKind<Row, Fields, Body>, edit: Edit<Fields>): Promise<SaveOutcome<Row>> {
+  return db.transaction((tx) => saveEntryIn(tx, kind, edit));
 }
 
 /**
@@ -42,14 +43,8 @@ export async function saveEntry<Row extends EntryRow, Fields, Body>(
  * queue, each gets the next revision number, and each compares against the revision just before
  * its own. An approved review applies a held save through here with the decision's `tx`.
  */
-export async function saveEntryIn<Row extends EntryRow, Fields, Body>(
-  tx: Queryable,
-  kind: EntityKind<Row, Fields, Body>,
-  domain: string,
-  fields: Fields,
-  principal: Principal,
-  proof: ProofCheck,
-): Promise<SaveOutcome<Row>> {
+export async function saveEntryIn<Row extends EntryRow, Fields, Body>(tx: Queryable, kind: EntityKind<Row, Fields, Body>, edit: Edit<Fields>): Promise<SaveOutcome<Row>> {
+  const { domain, fields, principal, proof } = edit;
   const resolved = (await kind.find(tx, [domain])).get(domain);
   if (resolved?.source === kind.tables.authoritative) throw authoritative(kind, domain);
   await proof(tx, principal, domain);
@@ -66,5 +61,5 @@ export async function saveEntryIn<Row extends EntryRow, Fields, Body>(
 /** Applies a held save an admin approved, as its submitter, still subject to the proof rule. */
 export function heldSaveApplier<Row extends EntryRow, Fields, Body>(ctx: AppContext, kind: EntityKind<Row, Fields, Body>): ReviewApplier {
   const proof = proofCheck(ctx);
-  return (tx, held) => saveEntryIn(tx, kind, held.domain, kind.wire.fieldsOf(held.payload as Body), held.submitter, proof);
+  return (tx, held) => saveEntryIn(tx, kind, { domain: held.domain, fields: kind.wire.fieldsOf(held.payload as Body), principal: held.submitter, proof });
 }

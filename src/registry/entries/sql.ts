@@ -7,6 +7,14 @@ import type { EntryTables } from './kind.ts';
  * entity names in its `EntryTables`. Table and column names come from those constants, never from input.
  */
 
+function revisionsTable(t: EntryTables): `${EntryTables['entity']}_revisions` {
+  return `${t.entity}_revisions`;
+}
+
+function ownerColumn(t: EntryTables): `${EntryTables['entity']}_id` {
+  return `${t.entity}_id`;
+}
+
 export interface NewRevision {
   revision_number: number;
   editor_name: string;
@@ -66,7 +74,7 @@ export async function upsertEditable<Row>(
 /** Writes restored content as the entry's next revision. */
 export async function restoreEntry<Row>(tx: Queryable, t: EntryTables, id: string, values: unknown[]): Promise<Row> {
   const [row] = await tx.query<Row>(
-    `update ${t.entries} e set ${t.restorable.map((c, i) => `${c} = $${i + 2}`).join(', ')}, revision = e.revision + 1, updated_at = now()
+    `update ${t.entries} e set ${(t.restorable ?? t.editable).map((c, i) => `${c} = $${i + 2}`).join(', ')}, revision = e.revision + 1, updated_at = now()
      where e.id = $1 returning ${t.columns}`,
     [id, ...values],
   );
@@ -101,7 +109,7 @@ export async function countBySource(db: Queryable, t: EntryTables, q: string | u
 
 export async function insertRevision(tx: Queryable, t: EntryTables, entryId: string, rev: NewRevision): Promise<void> {
   await tx.query(
-    `insert into ${t.revisions} (${t.owner}, revision_number, editor_name, edit_summary, source, is_rollback, rolled_back_to, snapshot)
+    `insert into ${revisionsTable(t)} (${ownerColumn(t)}, revision_number, editor_name, edit_summary, source, is_rollback, rolled_back_to, snapshot)
      values ($1, $2, $3, $4, $5, $6, $7, $8)`,
     [entryId, rev.revision_number, rev.editor_name, rev.edit_summary, rev.source, rev.is_rollback ?? false, rev.rolled_back_to ?? null, JSON.stringify(rev.snapshot)],
   );
@@ -116,14 +124,14 @@ export async function revisionsOf(
   offset: number,
 ): Promise<{ total: number; revisions: RevisionRow[] } | undefined> {
   const [entry] = await db.query<{ id: string; total: number }>(
-    `select e.id, (select count(*)::int from ${t.revisions} r where r.${t.owner} = e.id) as total
+    `select e.id, (select count(*)::int from ${revisionsTable(t)} r where r.${ownerColumn(t)} = e.id) as total
      from ${t.entries} e where e.${t.domain} = $1`,
     [domain],
   );
   if (!entry) return undefined;
   const revisions = await db.query<RevisionRow>(
     `select revision_number, editor_name, edit_summary, source, is_rollback, rolled_back_to, created_at
-     from ${t.revisions} where ${t.owner} = $1 order by revision_number desc limit $2 offset $3`,
+     from ${revisionsTable(t)} where ${ownerColumn(t)} = $1 order by revision_number desc limit $2 offset $3`,
     [entry.id, limit, offset],
   );
   return { total: entry.total, revisions };
@@ -131,7 +139,7 @@ export async function revisionsOf(
 
 export async function snapshotAt(tx: Queryable, t: EntryTables, entryId: string, revision: number): Promise<Record<string, unknown> | undefined> {
   const [row] = await tx.query<{ snapshot: Record<string, unknown> }>(
-    `select snapshot from ${t.revisions} where ${t.owner} = $1 and revision_number = $2`,
+    `select snapshot from ${revisionsTable(t)} where ${ownerColumn(t)} = $1 and revision_number = $2`,
     [entryId, revision],
   );
   return row?.snapshot;

@@ -2,11 +2,11 @@ import type { Static } from 'typebox';
 import { entriesByDomain, type EntityKind } from '../entries/index.ts';
 import { recordChange } from './events.ts';
 import { snapshot, toEntry } from './rows.ts';
-import { BulkBody, BulkProperties, RegistryPage, RegistryQuery, SaveBody, SaveResult } from './schemas.ts';
+import * as schemas from './schemas.ts';
 import { editableValues, propertyTables, type EditableFields, type PropertyRow } from './sql.ts';
 
 /** Property entries as the shared entry machinery (resolve, listing, saves, history, rollback) sees them. */
-export const propertyKind: EntityKind<PropertyRow, EditableFields, Static<typeof SaveBody>> = {
+export const propertyKind: EntityKind<PropertyRow, EditableFields, Static<typeof schemas.SaveBody>> = {
   kind: 'property',
   noun: 'property entry',
   title: (domain) => `Property entry for ${domain}`,
@@ -32,21 +32,12 @@ export const propertyKind: EntityKind<PropertyRow, EditableFields, Static<typeof
     listed: toEntry,
     listKey: 'properties',
     resultExtras: () => ({}),
-    schemas: {
-      resolution: { $ref: 'PropertyEntry#' },
-      bulkBody: BulkBody,
-      bulkResults: BulkProperties,
-      saveBody: SaveBody,
-      saveResult: SaveResult,
-      registryQuery: RegistryQuery,
-      registryPage: RegistryPage,
-    },
+    schemas,
     docs: {
       resolve: { summary: 'Resolve a publisher domain', description: 'The property entry of a publisher domain: the agents it authorizes and the inventory it declares.' },
       bulk: { summary: 'Resolve up to 100 publisher domains' },
       registry: { summary: 'List and search property entries', description: 'Ordered by publisher domain; pages are stable under concurrent writes (keyset cursor).' },
       save: { summary: 'Save a community property entry', description: 'Creates the entry or adds a revision to it. Entries managed by the publisher’s own adagents.json answer 409.' },
-      rollback: { summary: 'Roll a property entry back to an earlier revision', description: 'Adds a revision with the earlier content, marked is_rollback with rolled_back_to.' },
     },
   },
 };

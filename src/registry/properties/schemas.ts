@@ -45,9 +45,11 @@ export const PropertyEntry = Type.Object(
 
 export { DomainQuery } from '../entries/index.ts';
 
+export const ResolveResponse = { $ref: 'PropertyEntry#' };
+
 export const BulkBody = bulkBody('At most 100 publisher domains.');
 
-export const BulkProperties = bulkResults('PropertyEntry');
+export const BulkResults = bulkResults('PropertyEntry');
 
 export const SaveBody = Type.Object(
   {

@@ -14,7 +14,7 @@ import type { EditableFields, PropertyRow } from './sql.ts';
 
 /** A community save of a property entry in a transaction of its own (the save route's pipeline, without screening). */
 export async function saveCommunity(db: Database, domain: string, fields: EditableFields, principal: Principal, proof: ProofCheck): Promise<SaveOutcome<PropertyRow>> {
-  return saveEntry(db, propertyKind, domain, fields, principal, proof);
+  return saveEntry(db, propertyKind, { domain, fields, principal, proof });
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/database.ts';
-import type { EntryTables } from '../entries/index.ts';
+import type { EntryRow, EntryTables } from '../entries/index.ts';
 
 /** Every query of the properties capability, and the names the shared entry SQL uses for property entries. */
 
@@ -20,25 +20,20 @@ export interface Contact {
   email?: string;
 }
 
-export interface PropertyRow {
-  id: string;
+export interface PropertyRow extends EntryRow {
   publisher_domain: string;
   source: PropertySource;
   status: 'active' | 'stale';
   authorized_agents: AuthorizedAgent[];
   inventory: InventoryItem[];
   contact: Contact | null;
-  revision: number;
-  created_at: Date;
-  updated_at: Date;
 }
 
 const COLUMNS = 'e.id, e.publisher_domain, e.source, e.status, e.authorized_agents, e.inventory, e.contact, e.revision, e.created_at, e.updated_at';
 
 export const propertyTables: EntryTables = {
+  entity: 'property',
   entries: 'properties',
-  revisions: 'property_revisions',
-  owner: 'property_id',
   domain: 'publisher_domain',
   columns: COLUMNS,
   matches: `($1::text is null or e.publisher_domain ilike $1 escape '\\'
@@ -46,7 +41,6 @@ export const propertyTables: EntryTables = {
   authoritative: 'adagents_json',
   sources: ['adagents_json', 'community'],
   editable: ['authorized_agents', 'inventory', 'contact'],
-  restorable: ['authorized_agents', 'inventory', 'contact'],
 };
 
 export interface EditableFields {

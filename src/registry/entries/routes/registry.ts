@@ -20,8 +20,8 @@ export function registryRoute<Row extends EntryRow, Fields, Body>(app: FastifyIn
       schema: {
         ...wire.docs.registry,
         tags: [wire.tag],
-        querystring: wire.schemas.registryQuery,
-        response: { 200: wire.schemas.registryPage, ...errorResponses(400) },
+        querystring: wire.schemas.RegistryQuery,
+        response: { 200: wire.schemas.RegistryPage, ...errorResponses(400) },
       },
     },
     async (request) => {

@@ -14,8 +14,8 @@ export function resolveBulkRoute<Row extends EntryRow, Fields, Body>(app: Fastif
       schema: {
         ...wire.docs.bulk,
         tags: [wire.tag],
-        body: wire.schemas.bulkBody,
-        response: { 200: wire.schemas.bulkResults, ...errorResponses(400, 413, 415, 429) },
+        body: wire.schemas.BulkBody,
+        response: { 200: wire.schemas.BulkResults, ...errorResponses(400, 413, 415, 429) },
       },
     },
     async (request) => {

@@ -16,7 +16,7 @@ export function resolveRoute<Row extends EntryRow, Fields, Body>(app: FastifyIns
         ...wire.docs.resolve,
         tags: [wire.tag],
         querystring: DomainQuery,
-        response: { 200: wire.schemas.resolution, ...errorResponses(400, 404) },
+        response: { 200: wire.schemas.ResolveResponse, ...errorResponses(400, 404) },
       },
     },
     async (request) => {

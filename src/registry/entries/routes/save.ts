@@ -5,9 +5,9 @@ import { errorResponses } from '../../../protocol/wire/error.ts';
 import { HeldForReview } from '../../homographs/index.ts';
 import { screenSave } from '../../homographs/screen.ts';
 import { proofCheck } from '../../ownership/service.ts';
-import { saveLimits } from '../../limits.ts';
 import type { EntityKind, EntryRow } from '../kind.ts';
 import { saveEntry } from '../save.ts';
+import { editRouteOptions } from './edit-options.ts';
 
 /** Normalize, screen for look-alikes (202 when held), then the save's transaction (see `saveEntryIn`). */
 export function saveRoute<Row extends EntryRow, Fields, Body>(app: FastifyInstance, ctx: AppContext, kind: EntityKind<Row, Fields, Body>): void {
@@ -15,23 +15,17 @@ export function saveRoute<Row extends EntryRow, Fields, Body>(app: FastifyInstan
   const proof = proofCheck(ctx);
   app.post<{ Body: Record<string, unknown> }>(
     `${wire.path}/save`,
-    {
-      config: { auth: 'required', access: 'organization', rateLimit: saveLimits(ctx.config) },
-      schema: {
-        ...wire.docs.save,
-        tags: [wire.tag],
-        security: [{ bearer: [] }],
-        body: wire.schemas.saveBody,
-        response: { 200: wire.schemas.saveResult, 201: wire.schemas.saveResult, 202: HeldForReview, ...errorResponses(400, 401, 403, 409, 413, 415, 429) },
-      },
-    },
+    editRouteOptions(ctx, wire.tag, wire.docs.save, {
+      body: wire.schemas.SaveBody,
+      response: { 200: wire.schemas.SaveResult, 201: wire.schemas.SaveResult, 202: HeldForReview, ...errorResponses(400, 401, 403, 409, 413, 415, 429) },
+    }),
     async (request, reply) => {
       const domain = normalizeDomain(request.body[wire.domainField] as string, { field: wire.domainField, in: 'body' });
       const principal = request.principal!;
       const held = await screenSave(ctx, { kind: kind.kind, domain, payload: request.body, principal });
       if (held) return reply.code(202).send(held);
-      // The route's schema (`wire.schemas.saveBody`) has validated the body as the entity's own.
-      const { row, created } = await saveEntry(ctx.db, kind, domain, wire.fieldsOf(request.body as Body), principal, proof);
+      // The route's schema (`wire.schemas.SaveBody`) has validated the body as the entity's own.
+      const { row, created } = await saveEntry(ctx.db, kind, { domain, fields: wire.fieldsOf(request.body as Body), principal, proof });
       return reply.code(created ? 201 : 200).send({
         success: true,
         message: created ? `${kind.title(domain)} created.` : `${kind.title(domain)} updated to revision ${row.revision}.`,
