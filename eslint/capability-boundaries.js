@@ -9,7 +9,7 @@ import { join, posix, relative, sep } from 'node:path';
 const src = join(import.meta.dirname, '..', 'src');
 
 /** Registry folders that are libraries the capabilities share (no routes or jobs of their own). */
-const libraries = ['registry/documents', 'registry/revisions'];
+const libraries = ['registry/documents', 'registry/entries'];
 
 /** Every capability folder, relative to src/: each registry/* folder but the libraries, and these. */
 export const capabilities = [

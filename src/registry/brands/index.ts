@@ -1,35 +1,38 @@
-import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppContext } from '../../context.ts';
+import { heldSaveApplier, registerEntryRoutes } from '../entries/index.ts';
+import type { ReviewApplier } from '../homographs/index.ts';
 import type { EnrichmentProvider } from './enrichment/provider.ts';
 import { siteMetadataProvider } from './enrichment/site-metadata.ts';
+import { brandKind } from './kind.ts';
 import { brandJsonRoute } from './routes/brand-json.ts';
 import { enrichRoute } from './routes/enrich.ts';
-import { brandHistoryRoute } from './routes/history.ts';
-import { registryRoute } from './routes/registry.ts';
-import { resolveBulkRoute } from './routes/resolve-bulk.ts';
-import { resolveRoute } from './routes/resolve.ts';
-import { rollbackRoute } from './routes/rollback.ts';
-import { saveRoute } from './routes/save.ts';
 import { BrandEntry, BrandManifest, BrandResolution } from './schemas.ts';
 
-/** Brand resolution, listing, enrichment, saves, history and rollback. */
-export function registerBrands(app: FastifyInstance, ctx: AppContext, provider: EnrichmentProvider = siteMetadataProvider(ctx.fetcher)): void {
-  app.addSchema(BrandManifest);
-  app.addSchema(BrandResolution);
-  app.addSchema(BrandEntry);
-  resolveRoute(app, ctx);
-  resolveBulkRoute(app, ctx);
-  brandJsonRoute(app, ctx);
-  registryRoute(app, ctx);
-  enrichRoute(app, ctx, provider);
-  saveRoute(app, ctx);
-  brandHistoryRoute(app, ctx);
-  rollbackRoute(app, ctx);
+export interface BrandsOptions {
+  ctx: AppContext;
+  /** Where `/api/brands/enrich` asks about a domain; the domain's own site metadata by default. */
+  enrichment?: EnrichmentProvider | undefined;
 }
 
-export const brandsPlugin = fp<{ ctx: AppContext; enrichment?: EnrichmentProvider }>(async (app, { ctx, enrichment }) => registerBrands(app, ctx, enrichment), { name: 'brands' });
-export { applyHeldBrand } from './routes/save.ts';
-export { saveAuthoritative } from './service.ts';
-export type { AuthoritativeBrand } from './sql.ts';
+/** Brand resolution, listing, enrichment, saves, history and rollback. */
+export const brandsPlugin = fp<BrandsOptions>(
+  async (app, { ctx, enrichment = siteMetadataProvider(ctx.fetcher) }) => {
+    app.addSchema(BrandManifest);
+    app.addSchema(BrandResolution);
+    app.addSchema(BrandEntry);
+    registerEntryRoutes(app, ctx, brandKind);
+    brandJsonRoute(app, ctx);
+    enrichRoute(app, ctx, enrichment);
+  },
+  { name: 'brands' },
+);
+
+/** Applies a held brand save an admin approved, as its submitter, still subject to the proof rule. */
+export function applyHeldBrand(ctx: AppContext): ReviewApplier {
+  return heldSaveApplier(ctx, brandKind);
+}
+
+export { saveAuthoritative, saveEnriched } from './service.ts';
+export type { AuthoritativeBrand, BrandRow } from './sql.ts';
 export type { EnrichmentProvider } from './enrichment/provider.ts';

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
-import { Cursor, Domain } from '../../protocol/wire/common.ts';
+import { Domain } from '../../protocol/wire/common.ts';
+import { bulkBody, bulkResults, registryPage, registryQuery, saveResult } from '../entries/index.ts';
 
 const Source = Type.Union([Type.Literal('brand_json'), Type.Literal('enriched'), Type.Literal('community')]);
 
@@ -14,6 +15,8 @@ export const BrandResolution = Type.Object(
   },
   { $id: 'BrandResolution', description: 'The canonical record a brand domain resolves to.' },
 );
+
+export const ResolveResponse = { $ref: 'BrandResolution#' };
 
 export const BrandManifest = Type.Object(
   {
@@ -48,17 +51,11 @@ export const BrandEntry = Type.Object(
   { $id: 'BrandEntry', description: 'A brand as listed by the registry.' },
 );
 
-export const DomainQuery = Type.Object({ domain: Domain });
+export { DomainQuery } from '../entries/index.ts';
 
-export const BulkBody = Type.Object(
-  { domains: Type.Array(Domain, { minItems: 1, maxItems: 100, description: 'At most 100 domains.' }) },
-  { additionalProperties: false },
-);
+export const BulkBody = bulkBody('At most 100 domains.');
 
-export const BulkBrands = Type.Object(
-  { results: Type.Record(Type.String(), Type.Union([Type.Ref('BrandResolution'), Type.Null()]), { description: 'Keyed by each domain as sent; null when unknown.' }) },
-  { description: 'One result per requested domain.' },
-);
+export const BulkResults = bulkResults('BrandResolution');
 
 export const SaveBody = Type.Object(
   {
@@ -69,34 +66,18 @@ export const SaveBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const SaveResult = Type.Object(
-  {
-    success: Type.Boolean(),
-    message: Type.String(),
-    domain: Type.String(),
-    id: Type.String(),
-    revision_number: Type.Optional(Type.Integer({ description: 'Only when an existing brand was updated.' })),
-  },
-  { description: 'The saved brand.' },
-);
+export const SaveResult = saveResult({ domain: Type.String() }, 'Only when an existing brand was updated.', 'The saved brand.');
 
-export const RegistryQuery = Type.Object({
-  q: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of the domain or name.' })),
-  source: Type.Optional(Source),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
-  cursor: Type.Optional(Cursor),
+export const RegistryQuery = registryQuery(Source, 'Case-insensitive substring of the domain or name.');
+
+export const RegistryPage = registryPage({
+  listKey: 'brands',
+  entry: 'BrandEntry',
+  total: 'Brands matching the filters.',
+  counts: Type.Object({ brand_json: Type.Integer(), enriched: Type.Integer(), community: Type.Integer() }, { description: 'Matching brands by source (ignoring the source filter).' }),
+  cursor: 'Pass as `cursor` for the next page; null on the last page.',
+  description: 'A page of the brand registry, ordered by domain.',
 });
-
-export const RegistryPage = Type.Object(
-  {
-    brands: Type.Array(Type.Ref('BrandEntry')),
-    total: Type.Integer({ description: 'Brands matching the filters.' }),
-    counts: Type.Object({ brand_json: Type.Integer(), enriched: Type.Integer(), community: Type.Integer() }, { description: 'Matching brands by source (ignoring the source filter).' }),
-    cursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as `cursor` for the next page; null on the last page.' }),
-    has_more: Type.Boolean(),
-  },
-  { description: 'A page of the brand registry, ordered by domain.' },
-);
 
 export const BrandJsonDocument = Type.Object(
   {

@@ -1,27 +1,29 @@
-import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppContext } from '../../context.ts';
-import { propertyHistoryRoute } from './routes/history.ts';
-import { registryRoute } from './routes/registry.ts';
-import { resolveBulkRoute } from './routes/resolve-bulk.ts';
-import { resolveRoute } from './routes/resolve.ts';
-import { rollbackRoute } from './routes/rollback.ts';
-import { saveRoute } from './routes/save.ts';
+import { heldSaveApplier, registerEntryRoutes } from '../entries/index.ts';
+import type { ReviewApplier } from '../homographs/index.ts';
+import { propertyKind } from './kind.ts';
 import { validateRoute } from './routes/validate.ts';
 import { PropertyEntry } from './schemas.ts';
 
-/** Property resolution, listing, validation, saves, history and rollback. */
-export function registerProperties(app: FastifyInstance, ctx: AppContext): void {
-  app.addSchema(PropertyEntry);
-  resolveRoute(app, ctx);
-  resolveBulkRoute(app, ctx);
-  registryRoute(app, ctx);
-  validateRoute(app, ctx);
-  saveRoute(app, ctx);
-  propertyHistoryRoute(app, ctx);
-  rollbackRoute(app, ctx);
+export interface PropertiesOptions {
+  ctx: AppContext;
 }
 
-export const propertiesPlugin = fp<{ ctx: AppContext }>(async (app, { ctx }) => registerProperties(app, ctx), { name: 'properties' });
-export { applyHeldProperty } from './routes/save.ts';
-export { markEntryStale, propertySnapshot, saveAuthoritative } from './service.ts';
+/** Property resolution, listing, validation, saves, history and rollback. */
+export const propertiesPlugin = fp<PropertiesOptions>(
+  async (app, { ctx }) => {
+    app.addSchema(PropertyEntry);
+    registerEntryRoutes(app, ctx, propertyKind);
+    validateRoute(app, ctx);
+  },
+  { name: 'properties' },
+);
+
+/** Applies a held property save an admin approved, as its submitter, still subject to the proof rule. */
+export function applyHeldProperty(ctx: AppContext): ReviewApplier {
+  return heldSaveApplier(ctx, propertyKind);
+}
+
+export { markEntryStale, propertySnapshot, saveAuthoritative, saveCommunity } from './service.ts';
+export type { EditableFields, PropertyRow } from './sql.ts';

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
-import { Cursor, Domain } from '../../protocol/wire/common.ts';
+import { Domain } from '../../protocol/wire/common.ts';
+import { bulkBody, bulkResults, registryPage, registryQuery, saveResult } from '../entries/index.ts';
 
 const Source = Type.Union([Type.Literal('adagents_json'), Type.Literal('community')]);
 
@@ -42,17 +43,13 @@ export const PropertyEntry = Type.Object(
   { $id: 'PropertyEntry', description: 'What the registry knows about a publisher domain.' },
 );
 
-export const DomainQuery = Type.Object({ domain: Domain });
+export { DomainQuery } from '../entries/index.ts';
 
-export const BulkBody = Type.Object(
-  { domains: Type.Array(Domain, { minItems: 1, maxItems: 100, description: 'At most 100 publisher domains.' }) },
-  { additionalProperties: false },
-);
+export const ResolveResponse = { $ref: 'PropertyEntry#' };
 
-export const BulkProperties = Type.Object(
-  { results: Type.Record(Type.String(), Type.Union([Type.Ref('PropertyEntry'), Type.Null()]), { description: 'Keyed by each domain as sent; null when unknown.' }) },
-  { description: 'One result per requested domain.' },
-);
+export const BulkBody = bulkBody('At most 100 publisher domains.');
+
+export const BulkResults = bulkResults('PropertyEntry');
 
 export const SaveBody = Type.Object(
   {
@@ -64,33 +61,16 @@ export const SaveBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const SaveResult = Type.Object(
-  {
-    success: Type.Boolean(),
-    message: Type.String(),
-    id: Type.String(),
-    revision_number: Type.Optional(Type.Integer({ description: 'Only when an existing entry was updated.' })),
-  },
-  { description: 'The saved property entry.' },
-);
+export const SaveResult = saveResult({}, 'Only when an existing entry was updated.', 'The saved property entry.');
 
-export const RegistryQuery = Type.Object({
-  q: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of the publisher domain or a property name.' })),
-  source: Type.Optional(Source),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
-  cursor: Type.Optional(Cursor),
+export const RegistryQuery = registryQuery(Source, 'Case-insensitive substring of the publisher domain or a property name.');
+
+export const RegistryPage = registryPage({
+  listKey: 'properties',
+  entry: 'PropertyEntry',
+  counts: Type.Object({ adagents_json: Type.Integer(), community: Type.Integer() }, { description: 'Matching entries by source (ignoring the source filter).' }),
+  description: 'A page of the property registry, ordered by publisher domain.',
 });
-
-export const RegistryPage = Type.Object(
-  {
-    properties: Type.Array(Type.Ref('PropertyEntry')),
-    total: Type.Integer(),
-    counts: Type.Object({ adagents_json: Type.Integer(), community: Type.Integer() }, { description: 'Matching entries by source (ignoring the source filter).' }),
-    cursor: Type.Union([Type.String(), Type.Null()]),
-    has_more: Type.Boolean(),
-  },
-  { description: 'A page of the property registry, ordered by publisher domain.' },
-);
 
 const Issue = Type.Object({ path: Type.String({ description: 'JSON path into the document, e.g. $.authorized_agents[0].url' }), message: Type.String(), code: Type.Optional(Type.String()) });
 

@@ -110,10 +110,16 @@ eachEngine('brand saves, history and rollback', (engine) => {
     });
   });
 
+  // Each test below saves its own brand, so it passes alone and in any order.
+  const saveAll = async (domain: string, names: string[]) => {
+    for (const brand_name of names) assert.ok((await save({ domain, brand_name })).ok, `${domain} ${brand_name}`);
+  };
+
   describe('history', () => {
     it('lists revisions newest first with every field of the revision record', async () => {
-      const body = await json(await fetch(`${server.url}/api/brands/history?domain=acme.example`));
-      assert.equal(body.domain, 'acme.example');
+      await saveAll('history.example', ['History', 'History Corp']);
+      const body = await json(await fetch(`${server.url}/api/brands/history?domain=history.example`));
+      assert.equal(body.domain, 'history.example');
       assert.equal(body.total, 2);
       assert.deepEqual(body.revisions.map((r: { revision_number: number }) => r.revision_number), [2, 1]);
       const [latest] = body.revisions;
@@ -125,10 +131,11 @@ eachEngine('brand saves, history and rollback', (engine) => {
     });
 
     it('pages with limit and offset, at most 100', async () => {
-      const page = await json(await fetch(`${server.url}/api/brands/history?domain=busy.example&limit=10&offset=5`));
-      assert.equal(page.total, 50);
-      assert.deepEqual(page.revisions.map((r: { revision_number: number }) => r.revision_number), [45, 44, 43, 42, 41, 40, 39, 38, 37, 36]);
-      const tooMany = await fetch(`${server.url}/api/brands/history?domain=busy.example&limit=101`);
+      await saveAll('pages.example', Array.from({ length: 20 }, (_, i) => `Pages ${i}`));
+      const page = await json(await fetch(`${server.url}/api/brands/history?domain=pages.example&limit=10&offset=5`));
+      assert.equal(page.total, 20);
+      assert.deepEqual(page.revisions.map((r: { revision_number: number }) => r.revision_number), [15, 14, 13, 12, 11, 10, 9, 8, 7, 6]);
+      const tooMany = await fetch(`${server.url}/api/brands/history?domain=pages.example&limit=101`);
       assert.equal(tooMany.status, 400);
     });
 
@@ -140,31 +147,33 @@ eachEngine('brand saves, history and rollback', (engine) => {
 
   describe('rollback', () => {
     it('restores an earlier revision as a new one marked is_rollback', async () => {
-      const res = await postJson(`${server.url}/api/brands/rollback`, { domain: 'acme.example', to_revision: 1 });
+      await saveAll('restore.example', ['Restore', 'Restore Corp']);
+      const res = await postJson(`${server.url}/api/brands/rollback`, { domain: 'restore.example', to_revision: 1 });
       assert.equal(res.status, 200);
       assert.equal((await json(res)).revision_number, 3);
-      const resolved = await json(await fetch(`${server.url}/api/brands/resolve?domain=acme.example`));
-      assert.equal(resolved.brand_name, 'Acme');
-      const history = await json(await fetch(`${server.url}/api/brands/history?domain=acme.example&limit=1`));
+      const resolved = await json(await fetch(`${server.url}/api/brands/resolve?domain=restore.example`));
+      assert.equal(resolved.brand_name, 'Restore');
+      const history = await json(await fetch(`${server.url}/api/brands/history?domain=restore.example&limit=1`));
       assert.equal(history.revisions[0].is_rollback, true);
       assert.equal(history.revisions[0].rolled_back_to, 1);
     });
 
     it('refuses what cannot be rolled back, changing nothing', async () => {
+      await saveAll('refuse.example', ['Refuse 1', 'Refuse 2', 'Refuse 3']);
       const cases = [
-        [{ domain: 'acme.example', to_revision: 3 }, 400, 'invalid_request'],
-        [{ domain: 'acme.example', to_revision: 9 }, 400, 'invalid_request'],
+        [{ domain: 'refuse.example', to_revision: 3 }, 400, 'invalid_request'],
+        [{ domain: 'refuse.example', to_revision: 9 }, 400, 'invalid_request'],
         [{ domain: 'unknown.example', to_revision: 1 }, 404, 'not_found'],
         [{ domain: 'nike.com', to_revision: 1 }, 409, 'authoritative_entry'],
-        [{ domain: 'acme.example' }, 400, 'validation_failed'],
+        [{ domain: 'refuse.example' }, 400, 'validation_failed'],
       ] as const;
       for (const [body, status, code] of cases) {
         const res = await postJson(`${server.url}/api/brands/rollback`, body);
         assert.equal(res.status, status, JSON.stringify(body));
         assert.equal((await json(res)).error, code);
       }
-      assert.equal((await postJson(`${server.url}/api/brands/rollback`, { domain: 'acme.example', to_revision: 1 }, {})).status, 401);
-      assert.equal(await revisions('acme.example'), 3);
+      assert.equal((await postJson(`${server.url}/api/brands/rollback`, { domain: 'refuse.example', to_revision: 1 }, {})).status, 401);
+      assert.equal(await revisions('refuse.example'), 3);
     });
   });
 });

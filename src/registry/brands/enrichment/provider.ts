@@ -1,4 +1,4 @@
-import type { BrandManifest } from '../service.ts';
+import type { BrandManifest } from '../rows.ts';
 
 /** What an enrichment provider found about a domain's brand. */
 export interface EnrichmentResult {

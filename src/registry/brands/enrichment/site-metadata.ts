@@ -2,7 +2,7 @@ import { Parser } from 'htmlparser2';
 import { FetchError } from '../../../net/fetch-error.ts';
 import type { SafeFetch } from '../../../net/safe-fetch.ts';
 import { fetchWellKnown } from '../../documents/well-known.ts';
-import type { BrandManifest } from '../service.ts';
+import type { BrandManifest } from '../rows.ts';
 import type { EnrichmentProvider, EnrichmentResult } from './provider.ts';
 
 const HTML_MAX_BYTES = 512 * 1024;

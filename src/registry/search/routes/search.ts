@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
-import type { AppContext } from '../../context.ts';
-import { likePattern } from '../../db/like.ts';
-import { ApError } from '../../protocol/errors.ts';
-import { errorResponses } from '../../protocol/wire/error.ts';
+import type { Database } from '../../../db/database.ts';
+import { ApError } from '../../../protocol/errors.ts';
+import { errorResponses } from '../../../protocol/wire/error.ts';
+import { matchingBrands, matchingProperties, matchingPublishers } from '../sql.ts';
 
 const Query = Type.Object({
   q: Type.String({ minLength: 2, maxLength: 200, description: 'Case-insensitive substring to look for.' }),
@@ -21,7 +21,7 @@ const Results = Type.Object(
 );
 
 /** `GET /api/search`: one box that finds brands, publishers and the properties they declare. */
-export function searchRoute(app: FastifyInstance, { db }: AppContext): void {
+export function searchRoute(app: FastifyInstance, db: Database): void {
   app.get<{ Querystring: Static<typeof Query> }>(
     '/api/search',
     {
@@ -35,30 +35,8 @@ export function searchRoute(app: FastifyInstance, { db }: AppContext): void {
           details: [{ in: 'querystring', field: 'q', message: 'must have at least 2 characters besides surrounding spaces' }],
         });
       }
-      const limit = request.query.limit ?? 10;
-      const pattern = likePattern(q);
-      const exact = q.toLowerCase();
-      const [brands, publishers, properties] = await Promise.all([
-        db.query<{ domain: string; brand_name: string; source: string }>(
-          `select domain, brand_name, source from brands
-           where domain ilike $1 escape '\\' or brand_name ilike $1 escape '\\'
-           order by (domain = $2) desc, lower(brand_name), domain limit $3`,
-          [pattern, exact, limit],
-        ),
-        db.query<{ domain: string; source: string; agent_count: number }>(
-          `select publisher_domain as domain, source, jsonb_array_length(authorized_agents) as agent_count from properties
-           where publisher_domain ilike $1 escape '\\'
-           order by (publisher_domain = $2) desc, publisher_domain limit $3`,
-          [pattern, exact, limit],
-        ),
-        db.query<{ publisher_domain: string; type: string; name: string }>(
-          `select p.publisher_domain, i->>'type' as type, i->>'name' as name
-           from properties p cross join lateral jsonb_array_elements(p.inventory) i
-           where i->>'name' ilike $1 escape '\\'
-           order by lower(i->>'name'), p.publisher_domain limit $2`,
-          [pattern, limit],
-        ),
-      ]);
+      const search = { q, limit: request.query.limit ?? 10 };
+      const [brands, publishers, properties] = await Promise.all([matchingBrands(db, search), matchingPublishers(db, search), matchingProperties(db, search)]);
       return { q, brands, publishers, properties };
     },
   );

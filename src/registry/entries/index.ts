@@ -1,0 +1,12 @@
+/**
+ * The machinery brands and property entries share, written once and configured per entity by an
+ * `EntityKind` (tables, wire schemas, projections, feed events): resolve, bulk resolve, the
+ * registry listing, the save pipeline, history and rollback. It knows no entity itself.
+ */
+export type { EntityKind, EntityWire, EntryRow, EntryTables, RouteDocs } from './kind.ts';
+export { registerEntryRoutes } from './routes.ts';
+export { actorOf, heldSaveApplier, saveEntry, saveEntryIn, type Edit, type SaveOutcome } from './save.ts';
+export { rollbackEntry } from './rollback.ts';
+export { recordRevision, type RevisionNote } from './revisions.ts';
+export { entriesByDomain, lockEntry, snapshotAt, upsertEditable } from './sql.ts';
+export { bulkBody, bulkResults, DomainQuery, registryPage, registryQuery, saveResult } from './schemas.ts';

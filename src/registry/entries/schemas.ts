@@ -1,0 +1,92 @@
+import { Type, type TSchema } from 'typebox';
+import { Cursor, Domain } from '../../protocol/wire/common.ts';
+
+/** Wire schemas every entity shares, and the builders of those that differ only in names and words. */
+
+export const DomainQuery = Type.Object({ domain: Domain });
+
+export function bulkBody(description: string) {
+  return Type.Object({ domains: Type.Array(Domain, { minItems: 1, maxItems: 100, description }) }, { additionalProperties: false });
+}
+
+/** The bulk answer: each requested domain's `resolution` (a schema `$id`), or null. */
+export function bulkResults(resolution: string) {
+  return Type.Object(
+    { results: Type.Record(Type.String(), Type.Union([Type.Ref(resolution), Type.Null()]), { description: 'Keyed by each domain as sent; null when unknown.' }) },
+    { description: 'One result per requested domain.' },
+  );
+}
+
+/** The answer of a save or a rollback; `extras` come between the message and the id. */
+export function saveResult(extras: Record<string, TSchema>, revisionNumber: string, description: string) {
+  return Type.Object(
+    {
+      success: Type.Boolean(),
+      message: Type.String(),
+      ...extras,
+      id: Type.String(),
+      revision_number: Type.Optional(Type.Integer({ description: revisionNumber })),
+    },
+    { description },
+  );
+}
+
+export function registryQuery(source: TSchema, q: string) {
+  return Type.Object({
+    q: Type.Optional(Type.String({ maxLength: 200, description: q })),
+    source: Type.Optional(source),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+    cursor: Type.Optional(Cursor),
+  });
+}
+
+/** A page of the registry listing: the entries (schema `$id` `entry`) under `listKey`, counts by source and the next cursor. */
+export function registryPage(o: { listKey: string; entry: string; total?: string; counts: TSchema; cursor?: string; description: string }) {
+  const described = (description: string | undefined) => (description === undefined ? {} : { description });
+  return Type.Object(
+    {
+      [o.listKey]: Type.Array(Type.Ref(o.entry)),
+      total: Type.Integer(described(o.total)),
+      counts: o.counts,
+      cursor: Type.Union([Type.String(), Type.Null()], described(o.cursor)),
+      has_more: Type.Boolean(),
+    },
+    { description: o.description },
+  );
+}
+
+export const Revision = Type.Object(
+  {
+    revision_number: Type.Integer({ minimum: 1 }),
+    editor_name: Type.String({ description: '`system` marks automated enrichment.' }),
+    edit_summary: Type.String(),
+    source: Type.String({ description: 'Source of the entry at this revision, e.g. community or enriched.' }),
+    is_rollback: Type.Boolean(),
+    rolled_back_to: Type.Optional(Type.Integer({ minimum: 1, description: 'The restored revision, when is_rollback is true.' })),
+    created_at: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'Revision' },
+);
+
+export const History = Type.Object(
+  {
+    domain: Type.String(),
+    total: Type.Integer({ minimum: 0 }),
+    revisions: Type.Array(Type.Ref('Revision'), { description: 'Newest first.' }),
+  },
+  { description: 'Revision history of the entry.' },
+);
+
+export const HistoryQuery = Type.Object({
+  domain: Domain,
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+});
+
+export const RollbackBody = Type.Object(
+  {
+    domain: Domain,
+    to_revision: Type.Integer({ minimum: 1, description: 'The revision whose content to restore.' }),
+  },
+  { additionalProperties: false },
+);

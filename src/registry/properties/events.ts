@@ -1,0 +1,31 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { Queryable } from '../../db/database.ts';
+import { snapshotAt } from '../entries/index.ts';
+import { appendEvent } from '../feed/append.ts';
+import { snapshot, toEntry } from './rows.ts';
+import { propertyTables, type PropertyRow } from './sql.ts';
+
+/**
+ * One event per real change: `property.created` for a new entry, `property.updated` naming what
+ * changed since the previous revision (none when nothing did). Call after inserting the revision.
+ */
+export async function recordChange(tx: Queryable, after: PropertyRow, actor: string): Promise<void> {
+  const before = after.revision > 1 ? await snapshotAt(tx, propertyTables, after.id, after.revision - 1) : undefined;
+  const now = snapshot(after);
+  const common = {
+    property_rid: after.id,
+    source: after.source === 'adagents_json' ? 'authoritative' : 'contributed',
+    identifiers: [{ type: 'domain', value: after.publisher_domain }],
+    publisher_domain: after.publisher_domain,
+    // The whole entry after the change, as the snapshot and resolve serve it, so a mirror applies it as is.
+    entry: toEntry(after),
+  };
+  if (!before) {
+    await appendEvent(tx, { event_type: 'property.created', entity_type: 'property', entity_id: after.id, payload: { ...common, classification: 'property' }, actor });
+    return;
+  }
+  const changed = (['source', 'authorized_agents', 'inventory', 'contact'] as const).filter((f) => !isDeepStrictEqual(before[f] ?? null, now[f] ?? null));
+  if (changed.length === 0) return;
+  const changed_fields = changed.map((f) => (f === 'inventory' ? 'properties' : f));
+  await appendEvent(tx, { event_type: 'property.updated', entity_type: 'property', entity_id: after.id, payload: { ...common, changed_fields }, actor });
+}
