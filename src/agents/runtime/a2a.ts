@@ -13,6 +13,7 @@ import {
 } from '@a2a-js/sdk/server';
 import type { Principal } from '../../auth/principal.ts';
 import { AgentError } from '../../protocol/errors.ts';
+import { a2aErrorData, echoOf, successBody } from './envelope.ts';
 import type { TaskRunner } from './runner.ts';
 import type { Tenant } from './task.ts';
 
@@ -34,7 +35,7 @@ class PrincipalUser implements User {
  * A tenant over A2A (JSON-RPC binding, official SDK): the agent card at
  * `<path>/.well-known/agent-card.json`, messages at `<path>/a2a`. A message names the task in a
  * data part `{skill, parameters}`; the answer is a message whose data part is the payload, or
- * `{error: {code, message, field?}}`.
+ * `{error: {code, message, field?, suggestion?, recovery, ...}, context?}` (runtime/envelope.ts).
  */
 export function mountA2a(app: FastifyInstance, tenant: Tenant, runner: TaskRunner, baseUrl: () => string, hostGuard: onRequestAsyncHookHandler): void {
   const executor: AgentExecutor = {
@@ -47,10 +48,9 @@ export function mountA2a(app: FastifyInstance, tenant: Tenant, runner: TaskRunne
         if (!data || typeof data.skill !== 'string') {
           throw new AgentError('INVALID_REQUEST', 'Send a data part {"skill": "<task>", "parameters": {...}}.', { field: 'skill' });
         }
-        payload = await runner.run(data.skill, data.parameters ?? {}, principal);
+        payload = successBody(await runner.run(data.skill, data.parameters ?? {}, principal), echoOf(data.parameters));
       } catch (err) {
-        const error = err instanceof AgentError ? err : new AgentError('INTERNAL_ERROR');
-        payload = { error: { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) } };
+        payload = a2aErrorData(err, echoOf(data?.parameters));
       }
       bus.publish(AgentEvent.message(reply(requestContext.contextId, payload)));
       bus.finished();

@@ -2,6 +2,7 @@ import type { Principal } from '../../auth/principal.ts';
 import type { Database } from '../../db/database.ts';
 import { AgentError } from '../../protocol/errors.ts';
 import { validateArguments } from './arguments.ts';
+import { checkMajorVersion } from './capabilities.ts';
 import { requireKey, runOnce, type IdempotencySettings } from './idempotency/service.ts';
 import type { AgentTask, Tenant } from './task.ts';
 
@@ -33,6 +34,7 @@ export function createRunner(db: Database, tenant: Tenant, idempotency: Idempote
       }
       const args = rawArgs ?? {};
       if (typeof args !== 'object' || Array.isArray(args)) throw new AgentError('INVALID_REQUEST', 'Arguments must be a JSON object.', { field: 'arguments' });
+      checkMajorVersion(args);
       validateArguments(task, args as Record<string, unknown>);
       const ctx = { principal, tenant: tenant.name };
       const typed = args as Record<string, unknown>;
