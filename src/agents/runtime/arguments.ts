@@ -34,6 +34,16 @@ export function advertisedInput(task: AgentTask): JsonSchema {
   return schema;
 }
 
+/**
+ * The output schema a task advertises: its own, taking the echoed `context` too when it lists its
+ * properties, so a client that checks structured content against it accepts the echo.
+ */
+export function advertisedOutput(task: AgentTask): JsonSchema | undefined {
+  const output = task.output;
+  if (!output || typeof output['properties'] !== 'object' || output['properties'] === null) return output;
+  return { ...output, properties: { context: envelopeProperties.context, ...(output['properties'] as Record<string, unknown>) } };
+}
+
 /** Checks the arguments against the task's input schema; the error names the field at fault. */
 export function validateArguments(task: AgentTask, args: Record<string, unknown>): void {
   let validate = compiled.get(task.input);

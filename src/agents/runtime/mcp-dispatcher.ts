@@ -16,7 +16,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Principal } from '../../auth/principal.ts';
 import { AgentError } from '../../protocol/errors.ts';
-import { advertisedInput } from './arguments.ts';
+import { advertisedInput, advertisedOutput } from './arguments.ts';
 import { echoOf, mcpToolError, mcpToolResult } from './envelope.ts';
 import type { TaskRunner } from './runner.ts';
 import type { Tenant } from './task.ts';
@@ -52,12 +52,15 @@ export function mcpDispatcher(tenant: Tenant, runner: TaskRunner): (body: unknow
   const serverInfo = { name: `ap-${tenant.name}`, version: '1.0.0' };
   const capabilities = { tools: { listChanged: false } };
   const tools: ListToolsResult = {
-    tools: runner.tasks.map((task) => ({
-      name: task.name,
-      description: task.description,
-      inputSchema: advertisedInput(task) as { type: 'object' },
-      ...(task.output ? { outputSchema: task.output as { type: 'object' } } : {}),
-    })),
+    tools: runner.tasks.map((task) => {
+      const outputSchema = advertisedOutput(task);
+      return {
+        name: task.name,
+        description: task.description,
+        inputSchema: advertisedInput(task) as { type: 'object' },
+        ...(outputSchema ? { outputSchema: outputSchema as { type: 'object' } } : {}),
+      };
+    }),
   };
 
   const callTool = async (request: JSONRPCRequest, call: McpCall): Promise<Record<string, unknown>> => {

@@ -31,6 +31,14 @@ const tenant: Tenant = {
       handler: async (args) => ({ got: args, context: { forged: true } }),
     },
     {
+      name: 'typed',
+      description: 'Answers within a closed output schema.',
+      input: { type: 'object', properties: {} },
+      output: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'], additionalProperties: false },
+      mutates: false,
+      handler: async () => ({ ok: true }),
+    },
+    {
       name: 'fail',
       description: 'Fails with the code and the message it is given.',
       input: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } }, required: ['code'], additionalProperties: false },
@@ -133,6 +141,14 @@ eachEngine('the protocol envelope every agent shares', (engine) => {
       assert.deepEqual(a2a['context'], context);
       const plain = (await (await http('get_ap_capabilities', { context })).json()) as Json;
       assert.deepEqual(plain.context, context);
+    });
+
+    it('advertises output schemas that take the echoed context, so the SDK client accepts the answer', async () => {
+      const { tools } = await client.listTools();
+      assert.ok((tools.find((t) => t.name === 'typed')!.outputSchema!.properties as Json)['context']);
+      // The SDK client checks structured content against the advertised output schema, and throws when it does not match.
+      const typed = await call('typed', { context: { trace: 'o' } });
+      assert.deepEqual(typed.structuredContent, { ok: true, context: { trace: 'o' } });
     });
 
     it('answers without a context when the request had none, even if the task returned one', async () => {
