@@ -133,6 +133,9 @@ eachEngine('MCP transport (stateless JSON-RPC)', (engine) => {
       const parse = await rpc('{"jsonrpc": "2.0", ');
       assert.equal(parse.status, 400);
       assert.deepEqual(parse.body, { jsonrpc: '2.0', id: null, error: { code: ErrorCode.ParseError, message: 'Parse error: the body is not valid JSON.' } });
+      const text = await rpc(JSON.stringify(echo), { 'content-type': 'text/plain' });
+      assert.equal(text.status, 415);
+      assert.equal(errorOf(text.body).code, ErrorCode.ConnectionClosed);
       for (const body of [{ hello: 'world' }, { jsonrpc: '1.0', id: 1, method: 'ping' }, 42]) {
         const answer = await rpc(body);
         assert.equal(answer.status, 400, JSON.stringify(body));
