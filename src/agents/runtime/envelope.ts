@@ -61,8 +61,20 @@ export function errorStatus(err: unknown): number {
 
 /** A task's payload as answered: credentials redacted, then the request's context in place of any the payload carried. */
 export function successBody(payload: Record<string, unknown>, echo: Echo): Record<string, unknown> {
-  const { context: _ignored, ...rest } = redact(payload, echo.secrets);
-  return echo.context ? { ...rest, context: echo.context } : rest;
+  return answered(payload, echo).body;
+}
+
+/** The answered payload and its JSON, serialized once when (as almost always) nothing needs redacting. */
+function answered(payload: Record<string, unknown>, echo: Echo): { body: Record<string, unknown>; text: string } {
+  const { context: _ignored, ...rest } = payload;
+  const withContext = (value: Record<string, unknown>) => (echo.context ? { ...value, context: echo.context } : value);
+  let body = withContext(rest);
+  let text = JSON.stringify(body);
+  if (leaks(text, echo.secrets)) {
+    body = withContext(scrub(rest, echo.secrets, false) as Record<string, unknown>);
+    text = JSON.stringify(body);
+  }
+  return { body, text };
 }
 
 /** An error object as answered, credentials redacted. */
@@ -72,8 +84,8 @@ export function errorBody(err: unknown, echo: Echo): ErrorObject {
 
 /** The MCP tool result of a payload: its JSON in `content[0].text` and the object in `structuredContent`. */
 export function mcpToolResult(payload: Record<string, unknown>, echo: Echo): McpToolResult {
-  const body = successBody(payload, echo);
-  return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
+  const { body, text } = answered(payload, echo);
+  return { content: [{ type: 'text', text }], structuredContent: body };
 }
 
 /** The MCP tool result of an error: `isError`, the error object's JSON as text, `{ap_error, context?}` as structured content. */
@@ -129,10 +141,12 @@ function collectCredentials(value: unknown, into: string[], depth: number): void
  * answer, which holds neither, is not copied.
  */
 function redact<T>(value: T, secrets: readonly string[]): T {
-  const text = JSON.stringify(value);
-  const escaped = secrets.map((s) => JSON.stringify(s).slice(1, -1));
-  if (!text.includes('"credentials"') && !escaped.some((s) => text.includes(s))) return value;
-  return scrub(value, secrets, false) as T;
+  return leaks(JSON.stringify(value), secrets) ? (scrub(value, secrets, false) as T) : value;
+}
+
+/** Whether serialized JSON may hold a secret (as JSON escapes it) or a credentials field. */
+function leaks(text: string, secrets: readonly string[]): boolean {
+  return text.includes('"credentials"') || secrets.some((s) => text.includes(JSON.stringify(s).slice(1, -1)));
 }
 
 function scrub(value: unknown, secrets: readonly string[], inAuthentication: boolean): unknown {
