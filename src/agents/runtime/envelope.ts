@@ -23,8 +23,6 @@ export interface Echo {
   secrets: readonly string[];
 }
 
-export const noEcho: Echo = { context: undefined, secrets: [] };
-
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 const REDACTED = '[redacted]';
 // Shorter strings than this are not treated as secrets: redacting them would mangle ordinary text.
