@@ -101,51 +101,107 @@ export function codeForStatus(status: number): ErrorCode {
   return status >= 500 ? 'internal_error' : 'invalid_request';
 }
 
+/** How a caller recovers from an agent error (core/error.json `recovery`). */
+export type Recovery = 'transient' | 'correctable' | 'terminal';
+
 /**
- * The codes agent tasks answer with (agent-tasks spec section 7), in the envelopes of the
- * transport: MCP `isError` text, creative `{error}`, signals `{errors[]}`. `status` is the HTTP
- * status when a task is called over plain HTTP; `retryable` tells a caller whether the same
- * request may succeed later.
+ * The codes agent tasks answer with: every code of the protocol's vocabulary
+ * (enums/error-code.json, with its `recovery`), then the codes of the agent-tasks spec (section 7)
+ * and our own. `status` is the HTTP status when a task is called over plain HTTP; `recovery` tells
+ * a caller whether to wait and retry (transient), fix the request (correctable) or ask a human
+ * (terminal). Codes are API: never rename one, only add.
  */
 export const agentErrorCatalogue = {
-  INVALID_REQUEST: { status: 400, retryable: false, message: 'The request is invalid.' },
-  UNAUTHORIZED: { status: 401, retryable: false, message: 'Check the credentials.' },
-  RATE_LIMITED: { status: 429, retryable: true, message: 'Too many requests; retry with backoff.' },
-  INVALID_FORMAT_ID: { status: 400, retryable: false, message: 'format_id must be an object with agent_url and id.' },
-  FORMAT_NOT_SUPPORTED: { status: 404, retryable: false, message: 'This agent does not support that format.' },
-  MANIFEST_INVALID: { status: 422, retryable: false, message: 'The creative manifest does not meet the format’s requirements.' },
-  IDEMPOTENCY_CONFLICT: { status: 409, retryable: false, message: 'This idempotency_key was used with a different payload.' },
-  IDEMPOTENCY_EXPIRED: { status: 409, retryable: false, message: 'This idempotency_key is older than the replay window; use a new key.' },
-  IDEMPOTENCY_IN_PROGRESS: { status: 409, retryable: true, message: 'A request with this idempotency_key is still running; retry shortly to get its result.' },
-  SIGNAL_AGENT_SEGMENT_NOT_FOUND: { status: 404, retryable: false, message: 'Unknown signal_agent_segment_id.' },
-  ACTIVATION_FAILED: { status: 502, retryable: true, message: 'The signal could not be activated.' },
-  ALREADY_ACTIVATED: { status: 409, retryable: false, message: 'The signal is already active on this target.' },
-  DEPLOYMENT_UNAUTHORIZED: { status: 403, retryable: false, message: 'Not authorized for this platform or account.' },
-  AGENT_NOT_FOUND: { status: 404, retryable: false, message: 'No such agent is visible to this principal.' },
-  AGENT_ACCESS_DENIED: { status: 403, retryable: false, message: 'Not authorized for this agent.' },
-  TASK_NOT_FOUND: { status: 404, retryable: false, message: 'No such task for this principal.' },
-  INTERNAL_ERROR: { status: 500, retryable: true, message: 'The agent failed to complete the task.' },
-  INVALID_STATE: { status: 409, retryable: false, message: 'The operation is not permitted in the current state.' },
-  SERVICE_UNAVAILABLE: { status: 503, retryable: true, message: 'The service is temporarily unavailable; retry after the given delay.' },
-} as const satisfies Record<string, { status: number; retryable: boolean; message: string }>;
+  INVALID_REQUEST: { status: 400, recovery: 'correctable', message: 'The request is invalid.' },
+  AUTH_REQUIRED: { status: 401, recovery: 'correctable', message: 'Authentication is required, or the credential was rejected.' },
+  RATE_LIMITED: { status: 429, recovery: 'transient', message: 'Too many requests; retry after retry_after seconds.' },
+  SERVICE_UNAVAILABLE: { status: 503, recovery: 'transient', message: 'The agent is temporarily unavailable; retry with backoff.' },
+  POLICY_VIOLATION: { status: 422, recovery: 'correctable', message: 'The request violates the seller’s content or advertising policies.' },
+  PRODUCT_NOT_FOUND: { status: 404, recovery: 'correctable', message: 'A referenced product is unknown or expired.' },
+  PRODUCT_UNAVAILABLE: { status: 409, recovery: 'correctable', message: 'The product is sold out or no longer available.' },
+  PROPOSAL_EXPIRED: { status: 410, recovery: 'correctable', message: 'The proposal has expired; get a fresh one with get_products.' },
+  BUDGET_TOO_LOW: { status: 422, recovery: 'correctable', message: 'The budget is below the seller’s minimum.' },
+  CREATIVE_REJECTED: { status: 422, recovery: 'correctable', message: 'The creative failed content policy review.' },
+  UNSUPPORTED_FEATURE: { status: 422, recovery: 'correctable', message: 'A requested feature or field is not supported; see get_ap_capabilities.' },
+  AUDIENCE_TOO_SMALL: { status: 422, recovery: 'correctable', message: 'The audience is below the minimum size for targeting.' },
+  ACCOUNT_NOT_FOUND: { status: 404, recovery: 'terminal', message: 'The account reference could not be resolved.' },
+  ACCOUNT_SETUP_REQUIRED: { status: 403, recovery: 'correctable', message: 'The account needs setup before use.' },
+  ACCOUNT_AMBIGUOUS: { status: 400, recovery: 'correctable', message: 'The account reference matches several accounts; pass an account_id.' },
+  ACCOUNT_PAYMENT_REQUIRED: { status: 402, recovery: 'terminal', message: 'The account has an outstanding balance.' },
+  ACCOUNT_SUSPENDED: { status: 403, recovery: 'terminal', message: 'The account is suspended.' },
+  COMPLIANCE_UNSATISFIED: { status: 422, recovery: 'correctable', message: 'The format cannot satisfy a required disclosure of the brief.' },
+  GOVERNANCE_DENIED: { status: 403, recovery: 'correctable', message: 'A governance agent denied the transaction.' },
+  BUDGET_EXHAUSTED: { status: 402, recovery: 'terminal', message: 'The account or campaign budget is spent.' },
+  BUDGET_EXCEEDED: { status: 422, recovery: 'correctable', message: 'The operation would exceed the allocated budget.' },
+  CONFLICT: { status: 409, recovery: 'transient', message: 'The resource changed concurrently; re-read it and retry.' },
+  IDEMPOTENCY_CONFLICT: { status: 409, recovery: 'correctable', message: 'This idempotency_key was used with a different payload.' },
+  IDEMPOTENCY_EXPIRED: { status: 409, recovery: 'correctable', message: 'This idempotency_key is older than the replay window; use a new key.' },
+  CREATIVE_DEADLINE_EXCEEDED: { status: 422, recovery: 'correctable', message: 'The creative change came after the package’s creative_deadline.' },
+  INVALID_STATE: { status: 409, recovery: 'correctable', message: 'The operation is not permitted in the resource’s current status.' },
+  MEDIA_BUY_NOT_FOUND: { status: 404, recovery: 'correctable', message: 'No such media buy for this caller.' },
+  NOT_CANCELLABLE: { status: 409, recovery: 'correctable', message: 'The media buy or package cannot be canceled in its current state.' },
+  PACKAGE_NOT_FOUND: { status: 404, recovery: 'correctable', message: 'No such package in this media buy.' },
+  CREATIVE_NOT_FOUND: { status: 404, recovery: 'correctable', message: 'No such creative in the library.' },
+  SIGNAL_NOT_FOUND: { status: 404, recovery: 'correctable', message: 'No such signal for this caller.' },
+  SESSION_NOT_FOUND: { status: 404, recovery: 'correctable', message: 'No such session; initiate a new one.' },
+  PLAN_NOT_FOUND: { status: 404, recovery: 'correctable', message: 'No such governance plan for this caller.' },
+  REFERENCE_NOT_FOUND: { status: 404, recovery: 'correctable', message: 'A referenced resource does not exist or is not accessible.' },
+  SESSION_TERMINATED: { status: 410, recovery: 'correctable', message: 'The session was terminated; initiate a new one.' },
+  VALIDATION_ERROR: { status: 422, recovery: 'correctable', message: 'A field value is invalid or breaks a business rule.' },
+  PRODUCT_EXPIRED: { status: 410, recovery: 'correctable', message: 'A referenced product has expired.' },
+  PROPOSAL_NOT_COMMITTED: { status: 409, recovery: 'correctable', message: 'The proposal is still a draft; finalize it first.' },
+  IO_REQUIRED: { status: 422, recovery: 'correctable', message: 'The proposal requires a signed insertion order (io_acceptance).' },
+  TERMS_REJECTED: { status: 422, recovery: 'correctable', message: 'The proposed measurement_terms were rejected.' },
+  REQUOTE_REQUIRED: { status: 409, recovery: 'correctable', message: 'The change leaves the envelope the quote was priced against; re-quote first.' },
+  VERSION_UNSUPPORTED: { status: 400, recovery: 'correctable', message: 'This agent does not support the requested ap_major_version.' },
+  CAMPAIGN_SUSPENDED: { status: 409, recovery: 'transient', message: 'The campaign is suspended pending human review.' },
+  GOVERNANCE_UNAVAILABLE: { status: 503, recovery: 'transient', message: 'The governance agent is unreachable; retry with backoff.' },
+  PERMISSION_DENIED: { status: 403, recovery: 'correctable', message: 'The caller is not authorized for this action.' },
+  // The agent-tasks spec's codes (section 7) beyond the vocabulary, and our own.
+  UNAUTHORIZED: { status: 401, recovery: 'correctable', message: 'Check the credentials.' },
+  INVALID_FORMAT_ID: { status: 400, recovery: 'correctable', message: 'format_id must be an object with agent_url and id.' },
+  FORMAT_NOT_SUPPORTED: { status: 404, recovery: 'correctable', message: 'This agent does not support that format.' },
+  MANIFEST_INVALID: { status: 422, recovery: 'correctable', message: 'The creative manifest does not meet the format’s requirements.' },
+  IDEMPOTENCY_IN_PROGRESS: { status: 409, recovery: 'transient', message: 'A request with this idempotency_key is still running; retry shortly to get its result.' },
+  SIGNAL_AGENT_SEGMENT_NOT_FOUND: { status: 404, recovery: 'correctable', message: 'Unknown signal_agent_segment_id.' },
+  ACTIVATION_FAILED: { status: 502, recovery: 'transient', message: 'The signal could not be activated.' },
+  ALREADY_ACTIVATED: { status: 409, recovery: 'correctable', message: 'The signal is already active on this target.' },
+  DEPLOYMENT_UNAUTHORIZED: { status: 403, recovery: 'terminal', message: 'Not authorized for this platform or account.' },
+  AGENT_NOT_FOUND: { status: 404, recovery: 'terminal', message: 'No such agent is visible to this principal.' },
+  AGENT_ACCESS_DENIED: { status: 403, recovery: 'terminal', message: 'Not authorized for this agent.' },
+  TASK_NOT_FOUND: { status: 404, recovery: 'correctable', message: 'No such task for this principal.' },
+  INTERNAL_ERROR: { status: 500, recovery: 'transient', message: 'The agent failed to complete the task.' },
+} as const satisfies Record<string, { status: number; recovery: Recovery; message: string }>;
 
 export type AgentErrorCode = keyof typeof agentErrorCatalogue;
 
-/** What an agent task throws; the transport renders it in its envelope. */
+export interface AgentErrorOptions {
+  /** The argument at fault, as a dotted path. */
+  field?: string;
+  suggestion?: string;
+  /** Seconds until a retry may succeed (1 to 3600), for transient errors. */
+  retryAfter?: number;
+  /** Task-specific details, e.g. `supported_versions` for VERSION_UNSUPPORTED. */
+  details?: Record<string, unknown>;
+  cause?: unknown;
+}
+
+/** What an agent task throws; the transport renders it in its envelope (runtime/envelope.ts). */
 export class AgentError extends Error {
   readonly code: AgentErrorCode;
   /** The argument at fault, as a dotted path, when there is one. */
   readonly field: string | undefined;
   readonly suggestion: string | undefined;
-  /** Seconds until a retry may succeed (1 to 3600), for transient errors. */
   readonly retryAfter: number | undefined;
+  readonly details: Record<string, unknown> | undefined;
 
-  constructor(code: AgentErrorCode, message?: string, options: { field?: string; suggestion?: string; retryAfter?: number; cause?: unknown } = {}) {
+  constructor(code: AgentErrorCode, message?: string, options: AgentErrorOptions = {}) {
     super(message ?? agentErrorCatalogue[code].message, { cause: options.cause });
     this.name = 'AgentError';
     this.code = code;
     this.field = options.field;
     this.suggestion = options.suggestion;
     this.retryAfter = options.retryAfter;
+    this.details = options.details;
   }
 }

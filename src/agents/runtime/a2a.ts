@@ -15,6 +15,7 @@ import type { Principal } from '../../auth/principal.ts';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/database.ts';
 import { AgentError } from '../../protocol/errors.ts';
+import { a2aErrorData, echoOf, successBody } from './envelope.ts';
 import type { TaskRunner } from './runner.ts';
 import type { Tenant } from './task.ts';
 import { cancelTask, findTask, listTasks, tasksGetResponse, type TaskRow, type TaskStatus } from './tasks/service.ts';
@@ -37,9 +38,9 @@ class PrincipalUser implements User {
  * A tenant over A2A (JSON-RPC binding, official SDK): the agent card at
  * `<path>/.well-known/agent-card.json`, messages at `<path>/a2a`. A message names the task in a
  * data part `{skill, parameters}`; the answer is a message whose data part is the payload, or
- * `{error: {code, message, field?}}`. A long-running skill answers an A2A Task instead, which
- * `tasks/get` and `tasks/cancel` then read and cancel from `agent_tasks` (the same rows as
- * MCP's `get_task` and `cancel_task`).
+ * `{error: {code, message, field?, suggestion?, recovery, ...}, context?}` (runtime/envelope.ts).
+ * A long-running skill answers an A2A Task instead, which `tasks/get` and `tasks/cancel` then read
+ * and cancel from `agent_tasks` (the same rows as MCP's `get_task` and `cancel_task`).
  */
 export function mountA2a(
   app: FastifyInstance,
@@ -61,15 +62,15 @@ export function mountA2a(
         if (!data || typeof data.skill !== 'string') {
           throw new AgentError('INVALID_REQUEST', 'Send a data part {"skill": "<task>", "parameters": {...}}.', { field: 'skill' });
         }
-        payload = await runner.run(data.skill, data.parameters ?? {}, principal);
-        if (longRunning.has(data.skill) && typeof payload['task_id'] === 'string') {
-          bus.publish(AgentEvent.task(asA2aTask(await findTask(tasks.db, tenant.name, principal, payload['task_id']), tenant)));
+        const result = await runner.run(data.skill, data.parameters ?? {}, principal);
+        if (longRunning.has(data.skill) && typeof result['task_id'] === 'string') {
+          bus.publish(AgentEvent.task(asA2aTask(await findTask(tasks.db, tenant.name, principal, result['task_id']), tenant)));
           bus.finished();
           return;
         }
+        payload = successBody(result, echoOf(data.parameters));
       } catch (err) {
-        const error = err instanceof AgentError ? err : new AgentError('INTERNAL_ERROR');
-        payload = { error: { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) } };
+        payload = a2aErrorData(err, echoOf(data?.parameters));
       }
       bus.publish(AgentEvent.message(reply(requestContext.contextId, payload)));
       bus.finished();

@@ -8,13 +8,42 @@ const ajv = new Ajv({ allErrors: false, strict: false, coerceTypes: false, useDe
 addFormats.default(ajv);
 const compiled = new WeakMap<JsonSchema, ValidateFunction>();
 
-/** The input schema a task advertises: mutating tasks also take the required `idempotency_key`. */
+/**
+ * The envelope fields every request may carry (core/context.json and `ap_major_version`), whatever
+ * the task declares: the context is echoed back, the version checked before the task runs.
+ */
+const envelopeProperties = {
+  context: { type: 'object', description: 'Opaque correlation data, echoed unchanged in the response.', additionalProperties: true },
+  ap_major_version: { type: 'integer', minimum: 1, maximum: 99, description: 'The AP major version the payload conforms to; see get_ap_capabilities.' },
+};
+
+const advertised = new WeakMap<AgentTask, JsonSchema>();
+
+/** The input schema a task advertises: the envelope fields, and for mutating tasks the required `idempotency_key`. */
 export function advertisedInput(task: AgentTask): JsonSchema {
-  if (!task.mutates) return task.input;
-  const properties = { ...((task.input['properties'] as Record<string, unknown>) ?? {}) };
-  properties['idempotency_key'] = { type: 'string', format: 'uuid', description: 'Client-generated UUID v4; retry with the same key to get the first result again.' };
-  const required = [...new Set([...((task.input['required'] as string[]) ?? []), 'idempotency_key'])];
-  return { ...task.input, properties, required };
+  let schema = advertised.get(task);
+  if (schema) return schema;
+  const properties: Record<string, unknown> = { ...envelopeProperties, ...((task.input['properties'] as Record<string, unknown>) ?? {}) };
+  let required = (task.input['required'] as string[] | undefined) ?? [];
+  if (task.mutates) {
+    properties['idempotency_key'] = { type: 'string', format: 'uuid', description: 'Client-generated UUID v4; retry with the same key to get the first result again.' };
+    required = [...new Set([...required, 'idempotency_key'])];
+  }
+  schema = { ...task.input, properties, ...(required.length > 0 ? { required } : {}) };
+  advertised.set(task, schema);
+  return schema;
+}
+
+/**
+ * The output schema a task advertises: its own, taking the echoed `context` too when it lists its
+ * properties, so a client that checks structured content against it accepts the echo.
+ */
+export function advertisedOutput(task: AgentTask): JsonSchema | undefined {
+  // A long task's call answers its `{task_id, status}`; the output comes later, through get_task.
+  if (task.longRunning) return undefined;
+  const output = task.output;
+  if (!output || typeof output['properties'] !== 'object' || output['properties'] === null) return output;
+  return { ...output, properties: { context: envelopeProperties.context, ...(output['properties'] as Record<string, unknown>) } };
 }
 
 /** Checks the arguments against the task's input schema; the error names the field at fault. */

@@ -1,20 +1,17 @@
-import type { FastifyInstance, FastifyReply, onRequestAsyncHookHandler } from 'fastify';
-import { AgentError, agentErrorCatalogue, ApError } from '../../protocol/errors.ts';
+import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
+import { AgentError, ApError } from '../../protocol/errors.ts';
+import { echoOf, errorStatus, httpErrorBody, successBody, type HttpEnvelope } from './envelope.ts';
 import type { TaskRunner } from './runner.ts';
 import type { Tenant } from './task.ts';
 
-export type HttpEnvelope = 'creative' | 'signals';
+export type { HttpEnvelope } from './envelope.ts';
 
 /**
  * A tenant's tasks over plain HTTP: `POST <path>/tasks/<task>` with the arguments as the JSON body.
- * Errors answer with the code's HTTP status in the tenant's envelope (agent-tasks spec section 7):
- * creative agents `{error: {code, message}}`, signals agents `{errors: [{code, message, field, suggestion}]}`.
+ * Errors answer with the code's HTTP status in the tenant's envelope (agent-tasks spec section 7,
+ * built by runtime/envelope.ts): creative agents `{error: {...}}`, signals agents `{errors: [{...}]}`.
  */
 export function mountHttp(app: FastifyInstance, tenant: Tenant, runner: TaskRunner, envelope: HttpEnvelope, hostGuard: onRequestAsyncHookHandler): void {
-  const send = (reply: FastifyReply, error: AgentError, status: number = agentErrorCatalogue[error.code].status) => {
-    const detail = { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}), ...(error.suggestion ? { suggestion: error.suggestion } : {}) };
-    return reply.code(status).send(envelope === 'creative' ? { error: { code: error.code, message: error.message } } : { errors: [detail] });
-  };
   app.post<{ Params: { task: string } }>(
     `${tenant.path}/tasks/:task`,
     {
@@ -32,15 +29,18 @@ export function mountHttp(app: FastifyInstance, tenant: Tenant, runner: TaskRunn
         const status = err instanceof ApError ? err.status : ((err as { statusCode?: number }).statusCode ?? 500);
         if (status >= 500) request.log.error({ err }, 'agent request failed');
         const code = status === 401 ? 'UNAUTHORIZED' : status === 429 ? 'RATE_LIMITED' : status < 500 ? 'INVALID_REQUEST' : 'INTERNAL_ERROR';
-        return send(reply, new AgentError(code, status < 500 ? err.message : undefined), status);
+        const retryAfter = err instanceof ApError ? err.retryAfter : undefined;
+        const error = new AgentError(code, status < 500 ? err.message : undefined, retryAfter !== undefined ? { retryAfter } : {});
+        return reply.code(status).send(httpErrorBody(envelope, error, echoOf(undefined, request.headers.authorization)));
       },
     },
     async (request, reply) => {
+      const echo = echoOf(request.body, request.headers.authorization);
       try {
-        return await runner.run(request.params.task, request.body ?? {}, request.principal!);
+        return successBody(await runner.run(request.params.task, request.body ?? {}, request.principal!), echo);
       } catch (err) {
         if (!(err instanceof AgentError)) request.log.error({ err, task: request.params.task }, 'agent task failed');
-        return send(reply, err instanceof AgentError ? err : new AgentError('INTERNAL_ERROR'));
+        return reply.code(errorStatus(err)).send(httpErrorBody(envelope, err, echo));
       }
     },
   );

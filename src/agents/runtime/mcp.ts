@@ -1,21 +1,20 @@
-import type { FastifyBaseLogger, FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { AgentError } from '../../protocol/errors.ts';
-import type { Principal } from '../../auth/principal.ts';
-import { advertisedInput } from './arguments.ts';
+import type { FastifyError, FastifyInstance, FastifyReply, onRequestAsyncHookHandler } from 'fastify';
+import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { ApError } from '../../protocol/errors.ts';
+import { mcpDispatcher, rpcError, type RpcAnswer } from './mcp-dispatcher.ts';
 import type { TaskRunner } from './runner.ts';
 import type { Tenant } from './task.ts';
 
 /**
- * A tenant over MCP (Streamable HTTP, stateless): each POST gets a fresh SDK server bound to the
- * caller, so instances share nothing in memory and any of them can answer. Results carry the
- * payload twice, as the spec and MCP clients each expect: JSON text in `content[0]` and the
- * object in `structuredContent`. Errors are tool results with `isError` and `{code, message}`.
+ * A tenant over MCP (Streamable HTTP, stateless): each POST is answered by a dispatcher made once
+ * per tenant (mcp-dispatcher.ts), so instances share nothing in memory and any of them can answer.
+ * The answer is server-sent events when the client accepts them, plain JSON otherwise. Results
+ * carry the payload twice, as the spec and MCP clients each expect: JSON text in `content[0]` and
+ * the object in `structuredContent`; errors are tool results with `isError` (runtime/envelope.ts).
  */
 export function mountMcp(app: FastifyInstance, tenant: Tenant, runner: TaskRunner, hostGuard: onRequestAsyncHookHandler): void {
   const path = `${tenant.path}/mcp`;
+  const dispatch = mcpDispatcher(tenant, runner);
   app.post(
     path,
     {
@@ -23,28 +22,31 @@ export function mountMcp(app: FastifyInstance, tenant: Tenant, runner: TaskRunne
       onRequest: hostGuard,
       schema: {
         summary: `${tenant.name} agent over MCP`,
-        description: 'MCP Streamable HTTP: JSON-RPC 2.0 `tools/list` and `tools/call`; answered as server-sent events when the client accepts text/event-stream.',
+        description:
+          'MCP Streamable HTTP, stateless: JSON-RPC 2.0 `initialize`, `ping`, `tools/list` and `tools/call` (no `initialize` needed first); answered as server-sent events when the client accepts text/event-stream, else as JSON.',
         tags: ['Agents'],
         security: [{ bearer: [] }],
       },
+      // A body that is not JSON answers in JSON-RPC; a refused credential stays the registry's 401.
+      errorHandler: (err: FastifyError, request, reply) => {
+        if (err instanceof ApError) throw err;
+        const status = err.statusCode ?? 500;
+        if (status >= 500) request.log.error({ err }, 'MCP request failed');
+        const [code, message] =
+          status === 400 ? [ErrorCode.ParseError, 'Parse error: the body is not valid JSON.'] : status < 500 ? [ErrorCode.ConnectionClosed, err.message] : [ErrorCode.InternalError, 'Internal error.'];
+        return send(reply, status, false, [rpcError(null, code, message)], false);
+      },
     },
     async (request, reply) => {
-      const server = serverFor(tenant, runner, request.principal!, request.log);
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-      reply.hijack();
-      reply.raw.on('close', () => {
-        void transport.close();
-        void server.close();
-      });
-      try {
-        await server.connect(transport);
-        await transport.handleRequest(request.raw, reply.raw, request.body);
-      } catch (err) {
-        request.log.error({ err }, 'MCP request failed');
-        if (!reply.raw.headersSent) {
-          reply.raw.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32603, message: 'Internal error.' } }));
-        } else if (!reply.raw.writableEnded) reply.raw.end();
+      const version = request.headers['mcp-protocol-version'];
+      const sse = acceptsEventStream(request.headers.accept);
+      if (typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+        const message = `Bad Request: unsupported protocol version ${version} (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}).`;
+        return send(reply, 400, false, [rpcError(null, ErrorCode.ConnectionClosed, message)], false);
       }
+      const answer = await dispatch(request.body, { principal: request.principal!, authorization: request.headers.authorization, log: request.log });
+      if (answer.answers.length === 0) return reply.code(answer.status).send();
+      return send(reply, answer.status, sse && answer.status === 200, answer.answers, answer.batch);
     },
   );
   // Stateless: no server-initiated stream and no session to end.
@@ -61,26 +63,18 @@ export function mountMcp(app: FastifyInstance, tenant: Tenant, runner: TaskRunne
   }
 }
 
-function serverFor(tenant: Tenant, runner: TaskRunner, principal: Principal, log: FastifyBaseLogger): Server {
-  const server = new Server({ name: `ap-${tenant.name}`, version: '1.0.0' }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: runner.tasks.map((task) => ({
-      name: task.name,
-      description: task.description,
-      inputSchema: advertisedInput(task) as { type: 'object' },
-      ...(task.output && !task.longRunning ? { outputSchema: task.output as { type: 'object' } } : {}),
-    })),
-  }));
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-    try {
-      const payload = await runner.run(request.params.name, request.params.arguments, principal);
-      return { content: [{ type: 'text', text: JSON.stringify(payload) }], structuredContent: payload };
-    } catch (err) {
-      if (!(err instanceof AgentError)) log.error({ err, task: request.params.name }, 'agent task failed');
-      const error = err instanceof AgentError ? err : new AgentError('INTERNAL_ERROR');
-      const body = { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}), ...(error.suggestion ? { suggestion: error.suggestion } : {}) };
-      return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
-    }
-  });
-  return server;
+/** One SSE event per answer, as the SDK's transport writes them, or the JSON of the answer (an array for a batch). */
+function send(reply: FastifyReply, status: number, sse: boolean, answers: RpcAnswer[], batch: boolean): FastifyReply {
+  if (sse) {
+    const events = answers.map((a) => `event: message\ndata: ${JSON.stringify(a)}\n\n`).join('');
+    return reply.code(status).header('cache-control', 'no-cache').type('text/event-stream').send(events);
+  }
+  return reply
+    .code(status)
+    .type('application/json')
+    .send(JSON.stringify(batch ? answers : answers[0]));
+}
+
+function acceptsEventStream(accept: string | undefined): boolean {
+  return accept !== undefined && accept.includes('text/event-stream');
 }

@@ -5,6 +5,7 @@ import type { Clock } from '../../clock.ts';
 import type { Database, Queryable } from '../../db/database.ts';
 import { AgentError } from '../../protocol/errors.ts';
 import { validateArguments } from './arguments.ts';
+import { checkMajorVersion } from './capabilities.ts';
 import { requireKey, runOnce, type IdempotencySettings } from './idempotency/service.ts';
 import { checkOutput, type OutputCheck } from './outputs.ts';
 import type { AgentTask, ResolvedAccount, TaskContext, Tenant } from './task.ts';
@@ -49,6 +50,7 @@ export function createRunner(db: Database, tenant: Tenant, settings: RunnerSetti
       }
       const args = rawArgs ?? {};
       if (typeof args !== 'object' || Array.isArray(args)) throw new AgentError('INVALID_REQUEST', 'Arguments must be a JSON object.', { field: 'arguments' });
+      checkMajorVersion(args);
       const typed = args as Record<string, unknown>;
       validateArguments(task, typed);
       const execute = async (tx: Queryable) => {

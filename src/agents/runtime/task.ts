@@ -74,12 +74,21 @@ export interface AgentTask {
 
 export type AgentProtocol = 'media_buy' | 'signals' | 'governance' | 'sponsored_intelligence' | 'creative' | 'brand';
 
+/** A compliance claim an agent makes in `get_ap_capabilities` (enums/specialism.json). */
+export type Specialism =
+  | 'audience-sync' | 'brand-rights' | 'collection-lists' | 'content-standards' | 'creative-ad-server' | 'creative-generative' | 'creative-template'
+  | 'governance-aware-seller' | 'governance-delivery-monitor' | 'governance-spend-authority' | 'property-lists' | 'sales-broadcast-tv'
+  | 'sales-catalog-driven' | 'sales-guaranteed' | 'sales-non-guaranteed' | 'sales-proposal-mode' | 'sales-social' | 'signal-marketplace'
+  | 'signal-owned' | 'signed-requests';
+
 /** An agent served by the runtime: its tasks, mounted at `path` (`/sales` serves `/sales/mcp`). */
 export interface Tenant {
   name: string;
   path: string;
   description: string;
   protocols: AgentProtocol[];
+  /** The specialisms it claims; none when absent. */
+  specialisms?: Specialism[];
   tasks: AgentTask[];
   /** Also serve the tasks over plain HTTP (`<path>/tasks/<task>`), with this error envelope. */
   httpEnvelope?: 'creative' | 'signals';

@@ -32,9 +32,14 @@ eachEngine('agent runtime over A2A', (engine) => {
     assert.deepEqual((capabilities['ap'] as { idempotency: unknown }).idempotency, { supported: true, replay_ttl_seconds: 86400 });
   });
 
-  it('answers errors as {error: {code, message, field}}', async () => {
+  it('answers errors as {error: {code, message, field, recovery}}', async () => {
     const client = await a2aClient(server.url);
-    assert.deepEqual((await callSkill(client, 'nope', {}))['error'], { code: 'INVALID_REQUEST', message: 'Unknown task "nope"; this agent offers get_ap_capabilities, get_task, cancel_task, echo, create_widget, build_thing, flaky_create.', field: 'name' });
+    assert.deepEqual((await callSkill(client, 'nope', {}))['error'], {
+      code: 'INVALID_REQUEST',
+      message: 'Unknown task "nope"; this agent offers get_ap_capabilities, get_task, cancel_task, echo, create_widget, build_thing, flaky_create.',
+      field: 'name',
+      recovery: 'correctable',
+    });
     assert.equal(((await callSkill(client, 'echo', { message: 7 }))['error'] as { field: string }).field, 'message');
   });
 

@@ -63,7 +63,7 @@ eachEngine('agent tasks over plain HTTP', (engine) => {
     assert.deepEqual(await json(res), { previews: [] });
   });
 
-  it('answers creative errors 400, 404 and 422 with {error: {code, message}}', async () => {
+  it('answers creative errors 400, 404 and 422 with {error: {code, message, ...}}', async () => {
     const cases: Array<[string, number, string]> = [
       ['{"fail": 42}', 400, 'INVALID_REQUEST'],
       ['{"fail": "format"}', 404, 'FORMAT_NOT_SUPPORTED'],
@@ -75,8 +75,9 @@ eachEngine('agent tasks over plain HTTP', (engine) => {
       assert.equal(res.status, status, body);
       const answer = await json(res);
       assert.deepEqual(Object.keys(answer), ['error']);
-      assert.deepEqual(Object.keys(answer.error), ['code', 'message']);
       assert.equal(answer.error.code, code, body);
+      assert.equal(typeof answer.error.message, 'string');
+      assert.equal(answer.error.recovery, 'correctable');
     }
     const unknown = await post('/creative/tasks/build_everything', '{}');
     assert.equal(unknown.status, 400);
@@ -86,14 +87,16 @@ eachEngine('agent tasks over plain HTTP', (engine) => {
   it('answers an internal failure 500 without its details', async () => {
     const res = await post('/creative/tasks/preview_creative', '{"fail": "crash"}');
     assert.equal(res.status, 500);
-    assert.deepEqual(await json(res), { error: { code: 'INTERNAL_ERROR', message: 'The agent failed to complete the task.' } });
+    assert.deepEqual(await json(res), { error: { code: 'INTERNAL_ERROR', message: 'The agent failed to complete the task.', recovery: 'transient' } });
   });
 
   it('answers signals errors with {errors: [{code, message, field, suggestion}]}', async () => {
     const res = await post('/signals/tasks/activate_signal', '{"signal_agent_segment_id": "seg-9"}');
     assert.equal(res.status, 404);
     assert.deepEqual(await json(res), {
-      errors: [{ code: 'SIGNAL_AGENT_SEGMENT_NOT_FOUND', message: 'No segment seg-9.', field: 'signal_agent_segment_id', suggestion: 'Call get_signals for current ids.' }],
+      errors: [
+        { code: 'SIGNAL_AGENT_SEGMENT_NOT_FOUND', message: 'No segment seg-9.', field: 'signal_agent_segment_id', suggestion: 'Call get_signals for current ids.', recovery: 'correctable' },
+      ],
     });
     const missing = await json(await post('/signals/tasks/activate_signal', '{}'));
     assert.equal(missing.errors[0].code, 'INVALID_REQUEST');

@@ -4,6 +4,7 @@ import type { Principal } from '../../../auth/principal.ts';
 import type { Clock } from '../../../clock.ts';
 import type { Database, Queryable } from '../../../db/database.ts';
 import { WorkPool } from '../../../jobs/work-pool.ts';
+import { errorObject } from '../envelope.ts';
 import { AgentError } from '../../../protocol/errors.ts';
 import { checkOutput, type OutputCheck } from '../outputs.ts';
 import { taskContext } from '../runner.ts';
@@ -206,8 +207,7 @@ class Lease {
 }
 
 function failed(err: unknown): TaskOutcome {
-  const error = err instanceof AgentError ? err : new AgentError('INTERNAL_ERROR');
-  return { status: 'failed', error: { code: error.code, message: error.message } };
+  return { status: 'failed', error: { ...errorObject(err) } };
 }
 
 /** The principal that started the task (the subject alone for tasks accepted before it was stored). */

@@ -1,0 +1,166 @@
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  InitializeRequestSchema,
+  isJSONRPCRequest,
+  JSONRPCMessageSchema,
+  LATEST_PROTOCOL_VERSION,
+  ListToolsRequestSchema,
+  PingRequestSchema,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type InitializeResult,
+  type JSONRPCRequest,
+  type ListToolsResult,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Principal } from '../../auth/principal.ts';
+import { AgentError } from '../../protocol/errors.ts';
+import { advertisedInput, advertisedOutput } from './arguments.ts';
+import { echoOf, mcpToolError, mcpToolResult } from './envelope.ts';
+import type { TaskRunner } from './runner.ts';
+import type { Tenant } from './task.ts';
+
+/** A JSON-RPC answer to one request: a result or an error. */
+export type RpcAnswer = { jsonrpc: '2.0'; id: RequestId | null } & ({ result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } });
+
+/** What one POST answers: an HTTP status and the answers (none when it held only notifications). */
+export interface McpReply {
+  status: number;
+  answers: RpcAnswer[];
+  /** The POST held an array (a JSON-RPC batch), so the answers are one too. */
+  batch: boolean;
+}
+
+export interface McpCall {
+  principal: Principal;
+  /** The request's Authorization header, so no answer echoes its token. */
+  authorization: string | undefined;
+  log: FastifyBaseLogger;
+}
+
+// As the SDK's own transport caps them.
+const maxBatch = 100;
+
+/**
+ * Stateless MCP over JSON-RPC: `initialize`, `ping`, `tools/list` and `tools/call`, with every
+ * message checked against the official SDK's schemas. Nothing is built per call: the server's
+ * answers to `initialize` and `tools/list` are made once per tenant, and a call goes straight to
+ * the runner. A `tools/call` needs no `initialize` first, as no session is kept.
+ */
+export function mcpDispatcher(tenant: Tenant, runner: TaskRunner): (body: unknown, call: McpCall) => Promise<McpReply> {
+  const serverInfo = { name: `ap-${tenant.name}`, version: '1.0.0' };
+  const capabilities = { tools: { listChanged: false } };
+  const tools: ListToolsResult = {
+    tools: runner.tasks.map((task) => {
+      const outputSchema = advertisedOutput(task);
+      return {
+        name: task.name,
+        description: task.description,
+        inputSchema: advertisedInput(task) as { type: 'object' },
+        ...(outputSchema ? { outputSchema: outputSchema as { type: 'object' } } : {}),
+      };
+    }),
+  };
+
+  const callTool = async (request: JSONRPCRequest, call: McpCall): Promise<Record<string, unknown>> => {
+    const parsed = CallToolRequestSchema.safeParse(request);
+    if (!parsed.success) throw invalidParams(parsed.error);
+    const { name, arguments: args } = parsed.data.params;
+    const echo = echoOf(args, call.authorization);
+    try {
+      return mcpToolResult(await runner.run(name, args ?? {}, call.principal), echo);
+    } catch (err) {
+      if (!(err instanceof AgentError)) call.log.error({ err, task: name }, 'agent task failed');
+      return mcpToolError(err, echo);
+    }
+  };
+
+  const answer = async (request: JSONRPCRequest, call: McpCall): Promise<Record<string, unknown>> => {
+    switch (request.method) {
+      case 'tools/call':
+        return callTool(request, call);
+      case 'tools/list':
+        check(ListToolsRequestSchema, request);
+        return tools;
+      case 'ping':
+        check(PingRequestSchema, request);
+        return {};
+      case 'initialize': {
+        const { params } = check(InitializeRequestSchema, request);
+        // As the SDK's server negotiates: the client's version when supported, else our latest.
+        const protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(params.protocolVersion) ? params.protocolVersion : LATEST_PROTOCOL_VERSION;
+        return { protocolVersion, capabilities, serverInfo, instructions: tenant.description } satisfies InitializeResult;
+      }
+      default:
+        throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+    }
+  };
+
+  const one = async (message: unknown, call: McpCall): Promise<RpcAnswer | undefined> => {
+    if (!JSONRPCMessageSchema.safeParse(message).success) return rpcError(idOf(message), ErrorCode.InvalidRequest, 'Invalid Request: not a JSON-RPC 2.0 message.');
+    // Notifications (initialized, cancelled, ...) and responses need no answer: nothing is kept between calls.
+    if (!isJSONRPCRequest(message)) return undefined;
+    try {
+      return { jsonrpc: '2.0', id: message.id, result: await answer(message, call) };
+    } catch (err) {
+      if (err instanceof RpcError) return rpcError(message.id, err.code, err.message, err.data);
+      call.log.error({ err, method: message.method }, 'MCP request failed');
+      return rpcError(message.id, ErrorCode.InternalError, 'Internal error.');
+    }
+  };
+
+  return async (body, call) => {
+    if (!Array.isArray(body)) {
+      const reply = await one(body, call);
+      if (!reply) return { status: 202, answers: [], batch: false };
+      // A message that is not JSON-RPC at all is the transport's 400, as the SDK answers it.
+      return { status: 'error' in reply && reply.error.code === ErrorCode.InvalidRequest ? 400 : 200, answers: [reply], batch: false };
+    }
+    if (body.length === 0 || body.length > maxBatch) {
+      return { status: 400, answers: [rpcError(null, ErrorCode.InvalidRequest, `Invalid Request: a batch holds 1 to ${maxBatch} messages.`)], batch: false };
+    }
+    // The lifecycle forbids initialize inside a batch, as the SDK's transport enforces.
+    if (body.some((m) => isJSONRPCRequest(m) && m.method === 'initialize')) {
+      return { status: 400, answers: [rpcError(null, ErrorCode.InvalidRequest, 'Invalid Request: initialize must be sent alone.')], batch: false };
+    }
+    const answers = (await Promise.all(body.map((message) => one(message, call)))).filter((a) => a !== undefined);
+    return { status: answers.length === 0 ? 202 : 200, answers, batch: true };
+  };
+}
+
+/** A JSON-RPC error to answer (invalid params, unknown method). */
+export class RpcError extends Error {
+  readonly code: number;
+  readonly data: unknown;
+  constructor(code: number, message: string, data?: unknown) {
+    super(message);
+    this.code = code;
+    this.data = data;
+  }
+}
+
+export function rpcError(id: RequestId | null, code: number, message: string, data?: unknown): RpcAnswer {
+  return { jsonrpc: '2.0', id, error: { code, message, ...(data === undefined ? {} : { data }) } };
+}
+
+interface Schema<T> {
+  safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> } };
+}
+
+function check<T>(schema: Schema<T>, request: JSONRPCRequest): T {
+  const parsed = schema.safeParse(request);
+  if (!parsed.success) throw invalidParams(parsed.error);
+  return parsed.data;
+}
+
+function invalidParams(error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> }): RpcError {
+  const issue = error.issues[0];
+  const where = issue ? issue.path.map(String).join('.') : '';
+  return new RpcError(ErrorCode.InvalidParams, `Invalid params${where ? ` at ${where}` : ''}: ${issue?.message ?? 'invalid'}.`);
+}
+
+function idOf(message: unknown): RequestId | null {
+  const id = (message as { id?: unknown } | null)?.id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
