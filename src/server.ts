@@ -83,7 +83,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const ctx: AppContext = { config, db, fetcher, clock: deps.clock ?? systemClock, resolveTxt: deps.resolveTxt ?? resolveTxt };
   const identity = createIdentity(app, ctx);
   guardRoutes(app, deps.authenticator ?? identity.authenticator, identity.resourceMetadataUrl);
-  enforceRateLimits(app, openCounterStore(config, db, app.log));
+  enforceRateLimits(app, openCounterStore(config, db, app.log, ctx.clock), ctx.clock);
   registerErrorRendering(app);
   echoRequestId(app);
 
