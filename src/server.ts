@@ -10,7 +10,7 @@ import { registerHealth } from './http/health.ts';
 import { requireJsonWrites } from './http/json-writes.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
-import { buildValidator } from './http/validation.ts';
+import { buildValidator, refuseNulCharacters } from './http/validation.ts';
 import { echoRequestId, requestId } from './http/request-id.ts';
 import { logRequests } from './http/request-log.ts';
 import { recordRoutes } from './http/route-table.ts';
@@ -74,9 +74,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Route-level hooks attach as routes register, so these come before any route.
   recordRoutes(app);
   requireJsonWrites(app);
+  refuseNulCharacters(app);
   const fetcher = deps.fetcher ?? new SafeFetch({ allow: parseAllowList(config.fetchAllow) });
   const ctx: AppContext = { config, db, fetcher, clock: deps.clock ?? systemClock, resolveTxt: deps.resolveTxt ?? resolveTxt };
-  enforceRateLimits(app, openCounterStore(config, db, app.log));
+  enforceRateLimits(app, openCounterStore(config, db, app.log, ctx.clock), ctx.clock);
   registerErrorRendering(app);
   echoRequestId(app);
 

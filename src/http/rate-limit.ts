@@ -1,4 +1,5 @@
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, preHandlerHookHandler } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from 'fastify';
+import { systemClock, type Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { normalizeDomain } from '../protocol/domain.ts';
@@ -8,11 +9,11 @@ import { databaseCounters } from './rate-limit/database-counters.ts';
 import { redisCounters } from './rate-limit/redis-counters.ts';
 import '../auth/principal.ts';
 
-export type { CounterHit, CounterStore } from './rate-limit/counter-store.ts';
+export type { CounterStore, Take } from './rate-limit/counter-store.ts';
 
-/** A limit a route declares: at most `max` requests per `windowSeconds` for each key. */
+/** A limit a route declares: at most `max` requests in any `windowSeconds`-long span, for each key. */
 export interface RateLimitRule {
-  /** Names the counter, so two routes can share one budget by sharing a name. */
+  /** Names the log, so two routes can share one budget by sharing a name. */
   name: string;
   max: number;
   windowSeconds: number;
@@ -22,6 +23,13 @@ export interface RateLimitRule {
    * skips the rule, and the route's own validation refuses it.
    */
   by: 'ip' | 'principal' | 'organization' | 'domain' | ((request: FastifyRequest) => string | undefined);
+  /**
+   * `accepted`: only requests the route accepts (answered below 400) count, so a refused one
+   * spends nobody's budget. The request holds its place while it runs and gives it back if it is
+   * refused, so concurrent requests still cannot pass the limit. Default `every`: every request
+   * that gets past the limits counts, whatever the route answers (sign-in guesses, say).
+   */
+  counts?: 'every' | 'accepted';
 }
 
 declare module 'fastify' {
@@ -31,37 +39,63 @@ declare module 'fastify' {
 }
 
 /**
- * Where the counters live: Redis when `REDIS_URL` is configured, else the database. Either way
- * they are shared by every instance, so a limit holds across all of them.
+ * Where the logs live: Redis when `REDIS_URL` is configured, else the database. Either way they
+ * are shared by every instance, so a limit holds across all of them.
  */
-export function openCounterStore(config: Pick<Config, 'redisUrl'>, db: Database, log?: FastifyBaseLogger): CounterStore {
-  if (!config.redisUrl) return databaseCounters(db);
+export function openCounterStore(config: Pick<Config, 'redisUrl'>, db: Database, log?: FastifyBaseLogger, clock: Clock = systemClock): CounterStore {
+  if (!config.redisUrl) return databaseCounters(db, { now: () => clock.now().getTime() });
   return redisCounters(config.redisUrl, { onError: (err) => log?.warn({ err }, 'rate-limit counters: Redis connection error') });
 }
 
+interface Held {
+  key: string;
+  slot: string;
+}
+
 /**
- * Fixed-window counters in `store`; the window's end gives `Retry-After`. Attached only to routes
- * that declare limits, as their first preHandler: after authentication (so per-principal keys are
- * known) and body parsing (so a rule can key on the body). The store closes with the app.
+ * Sliding-window limits in `store`: a request passes a rule when fewer than `max` requests were
+ * counted in the `windowSeconds` before it, and a refusal's `Retry-After` is exactly when one of
+ * them leaves the window. A request refused by any rule counts against none. Attached only to
+ * routes that declare limits, as their first preHandler: after authentication (so per-principal
+ * keys are known) and body parsing (so a rule can key on the body). The store closes with the app.
  */
-export function enforceRateLimits(app: FastifyInstance, store: CounterStore): void {
+export function enforceRateLimits(app: FastifyInstance, store: CounterStore, clock: Clock = systemClock): void {
+  // Places held for `counts: 'accepted'` rules until the answer is known.
+  const pending = new WeakMap<FastifyRequest, Held[]>();
+  const giveBack = async (request: FastifyRequest, held: Held[]) => {
+    await Promise.all(held.map(({ key, slot }) => store.giveBack(key, slot).catch((err: unknown) => request.log.warn({ err, key }, 'rate limit: could not give a place back'))));
+  };
   app.addHook('onRoute', (route) => {
     const rules = route.config?.rateLimit;
     if (!rules?.length) return;
     const limit: preHandlerHookHandler = async (request) => {
+      const now = clock.now().getTime();
+      const taken: Array<Held & { rule: RateLimitRule }> = [];
       for (const rule of rules) {
         const subject = keyOf(rule, request);
         if (subject === undefined) continue;
-        const { hits, retryAfterSeconds } = await store.hit(`${rule.name}:${subject}`, rule.windowSeconds);
-        if (hits > rule.max) {
+        const key = `${rule.name}:${subject}`;
+        const result = await store.take(key, rule.max, rule.windowSeconds * 1000, now);
+        if (!result.taken) {
+          await giveBack(request, taken);
           throw new ApError('rate_limited', `Rate limit exceeded: ${rule.max} requests per ${describe(rule.windowSeconds)}.`, {
-            retryAfter: Math.max(1, retryAfterSeconds),
+            retryAfter: Math.max(1, Math.ceil(result.retryAfterMs / 1000)),
           });
         }
+        taken.push({ key, slot: result.slot, rule });
       }
+      const held = taken.filter((t) => t.rule.counts === 'accepted');
+      if (held.length) pending.set(request, held);
     };
-    const existing = route.preHandler ? [route.preHandler].flat() : [];
-    route.preHandler = [limit, ...existing];
+    // Before the answer goes out, so a client that retries at once finds the place free again.
+    const settle: onSendHookHandler = async (request, reply) => {
+      const held = pending.get(request);
+      if (!held) return;
+      pending.delete(request);
+      if (reply.statusCode >= 400) await giveBack(request, held);
+    };
+    route.preHandler = [limit, ...(route.preHandler ? [route.preHandler].flat() : [])];
+    route.onSend = [settle, ...(route.onSend ? [route.onSend].flat() : [])];
   });
   app.addHook('onClose', async () => store.close());
 }

@@ -1,6 +1,7 @@
-import type { FastifySchemaCompiler } from 'fastify';
+import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import { Ajv, type AnySchema, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
+import { ApError } from '../protocol/errors.ts';
 
 /**
  * Request validation with two Ajv instances. Query strings, params and headers arrive as text,
@@ -25,4 +26,41 @@ function create(options: Options, shared: AnySchema[]): Ajv {
   addFormats.default(ajv);
   for (const schema of shared) ajv.addSchema(schema);
   return ajv;
+}
+
+/**
+ * No text we store may hold U+0000: PostgreSQL refuses it in `text` and `jsonb` on both engines,
+ * so it would surface as a 500 halfway through a write. One hook refuses it in the query string,
+ * path parameters and parsed body of every route before validation, as `validation_failed`
+ * naming the field, so nothing is written and no route has to think of it.
+ */
+export function refuseNulCharacters(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request) => {
+    for (const [part, value] of [['querystring', request.query], ['params', request.params], ['body', request.body]] as const) {
+      const field = nulField(value);
+      if (field === undefined) continue;
+      const where = field ? `${part}.${field}` : part;
+      throw new ApError('validation_failed', `Invalid ${where}: must not contain the NUL character (U+0000).`, {
+        details: [{ in: part, field, message: 'must not contain the NUL character (U+0000)' }],
+      });
+    }
+  });
+}
+
+/** The dotted path of the first string or key holding U+0000, or undefined. Iterative: bodies may nest deeply. */
+export function nulField(value: unknown): string | undefined {
+  const stack: Array<[unknown, string]> = [[value, '']];
+  while (stack.length) {
+    const [item, path] = stack.pop()!;
+    if (typeof item === 'string') {
+      if (item.includes('\u0000')) return path;
+    } else if (item && typeof item === 'object') {
+      for (const [key, child] of Object.entries(item)) {
+        const at = path ? `${path}.${key}` : key;
+        if (key.includes('\u0000')) return at;
+        stack.push([child, at]);
+      }
+    }
+  }
+  return undefined;
 }

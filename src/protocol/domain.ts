@@ -56,7 +56,9 @@ export function normalizeDomain(input: string, { field = 'domain', in: where = '
     if (!/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(label)) reject(`label "${truncate(label)}" is not a valid host name label`);
     if (hasReservedHyphens(label) && !label.startsWith('xn--')) reject(reservedHyphens(label).reason);
   }
-  if (/^\d+$/.test(labels.at(-1)!)) reject('the top-level label cannot be numeric');
+  // The URL standard's "ends in a number" rule: a host whose last label is decimal or 0x-hex is
+  // parsed as an IPv4 address (0x7f.0.0.0x1 is 127.0.0.1), so it is never a domain.
+  if (/^(\d+|0x[0-9a-f]*)$/.test(labels.at(-1)!)) reject('the top-level label cannot be a number (URLs read such a host as an IPv4 address)');
   return ascii;
 }
 

@@ -41,6 +41,32 @@ eachEngine('OAuth discovery and registration', (engine) => {
       assert.equal(res.status, 400);
       assert.equal((await json(res)).error, 'invalid_client_metadata');
     });
+
+    it('registers a client that names no token_endpoint_auth_method as client_secret_basic (RFC 7591), with the secret it then needs', async () => {
+      const res = await register({ redirect_uris: [REDIRECT_URI] });
+      assert.equal(res.status, 201);
+      const client = await json(res);
+      assert.equal(client.token_endpoint_auth_method, 'client_secret_basic');
+      assert.equal(typeof client.client_secret, 'string');
+    });
+
+    it('answers another method on /register with the catalogue’s 404, not plain text', async () => {
+      for (const method of ['GET', 'PUT', 'DELETE', 'PATCH']) {
+        const res = await fetch(`${server.url}/register`, { method });
+        assert.equal(res.status, 404, method);
+        assert.match(res.headers.get('content-type') ?? '', /^application\/json/, method);
+        assert.equal((await json(res)).error, 'not_found', method);
+      }
+    });
+
+    it('refuses a NUL character in client metadata with 400 invalid_client_metadata, storing nothing', async () => {
+      const clients = async () => (await server.db.query(`select count(*)::int as n from oauth_records where model = 'Client'`))[0]!.n as number;
+      const before = await clients();
+      const res = await register({ redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none', client_name: 'A\u0000B' });
+      assert.equal(res.status, 400);
+      assert.equal((await json(res)).error, 'invalid_client_metadata');
+      assert.equal(await clients(), before);
+    });
   });
 
   describe('authorization server metadata (RFC 8414)', () => {

@@ -70,17 +70,14 @@ const every = (methods: string[], urls: string[]) => methods.flatMap((m) => urls
 /** Public routes with no 2xx example, each group with its reason. Every entry must be a route. */
 const exemptions: Array<{ routes: string[]; reason: string }> = [
   {
-    routes: every(['GET', 'HEAD', 'POST', 'PUT', 'DELETE'], ['/authorize', '/authorize/:uid', '/token', '/token/revocation', '/me', '/register/:clientId', '/session/end/confirm']),
-    reason:
-      'oidc-provider’s protocol endpoints: outside a flow they answer as OAuth says (redirects, 400 invalid_request or invalid_grant, ' +
-      '401 for /me and /register/:clientId, which take the provider’s own tokens). The flow and refusal suites drive /authorize and /token.',
-  },
-  {
     routes: [
-      ...every(['POST', 'PUT', 'DELETE'], ['/jwks', '/.well-known/openid-configuration', '/.well-known/oauth-authorization-server', '/session/end', '/session/end/success']),
-      ...every(['GET', 'HEAD', 'PUT', 'DELETE'], ['/register']),
+      ...every(['GET', 'HEAD', 'POST'], ['/authorize', '/me']),
+      ...every(['GET', 'HEAD'], ['/authorize/:uid', '/register/:clientId']),
+      ...every(['POST'], ['/token', '/token/revocation', '/session/end', '/session/end/confirm']),
     ],
-    reason: 'mounted with every method so the provider decides; it serves the method covered above and answers 404 to these',
+    reason:
+      'oidc-provider’s protocol endpoints, mounted for the methods it serves: outside a flow they answer as OAuth says (redirects, 400 invalid_request or invalid_grant, ' +
+      '401 for /me and /register/:clientId, which take the provider’s own tokens). The flow and refusal suites drive /authorize and /token.',
   },
   {
     routes: ['GET /interaction/:uid', 'HEAD /interaction/:uid', ...every(['POST'], ['/interaction/:uid/login', '/interaction/:uid/confirm', '/interaction/:uid/abort'])],

@@ -77,6 +77,15 @@ describe('domain normalization', () => {
     );
   });
 
+  it('refuses hosts the URL standard reads as IPv4 addresses (the last label is a number) with 400 invalid_domain', () => {
+    for (const input of ['0x7f.0.0.0x1', '10.0.0.0x1', '0xa9.0xfe.0xa9.0xfe', 'example.0x1', 'example.0X1', 'example.0x', '1.2.3', 'foo.123', 'foo.0177', '127.0.0.1.']) {
+      const err = refused(input, 'invalid_domain');
+      assert.match(err.details![0]!.message, /number/, input);
+    }
+    // A label that only starts like a number is a name: URLs read these as domains too.
+    for (const input of ['example.0xg', 'example.1a', '0x7f.example', 'foo.x1']) assert.equal(normalizeDomain(input), input);
+  });
+
   it('keeps plain ASCII names as they are (no IDNA processing) and refuses -- in the third and fourth positions', () => {
     assert.equal(normalizeDomain('ab-cd.example'), 'ab-cd.example');
     assert.equal(normalizeDomain('a--b.example'), 'a--b.example');

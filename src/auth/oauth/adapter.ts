@@ -1,5 +1,6 @@
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { Database } from '../../db/database.ts';
+import { nulField } from '../../http/validation.ts';
 import * as sql from './sql.ts';
 
 /**
@@ -13,6 +14,12 @@ export function databaseAdapter(db: Database): new (model: string) => Adapter {
       this.model = model;
     }
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+      // The provider's requests never pass our request hooks; refuse here what jsonb cannot hold.
+      const field = nulField(payload);
+      if (field !== undefined) {
+        const message = `${field || 'a value'} must not contain the NUL character (U+0000)`;
+        throw this.model === 'Client' ? new errors.InvalidClientMetadata(message) : new errors.InvalidRequest(message);
+      }
       await sql.upsertRecord(db, this.model, id, payload as Record<string, unknown>, expiresIn || undefined);
     }
     async find(id: string): Promise<AdapterPayload | undefined> {

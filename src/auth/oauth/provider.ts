@@ -45,7 +45,9 @@ export function buildProvider(issuer: string, db: Database, secrets: IdentitySec
     pkce: { required: () => true },
     // OAuth 2.1 has no implicit or hybrid flow; the provider's default also offers those.
     responseTypes: ['code'],
-    clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', id_token_signed_response_alg: 'ES256' },
+    // RFC 7591's default method: the provider issues a secret to a client that names none, so the
+    // client must be registered as one that uses it. Public clients say `none`.
+    clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_basic', id_token_signed_response_alg: 'ES256' },
     ttl: { AccessToken: identity.accessTokenTtlSeconds, AuthorizationCode: 60, Interaction: 600, Session: 14 * 86400, Grant: 14 * 86400, RefreshToken: 14 * 86400 },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     features: {

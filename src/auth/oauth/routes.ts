@@ -1,5 +1,5 @@
 import formbody from '@fastify/formbody';
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, HTTPMethods, onRequestHookHandler } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { Database } from '../../db/database.ts';
 import type { RateLimitRule } from '../../http/rate-limit.ts';
@@ -21,17 +21,26 @@ export async function registerAuthorizationServer(app: FastifyInstance, db: Data
     reply.hijack();
     await callback(request.raw, reply.raw);
   };
-  const paths = [
-    ...Object.values(PROVIDER_ROUTES),
-    `${PROVIDER_ROUTES.authorization}/:uid`,
-    `${PROVIDER_ROUTES.registration}/:clientId`,
-    `${PROVIDER_ROUTES.end_session}/confirm`,
-    `${PROVIDER_ROUTES.end_session}/success`,
-    '/.well-known/openid-configuration',
-    '/.well-known/oauth-authorization-server',
+  // Only the methods the provider serves on each path: anything else falls through to the
+  // catalogue's 404, where the provider would answer its own plain-text "Not Found".
+  const A = PROVIDER_ROUTES;
+  const routes: Array<[string, HTTPMethods[], FastifySchema?]> = [
+    [A.authorization, ['GET', 'POST']],
+    [`${A.authorization}/:uid`, ['GET']],
+    [A.token, ['POST']],
+    [A.registration, ['POST'], registrationSchema],
+    [`${A.registration}/:clientId`, ['GET']],
+    [A.jwks, ['GET']],
+    [A.revocation, ['POST']],
+    [A.end_session, ['GET', 'POST']],
+    [`${A.end_session}/confirm`, ['POST']],
+    [`${A.end_session}/success`, ['GET']],
+    [A.userinfo, ['GET', 'POST']],
+    ['/.well-known/openid-configuration', ['GET']],
+    ['/.well-known/oauth-authorization-server', ['GET'], discoverySchema],
   ];
-  for (const url of paths) {
-    app.route({ method: ['GET', 'POST', 'PUT', 'DELETE'], url, schema: { hide: true }, onRequest: handOver, handler: async () => undefined });
+  for (const [url, method, schema = { hide: true }] of routes) {
+    app.route({ method, url, schema, onRequest: handOver, handler: async () => undefined });
   }
 
   await app.register(async (pages) => {
@@ -103,3 +112,22 @@ async function finish(request: FastifyRequest, reply: FastifyReply, oidc: Provid
 function html(reply: FastifyReply, body: string) {
   return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(body);
 }
+
+// Documented for clients; the provider validates and answers, so these only describe. No body
+// schema: the request goes to the provider before the framework would read or check it.
+const registrationSchema: FastifySchema = {
+  summary: 'Register an OAuth client (RFC 7591 dynamic client registration)',
+  description:
+    'Send client metadata as JSON (`redirect_uris` required). A client that omits `token_endpoint_auth_method` is registered as `client_secret_basic` (the RFC 7591 default) and gets a `client_secret`; send `none` for a public client (PKCE, no secret). Errors are RFC 7591 `{error, error_description}`.',
+  tags: ['Authentication'],
+  response: {
+    201: { description: 'The registered client, with its client_id (and client_secret for a confidential client).', type: 'object', additionalProperties: true },
+    400: { description: 'Invalid client metadata (`invalid_client_metadata`, `invalid_redirect_uri`).', type: 'object', additionalProperties: true },
+  },
+};
+
+const discoverySchema: FastifySchema = {
+  summary: 'OAuth authorization server metadata (RFC 8414; the same document as /.well-known/openid-configuration)',
+  tags: ['Authentication'],
+  response: { 200: { description: 'The authorization server metadata.', type: 'object', additionalProperties: true } },
+};

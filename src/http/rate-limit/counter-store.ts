@@ -1,17 +1,23 @@
 /**
- * Where rate-limit counters live. The limit hook (`../rate-limit.ts`) only counts and compares;
- * a store keeps one fixed-window counter per key, shared by every instance that uses it.
+ * Where rate-limit logs live. The limit hook (`../rate-limit.ts`) decides what to count and when;
+ * a store keeps, per key, the times of the requests counted within the last window (a sliding
+ * log), shared by every instance that uses it, so "N per period" holds for every period-long span,
+ * not only for spans aligned to the clock.
  */
 export interface CounterStore {
-  /** Counts one request against `key` in its current window of `windowSeconds`. */
-  hit(key: string, windowSeconds: number): Promise<CounterHit>;
+  /**
+   * Counts a request at `nowMs` against `key` if fewer than `max` were counted in the window
+   * `(nowMs - windowMs, nowMs]`; otherwise counts nothing and says how long until one leaves it.
+   */
+  take(key: string, max: number, windowMs: number, nowMs: number): Promise<Take>;
+  /** Uncounts a request `take` counted (it was refused after all), so it spends no one's budget. */
+  giveBack(key: string, slot: string): Promise<void>;
   /** Releases what the store holds of its own (timers, connections); never the database. */
   close(): Promise<void>;
 }
 
-export interface CounterHit {
-  /** Requests counted in the current window, this one included. */
-  hits: number;
-  /** Whole seconds until the current window ends (rounded up; 0 when it ends now). */
-  retryAfterSeconds: number;
-}
+export type Take =
+  /** Counted; `slot` names this request's entry for `giveBack`. */
+  | { taken: true; slot: string }
+  /** Not counted: the earliest a request can be counted is `retryAfterMs` from now. */
+  | { taken: false; retryAfterMs: number };

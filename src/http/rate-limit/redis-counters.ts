@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { CounterStore } from './counter-store.ts';
 
@@ -9,9 +10,10 @@ export interface RedisCountersOptions {
 }
 
 /**
- * Counters in Redis, for deployments that would rather not write a row per limited request.
- * A window starts at its key's first hit and ends when the key expires; each hit is one atomic
- * round trip (a Lua script run by EVALSHA: INCR, PEXPIRE on the first hit, PTTL).
+ * Sliding logs in Redis, for deployments that would rather not write a row per limited request:
+ * one sorted set per key, scored by the request's time. Each request is one atomic round trip (a
+ * Lua script run by EVALSHA: drop the hits that left the window, count, add this one if there is
+ * room). The key expires a window after its newest hit, when it could no longer refuse anything.
  *
  * `url` is a `redis://` or `rediss://` URL; ioredis takes its options from the query string too,
  * e.g. `?keyPrefix=staging:` to keep instances that share a Redis apart.
@@ -26,11 +28,18 @@ export function redisCounters(url: string, options: RedisCountersOptions = {}): 
     commandTimeout: 2_000,
   }) as CountingRedis;
   redis.on('error', (err: Error) => options.onError?.(err));
-  redis.defineCommand(HIT_COMMAND, { numberOfKeys: 1, lua: HIT });
+  redis.defineCommand(TAKE_COMMAND, { numberOfKeys: 1, lua: TAKE });
   return {
-    async hit(key, windowSeconds) {
-      const [hits, ttlMs] = await redis[HIT_COMMAND](`${namespace}${key}`, windowSeconds * 1000);
-      return { hits, retryAfterSeconds: Math.ceil(ttlMs / 1000) };
+    async take(key, max, windowMs, nowMs) {
+      if (max < 1) return { taken: false, retryAfterMs: windowMs };
+      const now = Math.floor(nowMs);
+      // Unique within the set: two requests in one millisecond are two entries.
+      const slot = `${now}:${randomBytes(6).toString('hex')}`;
+      const [taken, retryAfterMs] = await redis[TAKE_COMMAND](`${namespace}${key}`, now, windowMs, max, slot);
+      return taken === 1 ? { taken: true, slot } : { taken: false, retryAfterMs };
+    },
+    async giveBack(key, slot) {
+      await redis.zrem(`${namespace}${key}`, slot);
     },
     async close() {
       if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
@@ -39,16 +48,21 @@ export function redisCounters(url: string, options: RedisCountersOptions = {}): 
   };
 }
 
-const HIT_COMMAND = 'apRateLimitHit';
-type CountingRedis = Redis & { [HIT_COMMAND]: (key: string, windowMs: number) => Promise<[number, number]> };
+const TAKE_COMMAND = 'apRateLimitTake';
+type CountingRedis = Redis & { [TAKE_COMMAND]: (key: string, nowMs: number, windowMs: number, max: number, slot: string) => Promise<[number, number]> };
 
-// A key that has somehow lost its expiry (PTTL -1) gets one again, so it cannot count forever.
-const HIT = `
-local hits = redis.call('INCR', KEYS[1])
-if hits == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 0 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[1])
-  ttl = tonumber(ARGV[1])
+// ARGV: now (ms), window (ms), max, this request's member. Returns {1, 0} when counted, else
+// {0, ms until the hit that puts the log at max leaves the window}.
+const TAKE = `
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local max = tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local count = redis.call('ZCARD', KEYS[1])
+if count < max then
+  redis.call('ZADD', KEYS[1], now, ARGV[4])
+  redis.call('PEXPIRE', KEYS[1], window)
+  return {1, 0}
 end
-return {hits, ttl}`;
+local edge = redis.call('ZRANGE', KEYS[1], count - max, count - max, 'WITHSCORES')
+return {0, tonumber(edge[2]) + window - now}`;

@@ -16,6 +16,8 @@ export interface SnapshotItem {
  */
 export interface SnapshotSection {
   entityType: EntityType;
+  /** The form of its keys (default `uuid`); a page token whose `after` has another form is forged. */
+  keys?: 'uuid' | 'text';
   page(db: Queryable, after: string | undefined, limit: number): Promise<Array<SnapshotItem & { key: string }>>;
 }
 
@@ -34,7 +36,7 @@ export interface SnapshotPage {
  * that the pages already showed only rewrite the same state.
  */
 export async function readSnapshot(db: Queryable, sections: readonly SnapshotSection[], token: string | undefined, limit: number): Promise<SnapshotPage> {
-  const position = token === undefined ? { cursor: (await headEventId(db)) ?? '', section: 0, after: undefined as string | undefined } : decodeToken(token, sections.length);
+  const position = token === undefined ? { cursor: (await headEventId(db)) ?? '', section: 0, after: undefined as string | undefined } : decodeToken(token, sections);
   const items: SnapshotItem[] = [];
   let { section, after } = position;
   while (section < sections.length && items.length < limit) {
@@ -57,11 +59,19 @@ export async function readSnapshot(db: Queryable, sections: readonly SnapshotSec
   };
 }
 
-function decodeToken(token: string, sectionCount: number): { cursor: string; section: number; after: string | undefined } {
+function decodeToken(token: string, sections: readonly SnapshotSection[]): { cursor: string; section: number; after: string | undefined } {
   const fields = decodeCursor(token, ['cursor', 'section'])!;
   const section = Number(fields.section);
-  if (!Number.isInteger(section) || section < 0 || section > sectionCount) {
-    throw new ApError('invalid_cursor', 'The page token is malformed; pass the next_page_token of the previous page unchanged.');
+  const forged = () => new ApError('invalid_cursor', 'The page token is malformed; pass the next_page_token of the previous page unchanged.');
+  if (!Number.isInteger(section) || section < 0 || section > sections.length) throw forged();
+  // The token is only encoded, not sealed: what it carries reaches typed columns, so check its form here.
+  if (fields.cursor !== '' && !UUID.test(fields.cursor!)) throw forged();
+  const after = fields.after;
+  if (after !== undefined) {
+    const keys = sections[section]?.keys ?? 'uuid';
+    if (typeof after !== 'string' || after.includes('\u0000') || (keys === 'uuid' && !UUID.test(after))) throw forged();
   }
-  return { cursor: fields.cursor!, section, after: fields.after };
+  return { cursor: fields.cursor!, section, after };
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -7,9 +7,10 @@ import * as sql from './sql.ts';
  * The graph's sections of the feed snapshot: each record as its latest feed event describes it,
  * keyed by the same entity id, so a mirror loads these and then applies events unchanged.
  */
-function section<Row>(entityType: EntityType, page: (db: Queryable, after: string | undefined, limit: number) => Promise<Row[]>, idOf: (row: Row) => string, data: (row: Row) => Record<string, unknown>): SnapshotSection {
+function section<Row>(entityType: EntityType, page: (db: Queryable, after: string | undefined, limit: number) => Promise<Row[]>, idOf: (row: Row) => string, data: (row: Row) => Record<string, unknown>, keys: SnapshotSection['keys'] = 'uuid'): SnapshotSection {
   return {
     entityType,
+    keys,
     async page(db, after, limit) {
       return (await page(db, after, limit)).map((row) => ({ key: idOf(row), entity_type: entityType, entity_id: idOf(row), data: data(row) }));
     },
@@ -24,7 +25,7 @@ export const publisherSnapshot = section('publisher', sql.publishersPage, (row) 
   ...(row.stale_reason ? { stale_reason: row.stale_reason } : {}),
   discovered_at: row.discovered_at.toISOString(),
   crawled_at: row.crawled_at.toISOString(),
-}));
+}), 'text');
 
 export const catalogPropertySnapshot = section('property', sql.propertiesPage, (row) => row.property_rid, (row) => {
   const { payload } = events.propertyEvent('property.updated', row);

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 
 /** The local Redis the tests use. */
@@ -39,14 +38,4 @@ export function isolatedRedis(): { url: string; prefix: string; client: () => Re
       }
     },
   };
-}
-
-/**
- * Database counters use windows aligned to the epoch; waits, when needed, until at least
- * `neededSeconds` remain in the current one, so a test's hits all land in one window.
- */
-export async function roomInWindow(windowSeconds: number, neededSeconds: number): Promise<void> {
-  const windowMs = windowSeconds * 1000;
-  const left = windowMs - (Date.now() % windowMs);
-  if (left < neededSeconds * 1000) await sleep(left + 100);
 }

@@ -8,7 +8,7 @@ import { startFleet, type Fleet } from '../../support/publisher-fleet.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
 import { postJson } from '../../support/requests.ts';
 import { eventually } from '../../support/webhooks.ts';
-import { assertValidEvent, awayFromWindowEnd, type EventRow } from '../properties/feed.ts';
+import { assertValidEvent, type EventRow } from '../properties/feed.ts';
 import { adagents } from './documents.ts';
 import { ManualClock } from '../../support/clock.ts';
 import { saveCommunity } from '../../../src/registry/properties/service.ts';
@@ -92,23 +92,36 @@ eachEngine('POST /api/registry/crawl-request', (engine) => {
     assert.equal((await request({})).status, 400);
   });
 
-  it('429 {error, retry_after} for a second request of a domain within 5 minutes, whoever asks', async () => {
-    await awayFromWindowEnd(server.db, 300);
+  it('429 {error, retry_after} for a second request of a domain within 5 minutes, whoever asks, with the true wait', async () => {
+    // 30 s before the clock's 5-minute boundary: a window aligned to the clock would end there.
+    clock.set(Math.ceil(clock.now().getTime() / 300_000) * 300_000 + 300_000 - 30_000);
     assert.equal((await request({ domain: 'ask-3.ap.test' }, 'bob')).status, 202);
+    clock.advance(146_000);
     const again = await request({ domain: 'Ask-3.ap.test' }, 'carol');
-    assert.equal(again.status, 429);
+    assert.equal(again.status, 429, '2 min 26 s later');
     const body = await json(again);
     assert.equal(body.error, 'rate_limited');
-    assert.ok(Number.isInteger(body.retry_after) && body.retry_after > 0 && body.retry_after <= 300);
-    assert.equal(again.headers.get('retry-after'), String(body.retry_after));
+    assert.equal(body.retry_after, 154);
+    assert.equal(again.headers.get('retry-after'), '154');
+    clock.advance(154_000);
+    assert.equal((await request({ domain: 'ask-3.ap.test' }, 'carol')).status, 202, '5 minutes after the first');
   });
 
-  it('429 after 30 requests in an hour from one user', async () => {
-    await awayFromWindowEnd(server.db, 3600);
+  it('a request refused with 400 does not use up the domain’s 5 minutes: the next asker gets the true answer', async () => {
+    for (const user of ['alice', 'bob']) {
+      const res = await request({ domain: 'intranet.example' }, user);
+      assert.equal(res.status, 400, user);
+      assert.equal((await json(res)).error, 'domain_not_public');
+    }
+    // And a request refused by the asker's own limit leaves the domain free for others (below).
+  });
+
+  it('429 after 30 requests in an hour from one user; the refused request leaves the domain for others', async () => {
+    clock.advance(3_600_000);
     const statuses = [];
     for (const domain of fleet.domains.slice(4, 35)) statuses.push((await request({ domain }, 'carol')).status);
-    // carol's request refused above for its domain spent none of her own budget.
     assert.deepEqual(statuses, [...Array(30).fill(202), 429]);
+    assert.equal((await request({ domain: fleet.domains[34]! }, 'alice')).status, 202, 'carol’s refused request did not take the domain');
     assert.equal((await request({ domain: fleet.domains[35]! }, 'alice')).status, 202);
   });
 });

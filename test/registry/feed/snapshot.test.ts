@@ -32,6 +32,25 @@ eachEngine('bootstrapping a mirror from the snapshot', (engine) => {
     assert.equal(bad.body.error, 'invalid_cursor');
   });
 
+  it('400 invalid_cursor for a forged page token whose cursor or key is not of its kind', async () => {
+    const uuid = '0190a5b2-0000-7000-8000-000000000000';
+    const forge = (fields: Record<string, unknown>) => Buffer.from(JSON.stringify(fields)).toString('base64url');
+    for (const fields of [
+      { cursor: 'x', section: '0' },
+      { cursor: uuid, section: '0', after: 'not-a-uuid' },
+      { cursor: uuid, section: '2', after: "'; drop table x" },
+      { cursor: uuid, section: '1', after: 'a\u0000b' },
+      { cursor: uuid, section: '0', after: 7 },
+      { cursor: uuid, section: '9' },
+    ]) {
+      const res = await snapshotPage({ page_token: forge(fields) });
+      assert.equal(res.status, 400, JSON.stringify(fields));
+      assert.equal(res.body.error, 'invalid_cursor', JSON.stringify(fields));
+    }
+    // The publishers section is keyed by domain, so any text is a key there.
+    assert.equal((await snapshotPage({ page_token: forge({ cursor: uuid, section: '1', after: 'zzz.example' }) })).status, 200);
+  });
+
   it('ends identical to the registry after loading the pages and tailing the feed, with writes all along', async () => {
     const mirror = new Map<string, Json>();
     // Writes during the bootstrap: new entries and new revisions of loaded and not-yet-loaded ones.
