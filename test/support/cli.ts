@@ -28,6 +28,8 @@ export interface ServingAp {
   process: ChildProcess;
   /** Log lines written so far. */
   logs: string[];
+  /** Calls `listener` with each log line from now on; the function it returns stops that. */
+  onLine(listener: (line: string) => void): () => void;
   /** Sends the signal and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -40,6 +42,7 @@ export async function serveAp(args: string[], env: Record<string, string> = {}):
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: string[] = [];
+  const listeners = new Set<(line: string) => void>();
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
   const exited = once(child, 'exit') as Promise<[number | null]>;
@@ -47,6 +50,7 @@ export async function serveAp(args: string[], env: Record<string, string> = {}):
     const timer = setTimeout(() => reject(new Error(`ap serve did not start in time: ${stderr}`)), 30_000);
     createInterface({ input: child.stdout }).on('line', (line) => {
       logs.push(line);
+      for (const listener of listeners) listener(line);
       const match = /"ap serving at (http:\/\/[^"]+)"/.exec(line);
       if (match) {
         clearTimeout(timer);
@@ -59,10 +63,31 @@ export async function serveAp(args: string[], env: Record<string, string> = {}):
     url,
     process: child,
     logs,
+    onLine(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     async stop(signal = 'SIGTERM') {
       child.kill(signal);
       const [code] = await exited;
       return code;
     },
   };
+}
+
+/**
+ * Resolves once `check` holds, checking now and again on every log line any of `servers` writes:
+ * a test waits for what the processes say they did, not for time.
+ */
+export function untilLogged(servers: readonly ServingAp[], check: () => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    if (check()) return resolve();
+    const stops = servers.map((server) =>
+      server.onLine(() => {
+        if (!check()) return;
+        for (const stop of stops) stop();
+        resolve();
+      }),
+    );
+  });
 }
