@@ -47,7 +47,9 @@ export async function serveAp(args: string[], env: Record<string, string> = {}):
   child.stderr.on('data', (chunk) => (stderr += chunk));
   const exited = once(child, 'exit') as Promise<[number | null]>;
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`ap serve did not start in time: ${stderr}`)), 30_000);
+    // Only a hang turns into a failure here: a busy machine can take well over 30 s to start one,
+    // so the bound sits just under the test runner's own timeout (120 s).
+    const timer = setTimeout(() => reject(new Error(`ap serve did not start in time: ${stderr}`)), 100_000);
     createInterface({ input: child.stdout }).on('line', (line) => {
       logs.push(line);
       for (const listener of listeners) listener(line);
@@ -58,6 +60,10 @@ export async function serveAp(args: string[], env: Record<string, string> = {}):
       }
     });
     void exited.then(([code]) => reject(new Error(`ap serve exited with ${code}: ${stderr}`)));
+  }).catch((err: unknown) => {
+    // Nobody holds a child that never started: left running, it would keep the test process alive.
+    child.kill('SIGKILL');
+    throw err;
   });
   return {
     url,
