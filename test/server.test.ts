@@ -9,7 +9,10 @@ eachEngine('graceful shutdown', (engine) => {
   it('finishes in-flight requests and turns new ones away with 503 in the catalogue shape', async () => {
     let release!: () => void;
     let started!: () => void;
+    let closing!: () => void;
     const inFlight = new Promise<void>((resolve) => (started = resolve));
+    // Hooks run in order, so this one runs after the server has begun turning requests away.
+    const turningAway = new Promise<void>((resolve) => (closing = resolve));
     const server = await startTestServer(engine, {
       extend: (app) => {
         app.get('/probe/slow', async () => {
@@ -17,6 +20,7 @@ eachEngine('graceful shutdown', (engine) => {
           await new Promise<void>((resolve) => (release = resolve));
           return { done: true };
         });
+        app.addHook('preClose', async () => closing());
       },
     });
     // One keep-alive connection: a slow request, then a second one sent while the server closes.
@@ -28,9 +32,12 @@ eachEngine('graceful shutdown', (engine) => {
     socket.write('GET /probe/slow HTTP/1.1\r\nHost: test\r\n\r\n');
     await inFlight;
     const closed = server.close();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await turningAway;
+    // The late request must reach the server while the slow one still holds the connection busy:
+    // once that one is answered, the connection is idle and shutdown closes it.
+    const lateArrived = once(server.app.server, 'request');
     socket.write('GET /healthz HTTP/1.1\r\nHost: test\r\nX-Request-Id: late-1\r\n\r\n');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await lateArrived;
     release();
     await Promise.all([closed, socketClosed]);
 

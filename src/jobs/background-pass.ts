@@ -12,6 +12,8 @@ export class BackgroundPass {
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = false;
+  /** Callers of `nextPass` waiting for a pass to start. */
+  private waiting: Array<() => void> = [];
 
   constructor(work: () => Promise<void>, onError: (err: unknown) => void, intervalMs?: number) {
     this.work = work;
@@ -34,15 +36,27 @@ export class BackgroundPass {
       this.again = true;
       return;
     }
+    const waiters = this.waiting.splice(0);
     this.running = this.work()
       .catch(this.onError)
       .finally(() => {
         this.running = undefined;
+        for (const resolve of waiters) resolve();
         if (this.again && !this.stopped) {
           this.again = false;
           this.wake();
         }
       });
+  }
+
+  /**
+   * Resolves when the next pass to start from now on has finished (failed passes included), so a
+   * caller (a test, above all) can wait for the work itself instead of sleeping. A pass already
+   * running does not count: it may have read the world before the caller changed it. Never
+   * resolves once stopped.
+   */
+  nextPass(): Promise<void> {
+    return new Promise((resolve) => this.waiting.push(resolve));
   }
 
   get stopping(): boolean {

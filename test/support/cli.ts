@@ -28,6 +28,8 @@ export interface ServingAp {
   process: ChildProcess;
   /** Log lines written so far. */
   logs: string[];
+  /** Calls `listener` with each log line from now on; the function it returns stops that. */
+  onLine(listener: (line: string) => void): () => void;
   /** Sends the signal and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -40,13 +42,17 @@ export async function serveAp(args: string[], env: Record<string, string> = {}):
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: string[] = [];
+  const listeners = new Set<(line: string) => void>();
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
   const exited = once(child, 'exit') as Promise<[number | null]>;
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`ap serve did not start in time: ${stderr}`)), 30_000);
+    // Only a hang turns into a failure here: a busy machine can take well over 30 s to start one,
+    // so the bound sits just under the test runner's own timeout (120 s).
+    const timer = setTimeout(() => reject(new Error(`ap serve did not start in time: ${stderr}`)), 100_000);
     createInterface({ input: child.stdout }).on('line', (line) => {
       logs.push(line);
+      for (const listener of listeners) listener(line);
       const match = /"ap serving at (http:\/\/[^"]+)"/.exec(line);
       if (match) {
         clearTimeout(timer);
@@ -54,15 +60,40 @@ export async function serveAp(args: string[], env: Record<string, string> = {}):
       }
     });
     void exited.then(([code]) => reject(new Error(`ap serve exited with ${code}: ${stderr}`)));
+  }).catch((err: unknown) => {
+    // Nobody holds a child that never started: left running, it would keep the test process alive.
+    child.kill('SIGKILL');
+    throw err;
   });
   return {
     url,
     process: child,
     logs,
+    onLine(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     async stop(signal = 'SIGTERM') {
       child.kill(signal);
       const [code] = await exited;
       return code;
     },
   };
+}
+
+/**
+ * Resolves once `check` holds, checking now and again on every log line any of `servers` writes:
+ * a test waits for what the processes say they did, not for time.
+ */
+export function untilLogged(servers: readonly ServingAp[], check: () => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    if (check()) return resolve();
+    const stops = servers.map((server) =>
+      server.onLine(() => {
+        if (!check()) return;
+        for (const stop of stops) stop();
+        resolve();
+      }),
+    );
+  });
 }

@@ -15,6 +15,8 @@ export interface Page {
   headers?: Record<string, string>;
   /** Answer only after this long (a slow or hung server). */
   delayMs?: number;
+  /** Answer only once this resolves: the test holds requests in flight until it lets them go. */
+  heldUntil?: Promise<unknown>;
 }
 
 /** Answers with `page`, or 404 when there is none. */
@@ -29,8 +31,9 @@ export function sendPage(res: ServerResponse, page: Page | undefined): void {
     const contentType = page.contentType ?? (typeof page.body === 'string' ? 'text/html' : 'application/json');
     res.writeHead(page.status ?? 200, { 'content-type': contentType, ...page.headers }).end(body);
   };
-  if (page.delayMs) setTimeout(send, page.delayMs).unref();
-  else send();
+  const answer = () => (page.delayMs ? void setTimeout(send, page.delayMs).unref() : send());
+  if (page.heldUntil) void page.heldUntil.then(answer);
+  else answer();
 }
 
 /**

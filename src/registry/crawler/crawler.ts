@@ -37,6 +37,8 @@ export class Crawler {
   private readonly clock: Clock;
   private readonly pacer: HostPacer;
   private readonly onReport: (report: CrawlReport) => void;
+  /** Callers of `crawled`, by domain. */
+  private readonly awaiting = new Map<string, Array<(report: CrawlReport) => void>>();
 
   /** `onReport` hears of every crawl that ran (metrics). */
   constructor(parts: { db: Database; fetcher: SafeFetch; clock: Clock; config: CrawlerConfig; onReport?: (report: CrawlReport) => void }) {
@@ -46,6 +48,14 @@ export class Crawler {
     this.config = parts.config;
     this.pacer = new HostPacer(parts.config.hostDelayMs);
     this.onReport = parts.onReport ?? (() => {});
+  }
+
+  /**
+   * Resolves with the report of the next crawl of `domain` to finish here, whoever started it (the
+   * worker, a crawl request, `ap crawl`), so a test awaits the crawl instead of polling the tables.
+   */
+  crawled(domain: string): Promise<CrawlReport> {
+    return new Promise((resolve) => this.awaiting.set(domain, [...(this.awaiting.get(domain) ?? []), resolve]));
   }
 
   async crawl(domain: string): Promise<CrawlReport> {
@@ -82,6 +92,9 @@ export class Crawler {
     await sql.recordCrawl(this.db, { domain, nextAt: next, failures, outcome: adagents.kind, error: problem ?? null, crawledAt: now });
     const report = { domain, adagents: adagents.kind, brand: brand.kind, events, properties, agents, problem, nextCrawlAt: next };
     this.onReport(report);
+    const waiting = this.awaiting.get(domain) ?? [];
+    this.awaiting.delete(domain);
+    for (const resolve of waiting) resolve(report);
     return report;
   }
 }

@@ -54,6 +54,10 @@ export class CrawlWorker {
       const added = await sql.enqueueKnownDomains(this.db, now);
       if (added > 0) this.log.info({ added }, 'queued registry entries for crawling');
     }
-    return sql.claimDue(this.db, room, now, new Date(now.getTime() + leaseMs));
+    const due = await sql.claimDue(this.db, room, now, new Date(now.getTime() + leaseMs));
+    // At debug level every pass shows, empty ones too: how an operator (or a test) sees that a
+    // worker keeps looking and finds nothing due.
+    this.log.debug({ claimed: due.length }, 'crawl worker claimed');
+    return due;
   }
 }

@@ -36,6 +36,8 @@ export class FeedHub {
   private unlisten: (() => Promise<void>) | undefined;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
+  /** Pending `until` checks. */
+  private readonly watchers = new Set<() => void>();
 
   private readonly db: Database;
   private readonly heartbeatMs: number;
@@ -96,11 +98,40 @@ export class FeedHub {
 
   subscribe(subscriber: HubSubscriber): () => void {
     this.subscribers.add(subscriber);
-    return () => this.subscribers.delete(subscriber);
+    this.changed();
+    return () => {
+      this.subscribers.delete(subscriber);
+      this.changed();
+    };
   }
 
   get subscriberCount(): number {
     return this.subscribers.size;
+  }
+
+  /** The last event id read and handed to the streams. */
+  get lastRead(): string | null {
+    return this.head;
+  }
+
+  /**
+   * Resolves once `check` holds, checked now and whenever a stream comes or goes or the head moves,
+   * so a test waits for the hub's own work (a stream closed, a commit fanned out) instead of sleeping.
+   */
+  until(check: () => boolean): Promise<void> {
+    if (check()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const watcher = () => {
+        if (!check()) return;
+        this.watchers.delete(watcher);
+        resolve();
+      };
+      this.watchers.add(watcher);
+    });
+  }
+
+  private changed(): void {
+    for (const watcher of [...this.watchers]) watcher();
   }
 
   /** Reads what committed since the last read; wakes during a read fold into one more read. */
@@ -127,6 +158,7 @@ export class FeedHub {
     this.head = head;
     this.generation++;
     if (rows.length > 0) for (const subscriber of this.subscribers) subscriber.deliver(rows);
+    this.changed();
   }
 
   async close(): Promise<void> {
@@ -136,5 +168,6 @@ export class FeedHub {
     await this.unlisten?.();
     for (const subscriber of this.subscribers) subscriber.end();
     this.subscribers.clear();
+    this.changed();
   }
 }

@@ -1,9 +1,10 @@
 import fp from 'fastify-plugin';
 import { Gauge, type Registry } from 'prom-client';
 import type { AppContext } from '../../context.ts';
+import type { BackgroundPass } from '../../jobs/background-pass.ts';
 import { FeedHub } from './hub.ts';
 import type { FeedSettings } from './pages.ts';
-import { scheduleRetention } from './retention.ts';
+import { retentionJob } from './retention.ts';
 import { feedRoute } from './routes/feed.ts';
 import { snapshotRoute } from './routes/snapshot.ts';
 import { streamRoute } from './routes/stream.ts';
@@ -44,22 +45,25 @@ export const feedPlugin = fp<FeedOptions>(async (app, { ctx, sections, metrics }
     },
   });
 
-  let stopRetention: (() => Promise<void>) | undefined;
+  const retention = retentionJob(db, clock, settings.retentionDays, config.feed.pruneIntervalSeconds * 1000, app.log);
   app.addHook('onReady', async () => {
     await hub.start();
-    stopRetention = scheduleRetention(db, clock, settings.retentionDays, config.feed.pruneIntervalSeconds * 1000, app.log);
+    retention.start();
   });
   // Streams end before the server waits for open connections, and before the database closes.
   app.addHook('preClose', async () => {
-    await stopRetention?.();
+    await retention.stop();
     await hub.close();
   });
   app.decorate('feedHub', hub);
+  app.decorate('feedRetention', retention);
 }, { name: 'feed' });
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The process's feed hub (open streams, for metrics and tests). */
     feedHub: FeedHub;
+    /** The retention job, so a test can wait for its next pass instead of sleeping. */
+    feedRetention: BackgroundPass;
   }
 }

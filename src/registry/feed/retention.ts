@@ -22,9 +22,9 @@ export async function pruneFeed(db: Database, clock: Clock, retentionDays: numbe
   }
 }
 
-/** Runs `pruneFeed` now and every `intervalMs`; the function it returns stops it. */
-export function scheduleRetention(db: Database, clock: Clock, retentionDays: number, intervalMs: number, log: FastifyBaseLogger): () => Promise<void> {
-  const pass = new BackgroundPass(
+/** `pruneFeed` as a background pass: `start` runs it now and every `intervalMs`, `stop` ends it. */
+export function retentionJob(db: Database, clock: Clock, retentionDays: number, intervalMs: number, log: FastifyBaseLogger): BackgroundPass {
+  return new BackgroundPass(
     async () => {
       const deleted = await pruneFeed(db, clock, retentionDays);
       if (deleted > 0) log.info({ deleted, retentionDays }, 'feed retention deleted old events');
@@ -32,6 +32,4 @@ export function scheduleRetention(db: Database, clock: Clock, retentionDays: num
     (err) => log.error({ err }, 'feed retention failed; it runs again at the next interval'),
     intervalMs,
   );
-  pass.start();
-  return () => pass.stop();
 }

@@ -7,7 +7,6 @@ import { json } from '../../support/http.ts';
 import { startFleet, type Fleet } from '../../support/publisher-fleet.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
 import { postJson } from '../../support/requests.ts';
-import { eventually } from '../../support/webhooks.ts';
 import { assertValidEvent, type EventRow } from '../properties/feed.ts';
 import { adagents } from './documents.ts';
 import { ManualClock } from '../../support/clock.ts';
@@ -45,12 +44,14 @@ eachEngine('POST /api/registry/crawl-request', (engine) => {
   });
 
   it('202 {message, domain}, lowercased and trimmed; the crawl then runs on its own', async () => {
+    const crawled = server.app.crawler.crawled('ask-0.ap.test');
     const res = await request({ domain: '  ASK-0.AP.TEST ' });
     assert.equal(res.status, 202);
     const body = await json(res);
     assert.deepEqual(Object.keys(body).sort(), ['domain', 'message']);
     assert.equal(body.domain, 'ask-0.ap.test');
-    await eventually(async () => (await server.db.query(`select 1 from publishers where domain = 'ask-0.ap.test'`)).length === 1, 10_000);
+    await crawled;
+    assert.equal((await server.db.query(`select 1 from publishers where domain = 'ask-0.ap.test'`)).length, 1);
     const [event] = await server.db.query<EventRow>(`select * from registry_events where event_type = 'publisher.adagents_discovered' and entity_id = 'ask-0.ap.test'`);
     assertValidEvent(event!);
   });
@@ -59,9 +60,11 @@ eachEngine('POST /api/registry/crawl-request', (engine) => {
     const domain = fleet.domains[1]!;
     const admin = users['alice']!;
     await saveCommunity(server.db, domain, { authorized_agents: [{ url: 'https://community.example/ap' }], inventory: [], contact: null }, admin, async () => {});
+    const crawled = server.app.crawler.crawled(domain);
     // The worker picks up saved entries every ten minutes.
     clock.advance(10 * 60_000);
-    await eventually(async () => (await server.db.query(`select 1 from properties where publisher_domain = $1 and source = 'adagents_json'`, [domain])).length === 1, 10_000);
+    await crawled;
+    assert.equal((await server.db.query(`select 1 from properties where publisher_domain = $1 and source = 'adagents_json'`, [domain])).length, 1);
   });
 
   it('400 for a malformed domain, and for one resolving to a private or reserved address; nothing is queued', async () => {

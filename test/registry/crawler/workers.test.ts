@@ -3,11 +3,18 @@ import { after, before, describe, it } from 'node:test';
 import { enqueue } from '../../../src/registry/crawler/sql.ts';
 import { startFleet, type Fleet } from '../../support/publisher-fleet.ts';
 import { openSharedSchema, type SharedSchema } from '../../support/shared-schema.ts';
-import type { ServingAp } from '../../support/cli.ts';
-import { eventually } from '../../support/webhooks.ts';
+import { untilLogged, type ServingAp } from '../../support/cli.ts';
 import { adagents } from './documents.ts';
 
 const ADAGENTS = '/.well-known/adagents.json';
+
+interface LogLine {
+  msg: string;
+  time: number;
+  crawl?: { domain: string };
+  claimed?: number;
+}
+const parsed = (worker: ServingAp): LogLine[] => worker.logs.flatMap((line) => (line.startsWith('{') ? [JSON.parse(line) as LogLine] : []));
 
 // Two `ap serve` processes on one PostgreSQL share the crawl queue: every domain is crawled once
 // per cycle, by one of them, and both take part.
@@ -18,28 +25,33 @@ describe('[postgres] two crawl workers sharing one queue', () => {
 
   before(async () => {
     fleet = await startFleet(Array.from({ length: 60 }, (_, i) => `queue-${i}`));
-    // Each answer takes a little while, so neither worker can drain the queue alone before the other claims.
-    for (const domain of fleet.domains) fleet.serve(domain, ADAGENTS, { body: adagents(domain), delayMs: 200 });
+    // The publishers answer once both workers have claimed domains, so neither can drain the queue
+    // alone before the other's first poll, however the machine schedules them.
+    let bothClaimed!: () => void;
+    const heldUntil = new Promise<void>((resolve) => (bothClaimed = resolve));
+    for (const domain of fleet.domains) fleet.serve(domain, ADAGENTS, { body: adagents(domain), heldUntil });
     shared = await openSharedSchema();
-    const env = { ...fleet.processEnv(), CRAWL_WORKER: 'true', CRAWL_POLL_SECONDS: '1', CRAWL_CONCURRENCY: '4', CRAWL_HOST_DELAY_MS: '0', CRAWL_INTERVAL_SECONDS: '3600' };
+    // Debug shows every claim pass, the empty ones included.
+    const env = { ...fleet.processEnv(), LOG_LEVEL: 'debug', CRAWL_WORKER: 'true', CRAWL_POLL_SECONDS: '1', CRAWL_CONCURRENCY: '4', CRAWL_HOST_DELAY_MS: '0', CRAWL_INTERVAL_SECONDS: '3600' };
     workers = [await shared.serve(env), await shared.serve(env)];
+    void untilLogged(workers, () => workers.every((w) => parsed(w).some((l) => l.msg === 'crawl worker claimed' && l.claimed! > 0))).then(bothClaimed);
   });
   after(async () => {
     await shared.close();
     await fleet.close();
   });
 
-  it('crawls each queued domain exactly once in the cycle, split between the workers', async () => {
+  it('crawls each queued domain exactly once in the cycle, split between the workers', { timeout: 60_000 }, async () => {
+    const crawls = () => workers.map((w) => parsed(w).filter((l) => l.msg === 'crawled'));
     await enqueue(shared.db, fleet.domains, new Date());
-    await eventually(async () => {
-      const [row] = await shared.db.query<{ n: number }>('select count(*)::int as n from crawl_targets where last_crawled_at is not null');
-      return row!.n === fleet.domains.length;
-    }, 30_000);
-    // A few more polls by both: nothing is due again within the interval.
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    // Each worker logs a crawl once it has been written, so the last line means the queue is done.
+    await untilLogged(workers, () => crawls().flat().length >= fleet.domains.length);
+    const doneAt = Math.max(...crawls().flat().map((l) => l.time));
+    // Then a claim pass by each that finds nothing due again.
+    await untilLogged(workers, () => workers.every((w) => parsed(w).some((l) => l.msg === 'crawl worker claimed' && l.claimed === 0 && l.time >= doneAt)));
 
     for (const domain of fleet.domains) assert.deepEqual(fleet.requests(domain).filter((p) => p === ADAGENTS), [ADAGENTS], domain);
-    const crawledBy = workers.map((w) => w.logs.filter((line) => line.includes('"msg":"crawled"')).map((line) => (JSON.parse(line) as { crawl: { domain: string } }).crawl.domain));
+    const crawledBy = crawls().map((lines) => lines.map((l) => l.crawl!.domain));
     assert.deepEqual([...crawledBy[0]!, ...crawledBy[1]!].sort(), [...fleet.domains].sort());
     assert.ok(crawledBy[0]!.length > 0 && crawledBy[1]!.length > 0, `split ${crawledBy[0]!.length}/${crawledBy[1]!.length}`);
 

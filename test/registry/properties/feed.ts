@@ -41,12 +41,3 @@ export function assertValidEvent(row: EventRow): Record<string, unknown> {
   return event;
 }
 
-/**
- * Waits, when needed, until the database clock is at least `margin` seconds away from the end of
- * its current fixed window of `windowSeconds`, so a run of requests counted against a rate limit
- * lands in one window.
- */
-export async function awayFromWindowEnd(db: Queryable, windowSeconds: number, margin = 5): Promise<void> {
-  const [row] = await db.query<{ left: number }>(`select ($1 - mod(extract(epoch from now())::numeric, $1))::float8 as left`, [windowSeconds]);
-  if (row!.left < margin) await new Promise((resolve) => setTimeout(resolve, row!.left * 1000 + 200));
-}
