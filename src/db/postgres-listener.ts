@@ -1,4 +1,5 @@
 import pg from 'pg';
+import type { Listening } from './database.ts';
 import { quoteIdent } from './identifiers.ts';
 
 const retryDelaysMs = [100, 500, 1000, 2000, 5000];
@@ -7,7 +8,7 @@ const retryDelaysMs = [100, 500, 1000, 2000, 5000];
  * LISTEN on a connection of its own (a pooled one would be handed to others). When the connection
  * drops it reconnects with backoff and then calls `onNotify` once, for whatever was sent meanwhile.
  */
-export async function listenPostgres(url: string, channel: string, onNotify: () => void): Promise<() => Promise<void>> {
+export async function listenPostgres(url: string, channel: string, onNotify: () => void): Promise<Listening> {
   let client: pg.Client | undefined;
   let stopped = false;
   let failures = 0;
@@ -55,12 +56,39 @@ export async function listenPostgres(url: string, channel: string, onNotify: () 
     retry.unref();
   };
 
+  // The server sends a listening session its pending notifications before answering a query,
+  // so once any query sent after the caller's moment is answered, everything committed before it
+  // has been handed to `onNotify`. One query in flight at a time: callers arriving while one runs
+  // share the next, since the one running may have been sent before their moment.
+  let running: Promise<void> | undefined;
+  let next: Promise<void> | undefined;
+  const roundTrip = async () => {
+    if (!client) throw new Error(`not listening on ${channel}: the connection is being re-established`);
+    await client.query('select 1');
+  };
+  const sync = (): Promise<void> => {
+    if (!running) {
+      running = roundTrip().finally(() => {
+        running = undefined;
+      });
+      return running;
+    }
+    next ??= running
+      .catch(() => {})
+      .then(() => {
+        next = undefined;
+        return sync();
+      });
+    return next;
+  };
+
   await open();
-  return async () => {
+  const stop = async () => {
     stopped = true;
     clearTimeout(retry);
     const current = client;
     client = undefined;
     await current?.end().catch(() => {});
   };
+  return Object.assign(stop, { sync });
 }

@@ -34,6 +34,8 @@ export function mountTenant(app: FastifyInstance, ctx: AppContext, tenant: Tenan
     { clock: ctx.clock, replayTtlSeconds: agents.replayTtlSeconds, leaseSeconds: 120, waitSeconds: 10 },
     submit,
   );
+  // Before its routes: the auth guard then knows them as this agent's (audience, challenge, tokens).
+  app.agentResources.add({ name: tenant.name, path: tenant.path, credentials: tenant.credentials ?? [] });
   const hostGuard = hostCheck([...(publicHost ? [publicHost] : []), ...agents.allowedHosts], agents.allowedOrigins);
   mountMcp(app, withBuiltIns, runner, hostGuard);
   mountA2a(app, withBuiltIns, runner, () => baseUrl(app, ctx.config), hostGuard);

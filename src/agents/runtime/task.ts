@@ -1,3 +1,4 @@
+import type { ConfiguredCredential } from '../../auth/configured-credentials.ts';
 import type { Principal } from '../../auth/principal.ts';
 
 /** A JSON Schema (draft 2020-12 or 07 subset that Ajv reads), as TypeBox produces. */
@@ -41,4 +42,9 @@ export interface Tenant {
    * example, only organizations with an account here); everyone when absent.
    */
   authorize?: (principal: Principal) => boolean | Promise<boolean>;
+  /**
+   * Bearer tokens this agent accepts besides the registry's own API keys and access tokens (a
+   * partner's token, a public test credential), each giving its own principal.
+   */
+  credentials?: readonly ConfiguredCredential[];
 }
