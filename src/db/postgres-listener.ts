@@ -3,6 +3,7 @@ import type { Listening } from './database.ts';
 import { quoteIdent } from './identifiers.ts';
 
 const retryDelaysMs = [100, 500, 1000, 2000, 5000];
+const syncTimeoutMs = 5000;
 
 /**
  * LISTEN on a connection of its own (a pooled one would be handed to others). When the connection
@@ -63,8 +64,16 @@ export async function listenPostgres(url: string, channel: string, onNotify: () 
   let running: Promise<void> | undefined;
   let next: Promise<void> | undefined;
   const roundTrip = async () => {
-    if (!client) throw new Error(`not listening on ${channel}: the connection is being re-established`);
-    await client.query('select 1');
+    const current = client;
+    if (!current) throw new Error(`not listening on ${channel}: the connection is being re-established`);
+    // A connection that stopped answering (a half-open socket) is dropped and opened again, so
+    // callers fall back rather than wait on it, and what was sent meanwhile is read after.
+    const timer = setTimeout(() => void current.end().catch(() => {}), syncTimeoutMs);
+    try {
+      await current.query('select 1');
+    } finally {
+      clearTimeout(timer);
+    }
   };
   const sync = (): Promise<void> => {
     if (!running) {
