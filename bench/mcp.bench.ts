@@ -8,16 +8,12 @@ const TOKEN = 'bench-admin-key-0123456789abcdef0123456789';
 const targets = { throughput: 0.25, p99: 3 };
 
 /**
- * An MCP `tools/call` of a trivial task (echo: authentication, argument validation, the stateless
- * dispatcher, the answer as a server-sent event) against `/healthz` of the same server, in
- * alternating rounds. A second server verifies the credential once and then remembers it
- * (BENCH_AUTH=cached), so the transport's own cost shows apart from the per-request key lookup;
- * BENCH_MCP_CACHED=0 leaves it out.
+ * An MCP `tools/call` of a trivial task (echo: authentication through the credential cache,
+ * argument validation, the stateless dispatcher, the answer as a server-sent event) against
+ * `/healthz` of the same server, in alternating rounds.
  */
 export async function mcpBench(): Promise<void> {
-  const withCached = process.env['BENCH_MCP_CACHED'] !== '0';
-  const server = await startAgentServer({});
-  const cachedServer = withCached ? await startAgentServer({ BENCH_AUTH: 'cached' }) : undefined;
+  const server = await startAgentServer();
   const call = {
     ...benchOptions,
     method: 'POST' as const,
@@ -25,24 +21,21 @@ export async function mcpBench(): Promise<void> {
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { message: 'ping' } } }),
   };
   const rounds = Number(process.env['BENCH_ROUNDS'] ?? 2);
-  const results: Record<'mcp' | 'cached' | 'healthz', LoadResult[]> = { mcp: [], cached: [], healthz: [] };
+  const results: Record<'mcp' | 'healthz', LoadResult[]> = { mcp: [], healthz: [] };
   try {
     await load(`${server.url}/test/mcp`, { ...call, seconds: 1 }); // warm-up
-    if (cachedServer) await load(`${cachedServer.url}/test/mcp`, { ...call, seconds: 1 });
     for (let i = 0; i < rounds; i++) {
       results.healthz.push(await load(`${server.url}/healthz`, benchOptions));
       results.mcp.push(await load(`${server.url}/test/mcp`, call));
-      if (cachedServer) results.cached.push(await load(`${cachedServer.url}/test/mcp`, call));
     }
   } finally {
-    await Promise.all([server.stop(), cachedServer?.stop()]);
+    await server.stop();
   }
   const best = (runs: LoadResult[]) => runs.reduce((a, b) => (b.requestsPerSecond > a.requestsPerSecond ? b : a));
   const healthz = best(results.healthz);
   const rows: Array<[string, LoadResult]> = [
     ['/healthz', healthz],
     ['MCP tools/call', best(results.mcp)],
-    ...(cachedServer ? [['MCP tools/call, credential cached', best(results.cached)] as [string, LoadResult]] : []),
   ];
   for (const [name, r] of rows) {
     if (r.errors > 0 || r.non2xx > 0) throw new Error(`${name}: ${r.errors} errors, ${r.non2xx} non-2xx responses`);
@@ -64,17 +57,15 @@ export async function mcpBench(): Promise<void> {
       ]),
     ),
   );
-  for (const [name, r] of rows.slice(1)) {
-    const label = name === 'MCP tools/call' ? 'tools/call' : 'tools/call (credential cached)';
-    console.log(
-      `mcp ${label} / healthz: throughput ratio ${throughputRatio(r).toFixed(2)} (target >= ${targets.throughput}), p99 ratio ${p99Ratio(r).toFixed(2)} (target <= ${targets.p99})`,
-    );
-  }
+  const mcp = best(results.mcp);
+  console.log(
+    `mcp tools/call / healthz: throughput ratio ${throughputRatio(mcp).toFixed(2)} (target >= ${targets.throughput}), p99 ratio ${p99Ratio(mcp).toFixed(2)} (target <= ${targets.p99})`,
+  );
 }
 
-async function startAgentServer(env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
+async function startAgentServer(): Promise<{ url: string; stop(): Promise<void> }> {
   const child = spawn(process.execPath, [fileURLToPath(new URL('./support/agent-server.ts', import.meta.url))], {
-    env: { ...process.env, AP_ADMIN_KEY: TOKEN, LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, AP_ADMIN_KEY: TOKEN, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = once(child, 'exit');

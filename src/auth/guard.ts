@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, onRequestHookHandler } from 'fastify';
 import { ApError } from '../protocol/errors.ts';
+import type { AgentResources } from './agent-resources.ts';
 import type { Authenticator } from './authenticator.ts';
 import type { Principal } from './principal.ts';
 import '../http/route-config.ts';
@@ -12,27 +13,36 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
  * OAuth client can find the authorization server; `optional` routes take a credential when given.
  * A valid credential without the standing `access` asks for answers 403. Attached per route, so
  * public routes pay nothing.
+ *
+ * An agent's routes (declared in `app.agentResources` before they are added) are resources of
+ * their own: their challenge names the agent's metadata, an access token must be meant for that
+ * agent (its audience), and the agent's configured tokens are accepted there too.
  */
 export function guardRoutes(app: FastifyInstance, authenticator: Authenticator, resourceMetadataUrl: () => string | undefined): void {
-  const challenge = (reply: FastifyReply, error?: string) => {
-    const metadata = resourceMetadataUrl();
+  const challenge = (reply: FastifyReply, metadata: string | undefined, error?: string) => {
     const params = ['realm="ap"', error && `error="${error}"`, metadata && `resource_metadata="${metadata}"`].filter(Boolean);
     reply.header('www-authenticate', `Bearer ${params.join(', ')}`);
   };
-  const check = (required: boolean, access: Access | undefined): onRequestHookHandler =>
+  const check = (required: boolean, access: Access | undefined, target: AgentRoute | undefined): onRequestHookHandler =>
     async function authenticate(request, reply) {
+      const metadata = () => (target ? app.agentResources.metadataUrl(target.agent, target.endpoint) : resourceMetadataUrl());
       const header = request.headers.authorization;
       if (!header) {
         if (!required) return;
-        challenge(reply);
+        challenge(reply, metadata());
         throw new ApError('unauthorized', 'This endpoint needs a credential: Authorization: Bearer <API key or access token>.');
       }
       const match = BEARER.exec(header);
       const organization = request.headers['ap-organization'];
-      const principal = match ? await authenticator.authenticate(match[1]!, { organization: typeof organization === 'string' ? organization : undefined }) : null;
+      const options = {
+        organization: typeof organization === 'string' ? organization : undefined,
+        ...(target ? { audiences: app.agentResources.audiences(target.agent) } : {}),
+      };
+      const credential = match?.[1];
+      const principal = credential ? ((target && (await target.agent.credentials.match(credential))) ?? (await authenticator.authenticate(credential, options))) : null;
       if (!principal) {
-        challenge(reply, 'invalid_token');
-        throw new ApError('unauthorized', 'The credential is not valid: unknown, revoked or expired.');
+        challenge(reply, metadata(), 'invalid_token');
+        throw new ApError('unauthorized', 'The credential is not valid: unknown, revoked, expired, or meant for another resource.');
       }
       request.principal = principal;
       if (access) refuseWithout(access, principal);
@@ -40,10 +50,13 @@ export function guardRoutes(app: FastifyInstance, authenticator: Authenticator, 
   app.addHook('onRoute', (route) => {
     const auth = route.config?.auth;
     if (auth !== 'required' && auth !== 'optional') return;
+    const target = app.hasDecorator('agentResources') ? app.agentResources.routeOf(route.url) : undefined;
     const existing = route.onRequest ? [route.onRequest].flat() : [];
-    route.onRequest = [...existing, check(auth === 'required', route.config?.access)];
+    route.onRequest = [...existing, check(auth === 'required', route.config?.access, target)];
   });
 }
+
+type AgentRoute = NonNullable<ReturnType<AgentResources['routeOf']>>;
 
 /** The standing a route asks of its caller, beyond a valid credential. */
 export type Access = NonNullable<import('fastify').FastifyContextConfig['access']>;

@@ -5,7 +5,9 @@ import { baseUrl } from '../http/base-url.ts';
 import { bootstrapAdminKey } from './api-keys/service.ts';
 import { credentialAuthenticator, type Authenticator } from './authenticator.ts';
 import { signInLimit } from './limits.ts';
-import { registerResourceMetadata } from './oauth/metadata.ts';
+import { AgentResources } from './agent-resources.ts';
+import { CredentialCache } from './cache/credential-cache.ts';
+import { addResourceMetadataSchema, registerResourceMetadata } from './oauth/metadata.ts';
 import { buildProvider, resourcesOf } from './oauth/provider.ts';
 import { registerAuthorizationServer } from './oauth/routes.ts';
 import { identitySecrets, publicJwk } from './oauth/signing-keys.ts';
@@ -25,7 +27,7 @@ export interface Identity {
  * server or from an external issuer the configuration names. The embedded issuer is this
  * server's base URL, known once it listens, so the provider and verifier are built on first use.
  */
-export function createIdentity(app: FastifyInstance, { config, db, fetcher }: AppContext): Identity {
+export function createIdentity(app: FastifyInstance, { config, db, fetcher, clock }: AppContext): Identity {
   const base = () => baseUrl(app, config);
   const external = config.identity.externalIssuer;
   const issuer = () => external ?? base();
@@ -40,10 +42,21 @@ export function createIdentity(app: FastifyInstance, { config, db, fetcher }: Ap
     const keys = localKeys([publicJwk(secrets.signingKey)]);
     return { verifier: jwtVerifier({ issuer: base(), keys, audiences: audiences(), clockSkewSeconds: skew, typ: 'at+jwt' }), local: true };
   });
-  const provider = once(async (): Promise<Provider> => buildProvider(base(), db, await identitySecrets(db), config.identity, config.trustProxy !== false));
+  const cache = new CredentialCache(db, clock, { ttlMs: 300_000, maxEntries: 10_000 });
+  addResourceMetadataSchema(app);
+  const agents = new AgentResources(app, base, issuer, db, cache);
+  app.decorate('agentResources', agents);
+  const provider = once(async (): Promise<Provider> =>
+    buildProvider(base(), db, await identitySecrets(db), config.identity, config.trustProxy !== false, (resource) => agents.has(resource)),
+  );
+  app.addHook('onReady', async () => {
+    // Without it every credential is read from the database: slower, never wrong.
+    await cache.start().catch((err: unknown) => app.log.warn({ err }, 'credential cache off: cannot listen for credential changes'));
+  });
+  app.addHook('preClose', async () => cache.stop());
 
   return {
-    authenticator: credentialAuthenticator(db, tokens),
+    authenticator: credentialAuthenticator(db, tokens, cache, () => clock.now().getTime()),
     resourceMetadataUrl: () => `${base()}/.well-known/oauth-protected-resource/api`,
     async registerRoutes() {
       registerResourceMetadata(app, base, issuer);

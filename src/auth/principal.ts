@@ -13,8 +13,9 @@ export interface Standing {
 
 /** Who is calling, once a credential has been checked. */
 export interface Principal {
-  kind: 'api_key' | 'user';
-  /** Stable id of the caller: the key id or the user id. */
+  /** `credential`: a token an agent's operator configured for that agent (see `ConfiguredCredential`). */
+  kind: 'api_key' | 'user' | 'credential';
+  /** Stable id of the caller: the key id, the user id, or `<agent>/<name>` of a configured token. */
   subject: string;
   /** Shown as the editor of revisions. */
   displayName: string;

@@ -20,6 +20,19 @@ export interface PoolStats {
   waiting: number;
 }
 
+/** A LISTEN in progress: call it to stop. */
+export interface Listening {
+  (): Promise<void>;
+  /**
+   * Resolves once every notification committed before the call has reached `onNotify`, so a
+   * reader can trust what notifications have told it so far; rejects while the connection is
+   * lost. PostgreSQL answers a query on the listening connection only after delivering what was
+   * pending to it (one round trip, shared by concurrent callers); PGlite delivers in the committing
+   * call, so it resolves at once.
+   */
+  sync(): Promise<void>;
+}
+
 export interface Database extends Queryable {
   readonly engine: EngineName;
   /**
@@ -33,7 +46,7 @@ export interface Database extends Queryable {
    * lost listening connection is back, since notifications sent meanwhile are gone. Resolves once
    * listening; the function it resolves to stops. Channels are plain lower-case identifiers.
    */
-  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  listen(channel: string, onNotify: () => void): Promise<Listening>;
   stats(): PoolStats;
   close(): Promise<void>;
 }

@@ -42,7 +42,7 @@ export async function openPglite(options: PgliteOptions): Promise<Database> {
     transaction: (fn) => counted(() => db.transaction((tx) => fn(queryable(tx)))),
     // In-process: NOTIFY from a committing transaction reaches these callbacks directly. (PGlite
     // sends the name unquoted when it stops listening, so channels must be plain identifiers.)
-    listen: (channel, onNotify) => db.listen(channel, () => onNotify()),
+    listen: async (channel, onNotify) => Object.assign(await db.listen(channel, () => onNotify()), { sync: async () => {} }),
     stats: () => ({ total: 1, idle: active === 0 ? 1 : 0, waiting: Math.max(0, active - 1) }),
     close: () => db.close(),
   };

@@ -42,6 +42,8 @@ export function mountTenant(app: FastifyInstance, ctx: AppContext, tenant: Tenan
     return answer;
   };
   const served = { tasks: runner.tasks, run };
+  // Before its routes: the auth guard then knows them as this agent's (audience, challenge, tokens).
+  app.agentResources.add({ name: tenant.name, path: tenant.path, credentials: tenant.credentials ?? [] });
   const hostGuard = hostCheck([...(publicHost ? [publicHost] : []), ...agents.allowedHosts], agents.allowedOrigins);
   mountMcp(app, withBuiltIns, served, hostGuard);
   mountA2a(app, withBuiltIns, served, () => baseUrl(app, ctx.config), hostGuard, { db: ctx.db, clock: ctx.clock, abort });

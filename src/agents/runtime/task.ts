@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Principal } from '../../auth/principal.ts';
+import type { ConfiguredCredential, Principal } from '../../auth/index.ts';
 import type { Clock } from '../../clock.ts';
 import type { Queryable } from '../../db/database.ts';
 
@@ -103,4 +103,9 @@ export interface Tenant {
    * caller may not use it. Without it, handlers get `account: undefined`.
    */
   resolveAccount?: (ref: Record<string, unknown>, ctx: { db: Queryable; principal: Principal }) => Promise<ResolvedAccount | undefined>;
+  /**
+   * Bearer tokens this agent accepts besides the registry's own API keys and access tokens (a
+   * partner's token, a public test credential), each giving its own principal.
+   */
+  credentials?: readonly ConfiguredCredential[];
 }

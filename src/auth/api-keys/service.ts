@@ -37,26 +37,46 @@ export async function createKey(db: Queryable, input: CreateKeyInput): Promise<{
 
 export { keyById, listKeys, revokeKey } from './sql.ts';
 
-/**
- * The principal a key stands for, or null. Every call reads the database, so a key revoked on
- * one instance fails at once on all of them.
- */
-export async function authenticateKey(db: Queryable, credential: string): Promise<Principal | null> {
+/** A key that proved itself: the principal it stands for, and its id (to record its use). */
+export interface VerifiedKey {
+  keyId: string;
+  principal: Principal;
+}
+
+/** The live key `credential` is, or null; `hash` is its SHA-256 (`hashKey`), which the caller has already. */
+export async function verifyKey(db: Queryable, credential: string, hash: Buffer = hashKey(credential)): Promise<VerifiedKey | null> {
   const row = await sql.keyByPrefix(db, lookupPrefix(credential));
   if (!row || row.revoked_at !== null) return null;
-  if (!timingSafeEqual(Buffer.from(row.key_hash), hashKey(credential))) return null;
-  await sql.touchKey(db, row.id);
+  if (!timingSafeEqual(Buffer.from(row.key_hash), hash)) return null;
   return {
-    kind: 'api_key',
-    subject: row.id,
-    displayName: `${row.organization_slug}/${row.name}`,
-    organization: {
-      organizationId: row.organization_id,
-      slug: row.organization_slug,
-      role: row.role,
-      apiTier: row.api_tier,
-      registryAdmin: row.is_admin,
+    keyId: row.id,
+    principal: {
+      kind: 'api_key',
+      subject: row.id,
+      displayName: `${row.organization_slug}/${row.name}`,
+      organization: {
+        organizationId: row.organization_id,
+        slug: row.organization_slug,
+        role: row.role,
+        apiTier: row.api_tier,
+        registryAdmin: row.is_admin,
+      },
     },
+  };
+}
+
+/**
+ * Records a key's use (`last_used_at`) at most once a minute per key, remembered here so that a
+ * busy key costs no write, nor a read, per request. Not awaited: a failure loses one timestamp.
+ */
+export function keyUseRecorder(db: Queryable, now: () => number): (keyId: string) => void {
+  const recorded = new Map<string, number>();
+  return (keyId) => {
+    const at = now();
+    if (at - (recorded.get(keyId) ?? -Infinity) < 60_000) return;
+    if (recorded.size > 100_000) recorded.clear();
+    recorded.set(keyId, at);
+    void sql.touchKey(db, keyId).catch(() => recorded.delete(keyId));
   };
 }
 

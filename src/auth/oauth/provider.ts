@@ -32,7 +32,14 @@ export const GRANT_CLAIM = 'gid';
  * only, required for every client), dynamic client registration, and JWT access tokens (RFC 9068)
  * for our resources. Its state lives in the database through `databaseAdapter`.
  */
-export function buildProvider(issuer: string, db: Database, secrets: IdentitySecrets, identity: IdentityConfig, proxy: boolean): Provider {
+export function buildProvider(
+  issuer: string,
+  db: Database,
+  secrets: IdentitySecrets,
+  identity: IdentityConfig,
+  proxy: boolean,
+  isAgent: (resource: string) => boolean = () => false,
+): Provider {
   const resources = resourcesOf(issuer);
   const known = new Set(Object.values(resources));
   const configuration: Configuration = {
@@ -62,7 +69,8 @@ export function buildProvider(issuer: string, db: Database, secrets: IdentitySec
         defaultResource: () => resources.api,
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, resource) => {
-          if (!known.has(resource)) throw new errors.InvalidTarget(`${resource} is not a resource of this server`);
+          // The registry's own resources, and each agent's exact URL (`<base><path>/mcp` or `/a2a`).
+          if (!known.has(resource) && !isAgent(resource)) throw new errors.InvalidTarget(`${resource} is not a resource of this server`);
           return {
             scope: SCOPE,
             audience: resource,

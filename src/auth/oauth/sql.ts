@@ -36,9 +36,13 @@ export async function consumeRecord(db: Queryable, model: string, id: string): P
   return rows.length === 1;
 }
 
-/** Whether a grant still stands: revoking it (or its expiry) ends every token issued under it. */
-export async function grantIsLive(db: Queryable, grantId: string): Promise<boolean> {
-  return (await findRecord(db, 'Grant', 'id', grantId)) !== undefined;
+/**
+ * Whether a grant still stands (revoking it, or its expiry, ends every token issued under it):
+ * undefined when it does not, else when it expires (null: never).
+ */
+export async function grantExpiry(db: Queryable, grantId: string): Promise<Date | null | undefined> {
+  const [row] = await db.query<{ expires_at: Date | null }>(`select expires_at from oauth_records where model = 'Grant' and id = $1 and ${LIVE}`, [grantId]);
+  return row ? row.expires_at : undefined;
 }
 
 export async function destroyRecord(db: Queryable, model: string, id: string): Promise<void> {

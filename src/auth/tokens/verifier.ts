@@ -13,13 +13,18 @@ export interface TokenClaims {
 }
 
 export interface TokenVerifier {
-  /** The claims of a valid token; null for any invalid one (signature, issuer, audience, time). */
-  verify(token: string): Promise<TokenClaims | null>;
+  /**
+   * The claims of a valid token; null for any invalid one (signature, issuer, audience, time).
+   * `audiences`: the resources the token must be meant for, one of them at least (RFC 8707); the
+   * verifier's own when not given.
+   */
+  verify(token: string, audiences?: readonly string[]): Promise<TokenClaims | null>;
 }
 
 export interface VerifierOptions {
   issuer: string;
   keys: JWTVerifyGetKey;
+  /** The audiences checked when a call names none: the registry's own API. */
   audiences: string[];
   clockSkewSeconds: number;
   /** The JOSE `typ` the issuer stamps on access tokens, when it does (RFC 9068: `at+jwt`). */
@@ -31,11 +36,11 @@ const ALGORITHMS = ['ES256', 'ES384', 'RS256', 'PS256', 'EdDSA'];
 
 export function jwtVerifier(options: VerifierOptions): TokenVerifier {
   return {
-    async verify(token) {
+    async verify(token, audiences) {
       try {
         const { payload } = await jwtVerify(token, options.keys, {
           issuer: options.issuer,
-          audience: options.audiences,
+          audience: audiences ? [...audiences] : options.audiences,
           clockTolerance: options.clockSkewSeconds,
           algorithms: ALGORITHMS,
           requiredClaims: ['sub', 'exp'],
