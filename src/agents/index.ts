@@ -11,6 +11,17 @@ import { TaskWorker } from './runtime/tasks/worker.ts';
 import { WebhookDeliverer } from './runtime/webhooks/deliverer.ts';
 
 export type { AgentTask, TaskContext, Tenant } from './runtime/index.ts';
+export type { TaskEvent } from './runtime/tasks/worker.ts';
+export type { DeliveryEvent } from './runtime/webhooks/deliverer.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The long-task worker, so a test can `watch` its runs instead of polling; absent when no agent is served. */
+    taskWorker?: TaskWorker;
+    /** The webhook outbox's sender, so a test can `watch` its attempts instead of polling; absent when no agent is served. */
+    webhookDeliverer?: WebhookDeliverer;
+  }
+}
 
 export interface AgentsOptions {
   ctx: AppContext;
@@ -43,6 +54,8 @@ export const agentsPlugin = fp<AgentsOptions>(async (app, { ctx, tenants }) => {
     onWebhook: () => deliverer.wake(),
     settings: { leaseMs: 5 * 60_000, maxAttempts: agents.taskMaxAttempts, validateOutputs: agents.validateOutputs, pollMs: 1000, concurrency: 8 },
   });
+  app.decorate('taskWorker', worker);
+  app.decorate('webhookDeliverer', deliverer);
   for (const tenant of tenants) mountTenant(app, ctx, tenant, worker);
   keyRoutes(app, ctx.db, keys, tenants, () => baseUrl(app, ctx.config));
   app.addHook('onReady', async () => {

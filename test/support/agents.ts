@@ -7,9 +7,15 @@ import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory, type Clie
 import type { Tenant } from '../../src/agents/runtime/index.ts';
 import { asAdmin } from './server.ts';
 
-/** A tenant with test tasks, counting how often each mutating one really ran. */
+/**
+ * A tenant with test tasks, counting how often each mutating one really ran. `held(name)` holds
+ * the next build_thing run for `name` once it starts: it resolves then, with the function that
+ * lets the run finish, so a test sees the task working without guessing how long it takes.
+ */
 export function testTenant() {
   const executions = { create_widget: 0, flaky_create: 0, build_thing: 0 };
+  const holds = new Map<string, (release: () => void) => void>();
+  const held = (name: string) => new Promise<() => void>((started) => holds.set(name, started));
   // Names flaky_create has failed for: each test passes its own name, so none depends on another's run.
   const failedOnce = new Set<string>();
   const tenant: Tenant = {
@@ -50,13 +56,17 @@ export function testTenant() {
         description: 'Builds a thing, taking its time (long-running).',
         input: {
           type: 'object',
-          properties: { name: { type: 'string' }, delay_ms: { type: 'integer', minimum: 0 }, push_notification_config: { type: 'object' } },
+          properties: { name: { type: 'string' }, push_notification_config: { type: 'object' } },
           required: ['name'],
         },
         mutates: true,
         longRunning: true,
         handler: async (args) => {
-          if (typeof args['delay_ms'] === 'number') await sleep(args['delay_ms']);
+          const started = holds.get(String(args['name']));
+          if (started) {
+            holds.delete(String(args['name']));
+            await new Promise<void>((release) => started(release));
+          }
           executions.build_thing++;
           return { thing_id: randomUUID(), name: args['name'] };
         },
@@ -78,7 +88,7 @@ export function testTenant() {
       },
     ],
   };
-  return { tenant, executions };
+  return { tenant, executions, held };
 }
 
 /** The official MCP SDK client, connected over Streamable HTTP to `<base><path>/mcp`. */

@@ -6,11 +6,13 @@ import type { Clock } from '../../src/clock.ts';
 import { systemClock } from '../../src/clock.ts';
 import { parseAllowList } from '../../src/net/allow-list.ts';
 import { SafeFetch } from '../../src/net/safe-fetch.ts';
+import { Conditions } from './events.ts';
 
 /**
  * A buyer's webhook endpoint on loopback, built on the receiver library, resolving the seller's
  * keys from its brand.json. `answerWith` makes the next deliveries fail with a status (as a flaky
- * endpoint would) before the receiver sees them; `requests` keeps what arrived, as sent.
+ * endpoint would) before the receiver sees them; `requests` keeps what arrived, as sent; `until`
+ * waits for what arrives.
  */
 export class TestReceiver {
   readonly events: WebhookEvent[] = [];
@@ -20,6 +22,7 @@ export class TestReceiver {
   url = '';
   private server: http.Server | undefined;
   private receiver: ReturnType<typeof createWebhookReceiver> | undefined;
+  private readonly arrivals = new Conditions();
 
   async listen(): Promise<void> {
     this.server = http.createServer((req, res) => {
@@ -28,14 +31,19 @@ export class TestReceiver {
         req.resume();
         res.writeHead(forced).end();
         this.statuses.push(forced);
+        this.arrivals.changed();
         return;
       }
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         this.requests.push({ method: req.method!, url: new URL(req.url!, this.url).href, headers: { ...req.headers }, body: Buffer.concat(chunks).toString('utf8') });
+        this.arrivals.changed();
       });
-      res.on('finish', () => this.statuses.push(res.statusCode));
+      res.on('finish', () => {
+        this.statuses.push(res.statusCode);
+        this.arrivals.changed();
+      });
       receiverListener(this.receiver!, this.url)(req, res);
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
@@ -55,9 +63,15 @@ export class TestReceiver {
       },
       onEvent: (event) => {
         this.events.push(event);
+        this.arrivals.changed();
       },
       clock,
     });
+  }
+
+  /** Resolves once `check` holds of what has arrived (`events`, `requests`, `statuses`), checked at each arrival. */
+  until(check: () => boolean): Promise<void> {
+    return this.arrivals.until(check);
   }
 
   /** The receiver alone, for requests a test alters by hand. */
@@ -67,14 +81,5 @@ export class TestReceiver {
 
   close(): Promise<void> {
     return new Promise((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
-  }
-}
-
-/** Waits until `check` holds, polling. */
-export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }

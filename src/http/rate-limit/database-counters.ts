@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database.ts';
+import { BackgroundPass } from '../../jobs/background-pass.ts';
 import type { CounterStore } from './counter-store.ts';
 
 /**
@@ -8,11 +9,14 @@ import type { CounterStore } from './counter-store.ts';
  * counted one after the other. Times come from the caller's clock (instances keep theirs in
  * step with NTP; a skew of a few milliseconds moves a limit's edge by as much).
  */
-export function databaseCounters(db: Database, { sweepEveryMs = 60_000, now = Date.now }: { sweepEveryMs?: number; now?: () => number } = {}): CounterStore {
-  // Rows whose hits have all left their window are useless; clear them now and then.
-  const sweep = setInterval(() => void db.query(SWEEP, [now()]).catch(() => {}), sweepEveryMs);
-  sweep.unref();
+export function databaseCounters(db: Database, { sweepEveryMs = 60_000, now = Date.now }: { sweepEveryMs?: number; now?: () => number } = {}): CounterStore & { sweeps: BackgroundPass } {
+  // Rows whose hits have all left their window are useless; clear them now and then. A pass, so a
+  // test can await one (`sweeps.nextPass()`); a failed one is left to the next.
+  const sweeps = new BackgroundPass(async () => void (await db.query(SWEEP, [now()])), () => {});
+  const timer = setInterval(() => sweeps.wake(), sweepEveryMs);
+  timer.unref();
   return {
+    sweeps,
     async take(key, max, windowMs, nowMs) {
       if (max < 1) return { taken: false, retryAfterMs: windowMs };
       const [row] = await db.query<{ taken: boolean; retry_after_ms: number }>(TAKE, [key, Math.floor(nowMs), windowMs, max]);
@@ -22,7 +26,8 @@ export function databaseCounters(db: Database, { sweepEveryMs = 60_000, now = Da
       await db.query(GIVE_BACK, [key, slot]);
     },
     async close() {
-      clearInterval(sweep);
+      clearInterval(timer);
+      await sweeps.stop();
     },
   };
 }

@@ -24,6 +24,16 @@ export interface WorkerSettings {
   concurrency: number;
 }
 
+/**
+ * A change a run here wrote to a task: its progress, its outcome, or `dropped` when the run ended
+ * keeping nothing because the task was no longer its (canceled, or taken over after its lease lapsed).
+ */
+export interface TaskEvent {
+  taskId: string;
+  status: 'working' | 'completed' | 'failed' | 'input-required' | 'dropped';
+  progress?: TaskProgress;
+}
+
 interface Running {
   tenant: string;
   principal: string;
@@ -48,6 +58,7 @@ export class TaskWorker {
   private readonly settings: WorkerSettings;
   private readonly pool: WorkPool<TaskRow>;
   private readonly running = new Map<string, Running>();
+  private readonly watchers = new Set<(event: TaskEvent) => void>();
 
   constructor(parts: { db: Database; clock: Clock; tenants: readonly Tenant[]; log: FastifyBaseLogger; onWebhook: () => void; settings: WorkerSettings }) {
     this.db = parts.db;
@@ -63,7 +74,10 @@ export class TaskWorker {
         const row = await sql.claimNext(this.db, [...this.tenants.keys()], now, new Date(now.getTime() + this.settings.leaseMs));
         return row ? [row] : [];
       },
-      run: (row) => this.run(row),
+      run: async (row) => {
+        const status = await this.run(row);
+        this.tell({ taskId: row.task_id, status: status ?? 'dropped' });
+      },
       onClaimError: (err) => this.log.error({ err }, 'task worker could not claim tasks; the next pass retries'),
       onRunError: (err, row) => this.log.error({ err, taskId: row.task_id }, 'could not record a task outcome; its lease will lapse and it runs again'),
       concurrency: parts.settings.concurrency,
@@ -90,6 +104,19 @@ export class TaskWorker {
   }
 
   /**
+   * Hears each change a run here writes to a task, once it is committed, so a test waits for the
+   * work itself instead of polling get_task. Returns the function that stops listening.
+   */
+  watch(listener: (event: TaskEvent) => void): () => void {
+    this.watchers.add(listener);
+    return () => this.watchers.delete(listener);
+  }
+
+  private tell(event: TaskEvent): void {
+    for (const listener of this.watchers) listener(event);
+  }
+
+  /**
    * Stops taking tasks. Tasks still running get a few seconds to finish; after that they are left
    * to their leases, which lapse so that another instance (or this one, restarted) runs them again.
    */
@@ -97,7 +124,8 @@ export class TaskWorker {
     await this.pool.close();
   }
 
-  private async run(row: TaskRow): Promise<void> {
+  /** The status this run recorded; undefined when it recorded nothing (superseded). */
+  private async run(row: TaskRow): Promise<TaskOutcome['status'] | undefined> {
     const tenant = this.tenants.get(row.tenant);
     const task = tenant?.tasks.find((t) => t.name === row.task);
     if (!tenant || !task) return this.settle(row, failed(new AgentError('INTERNAL_ERROR', `The agent no longer offers ${row.task}.`)));
@@ -107,7 +135,7 @@ export class TaskWorker {
     }
     const controller = new AbortController();
     this.running.set(row.task_id, { tenant: row.tenant, principal: row.principal, controller });
-    const lease = new Lease(this.db, this.clock, row, this.settings.leaseMs, controller, this.log);
+    const lease = new Lease(this.db, this.clock, row, this.settings.leaseMs, controller, this.log, (progress) => this.tell({ taskId: row.task_id, status: 'working', progress }));
     const work = new LazyTransaction(this.db);
     let outcome: TaskOutcome;
     try {
@@ -120,7 +148,7 @@ export class TaskWorker {
       else {
         await work.rollback();
         // Canceled: the cancellation wrote the status; nothing of this run remains.
-        if (controller.signal.aborted) return;
+        if (controller.signal.aborted) return undefined;
         if (!(err instanceof AgentError)) this.log.error({ err, task: row.task, taskId: row.task_id }, 'long-running task failed');
         return this.settle(row, failed(err));
       }
@@ -131,23 +159,25 @@ export class TaskWorker {
     try {
       await work.commit((tx) => this.record(tx, row, outcome));
     } catch (err) {
-      if (err instanceof Superseded) return;
+      if (err instanceof Superseded) return undefined;
       // The handler's writes could not commit (a constraint, a lost connection): they are gone; say so.
       this.log.error({ err, task: row.task, taskId: row.task_id }, 'long-running task could not commit its result');
-      await this.settle(row, failed(err));
+      return this.settle(row, failed(err));
     }
     if (pushUrl(row.arguments)) this.onWebhook();
+    return outcome.status;
   }
 
   /** Writes an outcome with nothing of the handler's in the same transaction (a failure). */
-  private async settle(row: TaskRow, outcome: TaskOutcome): Promise<void> {
+  private async settle(row: TaskRow, outcome: TaskOutcome): Promise<TaskOutcome['status'] | undefined> {
     try {
       await this.db.transaction((tx) => this.record(tx, row, outcome));
     } catch (err) {
-      if (err instanceof Superseded) return;
+      if (err instanceof Superseded) return undefined;
       throw err;
     }
     if (pushUrl(row.arguments)) this.onWebhook();
+    return outcome.status;
   }
 
   private async record(tx: Queryable, row: TaskRow, outcome: TaskOutcome): Promise<void> {
@@ -167,9 +197,12 @@ class Lease {
   private pending = false;
   private beating = false;
   private readonly parts: { db: Database; clock: Clock; row: TaskRow; leaseMs: number; controller: AbortController; log: FastifyBaseLogger };
+  private readonly onProgress: (progress: TaskProgress) => void;
 
-  constructor(db: Database, clock: Clock, row: TaskRow, leaseMs: number, controller: AbortController, log: FastifyBaseLogger) {
+  /** `onProgress` hears each progress report once a renewal has written it. */
+  constructor(db: Database, clock: Clock, row: TaskRow, leaseMs: number, controller: AbortController, log: FastifyBaseLogger, onProgress: (progress: TaskProgress) => void) {
     this.parts = { db, clock, row, leaseMs, controller, log };
+    this.onProgress = onProgress;
     this.timer = setInterval(() => void this.beat(), Math.max(1, Math.floor(leaseMs / 3)));
     this.timer.unref();
   }
@@ -197,6 +230,7 @@ class Lease {
           if (!controller.signal.aborted) controller.abort(new AgentError('INVALID_STATE', 'The task was canceled or taken over.'));
           return;
         }
+        if (progress) this.onProgress(progress);
       } while (this.pending);
     } catch (err) {
       log.warn({ err, taskId: row.task_id }, 'could not renew a task lease; the next beat retries');

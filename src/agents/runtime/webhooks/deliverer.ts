@@ -22,6 +22,16 @@ export interface DeliverySettings {
 const terminalReasons = new Set<FetchErrorReason>(['invalid_url', 'unsupported_scheme', 'credentials_in_url', 'forbidden_address', 'redirect_refused']);
 const leaseMs = 60_000;
 
+/** What one delivery attempt came to, once written to the outbox. */
+export interface DeliveryEvent {
+  id: string;
+  taskId: string;
+  /** Attempts so far, this one included. */
+  attempts: number;
+  outcome: 'delivered' | 'retrying' | 'failed';
+  error?: string;
+}
+
 /**
  * Sends the webhook outbox: each delivery signed (RFC 9421, this deployment's current key) at
  * every attempt and POSTed through the SSRF-safe client, since the URL is the caller's. 2xx
@@ -36,6 +46,7 @@ export class WebhookDeliverer {
   private readonly settings: DeliverySettings;
   private readonly log: FastifyBaseLogger;
   private readonly pass: BackgroundPass;
+  private readonly watchers = new Set<(event: DeliveryEvent) => void>();
 
   constructor(parts: { db: Database; fetcher: SafeFetch; clock: Clock; signingKey: () => Promise<SigningKey>; settings: DeliverySettings; log: FastifyBaseLogger }) {
     ({ db: this.db, fetcher: this.fetcher, clock: this.clock, signingKey: this.signingKey, settings: this.settings, log: this.log } = parts);
@@ -53,6 +64,15 @@ export class WebhookDeliverer {
   /** Sends what is due now. */
   wake(): void {
     this.pass.wake();
+  }
+
+  /**
+   * Hears the end of each delivery attempt, once recorded, so a test waits for the attempt itself
+   * instead of polling the outbox. Returns the function that stops listening.
+   */
+  watch(listener: (event: DeliveryEvent) => void): () => void {
+    this.watchers.add(listener);
+    return () => this.watchers.delete(listener);
   }
 
   async close(): Promise<void> {
@@ -84,13 +104,23 @@ export class WebhookDeliverer {
       const terminal = err instanceof FetchError && terminalReasons.has(err.reason);
       outcome = { ok: false, retry: !terminal, error: err instanceof Error ? err.message : String(err) };
     }
-    if (outcome.ok) return sql.delivered(this.db, row.id, this.clock.now());
+    const attempt = { id: row.id, taskId: row.task_id, attempts: row.attempts };
+    if (outcome.ok) {
+      await sql.delivered(this.db, row.id, this.clock.now());
+      return this.tell({ ...attempt, outcome: 'delivered' });
+    }
     if (!outcome.retry || row.attempts >= this.settings.maxAttempts) {
       this.log.warn({ delivery: row.id, task: row.task_id, attempts: row.attempts, error: outcome.error }, 'webhook delivery failed for good');
-      return sql.failed(this.db, row.id, outcome.error);
+      await sql.failed(this.db, row.id, outcome.error);
+      return this.tell({ ...attempt, outcome: 'failed', error: outcome.error });
     }
     const backoff = Math.min(this.settings.maxDelayMs, this.settings.baseDelayMs * 2 ** (row.attempts - 1));
     const delay = backoff / 2 + Math.random() * (backoff / 2);
     await sql.retryAt(this.db, row.id, new Date(this.clock.now().getTime() + delay), outcome.error);
+    this.tell({ ...attempt, outcome: 'retrying', error: outcome.error });
+  }
+
+  private tell(event: DeliveryEvent): void {
+    for (const listener of this.watchers) listener(event);
   }
 }

@@ -3,17 +3,21 @@ import { randomUUID } from 'node:crypto';
 import { after, before, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { TaskState } from '@a2a-js/sdk';
+import type { TaskEvent } from '../../../../src/agents/index.ts';
 import type { Tenant } from '../../../../src/agents/runtime/index.ts';
 import { validateSchema } from '../../../../src/protocol/schemas.ts';
 import { a2aClient, mcpClient } from '../../../support/agents.ts';
 import { eachEngine } from '../../../support/engines.ts';
+import { Reports } from '../../../support/events.ts';
 import type { Json } from '../../../support/http.ts';
 import { startTestServer, type TestServer } from '../../../support/server.ts';
-import { eventually } from '../../../support/webhooks.ts';
 
-/** Long tasks that wait on the test: each run registers a gate under its `name` and reports progress. */
+/**
+ * Long tasks that wait on the test: each run reports progress and then a gate under its `name`,
+ * which the test opens to let it finish.
+ */
 function gatedTenant() {
-  const gates = new Map<string, () => void>();
+  const gates = new Reports<{ name: string; open: () => void }>();
   const seen = new Map<string, Json>();
   const tenant: Tenant = {
     name: 'lifecycle',
@@ -41,7 +45,7 @@ function gatedTenant() {
           seen.set(name, { principal: ctx.principal });
           ctx.progress({ percentage: 40, current_step: 'validating items' });
           await new Promise<void>((resolve, reject) => {
-            gates.set(name, resolve);
+            gates.add({ name, open: resolve });
             ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason as Error));
           });
           await ctx.db.query('insert into lifecycle_effects (name) values ($1)', [name]);
@@ -60,9 +64,19 @@ eachEngine('long-running tasks', (engine) => {
   const call = async (name: string, args: Record<string, unknown>) => JSON.parse(((await client.callTool({ name, arguments: args })) as Json).content[0].text) as Json;
   const start = (name: string, extra: Record<string, unknown> = {}) => call('sync_catalogs', { idempotency_key: randomUUID(), name, ...extra });
   const effects = async (name: string) => (await server.db.query('select 1 from lifecycle_effects where name = $1', [name])).length;
+  /** Resolves, with the function that opens it, once the run for `name` waits at its gate. */
+  const gate = async (name: string) => (await gates.until((g) => g.name === name)).open;
+  const tasks = new Reports<TaskEvent>();
+  const changed = (taskId: string, status: TaskEvent['status']) => tasks.until((t) => t.taskId === taskId && t.status === status);
 
   before(async () => {
-    server = await startTestServer(engine, { deps: { tenants: [tenant] }, extend: (_app, db) => db.exec('create table lifecycle_effects (name text not null)') });
+    server = await startTestServer(engine, {
+      deps: { tenants: [tenant] },
+      extend: (app, db) => {
+        app.taskWorker!.watch(tasks.add);
+        return db.exec('create table lifecycle_effects (name text not null)');
+      },
+    });
     client = await mcpClient(server.url, '/lifecycle');
   });
   after(async () => {
@@ -74,7 +88,7 @@ eachEngine('long-running tasks', (engine) => {
     const name = randomUUID();
     const accepted = await start(name);
     assert.equal(accepted.status, 'submitted');
-    await eventually(async () => (await call('get_task', { task_id: accepted.task_id })).progress !== undefined);
+    await changed(accepted.task_id, 'working');
     const working = await call('get_task', { task_id: accepted.task_id });
     assert.equal(working.status, 'working');
     assert.deepEqual(working.progress, { percentage: 40, current_step: 'validating items' });
@@ -84,8 +98,8 @@ eachEngine('long-running tasks', (engine) => {
     assert.ok(caller.principal.organization, 'the test credential acts for an organization');
     assert.deepEqual(seen.get(name), caller);
 
-    gates.get(name)!();
-    await eventually(async () => (await call('get_task', { task_id: accepted.task_id })).status === 'completed');
+    (await gate(name))();
+    await changed(accepted.task_id, 'completed');
     const done = await call('get_task', { task_id: accepted.task_id });
     assert.deepEqual(done.result, { synced: name });
     assert.ok(done.completed_at);
@@ -96,12 +110,12 @@ eachEngine('long-running tasks', (engine) => {
   it('cancels over MCP: the handler stops, nothing it did is kept, and canceled is not written over', async () => {
     const name = randomUUID();
     const accepted = await start(name);
-    await eventually(() => gates.has(name));
+    const open = await gate(name);
     const canceled = await call('cancel_task', { task_id: accepted.task_id });
     assert.equal(canceled.status, 'canceled');
     // Even a gate opened now finds the handler gone.
-    gates.get(name)!();
-    await eventually(async () => (await server.db.query(`select 1 from agent_tasks where task_id = $1 and lease_until is null`, [accepted.task_id])).length === 1);
+    open();
+    await changed(accepted.task_id, 'dropped');
     assert.equal((await call('get_task', { task_id: accepted.task_id })).status, 'canceled');
     assert.equal(await effects(name), 0);
     assert.equal((await call('cancel_task', { task_id: accepted.task_id })).status, 'canceled');
@@ -110,9 +124,8 @@ eachEngine('long-running tasks', (engine) => {
   it('refuses to cancel a finished task, and another caller\'s task is not found', async () => {
     const name = randomUUID();
     const accepted = await start(name);
-    await eventually(() => gates.has(name));
-    gates.get(name)!();
-    await eventually(async () => (await call('get_task', { task_id: accepted.task_id })).status === 'completed');
+    (await gate(name))();
+    await changed(accepted.task_id, 'completed');
     assert.equal((await call('cancel_task', { task_id: accepted.task_id })).code, 'INVALID_STATE');
     assert.equal((await call('get_task', { task_id: randomUUID() })).code, 'TASK_NOT_FOUND');
   });
@@ -120,9 +133,8 @@ eachEngine('long-running tasks', (engine) => {
   it('fails a task whose result does not match its output schema (the suite checks every answer)', async () => {
     const name = randomUUID();
     const accepted = await start(name, { answer: 'wrong' });
-    await eventually(() => gates.has(name));
-    gates.get(name)!();
-    await eventually(async () => (await call('get_task', { task_id: accepted.task_id })).status === 'failed');
+    (await gate(name))();
+    await changed(accepted.task_id, 'failed');
     const failed = await call('get_task', { task_id: accepted.task_id });
     assert.equal(failed.error.code, 'INTERNAL_ERROR');
     assert.equal(await effects(name), 0);
@@ -131,14 +143,14 @@ eachEngine('long-running tasks', (engine) => {
   it('gives up after the capped number of runs with an error the caller can read', async () => {
     const name = randomUUID();
     const accepted = await start(name);
-    await eventually(() => gates.has(name));
+    const open = await gate(name);
     // As if three instances in turn had claimed it and died: its lease lapsed on the third run.
     await server.db.query(`update agent_tasks set attempts = 3, lease_until = $2 where task_id = $1`, [accepted.task_id, new Date(Date.now() - 1000)]);
-    await eventually(async () => (await call('get_task', { task_id: accepted.task_id })).status === 'failed', 15_000);
+    await changed(accepted.task_id, 'failed');
     const failed = await call('get_task', { task_id: accepted.task_id });
     assert.equal(failed.error.code, 'INTERNAL_ERROR');
     assert.match(failed.error.message, /started 3 times/);
-    gates.get(name)!();
+    open();
   });
 
   it('over A2A, answers a real Task that tasks/get reads and tasks/cancel cancels', async () => {
@@ -163,7 +175,7 @@ eachEngine('long-running tasks', (engine) => {
     const taskId = answer.id;
     // The worker may have claimed it before the answer was built.
     assert.ok([TaskState.TASK_STATE_SUBMITTED, TaskState.TASK_STATE_WORKING].includes(answer.status!.state));
-    await eventually(() => gates.has(name));
+    await gate(name);
     const got = await a2a.getTask({ tenant: '', id: taskId, historyLength: undefined });
     assert.equal(got.status?.state, TaskState.TASK_STATE_WORKING);
     const canceled = await a2a.cancelTask({ tenant: '', id: taskId, metadata: undefined });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { DeliveryEvent, TaskEvent } from '../../../../src/agents/index.ts';
 import { parseAllowList } from '../../../../src/net/allow-list.ts';
 import { SafeFetch } from '../../../../src/net/safe-fetch.ts';
 import { mcpClient, testTenant } from '../../../support/agents.ts';
@@ -9,8 +10,9 @@ import { createApiKeyFor, seedOrganization } from '../../../support/identity.ts'
 import { ManualClock } from '../../../support/clock.ts';
 import { eachEngine } from '../../../support/engines.ts';
 import type { Json } from '../../../support/http.ts';
+import { Reports } from '../../../support/events.ts';
 import { startTestServer, type TestServer } from '../../../support/server.ts';
-import { eventually, TestReceiver } from '../../../support/webhooks.ts';
+import { TestReceiver } from '../../../support/webhooks.ts';
 
 const payloadOf = (result: unknown) => JSON.parse((result as Json).content[0].text) as Json;
 
@@ -18,7 +20,11 @@ eachEngine('long-running tasks and signed webhooks', (engine) => {
   let server: TestServer;
   let client: Client;
   const receiver = new TestReceiver();
-  const { tenant, executions } = testTenant();
+  const { tenant, executions, held } = testTenant();
+  const tasks = new Reports<TaskEvent>();
+  const attempts = new Reports<DeliveryEvent>();
+  const attempt = (taskId: string, outcome: DeliveryEvent['outcome']) => attempts.until((a) => a.taskId === taskId && a.outcome === outcome);
+  const received = (taskId: string) => receiver.until(() => receiver.events.some((e) => e.task_id === taskId));
   const build = async (name: string, extra: Record<string, unknown> = {}) =>
     payloadOf(await client.callTool({ name: 'build_thing', arguments: { idempotency_key: randomUUID(), name, push_notification_config: { url: `${receiver.url}/hooks/ap`, authentication: { schemes: ['HTTP_MESSAGE_SIGNATURES'] } }, ...extra } }));
   const deliveries = (taskId: string) => server.db.query<{ state: string; attempts: number; last_error: string | null }>('select state, attempts, last_error from webhook_deliveries where task_id = $1', [taskId]);
@@ -28,6 +34,10 @@ eachEngine('long-running tasks and signed webhooks', (engine) => {
     server = await startTestServer(engine, {
       deps: { tenants: [tenant], fetcher: new SafeFetch({ allow: parseAllowList(new URL(receiver.url).host) }) },
       env: { AGENT_WEBHOOK_RETRY_BASE_MS: '50' },
+      extend: (app) => {
+        app.taskWorker!.watch(tasks.add);
+        app.webhookDeliverer!.watch(attempts.add);
+      },
     });
     receiver.trust(server.url);
     client = await mcpClient(server.url);
@@ -40,11 +50,14 @@ eachEngine('long-running tasks and signed webhooks', (engine) => {
 
   describe('accepting and polling', () => {
     it('answers at once with a task id, then get_task shows it working and completed with its result', async () => {
-      const accepted = await build('slow', { delay_ms: 400 });
+      const started = held('slow');
+      const accepted = await build('slow');
       assert.equal(accepted.status, 'submitted');
       assert.match(accepted.task_id, /^[0-9a-f-]{36}$/);
-      await eventually(async () => payloadOf(await client.callTool({ name: 'get_task', arguments: { task_id: accepted.task_id } })).status === 'working');
-      await eventually(async () => payloadOf(await client.callTool({ name: 'get_task', arguments: { task_id: accepted.task_id } })).status === 'completed');
+      const release = await started;
+      assert.equal(payloadOf(await client.callTool({ name: 'get_task', arguments: { task_id: accepted.task_id } })).status, 'working');
+      release();
+      await tasks.until((t) => t.taskId === accepted.task_id && t.status === 'completed');
       const done = payloadOf(await client.callTool({ name: 'get_task', arguments: { task_id: accepted.task_id } }));
       assert.equal(done.task_type, 'build_thing');
       assert.equal(done.result.name, 'slow');
@@ -65,7 +78,7 @@ eachEngine('long-running tasks and signed webhooks', (engine) => {
   describe('webhooks', () => {
     it('sends a signed webhook on completion that the receiver verifies and processes once', async () => {
       const accepted = await build('hooked');
-      await eventually(() => receiver.events.some((e) => e.task_id === accepted.task_id));
+      await received(accepted.task_id);
       const event = receiver.events.find((e) => e.task_id === accepted.task_id)!;
       assert.deepEqual(Object.keys(event).sort(), ['idempotency_key', 'result', 'status', 'task_id', 'task_type', 'timestamp']);
       assert.equal(event.status, 'completed');
@@ -76,15 +89,14 @@ eachEngine('long-running tasks and signed webhooks', (engine) => {
       const request = receiver.requests.find((r) => r.body.includes(accepted.task_id))!;
       assert.match(String(request.headers['signature-input']), /^sig1=\("@method" "@target-uri" "@authority" "content-type" "content-digest"\);created=\d+;expires=\d+;nonce="[A-Za-z0-9_-]{22,}";keyid="[^"]+";alg="ed25519";tag="ap\/webhook-signing\/v1"$/);
       // The receiver has the event before the sender has recorded its 200.
-      await eventually(async () => (await deliveries(accepted.task_id))[0]?.state === 'delivered');
+      await attempt(accepted.task_id, 'delivered');
       assert.deepEqual(await deliveries(accepted.task_id), [{ state: 'delivered', attempts: 1, last_error: null }]);
     });
 
     it('retries on 5xx and 429 with the same idempotency_key, and the receiver processes it once', async () => {
       receiver.answerWith = [503, 429];
       const accepted = await build('retried');
-      await eventually(() => receiver.events.some((e) => e.task_id === accepted.task_id));
-      await eventually(async () => (await deliveries(accepted.task_id))[0]?.state === 'delivered');
+      await attempt(accepted.task_id, 'delivered');
       const [delivery] = await deliveries(accepted.task_id);
       assert.equal(delivery!.attempts, 3);
       assert.equal(receiver.events.filter((e) => e.task_id === accepted.task_id).length, 1);
@@ -92,7 +104,7 @@ eachEngine('long-running tasks and signed webhooks', (engine) => {
 
     it('answers a redelivered event 200 without processing it again', async () => {
       const accepted = await build('twice');
-      await eventually(() => receiver.events.some((e) => e.task_id === accepted.task_id));
+      await received(accepted.task_id);
       const first = receiver.requests.find((r) => r.body.includes(accepted.task_id))!;
       const processed = () => receiver.events.filter((e) => e.task_id === accepted.task_id).length;
       assert.equal(processed(), 1);
@@ -109,7 +121,7 @@ eachEngine('long-running tasks and signed webhooks', (engine) => {
 
     it('rejects an altered body, an altered covered header and a stale signature, each with its reason', async () => {
       const accepted = await build('tampered');
-      await eventually(() => receiver.requests.some((r) => r.body.includes(accepted.task_id)));
+      await receiver.until(() => receiver.requests.some((r) => r.body.includes(accepted.task_id)));
       const original = receiver.requests.find((r) => r.body.includes(accepted.task_id))!;
       const reject = async (request: typeof original, reason: string, handle = (r: typeof original) => receiver.handle(r)) => {
         const out = await handle(request);
@@ -129,7 +141,7 @@ eachEngine('long-running tasks and signed webhooks', (engine) => {
     it('gives up on a 4xx other than 429 without retrying', async () => {
       receiver.answerWith = [410];
       const accepted = await build('gone');
-      await eventually(async () => (await deliveries(accepted.task_id))[0]?.state === 'failed');
+      await attempt(accepted.task_id, 'failed');
       assert.deepEqual(await deliveries(accepted.task_id), [{ state: 'failed', attempts: 1, last_error: 'HTTP 410' }]);
       assert.equal(receiver.events.filter((e) => e.task_id === accepted.task_id).length, 0);
     });
@@ -138,7 +150,7 @@ eachEngine('long-running tasks and signed webhooks', (engine) => {
       const accepted = payloadOf(
         await client.callTool({ name: 'build_thing', arguments: { idempotency_key: randomUUID(), name: 'private', push_notification_config: { url: 'http://10.0.0.1/hook' } } }),
       );
-      await eventually(async () => (await deliveries(accepted.task_id))[0]?.state === 'failed');
+      await attempt(accepted.task_id, 'failed');
       assert.match((await deliveries(accepted.task_id))[0]!.last_error!, /10\.0\.0\.1/);
     });
 
@@ -150,7 +162,7 @@ eachEngine('long-running tasks and signed webhooks', (engine) => {
       const second = payloadOf(await client.callTool({ name: 'build_thing', arguments: args }));
       assert.equal(second.task_id, first.task_id);
       assert.equal(second.replayed, true);
-      await eventually(() => receiver.events.some((e) => e.task_id === first.task_id));
+      await received(first.task_id);
       assert.equal(executions.build_thing, before + 1);
     });
   });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import type { DeliveryEvent } from '../../../../src/agents/index.ts';
 import type { Tenant } from '../../../../src/agents/runtime/index.ts';
 import type { Database } from '../../../../src/db/database.ts';
 import { loadMigrations, migrate } from '../../../../src/db/migrate.ts';
@@ -11,16 +12,22 @@ import { buildApp } from '../../../../src/server.ts';
 import { mcpClient } from '../../../support/agents.ts';
 import { ManualClock } from '../../../support/clock.ts';
 import { engines } from '../../../support/engines.ts';
+import { Reports } from '../../../support/events.ts';
 import { anotherPool } from '../../../support/feed.ts';
 import type { Json } from '../../../support/http.ts';
 import { testConfig } from '../../../support/server.ts';
-import { eventually, TestReceiver } from '../../../support/webhooks.ts';
+import { TestReceiver } from '../../../support/webhooks.ts';
 
-/** A long task whose first run never finishes (its instance is stopped under it); later runs finish at once. */
-function stallingTenant(): { tenant: Tenant; runs: () => number } {
+/**
+ * A long task whose first run never finishes (its instance is stopped under it); later runs finish
+ * at once. `stalled` resolves when the first run has started.
+ */
+function stallingTenant(): { tenant: Tenant; runs: () => number; stalled: Promise<void> } {
   let runs = 0;
+  const { promise: stalled, resolve: stall } = Promise.withResolvers<void>();
   return {
     runs: () => runs,
+    stalled,
     tenant: {
       name: 'restart',
       path: '/restart',
@@ -34,7 +41,10 @@ function stallingTenant(): { tenant: Tenant; runs: () => number } {
           mutates: true,
           longRunning: true,
           handler: async () => {
-            if (runs++ === 0) await new Promise(() => {});
+            if (runs++ === 0) {
+              stall();
+              await new Promise(() => {});
+            }
             return { provisioned: true };
           },
         },
@@ -48,7 +58,10 @@ describe('[postgres] a restart between accepting a task and delivering its webho
   const receiver = new TestReceiver();
   const apps: FastifyInstance[] = [];
 
-  /** An instance of the service on the shared schema, with its own pool, as a separate process would be. */
+  /**
+   * An instance of the service on the shared schema, with its own pool, as a separate process would
+   * be. `attempts` hears its webhook deliverer from before it starts, so no attempt goes unheard.
+   */
   const instance = async (tenant: Tenant, env: Record<string, string>, clock?: ManualClock) => {
     const db = await anotherPool(schemaDb, 4);
     const app = await buildApp({
@@ -59,10 +72,13 @@ describe('[postgres] a restart between accepting a task and delivering its webho
       fetcher: new SafeFetch({ allow: parseAllowList(new URL(receiver.url).host) }),
       ...(clock ? { clock } : {}),
     });
+    const attempts = new Reports<DeliveryEvent>();
+    app.webhookDeliverer!.watch(attempts.add);
     await app.listen({ port: 0, host: '127.0.0.1' });
     apps.push(app);
     const { port } = app.server.address() as { port: number };
-    return { app, url: `http://127.0.0.1:${port}` };
+    const attempt = (taskId: string, outcome: DeliveryEvent['outcome']) => attempts.until((a) => a.taskId === taskId && a.outcome === outcome);
+    return { app, url: `http://127.0.0.1:${port}`, attempt };
   };
 
   before(async () => {
@@ -77,14 +93,14 @@ describe('[postgres] a restart between accepting a task and delivering its webho
   });
 
   it('delivers the webhook from the next instance when the first stopped before finishing the task', async () => {
-    const { tenant, runs } = stallingTenant();
+    const { tenant, runs, stalled } = stallingTenant();
     const first = await instance(tenant, {});
     const client = await mcpClient(first.url, '/restart');
     const accepted = JSON.parse(
       ((await client.callTool({ name: 'provision', arguments: { idempotency_key: randomUUID(), push_notification_config: { url: `${receiver.url}/hook` } } })) as Json).content[0].text,
     ) as Json;
     await client.close();
-    await eventually(() => runs() === 1);
+    await stalled;
     await first.app.close();
 
     // The next instance starts after the first one's lease on the task has lapsed.
@@ -92,7 +108,8 @@ describe('[postgres] a restart between accepting a task and delivering its webho
     clock.advance(6 * 60_000);
     const second = await instance(tenant, {}, clock);
     receiver.trust(second.url, clock);
-    await eventually(() => receiver.events.some((e) => e.task_id === accepted.task_id), 15_000);
+    // The receiver has processed the event before it answers the 200 this attempt recorded.
+    await second.attempt(accepted.task_id, 'delivered');
     const events = receiver.events.filter((e) => e.task_id === accepted.task_id);
     assert.equal(events.length, 1);
     assert.equal(events[0]!.status, 'completed');
@@ -115,19 +132,20 @@ describe('[postgres] a restart between accepting a task and delivering its webho
     ) as Json;
     await client.close();
     // Wait for the failed attempt, then stop before the retry (2 to 4 s later).
-    await eventually(async () => (await schemaDb.query<{ attempts: number }>('select attempts from webhook_deliveries where task_id = $1', [accepted.task_id]))[0]?.attempts === 1);
-    await eventually(() => receiver.statuses.includes(503));
+    const failed = await first.attempt(accepted.task_id, 'retrying');
+    assert.equal(failed.attempts, 1);
+    assert.ok(receiver.statuses.includes(503));
     await first.app.close();
     assert.equal(receiver.events.filter((e) => e.task_id === accepted.task_id).length, 0);
 
     const second = await instance(tenant, { AGENT_WEBHOOK_RETRY_BASE_MS: '50' });
     seller = second.url;
-    await eventually(() => receiver.events.some((e) => e.task_id === accepted.task_id), 15_000);
+    await second.attempt(accepted.task_id, 'delivered');
     assert.equal(receiver.events.filter((e) => e.task_id === accepted.task_id).length, 1);
-    const delivery = async () => (await schemaDb.query<{ state: string; attempts: number }>('select state, attempts from webhook_deliveries where task_id = $1', [accepted.task_id]))[0]!;
-    await eventually(async () => (await delivery()).state === 'delivered');
+    const [delivery] = await schemaDb.query<{ state: string; attempts: number }>('select state, attempts from webhook_deliveries where task_id = $1', [accepted.task_id]);
+    assert.equal(delivery!.state, 'delivered');
     // The new instance may try once before the receiver can reach its keys (answered 5xx, retried).
-    assert.ok((await delivery()).attempts >= 2);
+    assert.ok(delivery!.attempts >= 2);
     await second.app.close();
   });
 });
