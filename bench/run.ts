@@ -1,4 +1,5 @@
-// `npm run bench`: every benchmark, one after another, each printing its ratios.
+// `npm run bench`: every benchmark, one after another, each printing its ratios;
+// `npm run bench -- mcp feed` runs only those named.
 import { healthzBench } from './healthz.bench.ts';
 import { feedBench } from './feed.bench.ts';
 import { mcpBench } from './mcp.bench.ts';
@@ -13,7 +14,10 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['crawl', crawlBench],
 ];
 
-for (const [name, bench] of benches) {
+const only = process.argv.slice(2);
+const unknown = only.filter((name) => !benches.some(([known]) => known === name));
+if (unknown.length > 0) throw new Error(`unknown benchmark ${unknown.join(', ')}; known: ${benches.map(([name]) => name).join(', ')}`);
+for (const [name, bench] of benches.filter(([name]) => only.length === 0 || only.includes(name))) {
   console.log(`\n== ${name}`);
   await bench();
 }
