@@ -54,8 +54,8 @@ interface Held {
 
 /**
  * Sliding-window limits in `store`: a request passes a rule when fewer than `max` requests were
- * counted in the `windowSeconds` before it, and a refusal's `Retry-After` is exactly when one of
- * them leaves the window. A request refused by any rule counts against none. Attached only to
+ * counted in the `windowSeconds` before it, and a refusal's `Retry-After` is when one of them
+ * leaves the window (sooner, if a place held by a request still running is given back). A request refused by any rule counts against none. Attached only to
  * routes that declare limits, as their first preHandler: after authentication (so per-principal
  * keys are known) and body parsing (so a rule can key on the body). The store closes with the app.
  */

@@ -31,7 +31,8 @@ function create(options: Options, shared: AnySchema[]): Ajv {
 /**
  * No text we store may hold U+0000: PostgreSQL refuses it in `text` and `jsonb` on both engines,
  * so it would surface as a 500 halfway through a write. One hook refuses it in the query string,
- * path parameters and parsed body of every route before validation, as `validation_failed`
+ * path parameters and parsed body of every route before validation (the OAuth provider's own
+ * routes, handed over before it, check in their storage adapter), as `validation_failed`
  * naming the field, so nothing is written and no route has to think of it.
  */
 export function refuseNulCharacters(app: FastifyInstance): void {

@@ -9,7 +9,8 @@ export function decodeCursor(cursor: string | undefined, fields: string[]): Reco
   if (cursor === undefined) return undefined;
   try {
     const key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
-    if (key && typeof key === 'object' && fields.every((f) => typeof (key as Record<string, unknown>)[f] === 'string')) {
+    // A NUL could never be a stored key, and PostgreSQL would refuse it with a 500 mid-query.
+    if (key && typeof key === 'object' && fields.every((f) => { const v = (key as Record<string, unknown>)[f]; return typeof v === 'string' && !v.includes('\u0000'); })) {
       return key as Record<string, string>;
     }
   } catch {

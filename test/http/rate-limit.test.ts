@@ -234,7 +234,7 @@ describe('[redis] rate limits by domain, logs in Redis', () => {
   const server = domainRuleSuite(engines.find((e) => e.name === 'pglite')!, 'Redis', () => ({ REDIS_URL: redis.url }));
   it('kept the logs in Redis, not in the database', async () => {
     const raw = redis.client();
-    const key = `${redis.prefix}ap:rate-limit:test-crawl:domain:`;
+    const key = `${redis.prefix}ap:rate-log:test-crawl:domain:`;
     assert.equal(await raw.zcard(`${key}boundary.example`), 1);
     assert.equal(await raw.zcard(`${key}other.example`), 1);
     assert.deepEqual(await server().db.query(`select key from rate_limit_log`), []);

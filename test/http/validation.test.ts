@@ -54,3 +54,36 @@ eachEngine('a NUL character anywhere in a request', (engine) => {
     await assertNulRefused(res, 'params', 'id');
   });
 });
+
+eachEngine('a NUL character hidden where the hook cannot see it', (engine) => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer(engine);
+  });
+  after(() => server.close());
+
+  it('400 invalid_cursor for a listing cursor that decodes to a NUL, never 500', async () => {
+    const cursor = Buffer.from(JSON.stringify({ domain: '\u0000' })).toString('base64url');
+    for (const path of ['/api/brands/registry', '/api/properties/registry']) {
+      const res = await fetch(`${server.url}${path}?cursor=${cursor}`);
+      assert.equal(res.status, 400, path);
+      assert.equal((await json(res)).error, 'invalid_cursor');
+    }
+  });
+
+  it('a client id with a NUL at the OAuth token endpoint is an unknown client, not a 500', async () => {
+    const res = await fetch(`${server.url}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials&client_id=ab%00cd&client_secret=x',
+    });
+    assert.ok(res.status >= 400 && res.status < 500, `status ${res.status}`);
+    assert.equal((await json(res)).error, 'invalid_client');
+  });
+
+  it('400 for a history offset beyond any page, never 500', async () => {
+    const res = await fetch(`${server.url}/api/brands/history?domain=acme.example&offset=10000000000000000000`);
+    assert.equal(res.status, 400);
+    assert.equal((await json(res)).error, 'validation_failed');
+  });
+});

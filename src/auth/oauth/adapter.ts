@@ -22,14 +22,15 @@ export function databaseAdapter(db: Database): new (model: string) => Adapter {
       }
       await sql.upsertRecord(db, this.model, id, payload as Record<string, unknown>, expiresIn || undefined);
     }
+    // The provider's routes bypass the app's NUL hook; an id PostgreSQL would refuse finds nothing.
     async find(id: string): Promise<AdapterPayload | undefined> {
-      return toPayload(await sql.findRecord(db, this.model, 'id', id));
+      return id.includes('\u0000') ? undefined : toPayload(await sql.findRecord(db, this.model, 'id', id));
     }
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {
-      return toPayload(await sql.findRecord(db, this.model, 'uid', uid));
+      return uid.includes('\u0000') ? undefined : toPayload(await sql.findRecord(db, this.model, 'uid', uid));
     }
     async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
-      return toPayload(await sql.findRecord(db, this.model, 'user_code', userCode));
+      return userCode.includes('\u0000') ? undefined : toPayload(await sql.findRecord(db, this.model, 'user_code', userCode));
     }
     async consume(id: string): Promise<void> {
       // The provider checks `consumed` and then consumes; two exchanges of one code at the same

@@ -19,7 +19,7 @@ export interface RedisCountersOptions {
  * e.g. `?keyPrefix=staging:` to keep instances that share a Redis apart.
  */
 export function redisCounters(url: string, options: RedisCountersOptions = {}): CounterStore {
-  const namespace = options.namespace ?? 'ap:rate-limit:';
+  const namespace = options.namespace ?? 'ap:rate-log:';
   const redis = new Redis(url, {
     // A request waits for at most one reconnection and two seconds, then fails, rather than
     // queueing behind an unreachable Redis.

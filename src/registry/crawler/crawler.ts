@@ -30,6 +30,11 @@ export interface CrawlReport {
  * own transaction, and records when the domain is next due. The worker and `ap crawl` both come
  * here, so a domain crawled either way is crawled the same.
  */
+interface Waiter {
+  resolve(report: CrawlReport): void;
+  reject(err: unknown): void;
+}
+
 export class Crawler {
   readonly config: CrawlerConfig;
   private readonly db: Database;
@@ -38,7 +43,7 @@ export class Crawler {
   private readonly pacer: HostPacer;
   private readonly onReport: (report: CrawlReport) => void;
   /** Callers of `crawled`, by domain. */
-  private readonly awaiting = new Map<string, Array<(report: CrawlReport) => void>>();
+  private readonly awaiting = new Map<string, Waiter[]>();
 
   /** `onReport` hears of every crawl that ran (metrics). */
   constructor(parts: { db: Database; fetcher: SafeFetch; clock: Clock; config: CrawlerConfig; onReport?: (report: CrawlReport) => void }) {
@@ -55,10 +60,27 @@ export class Crawler {
    * worker, a crawl request, `ap crawl`), so a test awaits the crawl instead of polling the tables.
    */
   crawled(domain: string): Promise<CrawlReport> {
-    return new Promise((resolve) => this.awaiting.set(domain, [...(this.awaiting.get(domain) ?? []), resolve]));
+    return new Promise((resolve, reject) => this.awaiting.set(domain, [...(this.awaiting.get(domain) ?? []), { resolve, reject }]));
   }
 
   async crawl(domain: string): Promise<CrawlReport> {
+    // Waiters learn of a crawl that threw too, rather than waiting for one that never comes.
+    const settle = (tell: (waiter: Waiter) => void) => {
+      const waiting = this.awaiting.get(domain) ?? [];
+      this.awaiting.delete(domain);
+      for (const waiter of waiting) tell(waiter);
+    };
+    try {
+      const report = await this.crawlOnce(domain);
+      settle((waiter) => waiter.resolve(report));
+      return report;
+    } catch (err) {
+      settle((waiter) => waiter.reject(err));
+      throw err;
+    }
+  }
+
+  private async crawlOnce(domain: string): Promise<CrawlReport> {
     const [adagents, brand] = await Promise.all([
       fetchDocument(this.fetcher, this.pacer, domain, 'adagents_json', this.config),
       fetchDocument(this.fetcher, this.pacer, domain, 'brand_json', this.config),
@@ -92,9 +114,6 @@ export class Crawler {
     await sql.recordCrawl(this.db, { domain, nextAt: next, failures, outcome: adagents.kind, error: problem ?? null, crawledAt: now });
     const report = { domain, adagents: adagents.kind, brand: brand.kind, events, properties, agents, problem, nextCrawlAt: next };
     this.onReport(report);
-    const waiting = this.awaiting.get(domain) ?? [];
-    this.awaiting.delete(domain);
-    for (const resolve of waiting) resolve(report);
     return report;
   }
 }

@@ -80,7 +80,7 @@ export const History = Type.Object(
 export const HistoryQuery = Type.Object({
   domain: Domain,
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 })),
 });
 
 export const RollbackBody = Type.Object(

@@ -25,5 +25,5 @@ export function applyHeldProperty(ctx: AppContext): ReviewApplier {
   return heldSaveApplier(ctx, propertyKind);
 }
 
-export { markEntryStale, propertySnapshot, saveAuthoritative, saveCommunity } from './service.ts';
+export { markEntryStale, propertySnapshot, saveAuthoritative } from './service.ts';
 export type { EditableFields, PropertyRow } from './sql.ts';

@@ -58,7 +58,7 @@ describe('[postgres+redis] a rate limit holds across two ap serve processes shar
     const env = { ...LIMIT, REDIS_URL: redis.url };
     const [a, b] = await Promise.all([shared.serve(env), shared.serve(env)]);
     await exhaustAcross(a!, b!);
-    assert.equal(await redis.client().zcard(`${redis.prefix}ap:rate-limit:${KEY}`), 4, 'the four accepted requests');
+    assert.equal(await redis.client().zcard(`${redis.prefix}ap:rate-log:${KEY}`), 4, 'the four accepted requests');
     assert.deepEqual(await shared.db.query(`select key from rate_limit_log`), [], 'nothing counted in the database');
   });
 });

@@ -27,9 +27,9 @@ describe('[redis] rate-limit counters', () => {
   it('keeps each log under the URL’s key prefix and the store’s namespace, expiring a window after its newest hit', async () => {
     await store.take('ttl', 5, 30_000, Date.now());
     const raw = redis.client();
-    const ttl = await raw.pttl(`${redis.prefix}ap:rate-limit:ttl`);
+    const ttl = await raw.pttl(`${redis.prefix}ap:rate-log:ttl`);
     assert.ok(ttl > 28_000 && ttl <= 30_000, `PTTL ${ttl}`);
-    assert.equal(await raw.exists('ap:rate-limit:ttl'), 0, 'nothing is written outside the prefix');
+    assert.equal(await raw.exists('ap:rate-log:ttl'), 0, 'nothing is written outside the prefix');
   });
 
   it('counts concurrent requests from separate clients (as separate instances would) against one log', async () => {
