@@ -55,7 +55,8 @@ export class AgentResources {
 
   /** The agent a route (by its URL pattern) belongs to, and which of its resources it serves. */
   routeOf(url: string): { agent: AgentResource; endpoint: AgentEndpoint } | undefined {
-    const agent = this.agents.find((a) => url.startsWith(`${a.path}/`));
+    // The longest path wins, so an agent mounted inside another's path is never taken for it.
+    const agent = this.agents.filter((a) => url.startsWith(`${a.path}/`)).sort((a, b) => b.path.length - a.path.length)[0];
     return agent && { agent, endpoint: url === `${agent.path}/a2a` ? 'a2a' : 'mcp' };
   }
 

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { revokeKey } from '../../src/auth/api-keys/service.ts';
 import type { Database } from '../../src/db/database.ts';
+import pg from 'pg';
+import { quoteIdent } from '../../src/db/identifiers.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
 import { eachEngine, postgresUrl, type TestEngine } from '../support/engines.ts';
 import { accessToken, bearer, createApiKeyFor, seedOrganization, seedUser } from '../support/identity.ts';
@@ -62,6 +64,22 @@ eachEngine('the credential cache', (engine) => {
       assert.ok(await revokeKey(other, seen.body.subject));
       assert.equal((await whoami(server.url, bearer(key))).status, 401, `round ${i}: the revoked key was accepted`);
     }
+  });
+
+  // PGlite has one session, whose search path is the app's; an operator's own session exists only on PostgreSQL.
+  if (engine.name === 'postgres') it('refuses a key revoked by an operator’s session that names the table by its schema, not its search path', async () => {
+    const [{ schema }] = (await server.db.query<{ schema: string }>('select current_schema() as schema')) as [{ schema: string }];
+    const key = await createApiKeyFor(server.db, (await seedOrganization(server.db)).slug);
+    const seen = await whoami(server.url, bearer(key));
+    assert.equal((await whoami(server.url, bearer(key))).status, 200, 'answered from the cache');
+    const operator = new pg.Client({ connectionString: postgresUrl });
+    await operator.connect();
+    try {
+      await operator.query(`update ${quoteIdent(schema)}.api_keys set revoked_at = now() where id = $1`, [seen.body.subject]);
+    } finally {
+      await operator.end();
+    }
+    assert.equal((await whoami(server.url, bearer(key))).status, 401, 'the revoked key was accepted');
   });
 
   it('gives a key its organization’s new standing on the next request', async () => {

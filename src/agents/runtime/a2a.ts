@@ -18,7 +18,7 @@ import { AgentError } from '../../protocol/errors.ts';
 import { a2aErrorData, echoOf, successBody } from './envelope.ts';
 import type { TaskRunner } from './runner.ts';
 import type { Tenant } from './task.ts';
-import { cancelTask, findTask, listTasks, tasksGetResponse, type TaskRow, type TaskStatus } from './tasks/service.ts';
+import { cancelTask, findTask, isTaskId, listTasks, tasksGetResponse, type TaskRow, type TaskStatus } from './tasks/service.ts';
 
 /** The caller, as the A2A SDK carries it to the executor. */
 class PrincipalUser implements User {
@@ -141,7 +141,6 @@ const states: Record<TaskStatus, TaskState> = {
   failed: TaskState.TASK_STATE_FAILED,
   canceled: TaskState.TASK_STATE_CANCELED,
 };
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The SDK's task store over `agent_tasks`, scoped to the caller: `load` answers the row as an A2A
@@ -157,7 +156,7 @@ class AgentTaskStore implements TaskStore {
   }
 
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
-    if (!uuid.test(taskId)) return undefined;
+    if (!isTaskId(taskId)) return undefined;
     try {
       return asA2aTask(await findTask(this.tasks.db, this.tenant.name, principalOf(context), taskId), this.tenant);
     } catch (err) {
@@ -167,7 +166,7 @@ class AgentTaskStore implements TaskStore {
   }
 
   async save(task: Task, context: ServerCallContext): Promise<void> {
-    if (task.status?.state !== TaskState.TASK_STATE_CANCELED || !uuid.test(task.id)) return;
+    if (task.status?.state !== TaskState.TASK_STATE_CANCELED || !isTaskId(task.id)) return;
     try {
       await cancelTask(this.tasks.db, this.tasks.clock, this.tenant.name, principalOf(context), task.id, this.tasks.abort);
     } catch (err) {

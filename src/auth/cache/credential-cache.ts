@@ -26,7 +26,7 @@ interface Entry {
  * The guarantee is the same as reading the database every time: a change committed (by any
  * process) before a request arrives is seen by that request. Every change to what a credential
  * grants (a key revoked, a grant ended, a membership or an organization's flags changed) sends a
- * NOTIFY at commit (migration 0014), and any notification empties the cache. Before answering from
+ * NOTIFY at commit (migrations 0016, 0017), and any notification empties the cache. Before answering from
  * the cache a request waits for `sync()`: every notification committed before it has been heard.
  * A load that raced a notification is not kept (the generation moved meanwhile). While not
  * listening (starting, or the connection lost) nothing is kept and every lookup loads.

@@ -10,6 +10,12 @@ import { enqueueWebhook, pushUrl } from './worker.ts';
 
 export type { TaskRow, TaskStatus } from './sql.ts';
 
+// Task ids are bare UUIDs; Ajv's `uuid` format also passes `urn:uuid:…`, which the column refuses.
+const taskIdForm = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether `id` could name a task (anything else names none, rather than failing in the query). */
+export const isTaskId = (id: string): boolean => taskIdForm.test(id);
+
 /** How tasks' rows are keyed to their caller. */
 export const principalKey = (principal: Principal): string => `${principal.kind}:${principal.subject}`;
 
@@ -25,7 +31,7 @@ export async function submitTask(tx: Queryable, clock: Clock, tenant: string, pr
 
 /** The caller's task, or TASK_NOT_FOUND. */
 export async function findTask(db: Queryable, tenant: string, principal: Principal, taskId: string): Promise<TaskRow> {
-  const row = await sql.find(db, tenant, principalKey(principal), taskId.toLowerCase());
+  const row = isTaskId(taskId) ? await sql.find(db, tenant, principalKey(principal), taskId.toLowerCase()) : undefined;
   if (!row) throw new AgentError('TASK_NOT_FOUND', undefined, { field: 'task_id' });
   return row;
 }
@@ -40,6 +46,7 @@ export function listTasks(db: Queryable, tenant: string, principal: Principal, l
  * written together. A task already canceled answers as it is; one that finished is INVALID_STATE.
  */
 export async function cancelTask(db: Database, clock: Clock, tenant: string, principal: Principal, taskId: string, abort: (tenant: string, principal: string, taskId: string) => void): Promise<TaskRow> {
+  if (!isTaskId(taskId)) throw new AgentError('TASK_NOT_FOUND', undefined, { field: 'task_id' });
   const id = taskId.toLowerCase();
   abort(tenant, principalKey(principal), id);
   const outcome = await db.transaction(async (tx) => {

@@ -130,6 +130,12 @@ eachEngine('long-running tasks', (engine) => {
     assert.equal((await call('get_task', { task_id: randomUUID() })).code, 'TASK_NOT_FOUND');
   });
 
+  it('answers TASK_NOT_FOUND, not an internal error, for an id the uuid format passes but no task can have', async () => {
+    const id = `urn:uuid:${randomUUID()}`;
+    assert.equal((await call('get_task', { task_id: id })).code, 'TASK_NOT_FOUND');
+    assert.equal((await call('cancel_task', { task_id: id })).code, 'TASK_NOT_FOUND');
+  });
+
   it('fails a task whose result does not match its output schema (the suite checks every answer)', async () => {
     const name = randomUUID();
     const accepted = await start(name, { answer: 'wrong' });
