@@ -23,8 +23,11 @@ import { cancelTask, findTask, isTaskId, listTasks, tasksGetResponse, type TaskR
 /** The caller, as the A2A SDK carries it to the executor. */
 class PrincipalUser implements User {
   readonly principal: Principal;
-  constructor(principal: Principal) {
+  /** The request's Authorization header, so no answer echoes its token. */
+  readonly authorization: string | undefined;
+  constructor(principal: Principal, authorization: string | undefined) {
     this.principal = principal;
+    this.authorization = authorization;
   }
   get isAuthenticated(): boolean {
     return true;
@@ -54,7 +57,8 @@ export function mountA2a(
   const store = new AgentTaskStore(tenant, tasks);
   const executor: AgentExecutor = {
     async execute(requestContext, bus) {
-      const principal = (requestContext.context.user as PrincipalUser).principal;
+      const user = requestContext.context.user as PrincipalUser;
+      const principal = user.principal;
       const part = requestContext.userMessage.parts.find((p) => p.content?.$case === 'data');
       const data = part?.content?.value as { skill?: unknown; parameters?: unknown } | undefined;
       let payload: Record<string, unknown>;
@@ -68,9 +72,9 @@ export function mountA2a(
           bus.finished();
           return;
         }
-        payload = successBody(result, echoOf(data.parameters));
+        payload = successBody(result, echoOf(data.parameters, user.authorization));
       } catch (err) {
-        payload = a2aErrorData(err, echoOf(data?.parameters));
+        payload = a2aErrorData(err, echoOf(data?.parameters, user.authorization));
       }
       bus.publish(AgentEvent.message(reply(requestContext.contextId, payload)));
       bus.finished();
@@ -114,7 +118,7 @@ export function mountA2a(
     async (request, reply) => {
       const url = `${baseUrl()}${tenant.path}/a2a`;
       const version = request.headers['a2a-version'];
-      const context = new ServerCallContext({ user: new PrincipalUser(request.principal!), ...(typeof version === 'string' ? { requestedVersion: version } : {}) });
+      const context = new ServerCallContext({ user: new PrincipalUser(request.principal!, request.headers.authorization), ...(typeof version === 'string' ? { requestedVersion: version } : {}) });
       let result: Awaited<ReturnType<JsonRpcTransportHandler['handle']>>;
       try {
         validateVersion(context.requestedVersion, cardFor(url), 'JSONRPC');

@@ -181,6 +181,8 @@ eachEngine('the protocol envelope every agent shares', (engine) => {
       assert.match(JSON.parse(text).result.content[0].text, /Your token \[redacted\] is odd\./);
       const plain = await (await http('fail', { code: 'CONFLICT', message: adminKey })).text();
       assert.doesNotMatch(plain, new RegExp(adminKey));
+      const a2a = await callSkill(await a2aClient(server.url, '/envelope'), 'fail', { code: 'INVALID_REQUEST', message: `Your token ${adminKey} is odd.` });
+      assert.doesNotMatch(JSON.stringify(a2a), new RegExp(adminKey));
     });
   });
 
