@@ -79,13 +79,16 @@ export async function taskContext(
   args: Record<string, unknown>,
   signal: AbortSignal | undefined,
   progress: TaskContext['progress'] = () => {},
+  // A long task's transaction opens at its handler's first statement: reading the account on it
+  // would hold a connection (on PGlite, the only one) for the whole run.
+  accountDb: Queryable = tx,
 ): Promise<TaskContext> {
   return {
     db: tx,
     clock: settings.clock,
     log: settings.log,
     principal,
-    account: await resolveAccount(tx, tenant, principal, args['account']),
+    account: await resolveAccount(accountDb, tenant, principal, args['account']),
     tenant,
     signal: signal ?? new AbortController().signal,
     progress,

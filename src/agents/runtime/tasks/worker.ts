@@ -139,7 +139,7 @@ export class TaskWorker {
     const work = new LazyTransaction(this.db);
     let outcome: TaskOutcome;
     try {
-      const ctx = await taskContext(work.queryable, tenant, { clock: this.clock, log: this.log }, principalOf(row), row.arguments, controller.signal, (p) => lease.report(p));
+      const ctx = await taskContext(work.queryable, tenant, { clock: this.clock, log: this.log }, principalOf(row), row.arguments, controller.signal, (p) => lease.report(p), this.db);
       const result = await task.handler(row.arguments, ctx);
       checkOutput(task, result, this.settings.validateOutputs, this.log);
       outcome = { status: 'completed', result };

@@ -5,6 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { TaskState } from '@a2a-js/sdk';
 import type { TaskEvent } from '../../../../src/agents/index.ts';
 import type { Tenant } from '../../../../src/agents/runtime/index.ts';
+import { AgentError } from '../../../../src/protocol/errors.ts';
 import { validateSchema } from '../../../../src/protocol/schemas.ts';
 import { a2aClient, mcpClient } from '../../../support/agents.ts';
 import { eachEngine } from '../../../support/engines.ts';
@@ -24,13 +25,19 @@ function gatedTenant() {
     path: '/lifecycle',
     description: 'Long tasks a test steps through.',
     protocols: ['media_buy'],
+    // One known account; the lookup runs on the database it is given, as a tenant's would.
+    resolveAccount: async (ref, { db, principal }) => {
+      const [row] = await db.query<{ ok: number }>('select 1 as ok');
+      if (ref['account_id'] !== 'acct-1' || !row) throw new AgentError('ACCOUNT_NOT_FOUND', undefined, { field: 'account.account_id' });
+      return { account_id: 'acct-1', for: principal.subject };
+    },
     tasks: [
       {
         name: 'whoami',
         description: 'The caller, as a short task sees it.',
         input: { type: 'object' },
         mutates: false,
-        handler: async (_args, ctx) => ({ principal: ctx.principal }),
+        handler: async (_args, ctx) => ({ principal: ctx.principal, ...(ctx.account ? { account: ctx.account } : {}) }),
       },
       {
         // A name of enums/task-type.json, so get_task's answer validates against the published schema.
@@ -42,7 +49,7 @@ function gatedTenant() {
         longRunning: true,
         handler: async (args, ctx) => {
           const name = String(args['name']);
-          seen.set(name, { principal: ctx.principal });
+          seen.set(name, { principal: ctx.principal, ...(ctx.account ? { account: ctx.account } : {}) });
           ctx.progress({ percentage: 40, current_step: 'validating items' });
           await new Promise<void>((resolve, reject) => {
             gates.add({ name, open: resolve });
@@ -105,6 +112,26 @@ eachEngine('long-running tasks', (engine) => {
     assert.ok(done.completed_at);
     assert.deepEqual(validateSchema('/schemas/3.0.6/core/tasks-get-response.json', done).errors, []);
     assert.equal(await effects(name), 1);
+  });
+
+  it('gives handlers the account the request names, resolved by the tenant, or its error', async () => {
+    const caller = await call('whoami', {});
+    assert.equal(caller.account, undefined, 'no account asked for, none resolved');
+    assert.deepEqual((await call('whoami', { account: { account_id: 'acct-1' } })).account, { account_id: 'acct-1', for: caller.principal.subject });
+    const unknown = await call('whoami', { account: { account_id: 'nope' } });
+    assert.equal(unknown.code, 'ACCOUNT_NOT_FOUND');
+    assert.equal(unknown.field, 'account.account_id');
+  });
+
+  it('resolves a long task\'s account without holding its transaction open, so other calls go on while it waits', async () => {
+    const name = randomUUID();
+    const accepted = await start(name, { account: { account_id: 'acct-1' } });
+    const open = await gate(name);
+    // On PGlite, a transaction opened for the account would hold the one connection until the gate opens.
+    assert.equal((await call('get_task', { task_id: accepted.task_id })).status, 'working');
+    assert.deepEqual(seen.get(name)?.account, { account_id: 'acct-1', for: (await call('whoami', {})).principal.subject });
+    open();
+    await changed(accepted.task_id, 'completed');
   });
 
   it('cancels over MCP: the handler stops, nothing it did is kept, and canceled is not written over', async () => {
