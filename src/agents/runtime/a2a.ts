@@ -15,7 +15,7 @@ import type { Principal } from '../../auth/principal.ts';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/database.ts';
 import { AgentError } from '../../protocol/errors.ts';
-import { a2aErrorData, echoOf, successBody } from './envelope.ts';
+import { a2aErrorData, echoOf, successBody, type Echo } from './envelope.ts';
 import type { TaskRunner } from './runner.ts';
 import type { Tenant } from './task.ts';
 import { cancelTask, findTask, isTaskId, listTasks, tasksGetResponse, type TaskRow, type TaskStatus } from './tasks/service.ts';
@@ -68,7 +68,8 @@ export function mountA2a(
         }
         const result = await runner.run(data.skill, data.parameters ?? {}, principal);
         if (longRunning.has(data.skill) && typeof result['task_id'] === 'string') {
-          bus.publish(AgentEvent.task(asA2aTask(await findTask(tasks.db, tenant.name, principal, result['task_id']), tenant)));
+          const row = await findTask(tasks.db, tenant.name, principal, result['task_id']);
+          bus.publish(AgentEvent.task(asA2aTask(row, tenant, echoOf(data.parameters, user.authorization))));
           bus.finished();
           return;
         }
@@ -194,8 +195,9 @@ function principalOf(context: ServerCallContext): Principal {
  * A task row as an A2A Task: its state; a status message whose data part is the task as
  * `get_task` answers it (progress, error); and, once completed, its result as an artifact.
  */
-function asA2aTask(row: TaskRow, tenant: Tenant): Task {
-  const status = tasksGetResponse(row, tenant);
+function asA2aTask(row: TaskRow, tenant: Tenant, echo?: Echo): Task {
+  // The answer to the call that started it echoes that call's context, as every answer does.
+  const status = echo ? successBody(tasksGetResponse(row, tenant), echo) : tasksGetResponse(row, tenant);
   return {
     id: row.task_id,
     contextId: row.task_id,

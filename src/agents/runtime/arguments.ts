@@ -59,9 +59,10 @@ export function validateArguments(task: AgentTask, args: Record<string, unknown>
   throw new AgentError('INVALID_REQUEST', `Invalid argument ${field || '(arguments)'}: ${error.message ?? 'is invalid'}.`, { field });
 }
 
+/** The field at fault in core/error.json's JSONPath-lite: `packages[0].budget`. */
 function fieldOf(error: ErrorObject): string {
   const path = error.instancePath.split('/').slice(1).map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'));
   if (error.keyword === 'required') path.push(String((error.params as { missingProperty: string }).missingProperty));
   if (error.keyword === 'additionalProperties') path.push(String((error.params as { additionalProperty: string }).additionalProperty));
-  return path.join('.');
+  return path.reduce((field, segment) => (/^\d+$/.test(segment) ? `${field}[${segment}]` : field ? `${field}.${segment}` : segment), '');
 }

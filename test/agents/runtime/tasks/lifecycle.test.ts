@@ -196,7 +196,7 @@ eachEngine('long-running tasks', (engine) => {
         contextId: '',
         taskId: '',
         role: 1,
-        parts: [{ content: { $case: 'data', value: { skill: 'sync_catalogs', parameters: { idempotency_key: randomUUID(), name } } }, metadata: undefined, filename: '', mediaType: 'application/json' }],
+        parts: [{ content: { $case: 'data', value: { skill: 'sync_catalogs', parameters: { idempotency_key: randomUUID(), name, context: { trace: name } } } }, metadata: undefined, filename: '', mediaType: 'application/json' }],
         metadata: undefined,
         extensions: [],
         referenceTaskIds: [],
@@ -208,6 +208,8 @@ eachEngine('long-running tasks', (engine) => {
     const taskId = answer.id;
     // The worker may have claimed it before the answer was built.
     assert.ok([TaskState.TASK_STATE_SUBMITTED, TaskState.TASK_STATE_WORKING].includes(answer.status!.state));
+    const statusData = answer.status!.message!.parts[0]!.content as { $case: 'data'; value: Json };
+    assert.deepEqual(statusData.value['context'], { trace: name }, 'the accepting answer echoes the call\'s context');
     await gate(name);
     const got = await a2a.getTask({ tenant: '', id: taskId, historyLength: undefined });
     assert.equal(got.status?.state, TaskState.TASK_STATE_WORKING);
