@@ -1,28 +1,7 @@
-/**
- * Conditions a test waits on, checked again whenever what they read changes (`changed()`) rather
- * than on a timer. Like `FeedHub.until`, no bound of its own: the runner's test timeout fails a
- * wait for something that never happens.
- */
-export class Conditions {
-  private readonly pending = new Set<() => void>();
+import { Conditions } from '../../src/jobs/conditions.ts';
 
-  /** Resolves once `check` holds: at once, or at a later `changed()`. */
-  until(check: () => boolean): Promise<void> {
-    if (check()) return Promise.resolve();
-    return new Promise((resolve) => {
-      const recheck = () => {
-        if (!check()) return;
-        this.pending.delete(recheck);
-        resolve();
-      };
-      this.pending.add(recheck);
-    });
-  }
-
-  changed(): void {
-    for (const recheck of [...this.pending]) recheck();
-  }
-}
+// Conditions live in src/jobs, where the feed hub's `until` uses them too.
+export { Conditions };
 
 /**
  * Reports from the code under test (a `watch` listener's events), all kept: the work runs beside

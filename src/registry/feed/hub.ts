@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.ts';
+import { Conditions } from '../../jobs/conditions.ts';
 import { BackgroundPass } from '../../jobs/background-pass.ts';
 import { ApError } from '../../protocol/errors.ts';
 import * as sql from './sql.ts';
@@ -37,7 +38,7 @@ export class FeedHub {
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
   /** Pending `until` checks. */
-  private readonly watchers = new Set<() => void>();
+  private readonly conditions = new Conditions();
 
   private readonly db: Database;
   private readonly heartbeatMs: number;
@@ -119,19 +120,11 @@ export class FeedHub {
    * so a test waits for the hub's own work (a stream closed, a commit fanned out) instead of sleeping.
    */
   until(check: () => boolean): Promise<void> {
-    if (check()) return Promise.resolve();
-    return new Promise((resolve) => {
-      const watcher = () => {
-        if (!check()) return;
-        this.watchers.delete(watcher);
-        resolve();
-      };
-      this.watchers.add(watcher);
-    });
+    return this.conditions.until(check);
   }
 
   private changed(): void {
-    for (const watcher of [...this.watchers]) watcher();
+    this.conditions.changed();
   }
 
   /** Reads what committed since the last read; wakes during a read fold into one more read. */
