@@ -6,6 +6,7 @@ import { storedDocument, storeDocument } from '../documents/well-known.ts';
 import { markEntryStale, saveAuthoritative } from '../properties/index.ts';
 import * as events from './events.ts';
 import { matchRecords } from './match.ts';
+import { declarationsOf } from './operator-declarations.ts';
 import type { AdagentsProjection, ProjectedProperty, Scope } from './project-adagents.ts';
 import * as sql from './sql.ts';
 
@@ -52,10 +53,11 @@ export async function applyAdagents(tx: Queryable, p: AdagentsProjection, docume
   };
   const publisherEvents: NewEvent[] = [];
   if (created) {
-    publisherEvents.push(events.publisherEvent('publisher.adagents_discovered', p.publisher_domain, counts));
-  } else if (publisher.document_hash !== p.document_hash) {
+    publisherEvents.push(events.publisherEvent('publisher.adagents_discovered', p.publisher_domain, { status: 'active', ...counts }));
+  } else if (publisher.document_hash !== p.document_hash || publisher.status === 'stale') {
     publisherEvents.push(
       events.publisherEvent('publisher.adagents_changed', p.publisher_domain, {
+        status: 'active',
         ...counts,
         properties_added: props.added,
         properties_removed: props.removed,
@@ -103,7 +105,8 @@ export async function markStale(tx: Queryable, domain: string, reason: string, n
   const active = (await sql.propertiesOf(tx, domain)).filter((row) => row.status === 'active');
   await sql.markPropertiesStale(tx, active.map((row) => row.property_rid), reason);
   await markEntryStale(tx, domain);
-  const all = active.map((row) => events.propertyStale(row, reason));
+  // The file itself is gone or broken: say so for the publisher too, not only for each property.
+  const all = [events.publisherEvent('publisher.adagents_changed', domain, { status: 'stale', reason }), ...active.map((row) => events.propertyStale(row, reason))];
   await appendEvents(tx, all);
   return { events: all.length };
 }
@@ -123,11 +126,12 @@ async function applyProperties(tx: Queryable, p: AdagentsProjection, now: Date) 
   const unchanged: string[] = [];
   const ridOfKey = new Map<string, string>();
   let added = 0;
-  for (const { next, rid, merged } of matching.matches) {
+  const declarations = await declarationsOf(tx, matching.matches.map((m) => m.next.projected));
+  for (const [i, { next, rid, merged }] of matching.matches.entries()) {
     const { projected } = next;
     const write = toWrite(projected, rid ?? randomUUID());
     ridOfKey.set(projected.key, write.property_rid);
-    const row = { ...write, publisher_domain: p.publisher_domain };
+    const row = { ...write, publisher_domain: p.publisher_domain, status: 'active' as const, operator_declarations: declarations[i]! };
     for (const alias of merged) {
       merges.push({ alias, canonical: write.property_rid });
       out.push(events.merged('property', alias, write.property_rid, p.publisher_domain));

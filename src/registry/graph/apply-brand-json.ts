@@ -2,6 +2,9 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Queryable } from '../../db/database.ts';
 import { saveAuthoritative } from '../brands/index.ts';
 import { storeDocument } from '../documents/well-known.ts';
+import { appendEvents } from '../feed/index.ts';
+import * as events from './events.ts';
+import { declarationsOf } from './operator-declarations.ts';
 import type { BrandJsonProjection } from './project-brand-json.ts';
 import * as sql from './sql.ts';
 
@@ -9,7 +12,8 @@ import * as sql from './sql.ts';
  * Brings the operator side in line with a validated brand.json: its brands become authoritative
  * (saves answer 409; unchanged ones get no new revision), and the operator's agents and declared
  * properties are replaced when they changed. The spec's feed has no brand events; brand revisions
- * keep the history.
+ * keep the history. What readers of the feed need of the operator side travels in property events:
+ * each catalog property whose operator declarations change gets a `property.updated`.
  */
 export async function applyBrandJson(tx: Queryable, crawledDomain: string, url: string, projection: BrandJsonProjection, document: Record<string, unknown>): Promise<void> {
   for (const brand of projection.brands) await saveAuthoritative(tx, brand);
@@ -21,7 +25,18 @@ export async function applyBrandJson(tx: Queryable, crawledDomain: string, url: 
     sorted(properties, propertyKey),
     sorted(projection.properties, propertyKey),
   );
-  if (!sameAgents || !sameProperties) await sql.replaceOperator(tx, operator, projection.agents, projection.properties);
+  if (!sameAgents || !sameProperties) {
+    const reached = await sql.propertiesWithValues(tx, [...new Set([...properties, ...projection.properties].map((p) => p.identifier))]);
+    const before = await declarationsOf(tx, reached);
+    await sql.replaceOperator(tx, operator, projection.agents, projection.properties);
+    const after = await declarationsOf(tx, reached);
+    await appendEvents(
+      tx,
+      reached.flatMap((row, i) =>
+        isDeepStrictEqual(before[i], after[i]) ? [] : [events.propertyEvent('property.updated', { ...row, operator_declarations: after[i]! }, { changed_fields: ['operator_declarations'] })],
+      ),
+    );
+  }
   await storeDocument(tx, crawledDomain, 'brand_json', url, document);
 }
 

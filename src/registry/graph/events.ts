@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { NewEvent } from '../feed/index.ts';
+import type { OperatorDeclaration } from './operator-declarations.ts';
 import type { AuthorizationRow, CatalogPropertyRow, CollectionRow } from './sql.ts';
 
 /**
@@ -11,11 +12,13 @@ export const crawlerActor = 'pipeline:crawler';
 
 type Json = Record<string, unknown>;
 
-export function propertyEvent(
-  type: 'property.created' | 'property.updated' | 'property.reactivated',
-  row: Pick<CatalogPropertyRow, 'property_rid' | 'publisher_domain' | 'identifiers' | 'property' | 'tags'>,
-  extra: Json = {},
-): NewEvent {
+/** A property's state as events and the snapshot carry it: the catalog row and its operator side. */
+export type PropertyState = Pick<CatalogPropertyRow, 'property_rid' | 'publisher_domain' | 'identifiers' | 'property'> & {
+  status: 'active' | 'stale';
+  operator_declarations: OperatorDeclaration[];
+};
+
+export function propertyEvent(type: 'property.created' | 'property.updated' | 'property.reactivated', row: PropertyState, extra: Json = {}): NewEvent {
   return {
     event_type: type,
     entity_type: 'property',
@@ -27,8 +30,9 @@ export function propertyEvent(
       source: 'authoritative',
       identifiers: row.identifiers,
       publisher_domain: row.publisher_domain,
-      status: 'active',
+      status: row.status,
       property: row.property,
+      operator_declarations: row.operator_declarations,
       ...extra,
     },
   };
@@ -80,10 +84,13 @@ export function agentDiscovered(agentUrl: string, publisherDomain: string): NewE
   return { event_type: 'agent.discovered', entity_type: 'agent', entity_id: agentUrl, actor: crawlerActor, payload: { agent_url: agentUrl, discovered_at_publisher: publisherDomain } };
 }
 
-/** The authorized_agents[] entry as declared, with the registry's ids and canonical URL. */
+/**
+ * The authorized_agents[] entry as declared, with the registry's ids, canonical URL and `scopes`:
+ * what it covers, resolved (`target_publisher`, `kind`, `value`; an inline property as its `rid`).
+ */
 export function authorizationEvent(
   type: 'authorization.granted' | 'authorization.revoked' | 'authorization.modified',
-  row: Pick<AuthorizationRow, 'id' | 'agent_url' | 'agent_url_canonical' | 'publisher_domain' | 'entry' | 'created_at' | 'updated_at'>,
+  row: Pick<AuthorizationRow, 'id' | 'agent_url' | 'agent_url_canonical' | 'publisher_domain' | 'entry' | 'scopes' | 'created_at' | 'updated_at'>,
   extra: Json = {},
 ): NewEvent {
   const { url: _url, ...entry } = row.entry;
@@ -98,6 +105,7 @@ export function authorizationEvent(
       agent_url: row.agent_url,
       agent_url_canonical: row.agent_url_canonical,
       publisher_domain: row.publisher_domain,
+      scopes: row.scopes,
       evidence: 'adagents_json',
       created_at: row.created_at.toISOString(),
       updated_at: row.updated_at.toISOString(),

@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/database.ts';
 import type { EntityType, SnapshotSection } from '../feed/index.ts';
 import * as events from './events.ts';
+import { declarationsOf } from './operator-declarations.ts';
 import * as sql from './sql.ts';
 
 /**
@@ -27,9 +28,16 @@ export const publisherSnapshot = section('publisher', sql.publishersPage, (row) 
   crawled_at: row.crawled_at.toISOString(),
 }), 'text');
 
-export const catalogPropertySnapshot = section('property', sql.propertiesPage, (row) => row.property_rid, (row) => {
+/** A page of properties with each one's operator declarations, read for the whole page at once. */
+async function propertiesWithDeclarations(db: Queryable, after: string | undefined, limit: number) {
+  const rows = await sql.propertiesPage(db, after, limit);
+  const declarations = await declarationsOf(db, rows);
+  return rows.map((row, i) => ({ ...row, operator_declarations: declarations[i]! }));
+}
+
+export const catalogPropertySnapshot = section('property', propertiesWithDeclarations, (row) => row.property_rid, (row) => {
   const { payload } = events.propertyEvent('property.updated', row);
-  return row.status === 'active' ? payload : { ...payload, status: 'stale', reason: row.stale_reason };
+  return row.status === 'active' ? payload : { ...payload, reason: row.stale_reason };
 });
 
 export const collectionSnapshot = section('collection', sql.collectionsPage, (row) => row.collection_rid, (row) => events.collectionEvent('collection.updated', row).payload);

@@ -186,13 +186,14 @@ export interface AuthorizationRow {
   updated_at: Date;
 }
 
+const AUTHORIZATION = `a.id, a.publisher_domain, a.auth_key, a.agent_url, a.agent_url_canonical, a.authorization_type, a.authorized_for, a.delegation_type,
+  a.entry, a.created_at, a.updated_at,
+  coalesce((select jsonb_agg(jsonb_build_object('target_publisher', s.target_publisher, 'kind', s.kind, 'value', s.value)
+            order by s.target_publisher, s.kind, s.value) from authorization_scopes s where s.authorization_id = a.id), '[]'::jsonb) as scopes`;
+
 export async function authorizationsOf(db: Queryable, domain: string): Promise<AuthorizationRow[]> {
   return db.query<AuthorizationRow>(
-    `select a.id, a.publisher_domain, a.auth_key, a.agent_url, a.agent_url_canonical, a.authorization_type, a.authorized_for, a.delegation_type,
-       a.entry, a.created_at, a.updated_at,
-       coalesce((select jsonb_agg(jsonb_build_object('target_publisher', s.target_publisher, 'kind', s.kind, 'value', s.value)
-                 order by s.target_publisher, s.kind, s.value) from authorization_scopes s where s.authorization_id = a.id), '[]'::jsonb) as scopes
-     from authorizations a where a.publisher_domain = $1 order by a.auth_key`,
+    `select ${AUTHORIZATION} from authorizations a where a.publisher_domain = $1 order by a.auth_key`,
     [domain],
   );
 }
@@ -280,6 +281,36 @@ export async function replaceOperator(tx: Queryable, operator: string, agents: O
   }
 }
 
+export interface DeclarationRow {
+  operator_domain: string;
+  brand_id: string;
+  property_type: string;
+  identifier: string;
+  relationship: string;
+  agents: string[];
+}
+
+/** Operators' declared properties whose identifier is one of `values` (lowercase), with the operator's agents. */
+export async function declarationsFor(db: Queryable, values: string[]): Promise<DeclarationRow[]> {
+  return db.query<DeclarationRow>(
+    `select op.operator_domain, op.brand_id, op.property_type, op.identifier, op.relationship,
+       array(select distinct oa.url_canonical from operator_agents oa where oa.operator_domain = op.operator_domain order by 1) as agents
+     from operator_properties op where op.identifier = any($1::text[])`,
+    [values],
+  );
+}
+
+/** Catalog properties with an identifier among `values` (compared lowercase): those an operator's declarations can reach. */
+export async function propertiesWithValues(db: Queryable, values: string[]): Promise<CatalogPropertyRow[]> {
+  if (values.length === 0) return [];
+  return db.query<CatalogPropertyRow>(
+    `select ${PROPERTY} from catalog_properties p
+     where p.property_rid in (select i.property_rid from property_identifiers i where lower(i.identifier_value) = any($1::text[]))
+     order by p.property_rid`,
+    [values],
+  );
+}
+
 export async function operatorAgents(db: Queryable, operator: string): Promise<OperatorAgent[]> {
   return db.query<OperatorAgent>(`select agent_id, agent_type, url, url_canonical, jwks_uri, entry from operator_agents where operator_domain = $1 order by agent_id`, [operator]);
 }
@@ -333,9 +364,7 @@ export async function collectionsPage(db: Queryable, after: string | undefined, 
 
 export async function authorizationsPage(db: Queryable, after: string | undefined, limit: number): Promise<AuthorizationRow[]> {
   return db.query<AuthorizationRow>(
-    `select a.id, a.publisher_domain, a.auth_key, a.agent_url, a.agent_url_canonical, a.authorization_type, a.authorized_for, a.delegation_type,
-       a.entry, a.created_at, a.updated_at, '[]'::jsonb as scopes
-     from authorizations a where ($1::uuid is null or a.id > $1) order by a.id limit $2`,
+    `select ${AUTHORIZATION} from authorizations a where ($1::uuid is null or a.id > $1) order by a.id limit $2`,
     [after ?? null, limit],
   );
 }

@@ -92,6 +92,7 @@ eachEngine('crawler against a fleet of publishers', (engine) => {
       assert.deepEqual(discovered!.payload, {
         publisher_domain: domain,
         source: 'adagents_json',
+        status: 'active',
         agent_count: 3,
         property_count: 2,
         collection_count: 1,
@@ -251,8 +252,9 @@ eachEngine('crawler against a fleet of publishers', (engine) => {
     const gone = await crawl(domain);
     assert.equal(gone.adagents, 'absent');
     const stale = await newEvents();
-    assert.deepEqual(types(stale), ['property.stale', 'property.stale']);
-    assert.match(String(stale[0]!.payload.reason), /HTTP 404/);
+    assert.deepEqual(types(stale), ['publisher.adagents_changed', 'property.stale', 'property.stale']);
+    assert.equal(stale[0]!.payload.status, 'stale');
+    assert.match(String(stale[1]!.payload.reason), /HTTP 404/);
     assert.equal((await graph.publisher(server.db, domain))!.status, 'stale');
     assert.equal((await json(await fetch(`${server.url}/api/properties/resolve?domain=${domain}`))).status, 'stale');
     // A stale property authorizes nobody.
@@ -264,7 +266,8 @@ eachEngine('crawler against a fleet of publishers', (engine) => {
     serve(domain, adagents(domain, { properties: [property('main', domain), property('second', `second.${domain}`)], agents: [agent('https://sales.example/ap', ['main', 'second'])] }));
     await crawl(domain);
     const back = await newEvents();
-    assert.deepEqual(types(back), ['property.reactivated', 'property.reactivated']);
+    assert.deepEqual(types(back), ['publisher.adagents_changed', 'property.reactivated', 'property.reactivated']);
+    assert.equal(back[0]!.payload.status, 'active');
     assert.deepEqual(back.map((e) => e.entity_id), stale.map((e) => e.entity_id));
     assert.equal((await graph.publisher(server.db, domain))!.status, 'active');
     assert.deepEqual((await graph.agentsForIdentifier(server.db, 'domain', domain)).map((r) => r.agent_url), ['https://sales.example/ap']);
@@ -277,7 +280,7 @@ eachEngine('crawler against a fleet of publishers', (engine) => {
       await newEvents();
       fleet.serve(d(i), ADAGENTS, broken);
       await crawl(d(i));
-      assert.deepEqual(types(await newEvents()), ['property.stale']);
+      assert.deepEqual(types(await newEvents()), ['publisher.adagents_changed', 'property.stale']);
     }
   });
 
@@ -412,9 +415,15 @@ eachEngine('crawler against a fleet of publishers', (engine) => {
     });
 
     it('projects the house, its brands and sub-brands as authoritative brands', async () => {
+      await newEvents();
       const report = await crawl(house);
       assert.equal(report.brand, 'found');
       assert.equal(report.adagents, 'absent');
+      // The publisher property the house now declares carries the operator side in the feed.
+      const declared = ofType(await newEvents(), 'property.updated');
+      assert.deepEqual(declared.map((e) => [e.payload.publisher_domain, e.payload.changed_fields, e.payload.operator_declarations]), [
+        [d(0), ['operator_declarations'], [{ operator_domain: house, brand_id: 'fizz', relationship: 'delegated', agents: ['https://sell.house.example/ap'] }]],
+      ]);
       const fizz = await json(await fetch(`${server.url}/api/brands/resolve?domain=fizz.ap.test`));
       assert.deepEqual({ ...fizz, canonical_id: undefined }, { canonical_id: undefined, canonical_domain: 'fizz.ap.test', brand_name: 'Fizz', keller_type: 'sub_brand', house_domain: house, source: 'brand_json' });
       // Another site of the brand resolves to it.
