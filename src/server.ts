@@ -30,6 +30,7 @@ import { crawlerPlugin } from './registry/crawler/index.ts';
 import { feedPlugin } from './registry/feed/index.ts';
 import { graphSnapshot } from './registry/graph/index.ts';
 import { backfillSkeletons, homographsPlugin, type ReviewAppliers } from './registry/homographs/index.ts';
+import { lookupsPlugin } from './registry/lookups/index.ts';
 import { ownershipPlugin } from './registry/ownership/index.ts';
 import { applyHeldProperty, propertiesPlugin, propertySnapshot } from './registry/properties/index.ts';
 import { searchPlugin } from './registry/search/index.ts';
@@ -105,6 +106,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(propertiesPlugin, { ctx });
   await app.register(feedPlugin, { ctx, sections: [propertySnapshot, ...graphSnapshot], metrics });
   await app.register(crawlerPlugin, { ctx, metrics });
+  await app.register(lookupsPlugin, { ctx });
   await app.register(searchPlugin, { ctx });
   await app.register(ownershipPlugin, { ctx });
   await app.register(homographsPlugin, { ctx, appliers: deps.reviewAppliers ?? { brand: applyHeldBrand(ctx), property: applyHeldProperty(ctx) } });

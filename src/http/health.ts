@@ -18,8 +18,34 @@ const Ready = Type.Object(
   { description: 'The database answers and every migration is applied.' },
 );
 
-/** Liveness (the process answers) and readiness (the database answers and is fully migrated). */
+/**
+ * What else must hold before this process takes traffic, as capabilities declare it: each check
+ * answers why it is not ready yet, or undefined when it is.
+ */
+export class Readiness {
+  private readonly checks = new Map<string, () => string | undefined>();
+
+  add(name: string, check: () => string | undefined): void {
+    this.checks.set(name, check);
+  }
+
+  /** The first reason not to take traffic, if any. */
+  blocker(): string | undefined {
+    for (const [name, check] of this.checks) {
+      const reason = check();
+      if (reason !== undefined) return `${name}: ${reason}`;
+    }
+    return undefined;
+  }
+}
+
+/**
+ * Liveness (the process answers) and readiness (the database answers and is fully migrated, and
+ * every capability's readiness check passes, e.g. the authorization index has caught up).
+ */
 export function registerHealth(app: FastifyInstance, db: Database, migrations: Migration[]): void {
+  const readiness = new Readiness();
+  app.decorate('readiness', readiness);
   app.get(
     '/healthz',
     {
@@ -38,7 +64,7 @@ export function registerHealth(app: FastifyInstance, db: Database, migrations: M
     {
       schema: {
         summary: 'Readiness',
-        description: 'Answers 200 when the database is reachable and every migration is applied, else 503.',
+        description: 'Answers 200 when the database is reachable, every migration is applied and the in-memory indexes have caught up with the change feed, else 503 saying which is not.',
         tags: ['operations'],
         response: { 200: Ready, ...errorResponses(503) },
       },
@@ -50,6 +76,8 @@ export function registerHealth(app: FastifyInstance, db: Database, migrations: M
       if (status.pending.length > 0) {
         throw new ApError('service_unavailable', `${status.pending.length} migration(s) pending; run \`ap migrate\`.`);
       }
+      const blocker = readiness.blocker();
+      if (blocker !== undefined) throw new ApError('service_unavailable', `Not ready: ${blocker}.`);
       return { status: 'ready' as const, engine: db.engine, migrations: { applied: status.applied.length, pending: 0 } };
     },
   );
@@ -64,5 +92,12 @@ async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
     return await Promise.race([work, timeout]);
   } finally {
     clearTimeout(timer);
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Where capabilities declare what `/readyz` must also wait for. */
+    readiness: Readiness;
   }
 }

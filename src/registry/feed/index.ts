@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import { Gauge, type Registry } from 'prom-client';
 import type { AppContext } from '../../context.ts';
+import type { Queryable } from '../../db/database.ts';
 import type { BackgroundPass } from '../../jobs/background-pass.ts';
 import { FeedHub } from './hub.ts';
 import type { FeedSettings } from './pages.ts';
@@ -10,10 +11,18 @@ import { snapshotRoute } from './routes/snapshot.ts';
 import { streamRoute } from './routes/stream.ts';
 import { feedSchemas } from './schemas.ts';
 import type { SnapshotSection } from './snapshot.ts';
+import { eventsAfter, type EventRow } from './sql.ts';
 
 export { appendEvent, appendEvents, type NewEvent } from './append.ts';
 export type { EntityType } from './event-types.ts';
-export type { SnapshotSection } from './snapshot.ts';
+export { readSnapshot, type SnapshotSection } from './snapshot.ts';
+export type { FeedHub, HubSubscriber } from './hub.ts';
+export type { EventRow } from './sql.ts';
+
+/** Every event after `cursor` (all when undefined), in id order, up to `limit`. */
+export function readEvents(db: Queryable, cursor: string | undefined, limit: number): Promise<EventRow[]> {
+  return eventsAfter(db, cursor, undefined, limit);
+}
 
 export interface FeedOptions {
   ctx: AppContext;

@@ -1,0 +1,132 @@
+import type { AuthorizationIndex } from './authorization-index.ts';
+import type { Declaration, IndexedGrant, IndexedProperty } from './index-records.ts';
+
+/**
+ * The real-time authorization check, both sides (spec section 4): the publisher's adagents.json
+ * must authorize the agent for the property with the claimed delegation_type, and an operator
+ * whose brand.json lists the agent must declare the property with a matching relationship. Stale
+ * or missing evidence answers `unknown`, never `authorized`. Pure reads of the index.
+ */
+
+export type CheckStatus = 'authorized' | 'unauthorized' | 'unknown';
+
+export type ViolationCode =
+  | 'publisher_file_unknown'
+  | 'property_not_found'
+  | 'property_stale'
+  | 'agent_not_authorized'
+  | 'delegation_mismatch'
+  | 'operator_not_declared'
+  | 'relationship_mismatch';
+
+export interface Violation {
+  code: ViolationCode;
+  message: string;
+}
+
+/** The property asked about: an identifier anywhere, or a publisher's own property id. */
+export type PropertyRef = { identifier: { type: string; value: string } } | { publisher_domain: string; property_id: string };
+
+export interface CheckRequest {
+  /** Canonical agent URL. */
+  agent: string;
+  property: PropertyRef;
+  delegation_type?: string | undefined;
+}
+
+export interface Verdict {
+  status: CheckStatus;
+  violation?: Violation;
+  /** The property the verdict is about; absent when none is known. */
+  property?: IndexedProperty;
+  /** The agent's grants covering the property (any delegation). */
+  grants: IndexedGrant[];
+  /** Grants whose delegation_type agrees with the claim (or all, when none is claimed). */
+  matching: IndexedGrant[];
+  /** Every operator declaration of the property, and the one that confirms this agent, if any. */
+  declarations: Declaration[];
+  confirmedBy?: Declaration;
+}
+
+// When several properties answer to one identifier: any authorization wins; otherwise a property
+// we cannot vouch for (stale) outranks a definite refusal elsewhere, since it might authorize.
+const rank: Record<CheckStatus, number> = { authorized: 0, unknown: 1, unauthorized: 2 };
+
+export function checkAuthorization(index: AuthorizationIndex, req: CheckRequest): Verdict {
+  const candidates = candidatesOf(index, req.property);
+  if (!Array.isArray(candidates)) return { status: candidates.status, violation: candidates.violation, grants: [], matching: [], declarations: [] };
+  let best: Verdict | undefined;
+  for (const property of candidates) {
+    const verdict = checkProperty(index, req, property);
+    if (!best || rank[verdict.status] < rank[best.status]) best = verdict;
+    if (best.status === 'authorized') break;
+  }
+  return best!;
+}
+
+function candidatesOf(index: AuthorizationIndex, ref: PropertyRef): IndexedProperty[] | { status: CheckStatus; violation: Violation } {
+  if ('identifier' in ref) {
+    const { type, value } = ref.identifier;
+    const found = index.propertiesByIdentifier(type, value);
+    if (found.length > 0) return found;
+    // A domain that is itself a known publisher: its file is known and declares no such property.
+    if ((type === 'domain' || type === 'subdomain') && index.publisher(value.toLowerCase())) {
+      return refused('unauthorized', 'property_not_found', `The adagents.json of ${value.toLowerCase()} declares no property with identifier ${type} ${value}.`);
+    }
+    return refused('unknown', 'publisher_file_unknown', `No adagents.json known to the registry declares a property with identifier ${type} ${value}.`);
+  }
+  const publisher = index.publisher(ref.publisher_domain);
+  if (!publisher) return refused('unknown', 'publisher_file_unknown', `The registry has no adagents.json for ${ref.publisher_domain}.`);
+  const property = index.propertyById(ref.publisher_domain, ref.property_id);
+  if (!property) return refused('unauthorized', 'property_not_found', `The adagents.json of ${ref.publisher_domain} declares no property "${ref.property_id}".`);
+  return [property];
+}
+
+function refused(status: CheckStatus, code: ViolationCode, message: string) {
+  return { status, violation: { code, message } };
+}
+
+/** The check for one known catalog property (a product's selected properties are known already). */
+export function checkProperty(index: AuthorizationIndex, req: Omit<CheckRequest, 'property'>, property: IndexedProperty): Verdict {
+  const grants = index.grantsCovering(req.agent, property);
+  const declarations = property.declarations;
+  const base = { property, grants, declarations };
+  const publisher = index.publisher(property.publisher);
+  if (property.stale || publisher?.stale) {
+    const reason = publisher?.stale && publisher.reason ? ` (${publisher.reason})` : '';
+    return { ...base, matching: [], status: 'unknown', violation: { code: 'property_stale', message: `Property ${label(property)} failed its last re-crawl${reason}; its authorizations cannot be vouched for.` } };
+  }
+  if (grants.length === 0) {
+    return { ...base, matching: [], status: 'unauthorized', violation: { code: 'agent_not_authorized', message: `The adagents.json of ${property.publisher} does not authorize ${req.agent} for property ${label(property)}.` } };
+  }
+  const claimed = req.delegation_type;
+  const matching = claimed === undefined ? grants : grants.filter((g) => g.delegationType === claimed);
+  if (matching.length === 0) {
+    const stated = [...new Set(grants.map((g) => g.delegationType ?? 'unspecified'))].join(', ');
+    return { ...base, matching, status: 'unauthorized', violation: { code: 'delegation_mismatch', message: `The publisher authorizes ${req.agent} with delegation_type ${stated}, not ${claimed}.` } };
+  }
+  const delegation = claimed ?? matching.find((g) => g.delegationType !== null)?.delegationType ?? null;
+  const ofAgent = declarations.filter((d) => d.agents.includes(req.agent));
+  if (ofAgent.length === 0) {
+    return { ...base, matching, status: 'unauthorized', violation: { code: 'operator_not_declared', message: `No operator whose brand.json lists ${req.agent} declares property ${label(property)}.` } };
+  }
+  const confirmedBy = ofAgent.find((d) => relationshipMatches(d.relationship, delegation));
+  if (!confirmedBy) {
+    const stated = [...new Set(ofAgent.map((d) => d.relationship))].join(', ');
+    return { ...base, matching, status: 'unauthorized', violation: { code: 'relationship_mismatch', message: `The operator declares property ${label(property)} as ${stated}, which does not match delegation_type ${delegation}.` } };
+  }
+  return { ...base, matching, status: 'authorized', confirmedBy };
+}
+
+/**
+ * brand.json's relationship uses adagents.json's delegation vocabulary plus `owned`: a property the
+ * operator owns is sold directly. With no delegation stated on either side there is nothing to contradict.
+ */
+export function relationshipMatches(relationship: string, delegation: string | null): boolean {
+  if (delegation === null) return true;
+  return relationship === delegation || (relationship === 'owned' && delegation === 'direct');
+}
+
+function label(property: IndexedProperty): string {
+  return property.propertyId ? `"${property.propertyId}" of ${property.publisher}` : `"${property.name}" of ${property.publisher}`;
+}

@@ -1,0 +1,50 @@
+import fp from 'fastify-plugin';
+import type { AppContext } from '../../context.ts';
+import { graphSnapshot } from '../graph/index.ts';
+import { IndexFollower } from './index-follower.ts';
+import { checkRoutes } from './routes/check.ts';
+import { expandRoute } from './routes/expand.ts';
+import { lookupAgentDomainsRoute } from './routes/lookup-agent-domains.ts';
+import { lookupDomainRoute } from './routes/lookup-domain.ts';
+import { lookupPropertyRoute } from './routes/lookup-property.ts';
+import { productAuthorizationRoute } from './routes/product-authorization.ts';
+import { lookupSchemas } from './schemas.ts';
+
+export { AuthorizationIndex } from './authorization-index.ts';
+export { checkAuthorization, type Verdict } from './check.ts';
+export type { IndexFollower } from './index-follower.ts';
+
+export interface LookupsOptions {
+  ctx: AppContext;
+}
+
+/**
+ * Lookups and the real-time authorization check (spec section 4), answered from this process's
+ * in-memory authorization index, which follows the change feed. Registers after the feed plugin:
+ * it subscribes to the feed's hub. `/readyz` answers 503 until the index has caught up.
+ */
+export const lookupsPlugin = fp<LookupsOptions>(
+  async (app, { ctx }) => {
+    for (const schema of lookupSchemas) app.addSchema(schema);
+    const follower = new IndexFollower({ db: ctx.db, hub: app.feedHub, sections: graphSnapshot, log: app.log });
+    app.readiness.add('authorization index', () => (follower.live ? undefined : 'still loading the registry graph and catching up with the change feed'));
+    checkRoutes(app, follower);
+    lookupDomainRoute(app, follower);
+    lookupPropertyRoute(app, follower);
+    lookupAgentDomainsRoute(app, follower);
+    productAuthorizationRoute(app, follower);
+    expandRoute(app, follower);
+    // After the feed's own onReady (registration order): its hub listens before the index reads.
+    app.addHook('onReady', async () => follower.start());
+    app.addHook('preClose', async () => follower.close());
+    app.decorate('authorizationIndex', follower);
+  },
+  { name: 'lookups', dependencies: ['feed'] },
+);
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** This process's authorization index and where it stands in the feed (tests wait on it). */
+    authorizationIndex: IndexFollower;
+  }
+}

@@ -1,0 +1,73 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { normalizeDomain } from '../../../protocol/domain.ts';
+import { errorResponses } from '../../../protocol/wire/error.ts';
+import { Domain } from '../../../protocol/wire/common.ts';
+import { covers, type AuthorizationIndex } from '../authorization-index.ts';
+import type { IndexFollower } from '../index-follower.ts';
+import type { IndexedProperty } from '../index-records.ts';
+import { grantSummary } from '../render.ts';
+import { DomainLookup } from '../schemas.ts';
+import { liveIndex } from './live-index.ts';
+
+/** `GET /api/registry/lookup/domain/{domain}`: who may sell a domain, and which of its properties. */
+export function lookupDomainRoute(app: FastifyInstance, follower: IndexFollower): void {
+  app.get<{ Params: { domain: string } }>(
+    '/api/registry/lookup/domain/:domain',
+    {
+      schema: {
+        summary: 'Agents authorized for a domain',
+        description:
+          'Every authorization reaching the domain’s properties: those its own adagents.json (or a manager’s file) declares for the publisher, and those whose identifiers name the domain. Each with `authorized_for`, `delegation_type` and the properties it covers.',
+        tags: ['Lookups & Authorization'],
+        params: Type.Object({ domain: Domain }),
+        response: { 200: DomainLookup, ...errorResponses(400, 503) },
+      },
+    },
+    async (request) => {
+      const index = liveIndex(follower);
+      const domain = normalizeDomain(request.params.domain, { field: 'domain' });
+      const publisher = index.publisher(domain);
+      const own = index.propertiesOfPublisher(domain);
+      const named = [...index.propertiesByIdentifier('domain', domain), ...index.propertiesByIdentifier('subdomain', domain)].filter((p) => p.publisher !== domain);
+      return {
+        domain,
+        publisher: {
+          status: publisher === undefined ? ('unknown' as const) : publisher.stale ? ('stale' as const) : ('active' as const),
+          ...(publisher?.stale && publisher.reason ? { reason: publisher.reason } : {}),
+          property_count: own.length,
+          collection_count: index.collectionsOfPublisher(domain).filter((c) => !c.removed).length,
+        },
+        agents: grantsOver(index, [...own, ...named], publisher ? [domain] : []),
+      };
+    },
+  );
+}
+
+/**
+ * One entry per grant covering any of `properties`, with those it covers; a grant of a publisher
+ * in `withoutProperties` that reaches none of them (a file declaring no properties yet) is still listed.
+ */
+export function grantsOver(index: AuthorizationIndex, properties: readonly IndexedProperty[], withoutProperties: readonly string[] = []) {
+  const entries = new Map<string, { grant: ReturnType<typeof grantSummary>; properties: IndexedProperty[] }>();
+  const publishers = new Set([...properties.map((p) => p.publisher), ...withoutProperties]);
+  for (const publisher of publishers) {
+    const ofPublisher = properties.filter((p) => p.publisher === publisher);
+    for (const agent of index.agentsAt(publisher)) {
+      for (const coverage of index.coveragesAt(publisher, agent)) {
+        const covered = ofPublisher.filter((p) => covers(coverage, p));
+        if (covered.length === 0 && ofPublisher.length > 0) continue;
+        const entry = entries.get(coverage.grant.id) ?? { grant: grantSummary(coverage.grant), properties: [] };
+        entry.properties.push(...covered);
+        entries.set(coverage.grant.id, entry);
+      }
+    }
+  }
+  return [...entries.values()]
+    .sort((a, b) => compare(a.grant.agent_url_canonical, b.grant.agent_url_canonical) || compare(a.grant.authorization_id, b.grant.authorization_id))
+    .map(({ grant, properties: covered }) => ({ ...grant, properties: covered.map((p) => ({ property_rid: p.rid, property_id: p.propertyId, name: p.name, status: p.stale ? 'stale' : 'active' })) }));
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,66 @@
+import type { FastifyInstance } from 'fastify';
+import { canonicalAgentUrl } from '../../../protocol/agent-url.ts';
+import { ApError } from '../../../protocol/errors.ts';
+import { errorResponses } from '../../../protocol/wire/error.ts';
+import type { AuthorizationIndex } from '../authorization-index.ts';
+import { checkAuthorization, checkProperty } from '../check.ts';
+import type { IndexFollower } from '../index-follower.ts';
+import type { Identifier, IndexedProperty } from '../index-records.ts';
+import { propertySummary, publisherStatus, renderCheck } from '../render.ts';
+import { maxSelectors, ProductAuthorization, ProductAuthorizationBody } from '../schemas.ts';
+import { readSelectors, selectedProperties, type Selector } from '../selectors.ts';
+import { liveIndex } from './live-index.ts';
+
+/** `POST /api/registry/validate/product-authorization`: may this agent sell what a product selects? */
+export function productAuthorizationRoute(app: FastifyInstance, follower: IndexFollower): void {
+  app.post<{ Body: ProductAuthorizationBody }>(
+    '/api/registry/validate/product-authorization',
+    {
+      schema: {
+        summary: 'Validate an agent’s authorization for a product',
+        description: `An agent and a product's \`publisher_properties\` (up to ${maxSelectors} selectors): per selector, each selected property with its authorization result (the same two-sided check as the real-time endpoint), and counts. \`authorized\` is true only when every selected property is authorized.`,
+        tags: ['Lookups & Authorization'],
+        body: ProductAuthorizationBody,
+        response: { 200: ProductAuthorization, ...errorResponses(400, 413, 415, 503) },
+      },
+    },
+    async (request) => {
+      const { agent_url: agentUrl, delegation_type: claimed } = request.body;
+      const agent = canonicalAgentUrl(agentUrl);
+      if (agent === undefined) throw new ApError('validation_failed', 'Invalid body.agent_url: must be an absolute URL.', { details: [{ in: 'body', field: 'agent_url', message: 'must be an absolute URL' }] });
+      const selectors = readSelectors(request.body.publisher_properties);
+      const index = liveIndex(follower);
+      const results = selectors.map((s, i) => {
+        const targets = targetsOf(index, s);
+        const properties = targets.map(({ property, identifiers }) => {
+          const request = { agent, delegation_type: claimed };
+          const verdict = property ? checkProperty(index, request, property) : checkAuthorization(index, { ...request, property: { identifier: identifiers[0]! } });
+          return { property: property ? propertySummary(property) : null, identifiers, result: renderCheck(index, verdict, agentUrl, agent, claimed).result };
+        });
+        const count = (status: string) => properties.filter((p) => p.result.status === status).length;
+        return {
+          index: i,
+          selection_type: s.selection_type,
+          publisher_domain: s.selection_type === 'inline' ? null : s.publisher_domain,
+          counts: { authorized: count('authorized'), unauthorized: count('unauthorized'), unknown: count('unknown') },
+          ...(properties.length === 0 ? { violation: emptySelection(index, s) } : {}),
+          properties,
+        };
+      });
+      const authorized = results.every((r) => r.properties.length > 0 && r.counts.authorized === r.properties.length);
+      return { agent_url_canonical: agent, authorized, selectors: results };
+    },
+  );
+}
+
+/** What a selector selects: catalog properties, or for inline ones the identifiers given (matched to the catalog when known). */
+function targetsOf(index: AuthorizationIndex, s: Selector): Array<{ property: IndexedProperty | undefined; identifiers: Identifier[] }> {
+  if (s.selection_type !== 'inline') return selectedProperties(index, s).map((property) => ({ property, identifiers: property.identifiers }));
+  return s.properties.map((p) => ({ property: p.identifiers.map((i) => index.propertiesByIdentifier(i.type, i.value)[0]).find((x) => x !== undefined), identifiers: p.identifiers }));
+}
+
+function emptySelection(index: AuthorizationIndex, s: Selector): { code: string; message: string } {
+  if (s.selection_type === 'inline') return { code: 'property_not_found', message: 'The inline selector lists no property.' };
+  if (publisherStatus(index, s.publisher_domain) === 'unknown') return { code: 'publisher_file_unknown', message: `The registry has no adagents.json for ${s.publisher_domain}.` };
+  return { code: 'property_not_found', message: `The adagents.json of ${s.publisher_domain} declares no property this selector selects.` };
+}

@@ -1,0 +1,246 @@
+import { Type, type Static } from 'typebox';
+import { Cursor, Domain } from '../../protocol/wire/common.ts';
+
+/** Wire schemas of the lookups and authorization checks (spec section 4; shapes from the 3.0.6 schemas). */
+
+const Delegation = Type.Union([Type.Literal('direct'), Type.Literal('delegated'), Type.Literal('ad_network')], {
+  description: 'The commercial relationship claimed (adagents.json `delegation_type`); the operator side must declare a matching `relationship` (`owned` matches `direct`).',
+});
+const AgentUrl = Type.String({ format: 'uri', minLength: 1, maxLength: 2048, description: 'The agent’s URL; compared in canonical form (scheme and host case, default port, escapes).', examples: ['https://sales.meridian-media.example/mcp'] });
+const IdentifierType = Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9_]+$', description: 'Identifier type (enums/identifier-types.json), e.g. domain, ios_bundle, roku_store_id.', examples: ['domain'] });
+const IdentifierValue = Type.String({ minLength: 1, maxLength: 512, description: 'Identifier value; domains compare case-insensitively, other identifiers exactly.', examples: ['dailyplanet.example'] });
+const PropertyId = Type.String({ minLength: 1, maxLength: 255, description: 'The publisher’s own property_id from its adagents.json.' });
+
+const Identifier = Type.Object({ type: Type.String(), value: Type.String() });
+
+export const PropertySummary = Type.Object(
+  {
+    property_rid: Type.String({ format: 'uuid' }),
+    publisher_domain: Type.String(),
+    property_id: Type.Union([Type.String(), Type.Null()]),
+    property_type: Type.String(),
+    name: Type.String(),
+    identifiers: Type.Array(Identifier),
+    tags: Type.Array(Type.String()),
+    status: Type.Union([Type.Literal('active'), Type.Literal('stale')]),
+  },
+  { $id: 'LookupProperty', description: 'A property of the registry’s catalog, as its publisher’s adagents.json declares it.' },
+);
+
+export const GrantSummary = Type.Object(
+  {
+    authorization_id: Type.String({ format: 'uuid' }),
+    agent_url: Type.String({ description: 'As the publisher wrote it.' }),
+    agent_url_canonical: Type.String(),
+    source_domain: Type.String({ description: 'Whose adagents.json grants it (a manager’s file may grant other publishers’ properties).' }),
+    authorization_type: Type.String(),
+    authorized_for: Type.Union([Type.String(), Type.Null()]),
+    delegation_type: Type.Union([Type.String(), Type.Null()]),
+    exclusive: Type.Optional(Type.Boolean()),
+    countries: Type.Optional(Type.Array(Type.String())),
+    signing_keys: Type.Optional(Type.Array(Type.Unknown(), { description: 'Signing keys the publisher pins for this agent (advisory; verify against the publisher’s file).' })),
+  },
+  { $id: 'LookupAuthorization', description: 'One authorized_agents[] entry of a publisher’s adagents.json.' },
+);
+
+const Declaration = Type.Object(
+  {
+    operator_domain: Type.String(),
+    brand_id: Type.String(),
+    relationship: Type.String({ description: 'owned, direct, delegated or ad_network, as the operator’s brand.json declares it.' }),
+    agents: Type.Array(Type.String(), { description: 'Canonical URLs of the agents the operator’s brand.json lists.' }),
+  },
+  { $id: 'OperatorDeclaration' },
+);
+
+/** Exactly property/authorization-result.json (3.0.6), whose fields admit nothing else. */
+export const AuthorizationResult = Type.Object(
+  {
+    status: Type.Union([Type.Literal('authorized'), Type.Literal('unauthorized'), Type.Literal('unknown')]),
+    publisher_domain: Type.Optional(Type.String()),
+    sales_agent_url: Type.Optional(Type.String({ format: 'uri' })),
+    violation: Type.Optional(
+      Type.Object(
+        {
+          code: Type.String({ description: 'publisher_file_unknown, property_not_found, property_stale, agent_not_authorized, delegation_mismatch, operator_not_declared or relationship_mismatch.' }),
+          message: Type.String(),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { $id: 'AuthorizationResult', additionalProperties: false, description: 'property/authorization-result.json. `violation` is present whenever status is not authorized (for unknown it says why not).' },
+);
+
+export const CheckResponse = Type.Object(
+  {
+    result: Type.Ref('AuthorizationResult'),
+    agent_url_canonical: Type.String(),
+    delegation_type: Type.Union([Type.String(), Type.Null()], { description: 'The claim, else the delegation the publisher states.' }),
+    property: Type.Union([Type.Ref('LookupProperty'), Type.Null()]),
+    publisher: Type.Object(
+      {
+        domain: Type.Union([Type.String(), Type.Null()]),
+        file: Type.Union([Type.Literal('found'), Type.Literal('stale'), Type.Literal('unknown')]),
+        authorizations: Type.Array(Type.Ref('LookupAuthorization'), { description: 'The agent’s grants covering the property, any delegation.' }),
+        delegation_confirmed: Type.Boolean(),
+      },
+      { description: 'The publisher side: its adagents.json.' },
+    ),
+    operator: Type.Object(
+      {
+        declarations: Type.Array(Type.Ref('OperatorDeclaration'), { description: 'Every operator brand.json that declares the property.' }),
+        confirmed_by: Type.Union([Type.Ref('OperatorDeclaration'), Type.Null()]),
+        relationship_confirmed: Type.Boolean(),
+      },
+      { description: 'The operator side: brand.json of whoever runs the agent.' },
+    ),
+  },
+  { $id: 'PropertyAuthorizationCheck' },
+);
+
+export const CheckQuery = Type.Object({
+  agent_url: AgentUrl,
+  identifier_type: Type.Optional(IdentifierType),
+  identifier_value: Type.Optional(IdentifierValue),
+  publisher_domain: Type.Optional(Domain),
+  property_id: Type.Optional(PropertyId),
+  delegation_type: Type.Optional(Delegation),
+});
+export type CheckQuery = Static<typeof CheckQuery>;
+
+export const maxBulkChecks = 1000;
+
+export const BulkCheckBody = Type.Object(
+  {
+    checks: Type.Array(
+      Type.Object(
+        {
+          agent_url: AgentUrl,
+          identifier: Type.Optional(Type.Object({ type: IdentifierType, value: IdentifierValue }, { additionalProperties: false })),
+          publisher_domain: Type.Optional(Domain),
+          property_id: Type.Optional(PropertyId),
+          delegation_type: Type.Optional(Delegation),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: maxBulkChecks },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type BulkCheckBody = Static<typeof BulkCheckBody>;
+
+export const BulkCheckResponse = Type.Object({ results: Type.Array(Type.Ref('PropertyAuthorizationCheck'), { description: 'One per check, in order.' }) });
+
+const PropertyBrief = Type.Object({ property_rid: Type.String(), property_id: Type.Union([Type.String(), Type.Null()]), name: Type.String(), status: Type.String() });
+
+export const DomainLookup = Type.Object({
+  domain: Type.String(),
+  publisher: Type.Object({
+    status: Type.Union([Type.Literal('active'), Type.Literal('stale'), Type.Literal('unknown')], { description: 'unknown: the registry has no adagents.json for this domain.' }),
+    reason: Type.Optional(Type.String()),
+    property_count: Type.Integer(),
+    collection_count: Type.Integer(),
+  }),
+  agents: Type.Array(
+    Type.Intersect([Type.Ref('LookupAuthorization'), Type.Object({ properties: Type.Array(PropertyBrief, { description: 'The domain’s properties this grant covers.' }) })]),
+    { description: 'One entry per grant reaching the domain’s properties (its publisher’s, or those identified by the domain).' },
+  ),
+});
+
+export const PropertyLookupQuery = Type.Object({ identifier_type: IdentifierType, identifier_value: IdentifierValue });
+
+export const PropertyLookup = Type.Object({
+  identifier: Identifier,
+  properties: Type.Array(Type.Ref('LookupProperty')),
+  agents: Type.Array(Type.Intersect([Type.Ref('LookupAuthorization'), Type.Object({ property_rids: Type.Array(Type.String()) })])),
+});
+
+export const AgentDomainsQuery = Type.Object({
+  cursor: Type.Optional(Cursor),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+});
+
+export const AgentDomains = Type.Object({
+  agent_url: Type.String(),
+  agent_url_canonical: Type.String(),
+  total: Type.Integer({ description: 'Domains in all pages.' }),
+  domains: Type.Array(
+    Type.Object({
+      domain: Type.String(),
+      status: Type.Union([Type.Literal('active'), Type.Literal('stale'), Type.Literal('unknown')]),
+      property_count: Type.Integer({ description: 'Properties of the domain the agent is authorized for.' }),
+      authorizations: Type.Array(Type.Object({ authorization_id: Type.String(), source_domain: Type.String(), authorized_for: Type.Union([Type.String(), Type.Null()]), delegation_type: Type.Union([Type.String(), Type.Null()]) })),
+    }),
+  ),
+  next_cursor: Type.Union([Type.String(), Type.Null()]),
+  has_more: Type.Boolean(),
+});
+
+export const maxSelectors = 100;
+
+/** core/publisher-property-selector.json, plus `inline` (properties given in full); checked per type by selectors.ts. */
+export const Selector = Type.Object(
+  {
+    selection_type: Type.Union([Type.Literal('all'), Type.Literal('by_id'), Type.Literal('by_tag'), Type.Literal('inline')]),
+    publisher_domain: Type.Optional(Domain),
+    property_ids: Type.Optional(Type.Array(PropertyId, { maxItems: 1000 })),
+    property_tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 1000 })),
+    properties: Type.Optional(
+      Type.Array(
+        Type.Object({
+          property_type: Type.Optional(Type.String({ maxLength: 64 })),
+          name: Type.Optional(Type.String({ maxLength: 300 })),
+          identifiers: Type.Array(Type.Object({ type: IdentifierType, value: IdentifierValue }), { minItems: 1, maxItems: 100 }),
+        }),
+        { maxItems: 1000 },
+      ),
+    ),
+  },
+  { examples: [{ publisher_domain: 'dailyplanet.example', selection_type: 'by_tag', property_tags: ['news'] }] },
+);
+
+export const ExpandBody = Type.Object({ publisher_properties: Type.Array(Selector, { minItems: 1, maxItems: maxSelectors }) }, { additionalProperties: false });
+export type ExpandBody = Static<typeof ExpandBody>;
+
+export const ExpandResponse = Type.Object({
+  selectors: Type.Array(
+    Type.Object({
+      index: Type.Integer(),
+      selection_type: Type.String(),
+      publisher_domain: Type.Union([Type.String(), Type.Null()]),
+      publisher_status: Type.Union([Type.Literal('active'), Type.Literal('stale'), Type.Literal('unknown'), Type.Literal('inline')]),
+      properties: Type.Array(Type.Object({ property_rid: Type.Union([Type.String(), Type.Null()]), property_id: Type.Union([Type.String(), Type.Null()]), name: Type.String(), property_type: Type.String(), identifiers: Type.Array(Identifier) })),
+      identifiers: Type.Array(Identifier),
+    }),
+  ),
+  identifiers: Type.Array(Identifier, { description: 'Every identifier of every selector, once.' }),
+});
+
+export const ProductAuthorizationBody = Type.Object(
+  {
+    agent_url: AgentUrl,
+    delegation_type: Type.Optional(Delegation),
+    publisher_properties: Type.Array(Selector, { minItems: 1, maxItems: maxSelectors }),
+  },
+  { additionalProperties: false },
+);
+export type ProductAuthorizationBody = Static<typeof ProductAuthorizationBody>;
+
+export const ProductAuthorization = Type.Object({
+  agent_url_canonical: Type.String(),
+  authorized: Type.Boolean({ description: 'Every selected property is authorized.' }),
+  selectors: Type.Array(
+    Type.Object({
+      index: Type.Integer(),
+      selection_type: Type.String(),
+      publisher_domain: Type.Union([Type.String(), Type.Null()]),
+      counts: Type.Object({ authorized: Type.Integer(), unauthorized: Type.Integer(), unknown: Type.Integer() }),
+      violation: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() }, { description: 'Why the selector matched no property.' })),
+      properties: Type.Array(Type.Object({ property: Type.Union([Type.Ref('LookupProperty'), Type.Null()]), identifiers: Type.Array(Identifier), result: Type.Ref('AuthorizationResult') })),
+    }),
+  ),
+});
+
+export const lookupSchemas = [AuthorizationResult, PropertySummary, GrantSummary, Declaration, CheckResponse];
