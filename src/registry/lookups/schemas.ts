@@ -96,7 +96,47 @@ export const CheckResponse = Type.Object(
       { description: 'The operator side: brand.json of whoever runs the agent.' },
     ),
   },
-  { $id: 'PropertyAuthorizationCheck' },
+  {
+    $id: 'PropertyAuthorizationCheck',
+    examples: [
+      {
+        result: { status: 'authorized', publisher_domain: 'dailyplanet.example', sales_agent_url: 'https://sales.meridian-media.example/mcp' },
+        agent_url_canonical: 'https://sales.meridian-media.example/mcp',
+        delegation_type: 'delegated',
+        property: {
+          property_rid: '0190a5b2-7c1e-7000-8000-3f2a9c1d4e5b',
+          publisher_domain: 'dailyplanet.example',
+          property_id: 'site',
+          property_type: 'website',
+          name: 'Daily Planet',
+          identifiers: [{ type: 'domain', value: 'dailyplanet.example' }],
+          tags: ['news'],
+          status: 'active',
+        },
+        publisher: {
+          domain: 'dailyplanet.example',
+          file: 'found',
+          authorizations: [
+            {
+              authorization_id: '0190a5b2-7c1e-7000-8000-9b8a7c6d5e4f',
+              agent_url: 'https://sales.meridian-media.example/mcp',
+              agent_url_canonical: 'https://sales.meridian-media.example/mcp',
+              source_domain: 'dailyplanet.example',
+              authorization_type: 'property_ids',
+              authorized_for: 'Display and app inventory',
+              delegation_type: 'delegated',
+            },
+          ],
+          delegation_confirmed: true,
+        },
+        operator: {
+          declarations: [{ operator_domain: 'meridian-media.example', brand_id: 'meridian', relationship: 'delegated', agents: ['https://sales.meridian-media.example/mcp'] }],
+          confirmed_by: { operator_domain: 'meridian-media.example', brand_id: 'meridian', relationship: 'delegated', agents: ['https://sales.meridian-media.example/mcp'] },
+          relationship_confirmed: true,
+        },
+      },
+    ],
+  },
 );
 
 export const CheckQuery = Type.Object({
@@ -127,7 +167,17 @@ export const BulkCheckBody = Type.Object(
       { minItems: 1, maxItems: maxBulkChecks },
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        checks: [
+          { agent_url: 'https://sales.meridian-media.example/mcp', identifier: { type: 'domain', value: 'dailyplanet.example' }, delegation_type: 'delegated' },
+          { agent_url: 'https://sales.meridian-media.example/mcp', publisher_domain: 'dailyplanet.example', property_id: 'ios_app' },
+        ],
+      },
+    ],
+  },
 );
 export type BulkCheckBody = Static<typeof BulkCheckBody>;
 
