@@ -19,7 +19,7 @@ export { labelScripts } from './scripts.ts';
 /** Where the domain came from, so the error names the right part of the request. */
 export interface DomainSource {
   field?: string;
-  in?: 'query' | 'body';
+  in?: 'query' | 'body' | 'params';
 }
 
 export function normalizeDomain(input: string, { field = 'domain', in: where = 'query' }: DomainSource = {}): string {

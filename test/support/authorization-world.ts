@@ -44,7 +44,7 @@ const staleNews = {
   authorized_agents: [{ url: agents.meridian, authorized_for: 'Display', authorization_type: 'property_ids', property_ids: ['site'], delegation_type: 'delegated' }],
 };
 
-const meridianBrand = {
+export const meridianBrand = {
   house: { domain: 'meridian.example', name: 'Meridian Media', agents: [{ type: 'sales', url: agents.meridian, id: 'meridian_sales' }] },
   brands: [
     {

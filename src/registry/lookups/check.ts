@@ -39,6 +39,8 @@ export interface Verdict {
   violation?: Violation;
   /** The property the verdict is about; absent when none is known. */
   property?: IndexedProperty;
+  /** Whose adagents.json was consulted, when known without a property (one declaring no such property, or none known). */
+  publisher?: string;
   /** The agent's grants covering the property (any delegation). */
   grants: IndexedGrant[];
   /** Grants whose delegation_type agrees with the claim (or all, when none is claimed). */
@@ -54,7 +56,7 @@ const rank: Record<CheckStatus, number> = { authorized: 0, unknown: 1, unauthori
 
 export function checkAuthorization(index: AuthorizationIndex, req: CheckRequest): Verdict {
   const candidates = candidatesOf(index, req.property);
-  if (!Array.isArray(candidates)) return { status: candidates.status, violation: candidates.violation, grants: [], matching: [], declarations: [] };
+  if (!Array.isArray(candidates)) return { ...candidates, grants: [], matching: [], declarations: [] };
   let best: Verdict | undefined;
   for (const property of candidates) {
     const verdict = checkProperty(index, req, property);
@@ -64,21 +66,21 @@ export function checkAuthorization(index: AuthorizationIndex, req: CheckRequest)
   return best!;
 }
 
-function candidatesOf(index: AuthorizationIndex, ref: PropertyRef): IndexedProperty[] | { status: CheckStatus; violation: Violation } {
+function candidatesOf(index: AuthorizationIndex, ref: PropertyRef): IndexedProperty[] | { status: CheckStatus; violation: Violation; publisher?: string } {
   if ('identifier' in ref) {
     const { type, value } = ref.identifier;
     const found = index.propertiesByIdentifier(type, value);
     if (found.length > 0) return found;
     // A domain that is itself a known publisher: its file is known and declares no such property.
     if ((type === 'domain' || type === 'subdomain') && index.publisher(value.toLowerCase())) {
-      return refused('unauthorized', 'property_not_found', `The adagents.json of ${value.toLowerCase()} declares no property with identifier ${type} ${value}.`);
+      return { ...refused('unauthorized', 'property_not_found', `The adagents.json of ${value.toLowerCase()} declares no property with identifier ${type} ${value}.`), publisher: value.toLowerCase() };
     }
     return refused('unknown', 'publisher_file_unknown', `No adagents.json known to the registry declares a property with identifier ${type} ${value}.`);
   }
   const publisher = index.publisher(ref.publisher_domain);
-  if (!publisher) return refused('unknown', 'publisher_file_unknown', `The registry has no adagents.json for ${ref.publisher_domain}.`);
+  if (!publisher) return { ...refused('unknown', 'publisher_file_unknown', `The registry has no adagents.json for ${ref.publisher_domain}.`), publisher: ref.publisher_domain };
   const property = index.propertyById(ref.publisher_domain, ref.property_id);
-  if (!property) return refused('unauthorized', 'property_not_found', `The adagents.json of ${ref.publisher_domain} declares no property "${ref.property_id}".`);
+  if (!property) return { ...refused('unauthorized', 'property_not_found', `The adagents.json of ${ref.publisher_domain} declares no property "${ref.property_id}".`), publisher: ref.publisher_domain };
   return [property];
 }
 

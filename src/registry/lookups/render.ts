@@ -41,10 +41,11 @@ export function publisherStatus(index: AuthorizationIndex, domain: string): 'act
 export function renderCheck(index: AuthorizationIndex, verdict: Verdict, agentUrl: string, agent: string, claimed: string | undefined) {
   const { property } = verdict;
   const delegation = claimed ?? verdict.matching.find((g) => g.delegationType !== null)?.delegationType ?? null;
+  const publisher = property?.publisher ?? verdict.publisher;
   return {
     result: {
       status: verdict.status,
-      ...(property ? { publisher_domain: property.publisher } : {}),
+      ...(publisher === undefined ? {} : { publisher_domain: publisher }),
       sales_agent_url: agentUrl,
       ...(verdict.violation ? { violation: verdict.violation } : {}),
     },
@@ -52,8 +53,8 @@ export function renderCheck(index: AuthorizationIndex, verdict: Verdict, agentUr
     delegation_type: delegation,
     property: property ? propertySummary(property) : null,
     publisher: {
-      domain: property?.publisher ?? null,
-      file: property ? (publisherStatus(index, property.publisher) === 'active' && !property.stale ? ('found' as const) : ('stale' as const)) : ('unknown' as const),
+      domain: publisher ?? null,
+      file: publisherFile(index, publisher, property),
       authorizations: verdict.grants.map(grantSummary),
       delegation_confirmed: verdict.matching.length > 0,
     },
@@ -63,4 +64,11 @@ export function renderCheck(index: AuthorizationIndex, verdict: Verdict, agentUr
       relationship_confirmed: verdict.confirmedBy !== undefined,
     },
   };
+}
+
+/** The publisher's file as the check found it: a stale property makes it stale too, since it cannot vouch for it. */
+function publisherFile(index: AuthorizationIndex, publisher: string | undefined, property: IndexedProperty | undefined): 'found' | 'stale' | 'unknown' {
+  const status = publisher === undefined ? 'unknown' : publisherStatus(index, publisher);
+  if (status === 'unknown') return 'unknown';
+  return status === 'stale' || property?.stale ? 'stale' : 'found';
 }

@@ -1,6 +1,6 @@
 import { normalizeDomain } from '../../protocol/domain.ts';
 import { ApError, type FieldIssue } from '../../protocol/errors.ts';
-import { covers, type AuthorizationIndex } from './authorization-index.ts';
+import { covers, normalizeIdentifier, type AuthorizationIndex } from './authorization-index.ts';
 import type { Identifier, IndexedProperty } from './index-records.ts';
 import type { ExpandBody } from './schemas.ts';
 
@@ -16,25 +16,30 @@ export type Selector =
 /**
  * Checks each selector against the rules of its type (core/publisher-property-selector.json: a
  * domain always, `property_ids` for by_id, `property_tags` for by_tag; `properties` for inline),
- * refusing all the malformed ones at once, each named by its path.
+ * refusing all the malformed ones at once, each named by its dotted path (as schema validation
+ * names fields). Inline identifiers are normalized, so a domain given in capitals is the same one.
  */
 export function readSelectors(raw: readonly RawSelector[], field = 'publisher_properties'): Selector[] {
   const issues: FieldIssue[] = [];
   const out: Selector[] = [];
   raw.forEach((s, i) => {
-    const at = `${field}[${i}]`;
+    const at = `${field}.${i}`;
     const problem = (name: string, message: string) => issues.push({ in: 'body', field: `${at}.${name}`, message });
     if (s.selection_type === 'inline') {
       if (!s.properties || s.properties.length === 0) return problem('properties', 'an inline selector lists its properties (at least one, each with identifiers)');
-      out.push({ selection_type: 'inline', properties: s.properties.map((p) => ({ property_type: p.property_type ?? 'unknown', name: p.name ?? '', identifiers: p.identifiers })) });
+      out.push({
+        selection_type: 'inline',
+        properties: s.properties.map((p) => ({ property_type: p.property_type ?? 'unknown', name: p.name ?? '', identifiers: p.identifiers.map((i) => ({ type: i.type, value: normalizeIdentifier(i.type, i.value) })) })),
+      });
       return;
     }
-    if (s.publisher_domain === undefined) return problem('publisher_domain', `a ${s.selection_type} selector names the publisher_domain whose adagents.json it selects from`);
+    if (s.publisher_domain === undefined) return problem('publisher_domain', `selection_type ${s.selection_type} names the publisher_domain whose adagents.json it selects from`);
     let domain: string;
     try {
       domain = normalizeDomain(s.publisher_domain, { field: `${at}.publisher_domain`, in: 'body' });
     } catch (err) {
-      if (err instanceof ApError) return problem('publisher_domain', err.message);
+      // The domain error's own detail, not its message, which already names the field.
+      if (err instanceof ApError) return problem('publisher_domain', err.details?.[0]?.message ?? err.message);
       throw err;
     }
     if (s.selection_type === 'all') out.push({ selection_type: 'all', publisher_domain: domain });

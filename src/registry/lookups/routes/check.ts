@@ -55,7 +55,7 @@ export function checkRoutes(app: FastifyInstance, follower: IndexFollower): void
     },
     async (request) => {
       const index = liveIndex(follower);
-      const checks = request.body.checks.map((c, i) => readCheck(c, 'body', `checks[${i}].`));
+      const checks = request.body.checks.map((c, i) => readCheck(c, 'body', `checks.${i}.`));
       return { results: checks.map((check, i) => renderCheck(index, checkAuthorization(index, check), request.body.checks[i]!.agent_url, check.agent, check.delegation_type)) };
     },
   );

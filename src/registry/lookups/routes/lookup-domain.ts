@@ -26,7 +26,7 @@ export function lookupDomainRoute(app: FastifyInstance, follower: IndexFollower)
     },
     async (request) => {
       const index = liveIndex(follower);
-      const domain = normalizeDomain(request.params.domain, { field: 'domain' });
+      const domain = normalizeDomain(request.params.domain, { field: 'domain', in: 'params' });
       const publisher = index.publisher(domain);
       const own = index.propertiesOfPublisher(domain);
       const named = [...index.propertiesByIdentifier('domain', domain), ...index.propertiesByIdentifier('subdomain', domain)].filter((p) => p.publisher !== domain);
