@@ -3,7 +3,8 @@ import { Cursor, Domain } from '../../protocol/wire/common.ts';
 
 /** Wire schemas of the lookups and authorization checks (spec section 4; shapes from the 3.0.6 schemas). */
 
-const Delegation = Type.Union([Type.Literal('direct'), Type.Literal('delegated'), Type.Literal('ad_network')], {
+// Enums rather than unions of literals, so a wrong value is told in one line naming the choices.
+const Delegation = Type.Enum(['direct', 'delegated', 'ad_network'], {
   description: 'The commercial relationship claimed (adagents.json `delegation_type`); the operator side must declare a matching `relationship` (`owned` matches `direct`).',
 });
 const AgentUrl = Type.String({ format: 'uri', minLength: 1, maxLength: 2048, description: 'The agent’s URL; compared in canonical form (scheme and host case, default port, escapes).', examples: ['https://sales.meridian-media.example/mcp'] });
@@ -233,7 +234,7 @@ export const maxSelectors = 100;
 /** core/publisher-property-selector.json, plus `inline` (properties given in full); checked per type by selectors.ts. */
 export const Selector = Type.Object(
   {
-    selection_type: Type.Union([Type.Literal('all'), Type.Literal('by_id'), Type.Literal('by_tag'), Type.Literal('inline')]),
+    selection_type: Type.Enum(['all', 'by_id', 'by_tag', 'inline']),
     publisher_domain: Type.Optional(Domain),
     property_ids: Type.Optional(Type.Array(PropertyId, { maxItems: 1000 })),
     property_tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 1000 })),

@@ -114,6 +114,27 @@ eachEngine('product authorization and selector expansion', (engine) => {
       assert.equal(none.violation.code, 'property_not_found');
     });
 
+    it('every id a by_id selector names is answered: one its publisher does not declare is property_not_found, so the product is not authorized', async () => {
+      const body = await authorized({
+        agent_url: agents.meridian,
+        delegation_type: 'delegated',
+        publisher_properties: [
+          { selection_type: 'by_id', publisher_domain: dailyPlanet, property_ids: ['site', 'nope', 'site'] },
+          { selection_type: 'by_id', publisher_domain: 'nowhere.example', property_ids: ['home'] },
+        ],
+      });
+      assert.equal(body.authorized, false);
+      const [known, unknown] = body.selectors;
+      assert.deepEqual(known.properties.map((p: Json) => [p.property?.property_id ?? null, `${p.result.status}/${p.result.violation?.code ?? ''}`]), [
+        ['site', 'authorized/'],
+        [null, 'unauthorized/property_not_found'],
+      ]);
+      assert.match(known.properties[1].result.violation.message, /"nope"/);
+      assert.deepEqual(known.counts, { authorized: 1, unauthorized: 1, unknown: 0 });
+      assert.deepEqual(unknown.properties.map((p: Json) => `${p.result.status}/${p.result.violation.code}`), ['unknown/publisher_file_unknown']);
+      assert.equal(unknown.violation, undefined);
+    });
+
     it('an inline selector checks each property by its identifiers, matched to the catalog when known', async () => {
       const body = await authorized({
         agent_url: agents.meridian,

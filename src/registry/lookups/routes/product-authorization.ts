@@ -3,7 +3,7 @@ import { canonicalAgentUrl } from '../../../protocol/agent-url.ts';
 import { ApError } from '../../../protocol/errors.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
 import type { AuthorizationIndex } from '../authorization-index.ts';
-import { checkAuthorization, checkProperty } from '../check.ts';
+import { checkAuthorization, checkProperty, type PropertyRef } from '../check.ts';
 import type { IndexFollower } from '../index-follower.ts';
 import type { Identifier, IndexedProperty } from '../index-records.ts';
 import { propertySummary, publisherStatus, renderCheck } from '../render.ts';
@@ -32,9 +32,9 @@ export function productAuthorizationRoute(app: FastifyInstance, follower: IndexF
       const index = liveIndex(follower);
       const results = selectors.map((s, i) => {
         const targets = targetsOf(index, s);
-        const properties = targets.map(({ property, identifiers }) => {
+        const properties = targets.map(({ property, identifiers, ref }) => {
           const request = { agent, delegation_type: claimed };
-          const verdict = property ? checkProperty(index, request, property) : checkAuthorization(index, { ...request, property: { identifier: identifiers[0]! } });
+          const verdict = property ? checkProperty(index, request, property) : checkAuthorization(index, { ...request, property: ref });
           return { property: property ? propertySummary(property) : null, identifiers, result: renderCheck(index, verdict, agentUrl, agent, claimed).result };
         });
         const count = (status: string) => properties.filter((p) => p.result.status === status).length;
@@ -53,10 +53,32 @@ export function productAuthorizationRoute(app: FastifyInstance, follower: IndexF
   );
 }
 
-/** What a selector selects: catalog properties, or for inline ones the identifiers given (matched to the catalog when known). */
-function targetsOf(index: AuthorizationIndex, s: Selector): Array<{ property: IndexedProperty | undefined; identifiers: Identifier[] }> {
-  if (s.selection_type !== 'inline') return selectedProperties(index, s).map((property) => ({ property, identifiers: property.identifiers }));
-  return s.properties.map((p) => ({ property: p.identifiers.map((i) => index.propertiesByIdentifier(i.type, i.value)[0]).find((x) => x !== undefined), identifiers: p.identifiers }));
+interface Target {
+  property: IndexedProperty | undefined;
+  identifiers: Identifier[];
+  /** How to ask about it when it is not in the catalog, so the answer says why. */
+  ref: PropertyRef;
+}
+
+/**
+ * What a selector selects: catalog properties; every id a by_id selector names, found or not (a
+ * product naming a property its publisher does not declare is not authorized for it); for inline
+ * ones the identifiers given, matched to the catalog when known.
+ */
+function targetsOf(index: AuthorizationIndex, s: Selector): Target[] {
+  const found = (property: IndexedProperty): Target => ({ property, identifiers: property.identifiers, ref: { identifier: property.identifiers[0]! } });
+  if (s.selection_type === 'by_id') {
+    return [...new Set(s.property_ids)].map((id) => {
+      const property = index.propertyById(s.publisher_domain, id);
+      return property ? found(property) : { property: undefined, identifiers: [], ref: { publisher_domain: s.publisher_domain, property_id: id } };
+    });
+  }
+  if (s.selection_type !== 'inline') return selectedProperties(index, s).map(found);
+  return s.properties.map((p) => ({
+    property: p.identifiers.map((i) => index.propertiesByIdentifier(i.type, i.value)[0]).find((x) => x !== undefined),
+    identifiers: p.identifiers,
+    ref: { identifier: p.identifiers[0]! },
+  }));
 }
 
 function emptySelection(index: AuthorizationIndex, s: Selector): { code: string; message: string } {
