@@ -29,6 +29,8 @@ export interface Config {
   redisUrl: string | undefined;
   /** Hosts the fetch client may reach although they are not public (development only). */
   fetchAllow: string | undefined;
+  /** Whether a start on an empty database seeds the demo registry (default: only on embedded PGlite). */
+  demo: boolean;
   limits: Limits;
   feed: FeedConfig;
   agents: AgentsConfig;
@@ -140,6 +142,7 @@ export const envVars = {
   AP_BRAND_DENY_LIST: { default: '', meaning: 'JSON or YAML file of high-value brands whose look-alike domains are held for review' },
   REDIS_URL: { default: '', meaning: 'keep rate-limit counters in this Redis instead of the database' },
   AP_FETCH_ALLOW: { default: '', meaning: 'development only: non-public hosts the fetch client may reach (see docs)' },
+  AP_DEMO: { default: '', meaning: 'seed a demo registry into an empty database at start: true or false (unset: true on embedded PGlite, false on PostgreSQL)' },
   RATE_LIMIT_BULK_RESOLVE_PER_MINUTE: { default: '20', meaning: 'bulk resolve requests per minute per IP' },
   RATE_LIMIT_SAVES_PER_HOUR: { default: '60', meaning: 'saves per hour per user or key' },
   RATE_LIMIT_SAVES_PER_HOUR_PER_ORG: { default: '300', meaning: 'saves per hour per organization' },
@@ -191,6 +194,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
     brandDenyListPath: nonEmpty(get('AP_BRAND_DENY_LIST')),
     redisUrl: nonEmpty(get('REDIS_URL')),
     fetchAllow: nonEmpty(get('AP_FETCH_ALLOW')),
+    demo: demo(get('AP_DEMO'), nonEmpty(get('DATABASE_URL', flags.databaseUrl))),
     limits: {
       bulkResolvePerMinute: integer('RATE_LIMIT_BULK_RESOLVE_PER_MINUTE', get('RATE_LIMIT_BULK_RESOLVE_PER_MINUTE'), 1, 1e6),
       savesPerHourPerPrincipal: integer('RATE_LIMIT_SAVES_PER_HOUR', get('RATE_LIMIT_SAVES_PER_HOUR'), 1, 1e6),
@@ -237,6 +241,12 @@ function adminKey(value: string | undefined): string | undefined {
   // Three dot-separated parts read as a JWT, which is never looked up as a key.
   if (/^[^.]+\.[^.]+\.[^.]+$/.test(value)) throw new ConfigError('AP_ADMIN_KEY must not have the shape of a JWT (three dot-separated parts)');
   return value;
+}
+
+/** A production database never gets demo data unless asked; the embedded one, a newcomer's, does. */
+function demo(value: string, databaseUrl: string | undefined): boolean {
+  if (value === '') return databaseUrl === undefined;
+  return oneOf('AP_DEMO', value, ['true', 'false']) === 'true';
 }
 
 function identity(get: (name: keyof typeof envVars) => string): IdentityConfig {

@@ -27,6 +27,7 @@ import { authPlugin, type Authenticator } from './auth/index.ts';
 import { dashboardPlugin } from './dashboard/index.ts';
 import { applyHeldBrand, brandsPlugin, type EnrichmentProvider } from './registry/brands/index.ts';
 import { crawlerPlugin } from './registry/crawler/index.ts';
+import { demoPlugin } from './registry/demo/index.ts';
 import { feedPlugin } from './registry/feed/index.ts';
 import { graphSnapshot } from './registry/graph/index.ts';
 import { backfillSkeletons, homographsPlugin, type ReviewAppliers } from './registry/homographs/index.ts';
@@ -107,6 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(feedPlugin, { ctx, sections: [propertySnapshot, ...graphSnapshot], metrics });
   await app.register(crawlerPlugin, { ctx, metrics });
   await app.register(lookupsPlugin, { ctx });
+  await app.register(demoPlugin, { ctx });
   await app.register(searchPlugin, { ctx });
   await app.register(ownershipPlugin, { ctx });
   await app.register(homographsPlugin, { ctx, appliers: deps.reviewAppliers ?? { brand: applyHeldBrand(ctx), property: applyHeldProperty(ctx) } });

@@ -24,6 +24,16 @@ describe('configuration', () => {
     assert.equal(loadConfig({}, { DATABASE_URL: '  ' }).databaseUrl, undefined);
   });
 
+  it('seeds the demo by default on the embedded database only; AP_DEMO decides when set', () => {
+    assert.equal(loadConfig({}, {}).demo, true);
+    assert.equal(loadConfig({}, { DATABASE_URL: 'postgres://env' }).demo, false);
+    assert.equal(loadConfig({ databaseUrl: 'postgres://flag' }, {}).demo, false);
+    assert.equal(loadConfig({}, { AP_DEMO: 'false' }).demo, false);
+    assert.equal(loadConfig({}, { AP_DEMO: 'true', DATABASE_URL: 'postgres://env' }).demo, true);
+    assert.equal(loadConfig({}, { AP_DEMO: ' ' }).demo, true);
+    assert.throws(() => loadConfig({}, { AP_DEMO: 'yes' }), /AP_DEMO must be one of true, false, got "yes"/);
+  });
+
   it('rejects malformed values with a message naming the setting', () => {
     assert.throws(() => loadConfig({ port: 'abc' }, {}), (err: Error) => err instanceof ConfigError && /port/.test(err.message));
     assert.throws(() => loadConfig({}, { PORT: '70000' }), ConfigError);

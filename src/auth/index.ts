@@ -41,4 +41,4 @@ export {
   type UserRow,
 } from './accounts/service.ts';
 export type { MembershipRow } from './accounts/sql.ts';
-export { createKey, keyById, listKeys, revokeKey, type ApiKeyRow } from './api-keys/service.ts';
+export { createAdminKey, createKey, keyById, listKeys, revokeKey, type ApiKeyRow } from './api-keys/service.ts';

@@ -37,8 +37,9 @@ export interface ServingAp {
 /** Starts `ap serve <args>` and resolves once it says where it listens. */
 export async function serveAp(args: string[], env: Record<string, string> = {}): Promise<ServingAp> {
   const child = spawn(process.execPath, [apBin, 'serve', '--port', '0', ...args], {
-    // No crawl worker unless asked: it would fetch saved domains through the system's DNS.
-    env: { ...process.env, LOG_LEVEL: 'info', CRAWL_WORKER: 'false', ...env },
+    // No crawl worker unless asked: it would fetch saved domains through the system's DNS. An
+    // empty registry unless asked: the demo would fill an embedded database on its first start.
+    env: { ...process.env, LOG_LEVEL: 'info', CRAWL_WORKER: 'false', AP_DEMO: 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: string[] = [];

@@ -89,9 +89,7 @@ const BOOTSTRAP_KEY_NAME = 'AP_ADMIN_KEY';
  */
 export async function bootstrapAdminKey(db: Database, value: string): Promise<void> {
   await db.transaction(async (tx) => {
-    await accounts.insertOrganization(tx, { id: randomUUID(), slug: ADMIN_ORGANIZATION, name: 'Registry operators', api_tier: true, is_admin: true });
-    const org = (await accounts.organizationBySlug(tx, ADMIN_ORGANIZATION))!;
-    if (!org.is_admin) throw new Error(`AP_ADMIN_KEY: the organization "${ADMIN_ORGANIZATION}" exists and is not the operator's organization.`);
+    const org = await adminOrganization(tx, 'AP_ADMIN_KEY');
     await sql.reinstateBootstrapKey(tx, {
       id: randomUUID(),
       organization_id: org.id,
@@ -102,4 +100,21 @@ export async function bootstrapAdminKey(db: Database, value: string): Promise<vo
       created_by: null,
     });
   });
+}
+
+/**
+ * A new admin key of the operator's organization (created when missing), as `ap keys create --org
+ * admin --role admin` would make: what the demo registry hands a newcomer on its first start.
+ */
+export async function createAdminKey(db: Queryable, name: string): Promise<{ key: string; record: sql.ApiKeyRow }> {
+  await adminOrganization(db, name);
+  return createKey(db, { organizationSlug: ADMIN_ORGANIZATION, name, role: 'admin' });
+}
+
+/** The operator's organization, created when missing; `purpose` names who asked, should the slug be taken. */
+async function adminOrganization(db: Queryable, purpose: string): Promise<accounts.OrganizationRow> {
+  await accounts.insertOrganization(db, { id: randomUUID(), slug: ADMIN_ORGANIZATION, name: 'Registry operators', api_tier: true, is_admin: true });
+  const org = (await accounts.organizationBySlug(db, ADMIN_ORGANIZATION))!;
+  if (!org.is_admin) throw new Error(`${purpose}: the organization "${ADMIN_ORGANIZATION}" exists and is not the operator's organization.`);
+  return org;
 }

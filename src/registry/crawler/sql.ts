@@ -2,6 +2,10 @@ import type { Queryable } from '../../db/database.ts';
 
 /** Every query of the crawl queue (table crawl_targets, migration 0013). */
 
+// Names under .example (RFC 2606) never resolve: the demo registry's publishers and houses live
+// there, and a crawl could only fail and retry forever, so the queue never takes one on its own.
+const crawlable = (column: string) => `${column} not like '%.example'`;
+
 /** Adds domains to the periodic re-crawl, due at `dueAt`; a domain already queued becomes due no later. */
 export async function enqueue(db: Queryable, domains: string[], dueAt: Date): Promise<void> {
   if (domains.length === 0) return;
@@ -15,7 +19,7 @@ export async function enqueue(db: Queryable, domains: string[], dueAt: Date): Pr
 /** Adds domains not yet known to the queue, due at `dueAt`; known ones keep their schedule. */
 export async function enqueueNew(db: Queryable, domains: string[], dueAt: Date): Promise<void> {
   if (domains.length === 0) return;
-  await db.query(`insert into crawl_targets (domain, next_crawl_at) select d, $2 from unnest($1::text[]) d on conflict (domain) do nothing`, [domains, dueAt]);
+  await db.query(`insert into crawl_targets (domain, next_crawl_at) select d, $2 from unnest($1::text[]) d where ${crawlable('d')} on conflict (domain) do nothing`, [domains, dueAt]);
 }
 
 /**
@@ -27,7 +31,7 @@ export async function enqueueKnownDomains(db: Queryable, dueAt: Date): Promise<n
   const rows = await db.query(
     `insert into crawl_targets (domain, next_crawl_at)
      select d.domain, $1 from (select publisher_domain as domain from properties union select domain from brands) d
-     where not exists (select 1 from crawl_targets t where t.domain = d.domain)
+     where not exists (select 1 from crawl_targets t where t.domain = d.domain) and ${crawlable('d.domain')}
      on conflict (domain) do nothing returning domain`,
     [dueAt],
   );

@@ -1,0 +1,58 @@
+import type { Clock } from '../../clock.ts';
+import type { Database, Queryable } from '../../db/database.ts';
+import { createAdminKey } from '../../auth/index.ts';
+import { applyAdagents, applyBrandJson, projectAdagents, projectBrandJson } from '../graph/index.ts';
+import * as sql from './sql.ts';
+import { loadWorld, type World, type WorldDocument } from './world.ts';
+
+export interface SeedOptions {
+  /** Also creates an admin key of the operator's organization, returned once (no AP_ADMIN_KEY set). */
+  createAdminKey?: boolean;
+  /** Another world (tests); the shipped one by default. */
+  world?: World;
+}
+
+export type SeedOutcome =
+  | { seeded: false }
+  | {
+      seeded: true;
+      publishers: number;
+      /** brand.json files applied: houses and operators. */
+      brandFiles: number;
+      /** Feed events the seed wrote. */
+      events: number;
+      /** The new admin key, when asked for: it exists nowhere else. */
+      adminKey?: string;
+    };
+
+/**
+ * Seeds the demo world into an empty registry through the crawler's own path (projection, then
+ * apply, the same feed events), as if every demo domain had been crawled. Everything happens in
+ * one transaction under an advisory lock: instances starting together on one PostgreSQL seed once,
+ * and a seed that fails leaves nothing behind, so the next start tries again. A registry holding
+ * anything is never touched.
+ */
+export async function seedDemo(db: Database, clock: Clock, options: SeedOptions = {}): Promise<SeedOutcome> {
+  // Read and validated before the transaction: a bad file fails the start, loudly, naming itself.
+  const world = options.world ?? loadWorld();
+  return db.transaction(async (tx) => {
+    await sql.lockSeeding(tx);
+    if (await sql.hasData(tx)) return { seeded: false };
+    const now = clock.now();
+    let events = 0;
+    // The earlier files first: the current ones then drop what they no longer declare (stale).
+    for (const file of [...world.earlier, ...world.publishers]) events += await applyPublisher(tx, file, now);
+    for (const file of world.brands) await applyBrand(tx, file);
+    const adminKey = options.createAdminKey ? (await createAdminKey(tx, 'demo registry')).key : undefined;
+    return { seeded: true, publishers: world.publishers.length, brandFiles: world.brands.length, events, ...(adminKey ? { adminKey } : {}) };
+  });
+}
+
+async function applyPublisher(tx: Queryable, { domain, url, document }: WorldDocument, now: Date): Promise<number> {
+  const projection = projectAdagents(domain, url, document);
+  return (await applyAdagents(tx, projection, document, now)).events;
+}
+
+async function applyBrand(tx: Queryable, { domain, url, document }: WorldDocument): Promise<void> {
+  await applyBrandJson(tx, domain, url, projectBrandJson(domain, document), document);
+}
