@@ -103,7 +103,7 @@ export class Crawler {
     }
     if (brand.kind === 'found') {
       const projection = projectBrandJson(domain, brand.document);
-      await this.db.transaction((tx) => applyBrandJson(tx, domain, brand.url, projection, brand.document));
+      events += (await this.db.transaction((tx) => applyBrandJson(tx, domain, brand.url, projection, brand.document))).events;
     }
 
     const transient = adagents.kind === 'transient' || brand.kind === 'transient';

@@ -40,9 +40,10 @@ export async function seedDemo(db: Database, clock: Clock, options: SeedOptions 
     if (await sql.hasData(tx)) return { seeded: false };
     const now = clock.now();
     let events = 0;
-    // The earlier files first: the current ones then drop what they no longer declare (stale).
+    // Operators first, so each property is created with its operator declarations; then the
+    // earlier publisher files, which the current ones follow, dropping what they no longer declare (stale).
+    for (const file of world.brands) events += await applyBrand(tx, file);
     for (const file of [...world.earlier, ...world.publishers]) events += await applyPublisher(tx, file, now);
-    for (const file of world.brands) await applyBrand(tx, file);
     const adminKey = options.createAdminKey ? (await createAdminKey(tx, 'demo registry')).key : undefined;
     return { seeded: true, publishers: world.publishers.length, brandFiles: world.brands.length, events, ...(adminKey ? { adminKey } : {}) };
   });
@@ -53,6 +54,6 @@ async function applyPublisher(tx: Queryable, { domain, url, document }: WorldDoc
   return (await applyAdagents(tx, projection, document, now)).events;
 }
 
-async function applyBrand(tx: Queryable, { domain, url, document }: WorldDocument): Promise<void> {
-  await applyBrandJson(tx, domain, url, projectBrandJson(domain, document), document);
+async function applyBrand(tx: Queryable, { domain, url, document }: WorldDocument): Promise<number> {
+  return (await applyBrandJson(tx, domain, url, projectBrandJson(domain, document), document)).events;
 }

@@ -3,7 +3,8 @@ import type { Queryable } from '../../db/database.ts';
 import { saveAuthoritative } from '../brands/index.ts';
 import { storeDocument } from '../documents/well-known.ts';
 import { appendEvents } from '../feed/index.ts';
-import * as events from './events.ts';
+import type { ApplySummary } from './apply-adagents.ts';
+import { propertyEvent } from './events.ts';
 import { declarationsOf } from './operator-declarations.ts';
 import type { BrandJsonProjection } from './project-brand-json.ts';
 import * as sql from './sql.ts';
@@ -15,7 +16,7 @@ import * as sql from './sql.ts';
  * keep the history. What readers of the feed need of the operator side travels in property events:
  * each catalog property whose operator declarations change gets a `property.updated`.
  */
-export async function applyBrandJson(tx: Queryable, crawledDomain: string, url: string, projection: BrandJsonProjection, document: Record<string, unknown>): Promise<void> {
+export async function applyBrandJson(tx: Queryable, crawledDomain: string, url: string, projection: BrandJsonProjection, document: Record<string, unknown>): Promise<ApplySummary> {
   for (const brand of projection.brands) await saveAuthoritative(tx, brand);
   const operator = projection.operator_domain;
   const agents = await sql.operatorAgents(tx, operator);
@@ -25,19 +26,20 @@ export async function applyBrandJson(tx: Queryable, crawledDomain: string, url: 
     sorted(properties, propertyKey),
     sorted(projection.properties, propertyKey),
   );
+  let events = 0;
   if (!sameAgents || !sameProperties) {
     const reached = await sql.propertiesWithValues(tx, [...new Set([...properties, ...projection.properties].map((p) => p.identifier))]);
     const before = await declarationsOf(tx, reached);
     await sql.replaceOperator(tx, operator, projection.agents, projection.properties);
     const after = await declarationsOf(tx, reached);
-    await appendEvents(
-      tx,
-      reached.flatMap((row, i) =>
-        isDeepStrictEqual(before[i], after[i]) ? [] : [events.propertyEvent('property.updated', { ...row, operator_declarations: after[i]! }, { changed_fields: ['operator_declarations'] })],
-      ),
+    const changed = reached.flatMap((row, i) =>
+      isDeepStrictEqual(before[i], after[i]) ? [] : [propertyEvent('property.updated', { ...row, operator_declarations: after[i]! }, { changed_fields: ['operator_declarations'] })],
     );
+    await appendEvents(tx, changed);
+    events = changed.length;
   }
   await storeDocument(tx, crawledDomain, 'brand_json', url, document);
+  return { events };
 }
 
 const propertyKey = (p: sql.OperatorProperty) => `${p.brand_id}\u0000${p.property_type}\u0000${p.identifier}`;

@@ -80,10 +80,25 @@ function manifestOf(brand: Json): Json {
   const manifest: Json = {};
   const name = nameOf(brand['names']);
   if (name) manifest['name'] = name;
-  for (const field of ['logos', 'colors', 'fonts', 'tone', 'tagline', 'industries', 'target_audience', 'url']) {
+  for (const field of ['logos', 'fonts', 'tone', 'tagline', 'industries', 'target_audience', 'url']) {
     if (brand[field] !== undefined) manifest[field] = brand[field];
   }
+  const colors = colorsOf(brand['colors']);
+  if (colors.length > 0) manifest['colors'] = colors;
   return manifest;
+}
+
+const hex = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
+
+/**
+ * brand.json's palette is an object of roles (`{"primary": "#FF6600", "accent": ["#..", ".."]}`);
+ * a brand manifest lists colors as `[{hex, type}]`, the role becoming the type.
+ */
+function colorsOf(palette: unknown): Array<{ hex: string; type: string }> {
+  if (!isRecord(palette)) return [];
+  return Object.entries(palette)
+    .flatMap(([role, value]) => (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string' && hex.test(v)).map((v) => ({ hex: v, type: role })))
+    .slice(0, 50);
 }
 
 /** Localized names are one-key objects (`{"en": "Acme"}`); the first one names the brand. */

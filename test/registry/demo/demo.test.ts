@@ -51,6 +51,14 @@ eachEngine('the demo registry', (engine) => {
       const listed = await get('/api/brands/registry?limit=200');
       assert.equal(listed.status, 200);
       assert.ok(listed.body.brands.length >= 18, `${listed.body.brands.length} brands`);
+      // brand.json's palette (roles to hex values) becomes the manifest's color list.
+      const lumen = listed.body.brands.find((b: { domain: string }) => b.domain === 'lumen-drinks.example');
+      assert.deepEqual(lumen.brand_manifest.colors, [
+        { hex: '#1B4D3E', type: 'primary' },
+        { hex: '#F2A900', type: 'accent' },
+        { hex: '#E86A33', type: 'accent' },
+        { hex: '#FFFFFF', type: 'background' },
+      ]);
     });
 
     it('seeds publishers with properties, collections and authorizations of each delegation type, and one stale property', async () => {
