@@ -36,10 +36,12 @@ export async function declarationsOf(db: Queryable, properties: ReadonlyArray<{ 
     for (const i of p.identifiers) {
       for (const row of byValue.get(i.value.toLowerCase()) ?? []) {
         if (!sameKind(row.property_type, i.type)) continue;
-        found.set(`${row.operator_domain}\u0000${row.brand_id}`, { operator_domain: row.operator_domain, brand_id: row.brand_id, relationship: row.relationship, agents: [...row.agents].sort() });
+        // One per relationship: a brand may declare a property's site as owned and its app as
+        // delegated, and either may be the one that confirms an agent.
+        found.set(`${row.operator_domain}\u0000${row.brand_id}\u0000${row.relationship}`, { operator_domain: row.operator_domain, brand_id: row.brand_id, relationship: row.relationship, agents: [...row.agents].sort() });
       }
     }
-    return [...found.values()].sort((a, b) => compare(a.operator_domain, b.operator_domain) || compare(a.brand_id, b.brand_id));
+    return [...found.values()].sort((a, b) => compare(a.operator_domain, b.operator_domain) || compare(a.brand_id, b.brand_id) || compare(a.relationship, b.relationship));
   });
 }
 

@@ -37,7 +37,8 @@ export function projectBrandJson(domain: string, document: Json): BrandJsonProje
         entry: property,
       });
     }
-    const websites = owned.filter((p) => p['type'] === 'website' && (p['relationship'] ?? 'owned') === 'owned').map((p) => String(p['identifier']).toLowerCase());
+    // Once each: a site listed twice (in two cases, say) is one alias, not two rows for one domain.
+    const websites = [...new Set(owned.filter((p) => p['type'] === 'website' && (p['relationship'] ?? 'owned') === 'owned').map((p) => String(p['identifier']).toLowerCase()))];
     const own = hostOf(brand['url']) ?? websites[0] ?? (declared.length === 1 || brand['keller_type'] === 'master' ? houseDomain : undefined);
     // A brand with no domain of its own cannot be resolved; the first brand to claim a domain keeps it.
     if (own === undefined || claimed.has(own)) continue;

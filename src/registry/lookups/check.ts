@@ -45,14 +45,19 @@ export interface Verdict {
   grants: IndexedGrant[];
   /** Grants whose delegation_type agrees with the claim (or all, when none is claimed). */
   matching: IndexedGrant[];
+  /** The delegation the operator side was checked for: the claim, else the one confirmed, else the first (by name) the publisher states. */
+  delegation?: string | null;
   /** Every operator declaration of the property, and the one that confirms this agent, if any. */
   declarations: Declaration[];
   confirmedBy?: Declaration;
 }
 
 // When several properties answer to one identifier: any authorization wins; otherwise a property
-// we cannot vouch for (stale) outranks a definite refusal elsewhere, since it might authorize.
-const rank: Record<CheckStatus, number> = { authorized: 0, unknown: 1, unauthorized: 2 };
+// we cannot vouch for (stale) outranks a definite refusal elsewhere, since it might authorize; and
+// among refusals the one that got furthest through the checks is told. Never the first found: the
+// index's order depends on the order it learnt things in, which differs between instances.
+const refusals: ViolationCode[] = ['relationship_mismatch', 'operator_not_declared', 'delegation_mismatch', 'agent_not_authorized'];
+const standing = (v: Verdict): number => (v.status === 'authorized' ? 0 : v.status === 'unknown' ? 1 : 2 + refusals.indexOf(v.violation!.code));
 
 export function checkAuthorization(index: AuthorizationIndex, req: CheckRequest): Verdict {
   const candidates = candidatesOf(index, req.property);
@@ -60,7 +65,7 @@ export function checkAuthorization(index: AuthorizationIndex, req: CheckRequest)
   let best: Verdict | undefined;
   for (const property of candidates) {
     const verdict = checkProperty(index, req, property);
-    if (!best || rank[verdict.status] < rank[best.status]) best = verdict;
+    if (!best || standing(verdict) < standing(best)) best = verdict;
     if (best.status === 'authorized') break;
   }
   return best!;
@@ -107,17 +112,26 @@ export function checkProperty(index: AuthorizationIndex, req: Omit<CheckRequest,
     const stated = [...new Set(grants.map((g) => g.delegationType ?? 'unspecified'))].join(', ');
     return { ...base, matching, status: 'unauthorized', violation: { code: 'delegation_mismatch', message: `The publisher authorizes ${req.agent} with delegation_type ${stated}, not ${claimed}.` } };
   }
-  const delegation = claimed ?? matching.find((g) => g.delegationType !== null)?.delegationType ?? null;
+  // Unclaimed, any delegation the publisher states for the agent may be the one the operator
+  // confirms (grants from several files can state different ones); none stated reads as null.
+  const named = [...new Set(matching.flatMap((g) => (g.delegationType === null ? [] : [g.delegationType])))].sort();
+  const delegations: Array<string | null> = claimed !== undefined ? [claimed] : named.length > 0 ? named : [null];
   const ofAgent = declarations.filter((d) => d.agents.includes(req.agent));
   if (ofAgent.length === 0) {
-    return { ...base, matching, status: 'unauthorized', violation: { code: 'operator_not_declared', message: `No operator whose brand.json lists ${req.agent} declares property ${label(property)}.` } };
+    return { ...base, matching, delegation: delegations[0] ?? null, status: 'unauthorized', violation: { code: 'operator_not_declared', message: `No operator whose brand.json lists ${req.agent} declares property ${label(property)}.` } };
   }
-  const confirmedBy = ofAgent.find((d) => relationshipMatches(d.relationship, delegation));
-  if (!confirmedBy) {
-    const stated = [...new Set(ofAgent.map((d) => d.relationship))].join(', ');
-    return { ...base, matching, status: 'unauthorized', violation: { code: 'relationship_mismatch', message: `The operator declares property ${label(property)} as ${stated}, which does not match delegation_type ${delegation}.` } };
+  for (const delegation of delegations) {
+    const confirmedBy = ofAgent.find((d) => relationshipMatches(d.relationship, delegation));
+    if (confirmedBy) return { ...base, matching, delegation, status: 'authorized', confirmedBy };
   }
-  return { ...base, matching, status: 'authorized', confirmedBy };
+  const relationships = [...new Set(ofAgent.map((d) => d.relationship))].join(', ');
+  return {
+    ...base,
+    matching,
+    delegation: delegations[0] ?? null,
+    status: 'unauthorized',
+    violation: { code: 'relationship_mismatch', message: `The operator declares property ${label(property)} as ${relationships}, which does not match delegation_type ${delegations.join(' or ')}.` },
+  };
 }
 
 /**

@@ -40,7 +40,7 @@ export function publisherStatus(index: AuthorizationIndex, domain: string): 'act
 /** A verdict as property/authorization-result.json plus both sides' findings. */
 export function renderCheck(index: AuthorizationIndex, verdict: Verdict, agentUrl: string, agent: string, claimed: string | undefined) {
   const { property } = verdict;
-  const delegation = claimed ?? verdict.matching.find((g) => g.delegationType !== null)?.delegationType ?? null;
+  const delegation = claimed ?? verdict.delegation ?? null;
   const publisher = property?.publisher ?? verdict.publisher;
   return {
     result: {

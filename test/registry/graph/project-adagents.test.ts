@@ -77,6 +77,15 @@ describe('projectBrandJson', () => {
     assert.deepEqual(p.agents.map((a) => [a.agent_id, a.jwks_uri]), [['sales', 'https://s.example/jwks']]);
   });
 
+  it('takes a site a brand lists twice as one alias', () => {
+    const twice = {
+      house: { domain: 'house.example', name: 'House' },
+      brands: [{ id: 'fizz', names: [{ en: 'Fizz' }], url: 'https://fizz.example/', properties: [{ type: 'website', identifier: 'Shop.example' }, { type: 'website', identifier: 'shop.example', relationship: 'owned' }] }],
+    };
+    assert.ok(validateSchema(BRAND_SCHEMA_ID, twice).valid);
+    assert.deepEqual(projectBrandJson('house.example', twice).brands.map((b) => [b.domain, b.aliases]), [['fizz.example', ['shop.example']], ['house.example', []]]);
+  });
+
   it('reads an agents-only file as the crawled domain’s own', () => {
     const p = projectBrandJson('buyer.example', { agents: [{ type: 'buying', url: 'https://b.example/ap', id: 'b' }] });
     assert.deepEqual([p.operator_domain, p.brands, p.agents.map((a) => a.url_canonical)], ['buyer.example', [], ['https://b.example/ap']]);
