@@ -6,6 +6,8 @@ export interface PacedResult {
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
+  /** How late the client handed requests over, p99: its timers fire at best every millisecond. */
+  lagP99Ms: number;
   errors: number;
   non2xx: number;
 }
@@ -18,10 +20,13 @@ export interface PacedOptions {
 
 /**
  * Open-loop load at a fixed rate over keep-alive connections: request i is due at start + i/rate
- * whatever became of the earlier ones, and its latency counts from when it was due, so a stall is
- * charged to every request it delays (no coordinated omission). autocannon's own rate limit is no
- * use here: each connection sends its quota for the second back to back and then idles, so "half
- * load" is a burst at full load; and its histogram counts whole milliseconds.
+ * whatever became of the earlier ones, so a slow answer delays no later request and a server stall
+ * is charged to every request that queues behind it (no coordinated omission). Latency counts from
+ * the moment the request is handed to the pool (waiting there for a busy connection included), not
+ * from when it fell due: timers fire at best every millisecond, and that lag is the client's, not
+ * the server's (it is reported apart). autocannon's own rate limit is no use here: each connection
+ * sends its quota for the second back to back and then idles, so "half load" is a burst at full
+ * load; and its histogram counts whole milliseconds.
  */
 export async function pacedLoad(origin: string, paths: readonly string[], { rate, seconds, connections }: PacedOptions): Promise<PacedResult> {
   const pool = new Pool(origin, { connections, pipelining: 1 });
@@ -31,6 +36,7 @@ export async function pacedLoad(origin: string, paths: readonly string[], { rate
     const total = Math.round(rate * seconds);
     const interval = 1000 / rate;
     const latencies = new Float64Array(total);
+    const lags = new Float64Array(total);
     let errors = 0;
     let non2xx = 0;
     let lastSent = 0;
@@ -39,7 +45,8 @@ export async function pacedLoad(origin: string, paths: readonly string[], { rate
       let done = 0;
       let next = 0;
       const one = async (i: number) => {
-        const due = start + i * interval;
+        const sent = performance.now();
+        lags[i] = sent - (start + i * interval);
         try {
           const res = await pool.request({ path: paths[i % paths.length]!, method: 'GET' });
           await res.body.arrayBuffer();
@@ -47,7 +54,7 @@ export async function pacedLoad(origin: string, paths: readonly string[], { rate
         } catch {
           errors++;
         }
-        latencies[i] = performance.now() - due;
+        latencies[i] = performance.now() - sent;
         if (++done === total) resolve();
       };
       const tick = () => {
@@ -60,8 +67,17 @@ export async function pacedLoad(origin: string, paths: readonly string[], { rate
       tick();
     });
     latencies.sort();
-    const at = (q: number) => latencies[Math.min(total - 1, Math.floor(q * total))]!;
-    return { sentPerSecond: total / ((lastSent - start) / 1000), p50Ms: at(0.5), p99Ms: at(0.99), maxMs: latencies[total - 1]!, errors, non2xx };
+    lags.sort();
+    const at = (values: Float64Array, q: number) => values[Math.min(total - 1, Math.floor(q * total))]!;
+    return {
+      sentPerSecond: total / ((lastSent - start) / 1000),
+      p50Ms: at(latencies, 0.5),
+      p99Ms: at(latencies, 0.99),
+      maxMs: latencies[total - 1]!,
+      lagP99Ms: at(lags, 0.99),
+      errors,
+      non2xx,
+    };
   } finally {
     await pool.close();
   }
