@@ -1,8 +1,5 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { serveAp } from '../test/support/cli.ts';
+import { startBare } from './support/bare-process.ts';
 import { benchOptions, load, type LoadResult } from './support/load.ts';
 
 /**
@@ -42,17 +39,4 @@ export async function healthzBench(): Promise<void> {
 
 function row(r: LoadResult) {
   return { 'req/s': Math.round(r.requestsPerSecond), 'p50 ms': r.p50Ms, 'p99 ms': r.p99Ms };
-}
-
-async function startBare() {
-  const child = spawn(process.execPath, [fileURLToPath(new URL('./support/bare-server.ts', import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
-  const url = line.replace('listening at ', '');
-  return {
-    url,
-    async stop() {
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    },
-  };
 }

@@ -5,6 +5,7 @@ import { feedBench } from './feed.bench.ts';
 import { mcpBench } from './mcp.bench.ts';
 import { resolveBench } from './resolve.bench.ts';
 import { crawlBench } from './crawl.bench.ts';
+import { lookupsBench } from './lookups.bench.ts';
 
 const benches: Array<[string, () => Promise<void>]> = [
   ['healthz', healthzBench],
@@ -12,6 +13,7 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['feed', feedBench],
   ['mcp', mcpBench],
   ['crawl', crawlBench],
+  ['lookups', lookupsBench],
 ];
 
 const only = process.argv.slice(2);

@@ -1,11 +1,15 @@
 // The baseline: a bare Node HTTP server answering /healthz with the same body and headers class
-// as `ap serve`, so the benchmark measures what the framework and our hooks cost.
+// as `ap serve`, so the benchmark measures what the framework and our hooks cost. Given a body as
+// its argument, it answers every path with that body instead: the floor for an endpoint whose
+// answer the ap computes from memory.
 import { createServer } from 'node:http';
 
-const body = JSON.stringify({ status: 'ok' });
+const constant = process.argv[2];
+const body = constant ?? JSON.stringify({ status: 'ok' });
+const length = Buffer.byteLength(body);
 const server = createServer((req, res) => {
-  if (req.url === '/healthz') {
-    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+  if (constant !== undefined || req.url === '/healthz') {
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': length });
     res.end(body);
   } else {
     res.writeHead(404).end();

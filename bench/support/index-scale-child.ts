@@ -1,0 +1,193 @@
+// Run as its own process (`node --expose-gc --max-old-space-size=4096 index-scale-child.ts`) by
+// lookups.bench.ts, so a heap of this size neither disturbs nor is disturbed by the HTTP parts.
+// Builds the authorization index from generated snapshot items (no database), then times checks.
+import { AuthorizationIndex, checkAuthorization } from '../../src/registry/lookups/index.ts';
+import type { CheckRequest, CheckStatus } from '../../src/registry/lookups/check.ts';
+
+const PUBLISHERS = Number(process.env.BENCH_INDEX_PUBLISHERS ?? 100_000);
+const CHECKS = Number(process.env.BENCH_INDEX_CHECKS ?? 1_000_000);
+const PROPERTIES_PER_PUBLISHER = 10;
+const AGENTS = 1000;
+/** Nine grants of the whole catalog, one of five property ids, one of the five premium properties. */
+const GRANTS_PER_PUBLISHER = 11;
+const CHUNK = 1000;
+
+type Json = Record<string, unknown>;
+/** This thread's CPU time: on a busy machine it says what the work cost, where wall time also says how long it waited. */
+const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
+const gc = (globalThis as { gc?: () => void }).gc;
+if (!gc) throw new Error('run with --expose-gc');
+
+const rid = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
+const grantId = (n: number) => `00000000-0000-4000-9000-${n.toString(16).padStart(12, '0')}`;
+const agentUrl = (a: number) => `https://sales.agent-${a}.example/mcp`;
+const publisherDomain = (i: number) => `p${i}.example`;
+const agentOf = (i: number, j: number) => (i * 7 + j * 97) % AGENTS;
+const delegationOf = (j: number) => (['direct', 'delegated', 'ad_network'] as const)[j % 3]!;
+/** 1% of publishers failed their last re-crawl. */
+const isStale = (i: number) => i % 100 === 0;
+
+function identifierOf(i: number, k: number): { type: string; value: string; propertyType: string } {
+  if (k === 0) return { type: 'domain', value: publisherDomain(i), propertyType: 'website' };
+  if (k < 4) return { type: 'subdomain', value: `s${k}.${publisherDomain(i)}`, propertyType: 'website' };
+  if (k < 6) return { type: 'ios_bundle', value: `com.p${i}.app${k}`, propertyType: 'mobile_app' };
+  if (k < 8) return { type: 'android_package', value: `com.p${i}.android${k}`, propertyType: 'mobile_app' };
+  return { type: 'roku_store_id', value: `p${i}-roku-${k}`, propertyType: 'ctv_app' };
+}
+
+/** The operators of the publisher's first two grants (direct and delegated) declare all its properties. */
+function declarationsOf(i: number): Json[] {
+  return [0, 1].map((j) => {
+    const o = agentOf(i, j) >> 1;
+    return { operator_domain: `op${o}.example`, brand_id: `op${o}`, relationship: j === 0 ? 'owned' : 'delegated', agents: [agentUrl(2 * o), agentUrl(2 * o + 1)] };
+  });
+}
+
+/** One publisher's snapshot items, as the feed's snapshot carries them; and how many agent-property edges its grants make. */
+function publisherItems(i: number): { items: Array<[string, Json]>; edges: number } {
+  const domain = publisherDomain(i);
+  const items: Array<[string, Json]> = [['publisher', { publisher_domain: domain, status: isStale(i) ? 'stale' : 'active', ...(isStale(i) ? { reason: 'adagents.json answered HTTP 404' } : {}) }]];
+  for (let k = 0; k < PROPERTIES_PER_PUBLISHER; k++) {
+    const { type, value, propertyType } = identifierOf(i, k);
+    items.push([
+      'property',
+      {
+        property_rid: rid(i * PROPERTIES_PER_PUBLISHER + k),
+        publisher_domain: domain,
+        identifiers: [{ type, value }],
+        property: { property_id: `prop_${k}`, property_type: propertyType, name: `Publisher ${i} property ${k}`, tags: [k < 4 ? 'web' : 'app', k % 2 === 0 ? 'premium' : 'standard'] },
+        status: 'active',
+        operator_declarations: declarationsOf(i),
+      },
+    ]);
+  }
+  let edges = 0;
+  for (let j = 0; j < GRANTS_PER_PUBLISHER; j++) {
+    const agent = agentUrl(agentOf(i, j));
+    let scopes: Json[];
+    let type: string;
+    if (j < 9) {
+      type = 'publisher_properties';
+      scopes = [{ target_publisher: domain, kind: 'all', value: '' }];
+      edges += PROPERTIES_PER_PUBLISHER;
+    } else if (j === 9) {
+      type = 'property_ids';
+      scopes = [0, 1, 2, 3, 4].map((k) => ({ target_publisher: domain, kind: 'property_id', value: `prop_${k}` }));
+      edges += 5;
+    } else {
+      type = 'property_tags';
+      scopes = [{ target_publisher: domain, kind: 'tag', value: 'premium' }];
+      edges += PROPERTIES_PER_PUBLISHER / 2;
+    }
+    items.push([
+      'authorization',
+      {
+        id: grantId(i * GRANTS_PER_PUBLISHER + j),
+        publisher_domain: domain,
+        agent_url: agent,
+        agent_url_canonical: agent,
+        authorization_type: type,
+        authorized_for: 'Display and video inventory',
+        delegation_type: delegationOf(j),
+        scopes,
+      },
+    ]);
+  }
+  return { items, edges };
+}
+
+// How fast this machine is right now, to read the numbers below by: a string key built and looked
+// up in a small Map, the unit of work a check repeats a few times (on its large maps).
+const calibration = (() => {
+  const map = new Map(Array.from({ length: 1000 }, (_, i) => [`p${i}.example\u0000https://sales.agent-${i}.example/mcp`, i]));
+  let sum = 0;
+  const started = process.threadCpuUsage();
+  for (let i = 0; i < 5_000_000; i++) sum += map.get(`p${i % 1000}.example\u0000https://sales.agent-${i % 1000}.example/mcp`) ?? 0;
+  if (sum === 0) throw new Error('calibration found nothing');
+  return (cpuMs(process.threadCpuUsage(started)) * 1e6) / 5_000_000;
+})();
+
+// Build: payloads are generated a chunk at a time and passed through JSON, as the follower
+// receives them parsed from the database (fresh strings and objects per item); only `apply` is timed.
+const index = new AuthorizationIndex();
+let applyMs = 0;
+let applyCpuMs = 0;
+let generateMs = 0;
+let edges = 0;
+for (let first = 0; first < PUBLISHERS; first += CHUNK) {
+  const generating = performance.now();
+  const chunk: Array<[string, Json]> = [];
+  for (let i = first; i < Math.min(PUBLISHERS, first + CHUNK); i++) {
+    const made = publisherItems(i);
+    chunk.push(...made.items);
+    edges += made.edges;
+  }
+  const parsed = JSON.parse(JSON.stringify(chunk)) as Array<[string, Json]>;
+  const applying = performance.now();
+  const applyingCpu = process.threadCpuUsage();
+  generateMs += applying - generating;
+  for (const [kind, payload] of parsed) index.apply(kind, payload);
+  applyMs += performance.now() - applying;
+  applyCpuMs += cpuMs(process.threadCpuUsage(applyingCpu));
+}
+gc();
+gc();
+const heap = process.memoryUsage().heapUsed;
+const size = index.size;
+
+// Checks, generated before the clock starts (seeded, so every run asks the same questions).
+let seed = 42;
+const random = () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
+const pick = (n: number) => Math.floor(random() * n);
+function randomCheck(): CheckRequest {
+  const i = pick(PUBLISHERS);
+  const k = pick(PROPERTIES_PER_PUBLISHER);
+  const { type, value } = identifierOf(i, k);
+  const byIdentifier = { identifier: { type, value } };
+  const r = random();
+  // Granted and declared: authorized (unknown on a stale publisher).
+  if (r < 0.35) {
+    const j = pick(2);
+    return { agent: agentUrl(agentOf(i, j)), property: byIdentifier, delegation_type: delegationOf(j) };
+  }
+  if (r < 0.45) return { agent: agentUrl(agentOf(i, 1)), property: { publisher_domain: publisherDomain(i), property_id: `prop_${k}` }, delegation_type: undefined };
+  // An agent the publisher never named.
+  if (r < 0.6) return { agent: agentUrl((i * 7 + 1) % AGENTS), property: byIdentifier, delegation_type: undefined };
+  // Granted, but its operator does not declare the property.
+  if (r < 0.75) {
+    const j = 2 + pick(7);
+    return { agent: agentUrl(agentOf(i, j)), property: byIdentifier, delegation_type: delegationOf(j) };
+  }
+  // A delegation the publisher does not state.
+  if (r < 0.8) return { agent: agentUrl(agentOf(i, 1)), property: byIdentifier, delegation_type: 'direct' };
+  // The narrower grants: covering the property or not.
+  if (r < 0.85) return { agent: agentUrl(agentOf(i, 9 + pick(2))), property: byIdentifier, delegation_type: undefined };
+  // Identifiers and publishers nobody's adagents.json declares.
+  if (r < 0.95) return { agent: agentUrl(agentOf(i, 0)), property: { identifier: { type: 'domain', value: `u${pick(1e9)}.example` } }, delegation_type: undefined };
+  return { agent: agentUrl(agentOf(i, 0)), property: { publisher_domain: `u${pick(1e9)}.example`, property_id: 'prop_0' }, delegation_type: undefined };
+}
+const warmup = Array.from({ length: Math.min(CHECKS, 200_000) }, randomCheck);
+const checks = Array.from({ length: CHECKS }, randomCheck);
+const tally: Record<CheckStatus, number> = { authorized: 0, unauthorized: 0, unknown: 0 };
+for (const check of warmup) checkAuthorization(index, check);
+const started = process.hrtime.bigint();
+const startedCpu = process.threadCpuUsage();
+for (const check of checks) tally[checkAuthorization(index, check).status]++;
+const nsPerCheck = Number(process.hrtime.bigint() - started) / CHECKS;
+const cpuNsPerCheck = (cpuMs(process.threadCpuUsage(startedCpu)) * 1e6) / CHECKS;
+
+const n = (x: number) => x.toLocaleString('en-US');
+console.log(`lookups index machine calibration: ${Math.round(calibration)} ns main-thread CPU per string key built and looked up in a 1,000-entry Map`);
+const percent = (x: number) => `${Math.round((x / CHECKS) * 100)}%`;
+console.log(
+  `lookups index build (in process, no database): ${n(size.properties)} properties, ${n(size.grants)} grants, ${n(edges)} agent-property edges, ${n(size.publishers)} publishers: apply ${(applyMs / 1000).toFixed(1)} s wall, ${(applyCpuMs / 1000).toFixed(1)} s main-thread CPU (+${(generateMs / 1000).toFixed(1)} s generating and parsing payloads)`,
+);
+console.log(`lookups index heap used after build and gc: ${(heap / 2 ** 30).toFixed(2)} GiB (target <= 2 GiB)`);
+console.log(
+  `lookups index checkAuthorization: ${Math.round(nsPerCheck)} ns per check wall, ${Math.round(cpuNsPerCheck)} ns main-thread CPU, over ${n(CHECKS)} random checks (${percent(tally.authorized)} authorized, ${percent(tally.unauthorized)} unauthorized, ${percent(tally.unknown)} unknown; target <= 2000 ns)`,
+);
