@@ -62,6 +62,24 @@ const examples: Record<string, Example> = {
   'GET /api/properties/validate': { path: '/api/properties/validate?domain=pub.ap.test' },
   'GET /api/properties/history': { path: '/api/properties/history?domain=news.example' },
   'GET /api/search': { path: '/api/search?q=acme' },
+  'GET /api/registry/validate/property-authorization': {
+    path: '/api/registry/validate/property-authorization?agent_url=https%3A%2F%2Fsales.example%2Fmcp&identifier_type=domain&identifier_value=news.example',
+  },
+  'POST /api/registry/validate/property-authorization': {
+    path: '/api/registry/validate/property-authorization',
+    body: { checks: [{ agent_url: 'https://sales.example/mcp', identifier: { type: 'domain', value: 'news.example' } }] },
+  },
+  'GET /api/registry/lookup/domain/:domain': { path: '/api/registry/lookup/domain/news.example' },
+  'GET /api/registry/lookup/property': { path: '/api/registry/lookup/property?identifier_type=domain&identifier_value=news.example' },
+  'GET /api/registry/lookup/agent/:agentUrl/domains': { path: '/api/registry/lookup/agent/https%3A%2F%2Fsales.example%2Fmcp/domains' },
+  'POST /api/registry/validate/product-authorization': {
+    path: '/api/registry/validate/product-authorization',
+    body: { agent_url: 'https://sales.example/mcp', publisher_properties: [{ selection_type: 'all', publisher_domain: 'news.example' }] },
+  },
+  'POST /api/registry/expand/product-identifiers': {
+    path: '/api/registry/expand/product-identifiers',
+    body: { publisher_properties: [{ selection_type: 'all', publisher_domain: 'news.example' }] },
+  },
 };
 
 /** `METHOD url` for each method and url. */
