@@ -6,8 +6,10 @@ import { ApError } from '../../protocol/errors.ts';
 import * as sql from './sql.ts';
 import type { EventRow } from './sql.ts';
 
-/** What the hub hands new events to: one per open stream. */
+/** What the hub hands new events to: one per open stream, and in-process followers (the authorization index). */
 export interface HubSubscriber {
+  /** An in-process reader, not a client's stream: it is not counted as an open stream. */
+  readonly follower?: boolean;
   /** New events, in id order, continuing exactly where the previous batch ended. */
   deliver(batch: readonly EventRow[]): void;
   /** The heartbeat interval passed; say so if caught up. */
@@ -106,8 +108,11 @@ export class FeedHub {
     };
   }
 
+  /** Open client streams (in-process followers are not streams). */
   get subscriberCount(): number {
-    return this.subscribers.size;
+    let followers = 0;
+    for (const subscriber of this.subscribers) if (subscriber.follower) followers++;
+    return this.subscribers.size - followers;
   }
 
   /** The last event id read and handed to the streams. */

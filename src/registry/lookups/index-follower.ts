@@ -17,6 +17,7 @@ const relevant = /^(property|authorization|publisher|collection)\./;
  * states, so an event that repeats what a later snapshot page showed changes nothing.
  */
 export class IndexFollower implements HubSubscriber {
+  readonly follower = true;
   index = new AuthorizationIndex();
   /** The last event applied: where the index stands in the feed. */
   cursor: string | undefined;
