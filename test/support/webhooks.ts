@@ -11,7 +11,8 @@ import { Conditions } from './events.ts';
 /**
  * A buyer's webhook endpoint on loopback, built on the receiver library, resolving the seller's
  * keys from its brand.json. `answerWith` makes the next deliveries fail with a status (as a flaky
- * endpoint would) before the receiver sees them; `requests` keeps what arrived, as sent; `until`
+ * endpoint would) before the receiver sees them, only those to paths under `answerOnly` when set
+ * (so a late delivery of another test's task cannot use them up); `requests` keeps what arrived, as sent; `until`
  * waits for what arrives.
  */
 export class TestReceiver {
@@ -19,6 +20,7 @@ export class TestReceiver {
   readonly requests: ReceiverRequest[] = [];
   readonly statuses: number[] = [];
   answerWith: number[] = [];
+  answerOnly: string | undefined;
   url = '';
   private server: http.Server | undefined;
   private receiver: ReturnType<typeof createWebhookReceiver> | undefined;
@@ -26,7 +28,7 @@ export class TestReceiver {
 
   async listen(): Promise<void> {
     this.server = http.createServer((req, res) => {
-      const forced = this.answerWith.shift();
+      const forced = this.answerOnly === undefined || req.url!.startsWith(this.answerOnly) ? this.answerWith.shift() : undefined;
       if (forced !== undefined) {
         req.resume();
         res.writeHead(forced).end();

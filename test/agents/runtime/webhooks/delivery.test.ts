@@ -26,7 +26,7 @@ eachEngine('long-running tasks and signed webhooks', (engine) => {
   const attempt = (taskId: string, outcome: DeliveryEvent['outcome']) => attempts.until((a) => a.taskId === taskId && a.outcome === outcome);
   const received = (taskId: string) => receiver.until(() => receiver.events.some((e) => e.task_id === taskId));
   const build = async (name: string, extra: Record<string, unknown> = {}) =>
-    payloadOf(await client.callTool({ name: 'build_thing', arguments: { idempotency_key: randomUUID(), name, push_notification_config: { url: `${receiver.url}/hooks/ap`, authentication: { schemes: ['HTTP_MESSAGE_SIGNATURES'] } }, ...extra } }));
+    payloadOf(await client.callTool({ name: 'build_thing', arguments: { idempotency_key: randomUUID(), name, push_notification_config: { url: `${receiver.url}/hooks/ap/${name}`, authentication: { schemes: ['HTTP_MESSAGE_SIGNATURES'] } }, ...extra } }));
   const deliveries = (taskId: string) => server.db.query<{ state: string; attempts: number; last_error: string | null }>('select state, attempts, last_error from webhook_deliveries where task_id = $1', [taskId]);
 
   before(async () => {
@@ -94,6 +94,7 @@ eachEngine('long-running tasks and signed webhooks', (engine) => {
     });
 
     it('retries on 5xx and 429 with the same idempotency_key, and the receiver processes it once', async () => {
+      receiver.answerOnly = '/hooks/ap/retried';
       receiver.answerWith = [503, 429];
       const accepted = await build('retried');
       await attempt(accepted.task_id, 'delivered');
@@ -139,6 +140,7 @@ eachEngine('long-running tasks and signed webhooks', (engine) => {
     });
 
     it('gives up on a 4xx other than 429 without retrying', async () => {
+      receiver.answerOnly = '/hooks/ap/gone';
       receiver.answerWith = [410];
       const accepted = await build('gone');
       await attempt(accepted.task_id, 'failed');
