@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { openPglite } from '../../src/db/pglite.ts';
 import { postgresUrl } from '../support/engines.ts';
-import { runAp, serveAp } from '../support/cli.ts';
+import { runAp, serveAp, untilReady } from '../support/cli.ts';
 import { json } from '../support/http.ts';
 
 describe('ap command', () => {
@@ -46,6 +46,7 @@ describe('[pglite] ap serve on a data directory', () => {
   it('serves, shuts down cleanly on SIGTERM, and keeps its data across a restart', async () => {
     const first = await serveAp(['--data-dir', dataDir]);
     assert.equal((await fetch(`${first.url}/healthz`)).status, 200);
+    await untilReady(first);
     const ready = await json(await fetch(`${first.url}/readyz`));
     assert.equal(ready.engine, 'pglite');
     assert.equal(await first.stop('SIGTERM'), 0);
@@ -59,6 +60,7 @@ describe('[pglite] ap serve on a data directory', () => {
     await db.close();
 
     const second = await serveAp(['--data-dir', dataDir]);
+    await untilReady(second);
     assert.equal((await fetch(`${second.url}/readyz`)).status, 200);
     assert.equal(await second.stop('SIGINT'), 0);
 
@@ -98,6 +100,7 @@ describe('[postgres] ap serve with DATABASE_URL', () => {
     const server = await serveAp([], { DATABASE_URL: url.href });
     try {
       assert.equal((await fetch(`${server.url}/healthz`)).status, 200);
+      await untilReady(server);
       assert.equal((await json(await fetch(`${server.url}/readyz`))).engine, 'postgres');
     } finally {
       assert.equal(await server.stop(), 0);

@@ -98,3 +98,8 @@ export function untilLogged(servers: readonly ServingAp[], check: () => boolean)
     );
   });
 }
+
+/** Resolves once `server` says its authorization index caught up: what `/readyz` waits for. */
+export function untilReady(server: ServingAp): Promise<void> {
+  return untilLogged([server], () => server.logs.some((line) => line.includes('authorization index caught up with the feed')));
+}
