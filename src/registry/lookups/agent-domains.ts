@@ -1,4 +1,5 @@
 import { covers, type AuthorizationIndex } from './authorization-index.ts';
+import { publisherStatus } from './render.ts';
 
 export interface AgentDomain {
   domain: string;
@@ -20,10 +21,9 @@ export function agentDomains(index: AuthorizationIndex, agent: string): AgentDom
   const targets = new Set(index.grantsOf(agent).flatMap((g) => g.scopes.filter((s) => s.kind !== 'signal_id' && s.kind !== 'signal_tag').map((s) => s.target_publisher)));
   const list = [...targets].sort().map((domain): AgentDomain => {
     const coverages = index.coveragesAt(domain, agent);
-    const publisher = index.publisher(domain);
     return {
       domain,
-      status: publisher === undefined ? 'unknown' : publisher.stale ? 'stale' : 'active',
+      status: publisherStatus(index, domain),
       property_count: index.propertiesOfPublisher(domain).filter((p) => coverages.some((c) => covers(c, p))).length,
       authorizations: coverages.map(({ grant: g }) => ({ authorization_id: g.id, source_domain: g.source, authorized_for: g.authorizedFor, delegation_type: g.delegationType })),
     };

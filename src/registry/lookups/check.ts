@@ -114,8 +114,7 @@ export function checkProperty(index: AuthorizationIndex, req: Omit<CheckRequest,
   }
   // Unclaimed, any delegation the publisher states for the agent may be the one the operator
   // confirms (grants from several files can state different ones); none stated reads as null.
-  const named = [...new Set(matching.flatMap((g) => (g.delegationType === null ? [] : [g.delegationType])))].sort();
-  const delegations: Array<string | null> = claimed !== undefined ? [claimed] : named.length > 0 ? named : [null];
+  const delegations = claimed !== undefined ? [claimed] : statedDelegations(matching);
   const ofAgent = declarations.filter((d) => d.agents.includes(req.agent));
   if (ofAgent.length === 0) {
     return { ...base, matching, delegation: delegations[0] ?? null, status: 'unauthorized', violation: { code: 'operator_not_declared', message: `No operator whose brand.json lists ${req.agent} declares property ${label(property)}.` } };
@@ -132,6 +131,12 @@ export function checkProperty(index: AuthorizationIndex, req: Omit<CheckRequest,
     status: 'unauthorized',
     violation: { code: 'relationship_mismatch', message: `The operator declares property ${label(property)} as ${relationships}, which does not match delegation_type ${delegations.join(' or ')}.` },
   };
+}
+
+/** The delegations the grants state, each once in order, or [null] when none states one. */
+function statedDelegations(grants: readonly IndexedGrant[]): Array<string | null> {
+  const named = [...new Set(grants.flatMap((g) => (g.delegationType === null ? [] : [g.delegationType])))].sort();
+  return named.length > 0 ? named : [null];
 }
 
 /**

@@ -37,18 +37,24 @@ export function publisherStatus(index: AuthorizationIndex, domain: string): 'act
   return publisher === undefined ? 'unknown' : publisher.stale ? 'stale' : 'active';
 }
 
+/** A verdict as property/authorization-result.json, alone (what a product's per-property answer keeps). */
+export function authorizationResult(verdict: Verdict, agentUrl: string) {
+  const publisher = verdict.property?.publisher ?? verdict.publisher;
+  return {
+    status: verdict.status,
+    ...(publisher === undefined ? {} : { publisher_domain: publisher }),
+    sales_agent_url: agentUrl,
+    ...(verdict.violation ? { violation: verdict.violation } : {}),
+  };
+}
+
 /** A verdict as property/authorization-result.json plus both sides' findings. */
 export function renderCheck(index: AuthorizationIndex, verdict: Verdict, agentUrl: string, agent: string, claimed: string | undefined) {
   const { property } = verdict;
   const delegation = claimed ?? verdict.delegation ?? null;
   const publisher = property?.publisher ?? verdict.publisher;
   return {
-    result: {
-      status: verdict.status,
-      ...(publisher === undefined ? {} : { publisher_domain: publisher }),
-      sales_agent_url: agentUrl,
-      ...(verdict.violation ? { violation: verdict.violation } : {}),
-    },
+    result: authorizationResult(verdict, agentUrl),
     agent_url_canonical: agent,
     delegation_type: delegation,
     property: property ? propertySummary(property) : null,

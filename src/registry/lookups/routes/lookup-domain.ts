@@ -6,7 +6,7 @@ import { Domain } from '../../../protocol/wire/common.ts';
 import { covers, type AuthorizationIndex } from '../authorization-index.ts';
 import type { IndexFollower } from '../index-follower.ts';
 import type { IndexedProperty } from '../index-records.ts';
-import { grantSummary } from '../render.ts';
+import { grantSummary, publisherStatus } from '../render.ts';
 import { DomainLookup } from '../schemas.ts';
 import { liveIndex } from './live-index.ts';
 
@@ -33,7 +33,7 @@ export function lookupDomainRoute(app: FastifyInstance, follower: IndexFollower)
       return {
         domain,
         publisher: {
-          status: publisher === undefined ? ('unknown' as const) : publisher.stale ? ('stale' as const) : ('active' as const),
+          status: publisherStatus(index, domain),
           ...(publisher?.stale && publisher.reason ? { reason: publisher.reason } : {}),
           property_count: own.length,
           collection_count: index.collectionsOfPublisher(domain).filter((c) => !c.removed).length,

@@ -6,7 +6,7 @@ import type { AuthorizationIndex } from '../authorization-index.ts';
 import { checkAuthorization, checkProperty, type PropertyRef } from '../check.ts';
 import type { IndexFollower } from '../index-follower.ts';
 import type { Identifier, IndexedProperty } from '../index-records.ts';
-import { propertySummary, publisherStatus, renderCheck } from '../render.ts';
+import { authorizationResult, propertySummary, publisherStatus } from '../render.ts';
 import { maxSelectors, ProductAuthorization, ProductAuthorizationBody } from '../schemas.ts';
 import { readSelectors, selectedProperties, type Selector } from '../selectors.ts';
 import { liveIndex } from './live-index.ts';
@@ -35,7 +35,7 @@ export function productAuthorizationRoute(app: FastifyInstance, follower: IndexF
         const properties = targets.map(({ property, identifiers, ref }) => {
           const request = { agent, delegation_type: claimed };
           const verdict = property ? checkProperty(index, request, property) : checkAuthorization(index, { ...request, property: ref });
-          return { property: property ? propertySummary(property) : null, identifiers, result: renderCheck(index, verdict, agentUrl, agent, claimed).result };
+          return { property: property ? propertySummary(property) : null, identifiers, result: authorizationResult(verdict, agentUrl) };
         });
         const count = (status: string) => properties.filter((p) => p.result.status === status).length;
         return {
