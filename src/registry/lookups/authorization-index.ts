@@ -8,12 +8,15 @@ import {
   type IndexedProperty,
   type IndexedPublisher,
 } from './index-records.ts';
+import { Interner } from './interner.ts';
 
 type Json = Record<string, unknown>;
 
 /** What one grant covers of one target publisher, compiled so a check tests membership, not a list. */
 export interface Coverage {
   grant: IndexedGrant;
+  /** The grant's, here so a check need not visit the grant to match the claimed delegation. */
+  delegationType: string | null;
   all: boolean;
   propertyIds: ReadonlySet<string> | null;
   tags: ReadonlySet<string> | null;
@@ -21,30 +24,58 @@ export interface Coverage {
 }
 
 /**
- * The authorization graph in memory, in both directions: identifier → properties → grants, and
- * agent → grants → publishers. It changes only by `apply` (a feed event or a snapshot item, each
- * carrying the entity's whole new state), so applying the same state twice is harmless; reads
- * never wait and never do I/O.
+ * Everything the index knows under one publisher domain: its adagents.json state, its properties
+ * and collections, and what each agent's grants cover of it (grants from its own file or from a
+ * manager's). A node exists while any of these does.
+ *
+ * The node is itself the map from canonical agent to coverage, and holds a single coverage without
+ * a list around it: at a million properties every object a check visits is a cache miss, so the
+ * check's path (property → node → coverage) is kept to as few objects as it can be.
+ */
+class PublisherNode extends Map<string, Coverage | Coverage[]> {
+  file: IndexedPublisher | undefined = undefined;
+  /** The file's, here so a check need not visit the file. */
+  stale = false;
+  /** rid → property, in the order learnt. */
+  readonly properties = new Map<string, PlacedProperty>();
+  readonly byPropertyId = new Map<string, PlacedProperty>();
+  readonly collections = new Map<string, IndexedCollection>();
+
+  readonly domain: string;
+
+  constructor(domain: string) {
+    super();
+    this.domain = domain;
+  }
+
+  coverages(agent: string): readonly Coverage[] {
+    const found = this.get(agent);
+    return found === undefined ? none : Array.isArray(found) ? found : [found];
+  }
+}
+
+/** A property as the index holds it: with its publisher's node, so a check goes straight there. */
+interface PlacedProperty extends IndexedProperty {
+  readonly node: PublisherNode;
+}
+
+/**
+ * The authorization graph in memory, in both directions: identifier → properties → publisher →
+ * grants, and agent → grants → publishers. It changes only by `apply` (a feed event or a snapshot
+ * item, each carrying the entity's whole new state), so applying the same state twice is harmless;
+ * reads never wait and never do I/O. A check costs one lookup by identifier value and small maps
+ * after it: records point at each other instead of being found again by composite string keys.
  */
 export class AuthorizationIndex {
-  private readonly publishers = new Map<string, IndexedPublisher>();
-  private readonly properties = new Map<string, IndexedProperty>();
+  private readonly intern = new Interner();
+  private readonly nodes = new Map<string, PublisherNode>();
+  private readonly properties = new Map<string, PlacedProperty>();
   private readonly collections = new Map<string, IndexedCollection>();
   private readonly grants = new Map<string, IndexedGrant>();
-  /** `type \0 value` → property rids. */
-  private readonly byIdentifier = new Map<string, string[]>();
-  /** publisher → its property rids. */
-  private readonly byPublisher = new Map<string, Set<string>>();
-  /** `publisher \0 property_id` → rid. */
-  private readonly byPropertyId = new Map<string, string>();
-  /** `target publisher \0 canonical agent` → what each of the agent's grants covers there. */
-  private readonly coverage = new Map<string, Coverage[]>();
-  /** target publisher → canonical agents with a grant there. */
-  private readonly agentsOfTarget = new Map<string, Set<string>>();
-  /** canonical agent → grant ids. */
-  private readonly grantsOfAgent = new Map<string, Set<string>>();
-  /** publisher → collection rids. */
-  private readonly collectionsOf = new Map<string, Set<string>>();
+  /** identifier type → normalized value → the property, or the properties when several share it (rare). */
+  private readonly byIdentifier = new Map<string, Map<string, PlacedProperty | PlacedProperty[]>>();
+  /** canonical agent → its grants. */
+  private readonly grantsOfAgent = new Map<string, Set<IndexedGrant>>();
 
   /** Moves on every apply, so what is derived from the index knows when to derive again. */
   version = 0;
@@ -57,14 +88,14 @@ export class AuthorizationIndex {
       case 'property.created':
       case 'property.updated':
       case 'property.reactivated': {
-        const property = propertyFrom(payload);
+        const property = propertyFrom(payload, this.intern);
         if (property) this.putProperty(property);
         return;
       }
       case 'property.stale': {
         const rid = payload['property_rid'];
         const existing = typeof rid === 'string' ? this.properties.get(rid) : undefined;
-        if (existing) this.properties.set(existing.rid, { ...existing, stale: true });
+        if (existing) this.putProperty({ ...existing, stale: true });
         return;
       }
       case 'property.merged':
@@ -73,7 +104,7 @@ export class AuthorizationIndex {
       case 'authorization':
       case 'authorization.granted':
       case 'authorization.modified': {
-        const grant = grantFrom(payload);
+        const grant = grantFrom(payload, this.intern);
         if (grant) this.putGrant(grant);
         return;
       }
@@ -83,15 +114,19 @@ export class AuthorizationIndex {
       case 'publisher':
       case 'publisher.adagents_discovered':
       case 'publisher.adagents_changed': {
-        const publisher = publisherFrom(payload);
-        if (publisher) this.publishers.set(publisher.domain, publisher);
+        const publisher = publisherFrom(payload, this.intern);
+        if (publisher) {
+          const node = this.node(publisher.domain);
+          node.file = publisher;
+          node.stale = publisher.stale;
+        }
         return;
       }
       case 'collection':
       case 'collection.created':
       case 'collection.updated':
       case 'collection.removed': {
-        const collection = collectionFrom(payload);
+        const collection = collectionFrom(payload, this.intern);
         if (collection) this.putCollection(collection);
         return;
       }
@@ -105,7 +140,17 @@ export class AuthorizationIndex {
   // Reads.
 
   publisher(domain: string): IndexedPublisher | undefined {
-    return this.publishers.get(domain);
+    return this.nodes.get(domain)?.file;
+  }
+
+  /** The adagents.json state of the publisher declaring `property`. */
+  publisherOf(property: IndexedProperty): IndexedPublisher | undefined {
+    return this.nodeOf(property)?.file;
+  }
+
+  /** Whether the adagents.json declaring `property` failed its last re-crawl. */
+  publisherStale(property: IndexedProperty): boolean {
+    return this.nodeOf(property)?.stale ?? false;
   }
 
   property(rid: string): IndexedProperty | undefined {
@@ -116,81 +161,126 @@ export class AuthorizationIndex {
     return this.grants.get(id);
   }
 
-  propertiesByIdentifier(type: string, value: string): IndexedProperty[] {
-    const rids = this.byIdentifier.get(identifierKey(type, value));
-    return rids ? rids.map((rid) => this.properties.get(rid)!) : [];
+  /** The properties answering to an identifier (the index's own list: do not change it). */
+  propertiesByIdentifier(type: string, value: string): readonly IndexedProperty[] {
+    const found = this.byIdentifier.get(type)?.get(normalizeIdentifier(type, value));
+    return found === undefined ? none : Array.isArray(found) ? found : [found];
   }
 
   propertyById(publisher: string, propertyId: string): IndexedProperty | undefined {
-    const rid = this.byPropertyId.get(`${publisher}\u0000${propertyId}`);
-    return rid === undefined ? undefined : this.properties.get(rid);
+    return this.nodes.get(publisher)?.byPropertyId.get(propertyId);
   }
 
   propertiesOfPublisher(publisher: string): IndexedProperty[] {
-    return [...(this.byPublisher.get(publisher) ?? [])].map((rid) => this.properties.get(rid)!);
+    const node = this.nodes.get(publisher);
+    return node ? [...node.properties.values()] : [];
   }
 
   collectionsOfPublisher(publisher: string): IndexedCollection[] {
-    return [...(this.collectionsOf.get(publisher) ?? [])].map((rid) => this.collections.get(rid)!);
+    const node = this.nodes.get(publisher);
+    return node ? [...node.collections.values()] : [];
   }
 
-  /** The agent's grants that cover this property (any delegation). */
-  grantsCovering(agent: string, property: IndexedProperty): IndexedGrant[] {
-    const coverages = this.coverage.get(`${property.publisher}\u0000${agent}`);
-    if (!coverages) return [];
-    const out: IndexedGrant[] = [];
-    for (const c of coverages) if (covers(c, property)) out.push(c.grant);
-    return out;
+  /** What of the agent's grants covers this property (any delegation). */
+  coveragesOf(agent: string, property: IndexedProperty): Coverage[] {
+    const found = this.nodeOf(property)?.get(agent);
+    if (found === undefined) return [];
+    if (!Array.isArray(found)) return covers(found, property) ? [found] : [];
+    return found.filter((c) => covers(c, property));
   }
 
   /** Agents with any grant reaching this publisher's properties. */
   agentsAt(publisher: string): string[] {
-    return [...(this.agentsOfTarget.get(publisher) ?? [])];
+    const node = this.nodes.get(publisher);
+    return node ? [...node.keys()] : [];
   }
 
   /** Every grant of `agent` reaching `publisher`, with what it covers there. */
   coveragesAt(publisher: string, agent: string): readonly Coverage[] {
-    return this.coverage.get(`${publisher}\u0000${agent}`) ?? [];
+    return this.nodes.get(publisher)?.coverages(agent) ?? none;
   }
 
   grantsOf(agent: string): IndexedGrant[] {
-    return [...(this.grantsOfAgent.get(agent) ?? [])].map((id) => this.grants.get(id)!);
+    return [...(this.grantsOfAgent.get(agent) ?? [])];
   }
 
   get size(): { publishers: number; properties: number; grants: number } {
-    return { publishers: this.publishers.size, properties: this.properties.size, grants: this.grants.size };
+    let publishers = 0;
+    for (const node of this.nodes.values()) if (node.file) publishers++;
+    return { publishers, properties: this.properties.size, grants: this.grants.size };
+  }
+
+  /** Properties this index handed out carry their node; any other is looked up. */
+  private nodeOf(property: IndexedProperty): PublisherNode | undefined {
+    return (property as Partial<PlacedProperty>).node ?? this.nodes.get(property.publisher);
   }
 
   // Writes.
 
-  private putProperty(property: IndexedProperty): void {
-    this.removeProperty(property.rid);
+  private node(domain: string): PublisherNode {
+    let node = this.nodes.get(domain);
+    if (!node) {
+      node = new PublisherNode(domain);
+      this.nodes.set(domain, node);
+    }
+    return node;
+  }
+
+  /** Forgets a node once nothing is known under its domain. */
+  private prune(node: PublisherNode): void {
+    if (!node.file && node.properties.size === 0 && node.collections.size === 0 && node.size === 0) this.nodes.delete(node.domain);
+  }
+
+  private putProperty(record: IndexedProperty): void {
+    this.removeProperty(record.rid);
+    const node = this.node(record.publisher);
+    const property: PlacedProperty = { ...record, node };
     this.properties.set(property.rid, property);
-    for (const i of property.identifiers) push(this.byIdentifier, identifierKey(i.type, i.value), property.rid);
-    add(this.byPublisher, property.publisher, property.rid);
-    if (property.propertyId !== null) this.byPropertyId.set(`${property.publisher}\u0000${property.propertyId}`, property.rid);
+    for (const i of property.identifiers) {
+      let values = this.byIdentifier.get(i.type);
+      if (!values) this.byIdentifier.set(i.type, (values = new Map()));
+      const value = normalizeIdentifier(i.type, i.value);
+      const known = values.get(value);
+      if (known === undefined) values.set(value, property);
+      else if (known === property || (Array.isArray(known) && known.includes(property))) continue;
+      else if (Array.isArray(known)) known.push(property);
+      else values.set(value, [known, property]);
+    }
+    node.properties.set(property.rid, property);
+    if (property.propertyId !== null) node.byPropertyId.set(property.propertyId, property);
   }
 
   private removeProperty(rid: string): void {
     const old = this.properties.get(rid);
     if (!old) return;
     this.properties.delete(rid);
-    for (const i of old.identifiers) pull(this.byIdentifier, identifierKey(i.type, i.value), rid);
-    remove(this.byPublisher, old.publisher, rid);
-    const idKey = `${old.publisher}\u0000${old.propertyId}`;
-    if (old.propertyId !== null && this.byPropertyId.get(idKey) === rid) this.byPropertyId.delete(idKey);
+    for (const i of old.identifiers) {
+      const values = this.byIdentifier.get(i.type);
+      const value = normalizeIdentifier(i.type, i.value);
+      const known = values?.get(value);
+      const rest = (Array.isArray(known) ? known : known === undefined ? [] : [known]).filter((p) => p !== old);
+      if (rest.length > 1) values!.set(value, rest);
+      else if (rest.length === 1) values!.set(value, rest[0]!);
+      else values?.delete(value);
+    }
+    const node = old.node;
+    node.properties.delete(rid);
+    if (old.propertyId !== null && node.byPropertyId.get(old.propertyId) === old) node.byPropertyId.delete(old.propertyId);
+    this.prune(node);
   }
 
   private putGrant(grant: IndexedGrant): void {
     this.removeGrant(grant.id);
     this.grants.set(grant.id, grant);
-    add(this.grantsOfAgent, grant.agent, grant.id);
+    let ofAgent = this.grantsOfAgent.get(grant.agent);
+    if (!ofAgent) this.grantsOfAgent.set(grant.agent, (ofAgent = new Set()));
+    ofAgent.add(grant);
     for (const [target, coverage] of compile(grant)) {
-      const key = `${target}\u0000${grant.agent}`;
-      const list = this.coverage.get(key);
-      if (list) list.push(coverage);
-      else this.coverage.set(key, [coverage]);
-      add(this.agentsOfTarget, target, grant.agent);
+      const node = this.node(target);
+      const known = node.get(grant.agent);
+      if (known === undefined) node.set(grant.agent, coverage);
+      else if (Array.isArray(known)) known.push(coverage);
+      else node.set(grant.agent, [known, coverage]);
     }
   }
 
@@ -198,42 +288,45 @@ export class AuthorizationIndex {
     const old = this.grants.get(id);
     if (!old) return;
     this.grants.delete(id);
-    remove(this.grantsOfAgent, old.agent, id);
+    const ofAgent = this.grantsOfAgent.get(old.agent);
+    ofAgent?.delete(old);
+    if (ofAgent?.size === 0) this.grantsOfAgent.delete(old.agent);
     for (const target of new Set(old.scopes.map((s) => s.target_publisher))) {
-      const key = `${target}\u0000${old.agent}`;
-      const rest = (this.coverage.get(key) ?? []).filter((c) => c.grant.id !== id);
-      if (rest.length > 0) this.coverage.set(key, rest);
-      else {
-        this.coverage.delete(key);
-        remove(this.agentsOfTarget, target, old.agent);
-      }
+      const node = this.nodes.get(target);
+      if (!node) continue;
+      const rest = node.coverages(old.agent).filter((c) => c.grant !== old);
+      if (rest.length > 1) node.set(old.agent, rest);
+      else if (rest.length === 1) node.set(old.agent, rest[0]!);
+      else node.delete(old.agent);
+      this.prune(node);
     }
   }
 
   private putCollection(collection: IndexedCollection): void {
     this.removeCollection(collection.rid);
     this.collections.set(collection.rid, collection);
-    add(this.collectionsOf, collection.publisher, collection.rid);
+    this.node(collection.publisher).collections.set(collection.rid, collection);
   }
 
   private removeCollection(rid: string): void {
     const old = this.collections.get(rid);
     if (!old) return;
     this.collections.delete(rid);
-    remove(this.collectionsOf, old.publisher, rid);
+    const node = this.nodes.get(old.publisher);
+    if (!node) return;
+    node.collections.delete(rid);
+    this.prune(node);
   }
 }
+
+const none: readonly never[] = Object.freeze([]);
 
 /** Domains compare lowercase (as the crawler stores them); store and bundle ids as given. */
 export function normalizeIdentifier(type: string, value: string): string {
   return type === 'domain' || type === 'subdomain' ? value.trim().toLowerCase() : value.trim();
 }
 
-function identifierKey(type: string, value: string): string {
-  return `${type}\u0000${normalizeIdentifier(type, value)}`;
-}
-
-export function covers(c: Omit<Coverage, 'grant'>, property: IndexedProperty): boolean {
+export function covers(c: Omit<Coverage, 'grant' | 'delegationType'>, property: IndexedProperty): boolean {
   if (c.all) return true;
   if (c.rids?.has(property.rid)) return true;
   if (c.propertyIds && property.propertyId !== null && c.propertyIds.has(property.propertyId)) return true;
@@ -255,33 +348,6 @@ function compile(grant: IndexedGrant): Map<string, Coverage> {
   }
   const out = new Map<string, Coverage>();
   const set = (values: string[]) => (values.length > 0 ? new Set(values) : null);
-  for (const [target, t] of byTarget) out.set(target, { grant, all: t.all, propertyIds: set(t.ids), tags: set(t.tags), rids: set(t.rids) });
+  for (const [target, t] of byTarget) out.set(target, { grant, delegationType: grant.delegationType, all: t.all, propertyIds: set(t.ids), tags: set(t.tags), rids: set(t.rids) });
   return out;
-}
-
-function push(map: Map<string, string[]>, key: string, value: string): void {
-  const list = map.get(key);
-  if (!list) map.set(key, [value]);
-  else if (!list.includes(value)) list.push(value);
-}
-
-function pull(map: Map<string, string[]>, key: string, value: string): void {
-  const list = map.get(key);
-  if (!list) return;
-  const rest = list.filter((v) => v !== value);
-  if (rest.length > 0) map.set(key, rest);
-  else map.delete(key);
-}
-
-function add(map: Map<string, Set<string>>, key: string, value: string): void {
-  const set = map.get(key);
-  if (set) set.add(value);
-  else map.set(key, new Set([value]));
-}
-
-function remove(map: Map<string, Set<string>>, key: string, value: string): void {
-  const set = map.get(key);
-  if (!set) return;
-  set.delete(value);
-  if (set.size === 0) map.delete(key);
 }

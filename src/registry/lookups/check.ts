@@ -1,4 +1,4 @@
-import type { AuthorizationIndex } from './authorization-index.ts';
+import type { AuthorizationIndex, Coverage } from './authorization-index.ts';
 import type { Declaration, IndexedGrant, IndexedProperty } from './index-records.ts';
 
 /**
@@ -48,7 +48,7 @@ export interface Verdict {
   /** The delegation the operator side was checked for: the claim, else the one confirmed, else the first (by name) the publisher states. */
   delegation?: string | null;
   /** Every operator declaration of the property, and the one that confirms this agent, if any. */
-  declarations: Declaration[];
+  declarations: readonly Declaration[];
   confirmedBy?: Declaration;
 }
 
@@ -61,7 +61,7 @@ const standing = (v: Verdict): number => (v.status === 'authorized' ? 0 : v.stat
 
 export function checkAuthorization(index: AuthorizationIndex, req: CheckRequest): Verdict {
   const candidates = candidatesOf(index, req.property);
-  if (!Array.isArray(candidates)) return { ...candidates, grants: [], matching: [], declarations: [] };
+  if (!isList(candidates)) return { ...candidates, grants: [], matching: [], declarations: [] };
   let best: Verdict | undefined;
   for (const property of candidates) {
     const verdict = checkProperty(index, req, property);
@@ -71,7 +71,9 @@ export function checkAuthorization(index: AuthorizationIndex, req: CheckRequest)
   return best!;
 }
 
-function candidatesOf(index: AuthorizationIndex, ref: PropertyRef): IndexedProperty[] | { status: CheckStatus; violation: Violation; publisher?: string } {
+const isList = (x: unknown): x is readonly IndexedProperty[] => Array.isArray(x);
+
+function candidatesOf(index: AuthorizationIndex, ref: PropertyRef): readonly IndexedProperty[] | { status: CheckStatus; violation: Violation; publisher?: string } {
   if ('identifier' in ref) {
     const { type, value } = ref.identifier;
     const found = index.propertiesByIdentifier(type, value);
@@ -95,26 +97,28 @@ function refused(status: CheckStatus, code: ViolationCode, message: string) {
 
 /** The check for one known catalog property (a product's selected properties are known already). */
 export function checkProperty(index: AuthorizationIndex, req: Omit<CheckRequest, 'property'>, property: IndexedProperty): Verdict {
-  const grants = index.grantsCovering(req.agent, property);
+  const covering = index.coveragesOf(req.agent, property);
+  const grants = covering.map((c) => c.grant);
   const declarations = property.declarations;
   const base = { property, grants, declarations };
-  const publisher = index.publisher(property.publisher);
-  if (property.stale || publisher?.stale) {
+  if (property.stale || index.publisherStale(property)) {
+    const publisher = index.publisherOf(property);
     const reason = publisher?.stale && publisher.reason ? ` (${publisher.reason})` : '';
     return { ...base, matching: [], status: 'unknown', violation: { code: 'property_stale', message: `Property ${label(property)} failed its last re-crawl${reason}; its authorizations cannot be vouched for.` } };
   }
-  if (grants.length === 0) {
+  if (covering.length === 0) {
     return { ...base, matching: [], status: 'unauthorized', violation: { code: 'agent_not_authorized', message: `The adagents.json of ${property.publisher} does not authorize ${req.agent} for property ${label(property)}.` } };
   }
   const claimed = req.delegation_type;
-  const matching = claimed === undefined ? grants : grants.filter((g) => g.delegationType === claimed);
+  const agreeing = claimed === undefined ? covering : covering.filter((c) => c.delegationType === claimed);
+  const matching = agreeing === covering ? grants : agreeing.map((c) => c.grant);
   if (matching.length === 0) {
-    const stated = [...new Set(grants.map((g) => g.delegationType ?? 'unspecified'))].join(', ');
+    const stated = [...new Set(covering.map((c) => c.delegationType ?? 'unspecified'))].join(', ');
     return { ...base, matching, status: 'unauthorized', violation: { code: 'delegation_mismatch', message: `The publisher authorizes ${req.agent} with delegation_type ${stated}, not ${claimed}.` } };
   }
   // Unclaimed, any delegation the publisher states for the agent may be the one the operator
   // confirms (grants from several files can state different ones); none stated reads as null.
-  const delegations = claimed !== undefined ? [claimed] : statedDelegations(matching);
+  const delegations = claimed !== undefined ? [claimed] : statedDelegations(agreeing);
   const ofAgent = declarations.filter((d) => d.agents.includes(req.agent));
   if (ofAgent.length === 0) {
     return { ...base, matching, delegation: delegations[0] ?? null, status: 'unauthorized', violation: { code: 'operator_not_declared', message: `No operator whose brand.json lists ${req.agent} declares property ${label(property)}.` } };
@@ -134,8 +138,8 @@ export function checkProperty(index: AuthorizationIndex, req: Omit<CheckRequest,
 }
 
 /** The delegations the grants state, each once in order, or [null] when none states one. */
-function statedDelegations(grants: readonly IndexedGrant[]): Array<string | null> {
-  const named = [...new Set(grants.flatMap((g) => (g.delegationType === null ? [] : [g.delegationType])))].sort();
+function statedDelegations(coverages: readonly Coverage[]): Array<string | null> {
+  const named = [...new Set(coverages.flatMap((c) => (c.delegationType === null ? [] : [c.delegationType])))].sort();
   return named.length > 0 ? named : [null];
 }
 

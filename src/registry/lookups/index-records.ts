@@ -1,8 +1,10 @@
 /**
  * What the authorization index holds, read from feed payloads (core/registry-event.json and the
  * fields this registry adds: a property's `operator_declarations`, an authorization's `scopes`).
- * The same readers take snapshot items, which carry the same payloads.
+ * The same readers take snapshot items, which carry the same payloads. Repeated values (domains,
+ * agent URLs, tags, declarations, scopes) are shared through the index's interner.
  */
+import type { Interner } from './interner.ts';
 
 export interface Identifier {
   type: string;
@@ -14,7 +16,7 @@ export interface Declaration {
   brand_id: string;
   relationship: string;
   /** Canonical URLs of the agents the operator runs. */
-  agents: string[];
+  agents: readonly string[];
 }
 
 export interface IndexedProperty {
@@ -23,10 +25,10 @@ export interface IndexedProperty {
   propertyId: string | null;
   type: string;
   name: string;
-  tags: string[];
-  identifiers: Identifier[];
+  tags: readonly string[];
+  identifiers: readonly Identifier[];
   stale: boolean;
-  declarations: Declaration[];
+  declarations: readonly Declaration[];
 }
 
 export type ScopeKind = 'all' | 'property_id' | 'tag' | 'rid' | 'signal_id' | 'signal_tag';
@@ -47,9 +49,9 @@ export interface IndexedGrant {
   authorizedFor: string | null;
   delegationType: string | null;
   exclusive: boolean | null;
-  countries: string[] | null;
+  countries: readonly string[] | null;
   signingKeys: unknown[] | null;
-  scopes: Scope[];
+  scopes: readonly Scope[];
 }
 
 export interface IndexedPublisher {
@@ -73,58 +75,74 @@ const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const strs = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 const objs = (v: unknown): Json[] => (Array.isArray(v) ? v.filter((x): x is Json => typeof x === 'object' && x !== null && !Array.isArray(x)) : []);
 
-export function propertyFrom(p: Json): IndexedProperty | undefined {
+export function propertyFrom(p: Json, intern: Interner): IndexedProperty | undefined {
   const rid = str(p['property_rid']);
   const publisher = str(p['publisher_domain']);
   if (!rid || !publisher) return undefined;
   const body = (typeof p['property'] === 'object' && p['property'] !== null ? p['property'] : {}) as Json;
+  const propertyId = str(body['property_id']);
   return {
     rid,
-    publisher,
-    propertyId: str(body['property_id']),
-    type: str(body['property_type']) ?? 'unknown',
+    publisher: intern.string(publisher),
+    propertyId: propertyId === null ? null : intern.string(propertyId),
+    type: intern.string(str(body['property_type']) ?? 'unknown'),
     name: str(body['name']) ?? '',
-    tags: [...new Set(strs(body['tags']))],
-    identifiers: objs(p['identifiers']).map((i) => ({ type: String(i['type']), value: String(i['value']) })),
+    tags: intern.list([...new Set(strs(body['tags']))].map((t) => intern.string(t))),
+    identifiers: objs(p['identifiers']).map((i) => ({ type: intern.string(String(i['type'])), value: String(i['value']) })),
     stale: p['status'] === 'stale',
-    declarations: objs(p['operator_declarations']).map((d) => ({
-      operator_domain: String(d['operator_domain']),
-      brand_id: String(d['brand_id']),
-      relationship: String(d['relationship']),
-      agents: strs(d['agents']),
-    })),
+    declarations: intern.list(objs(p['operator_declarations']).map((d) => declarationFrom(d, intern)), declarationKey),
   };
 }
 
-export function grantFrom(p: Json): IndexedGrant | undefined {
+function declarationFrom(d: Json, intern: Interner): Declaration {
+  const declaration: Declaration = {
+    operator_domain: intern.string(String(d['operator_domain'])),
+    brand_id: intern.string(String(d['brand_id'])),
+    relationship: intern.string(String(d['relationship'])),
+    agents: intern.list(strs(d['agents']).map((a) => intern.string(a))),
+  };
+  return intern.object(declarationKey(declaration), () => declaration);
+}
+
+const declarationKey = (d: Declaration): string => `${d.operator_domain}\u0000${d.brand_id}\u0000${d.relationship}\u0000${d.agents.join(' ')}`;
+
+export function grantFrom(p: Json, intern: Interner): IndexedGrant | undefined {
   const id = str(p['id']);
   const source = str(p['publisher_domain']);
   const agentUrl = str(p['agent_url']);
   if (!id || !source || !agentUrl) return undefined;
+  const optional = (v: unknown) => (typeof v === 'string' ? intern.string(v) : null);
   return {
     id,
-    source,
-    agentUrl,
-    agent: str(p['agent_url_canonical']) ?? agentUrl,
-    authorizationType: str(p['authorization_type']) ?? 'unknown',
-    authorizedFor: str(p['authorized_for']),
-    delegationType: str(p['delegation_type']),
+    source: intern.string(source),
+    agentUrl: intern.string(agentUrl),
+    agent: intern.string(str(p['agent_url_canonical']) ?? agentUrl),
+    authorizationType: intern.string(str(p['authorization_type']) ?? 'unknown'),
+    authorizedFor: optional(p['authorized_for']),
+    delegationType: optional(p['delegation_type']),
     exclusive: typeof p['exclusive'] === 'boolean' ? p['exclusive'] : null,
-    countries: Array.isArray(p['countries']) ? strs(p['countries']) : null,
+    countries: Array.isArray(p['countries']) ? intern.list(strs(p['countries']).map((c) => intern.string(c))) : null,
     signingKeys: Array.isArray(p['signing_keys']) ? (p['signing_keys'] as unknown[]) : null,
-    scopes: objs(p['scopes']).map((s) => ({ target_publisher: String(s['target_publisher']), kind: String(s['kind']) as ScopeKind, value: String(s['value'] ?? '') })),
+    scopes: intern.list(objs(p['scopes']).map((s) => scopeFrom(s, intern)), scopeKey),
   };
 }
 
-export function publisherFrom(p: Json): IndexedPublisher | undefined {
-  const domain = str(p['publisher_domain']) ?? str(p['domain']);
-  if (!domain) return undefined;
-  return { domain, stale: p['status'] === 'stale', reason: str(p['reason']) ?? str(p['stale_reason']) };
+function scopeFrom(s: Json, intern: Interner): Scope {
+  const scope: Scope = { target_publisher: intern.string(String(s['target_publisher'])), kind: intern.string(String(s['kind'])) as ScopeKind, value: intern.string(String(s['value'] ?? '')) };
+  return intern.object(scopeKey(scope), () => scope);
 }
 
-export function collectionFrom(p: Json): IndexedCollection | undefined {
+const scopeKey = (s: Scope): string => `${s.target_publisher}\u0000${s.kind}\u0000${s.value}`;
+
+export function publisherFrom(p: Json, intern: Interner): IndexedPublisher | undefined {
+  const domain = str(p['publisher_domain']) ?? str(p['domain']);
+  if (!domain) return undefined;
+  return { domain: intern.string(domain), stale: p['status'] === 'stale', reason: str(p['reason']) ?? str(p['stale_reason']) };
+}
+
+export function collectionFrom(p: Json, intern: Interner): IndexedCollection | undefined {
   const rid = str(p['collection_rid']);
   const publisher = str(p['publisher_domain']);
   if (!rid || !publisher) return undefined;
-  return { rid, publisher, collectionId: str(p['collection_id']) ?? '', name: str(p['name']) ?? '', kind: str(p['kind']), removed: p['status'] === 'removed' };
+  return { rid, publisher: intern.string(publisher), collectionId: str(p['collection_id']) ?? '', name: str(p['name']) ?? '', kind: str(p['kind']), removed: p['status'] === 'removed' };
 }

@@ -55,7 +55,7 @@ export function productAuthorizationRoute(app: FastifyInstance, follower: IndexF
 
 interface Target {
   property: IndexedProperty | undefined;
-  identifiers: Identifier[];
+  identifiers: readonly Identifier[];
   /** How to ask about it when it is not in the catalog, so the answer says why. */
   ref: PropertyRef;
 }
