@@ -5,6 +5,13 @@ import { OID, parseDate } from './types.ts';
 export interface PgliteOptions {
   /** Directory the database persists in; `memory://` keeps it in memory only. */
   dataDir: string;
+  /** A data directory dumped by `dumpDataDir` to start from, instead of an empty cluster. */
+  loadDataDir?: Blob | undefined;
+}
+
+export interface PgliteDatabase extends Database {
+  /** The whole data directory as a tarball, for `loadDataDir`. */
+  dumpDataDir(): Promise<Blob>;
 }
 
 type Runner = Pick<PGlite, 'query' | 'exec'>;
@@ -20,8 +27,8 @@ function queryable(runner: Runner): Queryable {
   };
 }
 
-export async function openPglite(options: PgliteOptions): Promise<Database> {
-  const db = await PGlite.create(options.dataDir, { parsers: { [OID.date]: parseDate } });
+export async function openPglite(options: PgliteOptions): Promise<PgliteDatabase> {
+  const db = await PGlite.create(options.dataDir, { parsers: { [OID.date]: parseDate }, ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}) });
   const direct = queryable(db);
   // PGlite has one connection and runs one statement or transaction at a time; callers queue.
   // `active` counts them so the pool metrics show the queue.
@@ -45,5 +52,6 @@ export async function openPglite(options: PgliteOptions): Promise<Database> {
     listen: async (channel, onNotify) => Object.assign(await db.listen(channel, () => onNotify()), { sync: async () => {} }),
     stats: () => ({ total: 1, idle: active === 0 ? 1 : 0, waiting: Math.max(0, active - 1) }),
     close: () => db.close(),
+    dumpDataDir: () => db.dumpDataDir('none'),
   };
 }

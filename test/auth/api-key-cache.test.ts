@@ -21,13 +21,10 @@ eachEngine('the credential cache', (engine) => {
   const statements: string[] = [];
 
   /** The engine's database, recording every statement the server runs. */
-  const recording = (inner: TestEngine): TestEngine => ({
-    name: inner.name,
-    open: async () => {
-      const db = await inner.open();
-      return { ...db, engine: db.engine, query: (sql, params) => (statements.push(sql), db.query(sql, params)) } as Database;
-    },
-  });
+  const recording = (inner: TestEngine): TestEngine => {
+    const record = (db: Database) => ({ ...db, engine: db.engine, query: (sql, params) => (statements.push(sql), db.query(sql, params)) }) as Database;
+    return { name: inner.name, open: async () => record(await inner.open()), openMigrated: async () => record(await inner.openMigrated()) };
+  };
 
   before(async () => {
     server = await startTestServer(recording(engine), { extend: addWhoami });

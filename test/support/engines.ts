@@ -1,9 +1,13 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { describe } from 'node:test';
 import pg from 'pg';
 import type { Database, EngineName } from '../../src/db/database.ts';
-import { openPglite } from '../../src/db/pglite.ts';
 import { quoteIdent } from '../../src/db/identifiers.ts';
+import { loadMigrations, migrate } from '../../src/db/migrate.ts';
+import { openPglite } from '../../src/db/pglite.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
 
 /**
@@ -14,14 +18,58 @@ import { openPostgres } from '../../src/db/postgres.ts';
 export interface TestEngine {
   name: EngineName;
   open(): Promise<Database>;
+  /** A fresh database with every migration applied. */
+  openMigrated(): Promise<Database>;
 }
 
 export const postgresUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 export const engines: TestEngine[] = [
-  { name: 'pglite', open: () => openPglite({ dataDir: 'memory://' }) },
-  { name: 'postgres', open: openIsolatedPostgres },
+  { name: 'pglite', open: () => openPglite({ dataDir: 'memory://' }), openMigrated: async () => openPglite({ dataDir: 'memory://', loadDataDir: await migratedPglite() }) },
+  { name: 'postgres', open: openIsolatedPostgres, openMigrated: () => migrated(openIsolatedPostgres()) },
 ];
+
+async function migrated(opening: Promise<Database>): Promise<Database> {
+  const db = await opening;
+  try {
+    await migrate(db, await loadMigrations());
+    return db;
+  } catch (err) {
+    await db.close().catch(() => {});
+    throw err;
+  }
+}
+
+let template: Promise<Blob> | undefined;
+
+/**
+ * A migrated PGlite cluster as a tarball, made once per set of migrations and shared by the test
+ * processes through a file: creating an empty cluster (initdb in WebAssembly) costs seconds, loading
+ * one costs a fraction of that. The file is written whole and renamed, so a reader never sees half.
+ */
+function migratedPglite(): Promise<Blob> {
+  template ??= (async () => {
+    const migrations = await loadMigrations();
+    // The engine's own files are part of the key: a new PGlite may lay its data directory out anew.
+    const engine = await readFile(new URL(import.meta.resolve('@electric-sql/pglite')));
+    const key = createHash('sha256').update(engine).update(migrations.map((m) => m.checksum).join()).digest('hex').slice(0, 16);
+    const file = path.join(os.tmpdir(), `ap-test-pglite-${key}.tar`);
+    const cached = await readFile(file).catch(() => undefined);
+    if (cached) return new Blob([cached]);
+    const db = await openPglite({ dataDir: 'memory://' });
+    try {
+      await migrate(db, migrations);
+      const dump = await db.dumpDataDir();
+      const partial = `${file}.${process.pid}`;
+      await writeFile(partial, Buffer.from(await dump.arrayBuffer()));
+      await rename(partial, file);
+      return dump;
+    } finally {
+      await db.close();
+    }
+  })();
+  return template;
+}
 
 /** Declares the suite once per engine; the engine's name leads each suite's title in the output. */
 export function eachEngine(title: string, body: (engine: TestEngine) => void): void {

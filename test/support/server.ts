@@ -1,6 +1,6 @@
 import { loadConfig, type Config } from '../../src/config.ts';
 import type { Database } from '../../src/db/database.ts';
-import { loadMigrations, migrate } from '../../src/db/migrate.ts';
+import { loadMigrations } from '../../src/db/migrate.ts';
 import { buildApp, type AppDeps } from '../../src/server.ts';
 import type { FastifyInstance } from 'fastify';
 import type { TestEngine } from './engines.ts';
@@ -36,10 +36,9 @@ export interface TestServerOptions {
 
 /** Starts the real server on loopback over a fresh, migrated database of the given engine. */
 export async function startTestServer(engine: TestEngine, options: TestServerOptions = {}): Promise<TestServer> {
-  const db = await engine.open();
+  const db = await engine.openMigrated();
   try {
     const migrations = await loadMigrations();
-    await migrate(db, migrations);
     const app = await buildApp({ config: testConfig(options.env), db, migrations, ...options.deps });
     await options.extend?.(app, db);
     await app.listen({ port: 0, host: '127.0.0.1' });

@@ -3,7 +3,6 @@ import { randomUUID } from 'node:crypto';
 import { after, before, it } from 'node:test';
 import { pruneAgentRecords } from '../../../src/agents/runtime/housekeeping.ts';
 import type { Database } from '../../../src/db/database.ts';
-import { loadMigrations, migrate } from '../../../src/db/migrate.ts';
 import { ManualClock } from '../../support/clock.ts';
 import { eachEngine } from '../../support/engines.ts';
 
@@ -15,8 +14,7 @@ eachEngine('agent housekeeping', (engine) => {
   const ago = (days: number) => new Date(clock.now().getTime() - days * day);
 
   before(async () => {
-    db = await engine.open();
-    await migrate(db, await loadMigrations());
+    db = await engine.openMigrated();
   });
   after(() => db.close());
 

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import type { Database } from '../../../src/db/database.ts';
-import { loadMigrations, migrate } from '../../../src/db/migrate.ts';
 import type { CounterStore } from '../../../src/http/rate-limit/counter-store.ts';
 import { databaseCounters } from '../../../src/http/rate-limit/database-counters.ts';
 import { eachEngine } from '../../support/engines.ts';
@@ -11,8 +10,7 @@ eachEngine('database rate-limit logs', (engine) => {
   let db: Database;
   let store: CounterStore;
   before(async () => {
-    db = await engine.open();
-    await migrate(db, await loadMigrations());
+    db = await engine.openMigrated();
     store = databaseCounters(db);
   });
   after(async () => {

@@ -3,7 +3,6 @@ import { after, before, describe, it } from 'node:test';
 import { verifyKey } from '../../../src/auth/api-keys/service.ts';
 import { systemClock } from '../../../src/clock.ts';
 import type { Database } from '../../../src/db/database.ts';
-import { loadMigrations, migrate } from '../../../src/db/migrate.ts';
 import { saveAuthoritative } from '../../../src/registry/brands/index.ts';
 import { enqueueKnownDomains } from '../../../src/registry/crawler/sql.ts';
 import { seedDemo } from '../../../src/registry/demo/index.ts';
@@ -16,8 +15,7 @@ const count = async (db: Database, table: string, where = 'true') => (await db.q
 
 /** A fresh, migrated database of the engine, with no server on it. */
 async function emptyDatabase(engine: TestEngine): Promise<Database> {
-  const db = await engine.open();
-  await migrate(db, await loadMigrations());
+  const db = await engine.openMigrated();
   return db;
 }
 

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import type { Database } from '../../../src/db/database.ts';
-import { loadMigrations, migrate } from '../../../src/db/migrate.ts';
 import { appendEvent } from '../../../src/registry/feed/append.ts';
 import { eachEngine } from '../../support/engines.ts';
 import { allEventIds, sampleEvent } from '../../support/feed.ts';
@@ -12,8 +11,7 @@ const counterOf = (id: string) => parseInt(id.replaceAll('-', '').slice(13, 16),
 eachEngine('feed event ids', (engine) => {
   let db: Database;
   before(async () => {
-    db = await engine.open();
-    await migrate(db, await loadMigrations());
+    db = await engine.openMigrated();
   });
   after(() => db.close());
 

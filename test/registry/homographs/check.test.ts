@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { domainToASCII } from 'node:url';
 import type { Database } from '../../../src/db/database.ts';
-import { loadMigrations, migrate } from '../../../src/db/migrate.ts';
 import { saveAuthoritative as saveBrand } from '../../../src/registry/brands/service.ts';
 import { checkHomograph } from '../../../src/registry/homographs/check.ts';
 import { parseDenyList } from '../../../src/registry/homographs/deny-list.ts';
@@ -29,8 +28,7 @@ eachEngine('homograph checks', (engine) => {
     });
 
   before(async () => {
-    db = await engine.open();
-    await migrate(db, await loadMigrations());
+    db = await engine.openMigrated();
     await brand('acme.example', ['acme-alias.example']);
     await property('planet.example');
   });

@@ -5,7 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { FastifyInstance } from 'fastify';
 import type { Tenant } from '../../../../src/agents/runtime/index.ts';
 import type { Database } from '../../../../src/db/database.ts';
-import { loadMigrations, migrate } from '../../../../src/db/migrate.ts';
+import { loadMigrations } from '../../../../src/db/migrate.ts';
 import { buildApp } from '../../../../src/server.ts';
 import { mcpClient } from '../../../support/agents.ts';
 import { eachEngine } from '../../../support/engines.ts';
@@ -44,8 +44,7 @@ eachEngine('a mutating task interrupted between its handler and its reply', (eng
   let crash: CrashPoint;
 
   before(async () => {
-    db = await engine.open();
-    await migrate(db, await loadMigrations());
+    db = await engine.openMigrated();
     await db.exec('create table crash_widgets (id uuid primary key, name text not null)');
     // The process as the runtime sees it: the transaction fails where a kill would cut it.
     const dying: Database = {

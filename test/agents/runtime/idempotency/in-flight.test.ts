@@ -3,7 +3,6 @@ import { randomUUID } from 'node:crypto';
 import { after, before, it } from 'node:test';
 import { runOnce } from '../../../../src/agents/runtime/idempotency/service.ts';
 import type { Database } from '../../../../src/db/database.ts';
-import { loadMigrations, migrate } from '../../../../src/db/migrate.ts';
 import { AgentError } from '../../../../src/protocol/errors.ts';
 import { ManualClock } from '../../../support/clock.ts';
 import { eachEngine } from '../../../support/engines.ts';
@@ -14,8 +13,7 @@ eachEngine('idempotency records', (engine) => {
   const scope = () => ({ tenant: 't', principal: 'api_key:k', account: '', key: randomUUID() });
 
   before(async () => {
-    db = await engine.open();
-    await migrate(db, await loadMigrations());
+    db = await engine.openMigrated();
   });
   after(() => db.close());
 

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Database } from '../../../../src/db/database.ts';
-import { loadMigrations, migrate } from '../../../../src/db/migrate.ts';
 import { currentKey, publishedKeys, rotate, type KeySettings } from '../../../../src/agents/runtime/keys/store.ts';
 import { testTenant } from '../../../support/agents.ts';
 import { ManualClock } from '../../../support/clock.ts';
@@ -18,8 +17,7 @@ eachEngine('agent signing keys', (engine) => {
     const settings: KeySettings = { alg: 'ed25519', secret, clock, publishWindowSeconds: 360 };
 
     before(async () => {
-      db = await engine.open();
-      await migrate(db, await loadMigrations());
+      db = await engine.openMigrated();
     });
     after(() => db.close());
 
