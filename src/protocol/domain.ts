@@ -19,10 +19,10 @@ export { labelScripts } from './scripts.ts';
 /** Where the domain came from, so the error names the right part of the request. */
 export interface DomainSource {
   field?: string;
-  in?: 'query' | 'body' | 'params';
+  in?: 'querystring' | 'body' | 'params';
 }
 
-export function normalizeDomain(input: string, { field = 'domain', in: where = 'query' }: DomainSource = {}): string {
+export function normalizeDomain(input: string, { field = 'domain', in: where = 'querystring' }: DomainSource = {}): string {
   const reject = (reason: string, code: DomainErrorCode = 'invalid_domain'): never => {
     throw new ApError(code, `Invalid ${field} "${truncate(input)}": ${reason}.`, {
       details: [{ in: where, field, message: reason }],

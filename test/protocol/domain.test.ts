@@ -73,7 +73,7 @@ describe('domain normalization', () => {
     );
     assert.throws(
       () => normalizeDomain('10.0.0.1'),
-      (err: unknown) => err instanceof ApError && JSON.stringify(err.details) === JSON.stringify([{ in: 'query', field: 'domain', message: 'IP addresses are not domains' }]),
+      (err: unknown) => err instanceof ApError && JSON.stringify(err.details) === JSON.stringify([{ in: 'querystring', field: 'domain', message: 'IP addresses are not domains' }]),
     );
   });
 
@@ -159,7 +159,7 @@ describe('internationalized names (IDNA 2008, UTS #46 non-transitional)', () => 
   it('refuses labels mixing scripts with 400 domain_mixed_script, naming the label and the scripts', () => {
     const cyrillic = refused('pаypal.com', 'domain_mixed_script'); // Cyrillic а (U+0430)
     assert.match(cyrillic.message, /: label "pаypal" mixes Latin and Cyrillic\.$/);
-    assert.deepEqual(cyrillic.details, [{ in: 'query', field: 'domain', message: 'label "pаypal" mixes Latin and Cyrillic' }]);
+    assert.deepEqual(cyrillic.details, [{ in: 'querystring', field: 'domain', message: 'label "pаypal" mixes Latin and Cyrillic' }]);
     const greek = refused('pαypal.com', 'domain_mixed_script'); // Greek α
     assert.match(greek.message, /label "pαypal" mixes Latin and Greek/);
     // the punycode form of a mixed-script label is refused the same way

@@ -306,7 +306,7 @@ eachEngine('real-time property authorization check', (engine) => {
 
     it('a malformed publisher_domain is invalid_domain', async () => {
       for (const domain of ['not a domain', '127.0.0.1', 'dailyplanet.example/path', 'dailyplanet.example:8080']) {
-        await assertRejected(await check(server, { agent_url: agents.meridian, publisher_domain: domain, property_id: 'site' }), { error: 'invalid_domain', in: 'query', field: 'publisher_domain' });
+        await assertRejected(await check(server, { agent_url: agents.meridian, publisher_domain: domain, property_id: 'site' }), { error: 'invalid_domain', in: 'querystring', field: 'publisher_domain' });
       }
     });
   });

@@ -76,6 +76,6 @@ function readCheck(c: OneCheck, where: 'querystring' | 'body', prefix: string): 
   if (c.publisher_domain === undefined || c.property_id === undefined) {
     throw invalid(c.publisher_domain === undefined ? 'publisher_domain' : 'property_id', `name the property by ${where === 'querystring' ? 'identifier_type and identifier_value' : 'identifier'}, or by publisher_domain and property_id`);
   }
-  const domain = normalizeDomain(c.publisher_domain, { field: `${prefix}publisher_domain`, in: where === 'querystring' ? 'query' : 'body' });
+  const domain = normalizeDomain(c.publisher_domain, { field: `${prefix}publisher_domain`, in: where });
   return { agent, property: { publisher_domain: domain, property_id: c.property_id }, delegation_type: c.delegation_type };
 }
