@@ -1,5 +1,5 @@
 import type { AuthorizationIndex, Coverage } from './authorization-index.ts';
-import type { Declaration, IndexedGrant, IndexedProperty } from './index-records.ts';
+import type { Declaration, Identifier, IndexedGrant, IndexedProperty } from './index-records.ts';
 
 /**
  * The real-time authorization check, both sides (spec section 4): the publisher's adagents.json
@@ -69,6 +69,22 @@ export function checkAuthorization(index: AuthorizationIndex, req: CheckRequest)
     if (best.status === 'authorized') break;
   }
   return best!;
+}
+
+/**
+ * The check for a property named by several identifiers (a product's inline property): the best
+ * verdict over every catalog property any of them names, ranked as above; when none names one, the
+ * first identifier's answer says so.
+ */
+export function checkIdentifiers(index: AuthorizationIndex, req: Omit<CheckRequest, 'property'>, identifiers: readonly Identifier[]): Verdict {
+  let best: Verdict | undefined;
+  for (const identifier of identifiers) {
+    if (index.propertiesByIdentifier(identifier.type, identifier.value).length === 0) continue;
+    const verdict = checkAuthorization(index, { ...req, property: { identifier } });
+    if (!best || standing(verdict) < standing(best)) best = verdict;
+    if (best.status === 'authorized') break;
+  }
+  return best ?? checkAuthorization(index, { ...req, property: { identifier: identifiers[0]! } });
 }
 
 const isList = (x: unknown): x is readonly IndexedProperty[] => Array.isArray(x);

@@ -161,6 +161,14 @@ eachEngine('product authorization and selector expansion', (engine) => {
 
       const alone = await authorized({ agent_url: agents.meridian, publisher_properties: [{ selection_type: 'inline', properties: [{ identifiers: [{ type: 'domain', value: 'dailyplanet.example' }] }] }] });
       assert.equal(alone.authorized, true);
+
+      // Named by two identifiers of different catalog properties: the one that authorizes answers,
+      // whichever comes first (as the real-time check ranks several properties under one identifier).
+      for (const named of [[identifiers.app, identifiers.site], [identifiers.site, identifiers.app]]) {
+        const both = await authorized({ agent_url: agents.meridian, delegation_type: 'delegated', publisher_properties: [{ selection_type: 'inline', properties: [{ identifiers: named }] }] });
+        assert.equal(both.authorized, true, JSON.stringify(named));
+        assert.deepEqual(outcomes(both.selectors[0]), [['site', 'authorized']]);
+      }
     });
   });
 

@@ -3,7 +3,7 @@ import { canonicalAgentUrl } from '../../../protocol/agent-url.ts';
 import { ApError } from '../../../protocol/errors.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
 import type { AuthorizationIndex } from '../authorization-index.ts';
-import { checkAuthorization, checkProperty, type PropertyRef } from '../check.ts';
+import { checkAuthorization, checkIdentifiers, checkProperty, type CheckRequest, type Verdict } from '../check.ts';
 import type { IndexFollower } from '../index-follower.ts';
 import type { Identifier, IndexedProperty } from '../index-records.ts';
 import { authorizationResult, propertySummary, publisherStatus } from '../render.ts';
@@ -32,10 +32,9 @@ export function productAuthorizationRoute(app: FastifyInstance, follower: IndexF
       const index = liveIndex(follower);
       const results = selectors.map((s, i) => {
         const targets = targetsOf(index, s);
-        const properties = targets.map(({ property, identifiers, ref }) => {
-          const request = { agent, delegation_type: claimed };
-          const verdict = property ? checkProperty(index, request, property) : checkAuthorization(index, { ...request, property: ref });
-          return { property: property ? propertySummary(property) : null, identifiers, result: authorizationResult(verdict, agentUrl) };
+        const properties = targets.map(({ identifiers, judge }) => {
+          const verdict = judge({ agent, delegation_type: claimed });
+          return { property: verdict.property ? propertySummary(verdict.property) : null, identifiers, result: authorizationResult(verdict, agentUrl) };
         });
         const count = (status: string) => properties.filter((p) => p.result.status === status).length;
         return {
@@ -54,31 +53,26 @@ export function productAuthorizationRoute(app: FastifyInstance, follower: IndexF
 }
 
 interface Target {
-  property: IndexedProperty | undefined;
   identifiers: readonly Identifier[];
-  /** How to ask about it when it is not in the catalog, so the answer says why. */
-  ref: PropertyRef;
+  /** The two-sided check for it; a target not in the catalog is asked about so the answer says why. */
+  judge(request: Omit<CheckRequest, 'property'>): Verdict;
 }
 
 /**
  * What a selector selects: catalog properties; every id a by_id selector names, found or not (a
  * product naming a property its publisher does not declare is not authorized for it); for inline
- * ones the identifiers given, matched to the catalog when known.
+ * ones the identifiers given, judged by the catalog properties they name.
  */
 function targetsOf(index: AuthorizationIndex, s: Selector): Target[] {
-  const found = (property: IndexedProperty): Target => ({ property, identifiers: property.identifiers, ref: { identifier: property.identifiers[0]! } });
+  const found = (property: IndexedProperty): Target => ({ identifiers: property.identifiers, judge: (request) => checkProperty(index, request, property) });
   if (s.selection_type === 'by_id') {
     return [...new Set(s.property_ids)].map((id) => {
       const property = index.propertyById(s.publisher_domain, id);
-      return property ? found(property) : { property: undefined, identifiers: [], ref: { publisher_domain: s.publisher_domain, property_id: id } };
+      return property ? found(property) : { identifiers: [], judge: (request) => checkAuthorization(index, { ...request, property: { publisher_domain: s.publisher_domain, property_id: id } }) };
     });
   }
   if (s.selection_type !== 'inline') return selectedProperties(index, s).map(found);
-  return s.properties.map((p) => ({
-    property: p.identifiers.map((i) => index.propertiesByIdentifier(i.type, i.value)[0]).find((x) => x !== undefined),
-    identifiers: p.identifiers,
-    ref: { identifier: p.identifiers[0]! },
-  }));
+  return s.properties.map((p) => ({ identifiers: p.identifiers, judge: (request) => checkIdentifiers(index, request, p.identifiers) }));
 }
 
 function emptySelection(index: AuthorizationIndex, s: Selector): { code: string; message: string } {
