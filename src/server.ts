@@ -90,8 +90,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async () => {
-    if (closing) throw new ApError('service_unavailable', 'The server is shutting down; retry on another instance.');
+  app.addHook('onRequest', (_request, _reply, done) => {
+    done(closing ? new ApError('service_unavailable', 'The server is shutting down; retry on another instance.') : undefined);
   });
   logRequests(app);
   // Before any route: the OpenAPI generator only sees routes registered after it.
