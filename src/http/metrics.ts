@@ -11,18 +11,20 @@ export function registerMetrics(app: FastifyInstance, db: Database): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 
-  // Requests are counted in a plain map, one entry per series in the order they first appear, and
-  // handed to the counter when it is scraped; the latency histogram's children are bound once per
-  // method and route. Labelling and hashing on every request cost more than the rest together.
-  const counts = new Map<string, { labels: { method: string; route: string; status: string }; count: number }>();
-  const latencies = new Map<string, { observe(seconds: number): void }>();
+  // Requests are counted per series in plain maps and handed to the counter when it is scraped;
+  // the latency histogram's children are bound once per method and route. Labelling and hashing
+  // on every request cost more than the rest together. The maps are keyed by the route pattern and
+  // method strings themselves, which the framework hands over interned, so no key is built per request.
+  const byRoute = new Map<string, Map<string, Series>>();
+  /** Every status series, in the order they first appeared: the counter's series keep that order. */
+  const counts: StatusCount[] = [];
   new Counter({
     name: 'http_requests_total',
     help: 'HTTP requests answered, by method, route and status.',
     labelNames: ['method', 'route', 'status'] as const,
     registers: [registry],
     collect() {
-      for (const entry of counts.values()) {
+      for (const entry of counts) {
         if (entry.count === 0) continue;
         this.inc(entry.labels, entry.count);
         entry.count = 0;
@@ -50,18 +52,19 @@ export function registerMetrics(app: FastifyInstance, db: Database): Registry {
   app.addHook('onResponse', (request, reply, done) => {
     const { method } = request;
     const route = request.routeOptions.url ?? 'unmatched';
+    let byMethod = byRoute.get(route);
+    if (!byMethod) byRoute.set(route, (byMethod = new Map()));
+    let series = byMethod.get(method);
+    if (!series) byMethod.set(method, (series = { latency: latency.labels(method, route), statuses: new Map() }));
     const status = reply.statusCode;
-    const seriesKey = `${method} ${route}`;
-    const countKey = `${seriesKey} ${status}`;
-    const counted = counts.get(countKey);
-    if (counted) counted.count++;
-    else counts.set(countKey, { labels: { method, route, status: String(status) }, count: 1 });
-    let observed = latencies.get(seriesKey);
-    if (!observed) {
-      observed = latency.labels(method, route);
-      latencies.set(seriesKey, observed);
+    let counted = series.statuses.get(status);
+    if (!counted) {
+      counted = { labels: { method, route, status: String(status) }, count: 0 };
+      series.statuses.set(status, counted);
+      counts.push(counted);
     }
-    observed.observe(reply.elapsedTime / 1000);
+    counted.count++;
+    series.latency.observe(reply.elapsedTime / 1000);
     done();
   });
 
@@ -79,3 +82,14 @@ export function registerMetrics(app: FastifyInstance, db: Database): Registry {
   return registry;
 }
 
+/** Requests of one method and route: its latency child and its counts by status. */
+interface Series {
+  latency: { observe(seconds: number): void };
+  statuses: Map<number, StatusCount>;
+}
+
+/** Requests of one series not yet handed to the counter. */
+interface StatusCount {
+  labels: { method: string; route: string; status: string };
+  count: number;
+}
