@@ -34,7 +34,8 @@ export function checkRoutes(app: FastifyInstance, follower: IndexFollower): void
         response: { 200: { $ref: 'PropertyAuthorizationCheck#' }, ...errorResponses(400, 503) },
       },
     },
-    async (request) => {
+    // Synchronous: the answer comes from memory, so no promise is made per check.
+    (request) => {
       const index = liveIndex(follower);
       const q = request.query;
       const check = readCheck({ ...q, identifier: q.identifier_type !== undefined || q.identifier_value !== undefined ? { type: q.identifier_type ?? '', value: q.identifier_value ?? '' } : undefined }, 'querystring', '');

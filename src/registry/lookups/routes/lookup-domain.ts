@@ -24,7 +24,8 @@ export function lookupDomainRoute(app: FastifyInstance, follower: IndexFollower)
         response: { 200: DomainLookup, ...errorResponses(400, 503) },
       },
     },
-    async (request) => {
+    // Synchronous: the answer comes from memory, so no promise is made per lookup.
+    (request) => {
       const index = liveIndex(follower);
       const domain = normalizeRequestDomain(request.params.domain, { field: 'domain', in: 'params' });
       const publisher = index.publisher(domain);
