@@ -12,6 +12,7 @@ import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { buildValidator, refuseNulCharacters } from './http/validation.ts';
 import { echoRequestId, requestId } from './http/request-id.ts';
+import { standardOutputLog } from './http/log-destination.ts';
 import { logRequests } from './http/request-log.ts';
 import { recordRoutes } from './http/route-table.ts';
 import { resolveTxt } from 'node:dns/promises';
@@ -61,7 +62,7 @@ export interface AppDeps {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, db, migrations } = deps;
   const app = Fastify({
-    logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'], stream: standardOutputLog() },
     // One line per request, written by request-log.ts, instead of the framework's two.
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: requestId,
@@ -89,8 +90,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async () => {
-    if (closing) throw new ApError('service_unavailable', 'The server is shutting down; retry on another instance.');
+  app.addHook('onRequest', (_request, _reply, done) => {
+    done(closing ? new ApError('service_unavailable', 'The server is shutting down; retry on another instance.') : undefined);
   });
   logRequests(app);
   // Before any route: the OpenAPI generator only sees routes registered after it.

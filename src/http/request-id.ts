@@ -13,7 +13,9 @@ export function requestId(req: IncomingMessage): string {
 
 /** Echoes the request id so a client can quote it when reporting a problem. */
 export function echoRequestId(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback hook: it awaits nothing, so it costs no promise per request.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
 }

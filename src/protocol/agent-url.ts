@@ -1,3 +1,5 @@
+import { RecentAnswers } from './recent-answers.ts';
+
 const unreserved = /^[A-Za-z0-9\-._~]$/;
 
 /**
@@ -11,6 +13,16 @@ export function canonicalAgentUrl(url: string): string | undefined {
   // path into "/"; what remains is percent-encoding.
   const parsed = new URL(url);
   return `${parsed.protocol}//${parsed.host}${normalizeEscapes(parsed.pathname)}${normalizeEscapes(parsed.search)}`;
+}
+
+const recentAgents = new RecentAnswers<string>(1024);
+
+/** `canonicalAgentUrl` for URLs taken from requests: the real-time check names the same few agents again and again. */
+export function canonicalRequestAgentUrl(url: string): string | undefined {
+  const known = recentAgents.get(url);
+  if (known !== undefined) return known;
+  const canonical = canonicalAgentUrl(url);
+  return canonical === undefined ? undefined : recentAgents.set(url, canonical);
 }
 
 function normalizeEscapes(text: string): string {

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { ApError } from './errors.ts';
 import { hasReservedHyphens, idnaToAscii, reservedHyphens, type DomainErrorCode } from './idna.ts';
+import { RecentAnswers } from './recent-answers.ts';
 
 export { toUnicodeDomain } from './idna.ts';
 export { labelScripts } from './scripts.ts';
@@ -60,6 +61,16 @@ export function normalizeDomain(input: string, { field = 'domain', in: where = '
   // parsed as an IPv4 address (0x7f.0.0.0x1 is 127.0.0.1), so it is never a domain.
   if (/^(\d+|0x[0-9a-f]*)$/.test(labels.at(-1)!)) reject('the top-level label cannot be a number (URLs read such a host as an IPv4 address)');
   return ascii;
+}
+
+const recentDomains = new RecentAnswers<string>(4096);
+
+/**
+ * `normalizeDomain` for domains taken from requests: the normal forms of recently seen inputs are
+ * remembered (a refusal is not, so each names its own field).
+ */
+export function normalizeRequestDomain(input: string, source?: DomainSource): string {
+  return recentDomains.get(input) ?? recentDomains.set(input, normalizeDomain(input, source));
 }
 
 function truncate(text: string): string {

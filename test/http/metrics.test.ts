@@ -25,6 +25,18 @@ eachEngine('metrics', (engine) => {
     assert.match(text, /^http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/healthz"\} \d+$/m);
   });
 
+  it('keeps counting across scrapes, each request once', async () => {
+    const probe = async () => (await fetch(`${server.url}/readyz`)).status;
+    const statuses = [await probe(), await probe()];
+    const count = (text: string) => Number(new RegExp(`^http_requests_total\\{method="GET",route="/readyz",status="${statuses[0]}"\\} (\\d+)$`, 'm').exec(text)?.[1]);
+    assert.equal(count(await scrape()), 2);
+    assert.equal(count(await scrape()), 2, 'a scrape alone adds nothing');
+    await probe();
+    const text = await scrape();
+    assert.equal(count(text), 3);
+    assert.match(text, /^http_request_duration_seconds_count\{method="GET",route="\/readyz"\} 3$/m);
+  });
+
   it('labels unmatched URLs alike, so hostile URLs cannot grow the series', async () => {
     for (let i = 0; i < 5; i++) await fetch(`${server.url}/probe-${i}-${Math.random()}`);
     const text = await scrape();

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { canonicalAgentUrl } from '../../../protocol/agent-url.ts';
-import { normalizeDomain } from '../../../protocol/domain.ts';
+import { canonicalRequestAgentUrl } from '../../../protocol/agent-url.ts';
+import { normalizeRequestDomain } from '../../../protocol/domain.ts';
 import { ApError } from '../../../protocol/errors.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
 import { checkAuthorization, type PropertyRef } from '../check.ts';
@@ -34,7 +34,8 @@ export function checkRoutes(app: FastifyInstance, follower: IndexFollower): void
         response: { 200: { $ref: 'PropertyAuthorizationCheck#' }, ...errorResponses(400, 503) },
       },
     },
-    async (request) => {
+    // Synchronous: the answer comes from memory, so no promise is made per check.
+    (request) => {
       const index = liveIndex(follower);
       const q = request.query;
       const check = readCheck({ ...q, identifier: q.identifier_type !== undefined || q.identifier_value !== undefined ? { type: q.identifier_type ?? '', value: q.identifier_value ?? '' } : undefined }, 'querystring', '');
@@ -65,7 +66,7 @@ export function checkRoutes(app: FastifyInstance, follower: IndexFollower): void
 function readCheck(c: OneCheck, where: 'querystring' | 'body', prefix: string): { agent: string; property: PropertyRef; delegation_type: string | undefined } {
   const invalid = (field: string, message: string) =>
     new ApError('validation_failed', `Invalid ${where}.${prefix}${field}: ${message}.`, { details: [{ in: where, field: `${prefix}${field}`, message }] });
-  const agent = canonicalAgentUrl(c.agent_url);
+  const agent = canonicalRequestAgentUrl(c.agent_url);
   if (agent === undefined) throw invalid('agent_url', 'must be an absolute URL');
   const identifierField = where === 'querystring' ? 'identifier_type' : 'identifier';
   if (c.identifier !== undefined) {
@@ -76,6 +77,6 @@ function readCheck(c: OneCheck, where: 'querystring' | 'body', prefix: string): 
   if (c.publisher_domain === undefined || c.property_id === undefined) {
     throw invalid(c.publisher_domain === undefined ? 'publisher_domain' : 'property_id', `name the property by ${where === 'querystring' ? 'identifier_type and identifier_value' : 'identifier'}, or by publisher_domain and property_id`);
   }
-  const domain = normalizeDomain(c.publisher_domain, { field: `${prefix}publisher_domain`, in: where });
+  const domain = normalizeRequestDomain(c.publisher_domain, { field: `${prefix}publisher_domain`, in: where });
   return { agent, property: { publisher_domain: domain, property_id: c.property_id }, delegation_type: c.delegation_type };
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { normalizeDomain } from '../../../protocol/domain.ts';
+import { normalizeRequestDomain } from '../../../protocol/domain.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
 import { Domain } from '../../../protocol/wire/common.ts';
 import { covers, type AuthorizationIndex } from '../authorization-index.ts';
@@ -24,9 +24,10 @@ export function lookupDomainRoute(app: FastifyInstance, follower: IndexFollower)
         response: { 200: DomainLookup, ...errorResponses(400, 503) },
       },
     },
-    async (request) => {
+    // Synchronous: the answer comes from memory, so no promise is made per lookup.
+    (request) => {
       const index = liveIndex(follower);
-      const domain = normalizeDomain(request.params.domain, { field: 'domain', in: 'params' });
+      const domain = normalizeRequestDomain(request.params.domain, { field: 'domain', in: 'params' });
       const publisher = index.publisher(domain);
       const own = index.propertiesOfPublisher(domain);
       const named = [...index.propertiesByIdentifier('domain', domain), ...index.propertiesByIdentifier('subdomain', domain)].filter((p) => p.publisher !== domain);
