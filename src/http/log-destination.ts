@@ -8,9 +8,10 @@ const pause = new Int32Array(new SharedArrayBuffer(4));
 /**
  * Where the logger's lines go: a file descriptor, written in batches. The lines of one turn of the
  * event loop leave in one write, made off the event loop with at most one write under way; lines
- * logged meanwhile join the next. Nothing is dropped: what is still waiting when the process exits
- * is written synchronously then. A write error other than a closed reader (EPIPE, after which lines
- * are dropped) is emitted as `error`, as the logger's own destination does.
+ * logged meanwhile join the next. Lines still waiting when the process exits are written
+ * synchronously then (a write already under way is the kernel's by then, as with the logger's own
+ * destination). A write error other than a closed reader (EPIPE, after which lines are dropped) is
+ * emitted as `error`, as the logger's own destination does.
  *
  * Why not the logger's own destination (sonic-boom): per line it measures the UTF-8 length of the
  * whole pending chunk and re-encodes it after each write, which under load cost more than the rest
