@@ -1,13 +1,16 @@
 // The baseline: a bare Node HTTP server answering /healthz with the same body and headers class
 // as `ap serve`, so the benchmark measures what the framework and our hooks cost. Given a body as
 // its argument, it answers every path with that body instead: the floor for an endpoint whose
-// answer the ap computes from memory.
+// answer the ap computes from memory. BARE_BUSY_MICROS makes it spin that long on each request
+// first: a control for what any per-request work costs on the machine at hand.
 import { createServer } from 'node:http';
 
 const constant = process.argv[2];
 const body = constant ?? JSON.stringify({ status: 'ok' });
 const length = Buffer.byteLength(body);
+const busyMs = Number(process.env.BARE_BUSY_MICROS ?? 0) / 1000;
 const server = createServer((req, res) => {
+  if (busyMs > 0) for (const until = performance.now() + busyMs; performance.now() < until; );
   if (constant !== undefined || req.url === '/healthz') {
     res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': length });
     res.end(body);

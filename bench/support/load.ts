@@ -1,4 +1,9 @@
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { text } from 'node:stream/consumers';
+import { fileURLToPath } from 'node:url';
+import type { PacedOptions, PacedResult } from './paced-load.ts';
 
 export interface LoadResult {
   requestsPerSecond: number;
@@ -18,16 +23,23 @@ export interface LoadOptions {
   body?: string;
 }
 
-/** Drives one URL with autocannon and returns what a comparison needs. */
-export async function load(url: string, { seconds, connections, ...request }: LoadOptions): Promise<LoadResult> {
-  const result = await autocannon({ url, duration: seconds, connections, pipelining: 1, ...request });
-  return {
-    requestsPerSecond: result.requests.average,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
-  };
+/** What load-child.ts is asked to do. */
+export type LoadJob = ({ kind: 'max'; url: string } & LoadOptions) | ({ kind: 'paced'; origin: string; paths: readonly string[] } & PacedOptions);
+
+/** Drives one URL as hard as it answers, with autocannon in a process of its own, and returns what a comparison needs. */
+export function load(url: string, options: LoadOptions): Promise<LoadResult> {
+  return inChild({ kind: 'max', url, ...options });
+}
+
+export async function inChild(job: LoadJob & { kind: 'max' }): Promise<LoadResult>;
+export async function inChild(job: LoadJob & { kind: 'paced' }): Promise<PacedResult>;
+export async function inChild(job: LoadJob): Promise<LoadResult | PacedResult> {
+  const script = fileURLToPath(new URL('./load-child.ts', import.meta.url));
+  const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'inherit'] });
+  child.stdin.end(JSON.stringify(job));
+  const [output, [code]] = await Promise.all([text(child.stdout), once(child, 'exit') as Promise<[number | null]>]);
+  if (code !== 0) throw new Error(`the load generator exited with ${code}`);
+  return JSON.parse(output) as LoadResult | PacedResult;
 }
 
 export const benchOptions: LoadOptions = {

@@ -30,6 +30,8 @@ export interface ServingAp {
   logs: string[];
   /** Calls `listener` with each log line from now on; the function it returns stops that. */
   onLine(listener: (line: string) => void): () => void;
+  /** From now on drops log lines unread: a benchmark's load would otherwise cost this process a core's share and fill its memory. */
+  discardLogs(): void;
   /** Sends the signal and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -47,11 +49,12 @@ export async function serveAp(args: string[], env: Record<string, string> = {}):
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
   const exited = once(child, 'exit') as Promise<[number | null]>;
+  const lines = createInterface({ input: child.stdout });
   const url = await new Promise<string>((resolve, reject) => {
     // Only a hang turns into a failure here: a busy machine can take well over 30 s to start one,
     // so the bound sits just under the test runner's own timeout (120 s).
     const timer = setTimeout(() => reject(new Error(`ap serve did not start in time: ${stderr}`)), 100_000);
-    createInterface({ input: child.stdout }).on('line', (line) => {
+    lines.on('line', (line) => {
       logs.push(line);
       for (const listener of listeners) listener(line);
       const match = /"ap serving at (http:\/\/[^"]+)"/.exec(line);
@@ -73,6 +76,10 @@ export async function serveAp(args: string[], env: Record<string, string> = {}):
     onLine(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    discardLogs() {
+      lines.close();
+      child.stdout.resume();
     },
     async stop(signal = 'SIGTERM') {
       child.kill(signal);

@@ -1,0 +1,18 @@
+// A load generator in a process of its own, so neither the benchmark's other work (reading a
+// server's log lines, holding a database connection) nor its garbage collection pauses the client
+// mid-measurement. Given a job as JSON on stdin, prints its result as JSON on stdout.
+import autocannon from 'autocannon';
+import { text } from 'node:stream/consumers';
+import type { LoadJob } from './load.ts';
+import { runPaced } from './paced-client.ts';
+
+const job = JSON.parse(await text(process.stdin)) as LoadJob;
+if (job.kind === 'max') {
+  const { url, seconds, connections, ...request } = job;
+  const result = await autocannon({ url, duration: seconds, connections, pipelining: 1, ...request });
+  console.log(
+    JSON.stringify({ requestsPerSecond: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx }),
+  );
+} else {
+  console.log(JSON.stringify(await runPaced(job.origin, job.paths, job)));
+}
