@@ -3,13 +3,21 @@ import fs from 'node:fs';
 
 /** How long to wait before trying again when the descriptor is non-blocking and full. */
 const RETRY_MS = 10;
+/**
+ * How long a line waits for others to share its write. Requests that arrive one at a time (as
+ * impressions do) would otherwise each pay for a write of their own, a round trip through the
+ * thread pool (measured in docs/decisions.md).
+ */
+const BATCH_MS = 10;
+/** A batch this long leaves at once. */
+const BATCH_LINES = 1000;
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
 /**
- * Where the logger's lines go: a file descriptor, written in batches. The lines of one turn of the
- * event loop leave in one write, made off the event loop with at most one write under way; lines
- * logged meanwhile join the next. Lines still waiting when the process exits are written
- * synchronously then (a write already under way is the kernel's by then, as with the logger's own
+ * Where the logger's lines go: a file descriptor, written in batches. A line waits at most
+ * BATCH_MS for others, then they leave in one write, made off the event loop with at most one
+ * write under way; lines logged meanwhile join the next. Lines still waiting when the process
+ * exits are written synchronously then (a write already under way is the kernel's by then, as with the logger's own
  * destination). A write error other than a closed reader (EPIPE, after which lines are dropped) is
  * emitted as `error`, as the logger's own destination does.
  *
@@ -19,7 +27,7 @@ const pause = new Int32Array(new SharedArrayBuffer(4));
  */
 export class BatchedLogDestination extends EventEmitter {
   private pending: string[] = [];
-  private scheduled = false;
+  private timer: NodeJS.Timeout | undefined;
   private writing = false;
   private closedReader = false;
   private waiting: Array<(err?: Error) => void> = [];
@@ -33,20 +41,21 @@ export class BatchedLogDestination extends EventEmitter {
   write(line: string): boolean {
     if (this.closedReader) return true;
     this.pending.push(line);
-    if (!this.scheduled && !this.writing) {
-      this.scheduled = true;
-      setImmediate(this.flushPending);
-    }
+    if (this.writing) return true;
+    if (this.pending.length >= BATCH_LINES) this.flushPending();
+    // Unreferenced: the exit handler writes what is left, so a waiting line keeps no process alive.
+    else this.timer ??= setTimeout(this.flushPending, BATCH_MS).unref();
     return true;
   }
 
-  /** Calls back once every line written so far has been handed to the descriptor. */
+  /** Writes what waits now, and calls back once every line written so far has been handed to the descriptor. */
   flush(callback: (err?: Error) => void): void {
     if (!this.writing && (this.pending.length === 0 || this.closedReader)) {
       process.nextTick(callback);
       return;
     }
     this.waiting.push(callback);
+    if (!this.writing) this.flushPending();
   }
 
   /** Writes every line not yet written, before returning; for exit, when no callback would run. */
@@ -64,7 +73,8 @@ export class BatchedLogDestination extends EventEmitter {
   }
 
   private readonly flushPending = (): void => {
-    this.scheduled = false;
+    clearTimeout(this.timer);
+    this.timer = undefined;
     if (this.writing) return;
     if (this.closedReader || this.pending.length === 0) return this.settled();
     this.writeAsync(this.take());

@@ -19,23 +19,47 @@ describe('batched log destination', () => {
   });
   after(() => rm(dir, { recursive: true, force: true }));
 
-  it('writes every line in order, the lines of one turn in one write', async () => {
-    const path = join(dir, 'turns.log');
+  it('writes every line in order, those of one batch window in one write', async () => {
+    const path = join(dir, 'batches.log');
     const fd = fs.openSync(path, 'w');
     const writes = mock.method(fs, 'write');
+    mock.timers.enable({ apis: ['setTimeout'] });
     try {
       const destination = new BatchedLogDestination(fd);
-      const lines = Array.from({ length: 1000 }, (_, i) => `{"n":${i},"msg":"été ${i}"}\n`);
-      for (const line of lines.slice(0, 600)) destination.write(line);
-      await flushed(destination);
-      assert.equal(writes.mock.callCount(), 1, 'one write for the lines of one turn');
-      for (const line of lines.slice(600)) {
+      const lines = Array.from({ length: 600 }, (_, i) => `{"n":${i},"msg":"été ${i}"}\n`);
+      // Lines logged on separate turns of the event loop, as requests arriving one at a time log.
+      for (const line of lines.slice(0, 300)) {
         destination.write(line);
         await new Promise((resolve) => setImmediate(resolve));
       }
+      assert.equal(writes.mock.callCount(), 0, 'nothing written before the window closes');
+      mock.timers.tick(10);
       await flushed(destination);
+      assert.equal(writes.mock.callCount(), 1, 'one write for the lines of the window');
+      for (const line of lines.slice(300)) destination.write(line);
+      await flushed(destination);
+      assert.equal(writes.mock.callCount(), 2, 'flush writes what waits without waiting for the window');
       assert.equal(await readFile(path, 'utf8'), lines.join(''));
     } finally {
+      mock.timers.reset();
+      writes.mock.restore();
+      fs.closeSync(fd);
+    }
+  });
+
+  it('writes a long batch at once', async () => {
+    const path = join(dir, 'long.log');
+    const fd = fs.openSync(path, 'w');
+    const writes = mock.method(fs, 'write');
+    mock.timers.enable({ apis: ['setTimeout'] });
+    try {
+      const destination = new BatchedLogDestination(fd);
+      for (let i = 0; i < 1000; i++) destination.write(`line ${i}\n`);
+      assert.equal(writes.mock.callCount(), 1, 'the thousandth line sends the batch without waiting for the window');
+      await flushed(destination);
+      assert.equal(await readFile(path, 'utf8'), Array.from({ length: 1000 }, (_, i) => `line ${i}\n`).join(''));
+    } finally {
+      mock.timers.reset();
       writes.mock.restore();
       fs.closeSync(fd);
     }
