@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { AgentError } from '../../protocol/errors.ts';
+import { invalidArgument } from './invalid-argument.ts';
 import type { AgentTask, JsonSchema } from './task.ts';
 
 // Task arguments are JSON and are never coerced; the first error is reported, as for HTTP bodies.
@@ -42,6 +43,10 @@ export function advertisedOutput(task: AgentTask): JsonSchema | undefined {
   // A long task's call answers its `{task_id, status}`; the output comes later, through get_task.
   if (task.longRunning) return undefined;
   const output = task.output;
+  // A published schema's `$ref` resolves only here, and MCP wants an object schema at the root (the
+  // SDK's client refuses the whole tools list otherwise): clients get its name; the runtime checks it.
+  const ref = output?.['$ref'];
+  if (typeof ref === 'string') return { type: 'object', description: `The protocol's published schema ${ref}.` };
   if (!output || typeof output['properties'] !== 'object' || output['properties'] === null) return output;
   return { ...output, properties: { context: envelopeProperties.context, ...(output['properties'] as Record<string, unknown>) } };
 }
@@ -55,8 +60,7 @@ export function validateArguments(task: AgentTask, args: Record<string, unknown>
   }
   if (validate(args)) return;
   const error = validate.errors![0]!;
-  const field = fieldOf(error);
-  throw new AgentError('INVALID_REQUEST', `Invalid argument ${field || '(arguments)'}: ${error.message ?? 'is invalid'}.`, { field });
+  throw invalidArgument(args, fieldOf(error), error.message ?? 'is invalid');
 }
 
 /** The field at fault in core/error.json's JSONPath-lite: `packages[0].budget`. */

@@ -51,7 +51,7 @@ export function capabilitiesTask(tenant: Omit<Tenant, 'tasks'> & { tasks: readon
     },
     mutates: false,
     async handler() {
-      return structuredClone(answer);
+      return structuredClone({ ...answer, ...tenant.capabilities?.() });
     },
   };
 }

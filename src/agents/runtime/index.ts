@@ -12,6 +12,9 @@ import { cancelTaskTask, getTaskTask, submitTask } from './tasks/service.ts';
 
 export type { AgentTask, Tenant, TaskContext, TaskProgress, ResolvedAccount } from './task.ts';
 export { InputRequired } from './task.ts';
+export { errorObject } from './envelope.ts';
+export { paginate, type PageInfo, type PageRequest } from './pagination.ts';
+export { checkPublishedRequest } from './published-request.ts';
 
 /** What the tenant's transports need of the long-task worker. */
 export interface TaskWorkerHandle {
@@ -31,7 +34,7 @@ export function mountTenant(app: FastifyInstance, ctx: AppContext, tenant: Tenan
   const publicHost = ctx.config.publicUrl ? new URL(ctx.config.publicUrl).hostname : undefined;
   const builtIn = [capabilitiesTask(tenant, { replayTtlSeconds: agents.replayTtlSeconds, webhookAlgorithms: [agents.signingAlg] })];
   const abort = worker.abort.bind(worker);
-  if (tenant.tasks.some((t) => t.longRunning)) builtIn.push(getTaskTask(), cancelTaskTask(ctx.db, abort));
+  if (runsLong(tenant)) builtIn.push(getTaskTask(), cancelTaskTask(ctx.db, abort));
   const withBuiltIns: Tenant = { ...tenant, tasks: [...builtIn, ...tenant.tasks] };
   const submit: Submit = async (tx, task, args, principal) => submitTask(tx, ctx.clock, tenant.name, principal, task.name, args);
   const runner = createRunner(ctx.db, withBuiltIns, { clock: ctx.clock, replayTtlSeconds: agents.replayTtlSeconds, log: app.log, validateOutputs: agents.validateOutputs }, submit);
@@ -48,4 +51,11 @@ export function mountTenant(app: FastifyInstance, ctx: AppContext, tenant: Tenan
   mountMcp(app, withBuiltIns, served, hostGuard);
   mountA2a(app, withBuiltIns, served, () => baseUrl(app, ctx.config), hostGuard, { db: ctx.db, clock: ctx.clock, abort });
   if (tenant.httpEnvelope) mountHttp(app, withBuiltIns, served, tenant.httpEnvelope, hostGuard);
+}
+
+const runsLong = (tenant: Tenant) => tenant.tasks.some((t) => t.longRunning);
+
+/** The tasks a tenant answers, by name: the built-ins `mountTenant` adds, then its own. */
+export function advertisedTaskNames(tenant: Tenant): string[] {
+  return ['get_ap_capabilities', ...(runsLong(tenant) ? ['get_task', 'cancel_task'] : []), ...tenant.tasks.map((t) => t.name)];
 }

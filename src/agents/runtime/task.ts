@@ -104,6 +104,16 @@ export interface Tenant {
    */
   resolveAccount?: (ref: Record<string, unknown>, ctx: { db: Queryable; principal: Principal }) => Promise<ResolvedAccount | undefined>;
   /**
+   * The publishers' properties it sells (core/publisher-property-selector.json), for the
+   * deployment's adagents.json; none when it sells none.
+   */
+  sells?: () => readonly object[];
+  /**
+   * The protocol-specific blocks of its get_ap_capabilities answer (`media_buy`, `account`,
+   * `creative`...), beside what the runtime states itself (versions, protocols, tasks, signing).
+   */
+  capabilities?: () => Record<string, unknown>;
+  /**
    * Bearer tokens this agent accepts besides the registry's own API keys and access tokens (a
    * partner's token, a public test credential), each giving its own principal.
    */

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { validateArguments } from '../../../src/agents/runtime/arguments.ts';
+import { ToolSchema } from '@modelcontextprotocol/sdk/types.js';
+import { advertisedOutput, validateArguments } from '../../../src/agents/runtime/arguments.ts';
 import type { AgentTask } from '../../../src/agents/runtime/task.ts';
 import { AgentError } from '../../../src/protocol/errors.ts';
 
@@ -34,4 +35,13 @@ it('names the field at fault in JSONPath-lite, as core/error.json asks (packages
   assert.equal(fieldOf({ packages: [{ budget: 1 }, {}] }), 'packages[1].budget');
   assert.equal(fieldOf({ packages: [{ budget: 1, extra: true }] }), 'packages[0].extra');
   assert.equal(fieldOf({ packages: [{ budget: 1 }] }), undefined);
+});
+
+it('advertises an output named by a published $ref as an object schema, which the MCP SDK accepts in a tools list', () => {
+  const published: AgentTask = { ...task, output: { $ref: '/schemas/3.0.6/media-buy/get-products-response.json' } };
+  const outputSchema = advertisedOutput(published);
+  assert.equal(outputSchema?.['type'], 'object');
+  assert.match(String(outputSchema?.['description']), /media-buy\/get-products-response\.json/);
+  assert.equal(ToolSchema.safeParse({ name: 'get_products', inputSchema: { type: 'object' }, outputSchema }).success, true);
+  assert.equal(ToolSchema.safeParse({ name: 'get_products', inputSchema: { type: 'object' }, outputSchema: published.output }).success, false);
 });
