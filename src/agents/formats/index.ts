@@ -1,0 +1,8 @@
+/**
+ * The standard creative formats and `list_creative_formats`, shared by the agents that answer it
+ * (the sales agent for the formats its products take, the creative agent for all it defines).
+ */
+export type { Asset, AssetGroup, Format, FormatId, FormatType, Render, WcagLevel } from './format.ts';
+export { standardFormats } from './standard.ts';
+export { filterFormats, type FormatFilters } from './filter.ts';
+export { listCreativeFormatsTask, type CreativeAgent, type ListCreativeFormatsOptions } from './list-creative-formats.ts';
