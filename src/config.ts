@@ -58,6 +58,12 @@ export interface CrawlerConfig {
 
 /** The agent runtime (agent-tasks spec sections 4 to 8). */
 export interface AgentsConfig {
+  /** Whether `ap serve` mounts the test deployment's agents (`/sales/mcp`, ...) beside the registry. */
+  serve: boolean;
+  /** The sales agent's catalog file (YAML or JSON); the demo catalog when unset. */
+  salesCatalog: string | undefined;
+  /** The test deployment's public bearer credential; none when `off`. */
+  testCredential: string | undefined;
   /** How long a mutating task's first response is replayed for its idempotency key. */
   replayTtlSeconds: number;
   /** Host names the agent endpoints answer besides loopback and PUBLIC_URL's (DNS-rebinding protection). */
@@ -122,6 +128,12 @@ export interface ConfigFlags {
 }
 
 /** The environment variables, with their meaning and default; the README's table is this one. */
+/**
+ * The test deployment's credential when none is configured. Public on purpose, as the spec's test
+ * deployment's is: it lets a newcomer call the agents, which then act for no organization.
+ */
+export const publicTestCredential = 'ap-test-deployment-public';
+
 export const envVars = {
   PORT: { default: '3000', meaning: 'HTTP port' },
   HOST: { default: '127.0.0.1', meaning: 'interface to listen on (0.0.0.0 for all)' },
@@ -151,6 +163,9 @@ export const envVars = {
   FEED_RETENTION_DAYS: { default: '90', meaning: 'days change-feed events (and their cursors) are kept' },
   FEED_PRUNE_INTERVAL_SECONDS: { default: '3600', meaning: 'how often the feed retention job deletes old events' },
   FEED_HEARTBEAT_SECONDS: { default: '15', meaning: 'heartbeat interval of caught-up feed streams' },
+  AGENTS: { default: 'true', meaning: 'mount the test deployment\'s agents (/sales/mcp, ...) beside the registry (true or false)' },
+  SALES_CATALOG: { default: '', meaning: 'the sales agent\'s product catalog, a YAML or JSON file (default: the demo catalog)' },
+  AGENT_TEST_CREDENTIAL: { default: publicTestCredential, meaning: 'the test deployment\'s public bearer credential, printed at start (at least 16 characters; off for none)' },
   AGENT_REPLAY_TTL_SECONDS: { default: '86400', meaning: 'seconds an agent replays the first response to an idempotency key (3600 to 604800)' },
   AGENT_ALLOWED_HOSTS: { default: '', meaning: 'comma-separated host names the agent endpoints answer besides loopback and PUBLIC_URL' },
   AGENT_ALLOWED_ORIGINS: { default: '', meaning: 'comma-separated browser origins allowed to call the agent endpoints' },
@@ -210,6 +225,9 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
       heartbeatSeconds: integer('FEED_HEARTBEAT_SECONDS', get('FEED_HEARTBEAT_SECONDS'), 1, 3600),
     },
     agents: {
+      serve: oneOf('AGENTS', get('AGENTS'), ['true', 'false']) === 'true',
+      salesCatalog: nonEmpty(get('SALES_CATALOG')),
+      testCredential: testCredential(get('AGENT_TEST_CREDENTIAL')),
       replayTtlSeconds: integer('AGENT_REPLAY_TTL_SECONDS', get('AGENT_REPLAY_TTL_SECONDS'), 3600, 604800),
       allowedHosts: list(get('AGENT_ALLOWED_HOSTS')),
       allowedOrigins: list(get('AGENT_ALLOWED_ORIGINS')),
@@ -233,6 +251,12 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
       pollSeconds: integer('CRAWL_POLL_SECONDS', get('CRAWL_POLL_SECONDS'), 1, 3600),
     },
   };
+}
+
+function testCredential(value: string): string | undefined {
+  if (value === 'off') return undefined;
+  if (value.length < 16) throw new ConfigError('AGENT_TEST_CREDENTIAL must be at least 16 characters, or off');
+  return value;
 }
 
 function adminKey(value: string | undefined): string | undefined {

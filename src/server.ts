@@ -12,6 +12,7 @@ import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { buildValidator, refuseNulCharacters } from './http/validation.ts';
 import { echoRequestId, requestId } from './http/request-id.ts';
+import { baseUrl } from './http/base-url.ts';
 import { standardOutputLog } from './http/log-destination.ts';
 import { logRequests } from './http/request-log.ts';
 import { recordRoutes } from './http/route-table.ts';
@@ -23,7 +24,7 @@ import { parseAllowList } from './net/allow-list.ts';
 import { SafeFetch } from './net/safe-fetch.ts';
 import { ApError } from './protocol/errors.ts';
 // Capabilities, each through its one public face: its index.ts (lint refuses anything deeper).
-import { agentsPlugin, type Tenant } from './agents/index.ts';
+import { agentsPlugin, testDeployment, type Tenant } from './agents/index.ts';
 import { authPlugin, type Authenticator } from './auth/index.ts';
 import { dashboardPlugin } from './dashboard/index.ts';
 import { applyHeldBrand, brandsPlugin, type EnrichmentProvider } from './registry/brands/index.ts';
@@ -113,7 +114,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(searchPlugin, { ctx });
   await app.register(ownershipPlugin, { ctx });
   await app.register(homographsPlugin, { ctx, appliers: deps.reviewAppliers ?? { brand: applyHeldBrand(ctx), property: applyHeldProperty(ctx) } });
-  await app.register(agentsPlugin, { ctx, tenants: deps.tenants ?? [] });
+  await app.register(agentsPlugin, { ctx, tenants: deps.tenants ?? (await testDeployment(ctx, () => baseUrl(app, config))) });
 
   app.addHook('onClose', async () => {
     if (!deps.fetcher) await fetcher.close();

@@ -1,12 +1,15 @@
 import fp from 'fastify-plugin';
+import { ConfigError } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { baseUrl } from '../http/base-url.ts';
 import { BackgroundPass } from '../jobs/background-pass.ts';
+import { listingRoutes } from './listing.ts';
 import { keyRoutes } from './runtime/keys/routes.ts';
 import { signatureLifetimeSeconds } from './runtime/keys/lifetime.ts';
 import { currentKey, type KeySettings } from './runtime/keys/store.ts';
 import { pruneAgentRecords } from './runtime/housekeeping.ts';
 import { mountTenant, type Tenant } from './runtime/index.ts';
+import { CatalogError, demoCatalogPath, loadCatalogFile, salesAgent, type Catalog } from './sales/index.ts';
 import { TaskWorker } from './runtime/tasks/worker.ts';
 import { WebhookDeliverer } from './runtime/webhooks/deliverer.ts';
 
@@ -20,6 +23,27 @@ declare module 'fastify' {
     taskWorker?: TaskWorker;
     /** The webhook outbox's sender, so a test can `watch` its attempts instead of polling; absent when no agent is served. */
     webhookDeliverer?: WebhookDeliverer;
+  }
+}
+
+/**
+ * The agents `ap serve` mounts beside the registry (the spec's test deployment, path-routed):
+ * none with AGENTS=false. Each accepts the deployment's public test credential.
+ */
+export async function testDeployment(ctx: AppContext, base: () => string): Promise<Tenant[]> {
+  const { agents } = ctx.config;
+  if (!agents.serve) return [];
+  const credentials = agents.testCredential ? [{ token: agents.testCredential, name: 'public-test' }] : [];
+  return [salesAgent({ catalog: await salesCatalog(agents.salesCatalog ?? demoCatalogPath), base, credentials })];
+}
+
+/** A catalog the operator got wrong stops the start as any bad setting does, naming the file's line. */
+async function salesCatalog(path: string): Promise<Catalog> {
+  try {
+    return await loadCatalogFile(path);
+  } catch (err) {
+    if (err instanceof CatalogError) throw new ConfigError(`SALES_CATALOG: ${err.message}`);
+    throw err;
   }
 }
 
@@ -58,6 +82,14 @@ export const agentsPlugin = fp<AgentsOptions>(async (app, { ctx, tenants }) => {
   app.decorate('webhookDeliverer', deliverer);
   for (const tenant of tenants) mountTenant(app, ctx, tenant, worker);
   keyRoutes(app, ctx.db, keys, tenants, () => baseUrl(app, ctx.config));
+  listingRoutes(app, tenants, () => baseUrl(app, ctx.config));
+  app.addHook('onListen', async () => {
+    const base = baseUrl(app, ctx.config);
+    // Only the public one is printed: a tenant's other credentials are secrets.
+    const offered = tenants.some((t) => t.credentials?.some((c) => c.token === agents.testCredential));
+    const credential = offered ? `; public test credential: Authorization: Bearer ${agents.testCredential}` : '';
+    app.log.info({ agents: tenants.map((t) => `${base}${t.path}/mcp`) }, `agents serving at ${tenants.map((t) => `${base}${t.path}/mcp`).join(', ')}${credential}`);
+  });
   app.addHook('onReady', async () => {
     await currentKey(ctx.db, keys);
     if (!agents.signingKeySecret) app.log.warn('AP_SIGNING_KEY_SECRET is not set: agent signing keys are stored unsealed (acceptable in development only)');

@@ -7,7 +7,8 @@ import pg from 'pg';
 import { openPglite } from '../../src/db/pglite.ts';
 import { postgresUrl } from '../support/engines.ts';
 import { runAp, serveAp, untilReady } from '../support/cli.ts';
-import { json } from '../support/http.ts';
+import { mcpClient } from '../support/agents.ts';
+import { json, type Json } from '../support/http.ts';
 
 describe('ap command', () => {
   it('explains itself with --help', async () => {
@@ -111,5 +112,40 @@ describe('[postgres] ap serve with DATABASE_URL', () => {
     const { code, stdout } = await runAp(['migrate', '--database-url', url.href], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
     assert.equal(code, 0);
     assert.match(stdout, /^postgres: /);
+  });
+});
+
+describe('[pglite] ap serve with the test deployment', () => {
+  it('serves the sales agent at /sales/mcp to the public credential it prints, as npm start does', async () => {
+    const server = await serveAp(['--data-dir', 'memory://'], { AGENTS: 'true' });
+    try {
+      const line = server.logs.find((l) => l.includes('agents serving at')) ?? (await new Promise<string>((resolve) => server.onLine((l) => l.includes('agents serving at') && resolve(l))));
+      assert.match(line, new RegExp(`${server.url}/sales/mcp`));
+      const credential = /Authorization: Bearer (\S+?)"/.exec(line)?.[1];
+      assert.equal(credential, 'ap-test-deployment-public');
+      const client = await mcpClient(server.url, '/sales', { authorization: `Bearer ${credential}` });
+      try {
+        const result = (await client.callTool({ name: 'get_products', arguments: { brief: 'outdoor adventure video', brand: { domain: 'trailhead-coffee.example' } } })) as Json;
+        const answer = JSON.parse(result.content[0].text as string) as Json;
+        assert.equal(result.isError, undefined);
+        assert.ok((answer.products as Json[]).some((p) => p.product_id === 'tm_outdoor_video'), 'the demo catalog sells Trail Magazine’s pre-roll');
+      } finally {
+        await client.close();
+      }
+      const anonymous = await fetch(`${server.url}/sales/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
+      assert.equal(anonymous.status, 401);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('refuses to start on a malformed catalog, with exit code 2 naming the file and line', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ap-catalog-'));
+    after(() => rm(dir, { recursive: true, force: true }));
+    const path = join(dir, 'catalog.yaml');
+    await writeFile(path, 'products:\n  - product_id: broken\n    name: [unclosed\n');
+    const { code, stderr } = await runAp(['serve', '--port', '0', '--data-dir', 'memory://'], { AGENTS: 'true', SALES_CATALOG: path });
+    assert.equal(code, 2);
+    assert.match(stderr, /ap: SALES_CATALOG: .*catalog\.yaml:\d+/);
   });
 });

@@ -1,0 +1,60 @@
+import type { ConfiguredCredential } from '../../auth/index.ts';
+import { listCreativeFormatsTask, standardFormats, type Format } from '../formats/index.ts';
+import type { Tenant } from '../runtime/index.ts';
+import type { Catalog, Product, PublisherPropertySelector } from './catalog/index.ts';
+import { offeringOf } from './offering.ts';
+import { getProductsTask } from './tasks/get-products.ts';
+
+export { CatalogError, demoCatalogPath, loadCatalogFile, parseCatalog, type Catalog } from './catalog/index.ts';
+
+export interface SalesAgentOptions {
+  catalog: Catalog;
+  /** The deployment's public base URL, asked when answering (known once the server listens). */
+  base: () => string;
+  /** Where it is mounted; `/sales` serves `/sales/mcp` and `/sales/a2a`. */
+  path?: string;
+  /** Tokens it accepts besides the registry's own (the test deployment's public credential). */
+  credentials?: readonly ConfiguredCredential[];
+}
+
+/**
+ * The sales agent (agent-tasks spec, media-buy tasks): sells the products of its catalog. Its
+ * creative formats are the standard ones, defined by this deployment's creative agent at
+ * `<base>/creative/mcp`.
+ */
+export function salesAgent({ catalog, base, path = '/sales', credentials }: SalesAgentOptions): Tenant {
+  const creativeAgentUrl = () => `${base()}/creative/mcp`;
+  const standardIds = new Set(standardFormats('').map((f) => f.format_id.id));
+  const offering = offeringOf(catalog, base, standardIds);
+  return {
+    name: 'sales',
+    path,
+    description: 'Sales agent: discover products with a brief, then buy media and traffic creatives.',
+    protocols: ['media_buy'],
+    credentials,
+    sells: () => soldSelectors(offering().products),
+    capabilities: () => ({
+      media_buy: { supported_pricing_models: [...new Set(offering().products.flatMap((p) => p.pricing_options.map((o) => o.pricing_model)))] },
+    }),
+    tasks: [
+      getProductsTask(offering),
+      listCreativeFormatsTask({
+        formats: () => formatsInUse(standardFormats(creativeAgentUrl()), offering().products),
+        creativeAgents: () => [{ agent_url: creativeAgentUrl() }],
+      }),
+    ],
+  };
+}
+
+/** The formats some product takes, as the products name them (the same format_id objects). */
+function formatsInUse(formats: readonly Format[], products: readonly Product[]): Format[] {
+  const used = new Set(products.flatMap((p) => p.format_ids.map((f) => `${f.agent_url} ${f.id}`)));
+  return formats.filter((f) => used.has(`${f.format_id.agent_url} ${f.format_id.id}`));
+}
+
+/** Every selector of every product, once each. */
+function soldSelectors(products: readonly Product[]): PublisherPropertySelector[] {
+  const seen = new Map<string, PublisherPropertySelector>();
+  for (const selector of products.flatMap((p) => p.publisher_properties)) seen.set(JSON.stringify(selector), selector);
+  return [...seen.values()];
+}

@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { isDeepStrictEqual } from 'node:util';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { publicTestCredential } from '../../src/config.ts';
+import { validateSchema } from '../../src/protocol/schemas.ts';
+import { mcpClient } from '../support/agents.ts';
+import { engines } from '../support/engines.ts';
+import { json, type Json } from '../support/http.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+
+/** The agents `ap serve` mounts by default, with the demo catalog. */
+describe('the test deployment', () => {
+  let server: TestServer;
+  let sales: Client;
+  const call = async (name: string, args: Record<string, unknown> = {}) => {
+    const result = (await sales.callTool({ name, arguments: args })) as Json;
+    assert.equal(result.isError, undefined, result.content[0].text as string);
+    return JSON.parse(result.content[0].text as string) as Json;
+  };
+
+  before(async () => {
+    server = await startTestServer(engines[0]!, { env: { AGENTS: 'true' } });
+    sales = await mcpClient(server.url, '/sales', { authorization: `Bearer ${publicTestCredential}` });
+  });
+  after(async () => {
+    await sales.close();
+    await server.close();
+  });
+
+  it('lists its agents and their tools in /.well-known/adagents.json, valid as an adagents.json', async () => {
+    const listing = await json(await fetch(`${server.url}/.well-known/adagents.json`));
+    assert.deepEqual(validateSchema('/schemas/3.0.6/adagents.json', listing).errors, []);
+    const tenants = listing.tenants as Json[];
+    assert.deepEqual(
+      tenants.map((t) => [t.name, t.mcp]),
+      [['sales', `${server.url}/sales/mcp`]],
+    );
+    assert.deepEqual(tenants[0]!.tools, ['get_ap_capabilities', 'get_products', 'list_creative_formats']);
+    const [sold] = listing.authorized_agents as Json[];
+    assert.equal(sold!.url, `${server.url}/sales/mcp`);
+    assert.ok((sold!.publisher_properties as Json[]).length > 0);
+  });
+
+  it('declares the media_buy protocol and its pricing models', async () => {
+    const capabilities = await call('get_ap_capabilities');
+    assert.deepEqual(validateSchema('/schemas/3.0.6/protocol/get-ap-capabilities-response.json', capabilities).errors, []);
+    assert.deepEqual(capabilities.supported_protocols, ['media_buy']);
+    assert.ok(((capabilities.media_buy as Json).supported_pricing_models as string[]).includes('cpm'));
+  });
+
+  it('lists the formats its products take, with the products’ own format ids, and the creative agent defining them', async () => {
+    const { products } = await call('get_products', { buying_mode: 'wholesale', pagination: { max_results: 100 } });
+    const used = (products as Json[]).flatMap((p) => p.format_ids as Json[]);
+    const answer = await call('list_creative_formats');
+    const formats = answer.formats as Json[];
+    assert.ok(formats.length > 0);
+    for (const format of formats) assert.ok(used.some((id) => isDeepStrictEqual(id, format.format_id)), `${JSON.stringify(format.format_id)} is a product's`);
+    for (const id of used) assert.ok(formats.some((f) => isDeepStrictEqual(f.format_id, id)), `${JSON.stringify(id)} is listed`);
+    assert.deepEqual(answer.creative_agents, [{ agent_url: `${server.url}/creative/mcp` }]);
+  });
+
+  it('refuses callers without a credential', async () => {
+    const res = await fetch(`${server.url}/sales/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    assert.equal(res.status, 401);
+  });
+});
