@@ -1,0 +1,92 @@
+import type { Principal } from '../../../auth/index.ts';
+
+export const accountStatuses = ['active', 'pending_approval', 'rejected', 'payment_required', 'suspended', 'closed'] as const;
+/** enums/account-status.json. */
+export type AccountStatus = (typeof accountStatuses)[number];
+
+/** core/brand-ref.json: the house domain, and the brand within it when the house has several. */
+export interface BrandRef {
+  domain: string;
+  brand_id?: string;
+  [more: string]: unknown;
+}
+
+/** What tells one account of a caller from its others: no two open accounts share it. */
+export interface NaturalKey {
+  brandDomain: string;
+  /** Null: the domain's one brand (a brand reference without brand_id). */
+  brandId: string | null;
+  operator: string;
+  sandbox: boolean;
+}
+
+/** What the buyer declares of an account and may change by syncing it again. */
+export interface Terms {
+  brand: BrandRef;
+  billing: string;
+  billing_entity: Record<string, unknown> | null;
+  payment_terms: string;
+}
+
+export interface AccountRow extends Terms {
+  seq: number;
+  account_id: string;
+  owner: string;
+  brand_domain: string;
+  brand_id: string | null;
+  operator: string;
+  sandbox: boolean;
+  status: AccountStatus;
+  created_at: Date;
+}
+
+/** Applied when a sync names no payment terms (the request schema leaves them to the seller). */
+export const defaultPaymentTerms = 'net_30';
+
+/**
+ * Whose accounts a caller sees: its organization's, whichever key or member of it calls; a caller
+ * acting for no organization (a configured credential, a user without one) has its own.
+ */
+export function ownerOf(principal: Principal): string {
+  return principal.organization ? `org:${principal.organization.organizationId}` : `${principal.kind}:${principal.subject}`;
+}
+
+/** Who made a change, as its history records it. */
+export function actorOf(principal: Principal): string {
+  return `${principal.kind}:${principal.subject}`;
+}
+
+export function keyOfRow(row: AccountRow): NaturalKey {
+  return { brandDomain: row.brand_domain, brandId: row.brand_id, operator: row.operator, sandbox: row.sandbox };
+}
+
+export const keyText = (key: NaturalKey) => JSON.stringify([key.brandDomain, key.brandId, key.operator, key.sandbox]);
+
+/** The account as core/account.json shows it (bank details are write-only: never answered). */
+export function toAccount(row: AccountRow): Record<string, unknown> & { account_id: string; status: AccountStatus; sandbox: boolean } {
+  return {
+    account_id: row.account_id,
+    name: nameOf(row),
+    status: row.status,
+    brand: row.brand,
+    operator: row.operator,
+    billing: row.billing,
+    ...(row.billing_entity ? { billing_entity: withoutBank(row.billing_entity) } : {}),
+    payment_terms: row.payment_terms,
+    account_scope: 'operator_brand',
+    sandbox: row.sandbox,
+    ...(row.status === 'pending_approval' ? { setup: { message: 'The seller is reviewing this account; it becomes active once approved.' } } : {}),
+  };
+}
+
+/** "Spark c/o pinnacle-media.com (sandbox)": the brand, who operates it when someone else does, and which kind. */
+function nameOf(row: AccountRow): string {
+  const brand = row.brand_id ?? row.brand_domain;
+  const operated = row.operator === row.brand_domain ? brand : `${brand} c/o ${row.operator}`;
+  return row.sandbox ? `${operated} (sandbox)` : operated;
+}
+
+function withoutBank(entity: Record<string, unknown>): Record<string, unknown> {
+  const { bank: _bank, ...shown } = entity;
+  return shown;
+}

@@ -1,0 +1,23 @@
+import type { Queryable } from '../../../db/database.ts';
+import type { AccountStatus } from './account.ts';
+import * as sql from './sql.ts';
+
+export { accountStatuses, type AccountStatus } from './account.ts';
+export { listAccountsTask } from './list-accounts.ts';
+export { requireActiveAccount, resolveSalesAccount } from './resolve.ts';
+export { syncAccountsTask } from './sync-accounts.ts';
+export type { Change } from './sql.ts';
+
+/**
+ * The seller's own move of an account to another status (approving, suspending, closing), recorded
+ * with who made it and when; false when there is no such account. Buyers never reach this: their
+ * syncs keep whatever status the seller set.
+ */
+export function setAccountStatus(db: Queryable, accountId: string, status: AccountStatus, change: sql.Change): Promise<boolean> {
+  return sql.setStatus(db, accountId, status, change);
+}
+
+/** Every change of an account, oldest first: what it was (created, updated, closed, status), the status after it, who and when. */
+export function accountHistory(db: Queryable, accountId: string) {
+  return sql.changesOf(db, accountId);
+}
