@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { isDeepStrictEqual } from 'node:util';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -36,7 +37,7 @@ describe('the test deployment', () => {
       tenants.map((t) => [t.name, t.mcp]),
       [['sales', `${server.url}/sales/mcp`]],
     );
-    assert.deepEqual(tenants[0]!.tools, ['get_ap_capabilities', 'get_products', 'list_creative_formats']);
+    assert.deepEqual(tenants[0]!.tools, ['get_ap_capabilities', 'get_products', 'list_creative_formats', 'sync_accounts', 'list_accounts']);
     const [sold] = listing.authorized_agents as Json[];
     assert.equal(sold!.url, `${server.url}/sales/mcp`);
     assert.ok((sold!.publisher_properties as Json[]).length > 0);
@@ -47,6 +48,16 @@ describe('the test deployment', () => {
     assert.deepEqual(validateSchema('/schemas/3.0.6/protocol/get-ap-capabilities-response.json', capabilities).errors, []);
     assert.deepEqual(capabilities.supported_protocols, ['media_buy']);
     assert.ok(((capabilities.media_buy as Json).supported_pricing_models as string[]).includes('cpm'));
+    assert.equal((capabilities.account as Json).require_operator_auth, false);
+  });
+
+  it('answers get_products for a sandbox account as sandbox, once the buyer has synced it', async () => {
+    const account = { brand: { domain: 'trailhead-coffee.example' }, operator: 'trailhead-coffee.example', sandbox: true };
+    const synced = await call('sync_accounts', { idempotency_key: randomUUID(), accounts: [{ ...account, billing: 'operator' }] });
+    assert.equal(((synced.accounts as Json[])[0]!.sandbox as boolean | undefined) ?? true, true);
+    const answer = await call('get_products', { brief: 'recipes', account });
+    assert.equal(answer.sandbox, true);
+    assert.equal((await call('get_products', { brief: 'recipes' })).sandbox, false);
   });
 
   it('lists the formats its products take, with the products’ own format ids, and the creative agent defining them', async () => {

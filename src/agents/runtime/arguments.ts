@@ -1,6 +1,5 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { AgentError } from '../../protocol/errors.ts';
 import { invalidArgument } from './invalid-argument.ts';
 import type { AgentTask, JsonSchema } from './task.ts';
 

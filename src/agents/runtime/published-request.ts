@@ -4,13 +4,13 @@ import { validateSchema } from '../../protocol/schemas.ts';
 /**
  * Checks a task's arguments against the protocol's published request schema, which a task's own
  * input schema (self-contained, for MCP's tools/list) only summarizes: buyers' tools are written to
- * the published one. The first issue is answered as INVALID_REQUEST naming the field, as for the
- * input schema. The envelope fields the runtime handles (`context`, `ap_major_version`,
- * `idempotency_key`) are the published schemas' own too, so nothing is taken out.
+ * the published one. The first issue is answered as the input schema's are, naming the field; with
+ * `at`, the value is the argument of that name (an `account` reference checked on its own).
  */
-export function checkPublishedRequest(schemaId: string, args: Record<string, unknown>): void {
-  const { errors } = validateSchema(schemaId, args);
-  const first = errors[0];
+export function checkPublishedRequest(schemaId: string, value: unknown, at = ''): void {
+  const first = validateSchema(schemaId, value).errors[0];
   if (!first) return;
-  throw invalidArgument(args, first.path.replace(/^\$\.?/, ''), first.message);
+  const inner = first.path.replace(/^\$\.?/, '');
+  const field = at && inner ? (inner.startsWith('[') ? `${at}${inner}` : `${at}.${inner}`) : at || inner;
+  throw invalidArgument(at ? { [at]: value } : value, field, first.message);
 }

@@ -1,10 +1,12 @@
 import type { ConfiguredCredential } from '../../auth/index.ts';
 import { listCreativeFormatsTask, standardFormats, type Format } from '../formats/index.ts';
 import type { Tenant } from '../runtime/index.ts';
+import { listAccountsTask, resolveSalesAccount, syncAccountsTask } from './accounts/index.ts';
 import type { Catalog, Product, PublisherPropertySelector } from './catalog/index.ts';
 import { offeringOf } from './offering.ts';
 import { getProductsTask } from './tasks/get-products.ts';
 
+export { accountHistory, setAccountStatus } from './accounts/index.ts';
 export { CatalogError, demoCatalogPath, loadCatalogFile, parseCatalog, type Catalog } from './catalog/index.ts';
 
 export interface SalesAgentOptions {
@@ -33,7 +35,10 @@ export function salesAgent({ catalog, base, path = '/sales', credentials }: Sale
     protocols: ['media_buy'],
     credentials,
     sells: () => soldSelectors(offering().products),
+    resolveAccount: resolveSalesAccount,
     capabilities: () => ({
+      // Implicit accounts: a buyer declares its brands and operators with sync_accounts.
+      account: { require_operator_auth: false, supported_billing: ['operator', 'agent', 'advertiser'], required_for_products: false, sandbox: true },
       media_buy: { supported_pricing_models: [...new Set(offering().products.flatMap((p) => p.pricing_options.map((o) => o.pricing_model)))] },
     }),
     tasks: [
@@ -42,6 +47,8 @@ export function salesAgent({ catalog, base, path = '/sales', credentials }: Sale
         formats: () => formatsInUse(standardFormats(creativeAgentUrl()), offering().products),
         creativeAgents: () => [{ agent_url: creativeAgentUrl() }],
       }),
+      syncAccountsTask(),
+      listAccountsTask(),
     ],
   };
 }

@@ -1,6 +1,12 @@
 import { resolveProducts, type Catalog, type Product } from './catalog/index.ts';
 import { ProductSearch } from './product-search.ts';
 
+/** A product chosen for an answer, with why it fits the brief when one was given. */
+export interface Chosen {
+  product: Product;
+  relevance?: string;
+}
+
 /** What the sales agent sells, as answered at one base URL, with its search index. */
 export interface Offering {
   products: readonly Product[];

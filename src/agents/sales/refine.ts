@@ -1,6 +1,6 @@
 import type { Product } from './catalog/index.ts';
 import type { ProductSearch } from './product-search.ts';
-import type { Chosen } from './tasks/get-products.ts';
+import type { Chosen } from './offering.ts';
 
 /** One change request of get_products' `refine[]`. */
 export type RefineEntry =

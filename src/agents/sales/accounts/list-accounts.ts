@@ -1,7 +1,6 @@
 import { AgentError } from '../../../protocol/errors.ts';
-import type { AgentTask } from '../../runtime/index.ts';
+import { type AgentTask, checkPublishedRequest } from '../../runtime/index.ts';
 import { accountStatuses, ownerOf, toAccount, type AccountStatus } from './account.ts';
-import { checkPublished } from './published-schema.ts';
 import * as sql from './sql.ts';
 
 const REQUEST = '/schemas/3.0.6/account/list-accounts-request.json';
@@ -31,7 +30,7 @@ export function listAccountsTask(): AgentTask {
     output: { $ref: '/schemas/3.0.6/account/list-accounts-response.json' },
     mutates: false,
     async handler(args, ctx) {
-      checkPublished(REQUEST, args);
+      checkPublishedRequest(REQUEST, args);
       const owner = ownerOf(ctx.principal);
       const filters = { status: args['status'] as AccountStatus | undefined, sandbox: args['sandbox'] as boolean | undefined };
       const pagination = (args['pagination'] ?? {}) as { max_results?: number; cursor?: string };

@@ -1,7 +1,6 @@
 import { AgentError } from '../../../protocol/errors.ts';
-import type { ResolvedAccount, Tenant } from '../../runtime/index.ts';
+import { type ResolvedAccount, type Tenant, checkPublishedRequest } from '../../runtime/index.ts';
 import { ownerOf, toAccount, type AccountStatus, type BrandRef } from './account.ts';
-import { checkPublished } from './published-schema.ts';
 import * as sql from './sql.ts';
 
 /**
@@ -14,7 +13,7 @@ import * as sql from './sql.ts';
  * Status is left to the task: those that buy or spend call `requireActiveAccount`.
  */
 export const resolveSalesAccount: NonNullable<Tenant['resolveAccount']> = async (ref, { db, principal }) => {
-  checkPublished('/schemas/3.0.6/core/account-ref.json', ref, 'account');
+  checkPublishedRequest('/schemas/3.0.6/core/account-ref.json', ref, 'account');
   const owner = ownerOf(principal);
   if (typeof ref['account_id'] === 'string') {
     const row = await sql.accountById(db, owner, ref['account_id']);

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { AgentError } from '../../../protocol/errors.ts';
-import type { AgentTask } from '../../runtime/index.ts';
+import { type AgentTask, checkPublishedRequest } from '../../runtime/index.ts';
 import { actorOf, defaultPaymentTerms, keyOfRow, keyText, ownerOf, toAccount, type AccountRow, type BrandRef, type NaturalKey, type Terms } from './account.ts';
-import { checkPublished } from './published-schema.ts';
 import * as sql from './sql.ts';
 
 const REQUEST = '/schemas/3.0.6/account/sync-accounts-request.json';
@@ -70,7 +69,7 @@ export function syncAccountsTask(): AgentTask {
     output: { $ref: '/schemas/3.0.6/account/sync-accounts-response.json' },
     mutates: true,
     async handler(args, ctx) {
-      checkPublished(REQUEST, args);
+      checkPublishedRequest(REQUEST, args);
       const requested = args['accounts'] as RequestedAccount[];
       const dryRun = args['dry_run'] === true;
       const owner = ownerOf(ctx.principal);

@@ -1,17 +1,10 @@
 import { AgentError } from '../../../protocol/errors.ts';
 import { checkPublishedRequest, errorObject, paginate, type AgentTask, type PageRequest } from '../../runtime/index.ts';
-import type { Product } from '../catalog/index.ts';
-import type { Offering } from '../offering.ts';
+import type { Chosen, Offering } from '../offering.ts';
 import { applyFilters, type ProductFilters } from '../product-filters.ts';
 import { refine, type RefineEntry } from '../refine.ts';
 
 const REQUEST = '/schemas/3.0.6/media-buy/get-products-request.json';
-
-/** A product chosen for the answer, with why it fits the brief when one was given. */
-export interface Chosen {
-  product: Product;
-  relevance?: string;
-}
 
 interface GetProductsArgs {
   buying_mode?: 'brief' | 'wholesale' | 'refine';
