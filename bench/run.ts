@@ -6,6 +6,7 @@ import { mcpBench } from './mcp.bench.ts';
 import { resolveBench } from './resolve.bench.ts';
 import { crawlBench } from './crawl.bench.ts';
 import { lookupsBench } from './lookups.bench.ts';
+import { salesBench } from './sales.bench.ts';
 
 const benches: Array<[string, () => Promise<void>]> = [
   ['healthz', healthzBench],
@@ -14,6 +15,7 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['mcp', mcpBench],
   ['crawl', crawlBench],
   ['lookups', lookupsBench],
+  ['sales', salesBench],
 ];
 
 const only = process.argv.slice(2);

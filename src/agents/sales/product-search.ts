@@ -53,9 +53,9 @@ function documentOf(product: Product): Document {
 }
 
 /**
- * Ranks a catalog's products against a brief: full-text search (MiniSearch, BM25 with prefix and
- * fuzzy matching) over names, descriptions, channels, the publishers and properties sold, formats
- * and delivery type. Built once per catalog; a search reads memory only.
+ * Ranks a catalog's products against a brief: full-text search (MiniSearch, BM25 with prefix
+ * matching, fuzzy for typos) over names, descriptions, channels, the publishers and properties
+ * sold, formats and delivery type. Built once per catalog; a search reads memory only.
  */
 export class ProductSearch {
   private readonly index: MiniSearch<Document>;
@@ -69,20 +69,21 @@ export class ProductSearch {
         const word = term.toLowerCase();
         return stopWords.has(word) ? null : word;
       },
-      searchOptions: { boost: { name: 3, channels: 2, properties: 1.5 }, prefix: true, fuzzy: 0.2, combineWith: 'OR' },
+      searchOptions: { boost: { name: 3, channels: 2, properties: 1.5 }, prefix: true, combineWith: 'OR' },
     });
     this.index.addAll(products.map(documentOf));
   }
 
   /**
-   * The products the text matches, best first; ties keep catalog order. Fuzzy matching is for a
-   * brief whose words match nothing as written (a typo): when some product matches a word exactly
-   * or by prefix, those found only fuzzily are strays ("sports" is one edit from "spots").
+   * The products the text matches, best first; ties keep catalog order. Words match as written or
+   * as a prefix; only a brief none of whose words match so is searched again forgiving typos
+   * (fuzzy matching on every search would also admit strays: "sports" is one edit from "spots",
+   * and it costs several times the plain search).
    */
   rank(text: string): Ranked[] {
-    const hits = this.index.search(text);
-    const written = hits.filter((hit) => hit.terms.some((term) => hit.queryTerms.some((asked) => term.startsWith(asked))));
-    return (written.length > 0 ? written : hits).map((hit) => ({ product: this.byId.get(hit.id as string)!, score: hit.score, terms: hit.queryTerms }));
+    let hits = this.index.search(text);
+    if (hits.length === 0) hits = this.index.search(text, { fuzzy: 0.2 });
+    return hits.map((hit) => ({ product: this.byId.get(hit.id as string)!, score: hit.score, terms: hit.queryTerms }));
   }
 
   /** Products like the one named (for a refine's `more_like_this`), itself excluded. */
