@@ -121,13 +121,14 @@ export function updateMediaBuyTask(offering: () => Offering): AgentTask {
       );
 
       const affected = new Set([...update.changedPackages, ...update.added.map((p) => p.package_id)]);
-      const { media_buy_id, status, valid_actions } = buySummary(after);
+      const { media_buy_id, status, valid_actions, invoice_recipient } = buySummary(after);
       return {
         media_buy_id,
         status,
         revision,
         implementation_date: now.toISOString(),
-        ...(after.details['invoice_recipient'] && args['invoice_recipient'] ? { invoice_recipient: buySummary(after)['invoice_recipient'] } : {}),
+        // Echoed (without bank details) when this update set it, as the response schema says.
+        ...(args['invoice_recipient'] === undefined ? {} : { invoice_recipient }),
         affected_packages: [...update.packages, ...update.added].filter((p) => affected.has(p.package_id)).map((p) => toPackage(p, after)),
         valid_actions,
         sandbox: after.sandbox,

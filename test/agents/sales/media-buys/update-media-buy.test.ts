@@ -102,8 +102,10 @@ eachEngine('sales agent: update_media_buy', (engine) => {
     await refused(b, id, { start_time: inDays(clock, -1) }, 'VALIDATION_ERROR', 'start_time');
     await refused(b, id, {}, 'INVALID_REQUEST');
 
-    const moved = await b.update(id, { end_time: inDays(clock, 50) });
+    const recipient = { legal_name: 'Acme Corporation GmbH', bank: { account_holder: 'Acme Corporation GmbH', iban: 'DE75512108001245126199' } };
+    const moved = await b.update(id, { end_time: inDays(clock, 50), invoice_recipient: recipient });
     assert.equal(moved.revision, 3);
+    assert.deepEqual(moved.invoice_recipient, { legal_name: 'Acme Corporation GmbH' }, 'bank details are stored, never answered');
 
     const canceled = await b.update(id, { packages: [{ package_id: auction, canceled: true, cancellation_reason: 'Underdelivering' }] });
     assert.equal(canceled.affected_packages[0].canceled, true);
