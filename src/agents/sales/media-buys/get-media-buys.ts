@@ -1,0 +1,110 @@
+import { AgentError } from '../../../protocol/errors.ts';
+import { checkPublishedRequest, errorObject, type AgentTask } from '../../runtime/index.ts';
+import { ownerOf } from '../accounts/account.ts';
+import { buySummary, toPackage, totalBudget } from './media-buy.ts';
+import * as sql from './sql.ts';
+import { mediaBuyStatuses, type MediaBuyStatus } from './state.ts';
+
+const REQUEST = '/schemas/3.0.6/media-buy/get-media-buys-request.json';
+const defaultPageSize = 50;
+
+/**
+ * `get_media_buys` (media-buy/get-media-buys-request.json): the caller's own buys, of the account
+ * when one is named, by id or by status (`active` when neither ids nor a status are given, as the
+ * schema says), in the order they were made, with packages, budgets, currency, status,
+ * valid_actions, creative deadline and, when asked, the latest history entries. An id the caller
+ * has no buy of is answered in errors[] as MEDIA_BUY_NOT_FOUND, whoever's it is.
+ */
+export function getMediaBuysTask(): AgentTask {
+  return {
+    name: 'get_media_buys',
+    description:
+      'Read your media buys: by media_buy_ids, or by status_filter (a status or a list; "active" when neither is given), optionally of one account. Answers each buy with status, revision, valid_actions, currency, total_budget, flight, creative_deadline and packages; include_history: N adds the latest N changes (who, when, what). Paginated.',
+    input: {
+      type: 'object',
+      properties: {
+        account: { type: 'object', description: 'core/account-ref.json: only this account’s buys; all of yours when absent.' },
+        media_buy_ids: { type: 'array', minItems: 1, items: { type: 'string' } },
+        status_filter: {
+          oneOf: [
+            { type: 'string', enum: [...mediaBuyStatuses] },
+            { type: 'array', minItems: 1, items: { type: 'string', enum: [...mediaBuyStatuses] } },
+          ],
+        },
+        include_history: { type: 'integer', minimum: 0, maximum: 1000 },
+        include_snapshot: { type: 'boolean' },
+        pagination: { type: 'object', properties: { max_results: { type: 'integer', minimum: 1, maximum: 100 }, cursor: { type: 'string' } } },
+      },
+      additionalProperties: true,
+    },
+    output: { $ref: '/schemas/3.0.6/media-buy/get-media-buys-response.json' },
+    mutates: false,
+    async handler(args, ctx) {
+      checkPublishedRequest(REQUEST, args);
+      const owner = ownerOf(ctx.principal);
+      const ids = args['media_buy_ids'] as string[] | undefined;
+      const asked = args['status_filter'] as MediaBuyStatus | MediaBuyStatus[] | undefined;
+      const statuses = asked === undefined ? (ids ? undefined : ['active' as const]) : Array.isArray(asked) ? asked : [asked];
+      const filters = { accountId: ctx.account?.account_id, ids, statuses };
+      const pagination = (args['pagination'] ?? {}) as { max_results?: number; cursor?: string };
+      const size = pagination.max_results ?? defaultPageSize;
+      const after = pagination.cursor === undefined ? 0 : seqOf(pagination.cursor);
+
+      const rows = await sql.buysAfter(ctx.db, owner, filters, after, size + 1);
+      const page = rows.slice(0, size);
+      const hasMore = rows.length > size;
+      const buyIds = page.map((b) => b.media_buy_id);
+      const packages = groupBy(await sql.packagesOf(ctx.db, buyIds));
+      const history = groupBy(await sql.historyOf(ctx.db, buyIds, (args['include_history'] as number | undefined) ?? 0));
+      const snapshot = args['include_snapshot'] === true;
+
+      const media_buys = page.map((buy) => {
+        const own = packages.get(buy.media_buy_id) ?? [];
+        return {
+          ...buySummary(buy),
+          currency: buy.currency,
+          total_budget: totalBudget(own),
+          start_time: buy.start_time.toISOString(),
+          end_time: buy.end_time.toISOString(),
+          created_at: buy.confirmed_at.toISOString(),
+          updated_at: buy.updated_at.toISOString(),
+          packages: own.map((p) => ({ ...toPackage(p, buy), currency: buy.currency, ...(snapshot ? { snapshot_unavailable_reason: 'SNAPSHOT_UNSUPPORTED' } : {}) })),
+          ...(history.has(buy.media_buy_id)
+            ? {
+                history: history.get(buy.media_buy_id)!.map((e) => ({
+                  revision: e.revision, timestamp: e.at.toISOString(), actor: e.actor, action: e.action, summary: e.summary, ...(e.package_id ? { package_id: e.package_id } : {}),
+                })),
+              }
+            : {}),
+        };
+      });
+      // Asked ids the caller has no buy of; an id on a later page is not missing.
+      const missing = ids && !hasMore && after === 0 ? ids.filter((id) => !rows.some((b) => b.media_buy_id === id)) : [];
+      const known = missing.length > 0 ? await sql.buysAfter(ctx.db, owner, { ...filters, ids: missing, statuses: undefined }, 0, missing.length) : [];
+      const errors = missing
+        .filter((id) => !known.some((b) => b.media_buy_id === id))
+        .map((id) => errorObject(new AgentError('MEDIA_BUY_NOT_FOUND', `You have no media buy ${id}${ctx.account ? ` on account ${ctx.account.account_id}` : ''}.`, { field: 'media_buy_ids' })));
+      return {
+        media_buys,
+        ...(errors.length > 0 ? { errors } : {}),
+        pagination: { has_more: hasMore, ...(hasMore ? { cursor: cursorAfter(page.at(-1)!.seq) } : {}), total_count: await sql.countBuys(ctx.db, owner, filters) },
+        sandbox: ctx.account?.['sandbox'] === true,
+      };
+    },
+  };
+}
+
+function groupBy<T extends { media_buy_id: string }>(rows: readonly T[]): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) groups.set(row.media_buy_id, [...(groups.get(row.media_buy_id) ?? []), row]);
+  return groups;
+}
+
+const cursorAfter = (seq: number) => Buffer.from(`m:${seq}`).toString('base64url');
+
+function seqOf(cursor: string): number {
+  const match = /^m:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
+  if (!match) throw new AgentError('INVALID_REQUEST', 'pagination.cursor is not a cursor this agent gave; pass the previous page’s cursor unchanged.', { field: 'pagination.cursor' });
+  return Number(match[1]);
+}
+

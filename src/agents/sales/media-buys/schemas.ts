@@ -1,0 +1,17 @@
+/** media-buy/package-request.json, summarized for MCP's tools/list (the published schema is checked in full). */
+export const packageRequestSummary = {
+  type: 'object',
+  properties: {
+    product_id: { type: 'string' },
+    pricing_option_id: { type: 'string', description: 'One of the product’s pricing_options.' },
+    budget: { type: 'number', minimum: 0, description: 'In the pricing option’s currency; above zero and at least its min_spend_per_package.' },
+    bid_price: { type: 'number', minimum: 0, description: 'Auction pricing only: at least the option’s floor_price.' },
+    start_time: { type: 'string', description: 'Within the buy’s flight; the buy’s when absent.' },
+    end_time: { type: 'string' },
+    paused: { type: 'boolean' },
+    format_ids: { type: 'array', items: { type: 'object' } },
+    targeting_overlay: { type: 'object', description: 'core/targeting.json, stored and echoed (property_list and collection_list references included).' },
+    measurement_terms: { type: 'object', description: 'core/measurement-terms.json; terms this seller cannot accept are TERMS_REJECTED.' },
+  },
+  required: ['product_id', 'pricing_option_id', 'budget'],
+} as const;

@@ -1,0 +1,95 @@
+import type { Queryable } from '../../../db/database.ts';
+import type { BuyRow, HistoryEntry, PackageRow } from './media-buy.ts';
+import type { MediaBuyStatus } from './state.ts';
+
+const buyColumns = 'seq, media_buy_id, owner, account_id, status, revision, currency, sandbox, start_time, end_time, details, cancellation, confirmed_at, updated_at';
+// Money is numeric in the table (exact); JSON answers carry numbers.
+const packageColumns =
+  'package_id, media_buy_id, position, product_id, pricing_option_id, budget::float8 as budget, bid_price::float8 as bid_price, start_time, end_time, paused, cancellation, details';
+
+const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
+
+export async function insertBuy(tx: Queryable, buy: Omit<BuyRow, 'seq'>): Promise<void> {
+  await tx.query(
+    `insert into sales_media_buys (media_buy_id, owner, account_id, status, revision, currency, sandbox, start_time, end_time, details, cancellation, confirmed_at, updated_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+    [buy.media_buy_id, buy.owner, buy.account_id, buy.status, buy.revision, buy.currency, buy.sandbox, buy.start_time, buy.end_time, json(buy.details), json(buy.cancellation), buy.confirmed_at, buy.updated_at],
+  );
+}
+
+export async function insertPackage(tx: Queryable, pkg: PackageRow): Promise<void> {
+  await tx.query(
+    `insert into sales_media_buy_packages (package_id, media_buy_id, position, product_id, pricing_option_id, budget, bid_price, start_time, end_time, paused, cancellation, details)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+    [pkg.package_id, pkg.media_buy_id, pkg.position, pkg.product_id, pkg.pricing_option_id, pkg.budget, pkg.bid_price, pkg.start_time, pkg.end_time, pkg.paused, json(pkg.cancellation), json(pkg.details)],
+  );
+}
+
+/** Writes what an update may change of a package (product and pricing option never change). */
+export async function updatePackage(tx: Queryable, pkg: PackageRow): Promise<void> {
+  await tx.query(
+    `update sales_media_buy_packages set budget = $2, bid_price = $3, start_time = $4, end_time = $5, paused = $6, cancellation = $7, details = $8 where package_id = $1`,
+    [pkg.package_id, pkg.budget, pkg.bid_price, pkg.start_time, pkg.end_time, pkg.paused, json(pkg.cancellation), json(pkg.details)],
+  );
+}
+
+/**
+ * The caller's buy, locked until the transaction ends: concurrent updates of one buy wait for each
+ * other here, so each reads the revision the one before it wrote and no change is lost.
+ */
+export async function lockBuy(tx: Queryable, owner: string, mediaBuyId: string): Promise<BuyRow | undefined> {
+  const [row] = await tx.query<BuyRow>(`select ${buyColumns} from sales_media_buys where owner = $1 and media_buy_id = $2 for update`, [owner, mediaBuyId]);
+  return row;
+}
+
+/** Writes what an update may change of a buy. */
+export async function updateBuy(tx: Queryable, buy: BuyRow): Promise<void> {
+  await tx.query(`update sales_media_buys set status = $2, revision = $3, start_time = $4, end_time = $5, cancellation = $6, updated_at = $7, details = $8 where media_buy_id = $1`, [
+    buy.media_buy_id, buy.status, buy.revision, buy.start_time, buy.end_time, json(buy.cancellation), buy.updated_at, json(buy.details),
+  ]);
+}
+
+/** The packages of these buys, in each buy's order. */
+export async function packagesOf(db: Queryable, mediaBuyIds: readonly string[]): Promise<PackageRow[]> {
+  if (mediaBuyIds.length === 0) return [];
+  return db.query<PackageRow>(`select ${packageColumns} from sales_media_buy_packages where media_buy_id = any($1::text[]) order by media_buy_id, position`, [mediaBuyIds]);
+}
+
+export async function recordHistory(tx: Queryable, mediaBuyId: string, entries: readonly HistoryEntry[]): Promise<void> {
+  for (const e of entries) {
+    await tx.query(
+      `insert into sales_media_buy_history (media_buy_id, revision, action, package_id, summary, status, actor, at) values ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [mediaBuyId, e.revision, e.action, e.package_id ?? null, e.summary, e.status, e.actor, e.at],
+    );
+  }
+}
+
+/** The latest `limit` entries of each buy, most recent first. */
+export async function historyOf(db: Queryable, mediaBuyIds: readonly string[], limit: number): Promise<Array<HistoryEntry & { media_buy_id: string }>> {
+  if (mediaBuyIds.length === 0 || limit === 0) return [];
+  return db.query(
+    `select media_buy_id, revision, action, package_id, summary, status, actor, at from (
+       select h.*, row_number() over (partition by media_buy_id order by id desc) as n from sales_media_buy_history h where media_buy_id = any($1::text[])
+     ) latest where n <= $2 order by media_buy_id, id desc`,
+    [mediaBuyIds, limit],
+  );
+}
+
+export interface ListFilters {
+  accountId?: string;
+  ids?: readonly string[];
+  statuses?: readonly MediaBuyStatus[];
+}
+
+const filtered = `owner = $1 and ($2::text is null or account_id = $2) and ($3::text[] is null or media_buy_id = any($3::text[])) and ($4::text[] is null or status = any($4::text[]))`;
+const filterParams = (owner: string, f: ListFilters) => [owner, f.accountId ?? null, f.ids ?? null, f.statuses ?? null];
+
+/** Up to `limit` of the owner's buys matching the filters, made after the buy `afterSeq`. */
+export async function buysAfter(db: Queryable, owner: string, filters: ListFilters, afterSeq: number, limit: number): Promise<BuyRow[]> {
+  return db.query<BuyRow>(`select ${buyColumns} from sales_media_buys where ${filtered} and seq > $5 order by seq limit $6`, [...filterParams(owner, filters), afterSeq, limit]);
+}
+
+export async function countBuys(db: Queryable, owner: string, filters: ListFilters): Promise<number> {
+  const [row] = await db.query<{ n: number }>(`select count(*)::int as n from sales_media_buys where ${filtered}`, filterParams(owner, filters));
+  return row!.n;
+}

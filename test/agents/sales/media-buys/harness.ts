@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { publicTestCredential } from '../../../../src/config.ts';
+import { validateSchema } from '../../../../src/protocol/schemas.ts';
+import { mcpClient } from '../../../support/agents.ts';
+import { ManualClock } from '../../../support/clock.ts';
+import type { TestEngine } from '../../../support/engines.ts';
+import type { Json } from '../../../support/http.ts';
+import { createApiKeyFor, seedOrganization } from '../../../support/identity.ts';
+import { startTestServer, type TestServer } from '../../../support/server.ts';
+
+/** The test deployment (demo catalog) on a clock the test moves. */
+export async function startSales(engine: TestEngine, clock: ManualClock): Promise<TestServer> {
+  return startTestServer(engine, { env: { AGENTS: 'true' }, deps: { clock } });
+}
+
+const published: Record<string, string> = {
+  create_media_buy: '/schemas/3.0.6/media-buy/create-media-buy-response.json',
+  update_media_buy: '/schemas/3.0.6/media-buy/update-media-buy-response.json',
+  get_media_buys: '/schemas/3.0.6/media-buy/get-media-buys-response.json',
+};
+
+/** A buyer on the sales agent over MCP, with an account of its own; every answer is checked against its published schema. */
+export interface Buyer {
+  client: Client;
+  account: { account_id: string };
+  /** Its brand's domain. */
+  domain: string;
+  call(name: string, args: Record<string, unknown>): Promise<Json>;
+  /** The error object of a call that must fail. */
+  fail(name: string, args: Record<string, unknown>): Promise<Json>;
+  create(more?: Record<string, unknown>): Promise<Json>;
+  update(mediaBuyId: string, changes: Record<string, unknown>): Promise<Json>;
+  get(args?: Record<string, unknown>): Promise<Json>;
+}
+
+/** The public test credential's caller; `org: true` for a caller with an organization's API key instead. */
+export async function buyer(server: TestServer, clock: ManualClock, options: { org?: boolean; sandbox?: boolean } = {}): Promise<Buyer> {
+  const token = options.org ? await createApiKeyFor(server.db, (await seedOrganization(server.db)).slug) : publicTestCredential;
+  const client = await mcpClient(server.url, '/sales', { authorization: `Bearer ${token}` });
+  const raw = async (name: string, args: Record<string, unknown>) => {
+    const result = (await client.callTool({ name, arguments: args })) as Json;
+    return { isError: result.isError === true, payload: JSON.parse(result.content[0].text as string) as Json };
+  };
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const { isError, payload } = await raw(name, args);
+    assert.equal(isError, false, `${name} failed: ${JSON.stringify(payload)}`);
+    const schema = published[name];
+    if (schema) assert.deepEqual(validateSchema(schema, payload).errors, [], `${name} answers its published schema`);
+    return payload;
+  };
+  // Each buyer its own brand, so buys of one test never show in another's.
+  const domain = `brand-${randomUUID().slice(0, 8)}.example`;
+  const synced = await call('sync_accounts', { idempotency_key: randomUUID(), accounts: [{ brand: { domain }, operator: domain, billing: 'operator', ...(options.sandbox ? { sandbox: true } : {}) }] });
+  const account = { account_id: (synced.accounts as Json[])[0]!.account_id as string };
+  const self: Buyer = {
+    client,
+    account,
+    domain,
+    call,
+    async fail(name, args) {
+      const { isError, payload } = await raw(name, args);
+      assert.equal(isError, true, `${name} should have failed: ${JSON.stringify(payload)}`);
+      assert.deepEqual(validateSchema('/schemas/3.0.6/core/error.json', payload).errors, []);
+      return payload;
+    },
+    create: (more = {}) => call('create_media_buy', createArgs(clock, account, domain, more)),
+    update: (mediaBuyId, changes) => call('update_media_buy', { idempotency_key: randomUUID(), account, media_buy_id: mediaBuyId, ...changes }),
+    get: (args = {}) => call('get_media_buys', { account, ...args }),
+  };
+  return self;
+}
+
+export const day = 24 * 3600 * 1000;
+export const inDays = (clock: ManualClock, days: number) => new Date(clock.now().getTime() + days * day).toISOString();
+
+/** A valid create_media_buy request: a fixed-price guaranteed package and an auction one, from ten days on for a month. */
+export function createArgs(clock: ManualClock, account: { account_id: string }, domain: string, more: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    idempotency_key: randomUUID(),
+    account,
+    brand: { domain },
+    start_time: inDays(clock, 10),
+    end_time: inDays(clock, 40),
+    packages: [
+      { product_id: 'dh_news_display', pricing_option_id: 'cpm_fixed', budget: 5000 },
+      { product_id: 'dh_news_display_auction', pricing_option_id: 'cpm_auction', budget: 1000, bid_price: 5 },
+    ],
+    ...more,
+  };
+}
