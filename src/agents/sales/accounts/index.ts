@@ -2,7 +2,7 @@ import type { Queryable } from '../../../db/database.ts';
 import type { AccountStatus } from './account.ts';
 import * as sql from './sql.ts';
 
-export { accountStatuses, type AccountStatus } from './account.ts';
+export { accountStatuses, actorOf, ownerOf, type AccountStatus } from './account.ts';
 export { listAccountsTask } from './list-accounts.ts';
 export { requireActiveAccount, resolveSalesAccount } from './resolve.ts';
 export { syncAccountsTask } from './sync-accounts.ts';

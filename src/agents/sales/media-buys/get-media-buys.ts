@@ -1,6 +1,6 @@
 import { AgentError } from '../../../protocol/errors.ts';
 import { checkPublishedRequest, errorObject, type AgentTask } from '../../runtime/index.ts';
-import { ownerOf } from '../accounts/account.ts';
+import { ownerOf } from '../accounts/index.ts';
 import { buySummary, toPackage, totalBudget } from './media-buy.ts';
 import * as sql from './sql.ts';
 import { mediaBuyStatuses, type MediaBuyStatus } from './state.ts';
