@@ -1,7 +1,6 @@
 import { AgentError } from '../../../protocol/errors.ts';
 import { checkPublishedRequest, type AgentTask } from '../../runtime/index.ts';
-import { actorOf, ownerOf } from '../accounts/index.ts';
-import { requireActiveAccount } from '../accounts/index.ts';
+import { actorOf, ownerOf, requireActiveAccount } from '../accounts/index.ts';
 import type { Offering } from '../offering.ts';
 import { buySummary, toPackage, type BuyRow } from './media-buy.ts';
 import { newId, newPackages } from './new-packages.ts';
