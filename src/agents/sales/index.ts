@@ -3,6 +3,7 @@ import { listCreativeFormatsTask, standardFormats, type Format } from '../format
 import type { Tenant } from '../runtime/index.ts';
 import { listAccountsTask, resolveSalesAccount, syncAccountsTask } from './accounts/index.ts';
 import type { Catalog, Product, PublisherPropertySelector } from './catalog/index.ts';
+import { listCreativesTask, syncCreativesTask } from './creatives/index.ts';
 import { createMediaBuyTask, getMediaBuysTask, updateMediaBuyTask } from './media-buys/index.ts';
 import { offeringOf } from './offering.ts';
 import { getProductsTask } from './tasks/get-products.ts';
@@ -53,6 +54,8 @@ export function salesAgent({ catalog, base, path = '/sales', credentials }: Sale
       createMediaBuyTask(offering),
       updateMediaBuyTask(offering),
       getMediaBuysTask(),
+      syncCreativesTask({ formats: () => standardFormats(creativeAgentUrl()), products: () => offering().products }),
+      listCreativesTask(),
     ],
   };
 }
