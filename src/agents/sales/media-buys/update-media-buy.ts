@@ -104,7 +104,8 @@ export function updateMediaBuyTask(offering: () => Offering): AgentTask {
         });
       }
       const packages = await sql.packagesOf(ctx.db, [mediaBuyId]);
-      const update = new Update(buy, packages, now, account, offering().products);
+      const creatives = (await sql.hasCreatives(ctx.db, mediaBuyId)) ? 1 : 0;
+      const update = new Update(buy, packages, now, account, offering().products, creatives);
       if (args['canceled'] === true) update.cancel(args);
       else update.change(args);
 
@@ -149,13 +150,16 @@ class Update {
   readonly #now: Date;
   readonly #account: ResolvedAccount;
   readonly #products: readonly Product[];
+  /** How many creatives its packages have (0 or more): a resumed buy without any waits for them again. */
+  readonly #creatives: number;
 
-  constructor(buy: BuyRow, packages: PackageRow[], now: Date, account: ResolvedAccount, products: readonly Product[]) {
+  constructor(buy: BuyRow, packages: PackageRow[], now: Date, account: ResolvedAccount, products: readonly Product[], creatives: number) {
     this.buy = { ...buy };
     this.packages = packages.map((p) => ({ ...p }));
     this.#now = now;
     this.#account = account;
     this.#products = products;
+    this.#creatives = creatives;
   }
 
   cancel(args: Record<string, unknown>): void {
@@ -207,7 +211,7 @@ class Update {
   #resume(): void {
     this.#need('resume', 'paused');
     requireActiveAccount(this.#account);
-    this.buy.status = runningStatus({ creatives: 0, start: this.buy.start_time }, this.#now);
+    this.buy.status = runningStatus({ creatives: this.#creatives, start: this.buy.start_time }, this.#now);
     this.history.push({ action: 'resumed', summary: `Resumed (${this.buy.status}).` });
   }
 

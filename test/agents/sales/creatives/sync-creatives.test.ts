@@ -125,6 +125,16 @@ eachEngine('sales agent: sync_creatives', (engine) => {
     assert.equal((await b.get({ media_buy_ids: [buy.media_buy_id] })).media_buys[0].revision, 2, 'an assignment already made changes no buy');
   });
 
+  it('resumes a paused buy that has creatives to what its flight makes it, not back to waiting for creatives', async () => {
+    const b = await newBuyer();
+    const buy = await b.create({ start_time: 'asap' });
+    await sync(b, [banner(server, 'running')], { assignments: [{ creative_id: 'running', package_id: buy.packages[0].package_id }] });
+    assert.equal((await b.get({ media_buy_ids: [buy.media_buy_id] })).media_buys[0].status, 'active', 'an asap buy with its first creative is live');
+    await b.update(buy.media_buy_id, { paused: true });
+    const resumed = await b.update(buy.media_buy_id, { paused: false });
+    assert.deepEqual([resumed.status, resumed.revision], ['active', 4]);
+  });
+
   it('keeps a creative listed, with its assignment, after the buy it served is canceled', async () => {
     const b = await newBuyer();
     const buy = await b.create();
