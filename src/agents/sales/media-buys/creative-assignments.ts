@@ -65,3 +65,25 @@ export async function recordCreativesAssigned(tx: Queryable, change: CreativesAs
   );
   return { status, revision };
 }
+
+/** One library creative a new package names (package-request.json's creative_assignments[]). */
+export interface NewAssignment {
+  creative_id: string;
+  package_id: string;
+  weight?: number;
+  placement_ids?: string[];
+  /** The formats the package takes. */
+  formats: readonly FormatId[];
+  /** Where in the request it was named, for errors. */
+  at: string;
+}
+
+/**
+ * The creative library as create_media_buy needs it (given by the sales agent, so media buys do
+ * not depend on the library's module): assigns the account's library creatives to new packages
+ * in the call's transaction, throwing a typed AgentError for a creative the account does not have
+ * or of a format its package does not take.
+ */
+export interface CreativeLibrary {
+  assign(db: Queryable, accountId: string, assignments: readonly NewAssignment[], now: Date): Promise<void>;
+}

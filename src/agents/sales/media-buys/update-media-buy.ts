@@ -298,6 +298,7 @@ class Update {
       currency: this.buy.currency,
       mediaBuyId: this.buy.media_buy_id,
       firstPosition: this.packages.length,
+      takesAssignments: false,
     });
     this.added.push(...rows);
     for (const row of rows) this.history.push({ action: 'package_added', summary: `Package ${row.package_id} added: ${row.product_id}, ${this.buy.currency} ${row.budget}.`, package_id: row.package_id });

@@ -5,7 +5,7 @@ import { ManualClock } from '../../../support/clock.ts';
 import { eachEngine } from '../../../support/engines.ts';
 import type { Json } from '../../../support/http.ts';
 import type { TestServer } from '../../../support/server.ts';
-import { banner, buyer, list, startSales, sync, video, type Buyer } from './harness.ts';
+import { banner, buyer, createArgs, list, startSales, sync, video, type Buyer } from './harness.ts';
 
 eachEngine('sales agent: sync_creatives', (engine) => {
   let server: TestServer;
@@ -133,6 +133,22 @@ eachEngine('sales agent: sync_creatives', (engine) => {
     await b.update(buy.media_buy_id, { paused: true });
     const resumed = await b.update(buy.media_buy_id, { paused: false });
     assert.deepEqual([resumed.status, resumed.revision], ['active', 4]);
+  });
+
+  it('lets create_media_buy assign library creatives to its packages, checking they are the account’s and of a format the package takes', async () => {
+    const b = await newBuyer();
+    await sync(b, [banner(server, 'ready'), video(server, 'clip')]);
+    const fixed = { product_id: 'dh_news_display', pricing_option_id: 'cpm_fixed', budget: 5000 };
+    const wrongFormat = await b.fail('create_media_buy', createArgs(clock, b.account, b.domain, { packages: [{ ...fixed, creative_assignments: [{ creative_id: 'clip' }] }] }));
+    assert.deepEqual([wrongFormat.code, wrongFormat.field], ['VALIDATION_ERROR', 'packages[0].creative_assignments[0].creative_id']);
+    const upload = await b.fail('create_media_buy', createArgs(clock, b.account, b.domain, { packages: [{ ...fixed, creatives: [banner(server, 'inline')] }] }));
+    assert.deepEqual([upload.code, upload.field], ['UNSUPPORTED_FEATURE', 'packages[0].creatives']);
+    assert.deepEqual((await b.get({ status_filter: ['pending_creatives', 'pending_start'] })).media_buys, [], 'a refused buy books nothing');
+
+    const buy = await b.create({ packages: [{ ...fixed, creative_assignments: [{ creative_id: 'ready', weight: 100 }] }] });
+    assert.deepEqual([buy.status, buy.revision], ['pending_start', 1]);
+    const ready = (await list(b, { account: b.account, filters: { creative_ids: ['ready'] } })).creatives[0] as Json;
+    assert.deepEqual(ready.assignments.assigned_packages.map((p: Json) => [p.package_id, p.weight]), [[buy.packages[0].package_id, 100]]);
   });
 
   it('keeps a creative listed, with its assignment, after the buy it served is canceled', async () => {
