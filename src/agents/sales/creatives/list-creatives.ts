@@ -2,7 +2,7 @@ import { AgentError } from '../../../protocol/errors.ts';
 import type { FormatId } from '../../formats/index.ts';
 import { checkPublishedRequest, type AgentTask, type ResolvedAccount } from '../../runtime/index.ts';
 import { ownerOf } from '../accounts/index.ts';
-import { creativeStatuses, formatKey, type AssignmentRow, type CreativeRow, type CreativeStatus } from './creative.ts';
+import { formatKey, type AssignmentRow, type CreativeRow, type CreativeStatus } from './creative.ts';
 import * as sql from './sql.ts';
 
 const REQUEST = '/schemas/3.0.6/creative/list-creatives-request.json';
@@ -114,7 +114,6 @@ export function listCreativesTask(): AgentTask {
         },
         pagination: { has_more: hasMore, ...(hasMore ? { cursor: cursorAt(offset + size) } : {}), total_count: total },
         creatives,
-        status_summary: Object.fromEntries(creativeStatuses.map((s) => [s, page.filter((c) => c.status === s).length]).filter(([, n]) => n !== 0)),
         sandbox: ctx.account?.['sandbox'] === true,
       };
     },

@@ -110,8 +110,9 @@ export function syncCreativesTask({ formats, products }: CreativeLibraryOptions)
 
       for (const { creative, at } of sent) {
         const id = creative.creative_id;
-        const problems = results.has(id)
-          ? [new AgentError('INVALID_REQUEST', `Creative ${id} is listed twice; send each creative once.`, { field: `${at}.creative_id` })]
+        // Which of two versions to keep is not ours to guess: every copy of the id fails.
+        const problems = sent.filter((s) => s.creative.creative_id === id).length > 1
+          ? [new AgentError('INVALID_REQUEST', `Creative ${id} is listed more than once; send each creative once.`, { field: `${at}.creative_id` })]
           : creativeProblems(creative, formats(), at);
         if (problems.length > 0) {
           results.set(id, { creative_id: id, action: 'failed', errors: problems.map(errorObject) });

@@ -59,6 +59,10 @@ eachEngine('sales agent: sync_creatives', (engine) => {
     assert.deepEqual(byId.bare.errors.map((e: Json) => [e.code, e.field]), [['VALIDATION_ERROR', 'creatives[2].assets.banner_image']]);
     assert.equal(byId.alien.status, undefined, 'a failed creative has no review status');
     assert.deepEqual(await ids(b), ['good']);
+
+    const twice = await sync(b, [banner(server, 'twin'), banner(server, 'twin', { name: 'Other twin' })], { validation_mode: 'lenient' });
+    assert.deepEqual(twice.creatives.map((c: Json) => [c.creative_id, c.action, c.errors[0].code]), [['twin', 'failed', 'INVALID_REQUEST']]);
+    assert.deepEqual(await ids(b), ['good'], 'neither copy of a repeated id is stored');
   });
 
   it('refuses the whole sync in strict mode, the default, storing nothing', async () => {
