@@ -83,5 +83,8 @@ eachEngine('sales agent: list_creatives', (engine) => {
   it('shows another caller nothing of these creatives', async () => {
     assert.deepEqual(((await list(other, {})).creatives as Json[]).map((c) => c.creative_id), ['z']);
     assert.deepEqual(((await list(other, { filters: { assigned_to_packages: [pkg] } })).creatives as Json[]).length, 0);
+    const foreign = await other.fail('list_creatives', { filters: { accounts: [b.account] } });
+    assert.equal(foreign.code, 'ACCOUNT_NOT_FOUND');
+    assert.deepEqual(await ids({ account: undefined, filters: { accounts: [b.account], creative_ids: ['a'] } }), ['a'], 'filters.accounts names the caller’s own');
   });
 });
