@@ -3,6 +3,7 @@ import { listCreativeFormatsTask, standardFormats, type Format } from '../format
 import type { Tenant } from '../runtime/index.ts';
 import { listAccountsTask, resolveSalesAccount, syncAccountsTask } from './accounts/index.ts';
 import type { Catalog, Product, PublisherPropertySelector } from './catalog/index.ts';
+import { libraryForBuys, listCreativesTask, syncCreativesTask } from './creatives/index.ts';
 import { createMediaBuyTask, getMediaBuysTask, updateMediaBuyTask } from './media-buys/index.ts';
 import { offeringOf } from './offering.ts';
 import { getProductsTask } from './tasks/get-products.ts';
@@ -50,9 +51,11 @@ export function salesAgent({ catalog, base, path = '/sales', credentials }: Sale
       }),
       syncAccountsTask(),
       listAccountsTask(),
-      createMediaBuyTask(offering),
+      createMediaBuyTask(offering, libraryForBuys),
       updateMediaBuyTask(offering),
       getMediaBuysTask(),
+      syncCreativesTask({ formats: () => standardFormats(creativeAgentUrl()), products: () => offering().products }),
+      listCreativesTask(),
     ],
   };
 }

@@ -2,6 +2,8 @@ import { AgentError } from '../../../protocol/errors.ts';
 import { checkPublishedRequest, type AgentTask } from '../../runtime/index.ts';
 import { actorOf, ownerOf, requireActiveAccount } from '../accounts/index.ts';
 import type { Offering } from '../offering.ts';
+import type { FormatId } from '../../formats/index.ts';
+import type { CreativeLibrary, NewAssignment } from './creative-assignments.ts';
 import { buySummary, toPackage, type BuyRow } from './media-buy.ts';
 import { newId, newPackages } from './new-packages.ts';
 import { checkFlight, type PackageRequest } from './package-terms.ts';
@@ -18,10 +20,11 @@ const echoedFields = ['brand', 'po_number', 'agency_estimate_number', 'advertise
  * `create_media_buy` (media-buy/create-media-buy-request.json), answered synchronously: on an
  * active account, packages of catalog products are checked (flight and budgets first, then each
  * product, pricing option, minimum spend, bid and terms) and the buy is confirmed at revision 1,
- * waiting for creatives. The buy, its packages and its `created` history entry are written in the
+ * waiting for creatives unless its packages name library creatives (creative_assignments, checked
+ * and assigned by the creative library; then pending_start or active by its flight). The buy, its packages and its `created` history entry are written in the
  * transaction of the call's idempotency record, so a retry replays this answer and never books twice.
  */
-export function createMediaBuyTask(offering: () => Offering): AgentTask {
+export function createMediaBuyTask(offering: () => Offering, library: CreativeLibrary): AgentTask {
   return {
     name: 'create_media_buy',
     description:
@@ -52,14 +55,23 @@ export function createMediaBuyTask(offering: () => Offering): AgentTask {
       const now = ctx.clock.now();
       const flight = checkFlight(args['start_time'] as string, args['end_time'] as string, now);
       const mediaBuyId = newId('mb');
-      const { rows, currency } = newPackages({ requests, at: 'packages', flight, products: offering().products, currency: undefined, mediaBuyId, firstPosition: 0 });
+      const products = offering().products;
+      const { rows, currency } = newPackages({ requests, at: 'packages', flight, products, currency: undefined, mediaBuyId, firstPosition: 0, takesAssignments: true });
+      const assignments: NewAssignment[] = rows.flatMap((row, i) =>
+        (requests[i]!.creative_assignments as Array<{ creative_id: string; weight?: number; placement_ids?: string[] }> | undefined ?? []).map((a, j) => ({
+          ...a,
+          package_id: row.package_id,
+          formats: (row.details['format_ids'] as FormatId[] | undefined) ?? products.find((p) => p.product_id === row.product_id)!.format_ids,
+          at: `packages[${i}].creative_assignments[${j}]`,
+        })),
+      );
 
       const buy: BuyRow = {
         seq: 0,
         media_buy_id: mediaBuyId,
         owner: ownerOf(ctx.principal),
         account_id: account.account_id,
-        status: runningStatus({ creatives: 0, start: flight.start }, now),
+        status: runningStatus({ creatives: assignments.length, start: flight.start }, now),
         revision: 1,
         currency,
         sandbox: account['sandbox'] === true,
@@ -72,6 +84,7 @@ export function createMediaBuyTask(offering: () => Offering): AgentTask {
       };
       await sql.insertBuy(ctx.db, buy);
       for (const row of rows) await sql.insertPackage(ctx.db, row);
+      await library.assign(ctx.db, account.account_id, assignments, now);
       await sql.recordHistory(ctx.db, mediaBuyId, [
         { revision: 1, action: 'created', summary: `Created with ${rows.length} package${rows.length === 1 ? '' : 's'}, ${currency} ${rows.reduce((s, r) => s + r.budget, 0)}.`, status: buy.status, actor: actorOf(ctx.principal), at: now },
       ]);

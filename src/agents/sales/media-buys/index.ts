@@ -7,3 +7,4 @@ export { createMediaBuyTask } from './create-media-buy.ts';
 export { getMediaBuysTask } from './get-media-buys.ts';
 export { updateMediaBuyTask } from './update-media-buy.ts';
 export { mediaBuyStatuses, validActions, type MediaBuyStatus, type ValidAction } from './state.ts';
+export { assignablePackages, recordCreativesAssigned, type AssignablePackage, type CreativeLibrary, type CreativesAssigned, type NewAssignment } from './creative-assignments.ts';

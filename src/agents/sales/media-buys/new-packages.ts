@@ -20,6 +20,8 @@ export interface NewPackages {
   currency: string | undefined;
   mediaBuyId: string;
   firstPosition: number;
+  /** Whether packages may name library creatives (creative_assignments): the caller then assigns them. */
+  takesAssignments: boolean;
 }
 
 /**
@@ -27,7 +29,7 @@ export interface NewPackages {
  * zero, each flight within the buy's), then each product and pricing option, its minimum spend, bid,
  * formats, targeting and measurement terms. All or nothing: the first problem is the answer.
  */
-export function newPackages({ requests, at, flight, products, currency, mediaBuyId, firstPosition }: NewPackages): { rows: PackageRow[]; currency: string } {
+export function newPackages({ requests, at, flight, products, currency, mediaBuyId, firstPosition, takesAssignments }: NewPackages): { rows: PackageRow[]; currency: string } {
   const flights = requests.map((pkg, i) => {
     checkPositive(pkg.budget, `${at}[${i}].budget`);
     return packageFlight(pkg, flight, `${at}[${i}]`);
@@ -47,7 +49,7 @@ export function newPackages({ requests, at, flight, products, currency, mediaBuy
     checkFormats(pkg.format_ids, product, where);
     checkTargeting(pkg.targeting_overlay, product, where);
     checkMeasurementTerms(pkg.measurement_terms, product, where);
-    refuseCreatives(pkg, where);
+    refuseCreatives(pkg, where, takesAssignments);
     return {
       package_id: newId('pkg'),
       media_buy_id: mediaBuyId,

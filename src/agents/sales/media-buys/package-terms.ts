@@ -205,13 +205,14 @@ export function checkTargeting(overlay: Record<string, unknown> | undefined, pro
 }
 
 /**
- * There is no creative library yet: assignments could not be checked against the caller's
- * creatives, so they are refused rather than taken on trust; sync_creatives will bring them.
+ * What a package request may not carry here: creatives to upload with the buy (sync_creatives
+ * uploads them), and, where the caller cannot check them against the library (new packages of an
+ * update), creative assignments. Refused by name rather than dropped.
  */
-export function refuseCreatives(pkg: { creative_assignments?: unknown; creatives?: unknown }, at: string): void {
-  for (const key of ['creative_assignments', 'creatives'] as const) {
+export function refuseCreatives(pkg: { creative_assignments?: unknown; creatives?: unknown }, at: string, takesAssignments: boolean): void {
+  for (const key of takesAssignments ? (['creatives'] as const) : (['creative_assignments', 'creatives'] as const)) {
     if (pkg[key] !== undefined) {
-      throw new AgentError('UNSUPPORTED_FEATURE', `This seller does not take ${key} yet: create the buy without them; creatives are assigned once sync_creatives is offered.`, { field: `${at}.${key}` });
+      throw new AgentError('UNSUPPORTED_FEATURE', `This seller does not take ${key} here: upload creatives with sync_creatives and assign them there (or with create_media_buy's creative_assignments).`, { field: `${at}.${key}` });
     }
   }
 }

@@ -10,6 +10,11 @@ export const packageRequestSummary = {
     end_time: { type: 'string' },
     paused: { type: 'boolean' },
     format_ids: { type: 'array', items: { type: 'object' } },
+    creative_assignments: {
+      type: 'array',
+      description: 'create_media_buy only: creatives of the account’s library (from sync_creatives) to run in this package.',
+      items: { type: 'object', properties: { creative_id: { type: 'string' }, weight: { type: 'number', minimum: 0, maximum: 100 }, placement_ids: { type: 'array', items: { type: 'string' } } }, required: ['creative_id'] },
+    },
     targeting_overlay: { type: 'object', description: 'core/targeting.json, stored and echoed (property_list and collection_list references included).' },
     measurement_terms: { type: 'object', description: 'core/measurement-terms.json; terms this seller cannot accept are TERMS_REJECTED.' },
   },

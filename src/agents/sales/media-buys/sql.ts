@@ -93,3 +93,32 @@ export async function countBuys(db: Queryable, owner: string, filters: ListFilte
   const [row] = await db.query<{ n: number }>(`select count(*)::int as n from sales_media_buys where ${filtered}`, filterParams(owner, filters));
   return row!.n;
 }
+
+/** A package of the owner's buys on one account, with what assigning creatives to it needs to know. */
+export interface AssignablePackageRow {
+  package_id: string;
+  media_buy_id: string;
+  product_id: string;
+  details: Record<string, unknown>;
+  cancellation: unknown;
+  buy_status: MediaBuyStatus;
+}
+
+export async function packagesOfAccount(db: Queryable, owner: string, accountId: string, packageIds: readonly string[]): Promise<AssignablePackageRow[]> {
+  if (packageIds.length === 0) return [];
+  return db.query<AssignablePackageRow>(
+    `select p.package_id, p.media_buy_id, p.product_id, p.details, p.cancellation, b.status as buy_status
+     from sales_media_buy_packages p join sales_media_buys b on b.media_buy_id = p.media_buy_id
+     where b.owner = $1 and b.account_id = $2 and p.package_id = any($3::text[])`,
+    [owner, accountId, packageIds],
+  );
+}
+
+/** Whether any creative is assigned to a package of the buy (sales_creative_assignments, the creative library's). */
+export async function hasCreatives(db: Queryable, mediaBuyId: string): Promise<boolean> {
+  const [row] = await db.query<{ found: boolean }>(
+    `select exists (select 1 from sales_creative_assignments a join sales_media_buy_packages p on p.package_id = a.package_id where p.media_buy_id = $1) as found`,
+    [mediaBuyId],
+  );
+  return row!.found;
+}

@@ -103,7 +103,8 @@ export function updateMediaBuyTask(offering: () => Offering): AgentTask {
         });
       }
       const packages = await sql.packagesOf(ctx.db, [mediaBuyId]);
-      const update = new Update(buy, packages, now, account, offering().products);
+      const creatives = (await sql.hasCreatives(ctx.db, mediaBuyId)) ? 1 : 0;
+      const update = new Update(buy, packages, now, account, offering().products, creatives);
       if (args['canceled'] === true) update.cancel(args);
       else update.change(args);
 
@@ -148,13 +149,16 @@ class Update {
   readonly #now: Date;
   readonly #account: ResolvedAccount;
   readonly #products: readonly Product[];
+  /** How many creatives its packages have (0 or more): a resumed buy without any waits for them again. */
+  readonly #creatives: number;
 
-  constructor(buy: BuyRow, packages: PackageRow[], now: Date, account: ResolvedAccount, products: readonly Product[]) {
+  constructor(buy: BuyRow, packages: PackageRow[], now: Date, account: ResolvedAccount, products: readonly Product[], creatives: number) {
     this.buy = { ...buy };
     this.packages = packages.map((p) => ({ ...p }));
     this.#now = now;
     this.#account = account;
     this.#products = products;
+    this.#creatives = creatives;
   }
 
   cancel(args: Record<string, unknown>): void {
@@ -206,7 +210,7 @@ class Update {
   #resume(): void {
     this.#need('resume', 'paused');
     requireActiveAccount(this.#account);
-    this.buy.status = runningStatus({ creatives: 0, start: this.buy.start_time }, this.#now);
+    this.buy.status = runningStatus({ creatives: this.#creatives, start: this.buy.start_time }, this.#now);
     this.history.push({ action: 'resumed', summary: `Resumed (${this.buy.status}).` });
   }
 
@@ -293,6 +297,7 @@ class Update {
       currency: this.buy.currency,
       mediaBuyId: this.buy.media_buy_id,
       firstPosition: this.packages.length,
+      takesAssignments: false,
     });
     this.added.push(...rows);
     for (const row of rows) this.history.push({ action: 'package_added', summary: `Package ${row.package_id} added: ${row.product_id}, ${this.buy.currency} ${row.budget}.`, package_id: row.package_id });

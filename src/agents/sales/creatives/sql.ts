@@ -1,0 +1,110 @@
+import type { Queryable } from '../../../db/database.ts';
+import { formatKey, type AssignmentRow, type CreativeRow, type CreativeStatus } from './creative.ts';
+
+const columns = 'seq, owner, account_id, creative_id, name, format_id, assets, tags, status, details, created_at, updated_at';
+
+/** Serializes the syncs of one account's library, so two never both decide a creative is new. */
+export async function lockLibrary(tx: Queryable, accountId: string): Promise<void> {
+  await tx.query(`select pg_advisory_xact_lock(hashtextextended($1, 0))`, [JSON.stringify(['sales_creatives', accountId])]);
+}
+
+export async function creativesByIds(db: Queryable, accountId: string, creativeIds: readonly string[]): Promise<CreativeRow[]> {
+  if (creativeIds.length === 0) return [];
+  return db.query<CreativeRow>(`select ${columns} from sales_creatives where account_id = $1 and creative_id = any($2::text[])`, [accountId, creativeIds]);
+}
+
+/** Inserts the creative, or replaces what a sync may change of it (its creation time and order stay). */
+export async function upsertCreative(tx: Queryable, c: Omit<CreativeRow, 'seq'>): Promise<void> {
+  await tx.query(
+    `insert into sales_creatives (owner, account_id, creative_id, name, format_id, format_key, assets, tags, status, details, created_at, updated_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8::text[], $9, $10, $11, $12)
+     on conflict (account_id, creative_id) do update set name = excluded.name, format_id = excluded.format_id, format_key = excluded.format_key,
+       assets = excluded.assets, tags = excluded.tags, status = excluded.status, details = excluded.details, updated_at = excluded.updated_at`,
+    [c.owner, c.account_id, c.creative_id, c.name, JSON.stringify(c.format_id), formatKey(c.format_id), JSON.stringify(c.assets), c.tags, c.status, JSON.stringify(c.details), c.created_at, c.updated_at],
+  );
+}
+
+export async function assignmentsOf(db: Queryable, accountId: string, creativeIds: readonly string[]): Promise<AssignmentRow[]> {
+  if (creativeIds.length === 0) return [];
+  return db.query<AssignmentRow>(
+    `select account_id, creative_id, package_id, weight::float8 as weight, placement_ids, assigned_at from sales_creative_assignments
+     where account_id = $1 and creative_id = any($2::text[]) order by assigned_at, package_id`,
+    [accountId, creativeIds],
+  );
+}
+
+/** Assigns, or changes the weight and placements of an assignment already made (its date stays). */
+export async function upsertAssignment(tx: Queryable, a: AssignmentRow): Promise<void> {
+  await tx.query(
+    `insert into sales_creative_assignments (account_id, creative_id, package_id, weight, placement_ids, assigned_at) values ($1, $2, $3, $4, $5, $6)
+     on conflict (account_id, creative_id, package_id) do update set weight = excluded.weight, placement_ids = excluded.placement_ids`,
+    [a.account_id, a.creative_id, a.package_id, a.weight, a.placement_ids === null ? null : JSON.stringify(a.placement_ids), a.assigned_at],
+  );
+}
+
+export interface LibraryFilters {
+  accountIds?: readonly string[];
+  statuses?: readonly CreativeStatus[];
+  tagsAll?: readonly string[];
+  tagsAny?: readonly string[];
+  nameContains?: string;
+  creativeIds?: readonly string[];
+  formatKeys?: readonly string[];
+  createdAfter?: string;
+  createdBefore?: string;
+  updatedAfter?: string;
+  updatedBefore?: string;
+  packageIds?: readonly string[];
+  mediaBuyIds?: readonly string[];
+  unassigned?: boolean;
+  /** A filter no creative here can match (has_served, concept_ids, has_variables: true). */
+  none?: boolean;
+}
+
+const assignedTo = `exists (select 1 from sales_creative_assignments a where a.account_id = c.account_id and a.creative_id = c.creative_id`;
+
+const where = `c.owner = $1
+  and ($2::text[] is null or c.account_id = any($2::text[]))
+  and ($3::text[] is null or c.status = any($3::text[]))
+  and ($4::text[] is null or c.tags @> $4::text[])
+  and ($5::text[] is null or c.tags && $5::text[])
+  and ($6::text is null or strpos(lower(c.name), lower($6::text)) > 0)
+  and ($7::text[] is null or c.creative_id = any($7::text[]))
+  and ($8::text[] is null or c.format_key = any($8::text[]))
+  and ($9::timestamptz is null or c.created_at > $9::timestamptz)
+  and ($10::timestamptz is null or c.created_at < $10::timestamptz)
+  and ($11::timestamptz is null or c.updated_at > $11::timestamptz)
+  and ($12::timestamptz is null or c.updated_at < $12::timestamptz)
+  and ($13::text[] is null or ${assignedTo} and a.package_id = any($13::text[])))
+  and ($14::text[] is null or ${assignedTo} and a.package_id in (select package_id from sales_media_buy_packages where media_buy_id = any($14::text[]))))
+  and ($15::boolean is null or $15::boolean <> ${assignedTo}))
+  and not $16::boolean`;
+
+const params = (owner: string, f: LibraryFilters) => [
+  owner, f.accountIds ?? null, f.statuses ?? null, f.tagsAll ?? null, f.tagsAny ?? null, f.nameContains ?? null, f.creativeIds ?? null, f.formatKeys ?? null,
+  f.createdAfter ?? null, f.createdBefore ?? null, f.updatedAfter ?? null, f.updatedBefore ?? null, f.packageIds ?? null, f.mediaBuyIds ?? null, f.unassigned ?? null, f.none === true,
+];
+
+/** creative-sort-field.json to its column; every sort breaks ties on the order creatives were first synced. */
+export const sortColumns = {
+  created_date: 'c.created_at',
+  updated_date: 'c.updated_at',
+  name: 'c.name',
+  status: 'c.status',
+  assignment_count: `(select count(*) from sales_creative_assignments a where a.account_id = c.account_id and a.creative_id = c.creative_id)`,
+} as const;
+export type SortField = keyof typeof sortColumns;
+
+export async function library(db: Queryable, owner: string, filters: LibraryFilters, sort: { field: SortField; direction: 'asc' | 'desc' }, offset: number, limit: number): Promise<CreativeRow[]> {
+  const dir = sort.direction === 'asc' ? 'asc' : 'desc';
+  return db.query<CreativeRow>(
+    `select ${columns.split(', ').map((col) => `c.${col}`).join(', ')} from sales_creatives c where ${where}
+     order by ${sortColumns[sort.field]} ${dir}, c.seq ${dir} offset $17 limit $18`,
+    [...params(owner, filters), offset, limit],
+  );
+}
+
+export async function countLibrary(db: Queryable, owner: string, filters: LibraryFilters): Promise<number> {
+  const [row] = await db.query<{ n: number }>(`select count(*)::int as n from sales_creatives c where ${where}`, params(owner, filters));
+  return row!.n;
+}

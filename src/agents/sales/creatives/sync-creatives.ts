@@ -1,0 +1,195 @@
+import canonicalize from 'canonicalize';
+import { AgentError } from '../../../protocol/errors.ts';
+import type { Format } from '../../formats/index.ts';
+import { checkPublishedRequest, errorObject, type AgentTask } from '../../runtime/index.ts';
+import { actorOf, ownerOf, requireActiveAccount } from '../accounts/index.ts';
+import type { Product } from '../catalog/index.ts';
+import { assignablePackages, recordCreativesAssigned, type AssignablePackage } from '../media-buys/index.ts';
+import { creativeProblems } from './check-creative.ts';
+import { detailsOf, formatKey, reviewStatus, type CreativeAsset, type CreativeRow } from './creative.ts';
+import * as sql from './sql.ts';
+
+const REQUEST = '/schemas/3.0.6/creative/sync-creatives-request.json';
+
+export interface CreativeLibraryOptions {
+  /** The formats creatives must be of: this deployment's standard formats, named by its creative agent's URL. */
+  formats: () => readonly Format[];
+  /** The catalog's products: which formats a package takes. */
+  products: () => readonly Product[];
+}
+
+interface Assignment {
+  creative_id: string;
+  package_id: string;
+  weight?: number;
+  placement_ids?: string[];
+}
+
+/** One creative's line of the answer (sync-creatives-response.json's creatives[]). */
+interface Result {
+  creative_id: string;
+  action: 'created' | 'updated' | 'unchanged' | 'failed';
+  status?: string;
+  changes?: string[];
+  errors?: ReturnType<typeof errorObject>[];
+  assigned_to?: string[];
+  assignment_errors?: Record<string, string>;
+}
+
+// Compared as canonical JSON: jsonb keeps its own key order.
+const compared = ['name', 'format_id', 'assets', 'tags', 'details'] as const;
+
+/**
+ * `sync_creatives` (creative/sync-creatives-request.json): upserts creatives into the account's
+ * library, each checked against this seller's formats, and assigns creatives (these or ones
+ * already in the library) to packages of the caller's media buys on that account. A problem is
+ * typed and tied to its creative: an unknown format or a missing asset in its `errors`, a package
+ * that is not the caller's (PACKAGE_NOT_FOUND), closed (INVALID_STATE) or whose product does not
+ * take the creative's format (VALIDATION_ERROR) in its `assignment_errors`. In `strict` mode (the
+ * schema's default) any problem fails the whole call and nothing is written; in `lenient` mode the
+ * rest is stored and the problems answered per creative. A buy's first creative moves it out of
+ * pending_creatives (media-buys' recordCreativesAssigned). `dry_run` answers the same, writing nothing.
+ */
+export function syncCreativesTask({ formats, products }: CreativeLibraryOptions): AgentTask {
+  return {
+    name: 'sync_creatives',
+    description:
+      'Upload or update creatives in an account’s library (creative_id, name, format_id from list_creative_formats, assets keyed by the format’s asset_id) and assign creatives to packages of your media buys (assignments[]: creative_id, package_id). validation_mode "strict" (default) refuses the whole sync on any problem; "lenient" stores what is valid and answers each problem per creative. dry_run previews. Answers each creative’s action, review status, assignments and errors.',
+    input: {
+      type: 'object',
+      properties: {
+        account: { type: 'object', description: 'core/account-ref.json: the account that owns these creatives.' },
+        creatives: {
+          type: 'array',
+          minItems: 1,
+          maxItems: 100,
+          items: {
+            type: 'object',
+            description: 'core/creative-asset.json',
+            properties: { creative_id: { type: 'string' }, name: { type: 'string' }, format_id: { type: 'object' }, assets: { type: 'object' }, tags: { type: 'array', items: { type: 'string' } } },
+            required: ['creative_id', 'name', 'format_id', 'assets'],
+          },
+        },
+        creative_ids: { type: 'array', minItems: 1, maxItems: 100, items: { type: 'string' }, description: 'Only these of creatives[] are synced.' },
+        assignments: {
+          type: 'array',
+          minItems: 1,
+          items: {
+            type: 'object',
+            properties: { creative_id: { type: 'string' }, package_id: { type: 'string' }, weight: { type: 'number', minimum: 0, maximum: 100 }, placement_ids: { type: 'array', items: { type: 'string' } } },
+            required: ['creative_id', 'package_id'],
+          },
+        },
+        validation_mode: { type: 'string', enum: ['strict', 'lenient'] },
+        dry_run: { type: 'boolean' },
+        delete_missing: { type: 'boolean', description: 'Not offered by this seller.' },
+      },
+      required: ['account', 'creatives'],
+      additionalProperties: true,
+    },
+    output: { $ref: '/schemas/3.0.6/creative/sync-creatives-response.json' },
+    mutates: true,
+    async handler(args, ctx) {
+      checkPublishedRequest(REQUEST, args);
+      const account = requireActiveAccount(ctx.account);
+      if (args['delete_missing'] === true) throw new AgentError('UNSUPPORTED_FEATURE', 'This seller does not archive creatives missing from a sync yet.', { field: 'delete_missing' });
+      const owner = ownerOf(ctx.principal);
+      const accountId = account.account_id;
+      const sandbox = account['sandbox'] === true;
+      const now = ctx.clock.now();
+      const dryRun = args['dry_run'] === true;
+      const scope = args['creative_ids'] as string[] | undefined;
+      const sent = (args['creatives'] as CreativeAsset[]).map((creative, i) => ({ creative, at: `creatives[${i}]` })).filter(({ creative }) => !scope || scope.includes(creative.creative_id));
+      const assignments = (args['assignments'] as Assignment[] | undefined) ?? [];
+
+      await sql.lockLibrary(ctx.db, accountId);
+      const ids = [...new Set([...sent.map((s) => s.creative.creative_id), ...assignments.map((a) => a.creative_id)])];
+      const stored = new Map((await sql.creativesByIds(ctx.db, accountId, ids)).map((row) => [row.creative_id, row]));
+      const results = new Map<string, Result>();
+      const writes: Array<Omit<CreativeRow, 'seq'>> = [];
+
+      for (const { creative, at } of sent) {
+        const id = creative.creative_id;
+        // Which of two versions to keep is not ours to guess: every copy of the id fails.
+        const problems = sent.filter((s) => s.creative.creative_id === id).length > 1
+          ? [new AgentError('INVALID_REQUEST', `Creative ${id} is listed more than once; send each creative once.`, { field: `${at}.creative_id` })]
+          : creativeProblems(creative, formats(), at);
+        if (problems.length > 0) {
+          results.set(id, { creative_id: id, action: 'failed', errors: problems.map(errorObject) });
+          continue;
+        }
+        const before = stored.get(id);
+        const row = { owner, account_id: accountId, creative_id: id, name: creative.name, format_id: creative.format_id, assets: creative.assets, tags: creative.tags ?? [], details: detailsOf(creative) };
+        const changes = before ? compared.filter((field) => canonicalize(before[field]) !== canonicalize(row[field])) : [];
+        const action = !before ? 'created' : changes.length > 0 ? 'updated' : 'unchanged';
+        const status = before && action === 'unchanged' ? before.status : reviewStatus(sandbox);
+        const written = { ...row, status, created_at: before?.created_at ?? now, updated_at: action === 'unchanged' ? before!.updated_at : now };
+        stored.set(id, { seq: before?.seq ?? 0, ...written });
+        if (action !== 'unchanged') writes.push(written);
+        results.set(id, { creative_id: id, action, status, ...(action === 'updated' ? { changes: changes.map((c) => (c === 'details' ? 'other_fields' : c)) } : {}) });
+      }
+
+      const packages = await assignablePackages(ctx.db, owner, accountId, assignments.map((a) => a.package_id), products());
+      const already = new Set((await sql.assignmentsOf(ctx.db, accountId, ids)).map((a) => `${a.creative_id} ${a.package_id}`));
+      const assigned: Array<Assignment & { pkg: AssignablePackage; isNew: boolean }> = [];
+      for (const [i, assignment] of assignments.entries()) {
+        const id = assignment.creative_id;
+        const result = results.get(id);
+        if (result?.action === 'failed') continue;
+        const creative = stored.get(id);
+        if (!creative) {
+          const error = new AgentError('CREATIVE_NOT_FOUND', `Account ${accountId} has no creative ${id}; sync it first or in this call.`, { field: `assignments[${i}].creative_id` });
+          results.set(id, { creative_id: id, action: 'failed', errors: [errorObject(error)] });
+          continue;
+        }
+        const line = result ?? { creative_id: id, action: 'unchanged' as const, status: creative.status };
+        results.set(id, line);
+        const problem = assignmentProblem(assignment, creative, packages.find((p) => p.package_id === assignment.package_id), accountId);
+        if (problem) {
+          line.assignment_errors = { ...line.assignment_errors, [assignment.package_id]: problem };
+          continue;
+        }
+        line.assigned_to = [...new Set([...(line.assigned_to ?? []), assignment.package_id])];
+        const key = `${id} ${assignment.package_id}`;
+        assigned.push({ ...assignment, pkg: packages.find((p) => p.package_id === assignment.package_id)!, isNew: !already.has(key) });
+        already.add(key);
+      }
+
+      const answer = [...results.values()];
+      const failed = answer.filter((r) => r.action === 'failed' || r.assignment_errors);
+      if (failed.length > 0 && args['validation_mode'] !== 'lenient') {
+        const first = failed[0]!;
+        throw new AgentError('VALIDATION_ERROR', `${failed.length} of ${answer.length} creatives could not be synced (${first.creative_id}: ${first.errors?.[0]?.message ?? Object.values(first.assignment_errors!)[0]}); nothing was stored.`, {
+          field: first.errors?.[0]?.field ?? 'assignments',
+          details: { creatives: failed },
+          suggestion: 'Fix them and sync again, or pass validation_mode: "lenient" to store the valid ones.',
+        });
+      }
+
+      if (!dryRun) {
+        for (const row of writes) await sql.upsertCreative(ctx.db, row);
+        for (const a of assigned) {
+          await sql.upsertAssignment(ctx.db, { account_id: accountId, creative_id: a.creative_id, package_id: a.package_id, weight: a.weight ?? null, placement_ids: a.placement_ids ?? null, assigned_at: now });
+        }
+        const byBuy = new Map<string, Map<string, string[]>>();
+        for (const a of assigned.filter((x) => x.isNew)) {
+          const packagesOfBuy = byBuy.get(a.pkg.media_buy_id) ?? new Map<string, string[]>();
+          packagesOfBuy.set(a.package_id, [...(packagesOfBuy.get(a.package_id) ?? []), a.creative_id]);
+          byBuy.set(a.pkg.media_buy_id, packagesOfBuy);
+        }
+        for (const [mediaBuyId, byPackage] of byBuy) await recordCreativesAssigned(ctx.db, { owner, mediaBuyId, byPackage, actor: actorOf(ctx.principal), now });
+      }
+      return { ...(dryRun ? { dry_run: true } : {}), creatives: answer, sandbox };
+    },
+  };
+}
+
+/** Why a creative cannot go to a package, as assignment_errors words it; undefined when it can. */
+function assignmentProblem(assignment: Assignment, creative: CreativeRow, pkg: AssignablePackage | undefined, accountId: string): string | undefined {
+  if (!pkg) return `PACKAGE_NOT_FOUND: account ${accountId} has no package ${assignment.package_id} in your media buys.`;
+  if (pkg.closed) return `INVALID_STATE: package ${pkg.package_id} takes no creatives: ${pkg.closed}.`;
+  if (!pkg.formats.some((f) => formatKey(f) === formatKey(creative.format_id))) {
+    return `VALIDATION_ERROR: package ${pkg.package_id} does not take format ${creative.format_id.id}; it takes ${pkg.formats.map((f) => f.id).join(', ')}.`;
+  }
+  return undefined;
+}
