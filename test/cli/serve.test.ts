@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { openPglite } from '../../src/db/pglite.ts';
 import { postgresUrl } from '../support/engines.ts';
-import { runAp, serveAp, untilReady } from '../support/cli.ts';
+import { runAp, serveAp, untilReady, type ServingAp } from '../support/cli.ts';
 import { mcpClient } from '../support/agents.ts';
 import { json, type Json } from '../support/http.ts';
 
@@ -45,9 +45,11 @@ describe('[pglite] ap serve on a data directory', () => {
   after(() => rm(dataDir, { recursive: true, force: true }));
 
   it('serves, shuts down cleanly on SIGTERM, and keeps its data across a restart', async () => {
-    const first = await serveAp(['--data-dir', dataDir]);
+    // As npm start does: the test deployment's agents too (one start serves both checks).
+    const first = await serveAp(['--data-dir', dataDir], { AGENTS: 'true' });
     assert.equal((await fetch(`${first.url}/healthz`)).status, 200);
     await untilReady(first);
+    await servesTheSalesAgent(first);
     const ready = await json(await fetch(`${first.url}/readyz`));
     assert.equal(ready.engine, 'pglite');
     assert.equal(await first.stop('SIGTERM'), 0);
@@ -116,29 +118,6 @@ describe('[postgres] ap serve with DATABASE_URL', () => {
 });
 
 describe('[pglite] ap serve with the test deployment', () => {
-  it('serves the sales agent at /sales/mcp to the public credential it prints, as npm start does', async () => {
-    const server = await serveAp(['--data-dir', 'memory://'], { AGENTS: 'true' });
-    try {
-      const line = server.logs.find((l) => l.includes('agents serving at')) ?? (await new Promise<string>((resolve) => server.onLine((l) => l.includes('agents serving at') && resolve(l))));
-      assert.match(line, new RegExp(`${server.url}/sales/mcp`));
-      const credential = /Authorization: Bearer (\S+?)"/.exec(line)?.[1];
-      assert.equal(credential, 'ap-test-deployment-public');
-      const client = await mcpClient(server.url, '/sales', { authorization: `Bearer ${credential}` });
-      try {
-        const result = (await client.callTool({ name: 'get_products', arguments: { brief: 'outdoor adventure video', brand: { domain: 'trailhead-coffee.example' } } })) as Json;
-        const answer = JSON.parse(result.content[0].text as string) as Json;
-        assert.equal(result.isError, undefined);
-        assert.ok((answer.products as Json[]).some((p) => p.product_id === 'tm_outdoor_video'), 'the demo catalog sells Trail Magazine’s pre-roll');
-      } finally {
-        await client.close();
-      }
-      const anonymous = await fetch(`${server.url}/sales/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
-      assert.equal(anonymous.status, 401);
-    } finally {
-      await server.stop();
-    }
-  });
-
   it('refuses to start on a malformed catalog, with exit code 2 naming the file and line', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'ap-catalog-'));
     after(() => rm(dir, { recursive: true, force: true }));
@@ -149,3 +128,23 @@ describe('[pglite] ap serve with the test deployment', () => {
     assert.match(stderr, /ap: SALES_CATALOG: .*catalog\.yaml:\d+/);
   });
 });
+
+/** The sales agent answers at /sales/mcp to the public credential the server printed, and no one else. */
+async function servesTheSalesAgent(server: ServingAp): Promise<void> {
+  const line = server.logs.find((l) => l.includes('agents serving at'));
+  assert.ok(line, 'logs where its agents are');
+  assert.match(line, new RegExp(`${server.url}/sales/mcp`));
+  const credential = /Authorization: Bearer (\S+?)"/.exec(line)?.[1];
+  assert.equal(credential, 'ap-test-deployment-public');
+  const client = await mcpClient(server.url, '/sales', { authorization: `Bearer ${credential}` });
+  try {
+    const result = (await client.callTool({ name: 'get_products', arguments: { brief: 'outdoor adventure video', brand: { domain: 'trailhead-coffee.example' } } })) as Json;
+    const answer = JSON.parse(result.content[0].text as string) as Json;
+    assert.equal(result.isError, undefined);
+    assert.ok((answer.products as Json[]).some((p) => p.product_id === 'tm_outdoor_video'), 'the demo catalog sells Trail Magazine’s pre-roll');
+  } finally {
+    await client.close();
+  }
+  const anonymous = await fetch(`${server.url}/sales/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
+  assert.equal(anonymous.status, 401);
+}
