@@ -20,7 +20,8 @@ const LIVE_PUBLISHERS = 20;
  * The lookups on PostgreSQL, answered from each process's in-memory authorization index:
  * 1. `validate/property-authorization` and `lookup/domain` on `ap serve` over a world of a few
  *    hundred publishers, against a bare Node server answering a constant (a median-sized answer of
- *    the ap's): max throughput with autocannon in alternating rounds, each server's CPU per
+ *    the ap's): max throughput with autocannon in alternating rounds (the ap as deployed, keeping
+ *    answers until the graph changes, and one computing every answer), each server's CPU per
  *    request, then p99 latency under an open-loop load at half the ap's max. The load comes from a
  *    process of its own. A control (the bare server spinning a fixed time per request) shows what
  *    ratio this machine allows any server that works per request: here an answer written to a
@@ -37,8 +38,10 @@ export async function lookupsBench(): Promise<void> {
     await buildLookupWorld(shared.db);
     await buildLiveWorld(shared.db, LIVE_PUBLISHERS);
     const first = await ready(await shared.serve());
-    await throughputAndLatency('validate/property-authorization', first, checkPaths(), 0.6, checkMix);
-    await throughputAndLatency('lookup/domain', first, domainPaths(), 0.5, domainMix);
+    const computing = await ready(await shared.serve({ LOOKUP_CACHE_ENTRIES: '0' }));
+    await throughputAndLatency('validate/property-authorization', first, computing, checkPaths(), 0.6, checkMix);
+    await throughputAndLatency('lookup/domain', first, computing, domainPaths(), 0.5, domainMix);
+    await computing.stop();
     const second = await ready(await shared.serve());
     await changeToVisible(shared.db, second.url);
   } finally {
@@ -60,7 +63,11 @@ async function ready(ap: ServingAp): Promise<ServingAp> {
 /** A control's synthetic work per request: about what the ap's own handling costs it in CPU. */
 const CONTROL_BUSY_MICROS = 20;
 
-async function throughputAndLatency(name: string, ap: ServingAp, paths: string[], target: number, mix: (bodies: unknown[]) => string): Promise<void> {
+/**
+ * `ap` keeps its answers until the graph changes (as deployed); `computing` keeps none
+ * (LOOKUP_CACHE_ENTRIES=0), so each of its answers is computed from the index and serialized.
+ */
+async function throughputAndLatency(name: string, ap: ServingAp, computing: ServingAp, paths: string[], target: number, mix: (bodies: unknown[]) => string): Promise<void> {
   const bodies: string[] = [];
   for (const path of paths) {
     const res = await fetch(`${ap.url}${path}`);
@@ -71,13 +78,13 @@ async function throughputAndLatency(name: string, ap: ServingAp, paths: string[]
   const bare = await startBare(median);
   const control = await startBare(median, CONTROL_BUSY_MICROS);
   try {
-    const servers = { ap: { url: ap.url, pid: ap.process.pid! }, bare, control };
+    const servers = { ap: { url: ap.url, pid: ap.process.pid! }, computing: { url: computing.url, pid: computing.process.pid! }, bare, control };
     const options = { ...benchOptions, requests: paths.map((path) => ({ method: 'GET' as const, path })) };
     for (const server of Object.values(servers)) await load(server.url, { ...options, seconds: 1 }); // warm-up
     const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
-    const runs: Record<keyof typeof servers, Array<LoadResult & { cpuMicros: number }>> = { ap: [], bare: [], control: [] };
+    const runs: Record<keyof typeof servers, Array<LoadResult & { cpuMicros: number }>> = { ap: [], computing: [], bare: [], control: [] };
     for (let i = 0; i < rounds; i++) {
-      for (const which of ['bare', 'ap', 'control'] as const) {
+      for (const which of ['bare', 'ap', 'computing', 'control'] as const) {
         const { url, pid } = servers[which];
         const cpuBefore = cpuSecondsOf(pid);
         const result = await load(url, options);
@@ -88,7 +95,7 @@ async function throughputAndLatency(name: string, ap: ServingAp, paths: string[]
     }
     // The best round of each: what a server did when the machine let it.
     const best = (list: Array<LoadResult & { cpuMicros: number }>) => list.reduce((a, b) => (b.requestsPerSecond > a.requestsPerSecond ? b : a));
-    const [apBest, bareBest, controlBest] = [best(runs.ap), best(runs.bare), best(runs.control)];
+    const [apBest, computingBest, bareBest, controlBest] = [best(runs.ap), best(runs.computing), best(runs.bare), best(runs.control)];
 
     const rate = Math.round(apBest.requestsPerSecond / 2);
     const paced = { rate, seconds: benchOptions.seconds, connections: benchOptions.connections };
@@ -103,6 +110,9 @@ async function throughputAndLatency(name: string, ap: ServingAp, paths: string[]
     console.log(`lookups ${name}: ${paths.length} requests in rotation (${mix(bodies.map((b) => JSON.parse(b) as unknown))}); bare node answers a median-sized ap answer (${median.length} bytes)`);
     console.log(
       `lookups ${name} throughput ratio ap/bare: ${(apBest.requestsPerSecond / bareBest.requestsPerSecond).toFixed(2)} (ap ${n(apBest.requestsPerSecond)} req/s, bare ${n(bareBest.requestsPerSecond)} req/s; ${benchOptions.connections} connections, ${benchOptions.seconds}s x ${rounds} rounds, best each, client in its own process; target >= ${target})`,
+    );
+    console.log(
+      `lookups ${name} throughput ratio ap/bare with every answer computed (LOOKUP_CACHE_ENTRIES=0): ${(computingBest.requestsPerSecond / bareBest.requestsPerSecond).toFixed(2)} (${n(computingBest.requestsPerSecond)} req/s, ${us(computingBest.cpuMicros)} µs CPU per request)`,
     );
     console.log(
       `lookups ${name} server CPU per request: ap ${us(apBest.cpuMicros)} µs, bare ${us(bareBest.cpuMicros)} µs; control: bare spinning ${CONTROL_BUSY_MICROS} µs per request reaches ${(controlBest.requestsPerSecond / bareBest.requestsPerSecond).toFixed(2)} of bare (${n(controlBest.requestsPerSecond)} req/s, ${us(controlBest.cpuMicros)} µs CPU per request): the ratio this machine allows a server doing that much work`,

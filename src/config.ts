@@ -31,6 +31,8 @@ export interface Config {
   fetchAllow: string | undefined;
   /** Whether a start on an empty database seeds the demo registry (default: only on embedded PGlite). */
   demo: boolean;
+  /** Answers of the check and the domain lookup kept per index state (0 keeps none). */
+  lookupCacheEntries: number;
   limits: Limits;
   feed: FeedConfig;
   agents: AgentsConfig;
@@ -154,6 +156,7 @@ export const envVars = {
   AP_BRAND_DENY_LIST: { default: '', meaning: 'JSON or YAML file of high-value brands whose look-alike domains are held for review' },
   REDIS_URL: { default: '', meaning: 'keep rate-limit counters in this Redis instead of the database' },
   AP_FETCH_ALLOW: { default: '', meaning: 'development only: non-public hosts the fetch client may reach (see docs)' },
+  LOOKUP_CACHE_ENTRIES: { default: '10000', meaning: 'answers of the authorization check and the domain lookup kept in memory until the next change to the registry graph (0 keeps none)' },
   AP_DEMO: { default: '', meaning: 'seed a demo registry into an empty database at start: true or false (unset: true on embedded PGlite, false on PostgreSQL)' },
   RATE_LIMIT_BULK_RESOLVE_PER_MINUTE: { default: '20', meaning: 'bulk resolve requests per minute per IP' },
   RATE_LIMIT_SAVES_PER_HOUR: { default: '60', meaning: 'saves per hour per user or key' },
@@ -209,6 +212,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
     brandDenyListPath: nonEmpty(get('AP_BRAND_DENY_LIST')),
     redisUrl: nonEmpty(get('REDIS_URL')),
     fetchAllow: nonEmpty(get('AP_FETCH_ALLOW')),
+    lookupCacheEntries: integer('LOOKUP_CACHE_ENTRIES', get('LOOKUP_CACHE_ENTRIES'), 0, 1e7),
     demo: demo(get('AP_DEMO'), nonEmpty(get('DATABASE_URL', flags.databaseUrl))),
     limits: {
       bulkResolvePerMinute: integer('RATE_LIMIT_BULK_RESOLVE_PER_MINUTE', get('RATE_LIMIT_BULK_RESOLVE_PER_MINUTE'), 1, 1e6),

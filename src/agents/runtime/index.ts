@@ -13,7 +13,7 @@ import { cancelTaskTask, getTaskTask, submitTask } from './tasks/service.ts';
 export type { AgentTask, Tenant, TaskContext, TaskProgress, ResolvedAccount } from './task.ts';
 export { InputRequired } from './task.ts';
 export { errorObject } from './envelope.ts';
-export { paginate, type PageInfo, type PageRequest } from './pagination.ts';
+export { cursorPosition, defaultPageSize, pageCursor, paginate, type PageInfo, type PageRequest } from './pagination.ts';
 export { checkPublishedRequest } from './published-request.ts';
 
 /** What the tenant's transports need of the long-task worker. */

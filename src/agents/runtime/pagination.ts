@@ -13,7 +13,8 @@ export interface PageInfo {
   total_count: number;
 }
 
-const defaultPageSize = 50;
+/** The page size when the caller names none. */
+export const defaultPageSize = 50;
 
 /**
  * One page of a list a task computed in full (a catalog, a format list): the cursor is the
@@ -22,15 +23,26 @@ const defaultPageSize = 50;
  */
 export function paginate<T>(items: readonly T[], request: PageRequest | undefined): { page: T[]; pagination: PageInfo } {
   const size = request?.max_results ?? defaultPageSize;
-  const start = request?.cursor === undefined ? 0 : offsetOf(request.cursor);
+  const start = request?.cursor === undefined ? 0 : cursorPosition('o', request.cursor);
   const page = items.slice(start, start + size);
   const next = start + page.length;
   const has_more = next < items.length;
-  return { page, pagination: { has_more, ...(has_more ? { cursor: Buffer.from(`o:${next}`).toString('base64url') } : {}), total_count: items.length } };
+  return { page, pagination: { has_more, ...(has_more ? { cursor: pageCursor('o', next) } : {}), total_count: items.length } };
 }
 
-function offsetOf(cursor: string): number {
-  const match = /^o:(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
-  if (!match) throw new AgentError('INVALID_REQUEST', 'pagination.cursor is not a cursor this agent gave; pass the previous page’s cursor unchanged.', { field: 'pagination.cursor' });
-  return Number(match[1]);
+/**
+ * A cursor: a position (an offset, or the sequence number of the last row shown for keyset
+ * pages) tagged with which list it belongs to, so one list's cursor is refused by another.
+ */
+export function pageCursor(tag: string, position: number): string {
+  return Buffer.from(`${tag}:${position}`).toString('base64url');
+}
+
+/** The position a cursor from `pageCursor(tag, …)` holds; any other string is INVALID_REQUEST naming the field. */
+export function cursorPosition(tag: string, cursor: string): number {
+  const match = /^([a-z]+):(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
+  if (match?.[1] !== tag) {
+    throw new AgentError('INVALID_REQUEST', 'pagination.cursor is not a cursor this agent gave; pass the previous page’s cursor unchanged.', { field: 'pagination.cursor' });
+  }
+  return Number(match[2]);
 }

@@ -1,4 +1,5 @@
 import { covers, type AuthorizationIndex } from './authorization-index.ts';
+import { IndexAnswers } from './index-answers.ts';
 import { publisherStatus } from './render.ts';
 
 export interface AgentDomain {
@@ -8,18 +9,17 @@ export interface AgentDomain {
   authorizations: Array<{ authorization_id: string; source_domain: string; authorized_for: string | null; delegation_type: string | null }>;
 }
 
-/** Per index: the index version the lists were computed at, and the lists, so pages 2..n reuse page 1's work. */
-const cache = new WeakMap<AuthorizationIndex, { version: number; byAgent: Map<string, AgentDomain[]> }>();
-const cachedAgents = 256;
+/** The lists of the index as it stands, so pages 2..n reuse page 1's work. */
+const lists = new IndexAnswers<AgentDomain[]>({ entries: 256 });
 
 /** Every publisher domain `agent` holds a grant for, sorted, with the properties covered there. */
 export function agentDomains(index: AuthorizationIndex, agent: string): AgentDomain[] {
-  let entry = cache.get(index);
-  if (!entry || entry.version !== index.version) cache.set(index, (entry = { version: index.version, byAgent: new Map() }));
-  const hit = entry.byAgent.get(agent);
-  if (hit) return hit;
+  return lists.get(index, agent, () => domainsOf(index, agent));
+}
+
+function domainsOf(index: AuthorizationIndex, agent: string): AgentDomain[] {
   const targets = new Set(index.grantsOf(agent).flatMap((g) => g.scopes.filter((s) => s.kind !== 'signal_id' && s.kind !== 'signal_tag').map((s) => s.target_publisher)));
-  const list = [...targets].sort().map((domain): AgentDomain => {
+  return [...targets].sort().map((domain): AgentDomain => {
     const coverages = index.coveragesAt(domain, agent);
     return {
       domain,
@@ -28,7 +28,4 @@ export function agentDomains(index: AuthorizationIndex, agent: string): AgentDom
       authorizations: coverages.map(({ grant: g }) => ({ authorization_id: g.id, source_domain: g.source, authorized_for: g.authorizedFor, delegation_type: g.delegationType })),
     };
   });
-  if (entry.byAgent.size >= cachedAgents) entry.byAgent.delete(entry.byAgent.keys().next().value!);
-  entry.byAgent.set(agent, list);
-  return list;
 }

@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import type { AppContext } from '../../context.ts';
 import { graphSnapshot } from '../graph/index.ts';
+import { IndexAnswers } from './index-answers.ts';
 import { IndexFollower } from './index-follower.ts';
 import { checkRoutes } from './routes/check.ts';
 import { expandRoute } from './routes/expand.ts';
@@ -13,6 +14,9 @@ import { lookupSchemas } from './schemas.ts';
 export { AuthorizationIndex } from './authorization-index.ts';
 export { checkAuthorization, type Verdict } from './check.ts';
 export type { IndexFollower } from './index-follower.ts';
+
+/** At most this many characters of kept answers (about 64 MiB), however many entries that is. */
+const answerCacheChars = 64 * 1024 * 1024;
 
 export interface LookupsOptions {
   ctx: AppContext;
@@ -28,8 +32,10 @@ export const lookupsPlugin = fp<LookupsOptions>(
     for (const schema of lookupSchemas) app.addSchema(schema);
     const follower = new IndexFollower({ db: ctx.db, hub: app.feedHub, sections: graphSnapshot, log: app.log });
     app.readiness.add('authorization index', () => (follower.live ? undefined : 'still loading the registry graph and catching up with the change feed'));
-    checkRoutes(app, follower);
-    lookupDomainRoute(app, follower);
+    // The two per-impression GETs keep their serialized answers until the index changes.
+    const answers = new IndexAnswers<string>({ entries: ctx.config.lookupCacheEntries, size: answerCacheChars, sizeOf: (body, url) => body.length + url.length });
+    checkRoutes(app, follower, answers);
+    lookupDomainRoute(app, follower, answers);
     lookupPropertyRoute(app, follower);
     lookupAgentDomainsRoute(app, follower);
     productAuthorizationRoute(app, follower);

@@ -1,10 +1,8 @@
-import { AgentError } from '../../../protocol/errors.ts';
-import { type AgentTask, checkPublishedRequest } from '../../runtime/index.ts';
+import { type AgentTask, checkPublishedRequest, cursorPosition, defaultPageSize, pageCursor } from '../../runtime/index.ts';
 import { accountStatuses, ownerOf, toAccount, type AccountStatus } from './account.ts';
 import * as sql from './sql.ts';
 
 const REQUEST = '/schemas/3.0.6/account/list-accounts-request.json';
-const defaultPageSize = 50;
 
 /**
  * `list_accounts` (account/list-accounts-request.json): the caller's accounts, in the order they
@@ -35,23 +33,15 @@ export function listAccountsTask(): AgentTask {
       const filters = { status: args['status'] as AccountStatus | undefined, sandbox: args['sandbox'] as boolean | undefined };
       const pagination = (args['pagination'] ?? {}) as { max_results?: number; cursor?: string };
       const size = pagination.max_results ?? defaultPageSize;
-      const after = pagination.cursor === undefined ? 0 : seqOf(pagination.cursor);
+      const after = pagination.cursor === undefined ? 0 : cursorPosition('a', pagination.cursor);
       // One more than the page shows whether another page follows.
       const rows = await sql.accountsAfter(ctx.db, owner, filters, after, size + 1);
       const page = rows.slice(0, size);
       const hasMore = rows.length > size;
       return {
         accounts: page.map(toAccount),
-        pagination: { has_more: hasMore, ...(hasMore ? { cursor: cursorAfter(page.at(-1)!.seq) } : {}), total_count: await sql.countAccounts(ctx.db, owner, filters) },
+        pagination: { has_more: hasMore, ...(hasMore ? { cursor: pageCursor('a', page.at(-1)!.seq) } : {}), total_count: await sql.countAccounts(ctx.db, owner, filters) },
       };
     },
   };
-}
-
-const cursorAfter = (seq: number) => Buffer.from(`a:${seq}`).toString('base64url');
-
-function seqOf(cursor: string): number {
-  const match = /^a:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
-  if (!match) throw new AgentError('INVALID_REQUEST', 'pagination.cursor is not a cursor this agent gave; pass the previous page’s cursor unchanged.', { field: 'pagination.cursor' });
-  return Number(match[1]);
 }

@@ -1,12 +1,10 @@
-import { AgentError } from '../../../protocol/errors.ts';
 import type { FormatId } from '../../formats/index.ts';
-import { checkPublishedRequest, type AgentTask, type ResolvedAccount } from '../../runtime/index.ts';
+import { checkPublishedRequest, type AgentTask, type ResolvedAccount, cursorPosition, defaultPageSize, pageCursor } from '../../runtime/index.ts';
 import { ownerOf } from '../accounts/index.ts';
 import { formatKey, type AssignmentRow, type CreativeRow, type CreativeStatus } from './creative.ts';
 import * as sql from './sql.ts';
 
 const REQUEST = '/schemas/3.0.6/creative/list-creatives-request.json';
-const defaultPageSize = 50;
 
 interface Filters {
   accounts?: Record<string, unknown>[];
@@ -82,7 +80,7 @@ export function listCreativesTask(): AgentTask {
       const sort = { field: sortAsked.field ?? 'created_date', direction: sortAsked.direction ?? 'desc' };
       const pagination = (args['pagination'] ?? {}) as { max_results?: number; cursor?: string };
       const size = pagination.max_results ?? defaultPageSize;
-      const offset = pagination.cursor === undefined ? 0 : offsetOf(pagination.cursor);
+      const offset = pagination.cursor === undefined ? 0 : cursorPosition('c', pagination.cursor);
 
       const rows = await sql.library(ctx.db, owner, filters, sort, offset, size + 1);
       const page = rows.slice(0, size);
@@ -112,7 +110,7 @@ export function listCreativesTask(): AgentTask {
           filters_applied: Object.keys(f),
           sort_applied: sort,
         },
-        pagination: { has_more: hasMore, ...(hasMore ? { cursor: cursorAt(offset + size) } : {}), total_count: total },
+        pagination: { has_more: hasMore, ...(hasMore ? { cursor: pageCursor('c', offset + size) } : {}), total_count: total },
         creatives,
         sandbox: ctx.account?.['sandbox'] === true,
       };
@@ -151,12 +149,4 @@ function assignmentsOf(rows: readonly AssignmentRow[]) {
       ...(r.placement_ids === null ? {} : { placement_ids: r.placement_ids }),
     })),
   };
-}
-
-const cursorAt = (offset: number) => Buffer.from(`c:${offset}`).toString('base64url');
-
-function offsetOf(cursor: string): number {
-  const match = /^c:(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
-  if (!match) throw new AgentError('INVALID_REQUEST', 'pagination.cursor is not a cursor this agent gave; pass the previous page’s cursor unchanged.', { field: 'pagination.cursor' });
-  return Number(match[1]);
 }

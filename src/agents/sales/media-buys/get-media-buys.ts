@@ -1,12 +1,11 @@
 import { AgentError } from '../../../protocol/errors.ts';
-import { checkPublishedRequest, errorObject, type AgentTask } from '../../runtime/index.ts';
+import { checkPublishedRequest, errorObject, type AgentTask, cursorPosition, defaultPageSize, pageCursor } from '../../runtime/index.ts';
 import { ownerOf } from '../accounts/index.ts';
 import { buySummary, toPackage, totalBudget } from './media-buy.ts';
 import * as sql from './sql.ts';
 import { mediaBuyStatuses, type MediaBuyStatus } from './state.ts';
 
 const REQUEST = '/schemas/3.0.6/media-buy/get-media-buys-request.json';
-const defaultPageSize = 50;
 
 /**
  * `get_media_buys` (media-buy/get-media-buys-request.json): the caller's own buys, of the account
@@ -48,7 +47,7 @@ export function getMediaBuysTask(): AgentTask {
       const filters = { accountId: ctx.account?.account_id, ids, statuses };
       const pagination = (args['pagination'] ?? {}) as { max_results?: number; cursor?: string };
       const size = pagination.max_results ?? defaultPageSize;
-      const after = pagination.cursor === undefined ? 0 : seqOf(pagination.cursor);
+      const after = pagination.cursor === undefined ? 0 : cursorPosition('m', pagination.cursor);
 
       const rows = await sql.buysAfter(ctx.db, owner, filters, after, size + 1);
       const page = rows.slice(0, size);
@@ -87,7 +86,7 @@ export function getMediaBuysTask(): AgentTask {
       return {
         media_buys,
         ...(errors.length > 0 ? { errors } : {}),
-        pagination: { has_more: hasMore, ...(hasMore ? { cursor: cursorAfter(page.at(-1)!.seq) } : {}), total_count: await sql.countBuys(ctx.db, owner, filters) },
+        pagination: { has_more: hasMore, ...(hasMore ? { cursor: pageCursor('m', page.at(-1)!.seq) } : {}), total_count: await sql.countBuys(ctx.db, owner, filters) },
         sandbox: ctx.account?.['sandbox'] === true,
       };
     },
@@ -98,13 +97,5 @@ function groupBy<T extends { media_buy_id: string }>(rows: readonly T[]): Map<st
   const groups = new Map<string, T[]>();
   for (const row of rows) groups.set(row.media_buy_id, [...(groups.get(row.media_buy_id) ?? []), row]);
   return groups;
-}
-
-const cursorAfter = (seq: number) => Buffer.from(`m:${seq}`).toString('base64url');
-
-function seqOf(cursor: string): number {
-  const match = /^m:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
-  if (!match) throw new AgentError('INVALID_REQUEST', 'pagination.cursor is not a cursor this agent gave; pass the previous page’s cursor unchanged.', { field: 'pagination.cursor' });
-  return Number(match[1]);
 }
 

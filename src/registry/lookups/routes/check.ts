@@ -4,9 +4,11 @@ import { normalizeRequestDomain } from '../../../protocol/domain.ts';
 import { ApError } from '../../../protocol/errors.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
 import { checkAuthorization, type PropertyRef } from '../check.ts';
+import type { IndexAnswers } from '../index-answers.ts';
 import type { IndexFollower } from '../index-follower.ts';
 import { renderCheck } from '../render.ts';
 import { BulkCheckBody, BulkCheckResponse, CheckQuery, maxBulkChecks } from '../schemas.ts';
+import { answerFromMemory } from './answer-from-memory.ts';
 import { liveIndex } from './live-index.ts';
 
 interface OneCheck {
@@ -21,7 +23,7 @@ interface OneCheck {
  * `GET /api/registry/validate/property-authorization`: the real-time check an ad server makes per
  * impression, answered from memory; `POST` the same for up to 1,000 checks at once.
  */
-export function checkRoutes(app: FastifyInstance, follower: IndexFollower): void {
+export function checkRoutes(app: FastifyInstance, follower: IndexFollower, answers: IndexAnswers<string>): void {
   app.get<{ Querystring: CheckQuery }>(
     '/api/registry/validate/property-authorization',
     {
@@ -35,12 +37,12 @@ export function checkRoutes(app: FastifyInstance, follower: IndexFollower): void
       },
     },
     // Synchronous: the answer comes from memory, so no promise is made per check.
-    (request) => {
-      const index = liveIndex(follower);
-      const q = request.query;
-      const check = readCheck({ ...q, identifier: q.identifier_type !== undefined || q.identifier_value !== undefined ? { type: q.identifier_type ?? '', value: q.identifier_value ?? '' } : undefined }, 'querystring', '');
-      return renderCheck(index, checkAuthorization(index, check), q.agent_url, check.agent, q.delegation_type);
-    },
+    (request, reply) =>
+      answerFromMemory(reply, follower, answers, request.url, (index) => {
+        const q = request.query;
+        const check = readCheck({ ...q, identifier: q.identifier_type !== undefined || q.identifier_value !== undefined ? { type: q.identifier_type ?? '', value: q.identifier_value ?? '' } : undefined }, 'querystring', '');
+        return renderCheck(index, checkAuthorization(index, check), q.agent_url, check.agent, q.delegation_type);
+      }),
   );
 
   app.post<{ Body: BulkCheckBody }>(

@@ -4,14 +4,15 @@ import { normalizeRequestDomain } from '../../../protocol/domain.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
 import { Domain } from '../../../protocol/wire/common.ts';
 import { covers, type AuthorizationIndex } from '../authorization-index.ts';
+import type { IndexAnswers } from '../index-answers.ts';
 import type { IndexFollower } from '../index-follower.ts';
 import type { IndexedProperty } from '../index-records.ts';
 import { grantSummary, publisherStatus } from '../render.ts';
 import { DomainLookup } from '../schemas.ts';
-import { liveIndex } from './live-index.ts';
+import { answerFromMemory } from './answer-from-memory.ts';
 
 /** `GET /api/registry/lookup/domain/{domain}`: who may sell a domain, and which of its properties. */
-export function lookupDomainRoute(app: FastifyInstance, follower: IndexFollower): void {
+export function lookupDomainRoute(app: FastifyInstance, follower: IndexFollower, answers: IndexAnswers<string>): void {
   app.get<{ Params: { domain: string } }>(
     '/api/registry/lookup/domain/:domain',
     {
@@ -25,23 +26,23 @@ export function lookupDomainRoute(app: FastifyInstance, follower: IndexFollower)
       },
     },
     // Synchronous: the answer comes from memory, so no promise is made per lookup.
-    (request) => {
-      const index = liveIndex(follower);
-      const domain = normalizeRequestDomain(request.params.domain, { field: 'domain', in: 'params' });
-      const publisher = index.publisher(domain);
-      const own = index.propertiesOfPublisher(domain);
-      const named = [...index.propertiesByIdentifier('domain', domain), ...index.propertiesByIdentifier('subdomain', domain)].filter((p) => p.publisher !== domain);
-      return {
-        domain,
-        publisher: {
-          status: publisherStatus(index, domain),
-          ...(publisher?.stale && publisher.reason ? { reason: publisher.reason } : {}),
-          property_count: own.length,
-          collection_count: index.collectionsOfPublisher(domain).filter((c) => !c.removed).length,
-        },
-        agents: grantsOver(index, [...own, ...named], publisher ? [domain] : []),
-      };
-    },
+    (request, reply) =>
+      answerFromMemory(reply, follower, answers, request.url, (index) => {
+        const domain = normalizeRequestDomain(request.params.domain, { field: 'domain', in: 'params' });
+        const publisher = index.publisher(domain);
+        const own = index.propertiesOfPublisher(domain);
+        const named = [...index.propertiesByIdentifier('domain', domain), ...index.propertiesByIdentifier('subdomain', domain)].filter((p) => p.publisher !== domain);
+        return {
+          domain,
+          publisher: {
+            status: publisherStatus(index, domain),
+            ...(publisher?.stale && publisher.reason ? { reason: publisher.reason } : {}),
+            property_count: own.length,
+            collection_count: index.collectionsOfPublisher(domain).filter((c) => !c.removed).length,
+          },
+          agents: grantsOver(index, [...own, ...named], publisher ? [domain] : []),
+        };
+      }),
   );
 }
 
