@@ -23,6 +23,8 @@ declare module 'fastify' {
     taskWorker?: TaskWorker;
     /** The webhook outbox's sender, so a test can `watch` its attempts instead of polling; absent when no agent is served. */
     webhookDeliverer?: WebhookDeliverer;
+    /** The tenants' background passes by `<tenant>:<pass>`, so a test can wake one and await it; absent when no agent is served. */
+    agentPasses?: ReadonlyMap<string, BackgroundPass>;
   }
 }
 
@@ -78,8 +80,17 @@ export const agentsPlugin = fp<AgentsOptions>(async (app, { ctx, tenants }) => {
     onWebhook: () => deliverer.wake(),
     settings: { leaseMs: 5 * 60_000, maxAttempts: agents.taskMaxAttempts, validateOutputs: agents.validateOutputs, pollMs: 1000, concurrency: 8 },
   });
+  const passes = new Map<string, BackgroundPass>();
+  for (const tenant of tenants) {
+    for (const pass of tenant.passes ?? []) {
+      const context = { db: ctx.db, clock: ctx.clock, log: app.log, webhooksQueued: () => deliverer.wake() };
+      const onError = (err: unknown) => app.log.error({ err, tenant: tenant.name, pass: pass.name }, 'agent background pass failed');
+      passes.set(`${tenant.name}:${pass.name}`, new BackgroundPass(() => pass.run(context), onError, pass.intervalMs));
+    }
+  }
   app.decorate('taskWorker', worker);
   app.decorate('webhookDeliverer', deliverer);
+  app.decorate('agentPasses', passes);
   for (const tenant of tenants) mountTenant(app, ctx, tenant, worker);
   keyRoutes(app, ctx.db, keys, tenants, () => baseUrl(app, ctx.config));
   listingRoutes(app, tenants, () => baseUrl(app, ctx.config));
@@ -97,6 +108,7 @@ export const agentsPlugin = fp<AgentsOptions>(async (app, { ctx, tenants }) => {
     worker.start();
     deliverer.start();
     housekeeping.start();
+    for (const pass of passes.values()) pass.start();
   });
   const housekeeping = new BackgroundPass(
     async () => void (await pruneAgentRecords(ctx.db, ctx.clock, agents.replayTtlSeconds)),
@@ -104,6 +116,7 @@ export const agentsPlugin = fp<AgentsOptions>(async (app, { ctx, tenants }) => {
     3_600_000,
   );
   app.addHook('preClose', async () => {
+    await Promise.all([...passes.values()].map((pass) => pass.stop()));
     await housekeeping.stop();
     await worker.close();
     await deliverer.close();

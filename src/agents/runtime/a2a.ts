@@ -53,7 +53,6 @@ export function mountA2a(
   hostGuard: onRequestAsyncHookHandler,
   tasks: { db: Database; clock: Clock; abort: (tenant: string, principal: string, taskId: string) => void },
 ): void {
-  const longRunning = new Set(runner.tasks.filter((t) => t.longRunning).map((t) => t.name));
   const store = new AgentTaskStore(tenant, tasks);
   const executor: AgentExecutor = {
     async execute(requestContext, bus) {
@@ -67,7 +66,8 @@ export function mountA2a(
           throw new AgentError('INVALID_REQUEST', 'Send a data part {"skill": "<task>", "parameters": {...}}.', { field: 'skill' });
         }
         const result = await runner.run(data.skill, data.parameters ?? {}, principal);
-        if (longRunning.has(data.skill) && typeof result['task_id'] === 'string') {
+        // Accepted to run on (a long task, or one its handler deferred): the caller gets the A2A task.
+        if (result['status'] === 'submitted' && typeof result['task_id'] === 'string') {
           const row = await findTask(tasks.db, tenant.name, principal, result['task_id']);
           bus.publish(AgentEvent.task(asA2aTask(row, tenant, echoOf(data.parameters, user.authorization))));
           bus.finished();

@@ -10,8 +10,10 @@ import { createRunner, type Submit } from './runner.ts';
 import type { Tenant } from './task.ts';
 import { cancelTaskTask, getTaskTask, submitTask } from './tasks/service.ts';
 
-export type { AgentTask, Tenant, TaskContext, TaskProgress, ResolvedAccount } from './task.ts';
+export type { AgentTask, DeferOptions, PassContext, Tenant, TenantPass, TaskContext, TaskProgress, ResolvedAccount } from './task.ts';
 export { InputRequired } from './task.ts';
+export { completeTask, type TaskOutcome } from './tasks/service.ts';
+export { enqueueWebhookEvent, type WebhookEvent } from './webhooks/outbox.ts';
 export { errorObject } from './envelope.ts';
 export { cursorPosition, defaultPageSize, pageCursor, paginate, type PageInfo, type PageRequest } from './pagination.ts';
 export { checkPublishedRequest } from './published-request.ts';
@@ -22,6 +24,8 @@ export interface TaskWorkerHandle {
   wake(): void;
   /** A task was canceled: stop its handler if it runs here. */
   abort(tenant: string, principal: string, taskId: string): void;
+  /** A call queued webhooks and committed: send them now. */
+  webhooksQueued(): void;
 }
 
 /**
@@ -36,8 +40,8 @@ export function mountTenant(app: FastifyInstance, ctx: AppContext, tenant: Tenan
   const abort = worker.abort.bind(worker);
   if (runsLong(tenant)) builtIn.push(getTaskTask(), cancelTaskTask(ctx.db, abort));
   const withBuiltIns: Tenant = { ...tenant, tasks: [...builtIn, ...tenant.tasks] };
-  const submit: Submit = async (tx, task, args, principal) => submitTask(tx, ctx.clock, tenant.name, principal, task.name, args);
-  const runner = createRunner(ctx.db, withBuiltIns, { clock: ctx.clock, replayTtlSeconds: agents.replayTtlSeconds, log: app.log, validateOutputs: agents.validateOutputs }, submit);
+  const submit: Submit = async (tx, task, args, principal, options) => submitTask(tx, ctx.clock, tenant.name, principal, task.name, args, options);
+  const runner = createRunner(ctx.db, withBuiltIns, { clock: ctx.clock, replayTtlSeconds: agents.replayTtlSeconds, log: app.log, validateOutputs: agents.validateOutputs, webhooksQueued: () => worker.webhooksQueued() }, submit);
   // The worker claims what was accepted once it is committed.
   const run: typeof runner.run = async (...call) => {
     const answer = await runner.run(...call);
@@ -53,7 +57,7 @@ export function mountTenant(app: FastifyInstance, ctx: AppContext, tenant: Tenan
   if (tenant.httpEnvelope) mountHttp(app, withBuiltIns, served, tenant.httpEnvelope, hostGuard);
 }
 
-const runsLong = (tenant: Tenant) => tenant.tasks.some((t) => t.longRunning);
+const runsLong = (tenant: Tenant) => tenant.tasks.some((t) => t.longRunning || t.mayDefer);
 
 /** The tasks a tenant answers, by name: the built-ins `mountTenant` adds, then its own. */
 export function advertisedTaskNames(tenant: Tenant): string[] {

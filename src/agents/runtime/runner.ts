@@ -8,7 +8,7 @@ import { validateArguments } from './arguments.ts';
 import { checkMajorVersion } from './capabilities.ts';
 import { requireKey, runOnce, type IdempotencySettings } from './idempotency/service.ts';
 import { checkOutput, type OutputCheck } from './outputs.ts';
-import type { AgentTask, ResolvedAccount, TaskContext, Tenant } from './task.ts';
+import { Deferral, type AgentTask, type DeferOptions, type ResolvedAccount, type TaskContext, type Tenant } from './task.ts';
 
 export interface RunOptions {
   /** Aborted when the caller goes away; passed to the handler. */
@@ -21,13 +21,15 @@ export interface TaskRunner {
   run(name: string, args: unknown, principal: Principal, options?: RunOptions): Promise<Record<string, unknown>>;
 }
 
-/** Accepts a long-running task for the worker (inside `tx`, with its idempotency record) and answers its `{task_id, status}`. */
-export type Submit = (tx: Queryable, task: AgentTask, args: Record<string, unknown>, principal: Principal) => Promise<Record<string, unknown>>;
+/** Accepts a long-running or deferred task (inside `tx`, with its idempotency record when it mutates) and answers its `{task_id, status}`. */
+export type Submit = (tx: Queryable, task: AgentTask, args: Record<string, unknown>, principal: Principal, options?: DeferOptions) => Promise<Record<string, unknown>>;
 
 export interface RunnerSettings extends IdempotencySettings {
   clock: Clock;
   log: FastifyBaseLogger;
   validateOutputs: OutputCheck;
+  /** Wakes the webhook sender: a call queued webhooks, and its transaction has committed. */
+  webhooksQueued?: () => void;
 }
 
 /**
@@ -53,47 +55,62 @@ export function createRunner(db: Database, tenant: Tenant, settings: RunnerSetti
       checkMajorVersion(args);
       const typed = args as Record<string, unknown>;
       validateArguments(task, typed);
+      let queued = false;
+      const callSettings = { ...settings, webhooksQueued: () => void (queued = true) };
       const execute = async (tx: Queryable) => {
         if (task.longRunning) return submit(tx, task, typed, principal);
-        const ctx = await taskContext(tx, tenant, settings, principal, typed, options.signal);
+        const ctx = await taskContext(tx, tenant, callSettings, principal, typed, options.signal);
         const output = await task.handler(typed, ctx);
+        if (output instanceof Deferral) return submit(tx, task, typed, principal, output.options);
         checkOutput(task, output, settings.validateOutputs, settings.log);
         return output;
       };
       // Read-only tasks have nothing to commit together; on the database itself they never wait
       // behind another request's transaction on PGlite, which runs one at a time.
-      if (!task.mutates) return execute(db);
-      const key = requireKey(typed);
-      const scope = { tenant: tenant.name, principal: `${principal.kind}:${principal.subject}`, account: accountScope(typed['account']), key };
-      return runOnce(db, settings, scope, task.name, typed, execute);
+      const key = task.mutates ? requireKey(typed) : undefined;
+      const answer = key === undefined ? await execute(db) : await runOnce(db, settings, { tenant: tenant.name, principal: `${principal.kind}:${principal.subject}`, account: accountScope(typed['account']), key }, task.name, typed, execute);
+      if (queued) settings.webhooksQueued?.();
+      return answer;
     },
   };
 }
 
-/** The context a handler runs in; the worker builds the same for a long task. */
+/** How a worker runs a task in the background, beside what a call's context has. */
+export interface BackgroundRun {
+  progress: TaskContext['progress'];
+  // A long task's transaction opens at its handler's first statement: reading the account on it
+  // would hold a connection (on PGlite, the only one) for the whole run.
+  accountDb: Queryable;
+}
+
+/** The context a handler runs in: a call's, or (given `background`) a worker's run of an accepted task. */
 export async function taskContext(
   tx: Queryable,
   tenant: Tenant,
-  settings: { clock: Clock; log: FastifyBaseLogger },
+  settings: { clock: Clock; log: FastifyBaseLogger; webhooksQueued?: () => void },
   principal: Principal,
   args: Record<string, unknown>,
   signal: AbortSignal | undefined,
-  progress: TaskContext['progress'] = () => {},
-  // A long task's transaction opens at its handler's first statement: reading the account on it
-  // would hold a connection (on PGlite, the only one) for the whole run.
-  accountDb: Queryable = tx,
+  background?: BackgroundRun,
 ): Promise<TaskContext> {
   return {
     db: tx,
     clock: settings.clock,
     log: settings.log,
     principal,
-    account: await resolveAccount(accountDb, tenant, principal, args['account']),
+    account: await resolveAccount(background?.accountDb ?? tx, tenant, principal, args['account']),
     tenant,
     signal: signal ?? new AbortController().signal,
-    progress,
+    progress: background?.progress ?? (() => {}),
+    background: background !== undefined,
+    defer: (options = {}) => new Deferral(options),
+    webhooksQueued: settings.webhooksQueued ?? (() => {}),
+    // A read-only call runs on the database itself; every other on its transaction already.
+    atomically: (fn) => (isDatabase(tx) ? tx.transaction(fn) : fn(tx)),
   };
 }
+
+const isDatabase = (db: Queryable): db is Database => typeof (db as Partial<Database>).transaction === 'function';
 
 async function resolveAccount(tx: Queryable, tenant: Tenant, principal: Principal, ref: unknown): Promise<ResolvedAccount | undefined> {
   if (!tenant.resolveAccount || !ref || typeof ref !== 'object' || Array.isArray(ref)) return undefined;

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ConfiguredCredential, Principal } from '../../auth/index.ts';
 import type { Clock } from '../../clock.ts';
-import type { Queryable } from '../../db/database.ts';
+import type { Database, Queryable } from '../../db/database.ts';
 
 /** A JSON Schema (draft 2020-12 or 07 subset that Ajv reads), as TypeBox produces. */
 export type JsonSchema = Record<string, unknown>;
@@ -37,6 +37,36 @@ export interface TaskContext {
   signal: AbortSignal;
   /** Long tasks: records progress for `get_task` (the latest report wins; written in the background). */
   progress(update: TaskProgress): void;
+  /** True when a worker runs the task after it was answered `submitted`; false while its caller waits. */
+  background: boolean;
+  /**
+   * What a handler returns to answer `submitted` instead of a result (a buy that waits for the
+   * seller's approval): the task is recorded in the call's transaction, with its idempotency
+   * record, and finished later by a worker or, when held, by `completeTask`. Return it before
+   * writing anything: the call's transaction commits only the task.
+   */
+  defer(options?: DeferOptions): Deferral;
+  /** Runs `fn` in one transaction: the task's own when it has one (mutating and long tasks), else a new one. */
+  atomically<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Says this task queued webhooks in its transaction (`completeTask`, `enqueueWebhookEvent`): they leave once it commits. */
+  webhooksQueued(): void;
+}
+
+export interface DeferOptions {
+  /** No worker runs it: it waits for `completeTask` (an approval, a sandbox test controller). Otherwise a worker runs the handler again, with `background` true. */
+  held?: boolean;
+  /** The id to answer with (a sandbox caller's choice, up to 128 characters); a new UUID when absent. */
+  taskId?: string;
+  /** Said with the `submitted` answer. */
+  message?: string;
+}
+
+/** A handler's answer that the task goes on in the background; see `TaskContext.defer`. */
+export class Deferral {
+  readonly options: DeferOptions;
+  constructor(options: DeferOptions) {
+    this.options = options;
+  }
 }
 
 /**
@@ -69,7 +99,9 @@ export interface AgentTask {
    * caller polls `get_task` or, with `push_notification_config.url`, is sent a signed webhook.
    */
   longRunning?: boolean;
-  handler(args: Record<string, unknown>, ctx: TaskContext): Promise<Record<string, unknown>>;
+  /** Its handler may answer `submitted` (`ctx.defer`); its tenant then offers `get_task` and `cancel_task`. */
+  mayDefer?: boolean;
+  handler(args: Record<string, unknown>, ctx: TaskContext): Promise<Record<string, unknown> | Deferral>;
 }
 
 export type AgentProtocol = 'media_buy' | 'signals' | 'governance' | 'sponsored_intelligence' | 'creative' | 'brand';
@@ -113,9 +145,26 @@ export interface Tenant {
    * `creative`...), beside what the runtime states itself (versions, protocols, tasks, signing).
    */
   capabilities?: () => Record<string, unknown>;
+  /** Work it does on its own, repeatedly (moving statuses with time, sending reports), on every instance. */
+  passes?: readonly TenantPass[];
   /**
    * Bearer tokens this agent accepts besides the registry's own API keys and access tokens (a
    * partner's token, a public test credential), each giving its own principal.
    */
   credentials?: readonly ConfiguredCredential[];
+}
+
+/** A tenant's background work: run every `intervalMs` (and when woken), at most one run at a time per instance. */
+export interface TenantPass {
+  name: string;
+  intervalMs: number;
+  run(ctx: PassContext): Promise<void>;
+}
+
+export interface PassContext {
+  db: Database;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  /** Tells the webhook sender that this run committed webhooks (enqueueWebhookEvent), so they leave now rather than at its next poll. */
+  webhooksQueued(): void;
 }

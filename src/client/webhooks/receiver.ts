@@ -3,14 +3,19 @@ import type { Clock } from '../../clock.ts';
 import { systemClock } from '../../clock.ts';
 import { createWebhookVerifier, InMemoryReplayCache, type ReplayCache, type RevocationList, type WebhookJwk } from '../../signing/index.ts';
 
-/** A webhook as the spec defines its payload (agent-tasks section 6). */
+/**
+ * A webhook: a task's (agent-tasks section 6: `task_id`, `task_type`, `status`, `timestamp`,
+ * `result`) or another event a seller sends (a delivery report, with its own fields). Every one
+ * carries the `idempotency_key` its retries share.
+ */
 export interface WebhookEvent {
-  task_id: string;
   idempotency_key: string;
-  task_type: string;
-  status: string;
-  timestamp: string;
-  result: Record<string, unknown>;
+  task_id?: string;
+  task_type?: string;
+  status?: string;
+  timestamp?: string;
+  result?: Record<string, unknown>;
+  [field: string]: unknown;
 }
 
 /** Which idempotency keys were processed; keep it durable if the receiver restarts. */
@@ -86,8 +91,8 @@ export function createWebhookReceiver(options: ReceiverOptions) {
       } catch {
         return answer(400, { error: 'invalid_json' });
       }
-      if (!event || typeof event.idempotency_key !== 'string' || typeof event.task_id !== 'string' || typeof event.status !== 'string') {
-        return answer(400, { error: 'invalid_payload', message: 'task_id, idempotency_key and status are required' });
+      if (!event || typeof event !== 'object' || typeof event.idempotency_key !== 'string') {
+        return answer(400, { error: 'invalid_payload', message: 'idempotency_key is required' });
       }
       if (!(await seen.claim(event.idempotency_key))) return answer(200, { status: 'duplicate' });
       try {

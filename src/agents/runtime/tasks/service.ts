@@ -3,35 +3,54 @@ import type { Principal } from '../../../auth/principal.ts';
 import type { Clock } from '../../../clock.ts';
 import type { Database, Queryable } from '../../../db/database.ts';
 import { AgentError } from '../../../protocol/errors.ts';
-import type { AgentTask, Tenant } from '../task.ts';
+import type { AgentTask, DeferOptions, Tenant } from '../task.ts';
 import * as sql from './sql.ts';
-import type { TaskRow } from './sql.ts';
+import type { TaskOutcome, TaskRow } from './sql.ts';
 import { enqueueWebhook, pushUrl } from './worker.ts';
 
-export type { TaskRow, TaskStatus } from './sql.ts';
+export type { TaskOutcome, TaskRow, TaskStatus } from './sql.ts';
 
-// Task ids are bare UUIDs; Ajv's `uuid` format also passes `urn:uuid:…`, which the column refuses.
-const taskIdForm = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// Task ids are bare UUIDs, compared in lowercase; a sandbox caller's own ids (up to 128 characters) as given.
+const uuidForm = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const maxTaskId = 128;
 
-/** Whether `id` could name a task (anything else names none, rather than failing in the query). */
-export const isTaskId = (id: string): boolean => taskIdForm.test(id);
+/** Whether `id` could name a task (anything else names none). */
+export const isTaskId = (id: string): boolean => id.length > 0 && id.length <= maxTaskId;
+
+const storedId = (id: string): string => (uuidForm.test(id) ? id.toLowerCase() : id);
 
 /** How tasks' rows are keyed to their caller. */
 export const principalKey = (principal: Principal): string => `${principal.kind}:${principal.subject}`;
 
 /**
- * Accepts a long-running task inside `tx` (with its idempotency record when it mutates): recorded
- * as submitted, with the principal as it is now, for a worker to run; the caller gets its id at once.
+ * Accepts a long-running or deferred task inside `tx` (with its idempotency record when it
+ * mutates): recorded as submitted, with the principal as it is now, for a worker to run (or, held,
+ * for `completeTask`); the caller gets its id at once. An id the caller named that still names an
+ * open task of its own is CONFLICT.
  */
-export async function submitTask(tx: Queryable, clock: Clock, tenant: string, principal: Principal, task: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const taskId = randomUUID();
-  await sql.insert(tx, { task_id: taskId, tenant, principal: principalKey(principal), caller: principal, task, arguments: args }, clock.now());
-  return { task_id: taskId, status: 'submitted' };
+export async function submitTask(tx: Queryable, clock: Clock, tenant: string, principal: Principal, task: string, args: Record<string, unknown>, options: DeferOptions = {}): Promise<Record<string, unknown>> {
+  const taskId = options.taskId ?? randomUUID();
+  const row = { task_id: taskId, tenant, principal: principalKey(principal), caller: principal, task, arguments: args, held: options.held === true };
+  if (!(await sql.insert(tx, row, clock.now()))) throw new AgentError('CONFLICT', `Task ${taskId} is still open; finish or cancel it before naming it again.`, { field: 'task_id' });
+  return { task_id: taskId, status: 'submitted', ...(options.message ? { message: options.message } : {}) };
+}
+
+/**
+ * Finishes the caller's held task (see DeferOptions.held) with its result or error, and queues its
+ * webhook in the same transaction: sent once, signed, even if this process stops right after.
+ * TASK_NOT_FOUND when the caller has no such task; INVALID_STATE when it is not an open held one.
+ */
+export async function completeTask(tx: Queryable, clock: Clock, tenant: string, principal: Principal, taskId: string, outcome: TaskOutcome): Promise<TaskRow> {
+  const found = await findTask(tx, tenant, principal, taskId);
+  const row = await sql.completeHeld(tx, tenant, principalKey(principal), found.task_id, outcome, clock.now());
+  if (!row) throw new AgentError('INVALID_STATE', `Task ${taskId} is ${found.status}${found.status === 'submitted' || found.status === 'working' ? ' and runs on its own' : ''}; only an open task waiting for completion can be completed.`, { field: 'task_id' });
+  await enqueueWebhook(tx, row, outcome.status, outcome.result ?? { error: outcome.error }, clock.now());
+  return row;
 }
 
 /** The caller's task, or TASK_NOT_FOUND. */
 export async function findTask(db: Queryable, tenant: string, principal: Principal, taskId: string): Promise<TaskRow> {
-  const row = isTaskId(taskId) ? await sql.find(db, tenant, principalKey(principal), taskId.toLowerCase()) : undefined;
+  const row = isTaskId(taskId) ? await sql.find(db, tenant, principalKey(principal), storedId(taskId)) : undefined;
   if (!row) throw new AgentError('TASK_NOT_FOUND', undefined, { field: 'task_id' });
   return row;
 }
@@ -47,7 +66,7 @@ export function listTasks(db: Queryable, tenant: string, principal: Principal, l
  */
 export async function cancelTask(db: Database, clock: Clock, tenant: string, principal: Principal, taskId: string, abort: (tenant: string, principal: string, taskId: string) => void): Promise<TaskRow> {
   if (!isTaskId(taskId)) throw new AgentError('TASK_NOT_FOUND', undefined, { field: 'task_id' });
-  const id = taskId.toLowerCase();
+  const id = storedId(taskId);
   abort(tenant, principalKey(principal), id);
   const outcome = await db.transaction(async (tx) => {
     const now = clock.now();
@@ -79,7 +98,7 @@ export function tasksGetResponse(row: TaskRow, tenant: Tenant): Record<string, u
   };
 }
 
-const taskIdInput = { type: 'object', properties: { task_id: { type: 'string', format: 'uuid' } }, required: ['task_id'] };
+const taskIdInput = { type: 'object', properties: { task_id: { type: 'string', minLength: 1, maxLength: maxTaskId } }, required: ['task_id'] };
 
 /** `get_task`: a caller polls its own long-running task (the protocol's `tasks/get`). */
 export function getTaskTask(): AgentTask {

@@ -26,11 +26,28 @@ export interface TaskRow {
 const columns = 'task_id, tenant, principal, caller, task, arguments, status, result, error, progress, attempts, created_at, updated_at, completed_at';
 const open = `('submitted', 'working', 'input-required')`;
 
-export async function insert(db: Queryable, row: { task_id: string; tenant: string; principal: string; caller: Principal; task: string; arguments: Record<string, unknown> }, now: Date): Promise<void> {
-  await db.query(
-    `insert into agent_tasks (task_id, tenant, principal, caller, task, arguments, status, created_at, updated_at) values ($1, $2, $3, $4, $5, $6, 'submitted', $7, $7)`,
-    [row.task_id, row.tenant, row.principal, JSON.stringify(row.caller), row.task, JSON.stringify(row.arguments), now],
+/**
+ * Records a submitted task; false (nothing written) when the caller has an open task of that id.
+ * A finished one of that id (a sandbox caller naming its ids) is replaced.
+ */
+export async function insert(db: Queryable, row: { task_id: string; tenant: string; principal: string; caller: Principal; task: string; arguments: Record<string, unknown>; held: boolean }, now: Date): Promise<boolean> {
+  await db.query(`delete from agent_tasks where tenant = $1 and principal = $2 and task_id = $3 and status not in ${open}`, [row.tenant, row.principal, row.task_id]);
+  const inserted = await db.query(
+    `insert into agent_tasks (task_id, tenant, principal, caller, task, arguments, status, held, created_at, updated_at) values ($1, $2, $3, $4, $5, $6, 'submitted', $7, $8, $8)
+     on conflict do nothing returning 1`,
+    [row.task_id, row.tenant, row.principal, JSON.stringify(row.caller), row.task, JSON.stringify(row.arguments), row.held, now],
   );
+  return inserted.length === 1;
+}
+
+/** Finishes the caller's held task with `outcome`; the row as finished, or undefined when it has no open held task of that id. */
+export async function completeHeld(db: Queryable, tenant: string, principal: string, taskId: string, outcome: TaskOutcome, now: Date): Promise<TaskRow | undefined> {
+  const [row] = await db.query<TaskRow>(
+    `update agent_tasks set status = $4, result = $5, error = $6, updated_at = $7, completed_at = case when $4 = 'input-required' then null else $7::timestamptz end
+     where tenant = $1 and principal = $2 and task_id = $3 and held and status in ${open} returning ${columns}`,
+    [tenant, principal, taskId, outcome.status, outcome.result ? JSON.stringify(outcome.result) : null, outcome.error ? JSON.stringify(outcome.error) : null, now],
+  );
+  return row;
 }
 
 /**
@@ -40,9 +57,9 @@ export async function insert(db: Queryable, row: { task_id: string; tenant: stri
 export async function claimNext(db: Queryable, tenants: readonly string[], now: Date, leaseUntil: Date): Promise<TaskRow | undefined> {
   const [row] = await db.query<TaskRow>(
     `update agent_tasks set status = 'working', lease_until = $3, attempts = attempts + 1, updated_at = $2
-     where task_id = (
-       select task_id from agent_tasks
-       where tenant = any($1::text[]) and (status = 'submitted' or (status = 'working' and lease_until < $2))
+     where (tenant, principal, task_id) = (
+       select tenant, principal, task_id from agent_tasks
+       where tenant = any($1::text[]) and not held and (status = 'submitted' or (status = 'working' and lease_until < $2))
        order by created_at limit 1 for update skip locked)
      returning ${columns}`,
     [tenants, now, leaseUntil],

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Principal } from '../../../auth/principal.ts';
 import type { Clock } from '../../../clock.ts';
@@ -8,8 +7,8 @@ import { errorObject } from '../envelope.ts';
 import { AgentError } from '../../../protocol/errors.ts';
 import { checkOutput, type OutputCheck } from '../outputs.ts';
 import { taskContext } from '../runner.ts';
-import { InputRequired, type TaskProgress, type Tenant } from '../task.ts';
-import { enqueue } from '../webhooks/sql.ts';
+import { Deferral, InputRequired, type TaskProgress, type Tenant } from '../task.ts';
+import { enqueueWebhookEvent } from '../webhooks/outbox.ts';
 import { LazyTransaction } from './lazy-transaction.ts';
 import * as sql from './sql.ts';
 import type { TaskOutcome, TaskRow } from './sql.ts';
@@ -103,6 +102,11 @@ export class TaskWorker {
     if (run && run.tenant === tenant && run.principal === principal) run.controller.abort(new AgentError('INVALID_STATE', 'The task was canceled.'));
   }
 
+  /** Something else queued webhooks and committed: the sender should look now. */
+  webhooksQueued(): void {
+    this.onWebhook();
+  }
+
   /**
    * Hears each change a run here writes to a task, once it is committed, so a test waits for the
    * work itself instead of polling get_task. Returns the function that stops listening.
@@ -138,9 +142,11 @@ export class TaskWorker {
     const lease = new Lease(this.db, this.clock, row, this.settings.leaseMs, controller, this.log, (progress) => this.tell({ taskId: row.task_id, status: 'working', progress }));
     const work = new LazyTransaction(this.db);
     let outcome: TaskOutcome;
+    let queued = false;
     try {
-      const ctx = await taskContext(work.queryable, tenant, { clock: this.clock, log: this.log }, principalOf(row), row.arguments, controller.signal, (p) => lease.report(p), this.db);
+      const ctx = await taskContext(work.queryable, tenant, { clock: this.clock, log: this.log, webhooksQueued: () => void (queued = true) }, principalOf(row), row.arguments, controller.signal, { progress: (p) => lease.report(p), accountDb: this.db });
       const result = await task.handler(row.arguments, ctx);
+      if (result instanceof Deferral) throw new AgentError('INTERNAL_ERROR', `${row.task} deferred again while running in the background.`);
       checkOutput(task, result, this.settings.validateOutputs, this.log);
       outcome = { status: 'completed', result };
     } catch (err) {
@@ -164,7 +170,7 @@ export class TaskWorker {
       this.log.error({ err, task: row.task, taskId: row.task_id }, 'long-running task could not commit its result');
       return this.settle(row, failed(err));
     }
-    if (pushUrl(row.arguments)) this.onWebhook();
+    if (queued || pushUrl(row.arguments)) this.onWebhook();
     return outcome.status;
   }
 
@@ -261,17 +267,6 @@ export function pushUrl(args: Record<string, unknown>): string | undefined {
 export async function enqueueWebhook(tx: Queryable, row: Pick<TaskRow, 'task_id' | 'tenant' | 'task' | 'arguments'>, status: string, result: Record<string, unknown>, now: Date): Promise<void> {
   const url = pushUrl(row.arguments);
   if (!url) return;
-  const idempotencyKey = randomUUID();
-  await enqueue(
-    tx,
-    {
-      id: randomUUID(),
-      tenant: row.tenant,
-      task_id: row.task_id,
-      url,
-      idempotency_key: idempotencyKey,
-      payload: { task_id: row.task_id, idempotency_key: idempotencyKey, task_type: row.task, status, timestamp: now.toISOString(), result },
-    },
-    now,
-  );
+  const payload = { task_id: row.task_id, task_type: row.task, status, timestamp: now.toISOString(), result };
+  await enqueueWebhookEvent(tx, { tenant: row.tenant, url, taskId: row.task_id, payload }, now);
 }

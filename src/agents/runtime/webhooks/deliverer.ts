@@ -25,7 +25,8 @@ const leaseMs = 60_000;
 /** What one delivery attempt came to, once written to the outbox. */
 export interface DeliveryEvent {
   id: string;
-  taskId: string;
+  /** The task it reports on; null for other events. */
+  taskId: string | null;
   /** Attempts so far, this one included. */
   attempts: number;
   outcome: 'delivered' | 'retrying' | 'failed';

@@ -3,7 +3,8 @@ import type { Queryable } from '../../../db/database.ts';
 export interface DeliveryRow {
   id: string;
   tenant: string;
-  task_id: string;
+  /** None for an event that reports on no task. */
+  task_id: string | null;
   url: string;
   idempotency_key: string;
   payload: Record<string, unknown>;

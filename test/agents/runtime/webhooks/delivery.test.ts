@@ -84,7 +84,7 @@ eachEngine('long-running tasks and signed webhooks', (engine) => {
       assert.equal(event.status, 'completed');
       assert.equal(event.task_type, 'build_thing');
       assert.equal((event.result as Json).name, 'hooked');
-      assert.match(event.timestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      assert.match(String(event.timestamp), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       assert.equal(receiver.events.filter((e) => e.task_id === accepted.task_id).length, 1);
       const request = receiver.requests.find((r) => r.body.includes(accepted.task_id))!;
       assert.match(String(request.headers['signature-input']), /^sig1=\("@method" "@target-uri" "@authority" "content-type" "content-digest"\);created=\d+;expires=\d+;nonce="[A-Za-z0-9_-]{22,}";keyid="[^"]+";alg="ed25519";tag="ap\/webhook-signing\/v1"$/);
