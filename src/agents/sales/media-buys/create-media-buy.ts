@@ -1,6 +1,7 @@
 import { AgentError } from '../../../protocol/errors.ts';
 import { checkPublishedRequest, type AgentTask } from '../../runtime/index.ts';
 import { actorOf, ownerOf, requireActiveAccount } from '../accounts/index.ts';
+import type { Product } from '../catalog/index.ts';
 import type { Offering } from '../offering.ts';
 import type { FormatId } from '../../formats/index.ts';
 import type { CreativeLibrary, NewAssignment } from './creative-assignments.ts';
@@ -17,8 +18,9 @@ const REQUEST = '/schemas/3.0.6/media-buy/create-media-buy-request.json';
 const echoedFields = ['brand', 'po_number', 'agency_estimate_number', 'advertiser_industry', 'invoice_recipient'] as const;
 
 /**
- * `create_media_buy` (media-buy/create-media-buy-request.json), answered synchronously: on an
- * active account, packages of catalog products are checked (flight and budgets first, then each
+ * `create_media_buy` (media-buy/create-media-buy-request.json), answered synchronously unless a
+ * product needs the publisher's approval (then `submitted`: a worker books it and the caller's
+ * push_notification_config hears the result): on an active account, packages of catalog products are checked (flight and budgets first, then each
  * product, pricing option, minimum spend, bid and terms) and the buy is confirmed at revision 1,
  * waiting for creatives unless its packages name library creatives (creative_assignments, checked
  * and assigned by the creative library; then pending_start or active by its flight). The buy, its packages and its `created` history entry are written in the
@@ -28,7 +30,7 @@ export function createMediaBuyTask(offering: () => Offering, library: CreativeLi
   return {
     name: 'create_media_buy',
     description:
-      'Buy media: packages of products from get_products, each with product_id, pricing_option_id, budget (and bid_price for auction pricing), over a flight (start_time "asap" or a future time, end_time). Needs an active account. Answers the media buy (status pending_creatives, revision 1, packages with their package_id, valid_actions).',
+      'Buy media: packages of products from get_products, each with product_id, pricing_option_id, budget (and bid_price for auction pricing), over a flight (start_time "asap" or a future time, end_time). Needs an active account. Answers the media buy (status pending_creatives, revision 1, packages with their package_id, valid_actions); a product needing the publisher\'s approval answers {status: "submitted", task_id} instead, completed through get_task or push_notification_config.',
     input: {
       type: 'object',
       properties: {
@@ -45,6 +47,7 @@ export function createMediaBuyTask(offering: () => Offering, library: CreativeLi
     },
     output: { $ref: '/schemas/3.0.6/media-buy/create-media-buy-response.json' },
     mutates: true,
+    mayDefer: true,
     async handler(args, ctx) {
       checkPublishedRequest(REQUEST, args);
       const account = requireActiveAccount(ctx.account);
@@ -65,6 +68,12 @@ export function createMediaBuyTask(offering: () => Offering, library: CreativeLi
           at: `packages[${i}].creative_assignments[${j}]`,
         })),
       );
+
+      // Checked in full first, so a buy that waits is one that will book; booked by the worker's run.
+      const waiting = approvalsNeeded(rows.map((r) => products.find((p) => p.product_id === r.product_id)!));
+      if (waiting.length > 0 && !ctx.background) {
+        return ctx.defer({ message: `${waiting.join(', ')} ${waiting.length === 1 ? 'needs' : 'need'} the publisher's approval; the buy is confirmed when this task completes.` });
+      }
 
       const buy: BuyRow = {
         seq: 0,
@@ -91,6 +100,12 @@ export function createMediaBuyTask(offering: () => Offering, library: CreativeLi
       return { ...buySummary(buy), account, packages: rows.map((r) => toPackage(r, buy)), sandbox: buy.sandbox };
     },
   };
+}
+
+/** The products (by name) a buy of them waits for the publisher to approve: catalog `ext.ap.requires_approval`. */
+function approvalsNeeded(products: readonly Product[]): string[] {
+  const needing = products.filter((p) => (p['ext'] as { ap?: { requires_approval?: unknown } } | undefined)?.ap?.requires_approval === true);
+  return [...new Set(needing.map((p) => p.name))];
 }
 
 /** What the request schema allows but this seller cannot do yet: refused by name, never silently dropped. */
