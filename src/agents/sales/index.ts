@@ -30,6 +30,8 @@ export function salesAgent({ catalog, base, path = '/sales', credentials }: Sale
   const creativeAgentUrl = () => `${base()}/creative/mcp`;
   const standardIds = new Set(standardFormats('').map((f) => f.format_id.id));
   const offering = offeringOf(catalog, base, standardIds);
+  const formats = () => standardFormats(creativeAgentUrl());
+  const library = libraryForBuys({ formats });
   return {
     name: 'sales',
     path,
@@ -51,10 +53,10 @@ export function salesAgent({ catalog, base, path = '/sales', credentials }: Sale
       }),
       syncAccountsTask(),
       listAccountsTask(),
-      createMediaBuyTask(offering, libraryForBuys),
-      updateMediaBuyTask(offering),
+      createMediaBuyTask(offering, library),
+      updateMediaBuyTask(offering, library),
       getMediaBuysTask(),
-      syncCreativesTask({ formats: () => standardFormats(creativeAgentUrl()), products: () => offering().products }),
+      syncCreativesTask({ formats, products: () => offering().products }),
       listCreativesTask(),
     ],
   };

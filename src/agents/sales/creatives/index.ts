@@ -7,4 +7,4 @@
 export { listCreativesTask } from './list-creatives.ts';
 export { syncCreativesTask, type CreativeLibraryOptions } from './sync-creatives.ts';
 export { creativeStatuses, reviewStatus, type CreativeStatus } from './creative.ts';
-export { libraryForBuys } from './library-for-buys.ts';
+export { libraryForBuys, type BuysLibraryOptions } from './library-for-buys.ts';

@@ -7,4 +7,9 @@ export { createMediaBuyTask } from './create-media-buy.ts';
 export { getMediaBuysTask } from './get-media-buys.ts';
 export { updateMediaBuyTask } from './update-media-buy.ts';
 export { mediaBuyStatuses, validActions, type MediaBuyStatus, type ValidAction } from './state.ts';
-export { assignablePackages, recordCreativesAssigned, type AssignablePackage, type CreativeLibrary, type CreativesAssigned, type NewAssignment } from './creative-assignments.ts';
+export {
+  assignablePackages, packageAssignments, recordCreativesAssigned,
+  type AssignablePackage, type CreativeAssignment, type CreativeLibrary, type CreativesAssigned, type CreativesChange, type LibraryOwner, type PackageCreatives,
+} from './creative-assignments.ts';
+export { creativeAssetSummary } from './schemas.ts';
+export { toAssignment, type PackageAssignmentRow } from './media-buy.ts';
