@@ -4,7 +4,7 @@ import type { Tenant } from '../runtime/index.ts';
 import { listAccountsTask, resolveSalesAccount, syncAccountsTask } from './accounts/index.ts';
 import type { Catalog, Product, PublisherPropertySelector } from './catalog/index.ts';
 import { libraryForBuys, listCreativesTask, syncCreativesTask } from './creatives/index.ts';
-import { createMediaBuyTask, getMediaBuysTask, updateMediaBuyTask } from './media-buys/index.ts';
+import { createMediaBuyTask, flightPass, getMediaBuysTask, updateMediaBuyTask } from './media-buys/index.ts';
 import { offeringOf } from './offering.ts';
 import { getProductsTask } from './tasks/get-products.ts';
 
@@ -40,6 +40,7 @@ export function salesAgent({ catalog, base, path = '/sales', credentials }: Sale
     credentials,
     sells: () => soldSelectors(offering().products),
     resolveAccount: resolveSalesAccount,
+    passes: [flightPass()],
     capabilities: () => ({
       // Implicit accounts: a buyer declares its brands and operators with sync_accounts.
       account: { require_operator_auth: false, supported_billing: ['operator', 'agent', 'advertiser'], required_for_products: false, sandbox: true },

@@ -1,9 +1,11 @@
 /**
  * Media buys of the sales agent: create_media_buy (answered synchronously), update_media_buy and
  * get_media_buys, over sales_media_buys, their packages and their history (every change with its
- * revision, who and when; sql.ts). The state machine is `validActions` in state.ts.
+ * revision, who and when; sql.ts). The state machine is `validActions` in state.ts; the flight
+ * moves buys on its own (flight-pass.ts).
  */
 export { createMediaBuyTask } from './create-media-buy.ts';
+export { flightPass } from './flight-pass.ts';
 export { getMediaBuysTask } from './get-media-buys.ts';
 export { updateMediaBuyTask } from './update-media-buy.ts';
 export { mediaBuyStatuses, validActions, type MediaBuyStatus, type ValidAction } from './state.ts';

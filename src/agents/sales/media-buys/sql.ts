@@ -131,3 +131,16 @@ export async function assignmentsOfPackages(db: Queryable, packageIds: readonly 
     [packageIds],
   );
 }
+
+/**
+ * Buys the flight has moved past a boundary of at `now`: waiting for their start once it has
+ * come, or not yet finished once their end has passed; oldest first, at most `limit`.
+ */
+export async function buysAtFlightBoundary(db: Queryable, now: Date, limit: number): Promise<Array<{ owner: string; media_buy_id: string }>> {
+  return db.query(
+    `select owner, media_buy_id from sales_media_buys
+     where (status = 'pending_start' and start_time <= $1) or (status in ('pending_creatives', 'pending_start', 'active', 'paused') and end_time <= $1)
+     order by seq limit $2`,
+    [now, limit],
+  );
+}
