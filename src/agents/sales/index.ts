@@ -4,6 +4,7 @@ import type { Tenant } from '../runtime/index.ts';
 import { listAccountsTask, resolveSalesAccount, syncAccountsTask } from './accounts/index.ts';
 import type { Catalog, Product, PublisherPropertySelector } from './catalog/index.ts';
 import { libraryForBuys, listCreativesTask, syncCreativesTask } from './creatives/index.ts';
+import { getMediaBuyDeliveryTask } from './delivery/index.ts';
 import { createMediaBuyTask, getMediaBuysTask, updateMediaBuyTask } from './media-buys/index.ts';
 import { offeringOf } from './offering.ts';
 import { getProductsTask } from './tasks/get-products.ts';
@@ -54,6 +55,7 @@ export function salesAgent({ catalog, base, path = '/sales', credentials }: Sale
       createMediaBuyTask(offering, libraryForBuys),
       updateMediaBuyTask(offering),
       getMediaBuysTask(),
+      getMediaBuyDeliveryTask(offering),
       syncCreativesTask({ formats: () => standardFormats(creativeAgentUrl()), products: () => offering().products }),
       listCreativesTask(),
     ],

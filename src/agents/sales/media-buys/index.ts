@@ -8,3 +8,6 @@ export { getMediaBuysTask } from './get-media-buys.ts';
 export { updateMediaBuyTask } from './update-media-buy.ts';
 export { mediaBuyStatuses, validActions, type MediaBuyStatus, type ValidAction } from './state.ts';
 export { assignablePackages, recordCreativesAssigned, type AssignablePackage, type CreativeLibrary, type CreativesAssigned, type NewAssignment } from './creative-assignments.ts';
+// Read-only: what delivery reporting reads of the buys (delivery/).
+export { buysAfter, packagesOf, type ListFilters } from './sql.ts';
+export { totalBudget, type BuyRow, type PackageRow } from './media-buy.ts';
