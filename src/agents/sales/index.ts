@@ -4,6 +4,7 @@ import type { Tenant } from '../runtime/index.ts';
 import { listAccountsTask, resolveSalesAccount, syncAccountsTask } from './accounts/index.ts';
 import type { Catalog, Product, PublisherPropertySelector } from './catalog/index.ts';
 import { libraryForBuys, listCreativesTask, syncCreativesTask } from './creatives/index.ts';
+import { getMediaBuyDeliveryTask } from './delivery/index.ts';
 import { createMediaBuyTask, flightPass, getMediaBuysTask, updateMediaBuyTask } from './media-buys/index.ts';
 import { offeringOf } from './offering.ts';
 import { getProductsTask } from './tasks/get-products.ts';
@@ -57,6 +58,7 @@ export function salesAgent({ catalog, base, path = '/sales', credentials }: Sale
       createMediaBuyTask(offering, library),
       updateMediaBuyTask(offering, library),
       getMediaBuysTask(),
+      getMediaBuyDeliveryTask(offering),
       syncCreativesTask({ formats, products: () => offering().products }),
       listCreativesTask(),
     ],

@@ -14,4 +14,6 @@ export {
   type AssignablePackage, type CreativeAssignment, type CreativeLibrary, type CreativesAssigned, type CreativesChange, type LibraryOwner, type PackageCreatives,
 } from './creative-assignments.ts';
 export { creativeAssetSummary } from './schemas.ts';
-export { toAssignment, type PackageAssignmentRow } from './media-buy.ts';
+export { toAssignment, totalBudget, type BuyRow, type PackageAssignmentRow, type PackageRow } from './media-buy.ts';
+// Read-only: what delivery reporting reads of the buys (delivery/).
+export { buysAfter, packagesOf, type ListFilters } from './sql.ts';
