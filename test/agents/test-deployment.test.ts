@@ -43,12 +43,14 @@ describe('the test deployment', () => {
     assert.ok((sold!.publisher_properties as Json[]).length > 0);
   });
 
-  it('declares the media_buy protocol and its pricing models', async () => {
+  it('declares the media_buy protocol, its pricing models, features and specialisms', async () => {
     const capabilities = await call('get_ap_capabilities');
     assert.deepEqual(validateSchema('/schemas/3.0.6/protocol/get-ap-capabilities-response.json', capabilities).errors, []);
     assert.deepEqual(capabilities.supported_protocols, ['media_buy']);
     assert.ok(((capabilities.media_buy as Json).supported_pricing_models as string[]).includes('cpm'));
     assert.equal((capabilities.account as Json).require_operator_auth, false);
+    assert.deepEqual((capabilities.media_buy as Json).features, { inline_creative_management: true, property_list_filtering: false, catalog_management: false });
+    assert.deepEqual(capabilities.specialisms, ['sales-guaranteed', 'sales-non-guaranteed']);
   });
 
   it('answers get_products for a sandbox account as sandbox, once the buyer has synced it', async () => {

@@ -38,6 +38,8 @@ export function salesAgent({ catalog, base, path = '/sales', credentials }: Sale
     path,
     description: 'Sales agent: discover products with a brief, then buy media and traffic creatives.',
     protocols: ['media_buy'],
+    // Guaranteed buys (an exclusive takeover waits for approval) and auction-priced ones.
+    specialisms: ['sales-guaranteed', 'sales-non-guaranteed'],
     credentials,
     sells: () => soldSelectors(offering().products),
     resolveAccount: resolveSalesAccount,
@@ -45,7 +47,11 @@ export function salesAgent({ catalog, base, path = '/sales', credentials }: Sale
     capabilities: () => ({
       // Implicit accounts: a buyer declares its brands and operators with sync_accounts.
       account: { require_operator_auth: false, supported_billing: ['operator', 'agent', 'advertiser'], required_for_products: false, sandbox: true },
-      media_buy: { supported_pricing_models: [...new Set(offering().products.flatMap((p) => p.pricing_options.map((o) => o.pricing_model)))] },
+      media_buy: {
+        supported_pricing_models: [...new Set(offering().products.flatMap((p) => p.pricing_options.map((o) => o.pricing_model)))],
+        // Creatives may come inline with a buy's packages; get_products reads no property_list and there is no sync_catalogs.
+        features: { inline_creative_management: true, property_list_filtering: false, catalog_management: false },
+      },
     }),
     tasks: [
       getProductsTask(offering),
