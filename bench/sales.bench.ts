@@ -57,6 +57,11 @@ export async function salesBench(): Promise<void> {
         runs.create_media_buy.push(await load(`${ap.url}/sales/mcp`, create));
       }
       for (const [name, list] of Object.entries(runs)) for (const r of list) if (r.errors > 0 || r.non2xx > 0) throw new Error(`${name}: ${r.errors} errors, ${r.non2xx} non-2xx responses`);
+      // Refusals are HTTP 200 too: the buys must be there, one per call.
+      const listed = await toolResult(ap.url, call('get_media_buys', { account, status_filter: ['pending_creatives', 'pending_start', 'active'], pagination: { max_results: 1 } }));
+      const booked = (JSON.parse(listed.text) as { pagination: { total_count: number } }).pagination.total_count;
+      const calls = runs.create_media_buy.reduce((sum, r) => sum + r.requestsPerSecond * benchOptions.seconds, 0);
+      if (booked < calls) throw new Error(`create_media_buy answered about ${Math.round(calls)} calls but booked ${booked} buys`);
       const best = (list: LoadResult[]) => list.reduce((a, b) => (b.requestsPerSecond > a.requestsPerSecond ? b : a));
       const healthz = best(runs.healthz);
       const products = best(runs.get_products);

@@ -11,8 +11,9 @@ const job = JSON.parse(await text(process.stdin)) as LoadJob;
 if (job.kind === 'max') {
   const { url, seconds, connections, freshKeys, ...request } = job;
   // Each request its own idempotency key, so a mutating task runs every time instead of replaying.
-  const fresh = freshKeys ? { setupRequest: (req: autocannon.Request) => ({ ...req, body: String(req.body).replaceAll(freshKeyMark, randomUUID()) }) } : {};
-  const result = await autocannon({ url, duration: seconds, connections, pipelining: 1, ...request, ...fresh });
+  const fresh = (req: autocannon.Request) => ({ ...req, body: String(req.body).replaceAll(freshKeyMark, randomUUID()) });
+  const requests = freshKeys ? request.requests?.map((r) => ({ ...r, setupRequest: fresh })) : request.requests;
+  const result = await autocannon({ url, duration: seconds, connections, pipelining: 1, ...request, requests });
   console.log(
     JSON.stringify({ requestsPerSecond: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx }),
   );
