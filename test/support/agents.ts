@@ -109,9 +109,9 @@ export async function a2aClient(base: string, path = '/test', headers: Record<st
   return factory.createFromUrl(base, `${path}/.well-known/agent-card.json`);
 }
 
-/** Sends a message naming a skill and its parameters; returns the data of the answer's first part. */
-export async function callSkill(client: A2aClient, skill: string, parameters: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const answer = await client.sendMessage({
+/** Sends a message naming a skill and its parameters; resolves to the answer, a Message or (for a task that goes on) a Task. */
+export function sendSkill(client: A2aClient, skill: string, parameters: Record<string, unknown>): ReturnType<A2aClient['sendMessage']> {
+  return client.sendMessage({
     tenant: '',
     message: {
       messageId: randomUUID(),
@@ -126,6 +126,11 @@ export async function callSkill(client: A2aClient, skill: string, parameters: Re
     configuration: undefined,
     metadata: undefined,
   });
+}
+
+/** Sends a message naming a skill and its parameters; returns the data of the answer's first part. */
+export async function callSkill(client: A2aClient, skill: string, parameters: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const answer = await sendSkill(client, skill, parameters);
   if (!('parts' in answer)) throw new Error(`expected a message, got a task: ${JSON.stringify(answer)}`);
   const content = answer.parts[0]?.content;
   if (content?.$case !== 'data') throw new Error(`expected a data part, got ${JSON.stringify(answer.parts)}`);

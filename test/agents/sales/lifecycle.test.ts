@@ -5,7 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { TaskEvent } from '../../../src/agents/index.ts';
 import { publicTestCredential } from '../../../src/config.ts';
 import { validateSchema } from '../../../src/protocol/schemas.ts';
-import { a2aClient, mcpClient } from '../../support/agents.ts';
+import { a2aClient, mcpClient, sendSkill } from '../../support/agents.ts';
 import { ManualClock } from '../../support/clock.ts';
 import { eachEngine } from '../../support/engines.ts';
 import { Reports } from '../../support/events.ts';
@@ -49,21 +49,7 @@ function overMcp(client: Client): Call {
  */
 function overA2a(client: Awaited<ReturnType<typeof a2aClient>>): Call {
   return async (name, args) => {
-    const answer = await client.sendMessage({
-      tenant: '',
-      message: {
-        messageId: randomUUID(),
-        contextId: '',
-        taskId: '',
-        role: 1,
-        parts: [{ content: { $case: 'data', value: { skill: name, parameters: args } }, metadata: undefined, filename: '', mediaType: 'application/json' }],
-        metadata: undefined,
-        extensions: [],
-        referenceTaskIds: [],
-      },
-      configuration: undefined,
-      metadata: undefined,
-    });
+    const answer = await sendSkill(client, name, args);
     const parts = 'status' in answer ? answer.status!.message!.parts : answer.parts;
     const content = parts[0]!.content as { $case: 'data'; value: Json };
     return content.value;

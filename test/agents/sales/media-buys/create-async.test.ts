@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { after, before, it } from 'node:test';
 import { TaskState } from '@a2a-js/sdk';
 import type { TaskEvent } from '../../../../src/agents/index.ts';
@@ -7,7 +6,7 @@ import { publicTestCredential } from '../../../../src/config.ts';
 import { parseAllowList } from '../../../../src/net/allow-list.ts';
 import { SafeFetch } from '../../../../src/net/safe-fetch.ts';
 import { validateSchema } from '../../../../src/protocol/schemas.ts';
-import { a2aClient } from '../../../support/agents.ts';
+import { a2aClient, sendSkill } from '../../../support/agents.ts';
 import { ManualClock } from '../../../support/clock.ts';
 import { eachEngine } from '../../../support/engines.ts';
 import { Reports } from '../../../support/events.ts';
@@ -91,21 +90,7 @@ eachEngine('sales agent: create_media_buy waiting for approval', (engine) => {
     const b = await buyer(server, clock);
     buyers.push(b);
     const a2a = await a2aClient(server.url, '/sales', { authorization: `Bearer ${publicTestCredential}` });
-    const answer = await a2a.sendMessage({
-      tenant: '',
-      message: {
-        messageId: randomUUID(),
-        contextId: '',
-        taskId: '',
-        role: 1,
-        parts: [{ content: { $case: 'data', value: { skill: 'create_media_buy', parameters: createArgs(clock, b.account, b.domain, { packages: [takeover] }) } }, metadata: undefined, filename: '', mediaType: 'application/json' }],
-        metadata: undefined,
-        extensions: [],
-        referenceTaskIds: [],
-      },
-      configuration: undefined,
-      metadata: undefined,
-    });
+    const answer = await sendSkill(a2a, 'create_media_buy', createArgs(clock, b.account, b.domain, { packages: [takeover] }));
     assert.ok('status' in answer, `expected a Task, got ${JSON.stringify(answer)}`);
     await completed(answer.id);
     const got = await a2a.getTask({ tenant: '', id: answer.id, historyLength: undefined });
