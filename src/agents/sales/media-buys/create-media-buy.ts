@@ -4,6 +4,7 @@ import { actorOf, ownerOf, requireActiveAccount } from '../accounts/index.ts';
 import type { Offering } from '../offering.ts';
 import type { FormatId } from '../../formats/index.ts';
 import type { CreativeLibrary, NewAssignment } from './creative-assignments.ts';
+import { forcedAnswer, noForcedArms, type TakeForcedArm } from './forced-arm.ts';
 import { buySummary, toPackage, type BuyRow } from './media-buy.ts';
 import { newId, newPackages } from './new-packages.ts';
 import { checkFlight, type PackageRequest } from './package-terms.ts';
@@ -14,7 +15,7 @@ import { runningStatus } from './state.ts';
 const REQUEST = '/schemas/3.0.6/media-buy/create-media-buy-request.json';
 
 /** Fields of the request a buy keeps and echoes as sent. */
-const echoedFields = ['brand', 'po_number', 'agency_estimate_number', 'advertiser_industry', 'invoice_recipient'] as const;
+export const echoedFields = ['brand', 'po_number', 'agency_estimate_number', 'advertiser_industry', 'invoice_recipient'] as const;
 
 /**
  * `create_media_buy` (media-buy/create-media-buy-request.json), answered synchronously: on an
@@ -24,7 +25,7 @@ const echoedFields = ['brand', 'po_number', 'agency_estimate_number', 'advertise
  * and assigned by the creative library; then pending_start or active by its flight). The buy, its packages and its `created` history entry are written in the
  * transaction of the call's idempotency record, so a retry replays this answer and never books twice.
  */
-export function createMediaBuyTask(offering: () => Offering, library: CreativeLibrary): AgentTask {
+export function createMediaBuyTask(offering: () => Offering, library: CreativeLibrary, takeForcedArm: TakeForcedArm = noForcedArms): AgentTask {
   return {
     name: 'create_media_buy',
     description:
@@ -45,6 +46,7 @@ export function createMediaBuyTask(offering: () => Offering, library: CreativeLi
     },
     output: { $ref: '/schemas/3.0.6/media-buy/create-media-buy-response.json' },
     mutates: true,
+    mayDefer: true,
     async handler(args, ctx) {
       checkPublishedRequest(REQUEST, args);
       const account = requireActiveAccount(ctx.account);
@@ -66,6 +68,9 @@ export function createMediaBuyTask(offering: () => Offering, library: CreativeLi
         })),
       );
 
+      // A sandbox test controller's directive answers instead of booking (consumed in this transaction).
+      const forced = await takeForcedArm(ctx.db, account.account_id);
+      if (forced) return forcedAnswer(forced, ctx);
       const buy: BuyRow = {
         seq: 0,
         media_buy_id: mediaBuyId,
