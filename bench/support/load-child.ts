@@ -2,14 +2,18 @@
 // server's log lines, holding a database connection) nor its garbage collection pauses the client
 // mid-measurement. Given a job as JSON on stdin, prints its result as JSON on stdout.
 import autocannon from 'autocannon';
+import { randomUUID } from 'node:crypto';
 import { text } from 'node:stream/consumers';
-import type { LoadJob } from './load.ts';
+import { freshKeyMark, type LoadJob } from './load.ts';
 import { runPaced } from './paced-client.ts';
 
 const job = JSON.parse(await text(process.stdin)) as LoadJob;
 if (job.kind === 'max') {
-  const { url, seconds, connections, ...request } = job;
-  const result = await autocannon({ url, duration: seconds, connections, pipelining: 1, ...request });
+  const { url, seconds, connections, freshKeys, ...request } = job;
+  // Each request its own idempotency key, so a mutating task runs every time instead of replaying.
+  const fresh = (req: autocannon.Request) => ({ ...req, body: String(req.body).replaceAll(freshKeyMark, randomUUID()) });
+  const requests = freshKeys ? request.requests?.map((r) => ({ ...r, setupRequest: fresh })) : request.requests;
+  const result = await autocannon({ url, duration: seconds, connections, pipelining: 1, ...request, requests });
   console.log(
     JSON.stringify({ requestsPerSecond: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx }),
   );

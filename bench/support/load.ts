@@ -21,7 +21,12 @@ export interface LoadOptions {
   method?: autocannon.Request['method'];
   headers?: Record<string, string>;
   body?: string;
+  /** Replace `freshKeyMark` in each request's body by a new UUID (an idempotency key per call). */
+  freshKeys?: boolean;
 }
+
+/** Where a request body wants a new UUID when `freshKeys` is set. */
+export const freshKeyMark = '__FRESH_UUID__';
 
 /** What load-child.ts is asked to do. */
 export type LoadJob = ({ kind: 'max'; url: string } & LoadOptions) | ({ kind: 'paced'; origin: string; paths: readonly string[] } & PacedOptions);

@@ -39,19 +39,21 @@ describe('the test deployment', () => {
     );
     assert.deepEqual(tenants[0]!.tools, [
       'get_ap_capabilities', 'get_task', 'cancel_task', 'get_products', 'list_creative_formats', 'sync_accounts', 'list_accounts',
-      'create_media_buy', 'update_media_buy', 'get_media_buys', 'sync_creatives', 'list_creatives', 'comply_test_controller',
+      'create_media_buy', 'update_media_buy', 'get_media_buys', 'get_media_buy_delivery', 'sync_creatives', 'list_creatives', 'comply_test_controller',
     ]);
     const [sold] = listing.authorized_agents as Json[];
     assert.equal(sold!.url, `${server.url}/sales/mcp`);
     assert.ok((sold!.publisher_properties as Json[]).length > 0);
   });
 
-  it('declares the media_buy protocol and its pricing models', async () => {
+  it('declares the media_buy protocol, its pricing models, features and specialisms', async () => {
     const capabilities = await call('get_ap_capabilities');
     assert.deepEqual(validateSchema('/schemas/3.0.6/protocol/get-ap-capabilities-response.json', capabilities).errors, []);
     assert.deepEqual(capabilities.supported_protocols, ['media_buy']);
     assert.ok(((capabilities.media_buy as Json).supported_pricing_models as string[]).includes('cpm'));
     assert.equal((capabilities.account as Json).require_operator_auth, false);
+    assert.deepEqual((capabilities.media_buy as Json).features, { inline_creative_management: true, property_list_filtering: false, catalog_management: false });
+    assert.deepEqual(capabilities.specialisms, ['sales-guaranteed', 'sales-non-guaranteed']);
   });
 
   it('answers get_products for a sandbox account as sandbox, once the buyer has synced it', async () => {

@@ -4,7 +4,8 @@ import type { Tenant } from '../runtime/index.ts';
 import { listAccountsTask, resolveSalesAccount, syncAccountsTask } from './accounts/index.ts';
 import type { Catalog, Product, PublisherPropertySelector } from './catalog/index.ts';
 import { libraryForBuys, listCreativesTask, syncCreativesTask } from './creatives/index.ts';
-import { createMediaBuyTask, getMediaBuysTask, noForcedArms, updateMediaBuyTask } from './media-buys/index.ts';
+import { getMediaBuyDeliveryTask } from './delivery/index.ts';
+import { createMediaBuyTask, flightPass, getMediaBuysTask, noForcedArms, updateMediaBuyTask } from './media-buys/index.ts';
 import { offeringOf } from './offering.ts';
 import { getProductsTask } from './tasks/get-products.ts';
 import { takeForcedArm, testControllerTask } from './test-controller/index.ts';
@@ -33,18 +34,27 @@ export function salesAgent({ catalog, base, path = '/sales', credentials, testCo
   const creativeAgentUrl = () => `${base()}/creative/mcp`;
   const standardIds = new Set(standardFormats('').map((f) => f.format_id.id));
   const offering = offeringOf(catalog, base, standardIds);
+  const formats = () => standardFormats(creativeAgentUrl());
+  const library = libraryForBuys({ formats });
   return {
     name: 'sales',
     path,
     description: 'Sales agent: discover products with a brief, then buy media and traffic creatives.',
     protocols: ['media_buy'],
+    // Guaranteed buys (an exclusive takeover waits for approval) and auction-priced ones.
+    specialisms: ['sales-guaranteed', 'sales-non-guaranteed'],
     credentials,
     sells: () => soldSelectors(offering().products),
     resolveAccount: resolveSalesAccount,
+    passes: [flightPass()],
     capabilities: () => ({
       // Implicit accounts: a buyer declares its brands and operators with sync_accounts.
       account: { require_operator_auth: false, supported_billing: ['operator', 'agent', 'advertiser'], required_for_products: false, sandbox: true },
-      media_buy: { supported_pricing_models: [...new Set(offering().products.flatMap((p) => p.pricing_options.map((o) => o.pricing_model)))] },
+      media_buy: {
+        supported_pricing_models: [...new Set(offering().products.flatMap((p) => p.pricing_options.map((o) => o.pricing_model)))],
+        // Creatives may come inline with a buy's packages; get_products reads no property_list and there is no sync_catalogs.
+        features: { inline_creative_management: true, property_list_filtering: false, catalog_management: false },
+      },
     }),
     tasks: [
       getProductsTask(offering),
@@ -55,12 +65,13 @@ export function salesAgent({ catalog, base, path = '/sales', credentials, testCo
       syncAccountsTask(),
       listAccountsTask(),
       // Without the controller, a directive left from a run with it is never used.
-      createMediaBuyTask(offering, libraryForBuys, testController ? takeForcedArm : noForcedArms),
-      updateMediaBuyTask(offering),
+      createMediaBuyTask(offering, library, testController ? takeForcedArm : noForcedArms),
+      updateMediaBuyTask(offering, library),
       getMediaBuysTask(),
-      syncCreativesTask({ formats: () => standardFormats(creativeAgentUrl()), products: () => offering().products }),
+      getMediaBuyDeliveryTask(offering),
+      syncCreativesTask({ formats, products: () => offering().products }),
       listCreativesTask(),
-      ...(testController ? [testControllerTask({ products: () => offering().products, formats: () => standardFormats(creativeAgentUrl()) })] : []),
+      ...(testController ? [testControllerTask({ products: () => offering().products, formats })] : []),
     ],
   };
 }

@@ -8,6 +8,6 @@
 export { listCreativesTask } from './list-creatives.ts';
 export { syncCreativesTask, type CreativeLibraryOptions } from './sync-creatives.ts';
 export { creativeStatuses, reviewStatus, type CreativeStatus } from './creative.ts';
-export { libraryForBuys } from './library-for-buys.ts';
+export { libraryForBuys, type BuysLibraryOptions } from './library-for-buys.ts';
 export { creativeHistory, lockCreative, setCreativeStatus } from './seller-status.ts';
 export { seedCreative, type CreativeSeed } from './seed-creative.ts';

@@ -42,6 +42,12 @@ export async function upsertAssignment(tx: Queryable, a: AssignmentRow): Promise
   );
 }
 
+/** Takes creatives off a package: the assignment rows go (the creatives stay in the library). */
+export async function unassign(tx: Queryable, accountId: string, packageId: string, creativeIds: readonly string[]): Promise<void> {
+  if (creativeIds.length === 0) return;
+  await tx.query(`delete from sales_creative_assignments where account_id = $1 and package_id = $2 and creative_id = any($3::text[])`, [accountId, packageId, creativeIds]);
+}
+
 export interface LibraryFilters {
   accountIds?: readonly string[];
   statuses?: readonly CreativeStatus[];

@@ -1,13 +1,12 @@
-import canonicalize from 'canonicalize';
 import { AgentError } from '../../../protocol/errors.ts';
 import type { Format } from '../../formats/index.ts';
 import { checkPublishedRequest, errorObject, type AgentTask } from '../../runtime/index.ts';
 import { actorOf, ownerOf, requireActiveAccount } from '../accounts/index.ts';
 import type { Product } from '../catalog/index.ts';
-import { assignablePackages, recordCreativesAssigned, type AssignablePackage } from '../media-buys/index.ts';
-import { creativeProblems } from './check-creative.ts';
-import { detailsOf, formatKey, reviewStatus, type CreativeAsset, type CreativeRow } from './creative.ts';
+import { assignablePackages, creativeAssetSummary, recordCreativesAssigned, type AssignablePackage } from '../media-buys/index.ts';
+import { formatKey, type CreativeAsset, type CreativeRow } from './creative.ts';
 import * as sql from './sql.ts';
+import { refusal, stageCreatives } from './stage-creatives.ts';
 
 const REQUEST = '/schemas/3.0.6/creative/sync-creatives-request.json';
 
@@ -24,20 +23,6 @@ interface Assignment {
   weight?: number;
   placement_ids?: string[];
 }
-
-/** One creative's line of the answer (sync-creatives-response.json's creatives[]). */
-interface Result {
-  creative_id: string;
-  action: 'created' | 'updated' | 'unchanged' | 'failed';
-  status?: string;
-  changes?: string[];
-  errors?: ReturnType<typeof errorObject>[];
-  assigned_to?: string[];
-  assignment_errors?: Record<string, string>;
-}
-
-// Compared as canonical JSON: jsonb keeps its own key order.
-const compared = ['name', 'format_id', 'assets', 'tags', 'details'] as const;
 
 /**
  * `sync_creatives` (creative/sync-creatives-request.json): upserts creatives into the account's
@@ -63,12 +48,7 @@ export function syncCreativesTask({ formats, products }: CreativeLibraryOptions)
           type: 'array',
           minItems: 1,
           maxItems: 100,
-          items: {
-            type: 'object',
-            description: 'core/creative-asset.json',
-            properties: { creative_id: { type: 'string' }, name: { type: 'string' }, format_id: { type: 'object' }, assets: { type: 'object' }, tags: { type: 'array', items: { type: 'string' } } },
-            required: ['creative_id', 'name', 'format_id', 'assets'],
-          },
+          items: creativeAssetSummary,
         },
         creative_ids: { type: 'array', minItems: 1, maxItems: 100, items: { type: 'string' }, description: 'Only these of creatives[] are synced.' },
         assignments: {
@@ -105,29 +85,7 @@ export function syncCreativesTask({ formats, products }: CreativeLibraryOptions)
       await sql.lockLibrary(ctx.db, accountId);
       const ids = [...new Set([...sent.map((s) => s.creative.creative_id), ...assignments.map((a) => a.creative_id)])];
       const stored = new Map((await sql.creativesByIds(ctx.db, accountId, ids)).map((row) => [row.creative_id, row]));
-      const results = new Map<string, Result>();
-      const writes: Array<Omit<CreativeRow, 'seq'>> = [];
-
-      for (const { creative, at } of sent) {
-        const id = creative.creative_id;
-        // Which of two versions to keep is not ours to guess: every copy of the id fails.
-        const problems = sent.filter((s) => s.creative.creative_id === id).length > 1
-          ? [new AgentError('INVALID_REQUEST', `Creative ${id} is listed more than once; send each creative once.`, { field: `${at}.creative_id` })]
-          : creativeProblems(creative, formats(), at);
-        if (problems.length > 0) {
-          results.set(id, { creative_id: id, action: 'failed', errors: problems.map(errorObject) });
-          continue;
-        }
-        const before = stored.get(id);
-        const row = { owner, account_id: accountId, creative_id: id, name: creative.name, format_id: creative.format_id, assets: creative.assets, tags: creative.tags ?? [], details: detailsOf(creative) };
-        const changes = before ? compared.filter((field) => canonicalize(before[field]) !== canonicalize(row[field])) : [];
-        const action = !before ? 'created' : changes.length > 0 ? 'updated' : 'unchanged';
-        const status = before && action === 'unchanged' ? before.status : reviewStatus(sandbox);
-        const written = { ...row, status, created_at: before?.created_at ?? now, updated_at: action === 'unchanged' ? before!.updated_at : now };
-        stored.set(id, { seq: before?.seq ?? 0, ...written });
-        if (action !== 'unchanged') writes.push(written);
-        results.set(id, { creative_id: id, action, status, ...(action === 'updated' ? { changes: changes.map((c) => (c === 'details' ? 'other_fields' : c)) } : {}) });
-      }
+      const { results, writes } = stageCreatives(sent, stored, { owner, accountId, sandbox, now, formats: formats() });
 
       const packages = await assignablePackages(ctx.db, owner, accountId, assignments.map((a) => a.package_id), products());
       const already = new Set((await sql.assignmentsOf(ctx.db, accountId, ids)).map((a) => `${a.creative_id} ${a.package_id}`));
@@ -158,12 +116,7 @@ export function syncCreativesTask({ formats, products }: CreativeLibraryOptions)
       const answer = [...results.values()];
       const failed = answer.filter((r) => r.action === 'failed' || r.assignment_errors);
       if (failed.length > 0 && args['validation_mode'] !== 'lenient') {
-        const first = failed[0]!;
-        throw new AgentError('VALIDATION_ERROR', `${failed.length} of ${answer.length} creatives could not be synced (${first.creative_id}: ${first.errors?.[0]?.message ?? Object.values(first.assignment_errors!)[0]}); nothing was stored.`, {
-          field: first.errors?.[0]?.field ?? 'assignments',
-          details: { creatives: failed },
-          suggestion: 'Fix them and sync again, or pass validation_mode: "lenient" to store the valid ones.',
-        });
+        throw refusal(failed, answer.length, 'Fix them and sync again, or pass validation_mode: "lenient" to store the valid ones.');
       }
 
       if (!dryRun) {

@@ -1,9 +1,9 @@
 import { AgentError } from '../../../protocol/errors.ts';
 import { checkPublishedRequest, type AgentTask } from '../../runtime/index.ts';
 import { actorOf, ownerOf, requireActiveAccount } from '../accounts/index.ts';
+import type { Product } from '../catalog/index.ts';
 import type { Offering } from '../offering.ts';
-import type { FormatId } from '../../formats/index.ts';
-import type { CreativeLibrary, NewAssignment } from './creative-assignments.ts';
+import { creativesOfNewPackages, packageAssignments, type CreativeLibrary } from './creative-assignments.ts';
 import { forcedAnswer, noForcedArms, type TakeForcedArm } from './forced-arm.ts';
 import { buySummary, toPackage, type BuyRow } from './media-buy.ts';
 import { newId, newPackages } from './new-packages.ts';
@@ -18,18 +18,21 @@ const REQUEST = '/schemas/3.0.6/media-buy/create-media-buy-request.json';
 export const echoedFields = ['brand', 'po_number', 'agency_estimate_number', 'advertiser_industry', 'invoice_recipient'] as const;
 
 /**
- * `create_media_buy` (media-buy/create-media-buy-request.json), answered synchronously: on an
- * active account, packages of catalog products are checked (flight and budgets first, then each
- * product, pricing option, minimum spend, bid and terms) and the buy is confirmed at revision 1,
- * waiting for creatives unless its packages name library creatives (creative_assignments, checked
- * and assigned by the creative library; then pending_start or active by its flight). The buy, its packages and its `created` history entry are written in the
- * transaction of the call's idempotency record, so a retry replays this answer and never books twice.
+ * `create_media_buy` (media-buy/create-media-buy-request.json), answered synchronously unless a
+ * product needs the publisher's approval (then `submitted`: a worker books it and the caller's
+ * push_notification_config hears the result): on an active account, packages of catalog
+ * products are checked (flight and budgets first, then each product, pricing option, minimum spend, bid and terms) and the buy is confirmed at revision 1,
+ * waiting for creatives unless its packages bring some: library creatives (creative_assignments) or
+ * creatives uploaded with them (creatives, stored in the account's library), checked and assigned
+ * by the creative library; it is then pending_start or active by its flight. The buy, its
+ * packages, their creatives and its `created` history entry are written in the transaction of the
+ * call's idempotency record, so a retry replays this answer and never books twice.
  */
 export function createMediaBuyTask(offering: () => Offering, library: CreativeLibrary, takeForcedArm: TakeForcedArm = noForcedArms): AgentTask {
   return {
     name: 'create_media_buy',
     description:
-      'Buy media: packages of products from get_products, each with product_id, pricing_option_id, budget (and bid_price for auction pricing), over a flight (start_time "asap" or a future time, end_time). Needs an active account. Answers the media buy (status pending_creatives, revision 1, packages with their package_id, valid_actions).',
+      'Buy media: packages of products from get_products, each with product_id, pricing_option_id, budget (and bid_price for auction pricing), optionally creative_assignments (library creatives from sync_creatives) and creatives (uploaded into the library and assigned), over a flight (start_time "asap" or a future time, end_time). Needs an active account. Answers the media buy (status pending_creatives until it has creatives, revision 1, packages with their package_id, valid_actions); a product needing the publisher\'s approval answers {status: "submitted", task_id} instead, completed through get_task or push_notification_config.',
     input: {
       type: 'object',
       properties: {
@@ -58,25 +61,24 @@ export function createMediaBuyTask(offering: () => Offering, library: CreativeLi
       const flight = checkFlight(args['start_time'] as string, args['end_time'] as string, now);
       const mediaBuyId = newId('mb');
       const products = offering().products;
-      const { rows, currency } = newPackages({ requests, at: 'packages', flight, products, currency: undefined, mediaBuyId, firstPosition: 0, takesAssignments: true });
-      const assignments: NewAssignment[] = rows.flatMap((row, i) =>
-        (requests[i]!.creative_assignments as Array<{ creative_id: string; weight?: number; placement_ids?: string[] }> | undefined ?? []).map((a, j) => ({
-          ...a,
-          package_id: row.package_id,
-          formats: (row.details['format_ids'] as FormatId[] | undefined) ?? products.find((p) => p.product_id === row.product_id)!.format_ids,
-          at: `packages[${i}].creative_assignments[${j}]`,
-        })),
-      );
+      const { rows, currency } = newPackages({ requests, at: 'packages', flight, products, currency: undefined, mediaBuyId, firstPosition: 0 });
+      const creatives = creativesOfNewPackages(requests, rows, products, 'packages');
 
-      // A sandbox test controller's directive answers instead of booking (consumed in this transaction).
-      const forced = await takeForcedArm(ctx.db, account.account_id);
+      // A sandbox test controller's directive answers the call instead (consumed in its transaction).
+      const forced = ctx.background ? undefined : await takeForcedArm(ctx.db, account.account_id);
       if (forced) return forcedAnswer(forced, ctx);
+      // Checked in full first, so a buy that waits is one that will book; booked by the worker's run.
+      const waiting = approvalsNeeded(rows.map((r) => products.find((p) => p.product_id === r.product_id)!));
+      if (waiting.length > 0 && !ctx.background) {
+        return ctx.defer({ message: `${waiting.join(', ')} ${waiting.length === 1 ? 'needs' : 'need'} the publisher's approval; the buy is confirmed when this task completes.` });
+      }
+
       const buy: BuyRow = {
         seq: 0,
         media_buy_id: mediaBuyId,
         owner: ownerOf(ctx.principal),
         account_id: account.account_id,
-        status: runningStatus({ creatives: assignments.length, start: flight.start }, now),
+        status: runningStatus({ creatives: creatives.length, start: flight.start }, now),
         revision: 1,
         currency,
         sandbox: account['sandbox'] === true,
@@ -89,13 +91,20 @@ export function createMediaBuyTask(offering: () => Offering, library: CreativeLi
       };
       await sql.insertBuy(ctx.db, buy);
       for (const row of rows) await sql.insertPackage(ctx.db, row);
-      await library.assign(ctx.db, account.account_id, assignments, now);
+      await library.assign(ctx.db, { owner: buy.owner, accountId: account.account_id, sandbox: buy.sandbox }, creatives, now);
       await sql.recordHistory(ctx.db, mediaBuyId, [
         { revision: 1, action: 'created', summary: `Created with ${rows.length} package${rows.length === 1 ? '' : 's'}, ${currency} ${rows.reduce((s, r) => s + r.budget, 0)}.`, status: buy.status, actor: actorOf(ctx.principal), at: now },
       ]);
-      return { ...buySummary(buy), account, packages: rows.map((r) => toPackage(r, buy)), sandbox: buy.sandbox };
+      const assigned = await packageAssignments(ctx.db, rows.map((r) => r.package_id));
+      return { ...buySummary(buy), account, packages: rows.map((r) => toPackage(r, buy, assigned)), sandbox: buy.sandbox };
     },
   };
+}
+
+/** The products (by name) a buy of them waits for the publisher to approve: catalog `ext.ap.requires_approval`. */
+function approvalsNeeded(products: readonly Product[]): string[] {
+  const needing = products.filter((p) => (p['ext'] as { ap?: { requires_approval?: unknown } } | undefined)?.ap?.requires_approval === true);
+  return [...new Set(needing.map((p) => p.name))];
 }
 
 /** What the request schema allows but this seller cannot do yet: refused by name, never silently dropped. */

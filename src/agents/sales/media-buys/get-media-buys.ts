@@ -10,9 +10,9 @@ const REQUEST = '/schemas/3.0.6/media-buy/get-media-buys-request.json';
 /**
  * `get_media_buys` (media-buy/get-media-buys-request.json): the caller's own buys, of the account
  * when one is named, by id or by status (`active` when neither ids nor a status are given, as the
- * schema says), in the order they were made, with packages, budgets, currency, status,
- * valid_actions, creative deadline and, when asked, the latest history entries. An id the caller
- * has no buy of is answered in errors[] as MEDIA_BUY_NOT_FOUND, whoever's it is.
+ * schema says), in the order they were made, with packages (and their creative assignments),
+ * budgets, currency, status, valid_actions, creative deadline and, when asked, the latest history
+ * entries. An id the caller has no buy of is answered in errors[] as MEDIA_BUY_NOT_FOUND, whoever's it is.
  */
 export function getMediaBuysTask(): AgentTask {
   return {
@@ -53,7 +53,9 @@ export function getMediaBuysTask(): AgentTask {
       const page = rows.slice(0, size);
       const hasMore = rows.length > size;
       const buyIds = page.map((b) => b.media_buy_id);
-      const packages = groupBy(await sql.packagesOf(ctx.db, buyIds));
+      const rowsOfPackages = await sql.packagesOf(ctx.db, buyIds);
+      const packages = groupBy(rowsOfPackages);
+      const assigned = await sql.assignmentsOfPackages(ctx.db, rowsOfPackages.map((p) => p.package_id));
       const history = groupBy(await sql.historyOf(ctx.db, buyIds, (args['include_history'] as number | undefined) ?? 0));
       const snapshot = args['include_snapshot'] === true;
 
@@ -67,7 +69,7 @@ export function getMediaBuysTask(): AgentTask {
           end_time: buy.end_time.toISOString(),
           created_at: buy.confirmed_at.toISOString(),
           updated_at: buy.updated_at.toISOString(),
-          packages: own.map((p) => ({ ...toPackage(p, buy), currency: buy.currency, ...(snapshot ? { snapshot_unavailable_reason: 'SNAPSHOT_UNSUPPORTED' } : {}) })),
+          packages: own.map((p) => ({ ...toPackage(p, buy, assigned), currency: buy.currency, ...(snapshot ? { snapshot_unavailable_reason: 'SNAPSHOT_UNSUPPORTED' } : {}) })),
           ...(history.has(buy.media_buy_id)
             ? {
                 history: history.get(buy.media_buy_id)!.map((e) => ({

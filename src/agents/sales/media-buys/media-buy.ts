@@ -42,6 +42,14 @@ export interface PackageRow {
   details: Record<string, unknown>;
 }
 
+/** A creative assigned to a package, as core/package.json's creative_assignments answers it. */
+export interface PackageAssignmentRow {
+  package_id: string;
+  creative_id: string;
+  weight: number | null;
+  placement_ids: string[] | null;
+}
+
 export interface HistoryEntry {
   revision: number;
   action: string;
@@ -62,8 +70,11 @@ export function creativeDeadline(buy: Pick<BuyRow, 'start_time' | 'confirmed_at'
 /** What a buy spends: its packages' budgets but those canceled. */
 export const totalBudget = (packages: readonly PackageRow[]) => packages.filter((p) => !p.cancellation).reduce((sum, p) => sum + p.budget, 0);
 
-/** A package as core/package.json answers it, its flight resolved from the buy's when it has none of its own. */
-export function toPackage(pkg: PackageRow, buy: BuyRow): Record<string, unknown> & { package_id: string } {
+/**
+ * A package as core/package.json answers it, its flight resolved from the buy's when it has none
+ * of its own, with its creative assignments when given (any package's among them).
+ */
+export function toPackage(pkg: PackageRow, buy: BuyRow, assignments?: readonly PackageAssignmentRow[]): Record<string, unknown> & { package_id: string } {
   return {
     package_id: pkg.package_id,
     product_id: pkg.product_id,
@@ -71,12 +82,18 @@ export function toPackage(pkg: PackageRow, buy: BuyRow): Record<string, unknown>
     budget: pkg.budget,
     ...(pkg.bid_price === null ? {} : { bid_price: pkg.bid_price }),
     ...shown(pkg.details),
+    ...(assignments ? { creative_assignments: assignments.filter((a) => a.package_id === pkg.package_id).map(toAssignment) } : {}),
     start_time: (pkg.start_time ?? buy.start_time).toISOString(),
     end_time: (pkg.end_time ?? buy.end_time).toISOString(),
     paused: pkg.paused,
     canceled: pkg.cancellation !== null,
     ...(pkg.cancellation ? { cancellation: pkg.cancellation } : {}),
   };
+}
+
+/** core/creative-assignment.json. */
+export function toAssignment(a: PackageAssignmentRow): { creative_id: string; weight?: number; placement_ids?: string[] } {
+  return { creative_id: a.creative_id, ...(a.weight === null ? {} : { weight: a.weight }), ...(a.placement_ids === null ? {} : { placement_ids: a.placement_ids }) };
 }
 
 /** The buy's fields every answer shares: state, revision, what may be done next, and the buyer's own echoed fields. */

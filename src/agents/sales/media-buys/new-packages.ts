@@ -3,7 +3,7 @@ import { AgentError } from '../../../protocol/errors.ts';
 import type { Product } from '../catalog/index.ts';
 import type { PackageRow } from './media-buy.ts';
 import {
-  checkBid, checkFormats, checkMeasurementTerms, checkMinimumSpend, checkPositive, checkTargeting, packageFlight, pricedProduct, refuseCreatives, termsOf,
+  checkBid, checkFormats, checkMeasurementTerms, checkMinimumSpend, checkPositive, checkTargeting, packageFlight, pricedProduct, termsOf,
   type Flight, type PackageRequest,
 } from './package-terms.ts';
 
@@ -20,16 +20,15 @@ export interface NewPackages {
   currency: string | undefined;
   mediaBuyId: string;
   firstPosition: number;
-  /** Whether packages may name library creatives (creative_assignments): the caller then assigns them. */
-  takesAssignments: boolean;
 }
 
 /**
  * Checks packages to add to a buy and makes their rows: first what needs no catalog (budgets above
  * zero, each flight within the buy's), then each product and pricing option, its minimum spend, bid,
- * formats, targeting and measurement terms. All or nothing: the first problem is the answer.
+ * formats, targeting and measurement terms. All or nothing: the first problem is the answer. Their
+ * creatives are the creative library's to check and assign (creativesOfNewPackages).
  */
-export function newPackages({ requests, at, flight, products, currency, mediaBuyId, firstPosition, takesAssignments }: NewPackages): { rows: PackageRow[]; currency: string } {
+export function newPackages({ requests, at, flight, products, currency, mediaBuyId, firstPosition }: NewPackages): { rows: PackageRow[]; currency: string } {
   const flights = requests.map((pkg, i) => {
     checkPositive(pkg.budget, `${at}[${i}].budget`);
     return packageFlight(pkg, flight, `${at}[${i}]`);
@@ -49,7 +48,6 @@ export function newPackages({ requests, at, flight, products, currency, mediaBuy
     checkFormats(pkg.format_ids, product, where);
     checkTargeting(pkg.targeting_overlay, product, where);
     checkMeasurementTerms(pkg.measurement_terms, product, where);
-    refuseCreatives(pkg, where, takesAssignments);
     return {
       package_id: newId('pkg'),
       media_buy_id: mediaBuyId,

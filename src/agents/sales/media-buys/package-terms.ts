@@ -204,19 +204,6 @@ export function checkTargeting(overlay: Record<string, unknown> | undefined, pro
   }
 }
 
-/**
- * What a package request may not carry here: creatives to upload with the buy (sync_creatives
- * uploads them), and, where the caller cannot check them against the library (new packages of an
- * update), creative assignments. Refused by name rather than dropped.
- */
-export function refuseCreatives(pkg: { creative_assignments?: unknown; creatives?: unknown }, at: string, takesAssignments: boolean): void {
-  for (const key of takesAssignments ? (['creatives'] as const) : (['creative_assignments', 'creatives'] as const)) {
-    if (pkg[key] !== undefined) {
-      throw new AgentError('UNSUPPORTED_FEATURE', `This seller does not take ${key} here: upload creatives with sync_creatives and assign them there (or with create_media_buy's creative_assignments).`, { field: `${at}.${key}` });
-    }
-  }
-}
-
 /** What package-update.json may replace (product, formats, pricing and agreed terms never change after creation). */
 export const updatableTerms = ['targeting_overlay', 'pacing', 'impressions', 'catalogs', 'optimization_goals', 'ext'] as const;
 

@@ -1,3 +1,27 @@
+/** core/creative-asset.json, summarized for MCP's tools/list (the published schema is checked in full). */
+export const creativeAssetSummary = {
+  type: 'object',
+  description: 'core/creative-asset.json',
+  properties: { creative_id: { type: 'string' }, name: { type: 'string' }, format_id: { type: 'object' }, assets: { type: 'object' }, tags: { type: 'array', items: { type: 'string' } } },
+  required: ['creative_id', 'name', 'format_id', 'assets'],
+} as const;
+
+/** core/creative-assignment.json: a creative of the account's library (from sync_creatives) to run in a package. */
+export const creativeAssignmentSummary = {
+  type: 'object',
+  properties: { creative_id: { type: 'string' }, weight: { type: 'number', minimum: 0, maximum: 100 }, placement_ids: { type: 'array', items: { type: 'string' } } },
+  required: ['creative_id'],
+} as const;
+
+/** Creatives uploaded with a package: checked as sync_creatives checks them, stored in the account's library and assigned to the package. */
+export const inlineCreatives = {
+  type: 'array',
+  minItems: 1,
+  maxItems: 100,
+  description: 'Creatives to upload into the account’s library (checked as sync_creatives checks them) and assign to this package.',
+  items: creativeAssetSummary,
+} as const;
+
 /** media-buy/package-request.json, summarized for MCP's tools/list (the published schema is checked in full). */
 export const packageRequestSummary = {
   type: 'object',
@@ -12,9 +36,11 @@ export const packageRequestSummary = {
     format_ids: { type: 'array', items: { type: 'object' } },
     creative_assignments: {
       type: 'array',
-      description: 'create_media_buy only: creatives of the account’s library (from sync_creatives) to run in this package.',
-      items: { type: 'object', properties: { creative_id: { type: 'string' }, weight: { type: 'number', minimum: 0, maximum: 100 }, placement_ids: { type: 'array', items: { type: 'string' } } }, required: ['creative_id'] },
+      minItems: 1,
+      description: 'Creatives of the account’s library (from sync_creatives) to run in this package.',
+      items: creativeAssignmentSummary,
     },
+    creatives: inlineCreatives,
     targeting_overlay: { type: 'object', description: 'core/targeting.json, stored and echoed (property_list and collection_list references included).' },
     measurement_terms: { type: 'object', description: 'core/measurement-terms.json; terms this seller cannot accept are TERMS_REJECTED.' },
   },

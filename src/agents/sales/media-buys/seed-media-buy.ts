@@ -55,8 +55,13 @@ export async function seedMediaBuy(tx: Queryable, seed: MediaBuySeed): Promise<b
   const named = requests.map((r, i) => namedPackageId(r.package_id, `fixture.packages[${i}].package_id`));
   if (new Set(named.filter(Boolean)).size < named.filter(Boolean).length) throw new AgentError('INVALID_REQUEST', 'Two packages of the fixture have one package_id.', { field: 'fixture.packages' });
 
+  for (const [i, r] of requests.entries()) {
+    const given = (['creative_assignments', 'creatives'] as const).find((f) => r[f] !== undefined);
+    if (given) throw new AgentError('UNSUPPORTED_FEATURE', 'A seeded media buy takes no creatives: seed them with seed_creative, then assign them with sync_creatives.', { field: `fixture.packages[${i}].${given}` });
+  }
+
   const flight = checkFlight(start as string, end as string, now);
-  const { rows, currency } = newPackages({ requests, at: 'fixture.packages', flight, products: seed.products, currency: undefined, mediaBuyId: seed.mediaBuyId, firstPosition: 0, takesAssignments: false });
+  const { rows, currency } = newPackages({ requests, at: 'fixture.packages', flight, products: seed.products, currency: undefined, mediaBuyId: seed.mediaBuyId, firstPosition: 0 });
   for (const [i, row] of rows.entries()) row.package_id = named[i] ?? row.package_id;
   if ((await sql.takenIds(tx, seed.mediaBuyId, rows.map((r) => r.package_id))).length > 0) return false;
 

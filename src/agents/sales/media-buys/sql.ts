@@ -1,5 +1,5 @@
 import type { Queryable } from '../../../db/database.ts';
-import type { BuyRow, HistoryEntry, PackageRow } from './media-buy.ts';
+import type { BuyRow, HistoryEntry, PackageAssignmentRow, PackageRow } from './media-buy.ts';
 import type { MediaBuyStatus } from './state.ts';
 
 const buyColumns = 'seq, media_buy_id, owner, account_id, status, revision, currency, sandbox, start_time, end_time, details, cancellation, confirmed_at, updated_at';
@@ -130,4 +130,26 @@ export async function hasCreatives(db: Queryable, mediaBuyId: string): Promise<b
     [mediaBuyId],
   );
   return row!.found;
+}
+
+/** The creatives assigned to these packages (sales_creative_assignments, the creative library's), each package's in the order they were assigned. */
+export async function assignmentsOfPackages(db: Queryable, packageIds: readonly string[]): Promise<PackageAssignmentRow[]> {
+  if (packageIds.length === 0) return [];
+  return db.query<PackageAssignmentRow>(
+    `select package_id, creative_id, weight::float8 as weight, placement_ids from sales_creative_assignments where package_id = any($1::text[]) order by package_id, assigned_at, creative_id`,
+    [packageIds],
+  );
+}
+
+/**
+ * Buys the flight has moved past a boundary of at `now`: waiting for their start once it has
+ * come, or not yet finished once their end has passed; oldest first, at most `limit`.
+ */
+export async function buysAtFlightBoundary(db: Queryable, now: Date, limit: number): Promise<Array<{ owner: string; media_buy_id: string }>> {
+  return db.query(
+    `select owner, media_buy_id from sales_media_buys
+     where (status = 'pending_start' and start_time <= $1) or (status in ('pending_creatives', 'pending_start', 'active', 'paused') and end_time <= $1)
+     order by seq limit $2`,
+    [now, limit],
+  );
 }

@@ -36,3 +36,14 @@ export function runningStatus(buy: { creatives: number; start: Date }, now: Date
   if (buy.creatives === 0) return 'pending_creatives';
   return now < buy.start ? 'pending_start' : 'active';
 }
+
+/**
+ * A buy's status once the creatives of its packages changed: one waiting for creatives moves on
+ * when it has some (by its flight), a running one with none left waits for them again (the
+ * status means no creative is assigned); paused and finished buys keep theirs.
+ */
+export function statusWithCreatives(status: MediaBuyStatus, hasCreatives: boolean, start: Date, now: Date): MediaBuyStatus {
+  if (status === 'pending_creatives' && hasCreatives) return runningStatus({ creatives: 1, start }, now);
+  if ((status === 'pending_start' || status === 'active') && !hasCreatives) return 'pending_creatives';
+  return status;
+}

@@ -3,12 +3,13 @@ import { checkPublishedRequest, type AgentTask, type ResolvedAccount } from '../
 import { actorOf, ownerOf, requireActiveAccount } from '../accounts/index.ts';
 import type { Product } from '../catalog/index.ts';
 import type { Offering } from '../offering.ts';
+import { creativesHistory, creativesOfNewPackages, formatsOf, packageAssignments, type CreativeAssignment, type CreativeLibrary, type PackageCreatives } from './creative-assignments.ts';
 import { buySummary, toPackage, type BuyRow, type HistoryEntry, type PackageRow } from './media-buy.ts';
 import { newPackages } from './new-packages.ts';
 import { checkBid, checkMinimumSpend, checkPositive, checkTargeting, checkWithin, movedFlight, packageFlight, termsOf, updatableTerms, type PackageRequest } from './package-terms.ts';
-import { packageRequestSummary } from './schemas.ts';
+import { creativeAssignmentSummary, inlineCreatives, packageRequestSummary } from './schemas.ts';
 import * as sql from './sql.ts';
-import { isTerminal, runningStatus, validActions, type ValidAction } from './state.ts';
+import { isTerminal, runningStatus, statusWithCreatives, validActions, type ValidAction } from './state.ts';
 
 const REQUEST = '/schemas/3.0.6/media-buy/update-media-buy-request.json';
 
@@ -23,27 +24,34 @@ interface PackageUpdate {
   canceled?: true;
   cancellation_reason?: string;
   targeting_overlay?: Record<string, unknown>;
+  creative_assignments?: CreativeAssignment[];
+  creatives?: Array<Record<string, unknown>>;
   [more: string]: unknown;
 }
 
 /** What the buy-level request may change besides cancellation. */
 const buyChanges = ['paused', 'start_time', 'end_time', 'packages', 'new_packages', 'invoice_recipient'] as const;
 /** Package-update fields this seller cannot apply yet: refused by name, never silently dropped. */
-const unofferedPackageFields = ['creative_assignments', 'creatives', 'keyword_targets_add', 'keyword_targets_remove', 'negative_keywords_add', 'negative_keywords_remove'] as const;
+const unofferedPackageFields = ['keyword_targets_add', 'keyword_targets_remove', 'negative_keywords_add', 'negative_keywords_remove'] as const;
+/** Fields of a package (update or new) that give it creatives. */
+const creativeFields = ['creative_assignments', 'creatives'] as const;
 
 /**
  * `update_media_buy` (media-buy/update-media-buy-request.json): pause or resume, cancel (terminal),
- * move the flight, change packages (budget, bid, flight, pause, cancel, targeting) and add new ones.
+ * move the flight, change packages (budget, bid, flight, pause, cancel, targeting, creatives) and add
+ * new ones. A package's creative_assignments replace its assignments; its inline creatives are
+ * stored in the account's library and assigned besides (the creative library checks both, in this
+ * call's transaction); a buy's status follows whether it has creatives (statusWithCreatives).
  * The buy's row is locked for the call's transaction, so concurrent updates apply one after another;
  * a `revision` that is not the current one is CONFLICT. Each accepted call bumps the revision by
  * exactly one and records what it changed, who and when. What the status does not allow (see
  * valid_actions) is INVALID_STATE; a finished buy takes no change, and canceling one is NOT_CANCELLABLE.
  */
-export function updateMediaBuyTask(offering: () => Offering): AgentTask {
+export function updateMediaBuyTask(offering: () => Offering, library: CreativeLibrary): AgentTask {
   return {
     name: 'update_media_buy',
     description:
-      'Change a media buy: paused true/false, canceled true (with cancellation_reason; irreversible), start_time/end_time, packages[] updates by package_id (budget, bid_price, paused, canceled, flight, targeting_overlay) and new_packages[]. Pass revision to update only the revision you last saw (else CONFLICT). Answers the new status, revision, affected_packages and valid_actions.',
+      'Change a media buy: paused true/false, canceled true (with cancellation_reason; irreversible), start_time/end_time, packages[] updates by package_id (budget, bid_price, paused, canceled, flight, targeting_overlay, creative_assignments replacing the package’s library creatives, creatives uploaded into the library and added) and new_packages[]. Pass revision to update only the revision you last saw (else CONFLICT). Answers the new status, revision, affected_packages and valid_actions.',
     input: {
       type: 'object',
       properties: {
@@ -70,6 +78,8 @@ export function updateMediaBuyTask(offering: () => Offering): AgentTask {
               start_time: { type: 'string' },
               end_time: { type: 'string' },
               targeting_overlay: { type: 'object' },
+              creative_assignments: { type: 'array', description: 'Replaces the package’s creative assignments (library creatives from sync_creatives); [] removes them all.', items: creativeAssignmentSummary },
+              creatives: inlineCreatives,
             },
             required: ['package_id'],
           },
@@ -89,7 +99,10 @@ export function updateMediaBuyTask(offering: () => Offering): AgentTask {
       const now = ctx.clock.now();
       const mediaBuyId = args['media_buy_id'] as string;
 
-      const buy = await sql.lockBuy(ctx.db, ownerOf(ctx.principal), mediaBuyId);
+      const owner = ownerOf(ctx.principal);
+      // Before the buy's lock, in the order sync_creatives takes them: the two never deadlock.
+      if (givesCreatives(args)) await library.lock(ctx.db, account.account_id);
+      const buy = await sql.lockBuy(ctx.db, owner, mediaBuyId);
       // Another account's buy (even the caller's own) is not this account's to change.
       if (!buy || buy.account_id !== account.account_id) {
         throw new AgentError('MEDIA_BUY_NOT_FOUND', `Account ${account.account_id} has no media buy ${mediaBuyId}.`, { field: 'media_buy_id' });
@@ -108,19 +121,24 @@ export function updateMediaBuyTask(offering: () => Offering): AgentTask {
       if (args['canceled'] === true) update.cancel(args);
       else update.change(args);
 
+      // Packages first: the creatives assigned to new ones need their rows.
+      for (const id of update.changedPackages) await sql.updatePackage(ctx.db, update.packages.find((p) => p.package_id === id)!);
+      for (const row of update.added) await sql.insertPackage(ctx.db, row);
+      const given = update.packageCreatives.length === 0 ? [] : await library.assign(ctx.db, { owner, accountId: account.account_id, sandbox: buy.sandbox }, update.packageCreatives, now);
+      const before = update.buy.status;
+      if (given.length > 0) update.buy.status = statusWithCreatives(before, await sql.hasCreatives(ctx.db, mediaBuyId), update.buy.start_time, now);
       const revision = buy.revision + 1;
       const after: BuyRow = { ...update.buy, revision, updated_at: now };
       await sql.updateBuy(ctx.db, after);
-      for (const id of update.changedPackages) await sql.updatePackage(ctx.db, update.packages.find((p) => p.package_id === id)!);
-      for (const row of update.added) await sql.insertPackage(ctx.db, row);
       const actor = actorOf(ctx.principal);
       await sql.recordHistory(
         ctx.db,
         mediaBuyId,
-        update.history.map((e) => ({ ...e, revision, status: after.status, actor, at: now })),
+        [...update.history, ...creativesHistory(given, before, after.status)].map((e) => ({ ...e, revision, status: after.status, actor, at: now })),
       );
 
       const affected = new Set([...update.changedPackages, ...update.added.map((p) => p.package_id)]);
+      const assigned = await packageAssignments(ctx.db, [...affected]);
       const { media_buy_id, status, valid_actions, invoice_recipient } = buySummary(after);
       return {
         media_buy_id,
@@ -129,7 +147,7 @@ export function updateMediaBuyTask(offering: () => Offering): AgentTask {
         implementation_date: now.toISOString(),
         // Echoed (without bank details) when this update set it, as the response schema says.
         ...(args['invoice_recipient'] === undefined ? {} : { invoice_recipient }),
-        affected_packages: [...update.packages, ...update.added].filter((p) => affected.has(p.package_id)).map((p) => toPackage(p, after)),
+        affected_packages: [...update.packages, ...update.added].filter((p) => affected.has(p.package_id)).map((p) => toPackage(p, after, assigned)),
         valid_actions,
         sandbox: after.sandbox,
       };
@@ -146,6 +164,8 @@ class Update {
   readonly added: PackageRow[] = [];
   readonly changedPackages = new Set<string>();
   readonly history: Entry[] = [];
+  /** The creatives packages are given, for the creative library to check and assign. */
+  readonly packageCreatives: PackageCreatives[] = [];
   readonly #now: Date;
   readonly #account: ResolvedAccount;
   readonly #products: readonly Product[];
@@ -270,6 +290,18 @@ class Update {
       entry('updated_dates', `Flight of ${id} changed.`);
     }
     if (asked.targeting_overlay !== undefined && found) checkTargeting(asked.targeting_overlay, found, at);
+    if (creativeFields.some((f) => asked[f] !== undefined)) {
+      if (asked.canceled === true) throw new AgentError('INVALID_REQUEST', `Package ${id} is being canceled; it takes no creatives.`, { field: `${at}.canceled` });
+      // Uploading or assigning is what sync_creatives does, and it needs an active account; taking creatives off does not.
+      if ((asked.creative_assignments?.length ?? 0) > 0 || asked.creatives) requireActiveAccount(this.#account);
+      this.packageCreatives.push({
+        package_id: id,
+        formats: formatsOf(pkg, this.#products),
+        at,
+        ...(asked.creative_assignments ? { assignments: asked.creative_assignments } : {}),
+        ...(asked.creatives ? { creatives: asked.creatives } : {}),
+      });
+    }
     const terms = termsOf(asked, pkg.details, updatableTerms);
     if (JSON.stringify(terms) !== JSON.stringify(pkg.details)) {
       pkg.details = terms;
@@ -297,9 +329,15 @@ class Update {
       currency: this.buy.currency,
       mediaBuyId: this.buy.media_buy_id,
       firstPosition: this.packages.length,
-      takesAssignments: false,
     });
     this.added.push(...rows);
+    this.packageCreatives.push(...creativesOfNewPackages(requests, rows, this.#products, 'new_packages'));
     for (const row of rows) this.history.push({ action: 'package_added', summary: `Package ${row.package_id} added: ${row.product_id}, ${this.buy.currency} ${row.budget}.`, package_id: row.package_id });
   }
+}
+
+/** Whether the request gives any package creatives (library ones or uploaded). */
+function givesCreatives(args: Record<string, unknown>): boolean {
+  const packages = [...((args['packages'] as PackageUpdate[] | undefined) ?? []), ...((args['new_packages'] as PackageRequest[] | undefined) ?? [])];
+  return packages.some((pkg) => creativeFields.some((f) => pkg[f] !== undefined));
 }

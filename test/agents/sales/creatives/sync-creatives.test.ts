@@ -145,8 +145,6 @@ eachEngine('sales agent: sync_creatives', (engine) => {
     const fixed = { product_id: 'dh_news_display', pricing_option_id: 'cpm_fixed', budget: 5000 };
     const wrongFormat = await b.fail('create_media_buy', createArgs(clock, b.account, b.domain, { packages: [{ ...fixed, creative_assignments: [{ creative_id: 'clip' }] }] }));
     assert.deepEqual([wrongFormat.code, wrongFormat.field], ['VALIDATION_ERROR', 'packages[0].creative_assignments[0].creative_id']);
-    const upload = await b.fail('create_media_buy', createArgs(clock, b.account, b.domain, { packages: [{ ...fixed, creatives: [banner(server, 'inline')] }] }));
-    assert.deepEqual([upload.code, upload.field], ['UNSUPPORTED_FEATURE', 'packages[0].creatives']);
     assert.deepEqual((await b.get({ status_filter: ['pending_creatives', 'pending_start'] })).media_buys, [], 'a refused buy books nothing');
 
     const buy = await b.create({ packages: [{ ...fixed, creative_assignments: [{ creative_id: 'ready', weight: 100 }] }] });

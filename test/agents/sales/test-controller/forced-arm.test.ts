@@ -87,6 +87,16 @@ eachEngine('sales agent: comply_test_controller, the forced create arm and task 
     assert.match((await create(b)).media_buy_id, /^mb_/);
   });
 
+  it('answers the forced arm in place of a wait for the publisher’s approval', async () => {
+    const b = await newBuyer();
+    const takeover = { product_id: 'dh_homepage_takeover', pricing_option_id: 'takeover_day_flat', budget: 18000 };
+    await succeeds(b, 'force_create_media_buy_arm', { arm: 'input-required' });
+    assert.equal((await create(b, { packages: [takeover] })).errors[0].code, 'IO_REQUIRED');
+    const waiting = await create(b, { packages: [takeover] });
+    assert.equal(waiting.status, 'submitted');
+    assert.match(waiting.message, /approval/, 'the next one waits for approval as usual');
+  });
+
   it('keeps a directive to its account, lets a newer one replace it, and leaves it when the create is refused before booking', async () => {
     const b = await newBuyer();
     const sibling = await newBuyer();

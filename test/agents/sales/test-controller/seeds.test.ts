@@ -125,6 +125,7 @@ eachEngine('sales agent: comply_test_controller, seeds', (engine) => {
     await expect(buyFixture({ packages: [{ product_id: 'dh_news_display', pricing_option_id: 'cpm_fixed' }] }), /fixture\.packages\[0\]\.budget/);
     await expect(buyFixture({ status: 'sleeping' }), /fixture\.status/);
     await expect(buyFixture({ start_time: inDays(clock, -1) }), /in the past/);
+    await expect(buyFixture({ packages: [{ product_id: 'dh_news_display', pricing_option_id: 'cpm_fixed', budget: 100, creative_assignments: [{ creative_id: 'c' }] }] }), /UNSUPPORTED_FEATURE at fixture\.packages\[0\]\.creative_assignments/);
     await expect(buyFixture({ packages: [1, 2].map(() => ({ package_id: 'twice', product_id: 'dh_news_display', pricing_option_id: 'cpm_fixed', budget: 100 })) }), /one package_id/);
 
     await succeeds(b, 'seed_media_buy', { media_buy_id: id, fixture: buyFixture({ packages: [{ package_id: pkg, product_id: 'dh_news_display', pricing_option_id: 'cpm_fixed', budget: 5000 }] }) });

@@ -1,0 +1,132 @@
+import { AgentError } from '../../../protocol/errors.ts';
+import { checkPublishedRequest, errorObject, type AgentTask } from '../../runtime/index.ts';
+import { ownerOf } from '../accounts/index.ts';
+import type { Product } from '../catalog/index.ts';
+import { buysAfter, mediaBuyStatuses, packagesOf, type MediaBuyStatus } from '../media-buys/index.ts';
+import type { Offering } from '../offering.ts';
+import { deliveryMetrics, either, nothingShown, sum } from './metrics.ts';
+import { buyReport, type BuyReport } from './report.ts';
+import { askedPeriod, lifetimeOnly, reportingPeriod, windowOf } from './reporting-period.ts';
+import { simulateBuy } from './simulate.ts';
+import * as sql from './sql.ts';
+import { simBuyOf } from './stored-buy.ts';
+
+const REQUEST = '/schemas/3.0.6/media-buy/get-media-buy-delivery-request.json';
+
+/** The most buys one report covers: the request has no pagination, so a larger answer is refused rather than cut short. */
+const maxBuys = 500;
+
+/** How conversions are attributed here, whatever window is asked (the schema lets a seller without configurable windows answer its own). */
+const attributionWindow = { post_click: { interval: 7, unit: 'days' }, post_view: { interval: 1, unit: 'days' }, model: 'last_touch' };
+
+/** aggregated_totals' metrics, of those a buy's totals report. */
+const aggregatedMetrics = ['impressions', 'spend', 'clicks', 'views', 'completed_views', 'completion_rate', 'conversions'];
+
+/**
+ * `get_media_buy_delivery` (media-buy/get-media-buy-delivery-request.json): the simulated delivery
+ * of the caller's own buys (simulate.ts), of the account when one is named, by id or by status
+ * (`active` when neither is given, as get_media_buys), over their lifetime or the asked UTC days
+ * (start_date included, end_date excluded), up to the clock's now. Totals, by package (price,
+ * pacing index, delivery status) and, with include_package_daily_breakdown, day by day. An id the
+ * caller has no buy of is answered in errors[] as MEDIA_BUY_NOT_FOUND, whoever's it is.
+ */
+export function getMediaBuyDeliveryTask(offering: () => Offering): AgentTask {
+  return {
+    name: 'get_media_buy_delivery',
+    description:
+      'Delivery of your media buys so far: impressions, spend, clicks, conversions and video plays per buy and per package, with pacing_index and delivery_status. By media_buy_ids, or by status_filter ("active" when neither is given), optionally of one account; start_date/end_date (YYYY-MM-DD, UTC, end excluded) narrow it to those days, else lifetime. include_package_daily_breakdown: true adds day-by-day delivery.',
+    input: {
+      type: 'object',
+      properties: {
+        account: { type: 'object', description: 'core/account-ref.json: only this account’s buys; all of yours when absent.' },
+        media_buy_ids: { type: 'array', minItems: 1, items: { type: 'string' } },
+        status_filter: {
+          oneOf: [
+            { type: 'string', enum: [...mediaBuyStatuses] },
+            { type: 'array', minItems: 1, items: { type: 'string', enum: [...mediaBuyStatuses] } },
+          ],
+        },
+        start_date: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'First UTC day reported (included).' },
+        end_date: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'UTC day the report stops before (excluded).' },
+        include_package_daily_breakdown: { type: 'boolean' },
+        attribution_window: { type: 'object', description: 'Not configurable here: the answer names the window applied.' },
+        reporting_dimensions: { type: 'object', description: 'No dimensional breakdowns are offered; ignored, as the schema allows.' },
+      },
+      additionalProperties: true,
+    },
+    output: { $ref: '/schemas/3.0.6/media-buy/get-media-buy-delivery-response.json' },
+    mutates: false,
+    async handler(args, ctx) {
+      checkPublishedRequest(REQUEST, args);
+      const asked = askedPeriod(args);
+      const now = ctx.clock.now();
+      const owner = ownerOf(ctx.principal);
+      const ids = args['media_buy_ids'] as string[] | undefined;
+      const askedStatus = args['status_filter'] as MediaBuyStatus | MediaBuyStatus[] | undefined;
+      const statuses = askedStatus === undefined ? (ids ? undefined : ['active' as const]) : Array.isArray(askedStatus) ? askedStatus : [askedStatus];
+      const filters = { accountId: ctx.account?.account_id, ids, statuses };
+
+      const buys = await buysAfter(ctx.db, owner, filters, 0, maxBuys + 1);
+      if (buys.length > maxBuys) {
+        throw new AgentError('INVALID_REQUEST', `More than ${maxBuys} of your media buys match; ask for fewer with media_buy_ids, status_filter or account.`, {
+          field: ids ? 'media_buy_ids' : 'status_filter',
+        });
+      }
+      // Asked ids the caller has no buy of (an id only filtered out by status is not missing).
+      const missing = [...new Set(ids ?? [])].filter((id) => !buys.some((b) => b.media_buy_id === id));
+      const known = missing.length > 0 ? await buysAfter(ctx.db, owner, { ...filters, ids: missing, statuses: undefined }, 0, missing.length) : [];
+      const errors = missing
+        .filter((id) => !known.some((b) => b.media_buy_id === id))
+        .map((id) => errorObject(new AgentError('MEDIA_BUY_NOT_FOUND', `You have no media buy ${id}${ctx.account ? ` on account ${ctx.account.account_id}` : ''}.`, { field: 'media_buy_ids' })));
+
+      const buyIds = buys.map((b) => b.media_buy_id);
+      const packages = byBuy(await packagesOf(ctx.db, buyIds));
+      const history = byBuy(await sql.timelinesOf(ctx.db, buyIds));
+      const adjustments = byBuy(await sql.adjustmentsOf(ctx.db, buyIds));
+      const products = offering().products;
+      const daily = args['include_package_daily_breakdown'] === true;
+      const reports: Array<BuyReport & { currency: string; sandbox: boolean; firstActivity: Date }> = [];
+      for (const buy of buys) {
+        const own = packages.get(buy.media_buy_id) ?? [];
+        if (asked.start || asked.end) {
+          const only = lifetimeOnly(own.map((p) => p.product_id), products);
+          if (only.length > 0) {
+            errors.push(errorObject(new AgentError('UNSUPPORTED_FEATURE', `Media buy ${buy.media_buy_id} has products reported over their whole flight only (${only.join(', ')}); ask for it without start_date and end_date.`, {
+              field: asked.start ? 'start_date' : 'end_date',
+              details: { media_buy_id: buy.media_buy_id, product_ids: only },
+            })));
+            continue;
+          }
+        }
+        const sim = simBuyOf({ buy, packages: own, history: history.get(buy.media_buy_id) ?? [], adjustments: adjustments.get(buy.media_buy_id) ?? [] }, products);
+        const simulated = simulateBuy(sim, now);
+        const report = buyReport(buy, own, sim, simulated, windowOf(asked, simulated.firstActivity, now), daily);
+        reports.push({ ...report, currency: buy.currency, sandbox: buy.sandbox, firstActivity: simulated.firstActivity });
+      }
+
+      const currencies = [...new Set(reports.map((r) => r.currency))];
+      const totals = deliveryMetrics(sum(reports.map((r) => r.totals)), reports.map((r) => r.shown).reduce(either, nothingShown));
+      return {
+        reporting_period: reportingPeriod(asked, reports.map((r) => r.firstActivity), now),
+        currency: currencies[0] ?? sellersCurrency(products),
+        attribution_window: attributionWindow,
+        // Money of several currencies does not add up: each buy's totals stand alone then.
+        ...(currencies.length <= 1
+          ? { aggregated_totals: { ...Object.fromEntries(aggregatedMetrics.filter((k) => k in totals).map((k) => [k, totals[k]])), media_buy_count: reports.length } }
+          : {}),
+        media_buy_deliveries: reports.map((r) => r.delivery),
+        ...(errors.length > 0 ? { errors } : {}),
+        sandbox: ctx.account?.['sandbox'] === true || (reports.length > 0 && reports.every((r) => r.sandbox)),
+      };
+    },
+  };
+}
+
+/** With no buy to report, the currency the catalog prices in first. */
+const sellersCurrency = (products: readonly Product[]) => products[0]?.pricing_options[0]?.currency ?? 'USD';
+
+function byBuy<T extends { media_buy_id: string }>(rows: readonly T[]): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) groups.set(row.media_buy_id, [...(groups.get(row.media_buy_id) ?? []), row]);
+  return groups;
+}
