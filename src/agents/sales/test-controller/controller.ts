@@ -3,6 +3,7 @@ import { ownerOf } from '../accounts/index.ts';
 import { forceCreateMediaBuyArm } from './forced-arm.ts';
 import { Refusal, type Scenario, type TestControllerOptions } from './scope.ts';
 import { seedCreativeScenario, seedMediaBuyScenario } from './seeds.ts';
+import { simulateBudgetSpend, simulateDelivery } from './simulations.ts';
 import { forceAccountStatus, forceCreativeStatus, forceMediaBuyStatus } from './statuses.ts';
 import { forceTaskCompletion } from './task-completion.ts';
 
@@ -21,23 +22,26 @@ const scenarios: Record<string, Scenario> = {
   force_task_completion: forceTaskCompletion,
   seed_creative: seedCreativeScenario,
   seed_media_buy: seedMediaBuyScenario,
+  simulate_delivery: simulateDelivery,
+  simulate_budget_spend: simulateBudgetSpend,
 };
 
 /**
  * `comply_test_controller` (compliance/comply-test-controller-request.json): lets a compliance
  * harness force what a buyer cannot (review outcomes, statuses, the arm of the next create, a held
- * task's completion) and seed entities under ids it names, on the caller's own sandbox accounts
- * only: a request naming a production account, or none for a scenario that acts, is FORBIDDEN.
- * Entities are the caller's own in that account, else NOT_FOUND. Business failures are the
- * response's ControllerError (`success: false`); a request its published schema refuses is an
- * agent error. Every forced change is recorded in its entity's history as `test-controller`.
- * Not keyed by idempotency_key: each scenario states the state it leaves, so a replay converges.
+ * task's completion, delivery and spend) and seed entities under ids it names, on the caller's own
+ * sandbox accounts only: a request naming a production account, or none for a scenario that acts,
+ * is FORBIDDEN. Entities are the caller's own in that account, else NOT_FOUND. Business failures
+ * are the response's ControllerError (`success: false`); a request its published schema refuses is
+ * an agent error. Every forced change is recorded in its entity's history as `test-controller`.
+ * Not keyed by idempotency_key, as the schema says: a status forced or a fixture seeded again
+ * converges; simulate_delivery adds again (its cumulative totals say so).
  */
 export function testControllerTask(options: TestControllerOptions): AgentTask {
   return {
     name: 'comply_test_controller',
     description:
-      'Sandbox only: drives seller-side state for compliance tests on your sandbox account (pass account). scenario "list_scenarios" lists what this seller supports; force_*_status moves an account, media buy or creative; force_create_media_buy_arm shapes your next create_media_buy (submitted with your task_id, or input-required); force_task_completion completes that task with a result; seed_creative and seed_media_buy create fixtures under your ids. Answers success, or success false with error and error_detail.',
+      'Sandbox only: drives seller-side state for compliance tests on your sandbox account (pass account). scenario "list_scenarios" lists what this seller supports; force_*_status moves an account, media buy or creative; force_create_media_buy_arm shapes your next create_media_buy (submitted with your task_id, or input-required); force_task_completion completes that task with a result; simulate_delivery and simulate_budget_spend add delivery to a buy; seed_creative and seed_media_buy create fixtures under your ids. Answers success, or success false with error and error_detail.',
     input: {
       type: 'object',
       properties: {

@@ -11,7 +11,10 @@ import type { TestServer } from '../../../support/server.ts';
 import { banner, list, sync } from '../creatives/harness.ts';
 import { buyer, createArgs, refused, startSales, succeeds, type Buyer } from './harness.ts';
 
-const supported = ['force_account_status', 'force_media_buy_status', 'force_creative_status', 'force_create_media_buy_arm', 'force_task_completion', 'seed_creative', 'seed_media_buy'];
+const supported = [
+  'force_account_status', 'force_media_buy_status', 'force_creative_status', 'force_create_media_buy_arm', 'force_task_completion', 'seed_creative', 'seed_media_buy',
+  'simulate_delivery', 'simulate_budget_spend',
+];
 
 eachEngine('sales agent: comply_test_controller, statuses and the sandbox gate', (engine) => {
   let server: TestServer;
