@@ -66,6 +66,8 @@ export interface AgentsConfig {
   salesCatalog: string | undefined;
   /** The test deployment's public bearer credential; none when `off`. */
   testCredential: string | undefined;
+  /** Whether the sales agent serves comply_test_controller (sandbox accounts only). */
+  testController: boolean;
   /** How long a mutating task's first response is replayed for its idempotency key. */
   replayTtlSeconds: number;
   /** Host names the agent endpoints answer besides loopback and PUBLIC_URL's (DNS-rebinding protection). */
@@ -169,6 +171,7 @@ export const envVars = {
   AGENTS: { default: 'true', meaning: 'mount the test deployment\'s agents (/sales/mcp, ...) beside the registry (true or false)' },
   SALES_CATALOG: { default: '', meaning: 'the sales agent\'s product catalog, a YAML or JSON file (default: the demo catalog)' },
   AGENT_TEST_CREDENTIAL: { default: publicTestCredential, meaning: 'the test deployment\'s public bearer credential, printed at start (at least 16 characters; off for none)' },
+  AGENT_TEST_CONTROLLER: { default: 'true', meaning: 'the sales agent serves comply_test_controller on callers\' sandbox accounts (true or false)' },
   AGENT_REPLAY_TTL_SECONDS: { default: '86400', meaning: 'seconds an agent replays the first response to an idempotency key (3600 to 604800)' },
   AGENT_ALLOWED_HOSTS: { default: '', meaning: 'comma-separated host names the agent endpoints answer besides loopback and PUBLIC_URL' },
   AGENT_ALLOWED_ORIGINS: { default: '', meaning: 'comma-separated browser origins allowed to call the agent endpoints' },
@@ -232,6 +235,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
       serve: oneOf('AGENTS', get('AGENTS'), ['true', 'false']) === 'true',
       salesCatalog: nonEmpty(get('SALES_CATALOG')),
       testCredential: testCredential(get('AGENT_TEST_CREDENTIAL')),
+      testController: oneOf('AGENT_TEST_CONTROLLER', get('AGENT_TEST_CONTROLLER'), ['true', 'false']) === 'true',
       replayTtlSeconds: integer('AGENT_REPLAY_TTL_SECONDS', get('AGENT_REPLAY_TTL_SECONDS'), 3600, 604800),
       allowedHosts: list(get('AGENT_ALLOWED_HOSTS')),
       allowedOrigins: list(get('AGENT_ALLOWED_ORIGINS')),

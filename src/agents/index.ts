@@ -36,7 +36,7 @@ export async function testDeployment(ctx: AppContext, base: () => string): Promi
   const { agents } = ctx.config;
   if (!agents.serve) return [];
   const credentials = agents.testCredential ? [{ token: agents.testCredential, name: 'public-test' }] : [];
-  return [salesAgent({ catalog: await salesCatalog(agents.salesCatalog ?? demoCatalogPath), base, credentials })];
+  return [salesAgent({ catalog: await salesCatalog(agents.salesCatalog ?? demoCatalogPath), base, credentials, testController: agents.testController })];
 }
 
 /** A catalog the operator got wrong stops the start as any bad setting does, naming the file's line. */

@@ -37,7 +37,10 @@ describe('the test deployment', () => {
       tenants.map((t) => [t.name, t.mcp]),
       [['sales', `${server.url}/sales/mcp`]],
     );
-    assert.deepEqual(tenants[0]!.tools, ['get_ap_capabilities', 'get_task', 'cancel_task', 'get_products', 'list_creative_formats', 'sync_accounts', 'list_accounts', 'create_media_buy', 'update_media_buy', 'get_media_buys', 'get_media_buy_delivery', 'sync_creatives', 'list_creatives']);
+    assert.deepEqual(tenants[0]!.tools, [
+      'get_ap_capabilities', 'get_task', 'cancel_task', 'get_products', 'list_creative_formats', 'sync_accounts', 'list_accounts',
+      'create_media_buy', 'update_media_buy', 'get_media_buys', 'get_media_buy_delivery', 'sync_creatives', 'list_creatives', 'comply_test_controller',
+    ]);
     const [sold] = listing.authorized_agents as Json[];
     assert.equal(sold!.url, `${server.url}/sales/mcp`);
     assert.ok((sold!.publisher_properties as Json[]).length > 0);

@@ -5,9 +5,10 @@ import { listAccountsTask, resolveSalesAccount, syncAccountsTask } from './accou
 import type { Catalog, Product, PublisherPropertySelector } from './catalog/index.ts';
 import { libraryForBuys, listCreativesTask, syncCreativesTask } from './creatives/index.ts';
 import { getMediaBuyDeliveryTask } from './delivery/index.ts';
-import { createMediaBuyTask, flightPass, getMediaBuysTask, updateMediaBuyTask } from './media-buys/index.ts';
+import { createMediaBuyTask, flightPass, getMediaBuysTask, noForcedArms, updateMediaBuyTask } from './media-buys/index.ts';
 import { offeringOf } from './offering.ts';
 import { getProductsTask } from './tasks/get-products.ts';
+import { takeForcedArm, testControllerTask } from './test-controller/index.ts';
 
 export { accountHistory, setAccountStatus } from './accounts/index.ts';
 export { CatalogError, demoCatalogPath, loadCatalogFile, parseCatalog, type Catalog } from './catalog/index.ts';
@@ -20,6 +21,8 @@ export interface SalesAgentOptions {
   path?: string;
   /** Tokens it accepts besides the registry's own (the test deployment's public credential). */
   credentials?: readonly ConfiguredCredential[];
+  /** Serve comply_test_controller to callers' sandbox accounts (default true). */
+  testController?: boolean;
 }
 
 /**
@@ -27,7 +30,7 @@ export interface SalesAgentOptions {
  * creative formats are the standard ones, defined by this deployment's creative agent at
  * `<base>/creative/mcp`.
  */
-export function salesAgent({ catalog, base, path = '/sales', credentials }: SalesAgentOptions): Tenant {
+export function salesAgent({ catalog, base, path = '/sales', credentials, testController = true }: SalesAgentOptions): Tenant {
   const creativeAgentUrl = () => `${base()}/creative/mcp`;
   const standardIds = new Set(standardFormats('').map((f) => f.format_id.id));
   const offering = offeringOf(catalog, base, standardIds);
@@ -61,12 +64,14 @@ export function salesAgent({ catalog, base, path = '/sales', credentials }: Sale
       }),
       syncAccountsTask(),
       listAccountsTask(),
-      createMediaBuyTask(offering, library),
+      // Without the controller, a directive left from a run with it is never used.
+      createMediaBuyTask(offering, library, testController ? takeForcedArm : noForcedArms),
       updateMediaBuyTask(offering, library),
       getMediaBuysTask(),
       getMediaBuyDeliveryTask(offering),
       syncCreativesTask({ formats, products: () => offering().products }),
       listCreativesTask(),
+      ...(testController ? [testControllerTask({ products: () => offering().products, formats })] : []),
     ],
   };
 }

@@ -17,6 +17,11 @@ export function setAccountStatus(db: Queryable, accountId: string, status: Accou
   return sql.setStatus(db, accountId, status, change);
 }
 
+/** The owner's account, locked until the transaction ends (a seller's change reads the status it replaces); undefined when it has none of that id. */
+export function lockAccount(tx: Queryable, owner: string, accountId: string) {
+  return sql.lockAccount(tx, owner, accountId);
+}
+
 /** Every change of an account, oldest first: what it was (created, updated, closed, status), the status after it, who and when. */
 export function accountHistory(db: Queryable, accountId: string) {
   return sql.changesOf(db, accountId);

@@ -31,6 +31,12 @@ export async function accountById(db: Queryable, owner: string, accountId: strin
   return row;
 }
 
+/** The owner's account, locked until the transaction ends: a change of its status reads the status it replaces. */
+export async function lockAccount(tx: Queryable, owner: string, accountId: string): Promise<AccountRow | undefined> {
+  const [row] = await tx.query<AccountRow>(`select ${columns} from sales_accounts where owner = $1 and account_id = $2 for update`, [owner, accountId]);
+  return row;
+}
+
 /** Open accounts of the natural key; a key without brand id matches the domain's accounts of any brand. At most two: one is an answer, two are too many. */
 export async function openAccountsByKey(db: Queryable, owner: string, key: NaturalKey): Promise<AccountRow[]> {
   return db.query<AccountRow>(

@@ -2,9 +2,12 @@
  * The sales agent's creative library: sync_creatives (upserts checked against the standard
  * formats, review status, assignment to packages of the caller's media buys) and list_creatives,
  * over sales_creatives and sales_creative_assignments (sql.ts). A creative belongs to its
- * account and outlives the buys it was assigned to.
+ * account and outlives the buys it was assigned to. The seller's own moves (a status it sets, a
+ * creative it seeds) are recorded in the creative's history (sales_creative_changes).
  */
 export { listCreativesTask } from './list-creatives.ts';
 export { syncCreativesTask, type CreativeLibraryOptions } from './sync-creatives.ts';
 export { creativeStatuses, reviewStatus, type CreativeStatus } from './creative.ts';
 export { libraryForBuys, type BuysLibraryOptions } from './library-for-buys.ts';
+export { creativeHistory, lockCreative, setCreativeStatus } from './seller-status.ts';
+export { seedCreative, type CreativeSeed } from './seed-creative.ts';

@@ -114,3 +114,38 @@ export async function countLibrary(db: Queryable, owner: string, filters: Librar
   const [row] = await db.query<{ n: number }>(`select count(*)::int as n from sales_creatives c where ${where}`, params(owner, filters));
   return row!.n;
 }
+
+/** The owner's creative of the account, locked until the transaction ends. */
+export async function lockCreative(tx: Queryable, owner: string, accountId: string, creativeId: string): Promise<CreativeRow | undefined> {
+  const [row] = await tx.query<CreativeRow>(`select ${columns} from sales_creatives where owner = $1 and account_id = $2 and creative_id = $3 for update`, [owner, accountId, creativeId]);
+  return row;
+}
+
+/** One entry of a creative's history (sales_creative_changes). */
+export interface CreativeChange {
+  change: 'seeded' | 'status';
+  status: CreativeStatus;
+  reason: string | null;
+  changed_by: string;
+  changed_at: Date;
+}
+
+/** Sets the creative's status and records the change in the same statement: the row and its history never disagree. */
+export async function setStatus(tx: Queryable, accountId: string, creativeId: string, change: Omit<CreativeChange, 'change'>): Promise<void> {
+  await tx.query(
+    `with written as (update sales_creatives set status = $3, updated_at = $6 where account_id = $1 and creative_id = $2 returning account_id, creative_id, status)
+     insert into sales_creative_changes (account_id, creative_id, change, status, reason, changed_by, changed_at) select account_id, creative_id, 'status', status, $4, $5, $6 from written`,
+    [accountId, creativeId, change.status, change.reason, change.changed_by, change.changed_at],
+  );
+}
+
+export async function recordChange(tx: Queryable, accountId: string, creativeId: string, change: CreativeChange): Promise<void> {
+  await tx.query(`insert into sales_creative_changes (account_id, creative_id, change, status, reason, changed_by, changed_at) values ($1, $2, $3, $4, $5, $6, $7)`, [
+    accountId, creativeId, change.change, change.status, change.reason, change.changed_by, change.changed_at,
+  ]);
+}
+
+/** A creative's changes, oldest first. */
+export async function changesOf(db: Queryable, accountId: string, creativeId: string): Promise<CreativeChange[]> {
+  return db.query<CreativeChange>(`select change, status, reason, changed_by, changed_at from sales_creative_changes where account_id = $1 and creative_id = $2 order by id`, [accountId, creativeId]);
+}

@@ -4,6 +4,7 @@ import { actorOf, ownerOf, requireActiveAccount } from '../accounts/index.ts';
 import type { Product } from '../catalog/index.ts';
 import type { Offering } from '../offering.ts';
 import { creativesOfNewPackages, packageAssignments, type CreativeLibrary } from './creative-assignments.ts';
+import { forcedAnswer, noForcedArms, type TakeForcedArm } from './forced-arm.ts';
 import { buySummary, toPackage, type BuyRow } from './media-buy.ts';
 import { newId, newPackages } from './new-packages.ts';
 import { checkFlight, type PackageRequest } from './package-terms.ts';
@@ -14,7 +15,7 @@ import { runningStatus } from './state.ts';
 const REQUEST = '/schemas/3.0.6/media-buy/create-media-buy-request.json';
 
 /** Fields of the request a buy keeps and echoes as sent. */
-const echoedFields = ['brand', 'po_number', 'agency_estimate_number', 'advertiser_industry', 'invoice_recipient'] as const;
+export const echoedFields = ['brand', 'po_number', 'agency_estimate_number', 'advertiser_industry', 'invoice_recipient'] as const;
 
 /**
  * `create_media_buy` (media-buy/create-media-buy-request.json), answered synchronously unless a
@@ -27,7 +28,7 @@ const echoedFields = ['brand', 'po_number', 'agency_estimate_number', 'advertise
  * packages, their creatives and its `created` history entry are written in the transaction of the
  * call's idempotency record, so a retry replays this answer and never books twice.
  */
-export function createMediaBuyTask(offering: () => Offering, library: CreativeLibrary): AgentTask {
+export function createMediaBuyTask(offering: () => Offering, library: CreativeLibrary, takeForcedArm: TakeForcedArm = noForcedArms): AgentTask {
   return {
     name: 'create_media_buy',
     description:
@@ -63,6 +64,9 @@ export function createMediaBuyTask(offering: () => Offering, library: CreativeLi
       const { rows, currency } = newPackages({ requests, at: 'packages', flight, products, currency: undefined, mediaBuyId, firstPosition: 0 });
       const creatives = creativesOfNewPackages(requests, rows, products, 'packages');
 
+      // A sandbox test controller's directive answers the call instead (consumed in its transaction).
+      const forced = ctx.background ? undefined : await takeForcedArm(ctx.db, account.account_id);
+      if (forced) return forcedAnswer(forced, ctx);
       // Checked in full first, so a buy that waits is one that will book; booked by the worker's run.
       const waiting = approvalsNeeded(rows.map((r) => products.find((p) => p.product_id === r.product_id)!));
       if (waiting.length > 0 && !ctx.background) {

@@ -25,6 +25,15 @@ export async function insertPackage(tx: Queryable, pkg: PackageRow): Promise<voi
   );
 }
 
+/** Which of these ids a media buy or a package already has, whoever's it is: a buy named by its caller (a sandbox seed) must not take one. */
+export async function takenIds(db: Queryable, mediaBuyId: string, packageIds: readonly string[]): Promise<string[]> {
+  const rows = await db.query<{ id: string }>(
+    `select media_buy_id as id from sales_media_buys where media_buy_id = $1 union all select package_id from sales_media_buy_packages where package_id = any($2::text[])`,
+    [mediaBuyId, packageIds],
+  );
+  return rows.map((r) => r.id);
+}
+
 /** Writes what an update may change of a package (product and pricing option never change). */
 export async function updatePackage(tx: Queryable, pkg: PackageRow): Promise<void> {
   await tx.query(

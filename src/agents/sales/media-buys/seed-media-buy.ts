@@ -1,0 +1,98 @@
+import type { Queryable } from '../../../db/database.ts';
+import { AgentError } from '../../../protocol/errors.ts';
+import { checkPublishedRequest } from '../../runtime/index.ts';
+import type { Product } from '../catalog/index.ts';
+import { echoedFields } from './create-media-buy.ts';
+import type { BuyRow } from './media-buy.ts';
+import { newPackages } from './new-packages.ts';
+import { checkFlight, type PackageRequest } from './package-terms.ts';
+import * as sql from './sql.ts';
+import { runningStatus, type MediaBuyStatus } from './state.ts';
+
+const REQUEST = '/schemas/3.0.6/media-buy/create-media-buy-request.json';
+const STATUS = '/schemas/3.0.6/enums/media-buy-status.json';
+const defaultFlightMs = 30 * 24 * 3600 * 1000;
+
+export interface MediaBuySeed {
+  owner: string;
+  /** The caller's account, as resolved (core/account.json's fields). */
+  account: { account_id: string; sandbox?: unknown; brand?: unknown };
+  mediaBuyId: string;
+  fixture: Record<string, unknown>;
+  products: readonly Product[];
+  actor: string;
+  now: Date;
+}
+
+/**
+ * Books a buy under an id its caller names (a sandbox test controller's seed). The fixture is read
+ * as the create_media_buy request that would have made it (packages, start_time, end_time, brand
+ * and the other echoed fields), plus the buy's `status` and its packages' own `package_id`s: it is
+ * checked as that request (published schema, flight, catalog products and their terms) and written
+ * as a create writes, its history naming `actor`. The flight defaults to asap for 30 days, the
+ * brand to the account's, the status to a new buy's. Throws the AgentError a create would answer
+ * for a bad fixture; false, writing nothing, when the buy's id or a package's is taken.
+ */
+export async function seedMediaBuy(tx: Queryable, seed: MediaBuySeed): Promise<boolean> {
+  const { fixture, now } = seed;
+  const start = fixture['start_time'] ?? 'asap';
+  // A start the schema will refuse still needs some end to be checked beside it.
+  const from = typeof start === 'string' && start !== 'asap' && !Number.isNaN(Date.parse(start)) ? new Date(start) : now;
+  const end = fixture['end_time'] ?? new Date(from.getTime() + defaultFlightMs).toISOString();
+  const request: Record<string, unknown> = {
+    ...Object.fromEntries(echoedFields.filter((f) => fixture[f] !== undefined).map((f) => [f, fixture[f]])),
+    idempotency_key: 'seeded-by-test-controller',
+    account: { account_id: seed.account.account_id },
+    brand: fixture['brand'] ?? seed.account.brand,
+    start_time: start,
+    end_time: end,
+    packages: fixture['packages'],
+  };
+  checkPublishedRequest(REQUEST, request, 'fixture');
+  if (fixture['status'] !== undefined) checkPublishedRequest(STATUS, fixture['status'], 'fixture.status');
+  const requests = request['packages'] as Array<PackageRequest & { package_id?: unknown }> | undefined;
+  if (!requests) throw new AgentError('INVALID_REQUEST', 'A seeded media buy needs packages: [{product_id, pricing_option_id, budget}, ...].', { field: 'fixture.packages' });
+  const named = requests.map((r, i) => namedPackageId(r.package_id, `fixture.packages[${i}].package_id`));
+  if (new Set(named.filter(Boolean)).size < named.filter(Boolean).length) throw new AgentError('INVALID_REQUEST', 'Two packages of the fixture have one package_id.', { field: 'fixture.packages' });
+
+  for (const [i, r] of requests.entries()) {
+    const given = (['creative_assignments', 'creatives'] as const).find((f) => r[f] !== undefined);
+    if (given) throw new AgentError('UNSUPPORTED_FEATURE', 'A seeded media buy takes no creatives: seed them with seed_creative, then assign them with sync_creatives.', { field: `fixture.packages[${i}].${given}` });
+  }
+
+  const flight = checkFlight(start as string, end as string, now);
+  const { rows, currency } = newPackages({ requests, at: 'fixture.packages', flight, products: seed.products, currency: undefined, mediaBuyId: seed.mediaBuyId, firstPosition: 0 });
+  for (const [i, row] of rows.entries()) row.package_id = named[i] ?? row.package_id;
+  if ((await sql.takenIds(tx, seed.mediaBuyId, rows.map((r) => r.package_id))).length > 0) return false;
+
+  const status = (fixture['status'] as MediaBuyStatus | undefined) ?? runningStatus({ creatives: 0, start: flight.start }, now);
+  const buy: BuyRow = {
+    seq: 0,
+    media_buy_id: seed.mediaBuyId,
+    owner: seed.owner,
+    account_id: seed.account.account_id,
+    status,
+    revision: 1,
+    currency,
+    sandbox: seed.account.sandbox === true,
+    start_time: flight.start,
+    end_time: flight.end,
+    details: Object.fromEntries(echoedFields.filter((f) => request[f] !== undefined).map((f) => [f, request[f]])),
+    cancellation: status === 'canceled' ? { canceled_at: now.toISOString(), canceled_by: 'seller' } : null,
+    confirmed_at: now,
+    updated_at: now,
+  };
+  await sql.insertBuy(tx, buy);
+  for (const row of rows) await sql.insertPackage(tx, row);
+  const total = rows.reduce((s, r) => s + r.budget, 0);
+  await sql.recordHistory(tx, seed.mediaBuyId, [
+    { revision: 1, action: 'created', summary: `Seeded (${status}) with ${rows.length} package${rows.length === 1 ? '' : 's'}, ${currency} ${total}.`, status, actor: seed.actor, at: now },
+  ]);
+  return true;
+}
+
+function namedPackageId(id: unknown, field: string): string | undefined {
+  if (id === undefined) return undefined;
+  if (typeof id !== 'string' || id.length === 0) throw new AgentError('INVALID_REQUEST', `${field} must be a non-empty string.`, { field });
+  return id;
+}

@@ -1,0 +1,79 @@
+import { checkPublishedRequest, type AgentTask } from '../../runtime/index.ts';
+import { ownerOf } from '../accounts/index.ts';
+import { forceCreateMediaBuyArm } from './forced-arm.ts';
+import { Refusal, type Scenario, type TestControllerOptions } from './scope.ts';
+import { seedCreativeScenario, seedMediaBuyScenario } from './seeds.ts';
+import { simulateBudgetSpend, simulateDelivery } from './simulations.ts';
+import { forceAccountStatus, forceCreativeStatus, forceMediaBuyStatus } from './statuses.ts';
+import { forceTaskCompletion } from './task-completion.ts';
+
+const REQUEST = '/schemas/3.0.6/compliance/comply-test-controller-request.json';
+const RESPONSE = '/schemas/3.0.6/compliance/comply-test-controller-response.json';
+
+/**
+ * The scenarios this seller supports, and so lists. Products, pricing options and formats are the
+ * seller's catalog file, plans and sessions other agents': their seeds and forces are unknown here.
+ */
+const scenarios: Record<string, Scenario> = {
+  force_account_status: forceAccountStatus,
+  force_media_buy_status: forceMediaBuyStatus,
+  force_creative_status: forceCreativeStatus,
+  force_create_media_buy_arm: forceCreateMediaBuyArm,
+  force_task_completion: forceTaskCompletion,
+  seed_creative: seedCreativeScenario,
+  seed_media_buy: seedMediaBuyScenario,
+  simulate_delivery: simulateDelivery,
+  simulate_budget_spend: simulateBudgetSpend,
+};
+
+/**
+ * `comply_test_controller` (compliance/comply-test-controller-request.json): lets a compliance
+ * harness force what a buyer cannot (review outcomes, statuses, the arm of the next create, a held
+ * task's completion, delivery and spend) and seed entities under ids it names, on the caller's own
+ * sandbox accounts only: a request naming a production account, or none for a scenario that acts,
+ * is FORBIDDEN. Entities are the caller's own in that account, else NOT_FOUND. Business failures
+ * are the response's ControllerError (`success: false`); a request its published schema refuses is
+ * an agent error. Every forced change is recorded in its entity's history as `test-controller`.
+ * Not keyed by idempotency_key, as the schema says: a status forced or a fixture seeded again
+ * converges; simulate_delivery adds again (its cumulative totals say so).
+ */
+export function testControllerTask(options: TestControllerOptions): AgentTask {
+  return {
+    name: 'comply_test_controller',
+    description:
+      'Sandbox only: drives seller-side state for compliance tests on your sandbox account (pass account). scenario "list_scenarios" lists what this seller supports; force_*_status moves an account, media buy or creative; force_create_media_buy_arm shapes your next create_media_buy (submitted with your task_id, or input-required); force_task_completion completes that task with a result; simulate_delivery and simulate_budget_spend add delivery to a buy; seed_creative and seed_media_buy create fixtures under your ids. Answers success, or success false with error and error_detail.',
+    input: {
+      type: 'object',
+      properties: {
+        scenario: { type: 'string', description: 'list_scenarios, or one of the scenarios it lists.' },
+        params: { type: 'object', description: 'The scenario\'s parameters (compliance/comply-test-controller-request.json).' },
+        account: { type: 'object', description: 'core/account-ref.json: your sandbox account the scenario acts on.' },
+      },
+      required: ['scenario'],
+      additionalProperties: true,
+    },
+    output: { $ref: RESPONSE },
+    mutates: false,
+    async handler(args, ctx) {
+      const scenario = args['scenario'] as string;
+      const account = ctx.account;
+      if (account && account['sandbox'] !== true) return forbidden(`Account ${account.account_id} is not a sandbox account; the test controller acts on sandbox accounts only.`);
+      // Before the published schema's enum: a scenario string it does not know is answered, not refused.
+      if (scenario !== 'list_scenarios' && !Object.hasOwn(scenarios, scenario)) {
+        return new Refusal('UNKNOWN_SCENARIO', `This seller does not support ${scenario}; list_scenarios lists those it does.`).answer;
+      }
+      checkPublishedRequest(REQUEST, args);
+      if (scenario === 'list_scenarios') return { success: true, scenarios: Object.keys(scenarios) };
+      if (!account) return forbidden('Name your sandbox account (account) for the test controller to act on.');
+      const params = (args['params'] as Record<string, unknown> | undefined) ?? {};
+      try {
+        return await scenarios[scenario]!({ ctx, params, account, owner: ownerOf(ctx.principal), now: ctx.clock.now(), options });
+      } catch (err) {
+        if (err instanceof Refusal) return err.answer;
+        throw err;
+      }
+    },
+  };
+}
+
+const forbidden = (detail: string) => new Refusal('FORBIDDEN', detail).answer;
