@@ -2,13 +2,15 @@
  * Media buys of the sales agent: create_media_buy (answered synchronously), update_media_buy and
  * get_media_buys, over sales_media_buys, their packages and their history (every change with its
  * revision, who and when; sql.ts). The state machine is `validActions` in state.ts; the flight
- * moves buys on its own (flight-pass.ts).
+ * moves buys on its own (flight-pass.ts). A buy's reporting webhook (reporting-webhook.ts) is kept
+ * in sales_reporting_webhooks, whose progress columns delivery/'s reporting pass moves on.
  */
 export { createMediaBuyTask } from './create-media-buy.ts';
 export { flightPass } from './flight-pass.ts';
 export { getMediaBuysTask } from './get-media-buys.ts';
 export { updateMediaBuyTask } from './update-media-buy.ts';
-export { mediaBuyStatuses, validActions, type MediaBuyStatus, type ValidAction } from './state.ts';
+export { isTerminal, mediaBuyStatuses, validActions, type MediaBuyStatus, type ValidAction } from './state.ts';
+export type { ReportingFrequency, ReportingWebhook } from './reporting-webhook.ts';
 export {
   assignablePackages, packageAssignments, recordCreativesAssigned,
   type AssignablePackage, type CreativeAssignment, type CreativeLibrary, type CreativesAssigned, type CreativesChange, type LibraryOwner, type PackageCreatives,
@@ -16,4 +18,4 @@ export {
 export { creativeAssetSummary } from './schemas.ts';
 export { toAssignment, totalBudget, type BuyRow, type PackageAssignmentRow, type PackageRow } from './media-buy.ts';
 // Read-only: what delivery reporting reads of the buys (delivery/).
-export { buysAfter, packagesOf, type ListFilters } from './sql.ts';
+export { buysAfter, packagesOf, reportingWebhook, type ListFilters } from './sql.ts';
