@@ -54,6 +54,7 @@ describe('the test deployment', () => {
     assert.equal((capabilities.account as Json).require_operator_auth, false);
     assert.deepEqual((capabilities.media_buy as Json).features, { inline_creative_management: true, property_list_filtering: false, catalog_management: false });
     assert.deepEqual(capabilities.specialisms, ['sales-guaranteed', 'sales-non-guaranteed']);
+    assert.deepEqual((capabilities.compliance_testing as Json).scenarios, ['force_creative_status', 'force_account_status', 'force_media_buy_status', 'simulate_delivery', 'simulate_budget_spend']);
   });
 
   it('answers get_products for a sandbox account as sandbox, once the buyer has synced it', async () => {

@@ -16,15 +16,37 @@ export function checkPublishedRequest(schemaId: string, value: unknown, at = '')
 }
 
 /**
- * The spec opts into signed webhooks with `push_notification_config.authentication.schemes:
- * ["HTTP_MESSAGE_SIGNATURES"]` and no credentials; the schema means the same by leaving
- * `authentication` out (present, it selects the legacy Bearer/HMAC schemes and needs credentials).
- * Both are accepted: the spec's form is checked as the schema's.
+ * The spec opts into signed webhooks with `authentication.schemes: ["HTTP_MESSAGE_SIGNATURES"]` and
+ * no credentials; the schemas mean the same by leaving `authentication` out (present, it selects the
+ * legacy Bearer/HMAC schemes and needs credentials). For `push_notification_config` both are
+ * accepted: the spec's form is checked as the schema's. `reporting_webhook`'s schema requires the
+ * legacy block, so it cannot check the webhook in either signed form: that one is left out, and
+ * the task that takes it checks it itself.
  */
 function asPublished(value: unknown): unknown {
-  const config = (value as { push_notification_config?: { authentication?: { schemes?: unknown; credentials?: unknown } } } | null)?.push_notification_config;
-  const auth = config?.authentication;
-  if (!auth || auth.credentials !== undefined || !Array.isArray(auth.schemes) || !auth.schemes.includes('HTTP_MESSAGE_SIGNATURES')) return value;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  let request = value as Record<string, unknown>;
+  const push = request['push_notification_config'];
+  if (signedOptIn(push)) request = { ...request, push_notification_config: withoutAuthentication(push) };
+  if (signedForm(request['reporting_webhook'])) {
+    const { reporting_webhook: _checkedByTheTask, ...rest } = request;
+    request = rest;
+  }
+  return request;
+}
+
+type WebhookConfig = { authentication?: { schemes?: unknown; credentials?: unknown } };
+
+/** `authentication` as the spec writes the RFC 9421 opt-in. */
+function signedOptIn(config: unknown): config is WebhookConfig {
+  const auth = (config as WebhookConfig | null)?.authentication;
+  return !!auth && auth.credentials === undefined && Array.isArray(auth.schemes) && auth.schemes.includes('HTTP_MESSAGE_SIGNATURES');
+}
+
+/** A webhook configuration that chooses RFC 9421, either way. */
+const signedForm = (config: unknown) => typeof config === 'object' && config !== null && ((config as WebhookConfig).authentication === undefined || signedOptIn(config));
+
+function withoutAuthentication(config: WebhookConfig): object {
   const { authentication: _signed, ...rest } = config;
-  return { ...(value as object), push_notification_config: rest };
+  return rest;
 }

@@ -4,11 +4,11 @@ import type { Tenant } from '../runtime/index.ts';
 import { listAccountsTask, resolveSalesAccount, syncAccountsTask } from './accounts/index.ts';
 import type { Catalog, Product, PublisherPropertySelector } from './catalog/index.ts';
 import { libraryForBuys, listCreativesTask, syncCreativesTask } from './creatives/index.ts';
-import { getMediaBuyDeliveryTask } from './delivery/index.ts';
+import { getMediaBuyDeliveryTask, reportingPass } from './delivery/index.ts';
 import { createMediaBuyTask, flightPass, getMediaBuysTask, noForcedArms, updateMediaBuyTask } from './media-buys/index.ts';
 import { offeringOf } from './offering.ts';
 import { getProductsTask } from './tasks/get-products.ts';
-import { takeForcedArm, testControllerTask } from './test-controller/index.ts';
+import { complianceTesting, takeForcedArm, testControllerTask } from './test-controller/index.ts';
 
 export { accountHistory, setAccountStatus } from './accounts/index.ts';
 export { CatalogError, demoCatalogPath, loadCatalogFile, parseCatalog, type Catalog } from './catalog/index.ts';
@@ -46,7 +46,7 @@ export function salesAgent({ catalog, base, path = '/sales', credentials, testCo
     credentials,
     sells: () => soldSelectors(offering().products),
     resolveAccount: resolveSalesAccount,
-    passes: [flightPass()],
+    passes: [flightPass(), reportingPass(offering)],
     capabilities: () => ({
       // Implicit accounts: a buyer declares its brands and operators with sync_accounts.
       account: { require_operator_auth: false, supported_billing: ['operator', 'agent', 'advertiser'], required_for_products: false, sandbox: true },
@@ -54,7 +54,11 @@ export function salesAgent({ catalog, base, path = '/sales', credentials, testCo
         supported_pricing_models: [...new Set(offering().products.flatMap((p) => p.pricing_options.map((o) => o.pricing_model)))],
         // Creatives may come inline with a buy's packages; get_products reads no property_list and there is no sync_catalogs.
         features: { inline_creative_management: true, property_list_filtering: false, catalog_management: false },
+        // Besides polling get_media_buy_delivery: reports pushed to a buy's reporting_webhook.
+        reporting_delivery_methods: ['webhook'],
       },
+      // Declares comply_test_controller; list_scenarios names the rest of what it does.
+      ...(testController ? { compliance_testing: complianceTesting() } : {}),
     }),
     tasks: [
       getProductsTask(offering),

@@ -2,22 +2,18 @@ import { AgentError } from '../../../protocol/errors.ts';
 import { checkPublishedRequest, errorObject, type AgentTask } from '../../runtime/index.ts';
 import { ownerOf } from '../accounts/index.ts';
 import type { Product } from '../catalog/index.ts';
-import { buysAfter, mediaBuyStatuses, packagesOf, type MediaBuyStatus } from '../media-buys/index.ts';
+import { buysAfter, mediaBuyStatuses, type MediaBuyStatus } from '../media-buys/index.ts';
 import type { Offering } from '../offering.ts';
 import { deliveryMetrics, either, nothingShown, sum } from './metrics.ts';
-import { buyReport, type BuyReport } from './report.ts';
+import { attributionWindow, buyReport, type BuyReport } from './report.ts';
 import { askedPeriod, lifetimeOnly, reportingPeriod, windowOf } from './reporting-period.ts';
 import { simulateBuy } from './simulate.ts';
-import * as sql from './sql.ts';
-import { simBuyOf } from './stored-buy.ts';
+import { simBuyOf, storedBuys } from './stored-buy.ts';
 
 const REQUEST = '/schemas/3.0.6/media-buy/get-media-buy-delivery-request.json';
 
 /** The most buys one report covers: the request has no pagination, so a larger answer is refused rather than cut short. */
 const maxBuys = 500;
-
-/** How conversions are attributed here, whatever window is asked (the schema lets a seller without configurable windows answer its own). */
-const attributionWindow = { post_click: { interval: 7, unit: 'days' }, post_view: { interval: 1, unit: 'days' }, model: 'last_touch' };
 
 /** aggregated_totals' metrics, of those a buy's totals report. */
 const aggregatedMetrics = ['impressions', 'spend', 'clicks', 'views', 'completed_views', 'completion_rate', 'conversions'];
@@ -79,15 +75,11 @@ export function getMediaBuyDeliveryTask(offering: () => Offering): AgentTask {
         .filter((id) => !known.some((b) => b.media_buy_id === id))
         .map((id) => errorObject(new AgentError('MEDIA_BUY_NOT_FOUND', `You have no media buy ${id}${ctx.account ? ` on account ${ctx.account.account_id}` : ''}.`, { field: 'media_buy_ids' })));
 
-      const buyIds = buys.map((b) => b.media_buy_id);
-      const packages = byBuy(await packagesOf(ctx.db, buyIds));
-      const history = byBuy(await sql.timelinesOf(ctx.db, buyIds));
-      const adjustments = byBuy(await sql.adjustmentsOf(ctx.db, buyIds));
       const products = offering().products;
       const daily = args['include_package_daily_breakdown'] === true;
       const reports: Array<BuyReport & { currency: string; sandbox: boolean; firstActivity: Date }> = [];
-      for (const buy of buys) {
-        const own = packages.get(buy.media_buy_id) ?? [];
+      for (const stored of await storedBuys(ctx.db, buys)) {
+        const { buy, packages: own } = stored;
         if (asked.start || asked.end) {
           const only = lifetimeOnly(own.map((p) => p.product_id), products);
           if (only.length > 0) {
@@ -98,7 +90,7 @@ export function getMediaBuyDeliveryTask(offering: () => Offering): AgentTask {
             continue;
           }
         }
-        const sim = simBuyOf({ buy, packages: own, history: history.get(buy.media_buy_id) ?? [], adjustments: adjustments.get(buy.media_buy_id) ?? [] }, products);
+        const sim = simBuyOf(stored, products);
         const simulated = simulateBuy(sim, now);
         const report = buyReport(buy, own, sim, simulated, windowOf(asked, simulated.firstActivity, now), daily);
         reports.push({ ...report, currency: buy.currency, sandbox: buy.sandbox, firstActivity: simulated.firstActivity });
@@ -124,9 +116,3 @@ export function getMediaBuyDeliveryTask(offering: () => Offering): AgentTask {
 
 /** With no buy to report, the currency the catalog prices in first. */
 const sellersCurrency = (products: readonly Product[]) => products[0]?.pricing_options[0]?.currency ?? 'USD';
-
-function byBuy<T extends { media_buy_id: string }>(rows: readonly T[]): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const row of rows) groups.set(row.media_buy_id, [...(groups.get(row.media_buy_id) ?? []), row]);
-  return groups;
-}

@@ -62,3 +62,23 @@ export function deliveryMetrics(c: Counts, shown: Shown): Record<string, unknown
     ...(shown.grps ? { grps: c.grps_hundredths / 100 } : {}),
   };
 }
+
+/**
+ * The metrics of deliveryMetrics a buyer may leave out, each with the enums/available-metric.json
+ * names that ask for it; impressions and spend are always reported.
+ */
+const optionalMetrics: Readonly<Record<string, readonly string[]>> = {
+  clicks: ['clicks'],
+  ctr: ['ctr'],
+  conversions: ['conversions'],
+  views: ['views'],
+  completed_views: ['completed_views', 'video_completions'],
+  completion_rate: ['completion_rate'],
+  viewability: ['viewability'],
+  grps: ['grps'],
+};
+
+/** Delivery metrics (and whatever else the object carries) without the metrics not `requested`. */
+export function requestedOnly(metrics: Record<string, unknown>, requested: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(metrics).filter(([key]) => !Object.hasOwn(optionalMetrics, key) || optionalMetrics[key]!.some((name) => requested.includes(name))));
+}

@@ -4,6 +4,9 @@ import { effectiveRate } from './pricing.ts';
 import type { SimBuy, SimulatedBuy } from './simulate.ts';
 import { utcDays } from './utc-days.ts';
 
+/** How conversions are attributed here, whatever window is asked (the schema lets a seller without configurable windows answer its own). */
+export const attributionWindow = { post_click: { interval: 7, unit: 'days' }, post_view: { interval: 1, unit: 'days' }, model: 'last_touch' };
+
 /** One buy's entry of media_buy_deliveries[], with the counts its totals were made of. */
 export interface BuyReport {
   delivery: Record<string, unknown>;

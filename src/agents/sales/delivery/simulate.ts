@@ -114,7 +114,8 @@ export function simulateBuy(buy: SimBuy, now: Date): SimulatedBuy {
   return { packages, firstActivity: new Date(starts.length > 0 ? Math.min(...starts) : nowMs) };
 }
 
-function statusAt(statuses: SimBuy['statuses'], t: number): MediaBuyStatus | undefined {
+/** The buy's status at instant `t` (a change at `t` counts); undefined before it was made. */
+export function statusAt(statuses: SimBuy['statuses'], t: number): MediaBuyStatus | undefined {
   let status: MediaBuyStatus | undefined;
   for (const s of statuses) if (s.at.getTime() <= t) status = s.status;
   return status;

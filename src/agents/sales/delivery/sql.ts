@@ -1,5 +1,5 @@
 import type { Queryable } from '../../../db/database.ts';
-import type { MediaBuyStatus } from '../media-buys/index.ts';
+import type { MediaBuyStatus, ReportingFrequency } from '../media-buys/index.ts';
 
 /** An entry of a buy's history (sales_media_buy_history, the media buys' own) as the simulation reads it. */
 export interface TimelineEntry {
@@ -65,4 +65,55 @@ export async function buyToAdjust(db: Queryable, mediaBuyId: string, owner: stri
     [mediaBuyId, owner ?? null],
   );
   return row;
+}
+
+/** A buy's reporting webhook (sales_reporting_webhooks, which media-buys/ configures), where its reports stand, and its flight. */
+export interface ReportingRow {
+  media_buy_id: string;
+  owner: string;
+  seq: number;
+  url: string;
+  token: string | null;
+  reporting_frequency: ReportingFrequency;
+  requested_metrics: string[] | null;
+  /** The last one sent; 0 before the first. */
+  sequence_number: number;
+  reported_until: Date | null;
+  final_sent: boolean;
+  status: MediaBuyStatus;
+  start_time: Date;
+  end_time: Date;
+  updated_at: Date;
+}
+
+const reportingColumns = `r.media_buy_id, b.owner, b.seq, r.url, r.token, r.reporting_frequency, r.requested_metrics, r.sequence_number, r.reported_until, r.final_sent,
+  b.status, b.start_time, b.end_time, b.updated_at`;
+
+/** Up to `limit` buys whose final report is still to send, made after the buy `afterSeq`, in the order they were made. */
+export async function openReporting(db: Queryable, afterSeq: number, limit: number): Promise<ReportingRow[]> {
+  return db.query<ReportingRow>(
+    `select ${reportingColumns} from sales_reporting_webhooks r join sales_media_buys b on b.media_buy_id = r.media_buy_id
+     where not r.final_sent and b.seq > $1 order by b.seq limit $2`,
+    [afterSeq, limit],
+  );
+}
+
+/**
+ * The buy's reporting row, locked until the transaction ends: a pass on another instance waits here,
+ * then reads how far this one went, so a report is never sent twice nor skipped.
+ */
+export async function lockReporting(tx: Queryable, mediaBuyId: string): Promise<ReportingRow | undefined> {
+  const [row] = await tx.query<ReportingRow>(
+    `select ${reportingColumns} from sales_reporting_webhooks r join sales_media_buys b on b.media_buy_id = r.media_buy_id
+     where r.media_buy_id = $1 for update of r`,
+    [mediaBuyId],
+  );
+  return row;
+}
+
+/** Moves the buy's reports on, under the lock taken by lockReporting, in the transaction that queued them. */
+export async function recordReportsSent(tx: Queryable, mediaBuyId: string, sent: { sequence_number: number; reported_until: Date | null; final_sent: boolean }): Promise<void> {
+  await tx.query(`update sales_reporting_webhooks set sequence_number = $2, reported_until = $3, final_sent = $4 where media_buy_id = $1`, [
+    mediaBuyId, sent.sequence_number, sent.reported_until, sent.final_sent,
+  ]);
 }

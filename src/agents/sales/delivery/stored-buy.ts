@@ -1,8 +1,10 @@
+import type { Queryable } from '../../../db/database.ts';
 import type { Product } from '../catalog/index.ts';
-import type { BuyRow, PackageRow } from '../media-buys/index.ts';
+import { packagesOf, type BuyRow, type PackageRow } from '../media-buys/index.ts';
 import { channelRates } from './channel-rates.ts';
 import type { Pricing } from './pricing.ts';
 import { pacings, type Adjustment, type Pacing, type SimBuy, type SimPackage } from './simulate.ts';
+import * as sql from './sql.ts';
 import type { AdjustmentRow, TimelineEntry } from './sql.ts';
 
 /** A buy as stored: its row, packages, history (oldest first) and the controller's adjustments. */
@@ -11,6 +13,26 @@ export interface StoredBuy {
   packages: readonly PackageRow[];
   history: readonly TimelineEntry[];
   adjustments: readonly AdjustmentRow[];
+}
+
+/** These buys as stored, in the order given: what their delivery is simulated from. */
+export async function storedBuys(db: Queryable, buys: readonly BuyRow[]): Promise<StoredBuy[]> {
+  const ids = buys.map((b) => b.media_buy_id);
+  const packages = byBuy(await packagesOf(db, ids));
+  const history = byBuy(await sql.timelinesOf(db, ids));
+  const adjustments = byBuy(await sql.adjustmentsOf(db, ids));
+  return buys.map((buy) => ({
+    buy,
+    packages: packages.get(buy.media_buy_id) ?? [],
+    history: history.get(buy.media_buy_id) ?? [],
+    adjustments: adjustments.get(buy.media_buy_id) ?? [],
+  }));
+}
+
+function byBuy<T extends { media_buy_id: string }>(rows: readonly T[]): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) groups.set(row.media_buy_id, [...(groups.get(row.media_buy_id) ?? []), row]);
+  return groups;
 }
 
 /**

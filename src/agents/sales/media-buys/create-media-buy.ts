@@ -8,7 +8,8 @@ import { forcedAnswer, noForcedArms, type TakeForcedArm } from './forced-arm.ts'
 import { buySummary, toPackage, type BuyRow } from './media-buy.ts';
 import { newId, newPackages } from './new-packages.ts';
 import { checkFlight, type PackageRequest } from './package-terms.ts';
-import { packageRequestSummary } from './schemas.ts';
+import { checkReportingCapabilities, readReportingWebhook } from './reporting-webhook.ts';
+import { packageRequestSummary, reportingWebhookSummary } from './schemas.ts';
 import * as sql from './sql.ts';
 import { runningStatus } from './state.ts';
 
@@ -24,7 +25,8 @@ export const echoedFields = ['brand', 'po_number', 'agency_estimate_number', 'ad
  * products are checked (flight and budgets first, then each product, pricing option, minimum spend, bid and terms) and the buy is confirmed at revision 1,
  * waiting for creatives unless its packages bring some: library creatives (creative_assignments) or
  * creatives uploaded with them (creatives, stored in the account's library), checked and assigned
- * by the creative library; it is then pending_start or active by its flight. The buy, its
+ * by the creative library; it is then pending_start or active by its flight. A reporting_webhook
+ * every product allows is kept with it, for the delivery reporting pass. The buy, its
  * packages, their creatives and its `created` history entry are written in the transaction of the
  * call's idempotency record, so a retry replays this answer and never books twice.
  */
@@ -32,7 +34,7 @@ export function createMediaBuyTask(offering: () => Offering, library: CreativeLi
   return {
     name: 'create_media_buy',
     description:
-      'Buy media: packages of products from get_products, each with product_id, pricing_option_id, budget (and bid_price for auction pricing), optionally creative_assignments (library creatives from sync_creatives) and creatives (uploaded into the library and assigned), over a flight (start_time "asap" or a future time, end_time). Needs an active account. Answers the media buy (status pending_creatives until it has creatives, revision 1, packages with their package_id, valid_actions); a product needing the publisher\'s approval answers {status: "submitted", task_id} instead, completed through get_task or push_notification_config.',
+      'Buy media: packages of products from get_products, each with product_id, pricing_option_id, budget (and bid_price for auction pricing), optionally creative_assignments (library creatives from sync_creatives) and creatives (uploaded into the library and assigned), over a flight (start_time "asap" or a future time, end_time). Needs an active account. Answers the media buy (status pending_creatives until it has creatives, revision 1, packages with their package_id, valid_actions); a product needing the publisher\'s approval answers {status: "submitted", task_id} instead, completed through get_task or push_notification_config. reporting_webhook {url, reporting_frequency, requested_metrics?} has delivery reports pushed to you, signed with RFC 9421.',
     input: {
       type: 'object',
       properties: {
@@ -43,6 +45,7 @@ export function createMediaBuyTask(offering: () => Offering, library: CreativeLi
         packages: { type: 'array', minItems: 1, items: packageRequestSummary },
         po_number: { type: 'string' },
         proposal_id: { type: 'string', description: 'Not offered by this seller: pass packages.' },
+        reporting_webhook: reportingWebhookSummary,
       },
       required: ['account', 'brand', 'start_time', 'end_time'],
       additionalProperties: true,
@@ -51,6 +54,7 @@ export function createMediaBuyTask(offering: () => Offering, library: CreativeLi
     mutates: true,
     mayDefer: true,
     async handler(args, ctx) {
+      const webhook = readReportingWebhook(args['reporting_webhook']);
       checkPublishedRequest(REQUEST, args);
       const account = requireActiveAccount(ctx.account);
       refuseUnoffered(args);
@@ -63,6 +67,7 @@ export function createMediaBuyTask(offering: () => Offering, library: CreativeLi
       const products = offering().products;
       const { rows, currency } = newPackages({ requests, at: 'packages', flight, products, currency: undefined, mediaBuyId, firstPosition: 0 });
       const creatives = creativesOfNewPackages(requests, rows, products, 'packages');
+      if (webhook) checkReportingCapabilities(webhook, rows.map((r) => r.product_id), products);
 
       // A sandbox test controller's directive answers the call instead (consumed in its transaction).
       const forced = ctx.background ? undefined : await takeForcedArm(ctx.db, account.account_id);
@@ -91,6 +96,7 @@ export function createMediaBuyTask(offering: () => Offering, library: CreativeLi
       };
       await sql.insertBuy(ctx.db, buy);
       for (const row of rows) await sql.insertPackage(ctx.db, row);
+      if (webhook) await sql.setReportingWebhook(ctx.db, mediaBuyId, webhook, now);
       await library.assign(ctx.db, { owner: buy.owner, accountId: account.account_id, sandbox: buy.sandbox }, creatives, now);
       await sql.recordHistory(ctx.db, mediaBuyId, [
         { revision: 1, action: 'created', summary: `Created with ${rows.length} package${rows.length === 1 ? '' : 's'}, ${currency} ${rows.reduce((s, r) => s + r.budget, 0)}.`, status: buy.status, actor: actorOf(ctx.principal), at: now },
@@ -109,7 +115,7 @@ function approvalsNeeded(products: readonly Product[]): string[] {
 
 /** What the request schema allows but this seller cannot do yet: refused by name, never silently dropped. */
 function refuseUnoffered(args: Record<string, unknown>): void {
-  for (const field of ['proposal_id', 'reporting_webhook', 'artifact_webhook'] as const) {
+  for (const field of ['proposal_id', 'artifact_webhook'] as const) {
     if (args[field] !== undefined) throw new AgentError('UNSUPPORTED_FEATURE', `This seller does not offer ${field} yet.`, { field });
   }
 }

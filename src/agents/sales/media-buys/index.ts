@@ -4,12 +4,15 @@
  * revision, who and when; sql.ts). The state machine is `validActions` in state.ts; the flight
  * moves buys on its own (flight-pass.ts). The seller's own moves (a status it sets, a buy it
  * seeds, a create it forces into another arm) are for the sales agent's sandbox test controller.
+ * A buy's reporting webhook (reporting-webhook.ts) is kept in sales_reporting_webhooks, whose
+ * progress columns delivery/'s reporting pass moves on.
  */
 export { createMediaBuyTask } from './create-media-buy.ts';
 export { flightPass } from './flight-pass.ts';
 export { getMediaBuysTask } from './get-media-buys.ts';
 export { updateMediaBuyTask } from './update-media-buy.ts';
 export { isTerminal, mediaBuyStatuses, validActions, type MediaBuyStatus, type ValidAction } from './state.ts';
+export type { ReportingFrequency, ReportingWebhook } from './reporting-webhook.ts';
 export {
   assignablePackages, packageAssignments, recordCreativesAssigned,
   type AssignablePackage, type CreativeAssignment, type CreativeLibrary, type CreativesAssigned, type CreativesChange, type LibraryOwner, type PackageCreatives,
@@ -17,7 +20,7 @@ export {
 export { creativeAssetSummary } from './schemas.ts';
 export { toAssignment, totalBudget, type BuyRow, type PackageAssignmentRow, type PackageRow } from './media-buy.ts';
 // Read-only: what delivery reporting reads of the buys (delivery/).
-export { buysAfter, packagesOf, type ListFilters } from './sql.ts';
+export { buysAfter, packagesOf, reportingWebhook, type ListFilters } from './sql.ts';
 export { noForcedArms, type ForcedArm, type TakeForcedArm } from './forced-arm.ts';
 export { lockMediaBuy, setMediaBuyStatus } from './seller-status.ts';
 export { seedMediaBuy, type MediaBuySeed } from './seed-media-buy.ts';

@@ -46,3 +46,17 @@ export const packageRequestSummary = {
   },
   required: ['product_id', 'pricing_option_id', 'budget'],
 } as const;
+
+/** core/reporting-webhook.json as this seller takes it (checked in full by readReportingWebhook). */
+export const reportingWebhookSummary = {
+  type: 'object',
+  description: 'Delivery reports pushed to url, one per period of reporting_frequency and a final one, signed with RFC 9421 (leave authentication out, or send {"schemes": ["HTTP_MESSAGE_SIGNATURES"]}).',
+  properties: {
+    url: { type: 'string', description: 'An absolute http(s) URL.' },
+    token: { type: 'string', minLength: 16, description: 'Echoed in every report.' },
+    reporting_frequency: { type: 'string', enum: ['hourly', 'daily', 'monthly'], description: 'UTC periods; every product of the buy must offer it.' },
+    requested_metrics: { type: 'array', items: { type: 'string' }, description: 'Only these metrics (impressions and spend always); each must be available from every product.' },
+    authentication: { type: 'object', description: 'None, or {"schemes": ["HTTP_MESSAGE_SIGNATURES"]}; the legacy Bearer and HMAC-SHA256 schemes are refused (UNSUPPORTED_FEATURE).' },
+  },
+  required: ['url', 'reporting_frequency'],
+} as const;

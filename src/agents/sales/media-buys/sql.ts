@@ -1,5 +1,6 @@
 import type { Queryable } from '../../../db/database.ts';
 import type { BuyRow, HistoryEntry, PackageAssignmentRow, PackageRow } from './media-buy.ts';
+import type { ReportingFrequency, ReportingWebhook } from './reporting-webhook.ts';
 import type { MediaBuyStatus } from './state.ts';
 
 const buyColumns = 'seq, media_buy_id, owner, account_id, status, revision, currency, sandbox, start_time, end_time, details, cancellation, confirmed_at, updated_at';
@@ -152,4 +153,36 @@ export async function buysAtFlightBoundary(db: Queryable, now: Date, limit: numb
      order by seq limit $2`,
     [now, limit],
   );
+}
+
+/**
+ * Sets the buy's reporting webhook (sales_reporting_webhooks), or replaces its configuration: how
+ * far its reports went is kept, so the numbering goes on and no period is sent twice.
+ */
+export async function setReportingWebhook(tx: Queryable, mediaBuyId: string, webhook: ReportingWebhook, now: Date): Promise<void> {
+  await tx.query(
+    `insert into sales_reporting_webhooks (media_buy_id, url, token, reporting_frequency, requested_metrics, updated_at) values ($1, $2, $3, $4, $5, $6)
+     on conflict (media_buy_id) do update set url = excluded.url, token = excluded.token, reporting_frequency = excluded.reporting_frequency,
+       requested_metrics = excluded.requested_metrics, updated_at = excluded.updated_at`,
+    [mediaBuyId, webhook.url, webhook.token ?? null, webhook.reporting_frequency, json(webhook.requested_metrics), now],
+  );
+}
+
+/** The buy's reporting webhook, if it has one. */
+export async function reportingWebhookOf(db: Queryable, mediaBuyId: string): Promise<ReportingWebhook | undefined> {
+  const [row] = await db.query<{ url: string; token: string | null; reporting_frequency: ReportingFrequency; requested_metrics: string[] | null }>(
+    `select url, token, reporting_frequency, requested_metrics from sales_reporting_webhooks where media_buy_id = $1`,
+    [mediaBuyId],
+  );
+  return row && reportingWebhook(row);
+}
+
+/** A stored configuration as core/reporting-webhook.json has it. */
+export function reportingWebhook(row: { url: string; token: string | null; reporting_frequency: ReportingFrequency; requested_metrics: string[] | null }): ReportingWebhook {
+  return {
+    url: row.url,
+    ...(row.token === null ? {} : { token: row.token }),
+    reporting_frequency: row.reporting_frequency,
+    ...(row.requested_metrics === null ? {} : { requested_metrics: row.requested_metrics }),
+  };
 }

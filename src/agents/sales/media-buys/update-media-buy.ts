@@ -7,7 +7,8 @@ import { creativesHistory, creativesOfNewPackages, formatsOf, packageAssignments
 import { buySummary, toPackage, type BuyRow, type HistoryEntry, type PackageRow } from './media-buy.ts';
 import { newPackages } from './new-packages.ts';
 import { checkBid, checkMinimumSpend, checkPositive, checkTargeting, checkWithin, movedFlight, packageFlight, termsOf, updatableTerms, type PackageRequest } from './package-terms.ts';
-import { creativeAssignmentSummary, inlineCreatives, packageRequestSummary } from './schemas.ts';
+import { checkReportingCapabilities, readReportingWebhook } from './reporting-webhook.ts';
+import { creativeAssignmentSummary, inlineCreatives, packageRequestSummary, reportingWebhookSummary } from './schemas.ts';
 import * as sql from './sql.ts';
 import { isTerminal, runningStatus, statusWithCreatives, validActions, type ValidAction } from './state.ts';
 
@@ -30,7 +31,7 @@ interface PackageUpdate {
 }
 
 /** What the buy-level request may change besides cancellation. */
-const buyChanges = ['paused', 'start_time', 'end_time', 'packages', 'new_packages', 'invoice_recipient'] as const;
+const buyChanges = ['paused', 'start_time', 'end_time', 'packages', 'new_packages', 'invoice_recipient', 'reporting_webhook'] as const;
 /** Package-update fields this seller cannot apply yet: refused by name, never silently dropped. */
 const unofferedPackageFields = ['keyword_targets_add', 'keyword_targets_remove', 'negative_keywords_add', 'negative_keywords_remove'] as const;
 /** Fields of a package (update or new) that give it creatives. */
@@ -39,7 +40,8 @@ const creativeFields = ['creative_assignments', 'creatives'] as const;
 /**
  * `update_media_buy` (media-buy/update-media-buy-request.json): pause or resume, cancel (terminal),
  * move the flight, change packages (budget, bid, flight, pause, cancel, targeting, creatives) and add
- * new ones. A package's creative_assignments replace its assignments; its inline creatives are
+ * new ones, set or replace the reporting webhook (which every live product must allow, new ones
+ * included). A package's creative_assignments replace its assignments; its inline creatives are
  * stored in the account's library and assigned besides (the creative library checks both, in this
  * call's transaction); a buy's status follows whether it has creatives (statusWithCreatives).
  * The buy's row is locked for the call's transaction, so concurrent updates apply one after another;
@@ -51,7 +53,7 @@ export function updateMediaBuyTask(offering: () => Offering, library: CreativeLi
   return {
     name: 'update_media_buy',
     description:
-      'Change a media buy: paused true/false, canceled true (with cancellation_reason; irreversible), start_time/end_time, packages[] updates by package_id (budget, bid_price, paused, canceled, flight, targeting_overlay, creative_assignments replacing the package’s library creatives, creatives uploaded into the library and added) and new_packages[]. Pass revision to update only the revision you last saw (else CONFLICT). Answers the new status, revision, affected_packages and valid_actions.',
+      'Change a media buy: paused true/false, canceled true (with cancellation_reason; irreversible), start_time/end_time, packages[] updates by package_id (budget, bid_price, paused, canceled, flight, targeting_overlay, creative_assignments replacing the package’s library creatives, creatives uploaded into the library and added) and new_packages[]; reporting_webhook sets or replaces where delivery reports are pushed. Pass revision to update only the revision you last saw (else CONFLICT). Answers the new status, revision, affected_packages and valid_actions.',
     input: {
       type: 'object',
       properties: {
@@ -85,6 +87,7 @@ export function updateMediaBuyTask(offering: () => Offering, library: CreativeLi
           },
         },
         new_packages: { type: 'array', minItems: 1, items: packageRequestSummary },
+        reporting_webhook: { ...reportingWebhookSummary, description: `Sets or replaces the buy's reporting webhook; the reports' numbering goes on. ${reportingWebhookSummary.description}` },
       },
       required: ['account', 'media_buy_id'],
       additionalProperties: true,
@@ -92,10 +95,10 @@ export function updateMediaBuyTask(offering: () => Offering, library: CreativeLi
     output: { $ref: '/schemas/3.0.6/media-buy/update-media-buy-response.json' },
     mutates: true,
     async handler(args, ctx) {
+      const webhook = readReportingWebhook(args['reporting_webhook']);
       checkPublishedRequest(REQUEST, args);
       const account = ctx.account;
       if (!account) throw new AgentError('INVALID_REQUEST', 'Name the account the media buy is billed to.', { field: 'account' });
-      if (args['reporting_webhook'] !== undefined) throw new AgentError('UNSUPPORTED_FEATURE', 'This seller does not offer reporting_webhook yet.', { field: 'reporting_webhook' });
       const now = ctx.clock.now();
       const mediaBuyId = args['media_buy_id'] as string;
 
@@ -120,10 +123,15 @@ export function updateMediaBuyTask(offering: () => Offering, library: CreativeLi
       const update = new Update(buy, packages, now, account, offering().products, creatives);
       if (args['canceled'] === true) update.cancel(args);
       else update.change(args);
+      // Whatever the buy reports to must suit its products: a new webhook, or new products under the one it has.
+      const reporting = webhook ?? (update.added.length > 0 ? await sql.reportingWebhookOf(ctx.db, mediaBuyId) : undefined);
+      if (reporting) checkReportingCapabilities(reporting, [...update.packages, ...update.added].filter((p) => !p.cancellation).map((p) => p.product_id), offering().products);
+      if (webhook) update.history.push({ action: 'updated_reporting_webhook', summary: `Reporting webhook set: ${webhook.reporting_frequency} reports to ${new URL(webhook.url).host}.` });
 
       // Packages first: the creatives assigned to new ones need their rows.
       for (const id of update.changedPackages) await sql.updatePackage(ctx.db, update.packages.find((p) => p.package_id === id)!);
       for (const row of update.added) await sql.insertPackage(ctx.db, row);
+      if (webhook) await sql.setReportingWebhook(ctx.db, mediaBuyId, webhook, now);
       const given = update.packageCreatives.length === 0 ? [] : await library.assign(ctx.db, { owner, accountId: account.account_id, sandbox: buy.sandbox }, update.packageCreatives, now);
       const before = update.buy.status;
       if (given.length > 0) update.buy.status = statusWithCreatives(before, await sql.hasCreatives(ctx.db, mediaBuyId), update.buy.start_time, now);

@@ -26,6 +26,12 @@ const scenarios: Record<string, Scenario> = {
   simulate_budget_spend: simulateBudgetSpend,
 };
 
+/** What `get_ap_capabilities` may say of them: its `compliance_testing.scenarios` names only these. */
+const declarable = ['force_creative_status', 'force_account_status', 'force_media_buy_status', 'force_session_status', 'simulate_delivery', 'simulate_budget_spend'];
+
+/** The `compliance_testing` block of the agent's capabilities: the supported scenarios its enum can name. */
+export const complianceTesting = () => ({ scenarios: declarable.filter((name) => Object.hasOwn(scenarios, name)) });
+
 /**
  * `comply_test_controller` (compliance/comply-test-controller-request.json): lets a compliance
  * harness force what a buyer cannot (review outcomes, statuses, the arm of the next create, a held

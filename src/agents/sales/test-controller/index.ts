@@ -4,6 +4,6 @@
  * delivery and spend (through delivery/), and seeds creatives and media buys, on the caller's own sandbox accounts (sales_forced_create_arms,
  * sales_test_seeds; sql.ts). `takeForcedArm` is how create_media_buy consumes a directive.
  */
-export { testControllerTask } from './controller.ts';
+export { complianceTesting, testControllerTask } from './controller.ts';
 export { takeForcedArm } from './forced-arm.ts';
 export type { TestControllerOptions } from './scope.ts';

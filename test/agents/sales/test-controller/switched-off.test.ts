@@ -26,10 +26,11 @@ eachEngine('sales agent with AGENT_TEST_CONTROLLER=false', (engine) => {
     await server.close();
   });
 
-  it('offers no comply_test_controller', async () => {
+  it('offers no comply_test_controller, nor declares compliance testing', async () => {
     const { tools } = await b.client.listTools();
     assert.ok(tools.some((t) => t.name === 'create_media_buy'));
     assert.ok(!tools.some((t) => t.name === 'comply_test_controller'));
+    assert.equal((await b.call('get_ap_capabilities', {})).compliance_testing, undefined);
     const error = await b.fail('comply_test_controller', { scenario: 'list_scenarios', account: b.account });
     assert.equal(error.code, 'INVALID_REQUEST');
   });
