@@ -2,7 +2,7 @@ import { AgentError } from '../../../protocol/errors.ts';
 import { checkPublishedRequest, errorObject, type AgentTask } from '../../runtime/index.ts';
 import { ownerOf } from '../accounts/index.ts';
 import type { Product } from '../catalog/index.ts';
-import { buysAfter, mediaBuyStatuses, type MediaBuyStatus } from '../media-buys/index.ts';
+import { buySelection, buysAfter, type MediaBuyStatus } from '../media-buys/index.ts';
 import type { Offering } from '../offering.ts';
 import { deliveryMetrics, either, nothingShown, sum } from './metrics.ts';
 import { attributionWindow, buyReport, type BuyReport } from './report.ts';
@@ -34,14 +34,7 @@ export function getMediaBuyDeliveryTask(offering: () => Offering): AgentTask {
     input: {
       type: 'object',
       properties: {
-        account: { type: 'object', description: 'core/account-ref.json: only this account’s buys; all of yours when absent.' },
-        media_buy_ids: { type: 'array', minItems: 1, items: { type: 'string' } },
-        status_filter: {
-          oneOf: [
-            { type: 'string', enum: [...mediaBuyStatuses] },
-            { type: 'array', minItems: 1, items: { type: 'string', enum: [...mediaBuyStatuses] } },
-          ],
-        },
+        ...buySelection,
         start_date: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'First UTC day reported (included).' },
         end_date: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'UTC day the report stops before (excluded).' },
         include_package_daily_breakdown: { type: 'boolean' },

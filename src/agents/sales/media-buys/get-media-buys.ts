@@ -2,8 +2,9 @@ import { AgentError } from '../../../protocol/errors.ts';
 import { checkPublishedRequest, errorObject, type AgentTask, cursorPosition, defaultPageSize, pageCursor } from '../../runtime/index.ts';
 import { ownerOf } from '../accounts/index.ts';
 import { buySummary, toPackage, totalBudget } from './media-buy.ts';
+import { buySelection } from './schemas.ts';
 import * as sql from './sql.ts';
-import { mediaBuyStatuses, type MediaBuyStatus } from './state.ts';
+import type { MediaBuyStatus } from './state.ts';
 
 const REQUEST = '/schemas/3.0.6/media-buy/get-media-buys-request.json';
 
@@ -22,14 +23,7 @@ export function getMediaBuysTask(): AgentTask {
     input: {
       type: 'object',
       properties: {
-        account: { type: 'object', description: 'core/account-ref.json: only this account’s buys; all of yours when absent.' },
-        media_buy_ids: { type: 'array', minItems: 1, items: { type: 'string' } },
-        status_filter: {
-          oneOf: [
-            { type: 'string', enum: [...mediaBuyStatuses] },
-            { type: 'array', minItems: 1, items: { type: 'string', enum: [...mediaBuyStatuses] } },
-          ],
-        },
+        ...buySelection,
         include_history: { type: 'integer', minimum: 0, maximum: 1000 },
         include_snapshot: { type: 'boolean' },
         pagination: { type: 'object', properties: { max_results: { type: 'integer', minimum: 1, maximum: 100 }, cursor: { type: 'string' } } },

@@ -1,3 +1,5 @@
+import { mediaBuyStatuses } from './state.ts';
+
 /** core/creative-asset.json, summarized for MCP's tools/list (the published schema is checked in full). */
 export const creativeAssetSummary = {
   type: 'object',
@@ -59,4 +61,16 @@ export const reportingWebhookSummary = {
     authentication: { type: 'object', description: 'None, or {"schemes": ["HTTP_MESSAGE_SIGNATURES"]}; the legacy Bearer and HMAC-SHA256 schemes are refused (UNSUPPORTED_FEATURE).' },
   },
   required: ['url', 'reporting_frequency'],
+} as const;
+
+/** Which of the caller's buys a read names: by account, by ids, or by status (get_media_buys, get_media_buy_delivery). */
+export const buySelection = {
+  account: { type: 'object', description: 'core/account-ref.json: only this account’s buys; all of yours when absent.' },
+  media_buy_ids: { type: 'array', minItems: 1, items: { type: 'string' } },
+  status_filter: {
+    oneOf: [
+      { type: 'string', enum: [...mediaBuyStatuses] },
+      { type: 'array', minItems: 1, items: { type: 'string', enum: [...mediaBuyStatuses] } },
+    ],
+  },
 } as const;

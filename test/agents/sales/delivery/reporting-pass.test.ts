@@ -4,16 +4,14 @@ import { after, before, it } from 'node:test';
 import { demoCatalogPath, loadCatalogFile } from '../../../../src/agents/sales/catalog/index.ts';
 import { maxReportsPerPass } from '../../../../src/agents/sales/delivery/reporting-pass.ts';
 import { salesAgent } from '../../../../src/agents/sales/index.ts';
-import { parseAllowList } from '../../../../src/net/allow-list.ts';
-import { SafeFetch } from '../../../../src/net/safe-fetch.ts';
 import { validateSchema } from '../../../../src/protocol/schemas.ts';
 import { ManualClock } from '../../../support/clock.ts';
 import { eachEngine } from '../../../support/engines.ts';
 import type { Json } from '../../../support/http.ts';
-import { startTestServer, type TestServer } from '../../../support/server.ts';
+import type { TestServer } from '../../../support/server.ts';
 import { TestReceiver } from '../../../support/webhooks.ts';
 import { banner } from '../creatives/harness.ts';
-import { buyer, createArgs, type Buyer } from '../media-buys/harness.ts';
+import { buyer, createArgs, startSalesWithReceiver, type Buyer } from '../media-buys/harness.ts';
 import { cents, day, delivery } from './harness.ts';
 
 const RESPONSE = '/schemas/3.0.6/media-buy/get-media-buy-delivery-response.json';
@@ -72,9 +70,7 @@ eachEngine('sales agent: reporting webhooks', (engine) => {
   const nextHour = () => Math.ceil((clock.now().getTime() + day) / hour) * hour;
 
   before(async () => {
-    await receiver.listen();
-    server = await startTestServer(engine, { env: { AGENTS: 'true' }, deps: { clock, fetcher: new SafeFetch({ allow: parseAllowList(new URL(receiver.url).host) }) } });
-    receiver.trust(server.url, clock);
+    server = await startSalesWithReceiver(engine, clock, receiver);
   });
   after(async () => {
     for (const b of buyers) await b.client.close();

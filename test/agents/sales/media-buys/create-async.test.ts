@@ -3,17 +3,15 @@ import { after, before, it } from 'node:test';
 import { TaskState } from '@a2a-js/sdk';
 import type { TaskEvent } from '../../../../src/agents/index.ts';
 import { publicTestCredential } from '../../../../src/config.ts';
-import { parseAllowList } from '../../../../src/net/allow-list.ts';
-import { SafeFetch } from '../../../../src/net/safe-fetch.ts';
 import { validateSchema } from '../../../../src/protocol/schemas.ts';
 import { a2aClient, sendSkill } from '../../../support/agents.ts';
 import { ManualClock } from '../../../support/clock.ts';
 import { eachEngine } from '../../../support/engines.ts';
 import { Reports } from '../../../support/events.ts';
 import type { Json } from '../../../support/http.ts';
-import { startTestServer, type TestServer } from '../../../support/server.ts';
+import type { TestServer } from '../../../support/server.ts';
 import { TestReceiver } from '../../../support/webhooks.ts';
-import { buyer, createArgs, type Buyer } from './harness.ts';
+import { buyer, createArgs, startSalesWithReceiver, type Buyer } from './harness.ts';
 
 const CREATE_RESPONSE = '/schemas/3.0.6/media-buy/create-media-buy-response.json';
 /** The demo catalog's exclusive takeover, which waits for the publisher's approval. */
@@ -33,13 +31,7 @@ eachEngine('sales agent: create_media_buy waiting for approval', (engine) => {
   const completed = (taskId: string) => tasks.until((t) => t.taskId === taskId && t.status === 'completed');
 
   before(async () => {
-    await receiver.listen();
-    server = await startTestServer(engine, {
-      env: { AGENTS: 'true' },
-      deps: { clock, fetcher: new SafeFetch({ allow: parseAllowList(new URL(receiver.url).host) }) },
-      extend: (app) => void app.taskWorker!.watch(tasks.add),
-    });
-    receiver.trust(server.url);
+    server = await startSalesWithReceiver(engine, clock, receiver, (app) => void app.taskWorker!.watch(tasks.add));
   });
   after(async () => {
     for (const b of buyers) await b.client.close();

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { publicTestCredential } from '../../../../src/config.ts';
+import { parseAllowList } from '../../../../src/net/allow-list.ts';
+import { SafeFetch } from '../../../../src/net/safe-fetch.ts';
 import { validateSchema } from '../../../../src/protocol/schemas.ts';
 import { mcpClient } from '../../../support/agents.ts';
 import { ManualClock } from '../../../support/clock.ts';
@@ -9,10 +12,22 @@ import type { TestEngine } from '../../../support/engines.ts';
 import type { Json } from '../../../support/http.ts';
 import { createApiKeyFor, seedOrganization } from '../../../support/identity.ts';
 import { startTestServer, type TestServer } from '../../../support/server.ts';
+import type { TestReceiver } from '../../../support/webhooks.ts';
 
 /** The test deployment (demo catalog) on a clock the test moves. */
 export async function startSales(engine: TestEngine, clock: ManualClock): Promise<TestServer> {
   return startTestServer(engine, { env: { AGENTS: 'true' }, deps: { clock } });
+}
+
+/**
+ * The test deployment whose webhooks may reach a buyer's `receiver` on loopback (started here,
+ * trusting the deployment's signing keys); `extend` as startTestServer's.
+ */
+export async function startSalesWithReceiver(engine: TestEngine, clock: ManualClock, receiver: TestReceiver, extend?: (app: FastifyInstance) => void): Promise<TestServer> {
+  await receiver.listen();
+  const server = await startTestServer(engine, { env: { AGENTS: 'true' }, deps: { clock, fetcher: new SafeFetch({ allow: parseAllowList(new URL(receiver.url).host) }) }, ...(extend ? { extend } : {}) });
+  receiver.trust(server.url, clock);
+  return server;
 }
 
 const published: Record<string, string> = {

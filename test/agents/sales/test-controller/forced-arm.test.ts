@@ -1,15 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, it } from 'node:test';
-import { parseAllowList } from '../../../../src/net/allow-list.ts';
-import { SafeFetch } from '../../../../src/net/safe-fetch.ts';
 import { validateSchema } from '../../../../src/protocol/schemas.ts';
 import { ManualClock } from '../../../support/clock.ts';
 import { eachEngine } from '../../../support/engines.ts';
 import type { Json } from '../../../support/http.ts';
-import { startTestServer, type TestServer } from '../../../support/server.ts';
+import type { TestServer } from '../../../support/server.ts';
 import { TestReceiver } from '../../../support/webhooks.ts';
-import { buyer, createArgs, refused, succeeds, type Buyer } from './harness.ts';
+import { buyer, createArgs, refused, startSalesWithReceiver, succeeds, type Buyer } from './harness.ts';
 
 const TASK = '/schemas/3.0.6/core/tasks-get-response.json';
 
@@ -31,9 +29,7 @@ eachEngine('sales agent: comply_test_controller, the forced create arm and task 
   const result = (mediaBuyId: string) => ({ media_buy_id: mediaBuyId, status: 'active', packages: [{ package_id: 'pkg-0', product_id: 'dh_news_display', budget: 30000 }] });
 
   before(async () => {
-    await receiver.listen();
-    server = await startTestServer(engine, { env: { AGENTS: 'true' }, deps: { clock, fetcher: new SafeFetch({ allow: parseAllowList(new URL(receiver.url).host) }) } });
-    receiver.trust(server.url, clock);
+    server = await startSalesWithReceiver(engine, clock, receiver);
   });
   after(async () => {
     for (const b of buyers) await b.client.close();
