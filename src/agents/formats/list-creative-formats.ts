@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { schemasDir } from '../../protocol/schemas.ts';
 import type { AgentTask, JsonSchema } from '../runtime/task.ts';
-import { paginate, type PageRequest } from '../runtime/pagination.ts';
+import { pageRequestInput, paginate, type PageRequest } from '../runtime/pagination.ts';
 import { filterFormats, type FormatFilters } from './filter.ts';
 import type { Format } from './format.ts';
 
@@ -89,11 +89,7 @@ const requestSchema: JsonSchema = {
     output_format_ids: formatIds('Formats that produce any of these.'),
     include_pricing: { type: 'boolean', description: 'Ask for pricing_options (this agent prices no formats).' },
     account: { type: 'object', description: 'core/account-ref.json: {account_id} or {brand, operator}.' },
-    pagination: {
-      type: 'object',
-      properties: { max_results: { type: 'integer', minimum: 1, maximum: 100, description: 'Page size; 50 when absent.' }, cursor: { type: 'string', description: 'The previous page’s cursor.' } },
-      additionalProperties: false,
-    },
+    pagination: { ...pageRequestInput, additionalProperties: false },
     ext: { type: 'object' },
   },
   additionalProperties: true,

@@ -15,7 +15,7 @@ export { InputRequired } from './task.ts';
 export { completeTask, type TaskOutcome } from './tasks/service.ts';
 export { enqueueWebhookEvent, type WebhookEvent } from './webhooks/outbox.ts';
 export { errorObject } from './envelope.ts';
-export { cursorPosition, defaultPageSize, pageCursor, paginate, type PageInfo, type PageRequest } from './pagination.ts';
+export { cursorPosition, defaultPageSize, pageCursor, pageRequestInput, paginate, type PageInfo, type PageRequest } from './pagination.ts';
 export { checkPublishedRequest } from './published-request.ts';
 
 /** What the tenant's transports need of the long-task worker. */

@@ -13,6 +13,15 @@ export interface PageInfo {
   total_count: number;
 }
 
+/** core/pagination-request.json, summarized for the tasks' advertised input schemas. */
+export const pageRequestInput = {
+  type: 'object',
+  properties: {
+    max_results: { type: 'integer', minimum: 1, maximum: 100, description: 'Page size; 50 when absent.' },
+    cursor: { type: 'string', description: 'The previous page’s cursor.' },
+  },
+} as const;
+
 /** The page size when the caller names none. */
 export const defaultPageSize = 50;
 

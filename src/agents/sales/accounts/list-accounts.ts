@@ -1,4 +1,4 @@
-import { type AgentTask, checkPublishedRequest, cursorPosition, defaultPageSize, pageCursor } from '../../runtime/index.ts';
+import { type AgentTask, checkPublishedRequest, cursorPosition, defaultPageSize, pageCursor, pageRequestInput } from '../../runtime/index.ts';
 import { accountStatuses, ownerOf, toAccount, type AccountStatus } from './account.ts';
 import * as sql from './sql.ts';
 
@@ -18,10 +18,7 @@ export function listAccountsTask(): AgentTask {
       properties: {
         status: { type: 'string', enum: [...accountStatuses], description: 'Only accounts of this status; all when absent.' },
         sandbox: { type: 'boolean', description: 'true: only sandbox accounts; false: only production ones; all when absent.' },
-        pagination: {
-          type: 'object',
-          properties: { max_results: { type: 'integer', minimum: 1, maximum: 100, description: 'Defaults to 50.' }, cursor: { type: 'string', description: 'The previous page’s cursor.' } },
-        },
+        pagination: pageRequestInput,
       },
       additionalProperties: true,
     },

@@ -1,5 +1,5 @@
 import type { FormatId } from '../../formats/index.ts';
-import { checkPublishedRequest, type AgentTask, type ResolvedAccount, cursorPosition, defaultPageSize, pageCursor } from '../../runtime/index.ts';
+import { checkPublishedRequest, type AgentTask, type ResolvedAccount, cursorPosition, defaultPageSize, pageCursor, pageRequestInput } from '../../runtime/index.ts';
 import { ownerOf } from '../accounts/index.ts';
 import { formatKey, type AssignmentRow, type CreativeRow, type CreativeStatus } from './creative.ts';
 import * as sql from './sql.ts';
@@ -45,7 +45,7 @@ export function listCreativesTask(): AgentTask {
         account: { type: 'object', description: 'core/account-ref.json: only this account’s creatives.' },
         filters: { type: 'object', description: 'core/creative-filters.json' },
         sort: { type: 'object', properties: { field: { type: 'string', enum: Object.keys(sql.sortColumns) }, direction: { type: 'string', enum: ['asc', 'desc'] } } },
-        pagination: { type: 'object', properties: { max_results: { type: 'integer', minimum: 1, maximum: 100 }, cursor: { type: 'string' } } },
+        pagination: pageRequestInput,
         include_assignments: { type: 'boolean' },
         include_snapshot: { type: 'boolean' },
         fields: { type: 'array', items: { type: 'string' } },

@@ -1,5 +1,5 @@
 import { AgentError } from '../../../protocol/errors.ts';
-import { checkPublishedRequest, errorObject, type AgentTask, cursorPosition, defaultPageSize, pageCursor } from '../../runtime/index.ts';
+import { checkPublishedRequest, errorObject, type AgentTask, cursorPosition, defaultPageSize, pageCursor, pageRequestInput } from '../../runtime/index.ts';
 import { ownerOf } from '../accounts/index.ts';
 import { buySummary, toPackage, totalBudget } from './media-buy.ts';
 import { buySelection } from './schemas.ts';
@@ -26,7 +26,7 @@ export function getMediaBuysTask(): AgentTask {
         ...buySelection,
         include_history: { type: 'integer', minimum: 0, maximum: 1000 },
         include_snapshot: { type: 'boolean' },
-        pagination: { type: 'object', properties: { max_results: { type: 'integer', minimum: 1, maximum: 100 }, cursor: { type: 'string' } } },
+        pagination: pageRequestInput,
       },
       additionalProperties: true,
     },

@@ -1,5 +1,5 @@
 import { AgentError } from '../../../protocol/errors.ts';
-import { checkPublishedRequest, errorObject, paginate, type AgentTask, type PageRequest } from '../../runtime/index.ts';
+import { checkPublishedRequest, errorObject, pageRequestInput, paginate, type AgentTask, type PageRequest } from '../../runtime/index.ts';
 import type { Chosen, Offering } from '../offering.ts';
 import { applyFilters, type ProductFilters } from '../product-filters.ts';
 import { refine, type RefineEntry } from '../refine.ts';
@@ -38,7 +38,7 @@ export function getProductsTask(offering: () => Offering): AgentTask {
         preferred_delivery_types: { type: 'array', items: { type: 'string' } },
         account: { type: 'object', description: 'core/account-ref.json.' },
         fields: { type: 'array', items: { type: 'string' }, description: 'Product fields to answer; product_id and name always.' },
-        pagination: { type: 'object', properties: { max_results: { type: 'integer', minimum: 1, maximum: 100 }, cursor: { type: 'string' } } },
+        pagination: pageRequestInput,
       },
       additionalProperties: true,
     },

@@ -5,7 +5,7 @@ import type { Json } from '../../../support/http.ts';
 import type { TestServer } from '../../../support/server.ts';
 import type { Buyer } from '../media-buys/harness.ts';
 
-export { buyer, createArgs, inDays, startSales, type Buyer } from '../media-buys/harness.ts';
+export { buyer, buyerPool, createArgs, inDays, startSales, type Buyer } from '../media-buys/harness.ts';
 
 const published: Record<string, string> = {
   sync_creatives: '/schemas/3.0.6/creative/sync-creatives-response.json',

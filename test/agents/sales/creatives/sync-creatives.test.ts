@@ -5,24 +5,20 @@ import { ManualClock } from '../../../support/clock.ts';
 import { eachEngine } from '../../../support/engines.ts';
 import type { Json } from '../../../support/http.ts';
 import type { TestServer } from '../../../support/server.ts';
-import { banner, buyer, createArgs, list, startSales, sync, video, type Buyer } from './harness.ts';
+import { banner, buyerPool, createArgs, list, startSales, sync, video, type Buyer } from './harness.ts';
 
 eachEngine('sales agent: sync_creatives', (engine) => {
   let server: TestServer;
   const clock = new ManualClock();
-  const buyers: Buyer[] = [];
-  const newBuyer = async (options: { org?: boolean; sandbox?: boolean } = {}) => {
-    const made = await buyer(server, clock, options);
-    buyers.push(made);
-    return made;
-  };
+  const buyers = buyerPool(() => server, clock);
+  const newBuyer = buyers.add;
   const ids = async (b: Buyer, args: Record<string, unknown> = {}) => ((await list(b, { account: b.account, ...args })).creatives as Json[]).map((c) => c.creative_id as string);
 
   before(async () => {
     server = await startSales(engine, clock);
   });
   after(async () => {
-    for (const b of buyers) await b.client.close();
+    await buyers.closeAll();
     await server.close();
   });
 

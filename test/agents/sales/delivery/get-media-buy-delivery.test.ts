@@ -11,17 +11,13 @@ import { eachEngine } from '../../../support/engines.ts';
 import type { Json } from '../../../support/http.ts';
 import type { TestServer } from '../../../support/server.ts';
 import { startTestServer } from '../../../support/server.ts';
-import { buyer, cents, day, delivery, deliveryOf, servingBuy, startSales, type Buyer } from './harness.ts';
+import { buyer, buyerPool, cents, day, delivery, deliveryOf, servingBuy, startSales, type Buyer } from './harness.ts';
 
 eachEngine('sales agent: get_media_buy_delivery', (engine) => {
   let server: TestServer;
   const clock = new ManualClock();
-  const buyers: Buyer[] = [];
-  const newBuyer = async (options: { org?: boolean } = {}) => {
-    const made = await buyer(server, clock, options);
-    buyers.push(made);
-    return made;
-  };
+  const buyers = buyerPool(() => server, clock);
+  const newBuyer = buyers.add;
   /** Moves the clock to `days` after the buy's flight starts (the clock only ever moves forward). */
   /** A create_media_buy answer's flight start (its packages', which are the buy's). */
   const startOf = (buy: Json): string => buy.packages[0].start_time;
@@ -36,7 +32,7 @@ eachEngine('sales agent: get_media_buy_delivery', (engine) => {
     server = await startSales(engine, clock);
   });
   after(async () => {
-    for (const b of buyers) await b.client.close();
+    await buyers.closeAll();
     await server.close();
   });
 

@@ -7,7 +7,7 @@ import type { TestServer } from '../../../support/server.ts';
 import { banner, sync } from '../creatives/harness.ts';
 import { createArgs, type Buyer } from '../media-buys/harness.ts';
 
-export { buyer, day, startSales, type Buyer } from '../media-buys/harness.ts';
+export { buyer, buyerPool, day, startSales, type Buyer } from '../media-buys/harness.ts';
 
 const RESPONSE = '/schemas/3.0.6/media-buy/get-media-buy-delivery-response.json';
 

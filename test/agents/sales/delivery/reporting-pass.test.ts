@@ -11,7 +11,7 @@ import type { Json } from '../../../support/http.ts';
 import type { TestServer } from '../../../support/server.ts';
 import { TestReceiver } from '../../../support/webhooks.ts';
 import { banner } from '../creatives/harness.ts';
-import { buyer, createArgs, startSalesWithReceiver, type Buyer } from '../media-buys/harness.ts';
+import { buyerPool, createArgs, startSalesWithReceiver, type Buyer } from '../media-buys/harness.ts';
 import { cents, day, delivery } from './harness.ts';
 
 const RESPONSE = '/schemas/3.0.6/media-buy/get-media-buy-delivery-response.json';
@@ -27,12 +27,8 @@ eachEngine('sales agent: reporting webhooks', (engine) => {
   let server: TestServer;
   const clock = new ManualClock();
   const receiver = new TestReceiver();
-  const buyers: Buyer[] = [];
-  const newBuyer = async (options: { sandbox?: boolean } = {}) => {
-    const made = await buyer(server, clock, options);
-    buyers.push(made);
-    return made;
-  };
+  const buyers = buyerPool(() => server, clock);
+  const newBuyer = buyers.add;
   /** Runs one of the sales agent's passes once, from start to end, as its interval would. */
   const pass = async (name: 'flight' | 'reporting') => {
     const background = server.app.agentPasses!.get(`sales:${name}`)!;
@@ -73,7 +69,7 @@ eachEngine('sales agent: reporting webhooks', (engine) => {
     server = await startSalesWithReceiver(engine, clock, receiver);
   });
   after(async () => {
-    for (const b of buyers) await b.client.close();
+    await buyers.closeAll();
     await server.close();
     await receiver.close();
   });

@@ -11,7 +11,7 @@ import { Reports } from '../../../support/events.ts';
 import type { Json } from '../../../support/http.ts';
 import type { TestServer } from '../../../support/server.ts';
 import { TestReceiver } from '../../../support/webhooks.ts';
-import { buyer, createArgs, startSalesWithReceiver, type Buyer } from './harness.ts';
+import { buyerPool, createArgs, startSalesWithReceiver } from './harness.ts';
 
 const CREATE_RESPONSE = '/schemas/3.0.6/media-buy/create-media-buy-response.json';
 /** The demo catalog's exclusive takeover, which waits for the publisher's approval. */
@@ -26,7 +26,7 @@ eachEngine('sales agent: create_media_buy waiting for approval', (engine) => {
   const clock = new ManualClock();
   const receiver = new TestReceiver();
   const tasks = new Reports<TaskEvent>();
-  const buyers: Buyer[] = [];
+  const buyers = buyerPool(() => server, clock);
   const push = (name: string) => ({ push_notification_config: { url: `${receiver.url}/hooks/ap/${name}`, authentication: { schemes: ['HTTP_MESSAGE_SIGNATURES'] } } });
   const completed = (taskId: string) => tasks.until((t) => t.taskId === taskId && t.status === 'completed');
 
@@ -34,14 +34,13 @@ eachEngine('sales agent: create_media_buy waiting for approval', (engine) => {
     server = await startSalesWithReceiver(engine, clock, receiver, (app) => void app.taskWorker!.watch(tasks.add));
   });
   after(async () => {
-    for (const b of buyers) await b.client.close();
+    await buyers.closeAll();
     await server.close();
     await receiver.close();
   });
 
   it('answers submitted, books the buy in the background, and sends one signed webhook with the media buy', async () => {
-    const b = await buyer(server, clock);
-    buyers.push(b);
+    const b = await buyers.add();
     const args = createArgs(clock, b.account, b.domain, { packages: [takeover], ...push('takeover') });
     const accepted = await b.call('create_media_buy', args);
     assert.equal(accepted.status, 'submitted');
@@ -72,15 +71,13 @@ eachEngine('sales agent: create_media_buy waiting for approval', (engine) => {
   });
 
   it('refuses a buy that could not book before accepting it: the checks run first', async () => {
-    const b = await buyer(server, clock);
-    buyers.push(b);
+    const b = await buyers.add();
     const error = await b.fail('create_media_buy', createArgs(clock, b.account, b.domain, { packages: [{ ...takeover, pricing_option_id: 'nope' }] }));
     assert.equal(error.field, 'packages[0].pricing_option_id');
   });
 
   it('over A2A, answers the submitted buy as a Task whose artifact is the media buy once approved', async () => {
-    const b = await buyer(server, clock);
-    buyers.push(b);
+    const b = await buyers.add();
     const a2a = await a2aClient(server.url, '/sales', { authorization: `Bearer ${publicTestCredential}` });
     const answer = await sendSkill(a2a, 'create_media_buy', createArgs(clock, b.account, b.domain, { packages: [takeover] }));
     assert.ok('status' in answer, `expected a Task, got ${JSON.stringify(answer)}`);

@@ -6,19 +6,15 @@ import { ManualClock } from '../../../support/clock.ts';
 import { eachEngine } from '../../../support/engines.ts';
 import type { Json } from '../../../support/http.ts';
 import type { TestServer } from '../../../support/server.ts';
-import { buyer, createArgs, day, inDays, startSales, type Buyer } from './harness.ts';
+import { buyerPool, createArgs, day, inDays, startSales, type Buyer } from './harness.ts';
 
 const allStatuses = ['pending_creatives', 'pending_start', 'active', 'paused', 'completed', 'rejected', 'canceled'];
 
 eachEngine('sales agent: create_media_buy', (engine) => {
   let server: TestServer;
   const clock = new ManualClock();
-  const buyers: Buyer[] = [];
-  const newBuyer = async (options: { sandbox?: boolean } = {}) => {
-    const made = await buyer(server, clock, options);
-    buyers.push(made);
-    return made;
-  };
+  const buyers = buyerPool(() => server, clock);
+  const newBuyer = buyers.add;
   const fixed = { product_id: 'dh_news_display', pricing_option_id: 'cpm_fixed', budget: 5000 };
   const auction = { product_id: 'dh_news_display_auction', pricing_option_id: 'cpm_auction', budget: 1000, bid_price: 5 };
   /** Asserts the create fails with `code` at `field`, and leaves no buy behind. */
@@ -33,7 +29,7 @@ eachEngine('sales agent: create_media_buy', (engine) => {
     server = await startSales(engine, clock);
   });
   after(async () => {
-    for (const b of buyers) await b.client.close();
+    await buyers.closeAll();
     await server.close();
   });
 

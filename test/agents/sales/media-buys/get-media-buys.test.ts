@@ -5,24 +5,20 @@ import { ManualClock } from '../../../support/clock.ts';
 import { eachEngine } from '../../../support/engines.ts';
 import type { Json } from '../../../support/http.ts';
 import type { TestServer } from '../../../support/server.ts';
-import { buyer, inDays, startSales, type Buyer } from './harness.ts';
+import { buyerPool, inDays, startSales } from './harness.ts';
 
 eachEngine('sales agent: get_media_buys', (engine) => {
   let server: TestServer;
   const clock = new ManualClock();
-  const buyers: Buyer[] = [];
-  const newBuyer = async (options: { org?: boolean } = {}) => {
-    const made = await buyer(server, clock, options);
-    buyers.push(made);
-    return made;
-  };
+  const buyers = buyerPool(() => server, clock);
+  const newBuyer = buyers.add;
   const ids = (answer: Json) => answer.media_buys.map((m: Json) => m.media_buy_id);
 
   before(async () => {
     server = await startSales(engine, clock);
   });
   after(async () => {
-    for (const b of buyers) await b.client.close();
+    await buyers.closeAll();
     await server.close();
   });
 

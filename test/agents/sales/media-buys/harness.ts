@@ -87,6 +87,24 @@ export async function buyer(server: TestServer, clock: ManualClock, options: { o
   return self;
 }
 
+/**
+ * The buyers a suite makes, each closed once it is done: `add` makes one (with `defaults` when
+ * given no options), `closeAll` goes in the suite's `after`.
+ */
+export function buyerPool(server: () => TestServer, clock: ManualClock, defaults: { org?: boolean; sandbox?: boolean } = {}) {
+  const made: Buyer[] = [];
+  return {
+    async add(options = defaults): Promise<Buyer> {
+      const b = await buyer(server(), clock, options);
+      made.push(b);
+      return b;
+    },
+    async closeAll(): Promise<void> {
+      for (const b of made) await b.client.close();
+    },
+  };
+}
+
 export const day = 24 * 3600 * 1000;
 export const inDays = (clock: ManualClock, days: number) => new Date(clock.now().getTime() + days * day).toISOString();
 

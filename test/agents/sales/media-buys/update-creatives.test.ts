@@ -7,17 +7,13 @@ import { eachEngine } from '../../../support/engines.ts';
 import type { Json } from '../../../support/http.ts';
 import type { TestServer } from '../../../support/server.ts';
 import { banner, list, sync, video } from '../creatives/harness.ts';
-import { buyer, createArgs, startSales, type Buyer } from './harness.ts';
+import { buyerPool, createArgs, startSales, type Buyer } from './harness.ts';
 
 eachEngine('sales agent: creatives of media buy packages (update_media_buy, create_media_buy)', (engine) => {
   let server: TestServer;
   const clock = new ManualClock();
-  const buyers: Buyer[] = [];
-  const newBuyer = async () => {
-    const made = await buyer(server, clock);
-    buyers.push(made);
-    return made;
-  };
+  const buyers = buyerPool(() => server, clock);
+  const newBuyer = buyers.add;
   const refused = async (b: Buyer, mediaBuyId: string, changes: Record<string, unknown>, code: string, field?: string) => {
     const error = await b.fail('update_media_buy', { idempotency_key: randomUUID(), account: b.account, media_buy_id: mediaBuyId, ...changes });
     assert.deepEqual([error.code, error.field], [code, field], JSON.stringify(error));
@@ -34,7 +30,7 @@ eachEngine('sales agent: creatives of media buy packages (update_media_buy, crea
     server = await startSales(engine, clock);
   });
   after(async () => {
-    for (const b of buyers) await b.client.close();
+    await buyers.closeAll();
     await server.close();
   });
 

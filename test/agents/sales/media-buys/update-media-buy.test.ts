@@ -6,17 +6,13 @@ import { ManualClock } from '../../../support/clock.ts';
 import { eachEngine } from '../../../support/engines.ts';
 import type { Json } from '../../../support/http.ts';
 import type { TestServer } from '../../../support/server.ts';
-import { buyer, inDays, startSales, type Buyer } from './harness.ts';
+import { buyerPool, inDays, startSales, type Buyer } from './harness.ts';
 
 eachEngine('sales agent: update_media_buy', (engine) => {
   let server: TestServer;
   const clock = new ManualClock();
-  const buyers: Buyer[] = [];
-  const newBuyer = async (options: { org?: boolean } = {}) => {
-    const made = await buyer(server, clock, options);
-    buyers.push(made);
-    return made;
-  };
+  const buyers = buyerPool(() => server, clock);
+  const newBuyer = buyers.add;
   const refused = async (b: Buyer, mediaBuyId: string, changes: Record<string, unknown>, code: string, field?: string) => {
     const error = await b.fail('update_media_buy', { idempotency_key: randomUUID(), account: b.account, media_buy_id: mediaBuyId, ...changes });
     assert.equal(error.code, code, JSON.stringify(error));
@@ -29,7 +25,7 @@ eachEngine('sales agent: update_media_buy', (engine) => {
     server = await startSales(engine, clock);
   });
   after(async () => {
-    for (const b of buyers) await b.client.close();
+    await buyers.closeAll();
     await server.close();
   });
 

@@ -7,7 +7,7 @@ import { eachEngine } from '../../../support/engines.ts';
 import type { Json } from '../../../support/http.ts';
 import type { TestServer } from '../../../support/server.ts';
 import { TestReceiver } from '../../../support/webhooks.ts';
-import { buyer, createArgs, refused, startSalesWithReceiver, succeeds, type Buyer } from './harness.ts';
+import { buyerPool, createArgs, refused, startSalesWithReceiver, succeeds, type Buyer } from './harness.ts';
 
 const TASK = '/schemas/3.0.6/core/tasks-get-response.json';
 
@@ -15,12 +15,8 @@ eachEngine('sales agent: comply_test_controller, the forced create arm and task 
   let server: TestServer;
   const clock = new ManualClock();
   const receiver = new TestReceiver();
-  const buyers: Buyer[] = [];
-  const newBuyer = async (options: { org?: boolean; sandbox?: boolean } = { sandbox: true }) => {
-    const made = await buyer(server, clock, options);
-    buyers.push(made);
-    return made;
-  };
+  const buyers = buyerPool(() => server, clock, { sandbox: true });
+  const newBuyer = buyers.add;
   /** A create_media_buy whose webhooks go to the receiver, under a path of its own. */
   const create = (b: Buyer, more: Record<string, unknown> = {}) =>
     b.call('create_media_buy', createArgs(clock, b.account, b.domain, { push_notification_config: { url: `${receiver.url}/hooks/${randomUUID()}` }, ...more }));
@@ -32,7 +28,7 @@ eachEngine('sales agent: comply_test_controller, the forced create arm and task 
     server = await startSalesWithReceiver(engine, clock, receiver);
   });
   after(async () => {
-    for (const b of buyers) await b.client.close();
+    await buyers.closeAll();
     await server.close();
     await receiver.close();
   });

@@ -3,7 +3,7 @@ import { validateSchema } from '../../../../src/protocol/schemas.ts';
 import type { Json } from '../../../support/http.ts';
 import type { Buyer } from '../media-buys/harness.ts';
 
-export { buyer, createArgs, inDays, startSales, startSalesWithReceiver, type Buyer } from '../media-buys/harness.ts';
+export { buyer, buyerPool, createArgs, inDays, startSales, startSalesWithReceiver, type Buyer } from '../media-buys/harness.ts';
 
 const RESPONSE = '/schemas/3.0.6/compliance/comply-test-controller-response.json';
 

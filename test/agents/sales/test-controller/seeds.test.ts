@@ -8,17 +8,13 @@ import { eachEngine } from '../../../support/engines.ts';
 import type { Json } from '../../../support/http.ts';
 import type { TestServer } from '../../../support/server.ts';
 import { banner, list, sync } from '../creatives/harness.ts';
-import { buyer, createArgs, inDays, refused, startSales, succeeds, type Buyer } from './harness.ts';
+import { buyerPool, createArgs, inDays, refused, startSales, succeeds, type Buyer } from './harness.ts';
 
 eachEngine('sales agent: comply_test_controller, seeds', (engine) => {
   let server: TestServer;
   const clock = new ManualClock();
-  const buyers: Buyer[] = [];
-  const newBuyer = async (options: { org?: boolean; sandbox?: boolean } = { sandbox: true }) => {
-    const made = await buyer(server, clock, options);
-    buyers.push(made);
-    return made;
-  };
+  const buyers = buyerPool(() => server, clock, { sandbox: true });
+  const newBuyer = buyers.add;
   /** A creative fixture: the banner without its id. */
   const creativeFixture = (id: string, more: Json = {}) => {
     const { creative_id: _id, ...fixture } = banner(server, id, more);
@@ -32,7 +28,7 @@ eachEngine('sales agent: comply_test_controller, seeds', (engine) => {
     server = await startSales(engine, clock);
   });
   after(async () => {
-    for (const b of buyers) await b.client.close();
+    await buyers.closeAll();
     await server.close();
   });
 

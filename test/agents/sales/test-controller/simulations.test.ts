@@ -5,17 +5,13 @@ import { eachEngine } from '../../../support/engines.ts';
 import type { Json } from '../../../support/http.ts';
 import type { TestServer } from '../../../support/server.ts';
 import { cents, day, deliveryOf, servingBuy } from '../delivery/harness.ts';
-import { buyer, refused, startSales, succeeds, type Buyer } from './harness.ts';
+import { buyerPool, refused, startSales, succeeds, type Buyer } from './harness.ts';
 
 eachEngine('sales agent: comply_test_controller, simulated delivery and spend', (engine) => {
   let server: TestServer;
   const clock = new ManualClock();
-  const buyers: Buyer[] = [];
-  const newBuyer = async (options: { org?: boolean; sandbox?: boolean } = { sandbox: true }) => {
-    const made = await buyer(server, clock, options);
-    buyers.push(made);
-    return made;
-  };
+  const buyers = buyerPool(() => server, clock, { sandbox: true });
+  const newBuyer = buyers.add;
   /** A serving buy of the buyer's (6,000 USD over two packages), with the clock three days into its flight. */
   const runningBuy = async (b: Buyer) => {
     const buy = await servingBuy(server, clock, b);
@@ -27,7 +23,7 @@ eachEngine('sales agent: comply_test_controller, simulated delivery and spend', 
     server = await startSales(engine, clock);
   });
   after(async () => {
-    for (const b of buyers) await b.client.close();
+    await buyers.closeAll();
     await server.close();
   });
 

@@ -9,7 +9,7 @@ import { eachEngine } from '../../../support/engines.ts';
 import type { Json } from '../../../support/http.ts';
 import type { TestServer } from '../../../support/server.ts';
 import { banner, list, sync } from '../creatives/harness.ts';
-import { buyer, createArgs, refused, startSales, succeeds, type Buyer } from './harness.ts';
+import { buyerPool, createArgs, refused, startSales, succeeds, type Buyer } from './harness.ts';
 
 const supported = [
   'force_account_status', 'force_media_buy_status', 'force_creative_status', 'force_create_media_buy_arm', 'force_task_completion', 'seed_creative', 'seed_media_buy',
@@ -19,19 +19,15 @@ const supported = [
 eachEngine('sales agent: comply_test_controller, statuses and the sandbox gate', (engine) => {
   let server: TestServer;
   const clock = new ManualClock();
-  const buyers: Buyer[] = [];
-  const newBuyer = async (options: { org?: boolean; sandbox?: boolean } = { sandbox: true }) => {
-    const made = await buyer(server, clock, options);
-    buyers.push(made);
-    return made;
-  };
+  const buyers = buyerPool(() => server, clock, { sandbox: true });
+  const newBuyer = buyers.add;
   const buyOf = async (b: Buyer, mediaBuyId: string) => (await b.get({ media_buy_ids: [mediaBuyId], include_history: 1 })).media_buys[0] as Json;
 
   before(async () => {
     server = await startSales(engine, clock);
   });
   after(async () => {
-    for (const b of buyers) await b.client.close();
+    await buyers.closeAll();
     await server.close();
   });
 
