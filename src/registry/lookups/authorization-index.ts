@@ -3,11 +3,14 @@ import {
   grantFrom,
   propertyFrom,
   publisherFrom,
+  type Identifier,
   type IndexedCollection,
   type IndexedGrant,
   type IndexedProperty,
   type IndexedPublisher,
+  type PropertyRef,
 } from './index-records.ts';
+import { DecisionTable, Outcome, type CoverageLike } from './decision-table.ts';
 import { Interner } from './interner.ts';
 
 type Json = Record<string, unknown>;
@@ -42,10 +45,13 @@ class PublisherNode extends Map<string, Coverage | Coverage[]> {
   readonly collections = new Map<string, IndexedCollection>();
 
   readonly domain: string;
+  /** The node's number in the decision table. */
+  readonly number: number;
 
-  constructor(domain: string) {
+  constructor(domain: string, number: number) {
     super();
     this.domain = domain;
+    this.number = number;
   }
 
   coverages(agent: string): readonly Coverage[] {
@@ -57,6 +63,8 @@ class PublisherNode extends Map<string, Coverage | Coverage[]> {
 /** A property as the index holds it: with its publisher's node, so a check goes straight there. */
 interface PlacedProperty extends IndexedProperty {
   readonly node: PublisherNode;
+  /** Its number in the decision table. */
+  readonly number: number;
 }
 
 /**
@@ -76,6 +84,11 @@ export class AuthorizationIndex {
   private readonly byIdentifier = new Map<string, Map<string, PlacedProperty | PlacedProperty[]>>();
   /** canonical agent → its grants. */
   private readonly grantsOfAgent = new Map<string, Set<IndexedGrant>>();
+  /** The check's decision on numbers, kept in step with the records above. */
+  private readonly table = new DecisionTable();
+  private readonly byNumber: Array<PlacedProperty | undefined> = [];
+  private readonly propertyNumbers = new Numbers();
+  private readonly nodeNumbers = new Numbers();
 
   /** Moves on every apply, so what is derived from the index knows when to derive again. */
   version = 0;
@@ -119,6 +132,7 @@ export class AuthorizationIndex {
           const node = this.node(publisher.domain);
           node.file = publisher;
           node.stale = publisher.stale;
+          this.table.setPublisher(node.number, node.domain, true, node.stale);
         }
         return;
       }
@@ -138,6 +152,48 @@ export class AuthorizationIndex {
   }
 
   // Reads.
+
+  /**
+   * The check's decision (decision-table.ts) for the best candidate property: `outcome + 16 *
+   * (property number + 1)`, no property being -1. Numbers, so a check allocates nothing.
+   */
+  decide(agent: string, ref: PropertyRef, claimed: string | undefined): number {
+    const table = this.table;
+    let candidates: number | readonly number[] | undefined;
+    if ('identifier' in ref) {
+      const { type, value } = ref.identifier;
+      const normalized = normalizeIdentifier(type, value);
+      candidates = table.propertiesOf(type, normalized);
+      if (candidates === undefined) {
+        // A domain that is itself a known publisher: its file is known and declares no such property.
+        const isDomain = type === 'domain' || type === 'subdomain';
+        return isDomain && table.knownPublisher(normalized) >= 0 ? Outcome.PropertyNotFound : Outcome.PublisherFileUnknown;
+      }
+    } else {
+      const publisher = table.knownPublisher(ref.publisher_domain);
+      if (publisher < 0) return Outcome.PublisherFileUnknown;
+      const property = table.propertyById(publisher, ref.property_id);
+      if (property < 0) return Outcome.PropertyNotFound;
+      candidates = property;
+    }
+    if (typeof candidates === 'number') return table.decide(candidates, agent, claimed, this.coversNumbered) + 16 * (candidates + 1);
+    // Several properties under one identifier: the best outcome (check.ts ranks them so).
+    let best = -1;
+    for (const property of candidates) {
+      const outcome = table.decide(property, agent, claimed, this.coversNumbered);
+      if (outcome === Outcome.Undecided) return outcome + 16 * (property + 1);
+      if (best < 0 || outcome < best % 16) best = outcome + 16 * (property + 1);
+      if (outcome === Outcome.Authorized) break;
+    }
+    return best;
+  }
+
+  /** The property a decision names. */
+  propertyNumbered(n: number): IndexedProperty {
+    return this.byNumber[n]!;
+  }
+
+  private readonly coversNumbered = (c: CoverageLike, n: number): boolean => covers(c as Coverage, this.byNumber[n]!);
 
   publisher(domain: string): IndexedPublisher | undefined {
     return this.nodes.get(domain)?.file;
@@ -220,26 +276,33 @@ export class AuthorizationIndex {
   private node(domain: string): PublisherNode {
     let node = this.nodes.get(domain);
     if (!node) {
-      node = new PublisherNode(domain);
+      node = new PublisherNode(domain, this.nodeNumbers.take());
       this.nodes.set(domain, node);
+      this.table.setPublisher(node.number, domain, false, false);
     }
     return node;
   }
 
   /** Forgets a node once nothing is known under its domain. */
   private prune(node: PublisherNode): void {
-    if (!node.file && node.properties.size === 0 && node.collections.size === 0 && node.size === 0) this.nodes.delete(node.domain);
+    if (!node.file && node.properties.size === 0 && node.collections.size === 0 && node.size === 0) {
+      this.nodes.delete(node.domain);
+      this.table.forgetPublisher(node.number, node.domain);
+      this.nodeNumbers.give(node.number);
+    }
   }
 
   private putProperty(record: IndexedProperty): void {
     this.removeProperty(record.rid);
     const node = this.node(record.publisher);
-    const property: PlacedProperty = { ...record, node };
+    const normalized = normalizedIdentifiers(record);
+    const property: PlacedProperty = { ...record, node, number: this.propertyNumbers.take() };
     this.properties.set(property.rid, property);
-    for (const i of property.identifiers) {
-      let values = this.byIdentifier.get(i.type);
-      if (!values) this.byIdentifier.set(i.type, (values = new Map()));
-      const value = normalizeIdentifier(i.type, i.value);
+    this.byNumber[property.number] = property;
+    this.table.setProperty(property.number, node.number, property, normalized);
+    for (const { type, value } of normalized) {
+      let values = this.byIdentifier.get(type);
+      if (!values) this.byIdentifier.set(type, (values = new Map()));
       const known = values.get(value);
       if (known === undefined) values.set(value, property);
       else if (known === property || (Array.isArray(known) && known.includes(property))) continue;
@@ -254,9 +317,12 @@ export class AuthorizationIndex {
     const old = this.properties.get(rid);
     if (!old) return;
     this.properties.delete(rid);
-    for (const i of old.identifiers) {
-      const values = this.byIdentifier.get(i.type);
-      const value = normalizeIdentifier(i.type, i.value);
+    const normalized = normalizedIdentifiers(old);
+    this.table.forgetProperty(old.number, old.node.number, old, normalized);
+    this.byNumber[old.number] = undefined;
+    this.propertyNumbers.give(old.number);
+    for (const { type, value } of normalized) {
+      const values = this.byIdentifier.get(type);
       const known = values?.get(value);
       const rest = (Array.isArray(known) ? known : known === undefined ? [] : [known]).filter((p) => p !== old);
       if (rest.length > 1) values!.set(value, rest);
@@ -281,6 +347,7 @@ export class AuthorizationIndex {
       if (known === undefined) node.set(grant.agent, coverage);
       else if (Array.isArray(known)) known.push(coverage);
       else node.set(grant.agent, [known, coverage]);
+      this.table.setCoverage(node.number, this.table.agentNumber(grant.agent), node.coverages(grant.agent));
     }
   }
 
@@ -298,6 +365,7 @@ export class AuthorizationIndex {
       if (rest.length > 1) node.set(old.agent, rest);
       else if (rest.length === 1) node.set(old.agent, rest[0]!);
       else node.delete(old.agent);
+      this.table.setCoverage(node.number, this.table.agentNumber(old.agent), rest);
       this.prune(node);
     }
   }
@@ -320,6 +388,30 @@ export class AuthorizationIndex {
 }
 
 const none: readonly never[] = Object.freeze([]);
+
+/** Small integers handed out and given back, so a table indexed by them stays dense. */
+class Numbers {
+  private next = 0;
+  private readonly free: number[] = [];
+
+  take(): number {
+    return this.free.pop() ?? this.next++;
+  }
+
+  give(n: number): void {
+    this.free.push(n);
+  }
+}
+
+/** A property's identifiers as compared, each once (two may normalize alike). Computed when needed: kept, they would cost a list per property. */
+function normalizedIdentifiers(property: IndexedProperty): Identifier[] {
+  const out: Identifier[] = [];
+  for (const { type, value } of property.identifiers) {
+    const normalized = normalizeIdentifier(type, value);
+    if (!out.some((i) => i.type === type && i.value === normalized)) out.push({ type, value: normalized });
+  }
+  return out;
+}
 
 /** Domains compare lowercase (as the crawler stores them); store and bundle ids as given. */
 export function normalizeIdentifier(type: string, value: string): string {

@@ -1,5 +1,6 @@
 import type { AuthorizationIndex, Coverage } from './authorization-index.ts';
-import type { Declaration, Identifier, IndexedGrant, IndexedProperty } from './index-records.ts';
+import { Outcome } from './decision-table.ts';
+import type { Declaration, Identifier, IndexedGrant, IndexedProperty, PropertyRef } from './index-records.ts';
 
 /**
  * The real-time authorization check, both sides (spec section 4): the publisher's adagents.json
@@ -24,8 +25,6 @@ export interface Violation {
   message: string;
 }
 
-/** The property asked about: an identifier anywhere, or a publisher's own property id. */
-export type PropertyRef = { identifier: { type: string; value: string } } | { publisher_domain: string; property_id: string };
 
 export interface CheckRequest {
   /** Canonical agent URL. */
@@ -59,7 +58,46 @@ export interface Verdict {
 const refusals: ViolationCode[] = ['relationship_mismatch', 'operator_not_declared', 'delegation_mismatch', 'agent_not_authorized'];
 const standing = (v: Verdict): number => (v.status === 'authorized' ? 0 : v.status === 'unknown' ? 1 : 2 + refusals.indexOf(v.violation!.code));
 
+/**
+ * The check with its evidence: which property, grants and declarations, and why. The index decides
+ * on numbers (decision-table.ts) which candidate property answers and how; the records then explain
+ * that one property.
+ */
 export function checkAuthorization(index: AuthorizationIndex, req: CheckRequest): Verdict {
+  const decision = index.decide(req.agent, req.property, req.delegation_type);
+  const outcome = decision % 16;
+  if (outcome === Outcome.Undecided) return checkByRecords(index, req);
+  const property = Math.floor(decision / 16) - 1;
+  if (property >= 0) return checkProperty(index, req, index.propertyNumbered(property));
+  const refusal = candidatesOf(index, req.property);
+  return isList(refusal) ? checkByRecords(index, req) : { ...refusal, grants: [], matching: [], declarations: [] };
+}
+
+/** The answer alone, for a caller that needs no evidence: one of a few shared objects, so deciding allocates nothing. */
+export function authorizationStatus(index: AuthorizationIndex, req: CheckRequest): { status: CheckStatus; code?: ViolationCode } {
+  const outcome = index.decide(req.agent, req.property, req.delegation_type) % 16;
+  if (outcome !== Outcome.Undecided) return answers[outcome]!;
+  const { status, violation } = checkByRecords(index, req);
+  return violation ? { status, code: violation.code } : { status };
+}
+
+const answers: ReadonlyArray<{ status: CheckStatus; code?: ViolationCode }> = Object.freeze(
+  (
+    [
+      ['authorized'],
+      ['unknown', 'property_stale'],
+      ['unauthorized', 'relationship_mismatch'],
+      ['unauthorized', 'operator_not_declared'],
+      ['unauthorized', 'delegation_mismatch'],
+      ['unauthorized', 'agent_not_authorized'],
+      ['unauthorized', 'property_not_found'],
+      ['unknown', 'publisher_file_unknown'],
+    ] as const
+  ).map(([status, code]) => Object.freeze(code === undefined ? { status } : { status, code })),
+);
+
+/** The same check from the records alone, property by property: the reference the decision table is held to. */
+export function checkByRecords(index: AuthorizationIndex, req: CheckRequest): Verdict {
   const candidates = candidatesOf(index, req.property);
   if (!isList(candidates)) return { ...candidates, grants: [], matching: [], declarations: [] };
   let best: Verdict | undefined;

@@ -11,6 +11,9 @@ export interface Identifier {
   value: string;
 }
 
+/** The property a check asks about: an identifier anywhere, or a publisher's own property id. */
+export type PropertyRef = { identifier: Identifier } | { publisher_domain: string; property_id: string };
+
 export interface Declaration {
   operator_domain: string;
   brand_id: string;

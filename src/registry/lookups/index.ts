@@ -12,7 +12,7 @@ import { productAuthorizationRoute } from './routes/product-authorization.ts';
 import { lookupSchemas } from './schemas.ts';
 
 export { AuthorizationIndex } from './authorization-index.ts';
-export { checkAuthorization, type Verdict } from './check.ts';
+export { authorizationStatus, checkAuthorization, type Verdict } from './check.ts';
 export type { IndexFollower } from './index-follower.ts';
 
 /** At most this many characters of kept answers (about 64 MiB), however many entries that is. */
