@@ -76,6 +76,14 @@ export class WebhookDeliverer {
     return () => this.watchers.delete(listener);
   }
 
+  /**
+   * Resolves when the next pass to start from now on has finished, so a test can show that a
+   * pass over the outbox sent nothing more (an attempt's absence has no event to wait for).
+   */
+  nextPass(): Promise<void> {
+    return this.pass.nextPass();
+  }
+
   async close(): Promise<void> {
     await this.pass.stop();
   }

@@ -42,6 +42,8 @@ export interface Buyer {
   account: { account_id: string };
   /** Its brand's domain. */
   domain: string;
+  /** The bearer credential it calls with. */
+  token: string;
   call(name: string, args: Record<string, unknown>): Promise<Json>;
   /** The error object of a call that must fail. */
   fail(name: string, args: Record<string, unknown>): Promise<Json>;
@@ -53,38 +55,58 @@ export interface Buyer {
 /** The public test credential's caller; `org: true` for a caller with an organization's API key instead. */
 export async function buyer(server: TestServer, clock: ManualClock, options: { org?: boolean; sandbox?: boolean } = {}): Promise<Buyer> {
   const token = options.org ? await createApiKeyFor(server.db, (await seedOrganization(server.db)).slug) : publicTestCredential;
+  // Each buyer its own brand, so buys of one test never show in another's.
+  const domain = `brand-${randomUUID().slice(0, 8)}.example`;
+  const connection = await connect(server, token, domain);
+  const synced = await connection.call('sync_accounts', { idempotency_key: randomUUID(), accounts: [{ brand: { domain }, operator: domain, billing: 'operator', ...(options.sandbox ? { sandbox: true } : {}) }] });
+  return { ...connection, ...accountCalls(connection, clock, { account_id: (synced.accounts as Json[])[0]!.account_id as string }) };
+}
+
+/**
+ * The same buyer (credential, brand, account) over a new connection to `server`: another instance
+ * of the deployment, as after a restart. The caller closes its client.
+ */
+export async function reconnect(b: Buyer, server: TestServer, clock: ManualClock): Promise<Buyer> {
+  const connection = await connect(server, b.token, b.domain);
+  return { ...connection, ...accountCalls(connection, clock, b.account) };
+}
+
+type Connection = Pick<Buyer, 'client' | 'token' | 'domain' | 'call' | 'fail'>;
+
+async function connect(server: TestServer, token: string, domain: string): Promise<Connection> {
   const client = await mcpClient(server.url, '/sales', { authorization: `Bearer ${token}` });
   const raw = async (name: string, args: Record<string, unknown>) => {
     const result = (await client.callTool({ name, arguments: args })) as Json;
     return { isError: result.isError === true, payload: JSON.parse(result.content[0].text as string) as Json };
   };
-  const call = async (name: string, args: Record<string, unknown>) => {
-    const { isError, payload } = await raw(name, args);
-    assert.equal(isError, false, `${name} failed: ${JSON.stringify(payload)}`);
-    const schema = published[name];
-    if (schema) assert.deepEqual(validateSchema(schema, payload).errors, [], `${name} answers its published schema`);
-    return payload;
-  };
-  // Each buyer its own brand, so buys of one test never show in another's.
-  const domain = `brand-${randomUUID().slice(0, 8)}.example`;
-  const synced = await call('sync_accounts', { idempotency_key: randomUUID(), accounts: [{ brand: { domain }, operator: domain, billing: 'operator', ...(options.sandbox ? { sandbox: true } : {}) }] });
-  const account = { account_id: (synced.accounts as Json[])[0]!.account_id as string };
-  const self: Buyer = {
+  return {
     client,
-    account,
+    token,
     domain,
-    call,
+    async call(name, args) {
+      const { isError, payload } = await raw(name, args);
+      assert.equal(isError, false, `${name} failed: ${JSON.stringify(payload)}`);
+      const schema = published[name];
+      if (schema) assert.deepEqual(validateSchema(schema, payload).errors, [], `${name} answers its published schema`);
+      return payload;
+    },
     async fail(name, args) {
       const { isError, payload } = await raw(name, args);
       assert.equal(isError, true, `${name} should have failed: ${JSON.stringify(payload)}`);
       assert.deepEqual(validateSchema('/schemas/3.0.6/core/error.json', payload).errors, []);
       return payload;
     },
-    create: (more = {}) => call('create_media_buy', createArgs(clock, account, domain, more)),
-    update: (mediaBuyId, changes) => call('update_media_buy', { idempotency_key: randomUUID(), account, media_buy_id: mediaBuyId, ...changes }),
-    get: (args = {}) => call('get_media_buys', { account, ...args }),
   };
-  return self;
+}
+
+/** The calls that name the buyer's account. */
+function accountCalls(connection: Connection, clock: ManualClock, account: { account_id: string }): Pick<Buyer, 'account' | 'create' | 'update' | 'get'> {
+  return {
+    account,
+    create: (more = {}) => connection.call('create_media_buy', createArgs(clock, account, connection.domain, more)),
+    update: (mediaBuyId, changes) => connection.call('update_media_buy', { idempotency_key: randomUUID(), account, media_buy_id: mediaBuyId, ...changes }),
+    get: (args = {}) => connection.call('get_media_buys', { account, ...args }),
+  };
 }
 
 /**
