@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 export function logRequests(app: FastifyInstance): void {
   // A callback hook: it awaits nothing, so it costs no promise per request.
   app.addHook('onResponse', (request, reply, done) => {
-    request.log.info(
+    request.log[request.routeOptions.config.requestLog ?? 'info'](
       {
         method: request.method,
         route: request.routeOptions.url,

@@ -8,6 +8,12 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: 'none' | 'optional' | 'required';
     access?: 'organization' | 'registry-admin';
+    /**
+     * The level of the route's one log line per request (http/request-log.ts): `debug` for the
+     * lookups an ad server makes once per impression, where a line per request would cost more
+     * than the answer (/metrics still counts every one). Default `info`.
+     */
+    requestLog?: 'info' | 'debug';
   }
 }
 

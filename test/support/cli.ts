@@ -54,7 +54,7 @@ export async function serveAp(args: string[], env: Record<string, string> = {}):
   const url = await new Promise<string>((resolve, reject) => {
     // Only a hang turns into a failure here: a busy machine can take well over 30 s to start one,
     // so the bound sits just under the test runner's own timeout (120 s).
-    const timer = setTimeout(() => reject(new Error(`ap serve did not start in time: ${stderr}`)), 100_000);
+    const timer = setTimeout(() => reject(new Error(`ap serve did not start in time: ${stderr}; its last log lines:\n${logs.slice(-10).join('\n')}`)), 100_000);
     lines.on('line', (line) => {
       logs.push(line);
       for (const listener of listeners) listener(line);

@@ -159,33 +159,19 @@ export class AuthorizationIndex {
    */
   decide(agent: string, ref: PropertyRef, claimed: string | undefined): number {
     const table = this.table;
-    let candidates: number | readonly number[] | undefined;
     if ('identifier' in ref) {
       const { type, value } = ref.identifier;
       const normalized = normalizeIdentifier(type, value);
-      candidates = table.propertiesOf(type, normalized);
-      if (candidates === undefined) {
-        // A domain that is itself a known publisher: its file is known and declares no such property.
-        const isDomain = type === 'domain' || type === 'subdomain';
-        return isDomain && table.knownPublisher(normalized) >= 0 ? Outcome.PropertyNotFound : Outcome.PublisherFileUnknown;
-      }
-    } else {
-      const publisher = table.knownPublisher(ref.publisher_domain);
-      if (publisher < 0) return Outcome.PublisherFileUnknown;
-      const property = table.propertyById(publisher, ref.property_id);
-      if (property < 0) return Outcome.PropertyNotFound;
-      candidates = property;
+      const decision = table.decideIdentifier(type, normalized, agent, claimed, this.coversNumbered);
+      if (decision >= 0) return decision;
+      // A domain that is itself a known publisher: its file is known and declares no such property.
+      const isDomain = type === 'domain' || type === 'subdomain';
+      return isDomain && table.knownPublisher(normalized) >= 0 ? Outcome.PropertyNotFound : Outcome.PublisherFileUnknown;
     }
-    if (typeof candidates === 'number') return table.decide(candidates, agent, claimed, this.coversNumbered) + 16 * (candidates + 1);
-    // Several properties under one identifier: the best outcome (check.ts ranks them so).
-    let best = -1;
-    for (const property of candidates) {
-      const outcome = table.decide(property, agent, claimed, this.coversNumbered);
-      if (outcome === Outcome.Undecided) return outcome + 16 * (property + 1);
-      if (best < 0 || outcome < best % 16) best = outcome + 16 * (property + 1);
-      if (outcome === Outcome.Authorized) break;
-    }
-    return best;
+    const publisher = table.knownPublisher(ref.publisher_domain);
+    if (publisher < 0) return Outcome.PublisherFileUnknown;
+    const decision = table.decidePropertyId(publisher, ref.property_id, agent, claimed, this.coversNumbered);
+    return decision >= 0 ? decision : Outcome.PropertyNotFound;
   }
 
   /** The property a decision names. */

@@ -1,6 +1,6 @@
 import type { Declaration, IndexedProperty } from './index-records.ts';
 import { PairTable } from './pair-table.ts';
-import { StringTable } from './string-table.ts';
+import { hashOf, StringTable, tagOf } from './string-table.ts';
 
 /**
  * The decision of a check in typed arrays: what `checkProperty` (check.ts) works out from the
@@ -40,6 +40,9 @@ export interface CoverageLike {
   all: boolean;
   delegationType: string | null;
 }
+
+/** Whether a coverage of some properties covers the numbered one (the records know). */
+export type Covers = (c: CoverageLike, property: number) => boolean;
 
 export class DecisionTable {
   /** (identifier type, normalized value) → a property number, or a list of them in `shared`. */
@@ -101,11 +104,14 @@ export class DecisionTable {
 
   setProperty(number: number, publisher: number, property: IndexedProperty, identifiers: ReadonlyArray<{ type: string; value: string }>): void {
     if (number * 4 + 4 > this.rows.length) this.rows = grow(this.rows, number * 4 + 4);
+    const declarations = this.declarationSet(property.declarations);
+    const stale = property.stale ? 1 : 0;
     this.rows[number * 4] = publisher;
-    this.rows[number * 4 + 1] = this.declarationSet(property.declarations);
-    this.rows[number * 4 + 2] = property.stale ? 1 : 0;
-    for (const { type, value } of identifiers) this.addIdentifier(type, value, number);
-    if (property.propertyId !== null) this.propertyIds.set(0, publisher, property.propertyId, number);
+    this.rows[number * 4 + 1] = declarations;
+    this.rows[number * 4 + 2] = stale;
+    // Each key also carries the row, so a check need not fetch it.
+    for (const { type, value } of identifiers) this.addIdentifier(type, value, number, publisher, declarations, stale);
+    if (property.propertyId !== null) this.propertyIds.set(0, publisher, property.propertyId, number, publisher, declarations, stale);
   }
 
   forgetProperty(number: number, publisher: number, property: IndexedProperty, identifiers: ReadonlyArray<{ type: string; value: string }>): void {
@@ -131,11 +137,48 @@ export class DecisionTable {
 
   // Reads.
 
-  /** The properties answering to a normalized identifier: one number, a list, or none. */
-  propertiesOf(type: string, normalizedValue: string): number | readonly number[] | undefined {
+  /**
+   * The decision for a property named by a normalized identifier, as `outcome + 16 * (property +
+   * 1)` for the best of the properties answering to it (check.ts ranks them so); -1 when none does.
+   */
+  decideIdentifier(type: string, normalizedValue: string, agent: string, claimed: string | undefined, covers: Covers): number {
     const kind = this.identifierKinds.get(type);
-    const value = kind === undefined ? this.identifiers.get(OTHER_IDENTIFIER_KIND, 0, `${type}\u0000${normalizedValue}`) : this.identifiers.get(kind, 0, normalizedValue);
-    return value === -1 ? undefined : value >= 0 ? value : this.shared[-(value + 2)];
+    if (kind === undefined) return this.decideKey(this.identifiers, OTHER_IDENTIFIER_KIND, 0, `${type}\u0000${normalizedValue}`, agent, claimed, covers);
+    return this.decideKey(this.identifiers, kind, 0, normalizedValue, agent, claimed, covers);
+  }
+
+  /** The same for a publisher's property id. */
+  decidePropertyId(publisher: number, propertyId: string, agent: string, claimed: string | undefined, covers: Covers): number {
+    return this.decideKey(this.propertyIds, 0, publisher, propertyId, agent, claimed, covers);
+  }
+
+  private decideKey(table: StringTable, kind: number, owner: number, text: string, agent: string, claimed: string | undefined, covers: Covers): number {
+    const hash = hashOf(kind, owner, text);
+    const tag = tagOf(kind, owner);
+    const agentNo = this.agents.get(agent) ?? -1;
+    const slots = table.slots;
+    for (let at = table.next(hash, tag, -1); at >= 0; at = table.next(hash, tag, at)) {
+      const value = slots[at + 1]!;
+      const length = table.arena[slots[at + 2]!]!;
+      // Decided from the slot before its key's text is confirmed, so the reads of both (and of
+      // the coverage and declarations) go out together rather than one after another.
+      const outcome = value >= 0 ? this.decideRow(slots[at + 4]!, slots[at + 5]!, slots[at + 6]!, value, agentNo, claimed, covers) : 0;
+      if (length !== (text.length & 0xffff) || !table.holds(at, text)) continue;
+      return value >= 0 ? outcome + 16 * (value + 1) : this.decideShared(this.shared[-(value + 2)]!, agentNo, claimed, covers);
+    }
+    return -1;
+  }
+
+  private decideShared(properties: readonly number[], agentNo: number, claimed: string | undefined, covers: Covers): number {
+    const rows = this.rows;
+    let best = -1;
+    for (const property of properties) {
+      const outcome = this.decideRow(rows[property * 4]!, rows[property * 4 + 1]!, rows[property * 4 + 2]!, property, agentNo, claimed, covers);
+      if (outcome === Outcome.Undecided) return outcome + 16 * (property + 1);
+      if (best < 0 || outcome < best % 16) best = outcome + 16 * (property + 1);
+      if (outcome === Outcome.Authorized) break;
+    }
+    return best;
   }
 
   /** The publisher number of a domain whose adagents.json is known, or -1. */
@@ -144,21 +187,15 @@ export class DecisionTable {
     return n >= 0 && (this.publisherFlags[n]! & 1) !== 0 ? n : -1;
   }
 
-  propertyById(publisher: number, propertyId: string): number {
-    return this.propertyIds.get(0, publisher, propertyId);
-  }
-
   /**
    * check.ts `checkProperty`, on numbers: stale first, then the publisher side (coverage, the claimed
    * delegation), then the operator side (a declaration listing the agent with a relationship matching
    * a delegation the check is for). `covers` answers for a grant covering only some properties.
    */
-  decide(property: number, agent: string, claimed: string | undefined, covers: (c: CoverageLike, property: number) => boolean): Outcome {
-    const rows = this.rows;
-    const publisher = rows[property * 4]!;
-    if (rows[property * 4 + 2] !== 0 || (this.publisherFlags[publisher]! & 2) !== 0) return Outcome.Stale;
-    const agentNo = this.agents.get(agent);
-    if (agentNo === undefined) return Outcome.AgentNotAuthorized;
+  private decideRow(publisher: number, declarations: number, stale: number, property: number, agentNo: number, claimed: string | undefined, covers: Covers): Outcome {
+    const operators = this.declarationPool[declarations]!;
+    if (stale !== 0 || (this.publisherFlags[publisher]! & 2) !== 0) return Outcome.Stale;
+    if (agentNo < 0) return Outcome.AgentNotAuthorized;
     const at = this.coverage.find(publisher, agentNo);
     if (at < 0) return Outcome.AgentNotAuthorized;
     let covering = this.coverage.values[at]!;
@@ -175,7 +212,7 @@ export class DecisionTable {
       if (wanted === OVERFLOW_BIT) return Outcome.Undecided;
       if ((covering & wanted) === 0) return Outcome.DelegationMismatch;
     }
-    const confirms = this.confirmsOf(rows[property * 4 + 1]!, agentNo);
+    const confirms = operators === 0 ? -1 : this.confirmsOf(declarations, agentNo);
     if (confirms === -1) return Outcome.OperatorNotDeclared;
     if (wanted === 0 || (confirms & wanted & ~OVERFLOW_BIT) !== 0) return Outcome.Authorized;
     // Two names sharing the overflow bit may or may not be the same name.
@@ -224,12 +261,11 @@ export class DecisionTable {
     return kind ?? OTHER_IDENTIFIER_KIND;
   }
 
-  private addIdentifier(type: string, value: string, property: number): void {
+  private addIdentifier(type: string, value: string, property: number, publisher: number, declarations: number, stale: number): void {
     const kind = this.identifierKey(type);
     const text = kind === OTHER_IDENTIFIER_KIND ? `${type}\u0000${value}` : value;
     const known = this.identifiers.get(kind, 0, text);
-    if (known === -1) return this.identifiers.set(kind, 0, text, property);
-    if (known === property) return;
+    if (known === -1 || known === property) return this.identifiers.set(kind, 0, text, property, publisher, declarations, stale);
     if (known >= 0) return this.identifiers.set(kind, 0, text, -(this.holdShared([known, property]) + 2));
     const list = this.shared[-(known + 2)]!;
     if (!list.includes(property)) list.push(property);
@@ -246,7 +282,8 @@ export class DecisionTable {
     if (rest.length > 1) return void (this.shared[index] = rest);
     this.shared[index] = undefined;
     this.freeShared.push(index);
-    this.identifiers.set(kind, 0, text, rest[0]!);
+    const last = rest[0]!;
+    this.identifiers.set(kind, 0, text, last, this.rows[last * 4]!, this.rows[last * 4 + 1]!, this.rows[last * 4 + 2]!);
   }
 
   private holdShared(list: number[]): number {

@@ -11,6 +11,7 @@ import { renderCheck } from '../render.ts';
 import { BulkCheckBody, BulkCheckResponse, CheckQuery, maxBulkChecks } from '../schemas.ts';
 import { answerFromMemory } from './answer-from-memory.ts';
 import { liveIndex } from './live-index.ts';
+import { perImpression } from './per-impression.ts';
 
 interface OneCheck {
   agent_url: string;
@@ -28,6 +29,7 @@ export function checkRoutes(app: FastifyInstance, follower: IndexFollower, answe
   app.get<{ Querystring: CheckQuery }>(
     '/api/registry/validate/property-authorization',
     {
+      config: perImpression,
       schema: {
         summary: 'Check an agent’s authorization for a property, in real time',
         description:
@@ -49,6 +51,7 @@ export function checkRoutes(app: FastifyInstance, follower: IndexFollower, answe
   app.post<{ Body: BulkCheckBody }>(
     '/api/registry/validate/property-authorization',
     {
+      config: perImpression,
       schema: {
         summary: 'Check many authorizations at once',
         description: `Up to ${maxBulkChecks} checks, each as the GET takes it (\`identifier: {type, value}\` or \`publisher_domain\` + \`property_id\`); results in the same order.`,

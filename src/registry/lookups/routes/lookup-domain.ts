@@ -10,12 +10,14 @@ import type { IndexedProperty } from '../index-records.ts';
 import { grantSummary, publisherStatus } from '../render.ts';
 import { DomainLookup } from '../schemas.ts';
 import { answerFromMemory } from './answer-from-memory.ts';
+import { perImpression } from './per-impression.ts';
 
 /** `GET /api/registry/lookup/domain/{domain}`: who may sell a domain, and which of its properties. */
 export function lookupDomainRoute(app: FastifyInstance, follower: IndexFollower, answers: IndexAnswers<string>): void {
   app.get<{ Params: { domain: string } }>(
     '/api/registry/lookup/domain/:domain',
     {
+      config: perImpression,
       schema: {
         summary: 'Agents authorized for a domain',
         description:

@@ -7,12 +7,14 @@ import { propertySummary } from '../render.ts';
 import { PropertyLookup, PropertyLookupQuery } from '../schemas.ts';
 import { grantsOver } from './lookup-domain.ts';
 import { liveIndex } from './live-index.ts';
+import { perImpression } from './per-impression.ts';
 
 /** `GET /api/registry/lookup/property`: the properties an identifier names, and who may sell them. */
 export function lookupPropertyRoute(app: FastifyInstance, follower: IndexFollower): void {
   app.get<{ Querystring: Static<typeof PropertyLookupQuery> }>(
     '/api/registry/lookup/property',
     {
+      config: perImpression,
       schema: {
         summary: 'Agents authorized for a property identifier',
         description: 'By identifier type and value (`domain`, `ios_bundle`, `roku_store_id`, ...): the catalog properties with that identifier and every authorization covering them.',
