@@ -28,11 +28,3 @@ function rewrite(value: unknown, base: string, isFormatId: boolean): unknown {
     ]),
   );
 }
-
-export function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
-}

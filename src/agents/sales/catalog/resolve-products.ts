@@ -1,4 +1,5 @@
-import { deepFreeze, withAgentUrlsUnder } from './agent-urls.ts';
+import { deepFreeze } from '../../catalog-files/index.ts';
+import { withAgentUrlsUnder } from './agent-urls.ts';
 import type { Catalog, Product } from './types.ts';
 
 // A deployment has one base URL, so remembering the last one per catalog is enough.

@@ -1,5 +1,5 @@
 import { isAlias, isMap, isScalar, isSeq, type Document, type LineCounter, type Node } from 'yaml';
-import type { PathSegment } from '../../../protocol/json-path.ts';
+import type { PathSegment } from '../../protocol/json-path.ts';
 
 export interface Position {
   line: number;

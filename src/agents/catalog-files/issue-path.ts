@@ -1,4 +1,4 @@
-import { jsonPath, type PathSegment } from '../../../protocol/json-path.ts';
+import { jsonPath, type PathSegment } from '../../protocol/json-path.ts';
 
 // The forms `jsonPath` writes: `.name`, `[3]` (an index) and `["odd key"]` (any other key).
 const step = /\.([A-Za-z_$][A-Za-z0-9_$]*)|\[(0|[1-9][0-9]*)\]|\[("(?:[^"\\]|\\.)*")\]/y;
