@@ -6,4 +6,5 @@
 export { CatalogError, formatProblem, type CatalogProblem } from './catalog-error.ts';
 export { isObject, readCatalogDocument, reportRepeatedIds, rootList, type CatalogDocument, type Report } from './catalog-document.ts';
 export { deepFreeze } from './deep-freeze.ts';
+export { isPathForm, underBase } from './path-form.ts';
 export { readCatalogFile } from './read-catalog-file.ts';

@@ -1,13 +1,8 @@
 /**
- * A catalog may name this deployment's own creative agent by path (`/creative/mcp`), since the
- * file cannot know the host it will be served from. Only a format id's `agent_url` gets this
- * relaxation; everything else must be valid as written.
+ * A product names this deployment's own creative agent by path (`/creative/mcp`). Only a format
+ * id's `agent_url` gets this relaxation; everything else must be valid as written.
  */
-
-/** `/creative/mcp` is a path; `//host/x` is a host, not a path, and stays invalid. */
-export function isPathForm(url: unknown): url is string {
-  return typeof url === 'string' && url.startsWith('/') && !url.startsWith('//');
-}
+import { isPathForm } from '../../catalog-files/index.ts';
 
 /**
  * A copy of `value` in which every path-form `agent_url` of a format id (under a `format_ids`
