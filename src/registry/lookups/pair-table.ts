@@ -1,7 +1,7 @@
 /**
  * A hash table from a pair of non-negative int32s to a pair of int32s, in one typed array (a slot
  * is four int32s: the key, then the value), so a lookup reads one cache line. Removal leaves a
- * tombstone; the table rebuilds itself when tombstones and keys fill half of it.
+ * tombstone; the table rebuilds itself when tombstones and keys fill 70% of it.
  */
 export class PairTable {
   /** Per slot: first key + 1 (0 empty, -1 removed), second key, the two values. */
@@ -33,7 +33,7 @@ export class PairTable {
   set(a: number, b: number, v0: number, v1: number): void {
     let at = this.find(a, b);
     if (at < 0) {
-      if ((this.live + this.removed + 1) * 2 > this.mask + 1) this.rebuild();
+      if ((this.live + this.removed + 1) * 10 > (this.mask + 1) * 7) this.rebuild();
       at = this.place(a, b);
       this.live++;
     }
@@ -62,7 +62,7 @@ export class PairTable {
   private rebuild(): void {
     const old = this.slots;
     let capacity = 1024;
-    while (capacity < (this.live + 1) * 3) capacity *= 2;
+    while (capacity < (this.live + 1) * 2) capacity *= 2;
     this.slots = new Int32Array(capacity * 4);
     this.mask = capacity - 1;
     this.removed = 0;
