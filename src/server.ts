@@ -1,5 +1,6 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import { closeControlSocket, controlSocketPath, openControlSocket } from './admin/control-socket.ts';
+import { controlSocketPath } from './admin/control-client.ts';
+import { closeControlSocket, openControlSocket } from './admin/control-socket.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { loadMigrations, migrate, type Migration } from './db/migrate.ts';
