@@ -10,7 +10,12 @@ eachEngine('dashboard in a real browser', (engine) => {
   let server: TestServer;
   let browser: Browser;
   before(async () => {
-    [server, browser] = await Promise.all([startTestServer(engine), launchBrowser()]);
+    // Started together; if one fails, the other is kept for `after` to close, or the process
+    // would wait on it until the runner's timeout.
+    const [started, launched] = await Promise.allSettled([startTestServer(engine), launchBrowser()]);
+    if (started.status === 'fulfilled') server = started.value;
+    if (launched.status === 'fulfilled') browser = launched.value;
+    for (const outcome of [started, launched]) if (outcome.status === 'rejected') throw outcome.reason;
   });
   after(async () => {
     await browser?.close();
