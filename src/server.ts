@@ -12,6 +12,7 @@ import { requireJsonWrites } from './http/json-writes.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { buildValidator, refuseNulCharacters } from './http/validation.ts';
+import { buildSerializer } from './http/serialization.ts';
 import { echoRequestId, requestId } from './http/request-id.ts';
 import { baseUrl } from './http/base-url.ts';
 import { standardOutputLog } from './http/log-destination.ts';
@@ -73,7 +74,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // We answer 503 in the catalogue's shape ourselves while closing (see the preClose hook).
     return503OnClosing: false,
     // The factory's published type is Ajv-compiler's own; ours has the same call shape.
-    schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
+    schemaController: { compilersFactory: { buildValidator: buildValidator as never, buildSerializer } },
   });
 
   // Route-level hooks attach as routes register, so these come before any route.
