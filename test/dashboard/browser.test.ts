@@ -1,21 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { launchBrowser } from '../support/browser.ts';
+import { startServerWithBrowser } from '../support/browser.ts';
 import { eachEngine } from '../support/engines.ts';
 import { bearer, seedOrganization, seedUser, proveOwnership } from '../support/identity.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import type { TestServer } from '../support/server.ts';
 
 eachEngine('dashboard in a real browser', (engine) => {
   let server: TestServer;
   let browser: Browser;
   before(async () => {
-    // Started together; if one fails, the other is kept for `after` to close, or the process
-    // would wait on it until the runner's timeout.
-    const [started, launched] = await Promise.allSettled([startTestServer(engine), launchBrowser()]);
-    if (started.status === 'fulfilled') server = started.value;
-    if (launched.status === 'fulfilled') browser = launched.value;
-    for (const outcome of [started, launched]) if (outcome.status === 'rejected') throw outcome.reason;
+    ({ server, browser } = await startServerWithBrowser(engine));
   });
   after(async () => {
     await browser?.close();
