@@ -1,5 +1,6 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import { closeControlSocket, controlSocketPath, openControlSocket } from './admin/control-socket.ts';
+import { controlSocketPath } from './admin/control-client.ts';
+import { closeControlSocket, openControlSocket } from './admin/control-socket.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { loadMigrations, migrate, type Migration } from './db/migrate.ts';
@@ -11,6 +12,7 @@ import { requireJsonWrites } from './http/json-writes.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { buildValidator, refuseNulCharacters } from './http/validation.ts';
+import { buildSerializer } from './http/serialization.ts';
 import { echoRequestId, requestId } from './http/request-id.ts';
 import { baseUrl } from './http/base-url.ts';
 import { standardOutputLog } from './http/log-destination.ts';
@@ -72,7 +74,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // We answer 503 in the catalogue's shape ourselves while closing (see the preClose hook).
     return503OnClosing: false,
     // The factory's published type is Ajv-compiler's own; ours has the same call shape.
-    schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
+    schemaController: { compilersFactory: { buildValidator: buildValidator as never, buildSerializer } },
   });
 
   // Route-level hooks attach as routes register, so these come before any route.

@@ -65,6 +65,9 @@ export const adminCommands = {
 export type AdminCommand = keyof typeof adminCommands;
 export type AdminArgs<C extends AdminCommand> = Parameters<(typeof adminCommands)[C]>[1];
 
+/** Runs one admin command in a session (the CLI's); through a socket the result has been through JSON. */
+export type AdminRunner = <C extends AdminCommand>(command: C, args: AdminArgs<C>) => Promise<unknown>;
+
 export function isAdminCommand(name: string): name is AdminCommand {
   return Object.hasOwn(adminCommands, name);
 }

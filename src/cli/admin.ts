@@ -1,17 +1,7 @@
-import { controlSocketAnswers, controlSocketPath, viaControlSocket } from '../admin/control-socket.ts';
-import { runAdminCommand, type AdminArgs, type AdminCommand, type AdminServices } from '../admin/commands.ts';
-import { systemClock } from '../clock.ts';
+import type { AdminArgs, AdminCommand, AdminRunner } from '../admin/commands.ts';
+import { controlSocketAnswers, controlSocketPath, viaControlSocket } from '../admin/control-client.ts';
 import type { Config } from '../config.ts';
-import type { Database } from '../db/database.ts';
-import { loadMigrations, migrate } from '../db/migrate.ts';
-import { openDatabase } from '../db/open.ts';
-import { parseAllowList } from '../net/allow-list.ts';
-import { SafeFetch } from '../net/safe-fetch.ts';
 import { ApError } from '../protocol/errors.ts';
-import { Crawler } from '../registry/crawler/crawler.ts';
-
-/** Runs one admin command in a session; through a socket the result has been through JSON. */
-export type AdminRunner = <C extends AdminCommand>(command: C, args: AdminArgs<C>) => Promise<unknown>;
 
 /**
  * Runs admin commands where the data is: through a running server's control socket when one
@@ -29,39 +19,15 @@ export async function withAdmin<T>(config: Config, use: (run: AdminRunner) => Pr
       return remote.result;
     });
   }
-  const db = await openDatabase(config);
-  const local = localServices(config, db);
-  try {
-    await migrate(db, await loadMigrations());
-    return await use((command, args) => runAdminCommand(db, command, args, local.services));
-  } finally {
-    try {
-      await local.close();
-    } finally {
-      await db.close();
-    }
-  }
+  // Loaded only here: the commands, the crawler and the database engines take most of a second to
+  // load, which a command the server runs for us need not pay.
+  const { withLocalAdmin } = await import('./local-admin.ts');
+  return withLocalAdmin(config, use);
 }
 
 /** Runs one admin command (see withAdmin). */
 export async function runAdmin<C extends AdminCommand>(config: Config, command: C, args: AdminArgs<C>): Promise<unknown> {
   return withAdmin(config, (run) => run(command, args));
-}
-
-/** The CLI's own services, built on first use: a crawler with a fetch client from the configuration. */
-function localServices(config: Config, db: Database): { services: AdminServices; close(): Promise<void> } {
-  let fetcher: SafeFetch | undefined;
-  let crawler: Crawler | undefined;
-  return {
-    services: {
-      crawler() {
-        fetcher ??= new SafeFetch({ allow: parseAllowList(config.fetchAllow) });
-        crawler ??= new Crawler({ db, fetcher, clock: systemClock, config: config.crawler });
-        return crawler;
-      },
-    },
-    close: async () => fetcher?.close(),
-  };
 }
 
 /** Prints rows as aligned columns, or JSON with `--json`. */

@@ -10,6 +10,19 @@ import { ApError } from '../protocol/errors.ts';
  * Fastify calls the factory with the schemas shared through `app.addSchema`.
  */
 export function buildValidator(externalSchemas?: Record<string, unknown>): FastifySchemaCompiler<unknown> {
+  // Fastify asks once per encapsulation context, some fifty times as an app starts, nearly always
+  // with the same shared schemas; each new pair of Ajv instances would compile the meta-schema and
+  // check every shared schema again (seconds of start-up in all). Keyed by their text, as Fastify's
+  // own Ajv compiler pools them.
+  const key = JSON.stringify(externalSchemas ?? {});
+  let compiler = validators.get(key);
+  if (!compiler) validators.set(key, (compiler = newValidator(externalSchemas)));
+  return compiler;
+}
+
+const validators = new Map<string, FastifySchemaCompiler<unknown>>();
+
+function newValidator(externalSchemas?: Record<string, unknown>): FastifySchemaCompiler<unknown> {
   const shared = Object.values(externalSchemas ?? {}) as AnySchema[];
   const text = create({ coerceTypes: 'array' }, shared);
   const json = create({ coerceTypes: false }, shared);

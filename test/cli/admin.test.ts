@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { runAp, serveAp, type ServingAp } from '../support/cli.ts';
-import { postgresUrl } from '../support/engines.ts';
+import { postgresUrl, seedPgliteDirectory } from '../support/engines.ts';
 import { json } from '../support/http.ts';
 import { bearer } from '../support/identity.ts';
 import { callProtected } from '../support/requests.ts';
@@ -76,6 +76,8 @@ function adminCommandsWhileServing(engine: string, setup: () => Promise<{ flags:
 
 adminCommandsWhileServing('pglite', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'ap-admin-'));
+  // A migrated cluster to serve from: creating one is what ap serve's own tests are about.
+  await seedPgliteDirectory(join(dir, 'db'), 'migrated');
   return { flags: ['--data-dir', join(dir, 'db')], teardown: () => rm(dir, { recursive: true, force: true }) };
 });
 

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { openPglite } from '../../src/db/pglite.ts';
 import { runAp, serveAp } from '../support/cli.ts';
+import { seedPgliteDirectory } from '../support/engines.ts';
 import { startFleet, type Fleet } from '../support/publisher-fleet.ts';
 
 const ADAGENTS = '/.well-known/adagents.json';
@@ -44,6 +45,9 @@ describe('ap crawl', () => {
     fleet.serve(b, ADAGENTS, { body: adagents(b) });
     dir = await mkdtemp(join(tmpdir(), 'ap-crawl-'));
     dataDir = join(dir, 'db');
+    // A migrated cluster to start from: creating one (initdb, then the migrations) is what
+    // ap serve's tests are about, and would cost the first crawl seconds.
+    await seedPgliteDirectory(dataDir, 'migrated');
   });
   after(async () => {
     await fleet.close();

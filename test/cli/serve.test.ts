@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { openPglite } from '../../src/db/pglite.ts';
-import { postgresUrl } from '../support/engines.ts';
+import { postgresUrl, seedPgliteDirectory } from '../support/engines.ts';
 import { runAp, serveAp, untilReady, type ServingAp } from '../support/cli.ts';
 import { mcpClient } from '../support/agents.ts';
 import { json, type Json } from '../support/http.ts';
@@ -31,7 +31,7 @@ describe('ap command', () => {
     after(() => rm(dir, { recursive: true, force: true }));
     const path = join(dir, 'brands.json');
     await writeFile(path, '[{"name": "paypal",');
-    const { code, stderr } = await runAp(['serve', '--port', '0', '--data-dir', 'memory://'], { AP_BRAND_DENY_LIST: path });
+    const { code, stderr } = await runAp(['serve', '--port', '0', '--data-dir', await migratedDataDir(dir)], { AP_BRAND_DENY_LIST: path });
     assert.equal(code, 2);
     assert.match(stderr, /ap: AP_BRAND_DENY_LIST: .*brands\.json.*not valid JSON/);
   });
@@ -123,11 +123,22 @@ describe('[pglite] ap serve with the test deployment', () => {
     after(() => rm(dir, { recursive: true, force: true }));
     const path = join(dir, 'catalog.yaml');
     await writeFile(path, 'products:\n  - product_id: broken\n    name: [unclosed\n');
-    const { code, stderr } = await runAp(['serve', '--port', '0', '--data-dir', 'memory://'], { AGENTS: 'true', SALES_CATALOG: path });
+    const { code, stderr } = await runAp(['serve', '--port', '0', '--data-dir', await migratedDataDir(dir)], { AGENTS: 'true', SALES_CATALOG: path });
     assert.equal(code, 2);
     assert.match(stderr, /ap: SALES_CATALOG: .*catalog\.yaml:\d+/);
   });
 });
+
+/**
+ * A migrated data directory inside `dir`, for a start refused for its configuration: the server
+ * reads the files settings name as it builds, after opening the database, and creating a cluster
+ * there (initdb, then the migrations, in memory or not) would cost each refusal seconds.
+ */
+async function migratedDataDir(dir: string): Promise<string> {
+  const dataDir = join(dir, 'db');
+  await seedPgliteDirectory(dataDir, 'migrated');
+  return dataDir;
+}
 
 /** The sales agent answers at /sales/mcp to the public credential the server printed, and no one else. */
 async function servesTheSalesAgent(server: ServingAp): Promise<void> {

@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { launchBrowser } from '../support/browser.ts';
+import { startServerWithBrowser } from '../support/browser.ts';
 import { eachEngine } from '../support/engines.ts';
 import { bearer, seedOrganization, seedUser, proveOwnership } from '../support/identity.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import type { TestServer } from '../support/server.ts';
 
 eachEngine('dashboard in a real browser', (engine) => {
   let server: TestServer;
   let browser: Browser;
   before(async () => {
-    [server, browser] = await Promise.all([startTestServer(engine), launchBrowser()]);
+    ({ server, browser } = await startServerWithBrowser(engine));
   });
   after(async () => {
     await browser?.close();

@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import type { Database } from '../../src/db/database.ts';
 import { loadMigrations, migrate, migrationStatus, type Migration } from '../../src/db/migrate.ts';
-import { eachEngine } from '../support/engines.ts';
+import { eachEngine, seedPgliteDirectory } from '../support/engines.ts';
 
 async function migrationsFrom(files: Record<string, string>): Promise<Migration[]> {
   const dir = await mkdtemp(join(tmpdir(), 'ap-migrations-'));
@@ -107,13 +107,16 @@ describe('migrations on one PGlite data directory across restarts', () => {
   it('keeps data and the ledger when the database is closed and reopened', async () => {
     const { openPglite } = await import('../../src/db/pglite.ts');
     const list = await migrationsFrom(steps);
-    const first = await openPglite({ dataDir: dir });
+    // A copy of a new cluster: what initdb would leave in the directory, seconds sooner.
+    const dataDir = join(dir, 'db');
+    await seedPgliteDirectory(dataDir, 'empty');
+    const first = await openPglite({ dataDir });
     await migrate(first, list);
     await first.query(`insert into widgets (id, name) values (7, 'kept')`);
     const appliedBefore = (await migrationStatus(first, list)).applied;
     await first.close();
 
-    const second = await openPglite({ dataDir: dir });
+    const second = await openPglite({ dataDir });
     try {
       assert.deepEqual(await migrate(second, list), []);
       assert.deepEqual(await second.query('select id, name from widgets'), [{ id: 7, name: 'kept' }]);

@@ -1,7 +1,8 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID, scryptSync } from 'node:crypto';
 import { createApiKeyFor } from './identity-keys.ts';
 import type { Database } from '../../src/db/database.ts';
-import { addMember, createLocalUser, createOrganization, organizationBySlug, type Role, type UserRow } from '../../src/auth/accounts/service.ts';
+import { addMember, createOrganization, LOCAL_ISSUER, organizationBySlug, type Role, type UserRow } from '../../src/auth/accounts/service.ts';
+import { insertUser } from '../../src/auth/accounts/sql.ts';
 import { recordProof } from '../../src/registry/ownership/sql.ts';
 
 export { createApiKeyFor };
@@ -20,13 +21,29 @@ export interface SeededUser {
   password: string;
 }
 
-/** A local user who can sign in, member of `organization` (a slug) with `role` when given. */
+/**
+ * A local user who can sign in, member of `organization` (a slug) with `role` when given. The row
+ * is the one createLocalUser writes, but its password is hashed at a cost 128 times lower than
+ * OWASP's: the scrypt parameters travel with the hash, so signing in verifies it as any other,
+ * and at the real cost each seeded user and each of their sign-ins would take 0.7 s (most of what
+ * the dashboard tests spend). test/auth/accounts/passwords.test.ts covers the real cost.
+ */
 export async function seedUser(db: Database, options: { organization?: string; role?: Role; email?: string } = {}): Promise<SeededUser> {
   const email = options.email ?? `${unique('user')}@example.test`;
   const password = `pw-${randomBytes(12).toString('base64url')}`;
-  const user = await createLocalUser(db, { email, password });
+  const id = randomUUID();
+  const user = await insertUser(db, { id, issuer: LOCAL_ISSUER, subject: id, email, display_name: email, password_hash: cheaplyHashed(password) });
+  if (!user) throw new Error(`a user with the email ${email} exists already`);
   if (options.organization) await addMember(db, options.organization, user.id, options.role ?? 'member');
   return { user, email, password };
+}
+
+/** What hashPassword writes (`scrypt$N$r$p$salt$key`, the password NFKC-normalized, a 32-byte key), at N = 2^10. */
+function cheaplyHashed(password: string): string {
+  const [N, r, p] = [2 ** 10, 8, 1];
+  const salt = randomBytes(16);
+  const key = scryptSync(password.normalize('NFKC'), salt, 32, { N, r, p });
+  return ['scrypt', N, r, p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
 /**

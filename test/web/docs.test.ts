@@ -2,15 +2,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { engines } from '../support/engines.ts';
-import { launchBrowser } from '../support/browser.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { startServerWithBrowser } from '../support/browser.ts';
+import type { TestServer } from '../support/server.ts';
 
 // The page shows the API, not stored data, so one engine is enough here.
 describe('[pglite] API reference page', () => {
   let server: TestServer;
   let browser: Browser;
   before(async () => {
-    [server, browser] = await Promise.all([startTestServer(engines[0]!), launchBrowser()]);
+    ({ server, browser } = await startServerWithBrowser(engines[0]!));
   });
   after(async () => {
     await browser?.close();

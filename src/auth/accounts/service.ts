@@ -61,7 +61,7 @@ export async function addMember(db: Queryable, organizationSlug: string, userId:
 /** The local user with this email and password, or undefined; as slow for a wrong email as for a wrong password. */
 export async function signIn(db: Queryable, email: string, password: string): Promise<sql.UserRow | undefined> {
   const user = await sql.localUserByEmail(db, email.trim());
-  const ok = await verifyPassword(password, user?.password_hash ?? (await decoyHash));
+  const ok = await verifyPassword(password, user?.password_hash ?? decoyHash);
   return ok ? user : undefined;
 }
 

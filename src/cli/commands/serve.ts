@@ -1,7 +1,6 @@
 import closeWithGrace from 'close-with-grace';
 import { Command } from 'commander';
 import { loadConfig, type ConfigFlags } from '../../config.ts';
-import { startServer } from '../../server.ts';
 import { withDatabaseOptions } from './database-options.ts';
 
 export function serveCommand(): Command {
@@ -12,6 +11,9 @@ export function serveCommand(): Command {
       .option('--host <host>', 'interface to listen on (env HOST, default 127.0.0.1)'),
   ).action(async (flags: ConfigFlags) => {
     const config = loadConfig(flags);
+    // Loaded only when serving: the whole server takes about a second to load, which every other
+    // command (and `ap --help`) would otherwise pay.
+    const { startServer } = await import('../../server.ts');
     const server = await startServer(config);
     server.app.log.info({ engine: server.engine }, `ap serving at ${server.url}`);
     // SIGTERM/SIGINT stop accepting requests, let in-flight ones finish, then close the database.
