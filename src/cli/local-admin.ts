@@ -4,12 +4,14 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { loadMigrations, migrate } from '../db/migrate.ts';
 import { openDatabase } from '../db/open.ts';
+import { skipWasmTierUp } from '../db/pglite.ts';
 import { parseAllowList } from '../net/allow-list.ts';
 import { SafeFetch } from '../net/safe-fetch.ts';
 import { Crawler } from '../registry/crawler/crawler.ts';
 
 /** An admin session against the database itself (see withAdmin): opened and migrated once, closed when `use` is done. */
 export async function withLocalAdmin<T>(config: Config, use: (run: AdminRunner) => Promise<T>): Promise<T> {
+  skipWasmTierUp();
   const db = await openDatabase(config);
   const local = localServices(config, db);
   try {

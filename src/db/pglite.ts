@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
+import { setFlagsFromString } from 'node:v8';
 import type { Database, Queryable } from './database.ts';
 import { OID, parseDate } from './types.ts';
 
@@ -54,4 +55,19 @@ export async function openPglite(options: PgliteOptions): Promise<PgliteDatabase
     close: () => db.close(),
     dumpDataDir: () => db.dumpDataDir('none'),
   };
+}
+
+/** V8's flags that keep WebAssembly on its baseline compiler (see skipWasmTierUp), for a child process's command line. */
+export const skipWasmTierUpFlags = ['--no-wasm-dynamic-tiering', '--no-wasm-tier-up'];
+
+/**
+ * For a process that exits within seconds of opening PGlite (an `ap` command, a test). V8 first
+ * compiles WebAssembly quickly, then again, function by function as each warms up, with its
+ * optimizing compiler in the background. A short process never gets to use that code, and must
+ * wait for those compilations before it can exit: about 3 s after merely opening a database,
+ * 8 s of the 15 an initdb with every migration takes. Call it before PGlite first opens; `ap
+ * serve`, which lives long, keeps V8's defaults. (`npm test` gives the flags to its processes.)
+ */
+export function skipWasmTierUp(): void {
+  for (const flag of skipWasmTierUpFlags) setFlagsFromString(flag);
 }

@@ -2,8 +2,18 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { skipWasmTierUpFlags } from '../../src/db/pglite.ts';
 
 export const apBin = fileURLToPath(new URL('../../bin/ap.js', import.meta.url));
+
+/**
+ * How the tests start `ap`: with the Node running them and its flags for WebAssembly. `npm test`
+ * keeps PGlite on V8's baseline compiler (see skipWasmTierUp): every `ap` a test starts, `ap serve`
+ * too, lives seconds, and would otherwise wait at exit for optimized code it never used. A
+ * benchmark, started without those flags, gets its servers as deployed.
+ */
+const wasmFlags = process.execArgv.filter((flag) => skipWasmTierUpFlags.includes(flag));
+const apCommand = (args: string[]) => [process.execPath, [...wasmFlags, apBin, ...args]] as const;
 
 export interface RunResult {
   code: number | null;
@@ -13,7 +23,7 @@ export interface RunResult {
 
 /** Runs `ap <args>` to completion with the Node running the tests; `input` is its standard input. */
 export async function runAp(args: string[], env: Record<string, string> = {}, input = ''): Promise<RunResult> {
-  const child = spawn(process.execPath, [apBin, ...args], { env: { ...process.env, ...env } });
+  const child = spawn(...apCommand(args), { env: { ...process.env, ...env } });
   child.stdin.end(input);
   let stdout = '';
   let stderr = '';
@@ -38,7 +48,7 @@ export interface ServingAp {
 
 /** Starts `ap serve <args>` and resolves once it says where it listens. */
 export async function serveAp(args: string[], env: Record<string, string> = {}): Promise<ServingAp> {
-  const child = spawn(process.execPath, [apBin, 'serve', '--port', '0', ...args], {
+  const child = spawn(...apCommand(['serve', '--port', '0', ...args]), {
     // No crawl worker unless asked: it would fetch saved domains through the system's DNS. An
     // empty registry unless asked: the demo would fill an embedded database on its first start.
     // No agents unless asked, as most tests are of the registry alone.

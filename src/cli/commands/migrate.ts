@@ -2,12 +2,14 @@ import { Command } from 'commander';
 import { loadConfig, type ConfigFlags } from '../../config.ts';
 import { loadMigrations, migrate } from '../../db/migrate.ts';
 import { openDatabase } from '../../db/open.ts';
+import { skipWasmTierUp } from '../../db/pglite.ts';
 import { withDatabaseOptions } from './database-options.ts';
 
 export function migrateCommand(): Command {
   return withDatabaseOptions(new Command('migrate').description('Apply pending database migrations and exit')).action(
     async (flags: ConfigFlags) => {
       const config = loadConfig(flags);
+      skipWasmTierUp();
       const db = await openDatabase(config);
       try {
         const applied = await migrate(db, await loadMigrations());
