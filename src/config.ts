@@ -64,6 +64,10 @@ export interface AgentsConfig {
   serve: boolean;
   /** The sales agent's catalog file (YAML or JSON); the demo catalog when unset. */
   salesCatalog: string | undefined;
+  /** The signals agent's catalog file (YAML or JSON); the demo catalog when unset. */
+  signalsCatalog: string | undefined;
+  /** Seconds a platform activation takes in the test deployment; undefined: each platform's time as the catalog states it. */
+  signalActivationSeconds: number | undefined;
   /** The test deployment's public bearer credential; none when `off`. */
   testCredential: string | undefined;
   /** Whether the sales agent serves comply_test_controller (sandbox accounts only). */
@@ -170,6 +174,8 @@ export const envVars = {
   FEED_HEARTBEAT_SECONDS: { default: '15', meaning: 'heartbeat interval of caught-up feed streams' },
   AGENTS: { default: 'true', meaning: 'mount the test deployment\'s agents (/sales/mcp, ...) beside the registry (true or false)' },
   SALES_CATALOG: { default: '', meaning: 'the sales agent\'s product catalog, a YAML or JSON file (default: the demo catalog)' },
+  SIGNALS_CATALOG: { default: '', meaning: 'the signals agent\'s catalog, a YAML or JSON file (default: the demo catalog)' },
+  SIGNALS_ACTIVATION_SECONDS: { default: '5', meaning: 'seconds a platform activation of a signal takes in the test deployment (0 to 86400), or catalog for each platform\'s own time' },
   AGENT_TEST_CREDENTIAL: { default: publicTestCredential, meaning: 'the test deployment\'s public bearer credential, printed at start (at least 16 characters; off for none)' },
   AGENT_TEST_CONTROLLER: { default: 'true', meaning: 'the sales agent serves comply_test_controller on callers\' sandbox accounts (true or false)' },
   AGENT_REPLAY_TTL_SECONDS: { default: '86400', meaning: 'seconds an agent replays the first response to an idempotency key (3600 to 604800)' },
@@ -234,6 +240,8 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
     agents: {
       serve: oneOf('AGENTS', get('AGENTS'), ['true', 'false']) === 'true',
       salesCatalog: nonEmpty(get('SALES_CATALOG')),
+      signalsCatalog: nonEmpty(get('SIGNALS_CATALOG')),
+      signalActivationSeconds: get('SIGNALS_ACTIVATION_SECONDS') === 'catalog' ? undefined : integer('SIGNALS_ACTIVATION_SECONDS', get('SIGNALS_ACTIVATION_SECONDS'), 0, 86400),
       testCredential: testCredential(get('AGENT_TEST_CREDENTIAL')),
       testController: oneOf('AGENT_TEST_CONTROLLER', get('AGENT_TEST_CONTROLLER'), ['true', 'false']) === 'true',
       replayTtlSeconds: integer('AGENT_REPLAY_TTL_SECONDS', get('AGENT_REPLAY_TTL_SECONDS'), 3600, 604800),

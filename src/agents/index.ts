@@ -9,7 +9,8 @@ import { signatureLifetimeSeconds } from './runtime/keys/lifetime.ts';
 import { currentKey, type KeySettings } from './runtime/keys/store.ts';
 import { pruneAgentRecords } from './runtime/housekeeping.ts';
 import { mountTenant, type Tenant } from './runtime/index.ts';
-import { CatalogError, demoCatalogPath, loadCatalogFile, salesAgent, type Catalog } from './sales/index.ts';
+import { CatalogError, demoCatalogPath, loadCatalogFile, salesAgent } from './sales/index.ts';
+import { demoSignalsPath, loadSignalsCatalog, signalsAgent, type PlatformSeat } from './signals/index.ts';
 import { TaskWorker } from './runtime/tasks/worker.ts';
 import { WebhookDeliverer } from './runtime/webhooks/deliverer.ts';
 
@@ -36,15 +37,30 @@ export async function testDeployment(ctx: AppContext, base: () => string): Promi
   const { agents } = ctx.config;
   if (!agents.serve) return [];
   const credentials = agents.testCredential ? [{ token: agents.testCredential, name: 'public-test' }] : [];
-  return [salesAgent({ catalog: await salesCatalog(agents.salesCatalog ?? demoCatalogPath), base, credentials, testController: agents.testController })];
+  const sales = salesAgent({ catalog: await catalogSetting('SALES_CATALOG', () => loadCatalogFile(agents.salesCatalog ?? demoCatalogPath)), base, credentials, testController: agents.testController });
+  const signals = signalsAgent({
+    catalog: await catalogSetting('SIGNALS_CATALOG', () => loadSignalsCatalog(agents.signalsCatalog ?? demoSignalsPath)),
+    base,
+    credentials,
+    seats: demoSeats,
+    ...(agents.signalActivationSeconds === undefined ? {} : { activationMinutes: agents.signalActivationSeconds / 60 }),
+    activationPollMs: Math.min(1000, Math.max(100, (agents.signalActivationSeconds ?? 1) * 200)),
+  });
+  return [sales, signals];
 }
 
+/** The test deployment's buyers' seats on the demo platforms: the public test credential holds one on each of two. */
+const demoSeats: readonly PlatformSeat[] = [
+  { platform: 'tradeflow-dsp', account: 'public-test-seat', principals: ['public-test'] },
+  { platform: 'northstar-dsp', account: 'public-test-seat', principals: ['public-test'] },
+];
+
 /** A catalog the operator got wrong stops the start as any bad setting does, naming the file's line. */
-async function salesCatalog(path: string): Promise<Catalog> {
+async function catalogSetting<T>(setting: string, load: () => Promise<T>): Promise<T> {
   try {
-    return await loadCatalogFile(path);
+    return await load();
   } catch (err) {
-    if (err instanceof CatalogError) throw new ConfigError(`SALES_CATALOG: ${err.message}`);
+    if (err instanceof CatalogError) throw new ConfigError(`${setting}: ${err.message}`);
     throw err;
   }
 }

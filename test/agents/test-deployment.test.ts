@@ -35,12 +35,14 @@ describe('the test deployment', () => {
     const tenants = listing.tenants as Json[];
     assert.deepEqual(
       tenants.map((t) => [t.name, t.mcp]),
-      [['sales', `${server.url}/sales/mcp`]],
+      [['sales', `${server.url}/sales/mcp`], ['signals', `${server.url}/signals/mcp`]],
     );
     assert.deepEqual(tenants[0]!.tools, [
       'get_ap_capabilities', 'get_task', 'cancel_task', 'get_products', 'list_creative_formats', 'sync_accounts', 'list_accounts',
       'create_media_buy', 'update_media_buy', 'get_media_buys', 'get_media_buy_delivery', 'sync_creatives', 'list_creatives', 'comply_test_controller',
     ]);
+    assert.deepEqual(tenants[1]!.tools, ['get_ap_capabilities', 'get_task', 'cancel_task', 'get_signals', 'activate_signal']);
+    assert.equal((listing.authorized_agents as Json[]).length, 1, 'the signals agent sells no publisher properties');
     const [sold] = listing.authorized_agents as Json[];
     assert.equal(sold!.url, `${server.url}/sales/mcp`);
     assert.ok((sold!.publisher_properties as Json[]).length > 0);
@@ -75,6 +77,24 @@ describe('the test deployment', () => {
     for (const format of formats) assert.ok(used.some((id) => isDeepStrictEqual(id, format.format_id)), `${JSON.stringify(format.format_id)} is a product's`);
     for (const id of used) assert.ok(formats.some((f) => isDeepStrictEqual(f.format_id, id)), `${JSON.stringify(id)} is listed`);
     assert.deepEqual(answer.creative_agents, [{ agent_url: `${server.url}/creative/mcp` }]);
+  });
+
+  it('serves the signals agent: its protocol, targets and specialisms, and the demo custom signals of the public credential', async () => {
+    const signals = await mcpClient(server.url, '/signals', { authorization: `Bearer ${publicTestCredential}` });
+    try {
+      const ask = async (name: string, args: Record<string, unknown>) => JSON.parse(((await signals.callTool({ name, arguments: args })) as Json).content[0].text as string) as Json;
+      const capabilities = await ask('get_ap_capabilities', {});
+      assert.deepEqual(validateSchema('/schemas/3.0.6/protocol/get-ap-capabilities-response.json', capabilities).errors, []);
+      assert.deepEqual(capabilities.supported_protocols, ['signals']);
+      assert.deepEqual(capabilities.specialisms, ['signal-marketplace', 'signal-owned']);
+      assert.deepEqual((capabilities.signals as Json).platforms, ['bluewave-dsp', 'cinder-ctv', 'northstar-dsp', 'openlane-dsp', 'tradeflow-dsp']);
+      assert.ok(((capabilities.signals as Json).data_provider_domains as string[]).includes('audiencegraph.example'));
+      const custom = await ask('get_signals', { signal_spec: 'weekend getaway planners', filters: { catalog_types: ['custom'] } });
+      assert.deepEqual(validateSchema('/schemas/3.0.6/signals/get-signals-response.json', custom).errors, []);
+      assert.ok((custom.signals as Json[]).some((s) => s.name === 'Weekend getaway planners (custom)'), 'built for the public-test principal');
+    } finally {
+      await signals.close();
+    }
   });
 
   it('refuses callers without a credential', async () => {

@@ -12,7 +12,8 @@ import { cancelTaskTask, getTaskTask, submitTask } from './tasks/service.ts';
 
 export type { AgentTask, DeferOptions, PassContext, Tenant, TenantPass, TaskContext, TaskProgress, ResolvedAccount } from './task.ts';
 export { InputRequired } from './task.ts';
-export { completeTask, type TaskOutcome } from './tasks/service.ts';
+export { completeTask, findTask, type TaskOutcome } from './tasks/service.ts';
+export { actorOf, ownerOf } from './owner.ts';
 export { enqueueWebhookEvent, type WebhookEvent } from './webhooks/outbox.ts';
 export { errorObject } from './envelope.ts';
 export { cursorPosition, defaultPageSize, pageCursor, pageRequestInput, paginate, type PageInfo, type PageRequest } from './pagination.ts';

@@ -59,6 +59,8 @@ export interface DeferOptions {
   taskId?: string;
   /** Said with the `submitted` answer. */
   message?: string;
+  /** Fields answered beside `task_id` and `status`: what is already known (an activation's pending deployments). */
+  answer?: Record<string, unknown>;
 }
 
 /** A handler's answer that the task goes on in the background; see `TaskContext.defer`. */

@@ -32,7 +32,7 @@ export async function submitTask(tx: Queryable, clock: Clock, tenant: string, pr
   const taskId = options.taskId ?? randomUUID();
   const row = { task_id: taskId, tenant, principal: principalKey(principal), caller: principal, task, arguments: args, held: options.held === true };
   if (!(await sql.insert(tx, row, clock.now()))) throw new AgentError('CONFLICT', `Task ${taskId} is still open; finish or cancel it before naming it again.`, { field: 'task_id' });
-  return { task_id: taskId, status: 'submitted', ...(options.message ? { message: options.message } : {}) };
+  return { ...options.answer, task_id: taskId, status: 'submitted', ...(options.message ? { message: options.message } : {}) };
 }
 
 /**

@@ -1,4 +1,3 @@
-import type { Principal } from '../../../auth/index.ts';
 
 export const accountStatuses = ['active', 'pending_approval', 'rejected', 'payment_required', 'suspended', 'closed'] as const;
 /** enums/account-status.json. */
@@ -43,18 +42,7 @@ export interface AccountRow extends Terms {
 /** Applied when a sync names no payment terms (the request schema leaves them to the seller). */
 export const defaultPaymentTerms = 'net_30';
 
-/**
- * Whose accounts a caller sees: its organization's, whichever key or member of it calls; a caller
- * acting for no organization (a configured credential, a user without one) has its own.
- */
-export function ownerOf(principal: Principal): string {
-  return principal.organization ? `org:${principal.organization.organizationId}` : `${principal.kind}:${principal.subject}`;
-}
-
-/** Who made a change, as its history records it. */
-export function actorOf(principal: Principal): string {
-  return `${principal.kind}:${principal.subject}`;
-}
+export { actorOf, ownerOf } from '../../runtime/index.ts';
 
 export function keyOfRow(row: AccountRow): NaturalKey {
   return { brandDomain: row.brand_domain, brandId: row.brand_id, operator: row.operator, sandbox: row.sandbox };

@@ -1,0 +1,136 @@
+import MiniSearch from 'minisearch';
+import { stemmer } from 'stemmer';
+import type { CatalogSignal } from '../catalog/index.ts';
+import { placesNamed, readSpec, type SpecReading } from './read-spec.ts';
+import { facetsOf, overlap, type SignalFacets } from './signal-facets.ts';
+import { stopWords, synonyms } from './vocabulary.ts';
+
+/** A signal a spec matched, and how well (higher is better; only the order means anything). */
+export interface RankedSignal {
+  readonly signal: CatalogSignal;
+  readonly score: number;
+}
+
+interface Document {
+  id: number;
+  name: string;
+  keywords: string;
+  taxonomy: string;
+  description: string;
+  provider: string;
+}
+
+// How much each kind of evidence counts, beside a full-text score scaled to 0–1. A facet the spec
+// states and the signal contradicts (men for "women", 18-24 for "35-44") outweighs any text match.
+const weight = {
+  ageMatch: 0.9,
+  genderMatch: 0.4,
+  incomeMatch: 0.9,
+  contradiction: -1,
+  notInCountry: -0.7,
+  residentsOfCountry: 0.6,
+  placeAsAsked: 1,
+  placeOtherwise: 0.5,
+  categoryAsked: 0.35,
+  contextualAsked: 0.5,
+  expansion: 0.5,
+};
+
+const tokenize = MiniSearch.getDefault('tokenize') as (text: string) => string[];
+
+const processTerm = (term: string): string | null => {
+  const word = term.toLowerCase();
+  return word.length === 0 || stopWords.has(word) ? null : stemmer(word);
+};
+
+/**
+ * Ranks a catalog's signals against a natural-language spec, in memory: full-text search
+ * (MiniSearch's BM25 over names, keywords, taxonomy, descriptions and providers, words stemmed,
+ * a brief's informal words widened through the synonym table), plus what `readSpec` reads of
+ * its structure (ages, gender, income, countries, cities, and whether it asks for in-market,
+ * life-event, visitor, contextual or B2B signals) matched against each signal's facets.
+ * Built once per catalog.
+ */
+export class SignalSearch {
+  private readonly index: MiniSearch<Document>;
+  private readonly signals: readonly CatalogSignal[];
+  private readonly facets: readonly SignalFacets[];
+  /** Signals with a facet a spec's structure can select on its own (ages, incomes, places, countries). */
+  private readonly faceted: readonly number[];
+  private readonly places: ReadonlySet<string>;
+
+  constructor(signals: readonly CatalogSignal[]) {
+    this.signals = signals;
+    this.facets = signals.map(facetsOf);
+    this.faceted = this.facets.flatMap((f, i) => (f.ages || f.income || f.place || f.residentsOf ? [i] : []));
+    this.places = new Set(this.facets.flatMap((f) => (f.place ? [f.place] : [])));
+    this.index = new MiniSearch<Document>({
+      fields: ['name', 'keywords', 'taxonomy', 'description', 'provider'],
+      processTerm,
+      searchOptions: {
+        boost: { name: 3, keywords: 2, taxonomy: 1.5, description: 0.5, provider: 1 },
+        prefix: (term) => term.length >= 5,
+        combineWith: 'OR',
+      },
+    });
+    this.index.addAll(
+      signals.map((s, id) => ({ id, name: s.name, keywords: s.keywords.join(' '), taxonomy: s.taxonomy.join(' '), description: s.description, provider: s.data_provider })),
+    );
+  }
+
+  /** The signals `spec` matches that `include` admits, best first; equal scores keep catalog order. */
+  rank(spec: string, include: (signal: CatalogSignal) => boolean = () => true): RankedSignal[] {
+    const reading = { ...readSpec(spec), places: placesNamed(spec, this.places) };
+    const scores = new Map<number, number>();
+    for (const [id, score] of this.textScores(reading.text)) scores.set(id, score);
+    if (hasStructure(reading)) for (const id of this.faceted) if (!scores.has(id)) scores.set(id, 0);
+    const ranked: { id: number; score: number }[] = [];
+    for (const [id, text] of scores) {
+      const signal = this.signals[id]!;
+      if (!include(signal)) continue;
+      const score = text + this.structureScore(signal, this.facets[id]!, reading);
+      if (score > 0) ranked.push({ id, score });
+    }
+    ranked.sort((a, b) => b.score - a.score || a.id - b.id);
+    return ranked.map(({ id, score }) => ({ signal: this.signals[id]!, score }));
+  }
+
+  /** BM25 scores of the spec's words and their synonyms (at a lower weight), scaled so the best is 1. */
+  private textScores(text: string): Map<number, number> {
+    const lower = ` ${text.toLowerCase()} `;
+    const expansion = Object.entries(synonyms)
+      .filter(([phrase]) => lower.includes(` ${phrase} `))
+      .map(([, words]) => words)
+      .join(' ');
+    const ownTerms = new Set(tokenize(text).map(processTerm).filter((t): t is string => t !== null));
+    let hits = this.index.search(`${text} ${expansion}`, { boostTerm: (term) => (ownTerms.has(term) ? 1 : weight.expansion) });
+    if (hits.length === 0 && text.trim()) hits = this.index.search(text, { fuzzy: 0.2 });
+    const best = hits[0]?.score ?? 1;
+    return new Map(hits.map((hit) => [hit.id as number, hit.score / best]));
+  }
+
+  private structureScore(signal: CatalogSignal, facets: SignalFacets, reading: SpecReading): number {
+    let score = 0;
+    if (reading.ages && facets.ages) {
+      const share = overlap(facets.ages, reading.ages);
+      score += share > 0 ? weight.ageMatch * share : weight.contradiction;
+    }
+    if (reading.gender && facets.gender) score += facets.gender === reading.gender ? weight.genderMatch : weight.contradiction;
+    if (reading.income && facets.income) {
+      const share = overlap(facets.income, reading.income);
+      score += share > 0 ? weight.incomeMatch * share : weight.contradiction;
+    }
+    if (reading.countries.length > 0) {
+      if (!signal.countries.some((c) => reading.countries.includes(c))) score += weight.notInCountry;
+      if (facets.residentsOf && reading.countries.includes(facets.residentsOf)) score += weight.residentsOfCountry;
+    }
+    if (facets.place && reading.places.includes(facets.place)) score += facets.visitors === reading.visitors ? weight.placeAsAsked : weight.placeOtherwise;
+    if (reading.inMarket && signal.category === 'in_market') score += weight.categoryAsked;
+    if (reading.lifeEvent && signal.category === 'life_events') score += weight.categoryAsked;
+    if (reading.b2b && signal.category === 'b2b') score += weight.categoryAsked;
+    if (reading.contextual && signal.category === 'contextual') score += weight.contextualAsked;
+    return score;
+  }
+}
+
+const hasStructure = (r: SpecReading) => r.ages !== undefined || r.income !== undefined || r.places.length > 0 || r.countries.length > 0;

@@ -1,0 +1,189 @@
+import { randomUUID } from 'node:crypto';
+import { AgentError } from '../../../protocol/errors.ts';
+import { checkPublishedRequest, ownerOf, type AgentTask } from '../../runtime/index.ts';
+import { agentActivationKey } from '../activations/activation-keys.ts';
+import { destinationsOf, targetKey, type Destination } from '../activations/destination.ts';
+import { deleteActivations, insertActivation, lockSignalActivations, type ActivationRow, type NewActivation } from '../activations/sql.ts';
+import type { CatalogSignal, Deployment } from '../catalog/index.ts';
+import { activationDeployment } from '../deployments.ts';
+import type { SignalsView } from './get-signals.ts';
+import { principalAccount, visibleTo } from '../visibility.ts';
+
+const REQUEST = '/schemas/3.0.6/signals/activate-signal-request.json';
+
+/** A buyer's account (seat) on a platform: who may have signals activated there. */
+export interface PlatformSeat {
+  readonly platform: string;
+  readonly account: string;
+  /** The principal accounts that hold it (names as in visibility.ts). */
+  readonly principals: readonly string[];
+}
+
+interface ActivateArgs {
+  signal_agent_segment_id: string;
+  destinations?: unknown;
+  deployments?: unknown;
+  action?: 'activate' | 'deactivate';
+  pricing_option_id?: string;
+}
+
+const destinationsInput = {
+  type: 'array',
+  minItems: 1,
+  items: {
+    type: 'object',
+    properties: { type: { type: 'string', enum: ['platform', 'agent'] }, platform: { type: 'string' }, agent_url: { type: 'string' }, account: { type: 'string' } },
+    required: ['type'],
+  },
+} as const;
+
+/**
+ * `activate_signal` (spec section 4; signals/activate-signal-request.json), mutating and
+ * idempotent: on an agent target the signal is live at once (a key-value activation key); on a
+ * platform it is recorded pending for the platform's activation time, the call answers its task
+ * with the deployments not yet live, and the activation pass makes them live and completes the
+ * task (polled with get_task or get_signals, or pushed as a signed webhook). All or nothing: one
+ * target refused refuses the call. `action: deactivate` takes live activations down.
+ */
+export function activateSignalTask(view: SignalsView, seats: readonly PlatformSeat[]): AgentTask {
+  return {
+    name: 'activate_signal',
+    description:
+      'Activate a signal on deployment targets: {type: "agent", agent_url} is live at once; {type: "platform", platform, account?} completes asynchronously (poll get_task or get_signals, or pass push_notification_config.url for a signed webhook). action "deactivate" takes it down.',
+    input: {
+      type: 'object',
+      properties: {
+        signal_agent_segment_id: { type: 'string', description: 'From get_signals.' },
+        destinations: { ...destinationsInput, description: 'core/destination.json targets.' },
+        deployments: { ...destinationsInput, description: 'The spec’s name for destinations.' },
+        action: { type: 'string', enum: ['activate', 'deactivate'], description: 'Defaults to activate.' },
+        pricing_option_id: { type: 'string', description: 'The pricing option chosen from the signal’s pricing_options; its first when absent.' },
+        idempotency_key: { type: 'string', description: 'A fresh UUID v4 per request; a retry sends the same one.' },
+        account: { type: 'object', description: 'core/account-ref.json.' },
+        push_notification_config: { type: 'object', description: 'Where to send the completion webhook: {url, authentication: {schemes: ["HTTP_MESSAGE_SIGNATURES"]}}.' },
+      },
+      required: ['signal_agent_segment_id', 'idempotency_key'],
+      additionalProperties: true,
+    },
+    output: { $ref: '/schemas/3.0.6/signals/activate-signal-response.json' },
+    mutates: true,
+    mayDefer: true,
+    async handler(rawArgs, ctx) {
+      const args = rawArgs as ActivateArgs & Record<string, unknown>;
+      const field = args.destinations !== undefined ? 'destinations' : 'deployments';
+      const named = args.destinations ?? args.deployments;
+      if (named === undefined) throw new AgentError('INVALID_REQUEST', 'Name the deployment targets in destinations (or deployments).', { field: 'destinations' });
+      checkPublishedRequest(REQUEST, { ...args, destinations: named });
+      const signal = view.offering().bySegmentId(args.signal_agent_segment_id);
+      if (!signal) throw new AgentError('SIGNAL_AGENT_SEGMENT_NOT_FOUND', `No signal ${JSON.stringify(args.signal_agent_segment_id)}; take signal_agent_segment_id from get_signals.`, { field: 'signal_agent_segment_id' });
+      checkVisible(signal, principalAccount(ctx.principal));
+      const targets = destinationsOf(named, field)!;
+      checkDistinct(targets, field);
+      checkPricingOption(signal, args.pricing_option_id);
+      const known = (platform: string) => view.offering().platforms.has(platform) || seats.some((s) => s.platform === platform);
+      targets.forEach((target, index) => checkTarget(signal, target, `${field}[${index}]`, { known, seats, account: principalAccount(ctx.principal) }));
+
+      const owner = ownerOf(ctx.principal);
+      const existing = new Map((await lockSignalActivations(ctx.db, ctx.tenant.name, owner, signal.signal_agent_segment_id)).map((row) => [row.target, row]));
+      const now = ctx.clock.now();
+
+      if (args.action === 'deactivate') {
+        targets.forEach((target, index) => {
+          const row = existing.get(targetKey(target));
+          if (row && !row.deployed_at) throw new AgentError('INVALID_STATE', `The activation on this target is still under way (task ${row.task_id}); cancel that task instead.`, { field: `${field}[${index}]` });
+        });
+        await deleteActivations(ctx.db, ctx.tenant.name, owner, signal.signal_agent_segment_id, targets.map(targetKey));
+        return { deployments: targets.map((target): Deployment => ({ ...target, is_live: false })) };
+      }
+
+      const caller = { kind: ctx.principal.kind, subject: ctx.principal.subject };
+      const fresh: NewActivation[] = [];
+      const answer: (Deployment | NewActivation)[] = targets.map((target, index) => {
+        const key = targetKey(target);
+        const row = existing.get(key);
+        if (row?.deployed_at || liveForEveryone(signal, target)) throw new AgentError('ALREADY_ACTIVATED', `${signal.name} is already live on this target.`, { field: `${field}[${index}]` });
+        if (row) return activationDeployment(row, now);
+        const pending = target.type === 'platform' ? new Date(now.getTime() + minutesOn(signal, target, view) * 60_000) : null;
+        const activation: NewActivation = {
+          signal: signal.signal_agent_segment_id,
+          target: key,
+          destination: target,
+          activationKey: pending ? null : agentActivationKey(signal.signal_agent_segment_id),
+          taskId: null,
+          caller,
+          position: index,
+          dueAt: pending,
+          deployedAt: pending ? null : now,
+        };
+        fresh.push(activation);
+        return activation;
+      });
+      // A call that waits on a platform answers its task, whose result will list every target it activated.
+      const taskId = fresh.some((a) => a.dueAt !== null) ? randomUUID() : null;
+      for (const activation of fresh) await insertActivation(ctx.db, ctx.tenant.name, owner, { ...activation, taskId }, now);
+      const deployments = answer.map((item) => ('is_live' in item ? item : activationDeployment(asRow(item), now)));
+      if (taskId) return ctx.defer({ held: true, taskId, answer: { deployments }, message: 'Activation on the platform is under way; poll get_task or get_signals, or wait for the webhook.' });
+      return { deployments };
+    },
+  };
+}
+
+function checkVisible(signal: CatalogSignal, account: string | undefined): void {
+  if (visibleTo(signal, account)) return;
+  // A custom signal is built to order and known by name, so the caller is told it may not use it;
+  // an owned signal is someone's first-party data, whose existence is not the caller's to learn.
+  if (signal.signal_type === 'custom') throw new AgentError('AGENT_ACCESS_DENIED', 'This custom signal was built for other accounts; this principal may not activate it.', { field: 'signal_agent_segment_id' });
+  throw new AgentError('AGENT_NOT_FOUND', 'No such signal is visible to this principal.', { field: 'signal_agent_segment_id' });
+}
+
+function checkDistinct(targets: readonly Destination[], field: string): void {
+  const seen = new Set<string>();
+  targets.forEach((target, index) => {
+    if (seen.has(targetKey(target))) throw new AgentError('INVALID_REQUEST', 'The same target is named twice.', { field: `${field}[${index}]` });
+    seen.add(targetKey(target));
+  });
+}
+
+function checkPricingOption(signal: CatalogSignal, chosen: string | undefined): void {
+  if (chosen === undefined || signal.pricing_options.some((o) => o.pricing_option_id === chosen)) return;
+  throw new AgentError('INVALID_REQUEST', `pricing_option_id must be one of the signal's: ${signal.pricing_options.map((o) => o.pricing_option_id).join(', ')}.`, { field: 'pricing_option_id' });
+}
+
+/** A platform the agent does not work with, or a seat the caller does not hold, is unauthorized; a platform that does not carry the signal refuses it. */
+function checkTarget(signal: CatalogSignal, target: Destination, field: string, caller: { known: (platform: string) => boolean; seats: readonly PlatformSeat[]; account: string | undefined }): void {
+  if (target.type !== 'platform') return;
+  const { account } = caller;
+  const platformSeats = caller.seats.filter((s) => s.platform === target.platform);
+  if (!caller.known(target.platform)) {
+    throw new AgentError('DEPLOYMENT_UNAUTHORIZED', `This agent does not activate signals on ${JSON.stringify(target.platform)}.`, { field: `${field}.platform` });
+  }
+  if (target.account !== undefined && !platformSeats.some((s) => s.account === target.account && account !== undefined && s.principals.includes(account))) {
+    throw new AgentError('DEPLOYMENT_UNAUTHORIZED', `This principal may not use account ${JSON.stringify(target.account)} on ${target.platform}.`, { field: `${field}.account` });
+  }
+  if (!signal.platforms.some((p) => p.platform === target.platform)) {
+    throw new AgentError('ACTIVATION_FAILED', `${target.platform} does not carry ${signal.name}; get_signals with this target lists the signals it does.`, { field: `${field}.platform` });
+  }
+}
+
+/** Live on the agent's own seat of a platform for every buyer, as the catalog states it. */
+function liveForEveryone(signal: CatalogSignal, target: Destination): boolean {
+  return target.type === 'platform' && target.account === undefined && signal.platforms.some((p) => p.platform === target.platform && p.segment_id !== undefined);
+}
+
+function minutesOn(signal: CatalogSignal, target: Destination & { type: 'platform' }, view: SignalsView): number {
+  return view.minutes(signal.platforms.find((p) => p.platform === target.platform)!);
+}
+
+function asRow(activation: NewActivation): ActivationRow {
+  return {
+    signal_agent_segment_id: activation.signal,
+    target: activation.target,
+    destination: activation.destination,
+    activation_key: activation.activationKey,
+    task_id: activation.taskId,
+    caller: activation.caller,
+    position: activation.position,
+    due_at: activation.dueAt,
+    deployed_at: activation.deployedAt,
+  };
+}

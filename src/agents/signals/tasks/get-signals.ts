@@ -1,0 +1,145 @@
+import { AgentError } from '../../../protocol/errors.ts';
+import { checkPublishedRequest, ownerOf, pageRequestInput, paginate, type AgentTask, type PageRequest } from '../../runtime/index.ts';
+import { destinationsOf, type Destination } from '../activations/destination.ts';
+import { ownerActivations, type ActivationRow } from '../activations/sql.ts';
+import { toWireSignal, type CatalogSignal, type PlatformAvailability, type SignalId } from '../catalog/index.ts';
+import { deploymentsOf } from '../deployments.ts';
+import type { Offering } from '../offering.ts';
+import { passesFilters, type SignalFilters } from '../signal-filters.ts';
+import { principalAccount, visibleTo } from '../visibility.ts';
+
+const REQUEST = '/schemas/3.0.6/signals/get-signals-request.json';
+const maxPage = 100;
+
+interface GetSignalsArgs {
+  signal_spec?: string;
+  signal_ids?: SignalId[];
+  deliver_to?: { deployments?: unknown; countries?: unknown };
+  destinations?: unknown;
+  countries?: unknown;
+  filters?: SignalFilters;
+  max_results?: number;
+  pagination?: PageRequest;
+}
+
+export interface SignalsView {
+  offering: () => Offering;
+  base: () => string;
+  /** Minutes an activation on a platform takes. */
+  minutes: (availability: PlatformAvailability) => number;
+}
+
+const destinationInput = {
+  type: 'array',
+  items: {
+    type: 'object',
+    properties: { type: { type: 'string', enum: ['platform', 'agent'] }, platform: { type: 'string' }, agent_url: { type: 'string' }, account: { type: 'string' } },
+    required: ['type'],
+  },
+} as const;
+
+/**
+ * `get_signals` (spec section 4; signals/get-signals-request.json): a natural-language spec
+ * ranked against the catalog in memory (see SignalSearch), exact `signal_ids` looked up (first,
+ * when both are given; unknown ones omitted), narrowed by filters, countries and the delivery
+ * targets, each signal with its deployments on those targets for this caller. Custom and owned
+ * signals are seen only by the principals they belong to.
+ */
+export function getSignalsTask(view: SignalsView): AgentTask {
+  return {
+    name: 'get_signals',
+    description:
+      'Discover audience signals. signal_spec describes the audience in words ("women 25-34 in-market for an EV in Germany"); signal_ids looks signals up exactly. deliver_to (or destinations and countries) names where they will be used; each signal says per target whether it is live and its activation key.',
+    input: {
+      type: 'object',
+      properties: {
+        signal_spec: { type: 'string', description: 'The audience wanted, in natural language.' },
+        signal_ids: { type: 'array', items: { type: 'object' }, description: 'core/signal-id.json: exact lookups; unknown ids are omitted.' },
+        deliver_to: {
+          type: 'object',
+          description: 'The spec’s delivery targets: deployments[] (deployment targets) and countries[] (ISO codes).',
+          properties: { deployments: destinationInput, countries: { type: 'array', items: { type: 'string' } } },
+        },
+        destinations: { ...destinationInput, description: 'core/destination.json targets (the published schema’s name for deliver_to.deployments).' },
+        countries: { type: 'array', items: { type: 'string', pattern: '^[A-Z]{2}$' }, description: 'ISO 3166-1 alpha-2 codes where the signals will be used.' },
+        filters: {
+          type: 'object',
+          description: 'core/signal-filters.json.',
+          properties: {
+            catalog_types: { type: 'array', items: { type: 'string', enum: ['marketplace', 'custom', 'owned'] } },
+            data_providers: { type: 'array', items: { type: 'string' } },
+            max_cpm: { type: 'number', minimum: 0 },
+            max_percent: { type: 'number', minimum: 0, maximum: 100 },
+            min_coverage_percentage: { type: 'number', minimum: 0, maximum: 100 },
+          },
+        },
+        max_results: { type: 'integer', minimum: 1, description: 'Page size (deprecated for pagination.max_results); at most 100.' },
+        account: { type: 'object', description: 'core/account-ref.json.' },
+        pagination: pageRequestInput,
+      },
+      additionalProperties: true,
+    },
+    output: { $ref: '/schemas/3.0.6/signals/get-signals-response.json' },
+    mutates: false,
+    async handler(rawArgs, ctx) {
+      const args = rawArgs as GetSignalsArgs & Record<string, unknown>;
+      checkPublishedRequest(REQUEST, args);
+      if (args.deliver_to !== undefined && (typeof args.deliver_to !== 'object' || args.deliver_to === null)) throw new AgentError('INVALID_REQUEST', 'deliver_to must be an object.', { field: 'deliver_to' });
+      const targets = args.destinations !== undefined ? destinationsOf(args.destinations, 'destinations') : destinationsOf(args.deliver_to?.deployments, 'deliver_to.deployments');
+      const countries = countriesOf(args);
+      const offering = view.offering();
+      const account = principalAccount(ctx.principal);
+      const include = (signal: CatalogSignal) =>
+        visibleTo(signal, account) && passesFilters(signal, args.filters) && (countries === undefined || signal.countries.some((c) => countries.has(c))) && canGoOn(signal, targets);
+
+      const chosen: CatalogSignal[] = [];
+      const seen = new Set<string>();
+      const add = (signal: CatalogSignal) => {
+        if (seen.has(signal.signal_agent_segment_id)) return;
+        seen.add(signal.signal_agent_segment_id);
+        chosen.push(signal);
+      };
+      for (const id of args.signal_ids ?? []) {
+        const signal = offering.bySignalId(id, view.base());
+        if (signal && include(signal)) add(signal);
+      }
+      if (args.signal_spec?.trim()) for (const { signal } of offering.search.rank(args.signal_spec, include)) add(signal);
+
+      const size = Math.min(maxPage, args.pagination?.max_results ?? args.max_results ?? 50);
+      const { page, pagination } = paginate(chosen, { ...args.pagination, max_results: size });
+      const activations = byTarget(page.length > 0 ? await ownerActivations(ctx.db, ctx.tenant.name, ownerOf(ctx.principal)) : []);
+      const now = ctx.clock.now();
+      const baseUrl = view.base();
+      const signals = page.map((signal) =>
+        toWireSignal(signal, { baseUrl, deployments: deploymentsOf(signal, { targets, activations: activations.get(signal.signal_agent_segment_id) ?? new Map(), now, minutes: view.minutes }) ?? [] }),
+      );
+      return { signals, pagination };
+    },
+  };
+}
+
+function countriesOf(args: GetSignalsArgs): Set<string> | undefined {
+  const named = args.countries ?? args.deliver_to?.countries;
+  if (named === undefined) return undefined;
+  const field = args.countries !== undefined ? 'countries' : 'deliver_to.countries';
+  if (!Array.isArray(named) || named.length === 0 || !named.every((c) => typeof c === 'string' && /^[A-Za-z]{2}$/.test(c))) {
+    throw new AgentError('INVALID_REQUEST', `${field} must be a non-empty list of ISO 3166-1 alpha-2 country codes such as "US".`, { field });
+  }
+  return new Set(named.map((c: string) => c.toUpperCase()));
+}
+
+/** Whether the signal can go on one of the named targets (any signal can go to an agent). */
+function canGoOn(signal: CatalogSignal, targets: readonly Destination[] | undefined): boolean {
+  return targets === undefined || targets.some((t) => t.type === 'agent' || signal.platforms.some((p) => p.platform === t.platform));
+}
+
+function byTarget(rows: readonly ActivationRow[]): Map<string, Map<string, ActivationRow>> {
+  const bySignal = new Map<string, Map<string, ActivationRow>>();
+  for (const row of rows) {
+    let targets = bySignal.get(row.signal_agent_segment_id);
+    if (!targets) bySignal.set(row.signal_agent_segment_id, (targets = new Map()));
+    targets.set(row.target, row);
+  }
+  return bySignal;
+}
+
