@@ -10,6 +10,8 @@ export interface SpecReading {
   readonly ages?: Range;
   readonly gender?: 'female' | 'male';
   readonly income?: Range;
+  /** Company size in employees. */
+  readonly employees?: Range;
   /** ISO 3166-1 alpha-2 codes named. */
   readonly countries: readonly string[];
   /** Places of the catalog named (as its taxonomy writes them). */
@@ -29,6 +31,11 @@ const money = String.raw`[$€£]?\s?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*(k|K|,
 const incomeRange = new RegExp(String.raw`${money}\s*(?:-|–|to)\s*${money}`, 'g');
 const incomeAtLeast = new RegExp(String.raw`(?:(?:over|above|at least|more than)\s+${money}|${money}\s*(?:\+|or more|and up|and above))`, 'g');
 const incomeBelow = new RegExp(String.raw`(?:under|below|less than)\s+${money}`, 'g');
+const employeeWords = String.raw`\s*(?:employees|staff|people|workers|headcount|persons)`;
+const count = String.raw`(\d{1,3}(?:,\d{3})+|\d+)`;
+const employeeRange = new RegExp(String.raw`${count}\s*(?:-|–|to)\s*${count}${employeeWords}`, 'gi');
+const employeesAtLeast = new RegExp(String.raw`(?:(?:over|more than|at least)\s+${count}${employeeWords}|${count}\s*(?:\+|or more)${employeeWords})`, 'gi');
+const employeesBelow = new RegExp(String.raw`(?:under|fewer than|less than)\s+${count}${employeeWords}`, 'gi');
 const incomeContext = /\b(?:income|hhi|earn|earning|earners|making|salary|salaries|household)\b|[$€£]/i;
 
 /**
@@ -47,6 +54,11 @@ export function readSpec(spec: string): SpecReading {
     });
   };
 
+  const employees: Range[] = [];
+  const headcount = (n: string) => Number(n.replaceAll(',', ''));
+  take(employeeRange, (m) => (employees.push([headcount(m[1]!), headcount(m[2]!)]), true));
+  take(employeesAtLeast, (m) => (employees.push([headcount(m[1] ?? m[2]!), Infinity]), true));
+  take(employeesBelow, (m) => (employees.push([1, headcount(m[1]!) - 1]), true));
   const incomes: Range[] = [];
   if (incomeContext.test(spec)) {
     take(incomeRange, (m) => push(incomes, [thousands(m[1]!, m[2]), thousands(m[3]!, m[4])], m[0]));
@@ -58,8 +70,14 @@ export function readSpec(spec: string): SpecReading {
   take(ageOpen, (m) => (ages.push([Number(m[1] ?? m[2]), 99]), true));
   take(ageUnder, (m) => (ages.push([18, Number(m[1]) - 1]), true));
   take(decade, (m) => (ages.push([Number(m[1]) * 10, Number(m[1]) * 10 + 9]), true));
-  for (const [phrase, range] of Object.entries(ageWords)) if (hasPhrase(lower(), phrase)) ages.push(range);
-  for (const [phrase, range] of Object.entries(incomeWords)) if (hasPhrase(lower(), phrase)) incomes.push(range);
+  // Longest phrases first, each crossed out once read ("late twenties" is not also "twenties");
+  // the text keeps them, as catalogs use such words too ("millennials", "affluent").
+  let unread = lower();
+  const read = <T>(table: Readonly<Record<string, T>>, found: T[]) => {
+    for (const [phrase, value] of longestFirst(table)) unread = unread.replace(phraseRe(phrase), () => (found.push(value), ' '));
+  };
+  read(ageWords, ages);
+  read(incomeWords, incomes);
 
   const words = lower();
   const genders = new Set(Object.entries(genderWords).filter(([word]) => hasPhrase(words, word)).map(([, gender]) => gender));
@@ -72,13 +90,14 @@ export function readSpec(spec: string): SpecReading {
     ...(ages.length > 0 ? { ages: span(ages) } : {}),
     ...(genders.size === 1 ? { gender: [...genders][0]! } : {}),
     ...(incomes.length > 0 ? { income: span(incomes) } : {}),
+    ...(employees.length > 0 ? { employees: span(employees) } : {}),
     countries: [...countries],
     places: [],
     inMarket: inMarketPhrases.some((p) => hasPhrase(words, p)),
     lifeEvent: lifeEventPhrases.some((p) => hasPhrase(words, p)),
     visitors: visitorWords.some((p) => hasPhrase(words, p)),
     contextual: contextualWords.some((p) => hasPhrase(words, p)),
-    b2b: b2bWords.some((p) => hasPhrase(words, p)),
+    b2b: employees.length > 0 || b2bWords.some((p) => hasPhrase(words, p)),
   };
 }
 
@@ -87,10 +106,10 @@ export function placesNamed(spec: string, places: ReadonlySet<string>): string[]
   const words = ` ${spec.toLowerCase().replaceAll(/\s+/g, ' ')} `;
   const found = new Set<string>();
   for (const place of places) if (hasPhrase(words, place)) found.add(place);
-  for (const [alias, place] of Object.entries(placeAliases)) {
+  for (const [alias, named] of Object.entries(placeAliases)) {
     // Two-letter aliases (LA, SF, DC) only as capitals: "la" and "dc" are common lower-case text.
-    const named = alias.replaceAll('.', '').length <= 2 ? new RegExp(String.raw`(?<![\w])${escape(alias.toUpperCase())}(?![\w])`).test(spec) : hasPhrase(words, alias);
-    if (named && places.has(place)) found.add(place);
+    const said = alias.replaceAll('.', '').length <= 2 ? new RegExp(String.raw`(?<![\w])${escape(alias.toUpperCase())}(?![\w])`).test(spec) : hasPhrase(words, alias);
+    if (said) for (const place of typeof named === 'string' ? [named] : named) if (places.has(place)) found.add(place);
   }
   return [...found];
 }
@@ -98,6 +117,10 @@ export function placesNamed(spec: string, places: ReadonlySet<string>): string[]
 function hasPhrase(words: string, phrase: string): boolean {
   return new RegExp(String.raw`(?<![\p{L}\p{N}])${escape(phrase)}(?![\p{L}\p{N}])`, 'u').test(words);
 }
+
+const phraseRe = (phrase: string) => new RegExp(String.raw`(?<![\p{L}\p{N}])${escape(phrase)}(?![\p{L}\p{N}])`, 'giu');
+
+const longestFirst = <T>(table: Readonly<Record<string, T>>) => Object.entries(table).sort((a, b) => b[0].length - a[0].length);
 
 const escape = (text: string) => text.replaceAll(/[.*+?^${}()|[\]\\]/g, String.raw`\$&`);
 

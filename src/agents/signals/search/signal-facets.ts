@@ -7,6 +7,8 @@ export interface SignalFacets {
   readonly gender?: 'female' | 'male';
   /** Household income in thousands. */
   readonly income?: Range;
+  /** A company-size signal's employees. */
+  readonly employees?: Range;
   /** A city (metro or visitors) the signal is about, as its taxonomy names it. */
   readonly place?: string;
   readonly visitors: boolean;
@@ -27,6 +29,7 @@ export function facetsOf(signal: CatalogSignal): SignalFacets {
     return { ages: ageBand(value), ...(gender ? { gender } : {}), visitors: false };
   }
   if (family === 'demographics' && kind === 'household income' && value) return { income: incomeBand(value), visitors: false };
+  if (family === 'b2b' && kind === 'company size' && value) return { employees: employeeBand(value), visitors: false };
   if (family === 'geography' && (kind === 'city' || kind === 'visitors') && value) return { place: value, visitors: kind === 'visitors' };
   if (family === 'geography' && kind === 'country' && signal.countries.length === 1) return { residentsOf: signal.countries[0]!, visitors: false };
   return { visitors: false };
@@ -37,6 +40,13 @@ function ageBand(text: string): Range | undefined {
   if (closed) return [Number(closed[1]), Number(closed[2])];
   const open = /^(\d+)\+$/.exec(text);
   return open ? [Number(open[1]), 99] : undefined;
+}
+
+/** "201-1,000 employees", "5,000+ employees". */
+function employeeBand(text: string): Range | undefined {
+  const numbers = [...text.matchAll(/(\d{1,3}(?:,\d{3})*)/g)].map((m) => Number(m[1]!.replaceAll(',', '')));
+  if (numbers.length === 2) return [numbers[0]!, numbers[1]!];
+  return numbers.length === 1 && text.includes('+') ? [numbers[0]!, Infinity] : undefined;
 }
 
 /** "under $50,000", "$50,000-$75,000", "$250,000 or more" (any currency sign) in thousands. */

@@ -20,17 +20,16 @@ interface Document {
   provider: string;
 }
 
-// How much each kind of evidence counts, beside a full-text score scaled to 0–1. A facet the spec
-// states and the signal contradicts (men for "women", 18-24 for "35-44") outweighs any text match.
+// How much each kind of evidence counts, beside a full-text score scaled to 0–1.
 const weight = {
   ageMatch: 0.9,
   genderMatch: 0.4,
   incomeMatch: 0.9,
-  contradiction: -1,
+  employeesMatch: 0.9,
   notInCountry: -0.7,
   residentsOfCountry: 0.6,
   placeAsAsked: 1,
-  placeOtherwise: 0.5,
+  placeOtherwise: 0.2,
   categoryAsked: 0.35,
   contextualAsked: 0.5,
   expansion: 0.5,
@@ -58,12 +57,15 @@ export class SignalSearch {
   /** Signals with a facet a spec's structure can select on its own (ages, incomes, places, countries). */
   private readonly faceted: readonly number[];
   private readonly places: ReadonlySet<string>;
+  /** The countries a city is in, from its metro signal: a spec naming the city means that country. */
+  private readonly placeCountries = new Map<string, readonly string[]>();
 
   constructor(signals: readonly CatalogSignal[]) {
     this.signals = signals;
     this.facets = signals.map(facetsOf);
-    this.faceted = this.facets.flatMap((f, i) => (f.ages || f.income || f.place || f.residentsOf ? [i] : []));
+    this.faceted = this.facets.flatMap((f, i) => (f.ages || f.income || f.employees || f.place || f.residentsOf ? [i] : []));
     this.places = new Set(this.facets.flatMap((f) => (f.place ? [f.place] : [])));
+    for (const [i, f] of this.facets.entries()) if (f.place && !f.visitors) this.placeCountries.set(f.place, signals[i]!.countries);
     this.index = new MiniSearch<Document>({
       fields: ['name', 'keywords', 'taxonomy', 'description', 'provider'],
       processTerm,
@@ -80,15 +82,20 @@ export class SignalSearch {
 
   /** The signals `spec` matches that `include` admits, best first; equal scores keep catalog order. */
   rank(spec: string, include: (signal: CatalogSignal) => boolean = () => true): RankedSignal[] {
-    const reading = { ...readSpec(spec), places: placesNamed(spec, this.places) };
+    const read = readSpec(spec);
+    const places = placesNamed(spec, this.places);
+    const countries = [...new Set([...read.countries, ...places.flatMap((p) => this.placeCountries.get(p) ?? [])])];
+    const reading: SpecReading = { ...read, places, countries };
     const scores = new Map<number, number>();
-    for (const [id, score] of this.textScores(reading.text)) scores.set(id, score);
+    for (const [id, score] of this.textScores(reading.text, countries)) scores.set(id, score);
     if (hasStructure(reading)) for (const id of this.faceted) if (!scores.has(id)) scores.set(id, 0);
     const ranked: { id: number; score: number }[] = [];
     for (const [id, text] of scores) {
       const signal = this.signals[id]!;
       if (!include(signal)) continue;
-      const score = text + this.structureScore(signal, this.facets[id]!, reading);
+      const structure = this.structureScore(signal, this.facets[id]!, reading);
+      if (structure === undefined) continue;
+      const score = text + structure;
       if (score > 0) ranked.push({ id, score });
     }
     ranked.sort((a, b) => b.score - a.score || a.id - b.id);
@@ -96,11 +103,13 @@ export class SignalSearch {
   }
 
   /** BM25 scores of the spec's words and their synonyms (at a lower weight), scaled so the best is 1. */
-  private textScores(text: string): Map<number, number> {
-    const lower = ` ${text.toLowerCase()} `;
+  private textScores(text: string, countries: readonly string[]): Map<number, number> {
+    const lower = ` ${text.toLowerCase().replaceAll(/[^\p{L}\p{N}'+-]+/gu, ' ')} `;
+    // Outside North America, football is soccer.
+    const soccer = countries.length > 0 && countries.every((c) => c !== 'US' && c !== 'CA');
     const expansion = Object.entries(synonyms)
       .filter(([phrase]) => lower.includes(` ${phrase} `))
-      .map(([, words]) => words)
+      .map(([phrase, words]) => (soccer && phrase === 'football' ? 'soccer' : words))
       .join(' ');
     const ownTerms = new Set(tokenize(text).map(processTerm).filter((t): t is string => t !== null));
     let hits = this.index.search(`${text} ${expansion}`, { boostTerm: (term) => (ownTerms.has(term) ? 1 : weight.expansion) });
@@ -109,16 +118,22 @@ export class SignalSearch {
     return new Map(hits.map((hit) => [hit.id as number, hit.score / best]));
   }
 
-  private structureScore(signal: CatalogSignal, facets: SignalFacets, reading: SpecReading): number {
+  /** What the spec's structure adds to a signal's text score; undefined when the signal contradicts it (men for "women", 18-24 for "35-44"). */
+  private structureScore(signal: CatalogSignal, facets: SignalFacets, reading: SpecReading): number | undefined {
     let score = 0;
-    if (reading.ages && facets.ages) {
-      const share = overlap(facets.ages, reading.ages);
-      score += share > 0 ? weight.ageMatch * share : weight.contradiction;
+    for (const [wanted, band, match] of [
+      [reading.ages, facets.ages, weight.ageMatch],
+      [reading.income, facets.income, weight.incomeMatch],
+      [reading.employees, facets.employees, weight.employeesMatch],
+    ] as const) {
+      if (!wanted || !band) continue;
+      const share = overlap(band, wanted);
+      if (share === 0) return undefined;
+      score += match * share;
     }
-    if (reading.gender && facets.gender) score += facets.gender === reading.gender ? weight.genderMatch : weight.contradiction;
-    if (reading.income && facets.income) {
-      const share = overlap(facets.income, reading.income);
-      score += share > 0 ? weight.incomeMatch * share : weight.contradiction;
+    if (reading.gender && facets.gender) {
+      if (facets.gender !== reading.gender) return undefined;
+      score += weight.genderMatch;
     }
     if (reading.countries.length > 0) {
       if (!signal.countries.some((c) => reading.countries.includes(c))) score += weight.notInCountry;
@@ -133,4 +148,4 @@ export class SignalSearch {
   }
 }
 
-const hasStructure = (r: SpecReading) => r.ages !== undefined || r.income !== undefined || r.places.length > 0 || r.countries.length > 0;
+const hasStructure = (r: SpecReading) => r.ages !== undefined || r.income !== undefined || r.employees !== undefined || r.places.length > 0 || r.countries.length > 0;
