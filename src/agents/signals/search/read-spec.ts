@@ -114,11 +114,20 @@ export function placesNamed(spec: string, places: ReadonlySet<string>): string[]
   return [...found];
 }
 
-function hasPhrase(words: string, phrase: string): boolean {
-  return new RegExp(String.raw`(?<![\p{L}\p{N}])${escape(phrase)}(?![\p{L}\p{N}])`, 'u').test(words);
+// Compiled once per phrase: the vocabulary's phrases are asked about on every search.
+const compiled = new Map<string, RegExp>();
+
+/** The phrase as a whole word or words (global: reset `lastIndex` before `test`). */
+function phraseRe(phrase: string): RegExp {
+  let re = compiled.get(phrase);
+  if (!re) compiled.set(phrase, (re = new RegExp(String.raw`(?<![\p{L}\p{N}])${escape(phrase)}(?![\p{L}\p{N}])`, 'giu')));
+  re.lastIndex = 0;
+  return re;
 }
 
-const phraseRe = (phrase: string) => new RegExp(String.raw`(?<![\p{L}\p{N}])${escape(phrase)}(?![\p{L}\p{N}])`, 'giu');
+function hasPhrase(words: string, phrase: string): boolean {
+  return phraseRe(phrase).test(words);
+}
 
 const longestFirst = <T>(table: Readonly<Record<string, T>>) => Object.entries(table).sort((a, b) => b[0].length - a[0].length);
 

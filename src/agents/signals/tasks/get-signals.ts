@@ -53,7 +53,8 @@ export function getSignalsTask(view: SignalsView): AgentTask {
     input: {
       type: 'object',
       properties: {
-        signal_spec: { type: 'string', description: 'The audience wanted, in natural language.' },
+        // Long enough for any brief; a novel-length spec would only cost the search time.
+        signal_spec: { type: 'string', maxLength: 4000, description: 'The audience wanted, in natural language (up to 4,000 characters).' },
         signal_ids: { type: 'array', items: { type: 'object' }, description: 'core/signal-id.json: exact lookups; unknown ids are omitted.' },
         deliver_to: {
           type: 'object',
