@@ -1,4 +1,6 @@
 import type { Principal } from '../../../auth/index.ts';
+import type { Queryable } from '../../../db/database.ts';
+import { AgentError } from '../../../protocol/errors.ts';
 import { completeTask, findTask, type TenantPass } from '../../runtime/index.ts';
 import { activationDeployment } from '../deployments.ts';
 import { platformSegmentId } from './activation-keys.ts';
@@ -26,7 +28,7 @@ export function activationPass(tenant: string, intervalMs: number): TenantPass {
           for (const row of due) {
             const caller = { kind: row.caller.kind as Principal['kind'], subject: row.caller.subject, displayName: row.caller.subject };
             if (row.task_id && !tasks.has(row.task_id)) {
-              if ((await findTask(tx, tenant, caller, row.task_id)).status === 'canceled') {
+              if (await abandoned(tx, tenant, caller, row.task_id)) {
                 await dropPending(tx, tenant, row.owner, row.task_id);
                 continue;
               }
@@ -47,4 +49,18 @@ export function activationPass(tenant: string, intervalMs: number): TenantPass {
       if (queued) webhooksQueued();
     },
   };
+}
+
+/**
+ * Whether the call's task was canceled, or is gone: finished tasks are pruned after some replay
+ * windows, and a canceled one may go before its activation falls due (a long platform time, or a
+ * deployment stopped meanwhile). Either way nobody waits for it, and it must not stop the pass.
+ */
+async function abandoned(tx: Queryable, tenant: string, caller: Principal, taskId: string): Promise<boolean> {
+  try {
+    return (await findTask(tx, tenant, caller, taskId)).status === 'canceled';
+  } catch (err) {
+    if (err instanceof AgentError && err.code === 'TASK_NOT_FOUND') return true;
+    throw err;
+  }
 }

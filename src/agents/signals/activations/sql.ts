@@ -29,17 +29,26 @@ export interface NewActivation {
 
 const columns = 'signal_agent_segment_id, target, destination, activation_key, task_id, caller, position, due_at, deployed_at';
 
+/**
+ * A pending activation whose call's task was canceled (or pruned since) is on its way nowhere: the
+ * pass drops it when it falls due, and until then it counts for nothing (`s` is signal_activations).
+ */
+const abandoned = `s.deployed_at is null and not exists (
+  select 1 from agent_tasks t where t.tenant = s.tenant and t.principal = (s.caller->>'kind') || ':' || (s.caller->>'subject') and t.task_id = s.task_id and t.status <> 'canceled')`;
+
 /** The owner's activations (every signal), for get_signals to say what is live for the caller. */
 export function ownerActivations(db: Queryable, tenant: string, owner: string): Promise<ActivationRow[]> {
-  return db.query<ActivationRow>(`select ${columns} from signal_activations where tenant = $1 and owner = $2`, [tenant, owner]);
+  return db.query<ActivationRow>(`select ${columns} from signal_activations s where tenant = $1 and owner = $2 and not (${abandoned})`, [tenant, owner]);
 }
 
 /**
  * The owner's activations of one signal, locked until the transaction ends: two calls activating
- * it concurrently queue here, so the second sees what the first wrote.
+ * it concurrently queue here, so the second sees what the first wrote. Abandoned ones are dropped
+ * first, so the target can be activated anew.
  */
 export async function lockSignalActivations(tx: Queryable, tenant: string, owner: string, signal: string): Promise<ActivationRow[]> {
   await tx.query(`select pg_advisory_xact_lock(hashtextextended($1, 0))`, [JSON.stringify(['signal_activations', tenant, owner, signal])]);
+  await tx.query(`delete from signal_activations s where tenant = $1 and owner = $2 and signal_agent_segment_id = $3 and ${abandoned}`, [tenant, owner, signal]);
   return tx.query<ActivationRow>(`select ${columns} from signal_activations where tenant = $1 and owner = $2 and signal_agent_segment_id = $3`, [tenant, owner, signal]);
 }
 
