@@ -34,12 +34,13 @@ describe('signals agent: tasks over plain HTTP', () => {
   });
   after(() => server.close());
 
-  it('answers an unknown segment id 404 with {errors: [{code: SIGNAL_AGENT_SEGMENT_NOT_FOUND, message, field}]}', async () => {
+  it('answers an unknown segment id 404 with {errors: [{code: SIGNAL_AGENT_SEGMENT_NOT_FOUND, message, field, suggestion}]}', async () => {
     const res = await post('activate_signal', activation({ signal_agent_segment_id: 'no_such_signal' }));
     assert.equal(res.status, 404);
     const error = await envelopeError(res);
     assert.deepEqual([error.code, error.field, error.recovery], ['SIGNAL_AGENT_SEGMENT_NOT_FOUND', 'signal_agent_segment_id', 'correctable']);
     assert.match(error.message, /no_such_signal/);
+    assert.match(error.suggestion, /get_signals/);
   });
 
   it('answers each refusal with its code’s status', async () => {

@@ -124,7 +124,10 @@ export function cancelTaskTask(db: Database, abort: (tenant: string, principal: 
     input: { ...taskIdInput, properties: { ...taskIdInput.properties, context: { type: 'object' }, ext: { type: 'object' } } },
     mutates: false,
     async handler(args, ctx) {
-      return tasksGetResponse(await cancelTask(db, ctx.clock, ctx.tenant.name, ctx.principal, String(args['task_id']), abort), ctx.tenant);
+      const row = await cancelTask(db, ctx.clock, ctx.tenant.name, ctx.principal, String(args['task_id']), abort);
+      // Its `canceled` webhook (when the caller asked for webhooks) is committed: send it now, not at the next poll.
+      ctx.webhooksQueued();
+      return tasksGetResponse(row, ctx.tenant);
     },
   };
 }

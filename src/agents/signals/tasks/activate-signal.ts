@@ -75,7 +75,9 @@ export function activateSignalTask(view: SignalsView, seats: readonly PlatformSe
       if (named === undefined) throw new AgentError('INVALID_REQUEST', 'Name the deployment targets in destinations (or deployments).', { field: 'destinations' });
       checkPublishedRequest(REQUEST, { ...args, destinations: named });
       const signal = view.offering().bySegmentId(args.signal_agent_segment_id);
-      if (!signal) throw new AgentError('SIGNAL_AGENT_SEGMENT_NOT_FOUND', `No signal ${JSON.stringify(args.signal_agent_segment_id)}; take signal_agent_segment_id from get_signals.`, { field: 'signal_agent_segment_id' });
+      if (!signal) {
+        throw new AgentError('SIGNAL_AGENT_SEGMENT_NOT_FOUND', `No signal ${JSON.stringify(args.signal_agent_segment_id)}.`, { field: 'signal_agent_segment_id', suggestion: 'Take signal_agent_segment_id from a get_signals answer.' });
+      }
       checkVisible(signal, principalAccount(ctx.principal));
       const targets = destinationsOf(named, field)!;
       checkDistinct(targets, field);
@@ -101,7 +103,9 @@ export function activateSignalTask(view: SignalsView, seats: readonly PlatformSe
       const answer: (Deployment | NewActivation)[] = targets.map((target, index) => {
         const key = targetKey(target);
         const row = existing.get(key);
-        if (row?.deployed_at || liveForEveryone(signal, target)) throw new AgentError('ALREADY_ACTIVATED', `${signal.name} is already live on this target.`, { field: `${field}[${index}]` });
+        if (row?.deployed_at || liveForEveryone(signal, target)) {
+          throw new AgentError('ALREADY_ACTIVATED', `${signal.name} is already live on this target.`, { field: `${field}[${index}]`, suggestion: 'Use the activation key get_signals shows for this target.' });
+        }
         if (row) return activationDeployment(row, now);
         const pending = target.type === 'platform' ? new Date(now.getTime() + minutesOn(signal, target, view) * 60_000) : null;
         const activation: NewActivation = {
@@ -132,8 +136,9 @@ function checkVisible(signal: CatalogSignal, account: string | undefined): void 
   if (visibleTo(signal, account)) return;
   // A custom signal is built to order and known by name, so the caller is told it may not use it;
   // an owned signal is someone's first-party data, whose existence is not the caller's to learn.
-  if (signal.signal_type === 'custom') throw new AgentError('AGENT_ACCESS_DENIED', 'This custom signal was built for other accounts; this principal may not activate it.', { field: 'signal_agent_segment_id' });
-  throw new AgentError('AGENT_NOT_FOUND', 'No such signal is visible to this principal.', { field: 'signal_agent_segment_id' });
+  const suggestion = 'Activate a signal get_signals lists for this principal.';
+  if (signal.signal_type === 'custom') throw new AgentError('AGENT_ACCESS_DENIED', 'This custom signal was built for other accounts; this principal may not activate it.', { field: 'signal_agent_segment_id', suggestion });
+  throw new AgentError('AGENT_NOT_FOUND', 'No such signal is visible to this principal.', { field: 'signal_agent_segment_id', suggestion });
 }
 
 function checkDistinct(targets: readonly Destination[], field: string): void {
@@ -155,13 +160,16 @@ function checkTarget(signal: CatalogSignal, target: Destination, field: string, 
   const { account } = caller;
   const platformSeats = caller.seats.filter((s) => s.platform === target.platform);
   if (!caller.known(target.platform)) {
-    throw new AgentError('DEPLOYMENT_UNAUTHORIZED', `This agent does not activate signals on ${JSON.stringify(target.platform)}.`, { field: `${field}.platform` });
+    throw new AgentError('DEPLOYMENT_UNAUTHORIZED', `This agent does not activate signals on ${JSON.stringify(target.platform)}.`, { field: `${field}.platform`, suggestion: 'Name a platform of get_ap_capabilities signals.platforms.' });
   }
   if (target.account !== undefined && !platformSeats.some((s) => s.account === target.account && account !== undefined && s.principals.includes(account))) {
-    throw new AgentError('DEPLOYMENT_UNAUTHORIZED', `This principal may not use account ${JSON.stringify(target.account)} on ${target.platform}.`, { field: `${field}.account` });
+    throw new AgentError('DEPLOYMENT_UNAUTHORIZED', `This principal may not use account ${JSON.stringify(target.account)} on ${target.platform}.`, {
+      field: `${field}.account`,
+      suggestion: 'Name a seat your account holds on the platform, or no account for the agent’s own seat.',
+    });
   }
   if (!signal.platforms.some((p) => p.platform === target.platform)) {
-    throw new AgentError('ACTIVATION_FAILED', `${target.platform} does not carry ${signal.name}; get_signals with this target lists the signals it does.`, { field: `${field}.platform` });
+    throw new AgentError('ACTIVATION_FAILED', `${target.platform} does not carry ${signal.name}.`, { field: `${field}.platform`, suggestion: 'get_signals with this target lists the signals it carries.' });
   }
 }
 
