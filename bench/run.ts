@@ -7,6 +7,7 @@ import { resolveBench } from './resolve.bench.ts';
 import { crawlBench } from './crawl.bench.ts';
 import { lookupsBench } from './lookups.bench.ts';
 import { salesBench } from './sales.bench.ts';
+import { signalsBench } from './signals.bench.ts';
 
 const benches: Array<[string, () => Promise<void>]> = [
   ['healthz', healthzBench],
@@ -16,6 +17,7 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['crawl', crawlBench],
   ['lookups', lookupsBench],
   ['sales', salesBench],
+  ['signals', signalsBench],
 ];
 
 const only = process.argv.slice(2);
