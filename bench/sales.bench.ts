@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { publicTestCredential } from '../src/config.ts';
 import { serveAp } from '../test/support/cli.ts';
 import { benchOptions, freshKeyMark, load, type LoadResult } from './support/load.ts';
+import { toolResult, type McpPost } from './support/tool-result.ts';
 
 const PRODUCTS = Number(process.env.BENCH_SALES_PRODUCTS ?? 1000);
 
@@ -45,7 +46,7 @@ export async function salesBench(): Promise<void> {
         ],
       };
       // A tool's refusal is still HTTP 200: one call is checked by hand before the load.
-      const once = await toolResult(ap.url, { ...create.requests[0]!, body: create.requests[0]!.body.replace(freshKeyMark, crypto.randomUUID()) });
+      const once = await toolResult(`${ap.url}/sales/mcp`, { ...create.requests[0]!, body: create.requests[0]!.body.replace(freshKeyMark, crypto.randomUUID()) });
       if (once.isError) throw new Error(`create_media_buy refused the bench's buy: ${once.text}`);
       await load(`${ap.url}/sales/mcp`, { ...mcp, seconds: 1 }); // warm-up: builds the search index
       await load(`${ap.url}/sales/mcp`, { ...create, seconds: 1 });
@@ -58,7 +59,7 @@ export async function salesBench(): Promise<void> {
       }
       for (const [name, list] of Object.entries(runs)) for (const r of list) if (r.errors > 0 || r.non2xx > 0) throw new Error(`${name}: ${r.errors} errors, ${r.non2xx} non-2xx responses`);
       // Refusals are HTTP 200 too: the buys must be there, one per call.
-      const listed = await toolResult(ap.url, call('get_media_buys', { account, status_filter: ['pending_creatives', 'pending_start', 'active'], pagination: { max_results: 1 } }));
+      const listed = await toolResult(`${ap.url}/sales/mcp`, call('get_media_buys', { account, status_filter: ['pending_creatives', 'pending_start', 'active'], pagination: { max_results: 1 } }));
       const booked = (JSON.parse(listed.text) as { pagination: { total_count: number } }).pagination.total_count;
       const calls = runs.create_media_buy.reduce((sum, r) => sum + r.requestsPerSecond * benchOptions.seconds, 0);
       if (booked < calls) throw new Error(`create_media_buy answered about ${Math.round(calls)} calls but booked ${booked} buys`);
@@ -79,20 +80,9 @@ export async function salesBench(): Promise<void> {
 
 /** A buyer's account on the agent, made the way a buyer would (sync_accounts). */
 async function syncAccount(base: string, call: (name: string, args: Record<string, unknown>) => McpPost): Promise<{ account_id: string }> {
-  const synced = await toolResult(base, call('sync_accounts', { idempotency_key: crypto.randomUUID(), accounts: [{ brand: { domain: 'bench.example' }, operator: 'bench.example', billing: 'operator' }] }));
+  const synced = await toolResult(`${base}/sales/mcp`, call('sync_accounts', { idempotency_key: crypto.randomUUID(), accounts: [{ brand: { domain: 'bench.example' }, operator: 'bench.example', billing: 'operator' }] }));
   if (synced.isError) throw new Error(`sync_accounts failed: ${synced.text}`);
   return { account_id: (JSON.parse(synced.text) as { accounts: Array<{ account_id: string }> }).accounts[0]!.account_id };
-}
-
-interface McpPost {
-  headers: Record<string, string>;
-  body: string;
-}
-
-async function toolResult(base: string, request: McpPost): Promise<{ isError: boolean; text: string }> {
-  const res = await fetch(`${base}/sales/mcp`, { method: 'POST', headers: { ...request.headers, accept: 'application/json' }, body: request.body });
-  const answer = (await res.json()) as { result?: { isError?: boolean; content: Array<{ text: string }> } };
-  return { isError: answer.result?.isError === true, text: answer.result?.content[0]?.text ?? JSON.stringify(answer) };
 }
 
 const briefs = [

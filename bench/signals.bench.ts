@@ -6,6 +6,7 @@ import { publicTestCredential } from '../src/config.ts';
 import { serveAp } from '../test/support/cli.ts';
 import { benchOptions, load, type LoadResult } from './support/load.ts';
 import { relevanceLine, signalsRelevance } from './support/signals-relevance.ts';
+import { toolResult } from './support/tool-result.ts';
 
 const SIGNALS = Number(process.env.BENCH_SIGNALS ?? 10_000);
 /** The issue's target: a get_signals answer within 20 ms at the median. */
@@ -40,7 +41,7 @@ export async function signalsBench(): Promise<void> {
       const requests = briefs.map(({ spec, delivered }, i) => call({ signal_spec: spec, ...(delivered ? { deliver_to: deliverTo } : {}) }, i));
       // A tool's refusal is still HTTP 200, and a brief that matched nothing would be a cheap call: each is checked by hand first.
       for (const [i, request] of requests.entries()) {
-        const answer = await toolResult(ap.url, request);
+        const answer = await toolResult(`${ap.url}/signals/mcp`, request);
         if (answer.isError) throw new Error(`get_signals refused ${JSON.stringify(briefs[i]!.spec)}: ${answer.text}`);
         if ((JSON.parse(answer.text) as { signals: unknown[] }).signals.length === 0) throw new Error(`get_signals found nothing for ${JSON.stringify(briefs[i]!.spec)}`);
       }
@@ -79,17 +80,6 @@ export async function signalsBench(): Promise<void> {
     await rm(dir, { recursive: true, force: true });
   }
   console.log(relevanceLine(signalsRelevance(demo)));
-}
-
-interface McpPost {
-  headers: Record<string, string>;
-  body: string;
-}
-
-async function toolResult(base: string, request: McpPost): Promise<{ isError: boolean; text: string }> {
-  const res = await fetch(`${base}/signals/mcp`, { method: 'POST', headers: { ...request.headers, accept: 'application/json' }, body: request.body });
-  const answer = (await res.json()) as { result?: { isError?: boolean; content: Array<{ text: string }> } };
-  return { isError: answer.result?.isError === true, text: answer.result?.content[0]?.text ?? JSON.stringify(answer) };
 }
 
 const deliverTo = { deployments: [{ type: 'platform', platform: 'tradeflow-dsp' }], countries: ['US'] };
