@@ -138,4 +138,12 @@ eachEngine('signals agent: activate_signal', (engine) => {
     const again = await buyer.activate({ signal_agent_segment_id: 'agr_runners', destinations: [target] });
     assert.equal((again.deployments as Json[])[0]!.is_live, true, 'and it may be activated again');
   });
+
+  it('leaves a signal live for everyone on the agent’s own seat as it is, and says so, when asked to deactivate it', async () => {
+    const buyer = await callers.organization();
+    const ownSeat = { type: 'platform', platform: 'alpha-dsp' };
+    const answer = await buyer.activate({ signal_agent_segment_id: 'agr_runners', destinations: [ownSeat], action: 'deactivate' });
+    assert.deepEqual(answer.deployments, [{ ...ownSeat, is_live: true, activation_key: { type: 'segment_id', segment_id: 'alpha-1001' } }]);
+    assert.deepEqual(await runnersOn(buyer, [ownSeat]), answer.deployments);
+  });
 });

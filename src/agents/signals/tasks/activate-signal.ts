@@ -4,7 +4,7 @@ import { checkPublishedRequest, ownerOf, type AgentTask } from '../../runtime/in
 import { agentActivationKey } from '../activations/activation-keys.ts';
 import { destinationsOf, targetKey, type Destination } from '../activations/destination.ts';
 import { deleteActivations, insertActivation, lockSignalActivations, type ActivationRow, type NewActivation } from '../activations/sql.ts';
-import type { CatalogSignal, Deployment } from '../catalog/index.ts';
+import { catalogPlatformDeployment, type CatalogSignal, type Deployment, type PlatformAvailability } from '../catalog/index.ts';
 import { activationDeployment } from '../deployments.ts';
 import type { SignalsView } from './get-signals.ts';
 import { principalAccount, visibleTo } from '../visibility.ts';
@@ -95,7 +95,11 @@ export function activateSignalTask(view: SignalsView, seats: readonly PlatformSe
           if (row && !row.deployed_at) throw new AgentError('INVALID_STATE', `The activation on this target is still under way (task ${row.task_id}); cancel that task instead.`, { field: `${field}[${index}]` });
         });
         await deleteActivations(ctx.db, ctx.tenant.name, owner, signal.signal_agent_segment_id, targets.map(targetKey));
-        return { deployments: targets.map((target): Deployment => ({ ...target, is_live: false })) };
+        // Live for everyone on the agent's own seat is the platform's, not the caller's to take down: it stays as it is.
+        return { deployments: targets.map((target): Deployment => {
+            const live = liveForEveryone(signal, target);
+            return live ? catalogPlatformDeployment(live) : { ...target, is_live: false };
+          }) };
       }
 
       const caller = { kind: ctx.principal.kind, subject: ctx.principal.subject };
@@ -173,9 +177,10 @@ function checkTarget(signal: CatalogSignal, target: Destination, field: string, 
   }
 }
 
-/** Live on the agent's own seat of a platform for every buyer, as the catalog states it. */
-function liveForEveryone(signal: CatalogSignal, target: Destination): boolean {
-  return target.type === 'platform' && target.account === undefined && signal.platforms.some((p) => p.platform === target.platform && p.segment_id !== undefined);
+/** Where the catalog says the signal is live for every buyer on the target (the agent's own seat of a platform); undefined when it is not. */
+function liveForEveryone(signal: CatalogSignal, target: Destination): PlatformAvailability | undefined {
+  if (target.type !== 'platform' || target.account !== undefined) return undefined;
+  return signal.platforms.find((p) => p.platform === target.platform && p.segment_id !== undefined);
 }
 
 function minutesOn(signal: CatalogSignal, target: Destination & { type: 'platform' }, view: SignalsView): number {
