@@ -28,24 +28,22 @@ export interface CatalogDocument {
 
 type Located = CatalogProblem & { offset: number };
 
-/** Parses `text`; a syntax error, or an alias that cannot be resolved, throws a CatalogError at once. */
+/**
+ * Parses `text`; a syntax error, or an alias that cannot be resolved, throws a CatalogError at once.
+ * A JSON file is read with JSON.parse (a 10,000-signal catalog in a fraction of the time the YAML
+ * parser takes) and parsed as YAML only if it has a problem to locate.
+ */
 export function readCatalogDocument(text: string, source: string): CatalogDocument {
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
-  if (doc.errors.length > 0) {
-    fail(doc.errors.map((error) => ({ source, ...positionAt(lines, error.pos[0]), message: error.message })));
-  }
-
-  let value: unknown;
-  try {
-    value = doc.toJS();
-  } catch (error) {
-    // Alias bombs and aliases used before their anchor surface only here.
-    fail([{ source, ...positionAt(lines, unresolvedAliasOffset(doc) ?? 0), message: error instanceof Error ? error.message : String(error) }]);
-  }
+  let parsed: { doc: Document; lines: LineCounter } | undefined;
+  const yamlDocument = () => (parsed ??= parseYaml(text, source));
+  const json = asJson(text);
+  const value = json ? json.value : yamlValue(yamlDocument(), source);
 
   const problems: Located[] = [];
-  const report: Report = (segments, message) => problems.push({ source, ...positionOf(doc, lines, segments), path: displayPath(segments), message });
+  const report: Report = (segments, message) => {
+    const { doc, lines } = yamlDocument();
+    problems.push({ source, ...positionOf(doc, lines, segments), path: displayPath(segments), message });
+  };
   return {
     source,
     value,
@@ -57,6 +55,35 @@ export function readCatalogDocument(text: string, source: string): CatalogDocume
       if (problems.length > 0) fail(problems);
     },
   };
+}
+
+/** The value of a text that is JSON (an object or array at the top); undefined for anything else, YAML included. */
+function asJson(text: string): { value: unknown } | undefined {
+  if (!/^\s*[{[]/.test(text)) return undefined;
+  try {
+    return { value: JSON.parse(text) };
+  } catch {
+    // YAML's flow style starts the same way; the YAML parser reads it, or says where it is wrong.
+    return undefined;
+  }
+}
+
+function parseYaml(text: string, source: string): { doc: Document; lines: LineCounter } {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+  if (doc.errors.length > 0) {
+    fail(doc.errors.map((error) => ({ source, ...positionAt(lines, error.pos[0]), message: error.message })));
+  }
+  return { doc, lines };
+}
+
+function yamlValue({ doc, lines }: { doc: Document; lines: LineCounter }, source: string): unknown {
+  try {
+    return doc.toJS();
+  } catch (error) {
+    // Alias bombs and aliases used before their anchor surface only here.
+    fail([{ source, ...positionAt(lines, unresolvedAliasOffset(doc) ?? 0), message: error instanceof Error ? error.message : String(error) }]);
+  }
 }
 
 /**

@@ -43,6 +43,15 @@ describe('readCatalogDocument', () => {
     assert.equal(messageOf(() => check('items: 3\n')), 'list.yaml:1:1: items: must be a list of items');
   });
 
+  it('reads JSON as JSON, and still locates its problems at their line and column', () => {
+    const text = '{\n  "items": [\n    {"id": "a"},\n    {"id": "b", "size": "large"}\n  ]\n}\n';
+    const document = readCatalogDocument(text, 'list.json');
+    assert.deepEqual(document.value, JSON.parse(text));
+    document.reportSchemaIssues(['items', 1], [{ path: '$.size', message: 'must be number' }]);
+    assert.equal(messageOf(() => document.throwIfProblems()), 'list.json:4:17: items[1].size: must be number');
+    assert.match(messageOf(() => readCatalogDocument('{"items": [\n  {"id": "a"\n]}\n', 'list.json')), /^list\.json:3:1: /, 'bad JSON is located by the YAML parser');
+  });
+
   it('names the first item whose id a later one repeats', () => {
     assert.equal(messageOf(() => check('items:\n  - id: a\n  - id: b\n  - id: a\n')), 'list.yaml:4:5: items[2].id: "a" is already the id of items[0]');
   });
