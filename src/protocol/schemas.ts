@@ -172,6 +172,23 @@ class SchemaRegistry implements VariantNarrowing {
   }
 }
 
+/**
+ * Defects of published schemas that no document could satisfy, corrected as their files are read
+ * (the vendored copies stay exact), by path within a release.
+ */
+const errata: Record<string, (schema: SchemaNode) => void> = {
+  // A format's supported_macros items are oneOf [the universal-macro enum, any string]: a standard
+  // macro matches both, so no format naming one was valid. Upstream made it anyOf (adcp#5099).
+  'core/format.json': (schema) => {
+    const properties = schema['properties'];
+    const macros = isNode(properties) ? properties['supported_macros'] : undefined;
+    const items = isNode(macros) ? macros['items'] : undefined;
+    if (!isNode(items) || !Array.isArray(items['oneOf'])) return;
+    items['anyOf'] = items['oneOf'];
+    delete items['oneOf'];
+  },
+};
+
 function readSchemaFile(id: string): SchemaNode {
   const match = /^\/schemas\/([0-9]+\.[0-9]+\.[0-9]+)\/((?:[A-Za-z0-9_-][A-Za-z0-9._-]*\/)*[A-Za-z0-9_-][A-Za-z0-9._-]*\.json)$/.exec(id);
   if (!match) throw new Error(`no schema with $id ${id}`);
@@ -181,6 +198,7 @@ function readSchemaFile(id: string): SchemaNode {
   if (!existsSync(file)) throw new Error(`no schema with $id ${id}`);
   const schema: unknown = JSON.parse(readFileSync(file, 'utf8'));
   if (!isNode(schema)) throw new Error(`${file} is not a JSON Schema object`);
+  errata[path]?.(schema);
   // A file taken from the fallback release is registered under the id that was asked for.
   return { ...schema, $id: id };
 }

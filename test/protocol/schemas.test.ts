@@ -327,3 +327,15 @@ describe('JSON paths', () => {
     assert.deepEqual(pointerSegments('/map/0/~0x', doc), ['map', '0', '~x']);
   });
 });
+
+describe('published schema errata', () => {
+  it('lets a format name standard and custom macros, which the published oneOf refused for matching both (adcp#5099)', () => {
+    const format = (macros: unknown[]) => ({ format_id: { agent_url: 'https://creative.example/mcp', id: 'banner' }, name: 'Banner', supported_macros: macros });
+    assert.deepEqual(validateSchema('/schemas/3.0.6/core/format.json', format(['CACHEBUSTER', 'CLICK_URL', 'PUBLISHER_SECTION'])), { valid: true, errors: [] });
+    const refused = validateSchema('/schemas/3.0.6/core/format.json', format(['CACHEBUSTER', 42]));
+    assert.equal(refused.valid, false);
+    assert.deepEqual([...new Set(refused.errors.map((e) => e.path))], ['$.supported_macros[1]']);
+    const published = readJson(join(schemasDir, '3.0.6/core/format.json')) as { properties: { supported_macros: { items: Record<string, unknown> } } };
+    assert.ok('oneOf' in published.properties.supported_macros.items, 'the vendored file itself is left as published');
+  });
+});
