@@ -1,4 +1,4 @@
-import { canonicalAgentUrl } from '../../protocol/agent-url.ts';
+import { agentKey } from './find-format.ts';
 import type { Format, FormatId, FormatType, Render, WcagLevel } from './format.ts';
 
 /** The filters of list_creative_formats (creative/ and media-buy/list-creative-formats-request.json). */
@@ -25,8 +25,8 @@ const wcagRank: Record<WcagLevel, number> = { A: 1, AA: 2, AAA: 3 };
  * The formats that pass every filter given, in their order. Dimension filters look at renders'
  * fixed `width`/`height` and pass a format when any render fits (media-buy schema), so responsive
  * renders and formats without renders (audio) never pass one. A format is responsive when a render
- * says a side is. Format ids compare by id and canonical agent URL; their parameters are ignored,
- * as standard formats take none.
+ * says a side is. Format ids compare by id and agent URL in any spelling (`agentKey`); their
+ * parameters are ignored, as standard formats take none.
  */
 export function filterFormats(formats: readonly Format[], request: FormatFilters): Format[] {
   const { type, asset_types, max_width, max_height, min_width, min_height, is_responsive, wcag_level, disclosure_positions, disclosure_persistence } = request;
@@ -56,7 +56,7 @@ export function filterFormats(formats: readonly Format[], request: FormatFilters
 }
 
 function keyOf(id: FormatId): string {
-  return `${canonicalAgentUrl(id.agent_url) ?? id.agent_url} ${id.id}`;
+  return `${agentKey(id.agent_url)} ${id.id}`;
 }
 
 function keysOf(ids: readonly FormatId[]): Set<string> {

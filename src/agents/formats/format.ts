@@ -12,6 +12,8 @@ export interface Format {
   assets?: Array<Asset | AssetGroup>;
   /** The spec's name for the assets a creative must supply (agent-tasks §2): the `assets` marked required. */
   assets_required?: Asset[];
+  /** Universal macros (enums/universal-macro.json) the format fills in its URLs and tags at serve time. */
+  supported_macros?: string[];
   accessibility?: { wcag_level: WcagLevel; requires_accessible_assets?: boolean };
   supported_disclosure_positions?: string[];
   disclosure_capabilities?: Array<{ position: string; persistence: string[] }>;

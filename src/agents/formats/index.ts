@@ -4,5 +4,6 @@
  */
 export type { Asset, AssetGroup, Format, FormatId, FormatType, Render, WcagLevel } from './format.ts';
 export { standardFormats } from './standard.ts';
+export { agentKey, findFormat, sameFormatId } from './find-format.ts';
 export { filterFormats, type FormatFilters } from './filter.ts';
 export { listCreativeFormatsTask, type CreativeAgent, type ListCreativeFormatsOptions } from './list-creative-formats.ts';

@@ -57,16 +57,21 @@ describe('list_creative_formats over MCP', () => {
     }
     assert.deepEqual(payload.formats, standardFormats(creativeAgentUrl));
     assert.deepEqual(payload.creative_agents, [{ agent_url: creativeAgentUrl, agent_name: 'Reference creative agent', capabilities: ['validation', 'preview'] }]);
-    assert.deepEqual(payload.pagination, { has_more: false, total_count: 11 });
+    assert.deepEqual(payload.pagination, { has_more: false, total_count: 26 });
   });
 
   it('filters as asked', async () => {
-    const { payload } = await call({ type: 'display', max_width: 320, is_responsive: false, format_ids: [{ agent_url: creativeAgentUrl, id: 'display_320x50' }, { agent_url: creativeAgentUrl, id: 'video_15s' }] });
+    const { payload } = await call({
+      type: 'display',
+      max_width: 320,
+      is_responsive: false,
+      format_ids: [{ agent_url: creativeAgentUrl, id: 'display_320x50' }, { agent_url: 'https://AP.example/creative/', id: 'html5_320x50' }, { agent_url: creativeAgentUrl, id: 'video_15s' }],
+    });
     assert.deepEqual(
       payload.formats.map((f: Json) => f.format_id.id),
-      ['display_320x50'],
+      ['display_320x50', 'html5_320x50'],
     );
-    assert.deepEqual(payload.pagination, { has_more: false, total_count: 1 });
+    assert.deepEqual(payload.pagination, { has_more: false, total_count: 2 });
   });
 
   it('answers a page at a time, each cursor leading to the next page', async () => {
@@ -76,13 +81,13 @@ describe('list_creative_formats over MCP', () => {
     do {
       const { payload } = await call({ pagination: { max_results: 4, ...(cursor ? { cursor } : {}) } });
       assert.deepEqual(validateSchema('/schemas/3.0.6/media-buy/list-creative-formats-response.json', payload).errors, []);
-      assert.equal(payload.pagination.total_count, 11);
+      assert.equal(payload.pagination.total_count, 26);
       sizes.push(payload.formats.length);
       seen.push(...payload.formats.map((f: Json) => f.format_id.id));
       cursor = payload.pagination.cursor;
       assert.equal(payload.pagination.has_more, cursor !== undefined);
     } while (cursor);
-    assert.deepEqual(sizes, [4, 4, 3]);
+    assert.deepEqual(sizes, [4, 4, 4, 4, 4, 4, 2]);
     assert.deepEqual(seen, standardFormats(creativeAgentUrl).map((f) => f.format_id.id));
   });
 

@@ -1,0 +1,33 @@
+import { canonicalAgentUrl } from '../../protocol/agent-url.ts';
+import type { Format, FormatId } from './format.ts';
+
+/**
+ * The form in which two spellings of one agent's URL compare equal: its canonical URL
+ * (`canonicalAgentUrl`: scheme and host case, default port, percent-encoding) without trailing
+ * slashes and without the transport's `/mcp` or `/a2a` segment, because buyers name a creative
+ * agent by its base URL as often as by its MCP or A2A endpoint. A string that is not an absolute
+ * URL is its own key.
+ */
+export function agentKey(url: string): string {
+  const canonical = canonicalAgentUrl(url);
+  if (canonical === undefined) return url;
+  const parsed = new URL(canonical);
+  const path = parsed.pathname.replace(/\/+$/, '').replace(/\/(?:mcp|a2a)$/, '').replace(/\/+$/, '');
+  return `${parsed.protocol}//${parsed.host}${path}${parsed.search}`;
+}
+
+/** Whether two format ids name the same format: the same id, defined by the same agent in any spelling of its URL. */
+export function sameFormatId(a: Pick<FormatId, 'agent_url' | 'id'>, b: Pick<FormatId, 'agent_url' | 'id'>): boolean {
+  return a.id === b.id && agentKey(a.agent_url) === agentKey(b.agent_url);
+}
+
+/**
+ * The format of `formats` that a request's `formatId` names, when the request names it as one of
+ * the agent at `ownAgentUrl` (in any spelling of that URL); undefined for another agent's format
+ * or an id the agent does not define.
+ */
+export function findFormat(formats: readonly Format[], formatId: Pick<FormatId, 'agent_url' | 'id'>, ownAgentUrl: string): Format | undefined {
+  const own = agentKey(ownAgentUrl);
+  if (agentKey(formatId.agent_url) !== own) return undefined;
+  return formats.find((f) => f.format_id.id === formatId.id && agentKey(f.format_id.agent_url) === own);
+}
