@@ -1,12 +1,14 @@
 import { AgentError } from '../../../protocol/errors.ts';
-import type { Format } from '../../formats/index.ts';
+import type { CreativeManifest } from '../../creative/manifest.ts';
+import { manifestProblems, type Format } from '../../formats/index.ts';
 import type { CreativeAsset } from './creative.ts';
 
 /**
  * What is wrong with a creative against this seller's formats, each problem a typed error at its
- * field: a format_id that is not one of the formats (VALIDATION_ERROR at `format_id`), and each
- * required asset of the format it misses or gives as another asset type (VALIDATION_ERROR at
- * `assets.<asset_id>`). Empty when the creative can be stored.
+ * field: a format_id that is not one of the formats (VALIDATION_ERROR at `format_id`), and each way
+ * its assets fall short of the format's (`manifestProblems`: a required asset missing, VALIDATION_ERROR
+ * at `assets.<asset_id>`; given as another asset type, at `assets.<asset_id>.asset_type`; breaking
+ * the format's requirements, at the property at fault). Empty when the creative can be stored.
  */
 export function creativeProblems(creative: CreativeAsset, formats: readonly Format[], at: string): AgentError[] {
   const { agent_url, id } = creative.format_id;
@@ -20,17 +22,13 @@ export function creativeProblems(creative: CreativeAsset, formats: readonly Form
       }),
     ];
   }
-  const problems: AgentError[] = [];
-  for (const asset of format.assets ?? []) {
-    if (asset.item_type !== 'individual' || !asset.required) continue;
-    const given = creative.assets[asset.asset_id] as { asset_type?: unknown } | undefined;
-    if (given === undefined) {
-      problems.push(new AgentError('VALIDATION_ERROR', `Format ${id} requires the ${asset.asset_type} asset ${asset.asset_id}.`, { field: `${at}.assets.${asset.asset_id}`, details: { asset_id: asset.asset_id, asset_type: asset.asset_type } }));
-    } else if (given.asset_type !== asset.asset_type) {
-      problems.push(
-        new AgentError('VALIDATION_ERROR', `Asset ${asset.asset_id} of format ${id} is a ${asset.asset_type}, not a ${String(given.asset_type)}.`, { field: `${at}.assets.${asset.asset_id}.asset_type`, details: { asset_id: asset.asset_id, asset_type: asset.asset_type } }),
-      );
-    }
-  }
-  return problems;
+  const assets = creative.assets as CreativeManifest['assets'];
+  return manifestProblems(format, { assets }).map(({ asset_id, field, message }) => {
+    const declared = format.assets?.find((a) => a.item_type === 'individual' && a.asset_id === asset_id);
+    const asset_type = declared?.item_type === 'individual' ? declared.asset_type : undefined;
+    return new AgentError('VALIDATION_ERROR', message, {
+      field: `${at}${field.slice('creative_manifest'.length)}`,
+      details: { asset_id, ...(asset_type === undefined ? {} : { asset_type }) },
+    });
+  });
 }

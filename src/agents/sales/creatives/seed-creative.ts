@@ -20,8 +20,8 @@ export interface CreativeSeed {
 
 /**
  * Puts a creative into the account's library under an id its caller names (a sandbox test
- * controller's seed), checked as sync_creatives checks one (published schema, format, required
- * assets), with the fixture's status or the one a sync would give it; its history records the seed.
+ * controller's seed), checked as sync_creatives checks one (published schema, format, the
+ * format's assets), with the fixture's status or the one a sync would give it; its history records the seed.
  * Throws the AgentError of its first problem; false, writing nothing, when the account already has
  * a creative of that id.
  */

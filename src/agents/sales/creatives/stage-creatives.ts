@@ -38,7 +38,7 @@ const compared = ['name', 'format_id', 'assets', 'tags', 'details'] as const;
 /**
  * What uploading creatives into a library makes of each, the one check every upload path shares
  * (sync_creatives, and creatives sent inline with a media buy's packages): an id sent twice fails
- * every copy, as does an unknown format or a missing required asset; a valid one is created,
+ * every copy, as does an unknown format or assets short of the format's; a valid one is created,
  * updated (naming what changed) or unchanged against `stored`, which it updates in place with the
  * versions to write. Writes nothing.
  */

@@ -61,6 +61,27 @@ eachEngine('sales agent: sync_creatives', (engine) => {
     assert.deepEqual(await ids(b), ['good'], 'neither copy of a repeated id is stored');
   });
 
+  it('fails a creative whose assets break its format’s requirements, at the property at fault', async () => {
+    const b = await newBuyer();
+    const wide = banner(server, 'wide');
+    wide.assets.banner_image.width = 320;
+    const plain = banner(server, 'plain');
+    plain.assets.click_url.url = 'http://brand.example/landing';
+    const long = { ...video(server, 'long') };
+    long.assets.video_file.duration_ms = 30_000;
+    const answer = await sync(b, [wide, plain, long, banner(server, 'fine')], { validation_mode: 'lenient' });
+    assert.deepEqual(
+      answer.creatives.map((c: Json) => [c.creative_id, c.action, c.errors?.map((e: Json) => [e.code, e.field])]),
+      [
+        ['wide', 'failed', [['VALIDATION_ERROR', 'creatives[0].assets.banner_image.width']]],
+        ['plain', 'failed', [['VALIDATION_ERROR', 'creatives[1].assets.click_url.url']]],
+        ['long', 'failed', [['VALIDATION_ERROR', 'creatives[2].assets.video_file.duration_ms']]],
+        ['fine', 'created', undefined],
+      ],
+    );
+    assert.deepEqual(await ids(b), ['fine']);
+  });
+
   it('refuses the whole sync in strict mode, the default, storing nothing', async () => {
     const b = await newBuyer();
     const unknown = { ...banner(server, 'alien'), format_id: { agent_url: 'https://elsewhere.example/mcp', id: 'display_300x250' } };
