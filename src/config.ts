@@ -68,6 +68,8 @@ export interface AgentsConfig {
   signalsCatalog: string | undefined;
   /** Seconds a platform activation takes in the test deployment; undefined: each platform's time as the catalog states it. */
   signalActivationSeconds: number | undefined;
+  /** How long the creative agent hosts a preview (its expires_at). */
+  creativePreviewTtlSeconds: number;
   /** The test deployment's public bearer credential; none when `off`. */
   testCredential: string | undefined;
   /** Whether the sales agent serves comply_test_controller (sandbox accounts only). */
@@ -176,6 +178,7 @@ export const envVars = {
   SALES_CATALOG: { default: '', meaning: 'the sales agent\'s product catalog, a YAML or JSON file (default: the demo catalog)' },
   SIGNALS_CATALOG: { default: '', meaning: 'the signals agent\'s catalog, a YAML or JSON file (default: the demo catalog)' },
   SIGNALS_ACTIVATION_SECONDS: { default: '5', meaning: 'seconds a platform activation of a signal takes in the test deployment (0 to 86400), or catalog for each platform\'s own time' },
+  CREATIVE_PREVIEW_TTL_SECONDS: { default: '86400', meaning: 'seconds the creative agent hosts a preview before it answers 410 (60 to 2592000)' },
   AGENT_TEST_CREDENTIAL: { default: publicTestCredential, meaning: 'the test deployment\'s public bearer credential, printed at start (at least 16 characters; off for none)' },
   AGENT_TEST_CONTROLLER: { default: 'true', meaning: 'the sales agent serves comply_test_controller on callers\' sandbox accounts (true or false)' },
   AGENT_REPLAY_TTL_SECONDS: { default: '86400', meaning: 'seconds an agent replays the first response to an idempotency key (3600 to 604800)' },
@@ -241,6 +244,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
       serve: oneOf('AGENTS', get('AGENTS'), ['true', 'false']) === 'true',
       salesCatalog: nonEmpty(get('SALES_CATALOG')),
       signalsCatalog: nonEmpty(get('SIGNALS_CATALOG')),
+      creativePreviewTtlSeconds: integer('CREATIVE_PREVIEW_TTL_SECONDS', get('CREATIVE_PREVIEW_TTL_SECONDS'), 60, 2_592_000),
       signalActivationSeconds: get('SIGNALS_ACTIVATION_SECONDS') === 'catalog' ? undefined : integer('SIGNALS_ACTIVATION_SECONDS', get('SIGNALS_ACTIVATION_SECONDS'), 0, 86400),
       testCredential: testCredential(get('AGENT_TEST_CREDENTIAL')),
       testController: oneOf('AGENT_TEST_CONTROLLER', get('AGENT_TEST_CONTROLLER'), ['true', 'false']) === 'true',

@@ -11,6 +11,7 @@ import { pruneAgentRecords } from './runtime/housekeeping.ts';
 import { mountTenant, type Tenant } from './runtime/index.ts';
 import { CatalogError, demoCatalogPath, loadCatalogFile, salesAgent } from './sales/index.ts';
 import { demoSignalsPath, loadSignalsCatalog, signalsAgent, type PlatformSeat } from './signals/index.ts';
+import { creativeAgent } from './creative/index.ts';
 import { TaskWorker } from './runtime/tasks/worker.ts';
 import { WebhookDeliverer } from './runtime/webhooks/deliverer.ts';
 
@@ -46,7 +47,8 @@ export async function testDeployment(ctx: AppContext, base: () => string): Promi
     ...(agents.signalActivationSeconds === undefined ? {} : { activationMinutes: agents.signalActivationSeconds / 60 }),
     activationPollMs: Math.min(1000, Math.max(100, (agents.signalActivationSeconds ?? 1) * 200)),
   });
-  return [sales, signals];
+  const creative = creativeAgent({ base, credentials, fetcher: ctx.fetcher, previewTtlSeconds: agents.creativePreviewTtlSeconds });
+  return [sales, signals, creative];
 }
 
 /** The test deployment's buyers' seats on the demo platforms: the public test credential holds one on each of two. */

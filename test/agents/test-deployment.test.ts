@@ -35,14 +35,15 @@ describe('the test deployment', () => {
     const tenants = listing.tenants as Json[];
     assert.deepEqual(
       tenants.map((t) => [t.name, t.mcp]),
-      [['sales', `${server.url}/sales/mcp`], ['signals', `${server.url}/signals/mcp`]],
+      [['sales', `${server.url}/sales/mcp`], ['signals', `${server.url}/signals/mcp`], ['creative', `${server.url}/creative/mcp`]],
     );
     assert.deepEqual(tenants[0]!.tools, [
       'get_ap_capabilities', 'get_task', 'cancel_task', 'get_products', 'list_creative_formats', 'sync_accounts', 'list_accounts',
       'create_media_buy', 'update_media_buy', 'get_media_buys', 'get_media_buy_delivery', 'sync_creatives', 'list_creatives', 'comply_test_controller',
     ]);
     assert.deepEqual(tenants[1]!.tools, ['get_ap_capabilities', 'get_task', 'cancel_task', 'get_signals', 'activate_signal']);
-    assert.equal((listing.authorized_agents as Json[]).length, 1, 'the signals agent sells no publisher properties');
+    assert.deepEqual(tenants[2]!.tools, ['get_ap_capabilities', 'list_creative_formats', 'preview_creative']);
+    assert.equal((listing.authorized_agents as Json[]).length, 1, 'the signals and creative agents sell no publisher properties');
     const [sold] = listing.authorized_agents as Json[];
     assert.equal(sold!.url, `${server.url}/sales/mcp`);
     assert.ok((sold!.publisher_properties as Json[]).length > 0);
@@ -77,6 +78,22 @@ describe('the test deployment', () => {
     for (const format of formats) assert.ok(used.some((id) => isDeepStrictEqual(id, format.format_id)), `${JSON.stringify(format.format_id)} is a product's`);
     for (const id of used) assert.ok(formats.some((f) => isDeepStrictEqual(f.format_id, id)), `${JSON.stringify(id)} is listed`);
     assert.deepEqual(answer.creative_agents, [{ agent_url: `${server.url}/creative/mcp` }]);
+  });
+
+  it('serves the creative agent that defines those formats: every format the sales agent names is one of its own', async () => {
+    const creative = await mcpClient(server.url, '/creative', { authorization: `Bearer ${publicTestCredential}` });
+    try {
+      const ask = async (name: string, args: Record<string, unknown>) => JSON.parse(((await creative.callTool({ name, arguments: args })) as Json).content[0].text as string) as Json;
+      const capabilities = await ask('get_ap_capabilities', {});
+      assert.deepEqual(validateSchema('/schemas/3.0.6/protocol/get-ap-capabilities-response.json', capabilities).errors, []);
+      assert.deepEqual(capabilities.supported_protocols, ['creative']);
+      const defined = await ask('list_creative_formats', { pagination: { max_results: 100 } });
+      assert.deepEqual(validateSchema('/schemas/3.0.6/creative/list-creative-formats-response.json', defined).errors, []);
+      const sold = (await call('list_creative_formats')).formats as Json[];
+      for (const format of sold) assert.ok((defined.formats as Json[]).some((f) => isDeepStrictEqual(f.format_id, format.format_id)), `${format.format_id.id} is defined by the creative agent`);
+    } finally {
+      await creative.close();
+    }
   });
 
   it('serves the signals agent: its protocol, targets and specialisms, and the demo custom signals of the public credential', async () => {

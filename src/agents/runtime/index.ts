@@ -10,7 +10,7 @@ import { createRunner, type Submit } from './runner.ts';
 import type { Tenant } from './task.ts';
 import { cancelTaskTask, getTaskTask, submitTask } from './tasks/service.ts';
 
-export type { AgentTask, DeferOptions, PassContext, Tenant, TenantPass, TaskContext, TaskProgress, ResolvedAccount } from './task.ts';
+export type { AgentTask, DeferOptions, JsonSchema, PassContext, Tenant, TenantPass, TenantRouteDeps, TaskContext, TaskProgress, ResolvedAccount } from './task.ts';
 export { InputRequired } from './task.ts';
 export { completeTask, findTask, type TaskOutcome } from './tasks/service.ts';
 export { actorOf, ownerOf } from './owner.ts';
@@ -56,6 +56,7 @@ export function mountTenant(app: FastifyInstance, ctx: AppContext, tenant: Tenan
   mountMcp(app, withBuiltIns, served, hostGuard);
   mountA2a(app, withBuiltIns, served, () => baseUrl(app, ctx.config), hostGuard, { db: ctx.db, clock: ctx.clock, abort });
   if (tenant.httpEnvelope) mountHttp(app, withBuiltIns, served, tenant.httpEnvelope, hostGuard);
+  tenant.routes?.(app, { db: ctx.db, clock: ctx.clock });
 }
 
 const runsLong = (tenant: Tenant) => tenant.tasks.some((t) => t.longRunning || t.mayDefer);

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ConfiguredCredential, Principal } from '../../auth/index.ts';
 import type { Clock } from '../../clock.ts';
 import type { Database, Queryable } from '../../db/database.ts';
@@ -149,11 +149,19 @@ export interface Tenant {
   capabilities?: () => Record<string, unknown>;
   /** Work it does on its own, repeatedly (moving statuses with time, sending reports), on every instance. */
   passes?: readonly TenantPass[];
+  /** HTTP routes of its own beside its task endpoints (hosted previews, generated assets), registered when it is mounted. */
+  routes?: (app: FastifyInstance, deps: TenantRouteDeps) => void;
   /**
    * Bearer tokens this agent accepts besides the registry's own API keys and access tokens (a
    * partner's token, a public test credential), each giving its own principal.
    */
   credentials?: readonly ConfiguredCredential[];
+}
+
+/** What a tenant's own routes are given when it is mounted. */
+export interface TenantRouteDeps {
+  db: Database;
+  clock: Clock;
 }
 
 /** A tenant's background work: run every `intervalMs` (and when woken), at most one run at a time per instance. */

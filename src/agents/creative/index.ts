@@ -1,0 +1,53 @@
+import type { ConfiguredCredential } from '../../auth/index.ts';
+import type { SafeFetch } from '../../net/safe-fetch.ts';
+import { listCreativeFormatsTask, standardFormats } from '../formats/index.ts';
+import type { Tenant, TenantPass } from '../runtime/index.ts';
+import { rendererWith } from './previews/renderer.ts';
+import { previewRoutes } from './previews/routes.ts';
+import { pruneExpired } from './previews/sql.ts';
+import { previewCreativeTask } from './tasks/preview-creative.ts';
+
+export type { CreativeManifest, ManifestAsset } from './manifest.ts';
+
+export interface CreativeAgentOptions {
+  /** The deployment's public base URL, asked when answering (known once the server listens). */
+  base: () => string;
+  /** Where it is mounted; `/creative` serves `/creative/mcp`, `/creative/a2a`, `/creative/tasks/<task>` and its previews. */
+  path?: string;
+  /** Tokens it accepts besides the registry's own (the test deployment's public credential). */
+  credentials?: readonly ConfiguredCredential[];
+  /** Fetches the images a manifest names (for PNG snapshots): the SSRF-safe client. */
+  fetcher: SafeFetch;
+  /** How long a hosted preview lives (default a day). */
+  previewTtlSeconds?: number;
+}
+
+/** Expired previews answer 410 for a week, then are forgotten (404). */
+const goneForMs = 7 * 86_400_000;
+
+/**
+ * The creative agent (agent-tasks spec, creative tasks): defines the standard formats (the ones
+ * the sales agent's products take) and previews creatives in them.
+ */
+export function creativeAgent({ base, path = '/creative', credentials, fetcher, previewTtlSeconds = 86_400 }: CreativeAgentOptions): Tenant {
+  const agentUrl = () => `${base()}${path}/mcp`;
+  const formats = () => standardFormats(agentUrl());
+  const renderer = rendererWith(fetcher);
+  const prune: TenantPass = { name: 'previews', intervalMs: 3_600_000, run: async ({ db, clock }) => void (await pruneExpired(db, new Date(clock.now().getTime() - goneForMs))) };
+  return {
+    name: 'creative',
+    path,
+    description: 'Creative agent: the standard formats, with their assets and renders, and hosted previews of creatives in them.',
+    protocols: ['creative'],
+    specialisms: ['creative-template'],
+    httpEnvelope: 'creative',
+    credentials,
+    passes: [prune],
+    capabilities: () => ({ creative: { supports_compliance: false, has_creative_library: false, supports_generation: false, supports_transformation: false } }),
+    routes: (app, { db, clock }) => previewRoutes(app, { db, clock, path, formats, renderer }),
+    tasks: [
+      listCreativeFormatsTask({ formats, protocol: 'creative' }),
+      previewCreativeTask({ formats, agentUrl, previewsUrl: () => `${base()}${path}/previews`, renderer, ttlSeconds: previewTtlSeconds }),
+    ],
+  };
+}

@@ -1,0 +1,44 @@
+import { FetchError } from '../../../net/fetch-error.ts';
+import type { SafeFetch } from '../../../net/safe-fetch.ts';
+import type { Format } from '../../formats/index.ts';
+import type { CreativeManifest } from '../manifest.ts';
+import { createRenderer } from '../render/index.ts';
+
+export interface RenderOptions {
+  macros?: Record<string, string>;
+  size?: { width: number; height: number };
+}
+
+/** What previews and builds render with: the page, and a display format's PNG snapshot. */
+export interface Renderer {
+  renderHtml(format: Format, manifest: CreativeManifest, options: RenderOptions): { html: string; width: number; height: number };
+  renderPng(format: Format, manifest: CreativeManifest, options: RenderOptions): Promise<Uint8Array>;
+}
+
+/** Formats a PNG snapshot is made of: what shows as a still image. */
+export const hasSnapshot = (format: Format): boolean => format.type === 'display' || format.type === 'dooh';
+
+const imageBytes = 5 * 1024 * 1024;
+
+/**
+ * The renderer with its images fetched through the SSRF-safe client: a manifest's image URLs are
+ * the buyer's, so they are fetched as any user-supplied URL is. An image that cannot be fetched
+ * renders as a placeholder.
+ */
+export function rendererWith(fetcher: SafeFetch): Renderer {
+  const renderer = createRenderer();
+  const loadImage = async (url: string) => {
+    try {
+      const res = await fetcher.fetch(url, { maxBytes: imageBytes, timeoutMs: 5000 });
+      const contentType = res.headers['content-type']?.split(';')[0]?.trim() ?? '';
+      return res.status === 200 && contentType.startsWith('image/') ? { bytes: res.body, contentType } : undefined;
+    } catch (err) {
+      if (err instanceof FetchError) return undefined;
+      throw err;
+    }
+  };
+  return {
+    renderHtml: (format, manifest, options) => renderer.renderHtml(format, manifest, options),
+    renderPng: (format, manifest, options) => renderer.renderPng(format, manifest, { ...options, loadImage }),
+  };
+}

@@ -1,0 +1,48 @@
+import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../../../clock.ts';
+import type { Database } from '../../../db/database.ts';
+import type { Format } from '../../formats/index.ts';
+import type { CreativeManifest } from '../manifest.ts';
+import type { Renderer } from './renderer.ts';
+import { findPreview, storeSnapshot } from './sql.ts';
+
+export interface PreviewRoutesOptions {
+  db: Database;
+  clock: Clock;
+  /** Where the tenant is mounted: previews are served at `<path>/previews/<key>` and `<key>.png`. */
+  path: string;
+  formats: () => readonly Format[];
+  renderer: Renderer;
+}
+
+const keyForm = /^[A-Za-z0-9_-]{16,64}$/;
+
+/**
+ * The hosted previews preview_creative answers: public by their unguessable key (an iframe cannot
+ * send credentials), the page with its own content security policy, or the PNG snapshot, rendered
+ * at the first fetch when the call did not render it. Expired: 410 Gone; unknown: 404.
+ */
+export function previewRoutes(app: FastifyInstance, { db, clock, path, formats, renderer }: PreviewRoutesOptions): void {
+  app.get<{ Params: { file: string } }>(
+    `${path}/previews/:file`,
+    { schema: { summary: 'A hosted creative preview (HTML page, or PNG snapshot with .png)', tags: ['Agents'], params: { type: 'object', properties: { file: { type: 'string', maxLength: 80 } } } } },
+    async (request, reply) => {
+      const png = request.params.file.endsWith('.png');
+      const key = png ? request.params.file.slice(0, -4) : request.params.file;
+      const row = keyForm.test(key) ? await findPreview(db, key) : undefined;
+      if (!row) return reply.code(404).type('text/plain; charset=utf-8').send('No such preview.');
+      const left = Math.floor((row.expires_at.getTime() - clock.now().getTime()) / 1000);
+      if (left <= 0) return reply.code(410).type('text/plain; charset=utf-8').send(`This preview expired at ${row.expires_at.toISOString()}; call preview_creative again.`);
+      reply.header('cache-control', `public, max-age=${left}`).header('x-content-type-options', 'nosniff').header('referrer-policy', 'no-referrer');
+      if (!png) return reply.type('text/html; charset=utf-8').send(row.html);
+      if (row.png) return reply.type('image/png').send(Buffer.from(row.png));
+      const source = row.snapshot_source as { format_id: Format['format_id']; manifest: CreativeManifest; macros: Record<string, string> } | null;
+      // By id alone: the agent URL it was stored with may be an older spelling of this deployment's.
+      const format = source && formats().find((f) => f.format_id.id === source.format_id.id);
+      if (!source || !format) return reply.code(404).type('text/plain; charset=utf-8').send('This preview has no snapshot.');
+      const bytes = await renderer.renderPng(format, source.manifest, { macros: source.macros, size: { width: row.width, height: row.height } });
+      await storeSnapshot(db, key, bytes);
+      return reply.type('image/png').send(Buffer.from(bytes));
+    },
+  );
+}
