@@ -8,6 +8,7 @@ import { crawlBench } from './crawl.bench.ts';
 import { lookupsBench } from './lookups.bench.ts';
 import { salesBench } from './sales.bench.ts';
 import { signalsBench } from './signals.bench.ts';
+import { creativeBench } from './creative.bench.ts';
 
 const benches: Array<[string, () => Promise<void>]> = [
   ['healthz', healthzBench],
@@ -18,6 +19,7 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['lookups', lookupsBench],
   ['sales', salesBench],
   ['signals', signalsBench],
+  ['creative', creativeBench],
 ];
 
 const only = process.argv.slice(2);

@@ -1,6 +1,6 @@
 import type { ConfiguredCredential } from '../../auth/index.ts';
 import type { SafeFetch } from '../../net/safe-fetch.ts';
-import { listCreativeFormatsTask, standardFormats } from '../formats/index.ts';
+import { listCreativeFormatsTask, standardFormatsAt } from '../formats/index.ts';
 import type { Tenant, TenantPass } from '../runtime/index.ts';
 import { rendererWith } from './previews/renderer.ts';
 import { previewRoutes } from './previews/routes.ts';
@@ -31,7 +31,7 @@ const goneForMs = 7 * 86_400_000;
  */
 export function creativeAgent({ base, path = '/creative', credentials, fetcher, previewTtlSeconds = 86_400 }: CreativeAgentOptions): Tenant {
   const agentUrl = () => `${base()}${path}/mcp`;
-  const formats = () => standardFormats(agentUrl());
+  const formats = () => standardFormatsAt(agentUrl());
   const renderer = rendererWith(fetcher);
   const prune: TenantPass = { name: 'previews', intervalMs: 3_600_000, run: async ({ db, clock }) => void (await pruneExpired(db, new Date(clock.now().getTime() - goneForMs))) };
   return {

@@ -9,6 +9,18 @@ import type { Format, FormatId } from './format.ts';
  * URL is its own key.
  */
 export function agentKey(url: string): string {
+  let key = keys.get(url);
+  if (key === undefined) {
+    // A few URLs recur on every call (the agent's own, its buyers' spellings of it): each is read once.
+    if (keys.size >= 256) keys.clear();
+    keys.set(url, (key = keyOf(url)));
+  }
+  return key;
+}
+
+const keys = new Map<string, string>();
+
+function keyOf(url: string): string {
   const canonical = canonicalAgentUrl(url);
   if (canonical === undefined) return url;
   const parsed = new URL(canonical);

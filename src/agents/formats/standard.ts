@@ -1,3 +1,4 @@
+import { deepFreeze } from '../catalog-files/index.ts';
 import type { Asset, Format, FormatType, Render } from './format.ts';
 
 /** A standard format before it is given the URL of the creative agent that defines it. */
@@ -431,6 +432,22 @@ const definitions: Definition[] = [
     ...screen(1080, 1920),
   },
 ];
+
+// The few creative agent URLs a deployment names (one per base URL it has answered under).
+const shared = new Map<string, readonly Format[]>();
+
+/**
+ * The standard formats at `creativeAgentUrl`, made once per URL and frozen: what the agents'
+ * calls read (building them afresh, deep copies included, was most of a preview's cost).
+ */
+export function standardFormatsAt(creativeAgentUrl: string): readonly Format[] {
+  let formats = shared.get(creativeAgentUrl);
+  if (!formats) {
+    if (shared.size >= 8) shared.clear();
+    shared.set(creativeAgentUrl, (formats = deepFreeze(standardFormats(creativeAgentUrl))));
+  }
+  return formats;
+}
 
 /**
  * The standard formats, defined by the creative agent at `creativeAgentUrl` (the URL in each

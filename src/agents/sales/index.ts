@@ -1,5 +1,5 @@
 import type { ConfiguredCredential } from '../../auth/index.ts';
-import { listCreativeFormatsTask, standardFormats, type Format } from '../formats/index.ts';
+import { listCreativeFormatsTask, standardFormats, standardFormatsAt, type Format } from '../formats/index.ts';
 import type { Tenant } from '../runtime/index.ts';
 import { listAccountsTask, resolveSalesAccount, syncAccountsTask } from './accounts/index.ts';
 import type { Catalog, Product, PublisherPropertySelector } from './catalog/index.ts';
@@ -34,7 +34,7 @@ export function salesAgent({ catalog, base, path = '/sales', credentials, testCo
   const creativeAgentUrl = () => `${base()}/creative/mcp`;
   const standardIds = new Set(standardFormats('').map((f) => f.format_id.id));
   const offering = offeringOf(catalog, base, standardIds);
-  const formats = () => standardFormats(creativeAgentUrl());
+  const formats = () => standardFormatsAt(creativeAgentUrl());
   const library = libraryForBuys({ formats });
   return {
     name: 'sales',
@@ -63,7 +63,7 @@ export function salesAgent({ catalog, base, path = '/sales', credentials, testCo
     tasks: [
       getProductsTask(offering),
       listCreativeFormatsTask({
-        formats: () => formatsInUse(standardFormats(creativeAgentUrl()), offering().products),
+        formats: () => formatsInUse(standardFormatsAt(creativeAgentUrl()), offering().products),
         creativeAgents: () => [{ agent_url: creativeAgentUrl() }],
       }),
       syncAccountsTask(),

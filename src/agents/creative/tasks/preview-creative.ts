@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { AgentError } from '../../../protocol/errors.ts';
 import { findFormat, manifestProblems, type Format, type FormatId } from '../../formats/index.ts';
 import { checkPublishedRequest, errorObject, type AgentTask, type JsonSchema, type TaskContext } from '../../runtime/index.ts';
@@ -87,8 +87,10 @@ export function previewCreativeTask(settings: PreviewSettings): AgentTask {
       }
       const { requests, ...rest } = args as { requests?: unknown[] } & Record<string, unknown>;
       if (!Array.isArray(requests) || requests.length === 0) throw new AgentError('INVALID_REQUEST', 'A batch names its requests[] (1 to 50).', { field: 'requests' });
-      // The batch's own fields here; each request is checked on its own below, failing only its result.
-      checkPublishedRequest(REQUEST, { ...rest, requests: requests.map(() => ({ creative_manifest: { format_id: { agent_url: 'https://placeholder.invalid', id: 'placeholder' }, assets: {} } })) });
+      // One check of the whole batch; only when it fails is each request checked on its own, so a
+      // bad request fails its result alone (the batch's own fields are checked with stand-ins for them).
+      const valid = publishedValid(args);
+      if (!valid) checkPublishedRequest(REQUEST, { ...rest, requests: requests.map(() => ({ creative_manifest: { format_id: { agent_url: 'https://placeholder.invalid', id: 'placeholder' }, assets: {} } })) });
       const defaults = { output_format: rest['output_format'], quality: rest['quality'] } as Partial<PreviewItem>;
       const results = [];
       for (const [index, raw] of requests.entries()) {
@@ -97,7 +99,7 @@ export function previewCreativeTask(settings: PreviewSettings): AgentTask {
         const creativeId = typeof item.creative_id === 'string' ? item.creative_id : at;
         const mark = stored.length;
         try {
-          checkPublishedRequest(REQUEST, { request_type: 'single', ...item });
+          if (!valid) checkPublishedRequest(REQUEST, { request_type: 'single', ...item });
           const previews = await previewsOf(item, `${at}.`, settings, stored);
           results.push({ success: true, creative_id: creativeId, response: { previews, expires_at: expiresAt.toISOString() } });
         } catch (err) {
@@ -138,7 +140,7 @@ async function previewsOf(item: PreviewItem, at: string, settings: PreviewSettin
   for (const input of inputs) {
     const macros = input.macros ?? {};
     const page = settings.renderer.renderHtml(format, manifest, { macros });
-    const key = randomBytes(16).toString('base64url');
+    const key = randomUUID();
     const snapshot = hasSnapshot(format);
     const base = { render_id: `${key}-primary`, role: 'primary', dimensions: { width: page.width, height: page.height }, embedding: { recommended_sandbox: 'allow-scripts allow-popups allow-popups-to-escape-sandbox', requires_https: false, supports_fullscreen: false } };
     let render: Record<string, unknown>;
@@ -152,6 +154,16 @@ async function previewsOf(item: PreviewItem, at: string, settings: PreviewSettin
     previews.push({ preview_id: key, renders: [render], input: { name: input.name, ...(input.macros ? { macros: input.macros } : {}), ...(input.context_description ? { context_description: input.context_description } : {}) } });
   }
   return previews;
+}
+
+function publishedValid(args: Record<string, unknown>): boolean {
+  try {
+    checkPublishedRequest(REQUEST, args);
+    return true;
+  } catch (err) {
+    if (err instanceof AgentError) return false;
+    throw err;
+  }
 }
 
 const principalOf = (ctx: TaskContext) => `${ctx.principal.kind}:${ctx.principal.subject}`;
