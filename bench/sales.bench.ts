@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { publicTestCredential } from '../src/config.ts';
 import { serveAp } from '../test/support/cli.ts';
 import { benchOptions, freshKeyMark, load, type LoadResult } from './support/load.ts';
-import { toolResult, type McpPost } from './support/tool-result.ts';
+import { mcpCall, toolResult, type McpPost } from './support/tool-result.ts';
 
 const PRODUCTS = Number(process.env.BENCH_SALES_PRODUCTS ?? 1000);
 
@@ -23,11 +23,7 @@ export async function salesBench(): Promise<void> {
     const ap = await serveAp(['--data-dir', 'memory://'], { AGENTS: 'true', SALES_CATALOG: catalog, ...(process.env.BENCH_PROFILE ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE}` } : {}) });
     ap.discardLogs();
     try {
-      const call = (name: string, args: Record<string, unknown>, id = 1) => ({
-        method: 'POST' as const,
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${publicTestCredential}` },
-        body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }),
-      });
+      const call = (name: string, args: Record<string, unknown>, id = 1) => mcpCall(publicTestCredential, name, args, id);
       const mcp = { ...benchOptions, requests: briefs.map((brief, i) => call('get_products', { buying_mode: 'brief', brief, brand: { domain: 'bench.example' } }, i)) };
       const account = await syncAccount(ap.url, call);
       const auction = product(1);

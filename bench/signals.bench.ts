@@ -6,7 +6,7 @@ import { publicTestCredential } from '../src/config.ts';
 import { serveAp } from '../test/support/cli.ts';
 import { benchOptions, load, type LoadResult } from './support/load.ts';
 import { relevanceLine, signalsRelevance } from './support/signals-relevance.ts';
-import { toolResult } from './support/tool-result.ts';
+import { mcpCall, toolResult } from './support/tool-result.ts';
 
 const SIGNALS = Number(process.env.BENCH_SIGNALS ?? 10_000);
 /** The issue's target: a get_signals answer within 20 ms at the median. */
@@ -33,11 +33,7 @@ export async function signalsBench(): Promise<void> {
     const ap = await serveAp(['--data-dir', 'memory://'], { AGENTS: 'true', SIGNALS_CATALOG: catalog, ...(process.env.BENCH_PROFILE ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE}` } : {}) });
     ap.discardLogs();
     try {
-      const call = (args: Record<string, unknown>, id = 1) => ({
-        method: 'POST' as const,
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${publicTestCredential}` },
-        body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_signals', arguments: args } }),
-      });
+      const call = (args: Record<string, unknown>, id = 1) => mcpCall(publicTestCredential, 'get_signals', args, id);
       const requests = briefs.map(({ spec, delivered }, i) => call({ signal_spec: spec, ...(delivered ? { deliver_to: deliverTo } : {}) }, i));
       // A tool's refusal is still HTTP 200, and a brief that matched nothing would be a cheap call: each is checked by hand first.
       for (const [i, request] of requests.entries()) {
