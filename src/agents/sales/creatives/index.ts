@@ -7,7 +7,8 @@
  */
 export { listCreativesTask } from './list-creatives.ts';
 export { syncCreativesTask, type CreativeLibraryOptions } from './sync-creatives.ts';
-export { creativeStatuses, reviewStatus, type CreativeStatus } from './creative.ts';
+export { reviewStatus } from './creative.ts';
+export { creativeStatuses, type CreativeStatus } from '../../creative-library/index.ts';
 export { libraryForBuys, type BuysLibraryOptions } from './library-for-buys.ts';
 export { creativeHistory, lockCreative, setCreativeStatus } from './seller-status.ts';
 export { seedCreative, type CreativeSeed } from './seed-creative.ts';

@@ -2,9 +2,10 @@ import { AgentError } from '../../../protocol/errors.ts';
 import type { Format, FormatId } from '../../formats/index.ts';
 import type { Queryable } from '../../../db/database.ts';
 import { packageAssignments, toAssignment, type CreativeAssignment, type CreativeLibrary, type CreativesChange, type LibraryOwner, type PackageCreatives } from '../media-buys/index.ts';
-import { formatKey, type CreativeAsset } from './creative.ts';
+import { formatKey, refusal, stageCreatives, type CreativeAsset, type LibraryCreative } from '../../creative-library/index.ts';
+import { reviewStatus } from './creative.ts';
+import { sellerFormats } from './check-creative.ts';
 import * as sql from './sql.ts';
-import { refusal, stageCreatives } from './stage-creatives.ts';
 
 export interface BuysLibraryOptions {
   /** The formats creatives must be of, as sync_creatives checks them. */
@@ -40,8 +41,8 @@ const formatList = (formats: readonly FormatId[]) => formats.map((f) => f.id).jo
 async function upload(db: Queryable, library: LibraryOwner, packages: readonly PackageCreatives[], now: Date, formats: readonly Format[]): Promise<void> {
   const sent = packages.flatMap((pkg) => (pkg.creatives ?? []).map((creative, j) => ({ creative: creative as CreativeAsset, at: `${pkg.at}.creatives[${j}]`, pkg })));
   if (sent.length === 0) return;
-  const stored = new Map((await sql.creativesByIds(db, library.accountId, sent.map((s) => s.creative.creative_id))).map((row) => [row.creative_id, row]));
-  const { results, writes } = stageCreatives(sent, stored, { ...library, now, formats });
+  const stored = new Map<string, LibraryCreative>((await sql.creativesByIds(db, library.accountId, sent.map((s) => s.creative.creative_id))).map((row) => [row.creative_id, row]));
+  const { results, writes } = stageCreatives(sent, stored, { now, formats: sellerFormats(formats), status: reviewStatus(library.sandbox) });
   const failed = [...results.values()].filter((r) => r.action === 'failed');
   if (failed.length > 0) throw refusal(failed, results.size, 'Fix them and send the request again; none of it was applied.');
   for (const { creative, at, pkg } of sent) {
@@ -51,7 +52,7 @@ async function upload(db: Queryable, library: LibraryOwner, packages: readonly P
       });
     }
   }
-  for (const row of writes) await sql.upsertCreative(db, row);
+  for (const row of writes) await sql.upsertCreative(db, { ...row, owner: library.owner, account_id: library.accountId });
 }
 
 async function checkAssignments(db: Queryable, accountId: string, packages: readonly PackageCreatives[]): Promise<void> {

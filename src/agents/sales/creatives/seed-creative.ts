@@ -1,8 +1,9 @@
 import type { Queryable } from '../../../db/database.ts';
 import type { Format } from '../../formats/index.ts';
 import { checkPublishedRequest } from '../../runtime/index.ts';
-import { creativeProblems } from './check-creative.ts';
-import { detailsOf, reviewStatus, type CreativeAsset, type CreativeStatus } from './creative.ts';
+import { creativeProblems, detailsOf, type CreativeAsset, type CreativeStatus } from '../../creative-library/index.ts';
+import { sellerFormats } from './check-creative.ts';
+import { reviewStatus } from './creative.ts';
 import * as sql from './sql.ts';
 
 const CREATIVE = '/schemas/3.0.6/core/creative-asset.json';
@@ -28,7 +29,7 @@ export interface CreativeSeed {
 export async function seedCreative(tx: Queryable, seed: CreativeSeed): Promise<boolean> {
   const creative = { ...seed.fixture, creative_id: seed.creativeId } as CreativeAsset;
   checkPublishedRequest(CREATIVE, creative, 'fixture');
-  const [problem] = creativeProblems(creative, seed.formats, 'fixture');
+  const [problem] = creativeProblems(creative, sellerFormats(seed.formats), 'fixture');
   if (problem) throw problem;
   const accountId = seed.account.account_id;
   await sql.lockLibrary(tx, accountId);

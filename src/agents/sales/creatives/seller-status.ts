@@ -1,5 +1,6 @@
 import type { Queryable } from '../../../db/database.ts';
-import type { CreativeRow, CreativeStatus } from './creative.ts';
+import type { CreativeStatus } from '../../creative-library/index.ts';
+import type { CreativeRow } from './creative.ts';
 import * as sql from './sql.ts';
 
 /** The owner's creative in the account, locked until the transaction ends; undefined when it has none of that id. */

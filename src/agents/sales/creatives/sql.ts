@@ -1,5 +1,6 @@
 import type { Queryable } from '../../../db/database.ts';
-import { formatKey, type AssignmentRow, type CreativeRow, type CreativeStatus } from './creative.ts';
+import { formatKey, libraryConditions, orderBy, Params, type CreativeStatus, type LibraryFilters, type Sort } from '../../creative-library/index.ts';
+import type { AssignmentRow, CreativeRow } from './creative.ts';
 
 const columns = 'seq, owner, account_id, creative_id, name, format_id, assets, tags, status, details, created_at, updated_at';
 
@@ -48,70 +49,39 @@ export async function unassign(tx: Queryable, accountId: string, packageId: stri
   await tx.query(`delete from sales_creative_assignments where account_id = $1 and package_id = $2 and creative_id = any($3::text[])`, [accountId, packageId, creativeIds]);
 }
 
-export interface LibraryFilters {
+/** The sales library's filters: the ones every library has, its accounts, and assignment to packages of media buys. */
+export interface SalesFilters extends LibraryFilters {
   accountIds?: readonly string[];
-  statuses?: readonly CreativeStatus[];
-  tagsAll?: readonly string[];
-  tagsAny?: readonly string[];
-  nameContains?: string;
-  creativeIds?: readonly string[];
-  formatKeys?: readonly string[];
-  createdAfter?: string;
-  createdBefore?: string;
-  updatedAfter?: string;
-  updatedBefore?: string;
   packageIds?: readonly string[];
   mediaBuyIds?: readonly string[];
   unassigned?: boolean;
-  /** A filter no creative here can match (has_served, concept_ids, has_variables: true). */
-  none?: boolean;
 }
 
 const assignedTo = `exists (select 1 from sales_creative_assignments a where a.account_id = c.account_id and a.creative_id = c.creative_id`;
+const assignmentCount = `(select count(*) from sales_creative_assignments a where a.account_id = c.account_id and a.creative_id = c.creative_id)`;
 
-const where = `c.owner = $1
-  and ($2::text[] is null or c.account_id = any($2::text[]))
-  and ($3::text[] is null or c.status = any($3::text[]))
-  and ($4::text[] is null or c.tags @> $4::text[])
-  and ($5::text[] is null or c.tags && $5::text[])
-  and ($6::text is null or strpos(lower(c.name), lower($6::text)) > 0)
-  and ($7::text[] is null or c.creative_id = any($7::text[]))
-  and ($8::text[] is null or c.format_key = any($8::text[]))
-  and ($9::timestamptz is null or c.created_at > $9::timestamptz)
-  and ($10::timestamptz is null or c.created_at < $10::timestamptz)
-  and ($11::timestamptz is null or c.updated_at > $11::timestamptz)
-  and ($12::timestamptz is null or c.updated_at < $12::timestamptz)
-  and ($13::text[] is null or ${assignedTo} and a.package_id = any($13::text[])))
-  and ($14::text[] is null or ${assignedTo} and a.package_id in (select package_id from sales_media_buy_packages where media_buy_id = any($14::text[]))))
-  and ($15::boolean is null or $15::boolean <> ${assignedTo}))
-  and not $16::boolean`;
+function where(owner: string, f: SalesFilters): { sql: string; params: Params } {
+  const p = new Params([owner]);
+  const conditions = ['c.owner = $1', ...libraryConditions(f, p)];
+  if (f.accountIds) conditions.push(`c.account_id = any(${p.add(f.accountIds, 'text[]')})`);
+  if (f.packageIds) conditions.push(`${assignedTo} and a.package_id = any(${p.add(f.packageIds, 'text[]')}))`);
+  if (f.mediaBuyIds) conditions.push(`${assignedTo} and a.package_id in (select package_id from sales_media_buy_packages where media_buy_id = any(${p.add(f.mediaBuyIds, 'text[]')})))`);
+  if (f.unassigned !== undefined) conditions.push(`${p.add(f.unassigned, 'boolean')} <> ${assignedTo})`);
+  return { sql: conditions.join(' and '), params: p };
+}
 
-const params = (owner: string, f: LibraryFilters) => [
-  owner, f.accountIds ?? null, f.statuses ?? null, f.tagsAll ?? null, f.tagsAny ?? null, f.nameContains ?? null, f.creativeIds ?? null, f.formatKeys ?? null,
-  f.createdAfter ?? null, f.createdBefore ?? null, f.updatedAfter ?? null, f.updatedBefore ?? null, f.packageIds ?? null, f.mediaBuyIds ?? null, f.unassigned ?? null, f.none === true,
-];
-
-/** creative-sort-field.json to its column; every sort breaks ties on the order creatives were first synced. */
-export const sortColumns = {
-  created_date: 'c.created_at',
-  updated_date: 'c.updated_at',
-  name: 'c.name',
-  status: 'c.status',
-  assignment_count: `(select count(*) from sales_creative_assignments a where a.account_id = c.account_id and a.creative_id = c.creative_id)`,
-} as const;
-export type SortField = keyof typeof sortColumns;
-
-export async function library(db: Queryable, owner: string, filters: LibraryFilters, sort: { field: SortField; direction: 'asc' | 'desc' }, offset: number, limit: number): Promise<CreativeRow[]> {
-  const dir = sort.direction === 'asc' ? 'asc' : 'desc';
+export async function library(db: Queryable, owner: string, filters: SalesFilters, sort: Sort, offset: number, limit: number): Promise<CreativeRow[]> {
+  const { sql, params } = where(owner, filters);
   return db.query<CreativeRow>(
-    `select ${columns.split(', ').map((col) => `c.${col}`).join(', ')} from sales_creatives c where ${where}
-     order by ${sortColumns[sort.field]} ${dir}, c.seq ${dir} offset $17 limit $18`,
-    [...params(owner, filters), offset, limit],
+    `select ${columns.split(', ').map((col) => `c.${col}`).join(', ')} from sales_creatives c where ${sql}
+     order by ${orderBy(sort, assignmentCount)} offset ${params.add(offset, 'int')} limit ${params.add(limit, 'int')}`,
+    params.values,
   );
 }
 
-export async function countLibrary(db: Queryable, owner: string, filters: LibraryFilters): Promise<number> {
-  const [row] = await db.query<{ n: number }>(`select count(*)::int as n from sales_creatives c where ${where}`, params(owner, filters));
+export async function countLibrary(db: Queryable, owner: string, filters: SalesFilters): Promise<number> {
+  const { sql, params } = where(owner, filters);
+  const [row] = await db.query<{ n: number }>(`select count(*)::int as n from sales_creatives c where ${sql}`, params.values);
   return row!.n;
 }
 

@@ -3,10 +3,11 @@ import type { Format } from '../../formats/index.ts';
 import { checkPublishedRequest, errorObject, type AgentTask } from '../../runtime/index.ts';
 import { actorOf, ownerOf, requireActiveAccount } from '../accounts/index.ts';
 import type { Product } from '../catalog/index.ts';
-import { assignablePackages, creativeAssetSummary, recordCreativesAssigned, type AssignablePackage } from '../media-buys/index.ts';
-import { formatKey, type CreativeAsset, type CreativeRow } from './creative.ts';
+import { assignablePackages, recordCreativesAssigned, type AssignablePackage } from '../media-buys/index.ts';
+import { creativeAssetSummary, formatKey, refusal, stageCreatives, type CreativeAsset, type LibraryCreative } from '../../creative-library/index.ts';
+import { sellerFormats } from './check-creative.ts';
+import { reviewStatus } from './creative.ts';
 import * as sql from './sql.ts';
-import { refusal, stageCreatives } from './stage-creatives.ts';
 
 const REQUEST = '/schemas/3.0.6/creative/sync-creatives-request.json';
 
@@ -84,8 +85,8 @@ export function syncCreativesTask({ formats, products }: CreativeLibraryOptions)
 
       await sql.lockLibrary(ctx.db, accountId);
       const ids = [...new Set([...sent.map((s) => s.creative.creative_id), ...assignments.map((a) => a.creative_id)])];
-      const stored = new Map((await sql.creativesByIds(ctx.db, accountId, ids)).map((row) => [row.creative_id, row]));
-      const { results, writes } = stageCreatives(sent, stored, { owner, accountId, sandbox, now, formats: formats() });
+      const stored = new Map<string, LibraryCreative>((await sql.creativesByIds(ctx.db, accountId, ids)).map((row) => [row.creative_id, row]));
+      const { results, writes } = stageCreatives(sent, stored, { now, formats: sellerFormats(formats()), status: reviewStatus(sandbox) });
 
       const packages = await assignablePackages(ctx.db, owner, accountId, assignments.map((a) => a.package_id), products());
       const already = new Set((await sql.assignmentsOf(ctx.db, accountId, ids)).map((a) => `${a.creative_id} ${a.package_id}`));
@@ -120,7 +121,7 @@ export function syncCreativesTask({ formats, products }: CreativeLibraryOptions)
       }
 
       if (!dryRun) {
-        for (const row of writes) await sql.upsertCreative(ctx.db, row);
+        for (const row of writes) await sql.upsertCreative(ctx.db, { ...row, owner, account_id: accountId });
         for (const a of assigned) {
           await sql.upsertAssignment(ctx.db, { account_id: accountId, creative_id: a.creative_id, package_id: a.package_id, weight: a.weight ?? null, placement_ids: a.placement_ids ?? null, assigned_at: now });
         }
@@ -138,7 +139,7 @@ export function syncCreativesTask({ formats, products }: CreativeLibraryOptions)
 }
 
 /** Why a creative cannot go to a package, as assignment_errors words it; undefined when it can. */
-function assignmentProblem(assignment: Assignment, creative: CreativeRow, pkg: AssignablePackage | undefined, accountId: string): string | undefined {
+function assignmentProblem(assignment: Assignment, creative: LibraryCreative, pkg: AssignablePackage | undefined, accountId: string): string | undefined {
   if (!pkg) return `PACKAGE_NOT_FOUND: account ${accountId} has no package ${assignment.package_id} in your media buys.`;
   if (pkg.closed) return `INVALID_STATE: package ${pkg.package_id} takes no creatives: ${pkg.closed}.`;
   if (!pkg.formats.some((f) => formatKey(f) === formatKey(creative.format_id))) {

@@ -17,7 +17,7 @@ export {
   assignablePackages, packageAssignments, recordCreativesAssigned,
   type AssignablePackage, type CreativeAssignment, type CreativeLibrary, type CreativesAssigned, type CreativesChange, type LibraryOwner, type PackageCreatives,
 } from './creative-assignments.ts';
-export { buySelection, creativeAssetSummary } from './schemas.ts';
+export { buySelection } from './schemas.ts';
 export { toAssignment, totalBudget, type BuyRow, type PackageAssignmentRow, type PackageRow } from './media-buy.ts';
 // Read-only: what delivery reporting reads of the buys (delivery/).
 export { buysAfter, packagesOf, reportingWebhook, type ListFilters } from './sql.ts';

@@ -1,12 +1,5 @@
+import { creativeAssetSummary } from '../../creative-library/index.ts';
 import { mediaBuyStatuses } from './state.ts';
-
-/** core/creative-asset.json, summarized for MCP's tools/list (the published schema is checked in full). */
-export const creativeAssetSummary = {
-  type: 'object',
-  description: 'core/creative-asset.json',
-  properties: { creative_id: { type: 'string' }, name: { type: 'string' }, format_id: { type: 'object' }, assets: { type: 'object' }, tags: { type: 'array', items: { type: 'string' } } },
-  required: ['creative_id', 'name', 'format_id', 'assets'],
-} as const;
 
 /** core/creative-assignment.json: a creative of the account's library (from sync_creatives) to run in a package. */
 export const creativeAssignmentSummary = {

@@ -1,9 +1,8 @@
 import canonicalize from 'canonicalize';
-import { AgentError } from '../../../protocol/errors.ts';
-import type { Format } from '../../formats/index.ts';
-import { errorObject } from '../../runtime/index.ts';
-import { creativeProblems } from './check-creative.ts';
-import { detailsOf, reviewStatus, type CreativeAsset, type CreativeRow } from './creative.ts';
+import { AgentError } from '../../protocol/errors.ts';
+import { errorObject } from '../runtime/index.ts';
+import { creativeProblems, type FormatBook } from './check-creative.ts';
+import { detailsOf, type CreativeAsset, type CreativeStatus, type LibraryCreative } from './creative.ts';
 
 /** One creative's line of a sync's answer (sync-creatives-response.json's creatives[]). */
 export interface Result {
@@ -16,20 +15,21 @@ export interface Result {
   assignment_errors?: Record<string, string>;
 }
 
-/** Whose library the creatives go to, against which formats, and when. */
+/** Against which formats creatives go into a library, what status they take there, and when. */
 export interface Uploader {
-  owner: string;
-  accountId: string;
-  sandbox: boolean;
   now: Date;
-  formats: readonly Format[];
+  formats: FormatBook;
+  /** The status of a creative that is new or changed: the library's review decides it. */
+  status: CreativeStatus;
+  /** Statuses a creative sent again unchanged leaves for `status` (the library's way of bringing it back); others it keeps. */
+  revives?: readonly CreativeStatus[];
 }
 
 export interface Staged {
   /** Each creative's line, by creative_id. */
   results: Map<string, Result>;
-  /** The rows to write: creatives new or changed (unchanged ones are not rewritten). */
-  writes: Array<Omit<CreativeRow, 'seq'>>;
+  /** The creatives to write: new or changed ones (unchanged ones are not rewritten). */
+  writes: LibraryCreative[];
 }
 
 // Compared as canonical JSON: jsonb keeps its own key order.
@@ -37,15 +37,15 @@ const compared = ['name', 'format_id', 'assets', 'tags', 'details'] as const;
 
 /**
  * What uploading creatives into a library makes of each, the one check every upload path shares
- * (sync_creatives, and creatives sent inline with a media buy's packages): an id sent twice fails
- * every copy, as does an unknown format or assets short of the format's; a valid one is created,
- * updated (naming what changed) or unchanged against `stored`, which it updates in place with the
- * versions to write. Writes nothing.
+ * (both agents' sync_creatives, and creatives sent inline with a media buy's packages): an id sent
+ * twice fails every copy, as does an unknown format or assets short of the format's; a valid one
+ * is created, updated (naming what changed) or unchanged against `stored`, which it updates in
+ * place with the versions to write. Writes nothing.
  */
-export function stageCreatives(sent: ReadonlyArray<{ creative: CreativeAsset; at: string }>, stored: Map<string, CreativeRow>, uploader: Uploader): Staged {
-  const { owner, accountId, sandbox, now, formats } = uploader;
+export function stageCreatives(sent: ReadonlyArray<{ creative: CreativeAsset; at: string }>, stored: Map<string, LibraryCreative>, uploader: Uploader): Staged {
+  const { now, formats } = uploader;
   const results = new Map<string, Result>();
-  const writes: Staged['writes'] = [];
+  const writes: LibraryCreative[] = [];
   for (const { creative, at } of sent) {
     const id = creative.creative_id;
     // Which of two versions to keep is not ours to guess: every copy of the id fails.
@@ -57,14 +57,15 @@ export function stageCreatives(sent: ReadonlyArray<{ creative: CreativeAsset; at
       continue;
     }
     const before = stored.get(id);
-    const row = { owner, account_id: accountId, creative_id: id, name: creative.name, format_id: creative.format_id, assets: creative.assets, tags: creative.tags ?? [], details: detailsOf(creative) };
-    const changes = before ? compared.filter((field) => canonicalize(before[field]) !== canonicalize(row[field])) : [];
+    const content = { creative_id: id, name: creative.name, format_id: creative.format_id, assets: creative.assets, tags: creative.tags ?? [], details: detailsOf(creative) };
+    const changes: string[] = before ? compared.filter((field) => canonicalize(before[field]) !== canonicalize(content[field])).map((c) => (c === 'details' ? 'other_fields' : c)) : [];
+    if (before && changes.length === 0 && uploader.revives?.includes(before.status)) changes.push('status');
     const action = !before ? 'created' : changes.length > 0 ? 'updated' : 'unchanged';
-    const status = before && action === 'unchanged' ? before.status : reviewStatus(sandbox);
-    const written = { ...row, status, created_at: before?.created_at ?? now, updated_at: action === 'unchanged' ? before!.updated_at : now };
-    stored.set(id, { seq: before?.seq ?? 0, ...written });
+    const status = before && action === 'unchanged' ? before.status : uploader.status;
+    const written = { ...content, status, created_at: before?.created_at ?? now, updated_at: action === 'unchanged' ? before!.updated_at : now };
+    stored.set(id, written);
     if (action !== 'unchanged') writes.push(written);
-    results.set(id, { creative_id: id, action, status, ...(action === 'updated' ? { changes: changes.map((c) => (c === 'details' ? 'other_fields' : c)) } : {}) });
+    results.set(id, { creative_id: id, action, status, ...(action === 'updated' ? { changes } : {}) });
   }
   return { results, writes };
 }
