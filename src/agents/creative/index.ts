@@ -5,7 +5,9 @@ import type { Tenant, TenantPass } from '../runtime/index.ts';
 import { rendererWith } from './previews/renderer.ts';
 import { previewRoutes } from './previews/routes.ts';
 import { pruneExpired } from './previews/sql.ts';
+import { listCreativesTask } from './tasks/list-creatives.ts';
 import { previewCreativeTask } from './tasks/preview-creative.ts';
+import { syncCreativesTask } from './tasks/sync-creatives.ts';
 
 export type { CreativeManifest, ManifestAsset } from './manifest.ts';
 
@@ -27,7 +29,8 @@ const goneForMs = 7 * 86_400_000;
 
 /**
  * The creative agent (agent-tasks spec, creative tasks): defines the standard formats (the ones
- * the sales agent's products take) and previews creatives in them.
+ * the sales agent's products take), previews creatives in them, and keeps a creative library of
+ * them for each organization (creative_library: sync_creatives, list_creatives).
  */
 export function creativeAgent({ base, path = '/creative', credentials, fetcher, previewTtlSeconds = 86_400 }: CreativeAgentOptions): Tenant {
   const agentUrl = () => `${base()}${path}/mcp`;
@@ -37,17 +40,19 @@ export function creativeAgent({ base, path = '/creative', credentials, fetcher, 
   return {
     name: 'creative',
     path,
-    description: 'Creative agent: the standard formats, with their assets and renders, and hosted previews of creatives in them.',
+    description: 'Creative agent: the standard formats, with their assets and renders, hosted previews of creatives in them, and a creative library.',
     protocols: ['creative'],
     specialisms: ['creative-template'],
     httpEnvelope: 'creative',
     credentials,
     passes: [prune],
-    capabilities: () => ({ creative: { supports_compliance: false, has_creative_library: false, supports_generation: false, supports_transformation: false } }),
+    capabilities: () => ({ creative: { supports_compliance: false, has_creative_library: true, supports_generation: false, supports_transformation: false } }),
     routes: (app, { db, clock }) => previewRoutes(app, { db, clock, path, formats, renderer }),
     tasks: [
       listCreativeFormatsTask({ formats, protocol: 'creative' }),
       previewCreativeTask({ formats, agentUrl, previewsUrl: () => `${base()}${path}/previews`, renderer, ttlSeconds: previewTtlSeconds }),
+      syncCreativesTask({ formats, agentUrl }),
+      listCreativesTask(),
     ],
   };
 }

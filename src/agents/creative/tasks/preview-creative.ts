@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { AgentError } from '../../../protocol/errors.ts';
-import { findFormat, manifestProblems, type Format, type FormatId } from '../../formats/index.ts';
+import { manifestProblems, type Format, type FormatId } from '../../formats/index.ts';
 import { checkPublishedRequest, errorObject, type AgentTask, type JsonSchema, type TaskContext } from '../../runtime/index.ts';
 import type { CreativeManifest } from '../manifest.ts';
+import { ownFormats } from '../own-formats.ts';
 import { insertPreviews, type NewPreview } from '../previews/sql.ts';
 import { hasSnapshot, type Renderer } from '../previews/renderer.ts';
 
@@ -119,13 +120,9 @@ async function previewsOf(item: PreviewItem, at: string, settings: PreviewSettin
   const manifest = item.creative_manifest;
   if (!manifest) throw new AgentError('INVALID_REQUEST', 'creative_manifest is required.', { field: `${at}creative_manifest` });
   const formatId = item.format_id ?? manifest.format_id;
-  const format = findFormat(settings.formats(), formatId, settings.agentUrl());
-  if (!format) {
-    throw new AgentError('FORMAT_NOT_SUPPORTED', `This agent defines no format ${JSON.stringify(formatId.id)} at ${formatId.agent_url}.`, {
-      field: `${at}${item.format_id ? 'format_id' : 'creative_manifest.format_id'}`,
-      suggestion: 'list_creative_formats lists the formats this agent renders, with their format_id.',
-    });
-  }
+  const formats = ownFormats(settings.formats(), settings.agentUrl());
+  const format = formats.find(formatId);
+  if (!format) throw formats.unknown(formatId, `${at}${item.format_id ? 'format_id' : 'creative_manifest.format_id'}`);
   const problems = manifestProblems(format, manifest);
   if (problems.length > 0) {
     throw new AgentError('VALIDATION_ERROR', `The manifest does not meet ${format.name}'s asset requirements: ${problems.map((p) => p.message).join(' ')}`, {
