@@ -1,5 +1,5 @@
 import { AgentError } from '../../protocol/errors.ts';
-import type { CreativeManifest } from '../creative/manifest.ts';
+import type { CreativeManifest } from '../formats/index.ts';
 import { manifestProblems, type Format, type FormatId } from '../formats/index.ts';
 import type { CreativeAsset } from './creative.ts';
 

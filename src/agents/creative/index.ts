@@ -9,7 +9,7 @@ import { listCreativesTask } from './tasks/list-creatives.ts';
 import { previewCreativeTask } from './tasks/preview-creative.ts';
 import { syncCreativesTask } from './tasks/sync-creatives.ts';
 
-export type { CreativeManifest, ManifestAsset } from './manifest.ts';
+export type { CreativeManifest, ManifestAsset } from '../formats/index.ts';
 
 export interface CreativeAgentOptions {
   /** The deployment's public base URL, asked when answering (known once the server listens). */

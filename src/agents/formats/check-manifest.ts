@@ -1,5 +1,5 @@
 import { Buffer } from 'node:buffer';
-import type { CreativeManifest } from '../creative/manifest.ts';
+import type { CreativeManifest } from './manifest.ts';
 import type { Asset, AssetGroup, Format } from './format.ts';
 
 /** One way a manifest falls short of its format, at the manifest field at fault. */

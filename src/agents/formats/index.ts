@@ -7,5 +7,6 @@ export type { Asset, AssetGroup, Format, FormatId, FormatType, Render, WcagLevel
 export { standardFormats, standardFormatsAt } from './standard.ts';
 export { agentKey, findFormat, sameFormatId } from './find-format.ts';
 export { manifestProblems, type ManifestProblem } from './check-manifest.ts';
+export type { CreativeManifest, ManifestAsset } from './manifest.ts';
 export { filterFormats, type FormatFilters } from './filter.ts';
 export { listCreativeFormatsTask, type CreativeAgent, type ListCreativeFormatsOptions } from './list-creative-formats.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ManifestAsset } from '../../../src/agents/creative/manifest.ts';
+import type { ManifestAsset } from '../../../src/agents/formats/index.ts';
 import { manifestProblems, standardFormats, type Format } from '../../../src/agents/formats/index.ts';
 
 const agentUrl = 'https://ap.example/creative/mcp';

@@ -1,7 +1,7 @@
 import { FetchError } from '../../../net/fetch-error.ts';
 import type { SafeFetch } from '../../../net/safe-fetch.ts';
 import type { Format } from '../../formats/index.ts';
-import type { CreativeManifest } from '../manifest.ts';
+import type { CreativeManifest } from '../../formats/index.ts';
 import { createRenderer } from '../render/index.ts';
 
 export interface RenderOptions {

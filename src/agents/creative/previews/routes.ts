@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../../clock.ts';
 import type { Database } from '../../../db/database.ts';
 import type { Format } from '../../formats/index.ts';
-import type { CreativeManifest } from '../manifest.ts';
+import type { CreativeManifest } from '../../formats/index.ts';
 import type { Renderer } from './renderer.ts';
 import { findPreview, storeSnapshot } from './sql.ts';
 

@@ -1,5 +1,5 @@
 import type { Format } from '../../formats/index.ts';
-import type { CreativeManifest, ManifestAsset } from '../manifest.ts';
+import type { CreativeManifest, ManifestAsset } from '../../formats/index.ts';
 
 /** One asset of the manifest with what the format says it is for. */
 export interface Slot {

@@ -1,5 +1,5 @@
 import type { Format } from '../../formats/index.ts';
-import type { CreativeManifest, ManifestAsset } from '../manifest.ts';
+import type { CreativeManifest, ManifestAsset } from '../../formats/index.ts';
 import { byRole, clickthroughOf, heroImageOf, kindOf, roles, slotsOf, type Kind, type Slot } from './assets.ts';
 import { escapeMarkup } from './escape.ts';
 import { macrosFor, type Macros } from './macros.ts';

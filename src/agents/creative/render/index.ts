@@ -3,7 +3,7 @@
  * creatives as a PNG snapshot. Pure but for the images a snapshot loads through the caller's loader.
  */
 import type { Format } from '../../formats/index.ts';
-import type { CreativeManifest } from '../manifest.ts';
+import type { CreativeManifest } from '../../formats/index.ts';
 import { readCreative, type RenderOptions } from './creative.ts';
 import { pageHtml } from './html.ts';
 import { loadFontMetrics } from './fonts.ts';

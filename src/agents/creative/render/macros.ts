@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { CreativeManifest } from '../manifest.ts';
+import type { CreativeManifest } from '../../formats/index.ts';
 
 /**
  * `{MACRO}` as universal-macro.json names them, and `${MACRO}`, the spelling

@@ -1,5 +1,5 @@
 import type { Format } from '../../formats/index.ts';
-import type { CreativeManifest } from '../manifest.ts';
+import type { CreativeManifest } from '../../formats/index.ts';
 import type { Kind } from './assets.ts';
 
 export interface Size {

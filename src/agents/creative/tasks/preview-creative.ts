@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AgentError } from '../../../protocol/errors.ts';
 import { manifestProblems, type Format, type FormatId } from '../../formats/index.ts';
 import { checkPublishedRequest, errorObject, type AgentTask, type JsonSchema, type TaskContext } from '../../runtime/index.ts';
-import type { CreativeManifest } from '../manifest.ts';
+import type { CreativeManifest } from '../../formats/index.ts';
 import { ownFormats } from '../own-formats.ts';
 import { insertPreviews, type NewPreview } from '../previews/sql.ts';
 import { hasSnapshot, type Renderer } from '../previews/renderer.ts';

@@ -1,7 +1,7 @@
 import { Resvg } from '@resvg/resvg-js';
 import { decode } from 'fast-png';
 import { standardFormats, type Asset, type Format } from '../../../../src/agents/formats/index.ts';
-import type { CreativeManifest } from '../../../../src/agents/creative/manifest.ts';
+import type { CreativeManifest } from '../../../../src/agents/formats/index.ts';
 
 export const agentUrl = 'https://creative.test/mcp';
 

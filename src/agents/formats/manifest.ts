@@ -1,4 +1,4 @@
-import type { FormatId } from '../formats/index.ts';
+import type { FormatId } from './format.ts';
 
 /**
  * core/creative-manifest.json as the creative agent reads it: the format and its assets by the
