@@ -11,7 +11,7 @@ import { pruneAgentRecords } from './runtime/housekeeping.ts';
 import { mountTenant, type Tenant } from './runtime/index.ts';
 import { CatalogError, demoCatalogPath, loadCatalogFile, salesAgent } from './sales/index.ts';
 import { demoSignalsPath, loadSignalsCatalog, signalsAgent, type PlatformSeat } from './signals/index.ts';
-import { creativeAgent } from './creative/index.ts';
+import { creativeAgent, creativeBuilderAgent } from './creative/index.ts';
 import { TaskWorker } from './runtime/tasks/worker.ts';
 import { WebhookDeliverer } from './runtime/webhooks/deliverer.ts';
 
@@ -48,7 +48,8 @@ export async function testDeployment(ctx: AppContext, base: () => string): Promi
     activationPollMs: Math.min(1000, Math.max(100, (agents.signalActivationSeconds ?? 1) * 200)),
   });
   const creative = creativeAgent({ base, credentials, fetcher: ctx.fetcher, previewTtlSeconds: agents.creativePreviewTtlSeconds });
-  return [sales, signals, creative];
+  const builder = creativeBuilderAgent({ base, credentials, fetcher: ctx.fetcher, previewTtlSeconds: agents.creativePreviewTtlSeconds });
+  return [sales, signals, creative, builder];
 }
 
 /** The test deployment's buyers' seats on the demo platforms: the public test credential holds one on each of two. */

@@ -35,7 +35,7 @@ describe('the test deployment', () => {
     const tenants = listing.tenants as Json[];
     assert.deepEqual(
       tenants.map((t) => [t.name, t.mcp]),
-      [['sales', `${server.url}/sales/mcp`], ['signals', `${server.url}/signals/mcp`], ['creative', `${server.url}/creative/mcp`]],
+      [['sales', `${server.url}/sales/mcp`], ['signals', `${server.url}/signals/mcp`], ['creative', `${server.url}/creative/mcp`], ['creative-builder', `${server.url}/creative-builder/mcp`]],
     );
     assert.deepEqual(tenants[0]!.tools, [
       'get_ap_capabilities', 'get_task', 'cancel_task', 'get_products', 'list_creative_formats', 'sync_accounts', 'list_accounts',
@@ -43,6 +43,7 @@ describe('the test deployment', () => {
     ]);
     assert.deepEqual(tenants[1]!.tools, ['get_ap_capabilities', 'get_task', 'cancel_task', 'get_signals', 'activate_signal']);
     assert.deepEqual(tenants[2]!.tools, ['get_ap_capabilities', 'list_creative_formats', 'preview_creative', 'sync_creatives', 'list_creatives']);
+    assert.deepEqual(tenants[3]!.tools, ['get_ap_capabilities', 'build_creative', 'preview_creative']);
     assert.equal((listing.authorized_agents as Json[]).length, 1, 'the signals and creative agents sell no publisher properties');
     const [sold] = listing.authorized_agents as Json[];
     assert.equal(sold!.url, `${server.url}/sales/mcp`);
@@ -93,6 +94,31 @@ describe('the test deployment', () => {
       for (const format of sold) assert.ok((defined.formats as Json[]).some((f) => isDeepStrictEqual(f.format_id, format.format_id)), `${format.format_id.id} is defined by the creative agent`);
     } finally {
       await creative.close();
+    }
+  });
+
+  it('serves the creative builder: it builds a format the sales agent names, and serves the generated image', async () => {
+    const builder = await mcpClient(server.url, '/creative-builder', { authorization: `Bearer ${publicTestCredential}` });
+    try {
+      const ask = async (name: string, args: Record<string, unknown>) => JSON.parse(((await builder.callTool({ name, arguments: args })) as Json).content[0].text as string) as Json;
+      const capabilities = await ask('get_ap_capabilities', {});
+      assert.deepEqual(validateSchema('/schemas/3.0.6/protocol/get-ap-capabilities-response.json', capabilities).errors, []);
+      assert.deepEqual([capabilities.specialisms, capabilities.creative.supports_generation, capabilities.creative.supports_transformation], [['creative-generative'], true, true]);
+      const [format] = ((await call('list_creative_formats')).formats as Json[]).filter((f) => f.format_id.id === 'display_300x250');
+      const answer = await ask('build_creative', {
+        idempotency_key: randomUUID(),
+        target_format_id: format!.format_id,
+        creative_manifest: {
+          format_id: format!.format_id,
+          assets: { promoted_offerings: { brand_manifest: { name: 'Trailhead Coffee', url: 'https://trailhead-coffee.example/', colors: { primary: '#0b3d2e' } }, inline_offerings: [{ name: 'Summit Roast' }] } },
+        },
+      });
+      assert.deepEqual(validateSchema('/schemas/3.0.6/media-buy/build-creative-response.json', answer).errors, []);
+      assert.deepEqual(answer.creative_manifest.format_id, format!.format_id);
+      const image = await fetch(answer.creative_manifest.assets.banner_image.url);
+      assert.deepEqual([image.status, image.headers.get('content-type')], [200, 'image/png']);
+    } finally {
+      await builder.close();
     }
   });
 

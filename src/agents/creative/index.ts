@@ -10,6 +10,7 @@ import { previewCreativeTask } from './tasks/preview-creative.ts';
 import { syncCreativesTask } from './tasks/sync-creatives.ts';
 
 export type { CreativeManifest, ManifestAsset } from '../formats/index.ts';
+export { creativeBuilderAgent, type CreativeBuilderOptions } from './builder.ts';
 
 export interface CreativeAgentOptions {
   /** The deployment's public base URL, asked when answering (known once the server listens). */

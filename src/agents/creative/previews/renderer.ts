@@ -2,7 +2,7 @@ import { FetchError } from '../../../net/fetch-error.ts';
 import type { SafeFetch } from '../../../net/safe-fetch.ts';
 import type { Format } from '../../formats/index.ts';
 import type { CreativeManifest } from '../../formats/index.ts';
-import { createRenderer } from '../render/index.ts';
+import { createRenderer, embedImage, type EmbeddedImage, type ImageLoader } from '../render/index.ts';
 
 export interface RenderOptions {
   macros?: Record<string, string>;
@@ -13,7 +13,12 @@ export interface RenderOptions {
 export interface Renderer {
   renderHtml(format: Format, manifest: CreativeManifest, options: RenderOptions): { html: string; width: number; height: number };
   renderPng(format: Format, manifest: CreativeManifest, options: RenderOptions): Promise<Uint8Array>;
+  /** An image a composition draws (a brand's logo, a picture to re-lay), loaded as snapshots load theirs; undefined when it cannot be. */
+  embedImage(url: string): Promise<EmbeddedImage | undefined>;
 }
+
+/** Images this server holds itself (its generated assets), read without a request to itself. */
+export type LocalImages = (url: string) => ReturnType<ImageLoader>;
 
 /** Formats a PNG snapshot is made of: what shows as a still image. */
 export const hasSnapshot = (format: Format): boolean => format.type === 'display' || format.type === 'dooh';
@@ -23,11 +28,14 @@ const imageBytes = 5 * 1024 * 1024;
 /**
  * The renderer with its images fetched through the SSRF-safe client: a manifest's image URLs are
  * the buyer's, so they are fetched as any user-supplied URL is. An image that cannot be fetched
- * renders as a placeholder.
+ * renders as a placeholder. `local` answers the URLs of images this server holds first: fetched,
+ * they would be refused wherever the deployment's own address is private.
  */
-export function rendererWith(fetcher: SafeFetch): Renderer {
+export function rendererWith(fetcher: SafeFetch, local?: LocalImages): Renderer {
   const renderer = createRenderer();
-  const loadImage = async (url: string) => {
+  const loadImage: ImageLoader = async (url: string) => {
+    const held = await local?.(url);
+    if (held) return held;
     try {
       const res = await fetcher.fetch(url, { maxBytes: imageBytes, timeoutMs: 5000 });
       const contentType = res.headers['content-type']?.split(';')[0]?.trim() ?? '';
@@ -40,5 +48,6 @@ export function rendererWith(fetcher: SafeFetch): Renderer {
   return {
     renderHtml: (format, manifest, options) => renderer.renderHtml(format, manifest, options),
     renderPng: (format, manifest, options) => renderer.renderPng(format, manifest, { ...options, loadImage }),
+    embedImage: (url) => embedImage(url, loadImage),
   };
 }

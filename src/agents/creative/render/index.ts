@@ -11,7 +11,8 @@ import { embed, snapshotPng, type ImageLoader } from './png.ts';
 import type { Embedded } from './svg.ts';
 
 export type { RenderOptions } from './creative.ts';
-export type { ImageLoader } from './png.ts';
+export type { EmbeddedImage, ImageLoader } from './png.ts';
+export { embedImage, svgPng } from './png.ts';
 export { creativeSandbox } from './html.ts';
 
 export interface RenderedHtml {

@@ -21,7 +21,12 @@ export async function snapshotPng(creative: Creative, load: (ref: ImageRef | und
   const wanted: Array<keyof SnapshotImages> = creative.kind === 'native' ? ['image', 'logo'] : creative.kind === 'html5' ? ['backup'] : creative.kind === 'image' ? ['image'] : [];
   const loaded = await Promise.all(wanted.map((name) => load(creative[name])));
   const images: SnapshotImages = Object.fromEntries(wanted.map((name, i) => [name, loaded[i]]));
-  const rendered = await renderAsync(snapshotSvg(creative, images), resvgOptions);
+  return svgPng(snapshotSvg(creative, images));
+}
+
+/** Any SVG this renderer composes, as a PNG of its own size, drawn off the event loop. */
+export async function svgPng(svg: string): Promise<Uint8Array> {
+  const rendered = await renderAsync(svg, resvgOptions);
   return new Uint8Array(rendered.asPng());
 }
 
@@ -31,6 +36,18 @@ export async function snapshotPng(creative: Creative, load: (ref: ImageRef | und
  * nothing.
  */
 export async function embed(url: string, loadImage: ImageLoader): Promise<Embedded> {
+  return (await embedImage(url, loadImage))?.href;
+}
+
+/** An embedded image with its pixel size, which a composition lays out by. */
+export interface EmbeddedImage {
+  href: string;
+  width: number;
+  height: number;
+}
+
+/** `embed`, answering the image's size too. */
+export async function embedImage(url: string, loadImage: ImageLoader): Promise<EmbeddedImage | undefined> {
   let bytes: Uint8Array | undefined;
   if (url.startsWith('data:')) bytes = Buffer.from(url.slice(url.indexOf(',') + 1), 'base64');
   else {
@@ -41,5 +58,6 @@ export async function embed(url: string, loadImage: ImageLoader): Promise<Embedd
     }
   }
   const raster = bytes && rasterOf(bytes);
-  return raster && bytes ? `data:${raster.mime};base64,${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64')}` : undefined;
+  if (!raster || !bytes) return undefined;
+  return { href: `data:${raster.mime};base64,${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64')}`, width: raster.width, height: raster.height };
 }

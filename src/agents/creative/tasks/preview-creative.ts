@@ -27,7 +27,7 @@ interface Input {
 }
 
 /** One creative to preview: the single request itself, or an item of a batch. */
-interface PreviewItem {
+export interface PreviewItem {
   format_id?: FormatId;
   creative_manifest?: CreativeManifest;
   inputs?: Input[];
@@ -115,8 +115,8 @@ export function previewCreativeTask(settings: PreviewSettings): AgentTask {
   };
 }
 
-/** The previews of one creative, one per input set; hosted ones are added to `stored`. */
-async function previewsOf(item: PreviewItem, at: string, settings: PreviewSettings, stored: NewPreview[]): Promise<Record<string, unknown>[]> {
+/** The previews of one creative, one per input set; hosted ones are added to `stored` (for the caller to insert). */
+export async function previewsOf(item: PreviewItem, at: string, settings: PreviewSettings, stored: NewPreview[]): Promise<Record<string, unknown>[]> {
   const manifest = item.creative_manifest;
   if (!manifest) throw new AgentError('INVALID_REQUEST', 'creative_manifest is required.', { field: `${at}creative_manifest` });
   const formatId = item.format_id ?? manifest.format_id;
@@ -163,7 +163,7 @@ function publishedValid(args: Record<string, unknown>): boolean {
   }
 }
 
-const principalOf = (ctx: TaskContext) => `${ctx.principal.kind}:${ctx.principal.subject}`;
+export const principalOf = (ctx: TaskContext) => `${ctx.principal.kind}:${ctx.principal.subject}`;
 
 /** A batch item's error names its field within the request: `requests[2].creative_manifest.assets.logo`. */
 function prefixed(err: AgentError, at: string): AgentError {

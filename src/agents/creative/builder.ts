@@ -1,0 +1,70 @@
+import type { ConfiguredCredential } from '../../auth/index.ts';
+import type { Database } from '../../db/database.ts';
+import type { SafeFetch } from '../../net/safe-fetch.ts';
+import { standardFormatsAt } from '../formats/index.ts';
+import type { Tenant, TenantPass } from '../runtime/index.ts';
+import { assetRoutes, parseAssetUrl } from './build/asset-routes.ts';
+import { findAsset } from './build/asset-store.ts';
+import { rendererWith, type LocalImages } from './previews/renderer.ts';
+import { previewRoutes } from './previews/routes.ts';
+import { pruneExpired } from './previews/sql.ts';
+import { buildCreativeTask } from './tasks/build-creative.ts';
+import { previewCreativeTask } from './tasks/preview-creative.ts';
+
+export interface CreativeBuilderOptions {
+  /** The deployment's public base URL, asked when answering (known once the server listens). */
+  base: () => string;
+  /** Where it is mounted: `/creative-builder` serves `/creative-builder/mcp`, `/a2a`, `/tasks/<task>` and its previews. */
+  path?: string;
+  /** Where the creative agent whose formats it builds is mounted: its format ids name `<base><formatsPath>/mcp`. */
+  formatsPath?: string;
+  /** Where the generated assets are served: `<base><assetsPath>/<sha256>.png`. */
+  assetsPath?: string;
+  credentials?: readonly ConfiguredCredential[];
+  /** Fetches the images a build draws and a preview snapshots: the SSRF-safe client. */
+  fetcher: SafeFetch;
+  /** How long a hosted preview lives (default a day). */
+  previewTtlSeconds?: number;
+}
+
+/** Expired previews answer 410 for a week, then are forgotten (404), as the creative agent's. */
+const goneForMs = 7 * 86_400_000;
+
+/**
+ * The creative builder (the test deployment's `/creative-builder`): build_creative, generating a
+ * creative from promoted offerings or transforming one into other formats, and preview_creative.
+ * It builds the creative agent's formats, named by that agent's URL, and serves what it generates.
+ */
+export function creativeBuilderAgent({ base, path = '/creative-builder', formatsPath = '/creative', assetsPath = '/creative/assets', credentials, fetcher, previewTtlSeconds = 86_400 }: CreativeBuilderOptions): Tenant {
+  const agentUrl = () => `${base()}${formatsPath}/mcp`;
+  const formats = () => standardFormatsAt(agentUrl());
+  const assetsUrl = () => `${base()}${assetsPath}`;
+  // Known once mounted: previews snapshot the generated images from the database, not over the network.
+  let db: Database | undefined;
+  const local: LocalImages = async (url) => {
+    const asset = parseAssetUrl(assetsUrl(), url);
+    const row = asset && db && (await findAsset(db, asset.sha256));
+    return row ? { bytes: row.bytes, contentType: row.content_type } : undefined;
+  };
+  const renderer = rendererWith(fetcher, local);
+  const previewsUrl = () => `${base()}${path}/previews`;
+  const preview = { formats, agentUrl, previewsUrl, ttlSeconds: previewTtlSeconds };
+  const prune: TenantPass = { name: 'previews', intervalMs: 3_600_000, run: async ({ db, clock }) => void (await pruneExpired(db, new Date(clock.now().getTime() - goneForMs))) };
+  return {
+    name: 'creative-builder',
+    path,
+    description: 'Creative builder: generates creatives in the standard formats from a brand and its offerings, adapts existing ones to other formats, and previews them.',
+    protocols: ['creative'],
+    specialisms: ['creative-generative'],
+    httpEnvelope: 'creative',
+    credentials,
+    passes: [prune],
+    capabilities: () => ({ creative: { supports_compliance: false, has_creative_library: false, supports_generation: true, supports_transformation: true } }),
+    routes: (app, deps) => {
+      db = deps.db;
+      previewRoutes(app, { db: deps.db, clock: deps.clock, path, formats, renderer });
+      assetRoutes(app, { db: deps.db, path: assetsPath });
+    },
+    tasks: [buildCreativeTask({ formats, agentUrl, assetsUrl, fetcher, preview }), previewCreativeTask({ ...preview, renderer })],
+  };
+}
