@@ -9,6 +9,7 @@ import { mcpClient } from '../support/agents.ts';
 import { engines } from '../support/engines.ts';
 import { json, type Json } from '../support/http.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { pixel } from './creative/render/fixtures.ts';
 
 /** The agents `ap serve` mounts by default, with the demo catalog. */
 describe('the test deployment', () => {
@@ -117,6 +118,16 @@ describe('the test deployment', () => {
       assert.deepEqual(answer.creative_manifest.format_id, format!.format_id);
       const image = await fetch(answer.creative_manifest.assets.banner_image.url);
       assert.deepEqual([image.status, image.headers.get('content-type')], [200, 'image/png']);
+
+      // The creative agent previews it, its snapshot drawing the generated image (not a placeholder for an image it could not fetch).
+      const creative = await mcpClient(server.url, '/creative', { authorization: `Bearer ${publicTestCredential}` });
+      try {
+        const preview = JSON.parse(((await creative.callTool({ name: 'preview_creative', arguments: { request_type: 'single', creative_manifest: answer.creative_manifest, quality: 'production' } })) as Json).content[0].text as string) as Json;
+        const snapshot = new Uint8Array(await (await fetch(preview.previews[0].renders[0].snapshot_url)).arrayBuffer());
+        assert.deepEqual(pixel(snapshot, 2, 2).slice(0, 3), [0x0b, 0x3d, 0x2e]);
+      } finally {
+        await creative.close();
+      }
     } finally {
       await builder.close();
     }

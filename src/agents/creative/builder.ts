@@ -1,11 +1,10 @@
 import type { ConfiguredCredential } from '../../auth/index.ts';
-import type { Database } from '../../db/database.ts';
 import type { SafeFetch } from '../../net/safe-fetch.ts';
 import { standardFormatsAt } from '../formats/index.ts';
 import type { Tenant, TenantPass } from '../runtime/index.ts';
-import { assetRoutes, parseAssetUrl } from './build/asset-routes.ts';
-import { findAsset } from './build/asset-store.ts';
-import { rendererWith, type LocalImages } from './previews/renderer.ts';
+import { assetRoutes } from './build/asset-routes.ts';
+import { localAssets } from './build/local-assets.ts';
+import { rendererWith } from './previews/renderer.ts';
 import { previewRoutes } from './previews/routes.ts';
 import { pruneExpired } from './previews/sql.ts';
 import { buildCreativeTask } from './tasks/build-creative.ts';
@@ -18,7 +17,10 @@ export interface CreativeBuilderOptions {
   path?: string;
   /** Where the creative agent whose formats it builds is mounted: its format ids name `<base><formatsPath>/mcp`. */
   formatsPath?: string;
-  /** Where the generated assets are served: `<base><assetsPath>/<sha256>.png`. */
+  /**
+   * Where the generated assets are served: `<base><assetsPath>/<sha256>.png`; by default under the
+   * creative agent's path, where that agent reads them for its previews' snapshots.
+   */
   assetsPath?: string;
   credentials?: readonly ConfiguredCredential[];
   /** Fetches the images a build draws and a preview snapshots: the SSRF-safe client. */
@@ -39,14 +41,8 @@ export function creativeBuilderAgent({ base, path = '/creative-builder', formats
   const agentUrl = () => `${base()}${formatsPath}/mcp`;
   const formats = () => standardFormatsAt(agentUrl());
   const assetsUrl = () => `${base()}${assetsPath}`;
-  // Known once mounted: previews snapshot the generated images from the database, not over the network.
-  let db: Database | undefined;
-  const local: LocalImages = async (url) => {
-    const asset = parseAssetUrl(assetsUrl(), url);
-    const row = asset && db && (await findAsset(db, asset.sha256));
-    return row ? { bytes: row.bytes, contentType: row.content_type } : undefined;
-  };
-  const renderer = rendererWith(fetcher, local);
+  const local = localAssets(assetsUrl);
+  const renderer = rendererWith(fetcher, local.images);
   const previewsUrl = () => `${base()}${path}/previews`;
   const preview = { formats, agentUrl, previewsUrl, ttlSeconds: previewTtlSeconds };
   const prune: TenantPass = { name: 'previews', intervalMs: 3_600_000, run: async ({ db, clock }) => void (await pruneExpired(db, new Date(clock.now().getTime() - goneForMs))) };
@@ -61,7 +57,7 @@ export function creativeBuilderAgent({ base, path = '/creative-builder', formats
     passes: [prune],
     capabilities: () => ({ creative: { supports_compliance: false, has_creative_library: false, supports_generation: true, supports_transformation: true } }),
     routes: (app, deps) => {
-      db = deps.db;
+      local.use(deps.db);
       previewRoutes(app, { db: deps.db, clock: deps.clock, path, formats, renderer });
       assetRoutes(app, { db: deps.db, path: assetsPath });
     },

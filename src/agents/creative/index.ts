@@ -2,6 +2,7 @@ import type { ConfiguredCredential } from '../../auth/index.ts';
 import type { SafeFetch } from '../../net/safe-fetch.ts';
 import { listCreativeFormatsTask, standardFormatsAt } from '../formats/index.ts';
 import type { Tenant, TenantPass } from '../runtime/index.ts';
+import { localAssets } from './build/local-assets.ts';
 import { rendererWith } from './previews/renderer.ts';
 import { previewRoutes } from './previews/routes.ts';
 import { pruneExpired } from './previews/sql.ts';
@@ -36,7 +37,9 @@ const goneForMs = 7 * 86_400_000;
 export function creativeAgent({ base, path = '/creative', credentials, fetcher, previewTtlSeconds = 86_400 }: CreativeAgentOptions): Tenant {
   const agentUrl = () => `${base()}${path}/mcp`;
   const formats = () => standardFormatsAt(agentUrl());
-  const renderer = rendererWith(fetcher);
+  // What the creative builder generates is served under this agent's path: snapshots read it locally.
+  const assets = localAssets(() => `${base()}${path}/assets`);
+  const renderer = rendererWith(fetcher, assets.images);
   const prune: TenantPass = { name: 'previews', intervalMs: 3_600_000, run: async ({ db, clock }) => void (await pruneExpired(db, new Date(clock.now().getTime() - goneForMs))) };
   return {
     name: 'creative',
@@ -48,7 +51,10 @@ export function creativeAgent({ base, path = '/creative', credentials, fetcher, 
     credentials,
     passes: [prune],
     capabilities: () => ({ creative: { supports_compliance: false, has_creative_library: true, supports_generation: false, supports_transformation: false } }),
-    routes: (app, { db, clock }) => previewRoutes(app, { db, clock, path, formats, renderer }),
+    routes: (app, { db, clock }) => {
+      assets.use(db);
+      previewRoutes(app, { db, clock, path, formats, renderer });
+    },
     tasks: [
       listCreativeFormatsTask({ formats, protocol: 'creative' }),
       previewCreativeTask({ formats, agentUrl, previewsUrl: () => `${base()}${path}/previews`, renderer, ttlSeconds: previewTtlSeconds }),

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { manifestProblems, type Asset, type CreativeManifest, type Format, type ManifestAsset, type ManifestProblem } from '../../formats/index.ts';
 import type { EmbeddedImage } from '../render/index.ts';
+import { safeUrl } from '../render/safe-url.ts';
 import { daastXml, vastXml, type Spot } from './ad-tags.ts';
 import { bannerHtml } from './banner-html.ts';
 import { layoutBanner, type BannerContent } from './banner-layout.ts';
@@ -98,7 +99,9 @@ export async function buildFormat(format: Format, given: BuildPlan, tools: Build
         const content = await bannerContent(plan, tools, true, true);
         const layout = layoutBanner(content.content, size.width, size.height);
         const title = [plan.copy.sponsor, plan.copy.headline].filter((t) => t !== undefined).join(': ') || (format.name ?? id);
-        assets[asset.asset_id] = { asset_type: 'html', content: bannerHtml(layout, plan.palette, { click: plan.click, picture: content.urls.picture, logo: content.urls.logo, title }) };
+        // Only http(s) (and data: images) go into markup a browser runs, whatever the manifest said.
+        const links = { click: safeUrl(plan.click), picture: safeUrl(content.urls.picture, { image: true }), logo: safeUrl(content.urls.logo, { image: true }), title };
+        assets[asset.asset_id] = { asset_type: 'html', content: bannerHtml(layout, plan.palette, links) };
         break;
       }
       case 'video':
@@ -113,8 +116,11 @@ export async function buildFormat(format: Format, given: BuildPlan, tools: Build
         const kind = asset.asset_type === 'vast' ? 'video' : 'audio';
         const media = kind === 'video' ? plan.source.video : plan.source.audio;
         const given = asset.asset_type === 'vast' ? plan.source.vast : plan.source.daast;
-        if (media) assets[asset.asset_id] = adTag(asset, kind, media, plan, format);
-        else if (given) assets[asset.asset_id] = structuredClone(given);
+        if (media) {
+          const tag = adTag(asset, kind, media, plan, format);
+          if (tag) assets[asset.asset_id] = tag;
+          else missing(asset, 'creative_manifest.assets', `the ${kind} spot's url is not an http(s) URL a player can fetch.`);
+        } else if (given) assets[asset.asset_id] = structuredClone(given);
         else missing(asset, 'creative_manifest.assets', mediaMissing(kind));
         break;
       }
@@ -244,11 +250,14 @@ function macroFiller(format: Format, values: Record<string, string>): (text: str
   return (text) => text.replace(/\{([A-Z][A-Z0-9_]*)\}/g, (written, name: string) => byName.get(name) ?? written);
 }
 
-function adTag(asset: Asset, kind: 'video' | 'audio', media: ManifestAsset, plan: BuildPlan & { macros: (text: string) => string }, format: Format): ManifestAsset {
+/** The tag playing the spot; undefined when the spot's URL is not one a player fetches. */
+function adTag(asset: Asset, kind: 'video' | 'audio', media: ManifestAsset, plan: BuildPlan & { macros: (text: string) => string }, format: Format): ManifestAsset | undefined {
   const requirements = asset.requirements ?? {};
   const durationMs = typeof media.duration_ms === 'number' ? media.duration_ms : nominalDuration(requirements);
+  const url = safeUrl(plan.macros(media.url!));
+  if (!url) return undefined;
   const spot: Spot = {
-    url: plan.macros(media.url!),
+    url,
     type: mimeOf(media, kind),
     durationMs,
     width: media.width,
@@ -257,7 +266,7 @@ function adTag(asset: Asset, kind: 'video' | 'audio', media: ManifestAsset, plan
   };
   const id = createHash('sha256').update(JSON.stringify([format.format_id.id, spot, plan.click ?? '', plan.impression ?? ''])).digest('hex').slice(0, 16);
   const title = [plan.copy.sponsor, plan.copy.headline].filter((t) => t !== undefined).join(': ') || format.name;
-  const content = { id, title, advertiser: plan.copy.sponsor, click: plan.click, impression: plan.impression };
+  const content = { id, title, advertiser: plan.copy.sponsor, click: safeUrl(plan.click), impression: safeUrl(plan.impression) };
   return asset.asset_type === 'vast'
     ? { asset_type: 'vast', delivery_type: 'inline', content: vastXml(spot, content), vast_version: '4.2', duration_ms: durationMs }
     : { asset_type: 'daast', delivery_type: 'inline', content: daastXml(spot, content), daast_version: '1.0', duration_ms: durationMs };

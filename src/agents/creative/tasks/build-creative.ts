@@ -57,11 +57,11 @@ export function buildCreativeTask(settings: BuildSettings): AgentTask {
   return {
     name: 'build_creative',
     description:
-      'Generate a creative from promoted offerings (creative_manifest.assets.promoted_offerings: {brand_manifest: {name, url, colors, logos}, inline_offerings: [{name, description, landing_url}]}), or transform a complete creative_manifest, into target_format_id (or each of target_format_ids[]). message may ask for shorter texts, another call to action ("change the CTA to \\"Shop now\\"") or a colour to emphasise. include_preview adds a hosted preview.',
+      'Generate a creative from promoted offerings (creative_manifest.assets.promoted_offerings: {brand_manifest: {name, url, colors, logos}, inline_offerings: [{name, description, landing_url}]}), or transform a complete creative_manifest, into target_format_id (or each of target_format_ids[]). message may ask for shorter texts, another call to action (change the CTA to "Shop now") or a colour to emphasise. include_preview adds a hosted preview.',
     input: {
       type: 'object',
       properties: {
-        message: { type: 'string', maxLength: 10_000, description: 'The brief or the changes wanted: "shorter", "change the CTA to \\"Book now\\"", "emphasise the secondary colour".' },
+        message: { type: 'string', maxLength: 10_000, description: 'The brief, or the changes wanted: shorter copy, change the CTA to "Book now", emphasise the secondary colour.' },
         creative_manifest: { type: 'object', description: 'core/creative-manifest.json: minimal (format_id and assets.promoted_offerings) to generate, complete to transform.' },
         creative_id: { type: 'string' },
         target_format_id: formatId,

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { clockTime } from '../../../../src/agents/creative/build/ad-tags.ts';
+import { buildFormat, type BuildTools } from '../../../../src/agents/creative/build/build-format.ts';
+import { planBuild } from '../../../../src/agents/creative/build/plan.ts';
+import { svgPng } from '../../../../src/agents/creative/render/index.ts';
+import { standardFormats } from '../../../../src/agents/formats/index.ts';
 import { layoutBanner, type Block } from '../../../../src/agents/creative/build/banner-layout.ts';
 import { composeCopy, fitText, shorten } from '../../../../src/agents/creative/build/copy.ts';
 import { readInstructions } from '../../../../src/agents/creative/build/instructions.ts';
@@ -114,5 +118,28 @@ describe('build_creative: banner layout', () => {
   it('writes durations as VAST does', () => {
     assert.equal(clockTime(30_000), '00:00:30.000');
     assert.equal(clockTime(3_723_004), '01:02:03.004');
+  });
+});
+
+describe('build_creative: URLs in what it writes', () => {
+  const formats = standardFormats('https://creative.test/mcp');
+  const format = (id: string) => formats.find((f) => f.format_id.id === id)!;
+  const tools: BuildTools = { image: async () => undefined, draw: svgPng, store: async () => 'https://creative.test/assets/x.png' };
+  const manifest = (assets: Record<string, unknown>) => ({
+    format_id: format('display_300x250').format_id,
+    assets: { promoted_offerings: { brand_manifest: { name: 'Trailhead', url: 'javascript:alert(1)' }, inline_offerings: [{ name: 'Summit Roast' }] }, ...assets },
+  });
+
+  it('puts no script URL into an HTML5 banner, and refuses the clickthrough', async () => {
+    const built = await buildFormat(format('html5_300x250'), planBuild({ manifest: manifest({}), sourceFormat: undefined }), tools);
+    assert.ok(!String(built.manifest.assets['html_creative']?.content).includes('javascript:'));
+    assert.deepEqual(built.problems.map((p) => p.asset_id), ['click_url']);
+  });
+
+  it('wraps no VAST around a spot a player cannot fetch', async () => {
+    const spot = { asset_type: 'video', url: 'javascript:alert(1)', width: 1280, height: 720, duration_ms: 15_000 };
+    const built = await buildFormat(format('video_vast_15s'), planBuild({ manifest: manifest({ spot }), sourceFormat: undefined }), tools);
+    assert.equal(built.manifest.assets['vast_tag'], undefined);
+    assert.deepEqual(built.problems.map((p) => p.asset_id), ['vast_tag']);
   });
 });
