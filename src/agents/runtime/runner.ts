@@ -57,9 +57,10 @@ export function createRunner(db: Database, tenant: Tenant, settings: RunnerSetti
       validateArguments(task, typed);
       let queued = false;
       const callSettings = { ...settings, webhooksQueued: () => void (queued = true) };
+      const prepared = task.prepare && !task.longRunning ? await task.prepare(typed, { db, clock: settings.clock, log: settings.log, principal, signal: options.signal ?? new AbortController().signal }) : undefined;
       const execute = async (tx: Queryable) => {
         if (task.longRunning) return submit(tx, task, typed, principal);
-        const ctx = await taskContext(tx, tenant, callSettings, principal, typed, options.signal);
+        const ctx = await taskContext(tx, tenant, callSettings, principal, typed, options.signal, undefined, prepared);
         const output = await task.handler(typed, ctx);
         if (output instanceof Deferral) return submit(tx, task, typed, principal, output.options);
         checkOutput(task, output, settings.validateOutputs, settings.log);
@@ -92,8 +93,10 @@ export async function taskContext(
   args: Record<string, unknown>,
   signal: AbortSignal | undefined,
   background?: BackgroundRun,
+  prepared?: unknown,
 ): Promise<TaskContext> {
   return {
+    prepared,
     db: tx,
     clock: settings.clock,
     log: settings.log,

@@ -46,6 +46,8 @@ export interface TaskContext {
    * writing anything: the call's transaction commits only the task.
    */
   defer(options?: DeferOptions): Deferral;
+  /** What the task's `prepare` answered before the transaction opened; undefined without one. */
+  prepared: unknown;
   /** Runs `fn` in one transaction: the task's own when it has one (mutating and long tasks), else a new one. */
   atomically<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Says this task queued webhooks in its transaction (`completeTask`, `enqueueWebhookEvent`): they leave once it commits. */
@@ -103,7 +105,22 @@ export interface AgentTask {
   longRunning?: boolean;
   /** Its handler may answer `submitted` (`ctx.defer`); its tenant then offers `get_task` and `cancel_task`. */
   mayDefer?: boolean;
+  /**
+   * Work done before the call's transaction opens, whose result the handler reads as
+   * `ctx.prepared`: fetching what a buyer's URLs name, so that no transaction (on PGlite, the one
+   * connection) waits on another host. It runs on every call, replays included, and writes nothing.
+   */
+  prepare?(args: Record<string, unknown>, ctx: PrepareContext): Promise<unknown>;
   handler(args: Record<string, unknown>, ctx: TaskContext): Promise<Record<string, unknown> | Deferral>;
+}
+
+/** What a task's `prepare` is given: the database itself (no transaction), the clock and the caller. */
+export interface PrepareContext {
+  db: Database;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  principal: Principal;
+  signal: AbortSignal;
 }
 
 export type AgentProtocol = 'media_buy' | 'signals' | 'governance' | 'sponsored_intelligence' | 'creative' | 'brand';

@@ -29,13 +29,14 @@ const imageBytes = 5 * 1024 * 1024;
  * The renderer with its images fetched through the SSRF-safe client: a manifest's image URLs are
  * the buyer's, so they are fetched as any user-supplied URL is. An image that cannot be fetched
  * renders as a placeholder. `local` answers the URLs of images this server holds first: fetched,
- * they would be refused wherever the deployment's own address is private.
+ * they would be refused wherever the deployment's own address is private. Without a fetcher, only
+ * `local` images load (inside a transaction, where no other host may be waited on).
  */
-export function rendererWith(fetcher: SafeFetch, local?: LocalImages): Renderer {
+export function rendererWith(fetcher: SafeFetch | undefined, local?: LocalImages): Renderer {
   const renderer = createRenderer();
   const loadImage: ImageLoader = async (url: string) => {
     const held = await local?.(url);
-    if (held) return held;
+    if (held || !fetcher) return held;
     try {
       const res = await fetcher.fetch(url, { maxBytes: imageBytes, timeoutMs: 5000 });
       const contentType = res.headers['content-type']?.split(';')[0]?.trim() ?? '';

@@ -1,5 +1,5 @@
 import { AgentError } from '../../../protocol/errors.ts';
-import type { Queryable } from '../../../db/database.ts';
+import type { Database, Queryable } from '../../../db/database.ts';
 import type { SafeFetch } from '../../../net/safe-fetch.ts';
 import { findFormat, type CreativeManifest, type Format, type FormatId, type ManifestProblem } from '../../formats/index.ts';
 import { checkPublishedRequest, errorObject, type AgentTask, type JsonSchema } from '../../runtime/index.ts';
@@ -78,6 +78,8 @@ export function buildCreativeTask(settings: BuildSettings): AgentTask {
     },
     output: { $ref: '/schemas/3.0.6/media-buy/build-creative-response.json' },
     mutates: true,
+    // The buyer's logos and pictures are fetched before the call's transaction opens.
+    prepare: (raw, { db }) => fetchImages(raw as BuildArgs, settings, db),
     async handler(raw, ctx) {
       const args = raw as BuildArgs & Record<string, unknown>;
       if (args.target_format_id && args.target_format_ids) {
@@ -124,8 +126,10 @@ export function buildCreativeTask(settings: BuildSettings): AgentTask {
         const row = asset && (await findAsset(ctx.db, asset.sha256));
         return row ? { bytes: row.bytes, contentType: row.content_type } : undefined;
       };
-      const renderer = rendererWith(settings.fetcher, local);
-      const tools = buildTools(renderer.embedImage, ctx.db, prefix, now, fresh);
+      const renderer = rendererWith(undefined, local);
+      const fetched = ctx.prepared as FetchedImages | undefined;
+      const embed = (url: string) => (fetched?.has(url) ? Promise.resolve(fetched.get(url)) : renderer.embedImage(url));
+      const tools = buildTools(embed, ctx.db, prefix, now, fresh);
       const manifests: CreativeManifest[] = [];
       const problems: Array<ManifestProblem & { format_id: FormatId }> = [];
       for (const format of targets) {
@@ -146,6 +150,37 @@ export function buildCreativeTask(settings: BuildSettings): AgentTask {
       return answer;
     },
   };
+}
+
+/** The buyer's images a build may draw, as loaded (undefined: could not be), by URL. */
+type FetchedImages = Map<string, EmbeddedImage | undefined>;
+
+/**
+ * Loads every image the build could draw (the source's logo and picture, the brand's logos)
+ * through the SSRF-safe client, this server's own assets from the database. A request the build
+ * will refuse loads nothing: the handler refuses it with the same error.
+ */
+async function fetchImages(args: BuildArgs, settings: BuildSettings, db: Database): Promise<FetchedImages | undefined> {
+  const manifest = args.creative_manifest;
+  if (!manifest || typeof manifest !== 'object') return undefined;
+  let urls: string[];
+  try {
+    const sourceFormat = manifest.format_id ? findFormat(settings.formats(), manifest.format_id, settings.agentUrl()) : undefined;
+    const plan = planBuild({ manifest, sourceFormat, message: args.message, brandRef: args.brand, macroValues: args.macro_values });
+    urls = [plan.source.logo, plan.source.picture, ...(plan.promoted?.brand.logos ?? []).map((l) => l.url)].filter((u): u is string => typeof u === 'string');
+  } catch (err) {
+    if (err instanceof AgentError) return undefined;
+    throw err;
+  }
+  const prefix = settings.assetsUrl();
+  const own: LocalImages = async (url) => {
+    const asset = parseAssetUrl(prefix, url);
+    const row = asset && (await findAsset(db, asset.sha256));
+    return row ? { bytes: row.bytes, contentType: row.content_type } : undefined;
+  };
+  const loader = rendererWith(settings.fetcher, own);
+  const unique = [...new Set(urls)];
+  return new Map(await Promise.all(unique.map(async (url) => [url, await loader.embedImage(url)] as const)));
 }
 
 function buildTools(embed: (url: string) => Promise<EmbeddedImage | undefined>, db: Queryable, prefix: string, now: Date, fresh: Map<string, Uint8Array>): BuildTools {
