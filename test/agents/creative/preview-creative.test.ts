@@ -24,6 +24,11 @@ function redPng(width: number, height: number): Buffer {
   return Buffer.from(new Resvg(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="#ff0000"/></svg>`).render().asPng());
 }
 
+const vastWrapper = (next: string) =>
+  `<VAST version="4.2"><Ad id="w"><Wrapper><AdSystem>ad server</AdSystem><VASTAdTagURI><![CDATA[${next}]]></VASTAdTagURI><Impression><![CDATA[https://ads.example/imp]]></Impression></Wrapper></Ad></VAST>`;
+const vastInline = (spot: string) =>
+  `<VAST version="4.2"><Ad id="i"><InLine><AdSystem>ad server</AdSystem><AdTitle>Spot</AdTitle><Creatives><Creative><Linear><Duration>00:00:30</Duration><MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="1280" height="720"><![CDATA[${spot}]]></MediaFile></MediaFiles></Linear></Creative></Creatives></InLine></Ad></VAST>`;
+
 /** PNG width and height, from its IHDR chunk. */
 function pngSize(bytes: Uint8Array): { width: number; height: number } {
   const view = Buffer.from(bytes);
@@ -65,6 +70,8 @@ describe('creative agent: preview_creative', () => {
   before(async () => {
     images = http.createServer((req, res) => {
       if (req.url === '/red-300x250.png') res.writeHead(200, { 'content-type': 'image/png' }).end(redPng(300, 250));
+      else if (req.url === '/vast-wrapper.xml') res.writeHead(200, { 'content-type': 'application/xml' }).end(vastWrapper(`${imageHost}/vast-inline.xml`));
+      else if (req.url === '/vast-inline.xml') res.writeHead(200, { 'content-type': 'application/xml' }).end(vastInline(`${imageHost}/spot.mp4`));
       else res.writeHead(404).end();
     });
     await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
@@ -157,6 +164,18 @@ describe('creative agent: preview_creative', () => {
     assert.match(mobile!.preview_html, /device=mobile/);
     assert.match(desktop!.preview_html, /device=desktop/);
     assert.equal(mobile!.preview_url, undefined);
+  });
+
+  it('follows a VAST tag given by URL through its wrapper to the spot, and plays it in the preview', async () => {
+    const manifest = { format_id: format('video_vast_30s'), assets: { vast_tag: { asset_type: 'vast', delivery_type: 'url', url: `${imageHost}/vast-wrapper.xml`, vast_version: '4.2' } } };
+    const answer = await call({ request_type: 'single', creative_manifest: manifest, output_format: 'html' });
+    const render = ((answer.previews as Json[])[0]!.renders as Json[])[0]!;
+    assert.match(render.preview_html, /<video[^>]*>/);
+    assert.ok(render.preview_html.includes(`${imageHost}/spot.mp4`), 'the inline document’s media file');
+
+    const unreachable = { ...manifest, assets: { vast_tag: { ...manifest.assets.vast_tag, url: `${imageHost}/missing.xml` } } };
+    const named = await call({ request_type: 'single', creative_manifest: unreachable, output_format: 'html' });
+    assert.ok(((named.previews as Json[])[0]!.renders as Json[])[0]!.preview_html.includes(`${imageHost}/missing.xml`), 'a tag it cannot fetch is named');
   });
 
   it('finds its format whatever spelling of its agent URL the buyer sends', async () => {

@@ -2,6 +2,7 @@ import { FetchError } from '../../../net/fetch-error.ts';
 import type { SafeFetch } from '../../../net/safe-fetch.ts';
 import type { Format } from '../../formats/index.ts';
 import type { CreativeManifest } from '../../formats/index.ts';
+import { inlineAdTags } from './ad-tags.ts';
 import { createRenderer, embedImage, type EmbeddedImage, type ImageLoader } from '../render/index.ts';
 
 export interface RenderOptions {
@@ -15,6 +16,8 @@ export interface Renderer {
   renderPng(format: Format, manifest: CreativeManifest, options: RenderOptions): Promise<Uint8Array>;
   /** An image a composition draws (a brand's logo, a picture to re-lay), loaded as snapshots load theirs; undefined when it cannot be. */
   embedImage(url: string): Promise<EmbeddedImage | undefined>;
+  /** The manifest with its VAST/DAAST tags fetched and carried inline (unchanged without a fetcher). */
+  inlineAdTags(format: Format, manifest: CreativeManifest): Promise<CreativeManifest>;
 }
 
 /** Images this server holds itself (its generated assets), read without a request to itself. */
@@ -24,6 +27,7 @@ export type LocalImages = (url: string) => ReturnType<ImageLoader>;
 export const hasSnapshot = (format: Format): boolean => format.type === 'display' || format.type === 'dooh';
 
 const imageBytes = 5 * 1024 * 1024;
+const tagBytes = 1024 * 1024;
 
 /**
  * The renderer with its images fetched through the SSRF-safe client: a manifest's image URLs are
@@ -46,9 +50,20 @@ export function rendererWith(fetcher: SafeFetch | undefined, local?: LocalImages
       throw err;
     }
   };
+  const fetchText = async (url: string) => {
+    if (!fetcher) return undefined;
+    try {
+      const res = await fetcher.fetch(url, { maxBytes: tagBytes, timeoutMs: 5000 });
+      return res.status === 200 ? res.text() : undefined;
+    } catch (err) {
+      if (err instanceof FetchError) return undefined;
+      throw err;
+    }
+  };
   return {
     renderHtml: (format, manifest, options) => renderer.renderHtml(format, manifest, options),
     renderPng: (format, manifest, options) => renderer.renderPng(format, manifest, { ...options, loadImage }),
     embedImage: (url) => embedImage(url, loadImage),
+    inlineAdTags: (format, manifest) => inlineAdTags(format, manifest, fetchText),
   };
 }

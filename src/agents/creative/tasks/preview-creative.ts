@@ -131,12 +131,14 @@ export async function previewsOf(item: PreviewItem, at: string, settings: Previe
       suggestion: 'list_creative_formats shows each asset the format requires and its requirements.',
     });
   }
+  // A tag given by URL is fetched once for all the variants (read-only: no transaction waits).
+  const shown = await settings.renderer.inlineAdTags(format, manifest);
   const output = item.output_format ?? 'url';
   const inputs = item.inputs ?? [{ name: 'Default' }];
   const previews = [];
   for (const input of inputs) {
     const macros = input.macros ?? {};
-    const page = settings.renderer.renderHtml(format, manifest, { macros });
+    const page = settings.renderer.renderHtml(format, shown, { macros });
     const key = randomUUID();
     const snapshot = hasSnapshot(format);
     const base = { render_id: `${key}-primary`, role: 'primary', dimensions: { width: page.width, height: page.height }, embedding: { recommended_sandbox: 'allow-scripts allow-popups allow-popups-to-escape-sandbox', requires_https: false, supports_fullscreen: false } };
