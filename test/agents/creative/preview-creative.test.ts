@@ -178,6 +178,14 @@ describe('creative agent: preview_creative', () => {
     assert.ok(((named.previews as Json[])[0]!.renders as Json[])[0]!.preview_html.includes(`${imageHost}/missing.xml`), 'a tag it cannot fetch is named');
   });
 
+  it('refuses more than 20 variants of one creative, naming the field, alone or in a batch', async () => {
+    const inputs = Array.from({ length: 21 }, (_, i) => ({ name: `v${i}`, macros: { DEVICE_TYPE: String(i) } }));
+    const { error } = await call({ request_type: 'single', creative_manifest: banner(), inputs });
+    assert.deepEqual([error.code, error.field], ['INVALID_REQUEST', 'inputs']);
+    const res = await post({ request_type: 'batch', requests: [{ creative_manifest: banner(), inputs }] });
+    assert.equal(res.status, 400);
+  });
+
   it('finds its format whatever spelling of its agent URL the buyer sends', async () => {
     const url = new URL(`${server.url}/creative/mcp/`);
     const spelled = { agent_url: `${url.protocol}//${url.host.toUpperCase()}${url.pathname}`, id: 'display_300x250' };

@@ -68,7 +68,7 @@ export function buildCreativeTask(settings: BuildSettings): AgentTask {
         target_format_ids: { type: 'array', minItems: 1, maxItems: 20, items: formatId, description: 'Several formats at once: answered as creative_manifests[] in this order.' },
         brand: { type: 'object', description: 'core/brand-ref.json; its domain stands for a brand the manifest does not describe.' },
         include_preview: { type: 'boolean' },
-        preview_inputs: { type: 'array', minItems: 1, items: { type: 'object', properties: { name: { type: 'string' }, macros: { type: 'object', additionalProperties: { type: 'string' } } }, required: ['name'] } },
+        preview_inputs: { type: 'array', minItems: 1, maxItems: 20, items: { type: 'object', properties: { name: { type: 'string' }, macros: { type: 'object', additionalProperties: { type: 'string' } } }, required: ['name'] } },
         preview_output_format: { type: 'string', enum: ['url', 'html'] },
         preview_quality: { type: 'string', enum: ['draft', 'production'] },
         quality: { type: 'string', enum: ['draft', 'production'] },

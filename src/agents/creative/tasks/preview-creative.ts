@@ -41,7 +41,9 @@ const itemProperties: Record<string, JsonSchema> = {
   creative_manifest: { type: 'object', description: 'core/creative-manifest.json: format_id and assets by asset id.' },
   inputs: {
     type: 'array',
-    description: 'Variants: each {name, macros: {MACRO: value}} is rendered with its macros substituted.',
+    // Each input is a rendered, stored preview: a bound keeps one call from asking for thousands.
+    maxItems: 20,
+    description: 'Variants (up to 20): each {name, macros: {MACRO: value}} is rendered with its macros substituted.',
     items: { type: 'object', properties: { name: { type: 'string' }, macros: { type: 'object', additionalProperties: { type: 'string' } } }, required: ['name'] },
   },
   output_format: { type: 'string', enum: ['url', 'html'], description: 'url (default): a hosted page until expires_at; html: the markup inline.' },
