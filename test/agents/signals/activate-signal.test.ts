@@ -62,6 +62,14 @@ eachEngine('signals agent: activate_signal', (engine) => {
     assert.equal(error.field, 'deployments[0].platform', 'an error names the field as the caller did');
   });
 
+  it('refuses more than 50 targets in one call, naming the field, and activates none of them', async () => {
+    const buyer = await callers.organization();
+    const targets = Array.from({ length: 51 }, (_, i) => agentTarget(`many-${i}`));
+    const error = await buyer.fail('activate_signal', { idempotency_key: randomUUID(), signal_agent_segment_id: 'agr_runners', destinations: targets });
+    assert.deepEqual([error.code, error.field], ['INVALID_REQUEST', 'destinations']);
+    assert.equal((await runnersOn(buyer, [targets[0]!]))[0]!.is_live, false);
+  });
+
   it('refuses an unknown segment id: SIGNAL_AGENT_SEGMENT_NOT_FOUND', async () => {
     const error = await publicTest.fail('activate_signal', { idempotency_key: randomUUID(), signal_agent_segment_id: 'no_such_signal', destinations: [agentTarget('x')] });
     assert.deepEqual([error.code, error.field], ['SIGNAL_AGENT_SEGMENT_NOT_FOUND', 'signal_agent_segment_id']);

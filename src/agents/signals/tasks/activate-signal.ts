@@ -27,9 +27,11 @@ interface ActivateArgs {
   pricing_option_id?: string;
 }
 
+// Each target is an activation row: a bound keeps one call from asking for thousands.
 const destinationsInput = {
   type: 'array',
   minItems: 1,
+  maxItems: 50,
   items: {
     type: 'object',
     properties: { type: { type: 'string', enum: ['platform', 'agent'] }, platform: { type: 'string' }, agent_url: { type: 'string' }, account: { type: 'string' } },

@@ -31,6 +31,7 @@ export interface SignalsView {
 
 const destinationInput = {
   type: 'array',
+  maxItems: 50,
   items: {
     type: 'object',
     properties: { type: { type: 'string', enum: ['platform', 'agent'] }, platform: { type: 'string' }, agent_url: { type: 'string' }, account: { type: 'string' } },
@@ -55,7 +56,7 @@ export function getSignalsTask(view: SignalsView): AgentTask {
       properties: {
         // Long enough for any brief; a novel-length spec would only cost the search time.
         signal_spec: { type: 'string', maxLength: 4000, description: 'The audience wanted, in natural language (up to 4,000 characters).' },
-        signal_ids: { type: 'array', items: { type: 'object' }, description: 'core/signal-id.json: exact lookups; unknown ids are omitted.' },
+        signal_ids: { type: 'array', maxItems: 1000, items: { type: 'object' }, description: 'core/signal-id.json: exact lookups (up to 1,000); unknown ids are omitted.' },
         deliver_to: {
           type: 'object',
           description: 'The spec’s delivery targets: deployments[] (deployment targets) and countries[] (ISO codes).',
