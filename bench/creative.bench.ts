@@ -47,6 +47,9 @@ export async function creativeBench(): Promise<void> {
     for (const c of cases) {
       const answer = await toolResult(c.url, { ...c.request, body: c.request.body.replace('__FRESH_UUID__', crypto.randomUUID()) });
       if (answer.isError) throw new Error(`${c.name} refused: ${answer.text}`);
+      // A batch answers its refusals per request, not as an error: every one must have previewed.
+      const results = (JSON.parse(answer.text) as { results?: Array<{ success: boolean }> }).results;
+      if (results?.some((r) => !r.success)) throw new Error(`${c.name}: a request of the batch failed: ${answer.text}`);
     }
     const one: LoadOptions = { seconds: Number(process.env.BENCH_SECONDS ?? 5), connections: 1 };
     const rounds = Number(process.env.BENCH_ROUNDS ?? 2);

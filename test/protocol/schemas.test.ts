@@ -339,3 +339,25 @@ describe('published schema errata', () => {
     assert.ok('oneOf' in published.properties.supported_macros.items, 'the vendored file itself is left as published');
   });
 });
+
+describe('the creative asset union, checked by asset_type', () => {
+  const manifest = (asset: unknown) => ({ format_id: { agent_url: 'https://creative.example/mcp', id: 'display_300x250' }, assets: { slot: asset } });
+  const errorsOf = (asset: unknown) => validateSchema('/schemas/3.0.6/core/creative-manifest.json', manifest(asset)).errors;
+
+  it('accepts each kind of asset by the schema its asset_type names', () => {
+    for (const asset of [
+      { asset_type: 'image', url: 'https://cdn.example/a.png', width: 300, height: 250 },
+      { asset_type: 'text', content: 'Winter blend' },
+      { asset_type: 'url', url: 'https://brand.example/landing' },
+      { asset_type: 'html', content: '<div>ad</div>' },
+      { asset_type: 'vast', delivery_type: 'url', url: 'https://ads.example/vast.xml' },
+    ]) assert.deepEqual(errorsOf(asset), [], JSON.stringify(asset));
+  });
+
+  it('answers what is wrong with an asset as the one schema it names sees it', () => {
+    assert.deepEqual(errorsOf({ asset_type: 'image', url: 5, width: 300, height: 250 }), [{ path: '$.assets.slot.url', message: 'must be string' }]);
+    assert.deepEqual(errorsOf({ asset_type: 'text' }), [{ path: '$.assets.slot.content', message: 'is required' }]);
+    assert.deepEqual(errorsOf({ url: 'https://cdn.example/a.png' }), [{ path: '$.assets.slot.asset_type', message: 'is required' }]);
+    assert.match(errorsOf({ asset_type: 'imag', url: 'https://cdn.example/a.png' })[0]!.message, /must be one of "image"/);
+  });
+});
