@@ -1,19 +1,31 @@
 import type { Queryable } from '../../../db/database.ts';
+import type { CreativeManifest } from '../../formats/index.ts';
+
+/** What a hosted preview is rendered from, when it is opened. */
+export interface PreviewSource {
+  /** The format's id (its agent URL is this deployment's, in whatever spelling it has now). */
+  format: string;
+  manifest: CreativeManifest;
+  macros: Record<string, string>;
+}
 
 export interface NewPreview {
   key: string;
-  html: string;
+  source: PreviewSource;
   width: number;
   height: number;
-  snapshotSource: Record<string, unknown> | null;
+  /** The PNG snapshot when the call rendered it (quality production). */
   png: Uint8Array | null;
 }
 
 export interface PreviewRow {
-  html: string;
+  /** The page as rendered, for rows from before previews were kept as their source. */
+  html: string | null;
+  source: string | null;
   width: number;
   height: number;
-  snapshot_source: Record<string, unknown> | null;
+  /** What those older rows rendered their snapshot from. */
+  snapshot_source: { format_id: { id: string }; manifest: CreativeManifest; macros: Record<string, string> } | null;
   png: Uint8Array | null;
   expires_at: Date;
 }
@@ -23,15 +35,15 @@ export async function insertPreviews(db: Queryable, principal: string, previews:
   if (previews.length === 0) return;
   const values: unknown[] = [principal, now, expiresAt];
   const rows = previews.map((p) => {
-    values.push(p.key, p.html, p.width, p.height, p.snapshotSource && JSON.stringify(p.snapshotSource), p.png);
-    const at = values.length - 6;
-    return `($${at + 1}, $1, $${at + 2}, $${at + 3}, $${at + 4}, $${at + 5}::jsonb, $${at + 6}::bytea, $2, $3)`;
+    values.push(p.key, JSON.stringify(p.source), p.width, p.height, p.png);
+    const at = values.length - 5;
+    return `($${at + 1}, $1, $${at + 2}, $${at + 3}, $${at + 4}, $${at + 5}::bytea, $2, $3)`;
   });
-  await db.query(`insert into creative_previews (preview_key, principal, html, width, height, snapshot_source, png, created_at, expires_at) values ${rows.join(', ')}`, values);
+  await db.query(`insert into creative_previews (preview_key, principal, source, width, height, png, created_at, expires_at) values ${rows.join(', ')}`, values);
 }
 
 export async function findPreview(db: Queryable, key: string): Promise<PreviewRow | undefined> {
-  const [row] = await db.query<PreviewRow>('select html, width, height, snapshot_source, png, expires_at from creative_previews where preview_key = $1', [key]);
+  const [row] = await db.query<PreviewRow>('select html, source, width, height, snapshot_source, png, expires_at from creative_previews where preview_key = $1', [key]);
   return row;
 }
 

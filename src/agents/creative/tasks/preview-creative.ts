@@ -149,7 +149,7 @@ export async function previewsOf(item: PreviewItem, at: string, settings: Previe
     else {
       const url = `${settings.previewsUrl()}/${key}`;
       const png = snapshot && item.quality === 'production' ? await settings.renderer.renderPng(format, manifest, { macros }) : null;
-      stored.push({ key, html: page.html, width: page.width, height: page.height, snapshotSource: snapshot ? { format_id: format.format_id, manifest, macros } : null, png });
+      stored.push({ key, source: { format: format.format_id.id, manifest: shown, macros }, width: page.width, height: page.height, png });
       render = { ...base, output_format: 'url', preview_url: url, ...(snapshot ? { snapshot_url: `${url}.png` } : {}) };
     }
     previews.push({ preview_id: key, renders: [render], input: { name: input.name, ...(input.macros ? { macros: input.macros } : {}), ...(input.context_description ? { context_description: input.context_description } : {}) } });
