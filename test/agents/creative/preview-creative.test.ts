@@ -235,6 +235,19 @@ describe('creative agent: preview_creative', () => {
     }
   });
 
+  it('still serves a preview recorded before previews were kept as their source (its page and snapshot source)', async () => {
+    const key = 'legacy-preview-key-0001';
+    const now = clock.now();
+    await server.db.query(
+      `insert into creative_previews (preview_key, principal, html, width, height, snapshot_source, created_at, expires_at) values ($1, 'credential:creative/public-test', $2, 300, 250, $3::jsonb, $4, $5)`,
+      [key, '<!doctype html><p>as recorded</p>', JSON.stringify({ format_id: format('display_300x250'), manifest: banner(), macros: {} }), now, new Date(now.getTime() + 60_000)],
+    );
+    const page = await fetch(`${server.url}/creative/previews/${key}`);
+    assert.equal(await page.text(), '<!doctype html><p>as recorded</p>');
+    const png = new Uint8Array(await (await fetch(`${server.url}/creative/previews/${key}.png`)).arrayBuffer());
+    assert.deepEqual(pngSize(png), { width: 300, height: 250 });
+  });
+
   it('answers 410 once a preview has expired, and 404 for one that never was', async () => {
     const answer = await call({ request_type: 'single', creative_manifest: banner() });
     const render = ((answer.previews as Json[])[0]!.renders as Json[])[0]!;
