@@ -13,6 +13,7 @@ export interface RenderOptions {
 /** What previews and builds render with: the page, and a display format's PNG snapshot. */
 export interface Renderer {
   renderHtml(format: Format, manifest: CreativeManifest, options: RenderOptions): { html: string; width: number; height: number };
+  measure(format: Format, manifest: CreativeManifest, options: RenderOptions): { width: number; height: number };
   renderPng(format: Format, manifest: CreativeManifest, options: RenderOptions): Promise<Uint8Array>;
   /** An image a composition draws (a brand's logo, a picture to re-lay), loaded as snapshots load theirs; undefined when it cannot be. */
   embedImage(url: string): Promise<EmbeddedImage | undefined>;
@@ -62,6 +63,7 @@ export function rendererWith(fetcher: SafeFetch | undefined, local?: LocalImages
   };
   return {
     renderHtml: (format, manifest, options) => renderer.renderHtml(format, manifest, options),
+    measure: (format, manifest, options) => renderer.measure(format, manifest, options),
     renderPng: (format, manifest, options) => renderer.renderPng(format, manifest, { ...options, loadImage }),
     embedImage: (url) => embedImage(url, loadImage),
     inlineAdTags: (format, manifest) => inlineAdTags(format, manifest, fetchText),

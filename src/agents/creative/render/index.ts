@@ -27,6 +27,8 @@ export interface PngOptions extends RenderOptions {
 
 export interface Renderer {
   renderHtml(format: Format, manifest: CreativeManifest, options?: RenderOptions): RenderedHtml;
+  /** The page's width and height, without building it (a hosted preview's page is built when opened). */
+  measure(format: Format, manifest: CreativeManifest, options?: RenderOptions): { width: number; height: number };
   renderPng(format: Format, manifest: CreativeManifest, options: PngOptions): Promise<Uint8Array>;
 }
 
@@ -64,6 +66,10 @@ export function createRenderer(): Renderer {
     renderHtml(format, manifest, options = {}) {
       const creative = readCreative(format, manifest, options);
       return { html: pageHtml(creative), width: creative.width, height: creative.height };
+    },
+    measure(format, manifest, options = {}) {
+      const { width, height } = readCreative(format, manifest, options);
+      return { width, height };
     },
     async renderPng(format, manifest, options) {
       const creative = readCreative(format, manifest, options);

@@ -138,18 +138,21 @@ export async function previewsOf(item: PreviewItem, at: string, settings: Previe
   const output = item.output_format ?? 'url';
   const inputs = item.inputs ?? [{ name: 'Default' }];
   const previews = [];
+  const snapshot = hasSnapshot(format);
+  const previewsUrl = settings.previewsUrl();
   for (const input of inputs) {
     const macros = input.macros ?? {};
-    const page = settings.renderer.renderHtml(format, shown, { macros });
     const key = randomUUID();
-    const snapshot = hasSnapshot(format);
-    const base = { render_id: `${key}-primary`, role: 'primary', dimensions: { width: page.width, height: page.height }, embedding: { recommended_sandbox: 'allow-scripts allow-popups allow-popups-to-escape-sandbox', requires_https: false, supports_fullscreen: false } };
+    // Inline, the page itself; hosted, only its size: the page is built when it is opened.
+    const page = output === 'html' ? settings.renderer.renderHtml(format, shown, { macros }) : undefined;
+    const { width, height } = page ?? settings.renderer.measure(format, shown, { macros });
+    const base = { render_id: `${key}-primary`, role: 'primary', dimensions: { width, height }, embedding: { recommended_sandbox: 'allow-scripts allow-popups allow-popups-to-escape-sandbox', requires_https: false, supports_fullscreen: false } };
     let render: Record<string, unknown>;
-    if (output === 'html') render = { ...base, output_format: 'html', preview_html: page.html };
+    if (page) render = { ...base, output_format: 'html', preview_html: page.html };
     else {
-      const url = `${settings.previewsUrl()}/${key}`;
+      const url = `${previewsUrl}/${key}`;
       const png = snapshot && item.quality === 'production' ? await settings.renderer.renderPng(format, manifest, { macros }) : null;
-      stored.push({ key, source: { format: format.format_id.id, manifest: shown, macros }, width: page.width, height: page.height, png });
+      stored.push({ key, source: { format: format.format_id.id, manifest: shown, macros }, width, height, png });
       render = { ...base, output_format: 'url', preview_url: url, ...(snapshot ? { snapshot_url: `${url}.png` } : {}) };
     }
     previews.push({ preview_id: key, renders: [render], input: { name: input.name, ...(input.macros ? { macros: input.macros } : {}), ...(input.context_description ? { context_description: input.context_description } : {}) } });
