@@ -1,4 +1,4 @@
-import type { Database } from '../../../db/database.ts';
+import type { Database, Queryable } from '../../../db/database.ts';
 import type { LocalImages } from '../previews/renderer.ts';
 import { parseAssetUrl } from './asset-routes.ts';
 import { findAsset } from './asset-store.ts';
@@ -12,13 +12,16 @@ import { findAsset } from './asset-store.ts';
 export function localAssets(assetsUrl: () => string): { images: LocalImages; use(db: Database): void } {
   let db: Database | undefined;
   return {
-    images: async (url) => {
-      const asset = db && parseAssetUrl(assetsUrl(), url);
-      const row = asset && db && (await findAsset(db, asset.sha256));
-      return row ? { bytes: row.bytes, contentType: row.content_type } : undefined;
-    },
+    images: async (url) => (db ? assetImage(db, assetsUrl(), url) : undefined),
     use(database) {
       db = database;
     },
   };
+}
+
+/** The generated asset `url` names under `assetsUrl`, read on `db` (a call's transaction, or the database); undefined for any other URL. */
+export async function assetImage(db: Queryable, assetsUrl: string, url: string): ReturnType<LocalImages> {
+  const asset = parseAssetUrl(assetsUrl, url);
+  const row = asset && (await findAsset(db, asset.sha256));
+  return row ? { bytes: row.bytes, contentType: row.content_type } : undefined;
 }

@@ -3,9 +3,10 @@ import type { Database, Queryable } from '../../../db/database.ts';
 import type { SafeFetch } from '../../../net/safe-fetch.ts';
 import { findFormat, type CreativeManifest, type Format, type FormatId, type ManifestProblem } from '../../formats/index.ts';
 import { checkPublishedRequest, errorObject, type AgentTask, type JsonSchema } from '../../runtime/index.ts';
-import { assetUrl, parseAssetUrl } from '../build/asset-routes.ts';
-import { findAsset, storeAsset } from '../build/asset-store.ts';
+import { assetUrl } from '../build/asset-routes.ts';
+import { storeAsset } from '../build/asset-store.ts';
 import { buildFormat, type BuildTools } from '../build/build-format.ts';
+import { assetImage } from '../build/local-assets.ts';
 import { planBuild } from '../build/plan.ts';
 import { promotedKey } from '../build/promoted.ts';
 import { rendererWith, type LocalImages } from '../previews/renderer.ts';
@@ -121,10 +122,7 @@ export function buildCreativeTask(settings: BuildSettings): AgentTask {
       // for it on PGlite), and those this call made before they are even written.
       const local: LocalImages = async (url) => {
         const made = fresh.get(url);
-        if (made) return { bytes: made, contentType: 'image/png' };
-        const asset = parseAssetUrl(prefix, url);
-        const row = asset && (await findAsset(ctx.db, asset.sha256));
-        return row ? { bytes: row.bytes, contentType: row.content_type } : undefined;
+        return made ? { bytes: made, contentType: 'image/png' } : assetImage(ctx.db, prefix, url);
       };
       const renderer = rendererWith(undefined, local);
       const fetched = ctx.prepared as FetchedImages | undefined;
@@ -173,12 +171,7 @@ async function fetchImages(args: BuildArgs, settings: BuildSettings, db: Databas
     throw err;
   }
   const prefix = settings.assetsUrl();
-  const own: LocalImages = async (url) => {
-    const asset = parseAssetUrl(prefix, url);
-    const row = asset && (await findAsset(db, asset.sha256));
-    return row ? { bytes: row.bytes, contentType: row.content_type } : undefined;
-  };
-  const loader = rendererWith(settings.fetcher, own);
+  const loader = rendererWith(settings.fetcher, (url) => assetImage(db, prefix, url));
   const unique = [...new Set(urls)];
   return new Map(await Promise.all(unique.map(async (url) => [url, await loader.embedImage(url)] as const)));
 }

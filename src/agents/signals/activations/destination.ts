@@ -6,6 +6,21 @@ export type Destination =
   | { readonly type: 'agent'; readonly agent_url: string; readonly account?: string };
 
 /**
+ * Deployment targets as the tasks' input schemas describe them (the tools list's, checked before
+ * `destinationsOf`). Each is an activation or a deployment worked out per signal: a bound keeps one
+ * call from asking for thousands.
+ */
+export const destinationsInput = {
+  type: 'array',
+  maxItems: 50,
+  items: {
+    type: 'object',
+    properties: { type: { type: 'string', enum: ['platform', 'agent'] }, platform: { type: 'string' }, agent_url: { type: 'string' }, account: { type: 'string' } },
+    required: ['type'],
+  },
+} as const;
+
+/**
  * The destinations of a request, from the published schema's `destinations` or the spec's
  * `deployments` (get_signals: `deliver_to.deployments`), with agent URLs in one canonical form so
  * the same agent written twice is one target. Undefined when none were named.

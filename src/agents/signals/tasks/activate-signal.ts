@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AgentError } from '../../../protocol/errors.ts';
 import { checkPublishedRequest, ownerOf, type AgentTask } from '../../runtime/index.ts';
 import { agentActivationKey } from '../activations/activation-keys.ts';
-import { destinationsOf, targetKey, type Destination } from '../activations/destination.ts';
+import { destinationsInput, destinationsOf, targetKey, type Destination } from '../activations/destination.ts';
 import { deleteActivations, insertActivation, lockSignalActivations, type ActivationRow, type NewActivation } from '../activations/sql.ts';
 import { catalogPlatformDeployment, type CatalogSignal, type Deployment, type PlatformAvailability } from '../catalog/index.ts';
 import { activationDeployment } from '../deployments.ts';
@@ -27,17 +27,6 @@ interface ActivateArgs {
   pricing_option_id?: string;
 }
 
-// Each target is an activation row: a bound keeps one call from asking for thousands.
-const destinationsInput = {
-  type: 'array',
-  minItems: 1,
-  maxItems: 50,
-  items: {
-    type: 'object',
-    properties: { type: { type: 'string', enum: ['platform', 'agent'] }, platform: { type: 'string' }, agent_url: { type: 'string' }, account: { type: 'string' } },
-    required: ['type'],
-  },
-} as const;
 
 /**
  * `activate_signal` (spec section 4; signals/activate-signal-request.json), mutating and
@@ -56,8 +45,8 @@ export function activateSignalTask(view: SignalsView, seats: readonly PlatformSe
       type: 'object',
       properties: {
         signal_agent_segment_id: { type: 'string', description: 'From get_signals.' },
-        destinations: { ...destinationsInput, description: 'core/destination.json targets.' },
-        deployments: { ...destinationsInput, description: 'The spec’s name for destinations.' },
+        destinations: { ...destinationsInput, minItems: 1, description: 'core/destination.json targets.' },
+        deployments: { ...destinationsInput, minItems: 1, description: 'The spec’s name for destinations.' },
         action: { type: 'string', enum: ['activate', 'deactivate'], description: 'Defaults to activate.' },
         pricing_option_id: { type: 'string', description: 'The pricing option chosen from the signal’s pricing_options; its first when absent.' },
         idempotency_key: { type: 'string', description: 'A fresh UUID v4 per request; a retry sends the same one.' },

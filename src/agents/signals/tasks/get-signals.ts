@@ -1,6 +1,6 @@
 import { AgentError } from '../../../protocol/errors.ts';
 import { checkPublishedRequest, ownerOf, pageRequestInput, paginate, type AgentTask, type PageRequest } from '../../runtime/index.ts';
-import { destinationsOf, type Destination } from '../activations/destination.ts';
+import { destinationsInput, destinationsOf, type Destination } from '../activations/destination.ts';
 import { ownerActivations, type ActivationRow } from '../activations/sql.ts';
 import { toWireSignal, type CatalogSignal, type PlatformAvailability, type SignalId } from '../catalog/index.ts';
 import { deploymentsOf } from '../deployments.ts';
@@ -29,16 +29,6 @@ export interface SignalsView {
   minutes: (availability: PlatformAvailability) => number;
 }
 
-const destinationInput = {
-  type: 'array',
-  maxItems: 50,
-  items: {
-    type: 'object',
-    properties: { type: { type: 'string', enum: ['platform', 'agent'] }, platform: { type: 'string' }, agent_url: { type: 'string' }, account: { type: 'string' } },
-    required: ['type'],
-  },
-} as const;
-
 /**
  * `get_signals` (spec section 4; signals/get-signals-request.json): a natural-language spec
  * ranked against the catalog in memory (see SignalSearch), exact `signal_ids` looked up (first,
@@ -60,9 +50,9 @@ export function getSignalsTask(view: SignalsView): AgentTask {
         deliver_to: {
           type: 'object',
           description: 'The spec’s delivery targets: deployments[] (deployment targets) and countries[] (ISO codes).',
-          properties: { deployments: destinationInput, countries: { type: 'array', items: { type: 'string' } } },
+          properties: { deployments: destinationsInput, countries: { type: 'array', items: { type: 'string' } } },
         },
-        destinations: { ...destinationInput, description: 'core/destination.json targets (the published schema’s name for deliver_to.deployments).' },
+        destinations: { ...destinationsInput, description: 'core/destination.json targets (the published schema’s name for deliver_to.deployments).' },
         countries: { type: 'array', items: { type: 'string', pattern: '^[A-Z]{2}$' }, description: 'ISO 3166-1 alpha-2 codes where the signals will be used.' },
         filters: {
           type: 'object',
