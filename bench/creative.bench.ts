@@ -14,9 +14,10 @@ const BATCH = 10;
  * The creative agents over MCP against `/healthz` of the same `ap serve`, one connection each (a
  * buyer's call as it sees it): list_creative_formats; preview_creative of a 300x250 banner hosted
  * as a page, and with its PNG snapshot rendered in the call (quality production); a batch of ten
- * previews against ten single calls (time per preview); build_creative generating a display
- * banner from a brand and an offering, each call with its own idempotency key. The banner's image
- * comes from a loopback host the server is allowed to fetch (AP_FETCH_ALLOW).
+ * banners (each its own image and landing page) against ten single calls (time per preview);
+ * build_creative generating a display banner from a brand and an offering, each call with its own
+ * idempotency key. The banners' images come from a loopback host the server is allowed to fetch
+ * (AP_FETCH_ALLOW).
  */
 export async function creativeBench(): Promise<void> {
   const images = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(redBanner));
@@ -27,18 +28,19 @@ export async function creativeBench(): Promise<void> {
   try {
     const creative = `${ap.url}/creative/mcp`;
     const call = (name: string, args: Record<string, unknown>) => mcpCall(publicTestCredential, name, args);
-    const manifest = {
+    const banner = (n: number) => ({
       format_id: { agent_url: creative, id: 'display_300x250' },
       assets: {
-        banner_image: { asset_type: 'image', url: `http://${imageHost}/banner.png`, width: 300, height: 250 },
-        click_url: { asset_type: 'url', url: 'https://brand.example/landing?cb={CACHEBUSTER}' },
+        banner_image: { asset_type: 'image', url: `http://${imageHost}/banner-${n}.png`, width: 300, height: 250 },
+        click_url: { asset_type: 'url', url: `https://brand.example/landing/${n}?cb={CACHEBUSTER}` },
       },
-    };
+    });
+    const manifest = banner(0);
     const cases: Array<{ name: string; url: string; request: McpPost & { method: 'POST' }; freshKeys?: boolean }> = [
       { name: 'list_creative_formats', url: creative, request: call('list_creative_formats', {}) },
       { name: 'preview_creative (html page)', url: creative, request: call('preview_creative', { request_type: 'single', creative_manifest: manifest }) },
       { name: 'preview_creative (with png)', url: creative, request: call('preview_creative', { request_type: 'single', creative_manifest: manifest, quality: 'production' }) },
-      { name: `preview_creative (batch of ${BATCH})`, url: creative, request: call('preview_creative', { request_type: 'batch', requests: Array.from({ length: BATCH }, () => ({ creative_manifest: manifest })) }) },
+      { name: `preview_creative (batch of ${BATCH})`, url: creative, request: call('preview_creative', { request_type: 'batch', requests: Array.from({ length: BATCH }, (_, n) => ({ creative_manifest: banner(n) })) }) },
     ];
     const builder = `${ap.url}/creative-builder/mcp`;
     const build = call('build_creative', { idempotency_key: '__FRESH_UUID__', target_format_id: { agent_url: creative, id: 'display_300x250' }, creative_manifest: generationManifest(creative) });

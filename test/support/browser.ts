@@ -1,6 +1,6 @@
 import { chromium, type Browser } from 'playwright-core';
 import type { TestEngine } from './engines.ts';
-import { startTestServer, type TestServer } from './server.ts';
+import { startTestServer, type TestServer, type TestServerOptions } from './server.ts';
 
 /**
  * Debian's Chromium, headless, with everything that would reach beyond this machine switched off.
@@ -26,8 +26,8 @@ export function launchBrowser(): Promise<Browser> {
  * error is thrown: left running, it would keep the test process alive until the runner's timeout
  * (as it did when Chromium was missing).
  */
-export async function startServerWithBrowser(engine: TestEngine): Promise<{ server: TestServer; browser: Browser }> {
-  const [started, launched] = await Promise.allSettled([startTestServer(engine), launchBrowser()]);
+export async function startServerWithBrowser(engine: TestEngine, options?: TestServerOptions): Promise<{ server: TestServer; browser: Browser }> {
+  const [started, launched] = await Promise.allSettled([startTestServer(engine, options), launchBrowser()]);
   if (started.status === 'fulfilled' && launched.status === 'fulfilled') return { server: started.value, browser: launched.value };
   if (started.status === 'fulfilled') await started.value.close();
   if (launched.status === 'fulfilled') await launched.value.close();

@@ -10,11 +10,11 @@ import { parseAllowList } from '../../../src/net/allow-list.ts';
 import { SafeFetch } from '../../../src/net/safe-fetch.ts';
 import { validateSchema } from '../../../src/protocol/schemas.ts';
 import { mcpClient } from '../../support/agents.ts';
-import { launchBrowser } from '../../support/browser.ts';
+import { startServerWithBrowser } from '../../support/browser.ts';
 import { ManualClock } from '../../support/clock.ts';
 import { engines } from '../../support/engines.ts';
 import { json, type Json } from '../../support/http.ts';
-import { startTestServer, type TestServer } from '../../support/server.ts';
+import type { TestServer } from '../../support/server.ts';
 
 const PREVIEW_RESPONSE = '/schemas/3.0.6/creative/preview-creative-response.json';
 const token = 'creative-test-credential';
@@ -78,7 +78,7 @@ describe('creative agent: preview_creative', () => {
     imageHost = `http://127.0.0.1:${(images.address() as AddressInfo).port}`;
     const fetcher = new SafeFetch({ allow: parseAllowList(new URL(imageHost).host) });
     const tenant = creativeAgent({ base: () => server.url, credentials: [{ token, name: 'public-test' }], fetcher, previewTtlSeconds: 3600 });
-    [server, browser] = await Promise.all([startTestServer(engines[0]!, { deps: { tenants: [tenant], clock, fetcher } }), launchBrowser()]);
+    ({ server, browser } = await startServerWithBrowser(engines[0]!, { deps: { tenants: [tenant], clock, fetcher } }));
     client = await mcpClient(server.url, '/creative', { authorization: `Bearer ${token}` });
   });
   after(async () => {
@@ -233,19 +233,6 @@ describe('creative agent: preview_creative', () => {
       const render = ((results[i]!.response.previews as Json[])[0]!.renders as Json[])[0]!;
       assert.equal((await fetch(render.preview_url)).status, 200);
     }
-  });
-
-  it('still serves a preview recorded before previews were kept as their source (its page and snapshot source)', async () => {
-    const key = 'legacy-preview-key-0001';
-    const now = clock.now();
-    await server.db.query(
-      `insert into creative_previews (preview_key, principal, html, width, height, snapshot_source, created_at, expires_at) values ($1, 'credential:creative/public-test', $2, 300, 250, $3::jsonb, $4, $5)`,
-      [key, '<!doctype html><p>as recorded</p>', JSON.stringify({ format_id: format('display_300x250'), manifest: banner(), macros: {} }), now, new Date(now.getTime() + 60_000)],
-    );
-    const page = await fetch(`${server.url}/creative/previews/${key}`);
-    assert.equal(await page.text(), '<!doctype html><p>as recorded</p>');
-    const png = new Uint8Array(await (await fetch(`${server.url}/creative/previews/${key}.png`)).arrayBuffer());
-    assert.deepEqual(pngSize(png), { width: 300, height: 250 });
   });
 
   it('answers 410 once a preview has expired, and 404 for one that never was', async () => {

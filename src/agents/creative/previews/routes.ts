@@ -3,7 +3,7 @@ import type { Clock } from '../../../clock.ts';
 import type { Database } from '../../../db/database.ts';
 import type { Format } from '../../formats/index.ts';
 import { hasSnapshot, type Renderer } from './renderer.ts';
-import { findPreview, storeSnapshot, type PreviewRow, type PreviewSource } from './sql.ts';
+import { findPreview, storeSnapshot } from './sql.ts';
 
 export interface PreviewRoutesOptions {
   db: Database;
@@ -28,30 +28,24 @@ export function previewRoutes(app: FastifyInstance, { db, clock, path, formats, 
     async (request, reply) => {
       const png = request.params.file.endsWith('.png');
       const key = png ? request.params.file.slice(0, -4) : request.params.file;
-      const row = keyForm.test(key) ? await findPreview(db, key) : undefined;
-      if (!row) return reply.code(404).type('text/plain; charset=utf-8').send('No such preview.');
-      const left = Math.floor((row.expires_at.getTime() - clock.now().getTime()) / 1000);
-      if (left <= 0) return reply.code(410).type('text/plain; charset=utf-8').send(`This preview expired at ${row.expires_at.toISOString()}; call preview_creative again.`);
+      const preview = keyForm.test(key) ? await findPreview(db, key) : undefined;
+      if (!preview) return reply.code(404).type('text/plain; charset=utf-8').send('No such preview.');
+      const left = Math.floor((preview.expires_at.getTime() - clock.now().getTime()) / 1000);
+      if (left <= 0) return reply.code(410).type('text/plain; charset=utf-8').send(`This preview expired at ${preview.expires_at.toISOString()}; call preview_creative again.`);
       reply.header('cache-control', `public, max-age=${left}`).header('x-content-type-options', 'nosniff').header('referrer-policy', 'no-referrer');
-      const source = sourceOf(row);
+      const { source } = preview;
       // By id alone: the agent URL it was stored with may be an older spelling of this deployment's.
       const format = source && formats().find((f) => f.format_id.id === source.format);
       if (!png) {
-        if (row.html !== null) return reply.type('text/html; charset=utf-8').send(row.html);
+        if (preview.html !== undefined) return reply.type('text/html; charset=utf-8').send(preview.html);
         if (!source || !format) return reply.code(404).type('text/plain; charset=utf-8').send('No such preview.');
         return reply.type('text/html; charset=utf-8').send(renderer.renderHtml(format, source.manifest, { macros: source.macros }).html);
       }
-      if (row.png) return reply.type('image/png').send(Buffer.from(row.png));
+      if (preview.png) return reply.type('image/png').send(Buffer.from(preview.png));
       if (!source || !format || !hasSnapshot(format)) return reply.code(404).type('text/plain; charset=utf-8').send('This preview has no snapshot.');
-      const bytes = await renderer.renderPng(format, source.manifest, { macros: source.macros, size: { width: row.width, height: row.height } });
+      const bytes = await renderer.renderPng(format, source.manifest, { macros: source.macros, size: { width: preview.width, height: preview.height } });
       await storeSnapshot(db, key, bytes);
       return reply.type('image/png').send(Buffer.from(bytes));
     },
   );
-}
-
-/** What the preview is rendered from: its source, or (rows from before sources) its snapshot source. */
-function sourceOf(row: PreviewRow): PreviewSource | undefined {
-  if (row.source !== null) return JSON.parse(row.source) as PreviewSource;
-  return row.snapshot_source ? { format: row.snapshot_source.format_id.id, manifest: row.snapshot_source.manifest, macros: row.snapshot_source.macros } : undefined;
 }

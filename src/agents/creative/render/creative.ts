@@ -41,17 +41,7 @@ export interface Creative {
 }
 
 export function readCreative(format: Format, manifest: CreativeManifest, options: RenderOptions = {}): Creative {
-  const slots = slotsOf(format, manifest);
-  const kind = kindOf(format, slots);
-  const text = {
-    headline: contentOf(byRole(slots, roles.headline, ['text'])),
-    body: contentOf(byRole(slots, roles.body, ['text'])),
-    sponsor: contentOf(byRole(slots, roles.sponsor, ['text'])),
-    cta: contentOf(byRole(slots, roles.cta, ['text'])),
-  };
-  const hero = heroImageOf(slots);
-  const logo = byRole(slots, roles.logo, ['image']);
-  const size = previewSize(format, manifest, kind, options.size, (width) => naturalNativeHeight({ ...text, hasImage: hero !== undefined, hasLogo: logo !== undefined }, width));
+  const { slots, kind, text, hero, logo, size } = layoutOf(format, manifest, options);
   const macros = macrosFor(manifest, size, options.macros, kind === 'video');
   const fill = (s: string | undefined) => (s === undefined ? undefined : macros.text(s));
   const creative: Creative = {
@@ -72,6 +62,28 @@ export function readCreative(format: Format, manifest: CreativeManifest, options
   if (kind === 'video') creative.media = mediaOf(slots, 'video', 'vast', macros);
   if (kind === 'audio') creative.media = mediaOf(slots, 'audio', 'daast', macros);
   return creative;
+}
+
+/** The size a creative's page takes, without reading the rest of it (a hosted preview's page is built when it is opened). */
+export const sizeOf = (format: Format, manifest: CreativeManifest, options: RenderOptions = {}): Size => {
+  const { width, height } = layoutOf(format, manifest, options).size;
+  return { width, height };
+};
+
+/** What fixes a creative's size: its kind, its texts and pictures (a native card is as tall as they need). */
+function layoutOf(format: Format, manifest: CreativeManifest, options: RenderOptions) {
+  const slots = slotsOf(format, manifest);
+  const kind = kindOf(format, slots);
+  const text = {
+    headline: contentOf(byRole(slots, roles.headline, ['text'])),
+    body: contentOf(byRole(slots, roles.body, ['text'])),
+    sponsor: contentOf(byRole(slots, roles.sponsor, ['text'])),
+    cta: contentOf(byRole(slots, roles.cta, ['text'])),
+  };
+  const hero = heroImageOf(slots);
+  const logo = byRole(slots, roles.logo, ['image']);
+  const size = previewSize(format, manifest, kind, options.size, (width) => naturalNativeHeight({ ...text, hasImage: hero !== undefined, hasLogo: logo !== undefined }, width));
+  return { slots, kind, text, hero, logo, size };
 }
 
 const contentOf = (slot: Slot | undefined) => (typeof slot?.asset.content === 'string' ? slot.asset.content : undefined);

@@ -4,7 +4,7 @@
  */
 import type { Format } from '../../formats/index.ts';
 import type { CreativeManifest } from '../../formats/index.ts';
-import { readCreative, type RenderOptions } from './creative.ts';
+import { readCreative, sizeOf, type RenderOptions } from './creative.ts';
 import { pageHtml } from './html.ts';
 import { loadFontMetrics } from './fonts.ts';
 import { embed, snapshotPng, type ImageLoader } from './png.ts';
@@ -67,10 +67,7 @@ export function createRenderer(): Renderer {
       const creative = readCreative(format, manifest, options);
       return { html: pageHtml(creative), width: creative.width, height: creative.height };
     },
-    measure(format, manifest, options = {}) {
-      const { width, height } = readCreative(format, manifest, options);
-      return { width, height };
-    },
+    measure: sizeOf,
     async renderPng(format, manifest, options) {
       const creative = readCreative(format, manifest, options);
       if (!hasSnapshot(format) || creative.kind === 'video' || creative.kind === 'audio') throw new NoSnapshotError(format);

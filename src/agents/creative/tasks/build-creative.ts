@@ -10,7 +10,7 @@ import { assetImage } from '../build/local-assets.ts';
 import { planBuild } from '../build/plan.ts';
 import { promotedKey } from '../build/promoted.ts';
 import { rendererWith, type LocalImages } from '../previews/renderer.ts';
-import { insertPreviews, type NewPreview } from '../previews/sql.ts';
+import { insertPreviews, PreviewSet } from '../previews/sql.ts';
 import { svgPng, type EmbeddedImage } from '../render/index.ts';
 import { previewsOf, principalOf, type PreviewSettings } from './preview-creative.ts';
 
@@ -201,7 +201,7 @@ function buildTools(embed: (url: string) => Promise<EmbeddedImage | undefined>, 
 async function previewOf(args: BuildArgs, manifests: CreativeManifest[], targets: Format[], settings: PreviewSettings, ctx: Parameters<AgentTask['handler']>[1]): Promise<Record<string, unknown>> {
   const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + settings.ttlSeconds * 1000);
-  const stored: NewPreview[] = [];
+  const stored = new PreviewSet();
   const options = { output_format: args.preview_output_format ?? 'url', quality: args.preview_quality ?? 'draft' } as const;
   try {
     const previews: Array<Record<string, unknown>> = [];

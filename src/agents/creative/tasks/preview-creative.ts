@@ -4,7 +4,7 @@ import { manifestProblems, type Format, type FormatId } from '../../formats/inde
 import { checkPublishedRequest, errorObject, type AgentTask, type JsonSchema, type TaskContext } from '../../runtime/index.ts';
 import type { CreativeManifest } from '../../formats/index.ts';
 import { ownFormats } from '../own-formats.ts';
-import { insertPreviews, type NewPreview } from '../previews/sql.ts';
+import { insertPreviews, PreviewSet } from '../previews/sql.ts';
 import { hasSnapshot, type Renderer } from '../previews/renderer.ts';
 
 const REQUEST = '/schemas/3.0.6/creative/preview-creative-request.json';
@@ -56,8 +56,8 @@ const itemProperties: Record<string, JsonSchema> = {
  * substituted) as a standalone page at the format's size, answered inline (`html`) or hosted here
  * (`url`) until `expires_at`; display formats also get a PNG snapshot (`snapshot_url`), rendered
  * during the call at `quality: production`, else at its first fetch. A batch renders every
- * request in order and stores every preview in one statement; one failing request fails only its
- * own result.
+ * request in order and stores every preview of the call as one row; one failing request fails
+ * only its own result.
  */
 export function previewCreativeTask(settings: PreviewSettings): AgentTask {
   return {
@@ -80,7 +80,7 @@ export function previewCreativeTask(settings: PreviewSettings): AgentTask {
       const type = args['request_type'];
       const now = ctx.clock.now();
       const expiresAt = new Date(now.getTime() + settings.ttlSeconds * 1000);
-      const stored: NewPreview[] = [];
+      const stored = new PreviewSet();
       if (type === 'variant') throw new AgentError('UNSUPPORTED_FEATURE', 'This agent keeps no delivered variants to replay; preview a manifest with request_type single or batch.', { field: 'request_type' });
       if (type === 'single') {
         checkPublishedRequest(REQUEST, args);
@@ -100,14 +100,14 @@ export function previewCreativeTask(settings: PreviewSettings): AgentTask {
         const at = `requests[${index}]`;
         const item = { ...defaults, ...(raw as PreviewItem) };
         const creativeId = typeof item.creative_id === 'string' ? item.creative_id : at;
-        const mark = stored.length;
+        const mark = stored.previews.length;
         try {
           if (!valid) checkPublishedRequest(REQUEST, { request_type: 'single', ...item });
           const previews = await previewsOf(item, `${at}.`, settings, stored);
           results.push({ success: true, creative_id: creativeId, response: { previews, expires_at: expiresAt.toISOString() } });
         } catch (err) {
           if (!(err instanceof AgentError)) throw err;
-          stored.length = mark;
+          stored.truncate(mark);
           results.push({ success: false, creative_id: creativeId, errors: [errorObject(prefixed(err, at))] });
         }
       }
@@ -118,7 +118,7 @@ export function previewCreativeTask(settings: PreviewSettings): AgentTask {
 }
 
 /** The previews of one creative, one per input set; hosted ones are added to `stored` (for the caller to insert). */
-export async function previewsOf(item: PreviewItem, at: string, settings: PreviewSettings, stored: NewPreview[]): Promise<Record<string, unknown>[]> {
+export async function previewsOf(item: PreviewItem, at: string, settings: PreviewSettings, stored: PreviewSet): Promise<Record<string, unknown>[]> {
   const manifest = item.creative_manifest;
   if (!manifest) throw new AgentError('INVALID_REQUEST', 'creative_manifest is required.', { field: `${at}creative_manifest` });
   const formatId = item.format_id ?? manifest.format_id;
@@ -142,23 +142,31 @@ export async function previewsOf(item: PreviewItem, at: string, settings: Previe
   const previewsUrl = settings.previewsUrl();
   for (const input of inputs) {
     const macros = input.macros ?? {};
-    const key = randomUUID();
-    // Inline, the page itself; hosted, only its size: the page is built when it is opened.
-    const page = output === 'html' ? settings.renderer.renderHtml(format, shown, { macros }) : undefined;
-    const { width, height } = page ?? settings.renderer.measure(format, shown, { macros });
-    const base = { render_id: `${key}-primary`, role: 'primary', dimensions: { width, height }, embedding: { recommended_sandbox: 'allow-scripts allow-popups allow-popups-to-escape-sandbox', requires_https: false, supports_fullscreen: false } };
+    let key: string;
     let render: Record<string, unknown>;
-    if (page) render = { ...base, output_format: 'html', preview_html: page.html };
-    else {
-      const url = `${previewsUrl}/${key}`;
+    if (output === 'html') {
+      const page = settings.renderer.renderHtml(format, shown, { macros });
+      key = randomUUID();
+      render = { ...renderOf(key, page), output_format: 'html', preview_html: page.html };
+    } else {
+      // Hosted, only its size: the page is built when it is opened.
+      const size = settings.renderer.measure(format, shown, { macros });
       const png = snapshot && item.quality === 'production' ? await settings.renderer.renderPng(format, manifest, { macros }) : null;
-      stored.push({ key, source: { format: format.format_id.id, manifest: shown, macros }, width, height, png });
-      render = { ...base, output_format: 'url', preview_url: url, ...(snapshot ? { snapshot_url: `${url}.png` } : {}) };
+      key = stored.add({ source: { format: format.format_id.id, manifest: shown, macros }, ...size, png });
+      const url = `${previewsUrl}/${key}`;
+      render = { ...renderOf(key, size), output_format: 'url', preview_url: url, ...(snapshot ? { snapshot_url: `${url}.png` } : {}) };
     }
     previews.push({ preview_id: key, renders: [render], input: { name: input.name, ...(input.macros ? { macros: input.macros } : {}), ...(input.context_description ? { context_description: input.context_description } : {}) } });
   }
   return previews;
 }
+
+const renderOf = (key: string, { width, height }: { width: number; height: number }) => ({
+  render_id: `${key}-primary`,
+  role: 'primary',
+  dimensions: { width, height },
+  embedding: { recommended_sandbox: 'allow-scripts allow-popups allow-popups-to-escape-sandbox', requires_https: false, supports_fullscreen: false },
+});
 
 function publishedValid(args: Record<string, unknown>): boolean {
   try {
