@@ -29,6 +29,7 @@ import { ApError } from './protocol/errors.ts';
 import { agentsPlugin, testDeployment, type Tenant } from './agents/index.ts';
 import { authPlugin, type Authenticator } from './auth/index.ts';
 import { dashboardPlugin } from './dashboard/index.ts';
+import { agentCatalogPlugin } from './registry/agents/index.ts';
 import { applyHeldBrand, brandsPlugin, type EnrichmentProvider } from './registry/brands/index.ts';
 import { crawlerPlugin } from './registry/crawler/index.ts';
 import { demoPlugin } from './registry/demo/index.ts';
@@ -112,6 +113,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(feedPlugin, { ctx, sections: [propertySnapshot, ...graphSnapshot], metrics });
   await app.register(crawlerPlugin, { ctx, metrics });
   await app.register(lookupsPlugin, { ctx });
+  // Probing (health, capabilities, compliance) is the catalog's next slice: until it lands no agent has probe results.
+  await app.register(agentCatalogPlugin, { ctx, readProbes: async () => new Map(), onEnrolled: async () => {} });
   await app.register(demoPlugin, { ctx });
   await app.register(searchPlugin, { ctx });
   await app.register(ownershipPlugin, { ctx });

@@ -62,6 +62,7 @@ const examples: Record<string, Example> = {
   'GET /api/properties/validate': { path: '/api/properties/validate?domain=pub.ap.test' },
   'GET /api/properties/history': { path: '/api/properties/history?domain=news.example' },
   'GET /api/search': { path: '/api/search?q=acme' },
+  'GET /api/registry/agents': { path: '/api/registry/agents?capabilities=true&properties=true' },
   'GET /api/registry/validate/property-authorization': {
     path: '/api/registry/validate/property-authorization?agent_url=https%3A%2F%2Fsales.example%2Fmcp&identifier_type=domain&identifier_value=news.example',
   },

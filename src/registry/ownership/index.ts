@@ -12,4 +12,4 @@ export interface OwnershipOptions {
  */
 export const ownershipPlugin = fp<OwnershipOptions>(async (app, { ctx }) => registerOwnership(app, ctx), { name: 'ownership' });
 
-export { proofCheck, requireProof, type ProofCheck } from './service.ts';
+export { proofCheck, requireProof, requireProofOfAny, type ProofCheck } from './service.ts';

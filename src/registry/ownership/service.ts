@@ -77,12 +77,22 @@ export function proofCheck(ctx: Pick<AppContext, 'clock' | 'config'>): ProofChec
  * Registry admins curate the registry and are exempt.
  */
 export async function requireProof(tx: Queryable, ctx: Pick<AppContext, 'clock' | 'config'>, principal: Principal, domain: string): Promise<void> {
+  await requireProofOfAny(tx, ctx, principal, [domain], `save ${domain}`);
+}
+
+/** As `requireProof`, where a proof of any of `domains` will do (a host, or a domain above it); `action` says what it is for. */
+export async function requireProofOfAny(tx: Queryable, ctx: Pick<AppContext, 'clock' | 'config'>, principal: Principal, domains: readonly string[], action: string): Promise<void> {
   const org = principal.organization;
   if (org?.registryAdmin) return;
-  if (!org) throw new ApError('forbidden', 'Saves act for an organization; the credential belongs to none.');
-  const proof = await sql.latestProof(tx, org.organizationId, domain);
+  if (!org) throw new ApError('forbidden', 'This acts for an organization; the credential belongs to none.');
   const windowMs = ctx.config.ownershipProofDays * 86_400_000;
-  if (proof && ctx.clock.now().getTime() - proof.proved_at.getTime() <= windowMs) return;
-  const why = proof ? `its proof of ${proof.proved_at.toISOString()} is older than ${ctx.config.ownershipProofDays} days` : 'it has not proven control of it';
-  throw new ApError('ownership_required', `${org.slug} cannot save ${domain}: ${why}. Ask for a challenge with POST /api/ownership/challenges and verify it.`);
+  let newest: Date | undefined;
+  for (const domain of domains) {
+    const proof = await sql.latestProof(tx, org.organizationId, domain);
+    if (proof && ctx.clock.now().getTime() - proof.proved_at.getTime() <= windowMs) return;
+    if (proof && (!newest || proof.proved_at > newest)) newest = proof.proved_at;
+  }
+  const named = domains.length === 1 ? domains[0]! : `${domains[0]} (or ${domains.slice(1).join(', ')})`;
+  const why = newest ? `its proof of ${newest.toISOString()} is older than ${ctx.config.ownershipProofDays} days` : `it has not proven control of ${named}`;
+  throw new ApError('ownership_required', `${org.slug} cannot ${action}: ${why}. Ask for a challenge with POST /api/ownership/challenges and verify it.`);
 }

@@ -51,7 +51,7 @@ eachEngine('saves need proof of domain control', (engine) => {
         const body = await json(res);
         assert.equal(res.status, 403);
         assert.equal(body.error, 'ownership_required');
-        assert.match(body.message, /acme cannot save unproven\.example: it has not proven control of it.*POST \/api\/ownership\/challenges/);
+        assert.match(body.message, /acme cannot save unproven\.example: it has not proven control of unproven\.example.*POST \/api\/ownership\/challenges/);
       }
       assert.equal(await rows('unproven.example'), 0);
       assert.equal(await events(), before);

@@ -1,0 +1,107 @@
+import type { Principal } from '../../auth/principal.ts';
+import type { AppContext } from '../../context.ts';
+import type { Queryable } from '../../db/database.ts';
+import { ApError } from '../../protocol/errors.ts';
+import { appendEvent } from '../feed/index.ts';
+import { requireProofOfAny } from '../ownership/index.ts';
+import type { AgentType } from './agent-types.ts';
+import { enrollableUrl, provingDomains } from './agent-url.ts';
+import * as sql from './sql.ts';
+import type { Visibility } from './visibility.ts';
+
+export interface Enrollment {
+  agent_url: string;
+  type: AgentType;
+  name: string;
+  description?: string | null;
+  visibility: Visibility;
+}
+
+export type EnrollmentChange = Partial<Omit<Enrollment, 'agent_url'>>;
+
+/** Called in the enrolling transaction (probing schedules the agent's first probe). */
+export type OnEnrolled = (tx: Queryable, agentUrl: string, at: Date) => Promise<void>;
+
+const actorOf = (principal: Principal) => `api:${principal.kind}:${principal.subject}`;
+
+/**
+ * Enrolls an agent for the caller's organization, on a host it has proven control of (the
+ * ownership proofs of saves, of the host or a domain above it). An agent is enrolled once: a
+ * second enrollment of the same URL is a conflict, whoever asks.
+ */
+export async function enrollAgent(ctx: AppContext, principal: Principal, input: Enrollment, onEnrolled?: OnEnrolled): Promise<sql.AgentRow> {
+  const org = principal.organization;
+  if (!org) throw new ApError('forbidden', 'Agents are enrolled by an organization; the credential belongs to none.');
+  const { url, host } = enrollableUrl(input.agent_url);
+  return ctx.db.transaction(async (tx) => {
+    await requireProofOfAny(tx, ctx, principal, provingDomains(host), `enroll an agent on ${host}`);
+    const now = ctx.clock.now();
+    const agent = { agent_url: url, host, organization_id: org.organizationId, type: input.type, name: input.name.trim(), description: input.description?.trim() || null, visibility: input.visibility };
+    if (!(await sql.insertAgent(tx, agent, now))) throw new ApError('conflict', `${url} is already enrolled; its organization may change or remove it.`);
+    if (agent.visibility === 'public') await appendEvent(tx, profileEvent(agent, ['name', 'type'], principal));
+    await onEnrolled?.(tx, url, now);
+    return (await sql.findAgent(tx, url))!;
+  });
+}
+
+/** Changes an enrolled agent's name, type, description or visibility; only its organization (or a registry admin) may. */
+export async function changeAgent(ctx: AppContext, principal: Principal, agentUrl: string, change: EnrollmentChange): Promise<sql.AgentRow> {
+  const { url } = enrollableUrl(agentUrl, 'agent_url', 'querystring');
+  return ctx.db.transaction(async (tx) => {
+    const before = await ownedAgent(tx, principal, url);
+    const after = {
+      type: change.type ?? before.type,
+      name: change.name?.trim() ?? before.name,
+      description: change.description === undefined ? before.description : change.description?.trim() || null,
+      visibility: change.visibility ?? before.visibility,
+    };
+    await sql.updateAgent(tx, url, after, ctx.clock.now());
+    // The feed shows the public catalog: an agent leaving it is removed there, one joining it appears.
+    const changed = (['name', 'type', 'description'] as const).filter((field) => after[field] !== before[field]);
+    if (after.visibility === 'public' && (before.visibility !== 'public' || changed.length > 0)) {
+      await appendEvent(tx, profileEvent({ agent_url: url, ...after }, before.visibility === 'public' ? changed : ['name', 'type'], principal));
+    } else if (before.visibility === 'public' && after.visibility !== 'public') {
+      await appendEvent(tx, removedEvent(url, principal));
+    }
+    return (await sql.findAgent(tx, url))!;
+  });
+}
+
+/** Removes an enrolled agent (its probes with it); `agent.removed` when it was in the public catalog. */
+export async function removeAgent(ctx: AppContext, principal: Principal, agentUrl: string): Promise<{ url: string }> {
+  const { url } = enrollableUrl(agentUrl, 'agent_url', 'querystring');
+  return ctx.db.transaction(async (tx) => {
+    const agent = await ownedAgent(tx, principal, url);
+    await sql.deleteAgent(tx, url);
+    if (agent.visibility === 'public') await appendEvent(tx, removedEvent(url, principal));
+    return { url };
+  });
+}
+
+/** The agent, locked, when the caller's organization operates it; 404 otherwise (another's private agent is not revealed). */
+async function ownedAgent(tx: Queryable, principal: Principal, url: string): Promise<sql.AgentRow> {
+  const org = principal.organization;
+  const agent = await sql.findAgent(tx, url, { lock: true });
+  if (!agent || !org || (agent.organization_id !== org.organizationId && !org.registryAdmin)) {
+    if (agent && org && agent.visibility !== 'private') throw new ApError('forbidden', `${url} is operated by ${agent.organization_slug}; only it may change or remove it.`);
+    throw new ApError('not_found', `No agent ${url} is enrolled by your organization.`);
+  }
+  return agent;
+}
+
+/** The feed's agent types (registry-event.json's agentProfilePayload knows fewer than enrollment). */
+const feedType = (type: AgentType) => (['sales', 'creative', 'signals', 'governance', 'measurement'].includes(type) ? type : 'unknown');
+
+function profileEvent(agent: { agent_url: string; type: AgentType; name: string; description: string | null }, changed: string[], principal: Principal) {
+  return {
+    event_type: 'agent.profile_updated' as const,
+    entity_type: 'agent' as const,
+    entity_id: agent.agent_url,
+    payload: { agent_url: agent.agent_url, name: agent.name, type: feedType(agent.type), enrolled_type: agent.type, ...(agent.description ? { description: agent.description } : {}), changed_fields: changed },
+    actor: actorOf(principal),
+  };
+}
+
+function removedEvent(url: string, principal: Principal) {
+  return { event_type: 'agent.removed' as const, entity_type: 'agent' as const, entity_id: url, payload: { agent_url: url }, actor: actorOf(principal) };
+}

@@ -1,0 +1,78 @@
+import type { FastifyInstance } from 'fastify';
+import type { Static } from 'typebox';
+import type { Database } from '../../../db/database.ts';
+import { decodeCursor, encodeCursor } from '../../../protocol/cursor.ts';
+import { errorResponses } from '../../../protocol/wire/error.ts';
+import { agentDomains, type AuthorizationIndex } from '../../lookups/index.ts';
+import { entryOf } from '../entry.ts';
+import { matchesMeasurement, measurementFilter, metricsOf } from '../measurement.ts';
+import type { ProbeView, ReadProbes } from '../probe-view.ts';
+import { AgentList, ListQuery } from '../schemas.ts';
+import { listAgents, type AgentRow } from '../sql.ts';
+import { viewerOf } from '../visibility.ts';
+
+/** Measurement agents are few: the filters read all the caller may see, then the page is taken from those that match. */
+const allMeasurement = 100_000;
+
+/** `GET /api/registry/agents`: the catalog of enrolled agents the caller may see, with the enrichments asked for. */
+export function listAgentsRoute(app: FastifyInstance, db: Database, readProbes: ReadProbes, index: () => AuthorizationIndex): void {
+  app.get<{ Querystring: Static<typeof ListQuery> }>(
+    '/api/registry/agents',
+    {
+      config: { auth: 'optional' },
+      schema: {
+        summary: 'List enrolled agents',
+        description:
+          'The catalog of member-enrolled agents: public ones for everyone, also members_only ones for API-tier members, and your organization’s private ones. ' +
+          '`capabilities=true` adds creative_capabilities, signals_capabilities and, for measurement agents, metrics[] from the agent’s get_ap_capabilities (cached up to 24 h; ' +
+          'accreditations are the vendor’s claims: verified_by_registry is always false). `health`, `compliance`, `verification` and `properties` add what probing and the ' +
+          'authorization graph know. The measurement filters (metric_id and accreditation, repeatable; q) each imply type=measurement.',
+        tags: ['Agent Discovery'],
+        querystring: ListQuery,
+        response: { 200: AgentList, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => {
+      const query = request.query;
+      const filter = measurementFilter(query);
+      const viewer = viewerOf(request.principal);
+      const limit = query.limit ?? 500;
+      let among: string[] | undefined;
+      if (filter) {
+        const measured = await listAgents(db, { viewer, type: 'measurement', limit: allMeasurement });
+        const probes = await readProbes(db, measured.map((a) => a.agent_url));
+        among = measured.filter((a) => matchesMeasurement(metricsOf(probes.get(a.agent_url)?.capabilities?.document), filter)).map((a) => a.agent_url);
+      }
+      const after = decodeCursor(query.cursor, ['agent_url'])?.['agent_url'];
+      const rows = await listAgents(db, { viewer, type: filter ? 'measurement' : query.type, after, limit: limit + 1, ...(among ? { among } : {}) });
+      const page = rows.slice(0, limit);
+      const probes = query.capabilities || query.health || query.compliance || query.verification ? await readProbes(db, page.map((a) => a.agent_url)) : undefined;
+      const agents = page.map((row) => ({ ...entryOf(row), ...enrichments(row, query, probes?.get(row.agent_url), index) }));
+      const has_more = rows.length > limit;
+      return { agents, count: agents.length, cursor: has_more ? encodeCursor({ agent_url: page.at(-1)!.agent_url }) : null, has_more };
+    },
+  );
+}
+
+function enrichments(row: AgentRow, query: Static<typeof ListQuery>, probe: ProbeView | undefined, index: () => AuthorizationIndex): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (query.capabilities) {
+    const document = probe?.capabilities?.document;
+    out['capabilities'] = probe?.capabilities ? { fetched_at: probe.capabilities.fetched_at, stale: probe.capabilities.stale } : { fetched_at: null, stale: true };
+    out['creative_capabilities'] = (document?.['creative'] as Record<string, unknown> | undefined) ?? null;
+    out['signals_capabilities'] = (document?.['signals'] as Record<string, unknown> | undefined) ?? null;
+    if (row.type === 'measurement') out['metrics'] = metricsOf(document);
+  }
+  if (query.health) out['health'] = probe?.health ?? { probed_at: null };
+  if (query.compliance) out['compliance'] = probe?.compliance ?? null;
+  if (query.verification) out['verification'] = probe?.verification ?? null;
+  if (query.properties) {
+    const domains = agentDomains(index(), row.agent_url);
+    out['properties'] = {
+      publisher_count: domains.length,
+      property_count: domains.reduce((sum, d) => sum + d.property_count, 0),
+      publishers: domains.slice(0, 20).map((d) => ({ domain: d.domain, property_count: d.property_count })),
+    };
+  }
+  return out;
+}

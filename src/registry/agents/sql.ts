@@ -1,0 +1,92 @@
+import type { Queryable } from '../../db/database.ts';
+import type { AgentType } from './agent-types.ts';
+import type { Viewer, Visibility } from './visibility.ts';
+
+export interface AgentRow {
+  agent_url: string;
+  host: string;
+  organization_id: string;
+  /** The operating organization as the list shows it. */
+  organization_slug: string;
+  organization_name: string;
+  type: AgentType;
+  name: string;
+  description: string | null;
+  visibility: Visibility;
+  enrolled_at: Date;
+  updated_at: Date;
+}
+
+export interface NewAgent {
+  agent_url: string;
+  host: string;
+  organization_id: string;
+  type: AgentType;
+  name: string;
+  description: string | null;
+  visibility: Visibility;
+}
+
+const columns = `a.agent_url, a.host, a.organization_id, o.slug as organization_slug, o.name as organization_name, a.type, a.name, a.description, a.visibility, a.enrolled_at, a.updated_at`;
+
+/** Enrolls an agent; false when the URL is already enrolled (by anyone). */
+export async function insertAgent(tx: Queryable, agent: NewAgent, now: Date): Promise<boolean> {
+  const rows = await tx.query(
+    `insert into registry_agents (agent_url, host, organization_id, type, name, description, visibility, enrolled_at, updated_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $8) on conflict (agent_url) do nothing returning 1`,
+    [agent.agent_url, agent.host, agent.organization_id, agent.type, agent.name, agent.description, agent.visibility, now],
+  );
+  return rows.length === 1;
+}
+
+export async function findAgent(db: Queryable, agentUrl: string, options: { lock?: boolean } = {}): Promise<AgentRow | undefined> {
+  const [row] = await db.query<AgentRow>(
+    `select ${columns} from registry_agents a join organizations o on o.id = a.organization_id where a.agent_url = $1${options.lock ? ' for update of a' : ''}`,
+    [agentUrl],
+  );
+  return row;
+}
+
+export async function updateAgent(tx: Queryable, agentUrl: string, fields: Pick<NewAgent, 'type' | 'name' | 'description' | 'visibility'>, now: Date): Promise<void> {
+  await tx.query('update registry_agents set type = $2, name = $3, description = $4, visibility = $5, updated_at = $6 where agent_url = $1', [
+    agentUrl,
+    fields.type,
+    fields.name,
+    fields.description,
+    fields.visibility,
+    now,
+  ]);
+}
+
+export async function deleteAgent(tx: Queryable, agentUrl: string): Promise<void> {
+  await tx.query('delete from registry_agents where agent_url = $1', [agentUrl]);
+}
+
+export interface ListFilter {
+  viewer: Viewer;
+  type?: AgentType;
+  /** Keyset: agents after this URL. */
+  after?: string;
+  limit: number;
+  /** Only these agents (a filter computed elsewhere, e.g. by their metrics). */
+  among?: readonly string[];
+}
+
+/** The agents the viewer may see, in URL order. */
+export async function listAgents(db: Queryable, filter: ListFilter): Promise<AgentRow[]> {
+  const { viewer } = filter;
+  return db.query<AgentRow>(
+    `select ${columns} from registry_agents a join organizations o on o.id = a.organization_id
+     where ($1 or a.visibility = 'public' or (a.visibility = 'members_only' and $2) or a.organization_id = $3::uuid)
+       and ($4::text is null or a.type = $4)
+       and ($5::text is null or a.agent_url > $5)
+       and ($7::text[] is null or a.agent_url = any($7::text[]))
+     order by a.agent_url limit $6`,
+    [viewer.everything, viewer.membersOnly, viewer.organizationId, filter.type ?? null, filter.after ?? null, filter.limit, filter.among ?? null],
+  );
+}
+
+/** Every enrolled agent's URL with its type (what background work iterates). */
+export async function allAgents(db: Queryable): Promise<Array<Pick<AgentRow, 'agent_url' | 'type' | 'visibility' | 'organization_id'>>> {
+  return db.query('select agent_url, type, visibility, organization_id from registry_agents order by agent_url');
+}
