@@ -133,7 +133,7 @@ async function serveControlSocket(app: FastifyInstance, config: Config, db: Data
   const path = controlSocketPath(config);
   if (!path) return;
   // A crawl asked for through the socket uses this server's crawler, so its fetch client and pacing.
-  const socket = await openControlSocket(db, path, { crawler: () => app.crawler });
+  const socket = await openControlSocket(db, path, { crawler: () => app.crawler, enrollment: () => app.agentEnrollment });
   app.addHook('preClose', async () => closeControlSocket(socket, path));
 }
 

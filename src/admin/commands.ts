@@ -6,6 +6,7 @@ import { signatureLifetimeSeconds } from '../agents/runtime/keys/lifetime.ts';
 import { systemClock } from '../clock.ts';
 import { normalizeDomain } from '../protocol/domain.ts';
 import type { Crawler } from '../registry/crawler/crawler.ts';
+import { allAgentsShown, enrollAgent, operatorFor, removeAgent, type AgentType, type EnrollmentContext } from '../registry/agents/index.ts';
 
 /**
  * What some commands need beyond the database, built only when one asks: the server hands over
@@ -13,6 +14,8 @@ import type { Crawler } from '../registry/crawler/crawler.ts';
  */
 export interface AdminServices {
   crawler(): Crawler;
+  /** What enrolling an agent needs (the server's own, so the first probe is scheduled as it would be). */
+  enrollment(): EnrollmentContext;
 }
 
 /**
@@ -59,6 +62,18 @@ export const adminCommands = {
   /** Crawls one domain now, as the queue worker would, and says what came of it. */
   async 'crawl.domain'(_db: Database, args: { domain: string }, services: AdminServices) {
     return services.crawler().crawl(normalizeDomain(args.domain));
+  },
+  /** Enrolls an agent for an organization, as the registry's operator (no ownership proof asked). */
+  async 'agents.enroll'(db: Database, args: { org: string; url: string; type: AgentType; name: string; description?: string; visibility?: 'public' | 'members_only' | 'private' }, services: AdminServices) {
+    const org = await organizationBySlug(db, args.org);
+    if (!org) throw new ApError('not_found', `No organization has the slug "${args.org}".`);
+    return enrollAgent(services.enrollment(), operatorFor(org), { agent_url: args.url, type: args.type, name: args.name, description: args.description ?? null, visibility: args.visibility ?? 'public' });
+  },
+  async 'agents.list'(db: Database, args: { org?: string }) {
+    return allAgentsShown(db, args.org);
+  },
+  async 'agents.remove'(db: Database, args: { url: string }, services: AdminServices) {
+    return removeAgent(services.enrollment(), operatorFor(undefined), args.url);
   },
 } satisfies Record<string, (db: Database, args: never, services: AdminServices) => Promise<unknown>>;
 

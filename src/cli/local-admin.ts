@@ -32,6 +32,8 @@ function localServices(config: Config, db: Database): { services: AdminServices;
   let crawler: Crawler | undefined;
   return {
     services: {
+      // Probing (the catalog's next slice) will schedule an enrolled agent's first probe here too.
+      enrollment: () => ({ db, clock: systemClock, config }),
       crawler() {
         fetcher ??= new SafeFetch({ allow: parseAllowList(config.fetchAllow) });
         crawler ??= new Crawler({ db, fetcher, clock: systemClock, config: config.crawler });

@@ -7,6 +7,7 @@ import { keysCommand } from './commands/keys.ts';
 import { signingKeysCommand } from './commands/signing-keys.ts';
 import { migrateCommand } from './commands/migrate.ts';
 import { orgsCommand } from './commands/orgs.ts';
+import { agentsCommand } from './commands/agents.ts';
 import { serveCommand } from './commands/serve.ts';
 import { usersCommand } from './commands/users.ts';
 
@@ -19,6 +20,7 @@ export function program(): Command {
     .addCommand(serveCommand())
     .addCommand(migrateCommand())
     .addCommand(orgsCommand())
+    .addCommand(agentsCommand())
     .addCommand(usersCommand())
     .addCommand(keysCommand())
     .addCommand(signingKeysCommand())

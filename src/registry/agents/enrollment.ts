@@ -22,6 +22,9 @@ export type EnrollmentChange = Partial<Omit<Enrollment, 'agent_url'>>;
 /** Called in the enrolling transaction (probing schedules the agent's first probe). */
 export type OnEnrolled = (tx: Queryable, agentUrl: string, at: Date) => Promise<void>;
 
+/** What enrolling needs: the database, the clock and the proof window; `onEnrolled` as the catalog was given it. */
+export type EnrollmentContext = Pick<AppContext, 'db' | 'clock' | 'config'> & { onEnrolled?: OnEnrolled };
+
 const actorOf = (principal: Principal) => `api:${principal.kind}:${principal.subject}`;
 
 /**
@@ -29,7 +32,7 @@ const actorOf = (principal: Principal) => `api:${principal.kind}:${principal.sub
  * ownership proofs of saves, of the host or a domain above it). An agent is enrolled once: a
  * second enrollment of the same URL is a conflict, whoever asks.
  */
-export async function enrollAgent(ctx: AppContext, principal: Principal, input: Enrollment, onEnrolled?: OnEnrolled): Promise<sql.AgentRow> {
+export async function enrollAgent(ctx: EnrollmentContext, principal: Principal, input: Enrollment): Promise<sql.AgentRow> {
   const org = principal.organization;
   if (!org) throw new ApError('forbidden', 'Agents are enrolled by an organization; the credential belongs to none.');
   const { url, host } = enrollableUrl(input.agent_url);
@@ -39,13 +42,13 @@ export async function enrollAgent(ctx: AppContext, principal: Principal, input: 
     const agent = { agent_url: url, host, organization_id: org.organizationId, type: input.type, name: input.name.trim(), description: input.description?.trim() || null, visibility: input.visibility };
     if (!(await sql.insertAgent(tx, agent, now))) throw new ApError('conflict', `${url} is already enrolled; its organization may change or remove it.`);
     if (agent.visibility === 'public') await appendEvent(tx, profileEvent(agent, ['name', 'type'], principal));
-    await onEnrolled?.(tx, url, now);
+    await ctx.onEnrolled?.(tx, url, now);
     return (await sql.findAgent(tx, url))!;
   });
 }
 
 /** Changes an enrolled agent's name, type, description or visibility; only its organization (or a registry admin) may. */
-export async function changeAgent(ctx: AppContext, principal: Principal, agentUrl: string, change: EnrollmentChange): Promise<sql.AgentRow> {
+export async function changeAgent(ctx: EnrollmentContext, principal: Principal, agentUrl: string, change: EnrollmentChange): Promise<sql.AgentRow> {
   const { url } = enrollableUrl(agentUrl, 'agent_url', 'querystring');
   return ctx.db.transaction(async (tx) => {
     const before = await ownedAgent(tx, principal, url);
@@ -68,7 +71,7 @@ export async function changeAgent(ctx: AppContext, principal: Principal, agentUr
 }
 
 /** Removes an enrolled agent (its probes with it); `agent.removed` when it was in the public catalog. */
-export async function removeAgent(ctx: AppContext, principal: Principal, agentUrl: string): Promise<{ url: string }> {
+export async function removeAgent(ctx: EnrollmentContext, principal: Principal, agentUrl: string): Promise<{ url: string }> {
   const { url } = enrollableUrl(agentUrl, 'agent_url', 'querystring');
   return ctx.db.transaction(async (tx) => {
     const agent = await ownedAgent(tx, principal, url);

@@ -5,10 +5,12 @@ import { changeAgentRoutes } from './routes/change-agent.ts';
 import { enrollAgentRoute } from './routes/enroll-agent.ts';
 import { listAgentsRoute } from './routes/list-agents.ts';
 import { AgentEntry } from './schemas.ts';
-import type { OnEnrolled } from './enrollment.ts';
+import type { EnrollmentContext, OnEnrolled } from './enrollment.ts';
 
 export { agentTypes, type AgentType } from './agent-types.ts';
-export { enrollAgent, changeAgent, removeAgent, type Enrollment } from './enrollment.ts';
+export { enrollAgent, changeAgent, removeAgent, type Enrollment, type EnrollmentContext, type OnEnrolled } from './enrollment.ts';
+export { allAgentsShown, type AgentRow } from './sql.ts';
+export { operatorFor } from './operator.ts';
 
 export interface AgentCatalogOptions {
   ctx: AppContext;
@@ -27,9 +29,18 @@ export interface AgentCatalogOptions {
 export const agentCatalogPlugin = fp<AgentCatalogOptions>(
   async (app, { ctx, readProbes, onEnrolled }) => {
     app.addSchema(AgentEntry);
-    enrollAgentRoute(app, ctx, onEnrolled);
+    const enrollment = { ...ctx, onEnrolled };
+    enrollAgentRoute(app, ctx, enrollment);
+    app.decorate('agentEnrollment', enrollment);
     changeAgentRoutes(app, ctx);
     listAgentsRoute(app, ctx.db, readProbes, () => app.authorizationIndex.index);
   },
   { name: 'agent-catalog', dependencies: ['lookups'] },
 );
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** What enrolling needs in this process (the operator's CLI enrolls through the control socket with it). */
+    agentEnrollment: EnrollmentContext;
+  }
+}

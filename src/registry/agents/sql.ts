@@ -86,7 +86,7 @@ export async function listAgents(db: Queryable, filter: ListFilter): Promise<Age
   );
 }
 
-/** Every enrolled agent's URL with its type (what background work iterates). */
-export async function allAgents(db: Queryable): Promise<Array<Pick<AgentRow, 'agent_url' | 'type' | 'visibility' | 'organization_id'>>> {
-  return db.query('select agent_url, type, visibility, organization_id from registry_agents order by agent_url');
+/** Every enrolled agent, or an organization's (by slug), whatever its visibility: the operator's view. */
+export async function allAgentsShown(db: Queryable, organizationSlug?: string): Promise<AgentRow[]> {
+  return db.query<AgentRow>(`select ${columns} from registry_agents a join organizations o on o.id = a.organization_id where $1::text is null or o.slug = $1 order by a.agent_url`, [organizationSlug ?? null]);
 }

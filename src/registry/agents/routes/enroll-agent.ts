@@ -3,12 +3,12 @@ import type { Static } from 'typebox';
 import type { AppContext } from '../../../context.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
 import { saveLimits } from '../../limits.ts';
-import { enrollAgent, type OnEnrolled } from '../enrollment.ts';
+import { enrollAgent, type EnrollmentContext } from '../enrollment.ts';
 import { entryOf } from '../entry.ts';
 import { EnrollBody } from '../schemas.ts';
 
 /** `POST /api/registry/agents`: a member organization enrolls an agent it operates. */
-export function enrollAgentRoute(app: FastifyInstance, ctx: AppContext, onEnrolled: OnEnrolled): void {
+export function enrollAgentRoute(app: FastifyInstance, ctx: AppContext, enrollment: EnrollmentContext): void {
   app.post<{ Body: Static<typeof EnrollBody> }>(
     '/api/registry/agents',
     {
@@ -26,7 +26,7 @@ export function enrollAgentRoute(app: FastifyInstance, ctx: AppContext, onEnroll
       },
     },
     async (request, reply) => {
-      const agent = await enrollAgent(ctx, request.principal!, { ...request.body, visibility: request.body.visibility ?? 'public' }, onEnrolled);
+      const agent = await enrollAgent(enrollment, request.principal!, { ...request.body, visibility: request.body.visibility ?? 'public' });
       return reply.code(201).send(entryOf(agent));
     },
   );
