@@ -34,7 +34,7 @@ import { applyHeldBrand, brandsPlugin, type EnrichmentProvider } from './registr
 import { crawlerPlugin } from './registry/crawler/index.ts';
 import { demoPlugin } from './registry/demo/index.ts';
 import { feedPlugin } from './registry/feed/index.ts';
-import { graphSnapshot } from './registry/graph/index.ts';
+import { graphCatalogSnapshot, graphCollectionsSnapshot, graphSnapshot } from './registry/graph/index.ts';
 import { backfillSkeletons, homographsPlugin, type ReviewAppliers } from './registry/homographs/index.ts';
 import { lookupsPlugin } from './registry/lookups/index.ts';
 import { ownershipPlugin } from './registry/ownership/index.ts';
@@ -110,7 +110,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(brandsPlugin, { ctx, enrichment: deps.enrichment });
   await app.register(dashboardPlugin, { ctx });
   await app.register(propertiesPlugin, { ctx });
-  await app.register(feedPlugin, { ctx, sections: [propertySnapshot, ...graphSnapshot], metrics });
+  await app.register(feedPlugin, {
+    ctx,
+    snapshots: { registry: [propertySnapshot, ...graphSnapshot], catalog: [propertySnapshot, ...graphCatalogSnapshot], collections: graphCollectionsSnapshot },
+    metrics,
+  });
   await app.register(crawlerPlugin, { ctx, metrics });
   await app.register(lookupsPlugin, { ctx });
   // Probing (health, capabilities, compliance) is the catalog's next slice: until it lands no agent has probe results.

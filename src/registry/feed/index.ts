@@ -7,6 +7,8 @@ import { FeedHub } from './hub.ts';
 import type { FeedSettings } from './pages.ts';
 import { retentionJob } from './retention.ts';
 import { feedRoute } from './routes/feed.ts';
+import { catalogRoute } from './routes/catalog.ts';
+import { collectionsSyncRoute } from './routes/collections-sync.ts';
 import { snapshotRoute } from './routes/snapshot.ts';
 import { streamRoute } from './routes/stream.ts';
 import { feedSchemas } from './schemas.ts';
@@ -14,6 +16,7 @@ import type { SnapshotSection } from './snapshot.ts';
 import { eventsAfter, type EventRow } from './sql.ts';
 
 export { appendEvent, appendEvents, type NewEvent } from './append.ts';
+export { bootstrapPaths } from './bootstrap-paths.ts';
 export type { EntityType } from './event-types.ts';
 export { readSnapshot, type SnapshotSection } from './snapshot.ts';
 export type { FeedHub, HubSubscriber } from './hub.ts';
@@ -26,25 +29,31 @@ export function readEvents(db: Queryable, cursor: string | undefined, limit: num
 
 export interface FeedOptions {
   ctx: AppContext;
-  /** The entities the snapshot pages through, each provided by the capability that owns it. */
-  sections: readonly SnapshotSection[];
+  /**
+   * The sections each paged snapshot goes through, each provided by the capability that owns it:
+   * the whole registry's, the property catalog's and the collections'.
+   */
+  snapshots: { registry: readonly SnapshotSection[]; catalog: readonly SnapshotSection[]; collections: readonly SnapshotSection[] };
   /** Gets the open stream count. */
   metrics: Registry;
 }
 
 /**
- * The change feed: cursor pages, the SSE stream and the snapshot a mirror bootstraps from, plus
+ * The change feed: cursor pages, the SSE stream and the paged snapshots a mirror bootstraps from
+ * (the whole registry, the property catalog, the collections), plus
  * the hub that wakes streams on commit and the retention job. Capabilities write events with
  * `appendEvent(s)` in their own transactions.
  */
-export const feedPlugin = fp<FeedOptions>(async (app, { ctx, sections, metrics }) => {
+export const feedPlugin = fp<FeedOptions>(async (app, { ctx, snapshots, metrics }) => {
   const { db, config, clock } = ctx;
   const settings: FeedSettings = { clock, retentionDays: config.feed.retentionDays };
   const hub = new FeedHub(db, config.feed.heartbeatSeconds * 1000, app.log);
   for (const schema of feedSchemas) app.addSchema(schema);
   feedRoute(app, db, settings);
   streamRoute(app, db, settings, hub);
-  snapshotRoute(app, db, sections);
+  snapshotRoute(app, db, snapshots.registry);
+  catalogRoute(app, db, snapshots.catalog);
+  collectionsSyncRoute(app, db, snapshots.collections);
   new Gauge({
     name: 'feed_stream_subscribers',
     help: 'Open change-feed streams in this process.',

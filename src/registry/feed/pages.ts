@@ -1,6 +1,7 @@
 import type { Clock } from '../../clock.ts';
 import type { Queryable } from '../../db/database.ts';
 import { ApError } from '../../protocol/errors.ts';
+import { bootstrapPaths } from './bootstrap-paths.ts';
 import type { EventType } from './event-types.ts';
 import * as sql from './sql.ts';
 import type { EventRow } from './sql.ts';
@@ -33,9 +34,12 @@ export interface FeedSettings {
   retentionDays: number;
 }
 
+/** Worded as the spec's 410: re-bootstrap from the agents search, the catalog and the collections sync. */
 const expiredMessage = (retentionDays: number) =>
-  `The cursor is older than the ${retentionDays}-day retention window or unknown. Re-bootstrap: page through ` +
-  'GET /api/registry/snapshot, load its items, then resume the feed with the cursor it returns.';
+  `The cursor is older than the ${retentionDays}-day retention window or unknown. Re-bootstrap from ` +
+  `${bootstrapPaths.agentsSearch}, ${bootstrapPaths.catalog} and ${bootstrapPaths.collectionsSync} (load every page, ` +
+  'following next_page_token), then resume the feed from the earliest cursor those pages returned. ' +
+  `${bootstrapPaths.snapshot} pages through every entity the feed describes, authorizations included, in one pass.`;
 
 /** A cursor is good while its event is retained; anything else answers 410 with the way back. */
 export async function checkCursor(db: Queryable, settings: FeedSettings, cursor: string | undefined): Promise<void> {

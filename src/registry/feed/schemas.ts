@@ -63,20 +63,32 @@ export const SnapshotQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 500, description: 'Items per page.' })),
 });
 
-export const SnapshotPage = Type.Object(
-  {
-    cursor: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
-      description: 'The feed cursor to tail from once every page is loaded (null: the feed was empty; start without a cursor). The same on every page of one snapshot.',
-    }),
-    items: Type.Array(
-      Type.Object({
-        entity_type: Type.String({ description: 'property (collection, agent and authorization as the registry holds them).' }),
-        entity_id: Type.String({ description: 'The entity_id feed events about this entity carry.' }),
-        data: Type.Object({}, { additionalProperties: true, description: 'The entity as it is now; the same shape feed events carry in their payload.' }),
+/**
+ * A page of a snapshot of the given entity types (the ones its sections hold), documented with the
+ * listing's own description and example.
+ */
+export function snapshotPageSchema(entityTypes: readonly string[], options: { description: string; example: Record<string, unknown> }) {
+  return Type.Object(
+    {
+      cursor: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
+        description: 'The feed cursor to tail from once every page is loaded (null: the feed was empty; start without a cursor). The same on every page of one snapshot.',
       }),
-    ),
-    next_page_token: Type.Union([Type.String(), Type.Null()]),
-    has_more: Type.Boolean(),
-  },
-  { description: 'A page of the registry state, for bootstrapping a mirror.' },
-);
+      items: Type.Array(
+        Type.Object({
+          entity_type: oneOfLiterals([...new Set(entityTypes)]),
+          entity_id: Type.String({ description: 'The entity_id feed events about this entity carry.' }),
+          data: Type.Object({}, { additionalProperties: true, description: 'The entity as it is now; the same shape feed events carry in their payload.' }),
+        }),
+        { description: 'Each entity exactly once across the pages of one snapshot, section after section in key order.' },
+      ),
+      next_page_token: Type.Union([Type.String(), Type.Null()], { description: 'Pass it as `page_token` for the next page; null on the last page.' }),
+      has_more: Type.Boolean(),
+    },
+    { description: options.description, examples: [options.example] },
+  );
+}
+
+/** The one literal itself, as a union of one is illogical to OpenAPI linters. */
+function oneOfLiterals(values: string[]) {
+  return values.length === 1 ? Type.Literal(values[0]!) : Type.Union(values.map((v) => Type.Literal(v)));
+}

@@ -44,4 +44,11 @@ export const collectionSnapshot = section('collection', sql.collectionsPage, (ro
 
 export const authorizationSnapshot = section('authorization', sql.authorizationsPage, (row) => row.id, (row) => events.authorizationEvent('authorization.granted', row).payload);
 
-export const graphSnapshot = [publisherSnapshot, catalogPropertySnapshot, collectionSnapshot, authorizationSnapshot];
+/** The graph's part of the property catalog: the crawled publishers and their properties. */
+export const graphCatalogSnapshot = [publisherSnapshot, catalogPropertySnapshot];
+
+/** The graph's collections, the collections sync's one section. */
+export const graphCollectionsSnapshot = [collectionSnapshot];
+
+/** Every section of the graph; this order is that of the registry snapshot's page tokens, kept. */
+export const graphSnapshot = [...graphCatalogSnapshot, ...graphCollectionsSnapshot, authorizationSnapshot];

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { v7 as uuidv7 } from 'uuid';
 import { eachEngine } from '../../support/engines.ts';
-import type { Json } from '../../support/http.ts';
+import { json, type Json } from '../../support/http.ts';
 import { allEventIds, assertValidPage, getFeed, readToEnd, writeEvents } from '../../support/feed.ts';
 import { createApiKeyFor, proveOwnership, seedOrganization } from '../../support/identity.ts';
 import { postJson } from '../../support/requests.ts';
@@ -154,7 +154,23 @@ eachEngine('change feed pages', (engine) => {
         const { status, body } = await getFeed(server.url, { cursor });
         assert.equal(status, 410);
         assert.equal(body.error, 'cursor_expired');
-        assert.match(body.message, /GET \/api\/registry\/snapshot/);
+        // Worded as the spec's 410: the three re-bootstrap paths, as this server serves them.
+        for (const path of ['/api/registry/agents/search', '/api/registry/catalog', '/api/registry/catalog/collections/sync']) {
+          assert.ok(body.message.includes(`${path} `) || body.message.includes(`${path},`), `names ${path}: ${body.message}`);
+        }
+        assert.match(body.message, /re-bootstrap/i);
+      }
+    });
+
+    it('names re-bootstrap paths this server serves', async () => {
+      const { body } = await getFeed(server.url, { cursor: uuidv7() });
+      const named = [...new Set(String(body.message).match(/\/api\/registry\/[a-z/]+[a-z]/g))];
+      assert.ok(named.length >= 4, named.join(' '));
+      // The agents search is the agents capability's route; the feed serves the others.
+      for (const path of named.filter((p) => p !== '/api/registry/agents/search')) {
+        const res = await fetch(`${server.url}${path}?limit=1`, { headers: asAdmin });
+        assert.equal(res.status, 200, path);
+        assert.equal(typeof (await json(res)).has_more, 'boolean', path);
       }
     });
 
