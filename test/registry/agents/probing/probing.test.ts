@@ -181,6 +181,30 @@ eachEngine('probing enrolled agents', (engine) => {
     });
   });
 
+  describe('a measurement agent', () => {
+    it('shows its metric catalog with every accreditation unverified by the registry, and earns no badge', async () => {
+      const measuring = await startFakeMcpAgent({
+        ap: { major_versions: [3], idempotency: { supported: true, replay_ttl_seconds: 86400 } },
+        supported_protocols: ['governance'],
+        measurement: { metrics: [{ metric_id: 'viewability', unit: 'percent', accreditations: [{ accrediting_body: 'MRC', verified_by_registry: true }, { note: 'no body' }] }, { unit: 'no id' }] },
+      });
+      const probing = new CountingFetch({ allow: parseAllowList(measuring.host) });
+      try {
+        const url = `${measuring.url}/mcp`;
+        await enrollAgent(server.db, url, 'measurement', clock.now());
+        const prober = new ProbeWorker({ db: server.db, fetcher: probing, clock, log: server.app.log });
+        await prober.probeDue();
+        const { capabilities, compliance, verification } = await state(url);
+        assert.deepEqual(capabilities!.metrics, [{ metric_id: 'viewability', unit: 'percent', accreditations: [{ accrediting_body: 'MRC', verified_by_registry: false }] }]);
+        assert.equal(compliance.checks.find((c) => c.name === 'capabilities_valid')!.passed, true);
+        assert.deepEqual(verification, { verified: false, role: null, specialisms: [], verified_at: null, reason: 'a measurement agent has no badge role' });
+      } finally {
+        await probing.close();
+        await measuring.close();
+      }
+    });
+  });
+
   describe('several workers', () => {
     it('never probe the same agent twice in one round, and each change emits one event', async () => {
       const urls = Array.from({ length: 6 }, (_, i) => `${fake.url}/shared-${i}/mcp`);
@@ -192,6 +216,7 @@ eachEngine('probing enrolled agents', (engine) => {
         const rounds = await Promise.all(workers.map((w) => w.probeDue()));
         const probed = rounds.flat().map((r) => r.agentUrl);
         assert.deepEqual([...probed].sort(), [...urls].sort(), `each agent probed exactly once: ${JSON.stringify(rounds.map((r) => r.length))}`);
+        assert.ok(rounds.filter((r) => r.length > 0).length >= 2, `the workers shared the round: ${JSON.stringify(rounds.map((r) => r.length))}`);
         const events = await newEvents();
         assert.deepEqual(events.map((e) => e.entity_id).sort(), [...urls].sort());
         assert.ok(events.every((e) => e.event_type === 'agent.compliance_changed'));
