@@ -4,7 +4,7 @@ import { probeRows, type ProbeRow } from './sql.ts';
 import { defaultProbeSettings } from './worker.ts';
 
 /** What the agent list shows of an agent's probes (schemas.ts has the wire schemas). */
-export interface ProbeState {
+export type ProbeState = {
   health: {
     /** null before the first probe. */
     reachable: boolean | null;
@@ -18,9 +18,11 @@ export interface ProbeState {
   capabilities: CapabilitiesSummary | null;
   compliance: { status: ComplianceStatus; checked_at: string | null; checks: ComplianceCheck[] };
   verification: { verified: boolean; role: string | null; specialisms: string[]; verified_at: string | null; reason?: string };
-}
+};
 
-export interface CapabilitiesSummary {
+export type CapabilitiesSummary = {
+  /** The agent's get_ap_capabilities answer, as it was fetched. */
+  document: Record<string, unknown>;
   fetched_at: string;
   /** Seconds since it was fetched: the cache's staleness, shown. */
   age_seconds: number;
@@ -32,7 +34,7 @@ export interface CapabilitiesSummary {
   signals_capabilities?: Record<string, unknown>;
   /** measurement.metrics[] as the agent claims them; every accreditation carries verified_by_registry: false. */
   metrics?: Metric[];
-}
+};
 
 export interface Metric {
   metric_id: string;
@@ -74,6 +76,7 @@ function summary(doc: Record<string, unknown>, fetchedAt: Date, now: Date, ttlMs
   const ageMs = Math.max(0, now.getTime() - fetchedAt.getTime());
   const measurement = isRecord(doc['measurement']) ? doc['measurement'] : undefined;
   return {
+    document: doc,
     fetched_at: fetchedAt.toISOString(),
     age_seconds: Math.floor(ageMs / 1000),
     stale: ageMs > ttlMs,

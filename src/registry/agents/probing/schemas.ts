@@ -22,6 +22,7 @@ export const ProbeCapabilities = Type.Union(
   [
     Type.Object(
       {
+        document: Type.Object({}, { additionalProperties: true, description: 'The agent’s get_ap_capabilities answer, as fetched.' }),
         fetched_at: Type.String({ format: 'date-time' }),
         age_seconds: Type.Integer({ minimum: 0, description: 'How old the cached get_ap_capabilities answer is.' }),
         stale: Type.Boolean({ description: 'Older than the refresh interval (about 24 h).' }),
