@@ -117,8 +117,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(crawlerPlugin, { ctx, metrics });
   await app.register(lookupsPlugin, { ctx });
-  // Probing (health, capabilities, compliance) is the catalog's next slice: until it lands no agent has probe results.
-  await app.register(agentCatalogPlugin, { ctx, readProbes: async () => new Map(), onEnrolled: async () => {} });
+  await app.register(agentCatalogPlugin, { ctx });
   await app.register(demoPlugin, { ctx });
   await app.register(searchPlugin, { ctx });
   await app.register(ownershipPlugin, { ctx });

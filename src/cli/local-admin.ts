@@ -8,6 +8,7 @@ import { skipWasmTierUp } from '../db/pglite.ts';
 import { parseAllowList } from '../net/allow-list.ts';
 import { SafeFetch } from '../net/safe-fetch.ts';
 import { Crawler } from '../registry/crawler/crawler.ts';
+import { scheduleProbe } from '../registry/agents/index.ts';
 
 /** An admin session against the database itself (see withAdmin): opened and migrated once, closed when `use` is done. */
 export async function withLocalAdmin<T>(config: Config, use: (run: AdminRunner) => Promise<T>): Promise<T> {
@@ -32,8 +33,8 @@ function localServices(config: Config, db: Database): { services: AdminServices;
   let crawler: Crawler | undefined;
   return {
     services: {
-      // Probing (the catalog's next slice) will schedule an enrolled agent's first probe here too.
-      enrollment: () => ({ db, clock: systemClock, config }),
+      // The first probe is queued with the enrollment; a running instance's prober finds it when it polls.
+      enrollment: () => ({ db, clock: systemClock, config, onEnrolled: scheduleProbe }),
       crawler() {
         fetcher ??= new SafeFetch({ allow: parseAllowList(config.fetchAllow) });
         crawler ??= new Crawler({ db, fetcher, clock: systemClock, config: config.crawler });

@@ -23,7 +23,7 @@ export type EnrollmentChange = Partial<Omit<Enrollment, 'agent_url'>>;
 export type OnEnrolled = (tx: Queryable, agentUrl: string, at: Date) => Promise<void>;
 
 /** What enrolling needs: the database, the clock and the proof window; `onEnrolled` as the catalog was given it. */
-export type EnrollmentContext = Pick<AppContext, 'db' | 'clock' | 'config'> & { onEnrolled?: OnEnrolled };
+export type EnrollmentContext = Pick<AppContext, 'db' | 'clock' | 'config'> & { onEnrolled?: OnEnrolled; enrolled?: () => void };
 
 const actorOf = (principal: Principal) => `api:${principal.kind}:${principal.subject}`;
 
@@ -36,15 +36,17 @@ export async function enrollAgent(ctx: EnrollmentContext, principal: Principal, 
   const org = principal.organization;
   if (!org) throw new ApError('forbidden', 'Agents are enrolled by an organization; the credential belongs to none.');
   const { url, host } = enrollableUrl(input.agent_url);
-  return ctx.db.transaction(async (tx) => {
+  const agent = await ctx.db.transaction(async (tx) => {
     await requireProofOfAny(tx, ctx, principal, provingDomains(host), `enroll an agent on ${host}`);
     const now = ctx.clock.now();
-    const agent = { agent_url: url, host, organization_id: org.organizationId, type: input.type, name: input.name.trim(), description: input.description?.trim() || null, visibility: input.visibility };
-    if (!(await sql.insertAgent(tx, agent, now))) throw new ApError('conflict', `${url} is already enrolled; its organization may change or remove it.`);
-    if (agent.visibility === 'public') await appendEvent(tx, profileEvent(agent, ['name', 'type'], principal));
+    const row = { agent_url: url, host, organization_id: org.organizationId, type: input.type, name: input.name.trim(), description: input.description?.trim() || null, visibility: input.visibility };
+    if (!(await sql.insertAgent(tx, row, now))) throw new ApError('conflict', `${url} is already enrolled; its organization may change or remove it.`);
+    if (row.visibility === 'public') await appendEvent(tx, profileEvent(row, ['name', 'type'], principal));
     await ctx.onEnrolled?.(tx, url, now);
     return (await sql.findAgent(tx, url))!;
   });
+  ctx.enrolled?.();
+  return agent;
 }
 
 /** Changes an enrolled agent's name, type, description or visibility; only its organization (or a registry admin) may. */

@@ -5,31 +5,33 @@ import { changeAgentRoutes } from './routes/change-agent.ts';
 import { enrollAgentRoute } from './routes/enroll-agent.ts';
 import { listAgentsRoute } from './routes/list-agents.ts';
 import { AgentEntry } from './schemas.ts';
-import type { EnrollmentContext, OnEnrolled } from './enrollment.ts';
+import type { EnrollmentContext } from './enrollment.ts';
+import { probeStates, probingPlugin, scheduleProbe } from './probing/index.ts';
 
 export { agentTypes, type AgentType } from './agent-types.ts';
 export { enrollAgent, changeAgent, removeAgent, type Enrollment, type EnrollmentContext, type OnEnrolled } from './enrollment.ts';
 export { allAgentsShown, type AgentRow } from './sql.ts';
 export { operatorFor } from './operator.ts';
+export { scheduleProbe } from './probing/index.ts';
 
 export interface AgentCatalogOptions {
   ctx: AppContext;
-  /** What probing knows of each agent (health, capabilities, compliance, verification). */
-  readProbes: ReadProbes;
-  /** Called in the enrolling transaction: probing schedules the first probe. */
-  onEnrolled: OnEnrolled;
 }
 
 /**
  * The agent catalog (spec sections 1, 2 and 4): member organizations enroll the agents they
  * operate, on hosts they have proven control of, and everyone lists what their standing lets them
- * see, enriched from probing and the authorization graph. Registers after the lookups plugin,
- * whose index carries the graph.
+ * see, enriched from probing (probing/: a worker on a queue in the database, unless PROBE_WORKER
+ * is false) and the authorization graph. Registers after the lookups plugin, whose index carries
+ * the graph.
  */
 export const agentCatalogPlugin = fp<AgentCatalogOptions>(
-  async (app, { ctx, readProbes, onEnrolled }) => {
+  async (app, { ctx }) => {
     app.addSchema(AgentEntry);
-    const enrollment = { ...ctx, onEnrolled };
+    await app.register(probingPlugin, { ctx, worker: ctx.config.probeWorker });
+    const readProbes: ReadProbes = (db, urls) => probeStates(db, urls, ctx.clock.now());
+    // The first probe is queued with the enrollment and the prober woken once it has committed.
+    const enrollment: EnrollmentContext = { ...ctx, onEnrolled: scheduleProbe, enrolled: () => app.agentProber?.wake() };
     enrollAgentRoute(app, ctx, enrollment);
     app.decorate('agentEnrollment', enrollment);
     changeAgentRoutes(app, ctx);

@@ -1,0 +1,85 @@
+/** An agent's error on the wire (core/error.json): at least `code` and `message`. */
+export interface AgentErrorObject {
+  code: string;
+  message: string;
+  [field: string]: unknown;
+}
+
+/** What a task call came to, whatever the transport: its payload, or the agent's error envelope. */
+export type TaskOutcome =
+  | { ok: true; data: Record<string, unknown> }
+  /** `error` is undefined when the agent signalled an error without an error object we can read. */
+  | { ok: false; error: AgentErrorObject | undefined; raw: unknown };
+
+/**
+ * The error object inside whichever of the spec's three envelopes an agent answered with
+ * (agent-tasks spec section 7): the object itself (`{code, message}`), `{error: {...}}`, or
+ * `{errors: [{...}]}` (the first), or `{ap_error: {...}}` (MCP structured content).
+ */
+export function errorIn(value: unknown): AgentErrorObject | undefined {
+  if (isErrorObject(value)) return value;
+  if (!isRecord(value)) return undefined;
+  for (const key of ['error', 'ap_error']) if (isErrorObject(value[key])) return value[key];
+  const errors = value['errors'];
+  return Array.isArray(errors) && isErrorObject(errors[0]) ? errors[0] : undefined;
+}
+
+/**
+ * An MCP `tools/call` result read as the spec says (agent-tasks section 4): `content[0].text` is
+ * the JSON payload; `structuredContent`, when an object, is the same payload already parsed, and
+ * is preferred. `isError` marks an error, whose text parses to the error object.
+ */
+export function mcpOutcome(result: Record<string, unknown>): TaskOutcome {
+  const text = firstText(result['content']);
+  const parsed = text === undefined ? undefined : parseJson(text);
+  if (result['isError'] === true) {
+    return { ok: false, error: errorIn(parsed) ?? errorIn(result['structuredContent']), raw: parsed ?? result };
+  }
+  const structured = result['structuredContent'];
+  if (isRecord(structured)) return { ok: true, data: structured };
+  if (isRecord(parsed)) return { ok: true, data: parsed };
+  return { ok: false, error: undefined, raw: result };
+}
+
+/**
+ * An A2A answer's payload: the data part of a message (`{error: {...}}` when the task failed), or,
+ * for a task that goes on, the task's id and state.
+ */
+export function a2aOutcome(answer: unknown): TaskOutcome {
+  if (!isRecord(answer)) return { ok: false, error: undefined, raw: answer };
+  if (Array.isArray(answer['parts'])) {
+    for (const part of answer['parts'] as unknown[]) {
+      const content = isRecord(part) ? part['content'] : undefined;
+      if (isRecord(content) && content['$case'] === 'data' && isRecord(content['value'])) {
+        const value = content['value'];
+        const error = isErrorObject(value['error']) ? value['error'] : undefined;
+        return error ? { ok: false, error, raw: value } : { ok: true, data: value };
+      }
+    }
+    return { ok: false, error: undefined, raw: answer };
+  }
+  const status = answer['status'];
+  return { ok: true, data: { task_id: answer['id'], status: isRecord(status) ? status['state'] : undefined } };
+}
+
+function firstText(content: unknown): string | undefined {
+  if (!Array.isArray(content)) return undefined;
+  const first: unknown = content[0];
+  return isRecord(first) && first['type'] === 'text' && typeof first['text'] === 'string' ? first['text'] : undefined;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function isErrorObject(value: unknown): value is AgentErrorObject {
+  return isRecord(value) && typeof value['code'] === 'string' && typeof value['message'] === 'string';
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,126 @@
+import { performance } from 'node:perf_hooks';
+import { connectA2a, connectMcp, fetchThrough, type AgentConnection, type AgentProtocol } from '../../../client/agents/index.ts';
+import { FetchError } from '../../../net/fetch-error.ts';
+import type { SafeFetch } from '../../../net/safe-fetch.ts';
+import type { ProbeObservation } from './observation.ts';
+
+export interface ProbeAgentOptions {
+  /** The SSRF-safe client: every request to the agent goes through it. */
+  fetcher: SafeFetch;
+  /** Sent as `Authorization` to agents that want a credential, or none. */
+  authorization?: string;
+}
+
+// A name no agent offers, to see how it answers a call it cannot serve.
+const unknownTask = 'ap_registry_probe_no_such_task';
+
+/**
+ * Probes one agent over the network: MCP at its URL and A2A at its agent card, timed; then, over
+ * the first protocol it speaks, its capabilities (unless `cachedCapabilities`, still fresh, is
+ * given), its task list and its answer to an unknown task; and its JWKS. Never throws: whatever
+ * fails is what was observed.
+ */
+export async function probeAgent(agentUrl: string, cachedCapabilities: unknown, options: ProbeAgentOptions): Promise<ProbeObservation> {
+  const started = performance.now();
+  let firstAnswerMs: number | undefined;
+  let fetchFailure: FetchError | undefined;
+  const fetch = fetchThrough(options.fetcher, {
+    onResponse: (_request, status) => {
+      if (status !== undefined) firstAnswerMs ??= performance.now() - started;
+    },
+  });
+  const connectOptions = { fetch, clientName: 'ap-registry-probe', ...(options.authorization ? { authorization: options.authorization } : {}) };
+  const noteFailure = (err: unknown) => {
+    fetchFailure ??= findFetchError(err);
+    return err;
+  };
+
+  const mcp = await connectMcp(agentUrl, connectOptions).catch(noteFailure);
+  const a2a = await connectA2a(a2aCardUrl(agentUrl), connectOptions).catch(noteFailure);
+  const connections = [mcp, a2a].filter((c): c is AgentConnection => isConnection(c));
+  const protocols: AgentProtocol[] = connections.map((c) => c.protocol);
+  const seen: ProbeObservation = { reachable: firstAnswerMs !== undefined, protocols };
+  if (firstAnswerMs !== undefined) seen.latencyMs = Math.round(firstAnswerMs);
+  const agent = connections[0];
+  if (!agent) {
+    seen.healthError = fetchFailure && firstAnswerMs === undefined ? `${fetchFailure.reason}: ${fetchFailure.message}` : `speaks neither MCP nor A2A: ${describe(mcp)}`;
+    return seen;
+  }
+  try {
+    let capabilities = cachedCapabilities;
+    if (capabilities === undefined) {
+      const answer = await agent.call('get_ap_capabilities').catch((err: unknown) => ({ ok: false as const, error: undefined, raw: describe(err) }));
+      if (answer.ok) {
+        const { context: _context, ...document } = answer.data;
+        capabilities = seen.fetchedCapabilities = document;
+      } else {
+        seen.capabilitiesError = answer.error ? `${answer.error.code}: ${answer.error.message}` : `no readable payload (${String(answer.raw).slice(0, 200)})`;
+      }
+    }
+    seen.listedTasks = await agent.listTasks().catch(() => []);
+    seen.unknownTaskAnswer = await unknownTaskAnswer(agent);
+    seen.signingKeys = await readJwks(options.fetcher, jwksUrl(agentUrl, capabilities));
+  } finally {
+    await Promise.all(connections.map((c) => c.close().catch(() => {})));
+  }
+  return seen;
+}
+
+/** Where an agent's A2A card is: beside its endpoint (`/sales/mcp` → `/sales/.well-known/agent-card.json`). */
+export function a2aCardUrl(agentUrl: string): string {
+  const url = new URL(agentUrl);
+  const path = url.pathname.replace(/\/+$/, '').replace(/\/(mcp|a2a)$/, '');
+  return `${url.origin}${path}/.well-known/agent-card.json`;
+}
+
+/** The webhook-signing keys' origin the capabilities name (identity.key_origins), else the agent's own. */
+function jwksUrl(agentUrl: string, capabilities: unknown): string {
+  const origins = (capabilities as { identity?: { key_origins?: Record<string, unknown> } } | undefined)?.identity?.key_origins;
+  const declared = typeof origins?.['webhook_signing'] === 'string' ? origins['webhook_signing'] : undefined;
+  let origin = new URL(agentUrl).origin;
+  if (declared) {
+    try {
+      origin = new URL(declared).origin;
+    } catch {
+      // A malformed origin is the schema check's to report; the agent's own is looked at instead.
+    }
+  }
+  return `${origin}/.well-known/jwks.json`;
+}
+
+async function unknownTaskAnswer(agent: AgentConnection): Promise<ProbeObservation['unknownTaskAnswer']> {
+  try {
+    const answer = await agent.call(unknownTask);
+    if (answer.ok) return { problem: `a call of an unknown task (${unknownTask}) was answered as a success` };
+    if (!answer.error) return { problem: 'a call of an unknown task was answered as an error without a readable error object' };
+    return { errorObject: answer.error };
+  } catch (err) {
+    return { problem: `a call of an unknown task was not answered with the error envelope: ${describe(err)}` };
+  }
+}
+
+async function readJwks(fetcher: SafeFetch, url: string): Promise<NonNullable<ProbeObservation['signingKeys']>> {
+  try {
+    const response = await fetcher.fetch(url, { headers: { accept: 'application/json' } });
+    if (response.status !== 200) return { url, problem: `answered ${response.status}` };
+    const body = response.json() as { keys?: unknown };
+    return Array.isArray(body?.keys) ? { url, keys: body.keys } : { url, problem: 'is not a JSON Web Key Set (no keys array)' };
+  } catch (err) {
+    return { url, problem: describe(err) };
+  }
+}
+
+function isConnection(value: unknown): value is AgentConnection {
+  return typeof value === 'object' && value !== null && 'protocol' in value && 'call' in value;
+}
+
+function findFetchError(err: unknown): FetchError | undefined {
+  for (let cause = err, depth = 0; cause && depth < 5; cause = (cause as { cause?: unknown }).cause, depth++) {
+    if (cause instanceof FetchError) return cause;
+  }
+  return undefined;
+}
+
+function describe(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).slice(0, 300);
+}

@@ -1,0 +1,94 @@
+import type { Database } from '../../../db/database.ts';
+import { appendEvents, type NewEvent } from '../../feed/index.ts';
+import { complianceChecks, complianceStatus, type ComplianceCheck } from './compliance.ts';
+import type { ProbeObservation } from './observation.ts';
+import * as sql from './sql.ts';
+import { verify } from './verification.ts';
+
+const actor = 'pipeline:agent-prober';
+
+export interface RecordTiming {
+  /** When the probe began: a result older than one already recorded is dropped. */
+  startedAt: Date;
+  /** When it is recorded (the clock's now). */
+  now: Date;
+  /** When the agent is next due. */
+  nextAt: Date;
+  /** Whether the probe used the cached capabilities instead of asking for them. */
+  usedCache: boolean;
+}
+
+export type RecordOutcome = 'recorded' | 'superseded' | 'unenrolled';
+
+/**
+ * Records a probe in one transaction with the events its changes make. The agent's row is locked
+ * first and the new state compared with what it holds, so however many workers probe (a lease that
+ * lapsed mid-probe lets a second one in), each change is compared once against the state before it
+ * and emits its event exactly once; a probe that began before the recorded one is dropped.
+ */
+export async function recordProbe(db: Database, agentUrl: string, seen: ProbeObservation, timing: RecordTiming): Promise<RecordOutcome> {
+  return db.transaction(async (tx) => {
+    const before = await sql.lockProbe(tx, agentUrl);
+    if (!before) return 'unenrolled';
+    if (before.probed_at && before.probed_at > timing.startedAt) return 'superseded';
+    const fetched = seen.fetchedCapabilities !== undefined;
+    // The document judged: this probe's, else the cache it chose to use. A failed fetch judges none.
+    const inForce = fetched ? seen.fetchedCapabilities : timing.usedCache ? before.capabilities : undefined;
+    const checks = complianceChecks(seen, inForce);
+    const status = complianceStatus(checks);
+    const verification = verify(before.type, checks, inForce);
+
+    const events: NewEvent[] = [];
+    const event = (event_type: NewEvent['event_type'], payload: Record<string, unknown>) => events.push({ event_type, entity_type: 'agent', entity_id: agentUrl, payload, actor });
+    const tracks = tracksOf(checks);
+    if (JSON.stringify(tracksOf(before.compliance)) !== JSON.stringify(tracks)) {
+      const passing = checks.filter((c) => c.passed).length;
+      const failed = checks.find((c) => !c.passed && !c.skipped) ?? checks.find((c) => !c.passed);
+      event('agent.compliance_changed', {
+        agent_url: agentUrl,
+        previous_status: before.compliance_status,
+        current_status: status,
+        headline: failed ? `${failed.name}: ${failed.message}` : `all ${checks.length} checks pass`,
+        tracks,
+        storyboards_passing: passing,
+        storyboards_total: checks.length,
+        storyboards: checks.map((c) => ({ storyboard_id: c.name, status: c.skipped ? 'skipped' : c.passed ? 'passing' : 'failing', steps_passed: c.passed ? 1 : 0, steps_total: 1 })),
+      });
+    }
+    const apVersion = verification.apVersion ? { ap_version: verification.apVersion } : {};
+    const roleChanged = before.verified && verification.verified && before.verified_role !== verification.role;
+    if (before.verified && (!verification.verified || roleChanged)) {
+      event('agent.verification_lost', { agent_url: agentUrl, role: before.verified_role, reason: verification.reason ?? `its role is now ${verification.role}`, ...apVersion });
+    }
+    if (verification.verified && (!before.verified || roleChanged)) {
+      event('agent.verification_earned', { agent_url: agentUrl, role: verification.role, verified_specialisms: verification.specialisms, ...apVersion });
+    }
+
+    await sql.saveProbe(tx, {
+      agent_url: agentUrl,
+      next_probe_at: timing.nextAt,
+      probed_at: timing.now,
+      reachable: seen.reachable,
+      latency_ms: seen.latencyMs ?? null,
+      protocols: seen.protocols,
+      health_error: seen.healthError ?? null,
+      // Kept when this probe did not fetch it: the list shows it with its age.
+      capabilities: fetched ? seen.fetchedCapabilities : before.capabilities,
+      capabilities_fetched_at: fetched ? timing.now : before.capabilities_fetched_at,
+      compliance: checks,
+      compliance_status: status,
+      verified: verification.verified,
+      verified_role: verification.verified ? (verification.role ?? null) : null,
+      verified_specialisms: verification.verified ? verification.specialisms : [],
+      verified_at: verification.verified ? (before.verified && !roleChanged ? before.verified_at : timing.now) : null,
+      verification_reason: verification.reason ?? null,
+    });
+    await appendEvents(tx, events);
+    return 'recorded';
+  });
+}
+
+/** The feed's `tracks`: each check's outcome by name. */
+function tracksOf(checks: readonly ComplianceCheck[]): Record<string, 'pass' | 'fail' | 'skip'> {
+  return Object.fromEntries(checks.map((c) => [c.name, c.skipped ? 'skip' : c.passed ? 'pass' : 'fail']));
+}
