@@ -4,7 +4,10 @@ import type { ReadProbes } from './probe-view.ts';
 import { changeAgentRoutes } from './routes/change-agent.ts';
 import { enrollAgentRoute } from './routes/enroll-agent.ts';
 import { listAgentsRoute } from './routes/list-agents.ts';
-import { AgentEntry } from './schemas.ts';
+import { AgentEntry, SearchResult } from './schemas.ts';
+import { searchAgentsRoute } from './routes/search-agents.ts';
+import { AgentSearch } from './search/agent-search.ts';
+import { followAgentEvents } from './search/follow-agent-events.ts';
 import type { EnrollmentContext } from './enrollment.ts';
 import { probeStates, probingPlugin, scheduleProbe } from './probing/index.ts';
 
@@ -28,6 +31,7 @@ export interface AgentCatalogOptions {
 export const agentCatalogPlugin = fp<AgentCatalogOptions>(
   async (app, { ctx }) => {
     app.addSchema(AgentEntry);
+    app.addSchema(SearchResult);
     await app.register(probingPlugin, { ctx, worker: ctx.config.probeWorker });
     const readProbes: ReadProbes = (db, urls) => probeStates(db, urls, ctx.clock.now());
     // The first probe is queued with the enrollment and the prober woken once it has committed.
@@ -36,6 +40,10 @@ export const agentCatalogPlugin = fp<AgentCatalogOptions>(
     app.decorate('agentEnrollment', enrollment);
     changeAgentRoutes(app, ctx);
     listAgentsRoute(app, ctx.db, readProbes, () => app.authorizationIndex.index);
+    const search = new AgentSearch(ctx.clock, () => app.authorizationIndex.index);
+    searchAgentsRoute(app, search);
+    followAgentEvents(app, ctx.db, search);
+    app.decorate('agentSearch', search);
   },
   { name: 'agent-catalog', dependencies: ['lookups'] },
 );
@@ -44,5 +52,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** What enrolling needs in this process (the operator's CLI enrolls through the control socket with it). */
     agentEnrollment: EnrollmentContext;
+    /** The in-memory inventory profiles and search (tests reload and wait on them). */
+    agentSearch: AgentSearch;
   }
 }

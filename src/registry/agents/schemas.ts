@@ -79,3 +79,80 @@ export const AgentList = Type.Object(
 );
 
 export const Removed = Type.Object({ agent_url: Type.String(), removed: Type.Literal(true) });
+
+const Csv = (what: string) => Type.String({ maxLength: 8000, description: `${what}: comma-separated values, any of which matches (at most 100).` });
+
+export const SearchQueryString = Type.Object(
+  {
+    channels: Type.Optional(Csv('Channels (enums/channels.json), e.g. display,ctv')),
+    property_types: Type.Optional(Csv('Property types, e.g. website,ctv_app')),
+    markets: Type.Optional(Csv('Country codes (ISO 3166-1 alpha-2), e.g. US,GB')),
+    categories: Type.Optional(Csv('IAB content categories')),
+    tags: Type.Optional(Csv('Property tags')),
+    delivery_types: Type.Optional(Csv('guaranteed, non_guaranteed')),
+    has_tmp: Type.Optional(Type.Boolean({ description: 'Only agents with (true) or without (false) Trusted Match Protocol support.' })),
+    min_properties: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, description: 'At least this many properties in the agent’s inventory.' })),
+    cursor: Type.Optional(Cursor),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+  },
+  { additionalProperties: false },
+);
+
+const Strings = Type.Array(Type.String());
+
+export const SearchResult = Type.Object(
+  {
+    agent_url: Type.String(),
+    channels: Strings,
+    property_types: Strings,
+    markets: Strings,
+    categories: Strings,
+    tags: Strings,
+    delivery_types: Strings,
+    format_ids: Type.Array(Type.Object({ agent_url: Type.String(), id: Type.String() }, { additionalProperties: true })),
+    property_count: Type.Integer(),
+    publisher_count: Type.Integer(),
+    has_tmp: Type.Boolean(),
+    category_taxonomy: Type.Union([Type.String(), Type.Null()]),
+    relevance_score: Type.Number(),
+    matched_filters: Strings,
+    updated_at: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'AgentSearchResult', description: 'A sales agent’s inventory profile, ranked for the search.' },
+);
+
+export const SearchPageSchema = Type.Object(
+  {
+    results: Type.Array(Type.Ref('AgentSearchResult')),
+    cursor: Type.String({ description: 'Pass as `cursor` for the next page of the same ranking (kept 10 minutes).' }),
+    has_more: Type.Boolean(),
+  },
+  {
+    description: 'Agents ranked by relevance_score, best first; equal scores in agent URL order.',
+    examples: [
+      {
+        results: [
+          {
+            agent_url: 'https://sales.meridian-media.example/mcp',
+            channels: ['ctv', 'display'],
+            property_types: ['ctv_app', 'website'],
+            markets: ['GB', 'US'],
+            categories: [],
+            tags: ['news'],
+            delivery_types: [],
+            format_ids: [],
+            property_count: 42,
+            publisher_count: 3,
+            has_tmp: true,
+            category_taxonomy: null,
+            relevance_score: 1.426,
+            matched_filters: ['channels', 'markets'],
+            updated_at: '2026-11-24T10:00:00.000Z',
+          },
+        ],
+        cursor: 'eyJzIjoiYWJjIiwibyI6IjEifQ',
+        has_more: false,
+      },
+    ],
+  },
+);

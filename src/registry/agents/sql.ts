@@ -90,3 +90,24 @@ export async function listAgents(db: Queryable, filter: ListFilter): Promise<Age
 export async function allAgentsShown(db: Queryable, organizationSlug?: string): Promise<AgentRow[]> {
   return db.query<AgentRow>(`select ${columns} from registry_agents a join organizations o on o.id = a.organization_id where $1::text is null or o.slug = $1 order by a.agent_url`, [organizationSlug ?? null]);
 }
+
+/** An enrolled agent as its inventory profile reads it: enrollment, and the capabilities probing fetched. */
+export interface ExtrasRow {
+  agent_url: string;
+  type: AgentType;
+  visibility: Visibility;
+  organization_id: string;
+  updated_at: Date;
+  capabilities: unknown;
+  capabilities_fetched_at: Date | null;
+}
+
+/** Every enrolled agent's (or one's) profile inputs. */
+export async function profileInputs(db: Queryable, agentUrl?: string): Promise<ExtrasRow[]> {
+  return db.query<ExtrasRow>(
+    `select a.agent_url, a.type, a.visibility, a.organization_id, a.updated_at, p.capabilities, p.capabilities_fetched_at
+     from registry_agents a left join registry_agent_probes p on p.agent_url = a.agent_url
+     where $1::text is null or a.agent_url = $1`,
+    [agentUrl ?? null],
+  );
+}

@@ -93,6 +93,21 @@ export class AuthorizationIndex {
   /** Moves on every apply, so what is derived from the index knows when to derive again. */
   version = 0;
 
+  /**
+   * Publisher domains and agents whose part of the graph changed since `takeTouched` last ran, so
+   * what is derived per agent (inventory profiles) is derived again for those alone. Bounded by
+   * the number of publishers and agents known.
+   */
+  private touchedPublishers = new Set<string>();
+  private touchedAgents = new Set<string>();
+
+  takeTouched(): { publishers: ReadonlySet<string>; agents: ReadonlySet<string> } {
+    const touched = { publishers: this.touchedPublishers, agents: this.touchedAgents };
+    this.touchedPublishers = new Set();
+    this.touchedAgents = new Set();
+    return touched;
+  }
+
   /** Applies one feed event (by type) or snapshot item (by entity type, as its latest state). */
   apply(kind: string, payload: Json): void {
     this.version++;
@@ -129,6 +144,7 @@ export class AuthorizationIndex {
       case 'publisher.adagents_changed': {
         const publisher = publisherFrom(payload, this.intern);
         if (publisher) {
+          this.touchedPublishers.add(publisher.domain);
           const node = this.node(publisher.domain);
           node.file = publisher;
           node.stale = publisher.stale;
@@ -242,6 +258,11 @@ export class AuthorizationIndex {
     return this.nodes.get(publisher)?.coverages(agent) ?? none;
   }
 
+  /** Every agent holding a grant. */
+  agents(): IterableIterator<string> {
+    return this.grantsOfAgent.keys();
+  }
+
   grantsOf(agent: string): IndexedGrant[] {
     return [...(this.grantsOfAgent.get(agent) ?? [])];
   }
@@ -281,6 +302,7 @@ export class AuthorizationIndex {
   private putProperty(record: IndexedProperty): void {
     this.removeProperty(record.rid);
     const node = this.node(record.publisher);
+    this.touchedPublishers.add(record.publisher);
     const normalized = normalizedIdentifiers(record);
     const property: PlacedProperty = { ...record, node, number: this.propertyNumbers.take() };
     this.properties.set(property.rid, property);
@@ -303,6 +325,7 @@ export class AuthorizationIndex {
     const old = this.properties.get(rid);
     if (!old) return;
     this.properties.delete(rid);
+    this.touchedPublishers.add(old.publisher);
     const normalized = normalizedIdentifiers(old);
     this.table.forgetProperty(old.number, old.node.number, old, normalized);
     this.byNumber[old.number] = undefined;
@@ -324,6 +347,7 @@ export class AuthorizationIndex {
   private putGrant(grant: IndexedGrant): void {
     this.removeGrant(grant.id);
     this.grants.set(grant.id, grant);
+    this.touchedAgents.add(grant.agent);
     let ofAgent = this.grantsOfAgent.get(grant.agent);
     if (!ofAgent) this.grantsOfAgent.set(grant.agent, (ofAgent = new Set()));
     ofAgent.add(grant);
@@ -341,6 +365,7 @@ export class AuthorizationIndex {
     const old = this.grants.get(id);
     if (!old) return;
     this.grants.delete(id);
+    this.touchedAgents.add(old.agent);
     const ofAgent = this.grantsOfAgent.get(old.agent);
     ofAgent?.delete(old);
     if (ofAgent?.size === 0) this.grantsOfAgent.delete(old.agent);

@@ -11,7 +11,7 @@ import { lookupPropertyRoute } from './routes/lookup-property.ts';
 import { productAuthorizationRoute } from './routes/product-authorization.ts';
 import { lookupSchemas } from './schemas.ts';
 
-export { AuthorizationIndex } from './authorization-index.ts';
+export { AuthorizationIndex, covers } from './authorization-index.ts';
 export { agentDomains, type AgentDomain } from './agent-domains.ts';
 export { authorizationStatus, checkAuthorization, type Verdict } from './check.ts';
 export type { IndexFollower } from './index-follower.ts';

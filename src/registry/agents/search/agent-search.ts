@@ -1,0 +1,76 @@
+import type { Clock } from '../../../clock.ts';
+import type { Queryable } from '../../../db/database.ts';
+import { decodeCursor, encodeCursor } from '../../../protocol/cursor.ts';
+import { ApError } from '../../../protocol/errors.ts';
+import type { AuthorizationIndex } from '../../lookups/index.ts';
+import { profileInputs } from '../sql.ts';
+import { canSee, type Viewer } from '../visibility.ts';
+import { extrasFrom, type AgentExtras } from './agent-extras.ts';
+import { ProfileIndex } from './profile-index.ts';
+import { byRank, rank, type Ranked } from './ranking.ts';
+import { ResultSnapshots } from './result-snapshots.ts';
+import { queryKey, type SearchQuery } from './search-query.ts';
+
+export interface SearchPage {
+  results: Array<Ranked['profile'] & Pick<Ranked, 'relevance_score' | 'matched_filters'>>;
+  cursor: string;
+  has_more: boolean;
+}
+
+/**
+ * Agent search (spec section 4): inventory profiles in memory (ProfileIndex), each search ranked
+ * once per generation of the profiles and kept for its later pages (ResultSnapshots). A request
+ * reads memory only; the enrolled agents' part is reloaded from the database beside it.
+ */
+export class AgentSearch {
+  readonly profiles: ProfileIndex;
+  private readonly snapshots: ResultSnapshots;
+  private readonly index: () => AuthorizationIndex;
+
+  constructor(clock: Clock, index: () => AuthorizationIndex) {
+    this.profiles = new ProfileIndex(clock);
+    this.snapshots = new ResultSnapshots(clock, { ttlMs: 10 * 60_000, entries: 500 });
+    this.index = index;
+  }
+
+  search(query: SearchQuery, viewer: Viewer, limit: number, cursor: string | undefined): SearchPage {
+    let snapshot;
+    let offset = 0;
+    if (cursor !== undefined) {
+      const position = decodeCursor(cursor, ['s', 'o']) as { s: string; o: string };
+      offset = Number(position.o);
+      if (!Number.isSafeInteger(offset) || offset < 0) throw new ApError('invalid_cursor', 'The cursor is malformed; pass the cursor from the previous page unchanged.');
+      snapshot = this.snapshots.named(position.s);
+    } else {
+      const entries = this.profiles.current(this.index());
+      // Who may see what is part of the search: each standing has its own ranking.
+      const key = `${viewer.everything ? '*' : `${viewer.membersOnly ? 'm' : ''}:${viewer.organizationId ?? ''}`}|${queryKey(query)}`;
+      snapshot = this.snapshots.ranking(key, this.profiles.generation, () => {
+        const ranked: Ranked[] = [];
+        for (const { profile, extras } of entries.values()) {
+          if (extras && !canSee(viewer, { visibility: extras.visibility, organization_id: extras.organizationId })) continue;
+          const hit = rank(profile, query);
+          if (hit) ranked.push(hit);
+        }
+        return ranked.sort(byRank);
+      });
+    }
+    const page = snapshot.ranked.slice(offset, offset + limit);
+    const next = offset + page.length;
+    return {
+      results: page.map(({ profile, relevance_score, matched_filters }) => ({ ...profile, relevance_score, matched_filters })),
+      cursor: encodeCursor({ s: snapshot.id, o: String(next) }),
+      has_more: next < snapshot.ranked.length,
+    };
+  }
+
+  /** Reads the enrolled agents' part of their profiles again: every agent's, or one's. */
+  async reload(db: Queryable, agentUrl?: string): Promise<void> {
+    const rows = await profileInputs(db, agentUrl);
+    if (agentUrl !== undefined) {
+      this.profiles.setExtras(agentUrl, rows[0] ? extrasFrom(rows[0]) : undefined);
+      return;
+    }
+    this.profiles.replaceExtras(new Map<string, AgentExtras>(rows.map((row) => [row.agent_url, extrasFrom(row)])));
+  }
+}

@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import type { Database } from '../../../db/database.ts';
+import type { EventRow } from '../../feed/index.ts';
+import type { AgentSearch } from './agent-search.ts';
+
+/** How often every enrolled agent's part is read again: changes the feed does not carry (a private agent's) show within this. */
+const fullReloadMs = 60_000;
+
+/**
+ * Keeps the enrolled agents' part of the profiles current: read whole at start (the search is
+ * ready after), again for one agent when the feed says it changed (on any instance), and whole
+ * once a minute. The graph's part follows the authorization index by itself.
+ */
+export function followAgentEvents(app: FastifyInstance, db: Database, search: AgentSearch): void {
+  let loaded = false;
+  let timer: NodeJS.Timeout | undefined;
+  const reload = (agentUrl?: string) =>
+    search.reload(db, agentUrl).catch((err: unknown) => app.log.warn({ err, agentUrl }, 'agent profiles could not be read; the next reload tries again'));
+  app.readiness.add('agent profiles', () => (loaded ? undefined : 'still reading the enrolled agents'));
+  app.addHook('onReady', async () => {
+    const unsubscribe = app.feedHub.subscribe({
+      follower: true,
+      deliver(batch: readonly EventRow[]) {
+        for (const event of batch) if (event.event_type.startsWith('agent.')) void reload((JSON.parse(event.json) as { entity_id: string }).entity_id);
+      },
+      heartbeat() {},
+      end() {},
+    });
+    app.addHook('preClose', async () => {
+      unsubscribe();
+      clearInterval(timer);
+    });
+    await reload();
+    loaded = true;
+    timer = setInterval(() => void reload(), fullReloadMs).unref();
+  });
+}
