@@ -35,7 +35,8 @@ export function publisherCounts(index: AuthorizationIndex, domain: string) {
  * properties their registry ids.
  */
 function selectionOf(grant: IndexedGrant): Record<string, unknown> {
-  const values = (kind: string) => grant.scopes.filter((s) => s.kind === kind).map((s) => s.value);
+  // Sorted: the scopes keep no declaration order, and an answer should not depend on how they were stored.
+  const values = (kind: string) => grant.scopes.filter((s) => s.kind === kind).map((s) => s.value).sort(compare);
   switch (grant.authorizationType) {
     case 'property_ids':
       return { property_ids: values('property_id') };
@@ -65,7 +66,11 @@ function selectors(grant: IndexedGrant) {
     if (selection_type === 'by_id') (selector.property_ids ??= []).push(s.value);
     if (selection_type === 'by_tag') (selector.property_tags ??= []).push(s.value);
   }
-  return [...byKey.values()];
+  for (const selector of byKey.values()) {
+    selector.property_ids?.sort(compare);
+    selector.property_tags?.sort(compare);
+  }
+  return [...byKey.values()].sort((a, b) => compare(a.publisher_domain, b.publisher_domain) || compare(a.selection_type, b.selection_type));
 }
 
 /** The properties a grant covers now, publisher by publisher. */
