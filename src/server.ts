@@ -39,7 +39,9 @@ import { backfillSkeletons, homographsPlugin, type ReviewAppliers } from './regi
 import { lookupsPlugin } from './registry/lookups/index.ts';
 import { ownershipPlugin } from './registry/ownership/index.ts';
 import { applyHeldProperty, propertiesPlugin, propertySnapshot } from './registry/properties/index.ts';
+import { publishersPlugin } from './registry/publishers/index.ts';
 import { searchPlugin } from './registry/search/index.ts';
+import { statsPlugin } from './registry/stats/index.ts';
 
 export interface AppDeps {
   config: Config;
@@ -117,6 +119,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(crawlerPlugin, { ctx, metrics });
   await app.register(lookupsPlugin, { ctx });
+  await app.register(publishersPlugin);
+  await app.register(statsPlugin, { ctx });
   await app.register(agentCatalogPlugin, { ctx });
   await app.register(demoPlugin, { ctx });
   await app.register(searchPlugin, { ctx });

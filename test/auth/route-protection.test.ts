@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { RouteEntry } from '../../src/http/route-table.ts';
+import { dailyPlanet, publishAdagents } from '../support/authorization-world.ts';
 import { eachEngine } from '../support/engines.ts';
 import { REDIRECT_URI } from '../support/identity.ts';
 import { startPublishers, type Publishers } from '../support/publishers.ts';
@@ -77,6 +78,9 @@ const examples: Record<string, Example> = {
     path: '/api/registry/validate/product-authorization',
     body: { agent_url: 'https://sales.example/mcp', publisher_properties: [{ selection_type: 'all', publisher_domain: 'news.example' }] },
   },
+  'GET /api/registry/publisher': { path: '/api/registry/publisher?domain=dailyplanet.example' },
+  'GET /api/registry/publishers': { path: '/api/registry/publishers?q=planet&limit=5' },
+  'GET /api/registry/stats': { path: '/api/registry/stats' },
   'POST /api/registry/expand/product-identifiers': {
     path: '/api/registry/expand/product-identifiers',
     body: { publisher_properties: [{ selection_type: 'all', publisher_domain: 'news.example' }] },
@@ -130,6 +134,9 @@ eachEngine('route protection, from the route table', (engine) => {
     publishers.serve('house.ap.test', '/.well-known/brand.json', { body: { house: { domain: 'house.ap.test', name: 'House' }, brands: [] } });
     publishers.serve('shop.ap.test', '/', { body: '<html><head><title>Shop</title></head><body></body></html>' });
     publishers.serve('pub.ap.test', '/.well-known/adagents.json', { body: { authorized_agents: [{ url: 'https://agent.sellers.example/ap', authorized_for: 'All' }] } });
+    // A publisher the authorization index knows, for the publisher views.
+    await publishAdagents(server.db, 'dailyplanet.example', dailyPlanet());
+    await server.app.authorizationIndex.until((f) => f.index.publisher('dailyplanet.example') !== undefined);
   });
   after(async () => {
     await server.close();

@@ -50,6 +50,9 @@ export async function applyAdagents(tx: Queryable, p: AdagentsProjection, docume
     collection_count: p.collections.length,
     manager_domain: p.manager_domain,
     discovery_method: p.manager_domain ? 'authoritative_location' : 'well_known',
+    // The publisher's state as the snapshot carries it, so a mirror (the lookups' index) need not read it back.
+    document_url: p.document_url,
+    discovered_at: publisher.discovered_at.toISOString(),
   };
   const publisherEvents: NewEvent[] = [];
   if (created) {

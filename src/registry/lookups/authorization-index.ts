@@ -12,6 +12,7 @@ import {
 } from './index-records.ts';
 import { DecisionTable, Outcome, type CoverageLike } from './decision-table.ts';
 import { Interner } from './interner.ts';
+import { SortedDomains } from './sorted-domains.ts';
 
 type Json = Record<string, unknown>;
 
@@ -39,6 +40,8 @@ class PublisherNode extends Map<string, Coverage | Coverage[]> {
   file: IndexedPublisher | undefined = undefined;
   /** The file's, here so a check need not visit the file. */
   stale = false;
+  /** How many of `properties` are stale, kept as they change so a listing need not count. */
+  staleProperties = 0;
   /** rid → property, in the order learnt. */
   readonly properties = new Map<string, PlacedProperty>();
   readonly byPropertyId = new Map<string, PlacedProperty>();
@@ -89,6 +92,11 @@ export class AuthorizationIndex {
   private readonly byNumber: Array<PlacedProperty | undefined> = [];
   private readonly propertyNumbers = new Numbers();
   private readonly nodeNumbers = new Numbers();
+  /** Beside the check's structures, for the publisher views: domains with a file, in order. */
+  private readonly filed = new SortedDomains();
+  /** Whose adagents.json declares each grant: source domain → its grants. */
+  private readonly grantsBySource = new Map<string, Set<IndexedGrant>>();
+  private readonly tally = { stalePublishers: 0, staleProperties: 0, removedCollections: 0 };
 
   /** Moves on every apply, so what is derived from the index knows when to derive again. */
   version = 0;
@@ -142,11 +150,14 @@ export class AuthorizationIndex {
       case 'publisher':
       case 'publisher.adagents_discovered':
       case 'publisher.adagents_changed': {
-        const publisher = publisherFrom(payload, this.intern);
+        const publisher = publisherFrom(payload, this.intern, (domain) => this.nodes.get(domain)?.file);
         if (publisher) {
           this.touchedPublishers.add(publisher.domain);
           const node = this.node(publisher.domain);
+          if (node.file?.stale) this.tally.stalePublishers--;
+          if (publisher.stale) this.tally.stalePublishers++;
           node.file = publisher;
+          this.filed.add(node.domain);
           node.stale = publisher.stale;
           this.table.setPublisher(node.number, node.domain, true, node.stale);
         }
@@ -268,9 +279,43 @@ export class AuthorizationIndex {
   }
 
   get size(): { publishers: number; properties: number; grants: number } {
-    let publishers = 0;
-    for (const node of this.nodes.values()) if (node.file) publishers++;
-    return { publishers, properties: this.properties.size, grants: this.grants.size };
+    return { publishers: this.filed.size, properties: this.properties.size, grants: this.grants.size };
+  }
+
+  // Reads for the publisher views (registry/publishers, registry/stats); none is on a check's path.
+
+  /** Every domain whose adagents.json the index holds (active or stale), in byte order. */
+  publisherDomains(): readonly string[] {
+    return this.filed.all();
+  }
+
+  /** The grants a domain's own adagents.json declares (a manager's file serving it included). */
+  grantsDeclaredBy(domain: string): IndexedGrant[] {
+    return [...(this.grantsBySource.get(domain) ?? [])];
+  }
+
+  /** A publisher's counts, without listing its properties. */
+  publisherCounts(domain: string): { properties: number; staleProperties: number; collections: number; authorizations: number; agents: number } {
+    const node = this.nodes.get(domain);
+    const declared = this.grantsBySource.get(domain);
+    const agents = new Set<string>();
+    for (const grant of declared ?? []) agents.add(grant.agent);
+    let collections = 0;
+    for (const c of node?.collections.values() ?? []) if (!c.removed) collections++;
+    return { properties: node?.properties.size ?? 0, staleProperties: node?.staleProperties ?? 0, collections, authorizations: declared?.size ?? 0, agents: agents.size };
+  }
+
+  /** Registry-wide counts, kept as the index changes. */
+  totals(): { publishers: number; stalePublishers: number; properties: number; staleProperties: number; collections: number; authorizations: number; agents: number } {
+    return {
+      publishers: this.filed.size,
+      stalePublishers: this.tally.stalePublishers,
+      properties: this.properties.size,
+      staleProperties: this.tally.staleProperties,
+      collections: this.collections.size - this.tally.removedCollections,
+      authorizations: this.grants.size,
+      agents: this.grantsOfAgent.size,
+    };
   }
 
   /** Properties this index handed out carry their node; any other is looked up. */
@@ -319,6 +364,10 @@ export class AuthorizationIndex {
     }
     node.properties.set(property.rid, property);
     if (property.propertyId !== null) node.byPropertyId.set(property.propertyId, property);
+    if (property.stale) {
+      node.staleProperties++;
+      this.tally.staleProperties++;
+    }
   }
 
   private removeProperty(rid: string): void {
@@ -340,6 +389,10 @@ export class AuthorizationIndex {
     }
     const node = old.node;
     node.properties.delete(rid);
+    if (old.stale) {
+      node.staleProperties--;
+      this.tally.staleProperties--;
+    }
     if (old.propertyId !== null && node.byPropertyId.get(old.propertyId) === old) node.byPropertyId.delete(old.propertyId);
     this.prune(node);
   }
@@ -348,6 +401,9 @@ export class AuthorizationIndex {
     this.removeGrant(grant.id);
     this.grants.set(grant.id, grant);
     this.touchedAgents.add(grant.agent);
+    let ofSource = this.grantsBySource.get(grant.source);
+    if (!ofSource) this.grantsBySource.set(grant.source, (ofSource = new Set()));
+    ofSource.add(grant);
     let ofAgent = this.grantsOfAgent.get(grant.agent);
     if (!ofAgent) this.grantsOfAgent.set(grant.agent, (ofAgent = new Set()));
     ofAgent.add(grant);
@@ -366,6 +422,9 @@ export class AuthorizationIndex {
     if (!old) return;
     this.grants.delete(id);
     this.touchedAgents.add(old.agent);
+    const ofSource = this.grantsBySource.get(old.source);
+    ofSource?.delete(old);
+    if (ofSource?.size === 0) this.grantsBySource.delete(old.source);
     const ofAgent = this.grantsOfAgent.get(old.agent);
     ofAgent?.delete(old);
     if (ofAgent?.size === 0) this.grantsOfAgent.delete(old.agent);
@@ -384,6 +443,7 @@ export class AuthorizationIndex {
   private putCollection(collection: IndexedCollection): void {
     this.removeCollection(collection.rid);
     this.collections.set(collection.rid, collection);
+    if (collection.removed) this.tally.removedCollections++;
     this.node(collection.publisher).collections.set(collection.rid, collection);
   }
 
@@ -391,6 +451,7 @@ export class AuthorizationIndex {
     const old = this.collections.get(rid);
     if (!old) return;
     this.collections.delete(rid);
+    if (old.removed) this.tally.removedCollections--;
     const node = this.nodes.get(old.publisher);
     if (!node) return;
     node.collections.delete(rid);

@@ -55,12 +55,19 @@ export interface IndexedGrant {
   countries: readonly string[] | null;
   signingKeys: unknown[] | null;
   scopes: readonly Scope[];
+  /** The entry's narrowing constraints as declared (collections, placements, effective window), or null when it has none. */
+  constraints: Readonly<Record<string, unknown>> | null;
 }
 
 export interface IndexedPublisher {
   domain: string;
   stale: boolean;
   reason: string | null;
+  /** Where the file was read, after authoritative_location hops (null until an event or the snapshot says). */
+  documentUrl: string | null;
+  /** The domain serving the file when it is not the publisher's own. */
+  managerDomain: string | null;
+  discoveredAt: string | null;
 }
 
 export interface IndexedCollection {
@@ -127,7 +134,17 @@ export function grantFrom(p: Json, intern: Interner): IndexedGrant | undefined {
     countries: Array.isArray(p['countries']) ? intern.list(strs(p['countries']).map((c) => intern.string(c))) : null,
     signingKeys: Array.isArray(p['signing_keys']) ? (p['signing_keys'] as unknown[]) : null,
     scopes: intern.list(objs(p['scopes']).map((s) => scopeFrom(s, intern)), scopeKey),
+    constraints: constraintsOf(p),
   };
+}
+
+/** Constraints an authorized_agents[] entry may add to its selection (adagents.json 3.0.6). */
+const constraintFields = ['collections', 'placement_ids', 'placement_tags', 'effective_from', 'effective_until'] as const;
+
+function constraintsOf(p: Json): Json | null {
+  let out: Json | null = null;
+  for (const field of constraintFields) if (p[field] !== undefined && p[field] !== null) (out ??= {})[field] = p[field];
+  return out;
 }
 
 function scopeFrom(s: Json, intern: Interner): Scope {
@@ -137,10 +154,24 @@ function scopeFrom(s: Json, intern: Interner): Scope {
 
 const scopeKey = (s: Scope): string => `${s.target_publisher}\u0000${s.kind}\u0000${s.value}`;
 
-export function publisherFrom(p: Json, intern: Interner): IndexedPublisher | undefined {
+/**
+ * A publisher's file state. A stale event carries only the status and reason, so fields the payload
+ * does not carry keep their `previous` values.
+ */
+export function publisherFrom(p: Json, intern: Interner, previous: (domain: string) => IndexedPublisher | undefined): IndexedPublisher | undefined {
   const domain = str(p['publisher_domain']) ?? str(p['domain']);
   if (!domain) return undefined;
-  return { domain: intern.string(domain), stale: p['status'] === 'stale', reason: str(p['reason']) ?? str(p['stale_reason']) };
+  const before = previous(domain);
+  const kept = (field: string, old: string | null | undefined) => (field in p ? str(p[field]) : (old ?? null));
+  const stale = p['status'] === 'stale';
+  return {
+    domain: intern.string(domain),
+    stale,
+    reason: stale ? (str(p['reason']) ?? str(p['stale_reason']) ?? before?.reason ?? null) : null,
+    documentUrl: kept('document_url', before?.documentUrl),
+    managerDomain: kept('manager_domain', before?.managerDomain),
+    discoveredAt: kept('discovered_at', before?.discoveredAt),
+  };
 }
 
 export function collectionFrom(p: Json, intern: Interner): IndexedCollection | undefined {

@@ -15,6 +15,10 @@ export { AuthorizationIndex, covers } from './authorization-index.ts';
 export { agentDomains, type AgentDomain } from './agent-domains.ts';
 export { authorizationStatus, checkAuthorization, type Verdict } from './check.ts';
 export type { IndexFollower } from './index-follower.ts';
+export type { IndexedCollection, IndexedGrant, IndexedProperty, IndexedPublisher } from './index-records.ts';
+export { grantSummary, propertySummary } from './render.ts';
+export { liveIndex } from './routes/live-index.ts';
+export { compare, firstAfter } from './sorted-domains.ts';
 
 /** At most this many characters of kept answers (about 64 MiB), however many entries that is. */
 const answerCacheChars = 64 * 1024 * 1024;

@@ -98,7 +98,10 @@ eachEngine('crawler against a fleet of publishers', (engine) => {
         collection_count: 1,
         manager_domain: null,
         discovery_method: 'well_known',
+        document_url: `https://${domain}/.well-known/adagents.json`,
+        discovered_at: discovered!.payload.discovered_at,
       });
+      assert.ok(!Number.isNaN(Date.parse(String(discovered!.payload.discovered_at))));
       const created = ofType(events, 'property.created')[0]!;
       assert.deepEqual(created.payload.identifiers, [{ type: 'domain', value: domain }]);
       assert.equal(created.payload.source, 'authoritative');
