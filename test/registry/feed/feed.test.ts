@@ -166,8 +166,7 @@ eachEngine('change feed pages', (engine) => {
       const { body } = await getFeed(server.url, { cursor: uuidv7() });
       const named = [...new Set(String(body.message).match(/\/api\/registry\/[a-z/]+[a-z]/g))];
       assert.ok(named.length >= 4, named.join(' '));
-      // The agents search is the agents capability's route; the feed serves the others.
-      for (const path of named.filter((p) => p !== '/api/registry/agents/search')) {
+      for (const path of named) {
         const res = await fetch(`${server.url}${path}?limit=1`, { headers: asAdmin });
         assert.equal(res.status, 200, path);
         assert.equal(typeof (await json(res)).has_more, 'boolean', path);
