@@ -9,6 +9,7 @@ import { lookupsBench } from './lookups.bench.ts';
 import { salesBench } from './sales.bench.ts';
 import { signalsBench } from './signals.bench.ts';
 import { creativeBench } from './creative.bench.ts';
+import { agentSearchBench } from './agent-search.bench.ts';
 
 const benches: Array<[string, () => Promise<void>]> = [
   ['healthz', healthzBench],
@@ -20,6 +21,7 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['sales', salesBench],
   ['signals', signalsBench],
   ['creative', creativeBench],
+  ['agent-search', agentSearchBench],
 ];
 
 const only = process.argv.slice(2);

@@ -17,6 +17,8 @@ export interface PacedOptions {
   rate: number;
   seconds: number;
   connections: number;
+  /** Sent with every request (a credential). */
+  headers?: Record<string, string>;
 }
 
 /**

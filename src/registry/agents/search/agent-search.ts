@@ -64,6 +64,11 @@ export class AgentSearch {
     };
   }
 
+  /** Derives every profile now rather than at the next search. */
+  warm(): void {
+    this.profiles.current(this.index());
+  }
+
   /** Reads the enrolled agents' part of their profiles again: every agent's, or one's. */
   async reload(db: Queryable, agentUrl?: string): Promise<void> {
     const rows = await profileInputs(db, agentUrl);

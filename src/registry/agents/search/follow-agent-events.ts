@@ -8,7 +8,7 @@ const fullReloadMs = 60_000;
 
 /**
  * Keeps the enrolled agents' part of the profiles current: read whole at start (the search is
- * ready after), again for one agent when the feed says it changed (on any instance), and whole
+ * ready once they are read and the profiles derived from the live index), again for one agent when the feed says it changed (on any instance), and whole
  * once a minute. The graph's part follows the authorization index by itself.
  */
 export function followAgentEvents(app: FastifyInstance, db: Database, search: AgentSearch): void {
@@ -16,7 +16,7 @@ export function followAgentEvents(app: FastifyInstance, db: Database, search: Ag
   let timer: NodeJS.Timeout | undefined;
   const reload = (agentUrl?: string) =>
     search.reload(db, agentUrl).catch((err: unknown) => app.log.warn({ err, agentUrl }, 'agent profiles could not be read; the next reload tries again'));
-  app.readiness.add('agent profiles', () => (loaded ? undefined : 'still reading the enrolled agents'));
+  app.readiness.add('agent profiles', () => (loaded ? undefined : 'still reading the enrolled agents and deriving inventory profiles'));
   app.addHook('onReady', async () => {
     const unsubscribe = app.feedHub.subscribe({
       follower: true,
@@ -30,8 +30,16 @@ export function followAgentEvents(app: FastifyInstance, db: Database, search: Ag
       unsubscribe();
       clearInterval(timer);
     });
-    await reload();
-    loaded = true;
+    // In the background, as the index builds itself: the profiles are derived once it is live, so
+    // the first search does not pay for deriving every agent's (a second at a million properties).
+    void (async () => {
+      await reload();
+      await app.authorizationIndex.until((follower) => follower.live);
+      const started = performance.now();
+      search.warm();
+      loaded = true;
+      app.log.info({ agents: search.profiles.size, ms: Math.round(performance.now() - started) }, 'agent inventory profiles derived');
+    })();
     timer = setInterval(() => void reload(), fullReloadMs).unref();
   });
 }

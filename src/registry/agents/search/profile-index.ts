@@ -29,6 +29,11 @@ export class ProfileIndex {
     this.clock = clock;
   }
 
+  /** Agents with a profile. */
+  get size(): number {
+    return this.entries.size;
+  }
+
   /** What enrollment and probing say of an agent now (undefined: no longer enrolled). */
   setExtras(agent: string, extras: AgentExtras | undefined): void {
     if (extras) this.extras.set(agent, extras);
