@@ -4,6 +4,7 @@ import type { ReadProbes } from './probe-view.ts';
 import { changeAgentRoutes } from './routes/change-agent.ts';
 import { enrollAgentRoute } from './routes/enroll-agent.ts';
 import { listAgentsRoute } from './routes/list-agents.ts';
+import { operatorRoute } from './routes/operator.ts';
 import { AgentEntry } from './schemas.ts';
 import type { EnrollmentContext } from './enrollment.ts';
 import { probeStates, probingPlugin, scheduleProbe } from './probing/index.ts';
@@ -36,6 +37,7 @@ export const agentCatalogPlugin = fp<AgentCatalogOptions>(
     app.decorate('agentEnrollment', enrollment);
     changeAgentRoutes(app, ctx);
     listAgentsRoute(app, ctx.db, readProbes, () => app.authorizationIndex.index);
+    operatorRoute(app, ctx.db, () => app.authorizationIndex.index);
   },
   { name: 'agent-catalog', dependencies: ['lookups'] },
 );
