@@ -7,16 +7,20 @@ import { listAgentsRoute } from './routes/list-agents.ts';
 import { operatorRoute } from './routes/operator.ts';
 import { AgentEntry } from './schemas.ts';
 import type { EnrollmentContext } from './enrollment.ts';
+import { OwnAgentAccess, type OwnDeployment } from './own-agents.ts';
 import { probeStates, probingPlugin, scheduleProbe } from './probing/index.ts';
 
 export { agentTypes, type AgentType } from './agent-types.ts';
 export { enrollAgent, changeAgent, removeAgent, type Enrollment, type EnrollmentContext, type OnEnrolled } from './enrollment.ts';
 export { allAgentsShown, type AgentRow } from './sql.ts';
 export { operatorFor } from './operator.ts';
+export { ownEnrollments, type OwnDeployment, type ServedAgent } from './own-agents.ts';
 export { scheduleProbe } from './probing/index.ts';
 
 export interface AgentCatalogOptions {
   ctx: AppContext;
+  /** The agents served beside the registry: the prober calls them with their credential, on loopback. */
+  own?: OwnDeployment;
 }
 
 /**
@@ -27,9 +31,13 @@ export interface AgentCatalogOptions {
  * the graph.
  */
 export const agentCatalogPlugin = fp<AgentCatalogOptions>(
-  async (app, { ctx }) => {
+  async (app, { ctx, own }) => {
     app.addSchema(AgentEntry);
-    await app.register(probingPlugin, { ctx, worker: ctx.config.probeWorker });
+    const access = own ? new OwnAgentAccess(own) : undefined;
+    const settings = access ? { authorization: (url: string) => access.authorization(url), fetcherFor: (url: string) => access.fetcherFor(url) } : undefined;
+    await app.register(probingPlugin, { ctx, worker: ctx.config.probeWorker, ...(settings ? { settings } : {}) });
+    // onClose runs after the prober's preClose has stopped it: no probe is left using the client.
+    if (access) app.addHook('onClose', async () => access.close());
     const readProbes: ReadProbes = (db, urls) => probeStates(db, urls, ctx.clock.now());
     // The first probe is queued with the enrollment and the prober woken once it has committed.
     const enrollment: EnrollmentContext = { ...ctx, onEnrolled: scheduleProbe, enrolled: () => app.agentProber?.wake() };
