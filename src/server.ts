@@ -14,7 +14,7 @@ import { registerOpenApi } from './http/openapi.ts';
 import { buildValidator, refuseNulCharacters } from './http/validation.ts';
 import { buildSerializer } from './http/serialization.ts';
 import { echoRequestId, requestId } from './http/request-id.ts';
-import { baseUrl } from './http/base-url.ts';
+import { baseUrl, listeningAddress } from './http/base-url.ts';
 import { standardOutputLog } from './http/log-destination.ts';
 import { logRequests } from './http/request-log.ts';
 import { recordRoutes } from './http/route-table.ts';
@@ -26,10 +26,10 @@ import { parseAllowList } from './net/allow-list.ts';
 import { SafeFetch } from './net/safe-fetch.ts';
 import { ApError } from './protocol/errors.ts';
 // Capabilities, each through its one public face: its index.ts (lint refuses anything deeper).
-import { agentsPlugin, testDeployment, type Tenant } from './agents/index.ts';
+import { agentsPlugin, servedAgents, testDeployment, type Tenant } from './agents/index.ts';
 import { authPlugin, type Authenticator } from './auth/index.ts';
 import { dashboardPlugin } from './dashboard/index.ts';
-import { agentCatalogPlugin } from './registry/agents/index.ts';
+import { agentCatalogPlugin, type OwnDeployment } from './registry/agents/index.ts';
 import { applyHeldBrand, brandsPlugin, type EnrichmentProvider } from './registry/brands/index.ts';
 import { crawlerPlugin } from './registry/crawler/index.ts';
 import { demoPlugin } from './registry/demo/index.ts';
@@ -121,12 +121,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(lookupsPlugin, { ctx });
   await app.register(publishersPlugin);
   await app.register(statsPlugin, { ctx });
-  await app.register(agentCatalogPlugin, { ctx });
-  await app.register(demoPlugin, { ctx });
+  // The agents served beside the registry: the demo enrolls them, the prober calls them with their credential.
+  const tenants = deps.tenants ?? (await testDeployment(ctx, () => baseUrl(app, config)));
+  const own: OwnDeployment = { served: () => servedAgents(tenants, baseUrl(app, config)), listening: () => listeningAddress(app), credential: config.agents.testCredential };
+  await app.register(agentCatalogPlugin, { ctx, own });
+  await app.register(demoPlugin, { ctx, own });
   await app.register(searchPlugin, { ctx });
   await app.register(ownershipPlugin, { ctx });
   await app.register(homographsPlugin, { ctx, appliers: deps.reviewAppliers ?? { brand: applyHeldBrand(ctx), property: applyHeldProperty(ctx) } });
-  await app.register(agentsPlugin, { ctx, tenants: deps.tenants ?? (await testDeployment(ctx, () => baseUrl(app, config))) });
+  await app.register(agentsPlugin, { ctx, tenants });
 
   app.addHook('onClose', async () => {
     if (!deps.fetcher) await fetcher.close();

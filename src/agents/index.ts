@@ -52,6 +52,11 @@ export async function testDeployment(ctx: AppContext, base: () => string): Promi
   return [sales, signals, creative, builder];
 }
 
+/** The agents served, as a catalog enrolls them: each tenant's MCP endpoint at `base`, named after the deployment. */
+export function servedAgents(tenants: readonly Tenant[], base: string): Array<{ url: string; name: string; description: string; protocols: readonly string[] }> {
+  return tenants.map((t) => ({ url: `${base}${t.path}/mcp`, name: `AP test deployment: ${t.name}`, description: t.description, protocols: t.protocols }));
+}
+
 /** The test deployment's buyers' seats on the demo platforms: the public test credential holds one on each of two. */
 const demoSeats: readonly PlatformSeat[] = [
   { platform: 'tradeflow-dsp', account: 'public-test-seat', principals: ['public-test'] },

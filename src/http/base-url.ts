@@ -19,3 +19,9 @@ export function baseUrl(app: FastifyInstance, config: Config): string {
   if (typeof address === 'object' && address) listeningAt.set(app.server, url);
   return url;
 }
+
+/** The address and port the server listens on; undefined before it does. */
+export function listeningAddress(app: FastifyInstance): { address: string; port: number } | undefined {
+  const address = app.server.address();
+  return typeof address === 'object' && address ? { address: address.address, port: address.port } : undefined;
+}

@@ -64,6 +64,7 @@ const examples: Record<string, Example> = {
   'GET /api/properties/history': { path: '/api/properties/history?domain=news.example' },
   'GET /api/search': { path: '/api/search?q=acme' },
   'GET /api/registry/agents': { path: '/api/registry/agents?capabilities=true&properties=true' },
+  'GET /api/registry/operator': { path: '/api/registry/operator?domain=operator.ap.test' },
   'GET /api/registry/validate/property-authorization': {
     path: '/api/registry/validate/property-authorization?agent_url=https%3A%2F%2Fsales.example%2Fmcp&identifier_type=domain&identifier_value=news.example',
   },
@@ -126,11 +127,13 @@ eachEngine('route protection, from the route table', (engine) => {
     publishers = await startPublishers();
     server = await startTestServer(engine, { deps: { fetcher: publishers.fetcher } });
     routes = server.app.routeTable;
-    // What the public examples read: a brand and a property entry (with history), a house's
-    // brand.json, a site to enrich from and a publisher's adagents.json.
+    // What the public examples read: a brand and a property entry (with history), an enrolled
+    // agent, a house's brand.json, a site to enrich from and a publisher's adagents.json.
     assert.equal((await postJson(`${server.url}/api/brands/save`, { domain: 'acme.example', brand_name: 'Acme' })).status, 201);
     const property = { publisher_domain: 'news.example', authorized_agents: [{ url: 'https://agent.sellers.example/ap' }] };
     assert.equal((await postJson(`${server.url}/api/properties/save`, property)).status, 201);
+    // An agent in the catalog, for the operator lookup (the admin key's organization needs no proof).
+    assert.equal((await postJson(`${server.url}/api/registry/agents`, { agent_url: 'https://sales.operator.ap.test/mcp', type: 'sales', name: 'Operator sales' })).status, 201);
     publishers.serve('house.ap.test', '/.well-known/brand.json', { body: { house: { domain: 'house.ap.test', name: 'House' }, brands: [] } });
     publishers.serve('shop.ap.test', '/', { body: '<html><head><title>Shop</title></head><body></body></html>' });
     publishers.serve('pub.ap.test', '/.well-known/adagents.json', { body: { authorized_agents: [{ url: 'https://agent.sellers.example/ap', authorized_for: 'All' }] } });

@@ -12,8 +12,9 @@ export interface EnrollableUrl {
 /**
  * An agent URL as the catalog keeps it: http(s), on a domain name (an IP address cannot be proven
  * by DNS or a well-known file), without credentials or fragment, in its canonical spelling.
+ * `localhost` only when asked: for this deployment's own agents, and to find them again.
  */
-export function enrollableUrl(input: string, field = 'agent_url', where: 'body' | 'querystring' = 'body'): EnrollableUrl {
+export function enrollableUrl(input: string, field = 'agent_url', where: 'body' | 'querystring' = 'body', options: { localhost?: boolean } = {}): EnrollableUrl {
   const refuse = (reason: string): never => {
     throw new ApError('invalid_request', `Invalid ${field}: ${reason}.`, { details: [{ in: where, field, message: reason }] });
   };
@@ -23,6 +24,8 @@ export function enrollableUrl(input: string, field = 'agent_url', where: 'body' 
   if (url.username || url.password) refuse('an agent URL carries no credentials');
   if (url.hash) refuse('an agent URL has no fragment');
   if (/^\[|^\d+(\.\d+){3}$/.test(url.hostname)) refuse('an agent is enrolled on a domain name, not an IP address');
+  // This deployment's own agents, when it listens on loopback (the demo): `localhost`, which no one proves.
+  if (options.localhost && url.hostname === 'localhost') return { url: canonicalAgentUrl(url.href)!, host: 'localhost' };
   const host = normalizeDomain(url.hostname, { field, in: where });
   return { url: canonicalAgentUrl(url.href)!, host };
 }

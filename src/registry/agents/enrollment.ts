@@ -30,12 +30,13 @@ const actorOf = (principal: Principal) => `api:${principal.kind}:${principal.sub
 /**
  * Enrolls an agent for the caller's organization, on a host it has proven control of (the
  * ownership proofs of saves, of the host or a domain above it). An agent is enrolled once: a
- * second enrollment of the same URL is a conflict, whoever asks.
+ * second enrollment of the same URL is a conflict, whoever asks. `ownDeployment`: the agents this
+ * process serves (the demo enrolls them), which may be on `localhost`.
  */
-export async function enrollAgent(ctx: EnrollmentContext, principal: Principal, input: Enrollment): Promise<sql.AgentRow> {
+export async function enrollAgent(ctx: EnrollmentContext, principal: Principal, input: Enrollment, options: { ownDeployment?: boolean } = {}): Promise<sql.AgentRow> {
   const org = principal.organization;
   if (!org) throw new ApError('forbidden', 'Agents are enrolled by an organization; the credential belongs to none.');
-  const { url, host } = enrollableUrl(input.agent_url);
+  const { url, host } = enrollableUrl(input.agent_url, 'agent_url', 'body', { localhost: options.ownDeployment === true });
   const agent = await ctx.db.transaction(async (tx) => {
     await requireProofOfAny(tx, ctx, principal, provingDomains(host), `enroll an agent on ${host}`);
     const now = ctx.clock.now();
@@ -51,7 +52,7 @@ export async function enrollAgent(ctx: EnrollmentContext, principal: Principal, 
 
 /** Changes an enrolled agent's name, type, description or visibility; only its organization (or a registry admin) may. */
 export async function changeAgent(ctx: EnrollmentContext, principal: Principal, agentUrl: string, change: EnrollmentChange): Promise<sql.AgentRow> {
-  const { url } = enrollableUrl(agentUrl, 'agent_url', 'querystring');
+  const { url } = enrollableUrl(agentUrl, 'agent_url', 'querystring', { localhost: true });
   return ctx.db.transaction(async (tx) => {
     const before = await ownedAgent(tx, principal, url);
     const after = {
@@ -74,7 +75,7 @@ export async function changeAgent(ctx: EnrollmentContext, principal: Principal, 
 
 /** Removes an enrolled agent (its probes with it); `agent.removed` when it was in the public catalog. */
 export async function removeAgent(ctx: EnrollmentContext, principal: Principal, agentUrl: string): Promise<{ url: string }> {
-  const { url } = enrollableUrl(agentUrl, 'agent_url', 'querystring');
+  const { url } = enrollableUrl(agentUrl, 'agent_url', 'querystring', { localhost: true });
   return ctx.db.transaction(async (tx) => {
     const agent = await ownedAgent(tx, principal, url);
     await sql.deleteAgent(tx, url);

@@ -8,17 +8,22 @@ import { AgentEntry, SearchResult } from './schemas.ts';
 import { searchAgentsRoute } from './routes/search-agents.ts';
 import { AgentSearch } from './search/agent-search.ts';
 import { followAgentEvents } from './search/follow-agent-events.ts';
+import { operatorRoute } from './routes/operator.ts';
 import type { EnrollmentContext } from './enrollment.ts';
+import { OwnAgentAccess, type OwnDeployment } from './own-agents.ts';
 import { probeStates, probingPlugin, scheduleProbe } from './probing/index.ts';
 
 export { agentTypes, type AgentType } from './agent-types.ts';
 export { enrollAgent, changeAgent, removeAgent, type Enrollment, type EnrollmentContext, type OnEnrolled } from './enrollment.ts';
 export { allAgentsShown, type AgentRow } from './sql.ts';
 export { operatorFor } from './operator.ts';
+export { ownEnrollments, type OwnDeployment, type ServedAgent } from './own-agents.ts';
 export { scheduleProbe } from './probing/index.ts';
 
 export interface AgentCatalogOptions {
   ctx: AppContext;
+  /** The agents served beside the registry: the prober calls them with their credential, on loopback. */
+  own?: OwnDeployment;
 }
 
 /**
@@ -29,10 +34,14 @@ export interface AgentCatalogOptions {
  * the graph.
  */
 export const agentCatalogPlugin = fp<AgentCatalogOptions>(
-  async (app, { ctx }) => {
+  async (app, { ctx, own }) => {
     app.addSchema(AgentEntry);
     app.addSchema(SearchResult);
-    await app.register(probingPlugin, { ctx, worker: ctx.config.probeWorker });
+    const access = own ? new OwnAgentAccess(own) : undefined;
+    const settings = access ? { authorization: (url: string) => access.authorization(url), fetcherFor: (url: string) => access.fetcherFor(url) } : undefined;
+    await app.register(probingPlugin, { ctx, worker: ctx.config.probeWorker, ...(settings ? { settings } : {}) });
+    // onClose runs after the prober's preClose has stopped it: no probe is left using the client.
+    if (access) app.addHook('onClose', async () => access.close());
     const readProbes: ReadProbes = (db, urls) => probeStates(db, urls, ctx.clock.now());
     // The first probe is queued with the enrollment and the prober woken once it has committed.
     const enrollment: EnrollmentContext = { ...ctx, onEnrolled: scheduleProbe, enrolled: () => app.agentProber?.wake() };
@@ -44,6 +53,7 @@ export const agentCatalogPlugin = fp<AgentCatalogOptions>(
     searchAgentsRoute(app, search);
     followAgentEvents(app, ctx.db, search);
     app.decorate('agentSearch', search);
+    operatorRoute(app, ctx.db, () => app.authorizationIndex.index);
   },
   { name: 'agent-catalog', dependencies: ['lookups'] },
 );

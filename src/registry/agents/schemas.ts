@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Cursor } from '../../protocol/wire/common.ts';
+import { Cursor, Domain } from '../../protocol/wire/common.ts';
 import { agentTypes } from './agent-types.ts';
 import { visibilities } from './visibility.ts';
 
@@ -155,4 +155,72 @@ export const SearchPageSchema = Type.Object(
       },
     ],
   },
+);
+
+export const OperatorQuery = Type.Object({ domain: Domain }, { additionalProperties: false });
+
+const TrustingPublisher = Type.Object({
+  domain: Type.String(),
+  status: Type.Enum(['active', 'stale', 'unknown'], { description: 'The state of the publisher’s adagents.json (unknown: named by a manager’s file, never crawled itself).' }),
+  property_count: Type.Integer({ description: 'Its properties the authorization covers.' }),
+});
+
+/** The sample the example shows, once: the catalog entry of an enrolled agent, then what the operator lookup adds. */
+const operatorExample = {
+  domain: 'meridian-media.example',
+  agents: [
+    {
+      agent_url: 'https://sales.meridian-media.example/mcp',
+      name: 'Meridian Media sales agent',
+      type: 'sales',
+      visibility: 'public',
+      operator: { slug: 'meridian-media', name: 'Meridian Media' },
+      enrolled_at: '2026-01-05T09:30:00.000Z',
+      updated_at: '2026-01-05T09:30:00.000Z',
+      sources: ['catalog', 'brand_json'],
+      brand_json: { agent_id: 'meridian_sales', agent_type: 'sales' },
+      publisher_count: 2,
+      property_count: 5,
+      publishers: [
+        { domain: 'dailyharbor.example', status: 'active', property_count: 3 },
+        { domain: 'metroweekly.example', status: 'active', property_count: 2 },
+      ],
+    },
+  ],
+  count: 1,
+  publisher_count: 2,
+};
+
+export const OperatorAgent = Type.Object(
+  {
+    agent_url: Type.String({ description: 'Canonical, as the catalog and the authorization graph key agents.' }),
+    name: Type.Optional(Type.String()),
+    type: Type.Optional(AgentType),
+    description: Type.Optional(Type.String()),
+    visibility: Type.Optional(Visibility),
+    operator: Type.Optional(Type.Object({ slug: Type.String(), name: Type.String() }, { description: 'The member organization that enrolled it.' })),
+    enrolled_at: Type.Optional(Type.String({ format: 'date-time' })),
+    updated_at: Type.Optional(Type.String({ format: 'date-time' })),
+    sources: Type.Array(Type.Enum(['catalog', 'brand_json']), {
+      minItems: 1,
+      description:
+        'How the registry knows the domain operates it. catalog: enrolled on the domain or a host under it (or listed by its brand.json), and visible to you: the catalog fields above come with it. ' +
+        'brand_json: the domain’s brand.json lists it.',
+    }),
+    brand_json: Type.Optional(Type.Object({ agent_id: Type.String(), agent_type: Type.String() }, { description: 'The agent as the domain’s brand.json lists it.' })),
+    publisher_count: Type.Integer({ description: 'Publishers whose adagents.json authorizes it.' }),
+    property_count: Type.Integer({ description: 'Their properties it is authorized for, summed.' }),
+    publishers: Type.Array(TrustingPublisher, { maxItems: 1000, description: 'Those publishers, by domain (the first 1000).' }),
+  },
+  { description: 'An agent the domain operates, with the publishers that trust it.' },
+);
+
+export const OperatorAnswer = Type.Object(
+  {
+    domain: Type.String({ description: 'The domain asked about, normalized.' }),
+    agents: Type.Array(OperatorAgent, { description: 'In URL order.' }),
+    count: Type.Integer(),
+    publisher_count: Type.Integer({ description: 'Distinct publishers trusting any of these agents.' }),
+  },
+  { description: 'The agents operated by the domain that you may see, and the publishers that trust them.', examples: [operatorExample] },
 );

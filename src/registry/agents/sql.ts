@@ -111,3 +111,13 @@ export async function profileInputs(db: Queryable, agentUrl?: string): Promise<E
     [agentUrl ?? null],
   );
 }
+
+/** Agents enrolled on `domain` or a host under it, or at one of `urls`, whatever their visibility (the caller filters), in URL order. */
+export async function agentsOfOperator(db: Queryable, domain: string, urls: readonly string[]): Promise<AgentRow[]> {
+  return db.query<AgentRow>(
+    `select ${columns} from registry_agents a join organizations o on o.id = a.organization_id
+     where a.host = $1 or right(a.host, length($1) + 1) = '.' || $1 or a.agent_url = any($2::text[])
+     order by a.agent_url`,
+    [domain, urls],
+  );
+}

@@ -2,6 +2,7 @@ import type { Clock } from '../../clock.ts';
 import type { Database, Queryable } from '../../db/database.ts';
 import { createAdminKey } from '../../auth/index.ts';
 import { applyAdagents, applyBrandJson, projectAdagents, projectBrandJson } from '../graph/index.ts';
+import { ensureDemoOrganization } from './deployment-agents.ts';
 import * as sql from './sql.ts';
 import { loadWorld, type World, type WorldDocument } from './world.ts';
 
@@ -44,6 +45,8 @@ export async function seedDemo(db: Database, clock: Clock, options: SeedOptions 
     // earlier publisher files, which the current ones follow, dropping what they no longer declare (stale).
     for (const file of world.brands) events += await applyBrand(tx, file);
     for (const file of [...world.earlier, ...world.publishers]) events += await applyPublisher(tx, file, now);
+    // The organization this deployment's agents are enrolled under once the server listens (deployment-agents.ts).
+    await ensureDemoOrganization(tx);
     const adminKey = options.createAdminKey ? (await createAdminKey(tx, 'demo registry')).key : undefined;
     return { seeded: true, publishers: world.publishers.length, brandFiles: world.brands.length, events, ...(adminKey ? { adminKey } : {}) };
   });

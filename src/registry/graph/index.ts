@@ -7,6 +7,7 @@
  */
 export { applyAdagents, markStale, type ApplySummary } from './apply-adagents.ts';
 export { applyBrandJson } from './apply-brand-json.ts';
+export { operatorSide, type DeclaredAgent } from './operator-side.ts';
 export { projectAdagents, type AdagentsProjection } from './project-adagents.ts';
 export { projectBrandJson, type BrandJsonProjection } from './project-brand-json.ts';
 export { graphCatalogSnapshot, graphCollectionsSnapshot, graphSnapshot } from './snapshot.ts';

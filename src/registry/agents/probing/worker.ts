@@ -20,6 +20,8 @@ export interface ProbeSettings {
   pollMs: number;
   /** The `Authorization` to send an agent, if any (e.g. a credential its operator gave the registry). */
   authorization?: (agentUrl: string) => string | undefined;
+  /** Another fetch client for some agents (this deployment's own, on loopback); the worker's by default. */
+  fetcherFor?: (agentUrl: string) => SafeFetch | undefined;
 }
 
 export const defaultProbeSettings: ProbeSettings = {
@@ -99,7 +101,7 @@ export class ProbeWorker {
     const fresh = row.capabilities !== null && row.capabilities_fetched_at !== null && startedAt.getTime() - row.capabilities_fetched_at.getTime() < this.settings.capabilitiesTtlMs;
     try {
       const authorization = this.settings.authorization?.(row.agent_url);
-      const seen = await probeAgent(row.agent_url, fresh ? row.capabilities : undefined, { fetcher: this.fetcher, ...(authorization ? { authorization } : {}) });
+      const seen = await probeAgent(row.agent_url, fresh ? row.capabilities : undefined, { fetcher: this.settings.fetcherFor?.(row.agent_url) ?? this.fetcher, ...(authorization ? { authorization } : {}) });
       const now = this.clock.now();
       const outcome = await recordProbe(this.db, row.agent_url, seen, { startedAt, now, nextAt: new Date(now.getTime() + this.settings.intervalMs), usedCache: fresh });
       this.log.info({ agentUrl: row.agent_url, outcome, reachable: seen.reachable, latencyMs: seen.latencyMs }, 'agent probed');
