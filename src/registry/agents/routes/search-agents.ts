@@ -25,6 +25,7 @@ export function searchAgentsRoute(app: FastifyInstance, search: AgentSearch): vo
         response: { 200: SearchPageSchema, ...errorResponses(400, 401, 410) },
       },
     },
-    async (request) => search.search(searchQuery(request.query), viewerOf(request.principal), request.query.limit ?? 50, request.query.cursor),
+    // The body as kept (see AgentSearch): a string is sent as it is, not serialized again.
+    async (request, reply) => reply.type('application/json; charset=utf-8').send(search.search(searchQuery(request.query), viewerOf(request.principal), request.query.limit ?? 50, request.query.cursor)),
   );
 }

@@ -2,6 +2,7 @@ import type { Clock } from '../../../clock.ts';
 import type { Queryable } from '../../../db/database.ts';
 import { decodeCursor, encodeCursor } from '../../../protocol/cursor.ts';
 import { ApError } from '../../../protocol/errors.ts';
+import { RecentAnswers } from '../../../protocol/recent-answers.ts';
 import type { AuthorizationIndex } from '../../lookups/index.ts';
 import { profileInputs } from '../sql.ts';
 import { canSee, type Viewer } from '../visibility.ts';
@@ -25,6 +26,8 @@ export interface SearchPage {
 export class AgentSearch {
   readonly profiles: ProfileIndex;
   private readonly snapshots: ResultSnapshots;
+  /** Pages as sent, by ranking, offset and size: a ranking's pages never change, and popular first pages are asked again and again. */
+  private readonly pages = new RecentAnswers<string>(256);
   private readonly index: () => AuthorizationIndex;
 
   constructor(clock: Clock, index: () => AuthorizationIndex) {
@@ -33,7 +36,8 @@ export class AgentSearch {
     this.index = index;
   }
 
-  search(query: SearchQuery, viewer: Viewer, limit: number, cursor: string | undefined): SearchPage {
+  /** A page of the search as its JSON body. */
+  search(query: SearchQuery, viewer: Viewer, limit: number, cursor: string | undefined): string {
     let snapshot;
     let offset = 0;
     if (cursor !== undefined) {
@@ -55,13 +59,8 @@ export class AgentSearch {
         return ranked.sort(byRank);
       });
     }
-    const page = snapshot.ranked.slice(offset, offset + limit);
-    const next = offset + page.length;
-    return {
-      results: page.map(({ profile, relevance_score, matched_filters }) => ({ ...profile, relevance_score, matched_filters })),
-      cursor: encodeCursor({ s: snapshot.id, o: String(next) }),
-      has_more: next < snapshot.ranked.length,
-    };
+    const key = `${snapshot.id}:${offset}:${limit}`;
+    return this.pages.get(key) ?? this.pages.set(key, JSON.stringify(pageOf(snapshot.id, snapshot.ranked, offset, limit)));
   }
 
   /** Derives every profile now rather than at the next search. */
@@ -78,4 +77,14 @@ export class AgentSearch {
     }
     this.profiles.replaceExtras(new Map<string, AgentExtras>(rows.map((row) => [row.agent_url, extrasFrom(row)])));
   }
+}
+
+function pageOf(id: string, ranked: readonly Ranked[], offset: number, limit: number): SearchPage {
+  const page = ranked.slice(offset, offset + limit);
+  const next = offset + page.length;
+  return {
+    results: page.map(({ profile, relevance_score, matched_filters }) => ({ ...profile, relevance_score, matched_filters })),
+    cursor: encodeCursor({ s: id, o: String(next) }),
+    has_more: next < ranked.length,
+  };
 }
