@@ -39,6 +39,8 @@ export interface Config {
   crawler: CrawlerConfig;
   /** Whether this instance probes the catalog's enrolled agents (health, capabilities, compliance). */
   probeWorker: boolean;
+  /** Whether this instance publishes inventory profile changes to the feed (one instance at a time does). */
+  profileEvents: boolean;
 }
 
 /** The crawler (registry spec section 5): its queue worker, schedule and fetch limits. */
@@ -193,6 +195,7 @@ export const envVars = {
   AGENT_TASK_MAX_ATTEMPTS: { default: '3', meaning: 'runs of a long-running task before it fails for good' },
   CRAWL_WORKER: { default: 'true', meaning: 'run the crawl queue worker in this instance (true or false)' },
   PROBE_WORKER: { default: 'true', meaning: 'probe the agent catalog\'s enrolled agents from this instance (true or false)' },
+  AGENT_PROFILE_EVENTS: { default: 'true', meaning: 'publish agent.profile_updated events for inventory profile changes from this instance (true or false; one instance at a time does)' },
   CRAWL_INTERVAL_SECONDS: { default: '86400', meaning: 'seconds between re-crawls of a domain (jittered)' },
   CRAWL_JITTER: { default: '0.1', meaning: 'spread of re-crawl times, as a fraction of the interval (0 to 0.5)' },
   CRAWL_RETRY_BASE_SECONDS: { default: '60', meaning: 'first retry delay after a timeout, 5xx or 429; doubled on each further failure, up to the interval' },
@@ -274,6 +277,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
       pollSeconds: integer('CRAWL_POLL_SECONDS', get('CRAWL_POLL_SECONDS'), 1, 3600),
     },
     probeWorker: oneOf('PROBE_WORKER', get('PROBE_WORKER'), ['true', 'false']) === 'true',
+    profileEvents: oneOf('AGENT_PROFILE_EVENTS', get('AGENT_PROFILE_EVENTS'), ['true', 'false']) === 'true',
   };
 }
 

@@ -52,7 +52,7 @@ export async function serveAp(args: string[], env: Record<string, string> = {}):
     // No crawl worker unless asked: it would fetch saved domains through the system's DNS. An
     // empty registry unless asked: the demo would fill an embedded database on its first start.
     // No agents unless asked, as most tests are of the registry alone.
-    env: { ...process.env, LOG_LEVEL: 'info', CRAWL_WORKER: 'false', PROBE_WORKER: 'false', AP_DEMO: 'false', AGENTS: 'false', ...env },
+    env: { ...process.env, LOG_LEVEL: 'info', CRAWL_WORKER: 'false', PROBE_WORKER: 'false', AGENT_PROFILE_EVENTS: 'false', AP_DEMO: 'false', AGENTS: 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: string[] = [];

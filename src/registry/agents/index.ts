@@ -51,7 +51,7 @@ export const agentCatalogPlugin = fp<AgentCatalogOptions>(
     listAgentsRoute(app, ctx.db, readProbes, () => app.authorizationIndex.index);
     const search = new AgentSearch(ctx.clock, () => app.authorizationIndex.index);
     searchAgentsRoute(app, search);
-    followAgentEvents(app, ctx.db, search);
+    followAgentEvents(app, ctx, search);
     app.decorate('agentSearch', search);
     operatorRoute(app, ctx.db, () => app.authorizationIndex.index);
   },

@@ -121,3 +121,37 @@ export async function agentsOfOperator(db: Queryable, domain: string, urls: read
     [domain, urls],
   );
 }
+
+/** Taken without waiting by the instance publishing profile changes; false when another holds it. */
+export async function lockProfilePublishing(tx: Queryable): Promise<boolean> {
+  const [row] = await tx.query<{ locked: boolean }>(`select pg_try_advisory_xact_lock(hashtext('agent_profiles')) as locked`);
+  return row!.locked;
+}
+
+export interface PublishedProfile {
+  agent_url: string;
+  profile: Record<string, unknown>;
+  digest: string;
+  enrolled: boolean;
+  published_at: Date;
+}
+
+export async function publishedProfiles(db: Queryable, agentUrls: readonly string[]): Promise<PublishedProfile[]> {
+  return db.query<PublishedProfile>('select agent_url, profile, digest, enrolled, published_at from agent_profiles where agent_url = any($1::text[])', [agentUrls]);
+}
+
+export async function savePublishedProfile(tx: Queryable, p: { agent_url: string; profile: object; digest: string; enrolled: boolean; published_at: Date }): Promise<void> {
+  await tx.query(
+    `insert into agent_profiles (agent_url, profile, digest, enrolled, published_at) values ($1, $2, $3, $4, $5)
+     on conflict (agent_url) do update set profile = excluded.profile, digest = excluded.digest, enrolled = excluded.enrolled, published_at = excluded.published_at`,
+    [p.agent_url, JSON.stringify(p.profile), p.digest, p.enrolled, p.published_at],
+  );
+}
+
+export async function publishedAgents(db: Queryable): Promise<string[]> {
+  return (await db.query<{ agent_url: string }>('select agent_url from agent_profiles')).map((row) => row.agent_url);
+}
+
+export async function removePublishedProfile(tx: Queryable, agentUrl: string): Promise<void> {
+  await tx.query('delete from agent_profiles where agent_url = $1', [agentUrl]);
+}

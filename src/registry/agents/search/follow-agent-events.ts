@@ -1,17 +1,22 @@
 import type { FastifyInstance } from 'fastify';
-import type { Database } from '../../../db/database.ts';
+import type { AppContext } from '../../../context.ts';
+import { BackgroundPass } from '../../../jobs/background-pass.ts';
 import type { EventRow } from '../../feed/index.ts';
 import type { AgentSearch } from './agent-search.ts';
+import { ProfilePublisher } from './profile-publisher.ts';
 
 /** How often every enrolled agent's part is read again: changes the feed does not carry (a private agent's) show within this. */
 const fullReloadMs = 60_000;
+/** How often profile changes are published to the feed (AGENT_PROFILE_EVENTS). */
+const publishMs = 30_000;
 
 /**
  * Keeps the enrolled agents' part of the profiles current: read whole at start (the search is
  * ready once they are read and the profiles derived from the live index), again for one agent when the feed says it changed (on any instance), and whole
- * once a minute. The graph's part follows the authorization index by itself.
+ * once a minute. The graph's part follows the authorization index by itself. With
+ * AGENT_PROFILE_EVENTS, profile changes are published to the feed every 30 s (ProfilePublisher).
  */
-export function followAgentEvents(app: FastifyInstance, db: Database, search: AgentSearch): void {
+export function followAgentEvents(app: FastifyInstance, { db, clock, config }: Pick<AppContext, 'db' | 'clock' | 'config'>, search: AgentSearch): void {
   let loaded = false;
   let timer: NodeJS.Timeout | undefined;
   const reload = (agentUrl?: string) =>
@@ -26,9 +31,16 @@ export function followAgentEvents(app: FastifyInstance, db: Database, search: Ag
       heartbeat() {},
       end() {},
     });
+    const publisher = new ProfilePublisher();
+    const publishing = new BackgroundPass(
+      async () => void (await publisher.publish(db, search.profiles.current(app.authorizationIndex.index), clock.now())),
+      (err) => app.log.warn({ err }, 'agent profile changes could not be published; the next pass tries again'),
+      publishMs,
+    );
     app.addHook('preClose', async () => {
       unsubscribe();
       clearInterval(timer);
+      await publishing.stop();
     });
     // In the background, as the index builds itself: the profiles are derived once it is live, so
     // the first search does not pay for deriving every agent's (a second at a million properties).
@@ -39,6 +51,7 @@ export function followAgentEvents(app: FastifyInstance, db: Database, search: Ag
       search.warm();
       loaded = true;
       app.log.info({ agents: search.profiles.size, ms: Math.round(performance.now() - started) }, 'agent inventory profiles derived');
+      if (config.profileEvents) publishing.start();
     })();
     timer = setInterval(() => void reload(), fullReloadMs).unref();
   });

@@ -1,0 +1,71 @@
+import { createHash } from 'node:crypto';
+import type { Database } from '../../../db/database.ts';
+import { appendEvents, type NewEvent } from '../../feed/index.ts';
+import { lockProfilePublishing, publishedAgents, publishedProfiles, removePublishedProfile, savePublishedProfile } from '../sql.ts';
+import type { InventoryProfile } from './inventory-profile.ts';
+import type { ProfileEntry } from './profile-index.ts';
+
+const actor = 'pipeline:agent-profiles';
+
+/**
+ * Publishes profile changes to the feed: `agent.profile_updated` with the whole profile and its
+ * `changed_fields` when a public agent's profile changes (or first appears), `agent.removed` when
+ * an agent no publisher authorizes any more drops out (an enrolled agent's removal is the
+ * catalog's event). Every instance derives the same profiles; one at a time publishes (a lock
+ * taken without waiting), comparing with what was last published, so each change is one event.
+ * Private and members-only agents stay out of the feed, as the catalog keeps them.
+ */
+export class ProfilePublisher {
+  /** The profiles as this instance last saw them published: a pass looks only at what moved since. */
+  private seen = new Map<string, InventoryProfile>();
+  /** Whether a pass has compared everything published, which finds agents that dropped out while no instance ran. */
+  private primed = false;
+
+  /** One pass; the number of events it wrote (0 also when another instance held the lock). */
+  async publish(db: Database, entries: ReadonlyMap<string, ProfileEntry>, now: Date): Promise<number> {
+    const current = new Map<string, ProfileEntry>();
+    for (const [agent, entry] of entries) if (!entry.extras || entry.extras.visibility === 'public') current.set(agent, entry);
+    const moved = [...current.values()].filter((e) => this.seen.get(e.profile.agent_url) !== e.profile).map((e) => e.profile.agent_url);
+    const gone = [...this.seen.keys()].filter((agent) => !current.has(agent));
+    if (this.primed && moved.length === 0 && gone.length === 0) return 0;
+    const written = await db.transaction(async (tx) => {
+      if (!(await lockProfilePublishing(tx))) return undefined;
+      if (!this.primed) for (const agent of await publishedAgents(tx)) if (!current.has(agent) && !gone.includes(agent)) gone.push(agent);
+      const published = new Map((await publishedProfiles(tx, [...moved, ...gone])).map((row) => [row.agent_url, row]));
+      const events: NewEvent[] = [];
+      for (const agent of moved) {
+        const { profile, extras } = current.get(agent)!;
+        const digest = digestOf(profile);
+        const before = published.get(agent);
+        if (before?.digest === digest) continue;
+        await savePublishedProfile(tx, { agent_url: agent, profile, digest, enrolled: extras !== undefined, published_at: now });
+        const changed = before ? changedFields(before.profile as unknown as InventoryProfile, profile) : Object.keys(profile).filter((k) => k !== 'agent_url' && k !== 'updated_at');
+        events.push({ event_type: 'agent.profile_updated', entity_type: 'agent', entity_id: agent, actor, payload: { ...profile, type: 'sales', changed_fields: changed } });
+      }
+      for (const agent of gone) {
+        const before = published.get(agent);
+        if (!before) continue;
+        await removePublishedProfile(tx, agent);
+        if (!before.enrolled) events.push({ event_type: 'agent.removed', entity_type: 'agent', entity_id: agent, actor, payload: { agent_url: agent } });
+      }
+      await appendEvents(tx, events);
+      return events.length;
+    });
+    if (written === undefined) return 0;
+    this.primed = true;
+    for (const agent of moved) this.seen.set(agent, current.get(agent)!.profile);
+    for (const agent of gone) this.seen.delete(agent);
+    return written;
+  }
+}
+
+function digestOf(profile: InventoryProfile): string {
+  const { updated_at: _updated, ...rest } = profile;
+  return createHash('sha256').update(JSON.stringify(rest)).digest('base64url');
+}
+
+/** The top-level fields whose values differ (the feed's advisory list; at least one). */
+function changedFields(before: InventoryProfile, after: InventoryProfile): string[] {
+  const fields = (Object.keys(after) as Array<keyof InventoryProfile>).filter((k) => k !== 'agent_url' && k !== 'updated_at' && JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+  return fields.length > 0 ? fields : ['updated_at'];
+}
