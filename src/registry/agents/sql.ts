@@ -100,12 +100,14 @@ export interface ExtrasRow {
   updated_at: Date;
   capabilities: unknown;
   capabilities_fetched_at: Date | null;
+  /** A sales agent's products summed up by probing (probing/inventory.ts). */
+  inventory: { channels?: unknown; delivery_types?: unknown; format_ids?: unknown } | null;
 }
 
 /** Every enrolled agent's (or one's) profile inputs. */
 export async function profileInputs(db: Queryable, agentUrl?: string): Promise<ExtrasRow[]> {
   return db.query<ExtrasRow>(
-    `select a.agent_url, a.type, a.visibility, a.organization_id, a.updated_at, p.capabilities, p.capabilities_fetched_at
+    `select a.agent_url, a.type, a.visibility, a.organization_id, a.updated_at, p.capabilities, p.capabilities_fetched_at, p.inventory
      from registry_agents a left join registry_agent_probes p on p.agent_url = a.agent_url
      where $1::text is null or a.agent_url = $1`,
     [agentUrl ?? null],

@@ -6,7 +6,7 @@ import { enrollDeploymentAgents } from '../../../src/registry/demo/index.ts';
 import type { OwnDeployment } from '../../../src/registry/agents/index.ts';
 import { eachEngine } from '../../support/engines.ts';
 import { json, type Json } from '../../support/http.ts';
-import { startTestServer, type TestServer } from '../../support/server.ts';
+import { asAdmin, startTestServer, type TestServer } from '../../support/server.ts';
 
 /** An outcome with its lists in URL order, to compare. */
 const sorted = (outcome: Json) => Object.fromEntries(Object.entries(outcome).map(([k, v]) => [k, Array.isArray(v) ? [...v].sort() : v]));
@@ -54,6 +54,13 @@ eachEngine('the demo catalog of the deployment’s own agents', (engine) => {
         assert.deepEqual(failed, [], agent.agent_url);
         assert.equal(agent.compliance.status, 'passing', agent.agent_url);
       }
+      // The sales agent's wholesale catalog shows in its inventory profile: its products' delivery types and formats.
+      await server.app.agentSearch.reload(server.db);
+      const search = await json(await fetch(`${server.url}/api/registry/agents/search?limit=200`, { headers: asAdmin }));
+      const sales = (search.results as Json[]).find((r) => String(r.agent_url).includes('/sales/'));
+      assert.ok(sales, JSON.stringify(search));
+      assert.ok(sales.delivery_types.length > 0 && sales.format_ids.length > 0, JSON.stringify(sales));
+      assert.ok((search.results as Json[]).every((r) => !String(r.agent_url).includes('/signals/')), 'only sales agents are searched');
     });
 
     it('enrolls nothing twice: a second start keeps them, and one at another address replaces them', async () => {

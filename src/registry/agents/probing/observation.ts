@@ -1,4 +1,5 @@
 import type { AgentProtocol } from '../../../client/agents/index.ts';
+import type { InventorySummary } from './inventory.ts';
 
 /** What one probe of an agent saw, before it is judged (compliance.ts) and recorded (record.ts). */
 export interface ProbeObservation {
@@ -12,6 +13,8 @@ export interface ProbeObservation {
   healthError?: string;
   /** A get_ap_capabilities answer fetched by this probe (absent when the cache was used, or it failed). */
   fetchedCapabilities?: unknown;
+  /** A sales agent's products summed up, read with fresh capabilities (absent otherwise). */
+  fetchedInventory?: InventorySummary;
   /** Why get_ap_capabilities could not be read, when it was asked and failed. */
   capabilitiesError?: string;
   /** The task names it lists (MCP tools, A2A skills), when it was reached. */

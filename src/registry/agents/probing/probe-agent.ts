@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { connectA2a, connectMcp, fetchThrough, type AgentConnection, type AgentProtocol } from '../../../client/agents/index.ts';
 import { FetchError } from '../../../net/fetch-error.ts';
 import type { SafeFetch } from '../../../net/safe-fetch.ts';
+import { readInventory, sellsMedia } from './inventory.ts';
 import type { ProbeObservation } from './observation.ts';
 
 export interface ProbeAgentOptions {
@@ -58,6 +59,11 @@ export async function probeAgent(agentUrl: string, cachedCapabilities: unknown, 
       }
     }
     seen.listedTasks = await agent.listTasks().catch(() => []);
+    // With the capabilities, once a day: what a sales agent's products say of its inventory.
+    if (seen.fetchedCapabilities !== undefined && sellsMedia(seen.fetchedCapabilities, seen.listedTasks)) {
+      const inventory = await readInventory(agent);
+      if (inventory) seen.fetchedInventory = inventory;
+    }
     seen.unknownTaskAnswer = await unknownTaskAnswer(agent);
     seen.signingKeys = await readJwks(options.fetcher, jwksUrl(agentUrl, capabilities));
   } finally {

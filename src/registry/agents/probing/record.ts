@@ -75,6 +75,7 @@ export async function recordProbe(db: Database, agentUrl: string, seen: ProbeObs
       // Kept when this probe did not fetch it: the list shows it with its age.
       capabilities: fetched ? seen.fetchedCapabilities : before.capabilities,
       capabilities_fetched_at: fetched ? timing.now : before.capabilities_fetched_at,
+      inventory: seen.fetchedInventory ?? before.inventory,
       compliance: checks,
       compliance_status: status,
       verified: verification.verified,

@@ -1,5 +1,6 @@
 import type { Queryable } from '../../../db/database.ts';
 import type { ComplianceCheck, ComplianceStatus } from './compliance.ts';
+import type { InventorySummary } from './inventory.ts';
 
 /** Every query of agent probing (table registry_agent_probes, migration 0033). */
 
@@ -16,6 +17,7 @@ export interface ProbeRow {
   health_error: string | null;
   capabilities: unknown;
   capabilities_fetched_at: Date | null;
+  inventory: InventorySummary | null;
   compliance: ComplianceCheck[];
   compliance_status: ComplianceStatus;
   verified: boolean;
@@ -26,7 +28,7 @@ export interface ProbeRow {
 }
 
 const columns = `p.agent_url, a.type, p.next_probe_at, p.claimed_until, p.probed_at, p.reachable, p.latency_ms, p.protocols, p.health_error,
-  p.capabilities, p.capabilities_fetched_at, p.compliance, p.compliance_status, p.verified, p.verified_role, p.verified_specialisms,
+  p.capabilities, p.capabilities_fetched_at, p.inventory, p.compliance, p.compliance_status, p.verified, p.verified_role, p.verified_specialisms,
   p.verified_at, p.verification_reason`;
 
 /** Makes the agent due at `at` (a row it already has becomes due no later); the agent's row must exist. */
@@ -74,6 +76,7 @@ export interface ProbeUpdate {
   health_error: string | null;
   capabilities: unknown;
   capabilities_fetched_at: Date | null;
+  inventory: InventorySummary | null;
   compliance: ComplianceCheck[];
   compliance_status: ComplianceStatus;
   verified: boolean;
@@ -88,12 +91,13 @@ export async function saveProbe(tx: Queryable, u: ProbeUpdate): Promise<void> {
   await tx.query(
     `update registry_agent_probes set next_probe_at = $2, claimed_until = null, probed_at = $3, reachable = $4, latency_ms = $5, protocols = $6,
        health_error = $7, capabilities = $8::jsonb, capabilities_fetched_at = $9, compliance = $10::jsonb, compliance_status = $11, verified = $12,
-       verified_role = $13, verified_specialisms = $14, verified_at = $15, verification_reason = $16
+       verified_role = $13, verified_specialisms = $14, verified_at = $15, verification_reason = $16, inventory = $17::jsonb
      where agent_url = $1`,
     [
       u.agent_url, u.next_probe_at, u.probed_at, u.reachable, u.latency_ms, u.protocols, u.health_error,
       u.capabilities === undefined || u.capabilities === null ? null : JSON.stringify(u.capabilities), u.capabilities_fetched_at,
       JSON.stringify(u.compliance), u.compliance_status, u.verified, u.verified_role, u.verified_specialisms, u.verified_at, u.verification_reason,
+      u.inventory === null ? null : JSON.stringify(u.inventory),
     ],
   );
 }

@@ -22,9 +22,15 @@ type Json = Record<string, unknown>;
 const object = (value: unknown): Json | undefined => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined);
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
 
+function formatIdsOf(value: unknown): Array<{ agent_url: string; id: string }> {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((f) => (typeof f?.agent_url === 'string' && typeof f?.id === 'string' ? [{ agent_url: f.agent_url as string, id: f.id as string }] : []));
+}
+
 /**
  * From the agent's get_ap_capabilities: TMP support (`media_buy.execution.trusted_match` present,
- * as the schema defines it) and its portfolio's primary channels and countries.
+ * as the schema defines it) and its portfolio's primary channels and countries; from its products
+ * (probing's summary of its wholesale catalog): channels, delivery types and formats.
  */
 export function extrasFrom(row: ExtrasRow): AgentExtras {
   const mediaBuy = object(object(row.capabilities)?.['media_buy']);
@@ -34,11 +40,11 @@ export function extrasFrom(row: ExtrasRow): AgentExtras {
     type: row.type,
     visibility: row.visibility,
     organizationId: row.organization_id,
-    channels: strings(portfolio?.['primary_channels']),
+    channels: [...new Set([...strings(portfolio?.['primary_channels']), ...strings(row.inventory?.channels)])],
     markets: strings(portfolio?.['primary_countries']).filter((c) => /^[A-Z]{2}$/.test(c)),
     categories: [],
-    deliveryTypes: [],
-    formatIds: [],
+    deliveryTypes: strings(row.inventory?.delivery_types),
+    formatIds: formatIdsOf(row.inventory?.format_ids),
     hasTmp: object(object(mediaBuy?.['execution'])?.['trusted_match']) !== undefined,
     categoryTaxonomy: null,
     updatedAt: updated,
