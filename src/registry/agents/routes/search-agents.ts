@@ -25,7 +25,7 @@ export function searchAgentsRoute(app: FastifyInstance, search: AgentSearch): vo
         response: { 200: SearchPageSchema, ...errorResponses(400, 401, 410) },
       },
     },
-    // The body as kept (see AgentSearch): a string is sent as it is, not serialized again.
+    // The body as kept (see AgentSearch): bytes are sent as they are, not serialized again.
     async (request, reply) => reply.type('application/json; charset=utf-8').send(search.search(searchQuery(request.query), viewerOf(request.principal), request.query.limit ?? 50, request.query.cursor)),
   );
 }

@@ -26,8 +26,8 @@ export interface SearchPage {
 export class AgentSearch {
   readonly profiles: ProfileIndex;
   private readonly snapshots: ResultSnapshots;
-  /** Pages as sent, by ranking, offset and size: a ranking's pages never change, and popular first pages are asked again and again. */
-  private readonly pages = new RecentAnswers<string>(256);
+  /** Pages as sent (UTF-8 bytes), by ranking, offset and size: a ranking's pages never change, and popular first pages are asked again and again. */
+  private readonly pages = new RecentAnswers<Buffer>(256);
   private readonly index: () => AuthorizationIndex;
 
   constructor(clock: Clock, index: () => AuthorizationIndex) {
@@ -37,7 +37,7 @@ export class AgentSearch {
   }
 
   /** A page of the search as its JSON body. */
-  search(query: SearchQuery, viewer: Viewer, limit: number, cursor: string | undefined): string {
+  search(query: SearchQuery, viewer: Viewer, limit: number, cursor: string | undefined): Buffer {
     let snapshot;
     let offset = 0;
     if (cursor !== undefined) {
@@ -60,7 +60,7 @@ export class AgentSearch {
       });
     }
     const key = `${snapshot.id}:${offset}:${limit}`;
-    return this.pages.get(key) ?? this.pages.set(key, JSON.stringify(pageOf(snapshot.id, snapshot.ranked, offset, limit)));
+    return this.pages.get(key) ?? this.pages.set(key, Buffer.from(JSON.stringify(pageOf(snapshot.id, snapshot.ranked, offset, limit))));
   }
 
   /** Derives every profile now rather than at the next search. */
