@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Role } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory, type Client as A2aClient } from '@a2a-js/sdk/client';
 import type { Tenant } from '../../src/agents/runtime/index.ts';
 import { asAdmin } from './server.ts';
+import { skillRequest } from '../../src/client/agents/index.ts';
 
 /**
  * A tenant with test tasks, counting how often each mutating one really ran. `held(name)` holds
@@ -111,21 +111,7 @@ export async function a2aClient(base: string, path = '/test', headers: Record<st
 
 /** Sends a message naming a skill and its parameters; resolves to the answer, a Message or (for a task that goes on) a Task. */
 export function sendSkill(client: A2aClient, skill: string, parameters: Record<string, unknown>): ReturnType<A2aClient['sendMessage']> {
-  return client.sendMessage({
-    tenant: '',
-    message: {
-      messageId: randomUUID(),
-      contextId: '',
-      taskId: '',
-      role: Role.ROLE_USER,
-      parts: [{ content: { $case: 'data', value: { skill, parameters } }, metadata: undefined, filename: '', mediaType: 'application/json' }],
-      metadata: undefined,
-      extensions: [],
-      referenceTaskIds: [],
-    },
-    configuration: undefined,
-    metadata: undefined,
-  });
+  return client.sendMessage(skillRequest(skill, parameters));
 }
 
 /** Sends a message naming a skill and its parameters; returns the data of the answer's first part. */

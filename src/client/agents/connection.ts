@@ -80,24 +80,28 @@ export async function connectA2a(cardUrl: string, options: ConnectOptions): Prom
     url: cardUrl,
     listTasks: async () => card.skills.map((s) => s.id || s.name),
     async call(task, args = {}) {
-      const answer = await client.sendMessage({
-        tenant: '',
-        message: {
-          messageId: randomUUID(),
-          contextId: '',
-          taskId: '',
-          role: Role.ROLE_USER,
-          parts: [{ content: { $case: 'data', value: { skill: task, parameters: args } }, metadata: undefined, filename: '', mediaType: 'application/json' }],
-          metadata: undefined,
-          extensions: [],
-          referenceTaskIds: [],
-        },
-        configuration: undefined,
-        metadata: undefined,
-      });
-      return a2aOutcome(answer);
+      return a2aOutcome(await client.sendMessage(skillRequest(task, args)));
     },
     // JSON-RPC over plain requests: nothing held open.
     close: async () => {},
+  };
+}
+
+/** The A2A request that asks for a task: a message whose one data part is `{skill, parameters}`. */
+export function skillRequest(skill: string, parameters: Record<string, unknown>) {
+  return {
+    tenant: '',
+    message: {
+      messageId: randomUUID(),
+      contextId: '',
+      taskId: '',
+      role: Role.ROLE_USER,
+      parts: [{ content: { $case: 'data' as const, value: { skill, parameters } }, metadata: undefined, filename: '', mediaType: 'application/json' }],
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    },
+    configuration: undefined,
+    metadata: undefined,
   };
 }
