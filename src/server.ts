@@ -108,7 +108,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // First of the capabilities: its guard attaches to every route registered after it.
   await app.register(authPlugin, { ctx, authenticator: deps.authenticator });
   await app.register(brandsPlugin, { ctx, enrichment: deps.enrichment });
-  await app.register(dashboardPlugin, { ctx });
   await app.register(propertiesPlugin, { ctx });
   await app.register(feedPlugin, {
     ctx,
@@ -118,6 +117,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(crawlerPlugin, { ctx, metrics });
   await app.register(lookupsPlugin, { ctx });
   await app.register(agentCatalogPlugin, { ctx });
+  // After the catalog: its pages enroll agents with the catalog's enrollment (first probe queued).
+  await app.register(dashboardPlugin, { ctx, enrollment: app.agentEnrollment });
   await app.register(demoPlugin, { ctx });
   await app.register(searchPlugin, { ctx });
   await app.register(ownershipPlugin, { ctx });

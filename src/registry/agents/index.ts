@@ -12,7 +12,9 @@ export { agentTypes, type AgentType } from './agent-types.ts';
 export { enrollAgent, changeAgent, removeAgent, type Enrollment, type EnrollmentContext, type OnEnrolled } from './enrollment.ts';
 export { allAgentsShown, type AgentRow } from './sql.ts';
 export { operatorFor } from './operator.ts';
-export { scheduleProbe } from './probing/index.ts';
+export { DESCRIPTION_MAX, NAME_MAX, isAgentType, isVisibility } from './profile.ts';
+export { visibilities, type Visibility } from './visibility.ts';
+export { probeStates, scheduleProbe, type ProbeState } from './probing/index.ts';
 
 export interface AgentCatalogOptions {
   ctx: AppContext;
