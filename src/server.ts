@@ -110,7 +110,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // First of the capabilities: its guard attaches to every route registered after it.
   await app.register(authPlugin, { ctx, authenticator: deps.authenticator });
   await app.register(brandsPlugin, { ctx, enrichment: deps.enrichment });
-  await app.register(dashboardPlugin, { ctx });
   await app.register(propertiesPlugin, { ctx });
   await app.register(feedPlugin, {
     ctx,
@@ -125,6 +124,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const tenants = deps.tenants ?? (await testDeployment(ctx, () => baseUrl(app, config)));
   const own: OwnDeployment = { served: () => servedAgents(tenants, baseUrl(app, config)), listening: () => listeningAddress(app), credential: config.agents.testCredential };
   await app.register(agentCatalogPlugin, { ctx, own });
+  // After the catalog: its pages enroll agents with the catalog's enrollment (first probe queued).
+  await app.register(dashboardPlugin, { ctx, enrollment: app.agentEnrollment });
   await app.register(demoPlugin, { ctx, own });
   await app.register(searchPlugin, { ctx });
   await app.register(ownershipPlugin, { ctx });

@@ -3,20 +3,33 @@ import formbody from '@fastify/formbody';
 import fp from 'fastify-plugin';
 import type { AppContext } from '../context.ts';
 import { signInLimit } from '../auth/index.ts';
+import type { EnrollmentContext } from '../registry/agents/index.ts';
 import { renderErrorsAsPages } from './error-pages.ts';
+import { changeAgentRoute } from './routes/change-agent.ts';
 import { createKeyRoute } from './routes/create-key.ts';
+import { enrollAgentRoute } from './routes/enroll-agent.ts';
+import { listAgentsRoute } from './routes/list-agents.ts';
 import { listKeysRoute } from './routes/list-keys.ts';
+import { manageAgentRoute } from './routes/manage-agent.ts';
+import { removeAgentRoute } from './routes/remove-agent.ts';
 import { revokeKeyRoute } from './routes/revoke-key.ts';
 import { signInRoutes } from './routes/sign-in.ts';
 import { signOutRoute } from './routes/sign-out.ts';
 
+export interface DashboardOptions {
+  ctx: AppContext;
+  /** The agent catalog's enrollment (`app.agentEnrollment`): the dashboard enrolls as the API does, first probe queued. */
+  enrollment: EnrollmentContext;
+}
+
 /**
  * The dashboard: server-rendered pages where signed-in users manage their organization's API
- * keys. Encapsulated, so form bodies, cookies and HTML error pages exist only under /dashboard
- * and the API keeps taking JSON alone.
+ * keys and enrolled agents. Encapsulated, so form bodies, cookies and HTML error pages exist only
+ * under /dashboard and the API keeps taking JSON alone. Registers after the agent catalog, whose
+ * enrollment it is handed.
  */
-export const dashboardPlugin = fp<{ ctx: AppContext }>(
-  async (app, { ctx: { db, config } }) => {
+export const dashboardPlugin = fp<DashboardOptions>(
+  async (app, { ctx: { db, config }, enrollment }) => {
     await app.register(async (dashboard) => {
       await dashboard.register(formbody, { bodyLimit: 16 * 1024 });
       await dashboard.register(cookie);
@@ -26,7 +39,12 @@ export const dashboardPlugin = fp<{ ctx: AppContext }>(
       listKeysRoute(dashboard, db);
       createKeyRoute(dashboard, db);
       revokeKeyRoute(dashboard, db);
+      listAgentsRoute(dashboard, enrollment);
+      enrollAgentRoute(dashboard, enrollment);
+      manageAgentRoute(dashboard, enrollment);
+      changeAgentRoute(dashboard, enrollment);
+      removeAgentRoute(dashboard, enrollment);
     });
   },
-  { name: 'dashboard' },
+  { name: 'dashboard', dependencies: ['agent-catalog'] },
 );

@@ -1,5 +1,13 @@
 export const KEYS_PATH = '/dashboard/api-keys';
+export const AGENTS_PATH = '/dashboard/agents';
 export const LOGIN_PATH = '/dashboard/login';
+
+/** The dashboard's sections, as its navigation names them. */
+export const SECTIONS = [
+  { path: KEYS_PATH, label: 'API keys', back: 'Back to the API keys' },
+  { path: AGENTS_PATH, label: 'Agents', back: 'Back to the agents' },
+] as const;
+export type SectionPath = (typeof SECTIONS)[number]['path'];
 
 /**
  * Where to go after sign-in: only a path of the dashboard on this origin, so a crafted link
@@ -20,4 +28,13 @@ export function loginLocation(path: string): string {
 
 export function keysLocation(organizationSlug: string): string {
   return `${KEYS_PATH}?org=${encodeURIComponent(organizationSlug)}`;
+}
+
+export function agentsLocation(organizationSlug: string): string {
+  return `${AGENTS_PATH}?org=${encodeURIComponent(organizationSlug)}`;
+}
+
+/** One enrolled agent's page: its URL travels in the query, as the API's `agent_url` does. */
+export function agentLocation(organizationSlug: string, agentUrl: string): string {
+  return `${AGENTS_PATH}/manage?org=${encodeURIComponent(organizationSlug)}&agent_url=${encodeURIComponent(agentUrl)}`;
 }

@@ -1,6 +1,7 @@
 import type { MembershipRow, ApiKeyRow } from '../auth/index.ts';
 import { escapeHtml, page, signInForm } from '../http/html.ts';
-import { KEYS_PATH, LOGIN_PATH, keysLocation } from './navigation.ts';
+import { KEYS_PATH, LOGIN_PATH, SECTIONS, keysLocation, type SectionPath } from './navigation.ts';
+import { csrfField, errorLine, organizationPicker, sectionNav, signedInAs, when, WIDE } from './page-parts.ts';
 import { mayRevoke, rolesOffered } from './permissions.ts';
 import type { Session } from './sessions.ts';
 
@@ -32,10 +33,11 @@ ${rows}
   return page(
     'API keys',
     `${WIDE}${signedInAs(session)}
-${organizationPicker(memberships, current)}
+${sectionNav(KEYS_PATH, current.slug)}
+${organizationPicker(memberships, current, keysLocation)}
 <p>Keys of <strong>${escapeHtml(current.name)}</strong> act for the organization from your servers:
 send <code>Authorization: Bearer &lt;key&gt;</code>. Your role here: ${escapeHtml(current.role)}.</p>
-${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
+${errorLine(error)}
 ${table}
 <h2>Create a key</h2>
 ${createForm(current, session, name)}`,
@@ -56,29 +58,12 @@ if it is lost, revoke it and create another.</p>
   );
 }
 
-/** A page that only explains something: a refusal, or a lack of organizations. */
-export function messageView(title: string, message: string, options: { session?: Session; back?: boolean } = {}): string {
-  const { session, back = true } = options;
+/** A page that only explains something: a refusal, or a lack of organizations; `back` is the section to return to, or none. */
+export function messageView(title: string, message: string, options: { session?: Session; back?: SectionPath | false } = {}): string {
+  const { session, back = KEYS_PATH } = options;
+  const section = back && SECTIONS.find((s) => s.path === back);
   return page(title, `${session ? signedInAs(session) : ''}<p>${escapeHtml(message)}</p>
-${back ? `<p><a href="${KEYS_PATH}">Back to the API keys</a></p>` : ''}`);
-}
-
-// The shared page is sized for a sign-in form; a six-column table needs more room.
-const WIDE = '<style>body{max-width:64rem}time,code{white-space:nowrap}td button{margin:0}select{font:inherit;padding:.4rem;margin-right:.5rem}</style>';
-
-function signedInAs(session: Session): string {
-  return `<form method="post" action="/dashboard/logout"><p>Signed in as ${escapeHtml(session.displayName)}.
-${csrfField(session)}<button type="submit">Sign out</button></p></form>`;
-}
-
-function organizationPicker(memberships: MembershipRow[], current: MembershipRow): string {
-  if (memberships.length < 2) return '';
-  const links = memberships.map((m) =>
-    m.organization_id === current.organization_id
-      ? `<strong aria-current="page">${escapeHtml(m.name)}</strong>`
-      : `<a href="${escapeHtml(keysLocation(m.slug))}">${escapeHtml(m.name)}</a>`,
-  );
-  return `<nav aria-label="Organizations"><p>Organization: ${links.join(' · ')}</p></nav>`;
+${section ? `<p><a href="${section.path}">${section.back}</a></p>` : ''}`);
 }
 
 function keyRow(key: ApiKeyRow, current: MembershipRow, session: Session): string {
@@ -107,14 +92,4 @@ function createForm(current: MembershipRow, session: Session, name = ''): string
 ${role}
 <button type="submit">Create key</button>
 </form>`;
-}
-
-function csrfField(session: Session): string {
-  return `<input type="hidden" name="csrf" value="${escapeHtml(session.csrfToken)}">`;
-}
-
-/** Timestamps come back as Date from both engines, though the row types say string. */
-function when(value: string | Date): string {
-  const iso = new Date(value).toISOString();
-  return `<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`;
 }

@@ -109,7 +109,15 @@ const exemptions: Array<{ routes: string[]; reason: string }> = [
   },
   { routes: ['POST /dashboard/login'], reason: 'the dashboard’s sign-in form: 303 when the password is right, 401 page when not (test/dashboard)' },
   {
-    routes: ['GET /dashboard/api-keys', 'HEAD /dashboard/api-keys', 'POST /dashboard/api-keys', 'POST /dashboard/api-keys/:id/revoke', 'POST /dashboard/logout'],
+    routes: [
+      ...every(['GET', 'HEAD', 'POST'], ['/dashboard/api-keys', '/dashboard/agents']),
+      'POST /dashboard/api-keys/:id/revoke',
+      'GET /dashboard/agents/manage',
+      'HEAD /dashboard/agents/manage',
+      'POST /dashboard/agents/change',
+      'POST /dashboard/agents/remove',
+      'POST /dashboard/logout',
+    ],
     reason: 'behind the dashboard’s own session cookie, not a Bearer credential: without a session they send the browser to sign in (asserted below)',
   },
 ];

@@ -68,4 +68,56 @@ eachEngine('dashboard in a real browser', (engine) => {
     assert.equal(refused.status, 401);
     await context.close();
   });
+
+  it('enrolls an agent, is told how to prove an unproven host, changes its visibility and removes it once confirmed', async () => {
+    const org = await seedOrganization(server.db);
+    const bob = await seedUser(server.db, { organization: org.slug });
+    await proveOwnership(server.db, org.slug, 'agents-dash.example');
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const main = page.locator('main');
+
+    await page.goto(`${server.url}/dashboard/agents`);
+    await page.getByLabel('Email').fill(bob.email);
+    await page.getByLabel('Password').fill(bob.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${server.url}/dashboard/agents`);
+    assert.match(await main.innerText(), /enrolled no agents yet/);
+
+    const enroll = async (url: string) => {
+      await page.getByLabel('Agent URL').fill(url);
+      await page.getByLabel('Type').selectOption('signals');
+      await page.getByLabel('Name').fill('Audience signals');
+      await page.getByLabel('Visibility').selectOption('public');
+      await page.getByRole('button', { name: 'Enroll agent' }).click();
+    };
+    await enroll('https://signals.elsewhere.example/mcp');
+    await page.getByRole('alert').waitFor();
+    assert.match(await page.getByRole('alert').innerText(), /has not proven control of signals\.elsewhere\.example/);
+    assert.match(await page.getByRole('note').innerText(), /_ap-owner\.signals\.elsewhere\.example/);
+    assert.equal(await page.getByLabel('Name').inputValue(), 'Audience signals', 'what was typed is kept');
+
+    await enroll('https://signals.agents-dash.example/mcp');
+    await page.waitForURL(`${server.url}/dashboard/agents?org=${org.slug}`);
+    const row = page.locator('tr', { hasText: 'Audience signals' });
+    assert.match(await row.innerText(), /signals\.agents-dash\.example\/mcp\s+signals\s+public\s+.*UTC\s+not probed yet/);
+
+    await row.getByRole('link', { name: 'Manage Audience signals' }).click();
+    await page.getByLabel('Visibility').selectOption('members_only');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.waitForURL(`${server.url}/dashboard/agents?org=${org.slug}`);
+    assert.match(await page.locator('tr', { hasText: 'Audience signals' }).innerText(), /members_only/);
+
+    await page.locator('tr', { hasText: 'Audience signals' }).getByRole('link', { name: 'Manage Audience signals' }).click();
+    const manageUrl = page.url();
+    await page.getByRole('button', { name: 'Remove agent' }).click();
+    // The browser holds an unticked confirmation back; nothing is sent.
+    assert.equal(page.url(), manageUrl);
+    assert.equal(await page.locator('input[name="confirm"]:invalid').count(), 1, 'the unticked box is what holds it back');
+    await page.getByLabel(/Yes, remove Audience signals/).check();
+    await page.getByRole('button', { name: 'Remove agent' }).click();
+    await page.waitForURL(`${server.url}/dashboard/agents?org=${org.slug}`);
+    assert.match(await main.innerText(), /enrolled no agents yet/);
+    await context.close();
+  });
 });

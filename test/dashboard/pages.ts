@@ -37,3 +37,15 @@ export async function revokeThroughPage(base: string, jar: CookieJar, keyId: str
   const csrf = csrfOf(await keysPage(base, jar, org));
   return browse(jar, `${base}/dashboard/api-keys/${keyId}/revoke`, { form: { csrf } });
 }
+
+export async function agentsPage(base: string, jar: CookieJar, org?: string): Promise<string> {
+  const res = await browse(jar, `${base}/dashboard/agents${org ? `?org=${org}` : ''}`);
+  assert.equal(res.status, 200, `the agents page answered ${res.status}`);
+  return res.text();
+}
+
+/** Posts one of the agent pages' forms (`/dashboard/agents` + `path`) with the CSRF token of the organization's agents page. */
+export async function postAgentForm(base: string, jar: CookieJar, path: string, org: string, fields: Record<string, string>): Promise<Response> {
+  const csrf = csrfOf(await agentsPage(base, jar, org));
+  return browse(jar, `${base}/dashboard/agents${path}`, { form: { csrf, org, ...fields } });
+}

@@ -6,6 +6,7 @@ import { appendEvent } from '../feed/index.ts';
 import { requireProofOfAny } from '../ownership/index.ts';
 import type { AgentType } from './agent-types.ts';
 import { enrollableUrl, provingDomains } from './agent-url.ts';
+import { checkProfile } from './profile.ts';
 import * as sql from './sql.ts';
 import type { Visibility } from './visibility.ts';
 
@@ -37,6 +38,7 @@ export async function enrollAgent(ctx: EnrollmentContext, principal: Principal, 
   const org = principal.organization;
   if (!org) throw new ApError('forbidden', 'Agents are enrolled by an organization; the credential belongs to none.');
   const { url, host } = enrollableUrl(input.agent_url, 'agent_url', 'body', { localhost: options.ownDeployment === true });
+  checkProfile(input);
   const agent = await ctx.db.transaction(async (tx) => {
     await requireProofOfAny(tx, ctx, principal, provingDomains(host), `enroll an agent on ${host}`);
     const now = ctx.clock.now();
@@ -53,6 +55,7 @@ export async function enrollAgent(ctx: EnrollmentContext, principal: Principal, 
 /** Changes an enrolled agent's name, type, description or visibility; only its organization (or a registry admin) may. */
 export async function changeAgent(ctx: EnrollmentContext, principal: Principal, agentUrl: string, change: EnrollmentChange): Promise<sql.AgentRow> {
   const { url } = enrollableUrl(agentUrl, 'agent_url', 'querystring', { localhost: true });
+  checkProfile(change);
   return ctx.db.transaction(async (tx) => {
     const before = await ownedAgent(tx, principal, url);
     const after = {

@@ -18,7 +18,9 @@ export { enrollAgent, changeAgent, removeAgent, type Enrollment, type Enrollment
 export { allAgentsShown, type AgentRow } from './sql.ts';
 export { operatorFor } from './operator.ts';
 export { ownEnrollments, type OwnDeployment, type ServedAgent } from './own-agents.ts';
-export { scheduleProbe } from './probing/index.ts';
+export { DESCRIPTION_MAX, NAME_MAX, isAgentType, isVisibility } from './profile.ts';
+export { visibilities, type Visibility } from './visibility.ts';
+export { probeStates, scheduleProbe, type ProbeState } from './probing/index.ts';
 
 export interface AgentCatalogOptions {
   ctx: AppContext;

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { Cursor, Domain } from '../../protocol/wire/common.ts';
 import { agentTypes } from './agent-types.ts';
+import { DESCRIPTION_MAX, NAME_MAX } from './profile.ts';
 import { visibilities } from './visibility.ts';
 
 /** Wire schemas of the agent catalog (spec sections 1, 2 and 4; the list entry's other fields are ours). */
@@ -8,8 +9,8 @@ import { visibilities } from './visibility.ts';
 const AgentUrl = Type.String({ minLength: 1, maxLength: 2048, description: 'The agent’s URL (its MCP or A2A endpoint); kept in canonical form.', examples: ['https://sales.meridian-media.example/mcp'] });
 const AgentType = Type.Enum([...agentTypes], { description: 'What the agent does.' });
 const Visibility = Type.Enum([...visibilities], { description: 'public: everyone; members_only: also API-tier members; private: only its own organization.' });
-const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', examples: ['Meridian Media sales agent'] });
-const Description = Type.String({ maxLength: 2000, examples: ['Premium news and lifestyle inventory, display and video.'] });
+const Name = Type.String({ minLength: 1, maxLength: NAME_MAX, pattern: '\\S', examples: ['Meridian Media sales agent'] });
+const Description = Type.String({ maxLength: DESCRIPTION_MAX, examples: ['Premium news and lifestyle inventory, display and video.'] });
 
 export const EnrollBody = Type.Object(
   { agent_url: AgentUrl, type: AgentType, name: Name, description: Type.Optional(Description), visibility: Type.Optional(Visibility) },
