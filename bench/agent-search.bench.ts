@@ -44,7 +44,7 @@ export async function agentSearchBench(): Promise<void> {
     const seeding = performance.now();
     await buildAgentSearchWorld(shared.db);
     const seeded = performance.now();
-    const ap = await shared.serve({ AP_ADMIN_KEY: TOKEN });
+    const ap = await shared.serve({ AP_ADMIN_KEY: TOKEN, ...(process.env.AP_NODE_OPTIONS ? { NODE_OPTIONS: process.env.AP_NODE_OPTIONS } : {}) });
     await untilLogged([ap], () => ap.logs.some((line) => line.includes('agent inventory profiles derived')));
     const ready = await fetch(`${ap.url}/readyz`);
     if (ready.status !== 200) throw new Error(`/readyz answered ${ready.status} once the profiles were derived: ${await ready.text()}`);
