@@ -46,7 +46,9 @@ export class TestReceiver {
         this.statuses.push(res.statusCode);
         this.arrivals.changed();
       });
-      receiverListener(this.receiver!, this.url)(req, res);
+      // Before `trust` names the seller, the endpoint is not ready: the sender retries, as with a real one.
+      if (!this.receiver) res.writeHead(503).end();
+      else receiverListener(this.receiver, this.url)(req, res);
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;

@@ -66,25 +66,8 @@ export async function lockProbe(tx: Queryable, agentUrl: string): Promise<ProbeR
   return row;
 }
 
-export interface ProbeUpdate {
-  agent_url: string;
-  next_probe_at: Date;
-  probed_at: Date;
-  reachable: boolean;
-  latency_ms: number | null;
-  protocols: string[];
-  health_error: string | null;
-  capabilities: unknown;
-  capabilities_fetched_at: Date | null;
-  inventory: InventorySummary | null;
-  compliance: ComplianceCheck[];
-  compliance_status: ComplianceStatus;
-  verified: boolean;
-  verified_role: string | null;
-  verified_specialisms: string[];
-  verified_at: Date | null;
-  verification_reason: string | null;
-}
+/** A probe's result as written: the row's state, probed now. */
+export type ProbeUpdate = Omit<ProbeRow, 'type' | 'claimed_until' | 'probed_at' | 'reachable'> & { probed_at: Date; reachable: boolean };
 
 /** Writes a probe's result and releases the lease. */
 export async function saveProbe(tx: Queryable, u: ProbeUpdate): Promise<void> {
