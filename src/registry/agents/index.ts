@@ -1,17 +1,17 @@
 import fp from 'fastify-plugin';
 import type { AppContext } from '../../context.ts';
+import type { EnrollmentContext } from './enrollment.ts';
+import { OwnAgentAccess, type OwnDeployment } from './own-agents.ts';
 import type { ReadProbes } from './probe-view.ts';
+import { probeStates, probingPlugin, scheduleProbe } from './probing/index.ts';
 import { changeAgentRoutes } from './routes/change-agent.ts';
 import { enrollAgentRoute } from './routes/enroll-agent.ts';
 import { listAgentsRoute } from './routes/list-agents.ts';
-import { AgentEntry, SearchResult } from './schemas.ts';
+import { operatorRoute } from './routes/operator.ts';
 import { searchAgentsRoute } from './routes/search-agents.ts';
+import { AgentEntry, SearchResult } from './schemas.ts';
 import { AgentSearch } from './search/agent-search.ts';
 import { followAgentEvents } from './search/follow-agent-events.ts';
-import { operatorRoute } from './routes/operator.ts';
-import type { EnrollmentContext } from './enrollment.ts';
-import { OwnAgentAccess, type OwnDeployment } from './own-agents.ts';
-import { probeStates, probingPlugin, scheduleProbe } from './probing/index.ts';
 
 export { agentTypes, type AgentType } from './agent-types.ts';
 export { enrollAgent, changeAgent, removeAgent, type Enrollment, type EnrollmentContext, type OnEnrolled } from './enrollment.ts';

@@ -12,8 +12,9 @@ const publishMs = 30_000;
 
 /**
  * Keeps the enrolled agents' part of the profiles current: read whole at start (the search is
- * ready once they are read and the profiles derived from the live index), again for one agent when the feed says it changed (on any instance), and whole
- * once a minute. The graph's part follows the authorization index by itself. With
+ * ready once they are read and the profiles derived from the live index), again for one agent
+ * when the feed says it changed (on any instance), and whole once a minute. The graph's part
+ * follows the authorization index by itself. With
  * AGENT_PROFILE_EVENTS, profile changes are published to the feed every 30 s (ProfilePublisher).
  */
 export function followAgentEvents(app: FastifyInstance, { db, clock, config }: Pick<AppContext, 'db' | 'clock' | 'config'>, search: AgentSearch): void {

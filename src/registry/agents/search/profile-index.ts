@@ -61,7 +61,6 @@ export class ProfileIndex {
       for (const publisher of touched.publishers) for (const agent of index.agentsAt(publisher)) this.dirty.add(agent);
     }
     this.version = index.version;
-    for (const agent of this.extras.keys()) if (!this.entries.has(agent)) this.dirty.add(agent);
     if (this.dirty.size > 0) this.refresh(index);
     return this.entries;
   }
