@@ -1,3 +1,5 @@
+import { isRecord } from '../../protocol/json-values.ts';
+
 /** An agent's error on the wire (core/error.json): at least `code` and `message`. */
 export interface AgentErrorObject {
   code: string;
@@ -78,8 +80,4 @@ function parseJson(text: string): unknown {
 
 function isErrorObject(value: unknown): value is AgentErrorObject {
   return isRecord(value) && typeof value['code'] === 'string' && typeof value['message'] === 'string';
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

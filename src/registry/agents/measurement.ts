@@ -1,15 +1,11 @@
 import { ApError } from '../../protocol/errors.ts';
+import type { Metric } from './probing/index.ts';
 
 /** The measurement filters of the agent list (spec section 4): any of them makes it a list of measurement agents. */
 export interface MeasurementFilter {
   metricIds: string[];
   accreditations: string[];
   q: string | undefined;
-}
-
-export interface Metric {
-  metric_id: string;
-  accreditations: Array<{ accrediting_body: string; verified_by_registry: false } & Record<string, unknown>>;
 }
 
 const list = (value: string | string[] | undefined) => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
@@ -27,25 +23,6 @@ export function measurementFilter(query: { type?: string; metric_id?: string | s
     throw new ApError('invalid_request', 'q is a plain substring of metric_id: % and _ are refused.', { details: [{ in: 'querystring', field: 'q', message: 'must not contain % or _' }] });
   }
   return filter;
-}
-
-/** The agent's metric catalog as its get_ap_capabilities states it (`measurement.metrics[]`); accreditations are its claims, never the registry's. */
-export function metricsOf(capabilities: unknown): Metric[] {
-  const metrics = (capabilities as { measurement?: { metrics?: unknown } } | null | undefined)?.measurement?.metrics;
-  if (!Array.isArray(metrics)) return [];
-  return metrics.flatMap((m): Metric[] => {
-    if (typeof m !== 'object' || m === null || typeof (m as { metric_id?: unknown }).metric_id !== 'string') return [];
-    const accreditations = Array.isArray((m as { accreditations?: unknown }).accreditations) ? ((m as { accreditations: unknown[] }).accreditations as unknown[]) : [];
-    return [
-      {
-        ...(m as Record<string, unknown>),
-        metric_id: (m as { metric_id: string }).metric_id,
-        accreditations: accreditations
-          .filter((a): a is Record<string, unknown> => typeof a === 'object' && a !== null && typeof (a as { accrediting_body?: unknown }).accrediting_body === 'string')
-          .map((a) => ({ ...a, accrediting_body: a['accrediting_body'] as string, verified_by_registry: false as const })),
-      },
-    ];
-  });
 }
 
 /** Whether an agent's metrics pass every filter given: metric ids OR'd, accrediting bodies OR'd, q a case-insensitive substring of a metric_id. */

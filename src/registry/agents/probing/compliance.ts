@@ -1,3 +1,4 @@
+import { isRecord } from '../../../protocol/json-values.ts';
 import { validateSchema } from '../../../protocol/schemas.ts';
 import type { ProbeObservation } from './observation.ts';
 
@@ -118,6 +119,3 @@ function signingKeysPublished(seen: ProbeObservation): ComplianceCheck {
   return { name, passed: true, message: `${jwks.url} publishes ${usable.length} key${usable.length === 1 ? '' : 's'}` };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../../db/database.ts';
+import { isRecord, strings } from '../../../protocol/json-values.ts';
 import type { ComplianceCheck, ComplianceStatus } from './compliance.ts';
 import { probeRows, type ProbeRow } from './sql.ts';
 import { defaultProbeSettings } from './worker.ts';
@@ -38,7 +39,7 @@ export type CapabilitiesSummary = {
 
 export interface Metric {
   metric_id: string;
-  accreditations: Array<Record<string, unknown> & { verified_by_registry: false }>;
+  accreditations: Array<Record<string, unknown> & { accrediting_body: string; verified_by_registry: false }>;
   [field: string]: unknown;
 }
 
@@ -95,14 +96,8 @@ function metrics(items: unknown[]): Metric[] {
     metric_id: m['metric_id'] as string,
     accreditations: (Array.isArray(m['accreditations']) ? m['accreditations'] : [])
       .filter((a): a is Record<string, unknown> => isRecord(a) && typeof a['accrediting_body'] === 'string')
-      .map((a) => ({ ...a, verified_by_registry: false as const })),
+      .map((a) => ({ ...a, accrediting_body: a['accrediting_body'] as string, verified_by_registry: false as const })),
   }));
 }
 
-function strings(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-}
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

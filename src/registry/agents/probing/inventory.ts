@@ -1,4 +1,5 @@
 import type { AgentConnection } from '../../../client/agents/index.ts';
+import { strings } from '../../../protocol/json-values.ts';
 
 /** What a sales agent's products say of its inventory, as its profile shows it. */
 export interface InventorySummary {
@@ -9,7 +10,6 @@ export interface InventorySummary {
 }
 
 type Json = Record<string, unknown>;
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
 
 /** Whether the agent sells media (its capabilities say media_buy) and lists get_products. */
 export function sellsMedia(capabilities: unknown, tasks: readonly string[]): boolean {

@@ -1,3 +1,4 @@
+import { isRecord } from '../../../protocol/json-values.ts';
 import type { ComplianceCheck } from './compliance.ts';
 
 /** A badge role (enums/ap-protocol.json, the feed's `badgeRole`). */
@@ -71,6 +72,3 @@ export function verify(type: string, checks: readonly ComplianceCheck[], capabil
   return { ...base, verified: true };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -1,15 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import type { Database } from '../../../db/database.ts';
+import type { Database, Queryable } from '../../../db/database.ts';
 import { decodeCursor, encodeCursor } from '../../../protocol/cursor.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
 import { agentDomains, type AuthorizationIndex } from '../../lookups/index.ts';
 import { entryOf } from '../entry.ts';
-import { matchesMeasurement, measurementFilter, metricsOf } from '../measurement.ts';
-import type { ProbeView, ReadProbes } from '../probe-view.ts';
+import { matchesMeasurement, measurementFilter } from '../measurement.ts';
+import type { ProbeState } from '../probing/index.ts';
 import { AgentList, ListQuery } from '../schemas.ts';
 import { listAgents, type AgentRow } from '../sql.ts';
 import { viewerOf } from '../visibility.ts';
+
+/** What probing knows of each agent asked for (health, capabilities, compliance, verification). */
+export type ReadProbes = (db: Queryable, agentUrls: readonly string[]) => Promise<Map<string, ProbeState>>;
 
 /** Measurement agents are few: the filters read all the caller may see, then the page is taken from those that match. */
 const allMeasurement = 100_000;
@@ -41,7 +44,7 @@ export function listAgentsRoute(app: FastifyInstance, db: Database, readProbes: 
       if (filter) {
         const measured = await listAgents(db, { viewer, type: 'measurement', limit: allMeasurement });
         const probes = await readProbes(db, measured.map((a) => a.agent_url));
-        among = measured.filter((a) => matchesMeasurement(metricsOf(probes.get(a.agent_url)?.capabilities?.document), filter)).map((a) => a.agent_url);
+        among = measured.filter((a) => matchesMeasurement(probes.get(a.agent_url)?.capabilities?.metrics ?? [], filter)).map((a) => a.agent_url);
       }
       const after = decodeCursor(query.cursor, ['agent_url'])?.['agent_url'];
       const rows = await listAgents(db, { viewer, type: filter ? 'measurement' : query.type, after, limit: limit + 1, ...(among ? { among } : {}) });
@@ -54,14 +57,14 @@ export function listAgentsRoute(app: FastifyInstance, db: Database, readProbes: 
   );
 }
 
-function enrichments(row: AgentRow, query: Static<typeof ListQuery>, probe: ProbeView | undefined, index: () => AuthorizationIndex): Record<string, unknown> {
+function enrichments(row: AgentRow, query: Static<typeof ListQuery>, probe: ProbeState | undefined, index: () => AuthorizationIndex): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (query.capabilities) {
-    const document = probe?.capabilities?.document;
-    out['capabilities'] = probe?.capabilities ? { fetched_at: probe.capabilities.fetched_at, stale: probe.capabilities.stale } : { fetched_at: null, stale: true };
-    out['creative_capabilities'] = (document?.['creative'] as Record<string, unknown> | undefined) ?? null;
-    out['signals_capabilities'] = (document?.['signals'] as Record<string, unknown> | undefined) ?? null;
-    if (row.type === 'measurement') out['metrics'] = metricsOf(document);
+    const capabilities = probe?.capabilities;
+    out['capabilities'] = capabilities ? { fetched_at: capabilities.fetched_at, stale: capabilities.stale } : { fetched_at: null, stale: true };
+    out['creative_capabilities'] = capabilities?.creative_capabilities ?? null;
+    out['signals_capabilities'] = capabilities?.signals_capabilities ?? null;
+    if (row.type === 'measurement') out['metrics'] = capabilities?.metrics ?? [];
   }
   if (query.health) out['health'] = probe?.health ?? { probed_at: null };
   if (query.compliance) out['compliance'] = probe?.compliance ?? null;

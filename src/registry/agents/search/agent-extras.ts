@@ -1,3 +1,4 @@
+import { isRecord, strings, type JsonObject } from '../../../protocol/json-values.ts';
 import type { AgentType } from '../agent-types.ts';
 import type { ExtrasRow } from '../sql.ts';
 import type { Visibility } from '../visibility.ts';
@@ -18,9 +19,7 @@ export interface AgentExtras {
   updatedAt: Date;
 }
 
-type Json = Record<string, unknown>;
-const object = (value: unknown): Json | undefined => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined);
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+const object = (value: unknown): JsonObject | undefined => (isRecord(value) ? value : undefined);
 
 function formatIdsOf(value: unknown): Array<{ agent_url: string; id: string }> {
   if (!Array.isArray(value)) return [];
