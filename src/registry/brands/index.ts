@@ -7,6 +7,7 @@ import { siteMetadataProvider } from './enrichment/site-metadata.ts';
 import { brandKind } from './kind.ts';
 import { brandJsonRoute } from './routes/brand-json.ts';
 import { enrichRoute } from './routes/enrich.ts';
+import { submitCommunityRoute } from './routes/submit-community.ts';
 import { BrandEntry, BrandManifest, BrandResolution } from './schemas.ts';
 
 export interface BrandsOptions {
@@ -24,6 +25,7 @@ export const brandsPlugin = fp<BrandsOptions>(
     registerEntryRoutes(app, ctx, brandKind);
     brandJsonRoute(app, ctx);
     enrichRoute(app, ctx, enrichment);
+    submitCommunityRoute(app, ctx);
   },
   { name: 'brands' },
 );

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { Domain } from '../../protocol/wire/common.ts';
 import { bulkBody, bulkResults, registryPage, registryQuery, saveResult } from '../entries/index.ts';
+import { LookalikeOf, LookalikeReason } from '../homographs/index.ts';
 
 const Source = Type.Union([Type.Literal('brand_json'), Type.Literal('enriched'), Type.Literal('community')]);
 
@@ -100,4 +101,47 @@ export const Enrichment = Type.Object(
     revision_number: Type.Optional(Type.Integer()),
   },
   { description: 'Brand data read from the domain’s own public metadata.' },
+);
+
+/** The save's body, as the legacy submission takes it: one shape for both, so moving to the save endpoint changes only the path. */
+export const CommunitySubmissionBody = Type.Object(SaveBody.properties, {
+  additionalProperties: false,
+  examples: [
+    {
+      domain: 'acme-widgets.example',
+      brand_name: 'Acme Widgets',
+      brand_manifest: { name: 'Acme Widgets', description: 'Widgets for every home.', logos: [{ url: 'https://acme-widgets.example/logo.svg', tags: ['primary'] }], colors: [{ hex: '#0055aa', type: 'primary' }] },
+    },
+  ],
+});
+
+export const CommunitySubmissionQueued = Type.Object(
+  {
+    status: Type.Literal('pending_review'),
+    review_id: Type.String({ format: 'uuid', description: 'The review an administrator decides (`/api/admin/reviews`).' }),
+    domain: Type.String({ description: 'The domain, normalized as saves normalize it.' }),
+    reason: Type.Union([LookalikeReason, Type.Null()], { description: 'Set when the domain also looks like a protected brand or a registered domain.' }),
+    similar_to: Type.Union([LookalikeOf, Type.Null()]),
+    message: Type.String(),
+    deprecated: Type.Literal(true),
+    successor: Type.Object(
+      { method: Type.Literal('POST'), path: Type.Literal('/api/brands/save') },
+      { description: 'The endpoint to use instead: it takes the same body and saves at once.' },
+    ),
+  },
+  {
+    description: 'The brand is queued for a registry administrator; nothing is saved until one approves, which saves it as its submitter.',
+    examples: [
+      {
+        status: 'pending_review',
+        review_id: '0193a1c2-7d4e-7a10-8b2c-5e6f7a8b9c0d',
+        domain: 'acme-widgets.example',
+        reason: null,
+        similar_to: null,
+        message: 'acme-widgets.example is queued for review by a registry administrator. This endpoint is deprecated: POST /api/brands/save takes the same body and saves at once.',
+        deprecated: true,
+        successor: { method: 'POST', path: '/api/brands/save' },
+      },
+    ],
+  },
 );

@@ -5,7 +5,7 @@
  */
 export type { EntityKind, EntityWire, EntryRow, EntryTables, RouteDocs } from './kind.ts';
 export { registerEntryRoutes } from './routes.ts';
-export { actorOf, heldSaveApplier, saveEntry, type Edit, type SaveOutcome } from './save.ts';
+export { actorOf, authoritative, heldSaveApplier, saveEntry, type Edit, type SaveOutcome } from './save.ts';
 export { recordRevision, type RevisionNote } from './revisions.ts';
 export { entriesByDomain, lockEntry, snapshotAt, upsertEditable } from './sql.ts';
 export { bulkBody, bulkResults, DomainQuery, registryPage, registryQuery, saveResult } from './schemas.ts';

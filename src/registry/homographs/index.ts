@@ -7,7 +7,8 @@ import { HomographReview } from './schemas.ts';
 import type { ReviewAppliers } from './service.ts';
 
 /**
- * Look-alike (homograph) screening of saves and the review queue of held saves.
+ * Look-alike (homograph) screening of saves and the review queue of held saves, which also takes
+ * the legacy community submissions (`submitForReview`: always queued, never applied at once).
  *
  * For the integrator: the save routes call `screenSave` (or `holdIfAmbiguous`, or `checkHomograph`
  * and `holdForReview`) before saving and answer 202 `HeldForReview` when it holds the save; every
@@ -43,8 +44,8 @@ export {
   type DeniedBrand,
   type DenyList,
 } from './deny-list.ts';
-export { HeldForReview } from './schemas.ts';
-export { screenSave } from './screen.ts';
+export { HeldForReview, Reason as LookalikeReason, SimilarTo as LookalikeOf } from './schemas.ts';
+export { screenSave, submitForReview } from './screen.ts';
 export {
   backfillSkeletons,
   decideReview,
@@ -52,6 +53,7 @@ export {
   holdForReview,
   holdIfAmbiguous,
   listReviews,
+  queueSubmission,
   recordSkeleton,
   recordSkeletons,
   type HeldForReviewBody,
@@ -63,4 +65,4 @@ export {
   type Submission,
 } from './service.ts';
 export { domainSkeleton, labelSkeleton, registrableLabel, textSkeleton } from './skeleton.ts';
-export type { ReviewKind, ReviewReason, ReviewStatus } from './sql.ts';
+export type { ReviewKind, ReviewReason, ReviewSource, ReviewStatus } from './sql.ts';

@@ -2,10 +2,11 @@ import { Type } from 'typebox';
 
 const Kind = Type.Union([Type.Literal('brand'), Type.Literal('property')], { description: 'Which save was held.' });
 const Status = Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected')]);
-const Reason = Type.Union([Type.Literal('deny_list'), Type.Literal('registered_brand'), Type.Literal('registered_property')], {
+/** Why a domain looks suspicious. */
+export const Reason = Type.Union([Type.Literal('deny_list'), Type.Literal('registered_brand'), Type.Literal('registered_property')], {
   description: '`deny_list`: looks like a brand on the operator’s deny list; `registered_brand` / `registered_property`: looks like a domain already registered.',
 });
-const SimilarTo = Type.String({ description: 'What the domain looks like: the deny-listed brand’s name, or the registered domain.' });
+export const SimilarTo = Type.String({ description: 'What the domain looks like: the deny-listed brand’s name, or the registered domain.' });
 
 /**
  * The 202 answer of a save held for review. Save routes list it as `202: HeldForReview` in their
@@ -31,15 +32,18 @@ export const HomographReview = Type.Object(
     payload: Type.Record(Type.String(), Type.Unknown(), { description: 'The held save’s request body, as sent.' }),
     organization_id: Type.Union([Type.String(), Type.Null()], { description: 'The organization the save acted for.' }),
     submitted_by: Type.String({ description: 'Who sent the save.' }),
-    reason: Reason,
-    similar_to: SimilarTo,
+    source: Type.Union([Type.Literal('save'), Type.Literal('community_submission')], {
+      description: '`save`: a save held because its domain looks like another; `community_submission`: sent to the deprecated `POST /api/brands/discovered/community`, which always waits for a decision.',
+    }),
+    reason: Type.Union([Reason, Type.Null()], { description: 'Why the domain looks suspicious; null for a community submission that looks like nothing registered or protected.' }),
+    similar_to: Type.Union([SimilarTo, Type.Null()]),
     status: Status,
     decided_by: Type.Union([Type.String(), Type.Null()]),
     decided_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
     note: Type.Union([Type.String(), Type.Null()], { description: 'The deciding administrator’s note.' }),
     created_at: Type.String({ format: 'date-time' }),
   },
-  { $id: 'HomographReview', description: 'A save held because its domain looks like another.' },
+  { $id: 'HomographReview', description: 'A save held because its domain looks like another, or a community submission waiting for a decision.' },
 );
 
 export const ReviewsQuery = Type.Object({

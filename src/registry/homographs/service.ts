@@ -6,7 +6,7 @@ import { checkHomograph } from './check.ts';
 import type { DenyList } from './deny-list.ts';
 import { domainSkeleton, skeletonVersion } from './skeleton.ts';
 import * as sql from './sql.ts';
-import type { ReviewKind, ReviewReason, ReviewRow, ReviewStatus } from './sql.ts';
+import type { ReviewKind, ReviewReason, ReviewRow, ReviewSource, ReviewStatus } from './sql.ts';
 
 /**
  * Records the skeleton of a registered domain. Saves call it inside their transaction for every
@@ -64,16 +64,31 @@ export interface HoldInput extends Submission {
 
 /** Puts a save in the review queue instead of applying it. */
 export async function holdForReview(tx: Queryable, input: HoldInput): Promise<Review> {
+  return queue(tx, input, 'save', { reason: input.reason, similar_to: input.similar_to });
+}
+
+/**
+ * Queues a submission that always waits for an administrator (the legacy community submission),
+ * whatever its domain looks like; a look-alike is queued with its reason, so the administrator
+ * sees it. Approval applies it through the kind's applier, as a held save.
+ */
+export async function queueSubmission(db: Queryable, denyList: DenyList, submission: Submission): Promise<Review> {
+  const verdict = await checkHomograph(db, denyList, submission.domain);
+  const lookalike = verdict.verdict === 'review' ? { reason: verdict.reason, similar_to: verdict.similar_to } : { reason: null, similar_to: null };
+  return queue(db, submission, 'community_submission', lookalike);
+}
+
+async function queue(tx: Queryable, submission: Submission, source: ReviewSource, lookalike: Pick<ReviewRow, 'reason' | 'similar_to'>): Promise<Review> {
   const row = await sql.insertReview(tx, {
     id: randomUUID(),
-    kind: input.kind,
-    domain: input.domain,
-    payload: input.payload,
-    organization_id: input.principal.organization?.organizationId ?? null,
-    submitted_by: input.principal.displayName,
-    submitter: { ...input.principal },
-    reason: input.reason,
-    similar_to: input.similar_to,
+    kind: submission.kind,
+    domain: submission.domain,
+    payload: submission.payload,
+    organization_id: submission.principal.organization?.organizationId ?? null,
+    submitted_by: submission.principal.displayName,
+    submitter: { ...submission.principal },
+    source,
+    ...lookalike,
   });
   return toReview(row);
 }
@@ -88,7 +103,7 @@ export interface HeldForReviewBody {
   message: string;
 }
 
-export function heldForReview(review: Pick<Review, 'id' | 'domain' | 'reason' | 'similar_to'>): HeldForReviewBody {
+export function heldForReview(review: Pick<Review, 'id' | 'domain'> & Pick<HoldInput, 'reason' | 'similar_to'>): HeldForReviewBody {
   const what = review.reason === 'deny_list' ? `the protected brand "${review.similar_to}"` : `the registered domain ${review.similar_to}`;
   return {
     status: 'held_for_review',
@@ -114,7 +129,8 @@ export async function holdIfAmbiguous(
   const verdict = await checkHomograph(db, denyList, submission.domain);
   if (verdict.verdict === 'ok') return undefined;
   await beforeHold?.();
-  return heldForReview(await holdForReview(db, { ...submission, reason: verdict.reason, similar_to: verdict.similar_to }));
+  const review = await holdForReview(db, { ...submission, reason: verdict.reason, similar_to: verdict.similar_to });
+  return heldForReview({ ...review, reason: verdict.reason, similar_to: verdict.similar_to });
 }
 
 /** A review as the admin API shows it. */
@@ -125,8 +141,9 @@ export interface Review {
   payload: Record<string, unknown>;
   organization_id: string | null;
   submitted_by: string;
-  reason: ReviewReason;
-  similar_to: string;
+  source: ReviewSource;
+  reason: ReviewReason | null;
+  similar_to: string | null;
   status: ReviewStatus;
   decided_by: string | null;
   decided_at: string | null;
@@ -142,6 +159,7 @@ function toReview(row: ReviewRow): Review {
     payload: row.payload,
     organization_id: row.organization_id,
     submitted_by: row.submitted_by,
+    source: row.source,
     reason: row.reason,
     similar_to: row.similar_to,
     status: row.status,

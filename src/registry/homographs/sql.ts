@@ -5,6 +5,8 @@ import type { Queryable } from '../../db/database.ts';
 export type ReviewKind = 'brand' | 'property';
 export type ReviewStatus = 'pending' | 'approved' | 'rejected';
 export type ReviewReason = 'deny_list' | 'registered_brand' | 'registered_property';
+/** `save`: a save held because its domain looks like another; `community_submission`: the legacy endpoint, which always asks. */
+export type ReviewSource = 'save' | 'community_submission';
 
 /** Keeps a domain's skeleton current (inside the save's transaction). */
 export async function upsertSkeletons(tx: Queryable, rows: Array<{ domain: string; skeleton: string }>, version: string): Promise<void> {
@@ -46,7 +48,7 @@ export async function deleteOrphanSkeletons(db: Queryable): Promise<number> {
 export interface Standing {
   /** The domain has a brand, brand alias or property entry. */
   registered: boolean;
-  /** An operator approved a held save of this domain. */
+  /** An operator approved a save of this domain held as a look-alike (an approval vouches only for what the operator was shown). */
   approved: boolean;
 }
 
@@ -56,7 +58,7 @@ export async function standing(db: Queryable, domain: string): Promise<Standing>
        exists (select 1 from brands where domain = $1)
          or exists (select 1 from brand_aliases where domain = $1)
          or exists (select 1 from properties where publisher_domain = $1) as registered,
-       exists (select 1 from homograph_reviews where domain = $1 and status = 'approved') as approved`,
+       exists (select 1 from homograph_reviews where domain = $1 and status = 'approved' and reason is not null) as approved`,
     [domain],
   );
   return row!;
@@ -93,8 +95,10 @@ export interface ReviewRow {
   organization_id: string | null;
   submitted_by: string;
   submitter: Record<string, unknown>;
-  reason: ReviewReason;
-  similar_to: string;
+  source: ReviewSource;
+  /** Null for a community submission whose domain looks like nothing registered or protected. */
+  reason: ReviewReason | null;
+  similar_to: string | null;
   status: ReviewStatus;
   decided_by: string | null;
   decided_at: Date | null;
@@ -102,15 +106,15 @@ export interface ReviewRow {
   created_at: Date;
 }
 
-const COLUMNS = 'r.id, r.kind, r.domain, r.payload, r.organization_id, r.submitted_by, r.submitter, r.reason, r.similar_to, r.status, r.decided_by, r.decided_at, r.note, r.created_at';
+const COLUMNS = 'r.id, r.kind, r.domain, r.payload, r.organization_id, r.submitted_by, r.submitter, r.source, r.reason, r.similar_to, r.status, r.decided_by, r.decided_at, r.note, r.created_at';
 
 export type NewReview = Omit<ReviewRow, 'status' | 'decided_by' | 'decided_at' | 'note' | 'created_at'>;
 
 export async function insertReview(tx: Queryable, r: NewReview): Promise<ReviewRow> {
   const [row] = await tx.query<ReviewRow>(
-    `insert into homograph_reviews as r (id, kind, domain, payload, organization_id, submitted_by, submitter, reason, similar_to)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning ${COLUMNS}`,
-    [r.id, r.kind, r.domain, JSON.stringify(r.payload), r.organization_id, r.submitted_by, JSON.stringify(r.submitter), r.reason, r.similar_to],
+    `insert into homograph_reviews as r (id, kind, domain, payload, organization_id, submitted_by, submitter, source, reason, similar_to)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning ${COLUMNS}`,
+    [r.id, r.kind, r.domain, JSON.stringify(r.payload), r.organization_id, r.submitted_by, JSON.stringify(r.submitter), r.source, r.reason, r.similar_to],
   );
   return row!;
 }

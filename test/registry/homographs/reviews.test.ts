@@ -105,6 +105,7 @@ eachEngine('homograph review queue', (engine) => {
       assert.deepEqual(first.payload, { domain: 'three.example', brand_name: 'Held' });
       assert.equal(first.organization_id, submitter.organization!.organizationId);
       assert.equal(first.submitted_by, 'Submitter key');
+      assert.equal(first.source, 'save');
       assert.equal(first.reason, 'registered_brand');
       assert.equal(first.similar_to, 'acme.example');
       assert.equal(first.status, 'pending');
