@@ -39,6 +39,8 @@ export interface Config {
   crawler: CrawlerConfig;
   /** Whether this instance probes the catalog's enrolled agents (health, capabilities, compliance). */
   probeWorker: boolean;
+  /** The third-party brand-data API `/api/brands/enrich` asks first; undefined: the site's own metadata only. */
+  brandDataProvider: BrandDataProviderConfig | undefined;
   /** Whether this instance publishes inventory profile changes to the feed (one instance at a time does). */
   profileEvents: boolean;
 }
@@ -122,6 +124,14 @@ export interface IdentityConfig {
   clockSkewSeconds: number;
 }
 
+/** A third-party brand-data API: `GET {url}/brands/{domain}` with `Authorization: Bearer {key}`. */
+export interface BrandDataProviderConfig {
+  /** Without a trailing slash. */
+  url: string;
+  key: string;
+  timeoutMs: number;
+}
+
 /** Rate limits (spec section 8), per window. */
 export interface Limits {
   bulkResolvePerMinute: number;
@@ -132,6 +142,8 @@ export interface Limits {
   crawlRequestsPerHourPerPrincipal: number;
   /** Seconds during which a domain may be requested only once, by anyone. */
   crawlRequestDomainWindowSeconds: number;
+  /** `/api/brands/enrich` fetches on an anonymous caller's behalf, so it is limited per IP (the spec sets no limit). */
+  enrichPerMinutePerIp: number;
 }
 
 export interface ConfigFlags {
@@ -207,6 +219,10 @@ export const envVars = {
   CRAWL_POLL_SECONDS: { default: '5', meaning: 'how often the crawl worker looks for due domains' },
   RATE_LIMIT_CRAWL_REQUESTS_PER_HOUR: { default: '30', meaning: 'crawl requests per hour per user or key' },
   RATE_LIMIT_CRAWL_DOMAIN_SECONDS: { default: '300', meaning: 'seconds during which one domain may be requested for crawling once' },
+  RATE_LIMIT_ENRICH_PER_MINUTE: { default: '30', meaning: 'brand enrichment requests per minute per IP' },
+  BRAND_DATA_PROVIDER_URL: { default: '', meaning: 'base URL of a third-party brand-data API that /api/brands/enrich asks first (GET <url>/brands/<domain>); https, or http on a loopback host; unset: the site\'s own metadata only' },
+  BRAND_DATA_PROVIDER_KEY: { default: '', meaning: 'the brand-data API\'s key, sent as a Bearer token (required with BRAND_DATA_PROVIDER_URL)' },
+  BRAND_DATA_PROVIDER_TIMEOUT_MS: { default: '5000', meaning: 'time allowed for one answer of the brand-data API (100 to 60000)' },
   AP_SIGNING_KEY_SECRET: { default: '', meaning: 'secret sealing the agents\' private signing keys at rest (at least 32 characters; set it in production)' },
 } as const;
 
@@ -240,6 +256,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
       signInsPerMinutePerIp: integer('RATE_LIMIT_SIGN_INS_PER_MINUTE', get('RATE_LIMIT_SIGN_INS_PER_MINUTE'), 1, 1e6),
       crawlRequestsPerHourPerPrincipal: integer('RATE_LIMIT_CRAWL_REQUESTS_PER_HOUR', get('RATE_LIMIT_CRAWL_REQUESTS_PER_HOUR'), 1, 1e6),
       crawlRequestDomainWindowSeconds: integer('RATE_LIMIT_CRAWL_DOMAIN_SECONDS', get('RATE_LIMIT_CRAWL_DOMAIN_SECONDS'), 1, 86400),
+      enrichPerMinutePerIp: integer('RATE_LIMIT_ENRICH_PER_MINUTE', get('RATE_LIMIT_ENRICH_PER_MINUTE'), 1, 1e6),
     },
     feed: {
       retentionDays: integer('FEED_RETENTION_DAYS', get('FEED_RETENTION_DAYS'), 1, 3650),
@@ -278,7 +295,34 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
     },
     probeWorker: oneOf('PROBE_WORKER', get('PROBE_WORKER'), ['true', 'false']) === 'true',
     profileEvents: oneOf('AGENT_PROFILE_EVENTS', get('AGENT_PROFILE_EVENTS'), ['true', 'false']) === 'true',
+    brandDataProvider: brandDataProvider(get),
   };
+}
+
+function brandDataProvider(get: (name: keyof typeof envVars) => string): BrandDataProviderConfig | undefined {
+  const url = nonEmpty(get('BRAND_DATA_PROVIDER_URL'));
+  const key = nonEmpty(get('BRAND_DATA_PROVIDER_KEY'));
+  const timeoutMs = integer('BRAND_DATA_PROVIDER_TIMEOUT_MS', get('BRAND_DATA_PROVIDER_TIMEOUT_MS'), 100, 60_000);
+  if (url === undefined && key === undefined) return undefined;
+  if (url === undefined) throw new ConfigError('BRAND_DATA_PROVIDER_KEY needs BRAND_DATA_PROVIDER_URL, the API it is for');
+  if (key === undefined) throw new ConfigError('BRAND_DATA_PROVIDER_URL needs BRAND_DATA_PROVIDER_KEY, the key it is called with');
+  // Printable ASCII only: the key goes into a header, where a newline would start another.
+  if (!/^[\x21-\x7e]{1,4096}$/.test(key)) throw new ConfigError('BRAND_DATA_PROVIDER_KEY must be 1 to 4096 printable ASCII characters without spaces');
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError(`BRAND_DATA_PROVIDER_URL must be a URL, got "${url}"`);
+  }
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(parsed.hostname);
+  // The key travels with every request: never in clear text beyond this machine.
+  if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && loopback)) {
+    throw new ConfigError(`BRAND_DATA_PROVIDER_URL must be https (http only on a loopback host), got "${url}"`);
+  }
+  if (parsed.username || parsed.password || parsed.search || parsed.hash) {
+    throw new ConfigError('BRAND_DATA_PROVIDER_URL must have no credentials, query or fragment: the key is BRAND_DATA_PROVIDER_KEY');
+  }
+  return { url: parsed.href.replace(/\/+$/, ''), key, timeoutMs };
 }
 
 function testCredential(value: string): string | undefined {

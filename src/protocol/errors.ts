@@ -38,6 +38,7 @@ export const errorCatalogue = {
   rate_limited: { status: 429, message: 'Rate limit exceeded.' },
   internal_error: { status: 500, message: 'Internal server error.' },
   upstream_unavailable: { status: 502, message: 'The domain could not be fetched.' },
+  brand_data_provider_failed: { status: 502, message: 'The brand-data provider failed or answered unusably; nothing was stored.' },
   service_unavailable: { status: 503, message: 'The service is unavailable.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { AllowList, type HostMapping } from '../../src/net/allow-list.ts';
+import type { Resolver } from '../../src/net/resolver.ts';
 import { SafeFetch } from '../../src/net/safe-fetch.ts';
 
 const fixtures = new URL('./fixtures/', import.meta.url);
@@ -46,6 +47,8 @@ export interface Publishers {
   serve(host: string, path: string, page: Page): void;
   /** Requests seen, as `host path`. */
   seen: string[];
+  /** The same requests with the Authorization header each carried (undefined when none). */
+  authorizations: Array<string | undefined>;
   fetcher: SafeFetch;
   close(): Promise<void>;
 }
@@ -64,22 +67,26 @@ class TestPublishersAllowList extends AllowList {
   }
 }
 
-export async function startPublishers(): Promise<Publishers> {
+/** `resolver` answers for names outside `*.ap.test` (the system's by default): tests point names at private addresses with it. */
+export async function startPublishers(options: { resolver?: Resolver } = {}): Promise<Publishers> {
   const pages = new Map<string, Page>();
   const seen: string[] = [];
+  const authorizations: Array<string | undefined> = [];
   const cert = readFileSync(new URL('publishers.crt', fixtures));
   const server: Server = createServer({ key: readFileSync(new URL('publishers.key', fixtures)), cert }, (req, res) => {
     const host = (req.headers.host ?? '').replace(/:\d+$/, '');
     const path = (req.url ?? '/').split('?')[0]!;
     seen.push(`${host} ${path}`);
+    authorizations.push(req.headers.authorization);
     sendPage(res, pages.get(`${host} ${path}`));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const fetcher = new SafeFetch({ allow: new TestPublishersAllowList({ address: '127.0.0.1', port }), ca: cert, timeoutMs: 5000 });
+  const fetcher = new SafeFetch({ allow: new TestPublishersAllowList({ address: '127.0.0.1', port }), ca: cert, timeoutMs: 5000, ...(options.resolver ? { resolver: options.resolver } : {}) });
   return {
     serve: (host, path, page) => pages.set(`${host} ${path}`, page),
     seen,
+    authorizations,
     fetcher,
     close: () =>
       new Promise<void>((resolve) => {

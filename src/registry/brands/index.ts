@@ -2,7 +2,8 @@ import fp from 'fastify-plugin';
 import type { AppContext } from '../../context.ts';
 import { heldSaveApplier, registerEntryRoutes } from '../entries/index.ts';
 import type { ReviewApplier } from '../homographs/index.ts';
-import type { EnrichmentProvider } from './enrichment/provider.ts';
+import { brandDataApiProvider } from './enrichment/brand-data-api.ts';
+import { withFallback, type EnrichmentProvider } from './enrichment/provider.ts';
 import { siteMetadataProvider } from './enrichment/site-metadata.ts';
 import { brandKind } from './kind.ts';
 import { brandJsonRoute } from './routes/brand-json.ts';
@@ -12,13 +13,17 @@ import { BrandEntry, BrandManifest, BrandResolution } from './schemas.ts';
 
 export interface BrandsOptions {
   ctx: AppContext;
-  /** Where `/api/brands/enrich` asks about a domain; the domain's own site metadata by default. */
+  /**
+   * Where `/api/brands/enrich` asks about a domain. By default the configured brand-data API
+   * (`BRAND_DATA_PROVIDER_URL`), falling back to the domain's own site metadata for domains it
+   * does not know; the site metadata alone when none is configured.
+   */
   enrichment?: EnrichmentProvider | undefined;
 }
 
 /** Brand resolution, listing, enrichment, saves, history and rollback. */
 export const brandsPlugin = fp<BrandsOptions>(
-  async (app, { ctx, enrichment = siteMetadataProvider(ctx.fetcher) }) => {
+  async (app, { ctx, enrichment = defaultEnrichment(ctx) }) => {
     app.addSchema(BrandManifest);
     app.addSchema(BrandResolution);
     app.addSchema(BrandEntry);
@@ -29,6 +34,11 @@ export const brandsPlugin = fp<BrandsOptions>(
   },
   { name: 'brands' },
 );
+
+function defaultEnrichment({ config, fetcher }: AppContext): EnrichmentProvider {
+  const site = siteMetadataProvider(fetcher);
+  return config.brandDataProvider ? withFallback(brandDataApiProvider(fetcher, config.brandDataProvider), site) : site;
+}
 
 /** Applies a held brand save an admin approved, as its submitter, still subject to the proof rule. */
 export function applyHeldBrand(ctx: AppContext): ReviewApplier {

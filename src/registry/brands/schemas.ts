@@ -95,12 +95,30 @@ export const Enrichment = Type.Object(
     domain: Type.String(),
     brand_name: Type.String(),
     brand_manifest: Type.Ref('BrandManifest'),
-    provider: Type.String({ description: 'Which enrichment provider answered.' }),
+    provider: Type.String({ description: 'Which source answered: `brand-data-api` (the configured third-party provider) or `site-metadata` (the domain’s own brand.json or home page).' }),
     source: Type.Literal('enriched'),
     stored: Type.Boolean({ description: 'False when the domain already has a community or authoritative entry, which enrichment never overwrites.' }),
     revision_number: Type.Optional(Type.Integer()),
   },
-  { description: 'Brand data read from the domain’s own public metadata.' },
+  {
+    description: 'Brand data from the brand-data provider or the domain’s own public metadata.',
+    examples: [
+      {
+        domain: 'acme-widgets.example',
+        brand_name: 'Acme Widgets',
+        brand_manifest: {
+          name: 'Acme Widgets',
+          description: 'Widgets for every home.',
+          logos: [{ url: 'https://cdn.brand-data.example/acme-widgets/logo.svg', tags: ['logo', 'light'] }],
+          colors: [{ hex: '#0055aa', type: 'brand' }],
+        },
+        provider: 'brand-data-api',
+        source: 'enriched',
+        stored: true,
+        revision_number: 1,
+      },
+    ],
+  },
 );
 
 /** The save's body, as the legacy submission takes it: one shape for both, so moving to the save endpoint changes only the path. */

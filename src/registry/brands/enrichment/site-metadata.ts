@@ -1,20 +1,24 @@
 import { Parser } from 'htmlparser2';
 import { FetchError } from '../../../net/fetch-error.ts';
 import type { SafeFetch } from '../../../net/safe-fetch.ts';
+import { ApError } from '../../../protocol/errors.ts';
 import { fetchWellKnown } from '../../documents/well-known.ts';
 import type { BrandManifest } from '../rows.ts';
 import type { EnrichmentProvider, EnrichmentResult } from './provider.ts';
 
 const HTML_MAX_BYTES = 512 * 1024;
 
+const NAME = 'site-metadata';
+
 /**
  * Reads what a domain says about itself: its brand.json when it has one, else its home page's
  * `<title>`, `og:site_name`, description, icons and `theme-color`. Every fetch goes through the
- * SSRF-safe client.
+ * SSRF-safe client; a domain that resolves to a private or reserved address is 400
+ * `domain_not_public`, as the crawl request answers it, rather than "nothing known".
  */
 export function siteMetadataProvider(fetcher: SafeFetch): EnrichmentProvider {
   return {
-    name: 'site-metadata',
+    name: NAME,
     async enrich(domain) {
       const brandJson = await fetchWellKnown(fetcher, domain, 'brand_json');
       if (brandJson.ok) {
@@ -37,6 +41,10 @@ async function fromHomePage(fetcher: SafeFetch, domain: string): Promise<Enrichm
     // After redirects: relative icon URLs are relative to where the page was served from.
     pageUrl = res.url;
   } catch (err) {
+    // Only the domain's own address: a redirect elsewhere that is refused says nothing of the domain.
+    if (err instanceof FetchError && err.reason === 'forbidden_address' && err.host === domain) {
+      throw new ApError('domain_not_public', `${domain} resolves to a private or reserved address, which is never fetched.`);
+    }
     if (err instanceof FetchError) return null;
     throw err;
   }
@@ -47,7 +55,7 @@ async function fromHomePage(fetcher: SafeFetch, domain: string): Promise<Enrichm
   if (meta.description) manifest.description = meta.description;
   if (meta.icons.length > 0) manifest.logos = meta.icons.map((icon) => ({ url: icon, tags: ['icon'] }));
   if (meta.themeColor) manifest.colors = [{ hex: meta.themeColor, type: 'theme' }];
-  return { brand_name: name, manifest };
+  return { brand_name: name, manifest, provider: NAME };
 }
 
 interface HtmlMetadata {
@@ -114,7 +122,7 @@ function brandFromBrandJson(doc: unknown, domain: string): EnrichmentResult | nu
       .slice(0, 20)
       .map((l) => ({ url: l.url as string, tags: Array.isArray(l.tags) ? (l.tags as unknown[]).filter((t): t is string => typeof t === 'string') : [] }));
   }
-  return { brand_name: name, manifest };
+  return { brand_name: name, manifest, provider: NAME };
 }
 
 function clean(text: string | undefined): string | undefined {
