@@ -37,6 +37,21 @@ export function serveMcp(app: FastifyInstance, endpoint: McpEndpoint): void {
           'MCP Streamable HTTP, stateless: JSON-RPC 2.0 `initialize`, `ping`, `tools/list` and `tools/call` (no `initialize` needed first); answered as server-sent events when the client accepts text/event-stream, else as JSON.',
         tags: endpoint.tags,
         security: [{ bearer: [] }],
+        response: {
+          200: {
+            description: 'The JSON-RPC answers: one response (an array for a batch) as JSON, or one server-sent event (`event: message`) per answer.',
+            content: {
+              'application/json': {
+                schema: {
+                  oneOf: [{ type: 'object', additionalProperties: true }, { type: 'array', items: { type: 'object', additionalProperties: true } }],
+                  examples: [{ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: '{"status":"authorized"}' }], structuredContent: { status: 'authorized' } } }],
+                },
+              },
+              'text/event-stream': { schema: { type: 'string', examples: ['event: message\ndata: {"jsonrpc":"2.0","id":1,"result":{"tools":[]}}\n\n'] } },
+            },
+          },
+          202: { description: 'The POST held only notifications or responses: nothing to answer.', type: 'null' },
+        },
       },
       // A body that is not JSON answers in JSON-RPC; a refused credential stays the registry's 401.
       errorHandler: (err: FastifyError, request, reply) => {
@@ -56,7 +71,7 @@ export function serveMcp(app: FastifyInstance, endpoint: McpEndpoint): void {
         return send(reply, 400, false, [rpcError(null, ErrorCode.ConnectionClosed, message)], false);
       }
       const answer = await endpoint.dispatch(request.body, request);
-      if (answer.answers.length === 0) return reply.code(answer.status).send();
+      if (answer.answers.length === 0) return nothing(reply, answer.status);
       return send(reply, answer.status, sse && answer.status === 200, answer.answers, answer.batch);
     },
   );
@@ -83,6 +98,11 @@ function send(reply: FastifyReply, status: number, sse: boolean, answers: RpcAns
     .code(status)
     .type('application/json')
     .send(JSON.stringify(batch ? answers : answers[0]));
+}
+
+/** An answer without a body (202: the POST held only notifications). */
+function nothing(reply: FastifyReply, status: number): FastifyReply {
+  return reply.code(status).send();
 }
 
 function acceptsEventStream(accept: string | undefined): boolean {
