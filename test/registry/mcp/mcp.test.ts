@@ -8,7 +8,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { decodeJwt } from 'jose';
 import { registryTools } from '../../../src/registry/mcp/tools.ts';
-import { mcpClient } from '../../support/agents.ts';
+import { mcpClient, testTenant } from '../../support/agents.ts';
 import { agents, dailyPlanet, publishAdagents } from '../../support/authorization-world.ts';
 import { ManualClock } from '../../support/clock.ts';
 import { eachEngine } from '../../support/engines.ts';
@@ -135,7 +135,8 @@ eachEngine('the registry over MCP', (engine) => {
   const call = async (name: string, args: Json, via = client) => (await via.callTool({ name, arguments: args })) as ToolAnswer;
 
   before(async () => {
-    server = await startTestServer(engine, { deps: { clock }, env: { TRUST_PROXY: '127.0.0.1' } });
+    // An agent beside the registry, whose tokens the registry must refuse.
+    server = await startTestServer(engine, { deps: { clock, tenants: [testTenant().tenant] }, env: { TRUST_PROXY: '127.0.0.1' } });
     assert.equal((await postJson(`${server.url}/api/brands/save`, { domain: 'acme.example', brand_name: 'Acme' })).status, 201);
     assert.equal((await postJson(`${server.url}/api/properties/save`, { publisher_domain: 'news.example', authorized_agents: [{ url: 'https://agent.sellers.example/ap' }] })).status, 201);
     assert.equal((await postJson(`${server.url}/api/registry/agents`, { agent_url: 'https://sales.operator.ap.test/mcp', type: 'sales', name: 'Operator sales' })).status, 201);
@@ -341,6 +342,17 @@ eachEngine('the registry over MCP', (engine) => {
         } finally {
           await oauthed.close();
         }
+      });
+
+      it('refuses a token meant for an agent served beside it', async () => {
+        const token = await accessToken(server.url, alice, `${server.url}/test/mcp`);
+        const res = await fetch(`${server.url}/mcp`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...bearer(token) },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+        });
+        assert.equal(res.status, 401);
+        assert.match(res.headers.get('www-authenticate') ?? '', /error="invalid_token"/);
       });
 
       it('takes a token the client asked for the REST API too (one token for both)', async () => {
