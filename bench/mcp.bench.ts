@@ -1,7 +1,4 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { startServerProcess } from './support/child-server.ts';
 import { benchOptions, load, type LoadResult } from './support/load.ts';
 
 const TOKEN = 'bench-admin-key-0123456789abcdef0123456789';
@@ -13,7 +10,7 @@ const targets = { throughput: 0.25, p99: 3 };
  * `/healthz` of the same server, in alternating rounds.
  */
 export async function mcpBench(): Promise<void> {
-  const server = await startAgentServer();
+  const server = await startServerProcess(new URL('./support/agent-server.ts', import.meta.url), { AP_ADMIN_KEY: TOKEN, LOG_LEVEL: 'info' });
   const call = {
     ...benchOptions,
     method: 'POST' as const,
@@ -61,26 +58,4 @@ export async function mcpBench(): Promise<void> {
   console.log(
     `mcp tools/call / healthz: throughput ratio ${throughputRatio(mcp).toFixed(2)} (target >= ${targets.throughput}), p99 ratio ${p99Ratio(mcp).toFixed(2)} (target <= ${targets.p99})`,
   );
-}
-
-async function startAgentServer(): Promise<{ url: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [fileURLToPath(new URL('./support/agent-server.ts', import.meta.url))], {
-    env: { ...process.env, AP_ADMIN_KEY: TOKEN, LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exited = once(child, 'exit');
-  const url = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      const match = /^listening at (\S+)$/.exec(line);
-      if (match) resolve(match[1]!);
-    });
-    void exited.then(() => reject(new Error('the agent server exited before listening')));
-  });
-  return {
-    url,
-    async stop() {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
 }

@@ -3,6 +3,7 @@
 import { healthzBench } from './healthz.bench.ts';
 import { feedBench } from './feed.bench.ts';
 import { mcpBench } from './mcp.bench.ts';
+import { registryMcpBench } from './registry-mcp.bench.ts';
 import { resolveBench } from './resolve.bench.ts';
 import { crawlBench } from './crawl.bench.ts';
 import { lookupsBench } from './lookups.bench.ts';
@@ -16,6 +17,7 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['resolve', resolveBench],
   ['feed', feedBench],
   ['mcp', mcpBench],
+  ['registry-mcp', registryMcpBench],
   ['crawl', crawlBench],
   ['lookups', lookupsBench],
   ['sales', salesBench],

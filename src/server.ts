@@ -37,6 +37,7 @@ import { feedPlugin } from './registry/feed/index.ts';
 import { graphCatalogSnapshot, graphCollectionsSnapshot, graphSnapshot } from './registry/graph/index.ts';
 import { backfillSkeletons, homographsPlugin, type ReviewAppliers } from './registry/homographs/index.ts';
 import { lookupsPlugin } from './registry/lookups/index.ts';
+import { registryMcpPlugin } from './registry/mcp/index.ts';
 import { ownershipPlugin } from './registry/ownership/index.ts';
 import { applyHeldProperty, propertiesPlugin, propertySnapshot } from './registry/properties/index.ts';
 import { publishersPlugin } from './registry/publishers/index.ts';
@@ -131,6 +132,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(ownershipPlugin, { ctx });
   await app.register(homographsPlugin, { ctx, appliers: deps.reviewAppliers ?? { brand: applyHeldBrand(ctx), property: applyHeldProperty(ctx) } });
   await app.register(agentsPlugin, { ctx, tenants });
+  // The read routes over MCP at /mcp: its tools are read from the routes above once the app is ready.
+  await app.register(registryMcpPlugin, { ctx });
 
   app.addHook('onClose', async () => {
     if (!deps.fetcher) await fetcher.close();

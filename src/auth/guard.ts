@@ -3,7 +3,7 @@ import { ApError } from '../protocol/errors.ts';
 import type { AgentResources } from './agent-resources.ts';
 import type { Authenticator } from './authenticator.ts';
 import type { Principal } from './principal.ts';
-import '../http/route-config.ts';
+import type { RegistryResource } from '../http/route-config.ts';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -16,16 +16,18 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
  *
  * An agent's routes (declared in `app.agentResources` before they are added) are resources of
  * their own: their challenge names the agent's metadata, an access token must be meant for that
- * agent (its audience), and the agent's configured tokens are accepted there too.
+ * agent (its audience), and the agent's configured tokens are accepted there too. The registry's
+ * own routes take tokens for its REST API or its MCP endpoint alike; the challenge names the
+ * resource the route belongs to (`config.protectedResource`).
  */
-export function guardRoutes(app: FastifyInstance, authenticator: Authenticator, resourceMetadataUrl: () => string | undefined): void {
+export function guardRoutes(app: FastifyInstance, authenticator: Authenticator, resourceMetadataUrl: (resource: RegistryResource) => string | undefined): void {
   const challenge = (reply: FastifyReply, metadata: string | undefined, error?: string) => {
     const params = ['realm="ap"', error && `error="${error}"`, metadata && `resource_metadata="${metadata}"`].filter(Boolean);
     reply.header('www-authenticate', `Bearer ${params.join(', ')}`);
   };
-  const check = (required: boolean, access: Access | undefined, target: AgentRoute | undefined): onRequestHookHandler =>
+  const check = (required: boolean, access: Access | undefined, target: AgentRoute | undefined, resource: RegistryResource): onRequestHookHandler =>
     async function authenticate(request, reply) {
-      const metadata = () => (target ? app.agentResources.metadataUrl(target.agent, target.endpoint) : resourceMetadataUrl());
+      const metadata = () => (target ? app.agentResources.metadataUrl(target.agent, target.endpoint) : resourceMetadataUrl(resource));
       const header = request.headers.authorization;
       if (!header) {
         if (!required) return;
@@ -52,7 +54,7 @@ export function guardRoutes(app: FastifyInstance, authenticator: Authenticator, 
     if (auth !== 'required' && auth !== 'optional') return;
     const target = app.hasDecorator('agentResources') ? app.agentResources.routeOf(route.url) : undefined;
     const existing = route.onRequest ? [route.onRequest].flat() : [];
-    route.onRequest = [...existing, check(auth === 'required', route.config?.access, target)];
+    route.onRequest = [...existing, check(auth === 'required', route.config?.access, target, route.config?.protectedResource ?? 'api')];
   });
 }
 

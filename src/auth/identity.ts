@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { AppContext } from '../context.ts';
 import { baseUrl } from '../http/base-url.ts';
+import type { RegistryResource } from '../http/route-config.ts';
 import { bootstrapAdminKey } from './api-keys/service.ts';
 import { credentialAuthenticator, type Authenticator } from './authenticator.ts';
 import { signInLimit } from './limits.ts';
@@ -16,8 +17,8 @@ import { jwtVerifier, localKeys, remoteKeys, type TokenVerifier } from './tokens
 
 export interface Identity {
   authenticator: Authenticator;
-  /** Where a 401's challenge points OAuth clients (RFC 9728). */
-  resourceMetadataUrl(): string;
+  /** Where a 401's challenge points OAuth clients (RFC 9728): the metadata of the resource the route belongs to. */
+  resourceMetadataUrl(resource: RegistryResource): string;
   /** Adds the identity routes; call after the guard is attached. */
   registerRoutes(): Promise<void>;
 }
@@ -57,7 +58,7 @@ export function createIdentity(app: FastifyInstance, { config, db, fetcher, cloc
 
   return {
     authenticator: credentialAuthenticator(db, tokens, cache, () => clock.now().getTime()),
-    resourceMetadataUrl: () => `${base()}/.well-known/oauth-protected-resource/api`,
+    resourceMetadataUrl: (resource) => `${base()}/.well-known/oauth-protected-resource/${resource}`,
     async registerRoutes() {
       registerResourceMetadata(app, base, issuer);
       if (!external) {

@@ -32,7 +32,7 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string | 
             type: 'http',
             scheme: 'bearer',
             description:
-              'An organization API key (`ap_...`, from `/dashboard/api-keys` or `ap keys create`) or an OAuth 2.1 access token (authorization code with PKCE S256 at `/authorize` and `/token`; clients register at `/register`; discovery at `/.well-known/oauth-authorization-server` and `/.well-known/oauth-protected-resource/api`). A user acts for their first organization or the one named in the `AP-Organization` header.',
+              'An organization API key (`ap_...`, from `/dashboard/api-keys` or `ap keys create`) or an OAuth 2.1 access token (authorization code with PKCE S256 at `/authorize` and `/token`; clients register at `/register`; discovery at `/.well-known/oauth-authorization-server` and `/.well-known/oauth-protected-resource/api`, or `/mcp` for the MCP endpoint; one token works for both). A user acts for their first organization or the one named in the `AP-Organization` header.',
           },
         },
       },

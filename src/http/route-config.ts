@@ -9,6 +9,12 @@ declare module 'fastify' {
     auth?: 'none' | 'optional' | 'required';
     access?: 'organization' | 'registry-admin';
     /**
+     * Which of the registry's protected resources (RFC 9728) the route belongs to, named by its
+     * 401 challenge: the REST API (default) or the MCP endpoint. Tokens for either are accepted
+     * on both (one token works for the REST API and `/mcp`).
+     */
+    protectedResource?: RegistryResource;
+    /**
      * The level of the route's one log line per request (http/request-log.ts): `debug` for the
      * lookups an ad server makes once per impression, where a line per request would cost more
      * than the answer (/metrics still counts every one). Default `info`.
@@ -18,3 +24,6 @@ declare module 'fastify' {
 }
 
 export type RouteAuth = 'none' | 'optional' | 'required';
+
+/** The registry's own protected resources: `<base>/api` and `<base>/mcp`. */
+export type RegistryResource = 'api' | 'mcp';

@@ -182,7 +182,9 @@ eachEngine('route protection, from the route table', (engine) => {
         const seen = await summary(res);
         assert.equal(seen.status, 401, `${keyOf(route)}: ${JSON.stringify(seen)}`);
         assert.match(seen.challenge ?? '', /^Bearer /, keyOf(route));
-        assert.ok(seen.challenge!.includes(`resource_metadata="${server.url}/.well-known/oauth-protected-resource/api"`), keyOf(route));
+        // The registry's MCP endpoint is a protected resource of its own (RFC 9728); every other route is the REST API's.
+        const resource = route.url === '/mcp' ? 'mcp' : 'api';
+        assert.ok(seen.challenge!.includes(`resource_metadata="${server.url}/.well-known/oauth-protected-resource/${resource}"`), keyOf(route));
         if (route.method !== 'HEAD') assert.equal((seen.body as { error: string }).error, 'unauthorized', keyOf(route));
       }
     });

@@ -117,10 +117,21 @@ export async function registerClient(base: string): Promise<string> {
  * (parameters sent in the fragment are moved to the query).
  */
 export async function authorizeWith(base: string, clientId: string, params: Record<string, string>, who?: { email: string; password: string }): Promise<URL> {
-  const jar = new CookieJar();
   const state = randomUUID();
   const query = new URLSearchParams({ client_id: clientId, redirect_uri: REDIRECT_URI, response_type: 'code', state, ...params });
-  let res = await browse(jar, `${base}/authorize?${query}`);
+  const url = await followAuthorization(base, `${base}/authorize?${query}`, who);
+  if (url.searchParams.get('state') !== state) throw new Error(`state did not round-trip: ${url}`);
+  return url;
+}
+
+/**
+ * Walks an authorization request (`start`, the whole `/authorize` URL a client made) like a
+ * browser, signing in as `who` and consenting when asked; resolves with the URL the user is sent
+ * back to on the client (`REDIRECT_URI`).
+ */
+export async function followAuthorization(base: string, start: string, who?: { email: string; password: string }): Promise<URL> {
+  const jar = new CookieJar();
+  let res = await browse(jar, start);
   for (let hops = 0; hops < 10; hops++) {
     const location = res.headers.get('location');
     if (!location) throw new Error(`authorization stopped at HTTP ${res.status}: ${await res.text()}`);
@@ -128,7 +139,6 @@ export async function authorizeWith(base: string, clientId: string, params: Reco
     if (url.href.startsWith(REDIRECT_URI)) {
       // Responses for id_token response types come in the fragment: read them as a query.
       if (url.hash) url.search = url.hash.slice(1);
-      if (url.searchParams.get('state') !== state) throw new Error(`state did not round-trip: ${url}`);
       return url;
     }
     if (url.pathname.startsWith('/interaction/')) {

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { baseUrl } from '../../http/base-url.ts';
 import { mountA2a } from './a2a.ts';
 import { capabilitiesTask } from './capabilities.ts';
-import { hostCheck } from './host-check.ts';
+import { deploymentHostCheck } from '../../http/mcp/host-check.ts';
 import { mountHttp } from './http.ts';
 import { mountMcp } from './mcp.ts';
 import { createRunner, type Submit } from './runner.ts';
@@ -36,7 +36,6 @@ export interface TaskWorkerHandle {
  */
 export function mountTenant(app: FastifyInstance, ctx: AppContext, tenant: Tenant, worker: TaskWorkerHandle): void {
   const { agents } = ctx.config;
-  const publicHost = ctx.config.publicUrl ? new URL(ctx.config.publicUrl).hostname : undefined;
   const builtIn = [capabilitiesTask(tenant, { replayTtlSeconds: agents.replayTtlSeconds, webhookAlgorithms: [agents.signingAlg] })];
   const abort = worker.abort.bind(worker);
   if (runsLong(tenant)) builtIn.push(getTaskTask(), cancelTaskTask(ctx.db, abort));
@@ -52,7 +51,7 @@ export function mountTenant(app: FastifyInstance, ctx: AppContext, tenant: Tenan
   const served = { tasks: runner.tasks, run };
   // Before its routes: the auth guard then knows them as this agent's (audience, challenge, tokens).
   app.agentResources.add({ name: tenant.name, path: tenant.path, credentials: tenant.credentials ?? [] });
-  const hostGuard = hostCheck([...(publicHost ? [publicHost] : []), ...agents.allowedHosts], agents.allowedOrigins);
+  const hostGuard = deploymentHostCheck(ctx.config);
   mountMcp(app, withBuiltIns, served, hostGuard);
   mountA2a(app, withBuiltIns, served, () => baseUrl(app, ctx.config), hostGuard, { db: ctx.db, clock: ctx.clock, abort });
   if (tenant.httpEnvelope) mountHttp(app, withBuiltIns, served, tenant.httpEnvelope, hostGuard);

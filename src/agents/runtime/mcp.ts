@@ -1,80 +1,53 @@
-import type { FastifyError, FastifyInstance, FastifyReply, onRequestAsyncHookHandler } from 'fastify';
-import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
-import { ApError } from '../../protocol/errors.ts';
-import { mcpDispatcher, rpcError, type RpcAnswer } from './mcp-dispatcher.ts';
+import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
+import type { Principal } from '../../auth/principal.ts';
+import { mcpDispatcher, type McpCallBase } from '../../http/mcp/dispatcher.ts';
+import { serveMcp } from '../../http/mcp/endpoint.ts';
+import { AgentError } from '../../protocol/errors.ts';
+import { advertisedInput, advertisedOutput } from './arguments.ts';
+import { echoOf, mcpToolError, mcpToolResult } from './envelope.ts';
 import type { TaskRunner } from './runner.ts';
 import type { Tenant } from './task.ts';
 
 /**
- * A tenant over MCP (Streamable HTTP, stateless): each POST is answered by a dispatcher made once
- * per tenant (mcp-dispatcher.ts), so instances share nothing in memory and any of them can answer.
- * The answer is server-sent events when the client accepts them, plain JSON otherwise. Results
+ * A tenant over MCP at `<path>/mcp` (http/mcp/: stateless Streamable HTTP, the dispatcher made
+ * once per tenant, its tools list with their input and output schemas computed then). Results
  * carry the payload twice, as the spec and MCP clients each expect: JSON text in `content[0]` and
  * the object in `structuredContent`; errors are tool results with `isError` (runtime/envelope.ts).
  */
 export function mountMcp(app: FastifyInstance, tenant: Tenant, runner: TaskRunner, hostGuard: onRequestAsyncHookHandler): void {
-  const path = `${tenant.path}/mcp`;
-  const dispatch = mcpDispatcher(tenant, runner);
-  app.post(
-    path,
-    {
-      config: { auth: 'required' },
-      onRequest: hostGuard,
-      schema: {
-        summary: `${tenant.name} agent over MCP`,
-        description:
-          'MCP Streamable HTTP, stateless: JSON-RPC 2.0 `initialize`, `ping`, `tools/list` and `tools/call` (no `initialize` needed first); answered as server-sent events when the client accepts text/event-stream, else as JSON.',
-        tags: ['Agents'],
-        security: [{ bearer: [] }],
-      },
-      // A body that is not JSON answers in JSON-RPC; a refused credential stays the registry's 401.
-      errorHandler: (err: FastifyError, request, reply) => {
-        if (err instanceof ApError) throw err;
-        const status = err.statusCode ?? 500;
-        if (status >= 500) request.log.error({ err }, 'MCP request failed');
-        const [code, message] =
-          status === 400 ? [ErrorCode.ParseError, 'Parse error: the body is not valid JSON.'] : status < 500 ? [ErrorCode.ConnectionClosed, err.message] : [ErrorCode.InternalError, 'Internal error.'];
-        return send(reply, status, false, [rpcError(null, code, message)], false);
-      },
-    },
-    async (request, reply) => {
-      const version = request.headers['mcp-protocol-version'];
-      const sse = acceptsEventStream(request.headers.accept);
-      if (typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
-        const message = `Bad Request: unsupported protocol version ${version} (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}).`;
-        return send(reply, 400, false, [rpcError(null, ErrorCode.ConnectionClosed, message)], false);
+  const dispatch = mcpDispatcher<TenantCall>({
+    serverInfo: { name: `ap-${tenant.name}`, version: '1.0.0' },
+    instructions: tenant.description,
+    tools: runner.tasks.map((task) => {
+      const outputSchema = advertisedOutput(task);
+      return {
+        name: task.name,
+        description: task.description,
+        inputSchema: advertisedInput(task) as { type: 'object' },
+        ...(outputSchema ? { outputSchema: outputSchema as { type: 'object' } } : {}),
+      };
+    }),
+    async callTool(name, args, call) {
+      const echo = echoOf(args, call.authorization);
+      try {
+        return mcpToolResult(await runner.run(name, args ?? {}, call.principal), echo);
+      } catch (err) {
+        if (!(err instanceof AgentError)) call.log.error({ err, task: name }, 'agent task failed');
+        return mcpToolError(err, echo);
       }
-      const answer = await dispatch(request.body, { principal: request.principal!, authorization: request.headers.authorization, log: request.log });
-      if (answer.answers.length === 0) return reply.code(answer.status).send();
-      return send(reply, answer.status, sse && answer.status === 200, answer.answers, answer.batch);
     },
-  );
-  // Stateless: no server-initiated stream and no session to end.
-  for (const method of ['GET', 'DELETE'] as const) {
-    app.route({
-      method,
-      url: path,
-      config: { auth: 'required' },
-      onRequest: hostGuard,
-      schema: { hide: true },
-      handler: async (_request, reply) =>
-        reply.code(405).header('allow', 'POST').send({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Method not allowed: this endpoint is stateless; POST JSON-RPC requests.' } }),
-    });
-  }
+  });
+  serveMcp(app, {
+    path: `${tenant.path}/mcp`,
+    summary: `${tenant.name} agent over MCP`,
+    tags: ['Agents'],
+    hostGuard,
+    dispatch: (body, request) => dispatch(body, { principal: request.principal!, authorization: request.headers.authorization, log: request.log }),
+  });
 }
 
-/** One SSE event per answer, as the SDK's transport writes them, or the JSON of the answer (an array for a batch). */
-function send(reply: FastifyReply, status: number, sse: boolean, answers: RpcAnswer[], batch: boolean): FastifyReply {
-  if (sse) {
-    const events = answers.map((a) => `event: message\ndata: ${JSON.stringify(a)}\n\n`).join('');
-    return reply.code(status).header('cache-control', 'no-cache').type('text/event-stream').send(events);
-  }
-  return reply
-    .code(status)
-    .type('application/json')
-    .send(JSON.stringify(batch ? answers : answers[0]));
-}
-
-function acceptsEventStream(accept: string | undefined): boolean {
-  return accept !== undefined && accept.includes('text/event-stream');
+interface TenantCall extends McpCallBase {
+  principal: Principal;
+  /** The request's Authorization header, so no answer echoes its token. */
+  authorization: string | undefined;
 }

@@ -1,9 +1,10 @@
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { Config } from '../../config.ts';
 
 /**
- * DNS-rebinding protection for the agent endpoints (as the MCP transport specification asks): the
+ * DNS-rebinding protection for the MCP (and A2A) endpoints (as the MCP transport specification asks): the
  * Host must name this server, and a browser's Origin, when sent, must be one the operator allowed.
- * Agents are called server to server, which sends no Origin.
+ * They are called server to server, which sends no Origin.
  */
 export function hostCheck(allowedHosts: readonly string[], allowedOrigins: readonly string[]): onRequestAsyncHookHandler {
   const hosts = new Set(['localhost', '127.0.0.1', '[::1]', ...allowedHosts].map((h) => h.toLowerCase()));
@@ -24,4 +25,13 @@ function hostnameOf(host: string | undefined): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The deployment's one policy for its MCP and A2A endpoints (the agents' and the registry's own):
+ * PUBLIC_URL's host and AGENT_ALLOWED_HOSTS, browsers from AGENT_ALLOWED_ORIGINS.
+ */
+export function deploymentHostCheck(config: Pick<Config, 'publicUrl' | 'agents'>): onRequestAsyncHookHandler {
+  const publicHost = config.publicUrl ? new URL(config.publicUrl).hostname : undefined;
+  return hostCheck([...(publicHost ? [publicHost] : []), ...config.agents.allowedHosts], config.agents.allowedOrigins);
 }

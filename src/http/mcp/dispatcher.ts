@@ -14,12 +14,6 @@ import {
   type ListToolsResult,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Principal } from '../../auth/principal.ts';
-import { AgentError } from '../../protocol/errors.ts';
-import { advertisedInput, advertisedOutput } from './arguments.ts';
-import { echoOf, mcpToolError, mcpToolResult } from './envelope.ts';
-import type { TaskRunner } from './runner.ts';
-import type { Tenant } from './task.ts';
 
 /** A JSON-RPC answer to one request: a result or an error. */
 export type RpcAnswer = { jsonrpc: '2.0'; id: RequestId | null } & ({ result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } });
@@ -32,11 +26,22 @@ export interface McpReply {
   batch: boolean;
 }
 
-export interface McpCall {
-  principal: Principal;
-  /** The request's Authorization header, so no answer echoes its token. */
-  authorization: string | undefined;
+/** What every call carries: where to log what went wrong. */
+export interface McpCallBase {
   log: FastifyBaseLogger;
+}
+
+/** An MCP server as the dispatcher serves it: who it is, its tools, and how a tool is called. */
+export interface McpServerSpec<C extends McpCallBase> {
+  serverInfo: { name: string; version: string };
+  instructions?: string | undefined;
+  tools: ListToolsResult['tools'];
+  /**
+   * Answers one `tools/call` with its result (a tool's own failure is a result with `isError`).
+   * Throw an `RpcError` for a protocol error (an unknown tool); anything else thrown is a
+   * JSON-RPC internal error, logged.
+   */
+  callTool(name: string, args: Record<string, unknown> | undefined, call: C): Promise<Record<string, unknown>>;
 }
 
 // As the SDK's own transport caps them.
@@ -44,39 +49,21 @@ const maxBatch = 100;
 
 /**
  * Stateless MCP over JSON-RPC: `initialize`, `ping`, `tools/list` and `tools/call`, with every
- * message checked against the official SDK's schemas. Nothing is built per call: the server's
- * answers to `initialize` and `tools/list` are made once per tenant, and a call goes straight to
- * the runner. A `tools/call` needs no `initialize` first, as no session is kept.
+ * message checked against the official SDK's schemas. Nothing is built per call: the answers to
+ * `initialize` and `tools/list` are made once, and a call goes straight to `callTool`. A
+ * `tools/call` needs no `initialize` first, as no session is kept. The agents and the registry's
+ * own endpoint both serve through this.
  */
-export function mcpDispatcher(tenant: Tenant, runner: TaskRunner): (body: unknown, call: McpCall) => Promise<McpReply> {
-  const serverInfo = { name: `ap-${tenant.name}`, version: '1.0.0' };
+export function mcpDispatcher<C extends McpCallBase>(spec: McpServerSpec<C>): (body: unknown, call: C) => Promise<McpReply> {
   const capabilities = { tools: { listChanged: false } };
-  const tools: ListToolsResult = {
-    tools: runner.tasks.map((task) => {
-      const outputSchema = advertisedOutput(task);
-      return {
-        name: task.name,
-        description: task.description,
-        inputSchema: advertisedInput(task) as { type: 'object' },
-        ...(outputSchema ? { outputSchema: outputSchema as { type: 'object' } } : {}),
-      };
-    }),
+  const tools: ListToolsResult = { tools: spec.tools };
+
+  const callTool = async (request: JSONRPCRequest, call: C): Promise<Record<string, unknown>> => {
+    const { name, arguments: args } = check(CallToolRequestSchema, request).params;
+    return spec.callTool(name, args, call);
   };
 
-  const callTool = async (request: JSONRPCRequest, call: McpCall): Promise<Record<string, unknown>> => {
-    const parsed = CallToolRequestSchema.safeParse(request);
-    if (!parsed.success) throw invalidParams(parsed.error);
-    const { name, arguments: args } = parsed.data.params;
-    const echo = echoOf(args, call.authorization);
-    try {
-      return mcpToolResult(await runner.run(name, args ?? {}, call.principal), echo);
-    } catch (err) {
-      if (!(err instanceof AgentError)) call.log.error({ err, task: name }, 'agent task failed');
-      return mcpToolError(err, echo);
-    }
-  };
-
-  const answer = async (request: JSONRPCRequest, call: McpCall): Promise<Record<string, unknown>> => {
+  const answer = async (request: JSONRPCRequest, call: C): Promise<Record<string, unknown>> => {
     switch (request.method) {
       case 'tools/call':
         return callTool(request, call);
@@ -90,14 +77,14 @@ export function mcpDispatcher(tenant: Tenant, runner: TaskRunner): (body: unknow
         const { params } = check(InitializeRequestSchema, request);
         // As the SDK's server negotiates: the client's version when supported, else our latest.
         const protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(params.protocolVersion) ? params.protocolVersion : LATEST_PROTOCOL_VERSION;
-        return { protocolVersion, capabilities, serverInfo, instructions: tenant.description } satisfies InitializeResult;
+        return { protocolVersion, capabilities, serverInfo: spec.serverInfo, ...(spec.instructions ? { instructions: spec.instructions } : {}) } satisfies InitializeResult;
       }
       default:
         throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
     }
   };
 
-  const one = async (message: unknown, call: McpCall): Promise<RpcAnswer | undefined> => {
+  const one = async (message: unknown, call: C): Promise<RpcAnswer | undefined> => {
     if (!JSONRPCMessageSchema.safeParse(message).success) return rpcError(idOf(message), ErrorCode.InvalidRequest, 'Invalid Request: not a JSON-RPC 2.0 message.');
     // Notifications (initialized, cancelled, ...) and responses need no answer: nothing is kept between calls.
     if (!isJSONRPCRequest(message)) return undefined;
@@ -129,7 +116,7 @@ export function mcpDispatcher(tenant: Tenant, runner: TaskRunner): (body: unknow
   };
 }
 
-/** A JSON-RPC error to answer (invalid params, unknown method). */
+/** A JSON-RPC error to answer (invalid params, unknown method or tool). */
 export class RpcError extends Error {
   readonly code: number;
   readonly data: unknown;

@@ -1,0 +1,82 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApError, errorBody } from '../../protocol/errors.ts';
+import { isRecord } from '../../protocol/json-values.ts';
+import type { RegistryTool } from './tools.ts';
+
+/** A tools/call result: the route's JSON body as text and as structured content; `isError` for any answer of 400 or more. */
+export interface ToolResult {
+  [key: string]: unknown;
+  content: Array<{ type: 'text'; text: string }>;
+  structuredContent?: Record<string, unknown>;
+  isError?: true;
+}
+
+// Forwarded so the route sees the caller as the MCP endpoint did (credential, organization) and
+// their log lines share one request id.
+const forwardedHeaders = ['authorization', 'ap-organization', 'host'] as const;
+
+/**
+ * Calls the tool's route inside this process (`app.inject`: no socket, but every hook a request
+ * meets over HTTP: authentication, rate limits under the caller's own address and credential,
+ * validation, the error renderer), so the answer is the route's own, byte for byte.
+ */
+export async function forward(app: FastifyInstance, tool: RegistryTool, args: Record<string, unknown>, request: FastifyRequest): Promise<ToolResult> {
+  const rest = { ...args };
+  const missing: string[] = [];
+  const path = tool.url.replace(/:([A-Za-z_]+)/g, (_match, name: string) => {
+    const value = rest[name];
+    delete rest[name];
+    if (value === undefined || value === null) missing.push(name);
+    return encodeURIComponent(String(value ?? ''));
+  });
+  if (missing.length > 0) {
+    const field = missing[0]!;
+    return result(400, JSON.stringify(errorBody(new ApError('validation_failed', `Invalid params.${field}: is required.`, { details: [{ in: 'params', field, message: 'is required' }] }))));
+  }
+  const headers: Record<string, string> = { accept: 'application/json', 'x-request-id': request.id };
+  for (const name of forwardedHeaders) {
+    const value = request.headers[name];
+    if (typeof value === 'string') headers[name] = value;
+  }
+  const get = tool.method === 'GET';
+  const query = get ? queryString(rest) : '';
+  if (!get) headers['content-type'] = 'application/json';
+  const res = await app.inject({
+    method: tool.method,
+    url: query ? `${path}?${query}` : path,
+    headers,
+    remoteAddress: request.ip,
+    ...(get ? {} : { payload: JSON.stringify(rest) }),
+  });
+  return result(res.statusCode, res.payload);
+}
+
+function result(status: number, body: string): ToolResult {
+  const structured = parsed(body);
+  return {
+    content: [{ type: 'text', text: body }],
+    ...(structured ? { structuredContent: structured } : {}),
+    ...(status >= 400 ? { isError: true as const } : {}),
+  };
+}
+
+/** Arguments as a query string: arrays repeat their key (as a repeatable parameter is sent), null is left out. */
+function queryString(args: Record<string, unknown>): string {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(args)) {
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (item === undefined || item === null) continue;
+      query.append(key, typeof item === 'object' ? JSON.stringify(item) : String(item));
+    }
+  }
+  return query.toString();
+}
+
+function parsed(body: string): Record<string, unknown> | undefined {
+  try {
+    const value = JSON.parse(body) as unknown;
+    return isRecord(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
