@@ -21,6 +21,8 @@ export class TestReceiver {
   readonly statuses: number[] = [];
   answerWith: number[] = [];
   answerOnly: string | undefined;
+  /** Also hands each processed event here (a client waiting on webhooks). */
+  onEvent: ((event: WebhookEvent) => void) | undefined;
   url = '';
   private server: http.Server | undefined;
   private receiver: ReturnType<typeof createWebhookReceiver> | undefined;
@@ -67,6 +69,7 @@ export class TestReceiver {
       },
       onEvent: (event) => {
         this.events.push(event);
+        this.onEvent?.(event);
         this.arrivals.changed();
       },
       clock,

@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { Role } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import pkg from '../../../package.json' with { type: 'json' };
-import { a2aOutcome, mcpOutcome, type TaskOutcome } from './task-outcome.ts';
+import { a2aOutcome, a2aTaskOutcome, mcpOutcome, type TaskOutcome } from './task-outcome.ts';
 
 export type AgentProtocol = 'mcp' | 'a2a';
 
@@ -15,8 +15,27 @@ export interface AgentConnection {
   readonly url: string;
   /** The task names it offers: MCP tools, or A2A skills. */
   listTasks(): Promise<string[]>;
-  call(task: string, args?: Record<string, unknown>): Promise<TaskOutcome>;
+  /** The tasks with what the agent says of them: an MCP tool's input schema, an A2A skill's description. */
+  tools(): Promise<AgentTool[]>;
+  call(task: string, args?: Record<string, unknown>, options?: CallOptions): Promise<TaskOutcome>;
+  /** A long-running task's state, as `get_task` answers it (MCP) or `tasks/get` (A2A). */
+  getTask(taskId: string, options?: CallOptions): Promise<TaskOutcome>;
+  /** Asks the agent to cancel a long-running task (`cancel_task`, or A2A `tasks/cancel`). */
+  cancelTask(taskId: string, options?: CallOptions): Promise<TaskOutcome>;
   close(): Promise<void>;
+}
+
+export interface AgentTool {
+  name: string;
+  description?: string;
+  /** MCP tools only: A2A skills carry no input schema. */
+  inputSchema?: Record<string, unknown>;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Longest wait for this one request's answer (MCP's request timeout); the SDK's 60 s otherwise. */
+  timeoutMs?: number;
 }
 
 export interface ConnectOptions {
@@ -36,26 +55,36 @@ export async function connectMcp(url: string, options: ConnectOptions): Promise<
     ...(options.authorization ? { requestInit: { headers: { authorization: options.authorization } } } : {}),
   });
   await client.connect(transport);
-  return {
+  const connection: AgentConnection = {
     protocol: 'mcp',
     url,
     async listTasks() {
-      const names: string[] = [];
+      return (await connection.tools()).map((t) => t.name);
+    },
+    async tools() {
+      const tools: AgentTool[] = [];
       let cursor: string | undefined;
       // Bounded: an agent that pages forever does not hold the caller.
       for (let page = 0; page < 20; page++) {
         const listed = await client.listTools(cursor === undefined ? {} : { cursor });
-        names.push(...listed.tools.map((t) => t.name));
+        tools.push(...listed.tools.map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}), inputSchema: t.inputSchema as Record<string, unknown> })));
         cursor = listed.nextCursor;
         if (cursor === undefined) break;
       }
-      return names;
+      return tools;
     },
-    async call(task, args = {}) {
-      return mcpOutcome((await client.callTool({ name: task, arguments: args })) as Record<string, unknown>);
+    async call(task, args = {}, options = {}) {
+      return mcpOutcome((await client.callTool({ name: task, arguments: args }, undefined, requestOptions(options))) as Record<string, unknown>);
     },
+    getTask: (taskId, options) => connection.call('get_task', { task_id: taskId }, options),
+    cancelTask: (taskId, options) => connection.call('cancel_task', { task_id: taskId }, options),
     close: () => client.close(),
   };
+  return connection;
+}
+
+function requestOptions(options: CallOptions) {
+  return { ...(options.signal ? { signal: options.signal } : {}), ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}) };
 }
 
 /**
@@ -79,12 +108,19 @@ export async function connectA2a(cardUrl: string, options: ConnectOptions): Prom
     protocol: 'a2a',
     url: cardUrl,
     listTasks: async () => card.skills.map((s) => s.id || s.name),
-    async call(task, args = {}) {
-      return a2aOutcome(await client.sendMessage(skillRequest(task, args)));
+    tools: async () => card.skills.map((s) => ({ name: s.id || s.name, ...(s.description ? { description: s.description } : {}) })),
+    async call(task, args = {}, options = {}) {
+      return a2aOutcome(await client.sendMessage(skillRequest(task, args), a2aOptions(options)));
     },
+    getTask: async (taskId, options = {}) => a2aTaskOutcome(await client.getTask({ tenant: '', id: taskId, historyLength: 0 }, a2aOptions(options))),
+    cancelTask: async (taskId, options = {}) => a2aTaskOutcome(await client.cancelTask({ tenant: '', id: taskId, metadata: undefined }, a2aOptions(options))),
     // JSON-RPC over plain requests: nothing held open.
     close: async () => {},
   };
+}
+
+function a2aOptions(options: CallOptions) {
+  return options.signal ? { signal: options.signal } : undefined;
 }
 
 /** The A2A request that asks for a task: a message whose one data part is `{skill, parameters}`. */
@@ -104,4 +140,12 @@ export function skillRequest(skill: string, parameters: Record<string, unknown>)
     configuration: undefined,
     metadata: undefined,
   };
+}
+
+/** Where an agent's A2A card is: beside its endpoint (`/sales/mcp` → `/sales/.well-known/agent-card.json`), or the URL itself when it names a card. */
+export function a2aCardUrl(agentUrl: string): string {
+  const url = new URL(agentUrl);
+  if (/\/agent(-card)?\.json$/.test(url.pathname)) return url.href;
+  const path = url.pathname.replace(/\/+$/, '').replace(/\/(mcp|a2a)$/, '');
+  return `${url.origin}${path}/.well-known/agent-card.json`;
 }

@@ -45,23 +45,49 @@ export function mcpOutcome(result: Record<string, unknown>): TaskOutcome {
 
 /**
  * An A2A answer's payload: the data part of a message (`{error: {...}}` when the task failed), or,
- * for a task that goes on, the task's id and state.
+ * for a task that goes on, the task as `get_task` answers it (see a2aTaskOutcome).
  */
 export function a2aOutcome(answer: unknown): TaskOutcome {
   if (!isRecord(answer)) return { ok: false, error: undefined, raw: answer };
-  if (Array.isArray(answer['parts'])) {
-    for (const part of answer['parts'] as unknown[]) {
-      const content = isRecord(part) ? part['content'] : undefined;
-      if (isRecord(content) && content['$case'] === 'data' && isRecord(content['value'])) {
-        const value = content['value'];
-        const error = isErrorObject(value['error']) ? value['error'] : undefined;
-        return error ? { ok: false, error, raw: value } : { ok: true, data: value };
+  if (!Array.isArray(answer['parts'])) return a2aTaskOutcome(answer);
+  const value = dataOf(answer['parts']);
+  if (!value) return { ok: false, error: undefined, raw: answer };
+  const error = isErrorObject(value['error']) ? value['error'] : undefined;
+  return error ? { ok: false, error, raw: value } : { ok: true, data: value };
+}
+
+// A2A task states (the SDK's TaskState numbers) by the names tasks-get-response.json uses.
+const stateNames: Record<number, string> = { 1: 'submitted', 2: 'working', 3: 'completed', 4: 'failed', 5: 'canceled', 6: 'input-required', 7: 'rejected', 8: 'auth-required' };
+
+/**
+ * An A2A Task read as `get_task` answers one (core/tasks-get-response.json): `task_id`, `status`,
+ * and what its status message's data part says (progress, error); once completed, `result` from
+ * the first artifact with a data part. A failed task is an outcome, not an error: the caller decides.
+ */
+export function a2aTaskOutcome(task: unknown): TaskOutcome {
+  if (!isRecord(task) || typeof task['id'] !== 'string') return { ok: false, error: undefined, raw: task };
+  const status = isRecord(task['status']) ? task['status'] : {};
+  const message = isRecord(status['message']) ? status['message'] : undefined;
+  const said = message && Array.isArray(message['parts']) ? (dataOf(message['parts']) ?? {}) : {};
+  const data: Record<string, unknown> = { ...said, task_id: task['id'], status: stateNames[Number(status['state'])] ?? said['status'] ?? 'unknown' };
+  if (data['status'] === 'completed' && data['result'] === undefined && Array.isArray(task['artifacts'])) {
+    for (const artifact of task['artifacts'] as unknown[]) {
+      const result = isRecord(artifact) && Array.isArray(artifact['parts']) ? dataOf(artifact['parts']) : undefined;
+      if (result) {
+        data['result'] = result;
+        break;
       }
     }
-    return { ok: false, error: undefined, raw: answer };
   }
-  const status = answer['status'];
-  return { ok: true, data: { task_id: answer['id'], status: isRecord(status) ? status['state'] : undefined } };
+  return { ok: true, data };
+}
+
+function dataOf(parts: unknown[]): Record<string, unknown> | undefined {
+  for (const part of parts) {
+    const content = isRecord(part) ? part['content'] : undefined;
+    if (isRecord(content) && content['$case'] === 'data' && isRecord(content['value'])) return content['value'];
+  }
+  return undefined;
 }
 
 function firstText(content: unknown): string | undefined {
@@ -78,6 +104,6 @@ function parseJson(text: string): unknown {
   }
 }
 
-function isErrorObject(value: unknown): value is AgentErrorObject {
+export function isErrorObject(value: unknown): value is AgentErrorObject {
   return isRecord(value) && typeof value['code'] === 'string' && typeof value['message'] === 'string';
 }

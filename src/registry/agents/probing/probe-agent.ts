@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { connectA2a, connectMcp, fetchThrough, type AgentConnection, type AgentProtocol } from '../../../client/agents/index.ts';
+import { a2aCardUrl, connectA2a, connectMcp, fetchThrough, type AgentConnection, type AgentProtocol } from '../../../client/agents/index.ts';
 import { FetchError } from '../../../net/fetch-error.ts';
 import type { SafeFetch } from '../../../net/safe-fetch.ts';
 import { readInventory, sellsMedia } from './inventory.ts';
@@ -70,13 +70,6 @@ export async function probeAgent(agentUrl: string, cachedCapabilities: unknown, 
     await Promise.all(connections.map((c) => c.close().catch(() => {})));
   }
   return seen;
-}
-
-/** Where an agent's A2A card is: beside its endpoint (`/sales/mcp` → `/sales/.well-known/agent-card.json`). */
-export function a2aCardUrl(agentUrl: string): string {
-  const url = new URL(agentUrl);
-  const path = url.pathname.replace(/\/+$/, '').replace(/\/(mcp|a2a)$/, '');
-  return `${url.origin}${path}/.well-known/agent-card.json`;
 }
 
 /** The webhook-signing keys' origin the capabilities name (identity.key_origins), else the agent's own. */

@@ -1,0 +1,117 @@
+import errorCodes from '../../../schemas/3.0.6/enums/error-code.json' with { type: 'json' };
+import { isRecord } from '../../protocol/json-values.ts';
+import type { AgentErrorObject } from '../agents/task-outcome.ts';
+
+/**
+ * Where a failed call went wrong, which tells a caller what to do next: `agent` (the agent answered
+ * with an error envelope: fix the request, or wait), `transport` (no usable answer: network, HTTP
+ * 5xx, not an agent), `timeout` (gave up waiting), `canceled` (the caller's signal).
+ */
+export type AgentErrorKind = 'agent' | 'transport' | 'timeout' | 'canceled';
+
+// Codes the protocol classifies as transient (enums/error-code.json) that a retry, unchanged, may
+// cure. CONFLICT and CAMPAIGN_SUSPENDED are transient too, but want a re-read or a human first.
+const transientCodes = new Set(['RATE_LIMITED', 'SERVICE_UNAVAILABLE', 'GOVERNANCE_UNAVAILABLE']);
+
+/** One error for every way an agent call fails, whichever of the three envelopes carried it. */
+export class ApAgentError extends Error {
+  override name = 'ApAgentError';
+  readonly kind: AgentErrorKind;
+  /** The agent's code (`RATE_LIMITED`, `INVALID_REQUEST`, ...), or ours: `TRANSPORT_ERROR`, `TIMEOUT`, `CANCELED`, `NOT_AN_AGENT`. */
+  readonly code: string;
+  readonly field: string | undefined;
+  readonly suggestion: string | undefined;
+  /** The HTTP status the error came with, when it came with one other than 200. */
+  readonly status: number | undefined;
+  /** Whether sending the same request again (same idempotency key) may succeed. */
+  readonly retryable: boolean;
+  /** The agent's `retry_after` or `Retry-After`, in seconds, clamped to 1–3600. */
+  readonly retryAfterSeconds: number | undefined;
+  /** The agent's whole error object, as sent. */
+  readonly details: AgentErrorObject | undefined;
+
+  constructor(kind: AgentErrorKind, code: string, message: string, extra: { field?: string; suggestion?: string; status?: number; retryable?: boolean; retryAfterSeconds?: number; details?: AgentErrorObject; cause?: unknown } = {}) {
+    super(message, extra.cause === undefined ? undefined : { cause: extra.cause });
+    this.kind = kind;
+    this.code = code;
+    this.field = extra.field;
+    this.suggestion = extra.suggestion;
+    this.status = extra.status;
+    this.retryable = extra.retryable ?? false;
+    this.retryAfterSeconds = extra.retryAfterSeconds;
+    this.details = extra.details;
+  }
+
+  /** The agent's error object (any envelope's), with the HTTP status and `Retry-After` it came with. */
+  static fromAgent(error: AgentErrorObject, http: { status?: number; retryAfter?: string | null } = {}): ApAgentError {
+    const retryAfter = clampRetryAfter(typeof error['retry_after'] === 'number' ? error['retry_after'] : Number(http.retryAfter ?? NaN));
+    const transient = transientCodes.has(error.code) || (error['recovery'] === 'transient' && !standardCodes.has(error.code)) || (http.status !== undefined && http.status >= 500);
+    return new ApAgentError('agent', error.code, error.message, {
+      ...(typeof error['field'] === 'string' ? { field: error['field'] } : {}),
+      ...(typeof error['suggestion'] === 'string' ? { suggestion: error['suggestion'] } : {}),
+      ...(http.status !== undefined && http.status !== 200 ? { status: http.status } : {}),
+      retryable: transient,
+      ...(retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {}),
+      details: error,
+    });
+  }
+
+  /** A plain object for printing or logging: what `ap call --json` writes. */
+  toJSON(): Record<string, unknown> {
+    return {
+      kind: this.kind,
+      code: this.code,
+      message: this.message,
+      ...(this.field !== undefined ? { field: this.field } : {}),
+      ...(this.suggestion !== undefined ? { suggestion: this.suggestion } : {}),
+      ...(this.status !== undefined ? { status: this.status } : {}),
+      retryable: this.retryable,
+      ...(this.retryAfterSeconds !== undefined ? { retry_after: this.retryAfterSeconds } : {}),
+      ...(this.details !== undefined ? { details: this.details } : {}),
+    };
+  }
+}
+
+export function transportError(message: string, extra: { status?: number; retryable?: boolean; retryAfterSeconds?: number; cause?: unknown; code?: string } = {}): ApAgentError {
+  const { code = 'TRANSPORT_ERROR', ...rest } = extra;
+  return new ApAgentError('transport', code, message, { retryable: true, ...rest });
+}
+
+function clampRetryAfter(seconds: number): number | undefined {
+  return Number.isFinite(seconds) ? Math.min(3600, Math.max(1, Math.ceil(seconds))) : undefined;
+}
+
+const standardCodes = new Set<string>(errorCodes.enum);
+
+/** Any failure of a call as an ApAgentError: the SDKs', the fetch client's and the network's own. */
+export function asAgentError(err: unknown, signal?: AbortSignal): ApAgentError {
+  if (err instanceof ApAgentError) return err;
+  if (signal?.aborted) return new ApAgentError('canceled', 'CANCELED', 'The call was canceled.', { cause: err });
+  const found = findIn(err);
+  if (found) return found;
+  const message = err instanceof Error ? err.message : String(err);
+  const reason = fetchReason(err);
+  if (reason !== undefined) {
+    // A refused address or a malformed URL will be refused again; a timeout or a reset may not.
+    return transportError(message, { code: reason === 'timeout' ? 'TIMEOUT' : 'TRANSPORT_ERROR', retryable: ['timeout', 'connection_failed', 'dns_failure'].includes(reason), cause: err });
+  }
+  const rpcCode = isRecord(err) && typeof err['code'] === 'number' ? err['code'] : undefined;
+  if (rpcCode !== undefined && rpcCode > -32800 && rpcCode <= -32000) {
+    // A JSON-RPC error: the agent understood the envelope and refused the request (-32602 unknown tool, bad params),
+    // or the SDK gave up waiting (-32001).
+    if (rpcCode === -32001) return transportError(message, { code: 'TIMEOUT', cause: err });
+    return new ApAgentError('agent', 'INVALID_REQUEST', message, { cause: err });
+  }
+  return transportError(message, { cause: err });
+}
+
+// The SDKs wrap what the fetch threw; the typed error may be a cause or two down.
+function findIn(err: unknown): ApAgentError | undefined {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) if (e instanceof ApAgentError) return e;
+  return undefined;
+}
+
+function fetchReason(err: unknown): string | undefined {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) if (e.name === 'FetchError' && isRecord(e) && typeof e['reason'] === 'string') return e['reason'];
+  return undefined;
+}

@@ -1,0 +1,62 @@
+import { SafeFetch } from '../../net/safe-fetch.ts';
+import { a2aCardUrl, connectA2a, connectMcp, fetchThrough, type AgentConnection, type AgentProtocol } from '../agents/index.ts';
+import { ApAgentError, asAgentError } from './agent-error.ts';
+import { envelopeFetch } from './envelope-fetch.ts';
+
+/** An agent to call, and how to reach it. */
+export interface AgentTarget {
+  /** Its MCP endpoint (`https://agent.example/mcp`), its A2A card or the base its card is under. */
+  agentUrl: string;
+  /** Sent as `Authorization: Bearer <credential>`. */
+  credential?: string;
+  /** Detected when not given: see openAgent. */
+  protocol?: AgentProtocol;
+  /**
+   * Every request goes through it. By default the SSRF-safe client with its public-only policy
+   * (an agent on a private address is refused); pass `globalThis.fetch` to call one on your own
+   * network, or `fetchThrough(new SafeFetch({ allow }))` to allow some.
+   */
+  fetch?: typeof fetch;
+}
+
+let publicOnly: typeof fetch | undefined;
+
+// Generous bounds: some tasks answer in minutes (build_creative), and a product list can be large.
+function defaultFetch(): typeof fetch {
+  publicOnly ??= fetchThrough(new SafeFetch({ timeoutMs: 10 * 60_000, maxBytes: 32 * 1024 * 1024 }));
+  return publicOnly;
+}
+
+/**
+ * Connects to the agent over the protocol asked for, or detects it: a URL ending in `/mcp` is tried
+ * over MCP first and an A2A card after, any other URL the other way round. The first that answers
+ * is kept; when neither does, the error says what each attempt met.
+ */
+export async function openAgent(target: AgentTarget): Promise<AgentConnection> {
+  const options = {
+    fetch: envelopeFetch(target.fetch ?? defaultFetch()),
+    clientName: 'ap-client',
+    ...(target.credential ? { authorization: `Bearer ${target.credential}` } : {}),
+  };
+  const mcp = () => connectMcp(target.agentUrl, options);
+  const a2a = () => connectA2a(a2aCardUrl(target.agentUrl), options);
+  if (target.protocol === 'mcp') return mcp().catch((err: unknown) => Promise.reject(asAgentError(err)));
+  if (target.protocol === 'a2a') return a2a().catch((err: unknown) => Promise.reject(asAgentError(err)));
+  const order = /\/mcp\/?$/.test(new URL(target.agentUrl).pathname) ? [mcp, a2a] : [a2a, mcp];
+  const failures: ApAgentError[] = [];
+  for (const attempt of order) {
+    try {
+      return await attempt();
+    } catch (err) {
+      const error = asAgentError(err);
+      // A refused credential or address is the answer; trying the other protocol would hide it.
+      if (error.code === 'UNAUTHORIZED' || error.code === 'PERMISSION_DENIED' || error.code === 'RATE_LIMITED') throw error;
+      failures.push(error);
+    }
+  }
+  const [first, second] = failures;
+  throw new ApAgentError('transport', 'NOT_AN_AGENT', `No MCP endpoint or A2A card answered at ${target.agentUrl}: ${first?.message}; ${second?.message}`, {
+    ...(first?.retryable || second?.retryable ? { retryable: true } : {}),
+    cause: first,
+  });
+}

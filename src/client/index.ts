@@ -1,0 +1,14 @@
+/**
+ * The client: calling agents (`callApAgent`, the protocol's `call_ap_agent`), listing their tools
+ * and capabilities, and receiving their signed webhooks. What `ap call`, `ap tools` and
+ * `ap webhooks listen` run, and what the package exports as `ap/client`.
+ */
+export { ApAgentError, asAgentError, type AgentErrorKind } from './call/agent-error.ts';
+export { callApAgent, getCapabilities, listTools, type CallApAgentOptions } from './call/call-agent.ts';
+export type { TaskUpdate } from './call/await-task.ts';
+export { openAgent, type AgentTarget } from './call/open-agent.ts';
+export type { RetryPolicy } from './call/retry.ts';
+export { WebhookInbox } from './call/webhook-inbox.ts';
+export { fetchThrough, type AgentConnection, type AgentProtocol, type AgentTool } from './agents/index.ts';
+export { createWebhookReceiver, receiverListener, InMemorySeenKeys, type SeenKeys, type WebhookEvent, type WebhookReceiver } from './webhooks/receiver.ts';
+export { sellerKeys, type SellerKeysOptions } from './webhooks/keys.ts';
