@@ -8,6 +8,7 @@ import { signingKeysCommand } from './commands/signing-keys.ts';
 import { migrateCommand } from './commands/migrate.ts';
 import { orgsCommand } from './commands/orgs.ts';
 import { agentsCommand } from './commands/agents.ts';
+import { callCommand, toolsCommand } from './commands/call.ts';
 import { serveCommand } from './commands/serve.ts';
 import { usersCommand } from './commands/users.ts';
 
@@ -24,7 +25,9 @@ export function program(): Command {
     .addCommand(usersCommand())
     .addCommand(keysCommand())
     .addCommand(signingKeysCommand())
-    .addCommand(crawlCommand());
+    .addCommand(crawlCommand())
+    .addCommand(callCommand())
+    .addCommand(toolsCommand());
 }
 
 export async function main(argv: string[]): Promise<void> {
