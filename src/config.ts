@@ -132,6 +132,9 @@ export interface Limits {
   crawlRequestsPerHourPerPrincipal: number;
   /** Seconds during which a domain may be requested only once, by anyone. */
   crawlRequestDomainWindowSeconds: number;
+  /** Agent probes (the three /api/public probing endpoints together) per minute: per IP without a credential, per principal with one. */
+  probesPerMinutePerIp: number;
+  probesPerMinutePerPrincipal: number;
 }
 
 export interface ConfigFlags {
@@ -207,6 +210,8 @@ export const envVars = {
   CRAWL_POLL_SECONDS: { default: '5', meaning: 'how often the crawl worker looks for due domains' },
   RATE_LIMIT_CRAWL_REQUESTS_PER_HOUR: { default: '30', meaning: 'crawl requests per hour per user or key' },
   RATE_LIMIT_CRAWL_DOMAIN_SECONDS: { default: '300', meaning: 'seconds during which one domain may be requested for crawling once' },
+  RATE_LIMIT_PROBES_PER_MINUTE: { default: '10', meaning: 'agent probes (discover-agent, agent-formats, agent-products together) per minute per IP, for callers without a credential' },
+  RATE_LIMIT_PROBES_PER_MINUTE_PER_USER: { default: '30', meaning: 'agent probes per minute per user or key' },
   AP_SIGNING_KEY_SECRET: { default: '', meaning: 'secret sealing the agents\' private signing keys at rest (at least 32 characters; set it in production)' },
 } as const;
 
@@ -240,6 +245,8 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
       signInsPerMinutePerIp: integer('RATE_LIMIT_SIGN_INS_PER_MINUTE', get('RATE_LIMIT_SIGN_INS_PER_MINUTE'), 1, 1e6),
       crawlRequestsPerHourPerPrincipal: integer('RATE_LIMIT_CRAWL_REQUESTS_PER_HOUR', get('RATE_LIMIT_CRAWL_REQUESTS_PER_HOUR'), 1, 1e6),
       crawlRequestDomainWindowSeconds: integer('RATE_LIMIT_CRAWL_DOMAIN_SECONDS', get('RATE_LIMIT_CRAWL_DOMAIN_SECONDS'), 1, 86400),
+      probesPerMinutePerIp: integer('RATE_LIMIT_PROBES_PER_MINUTE', get('RATE_LIMIT_PROBES_PER_MINUTE'), 1, 1e6),
+      probesPerMinutePerPrincipal: integer('RATE_LIMIT_PROBES_PER_MINUTE_PER_USER', get('RATE_LIMIT_PROBES_PER_MINUTE_PER_USER'), 1, 1e6),
     },
     feed: {
       retentionDays: integer('FEED_RETENTION_DAYS', get('FEED_RETENTION_DAYS'), 1, 3650),
