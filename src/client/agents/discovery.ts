@@ -22,8 +22,10 @@ export interface AgentDiscovery {
   latencyMs?: number;
   /** The first request that got no answer at all (a refused address, a timeout, DNS), if any did. */
   fetchFailure?: FetchError;
-  /** Some request was answered 401: the agent asks for a credential. */
-  authRequired: boolean;
+  /** Every such failure while connecting, in order. */
+  fetchFailures: FetchError[];
+  /** Some request so far, calls after connecting included, was answered 401: the agent asks for a credential. */
+  readonly authRequired: boolean;
   /** Why each protocol that is not connected failed. */
   problems: Partial<Record<AgentProtocol, string>>;
   close(): Promise<void>;
@@ -37,7 +39,7 @@ export interface AgentDiscovery {
 export async function discoverAgent(agentUrl: string, options: DiscoverOptions): Promise<AgentDiscovery> {
   const started = performance.now();
   let firstAnswerMs: number | undefined;
-  let fetchFailure: FetchError | undefined;
+  const fetchFailures: FetchError[] = [];
   let authRequired = false;
   const statuses = new Map<string, number>();
   const fetch = fetchThrough(options.fetcher, {
@@ -57,7 +59,8 @@ export async function discoverAgent(agentUrl: string, options: DiscoverOptions):
     try {
       return await connect();
     } catch (err) {
-      fetchFailure ??= findFetchError(err);
+      const failure = findFetchError(err);
+      if (failure) fetchFailures.push(failure);
       problems[protocol] = describeError(err);
       return undefined;
     }
@@ -79,8 +82,11 @@ export async function discoverAgent(agentUrl: string, options: DiscoverOptions):
     ...(mcp ? { mcp } : {}),
     ...(a2a ? { a2a } : {}),
     ...(firstAnswerMs !== undefined ? { latencyMs: Math.round(firstAnswerMs) } : {}),
-    ...(fetchFailure ? { fetchFailure } : {}),
-    authRequired,
+    ...(fetchFailures[0] ? { fetchFailure: fetchFailures[0] } : {}),
+    fetchFailures,
+    get authRequired() {
+      return authRequired;
+    },
     problems,
     close: async () => void (await Promise.all(connections.map((c) => c.close().catch(() => {})))),
   };
