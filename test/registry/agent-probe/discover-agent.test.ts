@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { parse } from 'yaml';
 import { validateSchema } from '../../../src/protocol/schemas.ts';
 import { recordConnectionAttempts } from '../../net/local-servers.ts';
 import { eachEngine } from '../../support/engines.ts';
@@ -166,5 +167,16 @@ eachEngine('GET /api/public/discover-agent', (engine) => {
       world.clock.advance(61_000);
       assert.equal((await discover(world.agents.sales)).status, 200, 'a minute later');
     });
+  });
+
+  it('the three probing endpoints are in the OpenAPI document, with examples of their parameters and answers', async () => {
+    const doc = parse(await (await fetch(`${world.server.url}/openapi/registry.yaml`)).text()) as { paths: Record<string, { get: Json }> };
+    for (const endpoint of ['discover-agent', 'agent-formats', 'agent-products']) {
+      const operation = doc.paths[`/api/public/${endpoint}`]!.get;
+      assert.deepEqual(Object.keys(operation.responses).sort(), ['200', '400', '429', '500', '502']);
+      assert.ok(operation.responses['200'].content['application/json'].example, `${endpoint}: an example answer`);
+      for (const parameter of operation.parameters as Json[]) assert.ok(parameter.example, `${endpoint}: ${parameter.name} has an example`);
+      assert.ok((operation.parameters as Json[]).some((p) => p.in === 'header' && p.name === 'ap-agent-authorization'));
+    }
   });
 });
