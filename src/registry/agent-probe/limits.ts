@@ -26,6 +26,8 @@ export const probeCaps = {
   /** How long an answer is kept and given again to the same question. */
   cacheTtlMs: 60_000,
   cacheEntries: 1_000,
+  /** Of kept answers, as JSON, per endpoint. */
+  cacheBytes: 64 * 1024 * 1024,
   /** Schema findings shown of a task's answer. */
   schemaIssues: 50,
 };

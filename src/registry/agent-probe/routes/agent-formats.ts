@@ -9,7 +9,7 @@ import { probeTask, type TaskProbeAnswer } from '../task-probe.ts';
 
 /** `GET /api/public/agent-formats?url=`: the agent's list_creative_formats, asked live. */
 export function agentFormatsRoute(app: FastifyInstance, ctx: AppContext): void {
-  const cache = new ProbeCache<TaskProbeAnswer>(ctx.clock, { ttlMs: probeCaps.cacheTtlMs, entries: probeCaps.cacheEntries });
+  const cache = new ProbeCache<TaskProbeAnswer>(ctx.clock, { ttlMs: probeCaps.cacheTtlMs, entries: probeCaps.cacheEntries, maxBytes: probeCaps.cacheBytes });
   app.get<{ Querystring: AgentQuery; Headers: AgentCredentialHeaders }>(
     '/api/public/agent-formats',
     {

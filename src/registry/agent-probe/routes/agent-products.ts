@@ -9,7 +9,7 @@ import { probeTask, type TaskProbeAnswer } from '../task-probe.ts';
 
 /** `GET /api/public/agent-products?url=&brief=`: a sales agent's get_products for a brief, asked live. */
 export function agentProductsRoute(app: FastifyInstance, ctx: AppContext): void {
-  const cache = new ProbeCache<TaskProbeAnswer>(ctx.clock, { ttlMs: probeCaps.cacheTtlMs, entries: probeCaps.cacheEntries });
+  const cache = new ProbeCache<TaskProbeAnswer>(ctx.clock, { ttlMs: probeCaps.cacheTtlMs, entries: probeCaps.cacheEntries, maxBytes: probeCaps.cacheBytes });
   app.get<{ Querystring: AgentProductsQuery; Headers: AgentCredentialHeaders }>(
     '/api/public/agent-products',
     {

@@ -11,7 +11,7 @@ import { AgentCredentialHeaders, AgentDiscovery, AgentQuery } from '../schemas.t
 
 /** `GET /api/public/discover-agent?url=`: what an agent URL speaks (MCP, A2A) and offers, asked live. */
 export function discoverAgentRoute(app: FastifyInstance, ctx: AppContext): void {
-  const cache = new ProbeCache<Static<typeof AgentDiscovery>>(ctx.clock, { ttlMs: probeCaps.cacheTtlMs, entries: probeCaps.cacheEntries });
+  const cache = new ProbeCache<Static<typeof AgentDiscovery>>(ctx.clock, { ttlMs: probeCaps.cacheTtlMs, entries: probeCaps.cacheEntries, maxBytes: probeCaps.cacheBytes });
   app.get<{ Querystring: AgentQuery; Headers: AgentCredentialHeaders }>(
     '/api/public/discover-agent',
     {
