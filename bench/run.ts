@@ -11,6 +11,7 @@ import { salesBench } from './sales.bench.ts';
 import { signalsBench } from './signals.bench.ts';
 import { creativeBench } from './creative.bench.ts';
 import { agentSearchBench } from './agent-search.bench.ts';
+import { discoverAgentBench } from './discover-agent.bench.ts';
 
 const benches: Array<[string, () => Promise<void>]> = [
   ['healthz', healthzBench],
@@ -24,6 +25,7 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['signals', signalsBench],
   ['creative', creativeBench],
   ['agent-search', agentSearchBench],
+  ['discover-agent', discoverAgentBench],
 ];
 
 const only = process.argv.slice(2);

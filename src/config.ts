@@ -144,6 +144,9 @@ export interface Limits {
   crawlRequestDomainWindowSeconds: number;
   /** `/api/brands/enrich` fetches on an anonymous caller's behalf, so it is limited per IP (the spec sets no limit). */
   enrichPerMinutePerIp: number;
+  /** Agent probes (the three /api/public probing endpoints together) per minute: per IP without a credential, per principal with one. */
+  probesPerMinutePerIp: number;
+  probesPerMinutePerPrincipal: number;
 }
 
 export interface ConfigFlags {
@@ -223,6 +226,8 @@ export const envVars = {
   BRAND_DATA_PROVIDER_URL: { default: '', meaning: 'base URL of a third-party brand-data API that /api/brands/enrich asks first (GET <url>/brands/<domain>); https, or http on a loopback host; unset: the site\'s own metadata only' },
   BRAND_DATA_PROVIDER_KEY: { default: '', meaning: 'the brand-data API\'s key, sent as a Bearer token (required with BRAND_DATA_PROVIDER_URL)' },
   BRAND_DATA_PROVIDER_TIMEOUT_MS: { default: '5000', meaning: 'time allowed for one answer of the brand-data API (100 to 60000)' },
+  RATE_LIMIT_PROBES_PER_MINUTE: { default: '10', meaning: 'agent probes (discover-agent, agent-formats, agent-products together) per minute per IP, for callers without a credential' },
+  RATE_LIMIT_PROBES_PER_MINUTE_PER_USER: { default: '30', meaning: 'agent probes per minute per user or key' },
   AP_SIGNING_KEY_SECRET: { default: '', meaning: 'secret sealing the agents\' private signing keys at rest (at least 32 characters; set it in production)' },
 } as const;
 
@@ -257,6 +262,8 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
       crawlRequestsPerHourPerPrincipal: integer('RATE_LIMIT_CRAWL_REQUESTS_PER_HOUR', get('RATE_LIMIT_CRAWL_REQUESTS_PER_HOUR'), 1, 1e6),
       crawlRequestDomainWindowSeconds: integer('RATE_LIMIT_CRAWL_DOMAIN_SECONDS', get('RATE_LIMIT_CRAWL_DOMAIN_SECONDS'), 1, 86400),
       enrichPerMinutePerIp: integer('RATE_LIMIT_ENRICH_PER_MINUTE', get('RATE_LIMIT_ENRICH_PER_MINUTE'), 1, 1e6),
+      probesPerMinutePerIp: integer('RATE_LIMIT_PROBES_PER_MINUTE', get('RATE_LIMIT_PROBES_PER_MINUTE'), 1, 1e6),
+      probesPerMinutePerPrincipal: integer('RATE_LIMIT_PROBES_PER_MINUTE_PER_USER', get('RATE_LIMIT_PROBES_PER_MINUTE_PER_USER'), 1, 1e6),
     },
     feed: {
       retentionDays: integer('FEED_RETENTION_DAYS', get('FEED_RETENTION_DAYS'), 1, 3650),

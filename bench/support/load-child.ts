@@ -10,8 +10,13 @@ import { runPaced } from './paced-client.ts';
 const job = JSON.parse(await text(process.stdin)) as LoadJob;
 if (job.kind === 'max') {
   const { url, seconds, connections, freshKeys, ...request } = job;
-  // Each request its own idempotency key, so a mutating task runs every time instead of replaying.
-  const fresh = (req: autocannon.Request) => ({ ...req, body: String(req.body).replaceAll(freshKeyMark, randomUUID()) });
+  // Each request its own idempotency key, so a mutating task runs every time instead of replaying
+  // (or its own URL, so a cached answer is not given again).
+  const fresh = (req: autocannon.Request) => ({
+    ...req,
+    ...(req.body !== undefined ? { body: String(req.body).replaceAll(freshKeyMark, randomUUID()) } : {}),
+    ...(req.path !== undefined ? { path: req.path.replaceAll(freshKeyMark, randomUUID()) } : {}),
+  });
   const requests = freshKeys ? request.requests?.map((r) => ({ ...r, setupRequest: fresh })) : request.requests;
   const result = await autocannon({ url, duration: seconds, connections, pipelining: 1, ...request, requests });
   console.log(

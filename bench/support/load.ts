@@ -21,7 +21,7 @@ export interface LoadOptions {
   method?: autocannon.Request['method'];
   headers?: Record<string, string>;
   body?: string;
-  /** Replace `freshKeyMark` in each request's body by a new UUID (an idempotency key per call). */
+  /** Replace `freshKeyMark` in each request's body and path by a new UUID (an idempotency key, or a URL never asked before, per call). */
   freshKeys?: boolean;
 }
 

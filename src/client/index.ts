@@ -9,6 +9,6 @@ export type { TaskUpdate } from './call/await-task.ts';
 export { openAgent, type AgentTarget } from './call/open-agent.ts';
 export type { RetryPolicy } from './call/retry.ts';
 export { WebhookInbox } from './call/webhook-inbox.ts';
-export { fetchThrough, type AgentConnection, type AgentProtocol, type AgentTool } from './agents/index.ts';
+export { fetchThrough, type AgentConnection, type AgentProtocol, type TaskDescription } from './agents/index.ts';
 export { createWebhookReceiver, receiverListener, InMemorySeenKeys, type SeenKeys, type WebhookEvent, type WebhookReceiver } from './webhooks/receiver.ts';
 export { sellerKeys, type SellerKeysOptions } from './webhooks/keys.ts';

@@ -15,6 +15,7 @@ export const errorCatalogue = {
   domain_invalid_punycode: { status: 400, message: 'An xn-- label of the domain is not valid, canonical punycode.' },
   domain_not_public: { status: 400, message: 'The domain resolves to a private or reserved address, which is never crawled.' },
   domain_unresolvable: { status: 400, message: 'The domain does not resolve in DNS.' },
+  url_not_public: { status: 400, message: 'The URL leads to a private or reserved address (directly or by a redirect), which is never fetched.' },
   invalid_cursor: { status: 400, message: 'The pagination cursor is malformed.' },
   unauthorized: { status: 401, message: 'A valid credential is required.' },
   forbidden: { status: 403, message: 'The credential lacks the required membership or role.' },
@@ -39,6 +40,11 @@ export const errorCatalogue = {
   internal_error: { status: 500, message: 'Internal server error.' },
   upstream_unavailable: { status: 502, message: 'The domain could not be fetched.' },
   brand_data_provider_failed: { status: 502, message: 'The brand-data provider failed or answered unusably; nothing was stored.' },
+  agent_unreachable: { status: 502, message: 'The agent could not be reached (no answer, a timeout, or an answer too large).' },
+  not_an_agent: { status: 502, message: 'The URL answers, but neither as an MCP server nor with an A2A agent card.' },
+  agent_auth_required: { status: 502, message: 'The agent asks for a credential; pass it in the ap-agent-authorization header.' },
+  agent_task_failed: { status: 502, message: 'The agent answered the task with an error.' },
+  agent_bad_response: { status: 502, message: 'The agent answered the task with something that is not the task’s answer.' },
   service_unavailable: { status: 503, message: 'The service is unavailable.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -4,32 +4,45 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { Role } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import pkg from '../../../package.json' with { type: 'json' };
+import { isRecord } from '../../protocol/json-values.ts';
 import { a2aOutcome, a2aTaskOutcome, mcpOutcome, type TaskOutcome } from './task-outcome.ts';
 
 export type AgentProtocol = 'mcp' | 'a2a';
+
+/** One task an agent offers: an MCP tool (with its input schema) or an A2A skill. */
+export interface TaskDescription {
+  name: string;
+  description?: string;
+  /** MCP only: the JSON Schema of the tool's arguments. */
+  inputSchema?: Record<string, unknown>;
+}
+
+/** What an MCP server said of itself in `initialize`. */
+export interface McpServerInfo {
+  name?: string;
+  version?: string;
+  protocolVersion?: string;
+}
 
 /** One agent, connected over one protocol: its tasks, and calls to them. */
 export interface AgentConnection {
   readonly protocol: AgentProtocol;
   /** The endpoint called: the MCP URL, or the A2A agent card's URL. */
   readonly url: string;
+  /** MCP: what the server said of itself in `initialize`. */
+  readonly server?: McpServerInfo;
+  /** A2A: the agent card as the agent served it (before the SDK normalizes it). */
+  readonly card?: Record<string, unknown>;
   /** The task names it offers: MCP tools, or A2A skills. */
   listTasks(): Promise<string[]>;
-  /** The tasks with what the agent says of them: an MCP tool's input schema, an A2A skill's description. */
-  tools(): Promise<AgentTool[]>;
+  /** The tasks it offers, with what it says of each. */
+  describeTasks(): Promise<TaskDescription[]>;
   call(task: string, args?: Record<string, unknown>, options?: CallOptions): Promise<TaskOutcome>;
   /** A long-running task's state, as `get_task` answers it (MCP) or `tasks/get` (A2A). */
   getTask(taskId: string, options?: CallOptions): Promise<TaskOutcome>;
   /** Asks the agent to cancel a long-running task (`cancel_task`, or A2A `tasks/cancel`). */
   cancelTask(taskId: string, options?: CallOptions): Promise<TaskOutcome>;
   close(): Promise<void>;
-}
-
-export interface AgentTool {
-  name: string;
-  description?: string;
-  /** MCP tools only: A2A skills carry no input schema. */
-  inputSchema?: Record<string, unknown>;
 }
 
 export interface CallOptions {
@@ -55,36 +68,35 @@ export async function connectMcp(url: string, options: ConnectOptions): Promise<
     ...(options.authorization ? { requestInit: { headers: { authorization: options.authorization } } } : {}),
   });
   await client.connect(transport);
-  const connection: AgentConnection = {
+  const version = client.getServerVersion();
+  const server: McpServerInfo = { ...(version ? { name: version.name, version: version.version } : {}), ...(transport.protocolVersion ? { protocolVersion: transport.protocolVersion } : {}) };
+  const describeTasks = async () => {
+    const tasks: TaskDescription[] = [];
+    let cursor: string | undefined;
+    // Bounded: an agent that pages forever does not hold the caller.
+    for (let page = 0; page < 20; page++) {
+      const listed = await client.listTools(cursor === undefined ? {} : { cursor });
+      for (const tool of listed.tools) {
+        tasks.push({ name: tool.name, ...(tool.description !== undefined ? { description: tool.description } : {}), inputSchema: tool.inputSchema as Record<string, unknown> });
+      }
+      cursor = listed.nextCursor;
+      if (cursor === undefined) break;
+    }
+    return tasks;
+  };
+  const call = async (task: string, args: Record<string, unknown> = {}, options: CallOptions = {}) =>
+    mcpOutcome((await client.callTool({ name: task, arguments: args }, undefined, { ...(options.signal ? { signal: options.signal } : {}), ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}) })) as Record<string, unknown>);
+  return {
     protocol: 'mcp',
     url,
-    async listTasks() {
-      return (await connection.tools()).map((t) => t.name);
-    },
-    async tools() {
-      const tools: AgentTool[] = [];
-      let cursor: string | undefined;
-      // Bounded: an agent that pages forever does not hold the caller.
-      for (let page = 0; page < 20; page++) {
-        const listed = await client.listTools(cursor === undefined ? {} : { cursor });
-        tools.push(...listed.tools.map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}), inputSchema: t.inputSchema as Record<string, unknown> })));
-        cursor = listed.nextCursor;
-        if (cursor === undefined) break;
-      }
-      return tools;
-    },
-    async call(task, args = {}, options = {}) {
-      return mcpOutcome((await client.callTool({ name: task, arguments: args }, undefined, requestOptions(options))) as Record<string, unknown>);
-    },
-    getTask: (taskId, options) => connection.call('get_task', { task_id: taskId }, options),
-    cancelTask: (taskId, options) => connection.call('cancel_task', { task_id: taskId }, options),
+    server,
+    describeTasks,
+    listTasks: async () => (await describeTasks()).map((t) => t.name),
+    call,
+    getTask: (taskId, options) => call('get_task', { task_id: taskId }, options),
+    cancelTask: (taskId, options) => call('cancel_task', { task_id: taskId }, options),
     close: () => client.close(),
   };
-  return connection;
-}
-
-function requestOptions(options: CallOptions) {
-  return { ...(options.signal ? { signal: options.signal } : {}), ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}) };
 }
 
 /**
@@ -97,18 +109,29 @@ export async function connectA2a(cardUrl: string, options: ConnectOptions): Prom
     if (options.authorization && !headers.has('authorization')) headers.set('authorization', options.authorization);
     return options.fetch(input, { ...init, headers });
   };
+  // Cards of A2A 0.3 (served at the legacy agent.json) are translated, and called with the 0.3 transport.
+  const legacyCompat = { enabled: true };
   const factory = new ClientFactory(
     ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      transports: [new JsonRpcTransportFactory({ fetchImpl: authorized })],
+      transports: [new JsonRpcTransportFactory({ fetchImpl: authorized, legacyCompat })],
     }),
   );
-  const card = await new DefaultAgentCardResolver({ fetchImpl: authorized }).resolve(cardUrl, '');
+  // The card as served, for callers that show it; the SDK's normalized one drives the client.
+  let served: unknown;
+  const keepingCard: typeof fetch = async (input, init) => {
+    const response = await authorized(input, init);
+    if (response.ok) served = await response.clone().json().catch(() => undefined);
+    return response;
+  };
+  const card = await new DefaultAgentCardResolver({ fetchImpl: keepingCard, legacyCompat }).resolve(cardUrl, '');
   const client = await factory.createFromAgentCard(card);
+  const describeTasks = async () => card.skills.map((s): TaskDescription => ({ name: s.id || s.name, ...(s.description ? { description: s.description } : {}) }));
   return {
     protocol: 'a2a',
     url: cardUrl,
-    listTasks: async () => card.skills.map((s) => s.id || s.name),
-    tools: async () => card.skills.map((s) => ({ name: s.id || s.name, ...(s.description ? { description: s.description } : {}) })),
+    ...(isRecord(served) ? { card: served } : {}),
+    describeTasks,
+    listTasks: async () => (await describeTasks()).map((t) => t.name),
     async call(task, args = {}, options = {}) {
       return a2aOutcome(await client.sendMessage(skillRequest(task, args), a2aOptions(options)));
     },
@@ -140,12 +163,4 @@ export function skillRequest(skill: string, parameters: Record<string, unknown>)
     configuration: undefined,
     metadata: undefined,
   };
-}
-
-/** Where an agent's A2A card is: beside its endpoint (`/sales/mcp` → `/sales/.well-known/agent-card.json`), or the URL itself when it names a card. */
-export function a2aCardUrl(agentUrl: string): string {
-  const url = new URL(agentUrl);
-  if (/\/agent(-card)?\.json$/.test(url.pathname)) return url.href;
-  const path = url.pathname.replace(/\/+$/, '').replace(/\/(mcp|a2a)$/, '');
-  return `${url.origin}${path}/.well-known/agent-card.json`;
 }

@@ -5,6 +5,11 @@ export interface FetchAdapterOptions {
   headers?: Record<string, string>;
   /** Called with each request's outcome, for callers that count or time them (the prober's latency). */
   onResponse?: (request: { url: string; method: string }, status: number | undefined) => void;
+  /** Caps on each request, replacing the client's own (SafeFetchInit). */
+  timeoutMs?: number;
+  maxBytes?: number;
+  /** Aborts every request once it fires: a deadline for a whole exchange of several requests. */
+  signal?: AbortSignal;
 }
 
 // A response with one of these statuses has no body; `new Response` refuses one.
@@ -24,13 +29,16 @@ export function fetchThrough(safe: SafeFetch, options: FetchAdapterOptions = {})
     const url = request ? request.url : String(input);
     const method = (init?.method ?? request?.method ?? 'GET').toUpperCase();
     const headers = { ...lowerCase(options.headers ?? {}), ...headerRecord(request?.headers), ...headerRecord(init?.headers) };
-    const signal = init?.signal ?? request?.signal ?? undefined;
+    const signals = [init?.signal ?? request?.signal ?? undefined, options.signal].filter((s): s is AbortSignal => !!s);
+    const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
     signal?.throwIfAborted();
     if (method === 'GET' && wantsOnlyEventStream(headers['accept'])) {
       options.onResponse?.({ url, method }, 405);
       return new Response(null, { status: 405, headers: { allow: 'POST' } });
     }
     const safeInit: SafeFetchInit = { method, headers };
+    if (options.timeoutMs !== undefined) safeInit.timeoutMs = options.timeoutMs;
+    if (options.maxBytes !== undefined) safeInit.maxBytes = options.maxBytes;
     const body = init?.body ?? (request && request.body ? await request.arrayBuffer() : undefined);
     if (body !== undefined && body !== null) safeInit.body = await bodyBytes(body);
     let answer;

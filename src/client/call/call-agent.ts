@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AgentConnection, AgentTool } from '../agents/index.ts';
+import type { AgentConnection, TaskDescription } from '../agents/index.ts';
 import { ApAgentError, asAgentError } from './agent-error.ts';
 import { awaitTask, isPending, type TaskUpdate } from './await-task.ts';
 import { mutatingTasks } from './mutating-tasks.ts';
@@ -76,10 +76,10 @@ export async function callApAgent(options: CallApAgentOptions): Promise<Record<s
 }
 
 /** The tasks an agent offers, with their input schemas (MCP) or descriptions (A2A). */
-export async function listTools(target: AgentTarget): Promise<AgentTool[]> {
+export async function listTools(target: AgentTarget): Promise<TaskDescription[]> {
   const agent = await openAgent(target);
   try {
-    return await agent.tools();
+    return await agent.describeTasks();
   } catch (err) {
     throw asAgentError(err);
   } finally {
@@ -109,7 +109,7 @@ async function argumentsFor(agent: AgentConnection, options: CallApAgentOptions)
 async function mutates(agent: AgentConnection, task: string): Promise<boolean> {
   if (mutatingTasks.has(task)) return true;
   if (agent.protocol !== 'mcp') return false;
-  const tool = (await agent.tools().catch(() => [])).find((t) => t.name === task);
+  const tool = (await agent.describeTasks().catch(() => [])).find((t) => t.name === task);
   const properties = tool?.inputSchema?.['properties'];
   return typeof properties === 'object' && properties !== null && 'idempotency_key' in properties;
 }

@@ -1,5 +1,5 @@
 import { SafeFetch } from '../../net/safe-fetch.ts';
-import { a2aCardUrl, connectA2a, connectMcp, fetchThrough, type AgentConnection, type AgentProtocol } from '../agents/index.ts';
+import { agentCardUrls, connectA2a, connectMcp, fetchThrough, type AgentConnection, type AgentProtocol } from '../agents/index.ts';
 import { ApAgentError, asAgentError } from './agent-error.ts';
 import { envelopeFetch } from './envelope-fetch.ts';
 
@@ -39,7 +39,16 @@ export async function openAgent(target: AgentTarget): Promise<AgentConnection> {
     ...(target.credential ? { authorization: `Bearer ${target.credential}` } : {}),
   };
   const mcp = () => connectMcp(target.agentUrl, options);
-  const a2a = () => connectA2a(a2aCardUrl(target.agentUrl), options);
+  // The card where A2A 1.x serves it, else where 0.3 did.
+  const a2a = async () => {
+    const [card, legacy] = agentCardUrls(target.agentUrl);
+    try {
+      return await connectA2a(card!, options);
+    } catch (err) {
+      if (!legacy) throw err;
+      return connectA2a(legacy, options).catch(() => Promise.reject(err));
+    }
+  };
   if (target.protocol === 'mcp') return mcp().catch((err: unknown) => Promise.reject(asAgentError(err)));
   if (target.protocol === 'a2a') return a2a().catch((err: unknown) => Promise.reject(asAgentError(err)));
   const order = /\/mcp\/?$/.test(new URL(target.agentUrl).pathname) ? [mcp, a2a] : [a2a, mcp];

@@ -1,6 +1,4 @@
-import { performance } from 'node:perf_hooks';
-import { a2aCardUrl, connectA2a, connectMcp, fetchThrough, type AgentConnection, type AgentProtocol } from '../../../client/agents/index.ts';
-import { FetchError } from '../../../net/fetch-error.ts';
+import { describeError, discoverAgent, readCapabilities, type AgentConnection, type AgentProtocol } from '../../../client/agents/index.ts';
 import type { SafeFetch } from '../../../net/safe-fetch.ts';
 import { readInventory, sellsMedia } from './inventory.ts';
 import type { ProbeObservation } from './observation.ts';
@@ -22,41 +20,21 @@ const unknownTask = 'ap_registry_probe_no_such_task';
  * fails is what was observed.
  */
 export async function probeAgent(agentUrl: string, cachedCapabilities: unknown, options: ProbeAgentOptions): Promise<ProbeObservation> {
-  const started = performance.now();
-  let firstAnswerMs: number | undefined;
-  let fetchFailure: FetchError | undefined;
-  const fetch = fetchThrough(options.fetcher, {
-    onResponse: (_request, status) => {
-      if (status !== undefined) firstAnswerMs ??= performance.now() - started;
-    },
-  });
-  const connectOptions = { fetch, clientName: 'ap-registry-probe', ...(options.authorization ? { authorization: options.authorization } : {}) };
-  const noteFailure = (err: unknown) => {
-    fetchFailure ??= findFetchError(err);
-    return err;
-  };
-
-  const mcp = await connectMcp(agentUrl, connectOptions).catch(noteFailure);
-  const a2a = await connectA2a(a2aCardUrl(agentUrl), connectOptions).catch(noteFailure);
-  const connections = [mcp, a2a].filter((c): c is AgentConnection => isConnection(c));
-  const protocols: AgentProtocol[] = connections.map((c) => c.protocol);
-  const seen: ProbeObservation = { reachable: firstAnswerMs !== undefined, protocols };
-  if (firstAnswerMs !== undefined) seen.latencyMs = Math.round(firstAnswerMs);
-  const agent = connections[0];
+  const found = await discoverAgent(agentUrl, { fetcher: options.fetcher, clientName: 'ap-registry-probe', ...(options.authorization ? { authorization: options.authorization } : {}) });
+  const protocols: AgentProtocol[] = found.connections.map((c) => c.protocol);
+  const seen: ProbeObservation = { reachable: found.latencyMs !== undefined, protocols };
+  if (found.latencyMs !== undefined) seen.latencyMs = found.latencyMs;
+  const agent = found.connections[0];
   if (!agent) {
-    seen.healthError = fetchFailure && firstAnswerMs === undefined ? `${fetchFailure.reason}: ${fetchFailure.message}` : `speaks neither MCP nor A2A: ${describe(mcp)}`;
+    seen.healthError = found.fetchFailure && found.latencyMs === undefined ? `${found.fetchFailure.reason}: ${found.fetchFailure.message}` : `speaks neither MCP nor A2A: ${found.problems.mcp ?? 'no answer'}`;
     return seen;
   }
   try {
     let capabilities = cachedCapabilities;
     if (capabilities === undefined) {
-      const answer = await agent.call('get_ap_capabilities').catch((err: unknown) => ({ ok: false as const, error: undefined, raw: describe(err) }));
-      if (answer.ok) {
-        const { context: _context, ...document } = answer.data;
-        capabilities = seen.fetchedCapabilities = document;
-      } else {
-        seen.capabilitiesError = answer.error ? `${answer.error.code}: ${answer.error.message}` : `no readable payload (${String(answer.raw).slice(0, 200)})`;
-      }
+      const answer = await readCapabilities(agent);
+      if ('document' in answer) capabilities = seen.fetchedCapabilities = answer.document;
+      else seen.capabilitiesError = answer.problem;
     }
     seen.listedTasks = await agent.listTasks().catch(() => []);
     // With the capabilities, once a day: what a sales agent's products say of its inventory.
@@ -67,7 +45,7 @@ export async function probeAgent(agentUrl: string, cachedCapabilities: unknown, 
     seen.unknownTaskAnswer = await unknownTaskAnswer(agent);
     seen.signingKeys = await readJwks(options.fetcher, jwksUrl(agentUrl, capabilities));
   } finally {
-    await Promise.all(connections.map((c) => c.close().catch(() => {})));
+    await found.close();
   }
   return seen;
 }
@@ -94,7 +72,7 @@ async function unknownTaskAnswer(agent: AgentConnection): Promise<ProbeObservati
     if (!answer.error) return { problem: 'a call of an unknown task was answered as an error without a readable error object' };
     return { errorObject: answer.error };
   } catch (err) {
-    return { problem: `a call of an unknown task was not answered with the error envelope: ${describe(err)}` };
+    return { problem: `a call of an unknown task was not answered with the error envelope: ${describeError(err)}` };
   }
 }
 
@@ -105,21 +83,7 @@ async function readJwks(fetcher: SafeFetch, url: string): Promise<NonNullable<Pr
     const body = response.json() as { keys?: unknown };
     return Array.isArray(body?.keys) ? { url, keys: body.keys } : { url, problem: 'is not a JSON Web Key Set (no keys array)' };
   } catch (err) {
-    return { url, problem: describe(err) };
+    return { url, problem: describeError(err) };
   }
 }
 
-function isConnection(value: unknown): value is AgentConnection {
-  return typeof value === 'object' && value !== null && 'protocol' in value && 'call' in value;
-}
-
-function findFetchError(err: unknown): FetchError | undefined {
-  for (let cause = err, depth = 0; cause && depth < 5; cause = (cause as { cause?: unknown }).cause, depth++) {
-    if (cause instanceof FetchError) return cause;
-  }
-  return undefined;
-}
-
-function describe(err: unknown): string {
-  return (err instanceof Error ? err.message : String(err)).slice(0, 300);
-}

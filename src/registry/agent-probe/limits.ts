@@ -1,0 +1,33 @@
+import type { Config } from '../../config.ts';
+import type { RateLimitRule } from '../../http/rate-limit.ts';
+
+/**
+ * One budget for the three probing endpoints: each request makes the registry call someone's
+ * agent, several requests each. Callers without a credential spend their IP's; a user or key its
+ * own instead, so people behind one address do not share it.
+ */
+export function probeLimits(config: Config): RateLimitRule[] {
+  return [
+    { name: 'agent-probe-ip', max: config.limits.probesPerMinutePerIp, windowSeconds: 60, by: (request) => (request.principal ? undefined : `ip:${request.ip}`) },
+    { name: 'agent-probe', max: config.limits.probesPerMinutePerPrincipal, windowSeconds: 60, by: 'principal' },
+  ];
+}
+
+/** How much of an agent one probe may take. */
+export const probeCaps = {
+  /** Each request to the agent. */
+  requestTimeoutMs: 5_000,
+  /** The whole probe: connecting over both protocols, then the task calls. */
+  deadlineMs: 15_000,
+  /** Each answer: cards, tool lists, capabilities. */
+  maxBytes: 1024 * 1024,
+  /** A task's answer (a catalog of products or formats can be long). */
+  maxTaskBytes: 4 * 1024 * 1024,
+  /** How long an answer is kept and given again to the same question. */
+  cacheTtlMs: 60_000,
+  cacheEntries: 1_000,
+  /** Of kept answers, as JSON, per endpoint. */
+  cacheBytes: 64 * 1024 * 1024,
+  /** Schema findings shown of a task's answer. */
+  schemaIssues: 50,
+};

@@ -1,0 +1,35 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../../context.ts';
+import { errorResponses } from '../../../protocol/wire/error.ts';
+import { agentTarget } from '../agent-target.ts';
+import { probeCaps, probeLimits } from '../limits.ts';
+import { ProbeCache } from '../probe-cache.ts';
+import { AgentCredentialHeaders, AgentProducts, AgentProductsQuery } from '../schemas.ts';
+import { probeTask, type TaskProbeAnswer } from '../task-probe.ts';
+
+/** `GET /api/public/agent-products?url=&brief=`: a sales agent's get_products for a brief, asked live. */
+export function agentProductsRoute(app: FastifyInstance, ctx: AppContext): void {
+  const cache = new ProbeCache<TaskProbeAnswer>(ctx.clock, { ttlMs: probeCaps.cacheTtlMs, entries: probeCaps.cacheEntries, maxBytes: probeCaps.cacheBytes });
+  app.get<{ Querystring: AgentProductsQuery; Headers: AgentCredentialHeaders }>(
+    '/api/public/agent-products',
+    {
+      config: { auth: 'optional', rateLimit: probeLimits(ctx.config) },
+      schema: {
+        summary: 'The products a sales agent offers for a brief',
+        description:
+          'Calls the agent’s `get_products` now with `buying_mode: brief` and the brief (MCP when it speaks both), and returns its answer with where it departs from the published media-buy/get-products-response.json. ' +
+          'An answer without a `products` array (an agent that takes the request as a long-running task, say) is 502 `agent_bad_response`; the agent’s error envelope is 502 `agent_task_failed`. Reaching the agent, caching (per URL and brief) and limits as for discover-agent (answers up to 4 MB).',
+        tags: ['Agent Discovery'],
+        querystring: AgentProductsQuery,
+        headers: AgentCredentialHeaders,
+        response: { 200: AgentProducts, ...errorResponses(400, 429, 502) },
+      },
+    },
+    async (request, reply) => {
+      const target = agentTarget(request.query.url, request.headers);
+      const { brief } = request.query;
+      const probe = { task: 'get_products', args: { buying_mode: 'brief', brief }, expected: 'products', schema: '/schemas/3.0.6/media-buy/get-products-response.json' };
+      return reply.send(await cache.get(`${target.cacheKey}\n${brief}`, () => probeTask(ctx, target, probe)));
+    },
+  );
+}

@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify';
+import type { Static } from 'typebox';
+import type { AppContext } from '../../../context.ts';
+import { errorResponses } from '../../../protocol/wire/error.ts';
+import { agentTarget } from '../agent-target.ts';
+import { discoveryReport } from '../discovery-report.ts';
+import { probeCaps, probeLimits } from '../limits.ts';
+import { ProbeCache } from '../probe-cache.ts';
+import { withAgent } from '../reach-agent.ts';
+import { AgentCredentialHeaders, AgentDiscovery, AgentQuery } from '../schemas.ts';
+
+/** `GET /api/public/discover-agent?url=`: what an agent URL speaks (MCP, A2A) and offers, asked live. */
+export function discoverAgentRoute(app: FastifyInstance, ctx: AppContext): void {
+  const cache = new ProbeCache<Static<typeof AgentDiscovery>>(ctx.clock, { ttlMs: probeCaps.cacheTtlMs, entries: probeCaps.cacheEntries, maxBytes: probeCaps.cacheBytes });
+  app.get<{ Querystring: AgentQuery; Headers: AgentCredentialHeaders }>(
+    '/api/public/discover-agent',
+    {
+      config: { auth: 'optional', rateLimit: probeLimits(ctx.config) },
+      schema: {
+        summary: 'Probe an agent URL for its protocols, tools and capabilities',
+        description:
+          'Asks the agent now: MCP `initialize` and `tools/list` at the URL, the A2A agent card beside it (`.well-known/agent-card.json`, else the 0.3 `agent.json`), and `get_ap_capabilities` when it lists that task. ' +
+          'Only public addresses are reached (a URL that leads elsewhere, even by a redirect, is 400 `url_not_public`); each request is capped at 5 s and 1 MB, the probe at 15 s. ' +
+          'An agent that cannot be reached, asks for a credential, or is not an agent answers 502 with `agent_unreachable`, `agent_auth_required` or `not_an_agent`. ' +
+          'Answers are kept for a minute per URL (and credential). Shares one budget with the other probes: 10 a minute per IP, or 30 per user with a credential (429 with retry_after).',
+        tags: ['Agent Discovery'],
+        querystring: AgentQuery,
+        headers: AgentCredentialHeaders,
+        response: { 200: AgentDiscovery, ...errorResponses(400, 429, 502) },
+      },
+    },
+    async (request, reply) => {
+      const target = agentTarget(request.query.url, request.headers);
+      const report = await cache.get(target.cacheKey, () => withAgent(ctx.fetcher, target, (found) => discoveryReport(found, target.url, ctx.clock.now())));
+      return reply.send(report);
+    },
+  );
+}
