@@ -148,7 +148,7 @@ async function taskArguments(input: string | undefined, flags: CallFlags): Promi
   try {
     parsed = JSON.parse(raw);
   } catch (err) {
-    throw new Error(`the arguments are not JSON: ${(err as Error).message}`);
+    throw new Error(`the arguments are not JSON: ${(err as Error).message}`, { cause: err });
   }
   if (!isRecord(parsed)) throw new Error('the arguments must be a JSON object');
   return parsed;

@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { publicTestCredential } from '../../src/config.ts';
+import { testTenant } from '../support/agents.ts';
+import { runAp } from '../support/cli.ts';
+import { engines } from '../support/engines.ts';
+import { adminKey, startTestServer, type TestServer } from '../support/server.ts';
+
+/** `ap call` and `ap tools` as a buyer's engineer runs them: against the test deployment, and a tenant with long tasks. */
+describe('ap call and ap tools', () => {
+  let deployment: TestServer;
+  let tasks: TestServer;
+  const { tenant } = testTenant();
+  // The agents are on loopback, which the SSRF-safe client refuses unless named.
+  const env = () => ({ AP_TOKEN: publicTestCredential, AP_FETCH_ALLOW: `${new URL(deployment.url).host},${new URL(tasks.url).host}` });
+
+  before(async () => {
+    deployment = await startTestServer(engines[0]!, { env: { AGENTS: 'true' } });
+    tasks = await startTestServer(engines[0]!, { deps: { tenants: [tenant] } });
+  });
+  after(async () => {
+    await deployment.close();
+    await tasks.close();
+  });
+
+  it('prints the payload of get_products over MCP, arguments from --args', async () => {
+    const { code, stdout, stderr } = await runAp(['call', `${deployment.url}/sales/mcp`, 'get_products', '--args', '{"brief":"recipes"}', '--json'], env());
+    assert.equal(code, 0, stderr);
+    const payload = JSON.parse(stdout) as { products: unknown[] };
+    assert.ok(payload.products.length > 0);
+  });
+
+  it('reads the arguments from standard input, and calls over A2A when asked', async () => {
+    const { code, stdout, stderr } = await runAp(['call', `${deployment.url}/sales/mcp`, 'get_products', '-', '--protocol', 'a2a', '--json'], env(), '{"brief":"recipes"}');
+    assert.equal(code, 0, stderr);
+    assert.ok((JSON.parse(stdout) as { products: unknown[] }).products.length > 0);
+  });
+
+  it('exits 1 with the typed error when the agent refuses, as JSON with --json', async () => {
+    const { code, stdout, stderr } = await runAp(['call', `${deployment.url}/sales/mcp`, 'create_media_buy', '--args', '{"account":{"account_id":"nobody"}}', '--json'], env());
+    assert.equal(code, 1);
+    assert.equal(stdout, '');
+    const { error } = JSON.parse(stderr) as { error: { kind: string; code: string; message: string; retryable: boolean } };
+    assert.equal(error.kind, 'agent');
+    assert.match(error.code, /^[A-Z_]+$/);
+    assert.equal(error.retryable, false);
+  });
+
+  it('exits 2 on bad input: arguments that are not JSON, or two sources of them', async () => {
+    const notJson = await runAp(['call', `${deployment.url}/sales/mcp`, 'get_products', '--args', '{brief'], env());
+    assert.equal(notJson.code, 2);
+    assert.match(notJson.stderr, /not JSON/);
+    const twice = await runAp(['call', `${deployment.url}/sales/mcp`, 'get_products', '--args', '{}', '-'], env(), '{}');
+    assert.equal(twice.code, 2);
+    const badProtocol = await runAp(['call', `${deployment.url}/sales/mcp`, 'get_products', '--protocol', 'soap'], env());
+    assert.equal(badProtocol.code, 2);
+  });
+
+  it('exits 3 when the URL is not an agent, and when the address is not allowed', async () => {
+    const notAgent = await runAp(['call', `${deployment.url}/nothing`, 'get_products'], env());
+    assert.equal(notAgent.code, 3, notAgent.stderr);
+    assert.match(notAgent.stderr, /NOT_AN_AGENT/);
+    const refused = await runAp(['call', `${deployment.url}/sales/mcp`, 'get_products'], { ...env(), AP_FETCH_ALLOW: '' });
+    assert.equal(refused.code, 3);
+  });
+
+  it('exits 5 when the publisher, as the registry knows it, has not authorized the agent', async () => {
+    const { code, stderr } = await runAp(['call', `${deployment.url}/sales/mcp`, 'get_products', '--registry', deployment.url, '--publisher', 'nobody.example'], env());
+    assert.equal(code, 5, stderr);
+    assert.match(stderr, /NOT_AUTHORIZED_BY_PUBLISHER/);
+  });
+
+  it('answers a long task at once without --wait, and its result with --wait', async () => {
+    const callEnv = { ...env(), AP_TOKEN: adminKey };
+    const started = await runAp(['call', `${tasks.url}/test/mcp`, 'build_thing', '--args', JSON.stringify({ name: randomUUID() }), '--json'], callEnv);
+    assert.equal(started.code, 0, started.stderr);
+    const pending = JSON.parse(started.stdout) as { task_id: string; status: string };
+    assert.ok(['submitted', 'working'].includes(pending.status));
+    const name = randomUUID();
+    const waited = await runAp(['call', `${tasks.url}/test/mcp`, 'build_thing', '--args', JSON.stringify({ name }), '--wait'], callEnv);
+    assert.equal(waited.code, 0, waited.stderr);
+    assert.equal((JSON.parse(waited.stdout) as { name: string }).name, name);
+    assert.match(waited.stderr, /task .*: (submitted|working)/);
+  });
+
+  it('lists the tasks with their arguments', async () => {
+    const { code, stdout, stderr } = await runAp(['tools', `${deployment.url}/sales/mcp`], env());
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /^create_media_buy .*idempotency_key/m);
+    const json = await runAp(['tools', `${deployment.url}/sales/mcp`, '--json'], env());
+    const tools = JSON.parse(json.stdout) as Array<{ name: string; inputSchema?: unknown }>;
+    assert.ok(tools.some((t) => t.name === 'get_products' && t.inputSchema));
+  });
+});
