@@ -1,5 +1,5 @@
 import { errorIn } from '../agents/task-outcome.ts';
-import { ApAgentError, transportError } from './agent-error.ts';
+import { ApAgentError, clampRetryAfter, transportError } from './agent-error.ts';
 
 /**
  * Wraps the `fetch` the SDK clients use so that an agent's HTTP error answer becomes one typed
@@ -25,7 +25,13 @@ export function envelopeFetch(inner: typeof fetch): typeof fetch {
       const seconds = Number(retryAfter);
       throw ApAgentError.fromAgent({ code: 'RATE_LIMITED', message: `The agent is rate limiting this caller (HTTP 429)` }, { status: 429, retryAfter: Number.isFinite(seconds) ? retryAfter : null });
     }
-    throw transportError(`The agent answered HTTP ${response.status}${excerpt ? `: ${excerpt}` : ''}`, { status: response.status, retryable: response.status >= 500, code: response.status >= 500 ? 'TRANSPORT_ERROR' : 'NOT_AN_AGENT' });
+    const seconds = clampRetryAfter(Number(retryAfter ?? NaN));
+    throw transportError(`The agent answered HTTP ${response.status}${excerpt ? `: ${excerpt}` : ''}`, {
+      status: response.status,
+      retryable: response.status >= 500,
+      code: response.status >= 500 ? 'TRANSPORT_ERROR' : 'NOT_AN_AGENT',
+      ...(seconds !== undefined ? { retryAfterSeconds: seconds } : {}),
+    });
   };
 }
 
