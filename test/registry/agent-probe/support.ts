@@ -9,6 +9,7 @@ import { ManualClock } from '../../support/clock.ts';
 import type { TestEngine } from '../../support/engines.ts';
 import { json, type Json } from '../../support/http.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
+import { tcpProxy } from '../../support/tcp-proxy.ts';
 
 /** The SSRF-safe client, counting the requests it is asked to make. */
 export class CountingFetch extends SafeFetch {
@@ -17,34 +18,6 @@ export class CountingFetch extends SafeFetch {
     this.requests++;
     return super.fetch(url, init);
   }
-}
-
-/**
- * A TCP proxy on loopback that listens before it knows where to: the server under test must be
- * given its fetch client (allowed to reach the proxy) before the server itself listens.
- */
-async function lateProxy(): Promise<{ port: number; pointAt(host: string, port: number): void; close(): Promise<void> }> {
-  let target: { host: string; port: number } | undefined;
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    const upstream = net.connect(target!.port, target!.host);
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.on('close', () => sockets.delete(s));
-      s.on('error', () => {});
-    }
-    client.pipe(upstream).pipe(client);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.address() as net.AddressInfo).port,
-    pointAt: (host, port) => void (target = { host, port }),
-    close: async () => {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const s of sockets) s.destroy();
-      await closed;
-    },
-  };
 }
 
 /** What the hostile host's fake MCP server answers per tool (the JSON payload of the tool result). */
@@ -123,7 +96,7 @@ export const agentCredential = { 'ap-agent-authorization': `Bearer ${publicTestC
  * per IP, 8 per user) and the clock is the test's.
  */
 export async function startProbeWorld(engine: TestEngine): Promise<ProbeWorld> {
-  const proxy = await lateProxy();
+  const proxy = await tcpProxy();
   let serverPort = 0;
   const hostile = await startHostile(() => serverPort);
   const closed = net.createServer();

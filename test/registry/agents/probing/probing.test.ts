@@ -9,14 +9,15 @@ import { eachEngine } from '../../../support/engines.ts';
 import { anotherPool } from '../../../support/feed.ts';
 import type { TestServer } from '../../../support/server.ts';
 import { assertValidEvent, type EventRow } from '../../properties/feed.ts';
-import { CountingFetch, enrollAgent, startFakeMcpAgent, startProxy } from './support.ts';
+import { tcpProxy } from '../../../support/tcp-proxy.ts';
+import { CountingFetch, enrollAgent, startFakeMcpAgent } from './support.ts';
 
 const hour = 3_600_000;
 
 eachEngine('probing enrolled agents', (engine) => {
   const clock = new ManualClock();
   let server: TestServer;
-  let proxy: Awaited<ReturnType<typeof startProxy>>;
+  let proxy: Awaited<ReturnType<typeof tcpProxy>>;
   let fake: Awaited<ReturnType<typeof startFakeMcpAgent>>;
   let fetcher: CountingFetch;
   let worker: ProbeWorker;
@@ -26,7 +27,7 @@ eachEngine('probing enrolled agents', (engine) => {
   before(async () => {
     server = await startSignals(engine, { clock });
     // The agent is reached through a proxy, so the test can take it down.
-    proxy = await startProxy(new URL(server.url).host);
+    proxy = await tcpProxy(new URL(server.url).host);
     // Capabilities that fail the published schema: no `ap` block, an unknown protocol.
     fake = await startFakeMcpAgent({ supported_protocols: ['telepathy'], specialisms: ['signal-owned'] });
     fetcher = new CountingFetch({ allow: parseAllowList(`${proxy.host},${fake.host}`), timeoutMs: 2000 });

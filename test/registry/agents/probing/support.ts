@@ -29,31 +29,6 @@ export class CountingFetch extends SafeFetch {
   }
 }
 
-/** A TCP proxy on loopback in front of `target` (host:port): closing it takes the agent down, open sockets included. */
-export async function startProxy(target: string): Promise<{ host: string; close(): Promise<void> }> {
-  const [targetHost, targetPort] = [target.slice(0, target.lastIndexOf(':')), Number(target.slice(target.lastIndexOf(':') + 1))];
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    const upstream = net.connect(targetPort, targetHost);
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.on('close', () => sockets.delete(s));
-      s.on('error', () => {});
-    }
-    client.pipe(upstream).pipe(client);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  return {
-    host: `127.0.0.1:${port}`,
-    close: async () => {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const s of sockets) s.destroy();
-      await closed;
-    },
-  };
-}
-
 /**
  * A minimal MCP server (stateless Streamable HTTP, JSON answers) on loopback whose
  * get_ap_capabilities answers `capabilities`, whatever it is; any other tool is unknown and
