@@ -138,7 +138,7 @@ describe('[pglite] ap webhooks listen, receiving the test deployment’s sales a
   const tasks: string[] = [];
 
   const listen = async (state: string, extra: string[] = []) => {
-    const running = startAp(['webhooks', 'listen', '--port', '0', '--agent', `${server.url}/sales/mcp`, '--state-dir', state, '--public-url', edge.url, '--fetch-allow', `${new URL(server.url).host},${new URL(sink.url).host}`, ...extra]);
+    const running = startAp(['webhooks', 'listen', '--port', '0', '--agent', `${server.url}/sales/mcp`, '--state-dir', state, '--public-url', edge.url, '--allow', `${new URL(server.url).host},${new URL(sink.url).host}`, ...extra]);
     const started = await running.line('stderr', /listening at http:\/\/\S+/);
     return { running, url: /listening at (http:\/\/\S+)/.exec(started)![1]! };
   };
@@ -194,7 +194,7 @@ describe('[pglite] ap webhooks listen, receiving the test deployment’s sales a
   it('documents its answers and their reason codes in --help, and refuses to start without a seller', async () => {
     const help = await runAp(['webhooks', 'listen', '--help']);
     assert.equal(help.code, 0);
-    for (const text of ['--forward', '--state-dir', '--adagents', '--pin-file', '--fetch-allow', 'webhook_signature_digest_mismatch', 'webhook_signature_window_invalid', 'processing_failed', 'in_progress', 'keys_unavailable']) {
+    for (const text of ['--forward', '--state-dir', '--adagents', '--pin-file', '--allow', 'webhook_signature_digest_mismatch', 'webhook_signature_window_invalid', 'processing_failed', 'in_progress', 'keys_unavailable']) {
       assert.match(help.stdout, new RegExp(text));
     }
     const bare = await runAp(['webhooks', 'listen', '--port', '0', '--state-dir', join(dir, 'unused')]);

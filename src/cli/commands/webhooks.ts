@@ -21,7 +21,7 @@ interface Flags {
   pinFile?: string;
   stateDir: string;
   forward?: string;
-  fetchAllow?: AllowList;
+  allow?: AllowList;
   json?: boolean;
 }
 
@@ -56,7 +56,7 @@ export function webhooksCommand(): Command {
       .option('--state-dir <dir>', 'where processed idempotency keys are kept', defaultStateDir())
       .option('--forward <url>', 'POST each verified event, once, as JSON to this URL; a failure answers 500 so the seller retries', httpUrl)
       .addOption(
-        new Option('--fetch-allow <entries>', 'non-public hosts the seller documents may be fetched from, e.g. localhost:3000 (as AP_FETCH_ALLOW; development only)').env('AP_FETCH_ALLOW').argParser(allowList),
+        new Option('--allow <entries>', "host:port entries the seller's documents may be fetched from on private addresses, e.g. localhost:3000 (development only)").env('AP_FETCH_ALLOW').argParser(allowList),
       )
       .option('--json', 'print each event as a JSON line')
       .addHelpText('after', `\n${reasons}`)
@@ -71,7 +71,7 @@ export function webhooksCommand(): Command {
 
 async function listen(flags: Flags): Promise<void> {
   const clock = systemClock;
-  const fetcher = new SafeFetch({ ...(flags.fetchAllow ? { allow: flags.fetchAllow } : {}) });
+  const fetcher = new SafeFetch({ ...(flags.allow ? { allow: flags.allow } : {}) });
   const forwarder = flags.forward ? new SafeFetch({ allow: parseAllowList(endpointOf(flags.forward)), maxRedirects: 0, timeoutMs: FORWARD_TIMEOUT_MS }) : undefined;
   const closeFetchers = () => Promise.all([fetcher.close(), forwarder?.close()]);
   let seen: FileSeenKeys;
