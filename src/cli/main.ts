@@ -11,6 +11,7 @@ import { agentsCommand } from './commands/agents.ts';
 import { callCommand, toolsCommand } from './commands/call.ts';
 import { serveCommand } from './commands/serve.ts';
 import { usersCommand } from './commands/users.ts';
+import { webhooksCommand } from './commands/webhooks.ts';
 
 /** The `ap` command. Each subcommand lives in its own file under `commands/`. */
 export function program(): Command {
@@ -27,7 +28,8 @@ export function program(): Command {
     .addCommand(signingKeysCommand())
     .addCommand(crawlCommand())
     .addCommand(callCommand())
-    .addCommand(toolsCommand());
+    .addCommand(toolsCommand())
+    .addCommand(webhooksCommand());
 }
 
 export async function main(argv: string[]): Promise<void> {

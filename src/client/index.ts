@@ -10,5 +10,19 @@ export { openAgent, type AgentTarget } from './call/open-agent.ts';
 export type { RetryPolicy } from './call/retry.ts';
 export { WebhookInbox } from './call/webhook-inbox.ts';
 export { fetchThrough, type AgentConnection, type AgentProtocol, type TaskDescription } from './agents/index.ts';
-export { createWebhookReceiver, receiverListener, InMemorySeenKeys, type SeenKeys, type WebhookEvent, type WebhookReceiver } from './webhooks/receiver.ts';
-export { sellerKeys, type SellerKeysOptions } from './webhooks/keys.ts';
+export {
+  adagentsPins,
+  createWebhookReceiver,
+  FileSeenKeys,
+  InMemorySeenKeys,
+  pinsFromJson,
+  receiverListener,
+  sellerKeys,
+  type FileSeenKeysOptions,
+  type ReceiverOptions,
+  type SeenKeys,
+  type SellerKeysOptions,
+  type WebhookEvent,
+  type WebhookReceiver,
+  type WebhookRejection,
+} from './webhooks/index.ts';

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { skipWasmTierUpFlags } from '../../src/db/pglite.ts';
+import { Conditions } from './events.ts';
 
 export const apBin = fileURLToPath(new URL('../../bin/ap.js', import.meta.url));
 
@@ -120,4 +121,50 @@ export function untilLogged(servers: readonly ServingAp[], check: () => boolean)
 /** Resolves once `server` says its authorization index caught up: what `/readyz` waits for. */
 export function untilReady(server: ServingAp): Promise<void> {
   return untilLogged([server], () => server.logs.some((line) => line.includes('authorization index caught up with the feed')));
+}
+
+export interface RunningAp {
+  process: ChildProcess;
+  /** Lines written so far to each stream. */
+  stdout: string[];
+  stderr: string[];
+  /** The first line on `stream` matching `pattern`, written already or still to come; rejects if `ap` exits first. */
+  line(stream: 'stdout' | 'stderr', pattern: RegExp): Promise<string>;
+  /** Sends the signal and resolves with the exit code once the process and both its streams are done. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts a long-running `ap <args>` (not `serve`, see serveAp) whose output lines a test waits on. */
+export function startAp(args: string[], env: Record<string, string> = {}): RunningAp {
+  const child = spawn(...apCommand(args), { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines = { stdout: [] as string[], stderr: [] as string[] };
+  const arrivals = new Conditions();
+  let exited = false;
+  const closed = new Promise<number | null>((resolve) => {
+    child.on('close', (code) => {
+      exited = true;
+      arrivals.changed();
+      resolve(code);
+    });
+  });
+  for (const stream of ['stdout', 'stderr'] as const) {
+    createInterface({ input: child[stream] }).on('line', (line) => {
+      lines[stream].push(line);
+      arrivals.changed();
+    });
+  }
+  return {
+    process: child,
+    ...lines,
+    async line(stream, pattern) {
+      let found: string | undefined;
+      await arrivals.until(() => (found = lines[stream].find((l) => pattern.test(l))) !== undefined || exited);
+      if (found === undefined) throw new Error(`ap ${args.join(' ')} exited before writing ${pattern} on ${stream}:\n${lines.stderr.join('\n')}`);
+      return found;
+    },
+    async stop(signal = 'SIGTERM') {
+      if (!exited) child.kill(signal);
+      return closed;
+    },
+  };
 }

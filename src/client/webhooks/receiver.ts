@@ -18,10 +18,16 @@ export interface WebhookEvent {
   [field: string]: unknown;
 }
 
-/** Which idempotency keys were processed; keep it durable if the receiver restarts. */
+/** Which idempotency keys were processed; keep it durable if the receiver restarts (FileSeenKeys). */
 export interface SeenKeys {
-  /** True when the key was new and is now taken; false when it was processed (or is being) before. */
-  claim(key: string): Promise<boolean> | boolean;
+  /**
+   * True when the key was new and is now taken; false when it was processed before (or, for a
+   * store that does not tell them apart, is being); `in-progress` when another delivery of it is
+   * being processed now, so this one is told to come back (the first may still fail).
+   */
+  claim(key: string): Promise<boolean | 'in-progress'> | boolean | 'in-progress';
+  /** Records a claimed key as processed, before the receiver answers 2xx; a durable store writes it here. */
+  commit?(key: string): Promise<void> | void;
   /** Gives a claimed key back when processing failed, so the sender's retry is processed. */
   release(key: string): Promise<void> | void;
 }
@@ -45,6 +51,17 @@ export interface ReceiverOptions {
   replayCache?: ReplayCache;
   revocation?: RevocationList;
   clock?: Clock;
+  /** Hears every delivery not answered 2xx: its status, the `error` code answered, and why (for logs, not for the sender). */
+  onRejected?(rejection: WebhookRejection): void;
+}
+
+export interface WebhookRejection {
+  status: number;
+  error: string;
+  message: string;
+  request: ReceiverRequest;
+  /** The event's key, once the body was read. */
+  idempotencyKey?: string;
 }
 
 export interface ReceiverRequest {
@@ -65,7 +82,9 @@ export interface ReceiverResponse {
  * The buyer's side of webhooks: verifies the RFC 9421 signature (401 with
  * `WWW-Authenticate: Signature error="<reason>"` when it fails), then hands each event to
  * `onEvent` once per `idempotency_key`; a retry of a processed event is answered 200 without
- * processing it again. A failing `onEvent` answers 500, so the sender retries.
+ * processing it again. Every other answer asks the sender to retry: 500 `processing_failed` when
+ * `onEvent` (or recording the key) fails, 503 `in_progress` while another delivery of the same
+ * key is processed, 503 `keys_unavailable` when the seller's keys cannot be read.
  */
 export function createWebhookReceiver(options: ReceiverOptions) {
   const verifier = createWebhookVerifier({
@@ -74,32 +93,45 @@ export function createWebhookReceiver(options: ReceiverOptions) {
     clock: options.clock ?? systemClock,
     ...(options.revocation ? { revocation: options.revocation } : {}),
   });
-  const seen = options.seen ?? new InMemorySeenKeys();
+  const seen: SeenKeys = options.seen ?? new InMemorySeenKeys();
   const answer = (status: number, body: Record<string, unknown>, headers: Record<string, string> = {}): ReceiverResponse => ({
     status,
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
   });
+  const refuse = (request: ReceiverRequest, status: number, error: string, message: string, extra: { headers?: Record<string, string>; idempotencyKey?: string } = {}): ReceiverResponse => {
+    options.onRejected?.({ status, error, message, request, ...(extra.idempotencyKey === undefined ? {} : { idempotencyKey: extra.idempotencyKey }) });
+    return answer(status, { error, ...(status === 400 ? { message } : {}) }, extra.headers);
+  };
 
   return {
     async handle(request: ReceiverRequest): Promise<ReceiverResponse> {
-      const verified = await verifier.verify(request);
-      if (!verified.ok) return answer(401, { error: verified.code }, { 'www-authenticate': verified.wwwAuthenticate });
+      let verified;
+      try {
+        verified = await verifier.verify(request);
+      } catch (err) {
+        return refuse(request, 503, 'keys_unavailable', err instanceof Error ? err.message : String(err), { headers: { 'retry-after': '30' } });
+      }
+      if (!verified.ok) return refuse(request, 401, verified.code, verified.message, { headers: { 'www-authenticate': verified.wwwAuthenticate } });
       let event: WebhookEvent;
       try {
         event = JSON.parse(request.body) as WebhookEvent;
       } catch {
-        return answer(400, { error: 'invalid_json' });
+        return refuse(request, 400, 'invalid_json', 'the body is not JSON');
       }
       if (!event || typeof event !== 'object' || typeof event.idempotency_key !== 'string') {
-        return answer(400, { error: 'invalid_payload', message: 'idempotency_key is required' });
+        return refuse(request, 400, 'invalid_payload', 'idempotency_key is required');
       }
-      if (!(await seen.claim(event.idempotency_key))) return answer(200, { status: 'duplicate' });
+      const key = event.idempotency_key;
+      const claimed = await seen.claim(key);
+      if (claimed === 'in-progress') return refuse(request, 503, 'in_progress', 'another delivery of this event is being processed', { headers: { 'retry-after': '1' }, idempotencyKey: key });
+      if (!claimed) return answer(200, { status: 'duplicate' });
       try {
         await options.onEvent(event);
-      } catch {
-        await seen.release(event.idempotency_key);
-        return answer(500, { error: 'processing_failed' });
+        await seen.commit?.(key);
+      } catch (err) {
+        await seen.release(key);
+        return refuse(request, 500, 'processing_failed', err instanceof Error ? err.message : String(err), { idempotencyKey: key });
       }
       return answer(200, { status: 'processed' });
     },
