@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { publicTestCredential } from '../../src/config.ts';
 import { testTenant } from '../support/agents.ts';
+import { canonicalAgentUrl } from '../../src/protocol/agent-url.ts';
+import { publishAdagents } from '../support/authorization-world.ts';
 import { runAp } from '../support/cli.ts';
 import { engines } from '../support/engines.ts';
 import { adminKey, startTestServer, type TestServer } from '../support/server.ts';
@@ -63,6 +65,18 @@ describe('ap call and ap tools', () => {
     assert.match(notAgent.stderr, /NOT_AN_AGENT/);
     const refused = await runAp(['call', `${deployment.url}/sales/mcp`, 'get_products'], { ...env(), AP_FETCH_ALLOW: '' });
     assert.equal(refused.code, 3);
+  });
+
+  it("calls the agent once the registry shows the publisher's adagents.json authorizes it", async () => {
+    const agentUrl = `${deployment.url}/sales/mcp`;
+    await publishAdagents(deployment.db, 'cooking-weekly.example', {
+      properties: [{ property_id: 'site', property_type: 'website', name: 'Cooking Weekly', identifiers: [{ type: 'domain', value: 'cooking-weekly.example' }] }],
+      authorized_agents: [{ url: agentUrl, authorized_for: 'All inventory', authorization_type: 'property_ids', property_ids: ['site'], delegation_type: 'direct' }],
+    });
+    await deployment.app.authorizationIndex.until((f) => f.index.grantsOf(canonicalAgentUrl(agentUrl)!).length > 0);
+    const { code, stdout, stderr } = await runAp(['call', agentUrl, 'get_products', '--args', '{"brief":"recipes"}', '--registry', deployment.url, '--publisher', 'cooking-weekly.example', '--json'], env());
+    assert.equal(code, 0, stderr);
+    assert.ok((JSON.parse(stdout) as { products: unknown[] }).products.length > 0);
   });
 
   it('exits 5 when the publisher, as the registry knows it, has not authorized the agent', async () => {
