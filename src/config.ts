@@ -147,6 +147,10 @@ export interface Limits {
   /** Agent probes (the three /api/public probing endpoints together) per minute: per IP without a credential, per principal with one. */
   probesPerMinutePerIp: number;
   probesPerMinutePerPrincipal: number;
+  /** Per IP, for each of the adagents tools (validate, create) and the manifest-refs lookup. */
+  adagentsToolsPerMinute: number;
+  /** Per IP and per user: the publisher validation fetches live. */
+  validatePublisherPerMinute: number;
 }
 
 export interface ConfigFlags {
@@ -228,6 +232,8 @@ export const envVars = {
   BRAND_DATA_PROVIDER_TIMEOUT_MS: { default: '5000', meaning: 'time allowed for one answer of the brand-data API (100 to 60000)' },
   RATE_LIMIT_PROBES_PER_MINUTE: { default: '10', meaning: 'agent probes (discover-agent, agent-formats, agent-products together) per minute per IP, for callers without a credential' },
   RATE_LIMIT_PROBES_PER_MINUTE_PER_USER: { default: '30', meaning: 'agent probes per minute per user or key' },
+  RATE_LIMIT_ADAGENTS_TOOLS_PER_MINUTE: { default: '60', meaning: 'requests per minute per IP to each of /api/adagents/validate, /api/adagents/create and /api/manifest-refs/lookup' },
+  RATE_LIMIT_VALIDATE_PUBLISHER_PER_MINUTE: { default: '10', meaning: 'publisher validations (/api/public/validate-publisher) per minute per IP, and per user' },
   AP_SIGNING_KEY_SECRET: { default: '', meaning: 'secret sealing the agents\' private signing keys at rest (at least 32 characters; set it in production)' },
 } as const;
 
@@ -264,6 +270,8 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
       enrichPerMinutePerIp: integer('RATE_LIMIT_ENRICH_PER_MINUTE', get('RATE_LIMIT_ENRICH_PER_MINUTE'), 1, 1e6),
       probesPerMinutePerIp: integer('RATE_LIMIT_PROBES_PER_MINUTE', get('RATE_LIMIT_PROBES_PER_MINUTE'), 1, 1e6),
       probesPerMinutePerPrincipal: integer('RATE_LIMIT_PROBES_PER_MINUTE_PER_USER', get('RATE_LIMIT_PROBES_PER_MINUTE_PER_USER'), 1, 1e6),
+      adagentsToolsPerMinute: integer('RATE_LIMIT_ADAGENTS_TOOLS_PER_MINUTE', get('RATE_LIMIT_ADAGENTS_TOOLS_PER_MINUTE'), 1, 1e6),
+      validatePublisherPerMinute: integer('RATE_LIMIT_VALIDATE_PUBLISHER_PER_MINUTE', get('RATE_LIMIT_VALIDATE_PUBLISHER_PER_MINUTE'), 1, 1e6),
     },
     feed: {
       retentionDays: integer('FEED_RETENTION_DAYS', get('FEED_RETENTION_DAYS'), 1, 3650),

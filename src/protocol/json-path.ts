@@ -14,6 +14,13 @@ export function jsonPath(segments: readonly PathSegment[]): string {
   return path;
 }
 
+/** `['a', 0, 'b/c']` → `/a/0/b~1c`: a JSON Pointer (RFC 6901), the form machines read; `[]` is the whole document, `""`. */
+export function jsonPointer(segments: readonly PathSegment[]): string {
+  let pointer = '';
+  for (const segment of segments) pointer = pointerChild(pointer, String(segment));
+  return pointer;
+}
+
 /**
  * Splits a JSON Pointer (RFC 6901, as Ajv's `instancePath`) into segments. Digits alone are
  * ambiguous (array index or object key), so the document decides: a segment is an index only

@@ -15,3 +15,8 @@ export function records(value: unknown): JsonObject[] {
 export function strings(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
+
+/** The items of an array, whatever they are; nothing when it is not one. */
+export function items(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}

@@ -1,9 +1,11 @@
 import type { ErrorObject } from 'ajv';
-import { jsonPath, pointerChild, pointerSegments } from './json-path.ts';
+import { jsonPath, jsonPointer, pointerChild, pointerSegments } from './json-path.ts';
 
 /** One reason a document fails its schema, at a JSON path such as `$.authorized_agents[0].url`. */
 export interface SchemaIssue {
   path: string;
+  /** The same place as a JSON Pointer (RFC 6901), e.g. `/authorized_agents/0/url`. */
+  pointer: string;
   message: string;
 }
 
@@ -42,7 +44,8 @@ export function explainErrors(errors: readonly ErrorObject[], data: unknown, nar
   const seen = new Set<string>();
   const issues: SchemaIssue[] = [];
   for (const { pointer, message } of raw) {
-    const issue = { path: jsonPath(pointerSegments(pointer, data)), message };
+    const segments = pointerSegments(pointer, data);
+    const issue = { path: jsonPath(segments), pointer: jsonPointer(segments), message };
     const key = `${issue.path}\u0000${issue.message}`;
     if (seen.has(key)) continue;
     seen.add(key);

@@ -86,7 +86,7 @@ class SchemaRegistry implements VariantNarrowing {
     if (validator(data)) return { valid: true, errors: [] };
     const errors = [...(validator.errors ?? [])];
     const issues = explainErrors(errors, data, this);
-    return { valid: false, errors: issues.length > 0 ? issues : [{ path: '$', message: 'does not match the schema' }] };
+    return { valid: false, errors: issues.length > 0 ? issues : [{ path: '$', pointer: '', message: 'does not match the schema' }] };
   }
 
   choose(parent: SchemaNode, keyword: Combinator, data: unknown): number | { name: string; allowed: unknown[] } {

@@ -21,7 +21,7 @@ export interface CatalogDocument {
   /** Records a problem with the value at `segments` (`[]` for the document). */
   readonly report: Report;
   /** Records each issue of a schema validation of the value found at `at`. */
-  reportSchemaIssues(at: readonly PathSegment[], issues: readonly SchemaIssue[]): void;
+  reportSchemaIssues(at: readonly PathSegment[], issues: readonly Pick<SchemaIssue, 'path' | 'message'>[]): void;
   /** Throws a CatalogError listing every problem recorded, in the order they appear; returns when there is none. */
   throwIfProblems(): void;
 }

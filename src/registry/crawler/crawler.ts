@@ -8,6 +8,10 @@ import { HostPacer } from './host-pacer.ts';
 import { nextCrawlAt } from './schedule.ts';
 import * as sql from './sql.ts';
 
+function manifestFetch(kind: sql.ManifestFetch['kind'], outcome: DocumentOutcome): sql.ManifestFetch {
+  return { kind, outcome: outcome.kind, url: outcome.url, chain: outcome.chain, reason: outcome.kind === 'found' ? null : outcome.reason };
+}
+
 // Enough for any real network's file; a file naming thousands of publishers cannot flood the queue.
 const discoveredPerCrawl = 100;
 
@@ -112,6 +116,7 @@ export class Crawler {
     const next = nextCrawlAt(now, this.config, { transient, failures, ...(retryAfterSeconds ? { retryAfterSeconds } : {}) });
     const problem = adagents.kind === 'found' ? undefined : adagents.reason;
     await sql.recordCrawl(this.db, { domain, nextAt: next, failures, outcome: adagents.kind, error: problem ?? null, crawledAt: now });
+    await sql.recordManifestFetches(this.db, domain, [manifestFetch('adagents_json', adagents), manifestFetch('brand_json', brand)], now);
     const report = { domain, adagents: adagents.kind, brand: brand.kind, events, properties, agents, problem, nextCrawlAt: next };
     this.onReport(report);
     return report;

@@ -1,18 +1,28 @@
 import type { FetchErrorReason } from '../../net/fetch-error.ts';
 import type { SafeFetch } from '../../net/safe-fetch.ts';
 import { ADAGENTS_SCHEMA_ID, BRAND_SCHEMA_ID, validateSchema } from '../../protocol/schemas.ts';
-import { fetchJsonDocument, wellKnownUrl, type DocumentKind, type LiveDocument } from '../documents/well-known.ts';
+import { followPointers } from '../documents/follow.ts';
+import { fetchJsonDocument, type DocumentKind, type LiveDocument } from '../documents/well-known.ts';
 import type { HostPacer } from './host-pacer.ts';
 
 /**
  * What fetching a domain's document came to. `absent` and `invalid` are the publisher's definite
  * answer (a re-crawl marks its properties stale); `transient` is not, so the last good data stays.
  */
-export type DocumentOutcome =
+export type DocumentOutcome = (
   | { kind: 'found'; url: string; document: Record<string, unknown> }
   | { kind: 'absent'; url: string; reason: string }
   | { kind: 'invalid'; url: string; reason: string }
-  | { kind: 'transient'; url: string; reason: string; retryAfterSeconds?: number };
+  | { kind: 'transient'; url: string; reason: string; retryAfterSeconds?: number }
+) & {
+  /** Every address read, in order, the last being where the fetch stopped (pointers followed). */
+  chain: string[];
+};
+
+/** One address's outcome, before the chain is known. */
+type HopOutcome = DistributiveOmit<DocumentOutcome, 'chain'>;
+type Failure = Exclude<HopOutcome, { kind: 'found' }>;
+type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
 
 export interface FetchLimits {
   timeoutMs: number;
@@ -29,30 +39,22 @@ const schemaOf: Record<DocumentKind, string> = { adagents_json: ADAGENTS_SCHEMA_
  * counts, refusing loops and chains longer than `maxHops`.
  */
 export async function fetchDocument(fetcher: SafeFetch, pacer: HostPacer, domain: string, kind: DocumentKind, limits: FetchLimits): Promise<DocumentOutcome> {
-  const visited = new Set<string>();
-  let url = wellKnownUrl(domain, kind);
-  for (let hop = 0; ; hop++) {
-    visited.add(url);
+  const walk = await followPointers<Failure>(domain, kind, limits.maxHops, async (url) => {
     const outcome = await fetchOne(fetcher, pacer, url, kind, limits);
-    if (outcome.kind !== 'found') return outcome;
-    const next = pointer(outcome.document, kind);
-    if (next === undefined) return outcome;
-    if (visited.has(next)) return { kind: 'invalid', url, reason: `${url} points back to ${next}, a loop` };
-    if (hop + 1 > limits.maxHops) return { kind: 'invalid', url, reason: `${url} is more than ${limits.maxHops} hops from ${wellKnownUrl(domain, kind)}` };
-    url = next;
+    return outcome.kind === 'found' ? { ok: true, url: outcome.url, document: outcome.document } : { ok: false, failure: outcome };
+  });
+  const { chain } = walk;
+  switch (walk.kind) {
+    case 'arrived':
+      return { kind: 'found', url: walk.url, document: walk.document, chain };
+    case 'failed':
+      return { ...walk.failure, chain: [...chain, walk.failure.url] };
+    default:
+      return { kind: 'invalid', url: walk.url, reason: walk.reason, chain };
   }
 }
 
-/** Where a reference document sends the reader, if it is one. */
-function pointer(document: Record<string, unknown>, kind: DocumentKind): string | undefined {
-  const location = document['authoritative_location'];
-  if (typeof location === 'string' && !('authorized_agents' in document) && !('brands' in document)) return location;
-  const house = document['house'];
-  if (kind === 'brand_json' && typeof house === 'string') return wellKnownUrl(house, kind);
-  return undefined;
-}
-
-async function fetchOne(fetcher: SafeFetch, pacer: HostPacer, url: string, kind: DocumentKind, limits: FetchLimits): Promise<DocumentOutcome> {
+async function fetchOne(fetcher: SafeFetch, pacer: HostPacer, url: string, kind: DocumentKind, limits: FetchLimits): Promise<HopOutcome> {
   const live = await pacer.run(new URL(url).hostname, () => fetchJsonDocument(fetcher, url, { timeoutMs: limits.timeoutMs, maxBytes: limits.maxBytes }));
   if (!live.ok) return classify(live);
   const { document } = live;
@@ -68,7 +70,7 @@ async function fetchOne(fetcher: SafeFetch, pacer: HostPacer, url: string, kind:
 // A file larger than the cap, or a name that now points inside, is the domain's answer, not bad luck.
 const definiteReasons = new Set<FetchErrorReason>(['too_large', 'forbidden_address', 'invalid_url', 'unsupported_scheme']);
 
-function classify(live: Extract<LiveDocument, { ok: false }>): DocumentOutcome {
+function classify(live: Extract<LiveDocument, { ok: false }>): Failure {
   const { url, problem: reason, status } = live;
   if (status === undefined) return { kind: live.reason && definiteReasons.has(live.reason) ? 'invalid' : 'transient', url, reason };
   if (status === 404 || status === 410) return { kind: 'absent', url, reason };

@@ -76,6 +76,26 @@ export async function recordCrawl(db: Queryable, r: CrawlRecord): Promise<void> 
   );
 }
 
+export interface ManifestFetch {
+  kind: 'adagents_json' | 'brand_json';
+  outcome: string;
+  url: string;
+  chain: string[];
+  reason: string | null;
+}
+
+/** Records how the fetch of each of a domain's documents went (table manifest_fetches, migration 0037), for the manifest-refs lookup. */
+export async function recordManifestFetches(db: Queryable, domain: string, fetches: ManifestFetch[], at: Date): Promise<void> {
+  await db.query(
+    `insert into manifest_fetches (domain, kind, outcome, url, chain, reason, fetched_at)
+     select $1, f->>'kind', f->>'outcome', f->>'url', array(select jsonb_array_elements_text(f->'chain')), f->>'reason', $3
+     from jsonb_array_elements($2::jsonb) f
+     on conflict (domain, kind) do update set outcome = excluded.outcome, url = excluded.url, chain = excluded.chain,
+       reason = excluded.reason, fetched_at = excluded.fetched_at`,
+    [domain, JSON.stringify(fetches), at],
+  );
+}
+
 export async function failuresOf(db: Queryable, domain: string): Promise<number> {
   const [row] = await db.query<{ failures: number }>(`select failures from crawl_targets where domain = $1`, [domain]);
   return row?.failures ?? 0;

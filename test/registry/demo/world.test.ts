@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ADAGENTS_SCHEMA_ID, BRAND_SCHEMA_ID, validateSchema } from '../../../src/protocol/schemas.ts';
 import { loadWorld, worldDir } from '../../../src/registry/demo/world.ts';
-import { validateAdagents } from '../../../src/registry/properties/adagents-validation.ts';
+import { validateAdagents } from '../../../src/registry/documents/adagents-validation/validate.ts';
 import type { Json } from '../../support/http.ts';
 import { salesPaths } from './world-paths.ts';
 

@@ -2,11 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import type { AppContext } from '../../../context.ts';
 import type { RateLimitRule } from '../../../http/rate-limit.ts';
-import { checkHost } from '../../../net/destination.ts';
-import { FetchError } from '../../../net/fetch-error.ts';
 import { normalizeDomain } from '../../../protocol/domain.ts';
-import { ApError } from '../../../protocol/errors.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
+import { requirePublicDomain } from '../../documents/public-domain.ts';
 import { CrawlRequestAccepted, CrawlRequestBody } from '../schemas.ts';
 import * as sql from '../sql.ts';
 
@@ -38,20 +36,10 @@ export function crawlRequestRoute(app: FastifyInstance, ctx: AppContext, wake: (
     },
     async (request, reply) => {
       const domain = normalizeDomain(request.body.domain, { in: 'body' });
-      await publicOnly(domain, ctx);
+      await requirePublicDomain(domain, ctx.fetcher, { in: 'body', field: 'domain' });
       await sql.enqueue(ctx.db, [domain], ctx.clock.now());
       wake();
       return reply.code(202).send({ message: `Crawl of ${domain} queued; changes appear in the feed as it completes.`, domain });
     },
   );
-}
-
-async function publicOnly(domain: string, ctx: AppContext): Promise<void> {
-  try {
-    await checkHost(domain, ctx.fetcher.policy);
-  } catch (err) {
-    if (!(err instanceof FetchError)) throw err;
-    if (err.reason === 'forbidden_address') throw new ApError('domain_not_public', `${err.message}.`, { details: [{ in: 'body', field: 'domain', message: err.message }] });
-    throw new ApError('domain_unresolvable', `${err.message}.`, { details: [{ in: 'body', field: 'domain', message: err.message }] });
-  }
 }

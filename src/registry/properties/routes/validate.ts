@@ -4,7 +4,7 @@ import type { AppContext } from '../../../context.ts';
 import { normalizeDomain } from '../../../protocol/domain.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
 import { fetchWellKnown } from '../../documents/well-known.ts';
-import { validateAdagentsText } from '../adagents-validation.ts';
+import { validateAdagentsText } from '../../documents/adagents-validation/validate.ts';
 import { DomainQuery, Validation } from '../schemas.ts';
 
 export function validateRoute(app: FastifyInstance, { fetcher }: AppContext): void {

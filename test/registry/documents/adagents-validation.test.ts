@@ -3,21 +3,29 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { schemasDir } from '../../../src/protocol/schemas.ts';
+import { generateKeyPairSync } from 'node:crypto';
 import {
+  adagentsErrorCodes,
   adagentsWarningCodes,
+  findingCodes,
   validateAdagents,
   validateAdagentsText,
   type AdagentsValidationOptions,
   type Issue,
-} from '../../../src/registry/properties/adagents-validation.ts';
+} from '../../../src/registry/documents/adagents-validation/validate.ts';
 
 const now = new Date('2026-03-01T12:00:00Z');
 const seenCodes = new Set<string>();
 
 function check(doc: unknown, options: AdagentsValidationOptions = {}) {
   const result = validateAdagents(doc, { now, ...options });
-  for (const warning of result.warnings) seenCodes.add(warning.code!);
+  for (const found of [...result.warnings, ...result.errors]) seenCodes.add(found.code);
   return result;
+}
+
+/** The errors as `code pointer`. */
+function errorsOf(doc: unknown): string[] {
+  return check(doc).errors.map((error: Issue) => `${error.code} ${error.pointer}`);
 }
 
 /** The warnings as `code path`, the part a publisher acts on. */
@@ -111,7 +119,7 @@ describe('validateAdagents', () => {
     const doc = publisherFile();
     doc.authorized_agents[0]!['authorized_for'] = 5;
     assert.deepEqual(check(doc).errors, [
-      { path: '$.authorized_agents[0].authorized_for', message: 'must be string', code: 'schema_violation' },
+      { path: '$.authorized_agents[0].authorized_for', pointer: '/authorized_agents/0/authorized_for', message: 'must be string', code: 'schema_violation' },
     ]);
     assert.equal(check(doc).valid, false);
   });
@@ -127,6 +135,7 @@ describe('validateAdagents', () => {
 describe('validateAdagentsText', () => {
   it('reports text that is not JSON as one error at $', () => {
     const result = validateAdagentsText('{"authorized_agents": [', { now });
+    for (const error of result.errors) seenCodes.add(error.code);
     assert.equal(result.valid, false);
     assert.equal(result.warnings.length, 0);
     assert.equal(result.errors.length, 1);
@@ -267,10 +276,88 @@ describe('adagents.json warnings', () => {
   });
 });
 
+describe('agent URLs', () => {
+  const withUrl = (url: string) => {
+    const doc = publisherFile();
+    doc.authorized_agents[0]!['url'] = url;
+    return doc;
+  };
+
+  it('agent_url_credentials is an error, and the message does not repeat the secret', () => {
+    const result = check(withUrl('https://ops:hunter2@sales.dailyplanet.example/ap'));
+    assert.deepEqual(result.errors.map((e) => `${e.code} ${e.pointer}`), ['agent_url_credentials /authorized_agents/0/url']);
+    assert.doesNotMatch(result.errors[0]!.message, /hunter2/);
+  });
+
+  it('agent_url_invalid: not an http(s) URL', () => {
+    assert.deepEqual(errorsOf(withUrl('ftp://sales.dailyplanet.example/ap')), ['agent_url_invalid /authorized_agents/0/url']);
+  });
+
+  it('agent_url_fragment and agent_url_not_public_host', () => {
+    assert.deepEqual(warningsOf(withUrl('https://sales.dailyplanet.example/ap#mcp')), ['agent_url_fragment $.authorized_agents[0].url']);
+    for (const url of ['https://203.0.113.7/ap', 'https://[2001:db8::1]/ap', 'https://localhost:8443/ap', 'https://sales/ap']) {
+      assert.deepEqual(warningsOf(withUrl(url)), ['agent_url_not_public_host $.authorized_agents[0].url'], url);
+    }
+  });
+});
+
+describe('duplicate identifiers', () => {
+  it('duplicate_identifier: the same identifier in two properties (domains compared without case)', () => {
+    const doc = publisherFile();
+    doc.properties[1]!.identifiers.push({ type: 'domain', value: 'DailyPlanet.example' });
+    assert.deepEqual(warningsOf(doc), ['duplicate_identifier $.properties[1].identifiers[1]']);
+    const apps = publisherFile();
+    apps.properties[1]!.identifiers.push({ type: 'ios_bundle', value: 'com.DailyPlanet.news' });
+    assert.deepEqual(warningsOf(apps), [], 'app ids compare exactly');
+  });
+});
+
+describe('signing keys', () => {
+  const ed = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' });
+  const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ format: 'jwk' });
+  const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ format: 'jwk' });
+  const withKeys = (...keys: Record<string, unknown>[]) => {
+    const doc = publisherFile();
+    doc.authorized_agents[0]!['signing_keys'] = keys;
+    return doc;
+  };
+
+  it('accepts public OKP, EC and RSA keys', () => {
+    const result = check(withKeys({ kid: 'a', alg: 'EdDSA', use: 'sig', ...ed }, { kid: 'b', alg: 'ES256', ...ec }, { kid: 'c', alg: 'PS256', ...rsa }));
+    assert.deepEqual(result, { valid: true, errors: [], warnings: [] });
+  });
+
+  it('signing_key_private_material, signing_key_unsupported_type, signing_key_missing_member', () => {
+    const secret = generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' });
+    assert.deepEqual(errorsOf(withKeys({ kid: 'a', ...secret })), ['signing_key_private_material /authorized_agents/0/signing_keys/0/d']);
+    assert.deepEqual(errorsOf(withKeys({ kid: 'a', kty: 'oct', k: 'c2VjcmV0' })), ['signing_key_private_material /authorized_agents/0/signing_keys/0/k']);
+    assert.deepEqual(errorsOf(withKeys({ kid: 'a', kty: 'DSA' })), ['signing_key_unsupported_type /authorized_agents/0/signing_keys/0/kty']);
+    assert.deepEqual(errorsOf(withKeys({ kid: 'a', kty: 'EC', crv: 'P-256', x: ec.x })), ['signing_key_missing_member /authorized_agents/0/signing_keys/0']);
+  });
+
+  it('signing_key_invalid: encoding, size, curve, a point off the curve', () => {
+    const at = '/authorized_agents/0/signing_keys/0';
+    assert.deepEqual(errorsOf(withKeys({ kid: 'a', ...ed, x: 'not base64url!' })), [`signing_key_invalid ${at}/x`]);
+    assert.deepEqual(errorsOf(withKeys({ kid: 'a', ...ed, x: ed.x!.slice(0, 20) })), [`signing_key_invalid ${at}/x`]);
+    assert.deepEqual(errorsOf(withKeys({ kid: 'a', ...ed, crv: 'X25519' })), [`signing_key_invalid ${at}/crv`]);
+    const offCurve = Buffer.from(ec.y!, 'base64url');
+    offCurve[31] = offCurve[31]! ^ 1;
+    assert.deepEqual(errorsOf(withKeys({ kid: 'a', ...ec, y: offCurve.toString('base64url') })), [`signing_key_invalid ${at}`]);
+  });
+
+  it('duplicate_signing_key_id, signing_key_algorithm_mismatch, signing_key_not_for_signing', () => {
+    const doc = withKeys({ kid: 'a', ...ed, alg: 'ES256' }, { kid: 'a', ...ec, use: 'enc' });
+    assert.deepEqual(errorsOf(doc), ['duplicate_signing_key_id /authorized_agents/0/signing_keys/1/kid']);
+    assert.deepEqual(warningsOf(doc), ['signing_key_algorithm_mismatch $.authorized_agents[0].signing_keys[0].alg', 'signing_key_not_for_signing $.authorized_agents[0].signing_keys[1].use']);
+  });
+});
+
 // Runs last: the suites above run in order.
-describe('warning codes', () => {
-  it('are snake_case, all exercised above, and nothing emits an undeclared one', () => {
-    for (const code of adagentsWarningCodes) assert.match(code, /^[a-z]+(_[a-z]+)*$/);
-    assert.deepEqual([...seenCodes].sort(), [...adagentsWarningCodes].sort());
+describe('finding codes', () => {
+  it('are snake_case, all exercised above (but those only a fetch finds), and nothing emits an undeclared one', () => {
+    const codes = [...adagentsErrorCodes, ...adagentsWarningCodes];
+    for (const code of codes) assert.match(code, /^[a-z]+(_[a-z]+)*$/);
+    const ofDocuments = codes.filter((code) => !('fetch' in findingCodes[code]));
+    assert.deepEqual([...seenCodes].sort(), ofDocuments.sort());
   });
 });
