@@ -29,6 +29,7 @@ import { ApError } from './protocol/errors.ts';
 import { agentsPlugin, servedAgents, testDeployment, type Tenant } from './agents/index.ts';
 import { authPlugin, type Authenticator } from './auth/index.ts';
 import { dashboardPlugin } from './dashboard/index.ts';
+import { adagentsToolsPlugin } from './registry/adagents-tools/index.ts';
 import { agentProbePlugin } from './registry/agent-probe/index.ts';
 import { agentCatalogPlugin, type OwnDeployment } from './registry/agents/index.ts';
 import { applyHeldBrand, brandsPlugin, type EnrichmentProvider } from './registry/brands/index.ts';
@@ -131,6 +132,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(demoPlugin, { ctx, own });
   await app.register(searchPlugin, { ctx });
   await app.register(agentProbePlugin, { ctx });
+  await app.register(adagentsToolsPlugin, { ctx });
   await app.register(ownershipPlugin, { ctx });
   await app.register(homographsPlugin, { ctx, appliers: deps.reviewAppliers ?? { brand: applyHeldBrand(ctx), property: applyHeldProperty(ctx) } });
   await app.register(agentsPlugin, { ctx, tenants });

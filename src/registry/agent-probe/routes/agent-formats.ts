@@ -3,7 +3,7 @@ import type { AppContext } from '../../../context.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
 import { agentTarget } from '../agent-target.ts';
 import { probeCaps, probeLimits } from '../limits.ts';
-import { ProbeCache } from '../probe-cache.ts';
+import { ProbeCache } from '../../../http/probe-cache.ts';
 import { AgentCredentialHeaders, AgentFormats, AgentQuery } from '../schemas.ts';
 import { probeTask, type TaskProbeAnswer } from '../task-probe.ts';
 

@@ -5,7 +5,7 @@ import { errorResponses } from '../../../protocol/wire/error.ts';
 import { agentTarget } from '../agent-target.ts';
 import { discoveryReport } from '../discovery-report.ts';
 import { probeCaps, probeLimits } from '../limits.ts';
-import { ProbeCache } from '../probe-cache.ts';
+import { ProbeCache } from '../../../http/probe-cache.ts';
 import { withAgent } from '../reach-agent.ts';
 import { AgentCredentialHeaders, AgentDiscovery, AgentQuery } from '../schemas.ts';
 

@@ -1,4 +1,4 @@
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '../clock.ts';
 
 /**
  * Answers of recent probes, in this process's memory, each kept `ttlMs`: the same question within

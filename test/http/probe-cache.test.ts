@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ProbeCache } from '../../../src/registry/agent-probe/probe-cache.ts';
-import { ManualClock } from '../../support/clock.ts';
+import { ProbeCache } from '../../src/http/probe-cache.ts';
+import { ManualClock } from '../support/clock.ts';
 
 describe('ProbeCache', () => {
   const counting = () => {

@@ -1,0 +1,86 @@
+import type { Queryable } from '../../db/database.ts';
+import { normalizeDomain } from '../../protocol/domain.ts';
+import { ApError } from '../../protocol/errors.ts';
+import { isRecord } from '../../protocol/json-values.ts';
+import type { Issue } from '../documents/adagents-validation/findings.ts';
+import { validateAdagents } from '../documents/adagents-validation/validate.ts';
+import type { CreateBody } from './schemas.ts';
+import * as sql from './sql.ts';
+
+interface FieldIssue {
+  in: 'body';
+  field: string;
+  message: string;
+}
+
+// The selector each authorization_type carries, to infer the type from the selector given.
+const selectorOf: Record<string, string> = {
+  property_ids: 'property_ids',
+  property_tags: 'property_tags',
+  inline_properties: 'properties',
+  publisher_properties: 'publisher_properties',
+  signal_ids: 'signal_ids',
+  signal_tags: 'signal_tags',
+};
+
+/**
+ * An adagents.json for a publisher from its properties (given, or the registry's copy) and the
+ * agents it authorizes, checked against the published schema and the validator before it is
+ * answered: a file with errors is the caller's bad input (400 naming the body's field), never an
+ * answer. An agent without a selector is authorized for every property, by id.
+ */
+export async function buildAdagents(db: Queryable, body: CreateBody, now: Date): Promise<{ document: Record<string, unknown>; warnings: Issue[] }> {
+  const publisher = normalizeDomain(body.publisher_domain, { in: 'body', field: 'publisher_domain' });
+  const fromRegistry = body.properties_from === 'registry';
+  if (fromRegistry === (body.properties !== undefined)) {
+    refuse([{ in: 'body', field: 'properties', message: 'give either properties or properties_from: "registry", not both or neither' }]);
+  }
+  const properties = fromRegistry ? await sql.registryProperties(db, publisher) : (body.properties as Record<string, unknown>[]);
+  if (properties.length === 0) refuse([{ in: 'body', field: 'properties_from', message: `the registry holds no properties for ${publisher}; give them in properties` }]);
+
+  const agents = body.authorized_agents.map((agent, index) => withSelector(agent, index, properties, fromRegistry));
+  const document: Record<string, unknown> = {
+    $schema: '/schemas/3.0.6/adagents.json',
+    ...(body.contact ? { contact: body.contact } : {}),
+    properties,
+    ...(body.tags ? { tags: body.tags } : {}),
+    authorized_agents: agents,
+    last_updated: now.toISOString(),
+  };
+  const { errors, warnings } = validateAdagents(document, { now });
+  if (errors.length > 0) refuse(errors.map((error) => ({ in: 'body', field: fieldOf(error, fromRegistry), message: error.message })));
+  return { document, warnings };
+}
+
+function withSelector(given: CreateBody['authorized_agents'][number], index: number, properties: Record<string, unknown>[], fromRegistry: boolean): Record<string, unknown> {
+  // The entry passes through with whatever else adagents.json allows in it.
+  const agent = given as Record<string, unknown>;
+  if (typeof agent['authorization_type'] === 'string') return agent;
+  const selector = Object.entries(selectorOf).find(([, field]) => agent[field] !== undefined);
+  if (selector) return { ...reordered(agent), authorization_type: selector[0] };
+  const missing = properties.findIndex((p) => !isRecord(p) || typeof p['property_id'] !== 'string');
+  if (missing >= 0) {
+    const field = fromRegistry ? 'properties_from' : `properties.${missing}.property_id`;
+    refuse([{ in: 'body', field, message: `authorized_agents.${index} selects every property by id, so each property needs a property_id; or give the agent a selector (property_tags, ...)` }]);
+  }
+  return { ...reordered(agent), authorization_type: 'property_ids', property_ids: [...new Set(properties.map((p) => p['property_id'] as string))] };
+}
+
+/** url and authorized_for first, as people write the file. */
+function reordered(agent: Record<string, unknown>): Record<string, unknown> {
+  const { url, authorized_for, ...rest } = agent;
+  return { url, authorized_for, ...rest };
+}
+
+/** The body field a finding about the built file comes from: the file's fields are the body's, but registry properties are not the caller's. */
+function fieldOf(error: Issue, fromRegistry: boolean): string {
+  const segments = error.pointer.split('/').slice(1).map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
+  if (fromRegistry && segments[0] === 'properties') return 'properties_from';
+  return segments.length > 0 ? segments.join('.') : 'authorized_agents';
+}
+
+function refuse(details: FieldIssue[]): never {
+  const first = details[0]!;
+  const more = details.length > 1 ? ` (and ${details.length - 1} more)` : '';
+  throw new ApError('validation_failed', `Invalid body.${first.field}: ${first.message}${more}.`, { details });
+}

@@ -1,0 +1,28 @@
+import fp from 'fastify-plugin';
+import type { AppContext } from '../../context.ts';
+import { createRoute } from './routes/create.ts';
+import { manifestRefsLookupRoute } from './routes/manifest-refs-lookup.ts';
+import { validatePublisherRoute } from './routes/validate-publisher.ts';
+import { validateRoute } from './routes/validate.ts';
+
+export interface AdagentsToolsOptions {
+  ctx: AppContext;
+}
+
+/**
+ * The adagents.json tools (spec section 4, "Validation tools"): validating a domain's file or an
+ * inline one (`POST /api/adagents/validate`), generating one (`POST /api/adagents/create`), where a
+ * domain's manifests live (`GET /api/manifest-refs/lookup`) and a publisher's report
+ * (`GET /api/public/validate-publisher`). Files are fetched live through `ctx.fetcher` and judged by
+ * the one validator (registry/documents/adagents-validation); nothing is stored. Registers after the
+ * lookups plugin, whose authorization index the publisher report reads.
+ */
+export const adagentsToolsPlugin = fp<AdagentsToolsOptions>(
+  async (app, { ctx }) => {
+    validateRoute(app, ctx);
+    createRoute(app, ctx);
+    manifestRefsLookupRoute(app, ctx);
+    validatePublisherRoute(app, ctx, app.authorizationIndex);
+  },
+  { name: 'adagents-tools', dependencies: ['lookups'] },
+);

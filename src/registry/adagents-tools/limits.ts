@@ -1,0 +1,19 @@
+import type { Config } from '../../config.ts';
+import type { RateLimitRule } from '../../http/rate-limit.ts';
+
+/** Each tool its own budget per IP: validating may fetch a domain and ask its agents; creating and looking up are cheap but unbounded otherwise. */
+export function toolLimit(config: Config, tool: string): RateLimitRule[] {
+  return [{ name: `adagents-tools-${tool}`, max: config.limits.adagentsToolsPerMinute, windowSeconds: 60, by: 'ip' }];
+}
+
+/** Per IP for anonymous callers, per user or key with a credential (people behind one address do not share it), as the agent probes. */
+export function validatePublisherLimits(config: Config): RateLimitRule[] {
+  const max = config.limits.validatePublisherPerMinute;
+  return [
+    { name: 'validate-publisher-ip', max, windowSeconds: 60, by: (request) => (request.principal ? undefined : `ip:${request.ip}`) },
+    { name: 'validate-publisher', max, windowSeconds: 60, by: 'principal' },
+  ];
+}
+
+/** How long a publisher report is kept per domain, and how many. */
+export const reportCache = { ttlMs: 60_000, entries: 1_000, maxBytes: 16 * 1024 * 1024 };

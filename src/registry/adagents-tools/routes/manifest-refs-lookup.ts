@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import type { Static } from 'typebox';
+import type { AppContext } from '../../../context.ts';
+import { normalizeRequestDomain } from '../../../protocol/domain.ts';
+import { ApError } from '../../../protocol/errors.ts';
+import { errorResponses } from '../../../protocol/wire/error.ts';
+import { toolLimit } from '../limits.ts';
+import { manifestRefs } from '../manifest-refs.ts';
+import { DomainQuery, ManifestRefs } from '../schemas.ts';
+
+/** `GET /api/manifest-refs/lookup?domain=`: where a domain's manifests live, from what the registry keeps. */
+export function manifestRefsLookupRoute(app: FastifyInstance, ctx: AppContext): void {
+  app.get<{ Querystring: Static<typeof DomainQuery> }>(
+    '/api/manifest-refs/lookup',
+    {
+      config: { rateLimit: toolLimit(ctx.config, 'manifest-refs') },
+      schema: {
+        summary: 'Where a domain’s manifests live',
+        description:
+          'For the domain’s adagents.json and brand.json: the well-known address, how the crawler’s last fetch went (`found`, `absent`, `invalid`, `transient`, or `not_fetched`) and why, ' +
+          'the pointers it followed (`authoritative_location` targets, brand.json `house` pointers), where the document that counts was read, and when it was fetched and last stored; ' +
+          'the house the registry’s brand record names, the publisher record, and the crawl schedule. From what the registry keeps: nothing is fetched. ' +
+          `404 when the registry knows nothing of the domain (POST /api/registry/crawl-request asks for a crawl). ${ctx.config.limits.adagentsToolsPerMinute} requests a minute per IP (429 with retry_after).`,
+        tags: ['Validation Tools'],
+        querystring: DomainQuery,
+        response: { 200: ManifestRefs, ...errorResponses(400, 404, 429) },
+      },
+    },
+    async (request) => {
+      const domain = normalizeRequestDomain(request.query.domain, { field: 'domain', in: 'querystring' });
+      const refs = await manifestRefs(ctx.db, domain);
+      if (!refs) throw new ApError('not_found', `The registry knows nothing of ${domain}: no crawl, no stored manifest; POST /api/registry/crawl-request asks for a crawl.`);
+      return refs;
+    },
+  );
+}
