@@ -80,6 +80,13 @@ const examples: Record<string, Example> = {
     body: { agent_url: 'https://sales.example/mcp', publisher_properties: [{ selection_type: 'all', publisher_domain: 'news.example' }] },
   },
   'GET /api/registry/publisher': { path: '/api/registry/publisher?domain=dailyplanet.example' },
+  'POST /api/adagents/validate': { path: '/api/adagents/validate', body: { domain: 'pub.ap.test' } },
+  'POST /api/adagents/create': {
+    path: '/api/adagents/create',
+    body: { publisher_domain: 'news.example', properties: [{ property_id: 'site', property_type: 'website', name: 'News', identifiers: [{ type: 'domain', value: 'news.example' }] }], authorized_agents: [{ url: 'https://sales.example/mcp', authorized_for: 'All' }] },
+  },
+  'GET /api/manifest-refs/lookup': { path: '/api/manifest-refs/lookup?domain=dailyplanet.example' },
+  'GET /api/public/validate-publisher': { path: '/api/public/validate-publisher?domain=pub.ap.test' },
   'GET /api/registry/publishers': { path: '/api/registry/publishers?q=planet&limit=5' },
   'GET /api/registry/stats': { path: '/api/registry/stats' },
   'POST /api/registry/expand/product-identifiers': {

@@ -40,7 +40,8 @@ export const ValidateBody = Type.Object(
   },
   {
     description: 'Exactly one of `domain` and `document`.',
-    examples: [{ domain: exampleDomain, check_agents: true }, { document: exampleDocument }],
+    // No example holds a `properties` list: @fastify/swagger reads any such key in a body schema's examples as a schema's properties and mangles it.
+    examples: [{ domain: exampleDomain, check_agents: true }, { document: { authoritative_location: 'https://network.example/adagents/dailyplanet.json' } }],
   },
 );
 export type ValidateBody = Static<typeof ValidateBody>;
@@ -115,7 +116,7 @@ export const CreateBody = Type.Object(
       {
         publisher_domain: exampleDomain,
         contact: { name: 'Daily Planet Ad Operations', email: 'adops@dailyplanet.example' },
-        properties: exampleDocument.properties,
+        properties_from: 'registry',
         authorized_agents: [{ url: exampleAgent, authorized_for: 'Display and video on Daily Planet', property_tags: ['news'], delegation_type: 'direct' }],
       },
     ],
