@@ -87,6 +87,10 @@ const examples: Record<string, Example> = {
   },
   'GET /api/manifest-refs/lookup': { path: '/api/manifest-refs/lookup?domain=dailyplanet.example' },
   'GET /api/public/validate-publisher': { path: '/api/public/validate-publisher?domain=pub.ap.test' },
+  // No agent serves pub.ap.test here: the probe's 502 not_an_agent shows it ran without a credential.
+  'GET /api/public/discover-agent': { path: '/api/public/discover-agent?url=https%3A%2F%2Fpub.ap.test%2Fmcp', status: 502 },
+  'GET /api/public/agent-formats': { path: '/api/public/agent-formats?url=https%3A%2F%2Fpub.ap.test%2Fmcp', status: 502 },
+  'GET /api/public/agent-products': { path: '/api/public/agent-products?url=https%3A%2F%2Fpub.ap.test%2Fmcp&brief=news', status: 502 },
   'GET /api/registry/publishers': { path: '/api/registry/publishers?q=planet&limit=5' },
   'GET /api/registry/stats': { path: '/api/registry/stats' },
   'POST /api/registry/expand/product-identifiers': {
