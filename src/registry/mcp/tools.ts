@@ -29,6 +29,7 @@ export const registryTools: readonly RegistryTool[] = [
   { name: 'lookup_domain', method: 'GET', url: '/api/registry/lookup/domain/:domain' },
   { name: 'lookup_property', method: 'GET', url: '/api/registry/lookup/property' },
   { name: 'lookup_agent_domains', method: 'GET', url: '/api/registry/lookup/agent/:agentUrl/domains' },
+  { name: 'lookup_manifest_refs', method: 'GET', url: '/api/manifest-refs/lookup' },
   { name: 'check_property_authorization', method: 'GET', url: '/api/registry/validate/property-authorization' },
   { name: 'check_property_authorizations', method: 'POST', url: '/api/registry/validate/property-authorization' },
   { name: 'validate_product_authorization', method: 'POST', url: '/api/registry/validate/product-authorization' },

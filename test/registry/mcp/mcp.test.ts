@@ -48,6 +48,7 @@ const examples: Record<string, Example> = {
   lookup_domain: { args: { domain: 'dailyplanet.example' }, path: '/api/registry/lookup/domain/dailyplanet.example' },
   lookup_property: { args: { identifier_type: 'ios_bundle', identifier_value: 'com.dailyplanet.app' }, path: '/api/registry/lookup/property?identifier_type=ios_bundle&identifier_value=com.dailyplanet.app' },
   lookup_agent_domains: { args: { agentUrl: agents.direct, limit: 10 }, path: `/api/registry/lookup/agent/${encoded}/domains?limit=10` },
+  lookup_manifest_refs: { args: { domain: 'dailyplanet.example' }, path: '/api/manifest-refs/lookup?domain=dailyplanet.example' },
   check_property_authorization: {
     args: { agent_url: agents.direct, identifier_type: 'domain', identifier_value: 'dailyplanet.example', delegation_type: 'direct' },
     path: `/api/registry/validate/property-authorization?agent_url=${encoded}&identifier_type=domain&identifier_value=dailyplanet.example&delegation_type=direct`,
