@@ -144,7 +144,7 @@ describe('adagents.json validation', () => {
     Object.assign(doc.authorized_agents[0]!, { authorized_for: 5 });
     assert.deepEqual(validateSchema(ADAGENTS_SCHEMA_ID, doc), {
       valid: false,
-      errors: [{ path: '$.authorized_agents[0].authorized_for', message: 'must be string' }],
+      errors: [{ path: '$.authorized_agents[0].authorized_for', pointer: '/authorized_agents/0/authorized_for', message: 'must be string' }],
     });
   });
 
@@ -152,7 +152,7 @@ describe('adagents.json validation', () => {
     const doc = inlineAdagents();
     delete (doc.authorized_agents[0] as Partial<(typeof doc.authorized_agents)[0]>).property_ids;
     assert.deepEqual(validateSchema(ADAGENTS_SCHEMA_ID, doc).errors, [
-      { path: '$.authorized_agents[0].property_ids', message: 'is required' },
+      { path: '$.authorized_agents[0].property_ids', pointer: '/authorized_agents/0/property_ids', message: 'is required' },
     ]);
   });
 
@@ -171,7 +171,7 @@ describe('adagents.json validation', () => {
       { publisher_domain: 'metropolis.example', selection_type: 'by_id', property_tags: ['ctv'] },
     ];
     assert.deepEqual(validateSchema(ADAGENTS_SCHEMA_ID, doc).errors, [
-      { path: '$.authorized_agents[1].publisher_properties[0].property_ids', message: 'is required' },
+      { path: '$.authorized_agents[1].publisher_properties[0].property_ids', pointer: '/authorized_agents/1/publisher_properties/0/property_ids', message: 'is required' },
     ]);
   });
 
@@ -181,9 +181,9 @@ describe('adagents.json validation', () => {
     doc.authorized_agents[0]!.delegation_type = 'owner';
     doc.last_updated = 'yesterday';
     assert.deepEqual(sorted(validateSchema(ADAGENTS_SCHEMA_ID, doc).errors), [
-      { path: '$.authorized_agents[0].delegation_type', message: 'must be one of "direct", "delegated", "ad_network"' },
-      { path: '$.last_updated', message: 'must be a valid date-time' },
-      { path: '$.properties[0].property_id', message: 'must match pattern "^[a-z0-9_]+$"' },
+      { path: '$.authorized_agents[0].delegation_type', pointer: '/authorized_agents/0/delegation_type', message: 'must be one of "direct", "delegated", "ad_network"' },
+      { path: '$.last_updated', pointer: '/last_updated', message: 'must be a valid date-time' },
+      { path: '$.properties[0].property_id', pointer: '/properties/0/property_id', message: 'must match pattern "^[a-z0-9_]+$"' },
     ]);
   });
 
@@ -191,14 +191,14 @@ describe('adagents.json validation', () => {
     const doc = inlineAdagents();
     Object.assign(doc.tags, { 'summer-sale': { name: 'Summer sale' }, '2026': { description: 'Season' } });
     assert.deepEqual(sorted(validateSchema(ADAGENTS_SCHEMA_ID, doc).errors), [
-      { path: '$.tags["2026"].name', message: 'is required' },
-      { path: '$.tags["summer-sale"].description', message: 'is required' },
+      { path: '$.tags["2026"].name', pointer: '/tags/2026/name', message: 'is required' },
+      { path: '$.tags["summer-sale"].description', pointer: '/tags/summer-sale/description', message: 'is required' },
     ]);
   });
 
   it('judges a reference file as one', () => {
     const { errors } = validateSchema(ADAGENTS_SCHEMA_ID, { authoritative_location: 'http://cdn.network.example/adagents.json' });
-    assert.deepEqual(errors, [{ path: '$.authoritative_location', message: 'must match pattern "^https://"' }]);
+    assert.deepEqual(errors, [{ path: '$.authoritative_location', pointer: '/authoritative_location', message: 'must match pattern "^https://"' }]);
   });
 
   it('says so when a file matches both variants', () => {
@@ -213,8 +213,8 @@ describe('adagents.json validation', () => {
   });
 
   it('judges a file that shows no intent as an inline one', () => {
-    assert.deepEqual(validateSchema(ADAGENTS_SCHEMA_ID, {}).errors, [{ path: '$.authorized_agents', message: 'is required' }]);
-    assert.deepEqual(validateSchema(ADAGENTS_SCHEMA_ID, []).errors, [{ path: '$', message: 'must be object' }]);
+    assert.deepEqual(validateSchema(ADAGENTS_SCHEMA_ID, {}).errors, [{ path: '$.authorized_agents', pointer: '/authorized_agents', message: 'is required' }]);
+    assert.deepEqual(validateSchema(ADAGENTS_SCHEMA_ID, []).errors, [{ path: '$', pointer: '', message: 'must be object' }]);
   });
 });
 
@@ -250,20 +250,20 @@ describe('brand.json validation', () => {
     delete (doc.house as Partial<typeof doc.house>).name;
     doc.brands[1]!.id = 'Acme Anvils';
     assert.deepEqual(sorted(validateSchema(BRAND_SCHEMA_ID, doc).errors), [
-      { path: '$.brands[1].id', message: 'must match pattern "^[a-z0-9_]+$"' },
-      { path: '$.house.name', message: 'is required' },
+      { path: '$.brands[1].id', pointer: '/brands/1/id', message: 'must match pattern "^[a-z0-9_]+$"' },
+      { path: '$.house.name', pointer: '/house/name', message: 'is required' },
     ]);
   });
 
   it('judges a string house as a redirect', () => {
     assert.deepEqual(validateSchema(BRAND_SCHEMA_ID, { house: 'acme-holdings.example', colour: 'red' }).errors, [
-      { path: '$.colour', message: 'is not an allowed property here' },
+      { path: '$.colour', pointer: '/colour', message: 'is not an allowed property here' },
     ]);
   });
 
   it('asks an agent-only file for one of its agent forms', () => {
     assert.deepEqual(validateSchema(BRAND_SCHEMA_ID, { version: '1.0' }).errors, [
-      { path: '$', message: 'must have at least one of: agents, brand_agent' },
+      { path: '$', pointer: '', message: 'must have at least one of: agents, brand_agent' },
     ]);
   });
 });
@@ -302,7 +302,7 @@ describe('change feed validation', () => {
     const bad = clone(page);
     delete (bad.events[0]!.payload as Partial<typeof event.payload>).classification;
     assert.deepEqual(validateSchema(REGISTRY_FEED_RESPONSE_SCHEMA_ID, bad).errors, [
-      { path: '$.events[0].payload.classification', message: 'is required' },
+      { path: '$.events[0].payload.classification', pointer: '/events/0/payload/classification', message: 'is required' },
     ]);
   });
 
@@ -355,9 +355,9 @@ describe('the creative asset union, checked by asset_type', () => {
   });
 
   it('answers what is wrong with an asset as the one schema it names sees it', () => {
-    assert.deepEqual(errorsOf({ asset_type: 'image', url: 5, width: 300, height: 250 }), [{ path: '$.assets.slot.url', message: 'must be string' }]);
-    assert.deepEqual(errorsOf({ asset_type: 'text' }), [{ path: '$.assets.slot.content', message: 'is required' }]);
-    assert.deepEqual(errorsOf({ url: 'https://cdn.example/a.png' }), [{ path: '$.assets.slot.asset_type', message: 'is required' }]);
+    assert.deepEqual(errorsOf({ asset_type: 'image', url: 5, width: 300, height: 250 }), [{ path: '$.assets.slot.url', pointer: '/assets/slot/url', message: 'must be string' }]);
+    assert.deepEqual(errorsOf({ asset_type: 'text' }), [{ path: '$.assets.slot.content', pointer: '/assets/slot/content', message: 'is required' }]);
+    assert.deepEqual(errorsOf({ url: 'https://cdn.example/a.png' }), [{ path: '$.assets.slot.asset_type', pointer: '/assets/slot/asset_type', message: 'is required' }]);
     assert.match(errorsOf({ asset_type: 'imag', url: 'https://cdn.example/a.png' })[0]!.message, /must be one of "image"/);
   });
 });
