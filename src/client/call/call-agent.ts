@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AgentConnection, TaskDescription } from '../agents/index.ts';
 import { ApAgentError, asAgentError } from './agent-error.ts';
 import { awaitTask, isPending, type TaskUpdate } from './await-task.ts';
-import { mutatingTasks } from './mutating-tasks.ts';
+import { mutatingTasks, protocolTasks } from './mutating-tasks.ts';
 import { openAgent, type AgentTarget } from './open-agent.ts';
 import { withRetry, type RetryPolicy } from './retry.ts';
 import type { WebhookInbox } from './webhook-inbox.ts';
@@ -105,9 +105,10 @@ async function argumentsFor(agent: AgentConnection, options: CallApAgentOptions)
   return args;
 }
 
-// An MCP tool says so in its input schema; an A2A skill has none, so the published schemas decide.
+// The published schemas decide for the protocol's tasks; for others, an MCP tool says so in its
+// input schema (an A2A skill has none).
 async function mutates(agent: AgentConnection, task: string): Promise<boolean> {
-  if (mutatingTasks.has(task)) return true;
+  if (protocolTasks.has(task)) return mutatingTasks.has(task);
   if (agent.protocol !== 'mcp') return false;
   const tool = (await agent.describeTasks().catch(() => [])).find((t) => t.name === task);
   const properties = tool?.inputSchema?.['properties'];
