@@ -8,7 +8,7 @@ import { openDatabase } from './db/open.ts';
 import { registerCors } from './http/cors.ts';
 import { registerErrorRendering } from './http/errors.ts';
 import { registerHealth } from './http/health.ts';
-import { requireJsonWrites } from './http/json-writes.ts';
+import { boundJsonDepth, requireJsonWrites } from './http/json-writes.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { buildValidator, refuseNulCharacters } from './http/validation.ts';
@@ -86,6 +86,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Route-level hooks attach as routes register, so these come before any route.
   recordRoutes(app);
   requireJsonWrites(app);
+  boundJsonDepth(app);
   refuseNulCharacters(app);
   const fetcher = deps.fetcher ?? new SafeFetch({ allow: parseAllowList(config.fetchAllow) });
   const ctx: AppContext = { config, db, fetcher, clock: deps.clock ?? systemClock, resolveTxt: deps.resolveTxt ?? resolveTxt };

@@ -1,5 +1,6 @@
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import { ApError } from '../protocol/errors.ts';
+import { MAX_JSON_DEPTH, withinJsonDepth } from '../protocol/json-depth.ts';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH']);
 const JSON_TYPE = /^application\/json\s*(;|$)/i;
@@ -21,5 +22,21 @@ export function requireJsonWrites(app: FastifyInstance): void {
     if (!route.schema?.body || !methods.some((m) => WRITES.has(m))) return;
     const existing = route.onRequest ? [route.onRequest].flat() : [];
     route.onRequest = [requireJson, ...existing];
+  });
+}
+
+/**
+ * JSON bodies are parsed as the framework does (prototype poisoning refused) and refused when
+ * nested deeper than MAX_JSON_DEPTH: code that walks a document recursively (deep equality,
+ * serialization) would otherwise run out of stack on a small hostile body and answer 500.
+ */
+export function boundJsonDepth(app: FastifyInstance): void {
+  const parse = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    parse(request, body as string, (err, value) => {
+      if (err) return done(err);
+      if (!withinJsonDepth(value)) return done(new ApError('invalid_json', `The JSON body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`));
+      done(null, value);
+    });
   });
 }

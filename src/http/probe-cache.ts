@@ -31,7 +31,7 @@ export class ProbeCache<T> {
     const running = this.#running.get(key);
     if (running) return running;
     const work = probe().then((value) => {
-      const bytes = JSON.stringify(value).length;
+      const bytes = sizeOf(value);
       if (bytes > this.#maxBytes) return value;
       while (this.#answers.size >= this.#entries || this.#bytes + bytes > this.#maxBytes) this.#forget(this.#answers.keys().next().value!);
       this.#answers.set(key, { at: now, value, bytes });
@@ -51,5 +51,14 @@ export class ProbeCache<T> {
     if (!kept) return;
     this.#answers.delete(key);
     this.#bytes -= kept.bytes;
+  }
+}
+
+/** The answer's size as JSON; one that cannot be serialized is never kept. */
+function sizeOf(value: unknown): number {
+  try {
+    return JSON.stringify(value)?.length ?? 0;
+  } catch {
+    return Infinity;
   }
 }

@@ -23,6 +23,8 @@ const selectorOf: Record<string, string> = {
   signal_tags: 'signal_tags',
 };
 
+const maxListedPropertyIds = 20_000;
+
 /**
  * An adagents.json for a publisher from its properties (given, or the registry's copy) and the
  * agents it authorizes, checked against the published schema and the validator before it is
@@ -39,6 +41,11 @@ export async function buildAdagents(db: Queryable, body: CreateBody, now: Date):
   if (properties.length === 0) refuse([{ in: 'body', field: 'properties_from', message: `the registry holds no properties for ${publisher}; give them in properties` }]);
 
   const agents = body.authorized_agents.map((agent, index) => withSelector(agent, index, properties, fromRegistry));
+  // Each agent without a selector lists every property id: bound what a small body can ask us to write.
+  const listed = agents.reduce((sum, agent) => sum + (Array.isArray(agent['property_ids']) ? agent['property_ids'].length : 0), 0);
+  if (listed > maxListedPropertyIds) {
+    refuse([{ in: 'body', field: 'authorized_agents', message: `the file would list ${listed} property ids across its agents (at most ${maxListedPropertyIds}); give agents a selector such as property_tags` }]);
+  }
   const document: Record<string, unknown> = {
     $schema: '/schemas/3.0.6/adagents.json',
     ...(body.contact ? { contact: body.contact } : {}),

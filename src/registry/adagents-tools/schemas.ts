@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Domain } from '../../protocol/wire/common.ts';
+import { MAX_FINDINGS } from '../documents/adagents-validation/validate.ts';
 
 /**
  * Wire schemas of the adagents.json tools (spec section 4: `POST /api/adagents/validate`,
@@ -22,6 +23,11 @@ export const Finding = Type.Object(
     path: Type.String({ description: 'Where, as a JSON Pointer (RFC 6901) into the file; "" is the whole file.' }),
   },
   { examples: [{ code: 'unknown_property_tag', message: 'no property in this file has the tag "sports", so it selects nothing', path: '/authorized_agents/1/property_tags/0' }] },
+);
+
+const Omitted = Type.Object(
+  { errors: Type.Integer({ minimum: 0 }), warnings: Type.Integer({ minimum: 0 }) },
+  { description: `How many findings of each kind were left out: each list keeps the first ${MAX_FINDINGS}.` },
 );
 
 const exampleDocument = {
@@ -72,6 +78,7 @@ export const ValidationReport = Type.Object(
     valid: Type.Boolean({ description: 'No errors (warnings allowed).' }),
     errors: Type.Array(Finding),
     warnings: Type.Array(Finding),
+    omitted: Type.Optional(Omitted),
     source: Source,
     agents: Type.Optional(Type.Array(AgentReach, { description: 'With check_agents: how each distinct agent URL answered.' })),
   },
@@ -197,7 +204,7 @@ export const PublisherReport = Type.Object(
     domain: Type.String(),
     checked_at: Timestamp,
     adagents: Type.Intersect([
-      Type.Object({ valid: Type.Boolean(), errors: Type.Array(Finding), warnings: Type.Array(Finding) }),
+      Type.Object({ valid: Type.Boolean(), errors: Type.Array(Finding), warnings: Type.Array(Finding), omitted: Type.Optional(Omitted) }),
       Type.Object({ url: Type.String(), chain: Type.Array(Type.String()) }),
     ], { description: 'The adagents.json fetched now and judged as POST /api/adagents/validate judges it.' }),
     brand_relationships: Type.Array(Relationship, { description: 'Operators whose brand.json declares the publisher’s properties, as the registry last crawled them.' }),

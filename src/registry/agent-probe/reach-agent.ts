@@ -3,6 +3,7 @@ import { describeError, discoverAgent, findFetchError, type AgentConnection, typ
 import type { FetchError } from '../../net/fetch-error.ts';
 import type { SafeFetch } from '../../net/safe-fetch.ts';
 import { ApError } from '../../protocol/errors.ts';
+import { MAX_JSON_DEPTH, withinJsonDepth } from '../../protocol/json-depth.ts';
 import type { AgentTarget } from './agent-target.ts';
 import { probeCaps } from './limits.ts';
 
@@ -24,7 +25,10 @@ export async function withAgent<T>(fetcher: SafeFetch, target: AgentTarget, use:
   });
   try {
     if (found.connections.length === 0) throw noAgent(found, target);
-    return await use(found);
+    const answer = await use(found);
+    // The agent's JSON is answered again, serialized recursively: a hostile depth would exhaust the stack.
+    if (!withinJsonDepth(answer)) throw new ApError('agent_bad_response', `${target.url} answered with JSON nested deeper than ${MAX_JSON_DEPTH} levels.`);
+    return answer;
   } finally {
     await found.close();
   }

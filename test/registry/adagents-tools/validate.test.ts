@@ -15,6 +15,8 @@ const CREATE = '/api/adagents/create';
 const LIMIT = 6;
 const wellKnown = (domain: string) => `https://${domain}/.well-known/adagents.json`;
 const codes = (findings: Json[]) => findings.map((f) => `${f.code} ${f.path}`);
+/** Arrays nested `levels` deep, as JSON text: small, and deeper than any recursive walk survives. */
+const deep = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
 
 eachEngine('POST /api/adagents/validate and /api/adagents/create', (engine) => {
   let fleet: Fleet;
@@ -24,7 +26,7 @@ eachEngine('POST /api/adagents/validate and /api/adagents/create', (engine) => {
   const create = (body: unknown, query = '') => postJson(`${server.url}${CREATE}${query}`, body, {});
 
   before(async () => {
-    fleet = await startFleet(['pub', 'agent', 'ref', 'loop-a', 'loop-b', 'hop-0', 'hop-1', 'hop-2', 'hop-3', 'gone', 'html', 'inward']);
+    fleet = await startFleet(['pub', 'agent', 'ref', 'loop-a', 'loop-b', 'hop-0', 'hop-1', 'hop-2', 'hop-3', 'gone', 'html', 'inward', 'deep']);
     const [pub, agentHost] = ['pub.ap.test', 'agent.ap.test'];
     fleet.serve(pub, '/.well-known/adagents.json', { body: adagents(pub, { agents: [agent(`https://${agentHost}/mcp`, ['main']), agent('https://intranet.example/mcp', ['main'])] }) });
     fleet.serve(pub, '/managed.json', { body: adagents(pub) });
@@ -34,6 +36,7 @@ eachEngine('POST /api/adagents/validate and /api/adagents/create', (engine) => {
     for (let i = 0; i < 3; i++) fleet.serve(`hop-${i}.ap.test`, '/.well-known/adagents.json', { body: { authoritative_location: wellKnown(`hop-${i + 1}.ap.test`) } });
     fleet.serve('hop-3.ap.test', '/.well-known/adagents.json', { body: adagents('hop-3.ap.test') });
     fleet.serve('html.ap.test', '/.well-known/adagents.json', { body: '<html>not here</html>' });
+    fleet.serve('deep.ap.test', '/.well-known/adagents.json', { body: `{"authorized_agents":[{"url":"https://a.example/mcp","x":${deep(5000)}}]}` });
     // A public publisher whose pointer leads inside: the fetch client refuses the hop.
     fleet.serve('inward.ap.test', '/.well-known/adagents.json', { body: { authoritative_location: 'https://intranet.example/adagents.json' } });
     server = await startTestServer(engine, {
@@ -149,6 +152,28 @@ eachEngine('POST /api/adagents/validate and /api/adagents/create', (engine) => {
     assert.equal(form.status, 415);
   });
 
+  it('refuses a body nested deeper than 64 levels (400 invalid_json), and reports a fetched file that deep as invalid', async () => {
+    const agentEntry = `{"url":"https://a.example/mcp","authorized_for":"x","authorization_type":"property_ids","property_ids":["p"],"x":${deep(5000)}}`;
+    const body = `{"document":{"authorized_agents":[${agentEntry},${agentEntry}]}}`;
+    const refused = await fetch(`${server.url}${VALIDATE}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    assert.equal(refused.status, 400);
+    assert.equal(((await refused.json()) as Json).error, 'invalid_json');
+    const made = await fetch(`${server.url}${CREATE}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"publisher_domain":"pub.example","properties":[${deep(100)}],"authorized_agents":[]}` });
+    assert.equal(made.status, 400);
+    const fetched = await json(await validate({ domain: 'deep.ap.test' }));
+    assert.equal(fetched.valid, false);
+    assert.match(fetched.errors[0].message, /deeper than 64 levels/);
+  });
+
+  it('keeps the first 200 findings of a kind and counts the rest', async () => {
+    const doc = adagents('pub.ap.test');
+    doc.authorized_agents = Array.from({ length: 300 }, (_, i) => ({ url: `ftp://agent-${i}.example/mcp`, authorized_for: 'x', authorization_type: 'property_tags', property_tags: ['main'] }));
+    const answer = await json(await validate({ document: doc }));
+    assert.equal(answer.valid, false);
+    assert.equal(answer.errors.length, 200);
+    assert.ok(answer.omitted.errors >= 100, JSON.stringify(answer.omitted));
+  });
+
   it(`429 with retry_after after ${LIMIT} validations a minute from one IP; the other tools keep their own budget`, async () => {
     const document = adagents('inline.example');
     for (let i = 0; i < LIMIT; i++) assert.equal((await validate({ document })).status, 200, `request ${i + 1}`);
@@ -223,6 +248,16 @@ eachEngine('POST /api/adagents/validate and /api/adagents/create', (engine) => {
       assert.equal(answer.details?.[0]?.field, field, JSON.stringify(answer));
       clock.advance(61_000);
     }
+  });
+
+  it('refuses a file that would list more than 20,000 property ids across its agents', async () => {
+    const properties = Array.from({ length: 1000 }, (_, i) => ({ property_id: `p${i}`, property_type: 'website', name: `Site ${i}`, identifiers: [{ type: 'domain', value: `s${i}.example` }] }));
+    const authorized_agents = Array.from({ length: 21 }, (_, i) => ({ url: `https://agent-${i}.example/mcp`, authorized_for: 'All' }));
+    const res = await create({ publisher_domain: 'news.example', properties, authorized_agents });
+    assert.equal(res.status, 400);
+    const body = await json(res);
+    assert.equal(body.error, 'validation_failed');
+    assert.match(JSON.stringify(body), /21000 property ids/);
   });
 
   it(`429 with retry_after after ${LIMIT} creations a minute from one IP`, async () => {

@@ -72,7 +72,12 @@ export interface AdagentsValidation {
   valid: boolean;
   errors: Issue[];
   warnings: Issue[];
+  /** How many findings were left out of each list, when a file had more than MAX_FINDINGS of a kind. */
+  omitted?: { errors: number; warnings: number };
 }
+
+/** Findings kept of each kind: a hostile file could otherwise make an answer of millions. */
+export const MAX_FINDINGS = 200;
 
 export type Report = (code: FindingCode, at: readonly PathSegment[], message: string) => void;
 
@@ -84,11 +89,17 @@ export function issue(code: FindingCode, at: readonly PathSegment[], message: st
 export function collector(): { report: Report; result(): AdagentsValidation; add(found: Issue): void } {
   const errors: Issue[] = [];
   const warnings: Issue[] = [];
-  const add = (found: Issue) => (findingCodes[found.code].severity === 'error' ? errors : warnings).push(found);
+  const omitted = { errors: 0, warnings: 0 };
+  const add = (found: Issue) => {
+    const kind = findingCodes[found.code].severity === 'error' ? 'errors' : 'warnings';
+    const list = kind === 'errors' ? errors : warnings;
+    if (list.length < MAX_FINDINGS) list.push(found);
+    else omitted[kind]++;
+  };
   return {
     report: (code, at, message) => add(issue(code, at, message)),
     add,
-    result: () => ({ valid: errors.length === 0, errors, warnings }),
+    result: () => ({ valid: errors.length === 0 && omitted.errors === 0, errors, warnings, ...(omitted.errors + omitted.warnings > 0 ? { omitted } : {}) }),
   };
 }
 

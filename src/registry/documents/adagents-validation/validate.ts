@@ -3,6 +3,7 @@
  * or unusable; warnings are what the schema allows but a publisher would want to fix. Reads
  * defensively: the semantic checks run on schema-invalid files too.
  */
+import { MAX_JSON_DEPTH, withinJsonDepth } from '../../../protocol/json-depth.ts';
 import { isRecord, items as arrayOf } from '../../../protocol/json-values.ts';
 import { ADAGENTS_SCHEMA_ID, validateSchema } from '../../../protocol/schemas.ts';
 import { checkAgentUrls } from './agent-urls.ts';
@@ -39,6 +40,7 @@ export function validateAdagentsText(text: string, options: AdagentsValidationOp
     const reason = error instanceof Error ? error.message : String(error);
     return { valid: false, errors: [{ path: '$', pointer: '', message: `is not valid JSON: ${reason}`, code: 'invalid_json' }], warnings: [] };
   }
+  if (!withinJsonDepth(doc)) return { valid: false, errors: [{ path: '$', pointer: '', message: `nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`, code: 'invalid_json' }], warnings: [] };
   return validateAdagents(doc, options);
 }
 
@@ -105,4 +107,4 @@ function timeOf(value: unknown): number | undefined {
   return Number.isNaN(time) ? undefined : time;
 }
 
-export { adagentsErrorCodes, adagentsWarningCodes, describeCodes, findingCodes, type AdagentsValidation, type FindingCode, type Issue } from './findings.ts';
+export { adagentsErrorCodes, adagentsWarningCodes, describeCodes, findingCodes, MAX_FINDINGS, type AdagentsValidation, type FindingCode, type Issue } from './findings.ts';

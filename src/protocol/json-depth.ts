@@ -1,0 +1,20 @@
+/**
+ * The deepest nesting of arrays and objects this project reads from anyone else: far beyond any
+ * document the protocol defines, far short of what the recursive code that walks JSON (deep
+ * equality, `JSON.stringify`, schema validators) survives without running out of stack.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** Whether `value` nests arrays and objects at most `limit` deep. Iterative, so any input is safe to ask about. */
+export function withinJsonDepth(value: unknown, limit = MAX_JSON_DEPTH): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth > limit) return false;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) {
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    }
+  }
+  return true;
+}
