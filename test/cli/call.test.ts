@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { publicTestCredential } from '../../src/config.ts';
@@ -57,6 +59,31 @@ describe('ap call and ap tools', () => {
     assert.equal(twice.code, 2);
     const badProtocol = await runAp(['call', `${deployment.url}/sales/mcp`, 'get_products', '--protocol', 'soap'], env());
     assert.equal(badProtocol.code, 2);
+  });
+
+  it('exits 2 for an agent URL or registry that is not a URL', async () => {
+    const badAgent = await runAp(['call', 'notaurl', 'get_products'], env());
+    assert.equal(badAgent.code, 2, badAgent.stderr);
+    assert.match(badAgent.stderr, /INVALID_AGENT_URL/);
+    const badRegistry = await runAp(['call', `${deployment.url}/sales/mcp`, 'get_products', '--registry', 'nope', '--publisher', 'x.example'], env());
+    assert.equal(badRegistry.code, 2);
+    assert.equal((await runAp(['tools', 'notaurl'], env())).code, 2);
+  });
+
+  it('exits 4 at --timeout when the agent never answers, at once rather than when the request would end', async () => {
+    const silent = http.createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const host = `127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    try {
+      const started = performance.now();
+      const { code, stderr } = await runAp(['call', `http://${host}/mcp`, 'get_products', '--timeout', '1', '--allow', host], env());
+      assert.equal(code, 4, stderr);
+      assert.match(stderr, /TIMEOUT/);
+      assert.ok(performance.now() - started < 20_000, `took ${Math.round(performance.now() - started)} ms`);
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
   });
 
   it('exits 3 when the URL is not an agent, and when the address is not allowed', async () => {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { text } from 'node:stream/consumers';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { ApAgentError, callApAgent, fetchThrough, listTools, type AgentProtocol, type TaskUpdate } from '../../client/index.ts';
+import { ApAgentError, asAgentError, callApAgent, fetchThrough, listTools, type AgentProtocol, type TaskUpdate } from '../../client/index.ts';
 import { parseAllowList } from '../../net/allow-list.ts';
 import { SafeFetch } from '../../net/safe-fetch.ts';
 import { canonicalAgentUrl } from '../../protocol/agent-url.ts';
@@ -25,6 +25,9 @@ interface CallFlags extends AgentFlags {
   registry?: string;
   publisher?: string;
 }
+
+// Listing tools is one or two round trips: an agent that takes longer is not answering.
+const toolsTimeoutMs = 60_000;
 
 const exitHelp = `
 Exit codes: 0 done; 1 the agent answered an error; 2 bad input (arguments, flags); 3 transport
@@ -50,6 +53,7 @@ export function callCommand(): Command {
     .action(async (agentUrl: string, task: string, input: string | undefined, flags: CallFlags, command: Command) => {
       const args = await taskArguments(input, flags).catch((err: Error) => command.error(`error: ${err.message}`, { exitCode: exitCodes.inputError }));
       if (Boolean(flags.registry) !== Boolean(flags.publisher)) command.error('error: --registry and --publisher go together', { exitCode: exitCodes.inputError });
+      if (flags.registry && !URL.canParse(flags.registry)) command.error(`error: --registry ${flags.registry} is not a URL`, { exitCode: exitCodes.inputError });
       await run(flags, command, async (fetch, signal) => {
         if (flags.registry && flags.publisher) await requireAuthorization(fetch, flags.registry, flags.publisher, agentUrl, command);
         const progress = new ProgressLine(process.stderr.isTTY === true && !flags.json);
@@ -83,8 +87,8 @@ export function toolsCommand(): Command {
     .argument('<agent-url>', "the agent's MCP endpoint, A2A card, or the base its card is under")
     .addHelpText('after', exitHelp)
     .action(async (agentUrl: string, flags: AgentFlags, command: Command) => {
-      await run(flags, command, async (fetch) => {
-        const tools = await listTools({ agentUrl, fetch, ...credentialOf(flags), ...(flags.protocol ? { protocol: flags.protocol } : {}) });
+      await run(flags, command, async (fetch, signal) => {
+        const tools = await listTools({ agentUrl, fetch, signal: AbortSignal.any([signal, AbortSignal.timeout(toolsTimeoutMs)]), ...credentialOf(flags), ...(flags.protocol ? { protocol: flags.protocol } : {}) });
         if (flags.json) return void process.stdout.write(`${JSON.stringify(tools)}\n`);
         for (const tool of tools) {
           const properties = isRecord(tool.inputSchema?.['properties']) ? Object.keys(tool.inputSchema['properties']) : [];
@@ -114,17 +118,22 @@ async function run(flags: AgentFlags, command: Command, work: (fetch: typeof glo
   const onSignal = () => interrupted.abort();
   process.once('SIGINT', onSignal);
   const fetcher = clientFetch(flags);
+  let failed = false;
   try {
     await work(fetchThrough(fetcher), interrupted.signal);
-  } catch (err) {
-    if (!(err instanceof ApAgentError)) throw err;
+  } catch (thrown) {
+    if (thrown instanceof CommanderError) throw thrown;
+    failed = true;
+    const err = asAgentError(thrown, interrupted.signal);
     if (flags.json) process.stderr.write(`${JSON.stringify({ error: err.toJSON() })}\n`);
     else process.stderr.write(`ap: ${err.code}: ${err.message}${err.field ? ` (field ${err.field})` : ''}${err.suggestion ? `\n  suggestion: ${err.suggestion}` : ''}\n`);
-    const code = { agent: exitCodes.agentError, transport: exitCodes.transportError, timeout: exitCodes.timeout, canceled: exitCodes.interrupted }[err.kind];
+    const code = { input: exitCodes.inputError, agent: exitCodes.agentError, transport: exitCodes.transportError, timeout: exitCodes.timeout, canceled: exitCodes.interrupted }[err.kind];
     throw new CommanderError(err.code === 'NOT_AUTHORIZED_BY_PUBLISHER' ? exitCodes.notAuthorized : code, `ap.${command.name()}`, err.message);
   } finally {
     process.off('SIGINT', onSignal);
-    await fetcher.close();
+    // A request given up on (a timeout, Ctrl-C) may still be under way: the process exits with its
+    // code now rather than wait for it.
+    if (!failed) await fetcher.close();
   }
 }
 

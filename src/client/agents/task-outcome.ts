@@ -9,7 +9,8 @@ export interface AgentErrorObject {
 
 /** What a task call came to, whatever the transport: its payload, or the agent's error envelope. */
 export type TaskOutcome =
-  | { ok: true; data: Record<string, unknown> }
+  /** `task`: the answer was an A2A Task (read as get_task answers one), not the payload itself. */
+  | { ok: true; data: Record<string, unknown>; task?: true }
   /** `error` is undefined when the agent signalled an error without an error object we can read. */
   | { ok: false; error: AgentErrorObject | undefined; raw: unknown };
 
@@ -49,7 +50,10 @@ export function mcpOutcome(result: Record<string, unknown>): TaskOutcome {
  */
 export function a2aOutcome(answer: unknown): TaskOutcome {
   if (!isRecord(answer)) return { ok: false, error: undefined, raw: answer };
-  if (!Array.isArray(answer['parts'])) return a2aTaskOutcome(answer);
+  if (!Array.isArray(answer['parts'])) {
+    const outcome = a2aTaskOutcome(answer);
+    return outcome.ok ? { ...outcome, task: true } : outcome;
+  }
   const value = dataOf(answer['parts']);
   if (!value) return { ok: false, error: undefined, raw: answer };
   const error = isErrorObject(value['error']) ? value['error'] : undefined;

@@ -3,11 +3,12 @@ import { isRecord } from '../../protocol/json-values.ts';
 import type { AgentErrorObject } from '../agents/task-outcome.ts';
 
 /**
- * Where a failed call went wrong, which tells a caller what to do next: `agent` (the agent answered
- * with an error envelope: fix the request, or wait), `transport` (no usable answer: network, HTTP
- * 5xx, not an agent), `timeout` (gave up waiting), `canceled` (the caller's signal).
+ * Where a failed call went wrong, which tells a caller what to do next: `input` (the call itself is
+ * malformed, e.g. the agent URL), `agent` (the agent answered with an error envelope: fix the
+ * request, or wait), `transport` (no usable answer: network, HTTP 5xx, not an agent), `timeout`
+ * (gave up waiting), `canceled` (the caller's signal).
  */
-export type AgentErrorKind = 'agent' | 'transport' | 'timeout' | 'canceled';
+export type AgentErrorKind = 'input' | 'agent' | 'transport' | 'timeout' | 'canceled';
 
 // Codes the protocol classifies as transient (enums/error-code.json) that a retry, unchanged, may
 // cure. CONFLICT and CAMPAIGN_SUSPENDED are transient too, but want a re-read or a human first.
@@ -96,14 +97,27 @@ export function asAgentError(err: unknown, signal?: AbortSignal): ApAgentError {
     // A refused address or a malformed URL will be refused again; a timeout or a reset may not.
     return transportError(message, { code: reason === 'timeout' ? 'TIMEOUT' : 'TRANSPORT_ERROR', retryable: ['timeout', 'connection_failed', 'dns_failure'].includes(reason), cause: err });
   }
-  const rpcCode = isRecord(err) && typeof err['code'] === 'number' ? err['code'] : undefined;
-  if (rpcCode !== undefined && rpcCode > -32800 && rpcCode <= -32000) {
-    // A JSON-RPC error: the agent understood the envelope and refused the request (-32602 unknown tool, bad params),
-    // or the SDK gave up waiting (-32001).
-    if (rpcCode === -32001) return transportError(message, { code: 'TIMEOUT', cause: err });
-    return new ApAgentError('agent', 'INVALID_REQUEST', message, { cause: err });
-  }
+  const rpc = rpcError(err);
+  if (rpc) return rpc;
   return transportError(message, { cause: err });
+}
+
+/**
+ * A JSON-RPC error the agent answered (the MCP SDK's `code`, the A2A SDK's `envelopeCode`): a
+ * request it refused (-32600 to -32602, A2A's task errors) is the agent's answer; -32603 and
+ * -32000 are its failures, worth a retry; MCP's -32001 is the SDK giving up waiting.
+ */
+function rpcError(err: unknown): ApAgentError | undefined {
+  if (!isRecord(err)) return undefined;
+  const a2a = typeof err['envelopeCode'] === 'number';
+  const code = a2a ? (err['envelopeCode'] as number) : err['code'];
+  if (typeof code !== 'number' || code > -32000 || code < -32800) return undefined;
+  const message = err instanceof Error ? err.message : String(err['message']);
+  const details = { code: `JSONRPC_${-code}`, message, jsonrpc_code: code };
+  if (code === -32603 || code === -32000) return transportError(message, { cause: err });
+  if (!a2a && code === -32001) return transportError(message, { code: 'TIMEOUT', cause: err });
+  if (a2a && code === -32001) return new ApAgentError('agent', 'TASK_NOT_FOUND', message, { cause: err, details });
+  return new ApAgentError('agent', 'INVALID_REQUEST', message, { cause: err, details });
 }
 
 // The SDKs wrap what the fetch threw; the typed error may be a cause or two down.

@@ -77,7 +77,8 @@ async function nextState(agent: AgentConnection, taskId: string, options: WaitOp
   }
 }
 
-function ended(state: Record<string, unknown>, taskId: string): Record<string, unknown> {
+/** A task that has ended: its result when completed, else its error thrown. */
+export function ended(state: Record<string, unknown>, taskId: string): Record<string, unknown> {
   const status = String(state['status']);
   if (status === 'completed') return isRecord(state['result']) ? state['result'] : {};
   const error = isRecord(state['error']) && typeof state['error']['code'] === 'string' && typeof state['error']['message'] === 'string' ? state['error'] : undefined;

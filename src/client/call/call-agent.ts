@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentConnection, TaskDescription } from '../agents/index.ts';
 import { ApAgentError, asAgentError } from './agent-error.ts';
-import { awaitTask, isPending, type TaskUpdate } from './await-task.ts';
+import { awaitTask, ended, isPending, type TaskUpdate } from './await-task.ts';
 import { mutatingTasks, protocolTasks } from './mutating-tasks.ts';
 import { openAgent, type AgentTarget } from './open-agent.ts';
 import { withRetry, type RetryPolicy } from './retry.ts';
@@ -42,18 +42,21 @@ export async function callApAgent(options: CallApAgentOptions): Promise<Record<s
   let agent: AgentConnection | undefined = options.connection;
   let started: string | undefined;
   try {
-    agent ??= await withRetry(() => openAgent(options), options.retry, signal, options.onRetry);
-    const args = await argumentsFor(agent, options);
-    const payload = await withRetry(
+    agent ??= await withRetry(() => openAgent({ ...options, signal }), options.retry, signal, options.onRetry);
+    const { args, repeatable } = await argumentsFor(agent, options);
+    const outcome = await withRetry(
       async () => {
-        const outcome = await agent!.call(options.task, args, { signal, timeoutMs });
-        if (outcome.ok) return outcome.data;
-        throw outcome.error ? ApAgentError.fromAgent(outcome.error) : new ApAgentError('transport', 'NOT_AN_AGENT', `${options.task} answered nothing readable: ${JSON.stringify(outcome.raw).slice(0, 200)}`);
+        const answer = await agent!.call(options.task, args, { signal, timeoutMs });
+        if (answer.ok) return answer;
+        throw answer.error ? ApAgentError.fromAgent(answer.error) : new ApAgentError('transport', 'NOT_AN_AGENT', `${options.task} answered nothing readable: ${JSON.stringify(answer.raw).slice(0, 200)}`);
       },
-      options.retry,
+      repeatable ? options.retry : { ...options.retry, retries: 0 },
       signal,
       options.onRetry,
     );
+    const payload = outcome.data;
+    // An A2A agent may answer with a Task that has already ended: its result (or error) is the answer.
+    if (outcome.task && !isPending(payload)) return ended(payload, String(payload['task_id']));
     if (!isPending(payload) || options.wait === false) return payload;
     started = payload.task_id;
     return await awaitTask(agent, payload, {
@@ -66,12 +69,32 @@ export async function callApAgent(options: CallApAgentOptions): Promise<Record<s
   } catch (err) {
     if (timeout.aborted) throw new ApAgentError('timeout', 'TIMEOUT', `${options.task} did not finish within ${timeoutMs} ms${started ? `; its task ${started} goes on at the agent` : ''}`, { cause: err, ...(started ? { details: { code: 'TIMEOUT', message: 'timed out', task_id: started } } : {}) });
     if (options.signal?.aborted) {
-      if (started && agent) await agent.cancelTask(started).catch(() => undefined);
-      throw new ApAgentError('canceled', 'CANCELED', `${options.task} was canceled${started ? `; its task ${started} was canceled at the agent` : ''}`, { cause: err });
+      const atAgent = started ? `; ${await cancelAtAgent(options, started)}` : '';
+      throw new ApAgentError('canceled', 'CANCELED', `${options.task} was canceled${atAgent}`, { cause: err });
     }
     throw asAgentError(err);
   } finally {
     if (agent && !options.connection) await agent.close().catch(() => undefined);
+  }
+}
+
+/**
+ * Cancels the task the call started, on a connection of its own (the call's requests ended with
+ * its signal), within a few seconds; says what came of it.
+ */
+async function cancelAtAgent(target: AgentTarget, taskId: string): Promise<string> {
+  const signal = AbortSignal.timeout(5000);
+  try {
+    const agent = await openAgent({ ...target, signal });
+    try {
+      const answer = await agent.cancelTask(taskId, { signal });
+      if (!answer.ok) return `its task ${taskId} could not be canceled at the agent (${answer.error?.code ?? 'no readable answer'})`;
+      return `its task ${taskId} is ${String(answer.data['status'])} at the agent`;
+    } finally {
+      await agent.close().catch(() => undefined);
+    }
+  } catch (err) {
+    return `its task ${taskId} could not be canceled at the agent (${asAgentError(err).message})`;
   }
 }
 
@@ -94,23 +117,27 @@ export function getCapabilities(target: AgentTarget & Pick<CallApAgentOptions, '
 
 /**
  * The arguments as sent: a mutating task's `idempotency_key` (generated once, so retries reuse it)
- * and, when waiting on webhooks, the `push_notification_config` naming where to send them.
+ * and, when waiting on webhooks, the `push_notification_config` naming where to send them. And
+ * whether a failed attempt may be sent again: only with a key, or for a task known to only read
+ * (a retry after an answer lost on the way could otherwise do a mutation twice).
  */
-async function argumentsFor(agent: AgentConnection, options: CallApAgentOptions): Promise<Record<string, unknown>> {
+async function argumentsFor(agent: AgentConnection, options: CallApAgentOptions): Promise<{ args: Record<string, unknown>; repeatable: boolean }> {
   const args = { ...(options.arguments ?? {}) };
-  if (args['idempotency_key'] === undefined && (await mutates(agent, options.task))) args['idempotency_key'] = randomUUID();
+  const kind = await kindOf(agent, options.task);
+  if (args['idempotency_key'] === undefined && kind === 'mutating') args['idempotency_key'] = randomUUID();
   if (options.webhook && args['push_notification_config'] === undefined) {
     args['push_notification_config'] = { url: options.webhook.url, authentication: { schemes: ['HTTP_MESSAGE_SIGNATURES'] } };
   }
-  return args;
+  return { args, repeatable: args['idempotency_key'] !== undefined || kind === 'read' };
 }
 
 // The published schemas decide for the protocol's tasks; for others, an MCP tool says so in its
-// input schema (an A2A skill has none).
-async function mutates(agent: AgentConnection, task: string): Promise<boolean> {
-  if (protocolTasks.has(task)) return mutatingTasks.has(task);
-  if (agent.protocol !== 'mcp') return false;
+// input schema. An A2A skill has none: unknown.
+async function kindOf(agent: AgentConnection, task: string): Promise<'mutating' | 'read' | 'unknown'> {
+  if (protocolTasks.has(task)) return mutatingTasks.has(task) ? 'mutating' : 'read';
+  if (agent.protocol !== 'mcp') return 'unknown';
   const tool = (await agent.describeTasks().catch(() => [])).find((t) => t.name === task);
   const properties = tool?.inputSchema?.['properties'];
-  return typeof properties === 'object' && properties !== null && 'idempotency_key' in properties;
+  if (typeof properties !== 'object' || properties === null) return 'unknown';
+  return 'idempotency_key' in properties ? 'mutating' : 'read';
 }

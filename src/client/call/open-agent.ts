@@ -17,6 +17,8 @@ export interface AgentTarget {
    * network, or `fetchThrough(new SafeFetch({ allow }))` to allow some.
    */
   fetch?: typeof fetch;
+  /** Ends every request of this agent at once: connecting, calling, polling (a timeout or the caller's cancel). */
+  signal?: AbortSignal;
 }
 
 let publicOnly: typeof fetch | undefined;
@@ -33,8 +35,11 @@ function defaultFetch(): typeof fetch {
  * is kept; when neither does, the error says what each attempt met.
  */
 export async function openAgent(target: AgentTarget): Promise<AgentConnection> {
+  if (!URL.canParse(target.agentUrl) || !/^https?:$/.test(new URL(target.agentUrl).protocol)) {
+    throw new ApAgentError('input', 'INVALID_AGENT_URL', `${JSON.stringify(target.agentUrl)} is not an http(s) URL`);
+  }
   const options = {
-    fetch: envelopeFetch(target.fetch ?? defaultFetch()),
+    fetch: envelopeFetch(withSignal(target.fetch ?? defaultFetch(), target.signal)),
     clientName: 'ap-client',
     ...(target.credential ? { authorization: `Bearer ${target.credential}` } : {}),
   };
@@ -68,4 +73,10 @@ export async function openAgent(target: AgentTarget): Promise<AgentConnection> {
     ...(first?.retryable || second?.retryable ? { retryable: true } : {}),
     cause: first,
   });
+}
+
+// The SDKs take no signal for connecting; every request they make goes through this fetch.
+function withSignal(inner: typeof fetch, signal: AbortSignal | undefined): typeof fetch {
+  if (!signal) return inner;
+  return (input, init) => inner(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal });
 }

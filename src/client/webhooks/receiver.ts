@@ -32,15 +32,24 @@ export interface SeenKeys {
   release(key: string): Promise<void> | void;
 }
 
+/** Processed keys in memory (lost at restart: use FileSeenKeys where that matters). */
 export class InMemorySeenKeys implements SeenKeys {
-  readonly #keys = new Set<string>();
-  claim(key: string): boolean {
-    if (this.#keys.has(key)) return false;
-    this.#keys.add(key);
+  readonly #done = new Set<string>();
+  readonly #pending = new Set<string>();
+  claim(key: string): boolean | 'in-progress' {
+    if (this.#done.has(key)) return false;
+    // A retry while the first delivery is processed comes back later: answered 200 now, it would
+    // be lost if the first then failed.
+    if (this.#pending.has(key)) return 'in-progress';
+    this.#pending.add(key);
     return true;
   }
+  commit(key: string): void {
+    this.#pending.delete(key);
+    this.#done.add(key);
+  }
   release(key: string): void {
-    this.#keys.delete(key);
+    this.#pending.delete(key);
   }
 }
 

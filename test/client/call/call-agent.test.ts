@@ -141,8 +141,8 @@ describe('callApAgent: retries, long-running tasks, webhooks, timeouts and cance
     const name = randomUUID();
     const hold = held(name);
     const updates: TaskUpdate[] = [];
-    // Polls every 30 s when webhooks are awaited: the answer within this test's time is the webhook's.
-    const call = callApAgent({ ...target(), task: 'build_thing', arguments: { name }, webhook: { url: `${receiver.url}/hooks/client/${name}`, inbox }, onProgress: (u) => updates.push(u) });
+    // Polls are 30 s apart when webhooks are awaited: within this call's 20 s, only the webhook can answer.
+    const call = callApAgent({ ...target(), task: 'build_thing', arguments: { name }, timeoutMs: 20_000, webhook: { url: `${receiver.url}/hooks/client/${name}`, inbox }, onProgress: (u) => updates.push(u) });
     (await hold)();
     const result = await call;
     assert.equal(result['name'], name);

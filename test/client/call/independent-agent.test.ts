@@ -6,6 +6,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
 import { ApAgentError, callApAgent, listTools } from '../../../src/client/index.ts';
+import { isRecord } from '../../../src/protocol/json-values.ts';
 
 /**
  * A minimal MCP agent written here with the official SDK, not the project's runtime: the client
@@ -43,6 +44,10 @@ describe('callApAgent against an independent MCP server', () => {
         if (req.url === '/creative') return void res.writeHead(422, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'INVALID_FORMAT_ID', message: 'format_id must be an object' } }));
         if (req.url === '/signals') return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ errors: [{ code: 'SIGNAL_AGENT_SEGMENT_NOT_FOUND', message: 'no such segment', field: 'signal_agent_segment_id', suggestion: 'call get_signals first' }] }));
         if (req.url === '/busy') return void res.writeHead(503, { 'retry-after': '1' }).end('down for maintenance');
+        // Takes the request and never answers: only the caller's timeout or cancel ends the wait.
+        if (req.url?.startsWith('/silent')) return;
+        const id = isRecord(body) ? body['id'] : undefined;
+        if (req.url === '/rpc-error') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message: 'database down' } }));
         // Stateless: a server and transport per request, as the SDK's own example does.
         const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
         const mcp = agent();
@@ -53,7 +58,10 @@ describe('callApAgent against an independent MCP server', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
-  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  after(() => {
+    server.closeAllConnections();
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  });
 
   const target = (path: string) => ({ agentUrl: `${base}${path}`, fetch: globalThis.fetch });
 
@@ -82,6 +90,46 @@ describe('callApAgent against an independent MCP server', () => {
     const error = await callApAgent({ ...target('/signals'), protocol: 'mcp', task: 'activate_signal', retry: { retries: 0 } }).catch((e: unknown) => e);
     assert.ok(error instanceof ApAgentError);
     assert.deepEqual([error.code, error.field, error.suggestion, error.status], ['SIGNAL_AGENT_SEGMENT_NOT_FOUND', 'signal_agent_segment_id', 'call get_signals first', 400]);
+  });
+
+  it('ends a call to an agent that never answers at its timeout, connecting included, over either protocol', async () => {
+    for (const protocol of ['mcp', 'a2a'] as const) {
+      const started = performance.now();
+      const error = await callApAgent({ ...target('/silent'), protocol, task: 'hello', timeoutMs: 300, retry: { retries: 0 } }).catch((e: unknown) => e);
+      assert.ok(error instanceof ApAgentError);
+      assert.deepEqual([error.kind, error.code], ['timeout', 'TIMEOUT'], protocol);
+      assert.ok(performance.now() - started < 5000, `${protocol} took ${performance.now() - started} ms`);
+    }
+  });
+
+  it('reads a JSON-RPC internal error as a retryable transport failure, not as a refusal', async () => {
+    const error = await callApAgent({ ...target('/rpc-error'), protocol: 'mcp', task: 'hello', retry: { retries: 0 } }).catch((e: unknown) => e);
+    assert.ok(error instanceof ApAgentError);
+    assert.deepEqual([error.kind, error.retryable], ['transport', true]);
+  });
+
+  it('refuses an agent URL that is not http(s) as bad input, without a request', async () => {
+    const error = await callApAgent({ agentUrl: 'notaurl', task: 'hello' }).catch((e: unknown) => e);
+    assert.ok(error instanceof ApAgentError);
+    assert.deepEqual([error.kind, error.code, error.retryable], ['input', 'INVALID_AGENT_URL', false]);
+  });
+
+  it('answers an A2A Task that has already ended with its result, or its error', async () => {
+    const finished = (data: Record<string, unknown>) => ({
+      protocol: 'a2a' as const,
+      url: `${base}/card`,
+      listTasks: async () => [],
+      describeTasks: async () => [],
+      call: async () => ({ ok: true as const, task: true as const, data }),
+      getTask: async () => ({ ok: true as const, data }),
+      cancelTask: async () => ({ ok: true as const, data }),
+      close: async () => {},
+    });
+    const done = await callApAgent({ agentUrl: `${base}/card`, task: 'get_signals', connection: finished({ task_id: 't1', status: 'completed', result: { signals: [] } }) });
+    assert.deepEqual(done, { signals: [] });
+    const failed = await callApAgent({ agentUrl: `${base}/card`, task: 'activate_signal', connection: finished({ task_id: 't2', status: 'failed', error: { code: 'ACTIVATION_FAILED', message: 'no seat' } }) }).catch((e: unknown) => e);
+    assert.ok(failed instanceof ApAgentError);
+    assert.deepEqual([failed.kind, failed.code], ['agent', 'ACTIVATION_FAILED']);
   });
 
   it('reads an HTTP 503 without an envelope as a retryable transport error with its Retry-After', async () => {

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createWebhookReceiver, FileSeenKeys, type WebhookEvent, type WebhookRejection } from '../../../src/client/webhooks/index.ts';
+import { createWebhookReceiver, FileSeenKeys, InMemorySeenKeys, type WebhookEvent, type WebhookRejection } from '../../../src/client/webhooks/index.ts';
 import { signWebhook, type WebhookJwk, type WebhookSigningKey } from '../../../src/signing/index.ts';
 
 const URL_ = 'https://buyer.example/hooks/ap';
@@ -102,5 +102,17 @@ describe('the webhook receiver with durable keys', () => {
     assert.equal(rejected.status, 401);
     assert.equal(rejected.headers['www-authenticate'], 'Signature error="webhook_signature_digest_mismatch"');
     assert.equal(rejections.at(-1)!.error, 'webhook_signature_digest_mismatch');
+  });
+});
+
+describe('InMemorySeenKeys, the receiver’s default', () => {
+  it('tells a second delivery of a key still being processed to come back, so a failure of the first loses nothing', () => {
+    const seen = new InMemorySeenKeys();
+    assert.equal(seen.claim('k'), true);
+    assert.equal(seen.claim('k'), 'in-progress');
+    seen.release('k');
+    assert.equal(seen.claim('k'), true);
+    seen.commit('k');
+    assert.equal(seen.claim('k'), false);
   });
 });
