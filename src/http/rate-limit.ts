@@ -133,3 +133,15 @@ function describe(seconds: number): string {
   if (seconds % 60 === 0) return seconds === 60 ? 'minute' : `${seconds / 60} minutes`;
   return `${seconds} seconds`;
 }
+
+/** Users (or keys) behind one address together get at most this many users' budgets. */
+const usersPerAddress = 4;
+
+/** The rules of a budget kept per IP for anonymous callers and per user for others, with a ceiling per IP for all. */
+export function perIpAndPerUser(name: string, perIp: number, perUser: number): RateLimitRule[] {
+  return [
+    { name: `${name}-ip`, max: perIp, windowSeconds: 60, by: (request) => (request.principal ? undefined : `ip:${request.ip}`) },
+    { name, max: perUser, windowSeconds: 60, by: 'principal' },
+    { name: `${name}-address`, max: perUser * usersPerAddress, windowSeconds: 60, by: 'ip' },
+  ];
+}

@@ -1,18 +1,14 @@
 import type { Config } from '../../config.ts';
-import type { RateLimitRule } from '../../http/rate-limit.ts';
+import { perIpAndPerUser, type RateLimitRule } from '../../http/rate-limit.ts';
 
 /** Each tool its own budget per IP: validating may fetch a domain and ask its agents; creating and looking up are cheap but unbounded otherwise. */
 export function toolLimit(config: Config, tool: string): RateLimitRule[] {
   return [{ name: `adagents-tools-${tool}`, max: config.limits.adagentsToolsPerMinute, windowSeconds: 60, by: 'ip' }];
 }
 
-/** Per IP for anonymous callers, per user or key with a credential (people behind one address do not share it), as the agent probes. */
+/** Per IP for anonymous callers, per user or key with a credential, with a ceiling per IP, as the agent probes. */
 export function validatePublisherLimits(config: Config): RateLimitRule[] {
-  const max = config.limits.validatePublisherPerMinute;
-  return [
-    { name: 'validate-publisher-ip', max, windowSeconds: 60, by: (request) => (request.principal ? undefined : `ip:${request.ip}`) },
-    { name: 'validate-publisher', max, windowSeconds: 60, by: 'principal' },
-  ];
+  return perIpAndPerUser('validate-publisher', config.limits.validatePublisherPerMinute, config.limits.validatePublisherPerMinute);
 }
 
 /** How long a publisher report is kept per domain, and how many. */

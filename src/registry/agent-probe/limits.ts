@@ -1,16 +1,14 @@
 import type { Config } from '../../config.ts';
-import type { RateLimitRule } from '../../http/rate-limit.ts';
+import { perIpAndPerUser, type RateLimitRule } from '../../http/rate-limit.ts';
 
 /**
  * One budget for the three probing endpoints: each request makes the registry call someone's
  * agent, several requests each. Callers without a credential spend their IP's; a user or key its
- * own instead, so people behind one address do not share it.
+ * own instead, so people behind one address do not share it; and one address, whatever the
+ * credentials, at most a few users' worth, so many keys do not multiply what one host can ask.
  */
 export function probeLimits(config: Config): RateLimitRule[] {
-  return [
-    { name: 'agent-probe-ip', max: config.limits.probesPerMinutePerIp, windowSeconds: 60, by: (request) => (request.principal ? undefined : `ip:${request.ip}`) },
-    { name: 'agent-probe', max: config.limits.probesPerMinutePerPrincipal, windowSeconds: 60, by: 'principal' },
-  ];
+  return perIpAndPerUser('agent-probe', config.limits.probesPerMinutePerIp, config.limits.probesPerMinutePerPrincipal);
 }
 
 /** How much of an agent one probe may take. */

@@ -26,7 +26,8 @@ export async function forward(app: FastifyInstance, tool: RegistryTool, args: Re
   const path = tool.url.replace(/:([A-Za-z_]+)/g, (_match, name: string) => {
     const value = rest[name];
     delete rest[name];
-    if (value === undefined || value === null) missing.push(name);
+    // A path segment of "." or ".." would be resolved away, and the call would reach another route.
+    if (value === undefined || value === null || value === '.' || value === '..') missing.push(name);
     return encodeURIComponent(String(value ?? ''));
   });
   if (missing.length > 0) {

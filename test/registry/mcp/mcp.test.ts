@@ -212,10 +212,12 @@ eachEngine('the registry over MCP', (engine) => {
       });
     }
 
-    it('answers a missing path parameter as the catalogue’s validation_failed', async () => {
-      const answer = await call('lookup_domain', {});
-      assert.equal(answer.isError, true);
-      assert.deepEqual(answer.structuredContent, { error: 'validation_failed', message: 'Invalid params.domain: is required.', details: [{ in: 'params', field: 'domain', message: 'is required' }] });
+    it('answers a missing path parameter, or one that would leave its route (. or ..), as the catalogue’s validation_failed', async () => {
+      for (const args of [{}, { domain: '..' }, { domain: '.' }]) {
+        const answer = await call('lookup_domain', args);
+        assert.equal(answer.isError, true);
+        assert.deepEqual(answer.structuredContent, { error: 'validation_failed', message: 'Invalid params.domain: is required.', details: [{ in: 'params', field: 'domain', message: 'is required' }] });
+      }
     });
 
     it('answers an unknown tool with the JSON-RPC error for invalid params', async () => {
