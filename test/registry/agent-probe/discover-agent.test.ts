@@ -5,6 +5,7 @@ import { validateSchema } from '../../../src/protocol/schemas.ts';
 import { recordConnectionAttempts } from '../../net/local-servers.ts';
 import { eachEngine } from '../../support/engines.ts';
 import type { Json } from '../../support/http.ts';
+import { createApiKeyFor, seedOrganization } from '../../support/identity.ts';
 import { adminKey } from '../../support/server.ts';
 import { agentCredential, assertError, startProbeWorld, type ProbeWorld } from './support.ts';
 
@@ -166,6 +167,14 @@ eachEngine('GET /api/public/discover-agent', (engine) => {
 
       world.clock.advance(61_000);
       assert.equal((await discover(world.agents.sales)).status, 200, 'a minute later');
+    });
+
+    it('one address gets at most four users’ budgets, however many keys it sends', async () => {
+      world.clock.advance(61_000);
+      const keys = await Promise.all(Array.from({ length: 5 }, async () => createApiKeyFor(world.server.db, (await seedOrganization(world.server.db)).slug)));
+      const as = (key: string) => ({ ...agentCredential, authorization: `Bearer ${key}` });
+      for (const key of keys.slice(0, 4)) for (let i = 0; i < 8; i++) assert.equal((await discover(world.agents.sales, as(key))).status, 200);
+      assertError(await discover(world.agents.sales, as(keys[4]!)), 429, 'rate_limited');
     });
   });
 
