@@ -9,7 +9,8 @@ export interface FileSeenKeysOptions {
   clock?: Clock;
   /**
    * How long a processed key is remembered. A seller retries for hours at most (ours: 12 attempts,
-   * backoff capped at an hour), so a month leaves ample margin; older keys are dropped at open.
+   * backoff capped at an hour), so a month leaves ample margin; older keys are dropped at open
+   * and, while it runs, once a day.
    */
   retainDays?: number;
 }
@@ -30,19 +31,26 @@ const LOCK = 'lock';
  * taken over).
  */
 export class FileSeenKeys implements SeenKeys {
-  readonly #done: Set<string>;
+  /** Processed keys, with when each was processed (ms). */
+  readonly #done: Map<string, number>;
   readonly #pending = new Set<string>();
-  readonly #log: FileHandle;
+  #log: FileHandle;
+  readonly #dir: string;
   readonly #lockPath: string;
   readonly #clock: Clock;
+  readonly #retainMs: number;
+  #prunedAt: number;
   #queue: Array<{ line: string; settle: (err?: unknown) => void }> = [];
   #flushing: Promise<void> | undefined;
 
-  private constructor(parts: { done: Set<string>; log: FileHandle; lockPath: string; clock: Clock }) {
+  private constructor(parts: { done: Map<string, number>; log: FileHandle; dir: string; lockPath: string; clock: Clock; retainMs: number }) {
     this.#done = parts.done;
     this.#log = parts.log;
+    this.#dir = parts.dir;
     this.#lockPath = parts.lockPath;
     this.#clock = parts.clock;
+    this.#retainMs = parts.retainMs;
+    this.#prunedAt = parts.clock.now().getTime();
   }
 
   static async open(options: FileSeenKeysOptions): Promise<FileSeenKeys> {
@@ -52,11 +60,11 @@ export class FileSeenKeys implements SeenKeys {
     await takeLock(lockPath, options.dir);
     try {
       const path = join(options.dir, LOG);
-      const cutoff = clock.now().getTime() - (options.retainDays ?? 30) * 86_400_000;
-      const { entries, rewrite } = await readLog(path, cutoff);
+      const retainMs = (options.retainDays ?? 30) * 86_400_000;
+      const { entries, rewrite } = await readLog(path, clock.now().getTime() - retainMs);
       if (rewrite) await replaceLog(options.dir, path, entries);
       const log = await open(path, 'a');
-      return new FileSeenKeys({ done: new Set(entries.map((e) => e.key)), log, lockPath, clock });
+      return new FileSeenKeys({ done: new Map(entries.map((e) => [e.key, Date.parse(e.at)])), log, dir: options.dir, lockPath, clock, retainMs });
     } catch (err) {
       await unlink(lockPath).catch(() => {});
       throw err;
@@ -76,11 +84,12 @@ export class FileSeenKeys implements SeenKeys {
   }
 
   async commit(key: string): Promise<void> {
+    const at = this.#clock.now();
     await new Promise<void>((resolve, reject) => {
-      this.#queue.push({ line: `${JSON.stringify({ key, at: this.#clock.now().toISOString() })}\n`, settle: (err) => (err ? reject(err) : resolve()) });
+      this.#queue.push({ line: `${JSON.stringify({ key, at: at.toISOString() })}\n`, settle: (err) => (err ? reject(err) : resolve()) });
       this.#flushing ??= this.#flush().finally(() => (this.#flushing = undefined));
     });
-    this.#done.add(key);
+    this.#done.set(key, at.getTime());
     this.#pending.delete(key);
   }
 
@@ -100,6 +109,7 @@ export class FileSeenKeys implements SeenKeys {
       const batch = this.#queue;
       this.#queue = [];
       try {
+        await this.#prune();
         await this.#log.write(batch.map((b) => b.line).join(''));
         await this.#log.datasync();
         for (const b of batch) b.settle();
@@ -107,6 +117,22 @@ export class FileSeenKeys implements SeenKeys {
         for (const b of batch) b.settle(err);
       }
     }
+  }
+
+  /**
+   * Once a day, forgets keys past the retention and rewrites the log without them, so a receiver
+   * that runs for months keeps a month of keys. Runs inside the flush: no append meanwhile.
+   */
+  async #prune(): Promise<void> {
+    const now = this.#clock.now().getTime();
+    if (now - this.#prunedAt < 86_400_000) return;
+    this.#prunedAt = now;
+    const cutoff = now - this.#retainMs;
+    for (const [key, at] of this.#done) if (at < cutoff) this.#done.delete(key);
+    await this.#log.close();
+    const path = join(this.#dir, LOG);
+    await replaceLog(this.#dir, path, [...this.#done].map(([key, at]) => ({ key, at: new Date(at).toISOString() })));
+    this.#log = await open(path, 'a');
   }
 }
 

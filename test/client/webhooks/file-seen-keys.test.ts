@@ -75,6 +75,32 @@ describe('processed idempotency keys kept on disk', () => {
     }
   });
 
+  it('forgets keys older than the retention while it runs, once a day, and keeps the log to them', async () => {
+    const dir = freshDir();
+    const clock = new ManualClock();
+    const seen = await FileSeenKeys.open({ dir, clock, retainDays: 30 });
+    try {
+      for (let day = 0; day < 90; day++) {
+        seen.claim(`key-${day}`);
+        await seen.commit(`key-${day}`);
+        clock.advance(86_400_000);
+      }
+      assert.ok(seen.size <= 31, `${seen.size} keys kept`);
+      assert.equal(seen.claim('key-89'), false, 'a recent key is still a duplicate');
+      assert.equal(seen.claim('key-10'), true, 'an old one is forgotten');
+      const lines = (await readFile(join(dir, 'seen-keys.jsonl'), 'utf8')).trim().split('\n');
+      assert.ok(lines.length <= 31, `${lines.length} lines in the log`);
+    } finally {
+      await seen.close();
+    }
+    const reopened = await FileSeenKeys.open({ dir, clock, retainDays: 30 });
+    try {
+      assert.equal(reopened.claim('key-89'), false, 'the compacted log is read back whole');
+    } finally {
+      await reopened.close();
+    }
+  });
+
   it('forgets keys older than the retention when it opens', async () => {
     const dir = freshDir();
     const clock = new ManualClock();
