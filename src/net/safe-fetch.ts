@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Agent, type Dispatcher } from 'undici';
 import pkg from '../../package.json' with { type: 'json' };
-import { MAX_JSON_DEPTH, withinJsonDepth } from '../protocol/json-depth.ts';
+import { parseBoundedJson } from '../protocol/json-depth.ts';
 import { parseAllowList, type AllowList } from './allow-list.ts';
 import type { FetchPolicy } from './destination.ts';
 import { FetchError } from './fetch-error.ts';
@@ -173,12 +173,8 @@ function respond(target: URL, response: Dispatcher.ResponseData, body: Buffer): 
     headers: flatHeaders(response.headers),
     body,
     text,
-    json: () => {
-      const value = JSON.parse(text()) as unknown;
-      // What a stranger's server sends is walked recursively later (validation, equality, serialization).
-      if (!withinJsonDepth(value)) throw new SyntaxError(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
-      return value;
-    },
+    // What a stranger's server sends is walked recursively later (validation, equality, serialization).
+    json: () => parseBoundedJson(text()),
   };
 }
 

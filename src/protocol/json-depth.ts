@@ -18,3 +18,10 @@ export function withinJsonDepth(value: unknown, limit = MAX_JSON_DEPTH): boolean
   }
   return true;
 }
+
+/** JSON.parse for text from someone else: also a SyntaxError when it nests deeper than MAX_JSON_DEPTH. */
+export function parseBoundedJson(text: string): unknown {
+  const value = JSON.parse(text) as unknown;
+  if (!withinJsonDepth(value)) throw new SyntaxError(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
+  return value;
+}

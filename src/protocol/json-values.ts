@@ -20,3 +20,12 @@ export function strings(value: unknown): string[] {
 export function items(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];
 }
+
+/** `text` parsed, or undefined when it is not JSON: for answers that may be anything. */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

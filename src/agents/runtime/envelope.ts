@@ -1,4 +1,5 @@
 import { AgentError, agentErrorCatalogue, type Recovery } from '../../protocol/errors.ts';
+import { clampRetryAfter } from '../../protocol/retry-after.ts';
 
 /**
  * The one protocol envelope of every agent answer, whatever the transport: the error object of
@@ -47,7 +48,7 @@ export function errorObject(err: unknown): ErrorObject {
     ...(error.field ? { field: error.field } : {}),
     ...(error.suggestion ? { suggestion: error.suggestion } : {}),
     recovery: agentErrorCatalogue[error.code].recovery,
-    ...(error.retryAfter !== undefined ? { retry_after: Math.min(3600, Math.max(1, Math.ceil(error.retryAfter))) } : {}),
+    ...(error.retryAfter !== undefined ? { retry_after: clampRetryAfter(error.retryAfter) } : {}),
     ...(error.details ? { details: error.details } : {}),
   };
 }

@@ -1,4 +1,4 @@
-import { isRecord } from '../../protocol/json-values.ts';
+import { isRecord, parseJson } from '../../protocol/json-values.ts';
 
 /** An agent's error on the wire (core/error.json): at least `code` and `message`. */
 export interface AgentErrorObject {
@@ -100,13 +100,6 @@ function firstText(content: unknown): string | undefined {
   return isRecord(first) && first['type'] === 'text' && typeof first['text'] === 'string' ? first['text'] : undefined;
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
 
 export function isErrorObject(value: unknown): value is AgentErrorObject {
   return isRecord(value) && typeof value['code'] === 'string' && typeof value['message'] === 'string';

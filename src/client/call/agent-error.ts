@@ -1,5 +1,6 @@
 import errorCodes from '../../../schemas/3.0.6/enums/error-code.json' with { type: 'json' };
 import { isRecord } from '../../protocol/json-values.ts';
+import { clampRetryAfter } from '../../protocol/retry-after.ts';
 import type { AgentErrorObject } from '../agents/task-outcome.ts';
 
 /**
@@ -78,10 +79,6 @@ export function transportError(message: string, extra: { status?: number; retrya
   return new ApAgentError('transport', code, message, { retryable: true, ...rest });
 }
 
-/** Seconds to wait as the protocol bounds them (core/error.json: 1 to 3600); undefined when not a number. */
-export function clampRetryAfter(seconds: number): number | undefined {
-  return Number.isFinite(seconds) ? Math.min(3600, Math.max(1, Math.ceil(seconds))) : undefined;
-}
 
 const standardCodes = new Set<string>(errorCodes.enum);
 

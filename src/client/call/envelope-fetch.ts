@@ -1,5 +1,7 @@
 import { errorIn } from '../agents/task-outcome.ts';
-import { ApAgentError, clampRetryAfter, transportError } from './agent-error.ts';
+import { parseJson } from '../../protocol/json-values.ts';
+import { clampRetryAfter } from '../../protocol/retry-after.ts';
+import { ApAgentError, transportError } from './agent-error.ts';
 
 /**
  * Wraps the `fetch` the SDK clients use so that an agent's HTTP error answer becomes one typed
@@ -15,7 +17,7 @@ export function envelopeFetch(inner: typeof fetch): typeof fetch {
     if (response.status < 400 || method !== 'POST') return response;
     const text = await response.text().catch(() => '');
     const retryAfter = response.headers.get('retry-after');
-    const error = errorIn(parse(text));
+    const error = errorIn(parseJson(text));
     if (error) throw ApAgentError.fromAgent(error, { status: response.status, retryAfter });
     const excerpt = text.slice(0, 200);
     if (response.status === 401 || response.status === 403) {
@@ -33,12 +35,4 @@ export function envelopeFetch(inner: typeof fetch): typeof fetch {
       ...(seconds !== undefined ? { retryAfterSeconds: seconds } : {}),
     });
   };
-}
-
-function parse(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }

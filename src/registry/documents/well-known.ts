@@ -2,7 +2,7 @@ import type { Queryable } from '../../db/database.ts';
 import { FetchError, type FetchErrorReason } from '../../net/fetch-error.ts';
 import type { SafeFetch, SafeFetchInit } from '../../net/safe-fetch.ts';
 import { ApError } from '../../protocol/errors.ts';
-import { MAX_JSON_DEPTH, withinJsonDepth } from '../../protocol/json-depth.ts';
+import { parseBoundedJson } from '../../protocol/json-depth.ts';
 
 export type DocumentKind = 'brand_json' | 'adagents_json';
 
@@ -48,15 +48,12 @@ export async function fetchJsonDocument(fetcher: SafeFetch, url: string, init: P
       return { ok: false, url: at, status: res.status, ...(retryAfter ? { retryAfter } : {}), problem: `${at} answered HTTP ${res.status}` };
     }
     const text = res.text();
-    let document: unknown;
     try {
-      document = JSON.parse(text) as unknown;
-    } catch {
-      return { ok: false, url: at, status: res.status, problem: `${at} is not valid JSON` };
+      // A publisher's file is walked recursively later (validation, diffing): a hostile depth is refused as invalid.
+      return { ok: true, url: at, text, document: parseBoundedJson(text) };
+    } catch (err) {
+      return { ok: false, url: at, status: res.status, problem: `${at} is not valid JSON (${(err as Error).message})` };
     }
-    // A publisher's file is walked recursively later (validation, diffing): a hostile depth would exhaust the stack.
-    if (!withinJsonDepth(document)) return { ok: false, url: at, status: res.status, problem: `${at} nests JSON deeper than ${MAX_JSON_DEPTH} levels` };
-    return { ok: true, url: at, text, document };
   } catch (err) {
     if (err instanceof FetchError) return { ok: false, url, reason: err.reason, problem: err.message };
     throw err;

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApError, errorBody } from '../../protocol/errors.ts';
-import { isRecord } from '../../protocol/json-values.ts';
+import { isRecord, parseJson } from '../../protocol/json-values.ts';
 import type { RegistryTool } from './tools.ts';
 
 /** A tools/call result: the route's JSON body as text and as structured content; `isError` for any answer of 400 or more. */
@@ -53,7 +53,8 @@ export async function forward(app: FastifyInstance, tool: RegistryTool, args: Re
 }
 
 function result(status: number, body: string): ToolResult {
-  const structured = parsed(body);
+  const value = parseJson(body);
+  const structured = isRecord(value) ? value : undefined;
   return {
     content: [{ type: 'text', text: body }],
     ...(structured ? { structuredContent: structured } : {}),
@@ -71,13 +72,4 @@ function queryString(args: Record<string, unknown>): string {
     }
   }
   return query.toString();
-}
-
-function parsed(body: string): Record<string, unknown> | undefined {
-  try {
-    const value = JSON.parse(body) as unknown;
-    return isRecord(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -3,7 +3,7 @@
  * or unusable; warnings are what the schema allows but a publisher would want to fix. Reads
  * defensively: the semantic checks run on schema-invalid files too.
  */
-import { MAX_JSON_DEPTH, withinJsonDepth } from '../../../protocol/json-depth.ts';
+import { parseBoundedJson } from '../../../protocol/json-depth.ts';
 import { isRecord, items as arrayOf } from '../../../protocol/json-values.ts';
 import { ADAGENTS_SCHEMA_ID, validateSchema } from '../../../protocol/schemas.ts';
 import { checkAgentUrls } from './agent-urls.ts';
@@ -35,12 +35,11 @@ export function validateAdagentsText(text: string, options: AdagentsValidationOp
   let doc: unknown;
   try {
     // Editors on some platforms save JSON with a byte-order mark, which JSON.parse rejects.
-    doc = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
+    doc = parseBoundedJson(text.startsWith('\uFEFF') ? text.slice(1) : text);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return { valid: false, errors: [{ path: '$', pointer: '', message: `is not valid JSON: ${reason}`, code: 'invalid_json' }], warnings: [] };
   }
-  if (!withinJsonDepth(doc)) return { valid: false, errors: [{ path: '$', pointer: '', message: `nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`, code: 'invalid_json' }], warnings: [] };
   return validateAdagents(doc, options);
 }
 
