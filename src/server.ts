@@ -11,7 +11,7 @@ import { registerHealth } from './http/health.ts';
 import { boundJsonDepth, requireJsonWrites } from './http/json-writes.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
-import { buildValidator, refuseNulCharacters } from './http/validation.ts';
+import { buildValidator, refuseUnstorableText } from './http/validation.ts';
 import { buildSerializer } from './http/serialization.ts';
 import { echoRequestId, requestId } from './http/request-id.ts';
 import { baseUrl, listeningAddress } from './http/base-url.ts';
@@ -87,7 +87,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   recordRoutes(app);
   requireJsonWrites(app);
   boundJsonDepth(app);
-  refuseNulCharacters(app);
+  refuseUnstorableText(app);
   const fetcher = deps.fetcher ?? new SafeFetch({ allow: parseAllowList(config.fetchAllow) });
   const ctx: AppContext = { config, db, fetcher, clock: deps.clock ?? systemClock, resolveTxt: deps.resolveTxt ?? resolveTxt };
   enforceRateLimits(app, openCounterStore(config, db, app.log, ctx.clock), ctx.clock);

@@ -20,6 +20,13 @@ declare module 'fastify' {
      * than the answer (/metrics still counts every one). Default `info`.
      */
     requestLog?: 'info' | 'debug';
+    /**
+     * The route's protocol checks the text of its body itself and refuses in its own envelope
+     * (the agents' task runner, the registry's MCP tools): the app's hook refusing NUL and lone
+     * surrogates (http/validation.ts) leaves its body alone, so a buyer's tool gets a protocol
+     * error naming the argument, not the REST API's 400.
+     */
+    checksOwnText?: true;
   }
 }
 

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
-import { Ajv, type AnySchema, type Options } from 'ajv';
+import { Ajv, type AnySchema, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { ApError } from '../protocol/errors.ts';
+import { textFault } from '../protocol/text-faults.ts';
 
 /**
  * Request validation with two Ajv instances. Query strings, params and headers arrive as text,
@@ -29,8 +30,40 @@ function newValidator(externalSchemas?: Record<string, unknown>): FastifySchemaC
   return ({ schema, httpPart }) => {
     const ajv = httpPart === 'body' ? json : text;
     const id = (schema as { $id?: string }).$id;
-    return (id ? ajv.getSchema(id) : undefined) ?? ajv.compile(schema as AnySchema);
+    const validate = (id ? ajv.getSchema(id) : undefined) ?? ajv.compile(schema as AnySchema);
+    return httpPart === 'body' ? validate : finiteOnly(validate);
   };
+}
+
+/**
+ * Ajv refuses ±Infinity and NaN where JSON carries them (`strictNumbers`), but its coercion of
+ * text does not: `?limit=Infinity` or `1e999` becomes an "integer" Infinity that no route can
+ * page by. One rule for every query string, path parameter and header: a number coerced from text
+ * is finite, checked after coercion so it holds whatever bounds a route's schema declares.
+ */
+function finiteOnly(validate: ValidateFunction): ValidateFunction {
+  const checked = ((data: unknown, context?: never) => {
+    if (!validate(data, context)) {
+      checked.errors = validate.errors;
+      return false;
+    }
+    const at = nonFiniteAt(data);
+    if (at === undefined) return true;
+    checked.errors = [{ instancePath: at, schemaPath: '#/type', keyword: 'type', params: { type: 'number' }, message: 'must be a finite number' } satisfies ErrorObject];
+    return false;
+  }) as ValidateFunction;
+  // Fastify hands Ajv the request as the parent only of validators that carry their schema's env.
+  return Object.assign(checked, { schema: validate.schema, schemaEnv: validate.schemaEnv });
+}
+
+/** The JSON Pointer of the first non-finite number in a query, params or headers object (one level, or one array deep). */
+function nonFiniteAt(data: unknown): string | undefined {
+  if (!data || typeof data !== 'object') return undefined;
+  for (const [key, value] of Object.entries(data)) {
+    const values = Array.isArray(value) ? value : [value];
+    for (const item of values) if (typeof item === 'number' && !Number.isFinite(item)) return `/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+  }
+  return undefined;
 }
 
 function create(options: Options, shared: AnySchema[]): Ajv {
@@ -42,44 +75,31 @@ function create(options: Options, shared: AnySchema[]): Ajv {
 }
 
 /**
- * No text we store may hold U+0000: PostgreSQL refuses it in `text` and `jsonb` on both engines,
- * so it would surface as a 500 halfway through a write. One hook refuses it in the query string,
- * path parameters and parsed body of every route before validation (the OAuth provider's own
- * routes, handed over before it, check in their storage adapter), as `validation_failed`
- * naming the field, so nothing is written and no route has to think of it.
+ * No text we store may hold U+0000 or a lone UTF-16 surrogate (`protocol/text-faults.ts`). One
+ * hook refuses both in the query string, path parameters and parsed body of every route before
+ * validation (the OAuth provider's own routes, handed over before it, check in their storage
+ * adapter), as `validation_failed` naming the field, so nothing is written and no route has to
+ * think of it.
  */
-export function refuseNulCharacters(app: FastifyInstance): void {
+export function refuseUnstorableText(app: FastifyInstance): void {
   app.addHook('preValidation', (request, _reply, done) => {
-    // The query string and path parameters are decoded from the URL, which can carry U+0000 only
-    // escaped (the HTTP parser refuses a raw one): without a `%00` only the body needs walking.
-    const escaped = request.url.includes('%00');
-    done((escaped ? (nulRefusal('querystring', request.query) ?? nulRefusal('params', request.params)) : undefined) ?? nulRefusal('body', request.body));
+    // Bodies of routes whose protocol checks them itself (`checksOwnText`) are left to it.
+    // The query string and path parameters are decoded from the URL, where such characters can
+    // only arrive percent-escaped (the HTTP parser reads raw bytes as Latin-1): without a `%`
+    // only the body needs walking.
+    const escaped = request.url.includes('%');
+    const body = request.routeOptions.config.checksOwnText ? undefined : textRefusal('body', request.body);
+    done((escaped ? (textRefusal('querystring', request.query) ?? textRefusal('params', request.params)) : undefined) ?? body);
   });
 }
 
-function nulRefusal(part: 'querystring' | 'params' | 'body', value: unknown): ApError | undefined {
-  const field = nulField(value);
-  if (field === undefined) return undefined;
+/** The refusal of a request part holding text no part of the system can hold (see refuseUnstorableText). */
+export function textRefusal(part: 'querystring' | 'params' | 'body', value: unknown): ApError | undefined {
+  const found = textFault(value);
+  if (!found) return undefined;
+  const field = found.path.join('.');
   const where = field ? `${part}.${field}` : part;
-  return new ApError('validation_failed', `Invalid ${where}: must not contain the NUL character (U+0000).`, {
-    details: [{ in: part, field, message: 'must not contain the NUL character (U+0000)' }],
+  return new ApError('validation_failed', `Invalid ${where}: ${found.problem}.`, {
+    details: [{ in: part, field, message: found.problem }],
   });
-}
-
-/** The dotted path of the first string or key holding U+0000, or undefined. Iterative: bodies may nest deeply. */
-export function nulField(value: unknown): string | undefined {
-  const stack: Array<[unknown, string]> = [[value, '']];
-  while (stack.length) {
-    const [item, path] = stack.pop()!;
-    if (typeof item === 'string') {
-      if (item.includes('\u0000')) return path;
-    } else if (item && typeof item === 'object') {
-      for (const [key, child] of Object.entries(item)) {
-        const at = path ? `${path}.${key}` : key;
-        if (key.includes('\u0000')) return at;
-        stack.push([child, at]);
-      }
-    }
-  }
-  return undefined;
 }

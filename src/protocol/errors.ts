@@ -190,6 +190,11 @@ export interface AgentErrorOptions {
   retryAfter?: number;
   /** Task-specific details, e.g. `supported_versions` for VERSION_UNSUPPORTED. */
   details?: Record<string, unknown>;
+  /**
+   * How to recover from this instance, where it is not the code's usual one: a caller retries a
+   * transient error as it is, so an error that the same request meets again is never transient.
+   */
+  recovery?: Recovery;
   cause?: unknown;
 }
 
@@ -201,6 +206,7 @@ export class AgentError extends Error {
   readonly suggestion: string | undefined;
   readonly retryAfter: number | undefined;
   readonly details: Record<string, unknown> | undefined;
+  readonly recovery: Recovery;
 
   constructor(code: AgentErrorCode, message?: string, options: AgentErrorOptions = {}) {
     super(message ?? agentErrorCatalogue[code].message, { cause: options.cause });
@@ -210,5 +216,6 @@ export class AgentError extends Error {
     this.suggestion = options.suggestion;
     this.retryAfter = options.retryAfter;
     this.details = options.details;
+    this.recovery = options.recovery ?? agentErrorCatalogue[code].recovery;
   }
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { eachEngine } from '../support/engines.ts';
-import { json } from '../support/http.ts';
+import { json, type Json } from '../support/http.ts';
 import { postJson } from '../support/requests.ts';
 import { asAdmin, startTestServer, type TestServer } from '../support/server.ts';
 
@@ -85,5 +85,74 @@ eachEngine('a NUL character hidden where the hook cannot see it', (engine) => {
     const res = await fetch(`${server.url}/api/brands/history?domain=acme.example&offset=10000000000000000000`);
     assert.equal(res.status, 400);
     assert.equal((await json(res)).error, 'validation_failed');
+  });
+});
+
+/** A registry `/mcp` tools/call sent as raw JSON text, so it can carry what JSON.stringify never writes (1e999). */
+async function mcpCall(base: string, text: string): Promise<Json> {
+  const res = await fetch(`${base}/mcp`, { method: 'POST', headers: { ...asAdmin, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: text });
+  assert.equal(res.status, 200);
+  const answer = JSON.parse((await res.text()).replace(/^event: message\ndata: /, '')) as Json;
+  assert.equal(answer.error, undefined, JSON.stringify(answer.error));
+  return answer.result as Json;
+}
+
+eachEngine('numbers in a query string are finite', (engine) => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer(engine);
+  });
+  after(() => server.close());
+
+  const lists = [
+    '/api/registry/feed',
+    '/api/search?q=acme',
+    '/api/brands/registry',
+    '/api/properties/registry',
+    '/api/registry/agents',
+    '/api/admin/reviews',
+    '/api/registry/snapshot',
+    '/api/registry/catalog',
+    '/api/registry/catalog/collections/sync',
+  ];
+
+  it('400 validation_failed naming limit for ±Infinity and 1e999 on every list, never 500', async () => {
+    for (const path of lists) {
+      for (const limit of ['Infinity', '-Infinity', '1e999', '-1e999']) {
+        const res = await fetch(`${server.url}${path}${path.includes('?') ? '&' : '?'}limit=${limit}`, { headers: asAdmin });
+        assert.equal(res.status, 400, `${path} limit=${limit}`);
+        const body = await json(res);
+        assert.equal(body.error, 'validation_failed');
+        assert.deepEqual(body.details, [{ in: 'querystring', field: 'limit', message: 'must be a finite number' }]);
+      }
+      assert.equal((await fetch(`${server.url}${path}${path.includes('?') ? '&' : '?'}limit=5`, { headers: asAdmin })).status, 200, path);
+    }
+  });
+
+  it('the same through /mcp, as the route answers it', async () => {
+    const result = await mcpCall(server.url, '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_feed","arguments":{"limit":1e999}}}');
+    assert.equal(result.isError, true);
+    assert.equal((result.structuredContent as Json).error, 'validation_failed');
+  });
+});
+
+eachEngine('a lone UTF-16 surrogate anywhere in a request', (engine) => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer(engine);
+  });
+  after(() => server.close());
+
+  it('400 validation_failed in a saved field, and nothing is written', async () => {
+    const res = await postJson(`${server.url}/api/brands/save`, { domain: 'lone.example', brand_name: 'Acme \ud800' });
+    assert.equal(res.status, 400);
+    assert.deepEqual((await json(res)).details, [{ in: 'body', field: 'brand_name', message: 'must be well-formed Unicode text (it holds a lone UTF-16 surrogate)' }]);
+    assert.deepEqual(await server.db.query(`select domain from brands where domain = 'lone.example'`), []);
+  });
+
+  it('a /mcp path argument answers the route’s 400 as a tool error, not JSON-RPC -32603', async () => {
+    const result = await mcpCall(server.url, '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"lookup_domain","arguments":{"domain":"\\ud800"}}}');
+    assert.equal(result.isError, true);
+    assert.deepEqual((result.structuredContent as Json).details, [{ in: 'params', field: 'domain', message: 'must be well-formed Unicode text (it holds a lone UTF-16 surrogate)' }]);
   });
 });

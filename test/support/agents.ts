@@ -73,7 +73,7 @@ export function testTenant() {
       },
       {
         name: 'flaky_create',
-        description: 'Fails the first time it runs for a name.',
+        description: 'Fails the first time it runs for a name, as a transient failure of its database.',
         input: { type: 'object', properties: { name: { type: 'string' } } },
         mutates: true,
         handler: async (args) => {
@@ -81,7 +81,8 @@ export function testTenant() {
           const name = String(args['name']);
           if (!failedOnce.has(name)) {
             failedOnce.add(name);
-            throw new Error('first attempt fails');
+            // As a database that went away mid-call fails a task: a retry may succeed.
+            throw Object.assign(new Error('first attempt fails: terminating connection due to administrator command'), { code: '57P01' });
           }
           return { created: name };
         },

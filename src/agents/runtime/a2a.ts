@@ -112,7 +112,8 @@ export function mountA2a(
   app.post(
     `${tenant.path}/a2a`,
     {
-      config: { auth: 'required' },
+      // The runner refuses text it cannot hold in the task's arguments, in A2A's terms.
+      config: { auth: 'required', checksOwnText: true },
       onRequest: hostGuard,
       schema: { summary: `${tenant.name} agent over A2A (JSON-RPC)`, tags: ['Agents'], security: [{ bearer: [] }] },
     },

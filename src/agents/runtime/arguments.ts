@@ -1,5 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { AgentError } from '../../protocol/errors.ts';
+import { textFault } from '../../protocol/text-faults.ts';
 import { invalidArgument } from './invalid-argument.ts';
 import type { AgentTask, JsonSchema } from './task.ts';
 
@@ -50,8 +52,14 @@ export function advertisedOutput(task: AgentTask): JsonSchema | undefined {
   return { ...output, properties: { context: envelopeProperties.context, ...(output['properties'] as Record<string, unknown>) } };
 }
 
-/** Checks the arguments against the task's input schema; the error names the field at fault. */
+/**
+ * Checks the arguments before anything reads them (a handler, the idempotency hash, a log line):
+ * text that cannot be stored or hashed (`protocol/text-faults.ts`), then the task's input schema.
+ * The error names the field at fault.
+ */
 export function validateArguments(task: AgentTask, args: Record<string, unknown>): void {
+  const fault = textFault(args);
+  if (fault) throw new AgentError('INVALID_REQUEST', `Invalid argument ${jsonPathLite(fault.path) || '(arguments)'}: ${fault.problem}.`, { field: jsonPathLite(fault.path) });
   let validate = compiled.get(task.input);
   if (!validate) {
     validate = ajv.compile(advertisedInput(task));
@@ -67,5 +75,9 @@ function fieldOf(error: ErrorObject): string {
   const path = error.instancePath.split('/').slice(1).map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'));
   if (error.keyword === 'required') path.push(String((error.params as { missingProperty: string }).missingProperty));
   if (error.keyword === 'additionalProperties') path.push(String((error.params as { additionalProperty: string }).additionalProperty));
-  return path.reduce((field, segment) => (/^\d+$/.test(segment) ? `${field}[${segment}]` : field ? `${field}.${segment}` : segment), '');
+  return jsonPathLite(path);
+}
+
+function jsonPathLite(path: ReadonlyArray<string | number>): string {
+  return path.reduce<string>((field, segment) => (typeof segment === 'number' || /^\d+$/.test(segment) ? `${field}[${segment}]` : field ? `${field}.${segment}` : segment), '');
 }

@@ -1,5 +1,6 @@
 import { AgentError, agentErrorCatalogue, type Recovery } from '../../protocol/errors.ts';
 import { clampRetryAfter } from '../../protocol/retry-after.ts';
+import { failureRecovery } from './failure-recovery.ts';
 
 /**
  * The one protocol envelope of every agent answer, whatever the transport: the error object of
@@ -39,15 +40,18 @@ export function echoOf(args: unknown, authorization?: string): Echo {
   return { context, secrets };
 }
 
-/** The wire error for anything a task threw: an AgentError as it is, anything else as INTERNAL_ERROR without its details. */
+/**
+ * The wire error for anything a task threw: an AgentError as it is, anything else as
+ * INTERNAL_ERROR without its details, transient only when a retry may succeed.
+ */
 export function errorObject(err: unknown): ErrorObject {
-  const error = err instanceof AgentError ? err : new AgentError('INTERNAL_ERROR');
+  const error = err instanceof AgentError ? err : new AgentError('INTERNAL_ERROR', undefined, { recovery: failureRecovery(err) });
   return {
     code: error.code,
     message: error.message,
     ...(error.field ? { field: error.field } : {}),
     ...(error.suggestion ? { suggestion: error.suggestion } : {}),
-    recovery: agentErrorCatalogue[error.code].recovery,
+    recovery: error.recovery,
     ...(error.retryAfter !== undefined ? { retry_after: clampRetryAfter(error.retryAfter) } : {}),
     ...(error.details ? { details: error.details } : {}),
   };

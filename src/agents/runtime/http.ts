@@ -15,7 +15,8 @@ export function mountHttp(app: FastifyInstance, tenant: Tenant, runner: TaskRunn
   app.post<{ Params: { task: string } }>(
     `${tenant.path}/tasks/:task`,
     {
-      config: { auth: 'required' },
+      // The runner refuses text it cannot hold in the arguments, in the tenant's envelope.
+      config: { auth: 'required', checksOwnText: true },
       onRequest: hostGuard,
       schema: {
         summary: `${tenant.name} agent tasks over plain HTTP`,

@@ -1,6 +1,6 @@
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { Database } from '../../db/database.ts';
-import { nulField } from '../../http/validation.ts';
+import { textFault } from '../../protocol/text-faults.ts';
 import * as sql from './sql.ts';
 
 /**
@@ -15,9 +15,9 @@ export function databaseAdapter(db: Database): new (model: string) => Adapter {
     }
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
       // The provider's requests never pass our request hooks; refuse here what jsonb cannot hold.
-      const field = nulField(payload);
-      if (field !== undefined) {
-        const message = `${field || 'a value'} must not contain the NUL character (U+0000)`;
+      const found = textFault(payload);
+      if (found) {
+        const message = `${found.path.join('.') || 'a value'} ${found.problem}`;
         throw this.model === 'Client' ? new errors.InvalidClientMetadata(message) : new errors.InvalidRequest(message);
       }
       await sql.upsertRecord(db, this.model, id, payload as Record<string, unknown>, expiresIn || undefined);

@@ -1,4 +1,3 @@
-import errorCodes from '../../../schemas/3.0.6/enums/error-code.json' with { type: 'json' };
 import { isRecord } from '../../protocol/json-values.ts';
 import { clampRetryAfter } from '../../protocol/retry-after.ts';
 import type { AgentErrorObject } from '../agents/task-outcome.ts';
@@ -12,8 +11,10 @@ import type { AgentErrorObject } from '../agents/task-outcome.ts';
 export type AgentErrorKind = 'input' | 'agent' | 'transport' | 'timeout' | 'canceled';
 
 // Codes the protocol classifies as transient (enums/error-code.json) that a retry, unchanged, may
-// cure. CONFLICT and CAMPAIGN_SUSPENDED are transient too, but want a re-read or a human first.
+// cure, for an agent that does not say its error's recovery. CONFLICT and CAMPAIGN_SUSPENDED are
+// transient too, but want a re-read or a human first, whatever the agent says.
 const transientCodes = new Set(['RATE_LIMITED', 'SERVICE_UNAVAILABLE', 'GOVERNANCE_UNAVAILABLE']);
+const notByRetry = new Set(['CONFLICT', 'CAMPAIGN_SUSPENDED']);
 
 /** One error for every way an agent call fails, whichever of the three envelopes carried it. */
 export class ApAgentError extends Error {
@@ -47,7 +48,11 @@ export class ApAgentError extends Error {
   /** The agent's error object (any envelope's), with the HTTP status and `Retry-After` it came with. */
   static fromAgent(error: AgentErrorObject, http: { status?: number; retryAfter?: string | null } = {}): ApAgentError {
     const retryAfter = clampRetryAfter(typeof error['retry_after'] === 'number' ? error['retry_after'] : Number(http.retryAfter ?? NaN));
-    const transient = transientCodes.has(error.code) || (error['recovery'] === 'transient' && !standardCodes.has(error.code)) || (http.status !== undefined && http.status >= 500);
+    // The agent's own `recovery` is what it knows of this error (an ACTIVATION_FAILED for a platform
+    // that does not carry the signal is correctable, whatever its 502); without one, the code and
+    // the HTTP status decide.
+    const said = error['recovery'];
+    const transient = typeof said === 'string' ? said === 'transient' && !notByRetry.has(error.code) : transientCodes.has(error.code) || (http.status !== undefined && http.status >= 500);
     return new ApAgentError('agent', error.code, error.message, {
       ...(typeof error['field'] === 'string' ? { field: error['field'] } : {}),
       ...(typeof error['suggestion'] === 'string' ? { suggestion: error['suggestion'] } : {}),
@@ -78,9 +83,6 @@ export function transportError(message: string, extra: { status?: number; retrya
   const { code = 'TRANSPORT_ERROR', ...rest } = extra;
   return new ApAgentError('transport', code, message, { retryable: true, ...rest });
 }
-
-
-const standardCodes = new Set<string>(errorCodes.enum);
 
 /** Any failure of a call as an ApAgentError: the SDKs', the fetch client's and the network's own. */
 export function asAgentError(err: unknown, signal?: AbortSignal): ApAgentError {

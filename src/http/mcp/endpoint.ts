@@ -25,7 +25,8 @@ export interface McpEndpoint {
  * one keeps the registry's 401 body and its challenge, which MCP clients follow to OAuth.
  */
 export function serveMcp(app: FastifyInstance, endpoint: McpEndpoint): void {
-  const config = { ...endpoint.config, auth: 'required' as const };
+  // Tool arguments are checked for NUL and lone surrogates by whoever answers the tool, in MCP's own terms.
+  const config = { ...endpoint.config, auth: 'required' as const, checksOwnText: true as const };
   app.post(
     endpoint.path,
     {

@@ -8,7 +8,7 @@ import type { AgentType } from './agent-types.ts';
 import { enrollableUrl, provingDomains } from './agent-url.ts';
 import { checkProfile } from './profile.ts';
 import * as sql from './sql.ts';
-import type { Visibility } from './visibility.ts';
+import { canSee, viewerOf, type Visibility } from './visibility.ts';
 
 export interface Enrollment {
   agent_url: string;
@@ -87,12 +87,16 @@ export async function removeAgent(ctx: EnrollmentContext, principal: Principal, 
   });
 }
 
-/** The agent, locked, when the caller's organization operates it; 404 otherwise (another's private agent is not revealed). */
+/**
+ * The agent, locked, when the caller's organization operates it. Another's agent the caller may
+ * see (visibility.ts) is 403 naming its operator; one it may not see is 404, the same answer as
+ * no agent at all, so neither its existence nor its operator is revealed.
+ */
 async function ownedAgent(tx: Queryable, principal: Principal, url: string): Promise<sql.AgentRow> {
   const org = principal.organization;
   const agent = await sql.findAgent(tx, url, { lock: true });
   if (!agent || !org || (agent.organization_id !== org.organizationId && !org.registryAdmin)) {
-    if (agent && org && agent.visibility !== 'private') throw new ApError('forbidden', `${url} is operated by ${agent.organization_slug}; only it may change or remove it.`);
+    if (agent && canSee(viewerOf(principal), agent)) throw new ApError('forbidden', `${url} is operated by ${agent.organization_slug}; only it may change or remove it.`);
     throw new ApError('not_found', `No agent ${url} is enrolled by your organization.`);
   }
   return agent;

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { textRefusal } from '../../http/validation.ts';
 import { ApError, errorBody } from '../../protocol/errors.ts';
 import { isRecord, parseJson } from '../../protocol/json-values.ts';
+
 import type { RegistryTool } from './tools.ts';
 
 /** A tools/call result: the route's JSON body as text and as structured content; `isError` for any answer of 400 or more. */
@@ -21,11 +23,19 @@ const forwardedHeaders = ['authorization', 'ap-organization', 'host'] as const;
  * validation, the error renderer), so the answer is the route's own, byte for byte.
  */
 export async function forward(app: FastifyInstance, tool: RegistryTool, args: Record<string, unknown>, request: FastifyRequest): Promise<ToolResult> {
+  const get = tool.method === 'GET';
   const rest = { ...args };
+  const params: Record<string, unknown> = {};
+  for (const [, name] of tool.url.matchAll(/:([A-Za-z_]+)/g)) {
+    params[name!] = rest[name!];
+    delete rest[name!];
+  }
+  // Refused as the route would refuse it, before it is put in a URL (which cannot carry a lone surrogate).
+  const refusal = textRefusal('params', params) ?? textRefusal(get ? 'querystring' : 'body', rest);
+  if (refusal) return result(400, JSON.stringify(errorBody(refusal)));
   const missing: string[] = [];
   const path = tool.url.replace(/:([A-Za-z_]+)/g, (_match, name: string) => {
-    const value = rest[name];
-    delete rest[name];
+    const value = params[name];
     // A path segment of "." or ".." would be resolved away, and the call would reach another route.
     if (value === undefined || value === null || value === '.' || value === '..') missing.push(name);
     return encodeURIComponent(String(value ?? ''));
@@ -39,7 +49,6 @@ export async function forward(app: FastifyInstance, tool: RegistryTool, args: Re
     const value = request.headers[name];
     if (typeof value === 'string') headers[name] = value;
   }
-  const get = tool.method === 'GET';
   const query = get ? queryString(rest) : '';
   if (!get) headers['content-type'] = 'application/json';
   const res = await app.inject({

@@ -99,8 +99,9 @@ eachEngine('the protocol envelope every agent shares', (engine) => {
 
     it('gives an error the recovery of its code and a failure nothing of its internals', async () => {
       assert.equal(JSON.parse((await call('fail', { code: 'ACCOUNT_SUSPENDED' })).content[0].text).recovery, 'terminal');
+      // A fault of the task itself, which the same request meets again: not worth a retry.
       const crash = await call('fail', { code: 'CRASH', message: 'stack and secrets' });
-      assert.deepEqual(crash.structuredContent, { ap_error: { code: 'INTERNAL_ERROR', message: 'The agent failed to complete the task.', recovery: 'transient' } });
+      assert.deepEqual(crash.structuredContent, { ap_error: { code: 'INTERNAL_ERROR', message: 'The agent failed to complete the task.', recovery: 'terminal' } });
     });
 
     it('answers the same error object over MCP, A2A and plain HTTP, suggestion included', async () => {

@@ -87,7 +87,7 @@ eachEngine('agent tasks over plain HTTP', (engine) => {
   it('answers an internal failure 500 without its details', async () => {
     const res = await post('/creative/tasks/preview_creative', '{"fail": "crash"}');
     assert.equal(res.status, 500);
-    assert.deepEqual(await json(res), { error: { code: 'INTERNAL_ERROR', message: 'The agent failed to complete the task.', recovery: 'transient' } });
+    assert.deepEqual(await json(res), { error: { code: 'INTERNAL_ERROR', message: 'The agent failed to complete the task.', recovery: 'terminal' } });
   });
 
   it('answers signals errors with {errors: [{code, message, field, suggestion}]}', async () => {

@@ -93,9 +93,9 @@ eachEngine('signals agent: activate_signal', (engine) => {
     assert.deepEqual([noSeats.code, noSeats.field], ['DEPLOYMENT_UNAUTHORIZED', 'destinations[0].account']);
   });
 
-  it('refuses a platform that does not carry the signal: ACTIVATION_FAILED', async () => {
+  it('refuses a platform that does not carry the signal: ACTIVATION_FAILED, correctable (a retry meets the same refusal)', async () => {
     const error = await acme.fail('activate_signal', { idempotency_key: randomUUID(), signal_agent_segment_id: 'lum_coffee', destinations: [{ type: 'platform', platform: 'alpha-dsp' }] });
-    assert.deepEqual([error.code, error.field], ['ACTIVATION_FAILED', 'destinations[0].platform']);
+    assert.deepEqual([error.code, error.field, error.recovery], ['ACTIVATION_FAILED', 'destinations[0].platform', 'correctable']);
   });
 
   it('refuses another principal’s custom signal (AGENT_ACCESS_DENIED) and, without saying it exists, another’s owned one (AGENT_NOT_FOUND)', async () => {

@@ -106,6 +106,16 @@ eachEngine('agent enrollment and visibility', (engine) => {
       const patch = (url: string, body: unknown, as: Record<string, string>) => fetch(at(url), { method: 'PATCH', headers: { ...as, 'content-type': 'application/json' }, body: JSON.stringify(body) });
       assert.equal((await patch('https://sales.acme-ads.example/mcp', { name: 'Stolen' }, globex)).status, 403);
       assert.equal((await patch('https://private.acme-ads.example/mcp', { name: 'Stolen' }, globex)).status, 404, 'another’s private agent is not revealed');
+      // A members_only agent is as unknown as no agent to a caller without the API tier, and named to one with it.
+      const unseen = [await patch('https://members.acme-ads.example/mcp', { name: 'Stolen' }, globex), await fetch(at('https://members.acme-ads.example/mcp'), { method: 'DELETE', headers: globex })];
+      const nothing = await json(await patch('https://nothing.acme-ads.example/mcp', { name: 'Stolen' }, globex));
+      for (const res of unseen) {
+        assert.equal(res.status, 404);
+        const body = await json(res);
+        assert.doesNotMatch(body.message, /operated by/, 'its operator is not named');
+        assert.deepEqual({ ...body, message: body.message.replace('members', 'nothing') }, nothing, 'the answer for no agent at all');
+      }
+      assert.equal((await patch('https://members.acme-ads.example/mcp', { name: 'Stolen' }, member)).status, 403, 'an API-tier member sees it');
       const res = await patch('https://members.acme-ads.example/mcp', { visibility: 'public', name: 'Members, now public' }, acme);
       assert.equal(res.status, 200);
       assert.equal((await json(res)).visibility, 'public');

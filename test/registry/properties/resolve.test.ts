@@ -19,6 +19,15 @@ eachEngine('property resolution', (engine) => {
     await server.db.transaction((tx) =>
       saveAuthoritative(tx, 'planet.example', { authorized_agents: planetAgents, inventory: [{ type: 'website', name: 'Daily Planet' }], contact: { name: 'Ad Ops' } }),
     );
+    // A crawled contact as adagents.json allows it (and the crawler passes it): more fields than the entry's `name` and `email`.
+    const crawledContact: Record<string, unknown> = { name: 'Harbor Ad Ops', email: 'adops@harbor.example', domain: 'harbor.example', seller_id: 'hmg-0042', privacy_policy_url: 'https://harbor.example/privacy' };
+    await server.db.transaction((tx) =>
+      saveAuthoritative(tx, 'harbor.example', {
+        authorized_agents: planetAgents,
+        inventory: [{ type: 'website', name: 'The Harbor' }],
+        contact: crawledContact,
+      }),
+    );
     const res = await postJson(`${server.url}/api/properties/save`, {
       publisher_domain: 'community.example',
       authorized_agents: [{ url: 'https://agent.community.example/ap' }],
@@ -102,6 +111,15 @@ eachEngine('property resolution', (engine) => {
       assert.equal(results['HTTPS://Community.Example/'].publisher_domain, 'community.example');
       assert.equal(results['unknown.example'], null);
       assert.deepEqual(results['planet.example'], await json(await resolve('domain=planet.example')));
+    });
+
+    it('resolves a crawled entry whose contact has fields the entry does not list, as the single resolve does', async () => {
+      const res = await bulk({ domains: ['harbor.example', 'planet.example'] });
+      assert.equal(res.status, 200);
+      const { results } = await json(res);
+      assert.deepEqual(results['harbor.example'].contact, { name: 'Harbor Ad Ops', email: 'adops@harbor.example' });
+      assert.deepEqual(results['harbor.example'], await json(await resolve('domain=harbor.example')));
+      assert.equal(results['planet.example'].source, 'adagents_json');
     });
 
     it('resolves two spellings of one domain to the same entry', async () => {

@@ -164,7 +164,12 @@ function checkTarget(signal: CatalogSignal, target: Destination, field: string, 
     });
   }
   if (!signal.platforms.some((p) => p.platform === target.platform)) {
-    throw new AgentError('ACTIVATION_FAILED', `${target.platform} does not carry ${signal.name}.`, { field: `${field}.platform`, suggestion: 'get_signals with this target lists the signals it carries.' });
+    throw new AgentError('ACTIVATION_FAILED', `${target.platform} does not carry ${signal.name}.`, {
+      field: `${field}.platform`,
+      suggestion: 'get_signals with this target lists the signals it carries.',
+      // The platform will not carry it on a retry either: the buyer picks another.
+      recovery: 'correctable',
+    });
   }
 }
 
