@@ -48,7 +48,15 @@ export function createIdentity(app: FastifyInstance, { config, db, fetcher, cloc
   const agents = new AgentResources(app, base, issuer, db, cache);
   app.decorate('agentResources', agents);
   const provider = once(async (): Promise<Provider> =>
-    buildProvider(base(), db, await identitySecrets(db), config.identity, config.trustProxy !== false, (resource) => agents.has(resource)),
+    buildProvider({
+      issuer: base(),
+      db,
+      secrets: await identitySecrets(db),
+      identity: config.identity,
+      proxy: config.trustProxy !== false,
+      fetcher,
+      isAgent: (resource) => agents.has(resource),
+    }),
   );
   app.addHook('onReady', async () => {
     // Without it every credential is read from the database: slower, never wrong.

@@ -31,7 +31,20 @@ export async function resolveDestination(host: string, port: number, policy: Fet
   if (mapped) return { addresses: [mapped.address], port: mapped.port };
 
   const addresses = isIP(host) !== 0 ? [host] : await resolve(host, policy.resolver);
-  if (policy.allow.permits(host, port)) return { addresses, port };
+  checkAddresses(host, port, addresses, policy);
+  return { addresses, port };
+}
+
+/**
+ * The policy for a host that is an address literal (canonical, see host-name.ts), decided without
+ * any lookup, for checks that cannot wait for DNS; a name passes, since only resolving it can tell.
+ */
+export function checkAddressLiteral(host: string, port: number, policy: FetchPolicy): void {
+  if (isIP(host) !== 0) checkAddresses(host, port, [host], policy);
+}
+
+function checkAddresses(host: string, port: number, addresses: string[], policy: FetchPolicy): void {
+  if (policy.allow.permits(host, port)) return;
   for (const address of addresses) {
     const { public: isPublic, range } = classifyAddress(address);
     if (!isPublic) {
@@ -39,7 +52,6 @@ export async function resolveDestination(host: string, port: number, policy: Fet
       throw new FetchError('forbidden_address', `${target} is ${range}; fetches may only reach public addresses`, { host, range });
     }
   }
-  return { addresses, port };
 }
 
 /**

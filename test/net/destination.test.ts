@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseAllowList } from '../../src/net/allow-list.ts';
-import { checkHost, publicOnlyPolicy, type FetchPolicy } from '../../src/net/destination.ts';
+import { checkAddressLiteral, checkHost, publicOnlyPolicy, type FetchPolicy } from '../../src/net/destination.ts';
 import { FetchError, type FetchErrorReason } from '../../src/net/fetch-error.ts';
 import { staticResolver } from '../../src/net/resolver.ts';
 
@@ -64,5 +64,21 @@ describe('checkHost', () => {
 
   it('uses the system resolver in production', async () => {
     await assert.rejects(checkHost('localhost', publicOnlyPolicy), refusal('forbidden_address', 'loopback'));
+  });
+});
+
+describe('checkAddressLiteral', () => {
+  const noLookups: FetchPolicy = { resolver: () => assert.fail('resolver called'), allow: parseAllowList('127.0.0.1:8443') };
+
+  it('refuses a non-public literal, passes a public one and any name, without a lookup', () => {
+    assert.throws(() => checkAddressLiteral('127.0.0.1', 443, noLookups), refusal('forbidden_address', 'loopback'));
+    assert.throws(() => checkAddressLiteral('::ffff:169.254.169.254', 443, noLookups), refusal('forbidden_address', 'linkLocal'));
+    checkAddressLiteral('8.8.8.8', 443, noLookups);
+    checkAddressLiteral('internal.test', 443, noLookups);
+  });
+
+  it('lets the allow list through, by port', () => {
+    checkAddressLiteral('127.0.0.1', 8443, noLookups);
+    assert.throws(() => checkAddressLiteral('127.0.0.1', 443, noLookups), refusal('forbidden_address', 'loopback'));
   });
 });

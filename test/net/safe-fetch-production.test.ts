@@ -4,15 +4,11 @@ import { parseAllowList } from '../../src/net/allow-list.ts';
 import { FetchError } from '../../src/net/fetch-error.ts';
 import { systemResolver, type Resolver } from '../../src/net/resolver.ts';
 import { SafeFetch } from '../../src/net/safe-fetch.ts';
+import { hostileNames, hostileUrls } from '../support/hostile-targets.ts';
 import { recordConnectionAttempts, startLocalServer, type ConnectionLog, type LocalServer } from './local-servers.ts';
 
-// Test names answer from this table; everything else (localhost) goes to the system resolver.
-const names: Record<string, string[]> = {
-  'internal.test': ['10.1.2.3'],
-  'mixed.test': ['8.8.8.8', '10.1.2.3'],
-  'loopback.test': ['127.0.0.1'],
-};
-const resolver: Resolver = async (hostname) => names[hostname] ?? systemResolver(hostname);
+// Test names answer from the shared table; everything else (localhost) goes to the system resolver.
+const resolver: Resolver = async (hostname) => hostileNames[hostname] ?? systemResolver(hostname);
 
 /**
  * The production policy: nothing on the allow list. Each target is refused with forbidden_address
@@ -48,23 +44,10 @@ describe('SafeFetch under the production policy', () => {
   });
   afterEach(() => connections.stop());
 
-  const targets = (): Array<[string, string]> => [
-    [`http://127.0.0.1:${trap.port}/`, 'loopback'],
-    [`http://localhost:${trap.port}/`, 'loopback'],
-    [`http://0.0.0.0:${trap.port}/`, 'unspecified'],
-    [`http://2130706433:${trap.port}/`, 'loopback'],
-    [`http://[::ffff:127.0.0.1]:${trap.port}/`, 'loopback'],
-    [`http://[::1]:${trap6?.port ?? 80}/`, 'loopback'],
-    [`http://loopback.test:${trap.port}/`, 'loopback'],
-    ['http://10.0.0.1/', 'private'],
-    ['http://192.168.0.1:8080/', 'private'],
-    ['http://169.254.169.254/latest/meta-data', 'linkLocal'],
-    ['https://169.254.169.254/latest/meta-data', 'linkLocal'],
-    ['http://[fd00:ec2::254]/', 'uniqueLocal'],
-    ['http://100.100.100.200/', 'carrierGradeNat'],
-    ['http://internal.test/', 'private'],
-    ['http://mixed.test/', 'private'],
-  ];
+  const targets = (): Array<[string, string]> => {
+    const ports = { v4: trap.port, ...(trap6 ? { v6: trap6.port } : {}) };
+    return [...hostileUrls('http', ports), ...hostileUrls('https', ports)];
+  };
 
   function refusedAs(range: string) {
     return (error: unknown) => {

@@ -3,11 +3,16 @@ import type { Database } from '../../db/database.ts';
 import { textFault } from '../../protocol/text-faults.ts';
 import * as sql from './sql.ts';
 
+/** What a client's metadata must pass before it is stored; throws the provider's error to refuse. */
+export type ClientCheck = (metadata: AdapterPayload) => Promise<void>;
+
 /**
  * oidc-provider's storage, in our database: a flow may start on one instance and finish on
- * another, and a code consumed anywhere is consumed everywhere.
+ * another, and a code consumed anywhere is consumed everywhere. Every client the provider stores
+ * (registration, and update were it on) passes `checkClient` first: the one point, and an
+ * asynchronous one, that each way into storage goes through.
  */
-export function databaseAdapter(db: Database): new (model: string) => Adapter {
+export function databaseAdapter(db: Database, checkClient: ClientCheck = async () => {}): new (model: string) => Adapter {
   return class DatabaseAdapter implements Adapter {
     readonly model: string;
     constructor(model: string) {
@@ -20,6 +25,7 @@ export function databaseAdapter(db: Database): new (model: string) => Adapter {
         const message = `${found.path.join('.') || 'a value'} ${found.problem}`;
         throw this.model === 'Client' ? new errors.InvalidClientMetadata(message) : new errors.InvalidRequest(message);
       }
+      if (this.model === 'Client') await checkClient(payload);
       await sql.upsertRecord(db, this.model, id, payload as Record<string, unknown>, expiresIn || undefined);
     }
     // The provider's routes bypass the app's NUL hook; an id PostgreSQL would refuse finds nothing.

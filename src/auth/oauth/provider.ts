@@ -1,8 +1,11 @@
 import Provider, { errors, type Configuration } from 'oidc-provider';
 import type { IdentityConfig } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
+import { fetchThrough } from '../../client/agents/index.ts';
+import type { SafeFetch } from '../../net/safe-fetch.ts';
 import { userById } from '../accounts/service.ts';
 import { databaseAdapter } from './adapter.ts';
+import { checkClientUrlHosts, clientUrlValidator, FETCHED_CLIENT_URLS } from './client-urls.ts';
 import { escapeHtml } from '../../http/html.ts';
 import type { IdentitySecrets } from './signing-keys.ts';
 
@@ -27,23 +30,43 @@ export const SCOPE = 'ap';
 /** The claim of our access tokens that names the grant they were issued under. */
 export const GRANT_CLAIM = 'gid';
 
+export interface ProviderOptions {
+  issuer: string;
+  db: Database;
+  secrets: IdentitySecrets;
+  identity: IdentityConfig;
+  proxy: boolean;
+  /** The SSRF-safe client: the only way the provider reaches a URL a client registered. */
+  fetcher: SafeFetch;
+  isAgent?: (resource: string) => boolean;
+}
+
+/**
+ * Caps on each fetch of a client's document (its key set): the provider gives up after 2.5 s
+ * whatever the fetch does, and a key set of a few keys, even RSA with certificate chains, is a few
+ * kilobytes.
+ */
+const CLIENT_DOCUMENT_FETCH = { timeoutMs: 2500, maxBytes: 64 * 1024 };
+
 /**
  * The embedded OAuth 2.1 authorization server (oidc-provider): authorization code with PKCE (S256
  * only, required for every client), dynamic client registration, and JWT access tokens (RFC 9068)
  * for our resources. Its state lives in the database through `databaseAdapter`.
  */
-export function buildProvider(
-  issuer: string,
-  db: Database,
-  secrets: IdentitySecrets,
-  identity: IdentityConfig,
-  proxy: boolean,
-  isAgent: (resource: string) => boolean = () => false,
-): Provider {
+export function buildProvider({ issuer, db, secrets, identity, proxy, fetcher, isAgent = () => false }: ProviderOptions): Provider {
   const resources = resourcesOf(issuer);
   const known = new Set(Object.values(resources));
   const configuration: Configuration = {
-    adapter: databaseAdapter(db),
+    adapter: databaseAdapter(db, (metadata) => checkClientUrlHosts(metadata, fetcher.policy)),
+    // Every fetch the provider makes (a private_key_jwt client's jwks_uri; the features that fetch
+    // more are off) goes through the fetch policy: public addresses unless the allow list says
+    // otherwise, each redirect checked again, time and size capped.
+    fetch: fetchThrough(fetcher, CLIENT_DOCUMENT_FETCH),
+    // A client may only register URLs the provider would be allowed to fetch (client-urls.ts).
+    extraClientMetadata: { properties: [...FETCHED_CLIENT_URLS], validator: clientUrlValidator(fetcher.policy) },
+    // The sector identifier document only vouches for redirect hosts under pairwise subject
+    // identifiers, and this server issues public ones only: nothing to learn from fetching it.
+    sectorIdentifierUriValidate: () => false,
     jwks: { keys: [secrets.signingKey as never] },
     cookies: { keys: secrets.cookieKeys },
     routes: PROVIDER_ROUTES,
