@@ -1,8 +1,6 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Resvg } from '@resvg/resvg-js';
 import { publicTestCredential } from '../src/config.ts';
 import { serveAp } from '../test/support/cli.ts';
+import { startBannerHost } from './support/banner-host.ts';
 import { load, type LoadOptions, type LoadResult } from './support/load.ts';
 import { mcpCall, toolResult, type McpPost } from './support/tool-result.ts';
 
@@ -20,9 +18,8 @@ const BATCH = 10;
  * (AP_FETCH_ALLOW).
  */
 export async function creativeBench(): Promise<void> {
-  const images = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(redBanner));
-  await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
-  const imageHost = `127.0.0.1:${(images.address() as AddressInfo).port}`;
+  const images = await startBannerHost();
+  const imageHost = images.host;
   const ap = await serveAp(['--data-dir', 'memory://'], { AGENTS: 'true', AP_FETCH_ALLOW: imageHost, ...(process.env.BENCH_PROFILE ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE}` } : {}) });
   ap.discardLogs();
   try {
@@ -98,6 +95,3 @@ function generationManifest(creativeAgentUrl: string): Record<string, unknown> {
     },
   };
 }
-
-/** The banner a buyer's image host serves: a 300x250 PNG. */
-const redBanner = Buffer.from(new Resvg('<svg xmlns="http://www.w3.org/2000/svg" width="300" height="250"><rect width="100%" height="100%" fill="#dc2626"/></svg>').render().asPng());

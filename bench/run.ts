@@ -1,5 +1,7 @@
 // `npm run bench`: every benchmark, one after another, each printing its ratios;
-// `npm run bench -- mcp feed` runs only those named.
+// `npm run bench -- mcp feed` runs only those named. The soak (ten minutes) runs only when named;
+// flags go to the benches that take them: `npm run bench -- soak --duration 60 --rate 30 --seed 7`.
+import { parseBenchArgs, type BenchFlags } from './support/bench-flags.ts';
 import { healthzBench } from './healthz.bench.ts';
 import { feedBench } from './feed.bench.ts';
 import { mcpBench } from './mcp.bench.ts';
@@ -12,8 +14,9 @@ import { signalsBench } from './signals.bench.ts';
 import { creativeBench } from './creative.bench.ts';
 import { agentSearchBench } from './agent-search.bench.ts';
 import { discoverAgentBench } from './discover-agent.bench.ts';
+import { soakBench } from './soak.bench.ts';
 
-const benches: Array<[string, () => Promise<void>]> = [
+const benches: Array<[string, (flags: BenchFlags) => Promise<void>]> = [
   ['healthz', healthzBench],
   ['resolve', resolveBench],
   ['feed', feedBench],
@@ -26,12 +29,16 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['creative', creativeBench],
   ['agent-search', agentSearchBench],
   ['discover-agent', discoverAgentBench],
+  ['soak', soakBench],
 ];
 
-const only = process.argv.slice(2);
+/** Benches too long for a run of them all: each runs only when named. */
+const onlyWhenNamed = ['soak'];
+
+const { names: only, flags } = parseBenchArgs(process.argv.slice(2));
 const unknown = only.filter((name) => !benches.some(([known]) => known === name));
 if (unknown.length > 0) throw new Error(`unknown benchmark ${unknown.join(', ')}; known: ${benches.map(([name]) => name).join(', ')}`);
-for (const [name, bench] of benches.filter(([name]) => only.length === 0 || only.includes(name))) {
+for (const [name, bench] of benches.filter(([name]) => (only.length === 0 ? !onlyWhenNamed.includes(name) : only.includes(name)))) {
   console.log(`\n== ${name}`);
-  await bench();
+  await bench(flags);
 }

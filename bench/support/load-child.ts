@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { text } from 'node:stream/consumers';
 import { freshKeyMark, type LoadJob } from './load.ts';
 import { runPaced } from './paced-client.ts';
+import { runSoak } from './soak-client.ts';
 
 const job = JSON.parse(await text(process.stdin)) as LoadJob;
 if (job.kind === 'max') {
@@ -22,6 +23,8 @@ if (job.kind === 'max') {
   console.log(
     JSON.stringify({ requestsPerSecond: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx }),
   );
-} else {
+} else if (job.kind === 'paced') {
   console.log(JSON.stringify(await runPaced(job.origin, job.paths, job)));
+} else {
+  console.log(JSON.stringify(await runSoak(job)));
 }

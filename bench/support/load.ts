@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { text } from 'node:stream/consumers';
 import { fileURLToPath } from 'node:url';
 import type { PacedOptions, PacedResult } from './paced-load.ts';
+import type { SoakOptions, SoakResult } from './soak-client.ts';
 
 export interface LoadResult {
   requestsPerSecond: number;
@@ -29,7 +30,7 @@ export interface LoadOptions {
 export const freshKeyMark = '__FRESH_UUID__';
 
 /** What load-child.ts is asked to do. */
-export type LoadJob = ({ kind: 'max'; url: string } & LoadOptions) | ({ kind: 'paced'; origin: string; paths: readonly string[] } & PacedOptions);
+export type LoadJob = ({ kind: 'max'; url: string } & LoadOptions) | ({ kind: 'paced'; origin: string; paths: readonly string[] } & PacedOptions) | ({ kind: 'soak' } & SoakOptions);
 
 /** Drives one URL as hard as it answers, with autocannon in a process of its own, and returns what a comparison needs. */
 export function load(url: string, options: LoadOptions): Promise<LoadResult> {
@@ -38,13 +39,14 @@ export function load(url: string, options: LoadOptions): Promise<LoadResult> {
 
 export async function inChild(job: LoadJob & { kind: 'max' }): Promise<LoadResult>;
 export async function inChild(job: LoadJob & { kind: 'paced' }): Promise<PacedResult>;
-export async function inChild(job: LoadJob): Promise<LoadResult | PacedResult> {
+export async function inChild(job: LoadJob & { kind: 'soak' }): Promise<SoakResult>;
+export async function inChild(job: LoadJob): Promise<LoadResult | PacedResult | SoakResult> {
   const script = fileURLToPath(new URL('./load-child.ts', import.meta.url));
   const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'inherit'] });
   child.stdin.end(JSON.stringify(job));
   const [output, [code]] = await Promise.all([text(child.stdout), once(child, 'exit') as Promise<[number | null]>]);
   if (code !== 0) throw new Error(`the load generator exited with ${code}`);
-  return JSON.parse(output) as LoadResult | PacedResult;
+  return JSON.parse(output) as LoadResult | PacedResult | SoakResult;
 }
 
 export const benchOptions: LoadOptions = {

@@ -1,5 +1,6 @@
 import type { Database } from '../../src/db/database.ts';
 import { publishAdagents, publishBrandJson } from '../../test/support/authorization-world.ts';
+import { seededRandom } from './seeded-random.ts';
 
 /**
  * A registry of a few hundred publishers for the lookups benchmark, written the way the crawler
@@ -102,8 +103,7 @@ export function domainPaths(): string[] {
 
 /** Deterministic, so every run loads the same sequence. */
 function shuffled<T>(items: T[]): T[] {
-  let seed = 12345;
-  const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x80000000);
+  const random = seededRandom(12345);
   for (let i = items.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [items[i], items[j]] = [items[j]!, items[i]!];

@@ -99,10 +99,12 @@ export class SseClient {
   private buffer = '';
   private waiters: Array<() => void> = [];
   private read = 0;
+  /** The connection is gone (ended by the server, dropped, or closed here): no message will come. */
+  private gone = false;
 
   constructor(url: string, headers: Record<string, string> = asAdmin) {
     this.request = http.get(url, { headers: { accept: 'text/event-stream', ...headers } });
-    this.request.on('error', () => this.wakeAll());
+    this.request.on('error', () => this.hangUp());
   }
 
   /** Resolves once the response headers arrived. */
@@ -113,7 +115,7 @@ export class SseClient {
         this.status = res.statusCode ?? 0;
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => this.parse(chunk));
-        res.on('end', () => this.wakeAll());
+        res.on('close', () => this.hangUp());
         resolve(res);
       });
       this.request.once('error', reject);
@@ -125,7 +127,8 @@ export class SseClient {
     const deadline = Date.now() + timeoutMs;
     while (this.read >= this.messages.length) {
       const left = deadline - Date.now();
-      if (left <= 0 || this.response?.complete) throw new Error(`no SSE message within ${timeoutMs} ms (have ${this.messages.length})`);
+      if (this.gone) throw new Error(`the stream ended (after ${this.messages.length} messages)`);
+      if (left <= 0) throw new Error(`no SSE message within ${timeoutMs} ms (have ${this.messages.length})`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
         this.waiters.push(() => {
@@ -164,6 +167,11 @@ export class SseClient {
       }
       if (data.length > 0) this.messages.push({ event, data: JSON.parse(data.join('\n')) as Json, at: performance.now() });
     }
+    this.wakeAll();
+  }
+
+  private hangUp(): void {
+    this.gone = true;
     this.wakeAll();
   }
 
