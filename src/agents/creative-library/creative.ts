@@ -1,4 +1,5 @@
 import type { FormatId } from '../formats/index.ts';
+import { textBounds, textInput } from '../runtime/index.ts';
 
 /** enums/creative-status.json. */
 export const creativeStatuses = ['processing', 'pending_review', 'approved', 'rejected', 'archived'] as const;
@@ -28,11 +29,33 @@ export interface LibraryCreative {
   updated_at: Date;
 }
 
+/**
+ * An input set of a creative or a preview (core/creative-asset.json `inputs[]`, preview_creative's
+ * `inputs[]`, build_creative's `preview_inputs[]`): its free text bounded (docs/decisions.md), each
+ * rendered as a variant.
+ */
+export const inputSetSummary = {
+  type: 'object',
+  properties: {
+    name: textInput('name'),
+    macros: { type: 'object', additionalProperties: { type: 'string', maxLength: textBounds.prose }, description: 'Macro values by macro name (each at most 10,000 characters).' },
+    context_description: textInput('prose', 'The context the variant is shown in'),
+  },
+  required: ['name'],
+} as const;
+
 /** core/creative-asset.json, summarized for MCP's tools/list (the published schema is checked in full). */
 export const creativeAssetSummary = {
   type: 'object',
   description: 'core/creative-asset.json',
-  properties: { creative_id: { type: 'string' }, name: { type: 'string' }, format_id: { type: 'object' }, assets: { type: 'object' }, tags: { type: 'array', items: { type: 'string' } } },
+  properties: {
+    creative_id: { type: 'string' },
+    name: textInput('name'),
+    format_id: { type: 'object' },
+    assets: { type: 'object' },
+    tags: { type: 'array', items: textInput('name') },
+    inputs: { type: 'array', items: inputSetSummary },
+  },
   required: ['creative_id', 'name', 'format_id', 'assets'],
 } as const;
 

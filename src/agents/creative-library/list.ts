@@ -1,5 +1,5 @@
 import type { FormatId } from '../formats/index.ts';
-import { cursorPosition, defaultPageSize, pageCursor, pageRequestInput, type JsonSchema } from '../runtime/index.ts';
+import { cursorPosition, defaultPageSize, pageCursor, pageRequestInput, textInput, type JsonSchema } from '../runtime/index.ts';
 import type { CreativeStatus, LibraryCreative } from './creative.ts';
 import { creativeSortFields, type LibraryFilters, type Sort } from './sql.ts';
 
@@ -29,7 +29,7 @@ export const listCreativesInput: JsonSchema = {
   type: 'object',
   properties: {
     account: { type: 'object', description: 'core/account-ref.json: only this account’s creatives.' },
-    filters: { type: 'object', description: 'core/creative-filters.json' },
+    filters: { type: 'object', description: 'core/creative-filters.json', properties: { name_contains: textInput('name', 'Creatives whose name contains this text (case-insensitive)') } },
     sort: { type: 'object', properties: { field: { type: 'string', enum: [...creativeSortFields] }, direction: { type: 'string', enum: ['asc', 'desc'] } } },
     pagination: pageRequestInput,
     include_assignments: { type: 'boolean' },

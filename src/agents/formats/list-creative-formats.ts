@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { schemasDir } from '../../protocol/schemas.ts';
 import type { AgentTask, JsonSchema } from '../runtime/task.ts';
 import { pageRequestInput, paginate, type PageRequest } from '../runtime/pagination.ts';
+import { textInput } from '../runtime/text-bounds.ts';
 import { filterFormats, type FormatFilters } from './filter.ts';
 import type { Format } from './format.ts';
 
@@ -81,7 +82,7 @@ const requestSchema: JsonSchema = {
     min_width: { type: 'integer', description: 'Pixels, inclusive: formats with a render at least this wide.' },
     min_height: { type: 'integer', description: 'Pixels, inclusive: formats with a render at least this high.' },
     is_responsive: { type: 'boolean', description: 'true: formats that adapt to their container; false: fixed-size ones.' },
-    name_search: { type: 'string', description: 'Case-insensitive part of the name.' },
+    name_search: textInput('name', 'Case-insensitive part of the name'),
     wcag_level: { type: 'string', enum: publishedEnum('enums/wcag-level.json'), description: 'Formats meeting at least this level.' },
     disclosure_positions: enumSet('enums/disclosure-position.json', 'Formats that can render all of these disclosure positions.'),
     disclosure_persistence: enumSet('enums/disclosure-persistence.json', 'Formats supporting each of these persistence modes at some position.'),

@@ -18,6 +18,7 @@ export { enqueueWebhookEvent, type WebhookEvent } from './webhooks/outbox.ts';
 export { errorObject } from './envelope.ts';
 export { cursorPosition, defaultPageSize, pageCursor, pageRequestInput, paginate, type PageInfo, type PageRequest } from './pagination.ts';
 export { checkPublishedRequest } from './published-request.ts';
+export { textBounds, textInput } from './text-bounds.ts';
 
 /** What the tenant's transports need of the long-task worker. */
 export interface TaskWorkerHandle {

@@ -1,4 +1,5 @@
 import MiniSearch from 'minisearch';
+import { fuzzyOptions, prefixOption, queryTerms, queryText, termCounts, type QueryTerms } from '../text-search/index.ts';
 import type { Product } from './catalog/index.ts';
 
 /** A product a brief matched, with how well and on which words. */
@@ -37,6 +38,11 @@ interface Document {
   delivery: string;
 }
 
+const processTerm = (term: string): string | null => {
+  const word = term.toLowerCase();
+  return stopWords.has(word) ? null : word;
+};
+
 function documentOf(product: Product): Document {
   return {
     id: product.product_id,
@@ -65,24 +71,33 @@ export class ProductSearch {
     this.byId = new Map(products.map((p) => [p.product_id, p]));
     this.index = new MiniSearch<Document>({
       fields: ['name', 'description', 'channels', 'properties', 'formats', 'delivery'],
-      processTerm: (term) => {
-        const word = term.toLowerCase();
-        return stopWords.has(word) ? null : word;
-      },
-      searchOptions: { boost: { name: 3, channels: 2, properties: 1.5 }, prefix: true, combineWith: 'OR' },
+      processTerm,
+      searchOptions: { boost: { name: 3, channels: 2, properties: 1.5 }, prefix: prefixOption(), combineWith: 'OR' },
     });
     this.index.addAll(products.map(documentOf));
   }
 
+  /** The terms a text is searched for: its distinct words, as many and as long as `queryLimits` allow. */
+  query(text: string): QueryTerms {
+    return queryTerms(text, processTerm);
+  }
+
   /**
    * The products the text matches, best first; ties keep catalog order. Words match as written or
-   * as a prefix; only a brief none of whose words match so is searched again forgiving typos
-   * (fuzzy matching on every search would also admit strays: "sports" is one edit from "spots",
-   * and it costs several times the plain search).
+   * (from three letters) as a prefix; only a brief none of whose words match so is searched again
+   * forgiving typos (fuzzy matching on every search would also admit strays: "sports" is one edit
+   * from "spots", and it costs several times the plain search). The text is searched through
+   * `query`, so its work is bounded whatever its length.
    */
   rank(text: string): Ranked[] {
-    let hits = this.index.search(text);
-    if (hits.length === 0) hits = this.index.search(text, { fuzzy: 0.2 });
+    const terms = this.query(text);
+    const query = queryText(terms);
+    if (query === '') return [];
+    // A word said twice weighs twice, as when each occurrence was a query term.
+    const counts = termCounts(terms);
+    const boostTerm = (term: string) => counts.get(term) ?? 1;
+    let hits = this.index.search(query, { boostTerm });
+    if (hits.length === 0) hits = this.index.search(query, { ...fuzzyOptions(), boostTerm });
     return hits.map((hit) => ({ product: this.byId.get(hit.id as string)!, score: hit.score, terms: hit.queryTerms }));
   }
 

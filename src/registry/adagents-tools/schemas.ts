@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Domain } from '../../protocol/wire/common.ts';
+import { Domain, PropertyId, PropertyTag } from '../../protocol/wire/common.ts';
 import { MAX_FINDINGS } from '../documents/adagents-validation/validate.ts';
 
 /**
@@ -100,9 +100,9 @@ const AgentInput = Type.Object(
   {
     url: Type.String({ minLength: 1, maxLength: 2048, description: 'The agent’s URL (https).' }),
     authorized_for: Type.String({ minLength: 1, maxLength: 500 }),
-    authorization_type: Type.Optional(Type.String({ description: 'As adagents.json: property_ids, property_tags, inline_properties, publisher_properties, signal_ids, signal_tags. Without it, and without a selector, the agent is authorized for every property by id.' })),
-    property_ids: Type.Optional(Type.Array(Type.String(), { minItems: 1 })),
-    property_tags: Type.Optional(Type.Array(Type.String(), { minItems: 1 })),
+    authorization_type: Type.Optional(Type.String({ maxLength: 64, description: 'As adagents.json: property_ids, property_tags, inline_properties, publisher_properties, signal_ids, signal_tags. Without it, and without a selector, the agent is authorized for every property by id.' })),
+    property_ids: Type.Optional(Type.Array(PropertyId, { minItems: 1 })),
+    property_tags: Type.Optional(Type.Array(PropertyTag, { minItems: 1 })),
     signing_keys: Type.Optional(Type.Array(FreeObject('A public JWK (kid, kty and its members).'), { minItems: 1, maxItems: 50 })),
   },
   { additionalProperties: true, description: 'An authorized_agents[] entry; other fields of adagents.json (delegation_type, countries, effective_from, ...) pass through.' },

@@ -1,4 +1,5 @@
 import { Type, type TSchema } from 'typebox';
+import { maxLikeText } from '../../db/like.ts';
 import { Cursor, Domain } from '../../protocol/wire/common.ts';
 
 /** Wire schemas every entity shares, and the builders of those that differ only in names and words. */
@@ -33,7 +34,7 @@ export function saveResult(extras: Record<string, TSchema>, revisionNumber: stri
 
 export function registryQuery(source: TSchema, q: string) {
   return Type.Object({
-    q: Type.Optional(Type.String({ maxLength: 200, description: q })),
+    q: Type.Optional(Type.String({ maxLength: maxLikeText, description: q })),
     source: Type.Optional(source),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
     cursor: Type.Optional(Cursor),

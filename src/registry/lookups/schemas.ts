@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Cursor, Domain } from '../../protocol/wire/common.ts';
+import { Cursor, Domain, PropertyId, PropertyTag } from '../../protocol/wire/common.ts';
 
 /** Wire schemas of the lookups and authorization checks (spec section 4; shapes from the 3.0.6 schemas). */
 
@@ -10,7 +10,6 @@ const Delegation = Type.Enum(['direct', 'delegated', 'ad_network'], {
 const AgentUrl = Type.String({ format: 'uri', minLength: 1, maxLength: 2048, description: 'The agent’s URL; compared in canonical form (scheme and host case, default port, escapes).', examples: ['https://sales.meridian-media.example/mcp'] });
 const IdentifierType = Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9_]+$', description: 'Identifier type (enums/identifier-types.json), e.g. domain, ios_bundle, roku_store_id.', examples: ['domain'] });
 const IdentifierValue = Type.String({ minLength: 1, maxLength: 512, description: 'Identifier value; domains compare case-insensitively, other identifiers exactly.', examples: ['dailyplanet.example'] });
-const PropertyId = Type.String({ minLength: 1, maxLength: 255, description: 'The publisher’s own property_id from its adagents.json.' });
 
 const Identifier = Type.Object({ type: Type.String(), value: Type.String() });
 
@@ -237,7 +236,7 @@ export const Selector = Type.Object(
     selection_type: Type.Enum(['all', 'by_id', 'by_tag', 'inline']),
     publisher_domain: Type.Optional(Domain),
     property_ids: Type.Optional(Type.Array(PropertyId, { maxItems: 1000 })),
-    property_tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 1000 })),
+    property_tags: Type.Optional(Type.Array(PropertyTag, { maxItems: 1000 })),
     properties: Type.Optional(
       Type.Array(
         Type.Object({

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { textBounds } from '../../../src/agents/runtime/index.ts';
 import { validateSchema } from '../../../src/protocol/schemas.ts';
 import { a2aClient, sendSkill } from '../../support/agents.ts';
 import { ManualClock } from '../../support/clock.ts';
@@ -68,6 +69,18 @@ describe('signals agent: get_signals', () => {
     assert.deepEqual(sorted(ids(await publicTest.signals({ ...everything, countries: ['DE', 'CA'] }))), ['agr_ev_intenders', 'agr_runners', 'lum_coffee']);
     const error = await publicTest.fail('get_signals', { ...everything, deliver_to: { countries: ['Germany'] } });
     assert.deepEqual([error.code, error.field], ['INVALID_REQUEST', 'deliver_to.countries']);
+  });
+
+  it('takes a spec up to the prose bound, advertised in its input schema, and refuses a longer one naming signal_spec', async () => {
+    const { tools } = await publicTest.client.listTools();
+    const input = tools.find((t) => t.name === 'get_signals')!.inputSchema as Json;
+    assert.equal((input.properties as Json).signal_spec.maxLength, textBounds.prose);
+    const atBound = 'marathon runners '.repeat(textBounds.prose).slice(0, textBounds.prose);
+    assert.equal(ids(await publicTest.signals({ signal_spec: atBound }))[0], 'agr_runners');
+    for (const signal_spec of [`${atBound}s`, 'q'.repeat(60_000)]) {
+      const error = await publicTest.fail('get_signals', { signal_spec });
+      assert.deepEqual([error.code, error.field], ['INVALID_REQUEST', 'signal_spec']);
+    }
   });
 
   it('takes delivery targets as the spec’s deliver_to.deployments or the schema’s destinations, with the same answer', async () => {

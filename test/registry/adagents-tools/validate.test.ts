@@ -239,6 +239,9 @@ eachEngine('POST /api/adagents/validate and /api/adagents/create', (engine) => {
       [{ publisher_domain: 'bad.example', authorized_agents: agents }, 'validation_failed', 'properties'],
       [{ publisher_domain: 'unknown.example', properties_from: 'registry', authorized_agents: agents }, 'validation_failed', 'properties_from'],
       [{ publisher_domain: 'bad.example', properties, authorized_agents: [] }, 'validation_failed', 'authorized_agents'],
+      [{ publisher_domain: 'bad.example', properties, authorized_agents: [{ ...agents[0], property_ids: ['p'.repeat(256)] }] }, 'validation_failed', 'authorized_agents.0.property_ids.0'],
+      [{ publisher_domain: 'bad.example', properties, authorized_agents: [{ ...agents[0], property_tags: ['t'.repeat(101)] }] }, 'validation_failed', 'authorized_agents.0.property_tags.0'],
+      [{ publisher_domain: 'bad.example', properties, authorized_agents: [{ ...agents[0], authorization_type: 'x'.repeat(65) }] }, 'validation_failed', 'authorized_agents.0.authorization_type'],
       [{ publisher_domain: 'bad domain', properties, authorized_agents: agents }, 'invalid_domain', 'publisher_domain'],
     ] as const) {
       const res = await create(body);

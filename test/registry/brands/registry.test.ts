@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { maxLikeText } from '../../../src/db/like.ts';
 import { saveAuthoritative, saveEnriched } from '../../../src/registry/brands/service.ts';
 import { eachEngine } from '../../support/engines.ts';
 import { json, type Json } from '../../support/http.ts';
@@ -119,6 +120,20 @@ eachEngine('brand registry listing', (engine) => {
       assert.deepEqual(domains(await list('q=a_a')), ['delta.example']);
       assert.deepEqual(domains(await list(`q=${encodeURIComponent('a%a')}`)), []);
       assert.deepEqual(domains(await list(`q=${encodeURIComponent('\\')}`)), []);
+    });
+  });
+
+  describe('q bound', () => {
+    it('answers the worst q it takes as any other (one word, many words, a repeated word of maxLikeText characters), and refuses a longer one', async () => {
+      const manyWords = Array.from({ length: 100 }, (_, i) => `w${i}`).join(' ').slice(0, maxLikeText);
+      for (const q of ['a'.repeat(maxLikeText), manyWords, 'alpha '.repeat(maxLikeText).slice(0, maxLikeText)]) {
+        const page = await list(`q=${encodeURIComponent(q)}`);
+        assert.deepEqual([page.brands, page.total], [[], 0]);
+      }
+      const res = await fetch(`${server.url}/api/brands/registry?q=${'a'.repeat(maxLikeText + 1)}`);
+      assert.equal(res.status, 400);
+      const body = await json(res);
+      assert.deepEqual([body.error, body.details[0].field], ['validation_failed', 'q']);
     });
   });
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { maxLikeText } from '../../../src/db/like.ts';
 import { saveAuthoritative } from '../../../src/registry/brands/service.ts';
 import { eachEngine } from '../../support/engines.ts';
 import { json, type Json } from '../../support/http.ts';
@@ -117,6 +118,17 @@ eachEngine('search', (engine) => {
 
     it('answers empty groups when nothing matches', async () => {
       assert.deepEqual(await search('q=zzzz'), { q: 'zzzz', brands: [], publishers: [], properties: [] });
+    });
+
+    it('answers the worst q it takes as any other: one word, many distinct words, a repeated word, each of maxLikeText characters', async () => {
+      const oneWord = 'a'.repeat(maxLikeText);
+      const manyWords = Array.from({ length: 100 }, (_, i) => `w${i}`).join(' ').slice(0, maxLikeText);
+      const repeated = `${'acme '.repeat(maxLikeText)}`.slice(0, maxLikeText);
+      for (const q of [oneWord, manyWords, repeated]) {
+        assert.equal(q.length, maxLikeText);
+        const body = await search(`q=${encodeURIComponent(q)}`);
+        assert.deepEqual(body, { q: q.trim(), brands: [], publishers: [], properties: [] });
+      }
     });
 
     it('returns at most limit results per group', async () => {

@@ -2,7 +2,8 @@ import { AgentError } from '../../../protocol/errors.ts';
 import type { Database, Queryable } from '../../../db/database.ts';
 import type { SafeFetch } from '../../../net/safe-fetch.ts';
 import { findFormat, type CreativeManifest, type Format, type FormatId, type ManifestProblem } from '../../formats/index.ts';
-import { checkPublishedRequest, errorObject, type AgentTask, type JsonSchema } from '../../runtime/index.ts';
+import { inputSetSummary } from '../../creative-library/index.ts';
+import { checkPublishedRequest, errorObject, textInput, type AgentTask, type JsonSchema } from '../../runtime/index.ts';
 import { assetUrl } from '../build/asset-routes.ts';
 import { storeAsset } from '../build/asset-store.ts';
 import { buildFormat, type BuildTools } from '../build/build-format.ts';
@@ -62,18 +63,18 @@ export function buildCreativeTask(settings: BuildSettings): AgentTask {
     input: {
       type: 'object',
       properties: {
-        message: { type: 'string', maxLength: 10_000, description: 'The brief, or the changes wanted: shorter copy, change the CTA to "Book now", emphasise the secondary colour.' },
+        message: textInput('prose', 'The brief, or the changes wanted: shorter copy, change the CTA to "Book now", emphasise the secondary colour'),
         creative_manifest: { type: 'object', description: 'core/creative-manifest.json: minimal (format_id and assets.promoted_offerings) to generate, complete to transform.' },
         creative_id: { type: 'string' },
         target_format_id: formatId,
         target_format_ids: { type: 'array', minItems: 1, maxItems: 20, items: formatId, description: 'Several formats at once: answered as creative_manifests[] in this order.' },
         brand: { type: 'object', description: 'core/brand-ref.json; its domain stands for a brand the manifest does not describe.' },
         include_preview: { type: 'boolean' },
-        preview_inputs: { type: 'array', minItems: 1, maxItems: 20, items: { type: 'object', properties: { name: { type: 'string' }, macros: { type: 'object', additionalProperties: { type: 'string' } } }, required: ['name'] } },
+        preview_inputs: { type: 'array', minItems: 1, maxItems: 20, items: inputSetSummary },
         preview_output_format: { type: 'string', enum: ['url', 'html'] },
         preview_quality: { type: 'string', enum: ['draft', 'production'] },
         quality: { type: 'string', enum: ['draft', 'production'] },
-        macro_values: { type: 'object', additionalProperties: { type: 'string' } },
+        macro_values: inputSetSummary.properties.macros,
       },
       additionalProperties: true,
     },

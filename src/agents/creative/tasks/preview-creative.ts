@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AgentError } from '../../../protocol/errors.ts';
+import { inputSetSummary } from '../../creative-library/index.ts';
 import { manifestProblems, type Format, type FormatId } from '../../formats/index.ts';
 import { checkPublishedRequest, errorObject, type AgentTask, type JsonSchema, type TaskContext } from '../../runtime/index.ts';
 import type { CreativeManifest } from '../../formats/index.ts';
@@ -44,7 +45,7 @@ const itemProperties: Record<string, JsonSchema> = {
     // Each input is a rendered, stored preview: a bound keeps one call from asking for thousands.
     maxItems: 20,
     description: 'Variants (up to 20): each {name, macros: {MACRO: value}} is rendered with its macros substituted.',
-    items: { type: 'object', properties: { name: { type: 'string' }, macros: { type: 'object', additionalProperties: { type: 'string' } } }, required: ['name'] },
+    items: inputSetSummary,
   },
   output_format: { type: 'string', enum: ['url', 'html'], description: 'url (default): a hosted page until expires_at; html: the markup inline.' },
   quality: { type: 'string', enum: ['draft', 'production'], description: 'production also renders the PNG snapshot of a display format during the call.' },

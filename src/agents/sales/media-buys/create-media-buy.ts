@@ -1,5 +1,5 @@
 import { AgentError } from '../../../protocol/errors.ts';
-import { checkPublishedRequest, type AgentTask } from '../../runtime/index.ts';
+import { checkPublishedRequest, textInput, type AgentTask } from '../../runtime/index.ts';
 import { actorOf, ownerOf, requireActiveAccount } from '../accounts/index.ts';
 import type { Product } from '../catalog/index.ts';
 import type { Offering } from '../offering.ts';
@@ -43,7 +43,7 @@ export function createMediaBuyTask(offering: () => Offering, library: CreativeLi
         start_time: { type: 'string', description: '"asap" or an ISO 8601 date-time not in the past.' },
         end_time: { type: 'string', description: 'ISO 8601 date-time after the start.' },
         packages: { type: 'array', minItems: 1, items: packageRequestSummary },
-        po_number: { type: 'string' },
+        po_number: textInput('name', 'The buyer’s purchase order number'),
         proposal_id: { type: 'string', description: 'Not offered by this seller: pass packages.' },
         reporting_webhook: reportingWebhookSummary,
       },

@@ -1,5 +1,5 @@
 import { AgentError } from '../../../protocol/errors.ts';
-import { checkPublishedRequest, errorObject, pageRequestInput, paginate, type AgentTask, type PageRequest } from '../../runtime/index.ts';
+import { checkPublishedRequest, errorObject, pageRequestInput, paginate, textInput, type AgentTask, type PageRequest } from '../../runtime/index.ts';
 import type { Chosen, Offering } from '../offering.ts';
 import { applyFilters, type ProductFilters } from '../product-filters.ts';
 import { refine, type RefineEntry } from '../refine.ts';
@@ -31,9 +31,9 @@ export function getProductsTask(offering: () => Offering): AgentTask {
       type: 'object',
       properties: {
         buying_mode: { type: 'string', enum: ['brief', 'wholesale', 'refine'], description: 'Defaults to brief.' },
-        brief: { type: 'string', description: 'What the campaign wants, in words.' },
+        brief: textInput('prose', 'What the campaign wants, in words'),
         brand: { type: 'object', description: 'core/brand-ref.json: the advertiser, by domain.', properties: { domain: { type: 'string' } } },
-        refine: { type: 'array', items: { type: 'object' }, description: 'Change requests (buying_mode refine).' },
+        refine: { type: 'array', items: { type: 'object', properties: { ask: textInput('prose', 'What the buyer asks for, in words') } }, description: 'Change requests (buying_mode refine).' },
         filters: { type: 'object', description: 'core/product-filters.json.' },
         preferred_delivery_types: { type: 'array', items: { type: 'string' } },
         account: { type: 'object', description: 'core/account-ref.json.' },

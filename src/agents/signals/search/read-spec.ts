@@ -27,12 +27,14 @@ const ageRange = /\b(?:aged?\s+|ages\s+)?(1[3-9]|[2-9]\d)\s*(?:-|–|to|through)
 const ageOpen = /\b(?:(?:over|above|older than)\s+(1[8-9]|[2-9]\d)(?!\s*(?:k\b|,\d|%))|(1[8-9]|[2-9]\d)\s*(?:\+|\s+and\s+(?:over|older|up))(?!\s*employees))/gi;
 const ageUnder = /\b(?:under|younger than|below)\s+([2-9]\d)\b(?!\s*(?:k\b|,\d|%))/gi;
 const decade = /\b(?:in\s+their\s+)?([2-8])0s\b/gi;
-const money = String.raw`[$€£]?\s?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*(k|K|,000)?`;
+// A number starts where no digit or thousands comma comes before it: otherwise a long run of digits
+// would be tried from each of its digits, each try reading to its end (quadratic in the run).
+const money = String.raw`[$€£]?\s?(?<![\d,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*(k|K|,000)?`;
 const incomeRange = new RegExp(String.raw`${money}\s*(?:-|–|to)\s*${money}`, 'g');
 const incomeAtLeast = new RegExp(String.raw`(?:(?:over|above|at least|more than)\s+${money}|${money}\s*(?:\+|or more|and up|and above))`, 'g');
 const incomeBelow = new RegExp(String.raw`(?:under|below|less than)\s+${money}`, 'g');
 const employeeWords = String.raw`\s*(?:employees|staff|people|workers|headcount|persons)`;
-const count = String.raw`(\d{1,3}(?:,\d{3})+|\d+)`;
+const count = String.raw`(?<![\d,])(\d{1,3}(?:,\d{3})+|\d+)`;
 const employeeRange = new RegExp(String.raw`${count}\s*(?:-|–|to)\s*${count}${employeeWords}`, 'gi');
 const employeesAtLeast = new RegExp(String.raw`(?:(?:over|more than|at least)\s+${count}${employeeWords}|${count}\s*(?:\+|or more)${employeeWords})`, 'gi');
 const employeesBelow = new RegExp(String.raw`(?:under|fewer than|less than)\s+${count}${employeeWords}`, 'gi');

@@ -1,5 +1,6 @@
 import MiniSearch from 'minisearch';
 import { stemmer } from 'stemmer';
+import { fuzzyOptions, prefixOption, queryLimits, queryTerms, queryText, termCounts, type QueryLimits, type QueryTerms } from '../../text-search/index.ts';
 import type { CatalogSignal } from '../catalog/index.ts';
 import { placesNamed, readSpec, type SpecReading } from './read-spec.ts';
 import { facetsOf, overlap, type SignalFacets } from './signal-facets.ts';
@@ -35,7 +36,8 @@ const weight = {
   expansion: 0.5,
 };
 
-const tokenize = MiniSearch.getDefault('tokenize') as (text: string) => string[];
+// Prefix matching from five letters: shorter stems ("mom", "car") would widen to unrelated words.
+const limits: QueryLimits = { ...queryLimits, minPrefixLength: 5 };
 
 const processTerm = (term: string): string | null => {
   const word = term.toLowerCase();
@@ -71,7 +73,7 @@ export class SignalSearch {
       processTerm,
       searchOptions: {
         boost: { name: 3, keywords: 2, taxonomy: 1.5, description: 0.5, provider: 1 },
-        prefix: (term) => term.length >= 5,
+        prefix: prefixOption(limits),
         combineWith: 'OR',
       },
     });
@@ -80,8 +82,13 @@ export class SignalSearch {
     );
   }
 
-  /** The signals `spec` matches that `include` admits, best first; equal scores keep catalog order. */
-  rank(spec: string, include: (signal: CatalogSignal) => boolean = () => true): RankedSignal[] {
+  /**
+   * The signals `spec` matches that `include` admits, best first; equal scores keep catalog order.
+   * Only the spec's first `queryLimits.maxScan` characters are read, and its words are searched
+   * through `query`, so the work is bounded whatever its length.
+   */
+  rank(whole: string, include: (signal: CatalogSignal) => boolean = () => true): RankedSignal[] {
+    const spec = whole.slice(0, limits.maxScan);
     const read = readSpec(spec);
     const places = placesNamed(spec, this.places);
     const countries = [...new Set([...read.countries, ...places.flatMap((p) => this.placeCountries.get(p) ?? [])])];
@@ -102,6 +109,11 @@ export class SignalSearch {
     return ranked.map(({ id, score }) => ({ signal: this.signals[id]!, score }));
   }
 
+  /** The terms a spec's text is searched for (besides its synonyms): its distinct words, as many and as long as `queryLimits` allow. */
+  query(text: string): QueryTerms {
+    return queryTerms(text, processTerm, limits);
+  }
+
   /** BM25 scores of the spec's words and their synonyms (at a lower weight), scaled so the best is 1. */
   private textScores(text: string, countries: readonly string[]): Map<number, number> {
     const lower = ` ${text.toLowerCase().replaceAll(/[^\p{L}\p{N}'+-]+/gu, ' ')} `;
@@ -111,9 +123,27 @@ export class SignalSearch {
       .filter(([phrase]) => lower.includes(` ${phrase} `))
       .map(([phrase, words]) => (soccer && phrase === 'football' ? 'soccer' : words))
       .join(' ');
-    const ownTerms = new Set(tokenize(text).map(processTerm).filter((t): t is string => t !== null));
-    let hits = this.index.search(`${text} ${expansion}`, { boostTerm: (term) => (ownTerms.has(term) ? 1 : weight.expansion) });
-    if (hits.length === 0 && text.trim()) hits = this.index.search(text, { fuzzy: 0.2 });
+    const own = this.query(text);
+    const widened = queryTerms(expansion, processTerm, limits);
+    // As when every occurrence was a query term: the spec's own words count once per occurrence,
+    // a synonym once per occurrence too when the spec says it, else at half weight.
+    const boosts = termCounts(own);
+    const extra: string[] = [];
+    for (const [i, term] of widened.terms.entries()) {
+      const count = widened.counts[i]!;
+      const ownCount = boosts.get(term);
+      if (ownCount !== undefined) boosts.set(term, ownCount + count);
+      else {
+        boosts.set(term, count * weight.expansion);
+        extra.push(widened.words[i]!);
+      }
+    }
+    const query = [...own.words, ...extra].join(' ');
+    let hits = query === '' ? [] : this.index.search(query, { boostTerm: (term) => boosts.get(term) ?? 1 });
+    if (hits.length === 0 && own.words.length > 0) {
+      const ownCounts = termCounts(own);
+      hits = this.index.search(queryText(own), { ...fuzzyOptions(limits), boostTerm: (term) => ownCounts.get(term) ?? 1 });
+    }
     const best = hits[0]?.score ?? 1;
     return new Map(hits.map((hit) => [hit.id as number, hit.score / best]));
   }

@@ -1,5 +1,5 @@
 import { AgentError } from '../../../protocol/errors.ts';
-import { checkPublishedRequest, ownerOf, pageRequestInput, paginate, type AgentTask, type PageRequest } from '../../runtime/index.ts';
+import { checkPublishedRequest, ownerOf, pageRequestInput, paginate, textInput, type AgentTask, type PageRequest } from '../../runtime/index.ts';
 import { destinationsInput, destinationsOf, type Destination } from '../activations/destination.ts';
 import { ownerActivations, type ActivationRow } from '../activations/sql.ts';
 import { toWireSignal, type CatalogSignal, type PlatformAvailability, type SignalId } from '../catalog/index.ts';
@@ -44,8 +44,7 @@ export function getSignalsTask(view: SignalsView): AgentTask {
     input: {
       type: 'object',
       properties: {
-        // Long enough for any brief; a novel-length spec would only cost the search time.
-        signal_spec: { type: 'string', maxLength: 4000, description: 'The audience wanted, in natural language (up to 4,000 characters).' },
+        signal_spec: textInput('prose', 'The audience wanted, in natural language'),
         signal_ids: { type: 'array', maxItems: 1000, items: { type: 'object' }, description: 'core/signal-id.json: exact lookups (up to 1,000); unknown ids are omitted.' },
         deliver_to: {
           type: 'object',

@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { Database } from '../../../db/database.ts';
+import { maxLikeText } from '../../../db/like.ts';
 import { ApError } from '../../../protocol/errors.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
 import { matchingBrands, matchingProperties, matchingPublishers } from '../sql.ts';
 
 const Query = Type.Object({
-  q: Type.String({ minLength: 2, maxLength: 200, description: 'Case-insensitive substring to look for.' }),
+  q: Type.String({ minLength: 2, maxLength: maxLikeText, description: 'Case-insensitive substring to look for.' }),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 10, description: 'Results per group.' })),
 });
 

@@ -2,6 +2,9 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { demoSignalsPath, loadSignalsCatalog, type CatalogSignal } from '../../../../src/agents/signals/catalog/index.ts';
 import { SignalSearch } from '../../../../src/agents/signals/search/signal-search.ts';
+import { readSpec } from '../../../../src/agents/signals/search/read-spec.ts';
+import { textBounds } from '../../../../src/agents/runtime/index.ts';
+import { queryLimits } from '../../../../src/agents/text-search/index.ts';
 
 describe('SignalSearch over the demo catalog', () => {
   let search: SignalSearch;
@@ -51,5 +54,56 @@ describe('SignalSearch over the demo catalog', () => {
     const [a, b] = search.rank('over 65');
     assert.equal(a!.score, b!.score);
     assert.ok(signals.indexOf(a!.signal) < signals.indexOf(b!.signal));
+  });
+});
+
+describe('SignalSearch: the work a spec costs is bounded', () => {
+  let search: SignalSearch;
+  const names = (spec: string) => search.rank(spec).map((r) => r.signal.name);
+  /** `count` distinct words no signal has ("zq0", "zq1", ...), space-separated. */
+  const strangers = (count: number) => Array.from({ length: count }, (_, i) => `zq${i.toString(36)}`).join(' ');
+
+  before(async () => {
+    search = new SignalSearch((await loadSignalsCatalog(demoSignalsPath)).signals);
+  });
+
+  it('searches no term for one word of the longest spec, or of 60,000 characters', () => {
+    for (const length of [textBounds.prose, 60_000]) {
+      const spec = 'q'.repeat(length);
+      assert.deepEqual(search.query(spec).terms, []);
+      assert.deepEqual(search.rank(spec), []);
+    }
+  });
+
+  it('searches the first maxTerms distinct words of a spec of many short words, and answers what they match', () => {
+    const spec = `yoga ${strangers(5000)}`.slice(0, textBounds.prose);
+    const query = search.query(spec);
+    assert.equal(query.terms.length, queryLimits.maxTerms);
+    assert.ok(query.terms.every((t) => t.length <= queryLimits.maxTermLength));
+    assert.deepEqual(names(spec), names('yoga'));
+    assert.ok(names('yoga').length > 0);
+  });
+
+  it('does not look for a word past the term budget', () => {
+    assert.deepEqual(names(`${strangers(queryLimits.maxTerms)} yoga`), [], 'yoga is the 65th distinct word');
+    assert.deepEqual(names(`${strangers(queryLimits.maxTerms - 1)} yoga`), names('yoga'), 'as the 64th it is searched');
+  });
+
+  it('searches a word repeated throughout a spec once, ranking as the word alone does', () => {
+    const spec = 'luxury '.repeat(Math.floor(textBounds.prose / 7));
+    assert.equal(search.query(spec).terms.length, 1);
+    assert.deepEqual(names(spec), names('luxury'));
+  });
+
+  it('reads no further than maxScan characters', () => {
+    assert.deepEqual(names(`${' '.repeat(queryLimits.maxScan)}women 25-34 yoga`), []);
+  });
+
+  it('reads a run of digits as one number from its first digit (a run was once tried from each of its digits: seconds of work for a long one)', () => {
+    assert.deepEqual(readSpec(`HHI $${'1'.repeat(12)}+`).income, [Number('1'.repeat(12)) / 1000, Infinity]);
+    assert.deepEqual(readSpec(`${'3'.repeat(12)} to ${'4'.repeat(12)} employees`).employees, [Number('3'.repeat(12)), Number('4'.repeat(12))]);
+    for (const spec of [`HHI $${'1'.repeat(9_995)}`, `${'1'.repeat(9_990)} employees`, `income $1${',000'.repeat(2_499)}`]) {
+      assert.ok(Array.isArray(search.rank(spec)));
+    }
   });
 });
