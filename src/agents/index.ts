@@ -1,8 +1,10 @@
 import fp from 'fastify-plugin';
+import type { FastifyInstance } from 'fastify';
 import { ConfigError } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { baseUrl } from '../http/base-url.ts';
 import { BackgroundPass } from '../jobs/background-pass.ts';
+import { isLoopbackHost } from '../net/address-policy.ts';
 import { listingRoutes } from './listing.ts';
 import { keyRoutes } from './runtime/keys/routes.ts';
 import { signatureLifetimeSeconds } from './runtime/keys/lifetime.ts';
@@ -127,7 +129,7 @@ export const agentsPlugin = fp<AgentsOptions>(async (app, { ctx, tenants }) => {
   });
   app.addHook('onReady', async () => {
     await currentKey(ctx.db, keys);
-    if (!agents.signingKeySecret) app.log.warn('AP_SIGNING_KEY_SECRET is not set: agent signing keys are stored unsealed (acceptable in development only)');
+    if (!agents.signingKeySecret) unsealedKeysWarning(app, ctx.config.host);
     // Both pick up what a previous process accepted but did not finish.
     worker.start();
     deliverer.start();
@@ -146,3 +148,19 @@ export const agentsPlugin = fp<AgentsOptions>(async (app, { ctx, tenants }) => {
     await deliverer.close();
   });
 }, { name: 'agents' });
+
+/**
+ * Without AP_SIGNING_KEY_SECRET the agents' private signing keys lie unsealed in the database.
+ * On a loopback-only server that is a developer's machine; anywhere else it is a deployment that
+ * anyone able to read the database (or, embedded, its files) can sign webhooks for, so it is said
+ * at error level on every start.
+ */
+function unsealedKeysWarning(app: FastifyInstance, host: string): void {
+  if (isLoopbackHost(host)) {
+    app.log.warn('AP_SIGNING_KEY_SECRET is not set: agent signing keys are stored unsealed (acceptable in development only)');
+    return;
+  }
+  app.log.error(
+    `AP_SIGNING_KEY_SECRET is not set and this server listens on ${host}: the agents' private signing keys are stored UNSEALED in the database, and anyone who can read it can sign webhooks as these agents. Set AP_SIGNING_KEY_SECRET (openssl rand -hex 32) before serving anyone but yourself.`,
+  );
+}

@@ -1,6 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { setFlagsFromString } from 'node:v8';
 import type { Database, Queryable } from './database.ts';
+import { makePrivate } from './private-dir.ts';
 import { OID, parseDate } from './types.ts';
 
 export interface PgliteOptions {
@@ -29,7 +30,10 @@ function queryable(runner: Runner): Queryable {
 }
 
 export async function openPglite(options: PgliteOptions): Promise<PgliteDatabase> {
+  const onDisk = !options.dataDir.includes('://');
+  if (onDisk) await makePrivate(options.dataDir);
   const db = await PGlite.create(options.dataDir, { parsers: { [OID.date]: parseDate }, ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}) });
+  if (onDisk) await makePrivate(options.dataDir);
   const direct = queryable(db);
   // PGlite has one connection and runs one statement or transaction at a time; callers queue.
   // `active` counts them so the pool metrics show the queue.

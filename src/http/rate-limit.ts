@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, onResponseHookHandler, onSendHookHandler, preHandlerHookHandler } from 'fastify';
 import { systemClock, type Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
@@ -6,6 +6,7 @@ import { normalizeDomain } from '../protocol/domain.ts';
 import { ApError } from '../protocol/errors.ts';
 import type { CounterStore } from './rate-limit/counter-store.ts';
 import { databaseCounters } from './rate-limit/database-counters.ts';
+import { KeyTurns } from './rate-limit/key-turns.ts';
 import { redisCounters } from './rate-limit/redis-counters.ts';
 import '../auth/principal.ts';
 
@@ -26,7 +27,9 @@ export interface RateLimitRule {
   /**
    * `accepted`: only requests the route accepts (answered below 400) count, so a refused one
    * spends nobody's budget. The request holds its place while it runs and gives it back if it is
-   * refused, so concurrent requests still cannot pass the limit. Default `every`: every request
+   * refused, so concurrent requests still cannot pass the limit; in one process, those arriving
+   * meanwhile wait for its answer and are then judged on the window it left (key-turns.ts).
+   * Default `every`: every request
    * that gets past the limits counts, whatever the route answers (sign-in guesses, say).
    */
   counts?: 'every' | 'accepted';
@@ -50,7 +53,13 @@ export function openCounterStore(config: Pick<Config, 'redisUrl'>, db: Database,
 interface Held {
   key: string;
   slot: string;
+  /** Ends this request's turn at its key (`counts: 'accepted'` rules). */
+  release?: () => void;
 }
+
+// How long a request waits for those ahead of it at a held place (see KeyTurns) before it is
+// judged on what the store says: longer than any route holding one takes to answer.
+const heldPlaceWaitMs = 30_000;
 
 /**
  * Sliding-window limits in `store`: a request passes a rule when fewer than `max` requests were
@@ -60,11 +69,13 @@ interface Held {
  * keys are known) and body parsing (so a rule can key on the body). The store closes with the app.
  */
 export function enforceRateLimits(app: FastifyInstance, store: CounterStore, clock: Clock = systemClock): void {
-  // Places held for `counts: 'accepted'` rules until the answer is known.
+  // Places held for `counts: 'accepted'` rules until the answer is known, and the turns of their keys.
   const pending = new WeakMap<FastifyRequest, Held[]>();
+  const turns = new KeyTurns();
   const giveBack = async (request: FastifyRequest, held: Held[]) => {
     await Promise.all(held.map(({ key, slot }) => store.giveBack(key, slot).catch((err: unknown) => request.log.warn({ err, key }, 'rate limit: could not give a place back'))));
   };
+  const release = (held: Held[]) => held.forEach((h) => h.release?.());
   app.addHook('onRoute', (route) => {
     const rules = route.config?.rateLimit;
     if (!rules?.length) return;
@@ -75,14 +86,18 @@ export function enforceRateLimits(app: FastifyInstance, store: CounterStore, clo
         const subject = keyOf(rule, request);
         if (subject === undefined) continue;
         const key = `${rule.name}:${subject}`;
-        const result = await store.take(key, rule.max, rule.windowSeconds * 1000, now);
+        const turn = rule.counts === 'accepted' ? await turns.take(key, heldPlaceWaitMs) : undefined;
+        // Judged when its turn comes, so the window is the one the requests ahead of it left.
+        const result = await store.take(key, rule.max, rule.windowSeconds * 1000, turn ? clock.now().getTime() : now);
         if (!result.taken) {
+          turn?.();
           await giveBack(request, taken);
+          release(taken);
           throw new ApError('rate_limited', `Rate limit exceeded: ${rule.max} requests per ${describe(rule.windowSeconds)}.`, {
             retryAfter: Math.max(1, Math.ceil(result.retryAfterMs / 1000)),
           });
         }
-        taken.push({ key, slot: result.slot, rule });
+        taken.push({ key, slot: result.slot, rule, ...(turn ? { release: turn } : {}) });
       }
       const held = taken.filter((t) => t.rule.counts === 'accepted');
       if (held.length) pending.set(request, held);
@@ -93,9 +108,19 @@ export function enforceRateLimits(app: FastifyInstance, store: CounterStore, clo
       if (!held) return;
       pending.delete(request);
       if (reply.statusCode >= 400) await giveBack(request, held);
+      release(held);
+    };
+    // A request that ends without an answer sent (the client went away first) ends its turns too.
+    const settleUnanswered: onResponseHookHandler = async (request) => {
+      const held = pending.get(request);
+      if (!held) return;
+      pending.delete(request);
+      await giveBack(request, held);
+      release(held);
     };
     route.preHandler = [limit, ...(route.preHandler ? [route.preHandler].flat() : [])];
     route.onSend = [settle, ...(route.onSend ? [route.onSend].flat() : [])];
+    route.onResponse = [settleUnanswered, ...(route.onResponse ? [route.onResponse].flat() : [])];
   });
   app.addHook('onClose', async () => store.close());
 }

@@ -32,6 +32,12 @@ export function isPublicAddress(ip: string): boolean {
   return classifyAddress(ip).public;
 }
 
+/** Whether a listening host (`HOST`) is reachable from this machine alone: `localhost` or a loopback address. */
+export function isLoopbackHost(host: string): boolean {
+  const ip = host.replace(/^\[(.*)\]$/, '$1');
+  return ip === 'localhost' || (isIP(ip) !== 0 && ipaddr.process(ip).range() === 'loopback');
+}
+
 function classifyV4(address: ipaddr.IPv4): AddressClass {
   // Only plain unicast passes; as112 and amt are anycast service ranges nobody publishes from.
   const range = address.range();

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -37,6 +37,13 @@ describe('ap command', () => {
   });
 });
 
+/** The distinct permission modes of a directory and everything under it. */
+async function modesUnder(dir: string): Promise<string[]> {
+  const entries = [dir, ...(await readdir(dir, { recursive: true, withFileTypes: true })).map((e) => join(e.parentPath, e.name))];
+  const modes = await Promise.all(entries.map(async (entry) => ((await stat(entry)).mode & 0o777).toString(8)));
+  return [...new Set(modes)].sort();
+}
+
 describe('[pglite] ap serve on a data directory', () => {
   let dataDir: string;
   before(async () => {
@@ -62,10 +69,17 @@ describe('[pglite] ap serve on a data directory', () => {
     const ledger = await db.query('select * from ap_migrations order by version');
     await db.close();
 
-    const second = await serveAp(['--data-dir', dataDir]);
+    // The files hold the registry's keys and, with no AP_SIGNING_KEY_SECRET, the agents' private keys.
+    assert.deepEqual(await modesUnder(dataDir), ['600', '700'], 'owner-only, whatever the umask');
+    const unsealed = (logs: string[], level: number) => logs.filter((l) => l.includes('AP_SIGNING_KEY_SECRET is not set') && l.includes(`"level":${level}`));
+    assert.equal(unsealed(first.logs, 40).length, 1, 'on loopback, a warning');
+
+    // Listening beyond loopback without a sealing secret is said at error level.
+    const second = await serveAp(['--data-dir', dataDir, '--host', '0.0.0.0'], { AGENTS: 'true' });
     await untilReady(second);
-    assert.equal((await fetch(`${second.url}/readyz`)).status, 200);
+    assert.equal((await fetch(`${second.url.replace('0.0.0.0', '127.0.0.1')}/readyz`)).status, 200);
     assert.equal(await second.stop('SIGINT'), 0);
+    assert.match(unsealed(second.logs, 50)[0] ?? '', /listens on 0\.0\.0\.0: the agents' private signing keys are stored UNSEALED/);
 
     const reopened = await openPglite({ dataDir });
     try {

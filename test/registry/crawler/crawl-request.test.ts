@@ -119,6 +119,14 @@ eachEngine('POST /api/registry/crawl-request', (engine) => {
     // And a request refused by the asker's own limit leaves the domain free for others (below).
   });
 
+  it('concurrent requests each get the true answer: all refused for a domain refused, one queued and the rest told the whole wait', async () => {
+    const refused = await Promise.all(Array.from({ length: 20 }, () => request({ domain: 'intranet.example' }, 'bob')));
+    assert.deepEqual(refused.map((r) => r.status), Array(20).fill(400), 'a refused request spends nobody’s window, even while it runs');
+    const raced = await Promise.all(Array.from({ length: 10 }, () => request({ domain: 'ask-2.ap.test' }, 'alice')));
+    assert.deepEqual(raced.map((r) => r.status).sort(), [202, ...Array(9).fill(429)]);
+    for (const res of raced.filter((r) => r.status === 429)) assert.equal((await json(res)).retry_after, 300);
+  });
+
   it('429 after 30 requests in an hour from one user; the refused request leaves the domain for others', async () => {
     clock.advance(3_600_000);
     const statuses = [];
