@@ -59,7 +59,8 @@ const frameworkCodes: Record<string, (err: FastifyError) => ApError> = {
   FST_ERR_MAX_PARAM_LENGTH: () => new ApError('invalid_request', 'A path segment of the request URL is too long.'),
 };
 
-function toApError(err: FastifyError | ApError | Error): ApError {
+/** Any error as the catalogue's: an ApError as it is, a framework error as its code, anything else internal_error. */
+export function toApError(err: FastifyError | ApError | Error): ApError {
   if (err instanceof ApError) return err;
   const fe = err as FastifyError;
   if (fe.validation) return new ApError('validation_failed', validationMessage(fe), { details: fieldIssues(fe) });
