@@ -35,6 +35,7 @@ export const errorCatalogue = {
     message: 'The cursor is older than the retention window or unknown; re-bootstrap and resume from a fresh cursor.',
   },
   request_timeout: { status: 408, message: 'The request was not received in time.' },
+  preview_expired: { status: 410, message: 'The preview expired; call preview_creative again for a new one.' },
   payload_too_large: { status: 413, message: 'The request body is too large.' },
   unsupported_media_type: { status: 415, message: 'The request body must be sent as Content-Type: application/json.' },
   rate_limited: { status: 429, message: 'Rate limit exceeded.' },
