@@ -106,8 +106,9 @@ function upstreamFailure(status: number, body: string): boolean {
 function refusalProblem(family: Family, status: number, exchange: Exchange): string | undefined {
   const parsed = parse(exchange.body);
   if (parsed === undefined) return 'not JSON';
-  // Endpoints of every family answer a refused credential as the registry does (its challenge leads to OAuth).
-  if (family === 'registry' || (family === 'jsonrpc' && status === 401)) return errorBodyProblem(parsed, status);
+  if (family === 'registry') return errorBodyProblem(parsed, status);
+  // A JSON-RPC endpoint leaves who may call, how often and a shutdown to the registry (its 401's challenge leads to OAuth).
+  if (family === 'jsonrpc' && [401, 403, 429, 503].includes(status) && errorBodyProblem(parsed, status) === undefined) return undefined;
   if (family === 'oauth') return oauthErrorProblem(parsed);
   if (family === 'jsonrpc') return jsonRpcErrorProblem(parsed);
   return agentEnvelopeProblem(parsed);
