@@ -15,6 +15,7 @@ describe('fuzz oracle', () => {
     assert.deepEqual(kinds(exchange('/api/brands/brand-json', 502, '{"error":"upstream_unavailable","message":"Could not fetch."}')), []);
     assert.deepEqual(kinds(exchange('/sales/mcp', 400, '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}}')), []);
     assert.deepEqual(kinds(exchange('/sales/mcp', 401, '{"error":"unauthorized","message":"A valid credential is required."}')), []);
+    assert.deepEqual(kinds(exchange('/sales/mcp', 431, '{"error":"headers_too_large","message":"x"}')), [], 'refused by the HTTP parser, before any route');
     assert.deepEqual(kinds(exchange('/signals/tasks/get_signals', 404, '{"errors":[{"code":"SIGNAL_NOT_FOUND","message":"x","recovery":"correctable"}]}')), []);
   });
 
@@ -39,6 +40,8 @@ describe('fuzz oracle', () => {
   it('says which family refuses a path: a path the router cannot read is the registry’s', () => {
     assert.equal(familyOf('/register'), 'oauth');
     assert.equal(familyOf('/creative/a2a'), 'jsonrpc');
+    assert.equal(familyOf('/mcp'), 'jsonrpc');
+    assert.equal(familyOf('/.well-known/oauth-protected-resource/sales/mcp'), 'registry');
     assert.equal(familyOf('/creative/tasks/build_creative'), 'agent-http');
     assert.equal(familyOf('/creative/tasks/%ZZ'), 'registry');
     assert.equal(familyOf(`/creative/tasks/${'x'.repeat(101)}`), 'registry');

@@ -18,7 +18,7 @@ export type Family = 'registry' | 'oauth' | 'jsonrpc' | 'agent-http';
 export function familyOf(pathname: string): Family {
   if (!routable(pathname)) return 'registry';
   if (/^\/(register|token|authorize|revoke|introspect|userinfo)\b/.test(pathname)) return 'oauth';
-  if (/\/(mcp|a2a)$/.test(pathname)) return 'jsonrpc';
+  if (/^(\/mcp|\/[^/.][^/]*\/(mcp|a2a))$/.test(pathname)) return 'jsonrpc';
   if (/^\/[^/]+\/tasks\//.test(pathname)) return 'agent-http';
   return 'registry';
 }
@@ -72,7 +72,8 @@ const internalCodes: ReadonlyArray<[RegExp, string]> = [
 export function checkExchange(exchange: Exchange, requestText: string): Finding[] {
   const findings: Finding[] = [];
   const { status, body } = exchange;
-  const family = familyOf(new URL(exchange.url).pathname);
+  // What the HTTP parser refuses (431, 408) never reaches a route: the registry answers it, on any path.
+  const family = status === 431 || status === 408 ? 'registry' : familyOf(new URL(exchange.url).pathname);
   if (status >= 500 && !upstreamFailure(status, body)) findings.push({ kind: `HTTP ${status}`, detail: excerpt(body) });
   for (const [pattern, name] of internalCodes) {
     if (pattern.test(body) && !pattern.test(requestText)) findings.push({ kind: name, detail: excerpt(body) });

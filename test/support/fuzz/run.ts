@@ -1,3 +1,4 @@
+import { PerformanceObserver } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import type { Database } from '../../../src/db/database.ts';
 import type { LoopOptions, LoopResult, Failure, CaseWindow } from './case-loop.ts';
@@ -98,7 +99,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
     if (poller) liveness = await poller.stop();
   }
   const byIndex = new Map(result.cases.map((c) => [c.index, c]));
-  const failures = [...result.failures, ...liveness.slow.map((poll) => slowPollFailure(poll, stalls.stalls, result.windows, byIndex, options.seed, limitMs))];
+  const failures = [...result.failures, ...liveness.slow.map((poll) => slowPollFailure(poll, stalls, result.windows, byIndex, options.seed, limitMs))];
   const perTarget = new Map<string, number>();
   for (const c of result.cases) perTarget.set(c.target, (perTarget.get(c.target) ?? 0) + 1);
   return { seed: options.seed, setupMs: result.setupMs, cases: result.cases.length, targets: result.targets, perTarget, failures, liveness, longestStallMs: Math.max(0, ...stalls.stalls.map((s) => s.ms)), ms: performance.now() - started };
@@ -110,12 +111,20 @@ interface Stall {
   ms: number;
 }
 
-/** Notes every stall of this thread's event loop over 20 ms, from how late a 10 ms timer fires. */
+/**
+ * Notes every stall of this thread's event loop over 20 ms, from how late a 10 ms timer fires, and
+ * the garbage collections of this thread's heap, so a stall can be told apart from a collection.
+ */
 class StallMonitor {
   readonly stalls: Stall[] = [];
+  readonly collections: Stall[] = [];
   private timer: NodeJS.Timeout | undefined;
+  private readonly gc = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) if (entry.duration > 10) this.collections.push({ start: performance.timeOrigin + entry.startTime, ms: entry.duration });
+  });
 
   start(): void {
+    this.gc.observe({ entryTypes: ['gc'] });
     let last = performance.now();
     this.timer = setInterval(() => {
       const now = performance.now();
@@ -127,6 +136,7 @@ class StallMonitor {
 
   stop(): void {
     clearInterval(this.timer);
+    this.gc.disconnect();
   }
 }
 
@@ -135,13 +145,17 @@ class StallMonitor {
  * stalled longest while the answer was awaited, saying so; with no such stall, the answer waited
  * for the machine, and that is said instead.
  */
-function slowPollFailure(poll: SlowPoll, stalls: readonly Stall[], windows: readonly CaseWindow[], cases: ReadonlyMap<number, FuzzCase>, seed: number, limitMs: number): Failure {
+function slowPollFailure(poll: SlowPoll, monitor: StallMonitor, windows: readonly CaseWindow[], cases: ReadonlyMap<number, FuzzCase>, seed: number, limitMs: number): Failure {
   const pollEnd = poll.started + poll.ms;
-  const overlapping = stalls.filter((s) => s.start <= pollEnd && s.start + s.ms >= poll.started);
+  const overlapping = monitor.stalls.filter((s) => s.start <= pollEnd && s.start + s.ms >= poll.started);
   const stall = overlapping.reduce<Stall | undefined>((worst, s) => (!worst || s.ms > worst.ms ? s : worst), undefined);
   const at = stall ? stall.start : poll.started;
   const window = windows.find((w) => w.start <= at + (stall?.ms ?? poll.ms) && w.end >= at);
   const fuzzCase = (window && cases.get(window.index)) ?? { index: -1, target: '(between cases)', credential: 'anonymous' as const, call: { kind: 'http' as const, method: 'GET', path: '/healthz', headers: {} }, notes: [] };
-  const cause = stall ? `the server's event loop stalled ${Math.round(stall.ms)} ms` : 'no stall of the server’s event loop: the machine was busy';
+  // Collections during the stall: how much of it was the heap's and not the request's code.
+  const collected = stall ? monitor.collections.filter((c) => c.start < stall.start + stall.ms && c.start + c.ms > stall.start).reduce((sum, c) => sum + c.ms, 0) : 0;
+  const cause = stall
+    ? `the server's event loop stalled ${Math.round(stall.ms)} ms${collected > 0 ? `, ${Math.round(collected)} ms of it collecting garbage` : ''}`
+    : 'no stall of the server’s event loop: the machine was busy';
   return { seed, fuzzCase, finding: { kind: `/healthz slower than ${limitMs} ms`, detail: `${Math.round(poll.ms)} ms${poll.failure ? ` (${poll.failure})` : ''}; ${cause}` } };
 }
