@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { engines, type TestEngine } from '../engines.ts';
-import { describeCall, formatReport } from './report.ts';
+import { formatReport } from './report.ts';
 import { fuzz } from './run.ts';
 import { startFuzzServer } from './server.ts';
 
@@ -60,10 +60,7 @@ export async function main(argv: string[], print: (text: string) => void): Promi
           if ((index + 1) % 500 === 0) print(`[${engine.name}] ${index + 1} cases, ${failures} failures so far`);
         },
       });
-      if (only !== undefined) {
-        const [fuzzCase] = report.failures.map((f) => f.fuzzCase).filter((c) => c.index === only);
-        print(`case ${only}: ${fuzzCase ? describeCall(fuzzCase) : 'no failure'}`);
-      }
+      if (report.replayed) print(`case ${only}, as sent:\n${JSON.stringify(report.replayed, null, 1)}`);
       print(formatReport(report, replayCommand(engine)));
       failed ||= report.failures.length > 0;
     } finally {

@@ -36,6 +36,8 @@ export interface FuzzReport {
   liveness: LivenessReport;
   /** How long reading the server's offer and the harvest took, in ms. */
   setupMs: number;
+  /** The case replayed, when `only` named one: printed whole, which a report's excerpt is not. */
+  replayed?: FuzzCase;
   /** The longest the server's event loop was held, in ms. */
   longestStallMs: number;
   ms: number;
@@ -102,7 +104,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
   const failures = [...result.failures, ...liveness.slow.map((poll) => slowPollFailure(poll, stalls, result.windows, byIndex, options.seed, limitMs))];
   const perTarget = new Map<string, number>();
   for (const c of result.cases) perTarget.set(c.target, (perTarget.get(c.target) ?? 0) + 1);
-  return { seed: options.seed, setupMs: result.setupMs, cases: result.cases.length, targets: result.targets, perTarget, failures, liveness, longestStallMs: Math.max(0, ...stalls.stalls.map((s) => s.ms)), ms: performance.now() - started };
+  return { seed: options.seed, setupMs: result.setupMs, ...(options.only !== undefined && result.cases[0] ? { replayed: result.cases[0] } : {}), cases: result.cases.length, targets: result.targets, perTarget, failures, liveness, longestStallMs: Math.max(0, ...stalls.stalls.map((s) => s.ms)), ms: performance.now() - started };
 }
 
 /** A time this thread's event loop could not run, as wall-clock milliseconds. */
