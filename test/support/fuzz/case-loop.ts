@@ -3,7 +3,7 @@ import { startCanary } from './canary.ts';
 import type { CaseContext, FuzzCase } from './cases.ts';
 import { Recorder } from './exchange.ts';
 import { checkExchange, type Finding } from './oracle.ts';
-import { describe, requestTextOf, send } from './send.ts';
+import { describe, payloadBytes, requestTextOf, send } from './send.ts';
 import { setUp } from './setup.ts';
 import type { Counts } from './writes.ts';
 import { changed } from './writes.ts';
@@ -16,6 +16,8 @@ export interface LoopOptions {
   budget?: number;
   only?: number;
   caseDeadlineMs: number;
+  /** The server's BODY_LIMIT_BYTES. */
+  bodyLimitBytes: number;
 }
 
 /** A case that went wrong: what was sent and one thing wrong with what came back. */
@@ -73,15 +75,16 @@ export async function runCases(options: LoopOptions, countRows: () => Promise<Co
       const timer = setTimeout(() => deadline.abort(new Error(`no answer within ${options.caseDeadlineMs} ms`)), options.caseDeadlineMs);
       recorder.begin(deadline.signal, fuzzCase.call.headers);
       const findings: Finding[] = [];
-      let refused = false;
       const start = Date.now();
-      try {
-        refused = await send(fuzzCase, { base: options.base, recorder, mcp: world.mcp, a2a: world.a2a }, findings);
-      } catch (err) {
-        findings.push(deadline.signal.aborted ? { kind: 'no answer in time', detail: `no answer within ${options.caseDeadlineMs} ms` } : { kind: 'transport failure', detail: describe(err) });
-        refused = true;
-      } finally {
-        clearTimeout(timer);
+      const sent = await send(fuzzCase, { base: options.base, recorder, mcp: world.mcp, a2a: world.a2a }, findings);
+      clearTimeout(timer);
+      const refused = sent.refused;
+      if (deadline.signal.aborted) findings.push({ kind: 'no answer in time', detail: `no answer within ${options.caseDeadlineMs} ms` });
+      // No answer at all is a connection the server dropped, unless the request was over the body
+      // limit: the server may answer 413 (or 401) before the body is read and close the connection
+      // while the client still writes, which a fetch reports as EPIPE instead of the answer.
+      else if (recorder.exchanges.length === 0 && payloadBytes(fuzzCase) <= options.bodyLimitBytes) {
+        findings.push({ kind: 'no HTTP answer', detail: sent.thrown === undefined ? 'the client got no answer' : describe(sent.thrown) });
       }
       windows.push({ index, start, end: Date.now() });
       const requestText = requestTextOf(fuzzCase);

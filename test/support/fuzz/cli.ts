@@ -51,6 +51,7 @@ export async function main(argv: string[], print: (text: string) => void): Promi
         base: server.url,
         db: server.db,
         credentials: server.credentials,
+        bodyLimitBytes: server.bodyLimitBytes,
         seed,
         budget,
         ...(only !== undefined ? { only } : {}),

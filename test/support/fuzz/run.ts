@@ -13,6 +13,8 @@ export interface FuzzOptions {
   base: string;
   db: Database;
   credentials: Record<'admin' | 'agent', string>;
+  /** The server's body limit: a case over it may be cut off while it is sent. */
+  bodyLimitBytes: number;
   seed: number;
   /** How many cases; one per target (every operation and tool once) when absent. */
   budget?: number;
@@ -57,6 +59,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
     credentials: options.credentials,
     seed: options.seed,
     caseDeadlineMs: options.caseDeadlineMs ?? 5000,
+    bodyLimitBytes: options.bodyLimitBytes,
     ...(options.budget !== undefined ? { budget: options.budget } : {}),
     ...(options.only !== undefined ? { only: options.only } : {}),
   };

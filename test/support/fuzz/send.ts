@@ -14,12 +14,31 @@ export interface Clients {
   a2a: Map<string, A2aClient>;
 }
 
+/** What sending a case came to: refused or not, and what the client threw, if it did. */
+export interface Sent {
+  refused: boolean;
+  thrown?: unknown;
+}
+
 /** Sends a case; answers whether it was refused, adding what is wrong with the envelope of a tool's answer. */
-export async function send(fuzzCase: FuzzCase, clients: Clients, findings: Finding[]): Promise<boolean> {
+export async function send(fuzzCase: FuzzCase, clients: Clients, findings: Finding[]): Promise<Sent> {
   const { call } = fuzzCase;
-  if (call.kind === 'http') return (await sendHttp(call, clients)) >= 400;
-  if (call.kind === 'mcp') return sendMcp(call, clients.mcp.get(call.endpoint)!, findings);
-  return sendA2a(call, clients.a2a.get(call.endpoint)!, findings);
+  try {
+    if (call.kind === 'http') return { refused: (await sendHttp(call, clients)) >= 400 };
+    if (call.kind === 'mcp') return { refused: await sendMcp(call, clients.mcp.get(call.endpoint)!, findings) };
+    return { refused: await sendA2a(call, clients.a2a.get(call.endpoint)!, findings) };
+  } catch (err) {
+    // A JSON-RPC error or a refused credential comes as an exception from the SDK clients: the exchange itself is checked.
+    const message = describe(err);
+    if (/output schema|structured content/i.test(message)) findings.push({ kind: 'answer does not match the tool’s output schema', detail: message });
+    return { refused: true, thrown: err };
+  }
+}
+
+/** The size of what a case sends, in bytes: a request over the body limit may be cut off as it is sent. */
+export function payloadBytes(fuzzCase: FuzzCase): number {
+  const { call } = fuzzCase;
+  return Buffer.byteLength(call.kind === 'http' ? (call.body ?? '') : writeJson(call.args));
 }
 
 async function sendHttp(call: HttpCall, clients: Clients): Promise<number> {
@@ -32,15 +51,7 @@ async function sendHttp(call: HttpCall, clients: Clients): Promise<number> {
  * agents' error object (with `ap_error` as structured content), or the registry's error body.
  */
 async function sendMcp(call: ToolCall, client: McpClient, findings: Finding[]): Promise<boolean> {
-  let result;
-  try {
-    result = await client.callTool({ name: call.tool, arguments: call.args as Record<string, unknown> }, undefined, { timeout: 60_000 });
-  } catch (err) {
-    // A JSON-RPC error or a refused credential: the exchange itself is checked.
-    const message = describe(err);
-    if (/output schema|structured content/i.test(message)) findings.push({ kind: 'answer does not match the tool’s output schema', detail: message });
-    return true;
-  }
+  const result = await client.callTool({ name: call.tool, arguments: call.args as Record<string, unknown> }, undefined, { timeout: 60_000 });
   if (!result.isError) return false;
   const content = result.content as Array<{ type: string; text?: string }>;
   const body = parse(content[0]?.text ?? '');
@@ -54,13 +65,7 @@ async function sendMcp(call: ToolCall, client: McpClient, findings: Finding[]): 
 
 /** An A2A message naming the skill through the SDK client; an answer whose data part is `{error}` must hold an agent error object. */
 async function sendA2a(call: ToolCall, client: A2aClient, findings: Finding[]): Promise<boolean> {
-  let answer;
-  try {
-    answer = await client.sendMessage(skillRequest(call.tool, call.args as Record<string, unknown>));
-  } catch {
-    // A JSON-RPC error or an HTTP refusal: the exchange itself is checked.
-    return true;
-  }
+  const answer = await client.sendMessage(skillRequest(call.tool, call.args as Record<string, unknown>));
   if (!('parts' in answer)) return false;
   const content = answer.parts[0]?.content;
   if (content?.$case !== 'data') {

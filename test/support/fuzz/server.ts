@@ -20,8 +20,12 @@ const unlimited = Object.fromEntries(
   ].map((name) => [`RATE_LIMIT_${name}`, '1000000']),
 );
 
+/** The body limit the fuzz server runs with (the default, said here so the fuzzer knows it). */
+const bodyLimitBytes = 1_048_576;
+
 export interface FuzzServer extends TestServer {
   credentials: Record<'admin' | 'agent', string>;
+  bodyLimitBytes: number;
 }
 
 /**
@@ -35,11 +39,12 @@ export async function startFuzzServer(engine: TestEngine): Promise<FuzzServer> {
   const resolveTxt = async (name: string): Promise<string[][]> => {
     throw Object.assign(new Error(`queryTxt ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
   };
-  const server = await startTestServer(engine, { env: { AGENTS: 'true', AP_DEMO: 'true', RATE_LIMIT_CRAWL_DOMAIN_SECONDS: '1', ...unlimited }, deps: { fetcher, resolveTxt } });
+  const server = await startTestServer(engine, { env: { AGENTS: 'true', AP_DEMO: 'true', BODY_LIMIT_BYTES: String(bodyLimitBytes), RATE_LIMIT_CRAWL_DOMAIN_SECONDS: '1', ...unlimited }, deps: { fetcher, resolveTxt } });
   await server.app.demoAgents;
   return {
     ...server,
     credentials: { admin: adminKey, agent: publicTestCredential },
+    bodyLimitBytes,
     close: async () => {
       await server.close();
       await fetcher.close();
