@@ -6,7 +6,7 @@ import type { Database } from './db/database.ts';
 import { loadMigrations, migrate, type Migration } from './db/migrate.ts';
 import { openDatabase } from './db/open.ts';
 import { registerCors } from './http/cors.ts';
-import { registerErrorRendering } from './http/errors.ts';
+import { frameworkRefusals, registerErrorRendering } from './http/errors.ts';
 import { registerHealth } from './http/health.ts';
 import { boundJsonDepth, requireJsonWrites } from './http/json-writes.ts';
 import { registerMetrics } from './http/metrics.ts';
@@ -79,6 +79,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: config.trustProxy,
     // We answer 503 in the catalogue's shape ourselves while closing (see the preClose hook).
     return503OnClosing: false,
+    // A URL the router cannot read, and a request the HTTP parser refuses, answer in the catalogue's shape too.
+    ...frameworkRefusals,
     // The factory's published type is Ajv-compiler's own; ours has the same call shape.
     schemaController: { compilersFactory: { buildValidator: buildValidator as never, buildSerializer } },
   });

@@ -1,4 +1,6 @@
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApError, codeForStatus, errorBody, type FieldIssue } from '../protocol/errors.ts';
 
 /**
@@ -18,6 +20,29 @@ export function registerErrorRendering(app: FastifyInstance): void {
   );
 }
 
+/**
+ * What Fastify answers itself unless told otherwise, before any route or error handler: a URL it
+ * cannot decode or a path parameter over its length limit (the router's `frameworkErrors`), and a
+ * request the HTTP parser refuses, such as headers over the size limit (`clientErrorHandler`, on
+ * the socket: there is no request). Spread into the server's options, so these answer in the
+ * catalogue's shape too.
+ */
+export const frameworkRefusals = {
+  frameworkErrors: (err: FastifyError, _request: FastifyRequest, reply: FastifyReply) => send(reply, toApError(err)),
+  clientErrorHandler(this: FastifyInstance, err: Error & { code?: string }, socket: Duplex) {
+    // A connection reset or already closed has no one to answer.
+    if (err.code === 'ECONNRESET' || socket.destroyed) return;
+    this.log.debug({ err }, 'client error');
+    const refusal =
+      err.code === 'HPE_HEADER_OVERFLOW' ? new ApError('headers_too_large') : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? new ApError('request_timeout') : new ApError('invalid_request', 'The request is not well-formed HTTP.');
+    const body = JSON.stringify(errorBody(refusal));
+    if (socket.writable) {
+      socket.write(`HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    }
+    socket.destroy(err);
+  },
+};
+
 export function send(reply: FastifyReply, err: ApError): FastifyReply {
   if (err.retryAfter !== undefined) reply.header('retry-after', String(err.retryAfter));
   // Errors are rendered here, not by the route's response serializer, so no route schema can drop fields.
@@ -31,9 +56,11 @@ const frameworkCodes: Record<string, (err: FastifyError) => ApError> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: () => new ApError('unsupported_media_type'),
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new ApError('invalid_request', 'Content-Length does not match the body.'),
   FST_ERR_BAD_URL: () => new ApError('invalid_request', 'The request URL is malformed.'),
+  FST_ERR_MAX_PARAM_LENGTH: () => new ApError('invalid_request', 'A path segment of the request URL is too long.'),
 };
 
-function toApError(err: FastifyError | ApError | Error): ApError {
+/** Any error as the catalogue's: an ApError as it is, a framework error as its code, anything else internal_error. */
+export function toApError(err: FastifyError | ApError | Error): ApError {
   if (err instanceof ApError) return err;
   const fe = err as FastifyError;
   if (fe.validation) return new ApError('validation_failed', validationMessage(fe), { details: fieldIssues(fe) });

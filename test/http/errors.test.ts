@@ -42,6 +42,7 @@ eachEngine('error responses', (engine) => {
     app.get('/probe/expired', async () => {
       throw new ApError('cursor_expired');
     });
+    app.get('/probe/items/:id', async () => ({ ok: true }));
   }
 
   const post = (body: string, headers: Record<string, string>) => fetch(`${server.url}/probe/writes`, { method: 'POST', body, headers });
@@ -106,6 +107,29 @@ eachEngine('error responses', (engine) => {
     const res = await fetch(`${server.url}/api/nothing-here?x=1`);
     assert.equal(res.status, 404);
     assert.deepEqual(await json(res), { error: 'not_found', message: 'No route for GET /api/nothing-here.' });
+  });
+
+  it('answers a URL the router cannot decode, or a path segment over its limit, with 400 invalid_request', async () => {
+    assert.equal((await fetch(`${server.url}/probe/items/x`)).status, 200, 'the probe route answers');
+    for (const [path, message] of [
+      ['/probe/items/%ZZ', 'The request URL is malformed.'],
+      ['/probe/items/%ED%A0%80', 'The request URL is malformed.'],
+      [`/probe/items/${'x'.repeat(101)}`, 'A path segment of the request URL is too long.'],
+    ] as const) {
+      const res = await fetch(`${server.url}${path}`);
+      assert.equal(res.status, 400, path);
+      assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+      assert.deepEqual(await json(res), { error: 'invalid_request', message }, path);
+    }
+  });
+
+  it('answers a request line or headers over the size limit with 431 headers_too_large', async () => {
+    for (const init of [{ path: `/probe/items/x?q=${'a'.repeat(20_000)}` }, { path: '/probe/items/x', headers: { 'x-filler': 'a'.repeat(20_000) } }]) {
+      const res = await fetch(`${server.url}${init.path}`, { headers: init.headers ?? {} });
+      assert.equal(res.status, 431);
+      assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+      assert.deepEqual(await json(res), { error: 'headers_too_large', message: 'The request line or headers are too large (the query string included).' });
+    }
   });
 
   it('answers an unexpected failure with 500 and no internals', async () => {

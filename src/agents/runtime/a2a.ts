@@ -14,6 +14,7 @@ import {
 import type { Principal } from '../../auth/principal.ts';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/database.ts';
+import { jsonRpcRefusal } from '../../http/json-rpc-refusal.ts';
 import { AgentError } from '../../protocol/errors.ts';
 import { a2aErrorData, echoOf, successBody, type Echo } from './envelope.ts';
 import type { TaskRunner } from './runner.ts';
@@ -116,6 +117,8 @@ export function mountA2a(
       config: { auth: 'required', checksOwnText: true },
       onRequest: hostGuard,
       schema: { summary: `${tenant.name} agent over A2A (JSON-RPC)`, tags: ['Agents'], security: [{ bearer: [] }] },
+      // What is refused before the SDK reads the request answers in JSON-RPC too; a refused credential stays the registry's 401.
+      errorHandler: jsonRpcRefusal,
     },
     async (request, reply) => {
       const url = `${baseUrl()}${tenant.path}/a2a`;

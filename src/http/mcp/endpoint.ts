@@ -1,6 +1,6 @@
-import type { FastifyContextConfig, FastifyError, FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
-import { ApError } from '../../protocol/errors.ts';
+import { jsonRpcRefusal } from '../json-rpc-refusal.ts';
 import { rpcError, type McpReply, type RpcAnswer } from './dispatcher.ts';
 import '../route-config.ts';
 
@@ -54,15 +54,8 @@ export function serveMcp(app: FastifyInstance, endpoint: McpEndpoint): void {
           202: { description: 'The POST held only notifications or responses: nothing to answer.', type: 'null' },
         },
       },
-      // A body that is not JSON answers in JSON-RPC; a refused credential stays the registry's 401.
-      errorHandler: (err: FastifyError, request, reply) => {
-        if (err instanceof ApError) throw err;
-        const status = err.statusCode ?? 500;
-        if (status >= 500) request.log.error({ err }, 'MCP request failed');
-        const [code, message] =
-          status === 400 ? [ErrorCode.ParseError, 'Parse error: the body is not valid JSON.'] : status < 500 ? [ErrorCode.ConnectionClosed, err.message] : [ErrorCode.InternalError, 'Internal error.'];
-        return send(reply, status, false, [rpcError(null, code, message)], false);
-      },
+      // What is refused before the protocol reads the request answers in JSON-RPC; a refused credential stays the registry's 401.
+      errorHandler: jsonRpcRefusal,
     },
     async (request, reply) => {
       const version = request.headers['mcp-protocol-version'];

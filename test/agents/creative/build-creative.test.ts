@@ -283,9 +283,11 @@ for (const engine of engines) {
       const url = manifest.assets.banner_image.url as string;
       const etag = (await fetch(url)).headers.get('etag')!;
       assert.equal((await fetch(url, { headers: { 'if-none-match': etag } })).status, 304);
-      assert.equal((await fetch(url.replace(/\.png$/, '.xml'))).status, 404);
-      assert.equal((await fetch(`${server.url}/creative/assets/${'0'.repeat(64)}.png`)).status, 404);
-      assert.equal((await fetch(`${server.url}/creative/assets/not-a-digest.png`)).status, 404);
+      for (const missing of [url.replace(/\.png$/, '.xml'), `${server.url}/creative/assets/${'0'.repeat(64)}.png`, `${server.url}/creative/assets/not-a-digest.png`]) {
+        const res = await fetch(missing);
+        assert.equal(res.status, 404, missing);
+        assert.deepEqual(await res.json(), { error: 'not_found', message: 'No such asset.' }, missing);
+      }
     });
 
     it('declares generation and transformation in its capabilities', async () => {

@@ -235,13 +235,22 @@ describe('creative agent: preview_creative', () => {
     }
   });
 
-  it('answers 410 once a preview has expired, and 404 for one that never was', async () => {
+  it('answers 410 preview_expired once a preview has expired, and 404 not_found for one that never was, in the catalogue’s shape', async () => {
     const answer = await call({ request_type: 'single', creative_manifest: banner() });
     const render = ((answer.previews as Json[])[0]!.renders as Json[])[0]!;
     assert.equal((await fetch(render.preview_url)).status, 200);
     clock.advance(3600 * 1000);
-    assert.equal((await fetch(render.preview_url)).status, 410);
-    assert.equal((await fetch(render.snapshot_url)).status, 410);
-    assert.equal((await fetch(`${server.url}/creative/previews/${'x'.repeat(22)}`)).status, 404);
+    for (const url of [render.preview_url as string, render.snapshot_url as string]) {
+      const res = await fetch(url);
+      assert.equal(res.status, 410);
+      assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+      const body = (await res.json()) as Json;
+      assert.deepEqual(Object.keys(body), ['error', 'message']);
+      assert.equal(body.error, 'preview_expired');
+      assert.match(body.message, /^This preview expired at .*; call preview_creative again\.$/);
+    }
+    const unknown = await fetch(`${server.url}/creative/previews/${'x'.repeat(22)}`);
+    assert.equal(unknown.status, 404);
+    assert.deepEqual(await unknown.json(), { error: 'not_found', message: 'No such preview.' });
   });
 });

@@ -132,15 +132,33 @@ eachEngine('MCP transport (stateless JSON-RPC)', (engine) => {
     it('answers a body that is not JSON with a parse error, and a message that is not JSON-RPC with Invalid Request', async () => {
       const parse = await rpc('{"jsonrpc": "2.0", ');
       assert.equal(parse.status, 400);
-      assert.deepEqual(parse.body, { jsonrpc: '2.0', id: null, error: { code: ErrorCode.ParseError, message: 'Parse error: the body is not valid JSON.' } });
+      assert.deepEqual(parse.body, { jsonrpc: '2.0', id: null, error: { code: ErrorCode.ParseError, message: 'The request body is not valid JSON.' } });
       const text = await rpc(JSON.stringify(echo), { 'content-type': 'text/plain' });
       assert.equal(text.status, 415);
-      assert.equal(errorOf(text.body).code, ErrorCode.ConnectionClosed);
+      assert.equal(errorOf(text.body).code, ErrorCode.InvalidRequest);
       for (const body of [{ hello: 'world' }, { jsonrpc: '1.0', id: 1, method: 'ping' }, 42]) {
         const answer = await rpc(body);
         assert.equal(answer.status, 400, JSON.stringify(body));
         assert.equal(errorOf(answer.body).code, ErrorCode.InvalidRequest);
       }
+    });
+  });
+
+  describe('refusals before the protocol reads the request', () => {
+    it('answers a body nested too deeply with a parse error, and a NUL character with Invalid Request, in JSON-RPC', async () => {
+      const deep = await rpc(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"message":${'['.repeat(70)}${']'.repeat(70)}}}}`);
+      assert.equal(deep.status, 400);
+      assert.deepEqual(deep.body, { jsonrpc: '2.0', id: null, error: { code: ErrorCode.ParseError, message: 'The JSON body nests arrays and objects deeper than 64 levels.' } });
+      const nul = await rpc({ ...echo, params: { name: 'echo', arguments: { message: 'a\u0000b' } } });
+      assert.equal(nul.status, 400);
+      assert.deepEqual(nul.body, { jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest, message: 'Invalid body.params.arguments.message: must not contain the NUL character (U+0000).' } });
+    });
+
+    it('keeps the registry’s 401 with its challenge for a request without a credential', async () => {
+      const res = await fetch(`${server.url}/test/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(echo) });
+      assert.equal(res.status, 401);
+      assert.ok(res.headers.get('www-authenticate'));
+      assert.equal(((await res.json()) as Json).error, 'unauthorized');
     });
   });
 

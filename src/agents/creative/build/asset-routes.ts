@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../../db/database.ts';
+import { ApError } from '../../../protocol/errors.ts';
 import { assetTypes, findAsset, type AssetExtension, type StoredAsset } from './asset-store.ts';
 
 const fileForm = /^([0-9a-f]{64})\.([a-z0-9]+)$/;
@@ -30,7 +31,7 @@ export function assetRoutes(app: FastifyInstance, { db, path }: { db: Database; 
       const match = fileForm.exec(request.params.file);
       const extension = match?.[2] as AssetExtension | undefined;
       const row = match && extension && Object.hasOwn(assetTypes, extension) ? await findAsset(db, match[1]!) : undefined;
-      if (!row || row.content_type !== assetTypes[extension!]) return reply.code(404).type('text/plain; charset=utf-8').send('No such asset.');
+      if (!row || row.content_type !== assetTypes[extension!]) throw new ApError('not_found', 'No such asset.');
       const etag = `"${match![1]}"`;
       reply.header('cache-control', forever).header('etag', etag).header('x-content-type-options', 'nosniff');
       if (request.headers['if-none-match'] === etag) return reply.code(304).send();
