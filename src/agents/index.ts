@@ -5,6 +5,7 @@ import type { AppContext } from '../context.ts';
 import { baseUrl } from '../http/base-url.ts';
 import { BackgroundPass } from '../jobs/background-pass.ts';
 import { isLoopbackHost } from '../net/address-policy.ts';
+import { compileTaskSchemas } from '../protocol/schemas.ts';
 import { listingRoutes } from './listing.ts';
 import { keyRoutes } from './runtime/keys/routes.ts';
 import { signatureLifetimeSeconds } from './runtime/keys/lifetime.ts';
@@ -128,6 +129,8 @@ export const agentsPlugin = fp<AgentsOptions>(async (app, { ctx, tenants }) => {
     app.log.info({ agents: tenants.map((t) => `${base}${t.path}/mcp`) }, `agents serving at ${tenants.map((t) => `${base}${t.path}/mcp`).join(', ')}${credential}`);
   });
   app.addHook('onReady', async () => {
+    // Before the server listens, so no buyer's call waits behind a schema's compilation.
+    compileTaskSchemas([...new Set(tenants.flatMap((t) => t.tasks.map((task) => task.name)))]);
     await currentKey(ctx.db, keys);
     if (!agents.signingKeySecret) unsealedKeysWarning(app, ctx.config.host);
     // Both pick up what a previous process accepted but did not finish.

@@ -15,7 +15,7 @@ const registryRefusals: ReadonlySet<number> = new Set([401, 403, 429, 503]);
 
 /**
  * The error handler of the JSON-RPC endpoints (MCP's and A2A's): what is refused before the
- * protocol reads the request (a body that is not JSON or nests too deeply, a NUL character, a body
+ * protocol reads the request (a body that is not JSON or nests too deeply, a body
  * too large or of another media type) answers as a JSON-RPC error with `id: null`, with the
  * catalogue's status and message: -32700 for a body that cannot be parsed, -32600 for the rest, and
  * -32603 (its detail in the log) for a failure of ours. Credential, access, rate and shutdown
