@@ -16,9 +16,11 @@ import * as sql from '../sql.ts';
 export function crawlRequestRoute(app: FastifyInstance, ctx: AppContext, wake: () => void): void {
   const { limits } = ctx.config;
   const rules: RateLimitRule[] = [
+    // The asker's budget first: requests for a domain whose window is held wait their turn, and
+    // only as many of one asker's as its budget allows may wait.
+    { name: 'crawl-request', max: limits.crawlRequestsPerHourPerPrincipal, windowSeconds: 3600, by: 'principal' },
     // Only a queued crawl uses the domain's window: a refused request must not block everyone else.
     { name: 'crawl-request-domain', max: 1, windowSeconds: limits.crawlRequestDomainWindowSeconds, by: 'domain', counts: 'accepted' },
-    { name: 'crawl-request', max: limits.crawlRequestsPerHourPerPrincipal, windowSeconds: 3600, by: 'principal' },
   ];
   app.post<{ Body: Static<typeof CrawlRequestBody> }>(
     '/api/registry/crawl-request',
