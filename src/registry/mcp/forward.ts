@@ -30,6 +30,11 @@ export async function forward(app: FastifyInstance, tool: RegistryTool, args: Re
     params[name!] = rest[name!];
     delete rest[name!];
   }
+  // A GET route's arguments travel in its URL, which HTTP caps with the headers at 16 KB: more
+  // could never reach the route over REST, so it is refused here at the cost of reading 16 KB of it.
+  if (get && longerThan({ ...params, ...rest }, maxUrlBytes)) {
+    return result(400, JSON.stringify(errorBody(new ApError('validation_failed', `Invalid querystring: the arguments of ${tool.name} are longer than a URL may be (${maxUrlBytes / 1024} KB).`, { details: [{ in: 'querystring', field: '', message: 'is too long for a URL' }] }))));
+  }
   // Refused as the route would refuse it, before it is put in a URL (which cannot carry a lone surrogate).
   const refusal = textRefusal('params', params) ?? textRefusal(get ? 'querystring' : 'body', rest);
   if (refusal) return result(400, JSON.stringify(errorBody(refusal)));
@@ -59,6 +64,29 @@ export async function forward(app: FastifyInstance, tool: RegistryTool, args: Re
     ...(get ? {} : { payload: JSON.stringify(rest) }),
   });
   return result(res.statusCode, res.payload);
+}
+
+/** Node's default limit on a request's line and headers together, which a GET's query string must fit in. */
+const maxUrlBytes = 16 * 1024;
+
+/** Whether the keys and values of `args` add up to more than `budget` characters; reads no more than that. */
+function longerThan(args: Record<string, unknown>, budget: number): boolean {
+  let size = 0;
+  const stack: unknown[] = [args];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (value !== null && typeof value === 'object') {
+      for (const key in value) {
+        size += key.length + 2;
+        if (size > budget) return true;
+        stack.push((value as Record<string, unknown>)[key]);
+      }
+    } else {
+      size += typeof value === 'string' ? value.length : String(value).length;
+      if (size > budget) return true;
+    }
+  }
+  return false;
 }
 
 function result(status: number, body: string): ToolResult {

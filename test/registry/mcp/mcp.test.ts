@@ -220,6 +220,16 @@ eachEngine('the registry over MCP', (engine) => {
       }
     });
 
+    it('refuses a read tool’s arguments longer than any URL its route could be sent, as validation_failed', async () => {
+      const many = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`k${i}`, i]));
+      for (const args of [{ domain: 'acme.example', ...many }, { domain: 'x'.repeat(20_000) }]) {
+        const answer = await call('resolve_brand', args);
+        assert.equal(answer.isError, true);
+        assert.equal((answer.structuredContent as Json).error, 'validation_failed');
+        assert.match(String((answer.structuredContent as Json).message), /longer than a URL may be \(16 KB\)/);
+      }
+    });
+
     it('answers an unknown tool with the JSON-RPC error for invalid params', async () => {
       await assert.rejects(call('no_such_tool', {}), (err: unknown) => err instanceof McpError && err.code === ErrorCode.InvalidParams && /no_such_tool/.test(err.message));
     });

@@ -87,12 +87,15 @@ export function requestTextOf(fuzzCase: FuzzCase): string {
   return `${call.tool} ${JSON.stringify(call.headers)} ${writeJson(call.args)} ${JSON.stringify(writeJson(call.args))}`;
 }
 
+/** The text with each run of percent-escapes decoded on its own, so one run that is not UTF-8 (`%ED%A0%80`) leaves the others decoded. */
 function decodeSafely(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
+  return text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run;
+    }
+  });
 }
 
 export function describe(err: unknown): string {
