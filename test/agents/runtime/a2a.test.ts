@@ -66,19 +66,24 @@ eachEngine('agent runtime over A2A', (engine) => {
     assert.equal(typeof body.error.code, 'number');
   });
 
-  it('answers a body it cannot take before the SDK reads it in JSON-RPC: not JSON, empty, nested too deeply, holding a NUL character', async () => {
+  it('answers a body it cannot take before the SDK reads it in JSON-RPC (not JSON, empty, nested too deeply), and a NUL character in a skill’s parameters as the task’s refusal', async () => {
     const post = (body: string) => fetch(`${server.url}/test/a2a`, { method: 'POST', headers: { 'content-type': 'application/json', ...asAdmin }, body });
     const send = (parameters: string) => `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"data":{"skill":"echo","parameters":${parameters}}}]}}}`;
     for (const [body, code, message] of [
       ['{"jsonrpc":', -32700, 'The request body is not valid JSON.'],
       ['', -32700, 'The request body is empty; send a JSON document.'],
       [send(`{"message":${'['.repeat(70)}${']'.repeat(70)}}`), -32700, 'The JSON body nests arrays and objects deeper than 64 levels.'],
-      [send('{"message":"a\\u0000b"}'), -32600, 'Invalid body.params.message.parts.0.data.parameters.message: must not contain the NUL character (U+0000).'],
     ] as const) {
       const res = await post(body);
       assert.equal(res.status, 400, body.slice(0, 40));
       assert.deepEqual(await res.json(), { jsonrpc: '2.0', id: null, error: { code, message } }, body.slice(0, 40));
     }
+    // Text no store can hold reaches the task runner, which names the argument in A2A's own answer.
+    const nul = await fetch(`${server.url}/test/a2a`, { method: 'POST', headers: { 'content-type': 'application/json', 'a2a-version': '1.0', ...asAdmin }, body: send('{"message":"a\\u0000b"}') });
+    assert.equal(nul.status, 200);
+    const answer = JSON.stringify(await nul.json());
+    assert.match(answer, /"code":"INVALID_REQUEST"/);
+    assert.match(answer, /Invalid argument message: must not contain the NUL character/);
   });
 
   it('requires a credential', async () => {

@@ -145,13 +145,16 @@ eachEngine('MCP transport (stateless JSON-RPC)', (engine) => {
   });
 
   describe('refusals before the protocol reads the request', () => {
-    it('answers a body nested too deeply with a parse error, and a NUL character with Invalid Request, in JSON-RPC', async () => {
+    it('answers a body nested too deeply with a parse error in JSON-RPC, and a NUL character in arguments as the task’s refusal', async () => {
       const deep = await rpc(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"message":${'['.repeat(70)}${']'.repeat(70)}}}}`);
       assert.equal(deep.status, 400);
       assert.deepEqual(deep.body, { jsonrpc: '2.0', id: null, error: { code: ErrorCode.ParseError, message: 'The JSON body nests arrays and objects deeper than 64 levels.' } });
+      // Text no store can hold reaches the task runner, which names the argument in MCP's own tool error.
       const nul = await rpc({ ...echo, params: { name: 'echo', arguments: { message: 'a\u0000b' } } });
-      assert.equal(nul.status, 400);
-      assert.deepEqual(nul.body, { jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest, message: 'Invalid body.params.arguments.message: must not contain the NUL character (U+0000).' } });
+      assert.equal(nul.status, 200);
+      const result = resultOf(nul.body) as Json;
+      assert.equal(result.isError, true);
+      assert.deepEqual((result.structuredContent as Json).ap_error, { code: 'INVALID_REQUEST', message: 'Invalid argument message: must not contain the NUL character (U+0000).', field: 'message', recovery: 'correctable' });
     });
 
     it('keeps the registry’s 401 with its challenge for a request without a credential', async () => {
