@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import { Ajv, type AnySchema, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { ApError } from '../protocol/errors.ts';
-import { textFault } from '../protocol/text-faults.ts';
+import { jsonFault } from '../protocol/json-faults.ts';
 
 /**
  * Request validation with two Ajv instances. Query strings, params and headers arrive as text,
@@ -75,7 +75,7 @@ function create(options: Options, shared: AnySchema[]): Ajv {
 }
 
 /**
- * No text we store may hold U+0000 or a lone UTF-16 surrogate (`protocol/text-faults.ts`). One
+ * No text we store may hold U+0000 or a lone UTF-16 surrogate (`protocol/json-faults.ts`). One
  * hook refuses both in the query string, path parameters and parsed body of every route before
  * validation (the OAuth provider's own routes, handed over before it, check in their storage
  * adapter), as `validation_failed` naming the field, so nothing is written and no route has to
@@ -95,7 +95,7 @@ export function refuseUnstorableText(app: FastifyInstance): void {
 
 /** The refusal of a request part holding text no part of the system can hold (see refuseUnstorableText). */
 export function textRefusal(part: 'querystring' | 'params' | 'body', value: unknown): ApError | undefined {
-  const found = textFault(value);
+  const found = jsonFault(value);
   if (!found) return undefined;
   const field = found.path.join('.');
   const where = field ? `${part}.${field}` : part;

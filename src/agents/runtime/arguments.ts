@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { AgentError } from '../../protocol/errors.ts';
-import { textFault } from '../../protocol/text-faults.ts';
+import { jsonFault } from '../../protocol/json-faults.ts';
 import { invalidArgument } from './invalid-argument.ts';
 import type { AgentTask, JsonSchema } from './task.ts';
 
@@ -54,11 +54,11 @@ export function advertisedOutput(task: AgentTask): JsonSchema | undefined {
 
 /**
  * Checks the arguments before anything reads them (a handler, the idempotency hash, a log line):
- * text that cannot be stored or hashed (`protocol/text-faults.ts`), then the task's input schema.
+ * text that cannot be stored or hashed (`protocol/json-faults.ts`), then the task's input schema.
  * The error names the field at fault.
  */
 export function validateArguments(task: AgentTask, args: Record<string, unknown>): void {
-  const fault = textFault(args);
+  const fault = jsonFault(args);
   if (fault) throw new AgentError('INVALID_REQUEST', `Invalid argument ${jsonPathLite(fault.path) || '(arguments)'}: ${fault.problem}.`, { field: jsonPathLite(fault.path) });
   let validate = compiled.get(task.input);
   if (!validate) {

@@ -1,6 +1,6 @@
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { Database } from '../../db/database.ts';
-import { textFault } from '../../protocol/text-faults.ts';
+import { jsonFault } from '../../protocol/json-faults.ts';
 import * as sql from './sql.ts';
 
 /** What a client's metadata must pass before it is stored; throws the provider's error to refuse. */
@@ -20,7 +20,7 @@ export function databaseAdapter(db: Database, checkClient: ClientCheck = async (
     }
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
       // The provider's requests never pass our request hooks; refuse here what jsonb cannot hold.
-      const found = textFault(payload);
+      const found = jsonFault(payload);
       if (found) {
         const message = `${found.path.join('.') || 'a value'} ${found.problem}`;
         throw this.model === 'Client' ? new errors.InvalidClientMetadata(message) : new errors.InvalidRequest(message);

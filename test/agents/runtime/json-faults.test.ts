@@ -16,7 +16,7 @@ const bearer = { authorization: `Bearer ${publicTestCredential}` };
  * before the idempotency hash or a handler sees it, over every transport, in the protocol's own
  * envelope: INVALID_REQUEST naming the argument, correctable, and nothing written.
  */
-eachEngine('agent arguments with text no store can hold', (engine) => {
+eachEngine('agent arguments with values no store can hold', (engine) => {
   let server: TestServer;
   let sales: Client;
   let signals: Client;
@@ -68,6 +68,14 @@ eachEngine('agent arguments with text no store can hold', (engine) => {
     });
     assert.equal(res.status, 400);
     assert.deepEqual(((await res.json()) as Json).errors, [{ code: 'INVALID_REQUEST', message: `Invalid argument signal_agent_segment_id: ${LONE}.`, field: 'signal_agent_segment_id', recovery: 'correctable' }]);
+    // A number JSON can carry but not write back (1e999 parses as Infinity), in a field no schema types: the hash would throw.
+    const infinite = await fetch(`${server.url}/creative-builder/tasks/build_creative`, {
+      method: 'POST',
+      headers: { ...bearer, 'content-type': 'application/json' },
+      body: '{"idempotency_key":"' + randomUUID() + '","message":"a banner","item_limit":1e999}',
+    });
+    assert.equal(infinite.status, 400);
+    assert.deepEqual(((await infinite.json()) as Json).error, { code: 'INVALID_REQUEST', message: 'Invalid argument item_limit: must be a finite number.', field: 'item_limit', recovery: 'correctable' });
     assert.equal(await written(), before);
   });
 });
