@@ -84,10 +84,11 @@ function create(options: Options, shared: AnySchema[]): Ajv {
 export function refuseUnstorableText(app: FastifyInstance): void {
   app.addHook('preValidation', (request, _reply, done) => {
     // Bodies of routes whose protocol checks them itself (`checksOwnText`) are left to it.
-    // The query string and path parameters are decoded from the URL, where such characters can
-    // only arrive percent-escaped (the HTTP parser reads raw bytes as Latin-1): without a `%`
-    // only the body needs walking.
-    const escaped = request.url.includes('%');
+    // The query string and path parameters are decoded from the URL, which can carry U+0000 only
+    // as `%00` (the HTTP parser refuses a raw one) and no lone surrogate at all (an escape that is
+    // not UTF-8 is not decoded into one): without a `%00` only the body needs walking, which keeps
+    // the per-impression lookups, whose URLs are full of escapes, free of the walk.
+    const escaped = request.url.includes('%00');
     const body = request.routeOptions.config.checksOwnText ? undefined : textRefusal('body', request.body);
     done((escaped ? (textRefusal('querystring', request.query) ?? textRefusal('params', request.params)) : undefined) ?? body);
   });
