@@ -40,7 +40,7 @@ declare module 'fastify' {
 export async function testDeployment(ctx: AppContext, base: () => string): Promise<Tenant[]> {
   const { agents } = ctx.config;
   if (!agents.serve) return [];
-  const credentials = agents.testCredential ? [{ token: agents.testCredential, name: 'public-test' }] : [];
+  const credentials = agents.testCredential ? [{ token: agents.testCredential, name: 'public-test', public: true }] : [];
   const sales = salesAgent({ catalog: await catalogSetting('SALES_CATALOG', () => loadCatalogFile(agents.salesCatalog ?? demoCatalogPath)), base, credentials, testController: agents.testController });
   const signals = signalsAgent({
     catalog: await catalogSetting('SIGNALS_CATALOG', () => loadSignalsCatalog(agents.signalsCatalog ?? demoSignalsPath)),

@@ -15,6 +15,8 @@ export interface ConfiguredCredential {
   name: string;
   /** The organization (slug) the caller acts for here; none when absent. */
   organization?: string;
+  /** Published for anyone to try the agent with (the test deployment's): the agent card says it exists. */
+  public?: boolean;
 }
 
 export interface ConfiguredCredentials {

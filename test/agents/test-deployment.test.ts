@@ -159,4 +159,14 @@ describe('the test deployment', () => {
     });
     assert.equal(res.status, 401);
   });
+
+  it('says in each agent card that the bearer scheme is required and that a public test credential exists', async () => {
+    for (const path of ['/sales', '/signals', '/creative', '/creative-builder']) {
+      const card = await json(await fetch(`${server.url}${path}/.well-known/agent-card.json`));
+      const bearer = (card.securitySchemes as Json).bearer.httpAuthSecurityScheme as Json;
+      assert.equal(bearer.scheme, 'Bearer', path);
+      assert.match(bearer.description as string, /public test credential/, path);
+      assert.equal(JSON.stringify(card).includes(publicTestCredential), false, 'the card names the credential, not its value');
+    }
+  });
 });

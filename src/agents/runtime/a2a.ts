@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
-import { Role, TaskState, type AgentCard, type Message, type Task } from '@a2a-js/sdk';
+import { AgentCard, Role, TaskState, type Message, type Task } from '@a2a-js/sdk';
 import {
   AgentEvent,
   DefaultRequestHandler,
@@ -108,7 +108,7 @@ export function mountA2a(
   app.get(
     `${tenant.path}/.well-known/agent-card.json`,
     { onRequest: hostGuard, schema: { summary: `${tenant.name} agent card (A2A)`, tags: ['Agents'] } },
-    async (_request, reply) => reply.type('application/json').send(JSON.stringify(cardFor(`${baseUrl()}${tenant.path}/a2a`))),
+    async (_request, reply) => reply.type('application/json').send(JSON.stringify(AgentCard.toJSON(cardFor(`${baseUrl()}${tenant.path}/a2a`)))),
   );
   app.post(
     `${tenant.path}/a2a`,
@@ -232,6 +232,14 @@ function reply(contextId: string, payload: Record<string, unknown>, taskId = '')
   };
 }
 
+/** What the card says of the bearer credentials this agent takes. */
+function bearerDescription(tenant: Tenant): string {
+  const accepted = "An API key or access token of this deployment's registry (OAuth: the agent's URL as resource)";
+  return tenant.credentials?.some((c) => c.public)
+    ? `${accepted}, or this test deployment's public test credential (printed when it starts, and in its README).`
+    : `${accepted}.`;
+}
+
 function agentCard(tenant: Tenant, runner: TaskRunner, url: string): AgentCard {
   return {
     name: tenant.name,
@@ -240,8 +248,9 @@ function agentCard(tenant: Tenant, runner: TaskRunner, url: string): AgentCard {
     provider: undefined,
     version: '1.0.0',
     capabilities: { streaming: false, pushNotifications: false, extensions: [] },
-    securitySchemes: {},
-    securityRequirements: [],
+    // Every call needs a bearer credential (the /a2a route answers 401 without one).
+    securitySchemes: { bearer: { scheme: { $case: 'httpAuthSecurityScheme', value: { scheme: 'Bearer', bearerFormat: '', description: bearerDescription(tenant) } } } },
+    securityRequirements: [{ schemes: { bearer: { list: [] } } }],
     defaultInputModes: ['application/json'],
     defaultOutputModes: ['application/json'],
     skills: runner.tasks.map((task) => ({

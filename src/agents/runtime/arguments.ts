@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { AgentError } from '../../protocol/errors.ts';
 import { jsonFault } from '../../protocol/json-faults.ts';
+import { idempotencyKeyPattern } from './idempotency/service.ts';
 import { invalidArgument } from './invalid-argument.ts';
 import type { AgentTask, JsonSchema } from './task.ts';
 
@@ -28,7 +29,13 @@ export function advertisedInput(task: AgentTask): JsonSchema {
   const properties: Record<string, unknown> = { ...envelopeProperties, ...((task.input['properties'] as Record<string, unknown>) ?? {}) };
   let required = (task.input['required'] as string[] | undefined) ?? [];
   if (task.mutates) {
-    properties['idempotency_key'] = { type: 'string', format: 'uuid', description: 'Client-generated UUID v4; retry with the same key to get the first result again.' };
+    properties['idempotency_key'] = {
+      type: 'string',
+      minLength: 16,
+      maxLength: 255,
+      pattern: idempotencyKeyPattern,
+      description: 'Client-generated, unique per request (a UUID v4 is best); retry with the same key to get the first result again.',
+    };
     required = [...new Set([...required, 'idempotency_key'])];
   }
   schema = { ...task.input, properties, ...(required.length > 0 ? { required } : {}) };
@@ -36,9 +43,16 @@ export function advertisedInput(task: AgentTask): JsonSchema {
   return schema;
 }
 
+/** The envelope fields an answer carries beside the payload (core/protocol-envelope.json). */
+const envelopeOutputProperties = {
+  status: { type: 'string', description: "The task's status (enums/task-status.json): completed, submitted, failed, ..." },
+  context: envelopeProperties.context,
+};
+
 /**
- * The output schema a task advertises: its own, taking the echoed `context` too when it lists its
- * properties, so a client that checks structured content against it accepts the echo.
+ * The output schema a task advertises: its own, taking the envelope's `status` and the echoed
+ * `context` too when it lists its properties, so a client that checks structured content against
+ * it accepts them.
  */
 export function advertisedOutput(task: AgentTask): JsonSchema | undefined {
   // A long task's call answers its `{task_id, status}`; the output comes later, through get_task.
@@ -49,7 +63,7 @@ export function advertisedOutput(task: AgentTask): JsonSchema | undefined {
   const ref = output?.['$ref'];
   if (typeof ref === 'string') return { type: 'object', description: `The protocol's published schema ${ref}.` };
   if (!output || typeof output['properties'] !== 'object' || output['properties'] === null) return output;
-  return { ...output, properties: { context: envelopeProperties.context, ...(output['properties'] as Record<string, unknown>) } };
+  return { ...output, properties: { ...envelopeOutputProperties, ...(output['properties'] as Record<string, unknown>) } };
 }
 
 /**

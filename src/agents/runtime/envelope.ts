@@ -3,9 +3,10 @@ import { clampRetryAfter } from '../../protocol/retry-after.ts';
 import { failureRecovery } from './failure-recovery.ts';
 
 /**
- * The one protocol envelope of every agent answer, whatever the transport: the error object of
- * core/error.json, the request's `context` echoed unchanged, and no credential of the request ever
- * echoed back (not in a payload, an error message or a replay).
+ * The one protocol envelope of every agent answer, whatever the transport: the task's `status`
+ * (core/protocol-envelope.json) beside the payload, the error object of core/error.json, the
+ * request's `context` echoed unchanged, and no credential of the request ever echoed back (not in
+ * a payload, an error message or a replay).
  */
 
 /** An agent error on the wire (core/error.json): `{code, message}` as the spec shows, and what the schema adds. */
@@ -67,9 +68,15 @@ export function successBody(payload: Record<string, unknown>, echo: Echo): Recor
   return answered(payload, echo).body;
 }
 
-/** The answered payload and its JSON, serialized once when (as almost always) nothing needs redacting. */
+/**
+ * The answered payload and its JSON, serialized once when (as almost always) nothing needs
+ * redacting. The envelope's `status` comes first: `completed`, unless the payload says its own (a
+ * submitted task's, get_task's, or a media buy's status where its published response puts one;
+ * the protocol's client reads a domain status beside a payload as completed).
+ */
 function answered(payload: Record<string, unknown>, echo: Echo): { body: Record<string, unknown>; text: string } {
-  const { context: _ignored, ...rest } = payload;
+  const { context: _ignored, ...fields } = payload;
+  const rest = 'status' in fields ? fields : { status: 'completed', ...fields };
   const withContext = (value: Record<string, unknown>) => (echo.context ? { ...value, context: echo.context } : value);
   let body = withContext(rest);
   let text = JSON.stringify(body);
@@ -91,13 +98,13 @@ export function mcpToolResult(payload: Record<string, unknown>, echo: Echo): Mcp
   return { content: [{ type: 'text', text }], structuredContent: body };
 }
 
-/** The MCP tool result of an error: `isError`, the error object's JSON as text, `{ap_error, context?}` as structured content. */
+/** The MCP tool result of an error: `isError`, the error object's JSON as text (the spec's shape), `{status: failed, ap_error, context?}` as structured content. */
 export function mcpToolError(err: unknown, echo: Echo): McpToolResult {
   const error = errorBody(err, echo);
   return {
     isError: true,
     content: [{ type: 'text', text: JSON.stringify(error) }],
-    structuredContent: echo.context ? { ap_error: error, context: echo.context } : { ap_error: error },
+    structuredContent: failed({ ap_error: error }, echo),
   };
 }
 
@@ -110,18 +117,20 @@ export interface McpToolResult {
 
 export type HttpEnvelope = 'creative' | 'signals';
 
-/** The plain-HTTP error body (agent-tasks spec section 7): creative `{error}`, signals `{errors: [...]}`. */
+/** The plain-HTTP error body (agent-tasks spec section 7): creative `{error}`, signals `{errors: [...]}`, beside `status: failed`. */
 export function httpErrorBody(envelope: HttpEnvelope, err: unknown, echo: Echo): Record<string, unknown> {
   const error = errorBody(err, echo);
-  const body: Record<string, unknown> = envelope === 'creative' ? { error } : { errors: [error] };
-  if (echo.context) body['context'] = echo.context;
-  return body;
+  return failed(envelope === 'creative' ? { error } : { errors: [error] }, echo);
 }
 
-/** The data part of an A2A answer that failed: `{error, context?}`. */
+/** The data part of an A2A answer that failed: `{status: failed, error, context?}`. */
 export function a2aErrorData(err: unknown, echo: Echo): Record<string, unknown> {
-  const error = errorBody(err, echo);
-  return echo.context ? { error, context: echo.context } : { error };
+  return failed({ error: errorBody(err, echo) }, echo);
+}
+
+/** A failed task's envelope around its error fields, with the request's context. */
+function failed(fields: Record<string, unknown>, echo: Echo): Record<string, unknown> {
+  return { status: 'failed', ...fields, ...(echo.context ? { context: echo.context } : {}) };
 }
 
 function collectCredentials(value: unknown, into: string[], depth: number): void {

@@ -96,7 +96,7 @@ export interface AgentTask {
    * AGENT_VALIDATE_OUTPUTS is on (always in the tests). `{$ref: '/schemas/…'}` names a published schema.
    */
   output?: JsonSchema;
-  /** Mutating tasks require an `idempotency_key` (UUID v4) and replay their first success. */
+  /** Mutating tasks require an `idempotency_key` (the published schemas' pattern; a UUID v4 is best) and replay their first success. */
   mutates: boolean;
   /**
    * Long-running: answered at once with `{task_id, status: 'submitted'}` and run by a worker; the

@@ -309,7 +309,7 @@ for (const engine of engines) {
         const res = await post(body);
         assert.equal(res.status, status, `${code}: ${res.status}`);
         const answer = await json(res);
-        assert.deepEqual(Object.keys(answer), ['error']);
+        assert.deepEqual(Object.keys(answer), ['status', 'error']);
         assert.equal(answer.error.code, code);
         const mcp = await call(body);
         assert.equal(mcp.error.code, code, 'the same over MCP');

@@ -144,7 +144,7 @@ eachEngine('creative agent: creative library', (engine) => {
     const res = await post(acme.token, { idempotency_key: randomUUID(), account, creatives: [banner('good'), missing] });
     assert.equal(res.status, 422);
     const body = await json(res);
-    assert.deepEqual(Object.keys(body), ['error']);
+    assert.deepEqual(Object.keys(body), ['status', 'error']);
     assert.equal(body.error.code, 'VALIDATION_ERROR');
     assert.deepEqual(await ids(acme, { account }), []);
   });

@@ -204,7 +204,7 @@ describe('creative agent: preview_creative', () => {
     const res = await post({ request_type: 'single', creative_manifest: manifest });
     assert.equal(res.status, 422);
     const body = await json(res);
-    assert.deepEqual(Object.keys(body), ['error']);
+    assert.deepEqual(Object.keys(body), ['status', 'error']);
     assert.equal(body.error.code, 'VALIDATION_ERROR');
   });
 

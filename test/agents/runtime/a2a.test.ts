@@ -22,12 +22,27 @@ eachEngine('agent runtime over A2A', (engine) => {
       card.skills.map((s) => s.id),
       ['get_ap_capabilities', 'get_task', 'cancel_task', 'echo', 'create_widget', 'build_thing', 'flaky_create'],
     );
-    assert.deepEqual(card.supportedInterfaces[0], { url: `${server.url}/test/a2a`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' });
+    assert.deepEqual(card.supportedInterfaces[0], { url: `${server.url}/test/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' });
+  });
+
+  it('declares the bearer scheme the endpoint requires, as the card a client reads before calling', async () => {
+    const card = (await (await fetch(`${server.url}/test/.well-known/agent-card.json`)).json()) as {
+      securitySchemes: Record<string, { httpAuthSecurityScheme?: { scheme: string; description: string } }>;
+      securityRequirements: Array<{ schemes: Record<string, unknown> }>;
+    };
+    const bearer = card.securitySchemes['bearer']?.httpAuthSecurityScheme;
+    assert.equal(bearer?.scheme, 'Bearer');
+    assert.match(bearer.description, /API key or access token/);
+    assert.doesNotMatch(bearer.description, /public test credential/, 'this tenant takes no public credential');
+    assert.deepEqual(Object.keys(card.securityRequirements[0]!.schemes), ['bearer']);
+    const unauthenticated = await fetch(`${server.url}/test/a2a`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{}}' });
+    assert.equal(unauthenticated.status, 401);
+    assert.match(unauthenticated.headers.get('www-authenticate') ?? '', /^Bearer/);
   });
 
   it('runs the skill a data part names, through the official client', async () => {
     const client = await a2aClient(server.url);
-    assert.deepEqual(await callSkill(client, 'echo', { message: 'over a2a' }), { message: 'over a2a' });
+    assert.deepEqual(await callSkill(client, 'echo', { message: 'over a2a' }), { status: 'completed', message: 'over a2a' });
     const capabilities = await callSkill(client, 'get_ap_capabilities', {});
     assert.deepEqual((capabilities['ap'] as { idempotency: unknown }).idempotency, { supported: true, replay_ttl_seconds: 86400 });
   });

@@ -59,7 +59,9 @@ eachEngine('who may call an agent', (engine) => {
     try {
       const result = (await client.callTool({ name: 'whoami', arguments: {} })) as Json;
       assert.equal(result.isError, undefined, JSON.stringify(result));
-      return result.structuredContent as Json;
+      const { status, ...caller } = result.structuredContent as Json;
+      assert.equal(status, 'completed');
+      return caller;
     } finally {
       await client.close();
     }

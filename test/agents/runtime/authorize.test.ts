@@ -29,7 +29,7 @@ eachEngine('per-agent access', (engine) => {
     const member = await mcpClient(server.url, '/private', { authorization: `Bearer ${await createApiKeyFor(server.db, (await seedOrganization(server.db)).slug)}` });
     try {
       const allowed = (await operator.callTool({ name: 'ping', arguments: {} })) as Json;
-      assert.deepEqual(allowed.structuredContent, { pong: true });
+      assert.deepEqual(allowed.structuredContent, { status: 'completed', pong: true });
       const refused = (await member.callTool({ name: 'ping', arguments: {} })) as Json;
       assert.equal(refused.isError, true);
       assert.equal(JSON.parse(refused.content[0].text).code, 'AGENT_ACCESS_DENIED');

@@ -79,7 +79,7 @@ eachEngine('the protocol envelope every agent shares', (engine) => {
   });
 
   describe('errors', () => {
-    it('answers an MCP error as isError, the error object as text and {ap_error, context} as structured content', async () => {
+    it('answers an MCP error as isError, the error object as text and {status: failed, ap_error, context} as structured content', async () => {
       const context = { trace_id: 't-1', nested: { n: [1, 2] } };
       const result = await call('fail', { code: 'RATE_LIMITED', message: 'Slow down.', context });
       assert.equal(result.isError, true);
@@ -94,14 +94,14 @@ eachEngine('the protocol envelope every agent shares', (engine) => {
         details: { asked: 'RATE_LIMITED' },
       });
       assert.deepEqual(validateSchema(ERROR_SCHEMA, error).errors, []);
-      assert.deepEqual(result.structuredContent, { ap_error: error, context });
+      assert.deepEqual(result.structuredContent, { status: 'failed', ap_error: error, context });
     });
 
     it('gives an error the recovery of its code and a failure nothing of its internals', async () => {
       assert.equal(JSON.parse((await call('fail', { code: 'ACCOUNT_SUSPENDED' })).content[0].text).recovery, 'terminal');
       // A fault of the task itself, which the same request meets again: not worth a retry.
       const crash = await call('fail', { code: 'CRASH', message: 'stack and secrets' });
-      assert.deepEqual(crash.structuredContent, { ap_error: { code: 'INTERNAL_ERROR', message: 'The agent failed to complete the task.', recovery: 'terminal' } });
+      assert.deepEqual(crash.structuredContent, { status: 'failed', ap_error: { code: 'INTERNAL_ERROR', message: 'The agent failed to complete the task.', recovery: 'terminal' } });
     });
 
     it('answers the same error object over MCP, A2A and plain HTTP, suggestion included', async () => {
@@ -112,8 +112,8 @@ eachEngine('the protocol envelope every agent shares', (engine) => {
       assert.equal(res.status, 404);
       const plain = (await res.json()) as Json;
       assert.equal(mcp.suggestion, 'Ask for another code.');
-      assert.deepEqual(a2a, { error: mcp, context: { c: 1 } });
-      assert.deepEqual(plain, { errors: [mcp], context: { c: 1 } });
+      assert.deepEqual(a2a, { status: 'failed', error: mcp, context: { c: 1 } });
+      assert.deepEqual(plain, { status: 'failed', errors: [mcp], context: { c: 1 } });
     });
 
     it('refuses an ap_major_version it does not speak with VERSION_UNSUPPORTED naming the supported ones', async () => {
@@ -127,6 +127,44 @@ eachEngine('the protocol envelope every agent shares', (engine) => {
         assert.deepEqual(context, { v: 2 });
       }
       assert.equal(((await call('get_ap_capabilities', { ap_major_version: 3 })).structuredContent as Json).ap.major_versions[0], 3);
+    });
+  });
+
+  describe('status', () => {
+    const ENVELOPE = '/schemas/3.0.6/core/protocol-envelope.json';
+    /** The envelope a flat answer carries, as core/protocol-envelope.json describes it apart from its payload. */
+    const envelopeOf = ({ status, task_id, context_id, replayed, ...payload }: Json) => ({ status, payload, ...(task_id ? { task_id } : {}), ...(context_id ? { context_id } : {}), ...(replayed === undefined ? {} : { replayed }) });
+
+    it('carries the task status beside the payload on every answer, over every transport', async () => {
+      const mcp = await call('get_ap_capabilities', {});
+      const text = JSON.parse(mcp.content[0].text as string) as Json;
+      assert.equal((mcp.structuredContent as Json).status, 'completed');
+      assert.equal(text.status, 'completed');
+      assert.deepEqual(validateSchema(ENVELOPE, envelopeOf(text)).errors, []);
+      assert.deepEqual(validateSchema(CAPABILITIES_SCHEMA, text).errors, []);
+      const a2a = await callSkill(await a2aClient(server.url, '/envelope'), 'get_ap_capabilities', {});
+      assert.equal(a2a['status'], 'completed');
+      const plain = (await (await http('get_ap_capabilities', {})).json()) as Json;
+      assert.equal(plain.status, 'completed');
+      const failure = await call('fail', { code: 'CONFLICT' });
+      assert.deepEqual(validateSchema(ENVELOPE, envelopeOf(failure.structuredContent as Json)).errors, []);
+      assert.equal((failure.structuredContent as Json).status, 'failed');
+    });
+
+    it('marks a replay beside the status, and the first answer as not replayed', async () => {
+      const key = randomUUID();
+      const first = (await call('reflect', { idempotency_key: key, note: 'n' })).structuredContent as Json;
+      const again = (await call('reflect', { idempotency_key: key, note: 'n' })).structuredContent as Json;
+      assert.equal(first.status, 'completed');
+      assert.equal(first.replayed, false);
+      assert.equal(again.status, 'completed');
+      assert.equal(again.replayed, true);
+      assert.deepEqual(validateSchema(ENVELOPE, envelopeOf(again)).errors, []);
+    });
+
+    it('never emits the legacy task_status or response_status', async () => {
+      const answer = (await call('get_ap_capabilities', {})).structuredContent as Json;
+      assert.equal('task_status' in answer || 'response_status' in answer, false);
     });
   });
 
@@ -149,7 +187,7 @@ eachEngine('the protocol envelope every agent shares', (engine) => {
       assert.ok((tools.find((t) => t.name === 'typed')!.outputSchema!.properties as Json)['context']);
       // The SDK client checks structured content against the advertised output schema, and throws when it does not match.
       const typed = await call('typed', { context: { trace: 'o' } });
-      assert.deepEqual(typed.structuredContent, { ok: true, context: { trace: 'o' } });
+      assert.deepEqual(typed.structuredContent, { status: 'completed', ok: true, context: { trace: 'o' } });
     });
 
     it('answers without a context when the request had none, even if the task returned one', async () => {

@@ -60,7 +60,7 @@ eachEngine('agent tasks over plain HTTP', (engine) => {
   it('answers a creative task with its payload', async () => {
     const res = await post('/creative/tasks/preview_creative', '{}');
     assert.equal(res.status, 200);
-    assert.deepEqual(await json(res), { previews: [] });
+    assert.deepEqual(await json(res), { status: 'completed', previews: [] });
   });
 
   it('answers creative errors 400, 404 and 422 with {error: {code, message, ...}}', async () => {
@@ -74,7 +74,8 @@ eachEngine('agent tasks over plain HTTP', (engine) => {
       const res = await post('/creative/tasks/preview_creative', body);
       assert.equal(res.status, status, body);
       const answer = await json(res);
-      assert.deepEqual(Object.keys(answer), ['error']);
+      assert.deepEqual(Object.keys(answer), ['status', 'error']);
+      assert.equal(answer.status, 'failed');
       assert.equal(answer.error.code, code, body);
       assert.equal(typeof answer.error.message, 'string');
       assert.equal(answer.error.recovery, 'correctable');
@@ -87,13 +88,14 @@ eachEngine('agent tasks over plain HTTP', (engine) => {
   it('answers an internal failure 500 without its details', async () => {
     const res = await post('/creative/tasks/preview_creative', '{"fail": "crash"}');
     assert.equal(res.status, 500);
-    assert.deepEqual(await json(res), { error: { code: 'INTERNAL_ERROR', message: 'The agent failed to complete the task.', recovery: 'terminal' } });
+    assert.deepEqual(await json(res), { status: 'failed', error: { code: 'INTERNAL_ERROR', message: 'The agent failed to complete the task.', recovery: 'terminal' } });
   });
 
   it('answers signals errors with {errors: [{code, message, field, suggestion}]}', async () => {
     const res = await post('/signals/tasks/activate_signal', '{"signal_agent_segment_id": "seg-9"}');
     assert.equal(res.status, 404);
     assert.deepEqual(await json(res), {
+      status: 'failed',
       errors: [
         { code: 'SIGNAL_AGENT_SEGMENT_NOT_FOUND', message: 'No segment seg-9.', field: 'signal_agent_segment_id', suggestion: 'Call get_signals for current ids.', recovery: 'correctable' },
       ],

@@ -55,14 +55,14 @@ eachEngine('MCP transport (stateless JSON-RPC)', (engine) => {
       assert.equal(answer.status, 200);
       assert.match(answer.type, /^application\/json/);
       const result = CallToolResultSchema.parse(resultOf(answer.body));
-      assert.deepEqual(result.structuredContent, { message: 'bare' });
-      assert.deepEqual(JSON.parse((result.content[0] as { text: string }).text), { message: 'bare' });
+      assert.deepEqual(result.structuredContent, { status: 'completed', message: 'bare' });
+      assert.deepEqual(JSON.parse((result.content[0] as { text: string }).text), { status: 'completed', message: 'bare' });
     });
 
     it('answers plain JSON to a client that sends no Accept at all', async () => {
       const answer = await rpc(echo, { accept: '' });
       assert.equal(answer.status, 200);
-      assert.deepEqual(resultOf(answer.body).structuredContent, { message: 'bare' });
+      assert.deepEqual(resultOf(answer.body).structuredContent, { status: 'completed', message: 'bare' });
     });
 
     it('answers one server-sent event when the client accepts them', async () => {
@@ -70,7 +70,7 @@ eachEngine('MCP transport (stateless JSON-RPC)', (engine) => {
       assert.match(res.headers.get('content-type') ?? '', /^text\/event-stream/);
       const text = await res.text();
       assert.match(text, /^event: message\ndata: .*\n\n$/);
-      assert.deepEqual(resultOf(JSON.parse(text.split('\n')[1]!.slice(6))).structuredContent, { message: 'bare' });
+      assert.deepEqual(resultOf(JSON.parse(text.split('\n')[1]!.slice(6))).structuredContent, { status: 'completed', message: 'bare' });
     });
   });
 
@@ -178,7 +178,7 @@ eachEngine('MCP transport (stateless JSON-RPC)', (engine) => {
       assert.equal((answer.body as unknown[]).length, 3);
       assert.deepEqual(resultOf(ping), {});
       assert.equal((call as Json).id, 'b');
-      assert.deepEqual(resultOf(call).structuredContent, { message: 'bare' });
+      assert.deepEqual(resultOf(call).structuredContent, { status: 'completed', message: 'bare' });
       assert.equal(errorOf(unknown).code, ErrorCode.MethodNotFound);
     });
 

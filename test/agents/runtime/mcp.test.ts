@@ -51,7 +51,7 @@ eachEngine('agent runtime over MCP', (engine) => {
     it('answers with the payload as JSON text in content[0] and as structuredContent', async () => {
       const result = await call('echo', { message: 'hello' });
       assert.equal(result.isError, undefined);
-      assert.deepEqual(payloadOf(result), { message: 'hello' });
+      assert.deepEqual(payloadOf(result), { status: 'completed', message: 'hello' });
     });
 
     it('reports its capabilities, valid against the published schema', async () => {
@@ -105,7 +105,7 @@ eachEngine('agent runtime over MCP', (engine) => {
       const data = (await res.text()).split('\n').find((line) => line.startsWith('data: '))!;
       const message = JSON.parse(data.slice(6)) as Json;
       assert.equal(message.id, 1);
-      assert.deepEqual(JSON.parse(message.result.content[0].text), { message: 'raw' });
+      assert.deepEqual(JSON.parse(message.result.content[0].text), { status: 'completed', message: 'raw' });
     });
 
     it('requires a bearer credential', async () => {
@@ -135,12 +135,30 @@ eachEngine('agent runtime over MCP', (engine) => {
   describe('idempotency', () => {
     const create = (key: string, name = 'widget', extra: Record<string, unknown> = {}) => call('create_widget', { idempotency_key: key, account: { account_id: 'acc-1' }, name, ...extra });
 
-    it('requires a UUID v4 key on mutating tasks', async () => {
-      for (const args of [{}, { idempotency_key: 'abc' }, { idempotency_key: uuidv7() }]) {
+    it('requires a key of the published pattern on mutating tasks, as buyers\' tools send them', async () => {
+      for (const args of [{}, { idempotency_key: 'abc' }, { idempotency_key: 'fifteen-chars-x' }, { idempotency_key: 'has spaces in it, see' }, { idempotency_key: 'k'.repeat(256) }]) {
         const error = payloadOf(await call('create_widget', { account: { account_id: 'a' }, name: 'w', ...args }));
         assert.equal(error.code, 'INVALID_REQUEST');
         assert.equal(error.field, 'idempotency_key');
       }
+      const readable = `invalid-transitions-setup-v1.${randomUUID().slice(0, 8)}`;
+      for (const key of [readable, uuidv7(), 'k'.repeat(255), 'A_b.c:d-0123456789']) {
+        const answer = payloadOf(await create(key, `widget ${key.slice(0, 40)}`));
+        assert.equal(typeof answer.widget_id, 'string', JSON.stringify(answer));
+      }
+      const input = (await client.listTools()).tools.find((t) => t.name === 'create_widget')!.inputSchema as Json;
+      assert.equal(input.properties.idempotency_key.pattern, '^[A-Za-z0-9_.:-]{16,255}$');
+    });
+
+    it('reads a UUID in either case as one key, and any other key exactly', async () => {
+      const uuid = randomUUID();
+      const first = payloadOf(await create(uuid));
+      assert.equal(payloadOf(await create(uuid.toUpperCase())).widget_id, first.widget_id);
+      const readable = `Buyer-Setup-Key-${randomUUID().slice(0, 8)}`;
+      const mixed = payloadOf(await create(readable));
+      const lower = payloadOf(await create(readable.toLowerCase()));
+      assert.equal(lower.replayed, false);
+      assert.notEqual(lower.widget_id, mixed.widget_id);
     });
 
     it('replays the first response for the same key and payload, without running again', async () => {
@@ -197,7 +215,7 @@ eachEngine('agent runtime over MCP', (engine) => {
       const before = executions.flaky_create;
       assert.equal(payloadOf(await call('flaky_create', { idempotency_key: key, name })).code, 'INTERNAL_ERROR');
       const second = payloadOf(await call('flaky_create', { idempotency_key: key, name }));
-      assert.deepEqual(second, { created: name, replayed: false });
+      assert.deepEqual(second, { status: 'completed', created: name, replayed: false });
       assert.equal(payloadOf(await call('flaky_create', { idempotency_key: key, name })).replayed, true);
       assert.equal(executions.flaky_create, before + 2);
     });

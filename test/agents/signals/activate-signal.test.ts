@@ -42,7 +42,7 @@ eachEngine('signals agent: activate_signal', (engine) => {
     const buyer = await callers.organization();
     const target = agentTarget('live-at-once');
     const answer = await buyer.activate({ signal_agent_segment_id: 'agr_runners', destinations: [target] });
-    assert.equal(answer.status, undefined, 'answered at once, not as a task');
+    assert.equal(answer.status, 'completed', 'answered at once, not as a task');
     assert.equal(answer.task_id, undefined);
     const [deployment] = answer.deployments as Json[];
     assert.deepEqual({ ...deployment, deployed_at: undefined }, { ...target, is_live: true, activation_key: { type: 'key_value', key: 'ap_signal', value: 'agr_runners' }, deployed_at: undefined });

@@ -20,7 +20,7 @@ describe('signals agent: tasks over plain HTTP', () => {
   /** The envelope's one error, after checking the envelope against the published schemas. */
   const envelopeError = async (res: Response): Promise<Json> => {
     const body = await json(res);
-    assert.deepEqual(Object.keys(body), ['errors']);
+    assert.deepEqual(Object.keys(body), ['status', 'errors']);
     assert.deepEqual(validateSchema(ACTIVATE_RESPONSE, body).errors, [], 'the error branch of activate_signal’s response');
     assert.equal(body.errors.length, 1);
     const [error] = body.errors as Json[];

@@ -184,7 +184,7 @@ describe('callApAgent: retries, long-running tasks, webhooks, timeouts and cance
   it('sends a mutating task a UUID v4 idempotency key, and none to a read', async () => {
     const first = await callApAgent({ ...target(), task: 'create_widget', arguments: { account: { account_id: 'a1' }, name: 'w' } });
     assert.equal(first['replayed'], false);
-    assert.deepEqual(await callApAgent({ ...target(), task: 'echo', arguments: { message: 'hi' } }), { message: 'hi' });
+    assert.deepEqual(await callApAgent({ ...target(), task: 'echo', arguments: { message: 'hi' } }), { status: 'completed', message: 'hi' });
     const key = randomUUID();
     await callApAgent({ ...target(), task: 'create_widget', arguments: { account: { account_id: 'a1' }, name: 'w', idempotency_key: key } });
     const again = await callApAgent({ ...target(), task: 'create_widget', arguments: { account: { account_id: 'a1' }, name: 'w', idempotency_key: key } });

@@ -11,18 +11,27 @@ export interface IdempotencySettings {
   replayTtlSeconds: number;
 }
 
-const uuidV4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+/**
+ * The published request schemas' key: 16 to 255 of these characters. The spec asks clients for a
+ * UUID v4, which this allows; buyers' tools also send readable keys (`invalid-transitions-setup-v1`).
+ */
+export const idempotencyKeyPattern = '^[A-Za-z0-9_.:-]{16,255}$';
+const keyForm = new RegExp(idempotencyKeyPattern);
+const uuidForm = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The key a mutating request must carry: a client-generated UUID v4. */
+/**
+ * The key a mutating request must carry, as stored: a UUID in either case is one UUID, so it is
+ * lowercased; any other key is compared exactly.
+ */
 export function requireKey(args: Record<string, unknown>): string {
   const key = args['idempotency_key'];
-  if (typeof key !== 'string' || !uuidV4.test(key)) {
-    throw new AgentError('INVALID_REQUEST', 'idempotency_key is required on mutating requests and must be a UUID v4.', {
+  if (typeof key !== 'string' || !keyForm.test(key)) {
+    throw new AgentError('INVALID_REQUEST', 'idempotency_key is required on mutating requests: 16 to 255 letters, digits, or _ . : - (a UUID v4 is best).', {
       field: 'idempotency_key',
       suggestion: 'Generate one with crypto.randomUUID() and reuse it only to retry the same request.',
     });
   }
-  return key.toLowerCase();
+  return uuidForm.test(key) ? key.toLowerCase() : key;
 }
 
 /**

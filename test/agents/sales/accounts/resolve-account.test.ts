@@ -82,7 +82,7 @@ eachEngine('sales agent: resolving a request’s account', (engine) => {
     const statuses: Array<[string, AccountStatus]> = [['pending', 'pending_approval'], ['payment', 'payment_required'], ['suspended', 'suspended'], ['closed', 'closed']];
     for (const [name, status] of statuses) await setAccountStatus(server.db, byName.get(name)!, status, { by: 'seller:ops', at: new Date() });
 
-    assert.deepEqual(await buyer.call('spend', { account: { account_id: byName.get('active') } }), { spent_on: byName.get('active') });
+    assert.deepEqual(await buyer.call('spend', { account: { account_id: byName.get('active') } }), { status: 'completed', spent_on: byName.get('active') });
     const refusals = [];
     for (const name of ['pending', 'payment', 'suspended', 'closed']) refusals.push((await buyer.fail('spend', { account: { account_id: byName.get(name) } })).code);
     assert.deepEqual(refusals, ['ACCOUNT_SETUP_REQUIRED', 'ACCOUNT_PAYMENT_REQUIRED', 'ACCOUNT_SUSPENDED', 'ACCOUNT_SUSPENDED']);
