@@ -201,6 +201,8 @@ const published: Record<string, string> = {
   activate_signal: '/schemas/3.0.6/signals/activate-signal-response.json',
   get_task: '/schemas/3.0.6/core/tasks-get-response.json',
   cancel_task: '/schemas/3.0.6/core/tasks-get-response.json',
+  sync_accounts: '/schemas/3.0.6/account/sync-accounts-response.json',
+  list_accounts: '/schemas/3.0.6/account/list-accounts-response.json',
 };
 
 /** A caller of the signals agent over MCP (the official SDK client); every answer is checked against its published schema. */
