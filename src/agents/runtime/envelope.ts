@@ -110,10 +110,15 @@ export interface McpToolResult {
 
 export type HttpEnvelope = 'creative' | 'signals';
 
-/** The plain-HTTP error body (agent-tasks spec section 7): creative `{error}`, signals `{errors: [...]}`. */
+/**
+ * The plain-HTTP error body (agent-tasks spec section 7): creative `{error}`, signals `{errors: [...]}`,
+ * which lists each part of an error that carries its parts in `details.errors` (an activation's
+ * refused targets) as one error each.
+ */
 export function httpErrorBody(envelope: HttpEnvelope, err: unknown, echo: Echo): Record<string, unknown> {
   const error = errorBody(err, echo);
-  const body: Record<string, unknown> = envelope === 'creative' ? { error } : { errors: [error] };
+  const parts = error.details?.['errors'];
+  const body: Record<string, unknown> = envelope === 'creative' ? { error } : { errors: Array.isArray(parts) && parts.length > 0 ? parts : [error] };
   if (echo.context) body['context'] = echo.context;
   return body;
 }
