@@ -78,7 +78,7 @@ export async function signalsBench(): Promise<void> {
   console.log(relevanceLine(signalsRelevance(demo)));
 }
 
-const deliverTo = { deployments: [{ type: 'platform', platform: 'tradeflow-dsp' }], countries: ['US'] };
+const deliverTo = { deployments: [{ type: 'platform', platform: 'the-trade-desk' }], countries: ['US'] };
 
 /** Briefs as planners write them, across the catalog's categories; some name where the signals go. */
 const briefs: Array<{ spec: string; delivered?: true }> = [

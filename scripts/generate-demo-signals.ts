@@ -17,6 +17,8 @@ interface Provider {
   countries: string[];
   currency: string;
   platforms: string[];
+  /** Sell-side platforms it offers its signals on besides the ad server. */
+  sellSide?: string[];
 }
 
 interface Segment {
@@ -34,29 +36,45 @@ interface Segment {
   range?: { min: number; max: number };
 }
 
-let seed = 20240617;
-function random(): number {
-  seed = (seed * 1103515245 + 12345) % 2147483648;
-  return seed / 2147483648;
+function seeded(start: number): () => number {
+  let seed = start;
+  return () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
 }
+const random = seeded(20240617);
+// The ad server's and SSPs' availability draws from its own sequence, so adding them left every
+// other value of the catalog as it was.
+const sellSideRandom = seeded(20261128);
 const jitter = (value: number, spread = 0.25) => value * (1 - spread + 2 * spread * random());
 const round = (value: number, digits: number) => Number(value.toFixed(digits));
 
-const dsps = ['tradeflow-dsp', 'northstar-dsp', 'bluewave-dsp', 'cinder-ctv', 'openlane-dsp'];
+// Platforms by the identifiers buyers' tools name them with (core/destination.json's examples are
+// "the-trade-desk" and "amazon-dsp"): the major DSPs, Google's ad server, and the SSPs that curate.
+const dsps = ['the-trade-desk', 'dv360', 'amazon-dsp', 'yahoo-dsp', 'xandr'];
+/** Where every marketplace signal is also offered (publisher-side activation through the ad server). */
+const adServers = ['google-ad-manager'];
+/** Where contextual signals are also offered (curated deals on the sell side). */
+const ssps = ['magnite', 'pubmatic', 'index-exchange'];
+/** How each platform's segment ids start. */
+const segmentPrefix: Record<string, string> = {
+  'the-trade-desk': 'ttd', dv360: 'dv360', 'amazon-dsp': 'amzn', 'yahoo-dsp': 'yahoo', xandr: 'xandr', 'google-ad-manager': 'gam', magnite: 'mgni', pubmatic: 'pubm', 'index-exchange': 'ix',
+};
 
 const providers = {
   audiencegraph: { name: 'AudienceGraph', domain: 'audiencegraph.example', prefix: 'agr', countries: ['US', 'CA'], currency: 'USD', platforms: dsps.slice(0, 4) },
-  censia: { name: 'Censia Europe', domain: 'censia.example', prefix: 'cen', countries: ['GB', 'DE', 'FR', 'ES', 'IT', 'NL'], currency: 'EUR', platforms: ['tradeflow-dsp', 'bluewave-dsp', 'openlane-dsp'] },
+  censia: { name: 'Censia Europe', domain: 'censia.example', prefix: 'cen', countries: ['GB', 'DE', 'FR', 'ES', 'IT', 'NL'], currency: 'EUR', platforms: ['the-trade-desk', 'amazon-dsp', 'xandr'] },
   polaris: { name: 'Polaris Auto Data', domain: 'polarisauto.example', prefix: 'pol', countries: ['US', 'CA', 'GB', 'DE'], currency: 'USD', platforms: dsps.slice(0, 3) },
   trailmark: { name: 'TrailMark Travel Insights', domain: 'trailmark.example', prefix: 'trm', countries: ['US', 'GB', 'CA', 'AU', 'DE', 'FR'], currency: 'USD', platforms: dsps },
-  keystone: { name: 'Keystone Property Signals', domain: 'keystoneprop.example', prefix: 'key', countries: ['US'], currency: 'USD', platforms: ['tradeflow-dsp', 'northstar-dsp'] },
+  keystone: { name: 'Keystone Property Signals', domain: 'keystoneprop.example', prefix: 'key', countries: ['US'], currency: 'USD', platforms: ['the-trade-desk', 'dv360'] },
   ledgerline: { name: 'LedgerLine Financial Audiences', domain: 'ledgerline.example', prefix: 'ldl', countries: ['US', 'CA', 'GB'], currency: 'USD', platforms: dsps.slice(0, 3) },
   shopwave: { name: 'Shopwave Retail Data', domain: 'shopwave.example', prefix: 'shw', countries: ['US', 'CA', 'GB', 'AU'], currency: 'USD', platforms: dsps },
   lifestage: { name: 'Lifestage Labs', domain: 'lifestagelabs.example', prefix: 'lsl', countries: ['US', 'CA', 'GB', 'AU'], currency: 'USD', platforms: dsps.slice(0, 4) },
   geopulse: { name: 'GeoPulse Location Intelligence', domain: 'geopulse.example', prefix: 'geo', countries: ['US', 'CA', 'GB', 'DE', 'FR', 'ES', 'IT', 'AU', 'JP'], currency: 'USD', platforms: dsps },
-  streamscope: { name: 'StreamScope Viewing Data', domain: 'streamscope.example', prefix: 'sts', countries: ['US', 'GB', 'CA', 'AU'], currency: 'USD', platforms: ['cinder-ctv', 'tradeflow-dsp', 'bluewave-dsp'] },
-  bizsphere: { name: 'BizSphere B2B', domain: 'bizsphere.example', prefix: 'biz', countries: ['US', 'CA', 'GB', 'DE', 'FR', 'AU'], currency: 'USD', platforms: ['tradeflow-dsp', 'northstar-dsp', 'openlane-dsp'] },
-  contextly: { name: 'Contextly', domain: 'contextly.example', prefix: 'ctx', countries: ['US', 'GB', 'CA', 'AU', 'DE', 'FR', 'ES', 'IT', 'NL', 'JP'], currency: 'USD', platforms: dsps },
+  streamscope: { name: 'StreamScope Viewing Data', domain: 'streamscope.example', prefix: 'sts', countries: ['US', 'GB', 'CA', 'AU'], currency: 'USD', platforms: ['yahoo-dsp', 'the-trade-desk', 'amazon-dsp'] },
+  bizsphere: { name: 'BizSphere B2B', domain: 'bizsphere.example', prefix: 'biz', countries: ['US', 'CA', 'GB', 'DE', 'FR', 'AU'], currency: 'USD', platforms: ['the-trade-desk', 'dv360', 'xandr'] },
+  contextly: { name: 'Contextly', domain: 'contextly.example', prefix: 'ctx', countries: ['US', 'GB', 'CA', 'AU', 'DE', 'FR', 'ES', 'IT', 'NL', 'JP'], currency: 'USD', platforms: dsps, sellSide: ssps },
 } satisfies Record<string, Provider>;
 
 const entries: Record<string, unknown>[] = [];
@@ -84,10 +102,16 @@ function add(provider: Provider, segment: Segment): void {
     taxonomy: segment.taxonomy,
     keywords: [...new Set(segment.keywords)],
     countries,
-    platforms: provider.platforms.map((platform) =>
-      live.includes(platform) ? { platform, segment_id: `${platform.split('-')[0]}-${Math.floor(100000 + random() * 899999)}`, activation_minutes: 0 } : { platform, activation_minutes: [60, 120, 240, 720, 1440][Math.floor(random() * 5)]! },
-    ),
+    platforms: [
+      ...provider.platforms.map((platform) => availability(platform, live.includes(platform), random)),
+      ...[...adServers, ...(provider.sellSide ?? [])].map((platform) => availability(platform, sellSideRandom() < 0.45, sellSideRandom)),
+    ],
   });
+}
+
+function availability(platform: string, live: boolean, draw: () => number): Record<string, unknown> {
+  if (live) return { platform, segment_id: `${segmentPrefix[platform]}-${Math.floor(100000 + draw() * 899999)}`, activation_minutes: 0 };
+  return { platform, activation_minutes: [60, 120, 240, 720, 1440][Math.floor(draw() * 5)]! };
 }
 
 // ---- Demographics -------------------------------------------------------------------------
@@ -431,7 +455,7 @@ interface Private {
   id: string; name: string; description: string; category: Category; taxonomy: string[]; keywords: string[]; coverage: number; countries: string[];
 }
 const agentUrl = '/signals/mcp';
-const agentPlatforms = (minutes: number) => ['tradeflow-dsp', 'northstar-dsp', 'bluewave-dsp'].map((platform) => ({ platform, activation_minutes: minutes }));
+const agentPlatforms = (minutes: number) => ['the-trade-desk', 'dv360', 'amazon-dsp'].map((platform) => ({ platform, activation_minutes: minutes }));
 function addPrivate(type: 'custom' | 'owned', who: string[], dataProvider: string, segment: Private, cpm: number): void {
   const segmentId = `${type === 'custom' ? 'cst' : 'own'}_${segment.id}`;
   entries.push({
@@ -467,7 +491,9 @@ for (const [who, dataProvider, segment] of owned) addPrivate('owned', [who], dat
 
 const header = [
   '# The signals agent\'s demo catalog: generated by scripts/generate-demo-signals.ts (edit that and rerun).',
-  '# Invented data providers on .example domains; custom signals name the principal accounts that may',
+  '# Invented data providers on .example domains, on real platforms by the identifiers buyers name them with',
+  '# (the-trade-desk, dv360, amazon-dsp, yahoo-dsp, xandr, google-ad-manager, magnite, pubmatic,',
+  '# index-exchange); custom signals name the principal accounts that may',
   '# see them, owned signals their one owner. category, taxonomy, keywords, countries, platforms,',
   '# principals and owner stay in the catalog; the rest is what get_signals sends.',
   '',

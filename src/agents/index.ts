@@ -62,8 +62,8 @@ export function servedAgents(tenants: readonly Tenant[], base: string): Array<{ 
 
 /** The test deployment's buyers' seats on the demo platforms: the public test credential holds one on each of two. */
 const demoSeats: readonly PlatformSeat[] = [
-  { platform: 'tradeflow-dsp', account: 'public-test-seat', principals: ['public-test'] },
-  { platform: 'northstar-dsp', account: 'public-test-seat', principals: ['public-test'] },
+  { platform: 'the-trade-desk', account: 'public-test-seat', principals: ['public-test'] },
+  { platform: 'dv360', account: 'public-test-seat', principals: ['public-test'] },
 ];
 
 /** A catalog the operator got wrong stops the start as any bad setting does, naming the file's line. */

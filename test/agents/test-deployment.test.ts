@@ -42,7 +42,7 @@ describe('the test deployment', () => {
       'get_ap_capabilities', 'get_task', 'cancel_task', 'get_products', 'list_creative_formats', 'sync_accounts', 'list_accounts',
       'create_media_buy', 'update_media_buy', 'get_media_buys', 'get_media_buy_delivery', 'sync_creatives', 'list_creatives', 'comply_test_controller',
     ]);
-    assert.deepEqual(tenants[1]!.tools, ['get_ap_capabilities', 'get_task', 'cancel_task', 'get_signals', 'activate_signal']);
+    assert.deepEqual(tenants[1]!.tools, ['get_ap_capabilities', 'get_task', 'cancel_task', 'get_signals', 'activate_signal', 'sync_accounts', 'list_accounts']);
     assert.deepEqual(tenants[2]!.tools, ['get_ap_capabilities', 'list_creative_formats', 'preview_creative', 'sync_creatives', 'list_creatives']);
     assert.deepEqual(tenants[3]!.tools, ['get_ap_capabilities', 'build_creative', 'preview_creative']);
     assert.equal((listing.authorized_agents as Json[]).length, 1, 'the signals and creative agents sell no publisher properties');
@@ -141,7 +141,7 @@ describe('the test deployment', () => {
       assert.deepEqual(validateSchema('/schemas/3.0.6/protocol/get-ap-capabilities-response.json', capabilities).errors, []);
       assert.deepEqual(capabilities.supported_protocols, ['signals']);
       assert.deepEqual(capabilities.specialisms, ['signal-marketplace', 'signal-owned']);
-      assert.deepEqual((capabilities.signals as Json).platforms, ['bluewave-dsp', 'cinder-ctv', 'northstar-dsp', 'openlane-dsp', 'tradeflow-dsp']);
+      assert.deepEqual((capabilities.signals as Json).platforms, ['amazon-dsp', 'dv360', 'google-ad-manager', 'index-exchange', 'magnite', 'pubmatic', 'the-trade-desk', 'xandr', 'yahoo-dsp']);
       assert.ok(((capabilities.signals as Json).data_provider_domains as string[]).includes('audiencegraph.example'));
       const custom = await ask('get_signals', { signal_spec: 'weekend getaway planners', filters: { catalog_types: ['custom'] } });
       assert.deepEqual(validateSchema('/schemas/3.0.6/signals/get-signals-response.json', custom).errors, []);

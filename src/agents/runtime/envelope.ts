@@ -117,10 +117,15 @@ export interface McpToolResult {
 
 export type HttpEnvelope = 'creative' | 'signals';
 
-/** The plain-HTTP error body (agent-tasks spec section 7): creative `{error}`, signals `{errors: [...]}`, beside `status: failed`. */
+/**
+ * The plain-HTTP error body (agent-tasks spec section 7): creative `{error}`, signals `{errors: [...]}`,
+ * beside `status: failed`; signals lists each part of an error that carries its parts in
+ * `details.errors` (an activation's refused targets) as one error each.
+ */
 export function httpErrorBody(envelope: HttpEnvelope, err: unknown, echo: Echo): Record<string, unknown> {
   const error = errorBody(err, echo);
-  return failed(envelope === 'creative' ? { error } : { errors: [error] }, echo);
+  const parts = error.details?.['errors'];
+  return failed(envelope === 'creative' ? { error } : { errors: Array.isArray(parts) && parts.length > 0 ? parts : [error] }, echo);
 }
 
 /** The data part of an A2A answer that failed: `{status: failed, error, context?}`. */

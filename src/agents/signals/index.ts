@@ -1,5 +1,6 @@
 import type { ConfiguredCredential } from '../../auth/index.ts';
 import type { Tenant } from '../runtime/index.ts';
+import { listAccountsTask, syncAccountsTask } from '../sales/accounts/index.ts';
 import { activationPass } from './activations/activation-pass.ts';
 import type { PlatformAvailability, SignalsCatalog } from './catalog/index.ts';
 import { offeringOf } from './offering.ts';
@@ -45,6 +46,9 @@ export function signalsAgent({ catalog, base, path = '/signals', credentials, se
     credentials,
     passes: [activationPass(name, activationPollMs)],
     capabilities: () => ({
+      // Implicit accounts, the deployment's one account book (sync_accounts here or at the sales
+      // agent declares the same accounts). Signals never depend on one: the catalog is public.
+      account: { require_operator_auth: false, supported_billing: ['operator', 'agent', 'advertiser'], required_for_products: false, sandbox: true },
       signals: {
         data_provider_domains: providers,
         // The targets it activates on: any agent (live at once) and these platforms (asynchronously).
@@ -52,6 +56,8 @@ export function signalsAgent({ catalog, base, path = '/signals', credentials, se
         platforms: [...offering.platforms].sort(),
       },
     }),
-    tasks: [getSignalsTask(view), activateSignalTask(view, seats)],
+    // signal-marketplace's storyboard registers the buyer's accounts (sync_accounts) before it
+    // discovers and activates.
+    tasks: [getSignalsTask(view), activateSignalTask(view, seats), syncAccountsTask(), listAccountsTask()],
   };
 }

@@ -86,7 +86,8 @@ eachEngine('signals agent: activate_signal', (engine) => {
 
   it('refuses a platform it does not work with, and a seat the caller does not hold: DEPLOYMENT_UNAUTHORIZED', async () => {
     const unknown = await acme.fail('activate_signal', { idempotency_key: randomUUID(), signal_agent_segment_id: 'agr_runners', destinations: [{ type: 'platform', platform: 'nowhere-dsp' }] });
-    assert.deepEqual([unknown.code, unknown.field], ['DEPLOYMENT_UNAUTHORIZED', 'destinations[0].platform']);
+    assert.deepEqual([unknown.code, unknown.field, unknown.recovery], ['DEPLOYMENT_UNAUTHORIZED', 'destinations[0].platform', 'correctable'], 'correctable: another platform will do');
+    assert.deepEqual(((unknown.details as Json).errors as Json[]).map((e) => [e.code, e.field]), [['DEPLOYMENT_UNAUTHORIZED', 'destinations[0].platform']], 'each refused target in details.errors');
     const othersSeat = await acme.fail('activate_signal', { idempotency_key: randomUUID(), signal_agent_segment_id: 'agr_runners', destinations: [{ type: 'platform', platform: 'beta-dsp', account: 'public-seat' }] });
     assert.deepEqual([othersSeat.code, othersSeat.field], ['DEPLOYMENT_UNAUTHORIZED', 'destinations[0].account']);
     const noSeats = await (await callers.organization()).fail('activate_signal', { idempotency_key: randomUUID(), signal_agent_segment_id: 'agr_runners', destinations: [{ type: 'platform', platform: 'alpha-dsp', account: 'acme-seat' }] });

@@ -118,7 +118,9 @@ describe('signals agent: get_signals', () => {
     assert.deepEqual(sorted(ids(signals)), ['agr_ev_intenders', 'agr_runners', 'lum_coffee', 'lum_pets'], 'the custom signal is on beta-dsp only');
     const coffee = signals.find((s) => s.signal_agent_segment_id === 'lum_coffee')!;
     assert.deepEqual(coffee.deployments, [{ type: 'platform', platform: 'gamma-ctv', is_live: false, estimated_activation_duration_minutes: activationMinutes }]);
-    assert.deepEqual(await publicTest.signals({ ...everything, destinations: [{ type: 'platform', platform: 'nowhere-dsp' }] }), []);
+    const nowhere = await publicTest.call('get_signals', { ...everything, destinations: [{ type: 'platform', platform: 'nowhere-dsp' }] });
+    assert.deepEqual(nowhere.signals, []);
+    assert.deepEqual((nowhere.errors as Json[]).map((e) => [e.code, e.field]), [['DEPLOYMENT_UNAUTHORIZED', 'destinations[0].platform']], 'a platform it does not serve is said so, not a bare empty list');
     // Any signal can go to an agent.
     assert.equal((await publicTest.signals({ ...everything, destinations: [{ type: 'agent', agent_url: agentUrl }] })).length, 5);
   });

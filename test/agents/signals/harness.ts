@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { FastifyInstance } from 'fastify';
-import { parseSignalsCatalog, signalsAgent, type PlatformSeat } from '../../../src/agents/signals/index.ts';
+import { parseSignalsCatalog, signalsAgent, type PlatformSeat, type SignalsCatalog } from '../../../src/agents/signals/index.ts';
 import { parseAllowList } from '../../../src/net/allow-list.ts';
 import { SafeFetch } from '../../../src/net/safe-fetch.ts';
 import { validateSchema } from '../../../src/protocol/schemas.ts';
@@ -162,6 +162,8 @@ export interface StartOptions {
   /** Where webhooks may go (started here and told to trust the server). */
   receiver?: TestReceiver;
   extend?: (app: FastifyInstance) => void;
+  /** Another catalog than the test one (the demo catalog, with the platforms buyers name). */
+  catalog?: SignalsCatalog;
 }
 
 /**
@@ -169,9 +171,8 @@ export interface StartOptions {
  * activation pass left to the test to wake (its own interval is an hour), and its webhooks
  * allowed to reach `receiver` on loopback.
  */
-export async function startSignals(engine: TestEngine, { clock, receiver, extend }: StartOptions): Promise<TestServer> {
+export async function startSignals(engine: TestEngine, { clock, receiver, extend, catalog = parseSignalsCatalog(catalogYaml, 'signals-test-catalog.yaml') }: StartOptions): Promise<TestServer> {
   if (receiver) await receiver.listen();
-  const catalog = parseSignalsCatalog(catalogYaml, 'signals-test-catalog.yaml');
   const tenant = signalsAgent({
     catalog,
     // Asked when answering, by then the server's.
@@ -200,6 +201,8 @@ const published: Record<string, string> = {
   activate_signal: '/schemas/3.0.6/signals/activate-signal-response.json',
   get_task: '/schemas/3.0.6/core/tasks-get-response.json',
   cancel_task: '/schemas/3.0.6/core/tasks-get-response.json',
+  sync_accounts: '/schemas/3.0.6/account/sync-accounts-response.json',
+  list_accounts: '/schemas/3.0.6/account/list-accounts-response.json',
 };
 
 /** A caller of the signals agent over MCP (the official SDK client); every answer is checked against its published schema. */

@@ -59,6 +59,20 @@ describe('signals agent: tasks over plain HTTP', () => {
     }
   });
 
+  it('lists every refused target of an activation as its own error, under the first one’s status', async () => {
+    const res = await post('activate_signal', activation({ signal_agent_segment_id: 'agr_runners', destinations: [{ type: 'platform', platform: 'nowhere-dsp' }, agentTarget, { type: 'platform', platform: 'gamma-ctv' }] }));
+    assert.equal(res.status, 403);
+    const body = await json(res);
+    assert.deepEqual(validateSchema(ACTIVATE_RESPONSE, body).errors, [], 'the error branch of activate_signal’s response');
+    assert.deepEqual(
+      (body.errors as Json[]).map((e) => [e.code, e.field]),
+      [
+        ['DEPLOYMENT_UNAUTHORIZED', 'destinations[0].platform'],
+        ['ACTIVATION_FAILED', 'destinations[2].platform'],
+      ],
+    );
+  });
+
   it('answers a body that is not JSON in the envelope too, never a 500', async () => {
     for (const body of ['{"signal_agent_segment_id": ', 'not json at all', '[1, 2]']) {
       const res = await post('activate_signal', body);

@@ -88,6 +88,11 @@ export class SignalSearch {
    * through `query`, so the work is bounded whatever its length.
    */
   rank(whole: string, include: (signal: CatalogSignal) => boolean = () => true): RankedSignal[] {
+    return this.search(whole, include).ranked;
+  }
+
+  /** As `rank`, and whether the spec matched any signal of the catalog at all, admitted or not (a spec of stop words such as "audience" matches none). */
+  search(whole: string, include: (signal: CatalogSignal) => boolean = () => true): { ranked: RankedSignal[]; matched: boolean } {
     const spec = whole.slice(0, limits.maxScan);
     const read = readSpec(spec);
     const places = placesNamed(spec, this.places);
@@ -106,7 +111,7 @@ export class SignalSearch {
       if (score > 0) ranked.push({ id, score });
     }
     ranked.sort((a, b) => b.score - a.score || a.id - b.id);
-    return ranked.map(({ id, score }) => ({ signal: this.signals[id]!, score }));
+    return { ranked: ranked.map(({ id, score }) => ({ signal: this.signals[id]!, score })), matched: scores.size > 0 };
   }
 
   /** The terms a spec's text is searched for (besides its synonyms): its distinct words, as many and as long as `queryLimits` allow. */

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { AgentError } from '../../../protocol/errors.ts';
-import { checkPublishedRequest, ownerOf, type AgentTask } from '../../runtime/index.ts';
+import { checkPublishedRequest, errorObject, ownerOf, type AgentTask } from '../../runtime/index.ts';
 import { agentActivationKey } from '../activations/activation-keys.ts';
 import { destinationsInput, destinationsOf, targetKey, type Destination } from '../activations/destination.ts';
 import { deleteActivations, insertActivation, lockSignalActivations, type ActivationRow, type NewActivation } from '../activations/sql.ts';
 import { catalogPlatformDeployment, type CatalogSignal, type Deployment, type PlatformAvailability } from '../catalog/index.ts';
 import { activationDeployment } from '../deployments.ts';
+import { inCatalogTerms, unservedPlatform } from '../platforms.ts';
 import type { SignalsView } from './get-signals.ts';
 import { principalAccount, visibleTo } from '../visibility.ts';
 
@@ -70,11 +71,13 @@ export function activateSignalTask(view: SignalsView, seats: readonly PlatformSe
         throw new AgentError('SIGNAL_AGENT_SEGMENT_NOT_FOUND', `No signal ${JSON.stringify(args.signal_agent_segment_id)}.`, { field: 'signal_agent_segment_id', suggestion: 'Take signal_agent_segment_id from a get_signals answer.' });
       }
       checkVisible(signal, principalAccount(ctx.principal));
-      const targets = destinationsOf(named, field)!;
+      const offering = view.offering();
+      const targets = inCatalogTerms(destinationsOf(named, field)!, offering.platformOf);
       checkDistinct(targets, field);
       checkPricingOption(signal, args.pricing_option_id);
-      const known = (platform: string) => view.offering().platforms.has(platform) || seats.some((s) => s.platform === platform);
-      targets.forEach((target, index) => checkTarget(signal, target, `${field}[${index}]`, { known, seats, account: principalAccount(ctx.principal) }));
+      const served = new Set([...offering.platforms, ...seats.map((s) => s.platform)]);
+      const caller = { served, seats, account: principalAccount(ctx.principal) };
+      checkTargets(targets.flatMap((target, index) => refusalOf(signal, target, `${field}[${index}]`, caller) ?? []));
 
       const owner = ownerOf(ctx.principal);
       const existing = new Map((await lockSignalActivations(ctx.db, ctx.tenant.name, owner, signal.signal_agent_segment_id)).map((row) => [row.target, row]));
@@ -93,7 +96,7 @@ export function activateSignalTask(view: SignalsView, seats: readonly PlatformSe
           }) };
       }
 
-      const caller = { kind: ctx.principal.kind, subject: ctx.principal.subject };
+      const by = { kind: ctx.principal.kind, subject: ctx.principal.subject };
       const fresh: NewActivation[] = [];
       const answer: (Deployment | NewActivation)[] = targets.map((target, index) => {
         const key = targetKey(target);
@@ -109,7 +112,7 @@ export function activateSignalTask(view: SignalsView, seats: readonly PlatformSe
           destination: target,
           activationKey: pending ? null : agentActivationKey(signal.signal_agent_segment_id),
           taskId: null,
-          caller,
+          caller: by,
           position: index,
           dueAt: pending,
           deployedAt: pending ? null : now,
@@ -149,28 +152,44 @@ function checkPricingOption(signal: CatalogSignal, chosen: string | undefined): 
   throw new AgentError('INVALID_REQUEST', `pricing_option_id must be one of the signal's: ${signal.pricing_options.map((o) => o.pricing_option_id).join(', ')}.`, { field: 'pricing_option_id' });
 }
 
-/** A platform the agent does not work with, or a seat the caller does not hold, is unauthorized; a platform that does not carry the signal refuses it. */
-function checkTarget(signal: CatalogSignal, target: Destination, field: string, caller: { known: (platform: string) => boolean; seats: readonly PlatformSeat[]; account: string | undefined }): void {
-  if (target.type !== 'platform') return;
+/**
+ * All or nothing, answered per target: every target refused is named in the one error's
+ * `details.errors` (each a core/error.json object with its field), the first of them in the error
+ * itself, so a buyer learns at once which of its targets to change.
+ */
+function checkTargets(refusals: readonly AgentError[]): void {
+  const [first] = refusals;
+  if (!first) return;
+  const message = refusals.length === 1 ? first.message : `${refusals.length} of the targets cannot take this signal: ${refusals.map((r) => `${r.field}: ${r.message}`).join(' ')}`;
+  throw new AgentError(first.code, message, {
+    field: first.field,
+    suggestion: first.suggestion,
+    recovery: refusals.every((r) => r.recovery === 'correctable') ? 'correctable' : first.recovery,
+    details: { errors: refusals.map(errorObject) },
+  });
+}
+
+/** Why the signal cannot go on a target: a platform the agent does not serve, or a seat the caller does not hold, is unauthorized; a platform that does not carry the signal refuses it. */
+function refusalOf(signal: CatalogSignal, target: Destination, field: string, caller: { served: ReadonlySet<string>; seats: readonly PlatformSeat[]; account: string | undefined }): AgentError | undefined {
+  if (target.type !== 'platform') return undefined;
   const { account } = caller;
   const platformSeats = caller.seats.filter((s) => s.platform === target.platform);
-  if (!caller.known(target.platform)) {
-    throw new AgentError('DEPLOYMENT_UNAUTHORIZED', `This agent does not activate signals on ${JSON.stringify(target.platform)}.`, { field: `${field}.platform`, suggestion: 'Name a platform of get_ap_capabilities signals.platforms.' });
-  }
+  if (!caller.served.has(target.platform)) return unservedPlatform(target.platform, `${field}.platform`, caller.served);
   if (target.account !== undefined && !platformSeats.some((s) => s.account === target.account && account !== undefined && s.principals.includes(account))) {
-    throw new AgentError('DEPLOYMENT_UNAUTHORIZED', `This principal may not use account ${JSON.stringify(target.account)} on ${target.platform}.`, {
+    return new AgentError('DEPLOYMENT_UNAUTHORIZED', `This principal may not use account ${JSON.stringify(target.account)} on ${target.platform}.`, {
       field: `${field}.account`,
       suggestion: 'Name a seat your account holds on the platform, or no account for the agent’s own seat.',
     });
   }
   if (!signal.platforms.some((p) => p.platform === target.platform)) {
-    throw new AgentError('ACTIVATION_FAILED', `${target.platform} does not carry ${signal.name}.`, {
+    return new AgentError('ACTIVATION_FAILED', `${target.platform} does not carry ${signal.name}.`, {
       field: `${field}.platform`,
       suggestion: 'get_signals with this target lists the signals it carries.',
       // The platform will not carry it on a retry either: the buyer picks another.
       recovery: 'correctable',
     });
   }
+  return undefined;
 }
 
 /** Where the catalog says the signal is live for every buyer on the target (the agent's own seat of a platform); undefined when it is not. */

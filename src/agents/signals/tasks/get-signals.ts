@@ -1,10 +1,11 @@
 import { AgentError } from '../../../protocol/errors.ts';
-import { checkPublishedRequest, ownerOf, pageRequestInput, paginate, textInput, type AgentTask, type PageRequest } from '../../runtime/index.ts';
+import { checkPublishedRequest, errorObject, ownerOf, pageRequestInput, paginate, textInput, type AgentTask, type PageRequest } from '../../runtime/index.ts';
 import { destinationsInput, destinationsOf, type Destination } from '../activations/destination.ts';
 import { ownerActivations, type ActivationRow } from '../activations/sql.ts';
 import { toWireSignal, type CatalogSignal, type PlatformAvailability, type SignalId } from '../catalog/index.ts';
 import { deploymentsOf } from '../deployments.ts';
 import type { Offering } from '../offering.ts';
+import { inCatalogTerms, unservedPlatform } from '../platforms.ts';
 import { passesFilters, type SignalFilters } from '../signal-filters.ts';
 import { principalAccount, visibleTo } from '../visibility.ts';
 
@@ -34,13 +35,15 @@ export interface SignalsView {
  * ranked against the catalog in memory (see SignalSearch), exact `signal_ids` looked up (first,
  * when both are given; unknown ones omitted), narrowed by filters, countries and the delivery
  * targets, each signal with its deployments on those targets for this caller. Custom and owned
- * signals are seen only by the principals they belong to.
+ * signals are seen only by the principals they belong to. A platform target the agent does not
+ * serve is answered in `errors` (one per target), and a spec that matches nothing in the catalog
+ * with the broadest signals the rest of the request admits and a `message` saying so.
  */
 export function getSignalsTask(view: SignalsView): AgentTask {
   return {
     name: 'get_signals',
     description:
-      'Discover audience signals. signal_spec describes the audience in words ("women 25-34 in-market for an EV in Germany"); signal_ids looks signals up exactly. deliver_to (or destinations and countries) names where they will be used; each signal says per target whether it is live and its activation key.',
+      'Discover audience signals. signal_spec describes the audience in words ("women 25-34 in-market for an EV in Germany"); a spec naming no one ("audience") gets the broadest signals by coverage, with a message saying so. signal_ids looks signals up exactly. deliver_to (or destinations and countries) names where they will be used, platforms by their usual identifiers (the-trade-desk, dv360, amazon-dsp, ...; get_ap_capabilities lists them); each signal says per target whether it is live and its activation key, and a target it cannot serve is named in errors.',
     input: {
       type: 'object',
       properties: {
@@ -76,9 +79,11 @@ export function getSignalsTask(view: SignalsView): AgentTask {
       const args = rawArgs as GetSignalsArgs & Record<string, unknown>;
       checkPublishedRequest(REQUEST, args);
       if (args.deliver_to !== undefined && (typeof args.deliver_to !== 'object' || args.deliver_to === null)) throw new AgentError('INVALID_REQUEST', 'deliver_to must be an object.', { field: 'deliver_to' });
-      const targets = args.destinations !== undefined ? destinationsOf(args.destinations, 'destinations') : destinationsOf(args.deliver_to?.deployments, 'deliver_to.deployments');
-      const countries = countriesOf(args);
+      const targetsField = args.destinations !== undefined ? 'destinations' : 'deliver_to.deployments';
       const offering = view.offering();
+      const named = destinationsOf(args.destinations ?? args.deliver_to?.deployments, targetsField);
+      const targets = named && inCatalogTerms(named, offering.platformOf);
+      const countries = countriesOf(args);
       const account = principalAccount(ctx.principal);
       const include = (signal: CatalogSignal) =>
         visibleTo(signal, account) && passesFilters(signal, args.filters) && (countries === undefined || signal.countries.some((c) => countries.has(c))) && canGoOn(signal, targets);
@@ -94,7 +99,16 @@ export function getSignalsTask(view: SignalsView): AgentTask {
         const signal = offering.bySignalId(id, view.base());
         if (signal && include(signal)) add(signal);
       }
-      if (args.signal_spec?.trim()) for (const { signal } of offering.search.rank(args.signal_spec, include)) add(signal);
+      let message: string | undefined;
+      if (args.signal_spec?.trim()) {
+        const { ranked, matched } = offering.search.search(args.signal_spec, include);
+        for (const { signal } of ranked) add(signal);
+        if (!matched) {
+          // Words that say nothing about who ("audience", "people") are answered with the widest reach on offer, said as such.
+          for (const signal of offering.broadest) if (include(signal)) add(signal);
+          message = `No signal matched the words of signal_spec, so these are the broadest signals by coverage that fit the rest of the request. Describe who they are, what they do or buy, or where, for ranked matches.`;
+        }
+      }
 
       const size = Math.min(maxPage, args.pagination?.max_results ?? args.max_results ?? 50);
       const { page, pagination } = paginate(chosen, { ...args.pagination, max_results: size });
@@ -104,7 +118,10 @@ export function getSignalsTask(view: SignalsView): AgentTask {
       const signals = page.map((signal) =>
         toWireSignal(signal, { baseUrl, deployments: deploymentsOf(signal, { targets, activations: activations.get(signal.signal_agent_segment_id) ?? new Map(), now, minutes: view.minutes }) ?? [] }),
       );
-      return { signals, pagination };
+      const unserved = (targets ?? []).flatMap((target, index) =>
+        target.type === 'platform' && !offering.platforms.has(target.platform) ? [errorObject(unservedPlatform(target.platform, `${targetsField}[${index}].platform`, offering.platforms))] : [],
+      );
+      return { signals, ...(unserved.length > 0 ? { errors: unserved } : {}), ...(message ? { message } : {}), pagination };
     },
   };
 }
