@@ -70,6 +70,8 @@ export interface AgentsConfig {
   serve: boolean;
   /** The sales agent's catalog file (YAML or JSON); the demo catalog when unset. */
   salesCatalog: string | undefined;
+  /** Explicit accounts on the sales agent: an undeclared natural key is ACCOUNT_NOT_FOUND (false: implicit accounts, the key declares itself). */
+  salesRequireOperatorAuth: boolean;
   /** The signals agent's catalog file (YAML or JSON); the demo catalog when unset. */
   signalsCatalog: string | undefined;
   /** Seconds a platform activation takes in the test deployment; undefined: each platform's time as the catalog states it. */
@@ -199,6 +201,7 @@ export const envVars = {
   FEED_HEARTBEAT_SECONDS: { default: '15', meaning: 'heartbeat interval of caught-up feed streams' },
   AGENTS: { default: 'true', meaning: 'mount the test deployment\'s agents (/sales/mcp, ...) beside the registry (true or false)' },
   SALES_CATALOG: { default: '', meaning: 'the sales agent\'s product catalog, a YAML or JSON file (default: the demo catalog)' },
+  SALES_REQUIRE_OPERATOR_AUTH: { default: 'false', meaning: 'true: explicit accounts on the sales agent (a natural key not declared with sync_accounts is ACCOUNT_NOT_FOUND); false: implicit accounts (true or false)' },
   SIGNALS_CATALOG: { default: '', meaning: 'the signals agent\'s catalog, a YAML or JSON file (default: the demo catalog)' },
   SIGNALS_ACTIVATION_SECONDS: { default: '5', meaning: 'seconds a platform activation of a signal takes in the test deployment (0 to 86400), or catalog for each platform\'s own time' },
   CREATIVE_PREVIEW_TTL_SECONDS: { default: '86400', meaning: 'seconds the creative agent hosts a preview before it answers 410 (60 to 2592000)' },
@@ -281,6 +284,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
     agents: {
       serve: oneOf('AGENTS', get('AGENTS'), ['true', 'false']) === 'true',
       salesCatalog: nonEmpty(get('SALES_CATALOG')),
+      salesRequireOperatorAuth: oneOf('SALES_REQUIRE_OPERATOR_AUTH', get('SALES_REQUIRE_OPERATOR_AUTH'), ['true', 'false']) === 'true',
       signalsCatalog: nonEmpty(get('SIGNALS_CATALOG')),
       creativePreviewTtlSeconds: integer('CREATIVE_PREVIEW_TTL_SECONDS', get('CREATIVE_PREVIEW_TTL_SECONDS'), 60, 2_592_000),
       signalActivationSeconds: get('SIGNALS_ACTIVATION_SECONDS') === 'catalog' ? undefined : integer('SIGNALS_ACTIVATION_SECONDS', get('SIGNALS_ACTIVATION_SECONDS'), 0, 86400),

@@ -10,7 +10,7 @@ import { createRunner, type Submit } from './runner.ts';
 import type { Tenant } from './task.ts';
 import { cancelTaskTask, getTaskTask, submitTask } from './tasks/service.ts';
 
-export type { AgentTask, DeferOptions, JsonSchema, PassContext, PrepareContext, Tenant, TenantPass, TenantRouteDeps, TaskContext, TaskProgress, ResolvedAccount } from './task.ts';
+export type { AccountUse, AgentTask, DeferOptions, JsonSchema, PassContext, PrepareContext, Tenant, TenantPass, TenantRouteDeps, TaskContext, TaskProgress, ResolvedAccount } from './task.ts';
 export { InputRequired } from './task.ts';
 export { completeTask, findTask, type TaskOutcome } from './tasks/service.ts';
 export { actorOf, ownerOf } from './owner.ts';

@@ -8,7 +8,7 @@ import { validateArguments } from './arguments.ts';
 import { checkMajorVersion } from './capabilities.ts';
 import { requireKey, runOnce, type IdempotencySettings } from './idempotency/service.ts';
 import { checkOutput, type OutputCheck } from './outputs.ts';
-import { Deferral, type AgentTask, type DeferOptions, type ResolvedAccount, type TaskContext, type Tenant } from './task.ts';
+import { Deferral, type AccountUse, type AgentTask, type DeferOptions, type ResolvedAccount, type TaskContext, type Tenant } from './task.ts';
 
 export interface RunOptions {
   /** Aborted when the caller goes away; passed to the handler. */
@@ -60,7 +60,7 @@ export function createRunner(db: Database, tenant: Tenant, settings: RunnerSetti
       const prepared = task.prepare && !task.longRunning ? await task.prepare(typed, { db, clock: settings.clock, log: settings.log, principal, signal: options.signal ?? new AbortController().signal }) : undefined;
       const execute = async (tx: Queryable) => {
         if (task.longRunning) return submit(tx, task, typed, principal);
-        const ctx = await taskContext(tx, tenant, callSettings, principal, typed, options.signal, undefined, prepared);
+        const ctx = await taskContext(tx, tenant, task, callSettings, principal, typed, options.signal, undefined, prepared);
         const output = await task.handler(typed, ctx);
         if (output instanceof Deferral) return submit(tx, task, typed, principal, output.options);
         checkOutput(task, output, settings.validateOutputs, settings.log);
@@ -88,6 +88,7 @@ export interface BackgroundRun {
 export async function taskContext(
   tx: Queryable,
   tenant: Tenant,
+  task: Pick<AgentTask, 'mutates' | 'accountUse'>,
   settings: { clock: Clock; log: FastifyBaseLogger; webhooksQueued?: () => void },
   principal: Principal,
   args: Record<string, unknown>,
@@ -101,7 +102,7 @@ export async function taskContext(
     clock: settings.clock,
     log: settings.log,
     principal,
-    account: await resolveAccount(background?.accountDb ?? tx, tenant, principal, args['account']),
+    account: await resolveAccount(background?.accountDb ?? tx, tenant, principal, args['account'], task.accountUse ?? (task.mutates ? 'acts' : 'reads'), settings.clock),
     tenant,
     signal: signal ?? new AbortController().signal,
     progress: background?.progress ?? (() => {}),
@@ -115,9 +116,9 @@ export async function taskContext(
 
 const isDatabase = (db: Queryable): db is Database => typeof (db as Partial<Database>).transaction === 'function';
 
-async function resolveAccount(tx: Queryable, tenant: Tenant, principal: Principal, ref: unknown): Promise<ResolvedAccount | undefined> {
+async function resolveAccount(tx: Queryable, tenant: Tenant, principal: Principal, ref: unknown, use: AccountUse, clock: Clock): Promise<ResolvedAccount | undefined> {
   if (!tenant.resolveAccount || !ref || typeof ref !== 'object' || Array.isArray(ref)) return undefined;
-  return tenant.resolveAccount(ref as Record<string, unknown>, { db: tx, principal });
+  return tenant.resolveAccount(ref as Record<string, unknown>, { db: tx, principal, use, now: clock.now() });
 }
 
 /** Keys are scoped to the account referenced: its id, or its natural key (brand + operator) as canonical JSON. */

@@ -6,6 +6,14 @@ import type { Database, Queryable } from '../../db/database.ts';
 /** A JSON Schema (draft 2020-12 or 07 subset that Ajv reads), as TypeBox produces. */
 export type JsonSchema = Record<string, unknown>;
 
+/**
+ * What a task does with the account its request names, so a tenant with implicit accounts knows
+ * whether a reference it has not seen is a declaration: `acts` (buys, uploads, forces state: the
+ * reference is the account it acts on), `reads` (lists what is under it: an unknown one holds
+ * nothing), `informs` (the account only colours the answer, which never depends on it existing).
+ */
+export type AccountUse = 'acts' | 'reads' | 'informs';
+
 /** The account a request acts on, as the tenant resolved its `account` reference. */
 export interface ResolvedAccount {
   account_id: string;
@@ -98,6 +106,8 @@ export interface AgentTask {
   output?: JsonSchema;
   /** Mutating tasks require an `idempotency_key` (the published schemas' pattern; a UUID v4 is best) and replay their first success. */
   mutates: boolean;
+  /** What the task does with its `account` reference, told to the tenant's `resolveAccount`; `acts` for mutating tasks, else `reads`. */
+  accountUse?: AccountUse;
   /**
    * Long-running: answered at once with `{task_id, status: 'submitted'}` and run by a worker; the
    * caller polls `get_task` or, with `push_notification_config.url`, is sent a signed webhook.
@@ -153,7 +163,7 @@ export interface Tenant {
    * `{brand, operator, sandbox?}`) inside the task's transaction; throws an AgentError when the
    * caller may not use it. Without it, handlers get `account: undefined`.
    */
-  resolveAccount?: (ref: Record<string, unknown>, ctx: { db: Queryable; principal: Principal }) => Promise<ResolvedAccount | undefined>;
+  resolveAccount?: (ref: Record<string, unknown>, ctx: { db: Queryable; principal: Principal; /** Absent: `reads`. */ use?: AccountUse; /** The call's time (its clock's); absent: now. */ now?: Date }) => Promise<ResolvedAccount | undefined>;
   /**
    * The publishers' properties it sells (core/publisher-property-selector.json), for the
    * deployment's adagents.json; none when it sells none.

@@ -1,7 +1,7 @@
 import type { ConfiguredCredential } from '../../auth/index.ts';
 import { listCreativeFormatsTask, standardFormats, standardFormatsAt, type Format } from '../formats/index.ts';
 import type { Tenant } from '../runtime/index.ts';
-import { listAccountsTask, resolveSalesAccount, syncAccountsTask } from './accounts/index.ts';
+import { listAccountsTask, salesAccountResolver, syncAccountsTask } from './accounts/index.ts';
 import type { Catalog, Product, PublisherPropertySelector } from './catalog/index.ts';
 import { libraryForBuys, listCreativesTask, syncCreativesTask } from './creatives/index.ts';
 import { getMediaBuyDeliveryTask, reportingPass } from './delivery/index.ts';
@@ -23,6 +23,12 @@ export interface SalesAgentOptions {
   credentials?: readonly ConfiguredCredential[];
   /** Serve comply_test_controller to callers' sandbox accounts (default true). */
   testController?: boolean;
+  /**
+   * Explicit accounts (get_ap_capabilities `account.require_operator_auth: true`): a natural key
+   * not declared with sync_accounts is ACCOUNT_NOT_FOUND. Default false: implicit accounts, where
+   * such a key is the declaration itself.
+   */
+  requireOperatorAuth?: boolean;
 }
 
 /**
@@ -30,7 +36,7 @@ export interface SalesAgentOptions {
  * creative formats are the standard ones, defined by this deployment's creative agent at
  * `<base>/creative/mcp`.
  */
-export function salesAgent({ catalog, base, path = '/sales', credentials, testController = true }: SalesAgentOptions): Tenant {
+export function salesAgent({ catalog, base, path = '/sales', credentials, testController = true, requireOperatorAuth = false }: SalesAgentOptions): Tenant {
   const creativeAgentUrl = () => `${base()}/creative/mcp`;
   const standardIds = new Set(standardFormats('').map((f) => f.format_id.id));
   const offering = offeringOf(catalog, base, standardIds);
@@ -45,11 +51,11 @@ export function salesAgent({ catalog, base, path = '/sales', credentials, testCo
     specialisms: ['sales-guaranteed', 'sales-non-guaranteed'],
     credentials,
     sells: () => soldSelectors(offering().products),
-    resolveAccount: resolveSalesAccount,
+    resolveAccount: salesAccountResolver({ requireOperatorAuth }),
     passes: [flightPass(), reportingPass(offering)],
     capabilities: () => ({
-      // Implicit accounts: a buyer declares its brands and operators with sync_accounts.
-      account: { require_operator_auth: false, supported_billing: ['operator', 'agent', 'advertiser'], required_for_products: false, sandbox: true },
+      // Implicit accounts (unless configured otherwise): a buyer declares its brands and operators with sync_accounts, or by naming them.
+      account: { require_operator_auth: requireOperatorAuth, supported_billing: ['operator', 'agent', 'advertiser'], required_for_products: false, sandbox: true },
       media_buy: {
         supported_pricing_models: [...new Set(offering().products.flatMap((p) => p.pricing_options.map((o) => o.pricing_model)))],
         // Creatives may come inline with a buy's packages; get_products reads no property_list and there is no sync_catalogs.
@@ -71,7 +77,7 @@ export function salesAgent({ catalog, base, path = '/sales', credentials, testCo
       // Without the controller, a directive left from a run with it is never used.
       createMediaBuyTask(offering, library, testController ? takeForcedArm : noForcedArms),
       updateMediaBuyTask(offering, library),
-      getMediaBuysTask(),
+      getMediaBuysTask(offering),
       getMediaBuyDeliveryTask(offering),
       syncCreativesTask({ formats, products: () => offering().products }),
       listCreativesTask(),

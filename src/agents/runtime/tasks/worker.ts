@@ -147,7 +147,7 @@ export class TaskWorker {
       const principal = principalOf(row);
       // Before the handler's first statement opens its transaction.
       const prepared = task.prepare ? await task.prepare(row.arguments, { db: this.db, clock: this.clock, log: this.log, principal, signal: controller.signal }) : undefined;
-      const ctx = await taskContext(work.queryable, tenant, { clock: this.clock, log: this.log, webhooksQueued: () => void (queued = true) }, principal, row.arguments, controller.signal, { progress: (p) => lease.report(p), accountDb: this.db }, prepared);
+      const ctx = await taskContext(work.queryable, tenant, task, { clock: this.clock, log: this.log, webhooksQueued: () => void (queued = true) }, principal, row.arguments, controller.signal, { progress: (p) => lease.report(p), accountDb: this.db }, prepared);
       const result = await task.handler(row.arguments, ctx);
       if (result instanceof Deferral) throw new AgentError('INTERNAL_ERROR', `${row.task} deferred again while running in the background.`);
       checkOutput(task, result, this.settings.validateOutputs, this.log);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 
 export const accountStatuses = ['active', 'pending_approval', 'rejected', 'payment_required', 'suspended', 'closed'] as const;
 /** enums/account-status.json. */
@@ -41,6 +42,19 @@ export interface AccountRow extends Terms {
 
 /** Applied when a sync names no payment terms (the request schema leaves them to the seller). */
 export const defaultPaymentTerms = 'net_30';
+
+/** Seller-assigned ids: 96 random bits, so one account's id tells nothing of another's. */
+const newAccountId = () => `acc_${randomBytes(12).toString('hex')}`;
+
+/**
+ * A new account of the owner under its natural key, as this seller opens every account: active
+ * (it accepts every billing party and payment terms, and reviews none).
+ */
+export function newAccount(owner: string, key: NaturalKey, terms: Terms, at: Date): AccountRow {
+  return {
+    seq: 0, account_id: newAccountId(), owner, brand_domain: key.brandDomain, brand_id: key.brandId, operator: key.operator, sandbox: key.sandbox, ...terms, status: 'active', created_at: at,
+  };
+}
 
 export { actorOf, ownerOf } from '../../runtime/index.ts';
 

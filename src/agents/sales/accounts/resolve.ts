@@ -1,7 +1,19 @@
 import { AgentError } from '../../../protocol/errors.ts';
-import { type ResolvedAccount, type Tenant, checkPublishedRequest } from '../../runtime/index.ts';
-import { ownerOf, toAccount, type AccountStatus, type BrandRef } from './account.ts';
+import type { Database, Queryable } from '../../../db/database.ts';
+import type { Principal } from '../../../auth/index.ts';
+import { type AccountUse, type ResolvedAccount, type Tenant, checkPublishedRequest } from '../../runtime/index.ts';
+import { actorOf, defaultPaymentTerms, newAccount, ownerOf, toAccount, type AccountRow, type AccountStatus, type BrandRef, type NaturalKey, type Terms } from './account.ts';
 import * as sql from './sql.ts';
+
+/** How the seller models accounts (get_ap_capabilities `account.require_operator_auth`). */
+export interface AccountModel {
+  /**
+   * true: explicit accounts, only those declared with sync_accounts (or given by the seller) are
+   * known, any other reference is ACCOUNT_NOT_FOUND. false: implicit accounts, the caller's claim is
+   * trusted and a natural key it names without having declared it is the declaration itself.
+   */
+  requireOperatorAuth: boolean;
+}
 
 /**
  * Resolves a request's `account` (core/account-ref.json) among the caller's own accounts, to
@@ -9,11 +21,30 @@ import * as sql from './sql.ts';
  * account's delivery can still be read). By natural key: the open account of brand + operator,
  * sandbox meaning production when absent (the schema's default); a reference without brand_id
  * matches the domain's accounts of every brand, so a house of several is ACCOUNT_AMBIGUOUS.
- * Another caller's account is ACCOUNT_NOT_FOUND, exactly as one that does not exist.
+ * Another caller's account is ACCOUNT_NOT_FOUND, exactly as one that does not exist; its natural
+ * key, named by this caller, is this caller's own (other) account.
+ *
+ * A natural key no open account holds: with implicit accounts, a task that acts on it declares it
+ * (recorded as sync_accounts records a new account, `implicitTerms`), a task that reads under it
+ * reads an account that holds nothing yet (`undeclared`, whose id matches no row), and a task it
+ * only informs (get_products) never fails on it, nor on an unknown id; with explicit accounts,
+ * ACCOUNT_NOT_FOUND but for tasks it only informs.
  * Status is left to the task: those that buy or spend call `requireActiveAccount`.
  */
-export const resolveSalesAccount: NonNullable<Tenant['resolveAccount']> = async (ref, { db, principal }) => {
-  checkPublishedRequest('/schemas/3.0.6/core/account-ref.json', ref, 'account');
+export function salesAccountResolver({ requireOperatorAuth }: AccountModel): NonNullable<Tenant['resolveAccount']> {
+  return async (ref, { db, principal, use = 'reads', now = new Date() }) => {
+    checkPublishedRequest('/schemas/3.0.6/core/account-ref.json', ref, 'account');
+    try {
+      return await resolve(ref, db, principal, use, !requireOperatorAuth, now);
+    } catch (err) {
+      // What only colours an answer cannot make it fail: the reference as it reads.
+      if (use === 'informs' && err instanceof AgentError) return asNamed(ref);
+      throw err;
+    }
+  };
+}
+
+async function resolve(ref: Record<string, unknown>, db: Queryable, principal: Principal, use: AccountUse, implicit: boolean, now: Date): Promise<ResolvedAccount> {
   const owner = ownerOf(principal);
   if (typeof ref['account_id'] === 'string') {
     const row = await sql.accountById(db, owner, ref['account_id']);
@@ -21,23 +52,80 @@ export const resolveSalesAccount: NonNullable<Tenant['resolveAccount']> = async 
     return toAccount(row);
   }
   const brand = ref['brand'] as BrandRef;
-  const key = { brandDomain: brand.domain, brandId: brand.brand_id ?? null, operator: String(ref['operator']), sandbox: ref['sandbox'] === true };
+  const key = keyOfRef(ref);
+  const found = await openAccount(db, owner, key);
+  if (found) return toAccount(found);
+  if (implicit && use === 'acts') return toAccount(await declare(db, owner, key, brand, { by: actorOf(principal), at: now }));
+  if (implicit) return asNamed(ref);
+  throw new AgentError('ACCOUNT_NOT_FOUND', `You have no open ${key.sandbox ? 'sandbox' : 'production'} account for ${brand.domain}${brand.brand_id ? ` (${brand.brand_id})` : ''} operated by ${key.operator}.`, {
+    field: 'account',
+    suggestion: 'Declare it with sync_accounts, or pass an account_id from list_accounts.',
+  });
+}
+
+/** The open account of the key; undefined when there is none, ACCOUNT_AMBIGUOUS when a key without brand_id matches several brands. */
+async function openAccount(db: Queryable, owner: string, key: NaturalKey): Promise<AccountRow | undefined> {
   const rows = await sql.openAccountsByKey(db, owner, key);
-  const [row] = rows;
-  if (!row) {
-    throw new AgentError('ACCOUNT_NOT_FOUND', `You have no open ${key.sandbox ? 'sandbox' : 'production'} account for ${brand.domain}${brand.brand_id ? ` (${brand.brand_id})` : ''} operated by ${key.operator}.`, {
-      field: 'account',
-      suggestion: 'Declare it with sync_accounts, or pass an account_id from list_accounts.',
-    });
-  }
   if (rows.length > 1) {
-    throw new AgentError('ACCOUNT_AMBIGUOUS', `${brand.domain} has several brands with accounts operated by ${key.operator}; name the brand_id or pass an account_id.`, {
+    throw new AgentError('ACCOUNT_AMBIGUOUS', `${key.brandDomain} has several brands with accounts operated by ${key.operator}; name the brand_id or pass an account_id.`, {
       field: 'account.brand.brand_id',
       suggestion: 'Add brand.brand_id, or pass the account_id list_accounts gives.',
     });
   }
-  return toAccount(row);
-};
+  return rows[0];
+}
+
+/**
+ * Records the key as the owner's new account, as sync_accounts would (same row, same `created`
+ * change, same status), under the lock sync_accounts takes: of two first calls at once, the
+ * second finds the account the first made. Outside a transaction (a task that writes nothing
+ * else) it opens its own, so the lock holds until the account is there.
+ */
+async function declare(db: Queryable, owner: string, key: NaturalKey, brand: BrandRef, change: sql.Change): Promise<AccountRow> {
+  const write = async (tx: Queryable) => {
+    await sql.lockOwner(tx, owner);
+    const found = await openAccount(tx, owner, key);
+    if (found) return found;
+    const row = newAccount(owner, key, implicitTerms(brand), change.at);
+    await sql.insertAccount(tx, row, change);
+    return row;
+  };
+  return isDatabase(db) ? db.transaction(write) : write(db);
+}
+
+/**
+ * What a reference declares of an account's terms: its brand; the rest is the seller's default,
+ * as a sync naming no more would get. Billing is the agent's (the party the seller trusts and
+ * that named the account; a later sync_accounts says otherwise when it is not).
+ */
+export function implicitTerms(brand: BrandRef): Terms {
+  return { brand, billing: 'agent', billing_entity: null, payment_terms: defaultPaymentTerms };
+}
+
+const isDatabase = (db: Queryable): db is Database => typeof (db as Partial<Database>).transaction === 'function';
+
+function keyOfRef(ref: Record<string, unknown>): NaturalKey {
+  const brand = ref['brand'] as BrandRef;
+  return { brandDomain: brand.domain, brandId: brand.brand_id ?? null, operator: String(ref['operator']), sandbox: ref['sandbox'] === true };
+}
+
+/**
+ * A reference that names no recorded account, as the task reads it: what it says (its brand,
+ * operator, sandbox), active as a declaration of it would be, under an id no account has (ids
+ * are `acc_…`), so what is listed under it is nothing.
+ */
+function asNamed(ref: Record<string, unknown>): ResolvedAccount {
+  if (typeof ref['account_id'] === 'string') return { account_id: ref['account_id'], sandbox: false, undeclared: true };
+  const key = keyOfRef(ref);
+  return {
+    account_id: `undeclared:${key.brandDomain}${key.brandId ? `/${key.brandId}` : ''}@${key.operator}${key.sandbox ? ':sandbox' : ''}`,
+    brand: ref['brand'],
+    operator: key.operator,
+    status: 'active',
+    sandbox: key.sandbox,
+    undeclared: true,
+  };
+}
 
 /**
  * What a task that buys or spends calls on its resolved account: anything but an active account is

@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { AgentError } from '../../../protocol/errors.ts';
 import { type AgentTask, checkPublishedRequest } from '../../runtime/index.ts';
-import { actorOf, defaultPaymentTerms, keyOfRow, keyText, ownerOf, toAccount, type AccountRow, type BrandRef, type NaturalKey, type Terms } from './account.ts';
+import { actorOf, defaultPaymentTerms, keyOfRow, keyText, newAccount, ownerOf, toAccount, type AccountRow, type BrandRef, type NaturalKey, type Terms } from './account.ts';
 import * as sql from './sql.ts';
 
 const REQUEST = '/schemas/3.0.6/account/sync-accounts-request.json';
@@ -17,9 +16,6 @@ interface RequestedAccount {
 }
 
 type Action = 'created' | 'updated' | 'unchanged';
-
-/** Seller-assigned ids: 96 random bits, so one account's id tells nothing of another's. */
-const newAccountId = () => `acc_${randomBytes(12).toString('hex')}`;
 
 const brandRefSummary = {
   type: 'object',
@@ -92,7 +88,7 @@ export function syncAccountsTask(): AgentTask {
         const existing = open.get(keyText(key));
         open.delete(keyText(key));
         if (!existing) {
-          const row: AccountRow = { seq: 0, account_id: newAccountId(), owner, ...columnsOf(key), ...terms, status: 'active', created_at: change.at };
+          const row = newAccount(owner, key, terms, change.at);
           if (!dryRun) await sql.insertAccount(ctx.db, row, change);
           answer(row, 'created');
         } else if (sameTerms(existing, terms)) {
@@ -117,8 +113,6 @@ export function syncAccountsTask(): AgentTask {
 function keyOf(wanted: RequestedAccount): NaturalKey {
   return { brandDomain: wanted.brand.domain, brandId: wanted.brand.brand_id ?? null, operator: wanted.operator, sandbox: wanted.sandbox === true };
 }
-
-const columnsOf = (key: NaturalKey) => ({ brand_domain: key.brandDomain, brand_id: key.brandId, operator: key.operator, sandbox: key.sandbox });
 
 function termsOf(wanted: RequestedAccount): Terms {
   return { brand: wanted.brand, billing: wanted.billing, billing_entity: wanted.billing_entity ?? null, payment_terms: wanted.payment_terms ?? defaultPaymentTerms };

@@ -34,11 +34,11 @@ export function createMediaBuyTask(offering: () => Offering, library: CreativeLi
   return {
     name: 'create_media_buy',
     description:
-      'Buy media: packages of products from get_products, each with product_id, pricing_option_id, budget (and bid_price for auction pricing), optionally creative_assignments (library creatives from sync_creatives) and creatives (uploaded into the library and assigned), over a flight (start_time "asap" or a future time, end_time). Needs an active account. Answers the media buy (status pending_creatives until it has creatives, revision 1, packages with their package_id, valid_actions); a product needing the publisher\'s approval answers {status: "submitted", task_id} instead, completed through get_task or push_notification_config. reporting_webhook {url, reporting_frequency, requested_metrics?} has delivery reports pushed to you, signed with RFC 9421.',
+      'Buy media: packages of products from get_products, each with product_id, pricing_option_id, budget (and bid_price for auction pricing), optionally creative_assignments (library creatives from sync_creatives) and creatives (uploaded into the library and assigned), over a flight (start_time "asap" or a future time, end_time). Needs an active account; with implicit accounts (get_ap_capabilities account.require_operator_auth false) a natural key (brand, operator, sandbox) you have not declared is declared by the call. Answers the media buy (status pending_creatives until it has creatives, revision 1, packages with their package_id, valid_actions); a product needing the publisher\'s approval answers {status: "submitted", task_id} instead, completed through get_task or push_notification_config. reporting_webhook {url, reporting_frequency, requested_metrics?} has delivery reports pushed to you, signed with RFC 9421.',
     input: {
       type: 'object',
       properties: {
-        account: { type: 'object', description: 'core/account-ref.json: {account_id} or {brand, operator, sandbox?}.' },
+        account: { type: 'object', description: 'core/account-ref.json: {account_id} or {brand, operator, sandbox?}; with implicit accounts a natural key not yet declared is declared.' },
         brand: { type: 'object', description: 'core/brand-ref.json: the advertiser, by domain.', properties: { domain: { type: 'string' } }, required: ['domain'] },
         start_time: { type: 'string', description: '"asap" or an ISO 8601 date-time not in the past.' },
         end_time: { type: 'string', description: 'ISO 8601 date-time after the start.' },

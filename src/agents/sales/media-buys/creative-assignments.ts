@@ -59,7 +59,7 @@ export async function recordCreativesAssigned(tx: Queryable, change: CreativesAs
 
 /** The history entries of changes to packages' creatives, each saying so when the buy's status moved with them. */
 export function creativesHistory(changes: readonly CreativesChange[], before: MediaBuyStatus, after: MediaBuyStatus): Array<Pick<HistoryEntry, 'action' | 'summary' | 'package_id'>> {
-  const moved = before === after ? '' : after === 'pending_creatives' ? ' The buy has no creative left: pending_creatives.' : ` The buy has its first creative: ${after}.`;
+  const moved = before === after ? '' : ` The buy has its first creative: ${after}.`;
   const creatives = (ids: readonly string[]) => `Creative${ids.length === 1 ? '' : 's'} ${ids.join(', ')}`;
   return changes.flatMap((c) => [
     ...(c.assigned.length > 0 ? [{ action: 'creatives_assigned', summary: `${creatives(c.assigned)} assigned to ${c.package_id}.` }] : []),

@@ -1,6 +1,6 @@
 import type { TenantPass } from '../../runtime/index.ts';
 import * as sql from './sql.ts';
-import { isTerminal, type MediaBuyStatus } from './state.ts';
+import { canMove, type MediaBuyStatus } from './state.ts';
 
 /** The seller, as history names it when the flight, not a caller, moved a buy. */
 const seller = 'seller';
@@ -39,10 +39,8 @@ export function flightPass(intervalMs = 60_000): TenantPass {
   };
 }
 
-/** Where the flight takes a buy at `now`; undefined when it stays as it is. */
+/** Where the flight takes a buy at `now` (its end completes it, its start starts it), as the state machine allows; undefined when it stays as it is. */
 export function nextStatus(status: MediaBuyStatus, flight: { start: Date; end: Date }, now: Date): MediaBuyStatus | undefined {
-  if (isTerminal(status)) return undefined;
-  if (now >= flight.end) return 'completed';
-  if (status === 'pending_start' && now >= flight.start) return 'active';
-  return undefined;
+  const due: MediaBuyStatus | undefined = now >= flight.end ? 'completed' : now >= flight.start ? 'active' : undefined;
+  return due && canMove(status, due, 'flight') ? due : undefined;
 }

@@ -1,10 +1,12 @@
 import { AgentError } from '../../../protocol/errors.ts';
 import { checkPublishedRequest, errorObject, type AgentTask, cursorPosition, defaultPageSize, pageCursor, pageRequestInput } from '../../runtime/index.ts';
 import { ownerOf } from '../accounts/index.ts';
-import { buySummary, toPackage, totalBudget } from './media-buy.ts';
+import type { Offering } from '../offering.ts';
+import { formatsOf } from './creative-assignments.ts';
+import { buySummary, toPackage, totalBudget, type BuyRow, type PackageAssignmentRow, type PackageRow } from './media-buy.ts';
 import { buySelection } from './schemas.ts';
 import * as sql from './sql.ts';
-import type { MediaBuyStatus } from './state.ts';
+import { isTerminal, type MediaBuyStatus } from './state.ts';
 
 const REQUEST = '/schemas/3.0.6/media-buy/get-media-buys-request.json';
 
@@ -13,9 +15,12 @@ const REQUEST = '/schemas/3.0.6/media-buy/get-media-buys-request.json';
  * when one is named, by id or by status (`active` when neither ids nor a status are given, as the
  * schema says), in the order they were made, with packages (and their creative assignments),
  * budgets, currency, status, valid_actions, creative deadline and, when asked, the latest history
- * entries. An id the caller has no buy of is answered in errors[] as MEDIA_BUY_NOT_FOUND, whoever's it is.
+ * entries. A package still to run with no creative assigned says which formats it waits for
+ * (format_ids_pending: its own format_ids, else its product's), whatever the buy's status (a
+ * resumed buy runs without creatives as well). An id the caller has no buy of is answered in
+ * errors[] as MEDIA_BUY_NOT_FOUND, whoever's it is.
  */
-export function getMediaBuysTask(): AgentTask {
+export function getMediaBuysTask(offering: () => Offering): AgentTask {
   return {
     name: 'get_media_buys',
     description:
@@ -63,7 +68,12 @@ export function getMediaBuysTask(): AgentTask {
           end_time: buy.end_time.toISOString(),
           created_at: buy.confirmed_at.toISOString(),
           updated_at: buy.updated_at.toISOString(),
-          packages: own.map((p) => ({ ...toPackage(p, buy, assigned), currency: buy.currency, ...(snapshot ? { snapshot_unavailable_reason: 'SNAPSHOT_UNSUPPORTED' } : {}) })),
+          packages: own.map((p) => ({
+            ...toPackage(p, buy, assigned),
+            currency: buy.currency,
+            ...pendingFormats(p, buy, assigned, offering),
+            ...(snapshot ? { snapshot_unavailable_reason: 'SNAPSHOT_UNSUPPORTED' } : {}),
+          })),
           ...(history.has(buy.media_buy_id)
             ? {
                 history: history.get(buy.media_buy_id)!.map((e) => ({
@@ -87,6 +97,13 @@ export function getMediaBuysTask(): AgentTask {
       };
     },
   };
+}
+
+/** A package still to run without any creative: the formats it waits for (get-media-buys-response.json's format_ids_pending). */
+function pendingFormats(pkg: PackageRow, buy: BuyRow, assigned: readonly PackageAssignmentRow[], offering: () => Offering): { format_ids_pending?: unknown[] } {
+  if (isTerminal(buy.status) || pkg.cancellation || assigned.some((a) => a.package_id === pkg.package_id)) return {};
+  const formats = formatsOf(pkg, offering().products);
+  return formats.length > 0 ? { format_ids_pending: [...formats] } : {};
 }
 
 function groupBy<T extends { media_buy_id: string }>(rows: readonly T[]): Map<string, T[]> {

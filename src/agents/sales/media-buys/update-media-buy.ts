@@ -10,7 +10,7 @@ import { checkBid, checkMinimumSpend, checkPositive, checkTargeting, checkWithin
 import { checkReportingCapabilities, readReportingWebhook } from './reporting-webhook.ts';
 import { creativeAssignmentSummary, inlineCreatives, packageRequestSummary, reportingWebhookSummary } from './schemas.ts';
 import * as sql from './sql.ts';
-import { isTerminal, runningStatus, statusWithCreatives, validActions, type ValidAction } from './state.ts';
+import { isTerminal, resumedStatus, statusWithCreatives, validActions, type ValidAction } from './state.ts';
 
 const REQUEST = '/schemas/3.0.6/media-buy/update-media-buy-request.json';
 
@@ -43,7 +43,7 @@ const creativeFields = ['creative_assignments', 'creatives'] as const;
  * new ones, set or replace the reporting webhook (which every live product must allow, new ones
  * included). A package's creative_assignments replace its assignments; its inline creatives are
  * stored in the account's library and assigned besides (the creative library checks both, in this
- * call's transaction); a buy's status follows whether it has creatives (statusWithCreatives).
+ * call's transaction); a buy waiting for creatives moves on once it has some (statusWithCreatives).
  * The buy's row is locked for the call's transaction, so concurrent updates apply one after another;
  * a `revision` that is not the current one is CONFLICT. Each accepted call bumps the revision by
  * exactly one and records what it changed, who and when. What the status does not allow (see
@@ -119,8 +119,7 @@ export function updateMediaBuyTask(offering: () => Offering, library: CreativeLi
         });
       }
       const packages = await sql.packagesOf(ctx.db, [mediaBuyId]);
-      const creatives = (await sql.hasCreatives(ctx.db, mediaBuyId)) ? 1 : 0;
-      const update = new Update(buy, packages, now, account, offering().products, creatives);
+      const update = new Update(buy, packages, now, account, offering().products);
       if (args['canceled'] === true) update.cancel(args);
       else update.change(args);
       // Whatever the buy reports to must suit its products: a new webhook, or new products under the one it has.
@@ -177,16 +176,13 @@ class Update {
   readonly #now: Date;
   readonly #account: ResolvedAccount;
   readonly #products: readonly Product[];
-  /** How many creatives its packages have (0 or more): a resumed buy without any waits for them again. */
-  readonly #creatives: number;
 
-  constructor(buy: BuyRow, packages: PackageRow[], now: Date, account: ResolvedAccount, products: readonly Product[], creatives: number) {
+  constructor(buy: BuyRow, packages: PackageRow[], now: Date, account: ResolvedAccount, products: readonly Product[]) {
     this.buy = { ...buy };
     this.packages = packages.map((p) => ({ ...p }));
     this.#now = now;
     this.#account = account;
     this.#products = products;
-    this.#creatives = creatives;
   }
 
   cancel(args: Record<string, unknown>): void {
@@ -238,7 +234,8 @@ class Update {
   #resume(): void {
     this.#need('resume', 'paused');
     requireActiveAccount(this.#account);
-    this.buy.status = runningStatus({ creatives: this.#creatives, start: this.buy.start_time }, this.#now);
+    // By its flight, creatives or not: packages without any report them missing (get_media_buys).
+    this.buy.status = resumedStatus(this.buy.start_time, this.#now);
     this.history.push({ action: 'resumed', summary: `Resumed (${this.buy.status}).` });
   }
 

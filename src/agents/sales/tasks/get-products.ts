@@ -44,6 +44,8 @@ export function getProductsTask(offering: () => Offering): AgentTask {
     },
     output: { $ref: '/schemas/3.0.6/media-buy/get-products-response.json' },
     mutates: false,
+    // Products never depend on the account here (capabilities: required_for_products false): it only says whether the answer is sandbox.
+    accountUse: 'informs',
     async handler(rawArgs, ctx) {
       // v3 clients name the mode; the spec's calls (and pre-v3 clients) do not, and mean a brief.
       const args = { ...rawArgs, buying_mode: rawArgs['buying_mode'] ?? 'brief' } as GetProductsArgs & Record<string, unknown>;

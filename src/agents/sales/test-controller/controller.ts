@@ -60,6 +60,8 @@ export function testControllerTask(options: TestControllerOptions): AgentTask {
     },
     output: { $ref: RESPONSE },
     mutates: false,
+    // Its account is the sandbox it seeds and forces: named by natural key, it is declared.
+    accountUse: 'acts',
     async handler(args, ctx) {
       const scenario = args['scenario'] as string;
       const account = ctx.account;

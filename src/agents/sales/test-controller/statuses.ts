@@ -1,6 +1,6 @@
 import { lockAccount, setAccountStatus, type AccountStatus } from '../accounts/index.ts';
 import { lockCreative, setCreativeStatus, type CreativeStatus } from '../creatives/index.ts';
-import { isTerminal, lockMediaBuy, setMediaBuyStatus, type MediaBuyStatus } from '../media-buys/index.ts';
+import { canMove, isTerminal, lockMediaBuy, nextStatuses, setMediaBuyStatus, type MediaBuyStatus } from '../media-buys/index.ts';
 import { actor, Refusal, transition, type Answer, type Scope } from './scope.ts';
 
 /** enums/account-status.json calls these terminal; a closed account has also given up its natural key. */
@@ -24,8 +24,9 @@ export async function forceAccountStatus({ ctx, params, account, owner, now }: S
 }
 
 /**
- * force_media_buy_status: a buy of the sandbox account, to any status but out of a finished one
- * (completed, rejected, canceled); one change of it, revision and history included.
+ * force_media_buy_status: a buy of the sandbox account, along a move of the state machine
+ * (media-buys/state.ts: whoever makes it, the controller standing in for them), so nothing out of
+ * a finished buy and no rejection once it ran; one change of it, revision and history included.
  */
 export async function forceMediaBuyStatus({ ctx, params, account, owner, now }: Scope): Promise<Answer> {
   const id = params['media_buy_id'] as string;
@@ -36,6 +37,9 @@ export async function forceMediaBuyStatus({ ctx, params, account, owner, now }: 
     if (!buy || buy.account_id !== account.account_id) throw new Refusal('NOT_FOUND', `${entity} was not found in account ${account.account_id}.`, null);
     if (buy.status === status) return transition(entity, status, status);
     if (isTerminal(buy.status)) throw new Refusal('INVALID_TRANSITION', `${entity} is ${buy.status}, which is terminal.`, buy.status);
+    if (!canMove(buy.status, status)) {
+      throw new Refusal('INVALID_TRANSITION', `${entity} cannot move from ${buy.status} to ${status}; from ${buy.status} it moves to ${nextStatuses(buy.status).join(', ')}.`, buy.status);
+    }
     const reason = params['rejection_reason'] as string | undefined;
     await setMediaBuyStatus(tx, buy, status, { ...(reason === undefined ? {} : { reason }), actor, now });
     return transition(entity, buy.status, status);

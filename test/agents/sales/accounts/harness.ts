@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { listAccountsTask, requireActiveAccount, resolveSalesAccount, syncAccountsTask } from '../../../../src/agents/sales/accounts/index.ts';
+import { listAccountsTask, requireActiveAccount, salesAccountResolver, syncAccountsTask, type AccountModel } from '../../../../src/agents/sales/accounts/index.ts';
 import type { Tenant } from '../../../../src/agents/runtime/index.ts';
 import { validateSchema } from '../../../../src/protocol/schemas.ts';
 import { mcpClient } from '../../../support/agents.ts';
@@ -13,17 +13,19 @@ import type { TestServer } from '../../../support/server.ts';
 export const publicToken = 'public-test-credential-of-the-sales-agent';
 
 /**
- * The accounts tasks as a sales agent serves them, with two probes: `which_account` answers the
- * account the request resolved to, `spend` refuses it unless it may buy.
+ * The accounts tasks as a sales agent serves them (implicit accounts unless the model says
+ * otherwise), with probes: `which_account` answers the account the request resolved to for a task
+ * that reads, `act_on_account` for one that acts (mutating), `inform_with_account` for one the
+ * account only informs; `spend` refuses it unless it may buy.
  */
-export function salesTenant(): Tenant {
+export function salesTenant(model: AccountModel = { requireOperatorAuth: false }, path = '/sales'): Tenant {
   const account = { type: 'object', description: 'core/account-ref.json.' };
   return {
-    name: 'sales',
-    path: '/sales',
+    name: path.slice(1),
+    path,
     protocols: ['media_buy'],
     description: 'Sales agent accounts under test.',
-    resolveAccount: resolveSalesAccount,
+    resolveAccount: salesAccountResolver(model),
     credentials: [{ token: publicToken, name: 'public' }],
     tasks: [
       syncAccountsTask(),
@@ -33,6 +35,21 @@ export function salesTenant(): Tenant {
         description: 'Answers the account the request resolved to.',
         input: { type: 'object', properties: { account } },
         mutates: false,
+        handler: async (_args, ctx) => ({ account: ctx.account ?? null }),
+      },
+      {
+        name: 'act_on_account',
+        description: 'Answers the account the request resolved to, for a task that acts on it.',
+        input: { type: 'object', properties: { account }, required: ['account'] },
+        mutates: true,
+        handler: async (_args, ctx) => ({ account: ctx.account ?? null }),
+      },
+      {
+        name: 'inform_with_account',
+        description: 'Answers the account the request resolved to, for a task it only informs.',
+        input: { type: 'object', properties: { account } },
+        mutates: false,
+        accountUse: 'informs',
         handler: async (_args, ctx) => ({ account: ctx.account ?? null }),
       },
       {
@@ -62,8 +79,8 @@ const published: Record<string, string> = {
   list_accounts: '/schemas/3.0.6/account/list-accounts-response.json',
 };
 
-export async function callerWith(server: TestServer, headers: Record<string, string>): Promise<Caller> {
-  const client = await mcpClient(server.url, '/sales', headers);
+export async function callerWith(server: TestServer, headers: Record<string, string>, path = '/sales'): Promise<Caller> {
+  const client = await mcpClient(server.url, path, headers);
   const raw = async (name: string, args: Record<string, unknown>) => {
     const result = (await client.callTool({ name, arguments: args })) as Json;
     return { isError: result.isError === true, payload: JSON.parse(result.content[0].text as string) as Json };
@@ -89,10 +106,10 @@ export async function callerWith(server: TestServer, headers: Record<string, str
   return caller;
 }
 
-/** A caller with a fresh API key of a fresh organization. */
-export async function organizationCaller(server: TestServer): Promise<Caller> {
+/** A caller with a fresh API key of a fresh organization (of the tenant at `path`). */
+export async function organizationCaller(server: TestServer, path = '/sales'): Promise<Caller> {
   const org = await seedOrganization(server.db);
-  return callerWith(server, { authorization: `Bearer ${await createApiKeyFor(server.db, org.slug)}` });
+  return callerWith(server, { authorization: `Bearer ${await createApiKeyFor(server.db, org.slug)}` }, path);
 }
 
 /** A fresh organization with two callers, each with a key of its own. */

@@ -54,7 +54,7 @@ eachEngine('sales agent: creatives of media buy packages (update_media_buy, crea
     assert.match(entry.summary, /lib_a.*pending_start/);
   });
 
-  it('replaces a package’s assignments with creative_assignments, really removing the others, and waits for creatives again when none is left', async () => {
+  it('replaces a package’s assignments with creative_assignments, really removing the others; a running buy left without any stays active, its packages reporting the formats they wait for', async () => {
     const b = await newBuyer();
     const buy = await b.create({ start_time: 'asap' });
     const id = buy.media_buy_id;
@@ -75,11 +75,13 @@ eachEngine('sales agent: creatives of media buy packages (update_media_buy, crea
     assert.deepEqual(budgetOnly.affected_packages[0].creative_assignments, [{ creative_id: 'two', weight: 90 }], 'without creative_assignments the list stays');
 
     const emptied = await b.update(id, { packages: [{ package_id: display, creative_assignments: [] }, { package_id: auction, creative_assignments: [] }] });
-    assert.deepEqual([emptied.status, emptied.revision, emptied.valid_actions], ['pending_creatives', 6, validActions('pending_creatives')]);
+    assert.deepEqual([emptied.status, emptied.revision, emptied.valid_actions], ['active', 6, validActions('active')], 'no published move goes back to pending_creatives');
     assert.deepEqual([await rowsOf(display), await rowsOf(auction)], [[], []]);
-    const last = (await current(b, id, 10)).history.filter((e: Json) => e.revision === 6);
+    const stored = await current(b, id, 10);
+    const last = stored.history.filter((e: Json) => e.revision === 6);
     assert.deepEqual(last.map((e: Json) => [e.action, e.package_id]).sort(), [['creatives_unassigned', auction], ['creatives_unassigned', display]].sort());
-    assert.match(last[0].summary, /no creative left: pending_creatives/);
+    assert.doesNotMatch(last[0].summary, /pending_creatives/);
+    for (const pkg of stored.packages) assert.ok(pkg.format_ids_pending.some((f: Json) => f.id === 'display_300x250'), `${pkg.package_id} reports the formats it waits for`);
   });
 
   it('refuses an unknown creative, one of a format the package does not take, and one named twice, changing nothing', async () => {

@@ -39,7 +39,9 @@ eachEngine('sales agent: update_media_buy', (engine) => {
 
     clock.advance(60_000);
     const resumed = await b.update(id, { paused: false });
-    assert.deepEqual([resumed.status, resumed.revision], ['pending_creatives', 3], 'resumed to what its facts make it: still waiting for creatives');
+    assert.deepEqual([resumed.status, resumed.revision, resumed.valid_actions], ['pending_start', 3, validActions('pending_start')], 'resumed to where its flight has it, before its start');
+    const waiting = await current(b, id);
+    for (const pkg of waiting.packages) assert.ok(pkg.format_ids_pending.length > 0, 'its packages report the creatives they lack');
     await refused(b, id, { paused: false }, 'INVALID_STATE', 'paused');
 
     const canceled = await b.update(id, { canceled: true, cancellation_reason: 'Campaign pulled' });
@@ -59,6 +61,23 @@ eachEngine('sales agent: update_media_buy', (engine) => {
     await refused(b, id, { paused: false }, 'INVALID_STATE');
     await refused(b, id, { packages: [{ package_id: stored.packages[0].package_id, budget: 9000 }] }, 'INVALID_STATE');
     assert.equal((await current(b, id)).revision, 4, 'refused changes bump nothing');
+  });
+
+  it('resumes a paused buy without creatives to active once its flight started, reporting on its packages the creatives they lack', async () => {
+    const b = await newBuyer();
+    const { media_buy_id: id, status } = await b.create({ start_time: 'asap' });
+    assert.equal(status, 'pending_creatives');
+    assert.equal((await b.update(id, { paused: true })).status, 'paused');
+    const resumed = await b.update(id, { paused: false });
+    assert.deepEqual([resumed.status, resumed.valid_actions], ['active', validActions('active')]);
+    assert.deepEqual(resumed.affected_packages, [], 'no package was changed');
+    const stored = await current(b, id, 1);
+    assert.equal(stored.status, 'active');
+    assert.equal(stored.history[0].action, 'resumed');
+    for (const pkg of stored.packages) {
+      assert.ok(!('creative_approvals' in pkg));
+      assert.ok(pkg.format_ids_pending.some((f: Json) => f.id === 'display_300x250'), `${pkg.package_id} reports the formats it waits for`);
+    }
   });
 
   it('refuses an update made against a revision the buy has moved past', async () => {

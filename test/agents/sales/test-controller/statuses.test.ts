@@ -118,10 +118,10 @@ eachEngine('sales agent: comply_test_controller, statuses and the sandbox gate',
     await succeeds(b, 'force_media_buy_status', { media_buy_id: id, status: 'paused' });
     buy = await buyOf(b, id);
     assert.deepEqual([buy.status, buy.revision, buy.valid_actions], ['paused', 3, validActions('paused')]);
-    assert.equal((await b.update(id, { paused: false })).status, 'pending_creatives', 'the buyer resumes it by its facts');
+    assert.equal((await b.update(id, { paused: false })).status, 'pending_start', 'the buyer resumes it by its flight');
 
     const canceled = await succeeds(b, 'force_media_buy_status', { media_buy_id: id, status: 'canceled' });
-    assert.equal(canceled.previous_state, 'pending_creatives');
+    assert.equal(canceled.previous_state, 'pending_start');
     buy = await buyOf(b, id);
     assert.deepEqual([buy.status, buy.valid_actions, buy.cancellation.canceled_by], ['canceled', [], 'seller']);
     for (const status of ['active', 'pending_start', 'completed']) {
@@ -137,6 +137,23 @@ eachEngine('sales agent: comply_test_controller, statuses and the sandbox gate',
     const { media_buy_id: doneId } = await b.create();
     await succeeds(b, 'force_media_buy_status', { media_buy_id: doneId, status: 'completed' });
     assert.equal((await refused(b, 'INVALID_TRANSITION', 'force_media_buy_status', { media_buy_id: doneId, status: 'active' })).current_state, 'completed');
+  });
+
+  it('forces only the moves of the state machine: pending_creatives to pending_start to active, no rejection once it ran, never back to pending_creatives', async () => {
+    const b = await newBuyer();
+    const { media_buy_id: id } = await b.create();
+    const started = await succeeds(b, 'force_media_buy_status', { media_buy_id: id, status: 'pending_start' });
+    assert.deepEqual([started.previous_state, started.current_state], ['pending_creatives', 'pending_start']);
+    await succeeds(b, 'force_media_buy_status', { media_buy_id: id, status: 'active' });
+    for (const status of ['rejected', 'pending_creatives', 'pending_start']) {
+      const answer = await refused(b, 'INVALID_TRANSITION', 'force_media_buy_status', { media_buy_id: id, status });
+      assert.equal(answer.current_state, 'active', status);
+      assert.match(answer.error_detail, /cannot move from active/);
+    }
+    await succeeds(b, 'force_media_buy_status', { media_buy_id: id, status: 'paused' });
+    assert.equal((await refused(b, 'INVALID_TRANSITION', 'force_media_buy_status', { media_buy_id: id, status: 'rejected' })).current_state, 'paused');
+    const buy = await buyOf(b, id);
+    assert.deepEqual([buy.status, buy.revision], ['paused', 4], 'refused moves change nothing');
   });
 
   it('answers NOT_FOUND for a buy of another buyer, of another of the caller’s accounts, or none', async () => {
