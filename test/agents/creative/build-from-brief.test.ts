@@ -4,10 +4,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { publicTestCredential } from '../../../src/config.ts';
 import { parseAllowList } from '../../../src/net/allow-list.ts';
 import { SafeFetch } from '../../../src/net/safe-fetch.ts';
-import { validateSchema } from '../../../src/protocol/schemas.ts';
+import { schemasDir, validateSchema } from '../../../src/protocol/schemas.ts';
 import { upsertAuthoritative } from '../../../src/registry/brands/sql.ts';
 import { mcpClient } from '../../support/agents.ts';
 import { engines } from '../../support/engines.ts';
@@ -16,6 +18,9 @@ import { startTestServer, type TestServer } from '../../support/server.ts';
 import { pixel, solidPng } from './render/fixtures.ts';
 
 const BUILD = '/schemas/3.0.6/media-buy/build-creative-response.json';
+
+/** The examples a published request schema gives, as buyers' tools copy them. */
+const examplesOf = (path: string) => (JSON.parse(readFileSync(join(schemasDir, '3.0.6', path), 'utf8')) as { examples?: Array<{ description: string; data: Json }> }).examples ?? [];
 const primary = '#1d4e89';
 
 /**
@@ -178,6 +183,25 @@ for (const engine of engines) {
       });
       assert.equal(preview.isError, false, JSON.stringify(preview.payload));
       assert.deepEqual(validateSchema('/schemas/3.0.6/creative/preview-creative-response.json', preview.payload).errors, []);
+    });
+
+    it('takes the published request schemas’ own examples: list_creatives answers them, sync_creatives judges their creatives, not their shape', async () => {
+      const lists = examplesOf('creative/list-creatives-request.json');
+      assert.ok(lists.length > 0);
+      for (const { description, data } of lists) {
+        const answer = await call(creative, 'list_creatives', data);
+        assert.equal(answer.isError, false, `${description}: ${JSON.stringify(answer.payload)}`);
+        assert.deepEqual(validateSchema('/schemas/3.0.6/creative/list-creatives-response.json', answer.payload).errors, [], description);
+      }
+      const syncs = examplesOf('creative/sync-creatives-request.json');
+      assert.ok(syncs.length > 0);
+      for (const { description, data } of syncs) {
+        const answer = await call(creative, 'sync_creatives', { ...data, idempotency_key: randomUUID() });
+        // Their formats are another creative agent's: refused per creative, never as a malformed request.
+        const text = JSON.stringify(answer.payload);
+        assert.doesNotMatch(text, /Invalid argument/, `${description}: ${text}`);
+        assert.match(text, /FORMAT_NOT_SUPPORTED/, `${description}: ${text}`);
+      }
     });
   });
 }

@@ -3,7 +3,7 @@ import type { Database, Queryable } from '../../../db/database.ts';
 import type { SafeFetch } from '../../../net/safe-fetch.ts';
 import { findFormat, type CreativeManifest, type Format, type FormatId, type ManifestProblem } from '../../formats/index.ts';
 import { inputSetSummary } from '../../creative-library/index.ts';
-import { checkPublishedRequest, errorObject, ownerOf, textInput, type AgentTask, type JsonSchema, type TaskContext } from '../../runtime/index.ts';
+import { checkPublishedRequest, errorObject, ownerOf, textInput, type AgentTask, type JsonSchema } from '../../runtime/index.ts';
 import { assetUrl } from '../build/asset-routes.ts';
 import { storeAsset } from '../build/asset-store.ts';
 import { buildFormat, type BuildTools } from '../build/build-format.ts';
@@ -104,7 +104,7 @@ export function buildCreativeTask(settings: BuildSettings): AgentTask {
     output: { $ref: '/schemas/3.0.6/media-buy/build-creative-response.json' },
     mutates: true,
     // The buyer's logos and pictures, and the referenced brand's, are fetched before the call's transaction opens.
-    prepare: (raw, { db }) => prepareBuild(raw as BuildArgs, settings, db),
+    prepare: (raw, { db, principal }) => prepareBuild(raw as BuildArgs, settings, db, ownerOf(principal)),
     async handler(raw, ctx) {
       const args = raw as BuildArgs & Record<string, unknown>;
       if (args.target_format_id && args.target_format_ids) {
@@ -118,7 +118,7 @@ export function buildCreativeTask(settings: BuildSettings): AgentTask {
             ? [{ id: args.creative_manifest.format_id, field: 'creative_manifest.format_id' }]
             : [];
       checkPublishedRequest(REQUEST, asPublished(args, targetIds[0]?.id));
-      const manifest = args.creative_id !== undefined ? await libraryManifest(args, settings, ctx) : args.creative_manifest;
+      const manifest = args.creative_id !== undefined ? await libraryManifest(args, settings, ctx.db, ownerOf(ctx.principal)) : args.creative_manifest;
       if (targetIds.length === 0 && manifest?.format_id && args.creative_id !== undefined) targetIds.push({ id: manifest.format_id, field: 'creative_id' });
       if (!manifest) {
         if (args.message === undefined || args.message.trim() === '') {
@@ -192,22 +192,32 @@ interface Prepared {
   images?: FetchedImages | undefined;
 }
 
-async function prepareBuild(args: BuildArgs, settings: BuildSettings, db: Database): Promise<Prepared> {
+/**
+ * The referenced brand as the registry knows it, and every image the build could draw (the
+ * source's logo and picture, a library creative's included, the brand's logos) loaded through the
+ * SSRF-safe client, this server's own assets from the database. A request the build will refuse
+ * loads nothing: the handler refuses it with the same error.
+ */
+async function prepareBuild(args: BuildArgs, settings: BuildSettings, db: Database, owner: string): Promise<Prepared> {
   const domain = brandDomainOf(args.brand);
   const brand = domain && settings.brands ? await settings.brands(db, domain) : undefined;
-  return { brand, images: await fetchImages(args, settings, db, brand) };
+  let manifest: CreativeManifest | undefined;
+  try {
+    const given = args.creative_manifest;
+    if (args.creative_id !== undefined) {
+      // The account names the library: read only once the handler's own check would pass it.
+      checkPublishedRequest(REQUEST, asPublished(args as BuildArgs & Record<string, unknown>, args.target_format_id ?? args.target_format_ids?.[0]));
+      manifest = await libraryManifest(args, settings, db, owner);
+    } else manifest = typeof given === 'object' && given !== null && !Array.isArray(given) ? given : undefined;
+  } catch (err) {
+    if (err instanceof AgentError) return { brand };
+    throw err;
+  }
+  if (!manifest && !settings.fromBrief) return { brand };
+  return { brand, images: await fetchImages(args, manifest, settings, db, brand) };
 }
 
-/**
- * Loads every image the build could draw (the source's logo and picture, the brand's logos)
- * through the SSRF-safe client, this server's own assets from the database. A request the build
- * will refuse loads nothing: the handler refuses it with the same error. A library creative's
- * images are drawn as the renderer finds them (this server's own, or fetched then).
- */
-async function fetchImages(args: BuildArgs, settings: BuildSettings, db: Database, brand: KnownBrand | undefined): Promise<FetchedImages | undefined> {
-  const given = args.creative_manifest;
-  const manifest = typeof given === 'object' && given !== null && !Array.isArray(given) ? given : undefined;
-  if (args.creative_id !== undefined || (!manifest && !settings.fromBrief)) return undefined;
+async function fetchImages(args: BuildArgs, manifest: CreativeManifest | undefined, settings: BuildSettings, db: Database, brand: KnownBrand | undefined): Promise<FetchedImages | undefined> {
   let urls: string[];
   try {
     const sourceFormat = manifest?.format_id ? findFormat(settings.formats(), manifest.format_id, settings.agentUrl()) : undefined;
@@ -227,11 +237,11 @@ async function fetchImages(args: BuildArgs, settings: BuildSettings, db: Databas
  * The creative a creative_id names in the caller's libraries here: of the library `account`
  * names, else of any of them, as long as only one holds it.
  */
-async function libraryManifest(args: BuildArgs, settings: BuildSettings, ctx: TaskContext): Promise<CreativeManifest> {
+async function libraryManifest(args: BuildArgs, settings: BuildSettings, db: Queryable, owner: string): Promise<CreativeManifest> {
   if (!settings.library) {
     throw new AgentError('UNSUPPORTED_FEATURE', 'This agent keeps no creative library: send the creative_manifest to build from.', { field: 'creative_id' });
   }
-  const found = await creativeInLibraries(ctx.db, ownerOf(ctx.principal), args.account ? accountKey(args.account) : undefined, args.creative_id!);
+  const found = await creativeInLibraries(db, owner, args.account ? accountKey(args.account) : undefined, args.creative_id!);
   if (found.length === 0) {
     throw new AgentError('CREATIVE_NOT_FOUND', `Your library here holds no creative ${JSON.stringify(args.creative_id)}${args.account ? ' under this account' : ''}.`, {
       field: 'creative_id',
