@@ -161,6 +161,12 @@ for (const engine of engines) {
       const { creative_manifest: manifest } = await built(creative, { idempotency_key: randomUUID(), creative_id: 'acme-tent-300', account, target_format_id: localhostFormat('display_320x50') });
       assert.equal(manifest.format_id.id, 'display_320x50');
       assert.equal(manifest.assets.click_url.url, 'https://acmeoutdoor.example/tent');
+      const relaid = await png(manifest.assets.banner_image.url);
+      const green = [...Array(160).keys()].some((i) => pixel(relaid, (i * 2) % 320, 5 + Math.floor(i / 160) * 20).slice(0, 3).join() === '0,255,0' || pixel(relaid, i * 2, 25).slice(0, 3).join() === '0,255,0');
+      assert.ok(green, 'the library creative’s picture, fetched before the build, is re-laid in the new size');
+      const badAccount = await call(creative, 'build_creative', { idempotency_key: randomUUID(), creative_id: 'acme-tent-300', account: { operator: 'pinnacle-agency.example' }, target_format_id: localhostFormat('display_320x50') });
+      assert.equal(badAccount.isError, true);
+      assert.match(JSON.stringify(badAccount.payload), /INVALID_REQUEST|VALIDATION_ERROR/);
       const missing = await call(creative, 'build_creative', { idempotency_key: randomUUID(), creative_id: 'no-such-creative', account, target_format_id: localhostFormat('display_320x50') });
       assert.equal(missing.isError, true);
       assert.match(JSON.stringify(missing.payload), /CREATIVE_NOT_FOUND/);
