@@ -32,7 +32,7 @@ import { dashboardPlugin } from './dashboard/index.ts';
 import { adagentsToolsPlugin } from './registry/adagents-tools/index.ts';
 import { agentProbePlugin } from './registry/agent-probe/index.ts';
 import { agentCatalogPlugin, type OwnDeployment } from './registry/agents/index.ts';
-import { applyHeldBrand, brandsPlugin, type EnrichmentProvider } from './registry/brands/index.ts';
+import { applyHeldBrand, brandIdentity, brandsPlugin, type EnrichmentProvider } from './registry/brands/index.ts';
 import { crawlerPlugin } from './registry/crawler/index.ts';
 import { demoPlugin } from './registry/demo/index.ts';
 import { feedPlugin } from './registry/feed/index.ts';
@@ -127,7 +127,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(publishersPlugin);
   await app.register(statsPlugin, { ctx });
   // The agents served beside the registry: the demo enrolls them, the prober calls them with their credential.
-  const tenants = deps.tenants ?? (await testDeployment(ctx, () => baseUrl(app, config)));
+  // The creative agents draw a referenced brand as the registry knows it.
+  const tenants = deps.tenants ?? (await testDeployment(ctx, () => baseUrl(app, config), { brands: brandIdentity }));
   const own: OwnDeployment = { served: () => servedAgents(tenants, baseUrl(app, config)), listening: () => listeningAddress(app), credential: config.agents.testCredential };
   await app.register(agentCatalogPlugin, { ctx, own });
   // After the catalog: its pages enroll agents with the catalog's enrollment (first probe queued).

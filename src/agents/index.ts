@@ -14,7 +14,7 @@ import { pruneAgentRecords } from './runtime/housekeeping.ts';
 import { mountTenant, type Tenant } from './runtime/index.ts';
 import { CatalogError, demoCatalogPath, loadCatalogFile, salesAgent } from './sales/index.ts';
 import { demoSignalsPath, loadSignalsCatalog, signalsAgent, type PlatformSeat } from './signals/index.ts';
-import { creativeAgent, creativeBuilderAgent } from './creative/index.ts';
+import { creativeAgent, creativeBuilderAgent, type BrandLookup } from './creative/index.ts';
 import { TaskWorker } from './runtime/tasks/worker.ts';
 import { WebhookDeliverer } from './runtime/webhooks/deliverer.ts';
 
@@ -33,11 +33,16 @@ declare module 'fastify' {
   }
 }
 
+/** What the registry hands the agents: the brands it knows, which creatives are drawn from. */
+export interface DeploymentRegistry {
+  brands?: BrandLookup;
+}
+
 /**
  * The agents `ap serve` mounts beside the registry (the spec's test deployment, path-routed):
  * none with AGENTS=false. Each accepts the deployment's public test credential.
  */
-export async function testDeployment(ctx: AppContext, base: () => string): Promise<Tenant[]> {
+export async function testDeployment(ctx: AppContext, base: () => string, registry: DeploymentRegistry = {}): Promise<Tenant[]> {
   const { agents } = ctx.config;
   if (!agents.serve) return [];
   const credentials = agents.testCredential ? [{ token: agents.testCredential, name: 'public-test', public: true }] : [];
@@ -50,8 +55,11 @@ export async function testDeployment(ctx: AppContext, base: () => string): Promi
     ...(agents.signalActivationSeconds === undefined ? {} : { activationMinutes: agents.signalActivationSeconds / 60 }),
     activationPollMs: Math.min(1000, Math.max(100, (agents.signalActivationSeconds ?? 1) * 200)),
   });
-  const creative = creativeAgent({ base, credentials, fetcher: ctx.fetcher, previewTtlSeconds: agents.creativePreviewTtlSeconds });
-  const builder = creativeBuilderAgent({ base, credentials, fetcher: ctx.fetcher, previewTtlSeconds: agents.creativePreviewTtlSeconds });
+  const brands = registry.brands;
+  const builderPath = '/creative-builder';
+  const creative = creativeAgent({ base, credentials, fetcher: ctx.fetcher, previewTtlSeconds: agents.creativePreviewTtlSeconds, ...(brands ? { brands } : {}), generator: () => `${base()}${builderPath}/mcp` });
+  // The creative agent serves /creative/assets, where the builder's generated assets are too.
+  const builder = creativeBuilderAgent({ base, path: builderPath, credentials, fetcher: ctx.fetcher, previewTtlSeconds: agents.creativePreviewTtlSeconds, servesAssets: false, ...(brands ? { brands } : {}) });
   return [sales, signals, creative, builder];
 }
 

@@ -43,8 +43,8 @@ describe('the test deployment', () => {
       'create_media_buy', 'update_media_buy', 'get_media_buys', 'get_media_buy_delivery', 'sync_creatives', 'list_creatives', 'comply_test_controller',
     ]);
     assert.deepEqual(tenants[1]!.tools, ['get_ap_capabilities', 'get_task', 'cancel_task', 'get_signals', 'activate_signal', 'sync_accounts', 'list_accounts']);
-    assert.deepEqual(tenants[2]!.tools, ['get_ap_capabilities', 'list_creative_formats', 'preview_creative', 'sync_creatives', 'list_creatives']);
-    assert.deepEqual(tenants[3]!.tools, ['get_ap_capabilities', 'build_creative', 'preview_creative']);
+    assert.deepEqual(tenants[2]!.tools, ['get_ap_capabilities', 'list_creative_formats', 'build_creative', 'preview_creative', 'sync_creatives', 'list_creatives']);
+    assert.deepEqual(tenants[3]!.tools, ['get_ap_capabilities', 'list_creative_formats', 'build_creative', 'preview_creative']);
     assert.equal((listing.authorized_agents as Json[]).length, 1, 'the signals and creative agents sell no publisher properties');
     const [sold] = listing.authorized_agents as Json[];
     assert.equal(sold!.url, `${server.url}/sales/mcp`);
@@ -104,7 +104,7 @@ describe('the test deployment', () => {
       const ask = async (name: string, args: Record<string, unknown>) => JSON.parse(((await builder.callTool({ name, arguments: args })) as Json).content[0].text as string) as Json;
       const capabilities = await ask('get_ap_capabilities', {});
       assert.deepEqual(validateSchema('/schemas/3.0.6/protocol/get-ap-capabilities-response.json', capabilities).errors, []);
-      assert.deepEqual([capabilities.specialisms, capabilities.creative.supports_generation, capabilities.creative.supports_transformation], [['creative-generative'], true, true]);
+      assert.deepEqual([capabilities.specialisms, capabilities.creative.supports_generation, capabilities.creative.supports_transformation], [[], true, true], 'creative-generative exercises sync_catalogs, which it does not serve');
       const [format] = ((await call('list_creative_formats')).formats as Json[]).filter((f) => f.format_id.id === 'display_300x250');
       const answer = await ask('build_creative', {
         idempotency_key: randomUUID(),

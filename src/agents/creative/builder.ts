@@ -1,8 +1,9 @@
 import type { ConfiguredCredential } from '../../auth/index.ts';
 import type { SafeFetch } from '../../net/safe-fetch.ts';
-import { standardFormatsAt } from '../formats/index.ts';
+import { listCreativeFormatsTask, standardFormatsAt } from '../formats/index.ts';
 import type { Tenant, TenantPass } from '../runtime/index.ts';
 import { assetRoutes } from './build/asset-routes.ts';
+import type { BrandLookup } from './build/known-brand.ts';
 import { localAssets } from './build/local-assets.ts';
 import { rendererWith } from './previews/renderer.ts';
 import { previewRoutes } from './previews/routes.ts';
@@ -22,6 +23,10 @@ export interface CreativeBuilderOptions {
    * creative agent's path, where that agent reads them for its previews' snapshots.
    */
   assetsPath?: string;
+  /** Serve the generated assets at `assetsPath` (default); not when the creative agent mounted there serves them. */
+  servesAssets?: boolean;
+  /** What the registry knows of a referenced brand, which a build draws (name, site, colours, logos). */
+  brands?: BrandLookup;
   credentials?: readonly ConfiguredCredential[];
   /** Fetches the images a build draws and a preview snapshots: the SSRF-safe client. */
   fetcher: SafeFetch;
@@ -33,11 +38,13 @@ export interface CreativeBuilderOptions {
 const goneForMs = 7 * 86_400_000;
 
 /**
- * The creative builder (the test deployment's `/creative-builder`): build_creative, generating a
- * creative from promoted offerings or transforming one into other formats, and preview_creative.
- * It builds the creative agent's formats, named by that agent's URL, and serves what it generates.
+ * The creative builder (the test deployment's `/creative-builder`):
+ * build_creative, generating a creative from a brief alone or from promoted offerings, or
+ * transforming one into other formats; list_creative_formats, the formats it builds (the creative
+ * agent's, named by that agent's URL); and preview_creative. It serves what it generates unless
+ * told the creative agent does.
  */
-export function creativeBuilderAgent({ base, path = '/creative-builder', formatsPath = '/creative', assetsPath = '/creative/assets', credentials, fetcher, previewTtlSeconds = 86_400 }: CreativeBuilderOptions): Tenant {
+export function creativeBuilderAgent({ base, path = '/creative-builder', formatsPath = '/creative', assetsPath = '/creative/assets', servesAssets = true, brands, credentials, fetcher, previewTtlSeconds = 86_400 }: CreativeBuilderOptions): Tenant {
   const agentUrl = () => `${base()}${formatsPath}/mcp`;
   const formats = () => standardFormatsAt(agentUrl());
   const assetsUrl = () => `${base()}${assetsPath}`;
@@ -51,7 +58,7 @@ export function creativeBuilderAgent({ base, path = '/creative-builder', formats
     path,
     description: 'Creative builder: generates creatives in the standard formats from a brand and its offerings, adapts existing ones to other formats, and previews them.',
     protocols: ['creative'],
-    specialisms: ['creative-generative'],
+    // creative-generative is not claimed: its storyboards sync catalogs (sync_catalogs), which it does not serve.
     httpEnvelope: 'creative',
     credentials,
     passes: [prune],
@@ -59,8 +66,12 @@ export function creativeBuilderAgent({ base, path = '/creative-builder', formats
     routes: (app, deps) => {
       local.use(deps.db);
       previewRoutes(app, { db: deps.db, clock: deps.clock, path, formats, renderer });
-      assetRoutes(app, { db: deps.db, path: assetsPath });
+      if (servesAssets) assetRoutes(app, { db: deps.db, path: assetsPath });
     },
-    tasks: [buildCreativeTask({ formats, agentUrl, assetsUrl, fetcher, preview }), previewCreativeTask({ ...preview, renderer })],
+    tasks: [
+      listCreativeFormatsTask({ formats, protocol: 'creative' }),
+      buildCreativeTask({ formats, agentUrl, assetsUrl, fetcher, preview, fromBrief: true, brands }),
+      previewCreativeTask({ ...preview, renderer }),
+    ],
   };
 }

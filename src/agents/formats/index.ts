@@ -5,7 +5,7 @@
  */
 export type { Asset, AssetGroup, Format, FormatId, FormatType, Render, WcagLevel } from './format.ts';
 export { standardFormats, standardFormatsAt } from './standard.ts';
-export { agentKey, findFormat, sameFormatId } from './find-format.ts';
+export { agentKey, findFormat, pathUnder, sameAgentUrl, sameFormatId } from './find-format.ts';
 export { manifestProblems, type ManifestProblem } from './check-manifest.ts';
 export type { CreativeManifest, ManifestAsset } from './manifest.ts';
 export { filterFormats, type FormatFilters } from './filter.ts';

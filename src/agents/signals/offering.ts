@@ -1,4 +1,5 @@
 import { underBase } from '../catalog-files/index.ts';
+import { sameAgentUrl } from '../formats/index.ts';
 import type { CatalogSignal, SignalId, SignalsCatalog } from './catalog/index.ts';
 import { platformNamer } from './platforms.ts';
 import { SignalSearch } from './search/signal-search.ts';
@@ -31,18 +32,10 @@ export function offeringOf(catalog: SignalsCatalog): Offering {
     bySegmentId: (id) => bySegment.get(id),
     bySignalId(id, baseUrl) {
       if (id.source === 'catalog') return byCatalogId.get(`${id.data_provider_domain.toLowerCase()} ${id.id}`);
-      return agentNative.find((s) => s.signal_id.id === id.id && sameUrl(underBase(baseUrl, (s.signal_id as { agent_url: string }).agent_url), id.agent_url));
+      return agentNative.find((s) => s.signal_id.id === id.id && sameAgentUrl(underBase(baseUrl, (s.signal_id as { agent_url: string }).agent_url), id.agent_url));
     },
     platforms,
     platformOf: platformNamer(platforms),
     broadest,
   };
-}
-
-function sameUrl(a: string, b: string): boolean {
-  try {
-    return new URL(a).href === new URL(b).href;
-  } catch {
-    return false;
-  }
 }

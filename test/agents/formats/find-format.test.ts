@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { agentKey, findFormat, sameFormatId, standardFormats } from '../../../src/agents/formats/index.ts';
+import { agentKey, findFormat, sameAgentUrl, sameFormatId, standardFormats } from '../../../src/agents/formats/index.ts';
 
 const own = 'https://ap.example/creative/mcp';
 const formats = standardFormats(own);
@@ -81,5 +81,33 @@ describe('agentKey and sameFormatId', () => {
     assert.equal(sameFormatId({ agent_url: own, id: 'video_30s' }, { agent_url: 'https://AP.example/creative', id: 'video_30s' }), true);
     assert.equal(sameFormatId({ agent_url: own, id: 'video_30s' }, { agent_url: own, id: 'video_15s' }), false);
     assert.equal(sameFormatId({ agent_url: own, id: 'video_30s' }, { agent_url: 'https://ap.example/sales/mcp', id: 'video_30s' }), false);
+  });
+});
+
+describe('an agent listening on loopback', () => {
+  const local = 'http://127.0.0.1:3000/creative/mcp';
+  const atLoopback = standardFormats(local);
+  const foundAt = (agent_url: string, ownUrl = local) => findFormat(atLoopback, { agent_url, id: 'display_300x250' }, ownUrl)?.format_id.id;
+
+  it('is found by any loopback spelling of its host, with the same port and path', () => {
+    for (const spelling of ['http://localhost:3000/creative/mcp', 'http://LOCALHOST:3000/creative', 'http://127.0.0.1:3000/creative/mcp', 'http://[::1]:3000/creative/mcp', 'http://127.0.0.2:3000/creative/a2a']) {
+      assert.equal(foundAt(spelling), 'display_300x250', spelling);
+    }
+    assert.equal(foundAt(local, 'http://localhost:3000/creative/mcp'), 'display_300x250', 'introduced as localhost, its formats naming 127.0.0.1');
+    assert.equal(foundAt('http://[::1]:3000/creative/mcp', 'http://localhost:3000/creative/mcp'), 'display_300x250');
+  });
+
+  it('is not found by another port, path or scheme, nor by a host that only looks local', () => {
+    for (const other of ['http://localhost:3001/creative/mcp', 'http://localhost/creative/mcp', 'https://localhost:3000/creative/mcp', 'http://localhost:3000/sales/mcp', 'http://localhost.example:3000/creative/mcp', 'http://10.0.0.1:3000/creative/mcp', 'http://0.0.0.0:3000/creative/mcp']) {
+      assert.equal(foundAt(other), undefined, other);
+    }
+  });
+
+  it('gives every loopback spelling one key, and sameAgentUrl says so', () => {
+    assert.equal(agentKey('http://[::1]:3000/creative/mcp'), 'http://localhost:3000/creative');
+    assert.equal(agentKey('http://127.0.0.1/signals/mcp'), 'http://localhost/signals');
+    assert.equal(sameAgentUrl('http://localhost:3000/signals/mcp', 'http://127.0.0.1:3000/signals/mcp'), true);
+    assert.equal(sameAgentUrl('http://localhost:3000/signals/mcp', 'http://127.0.0.1:3001/signals/mcp'), false);
+    assert.equal(sameFormatId({ agent_url: 'http://localhost:3000/creative/mcp', id: 'video_30s' }, { agent_url: 'http://127.0.0.1:3000/creative/mcp', id: 'video_30s' }), true);
   });
 });

@@ -25,11 +25,12 @@ const expected: Record<string, Record<string, Record<string, number>>> = {
   signals: { get_signals: { signal_spec: prose } },
   creative: {
     list_creative_formats: { name_search: name },
+    build_creative: { message: prose, ...previewInputs('preview_inputs[]'), 'macro_values.*': prose },
     preview_creative: { ...previewInputs('inputs[]'), ...previewInputs('requests[].inputs[]') },
     sync_creatives: creativeInput('creatives[]'),
     list_creatives: { 'filters.name_contains': name },
   },
-  'creative-builder': { build_creative: { message: prose, ...previewInputs('preview_inputs[]'), 'macro_values.*': prose } },
+  'creative-builder': { list_creative_formats: { name_search: name }, build_creative: { message: prose, ...previewInputs('preview_inputs[]'), 'macro_values.*': prose } },
 };
 
 /** The schema at `path` (`a.b[].c.*`: properties, array items, additionalProperties). */

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../../db/database.ts';
 import { ApError } from '../../../protocol/errors.ts';
+import { pathUnder } from '../../formats/index.ts';
 import { assetTypes, findAsset, type AssetExtension, type StoredAsset } from './asset-store.ts';
 
 const fileForm = /^([0-9a-f]{64})\.([a-z0-9]+)$/;
@@ -13,8 +14,9 @@ export const assetUrl = (prefix: string, asset: StoredAsset): string => `${prefi
 
 /** The digest and extension of one of our asset URLs under `prefix`, or undefined for any other URL. */
 export function parseAssetUrl(prefix: string, url: string): StoredAsset | undefined {
-  if (!url.startsWith(`${prefix}/`)) return undefined;
-  const match = fileForm.exec(url.slice(prefix.length + 1));
+  const file = pathUnder(prefix, url);
+  if (file === undefined) return undefined;
+  const match = fileForm.exec(file);
   return match && Object.hasOwn(assetTypes, match[2]!) ? { sha256: match[1]!, extension: match[2] as AssetExtension } : undefined;
 }
 

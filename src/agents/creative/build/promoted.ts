@@ -1,5 +1,7 @@
 import { AgentError } from '../../../protocol/errors.ts';
 import type { CreativeManifest } from '../../formats/index.ts';
+import { offeringFromBrief } from './brief.ts';
+import { brandDomainOf, type KnownBrand } from './known-brand.ts';
 import { normalHex, type BrandColors } from './palette.ts';
 
 /** brand_manifest as generation reads it (the spec's brand manifest: name, url, colors; brand.json's logos). */
@@ -41,10 +43,12 @@ const field = (path: string) => `creative_manifest.assets.${promotedKey}${path}`
  * The brand and offerings a manifest promotes: `assets.promoted_offerings` with `brand_manifest`
  * and `inline_offerings[]` as the spec writes them, and the offerings of a `catalog` asset of type
  * `offering` (the published schemas' way of carrying them). The request's `brand` reference stands
- * for a brand the manifest does not describe: its domain is the brand's site. Undefined when the
- * manifest promotes nothing (a transformation). Colours that are not hex colours are refused.
+ * for a brand the manifest does not describe: what the registry knows of it (`known`: name, site,
+ * colours, logos) fills what brand_manifest leaves out, and its domain is the brand's site when
+ * nothing else is. Undefined when the manifest promotes nothing (a transformation). Colours that
+ * are not hex colours are refused.
  */
-export function readPromoted(manifest: CreativeManifest | undefined, brandRef: unknown): Promoted | undefined {
+export function readPromoted(manifest: CreativeManifest | undefined, brandRef: unknown, known?: KnownBrand): Promoted | undefined {
   const assets = isObject(manifest?.assets) ? manifest.assets : {};
   const promoted = isObject(assets[promotedKey]) ? (assets[promotedKey] as Record<string, unknown>) : undefined;
   const offerings: Offering[] = [];
@@ -59,13 +63,42 @@ export function readPromoted(manifest: CreativeManifest | undefined, brandRef: u
   const described = promoted?.['brand_manifest'];
   if (described !== undefined && !isObject(described)) throw new AgentError('VALIDATION_ERROR', 'brand_manifest is an object: {name, url, colors, logos}.', { field: field('.brand_manifest') });
   if (!promoted && offerings.length === 0) return undefined;
-  const brand = brandOf(isObject(described) ? described : {});
-  const domain = isObject(brandRef) && typeof brandRef['domain'] === 'string' ? brandRef['domain'] : undefined;
+  return { brand: withReference(brandOf(isObject(described) ? described : {}), brandRef, known), offerings };
+}
+
+/**
+ * What a brief alone promotes (build_creative with a `message` and no manifest, spec: pure
+ * generation): the subject the brief names (`offeringFromBrief`), described by the brand's own
+ * words where the registry knows them (its tagline, else its description), for the brand the
+ * request references, drawn as the registry knows it. Undefined when the brief names no subject
+ * and no brand is referenced: there is nothing to promote.
+ */
+export function promotedByBrief(message: string | undefined, brandRef: unknown, known?: KnownBrand): Promoted | undefined {
+  const subject = offeringFromBrief(message);
+  const domain = brandDomainOf(brandRef);
+  if (!subject && !domain && !known) return undefined;
+  const words = known?.tagline ?? known?.description;
+  const offering: Offering = { ...subject, ...(words ? { description: words } : {}) };
+  return { brand: withReference({ colors: {}, logos: [] }, brandRef, known), offerings: Object.keys(offering).length > 0 ? [offering] : [] };
+}
+
+/** A brand filled in from what the registry knows of the referenced one, then from the reference's domain. */
+function withReference(brand: Brand, brandRef: unknown, known: KnownBrand | undefined): Brand {
+  if (known) {
+    brand.name ??= known.name;
+    brand.url ??= known.url;
+    for (const role of ['primary', 'secondary', 'accent'] as const) {
+      const hex = brand.colors[role] === undefined && known.colors[role] !== undefined ? normalHex(known.colors[role]) : undefined;
+      if (hex) brand.colors[role] = hex;
+    }
+    if (brand.logos.length === 0) brand.logos.push(...known.logos.map((l) => ({ url: l.url })));
+  }
+  const domain = brandDomainOf(brandRef);
   if (domain) {
     brand.url ??= `https://${domain}/`;
     brand.name ??= domain;
   }
-  return { brand, offerings };
+  return brand;
 }
 
 function offeringOf(item: Record<string, unknown>): Offering {

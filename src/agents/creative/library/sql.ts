@@ -27,6 +27,11 @@ export async function creativesByIds(db: Queryable, key: LibraryKey, creativeIds
   return db.query<StoredCreative>(`select ${columns} from creative_library c where c.owner = $1 and c.account_key = $2 and c.creative_id = any($3::text[])`, [key.owner, key.account, creativeIds]);
 }
 
+/** A creative of the owner's libraries by its id: of the one `account` names, else of any (several when libraries share the id). */
+export async function creativeInLibraries(db: Queryable, owner: string, account: string | undefined, creativeId: string): Promise<StoredCreative[]> {
+  return db.query<StoredCreative>(`select ${columns} from creative_library c where c.owner = $1 and ($2::text is null or c.account_key = $2) and c.creative_id = $3 order by c.seq limit 2`, [owner, account ?? null, creativeId]);
+}
+
 /** The library's creatives that are not archived, in the order they were first synced: what delete_missing archives when a sync leaves them out. */
 export async function unarchived(db: Queryable, key: LibraryKey): Promise<StoredCreative[]> {
   return db.query<StoredCreative>(`select ${columns} from creative_library c where c.owner = $1 and c.account_key = $2 and c.status <> 'archived' order by c.seq`, [key.owner, key.account]);

@@ -3,13 +3,16 @@ import type { Database, Queryable } from '../../../db/database.ts';
 import type { SafeFetch } from '../../../net/safe-fetch.ts';
 import { findFormat, type CreativeManifest, type Format, type FormatId, type ManifestProblem } from '../../formats/index.ts';
 import { inputSetSummary } from '../../creative-library/index.ts';
-import { checkPublishedRequest, errorObject, textInput, type AgentTask, type JsonSchema } from '../../runtime/index.ts';
+import { checkPublishedRequest, errorObject, ownerOf, textInput, type AgentTask, type JsonSchema } from '../../runtime/index.ts';
 import { assetUrl } from '../build/asset-routes.ts';
 import { storeAsset } from '../build/asset-store.ts';
 import { buildFormat, type BuildTools } from '../build/build-format.ts';
+import { brandDomainOf, type BrandLookup, type KnownBrand } from '../build/known-brand.ts';
 import { assetImage } from '../build/local-assets.ts';
 import { planBuild } from '../build/plan.ts';
 import { promotedKey } from '../build/promoted.ts';
+import { accountKey } from '../library/account.ts';
+import { creativeInLibraries } from '../library/sql.ts';
 import { rendererWith, type LocalImages } from '../previews/renderer.ts';
 import { insertPreviews, PreviewSet } from '../previews/sql.ts';
 import { svgPng, type EmbeddedImage } from '../render/index.ts';
@@ -27,6 +30,18 @@ export interface BuildSettings {
   fetcher: SafeFetch;
   /** How include_preview previews are made and hosted (preview_creative's own settings, less the renderer a build brings). */
   preview: Omit<PreviewSettings, 'renderer'>;
+  /**
+   * Whether it generates from a brief alone (`message` and the `brand` referenced, no manifest):
+   * the generative builder does; a template agent builds only from a manifest or its library, and
+   * points such a request to `generator`.
+   */
+  fromBrief: boolean;
+  /** Where a brief alone is built, named in a template agent's refusal. */
+  generator?: () => string;
+  /** Builds a creative_id of this agent's library (the caller's creatives, by account). */
+  library?: boolean;
+  /** What the registry knows of a referenced brand (name, site, colours, logos); nothing when absent. */
+  brands?: BrandLookup | undefined;
 }
 
 interface BuildArgs {
@@ -36,6 +51,7 @@ interface BuildArgs {
   target_format_id?: FormatId;
   target_format_ids?: FormatId[];
   brand?: unknown;
+  account?: Record<string, unknown>;
   include_preview?: boolean;
   preview_inputs?: Array<{ name: string; macros?: Record<string, string>; context_description?: string }>;
   preview_output_format?: 'url' | 'html';
@@ -49,23 +65,30 @@ const formatId: JsonSchema = { type: 'object', description: 'core/format-id.json
  * `build_creative` (spec section 4; media-buy/build-creative-request.json). Generation: a minimal
  * manifest whose `assets.promoted_offerings` holds the brand (brand_manifest: name, url, colors,
  * logos) and `inline_offerings[]` gets every asset the target format needs, its words composed from
- * the offerings and its images drawn in the brand's colours with its logo. Transformation: a
- * complete manifest is adapted to the target, its images re-laid at the target's sizes and its
- * words fitted to the target's limits. `message` may ask for shorter texts, another call to action,
- * or a colour to emphasise. The same request builds the same assets, stored under their digest so
- * their URLs are stable. `target_format_ids[]` answers `creative_manifests[]`, all or nothing.
+ * the offerings and its images drawn in the brand's colours with its logo; with `fromBrief`, a
+ * `message` alone is generated from too (its subject promoted, for the referenced brand as the
+ * registry knows it). Transformation: a complete manifest (or, with `library`, a creative of the
+ * caller's library named by `creative_id`) is adapted to the target, its images re-laid at the
+ * target's sizes and its words fitted to the target's limits. `message` may ask for shorter texts,
+ * another call to action, or a colour to emphasise. The same request builds the same assets, stored
+ * under their digest so their URLs are stable. `target_format_ids[]` answers
+ * `creative_manifests[]`, all or nothing. `account` names the library a creative_id is of; this
+ * agent charges nothing, so it is otherwise only accepted.
  */
 export function buildCreativeTask(settings: BuildSettings): AgentTask {
+  const sources = settings.fromBrief
+    ? 'from a brief alone (message, with brand: {domain}: "a banner promoting our winter sale"), from promoted offerings (creative_manifest.assets.promoted_offerings: {brand_manifest: {name, url, colors, logos}, inline_offerings: [{name, description, landing_url}]}), or transform a complete creative_manifest,'
+    : `from a format's template filled with a creative_manifest's promoted offerings (assets.promoted_offerings: {brand_manifest, inline_offerings}) or a complete creative_manifest to adapt${settings.library ? ', or a creative_id of your library here (account names the library)' : ''},`;
   return {
     name: 'build_creative',
-    description:
-      'Generate a creative from promoted offerings (creative_manifest.assets.promoted_offerings: {brand_manifest: {name, url, colors, logos}, inline_offerings: [{name, description, landing_url}]}), or transform a complete creative_manifest, into target_format_id (or each of target_format_ids[]). message may ask for shorter texts, another call to action (change the CTA to "Shop now") or a colour to emphasise. include_preview adds a hosted preview.',
+    description: `Build a creative ${sources} into target_format_id (or each of target_format_ids[]). message may ask for shorter texts, another call to action (change the CTA to "Shop now") or a colour to emphasise. include_preview adds a hosted preview.`,
     input: {
       type: 'object',
       properties: {
         message: textInput('prose', 'The brief, or the changes wanted: shorter copy, change the CTA to "Book now", emphasise the secondary colour'),
         creative_manifest: { type: 'object', description: 'core/creative-manifest.json: minimal (format_id and assets.promoted_offerings) to generate, complete to transform.' },
-        creative_id: { type: 'string' },
+        creative_id: { type: 'string', description: settings.library ? 'A creative of your library here (list_creatives), built into the target format.' : 'Creatives of a library: this agent keeps none.' },
+        account: { type: 'object', description: 'core/account-ref.json: the library a creative_id is of; accepted by every build.' },
         target_format_id: formatId,
         target_format_ids: { type: 'array', minItems: 1, maxItems: 20, items: formatId, description: 'Several formats at once: answered as creative_manifests[] in this order.' },
         brand: { type: 'object', description: 'core/brand-ref.json; its domain stands for a brand the manifest does not describe.' },
@@ -80,8 +103,8 @@ export function buildCreativeTask(settings: BuildSettings): AgentTask {
     },
     output: { $ref: '/schemas/3.0.6/media-buy/build-creative-response.json' },
     mutates: true,
-    // The buyer's logos and pictures are fetched before the call's transaction opens.
-    prepare: (raw, { db }) => fetchImages(raw as BuildArgs, settings, db),
+    // The buyer's logos and pictures, and the referenced brand's, are fetched before the call's transaction opens.
+    prepare: (raw, { db, principal }) => prepareBuild(raw as BuildArgs, settings, db, ownerOf(principal)),
     async handler(raw, ctx) {
       const args = raw as BuildArgs & Record<string, unknown>;
       if (args.target_format_id && args.target_format_ids) {
@@ -95,11 +118,19 @@ export function buildCreativeTask(settings: BuildSettings): AgentTask {
             ? [{ id: args.creative_manifest.format_id, field: 'creative_manifest.format_id' }]
             : [];
       checkPublishedRequest(REQUEST, asPublished(args, targetIds[0]?.id));
-      if (args.creative_id !== undefined) {
-        throw new AgentError('UNSUPPORTED_FEATURE', 'This agent keeps no creative library: send the creative_manifest to build from.', { field: 'creative_id' });
+      const manifest = args.creative_id !== undefined ? await libraryManifest(args, settings, ctx.db, ownerOf(ctx.principal)) : args.creative_manifest;
+      if (targetIds.length === 0 && manifest?.format_id && args.creative_id !== undefined) targetIds.push({ id: manifest.format_id, field: 'creative_id' });
+      if (!manifest) {
+        if (args.message === undefined || args.message.trim() === '') {
+          throw new AgentError('INVALID_REQUEST', 'Say what to build from: a message (the brief), a creative_manifest (promoted offerings, or a creative to adapt), or a creative_id.', { field: 'message' });
+        }
+        if (!settings.fromBrief) {
+          throw new AgentError('UNSUPPORTED_FEATURE', 'This agent builds from a format\'s template and a creative_manifest; it does not generate from a brief alone.', {
+            field: 'creative_manifest',
+            suggestion: `Send creative_manifest.assets.promoted_offerings (brand_manifest, inline_offerings) to fill the template${settings.generator ? `, or ask the generative builder at ${settings.generator()} with the brief alone` : ''}.`,
+          });
+        }
       }
-      const manifest = args.creative_manifest;
-      if (!manifest) throw new AgentError('INVALID_REQUEST', 'creative_manifest is required: promoted offerings to generate from, or a complete creative to transform.', { field: 'creative_manifest' });
       if (targetIds.length === 0) throw new AgentError('INVALID_REQUEST', 'Name the format to build: target_format_id (or target_format_ids).', { field: 'target_format_id' });
       const formats = settings.formats();
       const agentUrl = settings.agentUrl();
@@ -113,8 +144,9 @@ export function buildCreativeTask(settings: BuildSettings): AgentTask {
         }
         return format;
       });
-      const sourceFormat = manifest.format_id ? findFormat(formats, manifest.format_id, agentUrl) : undefined;
-      const plan = planBuild({ manifest, sourceFormat, message: args.message, brandRef: args.brand, macroValues: args.macro_values });
+      const sourceFormat = manifest?.format_id ? findFormat(formats, manifest.format_id, agentUrl) : undefined;
+      const prepared = ctx.prepared as Prepared | undefined;
+      const plan = planBuild({ manifest, sourceFormat, message: args.message, brandRef: args.brand, knownBrand: prepared?.brand, macroValues: args.macro_values });
 
       const now = ctx.clock.now();
       const prefix = settings.assetsUrl();
@@ -126,7 +158,7 @@ export function buildCreativeTask(settings: BuildSettings): AgentTask {
         return made ? { bytes: made, contentType: 'image/png' } : assetImage(ctx.db, prefix, url);
       };
       const renderer = rendererWith(undefined, local);
-      const fetched = ctx.prepared as FetchedImages | undefined;
+      const fetched = prepared?.images;
       const embed = (url: string) => (fetched?.has(url) ? Promise.resolve(fetched.get(url)) : renderer.embedImage(url));
       const tools = buildTools(embed, ctx.db, prefix, now, fresh);
       const manifests: CreativeManifest[] = [];
@@ -154,18 +186,42 @@ export function buildCreativeTask(settings: BuildSettings): AgentTask {
 /** The buyer's images a build may draw, as loaded (undefined: could not be), by URL. */
 type FetchedImages = Map<string, EmbeddedImage | undefined>;
 
+/** What a build reads before its transaction: the referenced brand as the registry knows it, and the images it may draw. */
+interface Prepared {
+  brand?: KnownBrand | undefined;
+  images?: FetchedImages | undefined;
+}
+
 /**
- * Loads every image the build could draw (the source's logo and picture, the brand's logos)
- * through the SSRF-safe client, this server's own assets from the database. A request the build
- * will refuse loads nothing: the handler refuses it with the same error.
+ * The referenced brand as the registry knows it, and every image the build could draw (the
+ * source's logo and picture, a library creative's included, the brand's logos) loaded through the
+ * SSRF-safe client, this server's own assets from the database. A request the build will refuse
+ * loads nothing: the handler refuses it with the same error.
  */
-async function fetchImages(args: BuildArgs, settings: BuildSettings, db: Database): Promise<FetchedImages | undefined> {
-  const manifest = args.creative_manifest;
-  if (!manifest || typeof manifest !== 'object') return undefined;
+async function prepareBuild(args: BuildArgs, settings: BuildSettings, db: Database, owner: string): Promise<Prepared> {
+  const domain = brandDomainOf(args.brand);
+  const brand = domain && settings.brands ? await settings.brands(db, domain) : undefined;
+  let manifest: CreativeManifest | undefined;
+  try {
+    const given = args.creative_manifest;
+    if (args.creative_id !== undefined) {
+      // The account names the library: read only once the handler's own check would pass it.
+      checkPublishedRequest(REQUEST, asPublished(args as BuildArgs & Record<string, unknown>, args.target_format_id ?? args.target_format_ids?.[0]));
+      manifest = await libraryManifest(args, settings, db, owner);
+    } else manifest = typeof given === 'object' && given !== null && !Array.isArray(given) ? given : undefined;
+  } catch (err) {
+    if (err instanceof AgentError) return { brand };
+    throw err;
+  }
+  if (!manifest && !settings.fromBrief) return { brand };
+  return { brand, images: await fetchImages(args, manifest, settings, db, brand) };
+}
+
+async function fetchImages(args: BuildArgs, manifest: CreativeManifest | undefined, settings: BuildSettings, db: Database, brand: KnownBrand | undefined): Promise<FetchedImages | undefined> {
   let urls: string[];
   try {
-    const sourceFormat = manifest.format_id ? findFormat(settings.formats(), manifest.format_id, settings.agentUrl()) : undefined;
-    const plan = planBuild({ manifest, sourceFormat, message: args.message, brandRef: args.brand, macroValues: args.macro_values });
+    const sourceFormat = manifest?.format_id ? findFormat(settings.formats(), manifest.format_id, settings.agentUrl()) : undefined;
+    const plan = planBuild({ manifest, sourceFormat, message: args.message, brandRef: args.brand, knownBrand: brand, macroValues: args.macro_values });
     urls = [plan.source.logo, plan.source.picture, ...(plan.promoted?.brand.logos ?? []).map((l) => l.url)].filter((u): u is string => typeof u === 'string');
   } catch (err) {
     if (err instanceof AgentError) return undefined;
@@ -175,6 +231,27 @@ async function fetchImages(args: BuildArgs, settings: BuildSettings, db: Databas
   const loader = rendererWith(settings.fetcher, (url) => assetImage(db, prefix, url));
   const unique = [...new Set(urls)];
   return new Map(await Promise.all(unique.map(async (url) => [url, await loader.embedImage(url)] as const)));
+}
+
+/**
+ * The creative a creative_id names in the caller's libraries here: of the library `account`
+ * names, else of any of them, as long as only one holds it.
+ */
+async function libraryManifest(args: BuildArgs, settings: BuildSettings, db: Queryable, owner: string): Promise<CreativeManifest> {
+  if (!settings.library) {
+    throw new AgentError('UNSUPPORTED_FEATURE', 'This agent keeps no creative library: send the creative_manifest to build from.', { field: 'creative_id' });
+  }
+  const found = await creativeInLibraries(db, owner, args.account ? accountKey(args.account) : undefined, args.creative_id!);
+  if (found.length === 0) {
+    throw new AgentError('CREATIVE_NOT_FOUND', `Your library here holds no creative ${JSON.stringify(args.creative_id)}${args.account ? ' under this account' : ''}.`, {
+      field: 'creative_id',
+      suggestion: 'list_creatives lists your creatives here; sync_creatives adds one.',
+    });
+  }
+  if (found.length > 1) {
+    throw new AgentError('INVALID_REQUEST', `Several of your libraries here hold a creative ${JSON.stringify(args.creative_id)}: name the one to build with account.`, { field: 'account' });
+  }
+  return { format_id: found[0]!.format_id, assets: found[0]!.assets } as CreativeManifest;
 }
 
 function buildTools(embed: (url: string) => Promise<EmbeddedImage | undefined>, db: Queryable, prefix: string, now: Date, fresh: Map<string, Uint8Array>): BuildTools {

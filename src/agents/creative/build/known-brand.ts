@@ -1,0 +1,20 @@
+import type { Queryable } from '../../../db/database.ts';
+
+/** A brand as the registry of this deployment knows it (its brand.json or saved manifest), which a build draws from. */
+export interface KnownBrand {
+  name: string;
+  url?: string;
+  tagline?: string;
+  description?: string;
+  colors: { primary?: string; secondary?: string; accent?: string };
+  logos: ReadonlyArray<{ url: string }>;
+}
+
+/** Looks a brand up by its domain: the composition root hands the registry's lookup to the creative agents. */
+export type BrandLookup = (db: Queryable, domain: string) => Promise<KnownBrand | undefined>;
+
+/** The domain of a request's `brand` reference (core/brand-ref.json), when it names one. */
+export function brandDomainOf(ref: unknown): string | undefined {
+  const domain = typeof ref === 'object' && ref !== null ? (ref as { domain?: unknown }).domain : undefined;
+  return typeof domain === 'string' && domain.trim() !== '' ? domain.trim().toLowerCase() : undefined;
+}
