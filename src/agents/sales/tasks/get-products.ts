@@ -1,6 +1,9 @@
+import type { Queryable } from '../../../db/database.ts';
 import { AgentError } from '../../../protocol/errors.ts';
 import { checkPublishedRequest, errorObject, pageRequestInput, paginate, textInput, type AgentTask, type PageRequest } from '../../runtime/index.ts';
+import { ownerOf } from '../accounts/index.ts';
 import type { Chosen, Offering } from '../offering.ts';
+import { makeProposal, proposalSql, refineProposals, type Match, type Proposal } from '../proposals/index.ts';
 import { applyFilters, type ProductFilters } from '../product-filters.ts';
 import { refine, type RefineEntry } from '../refine.ts';
 
@@ -18,9 +21,11 @@ interface GetProductsArgs {
 
 /**
  * `get_products` (spec section 4; media-buy/get-products-request.json): a brief ranks the catalog
- * by text search and answers the products it matches (all of them, in catalog order, when it
- * matches none); `wholesale` answers the catalog as it is; `refine` applies change requests to a
- * previous answer. Filters narrow every mode.
+ * by text search and answers the products it matches, with a proposal (a media plan over the best
+ * of them, kept in the seller's registry for create_media_buy's proposal_id); a brief that
+ * matches nothing answers no products and a `message` saying so and what to try; `wholesale`
+ * answers the catalog as it is; `refine` applies change requests to a previous answer (proposal
+ * entries from the registry). Filters narrow every mode.
  */
 export function getProductsTask(offering: () => Offering): AgentTask {
   return {
@@ -51,12 +56,21 @@ export function getProductsTask(offering: () => Offering): AgentTask {
       checkMode(args);
       const { products, search, standardFormatIds } = offering();
 
+      const now = ctx.clock.now();
       let chosen: Chosen[];
       let refinementApplied: ReturnType<typeof refine>['applied'] | undefined;
-      if (args.buying_mode === 'refine') ({ chosen, applied: refinementApplied } = refine(search, products, args.refine!));
-      else if (args.buying_mode === 'brief' && args.brief?.trim()) {
+      let matches: Match[] | undefined;
+      let proposals: Proposal[] = [];
+      if (args.buying_mode === 'refine') {
+        ({ chosen, applied: refinementApplied } = refine(search, products, args.refine!));
+        const fromRegistry = await refineProposals(ctx.db, ownerOf(ctx.principal), args.refine!, now);
+        refinementApplied = refinementApplied.map((entry, i) => fromRegistry.applied.get(i) ?? entry);
+        proposals = fromRegistry.proposals;
+      } else if (args.buying_mode === 'brief' && args.brief?.trim()) {
         const ranked = search.rank(args.brief);
-        chosen = ranked.length > 0 ? ranked.map((r) => ({ product: r.product, relevance: `Matches the brief on: ${r.terms.join(', ')}.` })) : products.map((product) => ({ product }));
+        if (ranked.length === 0) return nothingMatched(args.brief, ctx.account);
+        matches = ranked;
+        chosen = ranked.map((r) => ({ product: r.product, relevance: `Matches the brief on: ${r.terms.join(', ')}.` }));
       } else chosen = products.map((product) => ({ product }));
 
       const { products: admitted, ignored } = applyFilters(
@@ -70,8 +84,14 @@ export function getProductsTask(offering: () => Offering): AgentTask {
         args.preferred_delivery_types,
       );
       const { page, pagination } = paginate(answer, args.pagination);
+      // One plan per brief, made with its first page (a later page is the same brief read further).
+      if (matches && !args.pagination?.cursor) {
+        const proposal = await propose(ctx.db, ownerOf(ctx.principal), matches, answer, args.brief!, now);
+        if (proposal) proposals = [proposal];
+      }
       return {
         products: page.map((c) => project(c, args.fields)),
+        ...(proposals.length > 0 ? { proposals } : {}),
         ...(refinementApplied ? { refinement_applied: refinementApplied } : {}),
         ...(ignored.length > 0
           ? {
@@ -85,6 +105,33 @@ export function getProductsTask(offering: () => Offering): AgentTask {
       };
     },
   };
+}
+
+/**
+ * The answer to a brief none of whose words matches any product, even forgiving typos: no
+ * products rather than the catalog unranked, and a `message` (protocol-envelope.json's summary)
+ * saying what to try.
+ */
+function nothingMatched(brief: string, account: Record<string, unknown> | undefined): Record<string, unknown> {
+  const shown = brief.trim().replaceAll(/\s+/g, ' ');
+  return {
+    products: [],
+    message: `No product matches the brief "${shown.length > 120 ? `${shown.slice(0, 119)}…` : shown}". Try words for a channel (display, video, ctv, audio, native), a subject (news, sports, recipes, local) or a format, or buying_mode "wholesale" to see the whole catalog.`,
+    sandbox: account?.['sandbox'] === true,
+  };
+}
+
+/** The proposal for a brief's matches that the filters kept, in the registry for create_media_buy; undefined when none can be priced. */
+async function propose(db: Queryable, owner: string, matches: readonly Match[], kept: readonly Chosen[], brief: string, now: Date): Promise<Proposal | undefined> {
+  const admitted = new Set(kept.map((c) => c.product));
+  const made = makeProposal(
+    matches.filter((m) => admitted.has(m.product)),
+    brief,
+    now,
+  );
+  if (!made) return undefined;
+  await proposalSql.insertProposal(db, { proposal_id: made.proposal.proposal_id, owner, proposal: made.proposal, terms: made.terms, currency: made.currency, created_at: now, expires_at: new Date(made.proposal.expires_at) });
+  return made.proposal;
 }
 
 function checkMode(args: GetProductsArgs): void {
