@@ -2,11 +2,13 @@ import type { ConfiguredCredential } from '../../auth/index.ts';
 import { listCreativeFormatsTask, standardFormats, standardFormatsAt, type Format } from '../formats/index.ts';
 import type { Tenant } from '../runtime/index.ts';
 import { listAccountsTask, resolveSalesAccount, syncAccountsTask } from './accounts/index.ts';
+import { syncCatalogsTask } from './buyer-catalogs/index.ts';
 import type { Catalog, Product, PublisherPropertySelector } from './catalog/index.ts';
 import { libraryForBuys, listCreativesTask, syncCreativesTask } from './creatives/index.ts';
 import { getMediaBuyDeliveryTask, reportingPass } from './delivery/index.ts';
 import { createMediaBuyTask, flightPass, getMediaBuysTask, noForcedArms, updateMediaBuyTask } from './media-buys/index.ts';
 import { offeringOf } from './offering.ts';
+import { proposalExpiryPass } from './proposals/index.ts';
 import { getProductsTask } from './tasks/get-products.ts';
 import { complianceTesting, takeForcedArm, testControllerTask } from './test-controller/index.ts';
 
@@ -41,19 +43,20 @@ export function salesAgent({ catalog, base, path = '/sales', credentials, testCo
     path,
     description: 'Sales agent: discover products with a brief, then buy media and traffic creatives.',
     protocols: ['media_buy'],
-    // Guaranteed buys (an exclusive takeover waits for approval) and auction-priced ones.
-    specialisms: ['sales-guaranteed', 'sales-non-guaranteed'],
+    // Guaranteed buys (an exclusive takeover waits for approval), auction-priced ones, and
+    // proposals (a brief's media plan, bought by proposal_id).
+    specialisms: ['sales-guaranteed', 'sales-non-guaranteed', 'sales-proposal-mode'],
     credentials,
     sells: () => soldSelectors(offering().products),
     resolveAccount: resolveSalesAccount,
-    passes: [flightPass(), reportingPass(offering)],
+    passes: [flightPass(), reportingPass(offering), proposalExpiryPass()],
     capabilities: () => ({
       // Implicit accounts: a buyer declares its brands and operators with sync_accounts.
       account: { require_operator_auth: false, supported_billing: ['operator', 'agent', 'advertiser'], required_for_products: false, sandbox: true },
       media_buy: {
         supported_pricing_models: [...new Set(offering().products.flatMap((p) => p.pricing_options.map((o) => o.pricing_model)))],
-        // Creatives may come inline with a buy's packages; get_products reads no property_list and there is no sync_catalogs.
-        features: { inline_creative_management: true, property_list_filtering: false, catalog_management: false },
+        // Creatives may come inline with a buy's packages; get_products reads no property_list; sync_catalogs reviews items.
+        features: { inline_creative_management: true, property_list_filtering: false, catalog_management: true },
         // Besides polling get_media_buy_delivery: reports pushed to a buy's reporting_webhook.
         reporting_delivery_methods: ['webhook'],
       },
@@ -74,6 +77,7 @@ export function salesAgent({ catalog, base, path = '/sales', credentials, testCo
       getMediaBuysTask(),
       getMediaBuyDeliveryTask(offering),
       syncCreativesTask({ formats, products: () => offering().products }),
+      syncCatalogsTask(),
       listCreativesTask(),
       ...(testController ? [testControllerTask({ products: () => offering().products, formats })] : []),
     ],

@@ -2,6 +2,7 @@ import type { Queryable } from '../../../db/database.ts';
 import { AgentError } from '../../../protocol/errors.ts';
 import { checkPublishedRequest, errorObject, pageRequestInput, paginate, textInput, type AgentTask, type PageRequest } from '../../runtime/index.ts';
 import { ownerOf } from '../accounts/index.ts';
+import { catalogItems, matchCatalog, type BuyerCatalog, type CatalogMatch } from '../buyer-catalogs/index.ts';
 import type { Chosen, Offering } from '../offering.ts';
 import { makeProposal, proposalSql, refineProposals, type Match, type Proposal } from '../proposals/index.ts';
 import { applyFilters, type ProductFilters } from '../product-filters.ts';
@@ -14,6 +15,7 @@ interface GetProductsArgs {
   brief?: string;
   refine?: RefineEntry[];
   filters?: ProductFilters;
+  catalog?: BuyerCatalog;
   preferred_delivery_types?: string[];
   fields?: string[];
   pagination?: PageRequest;
@@ -40,6 +42,7 @@ export function getProductsTask(offering: () => Offering): AgentTask {
         brand: { type: 'object', description: 'core/brand-ref.json: the advertiser, by domain.', properties: { domain: { type: 'string' } } },
         refine: { type: 'array', items: { type: 'object', properties: { ask: textInput('prose', 'What the buyer asks for, in words') } }, description: 'Change requests (buying_mode refine).' },
         filters: { type: 'object', description: 'core/product-filters.json.' },
+        catalog: { type: 'object', description: 'core/catalog.json: {type, items} inline, or {catalog_id, type} synced with sync_catalogs to the account; only products that take its type answer, with catalog_match.' },
         preferred_delivery_types: { type: 'array', items: { type: 'string' } },
         account: { type: 'object', description: 'core/account-ref.json.' },
         fields: { type: 'array', items: { type: 'string' }, description: 'Product fields to answer; product_id and name always.' },
@@ -73,6 +76,13 @@ export function getProductsTask(offering: () => Offering): AgentTask {
         chosen = ranked.map((r) => ({ product: r.product, relevance: `Matches the brief on: ${r.terms.join(', ')}.` }));
       } else chosen = products.map((product) => ({ product }));
 
+      // A catalog narrows every mode to the products that can carry its items.
+      let catalogMatches: Map<string, CatalogMatch> | undefined;
+      if (args.catalog) {
+        catalogMatches = matchCatalog(products, args.catalog.type, await catalogItems(ctx.db, ctx.account, args.catalog));
+        chosen = chosen.filter((c) => catalogMatches!.has(c.product.product_id));
+      }
+
       const { products: admitted, ignored } = applyFilters(
         chosen.map((c) => c.product),
         args.filters,
@@ -90,7 +100,8 @@ export function getProductsTask(offering: () => Offering): AgentTask {
         if (proposal) proposals = [proposal];
       }
       return {
-        products: page.map((c) => project(c, args.fields)),
+        products: page.map((c) => project(c, args.fields, catalogMatches?.get(c.product.product_id))),
+        ...(catalogMatches ? { catalog_applied: true } : {}),
         ...(proposals.length > 0 ? { proposals } : {}),
         ...(refinementApplied ? { refinement_applied: refinementApplied } : {}),
         ...(ignored.length > 0
@@ -161,9 +172,9 @@ function preferred(chosen: Chosen[], types: string[] | undefined): Chosen[] {
 const requiredFields = ['product_id', 'name', 'description', 'publisher_properties', 'format_ids', 'delivery_type', 'pricing_options', 'reporting_capabilities'];
 
 /** The product as answered: the asked fields (and those every product must carry), and why it fits the brief. */
-function project({ product, relevance }: Chosen, fields: string[] | undefined): Record<string, unknown> {
-  const whole: Record<string, unknown> = { ...product, ...(relevance ? { brief_relevance: relevance } : {}) };
+function project({ product, relevance }: Chosen, fields: string[] | undefined, catalogMatch: CatalogMatch | undefined): Record<string, unknown> {
+  const whole: Record<string, unknown> = { ...product, ...(relevance ? { brief_relevance: relevance } : {}), ...(catalogMatch ? { catalog_match: catalogMatch } : {}) };
   if (!fields) return whole;
-  const wanted = new Set([...requiredFields, ...fields]);
+  const wanted = new Set([...requiredFields, ...(catalogMatch ? ['catalog_match'] : []), ...fields]);
   return Object.fromEntries(Object.entries(whole).filter(([key]) => wanted.has(key)));
 }
