@@ -3,6 +3,7 @@ import { listCreativeFormatsTask, standardFormats, standardFormatsAt, type Forma
 import type { Tenant } from '../runtime/index.ts';
 import { listAccountsTask, resolveSalesAccount, syncAccountsTask } from './accounts/index.ts';
 import { syncCatalogsTask } from './buyer-catalogs/index.ts';
+import { logEventTask, providePerformanceFeedbackTask, syncEventSourcesTask } from './conversions/index.ts';
 import type { Catalog, Product, PublisherPropertySelector } from './catalog/index.ts';
 import { libraryForBuys, listCreativesTask, syncCreativesTask } from './creatives/index.ts';
 import { getMediaBuyDeliveryTask, reportingPass } from './delivery/index.ts';
@@ -59,6 +60,8 @@ export function salesAgent({ catalog, base, path = '/sales', credentials, testCo
         features: { inline_creative_management: true, property_list_filtering: false, catalog_management: true },
         // Besides polling get_media_buy_delivery: reports pushed to a buy's reporting_webhook.
         reporting_delivery_methods: ['webhook'],
+        // sync_event_sources and log_event: one source's events counted once by event_id, none across sources.
+        conversion_tracking: { multi_source_event_dedup: false },
       },
       // Declares comply_test_controller; list_scenarios names the rest of what it does.
       ...(testController ? { compliance_testing: complianceTesting() } : {}),
@@ -78,6 +81,9 @@ export function salesAgent({ catalog, base, path = '/sales', credentials, testCo
       getMediaBuyDeliveryTask(offering),
       syncCreativesTask({ formats, products: () => offering().products }),
       syncCatalogsTask(),
+      syncEventSourcesTask(),
+      logEventTask(),
+      providePerformanceFeedbackTask(),
       listCreativesTask(),
       ...(testController ? [testControllerTask({ products: () => offering().products, formats })] : []),
     ],
