@@ -41,7 +41,7 @@ export async function testDeployment(ctx: AppContext, base: () => string): Promi
   const { agents } = ctx.config;
   if (!agents.serve) return [];
   const credentials = agents.testCredential ? [{ token: agents.testCredential, name: 'public-test' }] : [];
-  const sales = salesAgent({ catalog: await catalogSetting('SALES_CATALOG', () => loadCatalogFile(agents.salesCatalog ?? demoCatalogPath)), base, credentials, testController: agents.testController });
+  const sales = salesAgent({ catalog: await catalogSetting('SALES_CATALOG', () => loadCatalogFile(agents.salesCatalog ?? demoCatalogPath)), base, credentials, testController: agents.testController, creativeBuilding: { fetcher: ctx.fetcher, previewTtlSeconds: agents.creativePreviewTtlSeconds } });
   const signals = signalsAgent({
     catalog: await catalogSetting('SIGNALS_CATALOG', () => loadSignalsCatalog(agents.signalsCatalog ?? demoSignalsPath)),
     base,

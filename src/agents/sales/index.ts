@@ -8,6 +8,7 @@ import type { Catalog, Product, PublisherPropertySelector } from './catalog/inde
 import { libraryForBuys, listCreativesTask, syncCreativesTask } from './creatives/index.ts';
 import { getMediaBuyDeliveryTask, reportingPass } from './delivery/index.ts';
 import { createMediaBuyTask, flightPass, getMediaBuysTask, noForcedArms, updateMediaBuyTask } from './media-buys/index.ts';
+import { salesBuildCreativeTask, type CreativeBuilding } from './creative-building.ts';
 import { offeringOf } from './offering.ts';
 import { proposalExpiryPass } from './proposals/index.ts';
 import { getProductsTask } from './tasks/get-products.ts';
@@ -26,6 +27,11 @@ export interface SalesAgentOptions {
   credentials?: readonly ConfiguredCredential[];
   /** Serve comply_test_controller to callers' sandbox accounts (default true). */
   testController?: boolean;
+  /**
+   * Serve build_creative with the deployment's creative agent (its formats, assets and previews):
+   * with it the agent is catalog-driven (sales-catalog-driven needs build_creative); without it, not.
+   */
+  creativeBuilding?: CreativeBuilding;
 }
 
 /**
@@ -33,7 +39,7 @@ export interface SalesAgentOptions {
  * creative formats are the standard ones, defined by this deployment's creative agent at
  * `<base>/creative/mcp`.
  */
-export function salesAgent({ catalog, base, path = '/sales', credentials, testController = true }: SalesAgentOptions): Tenant {
+export function salesAgent({ catalog, base, path = '/sales', credentials, testController = true, creativeBuilding }: SalesAgentOptions): Tenant {
   const creativeAgentUrl = () => `${base()}/creative/mcp`;
   const standardIds = new Set(standardFormats('').map((f) => f.format_id.id));
   const offering = offeringOf(catalog, base, standardIds);
@@ -44,9 +50,10 @@ export function salesAgent({ catalog, base, path = '/sales', credentials, testCo
     path,
     description: 'Sales agent: discover products with a brief, then buy media and traffic creatives.',
     protocols: ['media_buy'],
-    // Guaranteed buys (an exclusive takeover waits for approval), auction-priced ones, and
-    // proposals (a brief's media plan, bought by proposal_id).
-    specialisms: ['sales-guaranteed', 'sales-non-guaranteed', 'sales-proposal-mode'],
+    // Guaranteed buys (an exclusive takeover waits for approval), auction-priced ones, proposals
+    // (a brief's media plan, bought by proposal_id), and catalogs with conversion tracking when it
+    // can build creatives too.
+    specialisms: ['sales-guaranteed', 'sales-non-guaranteed', 'sales-proposal-mode', ...(creativeBuilding ? (['sales-catalog-driven'] as const) : [])],
     credentials,
     sells: () => soldSelectors(offering().products),
     resolveAccount: resolveSalesAccount,
@@ -80,11 +87,12 @@ export function salesAgent({ catalog, base, path = '/sales', credentials, testCo
       getMediaBuysTask(),
       getMediaBuyDeliveryTask(offering),
       syncCreativesTask({ formats, products: () => offering().products }),
+      listCreativesTask(),
       syncCatalogsTask(),
       syncEventSourcesTask(),
       logEventTask(),
       providePerformanceFeedbackTask(),
-      listCreativesTask(),
+      ...(creativeBuilding ? [salesBuildCreativeTask(base, creativeBuilding)] : []),
       ...(testController ? [testControllerTask({ products: () => offering().products, formats })] : []),
     ],
   };
