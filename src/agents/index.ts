@@ -46,7 +46,15 @@ export async function testDeployment(ctx: AppContext, base: () => string, regist
   const { agents } = ctx.config;
   if (!agents.serve) return [];
   const credentials = agents.testCredential ? [{ token: agents.testCredential, name: 'public-test', public: true }] : [];
-  const sales = salesAgent({ catalog: await catalogSetting('SALES_CATALOG', () => loadCatalogFile(agents.salesCatalog ?? demoCatalogPath)), base, credentials, testController: agents.testController, requireOperatorAuth: agents.salesRequireOperatorAuth });
+  const brands = registry.brands;
+  const sales = salesAgent({
+    catalog: await catalogSetting('SALES_CATALOG', () => loadCatalogFile(agents.salesCatalog ?? demoCatalogPath)),
+    base,
+    credentials,
+    testController: agents.testController,
+    requireOperatorAuth: agents.salesRequireOperatorAuth,
+    creativeBuilding: { fetcher: ctx.fetcher, previewTtlSeconds: agents.creativePreviewTtlSeconds, ...(brands ? { brands } : {}) },
+  });
   const signals = signalsAgent({
     catalog: await catalogSetting('SIGNALS_CATALOG', () => loadSignalsCatalog(agents.signalsCatalog ?? demoSignalsPath)),
     base,
@@ -55,7 +63,6 @@ export async function testDeployment(ctx: AppContext, base: () => string, regist
     ...(agents.signalActivationSeconds === undefined ? {} : { activationMinutes: agents.signalActivationSeconds / 60 }),
     activationPollMs: Math.min(1000, Math.max(100, (agents.signalActivationSeconds ?? 1) * 200)),
   });
-  const brands = registry.brands;
   const builderPath = '/creative-builder';
   const creative = creativeAgent({ base, credentials, fetcher: ctx.fetcher, previewTtlSeconds: agents.creativePreviewTtlSeconds, ...(brands ? { brands } : {}), generator: () => `${base()}${builderPath}/mcp` });
   // The creative agent serves /creative/assets, where the builder's generated assets are too.

@@ -40,7 +40,8 @@ describe('the test deployment', () => {
     );
     assert.deepEqual(tenants[0]!.tools, [
       'get_ap_capabilities', 'get_task', 'cancel_task', 'get_products', 'list_creative_formats', 'sync_accounts', 'list_accounts',
-      'create_media_buy', 'update_media_buy', 'get_media_buys', 'get_media_buy_delivery', 'sync_creatives', 'list_creatives', 'comply_test_controller',
+      'create_media_buy', 'update_media_buy', 'get_media_buys', 'get_media_buy_delivery', 'sync_creatives', 'list_creatives', 'sync_catalogs', 'sync_event_sources',
+      'log_event', 'provide_performance_feedback', 'build_creative', 'comply_test_controller',
     ]);
     assert.deepEqual(tenants[1]!.tools, ['get_ap_capabilities', 'get_task', 'cancel_task', 'get_signals', 'activate_signal', 'sync_accounts', 'list_accounts']);
     assert.deepEqual(tenants[2]!.tools, ['get_ap_capabilities', 'list_creative_formats', 'build_creative', 'preview_creative', 'sync_creatives', 'list_creatives']);
@@ -57,8 +58,9 @@ describe('the test deployment', () => {
     assert.deepEqual(capabilities.supported_protocols, ['media_buy']);
     assert.ok(((capabilities.media_buy as Json).supported_pricing_models as string[]).includes('cpm'));
     assert.equal((capabilities.account as Json).require_operator_auth, false);
-    assert.deepEqual((capabilities.media_buy as Json).features, { inline_creative_management: true, property_list_filtering: false, catalog_management: false });
-    assert.deepEqual(capabilities.specialisms, ['sales-guaranteed', 'sales-non-guaranteed']);
+    assert.deepEqual((capabilities.media_buy as Json).features, { inline_creative_management: true, property_list_filtering: false, catalog_management: true });
+    assert.deepEqual((capabilities.media_buy as Json).conversion_tracking, { multi_source_event_dedup: false });
+    assert.deepEqual(capabilities.specialisms, ['sales-guaranteed', 'sales-non-guaranteed', 'sales-proposal-mode', 'sales-catalog-driven']);
     assert.deepEqual((capabilities.compliance_testing as Json).scenarios, ['force_creative_status', 'force_account_status', 'force_media_buy_status', 'simulate_delivery', 'simulate_budget_spend']);
   });
 

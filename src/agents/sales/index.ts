@@ -2,11 +2,15 @@ import type { ConfiguredCredential } from '../../auth/index.ts';
 import { listCreativeFormatsTask, standardFormats, standardFormatsAt, type Format } from '../formats/index.ts';
 import type { Tenant } from '../runtime/index.ts';
 import { listAccountsTask, salesAccountResolver, syncAccountsTask } from './accounts/index.ts';
+import { syncCatalogsTask } from './buyer-catalogs/index.ts';
+import { logEventTask, providePerformanceFeedbackTask, syncEventSourcesTask } from './conversions/index.ts';
 import type { Catalog, Product, PublisherPropertySelector } from './catalog/index.ts';
 import { libraryForBuys, listCreativesTask, syncCreativesTask } from './creatives/index.ts';
 import { getMediaBuyDeliveryTask, reportingPass } from './delivery/index.ts';
 import { createMediaBuyTask, flightPass, getMediaBuysTask, noForcedArms, updateMediaBuyTask } from './media-buys/index.ts';
+import { salesBuildCreativeTask, type CreativeBuilding } from './creative-building.ts';
 import { offeringOf } from './offering.ts';
+import { proposalExpiryPass } from './proposals/index.ts';
 import { getProductsTask } from './tasks/get-products.ts';
 import { complianceTesting, takeForcedArm, testControllerTask } from './test-controller/index.ts';
 
@@ -29,6 +33,11 @@ export interface SalesAgentOptions {
    * such a key is the declaration itself.
    */
   requireOperatorAuth?: boolean;
+  /**
+   * Serve build_creative with the deployment's creative agent (its formats, assets and previews):
+   * with it the agent is catalog-driven (sales-catalog-driven needs build_creative); without it, not.
+   */
+  creativeBuilding?: CreativeBuilding;
 }
 
 /**
@@ -36,7 +45,7 @@ export interface SalesAgentOptions {
  * creative formats are the standard ones, defined by this deployment's creative agent at
  * `<base>/creative/mcp`.
  */
-export function salesAgent({ catalog, base, path = '/sales', credentials, testController = true, requireOperatorAuth = false }: SalesAgentOptions): Tenant {
+export function salesAgent({ catalog, base, path = '/sales', credentials, testController = true, requireOperatorAuth = false, creativeBuilding }: SalesAgentOptions): Tenant {
   const creativeAgentUrl = () => `${base()}/creative/mcp`;
   const standardIds = new Set(standardFormats('').map((f) => f.format_id.id));
   const offering = offeringOf(catalog, base, standardIds);
@@ -47,21 +56,25 @@ export function salesAgent({ catalog, base, path = '/sales', credentials, testCo
     path,
     description: 'Sales agent: discover products with a brief, then buy media and traffic creatives.',
     protocols: ['media_buy'],
-    // Guaranteed buys (an exclusive takeover waits for approval) and auction-priced ones.
-    specialisms: ['sales-guaranteed', 'sales-non-guaranteed'],
+    // Guaranteed buys (an exclusive takeover waits for approval), auction-priced ones, proposals
+    // (a brief's media plan, bought by proposal_id), and catalogs with conversion tracking when it
+    // can build creatives too.
+    specialisms: ['sales-guaranteed', 'sales-non-guaranteed', 'sales-proposal-mode', ...(creativeBuilding ? (['sales-catalog-driven'] as const) : [])],
     credentials,
     sells: () => soldSelectors(offering().products),
     resolveAccount: salesAccountResolver({ requireOperatorAuth }),
-    passes: [flightPass(), reportingPass(offering)],
+    passes: [flightPass(), reportingPass(offering), proposalExpiryPass()],
     capabilities: () => ({
       // Implicit accounts (unless configured otherwise): a buyer declares its brands and operators with sync_accounts, or by naming them.
       account: { require_operator_auth: requireOperatorAuth, supported_billing: ['operator', 'agent', 'advertiser'], required_for_products: false, sandbox: true },
       media_buy: {
         supported_pricing_models: [...new Set(offering().products.flatMap((p) => p.pricing_options.map((o) => o.pricing_model)))],
-        // Creatives may come inline with a buy's packages; get_products reads no property_list and there is no sync_catalogs.
-        features: { inline_creative_management: true, property_list_filtering: false, catalog_management: false },
+        // Creatives may come inline with a buy's packages; get_products reads no property_list; sync_catalogs reviews items.
+        features: { inline_creative_management: true, property_list_filtering: false, catalog_management: true },
         // Besides polling get_media_buy_delivery: reports pushed to a buy's reporting_webhook.
         reporting_delivery_methods: ['webhook'],
+        // sync_event_sources and log_event: one source's events counted once by event_id, none across sources.
+        conversion_tracking: { multi_source_event_dedup: false },
       },
       // Declares comply_test_controller; list_scenarios names the rest of what it does.
       ...(testController ? { compliance_testing: complianceTesting() } : {}),
@@ -81,6 +94,11 @@ export function salesAgent({ catalog, base, path = '/sales', credentials, testCo
       getMediaBuyDeliveryTask(offering),
       syncCreativesTask({ formats, products: () => offering().products }),
       listCreativesTask(),
+      syncCatalogsTask(),
+      syncEventSourcesTask(),
+      logEventTask(),
+      providePerformanceFeedbackTask(),
+      ...(creativeBuilding ? [salesBuildCreativeTask(base, creativeBuilding)] : []),
       ...(testController ? [testControllerTask({ products: () => offering().products, formats })] : []),
     ],
   };

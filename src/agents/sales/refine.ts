@@ -20,7 +20,8 @@ type Status = 'applied' | 'partial' | 'unable';
  * Applies refine[] to the catalog. The agent keeps no earlier answer, so the selection starts from
  * what the request-level asks match (the whole catalog when there are none), adds the products
  * named for inclusion and those like the ones named `more_like_this`, and takes out those named
- * for omission. This seller makes no proposals, so proposal entries are answered `unable`.
+ * for omission. Proposals live in the caller's registry, which this pure step does not read:
+ * get_products answers proposal entries from it (proposals/refine-proposals.ts) in their place.
  */
 export function refine(search: ProductSearch, products: readonly Product[], entries: readonly RefineEntry[]): { chosen: Chosen[]; applied: RefinementApplied[] } {
   const byId = new Map(products.map((p) => [p.product_id, p]));
@@ -56,7 +57,7 @@ export function refine(search: ProductSearch, products: readonly Product[], entr
           : { scope: 'product', product_id: product.product_id, status: 'partial', notes: 'No other product is like it; it is included alone.' };
       }
       case 'proposal':
-        return { scope: 'proposal', proposal_id: entry.proposal_id, status: 'unable', notes: 'This seller does not make proposals.' };
+        return { scope: 'proposal', proposal_id: entry.proposal_id, status: 'unable', notes: 'Proposals are answered from the registry.' };
     }
   });
   return { chosen: [...picked.values()].filter((c) => !omitted.has(c.product.product_id)), applied };

@@ -67,7 +67,9 @@ eachEngine('sales agent: get_products brief bound', (engine) => {
 
   it('answers a brief of the longest one word, and of many distinct words, normally', async () => {
     const oneWord = await call({ brief: 'q'.repeat(textBounds.prose) });
-    assert.equal(oneWord.isError, false, 'a word no product has: the whole catalog, as for any brief matching nothing');
+    assert.equal(oneWord.isError, false);
+    assert.deepEqual(oneWord.payload.products, [], 'a word no product has: no products, as for any brief matching nothing');
+    assert.match(oneWord.payload.message as string, /^No product matches the brief "q+…"/, 'the brief is quoted clipped');
     const many = Array.from({ length: 5000 }, (_, i) => `w${i.toString(36)}`).join(' ').slice(0, textBounds.prose);
     assert.equal((await call({ brief: many })).isError, false);
   });

@@ -77,10 +77,11 @@ describe('sales agent: get_products', () => {
     assert.deepEqual(ids(await call({ brief: 'comuters' })), ['commute_audio']);
   });
 
-  it('answers the whole catalog when a brief matches nothing, without claiming relevance', async () => {
+  it('answers no products, saying nothing matched and what to try, when a brief matches nothing', async () => {
     const answer = await call({ brief: 'zzz qqq' });
-    assert.deepEqual(ids(answer), ['sports_ctv', 'recipes_display', 'news_video', 'commute_audio', 'kitchen_native']);
-    assert.ok((answer.products as Json[]).every((p) => p.brief_relevance === undefined));
+    assert.deepEqual(ids(answer), []);
+    assert.match(answer.message as string, /^No product matches the brief "zzz qqq"\. Try .*"wholesale"/);
+    assert.equal(answer.proposals, undefined, 'no plan over nothing');
   });
 
   it('answers products with their format ids made absolute at this deployment', async () => {
@@ -157,6 +158,7 @@ describe('sales agent: get_products', () => {
           ['proposal', 'unable'],
         ],
       );
+      assert.match((answer.refinement_applied as Json[])[4]!.notes as string, /No proposal p1 of yours/);
     });
 
     it('finds more like a product', async () => {

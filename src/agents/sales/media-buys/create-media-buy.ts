@@ -3,6 +3,7 @@ import { checkPublishedRequest, textInput, type AgentTask } from '../../runtime/
 import { actorOf, ownerOf, requireActiveAccount } from '../accounts/index.ts';
 import type { Product } from '../catalog/index.ts';
 import type { Offering } from '../offering.ts';
+import { proposalPackages } from '../proposals/index.ts';
 import { creativesOfNewPackages, packageAssignments, type CreativeLibrary } from './creative-assignments.ts';
 import { forcedAnswer, noForcedArms, type TakeForcedArm } from './forced-arm.ts';
 import { buySummary, toPackage, type BuyRow } from './media-buy.ts';
@@ -44,7 +45,8 @@ export function createMediaBuyTask(offering: () => Offering, library: CreativeLi
         end_time: { type: 'string', description: 'ISO 8601 date-time after the start.' },
         packages: { type: 'array', minItems: 1, items: packageRequestSummary },
         po_number: textInput('name', 'The buyer’s purchase order number'),
-        proposal_id: { type: 'string', description: 'Not offered by this seller: pass packages.' },
+        proposal_id: { type: 'string', description: 'A proposal from get_products to buy (before its expires_at), instead of packages: with total_budget, its allocations become the packages.' },
+        total_budget: { type: 'object', description: 'With proposal_id: the total, shared among the proposal’s allocations by their percentages.', properties: { amount: { type: 'number', minimum: 0 }, currency: { type: 'string' } }, required: ['amount', 'currency'] },
         reporting_webhook: reportingWebhookSummary,
       },
       required: ['account', 'brand', 'start_time', 'end_time'],
@@ -58,10 +60,11 @@ export function createMediaBuyTask(offering: () => Offering, library: CreativeLi
       checkPublishedRequest(REQUEST, args);
       const account = requireActiveAccount(ctx.account);
       refuseUnoffered(args);
-      const requests = args['packages'] as PackageRequest[] | undefined;
-      if (!requests) throw new AgentError('INVALID_REQUEST', 'A media buy needs packages (this seller executes no proposals).', { field: 'packages' });
-
       const now = ctx.clock.now();
+      const proposalId = args['proposal_id'] as string | undefined;
+      const requests = proposalId === undefined ? (args['packages'] as PackageRequest[] | undefined) : await proposalPackages(ctx.db, ownerOf(ctx.principal), args, now);
+      if (!requests) throw new AgentError('INVALID_REQUEST', 'A media buy needs packages, or a proposal_id (with total_budget) from get_products.', { field: 'packages' });
+
       const flight = checkFlight(args['start_time'] as string, args['end_time'] as string, now);
       const mediaBuyId = newId('mb');
       const products = offering().products;
@@ -89,7 +92,7 @@ export function createMediaBuyTask(offering: () => Offering, library: CreativeLi
         sandbox: account['sandbox'] === true,
         start_time: flight.start,
         end_time: flight.end,
-        details: Object.fromEntries(echoedFields.filter((f) => args[f] !== undefined).map((f) => [f, args[f]])),
+        details: { ...Object.fromEntries(echoedFields.filter((f) => args[f] !== undefined).map((f) => [f, args[f]])), ...(proposalId === undefined ? {} : { proposal_id: proposalId }) },
         cancellation: null,
         confirmed_at: now,
         updated_at: now,
@@ -99,7 +102,7 @@ export function createMediaBuyTask(offering: () => Offering, library: CreativeLi
       if (webhook) await sql.setReportingWebhook(ctx.db, mediaBuyId, webhook, now);
       await library.assign(ctx.db, { owner: buy.owner, accountId: account.account_id, sandbox: buy.sandbox }, creatives, now);
       await sql.recordHistory(ctx.db, mediaBuyId, [
-        { revision: 1, action: 'created', summary: `Created with ${rows.length} package${rows.length === 1 ? '' : 's'}, ${currency} ${rows.reduce((s, r) => s + r.budget, 0)}.`, status: buy.status, actor: actorOf(ctx.principal), at: now },
+        { revision: 1, action: 'created', summary: `Created${proposalId === undefined ? '' : ` from proposal ${proposalId}`} with ${rows.length} package${rows.length === 1 ? '' : 's'}, ${currency} ${rows.reduce((s, r) => s + r.budget, 0)}.`, status: buy.status, actor: actorOf(ctx.principal), at: now },
       ]);
       const assigned = await packageAssignments(ctx.db, rows.map((r) => r.package_id));
       return { ...buySummary(buy), account, packages: rows.map((r) => toPackage(r, buy, assigned)), sandbox: buy.sandbox };
@@ -115,7 +118,7 @@ function approvalsNeeded(products: readonly Product[]): string[] {
 
 /** What the request schema allows but this seller cannot do yet: refused by name, never silently dropped. */
 function refuseUnoffered(args: Record<string, unknown>): void {
-  for (const field of ['proposal_id', 'artifact_webhook'] as const) {
+  for (const field of ['artifact_webhook'] as const) {
     if (args[field] !== undefined) throw new AgentError('UNSUPPORTED_FEATURE', `This seller does not offer ${field} yet.`, { field });
   }
 }

@@ -98,7 +98,7 @@ eachEngine('sales agent: create_media_buy', (engine) => {
     await refused(b, { packages: [{ ...fixed, bid_price: 20 }] }, 'VALIDATION_ERROR', 'packages[0].bid_price');
     await refused(b, { packages: [{ ...fixed, format_ids: [{ agent_url: `${server.url}/creative/mcp`, id: 'video_30s' }] }] }, 'VALIDATION_ERROR', 'packages[0].format_ids[0]');
     await refused(b, { packages: [{ ...fixed, creative_assignments: [{ creative_id: 'cr_1' }] }] }, 'CREATIVE_NOT_FOUND', 'packages[0].creative_assignments[0].creative_id');
-    await refused(b, { proposal_id: 'p1', total_budget: { amount: 1, currency: 'USD' } }, 'UNSUPPORTED_FEATURE', 'proposal_id');
+    await refused(b, { proposal_id: 'p1', total_budget: { amount: 1, currency: 'USD' } }, 'REFERENCE_NOT_FOUND', 'proposal_id');
     await refused(b, { packages: [{ ...fixed, budget: -1 }] }, 'INVALID_REQUEST', 'packages[0].budget');
 
     const none = await b.get({ status_filter: allStatuses });
