@@ -1,6 +1,6 @@
 import { AgentError } from '../../../protocol/errors.ts';
 import { checkPublishedRequest, errorObject, pageRequestInput, paginate, textInput, type AgentTask, type PageRequest } from '../../runtime/index.ts';
-import type { Chosen, Offering } from '../offering.ts';
+import type { Chosen, Shelf } from '../offering.ts';
 import { applyFilters, type ProductFilters } from '../product-filters.ts';
 import { refine, type RefineEntry } from '../refine.ts';
 
@@ -22,7 +22,7 @@ interface GetProductsArgs {
  * matches none); `wholesale` answers the catalog as it is; `refine` applies change requests to a
  * previous answer. Filters narrow every mode.
  */
-export function getProductsTask(offering: () => Offering): AgentTask {
+export function getProductsTask(shelf: Shelf): AgentTask {
   return {
     name: 'get_products',
     description:
@@ -49,7 +49,7 @@ export function getProductsTask(offering: () => Offering): AgentTask {
       const args = { ...rawArgs, buying_mode: rawArgs['buying_mode'] ?? 'brief' } as GetProductsArgs & Record<string, unknown>;
       checkPublishedRequest(REQUEST, args);
       checkMode(args);
-      const { products, search, standardFormatIds } = offering();
+      const { products, search, standardFormatIds } = await shelf(ctx.db, ctx.account);
 
       let chosen: Chosen[];
       let refinementApplied: ReturnType<typeof refine>['applied'] | undefined;
