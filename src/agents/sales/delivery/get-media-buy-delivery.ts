@@ -3,7 +3,7 @@ import { checkPublishedRequest, errorObject, type AgentTask } from '../../runtim
 import { ownerOf } from '../accounts/index.ts';
 import type { Product } from '../catalog/index.ts';
 import { buySelection, buysAfter, type MediaBuyStatus } from '../media-buys/index.ts';
-import type { Shelf } from '../offering.ts';
+import type { Offering, Shelf } from '../offering.ts';
 import { deliveryMetrics, either, nothingShown, sum } from './metrics.ts';
 import { attributionWindow, buyReport, type BuyReport } from './report.ts';
 import { askedPeriod, lifetimeOnly, reportingPeriod, windowOf } from './reporting-period.ts';
@@ -69,12 +69,17 @@ export function getMediaBuyDeliveryTask(shelf: Shelf): AgentTask {
         .map((id) => errorObject(new AgentError('MEDIA_BUY_NOT_FOUND', `You have no media buy ${id}${ctx.account ? ` on account ${ctx.account.account_id}` : ''}.`, { field: 'media_buy_ids' })));
 
       const { products: catalog } = await shelf(ctx.db);
+      // Each buy's account's products (a sandbox account's seeded ones included), read once per account.
+      const shelves = new Map<string, Promise<Offering>>();
+      const productsOf = async (buy: { account_id: string; sandbox: boolean }) => {
+        if (!shelves.has(buy.account_id)) shelves.set(buy.account_id, shelf(ctx.db, buy));
+        return (await shelves.get(buy.account_id)!).products;
+      };
       const daily = args['include_package_daily_breakdown'] === true;
       const reports: Array<BuyReport & { currency: string; sandbox: boolean; firstActivity: Date }> = [];
       for (const stored of await storedBuys(ctx.db, buys)) {
         const { buy, packages: own } = stored;
-        // Each buy's account's products: a sandbox account's seeded ones included.
-        const { products } = await shelf(ctx.db, { account_id: buy.account_id, sandbox: buy.sandbox });
+        const products = await productsOf(buy);
         if (asked.start || asked.end) {
           const only = lifetimeOnly(own.map((p) => p.product_id), products);
           if (only.length > 0) {

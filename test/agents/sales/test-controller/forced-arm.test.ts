@@ -58,8 +58,8 @@ eachEngine('sales agent: comply_test_controller, the forced create arm and task 
     assert.deepEqual(validateSchema(TASK, done).errors, []);
     assert.deepEqual([done.status, done.result], ['completed', result('mb_async_signed_io')]);
 
-    const twice = await refused(b, 'INVALID_STATE', 'force_task_completion', { task_id: taskId, result: result('mb_other') });
-    assert.match(twice.error_detail, /completed/);
+    const twice = await refused(b, 'INVALID_TRANSITION', 'force_task_completion', { task_id: taskId, result: result('mb_other') });
+    assert.deepEqual([twice.current_state, /completed/.test(twice.error_detail)], ['completed', true], 'a terminal task cannot be completed again');
     assert.equal(await deliveries(taskId), 1);
 
     const replay = await b.call('create_media_buy', args);
