@@ -11,7 +11,10 @@ export interface Chosen {
 
 /** What the sales agent sells, as answered at one base URL, with its search index. */
 export interface Offering {
+  /** Every product the account may buy. */
   products: readonly Product[];
+  /** The products get_products answers (all but those seeded hidden), in order, and their search index. */
+  listed: readonly Product[];
   search: ProductSearch;
   /** Ids of the standard formats (filters.standard_formats_only). */
   standardFormatIds: ReadonlySet<string>;
@@ -44,7 +47,7 @@ export function offeringOf(catalog: Catalog, base: () => string, standardFormatI
     const url = base();
     if (built?.base !== url) {
       const products = resolveProducts(catalog, url);
-      built = { base: url, offering: { products, search: new ProductSearch(products), standardFormatIds, formats: formats(), seededFormats: [] } };
+      built = { base: url, offering: { products, listed: products, search: new ProductSearch(products), standardFormatIds, formats: formats(), seededFormats: [] } };
     }
     return built.offering;
   };

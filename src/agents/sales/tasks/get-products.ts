@@ -49,7 +49,7 @@ export function getProductsTask(shelf: Shelf): AgentTask {
       const args = { ...rawArgs, buying_mode: rawArgs['buying_mode'] ?? 'brief' } as GetProductsArgs & Record<string, unknown>;
       checkPublishedRequest(REQUEST, args);
       checkMode(args);
-      const { products, search, standardFormatIds } = await shelf(ctx.db, ctx.account);
+      const { listed: products, search, standardFormatIds } = await shelf(ctx.db, ctx.account);
 
       let chosen: Chosen[];
       let refinementApplied: ReturnType<typeof refine>['applied'] | undefined;

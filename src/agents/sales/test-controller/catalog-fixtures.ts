@@ -52,7 +52,7 @@ export function seededProduct(productId: string, fixture: Fixture, catalog: Offe
     description: 'A product seeded by the compliance test controller for this sandbox account.',
     ...(template ? { publisher_properties: template.publisher_properties, format_ids: template.format_ids, delivery_type: template.delivery_type, reporting_capabilities: template.reporting_capabilities } : {}),
     ...(template?.channels && fixture['channels'] === undefined ? { channels: template.channels } : {}),
-    ...fixture,
+    ...withoutHidden(fixture),
     product_id: productId,
     ...(options ? { pricing_options: options } : {}),
   };
@@ -96,6 +96,15 @@ function checkShape(schema: string, value: unknown, at: string, what: string, wi
   if (!issue) return;
   const path = issue.path.slice(within.length).replace(/^\./, '');
   throw new Refusal('INVALID_PARAMS', `The fixture does not make ${what}: ${path ? `${at}.${path}` : at} ${issue.message}.`);
+}
+
+/** Whether a product fixture asks to be left out of get_products (bought only by its id). */
+export const isHidden = (fixture: Fixture): boolean => fixture['hidden'] === true;
+
+/** The fixture without `hidden`, which says how it is listed, not what it is. */
+function withoutHidden(fixture: Fixture): Fixture {
+  const { hidden: _hidden, ...rest } = fixture;
+  return rest;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

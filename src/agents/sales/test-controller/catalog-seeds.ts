@@ -4,8 +4,8 @@ import { seed } from './seeds.ts';
 
 /**
  * seed_product: a product of the sandbox account's catalog under the caller's product_id, which
- * its get_products lists and its create_media_buy buys like any other (catalog-fixtures'
- * seededProduct). An id the account's catalog already has is taken.
+ * its get_products lists (unless the fixture says `hidden: true`) and its create_media_buy buys
+ * like any other (catalog-fixtures' seededProduct). An id the account's catalog already has is taken.
  */
 export function seedProductScenario(scope: Scope): Promise<Answer> {
   const { params, account, options } = scope;

@@ -2,7 +2,7 @@ import type { Format } from '../../formats/index.ts';
 import type { Product } from '../catalog/index.ts';
 import { type Offering, type Shelf } from '../offering.ts';
 import { ProductSearch } from '../product-search.ts';
-import { seededFormat, seededPricingOption, seededProduct } from './catalog-fixtures.ts';
+import { isHidden, seededFormat, seededPricingOption, seededProduct } from './catalog-fixtures.ts';
 import { Refusal } from './scope.ts';
 import * as sql from './sql.ts';
 
@@ -45,14 +45,17 @@ function merged(base: Offering, seeds: readonly sql.CatalogSeed[], agentUrl: str
   }
   const formats = [...base.formats, ...seededFormats];
   const products: Product[] = [...base.products];
+  const hidden = new Set<string>();
   for (const seed of seeds.filter((s) => s.kind === 'product')) {
     tolerate(() => products.push(seededProduct(seed.entity_id, seed.fixture, base, formats)));
+    if (isHidden(seed.fixture)) hidden.add(seed.entity_id);
   }
   for (const seed of seeds.filter((s) => s.kind === 'pricing_option')) {
     const at = products.findIndex((p) => p.product_id === seed.parent_id);
     if (at >= 0) tolerate(() => (products[at] = seededPricingOption(seed.entity_id, seed.fixture, products[at]!)));
   }
-  return { products, search: new ProductSearch(products), standardFormatIds: base.standardFormatIds, formats, seededFormats };
+  const listed = products.filter((p) => !hidden.has(p.product_id));
+  return { products, listed, search: new ProductSearch(listed), standardFormatIds: base.standardFormatIds, formats, seededFormats };
 }
 
 function tolerate(build: () => unknown): void {

@@ -94,6 +94,17 @@ eachEngine('sales agent: comply_test_controller, seeded catalog', (engine) => {
     assert.match((await refused(b, 'INVALID_PARAMS', 'seed_product', { product_id: id, fixture: { ...fixture, channels: ['olv'] } }, b.ref)).error_detail, /fixture\.channels differ/);
   });
 
+  it('keeps a product seeded hidden out of get_products, brief or not, while create_media_buy buys it by id', async () => {
+    const b = await newBuyer();
+    const id = unique('hidden');
+    await succeeds(b, 'seed_product', { product_id: id, fixture: { name: 'Quokka placements', hidden: true } }, b.ref);
+    assert.equal(await productOf(b, b.ref, id), undefined);
+    const found = (await ask(b, 'get_products', { brief: 'quokka', account: b.ref })).products as Json[];
+    assert.equal(found.some((p) => p.product_id === id), false);
+    const bought = await buy(b, [{ product_id: id, pricing_option_id: 'takeover_day_flat', budget: 18000 }]);
+    assert.equal((bought.packages as Json[])[0]!.product_id, id);
+  });
+
   it('refuses a product fixture that makes no product, and an id the account’s catalog has, storing nothing', async () => {
     const b = await newBuyer();
     const expect = async (fixture: Json, pattern: RegExp) => {
