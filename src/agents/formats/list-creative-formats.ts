@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { schemasDir } from '../../protocol/schemas.ts';
-import type { AgentTask, JsonSchema } from '../runtime/task.ts';
+import type { AgentTask, JsonSchema, TaskContext } from '../runtime/task.ts';
 import { pageRequestInput, paginate, type PageRequest } from '../runtime/pagination.ts';
 import { textInput } from '../runtime/text-bounds.ts';
 import { filterFormats, type FormatFilters } from './filter.ts';
@@ -15,8 +15,8 @@ export interface CreativeAgent {
 }
 
 export interface ListCreativeFormatsOptions {
-  /** The formats this agent accepts, asked at each call. */
-  formats: () => readonly Format[];
+  /** The formats this agent accepts, asked at each call (by its caller, whose account may see more). */
+  formats: (ctx: TaskContext) => readonly Format[] | Promise<readonly Format[]>;
   /** Other creative agents to point buyers to; none when absent or empty. */
   creativeAgents?: () => CreativeAgent[];
   /** Whose published response the answers are checked against: a sales agent's (default) or a creative agent's; the two differ only in `sandbox`. */
@@ -35,9 +35,9 @@ export function listCreativeFormatsTask({ formats, creativeAgents, protocol = 'm
     input: requestSchema,
     output: { $ref: `/schemas/3.0.6/${protocol === 'creative' ? 'creative' : 'media-buy'}/list-creative-formats-response.json` },
     mutates: false,
-    async handler(args) {
+    async handler(args, ctx) {
       const request = args as FormatFilters & { pagination?: PageRequest };
-      const { page, pagination } = paginate(filterFormats(formats(), request), request.pagination);
+      const { page, pagination } = paginate(filterFormats(await formats(ctx), request), request.pagination);
       const agents = creativeAgents?.() ?? [];
       return { formats: page, ...(agents.length > 0 ? { creative_agents: agents } : {}), pagination };
     },

@@ -9,10 +9,10 @@ import { libraryForBuys, listCreativesTask, syncCreativesTask } from './creative
 import { getMediaBuyDeliveryTask, reportingPass } from './delivery/index.ts';
 import { createMediaBuyTask, flightPass, getMediaBuysTask, noForcedArms, updateMediaBuyTask } from './media-buys/index.ts';
 import { salesBuildCreativeTask, type CreativeBuilding } from './creative-building.ts';
-import { offeringOf } from './offering.ts';
+import { catalogShelf, offeringOf } from './offering.ts';
 import { proposalExpiryPass } from './proposals/index.ts';
 import { getProductsTask } from './tasks/get-products.ts';
-import { complianceTesting, takeForcedArm, testControllerTask } from './test-controller/index.ts';
+import { complianceTesting, seededShelf, takeForcedArm, testControllerTask } from './test-controller/index.ts';
 
 export { accountHistory, setAccountStatus } from './accounts/index.ts';
 export { CatalogError, demoCatalogPath, loadCatalogFile, parseCatalog, type Catalog } from './catalog/index.ts';
@@ -48,9 +48,11 @@ export interface SalesAgentOptions {
 export function salesAgent({ catalog, base, path = '/sales', credentials, testController = true, requireOperatorAuth = false, creativeBuilding }: SalesAgentOptions): Tenant {
   const creativeAgentUrl = () => `${base()}/creative/mcp`;
   const standardIds = new Set(standardFormats('').map((f) => f.format_id.id));
-  const offering = offeringOf(catalog, base, standardIds);
   const formats = () => standardFormatsAt(creativeAgentUrl());
-  const library = libraryForBuys({ formats });
+  const offering = offeringOf(catalog, base, standardIds, formats);
+  // What each call sees: the catalog, and a sandbox account's own seeds when the controller runs.
+  const shelf = testController ? seededShelf(offering, () => `${base()}${path}/mcp`) : catalogShelf(offering);
+  const library = libraryForBuys({ shelf });
   return {
     name: 'sales',
     path,
@@ -63,7 +65,7 @@ export function salesAgent({ catalog, base, path = '/sales', credentials, testCo
     credentials,
     sells: () => soldSelectors(offering().products),
     resolveAccount: salesAccountResolver({ requireOperatorAuth }),
-    passes: [flightPass(), reportingPass(offering), proposalExpiryPass()],
+    passes: [flightPass(), reportingPass(shelf), proposalExpiryPass()],
     capabilities: () => ({
       // Implicit accounts (unless configured otherwise): a buyer declares its brands and operators with sync_accounts, or by naming them.
       account: { require_operator_auth: requireOperatorAuth, supported_billing: ['operator', 'agent', 'advertiser'], required_for_products: false, sandbox: true },
@@ -80,31 +82,34 @@ export function salesAgent({ catalog, base, path = '/sales', credentials, testCo
       ...(testController ? { compliance_testing: complianceTesting() } : {}),
     }),
     tasks: [
-      getProductsTask(offering),
+      getProductsTask(shelf),
       listCreativeFormatsTask({
-        formats: () => formatsInUse(standardFormatsAt(creativeAgentUrl()), offering().products),
+        formats: async (ctx) => {
+          const { formats: all, products, seededFormats } = await shelf(ctx.db, ctx.account);
+          return [...new Set([...formatsInUse(all, products), ...seededFormats])];
+        },
         creativeAgents: () => [{ agent_url: creativeAgentUrl() }],
       }),
       syncAccountsTask(),
       listAccountsTask(),
       // Without the controller, a directive left from a run with it is never used.
-      createMediaBuyTask(offering, library, testController ? takeForcedArm : noForcedArms),
-      updateMediaBuyTask(offering, library),
-      getMediaBuysTask(offering),
-      getMediaBuyDeliveryTask(offering),
-      syncCreativesTask({ formats, products: () => offering().products }),
+      createMediaBuyTask(shelf, library, testController ? takeForcedArm : noForcedArms),
+      updateMediaBuyTask(shelf, library),
+      getMediaBuysTask(shelf),
+      getMediaBuyDeliveryTask(shelf),
+      syncCreativesTask({ shelf }),
       listCreativesTask(),
       syncCatalogsTask(),
       syncEventSourcesTask(),
       logEventTask(),
       providePerformanceFeedbackTask(),
       ...(creativeBuilding ? [salesBuildCreativeTask(base, creativeBuilding)] : []),
-      ...(testController ? [testControllerTask({ products: () => offering().products, formats })] : []),
+      ...(testController ? [testControllerTask({ shelf, agentUrl: () => `${base()}${path}/mcp` })] : []),
     ],
   };
 }
 
-/** The formats some product takes, as the products name them (the same format_id objects). */
+/** The formats some product takes, as the products name them (the same format_id objects), in the formats' order. */
 function formatsInUse(formats: readonly Format[], products: readonly Product[]): Format[] {
   const used = new Set(products.flatMap((p) => p.format_ids.map((f) => `${f.agent_url} ${f.id}`)));
   return formats.filter((f) => used.has(`${f.format_id.agent_url} ${f.format_id.id}`));

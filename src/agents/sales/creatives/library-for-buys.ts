@@ -1,5 +1,6 @@
 import { AgentError } from '../../../protocol/errors.ts';
 import type { Format, FormatId } from '../../formats/index.ts';
+import type { Shelf } from '../offering.ts';
 import type { Queryable } from '../../../db/database.ts';
 import { packageAssignments, toAssignment, type CreativeAssignment, type CreativeLibrary, type CreativesChange, type LibraryOwner, type PackageCreatives } from '../media-buys/index.ts';
 import { formatKey, refusal, stageCreatives, type CreativeAsset, type LibraryCreative } from '../../creative-library/index.ts';
@@ -8,8 +9,8 @@ import { sellerFormats } from './check-creative.ts';
 import * as sql from './sql.ts';
 
 export interface BuysLibraryOptions {
-  /** The formats creatives must be of, as sync_creatives checks them. */
-  formats: () => readonly Format[];
+  /** What the account sees: the formats creatives must be of, as sync_creatives checks them. */
+  shelf: Shelf;
 }
 
 /**
@@ -21,13 +22,14 @@ export interface BuysLibraryOptions {
  * creatives are assigned besides. The first problem is the answer, and the call's transaction
  * writes nothing.
  */
-export function libraryForBuys({ formats }: BuysLibraryOptions): CreativeLibrary {
+export function libraryForBuys({ shelf }: BuysLibraryOptions): CreativeLibrary {
   return {
     lock: sql.lockLibrary,
     async assign(db, library, packages, now) {
       if (packages.length === 0) return [];
       await sql.lockLibrary(db, library.accountId);
-      await upload(db, library, packages, now, formats());
+      const { formats } = await shelf(db, { account_id: library.accountId, sandbox: library.sandbox });
+      await upload(db, library, packages, now, formats);
       await checkAssignments(db, library.accountId, packages);
       return reassign(db, library.accountId, packages, now);
     },

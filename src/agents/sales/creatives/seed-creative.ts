@@ -2,7 +2,9 @@ import type { Queryable } from '../../../db/database.ts';
 import type { Format } from '../../formats/index.ts';
 import { checkPublishedRequest } from '../../runtime/index.ts';
 import { creativeProblems, detailsOf, type CreativeAsset, type CreativeStatus } from '../../creative-library/index.ts';
+import type { Product } from '../catalog/index.ts';
 import { sellerFormats } from './check-creative.ts';
+import { creativeFixture } from './seed-defaults.ts';
 import { reviewStatus } from './creative.ts';
 import * as sql from './sql.ts';
 
@@ -15,19 +17,22 @@ export interface CreativeSeed {
   /** core/creative-asset.json without its creative_id; its `status` is the one the creative gets. */
   fixture: Record<string, unknown>;
   formats: readonly Format[];
+  /** The account's products: the format a fixture that names none is of. */
+  products: readonly Product[];
   by: string;
   at: Date;
 }
 
 /**
  * Puts a creative into the account's library under an id its caller names (a sandbox test
- * controller's seed), checked as sync_creatives checks one (published schema, format, the
- * format's assets), with the fixture's status or the one a sync would give it; its history records the seed.
+ * controller's seed): the fixture with what it leaves out filled in (creativeFixture), checked as
+ * sync_creatives checks one (published schema, format, the format's assets), with the fixture's
+ * status or the one a sync would give it; its history records the seed.
  * Throws the AgentError of its first problem; false, writing nothing, when the account already has
  * a creative of that id.
  */
 export async function seedCreative(tx: Queryable, seed: CreativeSeed): Promise<boolean> {
-  const creative = { ...seed.fixture, creative_id: seed.creativeId } as CreativeAsset;
+  const creative = { ...creativeFixture(seed.creativeId, seed.fixture, seed.formats, seed.products), creative_id: seed.creativeId } as CreativeAsset;
   checkPublishedRequest(CREATIVE, creative, 'fixture');
   const [problem] = creativeProblems(creative, sellerFormats(seed.formats), 'fixture');
   if (problem) throw problem;

@@ -1,8 +1,7 @@
 import { AgentError } from '../../../protocol/errors.ts';
-import type { Format } from '../../formats/index.ts';
 import { checkPublishedRequest, errorObject, type AgentTask } from '../../runtime/index.ts';
 import { actorOf, ownerOf, requireActiveAccount } from '../accounts/index.ts';
-import type { Product } from '../catalog/index.ts';
+import type { Shelf } from '../offering.ts';
 import { assignablePackages, recordCreativesAssigned, type AssignablePackage } from '../media-buys/index.ts';
 import { creativeAssetSummary, formatKey, refusal, stageCreatives, type CreativeAsset, type LibraryCreative } from '../../creative-library/index.ts';
 import { sellerFormats } from './check-creative.ts';
@@ -12,10 +11,12 @@ import * as sql from './sql.ts';
 const REQUEST = '/schemas/3.0.6/creative/sync-creatives-request.json';
 
 export interface CreativeLibraryOptions {
-  /** The formats creatives must be of: this deployment's standard formats, named by its creative agent's URL. */
-  formats: () => readonly Format[];
-  /** The catalog's products: which formats a package takes. */
-  products: () => readonly Product[];
+  /**
+   * What the account sees: the formats creatives must be of (this deployment's standard formats,
+   * named by its creative agent's URL, and a sandbox account's seeded ones) and the products (which
+   * formats a package takes).
+   */
+  shelf: Shelf;
 }
 
 interface Assignment {
@@ -36,7 +37,7 @@ interface Assignment {
  * rest is stored and the problems answered per creative. A buy's first creative moves it out of
  * pending_creatives (media-buys' recordCreativesAssigned). `dry_run` answers the same, writing nothing.
  */
-export function syncCreativesTask({ formats, products }: CreativeLibraryOptions): AgentTask {
+export function syncCreativesTask({ shelf }: CreativeLibraryOptions): AgentTask {
   return {
     name: 'sync_creatives',
     description:
@@ -83,12 +84,13 @@ export function syncCreativesTask({ formats, products }: CreativeLibraryOptions)
       const sent = (args['creatives'] as CreativeAsset[]).map((creative, i) => ({ creative, at: `creatives[${i}]` })).filter(({ creative }) => !scope || scope.includes(creative.creative_id));
       const assignments = (args['assignments'] as Assignment[] | undefined) ?? [];
 
+      const { formats, products } = await shelf(ctx.db, account);
       await sql.lockLibrary(ctx.db, accountId);
       const ids = [...new Set([...sent.map((s) => s.creative.creative_id), ...assignments.map((a) => a.creative_id)])];
       const stored = new Map<string, LibraryCreative>((await sql.creativesByIds(ctx.db, accountId, ids)).map((row) => [row.creative_id, row]));
-      const { results, writes } = stageCreatives(sent, stored, { now, formats: sellerFormats(formats()), status: reviewStatus(sandbox) });
+      const { results, writes } = stageCreatives(sent, stored, { now, formats: sellerFormats(formats), status: reviewStatus(sandbox) });
 
-      const packages = await assignablePackages(ctx.db, owner, accountId, assignments.map((a) => a.package_id), products());
+      const packages = await assignablePackages(ctx.db, owner, accountId, assignments.map((a) => a.package_id), products);
       const already = new Set((await sql.assignmentsOf(ctx.db, accountId, ids)).map((a) => `${a.creative_id} ${a.package_id}`));
       const assigned: Array<Assignment & { pkg: AssignablePackage; isNew: boolean }> = [];
       for (const [i, assignment] of assignments.entries()) {

@@ -3,7 +3,7 @@ import { checkPublishedRequest, errorObject, type AgentTask } from '../../runtim
 import { ownerOf } from '../accounts/index.ts';
 import type { Product } from '../catalog/index.ts';
 import { buySelection, buysAfter, type MediaBuyStatus } from '../media-buys/index.ts';
-import type { Offering } from '../offering.ts';
+import type { Offering, Shelf } from '../offering.ts';
 import { deliveryMetrics, either, nothingShown, sum } from './metrics.ts';
 import { attributionWindow, buyReport, type BuyReport } from './report.ts';
 import { askedPeriod, lifetimeOnly, reportingPeriod, windowOf } from './reporting-period.ts';
@@ -26,7 +26,7 @@ const aggregatedMetrics = ['impressions', 'spend', 'clicks', 'views', 'completed
  * pacing index, delivery status) and, with include_package_daily_breakdown, day by day. An id the
  * caller has no buy of is answered in errors[] as MEDIA_BUY_NOT_FOUND, whoever's it is.
  */
-export function getMediaBuyDeliveryTask(offering: () => Offering): AgentTask {
+export function getMediaBuyDeliveryTask(shelf: Shelf): AgentTask {
   return {
     name: 'get_media_buy_delivery',
     description:
@@ -68,11 +68,18 @@ export function getMediaBuyDeliveryTask(offering: () => Offering): AgentTask {
         .filter((id) => !known.some((b) => b.media_buy_id === id))
         .map((id) => errorObject(new AgentError('MEDIA_BUY_NOT_FOUND', `You have no media buy ${id}${ctx.account ? ` on account ${ctx.account.account_id}` : ''}.`, { field: 'media_buy_ids' })));
 
-      const products = offering().products;
+      const { products: catalog } = await shelf(ctx.db);
+      // Each buy's account's products (a sandbox account's seeded ones included), read once per account.
+      const shelves = new Map<string, Promise<Offering>>();
+      const productsOf = async (buy: { account_id: string; sandbox: boolean }) => {
+        if (!shelves.has(buy.account_id)) shelves.set(buy.account_id, shelf(ctx.db, buy));
+        return (await shelves.get(buy.account_id)!).products;
+      };
       const daily = args['include_package_daily_breakdown'] === true;
       const reports: Array<BuyReport & { currency: string; sandbox: boolean; firstActivity: Date }> = [];
       for (const stored of await storedBuys(ctx.db, buys)) {
         const { buy, packages: own } = stored;
+        const products = await productsOf(buy);
         if (asked.start || asked.end) {
           const only = lifetimeOnly(own.map((p) => p.product_id), products);
           if (only.length > 0) {
@@ -93,7 +100,7 @@ export function getMediaBuyDeliveryTask(offering: () => Offering): AgentTask {
       const totals = deliveryMetrics(sum(reports.map((r) => r.totals)), reports.map((r) => r.shown).reduce(either, nothingShown));
       return {
         reporting_period: reportingPeriod(asked, reports.map((r) => r.firstActivity), now),
-        currency: currencies[0] ?? sellersCurrency(products),
+        currency: currencies[0] ?? sellersCurrency(catalog),
         attribution_window: attributionWindow,
         // Money of several currencies does not add up: each buy's totals stand alone then.
         ...(currencies.length <= 1

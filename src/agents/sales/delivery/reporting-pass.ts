@@ -1,8 +1,7 @@
 import type { Queryable } from '../../../db/database.ts';
 import { enqueueWebhookEvent, type TenantPass } from '../../runtime/index.ts';
-import type { Product } from '../catalog/index.ts';
 import { buysAfter, isTerminal, reportingWebhook } from '../media-buys/index.ts';
-import type { Offering } from '../offering.ts';
+import type { Shelf } from '../offering.ts';
 import { dueReports, type ReportingState } from './report-schedule.ts';
 import * as sql from './sql.ts';
 import type { ReportingRow } from './sql.ts';
@@ -24,7 +23,7 @@ export const maxReportsPerPass = 24;
  * they reach: a crash sends none of them, and another instance's pass, waiting on the lock, finds
  * them sent. The webhook deliverer signs (RFC 9421) and retries them.
  */
-export function reportingPass(offering: () => Offering, intervalMs = 60_000): TenantPass {
+export function reportingPass(shelf: Shelf, intervalMs = 60_000): TenantPass {
   return {
     name: 'reporting',
     intervalMs,
@@ -34,7 +33,7 @@ export function reportingPass(offering: () => Offering, intervalMs = 60_000): Te
         for (const row of open) {
           // Read without the lock first: most buys have nothing due on most passes.
           if (dueReports(stateOf(row), clock.now(), 1).length === 0) continue;
-          const sent = await db.transaction((tx) => sendDue(tx, row.media_buy_id, offering().products, clock.now()));
+          const sent = await db.transaction((tx) => sendDue(tx, row.media_buy_id, shelf, clock.now()));
           if (sent > 0) webhooksQueued();
         }
         if (open.length < batch) return;
@@ -45,12 +44,14 @@ export function reportingPass(offering: () => Offering, intervalMs = 60_000): Te
 }
 
 /** Queues what is due of one buy's reports and records how far they went; answers how many. */
-async function sendDue(tx: Queryable, mediaBuyId: string, products: readonly Product[], now: Date): Promise<number> {
+async function sendDue(tx: Queryable, mediaBuyId: string, shelf: Shelf, now: Date): Promise<number> {
   const row = await sql.lockReporting(tx, mediaBuyId);
   const due = row ? dueReports(stateOf(row), now, maxReportsPerPass) : [];
   if (!row || due.length === 0) return 0;
   const [buy] = await buysAfter(tx, row.owner, { ids: [mediaBuyId] }, 0, 1);
   const [stored] = await storedBuys(tx, [buy!]);
+  // The buy's account's products: a sandbox account's seeded ones included.
+  const { products } = await shelf(tx, { account_id: buy!.account_id, sandbox: buy!.sandbox });
   const webhook = reportingWebhook(row);
   let sequence = row.sequence_number;
   for (const report of due) {

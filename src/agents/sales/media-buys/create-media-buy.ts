@@ -2,7 +2,7 @@ import { AgentError } from '../../../protocol/errors.ts';
 import { checkPublishedRequest, textInput, type AgentTask } from '../../runtime/index.ts';
 import { actorOf, ownerOf, requireActiveAccount } from '../accounts/index.ts';
 import type { Product } from '../catalog/index.ts';
-import type { Offering } from '../offering.ts';
+import type { Shelf } from '../offering.ts';
 import { proposalPackages } from '../proposals/index.ts';
 import { creativesOfNewPackages, packageAssignments, type CreativeLibrary } from './creative-assignments.ts';
 import { forcedAnswer, noForcedArms, type TakeForcedArm } from './forced-arm.ts';
@@ -31,7 +31,7 @@ export const echoedFields = ['brand', 'po_number', 'agency_estimate_number', 'ad
  * packages, their creatives and its `created` history entry are written in the transaction of the
  * call's idempotency record, so a retry replays this answer and never books twice.
  */
-export function createMediaBuyTask(offering: () => Offering, library: CreativeLibrary, takeForcedArm: TakeForcedArm = noForcedArms): AgentTask {
+export function createMediaBuyTask(shelf: Shelf, library: CreativeLibrary, takeForcedArm: TakeForcedArm = noForcedArms): AgentTask {
   return {
     name: 'create_media_buy',
     description:
@@ -67,7 +67,7 @@ export function createMediaBuyTask(offering: () => Offering, library: CreativeLi
 
       const flight = checkFlight(args['start_time'] as string, args['end_time'] as string, now);
       const mediaBuyId = newId('mb');
-      const products = offering().products;
+      const { products } = await shelf(ctx.db, account);
       const { rows, currency } = newPackages({ requests, at: 'packages', flight, products, currency: undefined, mediaBuyId, firstPosition: 0 });
       const creatives = creativesOfNewPackages(requests, rows, products, 'packages');
       if (webhook) checkReportingCapabilities(webhook, rows.map((r) => r.product_id), products);

@@ -1,7 +1,8 @@
 import { AgentError } from '../../../protocol/errors.ts';
 import { checkPublishedRequest, errorObject, type AgentTask, cursorPosition, defaultPageSize, pageCursor, pageRequestInput } from '../../runtime/index.ts';
 import { ownerOf } from '../accounts/index.ts';
-import type { Offering } from '../offering.ts';
+import type { Product } from '../catalog/index.ts';
+import type { Shelf } from '../offering.ts';
 import { formatsOf } from './creative-assignments.ts';
 import { buySummary, toPackage, totalBudget, type BuyRow, type PackageAssignmentRow, type PackageRow } from './media-buy.ts';
 import { buySelection } from './schemas.ts';
@@ -20,7 +21,7 @@ const REQUEST = '/schemas/3.0.6/media-buy/get-media-buys-request.json';
  * resumed buy runs without creatives as well). An id the caller has no buy of is answered in
  * errors[] as MEDIA_BUY_NOT_FOUND, whoever's it is.
  */
-export function getMediaBuysTask(offering: () => Offering): AgentTask {
+export function getMediaBuysTask(shelf: Shelf): AgentTask {
   return {
     name: 'get_media_buys',
     description:
@@ -57,6 +58,7 @@ export function getMediaBuysTask(offering: () => Offering): AgentTask {
       const assigned = await sql.assignmentsOfPackages(ctx.db, rowsOfPackages.map((p) => p.package_id));
       const history = groupBy(await sql.historyOf(ctx.db, buyIds, (args['include_history'] as number | undefined) ?? 0));
       const snapshot = args['include_snapshot'] === true;
+      const { products } = await shelf(ctx.db, ctx.account);
 
       const media_buys = page.map((buy) => {
         const own = packages.get(buy.media_buy_id) ?? [];
@@ -71,7 +73,7 @@ export function getMediaBuysTask(offering: () => Offering): AgentTask {
           packages: own.map((p) => ({
             ...toPackage(p, buy, assigned),
             currency: buy.currency,
-            ...pendingFormats(p, buy, assigned, offering),
+            ...pendingFormats(p, buy, assigned, products),
             ...(snapshot ? { snapshot_unavailable_reason: 'SNAPSHOT_UNSUPPORTED' } : {}),
           })),
           ...(history.has(buy.media_buy_id)
@@ -100,9 +102,9 @@ export function getMediaBuysTask(offering: () => Offering): AgentTask {
 }
 
 /** A package still to run without any creative: the formats it waits for (get-media-buys-response.json's format_ids_pending). */
-function pendingFormats(pkg: PackageRow, buy: BuyRow, assigned: readonly PackageAssignmentRow[], offering: () => Offering): { format_ids_pending?: unknown[] } {
+function pendingFormats(pkg: PackageRow, buy: BuyRow, assigned: readonly PackageAssignmentRow[], products: readonly Product[]): { format_ids_pending?: unknown[] } {
   if (isTerminal(buy.status) || pkg.cancellation || assigned.some((a) => a.package_id === pkg.package_id)) return {};
-  const formats = formatsOf(pkg, offering().products);
+  const formats = formatsOf(pkg, products);
   return formats.length > 0 ? { format_ids_pending: [...formats] } : {};
 }
 

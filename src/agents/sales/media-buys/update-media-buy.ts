@@ -2,7 +2,7 @@ import { AgentError } from '../../../protocol/errors.ts';
 import { checkPublishedRequest, type AgentTask, type ResolvedAccount } from '../../runtime/index.ts';
 import { actorOf, ownerOf, requireActiveAccount } from '../accounts/index.ts';
 import type { Product } from '../catalog/index.ts';
-import type { Offering } from '../offering.ts';
+import type { Shelf } from '../offering.ts';
 import { creativesHistory, creativesOfNewPackages, formatsOf, packageAssignments, type CreativeAssignment, type CreativeLibrary, type PackageCreatives } from './creative-assignments.ts';
 import { buySummary, toPackage, type BuyRow, type HistoryEntry, type PackageRow } from './media-buy.ts';
 import { newPackages } from './new-packages.ts';
@@ -49,7 +49,7 @@ const creativeFields = ['creative_assignments', 'creatives'] as const;
  * exactly one and records what it changed, who and when. What the status does not allow (see
  * valid_actions) is INVALID_STATE; a finished buy takes no change, and canceling one is NOT_CANCELLABLE.
  */
-export function updateMediaBuyTask(offering: () => Offering, library: CreativeLibrary): AgentTask {
+export function updateMediaBuyTask(shelf: Shelf, library: CreativeLibrary): AgentTask {
   return {
     name: 'update_media_buy',
     description:
@@ -119,12 +119,13 @@ export function updateMediaBuyTask(offering: () => Offering, library: CreativeLi
         });
       }
       const packages = await sql.packagesOf(ctx.db, [mediaBuyId]);
-      const update = new Update(buy, packages, now, account, offering().products);
+      const { products } = await shelf(ctx.db, account);
+      const update = new Update(buy, packages, now, account, products);
       if (args['canceled'] === true) update.cancel(args);
       else update.change(args);
       // Whatever the buy reports to must suit its products: a new webhook, or new products under the one it has.
       const reporting = webhook ?? (update.added.length > 0 ? await sql.reportingWebhookOf(ctx.db, mediaBuyId) : undefined);
-      if (reporting) checkReportingCapabilities(reporting, [...update.packages, ...update.added].filter((p) => !p.cancellation).map((p) => p.product_id), offering().products);
+      if (reporting) checkReportingCapabilities(reporting, [...update.packages, ...update.added].filter((p) => !p.cancellation).map((p) => p.product_id), products);
       if (webhook) update.history.push({ action: 'updated_reporting_webhook', summary: `Reporting webhook set: ${webhook.reporting_frequency} reports to ${new URL(webhook.url).host}.` });
 
       // Packages first: the creatives assigned to new ones need their rows.

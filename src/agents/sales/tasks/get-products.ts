@@ -3,7 +3,7 @@ import { AgentError } from '../../../protocol/errors.ts';
 import { checkPublishedRequest, errorObject, pageRequestInput, paginate, textInput, type AgentTask, type PageRequest } from '../../runtime/index.ts';
 import { ownerOf } from '../accounts/index.ts';
 import { catalogItems, matchCatalog, type BuyerCatalog, type CatalogMatch } from '../buyer-catalogs/index.ts';
-import type { Chosen, Offering } from '../offering.ts';
+import type { Chosen, Shelf } from '../offering.ts';
 import { makeProposal, proposalSql, refineProposals, type Match, type Proposal } from '../proposals/index.ts';
 import { applyFilters, type ProductFilters } from '../product-filters.ts';
 import { refine, type RefineEntry } from '../refine.ts';
@@ -29,7 +29,7 @@ interface GetProductsArgs {
  * answers the catalog as it is; `refine` applies change requests to a previous answer (proposal
  * entries from the registry). Filters narrow every mode.
  */
-export function getProductsTask(offering: () => Offering): AgentTask {
+export function getProductsTask(shelf: Shelf): AgentTask {
   return {
     name: 'get_products',
     description:
@@ -59,7 +59,7 @@ export function getProductsTask(offering: () => Offering): AgentTask {
       const args = { ...rawArgs, buying_mode: rawArgs['buying_mode'] ?? 'brief' } as GetProductsArgs & Record<string, unknown>;
       checkPublishedRequest(REQUEST, args);
       checkMode(args);
-      const { products, search, standardFormatIds } = offering();
+      const { listed: products, search, standardFormatIds } = await shelf(ctx.db, ctx.account);
 
       const now = ctx.clock.now();
       let chosen: Chosen[];

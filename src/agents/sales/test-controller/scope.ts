@@ -1,16 +1,15 @@
-import type { Format } from '../../formats/index.ts';
 import type { ResolvedAccount, TaskContext } from '../../runtime/index.ts';
-import type { Product } from '../catalog/index.ts';
+import type { Shelf } from '../offering.ts';
 
 /** Who a forced change is recorded as, in every entity's history. */
 export const actor = 'test-controller';
 
 /** What the controller needs of the sales agent beyond the call. */
 export interface TestControllerOptions {
-  /** The catalog's products, which seeded media buys buy. */
-  products: () => readonly Product[];
-  /** The formats seeded creatives must be of (sync_creatives' own). */
-  formats: () => readonly Format[];
+  /** What an account sees: the catalog with the account's seeds (seededShelf), which seeds build on. */
+  shelf: Shelf;
+  /** This sales agent's own URL: the agent that defines the formats seeded here. */
+  agentUrl: () => string;
 }
 
 /** One scenario's call: the caller's sandbox account (resolved and checked), its owner key, the time. */

@@ -16,22 +16,53 @@ export async function takeForcedArm(db: Queryable, accountId: string): Promise<F
   return row;
 }
 
-export type SeedKind = 'creative' | 'media_buy';
+export type SeedKind = 'creative' | 'media_buy' | 'product' | 'pricing_option' | 'creative_format';
+
+/** A seed's key in its account: pricing options are their product's (`parent`), the rest have none (''). */
+export interface SeedKey {
+  kind: SeedKind;
+  accountId: string;
+  parent?: string;
+  entityId: string;
+}
 
 /**
  * Serializes seeds of one id until the transaction ends. Media buy ids are the whole seller's, so
- * theirs is locked whichever account seeds it; creative ids are an account's.
+ * theirs is locked whichever account seeds it; the others' ids are an account's.
  */
-export async function lockSeed(tx: Queryable, kind: SeedKind, accountId: string, entityId: string): Promise<void> {
-  await tx.query(`select pg_advisory_xact_lock(hashtextextended($1, 0))`, [JSON.stringify(['sales_test_seeds', kind, kind === 'media_buy' ? '' : accountId, entityId])]);
+export async function lockSeed(tx: Queryable, key: SeedKey): Promise<void> {
+  const scope = key.kind === 'media_buy' ? '' : key.accountId;
+  await tx.query(`select pg_advisory_xact_lock(hashtextextended($1, 0))`, [JSON.stringify(['sales_test_seeds', key.kind, scope, key.parent ?? '', key.entityId])]);
 }
 
 /** The fixture the account seeded this id with; undefined when it seeded none. */
-export async function seededFixture(db: Queryable, kind: SeedKind, accountId: string, entityId: string): Promise<Record<string, unknown> | undefined> {
-  const [row] = await db.query<{ fixture: Record<string, unknown> }>(`select fixture from sales_test_seeds where kind = $1 and account_id = $2 and entity_id = $3`, [kind, accountId, entityId]);
+export async function seededFixture(db: Queryable, key: SeedKey): Promise<Record<string, unknown> | undefined> {
+  const [row] = await db.query<{ fixture: Record<string, unknown> }>(
+    `select fixture from sales_test_seeds where kind = $1 and account_id = $2 and parent_id = $3 and entity_id = $4`,
+    [key.kind, key.accountId, key.parent ?? '', key.entityId],
+  );
   return row?.fixture;
 }
 
-export async function recordSeed(tx: Queryable, kind: SeedKind, accountId: string, entityId: string, fixture: Record<string, unknown>, now: Date): Promise<void> {
-  await tx.query(`insert into sales_test_seeds (kind, account_id, entity_id, fixture, seeded_at) values ($1, $2, $3, $4, $5)`, [kind, accountId, entityId, JSON.stringify(fixture), now]);
+export async function recordSeed(tx: Queryable, key: SeedKey, fixture: Record<string, unknown>, now: Date): Promise<void> {
+  await tx.query(`insert into sales_test_seeds (kind, account_id, parent_id, entity_id, fixture, seeded_at) values ($1, $2, $3, $4, $5, $6)`, [
+    key.kind, key.accountId, key.parent ?? '', key.entityId, JSON.stringify(fixture), now,
+  ]);
+}
+
+/** A seed the account's catalog reads: a product, a pricing option (of `parent_id`) or a creative format. */
+export interface CatalogSeed {
+  kind: 'product' | 'pricing_option' | 'creative_format';
+  parent_id: string;
+  entity_id: string;
+  fixture: Record<string, unknown>;
+}
+
+/** The account's catalog seeds, in the order they were seeded. */
+export async function catalogSeeds(db: Queryable, accountId: string): Promise<CatalogSeed[]> {
+  return db.query<CatalogSeed>(
+    `select kind, parent_id, entity_id, fixture from sales_test_seeds
+     where account_id = $1 and kind in ('product', 'pricing_option', 'creative_format') order by seeded_at, kind, parent_id, entity_id`,
+    [accountId],
+  );
 }

@@ -1,7 +1,7 @@
 import type { Queryable } from '../../../db/database.ts';
 import { AgentError } from '../../../protocol/errors.ts';
 import { validateSchema } from '../../../protocol/schemas.ts';
-import { completeTask } from '../../runtime/index.ts';
+import { completeTask, findTask } from '../../runtime/index.ts';
 import { Refusal, type Answer, type Scope } from './scope.ts';
 
 /** The response schema a completed task's result must meet, by the task it completes (the only one this agent holds). */
@@ -13,16 +13,18 @@ const maxResultBytes = 256 * 1024;
  * force_task_completion: completes the caller's held task (a forced submitted create) with the
  * given result, delivered verbatim by the task's webhook, which is queued in the same transaction.
  * The task must have been made for this sandbox account; its result must be a completion of its
- * task (the response schema's success or error branch, not another submitted envelope).
+ * task (the response schema's success or error branch, not another submitted envelope). A task
+ * no longer held open (completed, failed, canceled) is INVALID_TRANSITION, as the protocol asks.
  */
 export async function forceTaskCompletion({ ctx, params, account }: Scope): Promise<Answer> {
   const taskId = params['task_id'] as string;
   const result = params['result'] as Record<string, unknown>;
   if (Buffer.byteLength(JSON.stringify(result)) > maxResultBytes) throw new Refusal('INVALID_PARAMS', `result is larger than ${maxResultBytes / 1024} KB.`);
   await ctx.atomically(async (tx) => {
-    const row = await completeTask(tx, ctx.clock, ctx.tenant.name, ctx.principal, taskId, { status: 'completed', result }).catch((err: unknown) => {
+    const row = await completeTask(tx, ctx.clock, ctx.tenant.name, ctx.principal, taskId, { status: 'completed', result }).catch(async (err: unknown) => {
+      // A task that is not held open (already completed, failed or canceled) cannot move to completed.
+      if (err instanceof AgentError && err.code === 'INVALID_STATE') throw new Refusal('INVALID_TRANSITION', err.message, (await findTask(tx, ctx.tenant.name, ctx.principal, taskId)).status);
       if (err instanceof AgentError && err.code === 'TASK_NOT_FOUND') throw new Refusal('NOT_FOUND', `Task ${taskId} was not found.`, null);
-      if (err instanceof AgentError && err.code === 'INVALID_STATE') throw new Refusal('INVALID_STATE', err.message);
       throw err;
     });
     // Checked once the task is known; a refusal rolls its completion and webhook back.

@@ -131,7 +131,7 @@ export const day = 24 * 3600 * 1000;
 export const inDays = (clock: ManualClock, days: number) => new Date(clock.now().getTime() + days * day).toISOString();
 
 /** A valid create_media_buy request: a fixed-price guaranteed package and an auction one, from ten days on for a month. */
-export function createArgs(clock: ManualClock, account: { account_id: string }, domain: string, more: Record<string, unknown> = {}): Record<string, unknown> {
+export function createArgs(clock: ManualClock, account: Record<string, unknown>, domain: string, more: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     idempotency_key: randomUUID(),
     account,

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { validateSchema } from '../../../../src/protocol/schemas.ts';
+import type { ManualClock } from '../../../support/clock.ts';
 import type { Json } from '../../../support/http.ts';
-import type { Buyer } from '../media-buys/harness.ts';
+import type { TestServer } from '../../../support/server.ts';
+import { buyer, type Buyer } from '../media-buys/harness.ts';
 
 export { buyer, buyerPool, createArgs, inDays, startSales, startSalesWithReceiver, type Buyer } from '../media-buys/harness.ts';
 
@@ -33,4 +35,34 @@ export async function refused(b: Buyer, code: string, scenario: string, params?:
   assert.deepEqual([answer.success, answer.error], [false, code], JSON.stringify(answer));
   assert.equal(typeof answer.error_detail, 'string');
   return answer;
+}
+
+/** A buyer with a sandbox account, and the reference a buyer's tool names it by: its natural key. */
+export interface SandboxBuyer extends Buyer {
+  /** `{brand, operator, sandbox: true}` (core/account-ref.json). */
+  ref: Json;
+}
+
+/**
+ * A buyer naming its sandbox account by natural key. The account is declared with sync_accounts
+ * first (in `buyer`): the one setup step to drop once a natural-key reference declares itself.
+ */
+export async function sandboxBuyer(server: TestServer, clock: ManualClock, options: { org?: boolean } = {}): Promise<SandboxBuyer> {
+  const b = await buyer(server, clock, { ...options, sandbox: true });
+  return { ...b, ref: { brand: { domain: b.domain }, operator: b.domain, sandbox: true } };
+}
+
+const answers: Record<string, string> = {
+  get_products: '/schemas/3.0.6/media-buy/get-products-response.json',
+  list_creative_formats: '/schemas/3.0.6/media-buy/list-creative-formats-response.json',
+  sync_creatives: '/schemas/3.0.6/creative/sync-creatives-response.json',
+  get_media_buy_delivery: '/schemas/3.0.6/media-buy/get-media-buy-delivery-response.json',
+};
+
+/** An ordinary task's call that must succeed, its answer valid against its published schema. */
+export async function ask(b: Buyer, task: string, args: Record<string, unknown>): Promise<Json> {
+  const payload = await b.call(task, args);
+  const schema = answers[task];
+  if (schema) assert.deepEqual(validateSchema(schema, payload).errors, [], `${task} answers its published schema`);
+  return payload;
 }

@@ -60,7 +60,6 @@ eachEngine('sales agent: comply_test_controller, seeds', (engine) => {
     assert.match(unknownFormat.error_detail, /VALIDATION_ERROR at fixture\.format_id/);
     const { banner_image: _image, ...assets } = creativeFixture('bare').assets as Json;
     assert.match((await refused(b, 'INVALID_PARAMS', 'seed_creative', { creative_id: 'bare', fixture: { ...creativeFixture('bare'), assets } })).error_detail, /fixture\.assets\.banner_image/);
-    assert.match((await refused(b, 'INVALID_PARAMS', 'seed_creative', { creative_id: 'empty' })).error_detail, /fixture/);
     assert.equal(await creativeOf(b, 'odd'), undefined, 'nothing stored');
     assert.equal((await creativeOf(b, 'hero'))!.name, 'Banner hero');
   });
@@ -116,9 +115,8 @@ eachEngine('sales agent: comply_test_controller, seeds', (engine) => {
       assert.match((await refused(b, 'INVALID_PARAMS', 'seed_media_buy', { media_buy_id: mediaBuyId, fixture })).error_detail, pattern);
       assert.equal(await buyOf(b, mediaBuyId), undefined);
     };
-    await expect({}, /fixture\.packages/);
     await expect(buyFixture({ packages: [{ product_id: 'no_such_product', pricing_option_id: 'x', budget: 10 }] }), /PRODUCT_NOT_FOUND at fixture\.packages\[0\]\.product_id/);
-    await expect(buyFixture({ packages: [{ product_id: 'dh_news_display', pricing_option_id: 'cpm_fixed' }] }), /fixture\.packages\[0\]\.budget/);
+    await expect(buyFixture({ packages: [{ product_id: 'dh_news_display', pricing_option_id: 'cpm_fixed', budget: 0 }] }), /fixture\.packages\[0\]\.budget/);
     await expect(buyFixture({ status: 'sleeping' }), /fixture\.status/);
     await expect(buyFixture({ start_time: inDays(clock, -1) }), /in the past/);
     await expect(buyFixture({ packages: [{ product_id: 'dh_news_display', pricing_option_id: 'cpm_fixed', budget: 100, creative_assignments: [{ creative_id: 'c' }] }] }), /UNSUPPORTED_FEATURE at fixture\.packages\[0\]\.creative_assignments/);

@@ -12,8 +12,8 @@ import { banner, list, sync } from '../creatives/harness.ts';
 import { buyerPool, createArgs, refused, startSales, succeeds, type Buyer } from './harness.ts';
 
 const supported = [
-  'force_account_status', 'force_media_buy_status', 'force_creative_status', 'force_create_media_buy_arm', 'force_task_completion', 'seed_creative', 'seed_media_buy',
-  'simulate_delivery', 'simulate_budget_spend',
+  'force_account_status', 'force_media_buy_status', 'force_creative_status', 'force_create_media_buy_arm', 'force_task_completion',
+  'seed_product', 'seed_pricing_option', 'seed_creative_format', 'seed_creative', 'seed_media_buy', 'simulate_delivery', 'simulate_budget_spend',
 ];
 
 eachEngine('sales agent: comply_test_controller, statuses and the sandbox gate', (engine) => {
@@ -37,13 +37,11 @@ eachEngine('sales agent: comply_test_controller, statuses and the sandbox gate',
     assert.deepEqual((await succeeds(b, 'list_scenarios', undefined, null)).scenarios, supported);
   });
 
-  it('answers UNKNOWN_SCENARIO for what it does not support, whether the schema names it or not', async () => {
+  it('answers UNKNOWN_SCENARIO, saying why, for plans and sessions (no such entities here) and for scenarios the schema does not name', async () => {
     const b = await newBuyer();
-    await refused(b, 'UNKNOWN_SCENARIO', 'seed_product', { product_id: 'p', fixture: {} });
-    await refused(b, 'UNKNOWN_SCENARIO', 'seed_pricing_option', { product_id: 'p', pricing_option_id: 'o' });
-    await refused(b, 'UNKNOWN_SCENARIO', 'seed_creative_format', { format_id: 'f' });
-    await refused(b, 'UNKNOWN_SCENARIO', 'seed_plan', { plan_id: 'plan' });
-    await refused(b, 'UNKNOWN_SCENARIO', 'force_session_status', { session_id: 's', status: 'terminated' });
+    assert.match((await refused(b, 'UNKNOWN_SCENARIO', 'seed_plan', { plan_id: 'plan' })).error_detail, /governance agent/);
+    assert.match((await refused(b, 'UNKNOWN_SCENARIO', 'seed_plan')).error_detail, /no media plans/, 'before its params are read');
+    assert.match((await refused(b, 'UNKNOWN_SCENARIO', 'force_session_status', { session_id: 's', status: 'terminated' })).error_detail, /no sponsored-intelligence sessions/);
     await refused(b, 'UNKNOWN_SCENARIO', 'force_weather', {});
   });
 
@@ -62,12 +60,14 @@ eachEngine('sales agent: comply_test_controller, statuses and the sandbox gate',
     await refused(sandbox, 'FORBIDDEN', 'force_media_buy_status', { media_buy_id: buy.media_buy_id, status: 'active' }, null);
   });
 
-  it('leaves a request its published schema refuses an agent error', async () => {
+  it('answers params its published schema refuses as INVALID_PARAMS, naming the field; an unknown account stays an agent error', async () => {
     const b = await newBuyer();
-    const bad = await b.fail('comply_test_controller', { scenario: 'force_media_buy_status', params: { media_buy_id: 'mb_x', status: 'sleeping' }, account: b.account });
-    assert.equal(bad.code, 'INVALID_REQUEST');
-    const missing = await b.fail('comply_test_controller', { scenario: 'force_creative_status', account: b.account });
-    assert.equal(missing.code, 'INVALID_REQUEST');
+    assert.match((await refused(b, 'INVALID_PARAMS', 'force_media_buy_status', { media_buy_id: 'mb_x', status: 'sleeping' })).error_detail, /params\.status/);
+    assert.match((await refused(b, 'INVALID_PARAMS', 'force_creative_status')).error_detail, /params/);
+    assert.match((await refused(b, 'INVALID_PARAMS', 'seed_product', {})).error_detail, /params\.product_id/);
+    assert.match((await refused(b, 'INVALID_PARAMS', 'seed_creative_format', { format_id: 7 })).error_detail, /params\.format_id/);
+    assert.match((await refused(b, 'INVALID_PARAMS', 'seed_media_buy', 'mb_x' as unknown as Json)).error_detail, /params/, 'params that are not an object');
+    assert.match((await refused(b, 'INVALID_PARAMS', 'simulate_delivery', { media_buy_id: 'mb_x', impressions: -1 })).error_detail, /params\.impressions/);
     assert.equal((await b.fail('comply_test_controller', { scenario: 'list_scenarios', account: { account_id: 'acc_missing' } })).code, 'ACCOUNT_NOT_FOUND');
   });
 
