@@ -142,7 +142,7 @@ describe('the test deployment', () => {
       const capabilities = await ask('get_ap_capabilities', {});
       assert.deepEqual(validateSchema('/schemas/3.0.6/protocol/get-ap-capabilities-response.json', capabilities).errors, []);
       assert.deepEqual(capabilities.supported_protocols, ['signals']);
-      assert.deepEqual(capabilities.specialisms, ['signal-marketplace', 'signal-owned']);
+      assert.deepEqual(capabilities.specialisms, ['signal-owned']);
       assert.deepEqual((capabilities.signals as Json).platforms, ['amazon-dsp', 'dv360', 'google-ad-manager', 'index-exchange', 'magnite', 'pubmatic', 'the-trade-desk', 'xandr', 'yahoo-dsp']);
       assert.ok(((capabilities.signals as Json).data_provider_domains as string[]).includes('audiencegraph.example'));
       const custom = await ask('get_signals', { signal_spec: 'weekend getaway planners', filters: { catalog_types: ['custom'] } });

@@ -40,8 +40,10 @@ export function signalsAgent({ catalog, base, path = '/signals', credentials, se
     path,
     description: 'Signals agent: find audience signals with a natural-language spec, then activate them on platforms and sales agents.',
     protocols: ['signals'],
-    // Licensed third-party data, and principals' own first-party segments.
-    specialisms: ['signal-marketplace', 'signal-owned'],
+    // Principals' own first-party segments beside the catalog's. Not signal-marketplace: its
+    // storyboard registers governance agents (sync_governance) and plans (sync_plans) that
+    // activations then answer to; that comes with the governance agent.
+    specialisms: ['signal-owned'],
     httpEnvelope: 'signals',
     credentials,
     passes: [activationPass(name, activationPollMs)],
@@ -56,8 +58,8 @@ export function signalsAgent({ catalog, base, path = '/signals', credentials, se
         platforms: [...offering.platforms].sort(),
       },
     }),
-    // signal-marketplace's storyboard registers the buyer's accounts (sync_accounts) before it
-    // discovers and activates.
+    // Buyers register the accounts they buy for (sync_accounts) before they discover and activate,
+    // as the protocol's marketplace storyboard does.
     tasks: [getSignalsTask(view), activateSignalTask(view, seats), syncAccountsTask(), listAccountsTask()],
   };
 }

@@ -9,7 +9,7 @@ import { Reports } from '../../support/events.ts';
 import type { Json } from '../../support/http.ts';
 import type { TestServer } from '../../support/server.ts';
 import { banner } from './creatives/harness.ts';
-import { buyerPool, day, inDays, startSales, type Buyer } from './media-buys/harness.ts';
+import { day, inDays, naturalKeyBuyer, startSales, type Buyer, type NaturalKey } from './media-buys/harness.ts';
 import { succeeds } from './test-controller/harness.ts';
 
 const responses: Record<string, string> = {
@@ -26,27 +26,35 @@ const responses: Record<string, string> = {
 };
 
 /**
- * Each sales specialism the agent declares, run as a buyer runs it on a sandbox account: discover,
- * buy the specialism's way, traffic a creative, pause, resume, deliver (the test controller's
- * simulated delivery), report, cancel; every answer checked against its published schema and
- * each step's status and valid_actions.
+ * Each sales specialism the agent declares, run as a buyer's tool runs it: only the test
+ * controller and the ordinary tasks, on a sandbox account named by natural key and never declared
+ * first. Seed, discover, buy the specialism's way, traffic a creative, pause, resume, deliver (the
+ * test controller's simulated delivery), report, cancel; every answer checked against its
+ * published schema, and each step's status and valid_actions.
  */
 eachEngine('sales agent: each declared specialism, end to end', (engine) => {
   let server: TestServer;
   const clock = new ManualClock();
   const tasks = new Reports<TaskEvent>();
-  const buyers = buyerPool(() => server, clock, { sandbox: true });
+  const made: Array<Buyer<NaturalKey>> = [];
+  const buyers = {
+    add: async () => {
+      const b = await naturalKeyBuyer(server, clock);
+      made.push(b);
+      return b;
+    },
+  };
 
   before(async () => {
     server = await startSales(engine, clock);
     server.app.taskWorker!.watch(tasks.add);
   });
   after(async () => {
-    await buyers.closeAll();
+    for (const b of made) await b.client.close();
     await server.close();
   });
 
-  const call = async (b: Buyer, name: string, args: Record<string, unknown>): Promise<Json> => {
+  const call = async (b: Buyer<NaturalKey>, name: string, args: Record<string, unknown>): Promise<Json> => {
     const answer = await b.call(name, args);
     const schema = responses[name];
     if (schema) assert.deepEqual(validateSchema(schema, answer).errors, [], `${name} answers its published schema`);
@@ -55,21 +63,30 @@ eachEngine('sales agent: each declared specialism, end to end', (engine) => {
   const key = () => randomUUID();
   const flight = () => ({ start_time: 'asap', end_time: inDays(clock, 30) });
 
+  /** A buy's status and valid_actions as get_media_buys reads them. */
+  const stateOf = async (b: Buyer<NaturalKey>, mediaBuyId: string) => {
+    const [buy] = (await b.get({ media_buy_ids: [mediaBuyId] })).media_buys as Json[];
+    return [buy!.status, [...(buy!.valid_actions as string[])].sort()];
+  };
+  const running = ['add_packages', 'cancel', 'pause', 'sync_creatives', 'update_budget', 'update_dates', 'update_packages'];
+  const pausedActions = ['add_packages', 'cancel', 'resume', 'sync_creatives', 'update_budget', 'update_dates', 'update_packages'];
+
   /** From a booked buy waiting for creatives: traffic `creatives` (by package index), pause, resume, deliver, report, cancel. */
-  async function serveAndCancel(b: Buyer, buy: Json, creatives: Map<number, Json>): Promise<void> {
+  async function serveAndCancel(b: Buyer<NaturalKey>, buy: Json, creatives: Map<number, Json>): Promise<void> {
     assert.equal(buy.status, 'pending_creatives');
+    assert.deepEqual(await stateOf(b, buy.media_buy_id), ['pending_creatives', running]);
     await call(b, 'sync_creatives', { idempotency_key: key(), account: b.account, creatives: [...new Map([...creatives.values()].map((c) => [c.creative_id, c])).values()] });
     const packages = [...creatives].map(([i, c]) => ({ package_id: buy.packages[i].package_id, creative_assignments: [{ creative_id: c.creative_id }] }));
     const live = await b.update(buy.media_buy_id, { packages });
     assert.equal(live.status, 'active', 'with creatives and its flight begun, the buy serves');
-    assert.ok((live.valid_actions as string[]).includes('pause'));
+    assert.deepEqual(await stateOf(b, buy.media_buy_id), ['active', running]);
 
     const paused = await b.update(buy.media_buy_id, { paused: true });
     assert.equal(paused.status, 'paused');
-    assert.ok((paused.valid_actions as string[]).includes('resume'));
+    assert.deepEqual(await stateOf(b, buy.media_buy_id), ['paused', pausedActions]);
     const resumed = await b.update(buy.media_buy_id, { paused: false });
     assert.equal(resumed.status, 'active');
-    assert.ok((resumed.valid_actions as string[]).includes('cancel'));
+    assert.deepEqual(await stateOf(b, buy.media_buy_id), ['active', running]);
 
     clock.advance(2 * day);
     await succeeds(b, 'simulate_delivery', { media_buy_id: buy.media_buy_id, impressions: 12_000, clicks: 90, reported_spend: { amount: 120, currency: 'USD' } });
@@ -79,22 +96,31 @@ eachEngine('sales agent: each declared specialism, end to end', (engine) => {
 
     const canceled = await b.update(buy.media_buy_id, { canceled: true, cancellation_reason: 'End of test' });
     assert.deepEqual([canceled.status, canceled.valid_actions], ['canceled', []]);
+    assert.deepEqual(await stateOf(b, buy.media_buy_id), ['canceled', []]);
+    // The public test credential is one caller for every buyer here: its accounts of this brand.
+    const accounts = ((await b.call('list_accounts', {})).accounts as Json[]).filter((a) => (a.brand as Json).domain === b.domain);
+    assert.deepEqual(accounts.map((a) => [a.sandbox, a.operator, a.status]), [[true, b.account.operator, 'active']], 'its first call declared the one sandbox account');
   }
 
-  it('sales-non-guaranteed: an auction-priced package bought from a brief', async () => {
+  it('sales-non-guaranteed: a seeded auction product found by brief and bought', async () => {
     const b = await buyers.add();
     const capabilities = await call(b, 'get_ap_capabilities', {});
     assert.ok((capabilities.specialisms as string[]).includes('sales-non-guaranteed'));
-    const { products } = await call(b, 'get_products', { brief: 'run-of-site display auction', brand: { domain: b.domain }, account: b.account });
-    const auction = (products as Json[]).find((p) => p.delivery_type === 'non_guaranteed' && p.product_id === 'dh_news_display_auction')!;
-    const buy = await b.call('create_media_buy', { idempotency_key: key(), account: b.account, brand: { domain: b.domain }, ...flight(), packages: [{ product_id: auction.product_id, pricing_option_id: 'cpm_auction', budget: 2000, bid_price: 5 }] });
+    const productId = `seeded-auction-${key().slice(0, 8)}`;
+    await succeeds(b, 'seed_product', { product_id: productId, fixture: { name: 'Quillfeather run-of-site display', delivery_type: 'non_guaranteed', pricing_options: [{ pricing_option_id: 'auction', pricing_model: 'cpm', currency: 'USD', floor_price: 2 }] } });
+    const { products } = await call(b, 'get_products', { buying_mode: 'brief', brief: 'quillfeather display', brand: { domain: b.domain }, account: b.account });
+    const seeded = (products as Json[]).find((p) => p.product_id === productId)!;
+    assert.equal(seeded.delivery_type, 'non_guaranteed');
+    const buy = await b.call('create_media_buy', { idempotency_key: key(), account: b.account, brand: { domain: b.domain }, ...flight(), packages: [{ product_id: productId, pricing_option_id: 'auction', budget: 2000, bid_price: 5 }] });
     await serveAndCancel(b, buy, new Map([[0, banner(server, `ng-${key().slice(0, 8)}`)]]));
   });
 
   it('sales-guaranteed: a buy needing the publisher’s approval is submitted, then completed and served', async () => {
     const b = await buyers.add();
     assert.ok(((await call(b, 'get_ap_capabilities', {})).specialisms as string[]).includes('sales-guaranteed'));
-    const accepted = await b.call('create_media_buy', { idempotency_key: key(), account: b.account, brand: { domain: b.domain }, ...flight(), packages: [{ product_id: 'dh_homepage_takeover', pricing_option_id: 'takeover_day_flat', budget: 18000 }] });
+    // A negotiated price for this account, seeded on the takeover that waits for the publisher.
+    await succeeds(b, 'seed_pricing_option', { product_id: 'dh_homepage_takeover', pricing_option_id: 'negotiated_day', fixture: { pricing_model: 'flat_rate', fixed_price: 16000, currency: 'USD' } });
+    const accepted = await b.call('create_media_buy', { idempotency_key: key(), account: b.account, brand: { domain: b.domain }, ...flight(), packages: [{ product_id: 'dh_homepage_takeover', pricing_option_id: 'negotiated_day', budget: 16000 }] });
     assert.equal(accepted.status, 'submitted');
     assert.equal(accepted.media_buy_id, undefined, 'nothing is live before the approval');
     await tasks.until((t) => t.taskId === accepted.task_id && t.status === 'completed');
@@ -106,7 +132,10 @@ eachEngine('sales agent: each declared specialism, end to end', (engine) => {
   it('sales-proposal-mode: a brief’s proposal bought by proposal_id and total_budget', async () => {
     const b = await buyers.add();
     assert.ok(((await call(b, 'get_ap_capabilities', {})).specialisms as string[]).includes('sales-proposal-mode'));
-    const answer = await call(b, 'get_products', { brief: 'premium news display banners', brand: { domain: b.domain }, account: b.account });
+    const productId = `seeded-proposal-${key().slice(0, 8)}`;
+    await succeeds(b, 'seed_product', { product_id: productId, fixture: { name: 'Marigold commuter display banners', description: 'Premium news display banners for commuters' } });
+    const answer = await call(b, 'get_products', { brief: 'marigold commuter display banners', brand: { domain: b.domain }, account: b.account });
+    assert.ok((answer.products as Json[]).some((p) => p.product_id === productId), 'the seeded product is discovered');
     const [proposal] = answer.proposals as Json[];
     const amount = Math.max(((proposal!.total_budget_guidance as Json).min as number | undefined) ?? 0, 12_000);
     const buy = await b.call('create_media_buy', { idempotency_key: key(), account: b.account, brand: { domain: b.domain }, ...flight(), proposal_id: proposal!.proposal_id, total_budget: { amount, currency: 'USD' } });
@@ -121,6 +150,8 @@ eachEngine('sales agent: each declared specialism, end to end', (engine) => {
   it('sales-catalog-driven: a synced catalog finds the product, build_creative makes its creative, conversions and feedback are taken', async () => {
     const b = await buyers.add();
     assert.ok(((await call(b, 'get_ap_capabilities', {})).specialisms as string[]).includes('sales-catalog-driven'));
+    const productId = `seeded-catalog-${key().slice(0, 8)}`;
+    await succeeds(b, 'seed_product', { product_id: productId, fixture: { name: 'Pantry shelf native cards', catalog_types: ['product'] } });
     const items = [
       { item_id: 'sku-oil', title: 'Extra virgin olive oil', description: 'Cold-pressed, for dressings', url: 'https://pantry.example/oil' },
       { item_id: 'sku-pasta', title: 'Bronze-cut rigatoni', description: 'Slow-dried durum wheat', url: 'https://pantry.example/pasta' },
@@ -128,10 +159,10 @@ eachEngine('sales agent: each declared specialism, end to end', (engine) => {
     await call(b, 'sync_catalogs', { idempotency_key: key(), account: b.account, catalogs: [{ catalog_id: 'pantry', type: 'product', items }] });
     const { products, catalog_applied } = await call(b, 'get_products', { buying_mode: 'wholesale', brand: { domain: b.domain }, account: b.account, catalog: { catalog_id: 'pantry', type: 'product' } });
     assert.equal(catalog_applied, true);
-    const [product] = products as Json[];
-    assert.deepEqual((product!.catalog_match as Json).matched_ids, ['sku-oil', 'sku-pasta']);
+    const product = (products as Json[]).find((p) => p.product_id === productId)!;
+    assert.deepEqual((product.catalog_match as Json).matched_ids, ['sku-oil', 'sku-pasta'], 'the seeded product takes the catalog');
 
-    const format = (product!.format_ids as Json[])[0]!;
+    const format = (product.format_ids as Json[])[0]!;
     const built = await call(b, 'build_creative', {
       idempotency_key: key(),
       target_format_id: format,
@@ -144,8 +175,8 @@ eachEngine('sales agent: each declared specialism, end to end', (engine) => {
     assert.deepEqual(manifest.format_id, format);
     const creative = { creative_id: `cd-${key().slice(0, 8)}`, name: 'Pantry native card', format_id: manifest.format_id, assets: manifest.assets };
 
-    const option = (product!.pricing_options as Json[])[0]!;
-    const buy = await b.call('create_media_buy', { idempotency_key: key(), account: b.account, brand: { domain: b.domain }, ...flight(), packages: [{ product_id: product!.product_id, pricing_option_id: option.pricing_option_id, budget: 4000 }] });
+    const option = (product.pricing_options as Json[])[0]!;
+    const buy = await b.call('create_media_buy', { idempotency_key: key(), account: b.account, brand: { domain: b.domain }, ...flight(), packages: [{ product_id: product.product_id, pricing_option_id: option.pricing_option_id, budget: 4000 }] });
     await call(b, 'sync_event_sources', { idempotency_key: key(), account: b.account, event_sources: [{ event_source_id: 'pantry-web', event_types: ['purchase'] }] });
     const logged = await call(b, 'log_event', { idempotency_key: key(), event_source_id: 'pantry-web', events: [{ event_id: 'ord-1', event_type: 'purchase', event_time: clock.now().toISOString(), custom_data: { content_ids: ['sku-oil'], value: 12.5, currency: 'USD' } }] });
     assert.equal(logged.events_processed, 1);

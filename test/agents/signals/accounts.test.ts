@@ -33,7 +33,7 @@ eachEngine('signals agent: accounts', (engine) => {
     const answer = (await buyer.client.callTool({ name: 'get_ap_capabilities', arguments: {} })) as Json;
     const capabilities = JSON.parse(answer.content[0].text as string) as Json;
     assert.deepEqual(validateSchema('/schemas/3.0.6/protocol/get-ap-capabilities-response.json', capabilities).errors, []);
-    assert.deepEqual(capabilities.specialisms, ['signal-marketplace', 'signal-owned']);
+    assert.deepEqual(capabilities.specialisms, ['signal-owned']);
     assert.deepEqual([capabilities.account.require_operator_auth, capabilities.account.sandbox], [false, true]);
     const { tools } = await buyer.client.listTools();
     for (const task of ['get_signals', 'activate_signal', 'get_ap_capabilities', 'sync_accounts', 'list_accounts']) assert.ok(tools.some((t) => t.name === task), task);

@@ -36,10 +36,10 @@ const published: Record<string, string> = {
   get_media_buys: '/schemas/3.0.6/media-buy/get-media-buys-response.json',
 };
 
-/** A buyer on the sales agent over MCP, with an account of its own; every answer is checked against its published schema. */
-export interface Buyer {
+/** A buyer on the sales agent over MCP, with an account of its own (by default named by id); every answer is checked against its published schema. */
+export interface Buyer<Account extends object = { account_id: string }> {
   client: Client;
-  account: { account_id: string };
+  account: Account;
   /** Its brand's domain. */
   domain: string;
   /** The bearer credential it calls with. */
@@ -60,6 +60,24 @@ export async function buyer(server: TestServer, clock: ManualClock, options: { o
   const connection = await connect(server, token, domain);
   const synced = await connection.call('sync_accounts', { idempotency_key: randomUUID(), accounts: [{ brand: { domain }, operator: domain, billing: 'operator', ...(options.sandbox ? { sandbox: true } : {}) }] });
   return { ...connection, ...accountCalls(connection, clock, { account_id: (synced.accounts as Json[])[0]!.account_id as string }) };
+}
+
+/** A sandbox account named by natural key (core/account-ref.json), as buyers' tools name it. */
+export interface NaturalKey {
+  brand: { domain: string };
+  operator: string;
+  sandbox: true;
+}
+
+/**
+ * A buyer whose sandbox account is never declared: it names it by natural key from its first call
+ * on, which the agent's implicit accounts take as the declaration.
+ */
+export async function naturalKeyBuyer(server: TestServer, clock: ManualClock, options: { org?: boolean } = {}): Promise<Buyer<NaturalKey>> {
+  const token = options.org ? await createApiKeyFor(server.db, (await seedOrganization(server.db)).slug) : publicTestCredential;
+  const domain = `brand-${randomUUID().slice(0, 8)}.example`;
+  const connection = await connect(server, token, domain);
+  return { ...connection, ...accountCalls(connection, clock, { brand: { domain }, operator: `agency-${domain}`, sandbox: true }) };
 }
 
 /**
@@ -100,7 +118,7 @@ async function connect(server: TestServer, token: string, domain: string): Promi
 }
 
 /** The calls that name the buyer's account. */
-function accountCalls(connection: Connection, clock: ManualClock, account: { account_id: string }): Pick<Buyer, 'account' | 'create' | 'update' | 'get'> {
+function accountCalls<Account extends object>(connection: Connection, clock: ManualClock, account: Account): Pick<Buyer<Account>, 'account' | 'create' | 'update' | 'get'> {
   return {
     account,
     create: (more = {}) => connection.call('create_media_buy', createArgs(clock, account, connection.domain, more)),
@@ -131,7 +149,7 @@ export const day = 24 * 3600 * 1000;
 export const inDays = (clock: ManualClock, days: number) => new Date(clock.now().getTime() + days * day).toISOString();
 
 /** A valid create_media_buy request: a fixed-price guaranteed package and an auction one, from ten days on for a month. */
-export function createArgs(clock: ManualClock, account: Record<string, unknown>, domain: string, more: Record<string, unknown> = {}): Record<string, unknown> {
+export function createArgs(clock: ManualClock, account: object, domain: string, more: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     idempotency_key: randomUUID(),
     account,
