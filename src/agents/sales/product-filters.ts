@@ -1,3 +1,4 @@
+import { sameFormatId } from '../formats/index.ts';
 import { AgentError } from '../../protocol/errors.ts';
 import type { PricingOption, Product } from './catalog/index.ts';
 
@@ -43,7 +44,7 @@ export function applyFilters(products: readonly Product[], filters: ProductFilte
       (filters.delivery_type === undefined || p.delivery_type === filters.delivery_type) &&
       (filters.exclusivity === undefined || (p.exclusivity ?? 'none') === filters.exclusivity) &&
       (filters.is_fixed_price === undefined || p.pricing_options.some((o) => isFixed(o) === filters.is_fixed_price)) &&
-      (filters.format_ids === undefined || filters.format_ids.some((f) => p.format_ids.some((g) => g.id === f.id && g.agent_url === f.agent_url))) &&
+      (filters.format_ids === undefined || filters.format_ids.some((f) => p.format_ids.some((g) => sameFormatId(g, f)))) &&
       (!filters.standard_formats_only || p.format_ids.every((f) => standardFormatIds.has(f.id))) &&
       (filters.channels === undefined || (p.channels ?? []).some((c) => filters.channels!.includes(c))) &&
       (filters.budget_range === undefined || p.pricing_options.some((o) => withinBudget(o, filters.budget_range!))) &&

@@ -1,14 +1,14 @@
 import { AgentError } from '../../../protocol/errors.ts';
 import type { FormatBook } from '../../creative-library/index.ts';
-import type { Format } from '../../formats/index.ts';
+import { sameFormatId, type Format } from '../../formats/index.ts';
 
 /**
- * This seller's formats as its library looks them up: by the exact format_id its products name
- * (the creative agent's URL and the id); any other is VALIDATION_ERROR at `format_id`.
+ * This seller's formats as its library looks them up: by the format_id its products name (the
+ * creative agent's URL in any spelling, and the id); any other is VALIDATION_ERROR at `format_id`.
  */
 export function sellerFormats(formats: readonly Format[]): FormatBook {
   return {
-    find: ({ agent_url, id }) => formats.find((f) => f.format_id.agent_url === agent_url && f.format_id.id === id),
+    find: (formatId) => formats.find((f) => sameFormatId(f.format_id, formatId)),
     unknown: (formatId, field) =>
       new AgentError('VALIDATION_ERROR', `Format ${formatId.id} of ${formatId.agent_url} is not one this seller takes.`, {
         field,

@@ -1,9 +1,9 @@
 import { AgentError } from '../../../protocol/errors.ts';
-import type { Format, FormatId } from '../../formats/index.ts';
+import { sameFormatId, type Format, type FormatId } from '../../formats/index.ts';
 import type { Shelf } from '../offering.ts';
 import type { Queryable } from '../../../db/database.ts';
 import { packageAssignments, toAssignment, type CreativeAssignment, type CreativeLibrary, type CreativesChange, type LibraryOwner, type PackageCreatives } from '../media-buys/index.ts';
-import { formatKey, refusal, stageCreatives, type CreativeAsset, type LibraryCreative } from '../../creative-library/index.ts';
+import { refusal, stageCreatives, type CreativeAsset, type LibraryCreative } from '../../creative-library/index.ts';
 import { reviewStatus } from './creative.ts';
 import { sellerFormats } from './check-creative.ts';
 import * as sql from './sql.ts';
@@ -36,7 +36,7 @@ export function libraryForBuys({ shelf }: BuysLibraryOptions): CreativeLibrary {
   };
 }
 
-const takes = (formats: readonly FormatId[], format: FormatId) => formats.some((f) => formatKey(f) === formatKey(format));
+const takes = (formats: readonly FormatId[], format: FormatId) => formats.some((f) => sameFormatId(f, format));
 const formatList = (formats: readonly FormatId[]) => formats.map((f) => f.id).join(', ') || 'none';
 
 /** Checks and stores the creatives sent inline with packages. */

@@ -1,9 +1,10 @@
+import { sameFormatId } from '../../formats/index.ts';
 import { AgentError } from '../../../protocol/errors.ts';
 import { checkPublishedRequest, errorObject, type AgentTask } from '../../runtime/index.ts';
 import { actorOf, ownerOf, requireActiveAccount } from '../accounts/index.ts';
 import type { Shelf } from '../offering.ts';
 import { assignablePackages, recordCreativesAssigned, type AssignablePackage } from '../media-buys/index.ts';
-import { creativeAssetSummary, formatKey, refusal, stageCreatives, type CreativeAsset, type LibraryCreative } from '../../creative-library/index.ts';
+import { creativeAssetSummary, refusal, stageCreatives, type CreativeAsset, type LibraryCreative } from '../../creative-library/index.ts';
 import { sellerFormats } from './check-creative.ts';
 import { reviewStatus } from './creative.ts';
 import * as sql from './sql.ts';
@@ -144,7 +145,7 @@ export function syncCreativesTask({ shelf }: CreativeLibraryOptions): AgentTask 
 function assignmentProblem(assignment: Assignment, creative: LibraryCreative, pkg: AssignablePackage | undefined, accountId: string): string | undefined {
   if (!pkg) return `PACKAGE_NOT_FOUND: account ${accountId} has no package ${assignment.package_id} in your media buys.`;
   if (pkg.closed) return `INVALID_STATE: package ${pkg.package_id} takes no creatives: ${pkg.closed}.`;
-  if (!pkg.formats.some((f) => formatKey(f) === formatKey(creative.format_id))) {
+  if (!pkg.formats.some((f) => sameFormatId(f, creative.format_id))) {
     return `VALIDATION_ERROR: package ${pkg.package_id} does not take format ${creative.format_id.id}; it takes ${pkg.formats.map((f) => f.id).join(', ')}.`;
   }
   return undefined;

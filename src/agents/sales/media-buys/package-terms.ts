@@ -1,3 +1,4 @@
+import { sameFormatId } from '../../formats/index.ts';
 import { AgentError } from '../../../protocol/errors.ts';
 import type { PricingOption, Product } from '../catalog/index.ts';
 
@@ -188,7 +189,7 @@ export function checkMeasurementTerms(terms: MeasurementTerms | undefined, produ
 /** The formats a package uses must be the product's. */
 export function checkFormats(formats: PackageRequest['format_ids'], product: Product, at: string): void {
   for (const [i, format] of (formats ?? []).entries()) {
-    if (!product.format_ids.some((f) => f.agent_url === format.agent_url && f.id === format.id)) {
+    if (!product.format_ids.some((f) => sameFormatId(f, format))) {
       throw new AgentError('VALIDATION_ERROR', `Product ${product.product_id} does not take format ${format.id} of ${format.agent_url}.`, {
         field: `${at}.format_ids[${i}]`,
         details: { format_ids: product.format_ids },

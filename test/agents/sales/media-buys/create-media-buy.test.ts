@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, it } from 'node:test';
 import { setAccountStatus } from '../../../../src/agents/sales/index.ts';
 import { validActions } from '../../../../src/agents/sales/media-buys/index.ts';
@@ -6,6 +7,7 @@ import { ManualClock } from '../../../support/clock.ts';
 import { eachEngine } from '../../../support/engines.ts';
 import type { Json } from '../../../support/http.ts';
 import type { TestServer } from '../../../support/server.ts';
+import { banner } from '../creatives/harness.ts';
 import { buyerPool, createArgs, day, inDays, startSales, type Buyer } from './harness.ts';
 
 const allStatuses = ['pending_creatives', 'pending_start', 'active', 'paused', 'completed', 'rejected', 'canceled'];
@@ -78,6 +80,17 @@ eachEngine('sales agent: create_media_buy', (engine) => {
     assert.equal(answer.sandbox, true);
     assert.equal(answer.packages[0].start_time, clock.now().toISOString());
     assert.equal(answer.creative_deadline, clock.now().toISOString());
+  });
+
+  it('takes the creative agent named by any loopback spelling of its URL, as the README writes localhost', async () => {
+    const b = await newBuyer({ sandbox: true });
+    const localhost = server.url.replace('127.0.0.1', 'localhost');
+    assert.notEqual(localhost, server.url, 'the server introduced itself as 127.0.0.1');
+    const formatId = { agent_url: `${localhost}/creative/mcp`, id: 'display_300x250' };
+    const answer = await b.create({ packages: [{ product_id: 'dh_news_display', pricing_option_id: 'cpm_fixed', budget: 5000, format_ids: [formatId] }] });
+    const creative: Json = { ...banner(server, `lh-${randomUUID().slice(0, 8)}`), format_id: formatId };
+    const synced = await b.call('sync_creatives', { idempotency_key: randomUUID(), account: b.account, creatives: [creative], assignments: [{ creative_id: creative.creative_id, package_id: answer.packages[0].package_id }] });
+    assert.equal(synced.assignment_errors, undefined, JSON.stringify(synced));
   });
 
   it('checks the flight and the budgets before the products, each mistake with its own code and field', async () => {
