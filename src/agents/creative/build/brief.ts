@@ -1,4 +1,4 @@
-import type { Offering } from './promoted.ts';
+import type { Offering } from './offering.ts';
 
 /** "promoting our winter sale", "an ad for the Summit Roast", "announcing: spring hours": what the brief is about. */
 const subjectAfter = /\b(?:promot(?:e|es|ing)|advertis(?:e|es|ing)|announc(?:e|es|ing)|featur(?:e|es|ing)|showcas(?:e|es|ing)|launch(?:es|ing)?|about|for)\s*:?\s+(.+)$/i;

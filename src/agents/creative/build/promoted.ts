@@ -1,6 +1,7 @@
 import { AgentError } from '../../../protocol/errors.ts';
 import type { CreativeManifest } from '../../formats/index.ts';
 import { offeringFromBrief } from './brief.ts';
+import type { Offering } from './offering.ts';
 import { brandDomainOf, type KnownBrand } from './known-brand.ts';
 import { normalHex, type BrandColors } from './palette.ts';
 
@@ -17,15 +18,6 @@ export interface Logo {
   orientation?: string;
   background?: string;
   variant?: string;
-}
-
-/** One of inline_offerings[] (core/offering.json, as far as copy is made of it). */
-export interface Offering {
-  name?: string;
-  description?: string;
-  tagline?: string;
-  landing_url?: string;
-  checkout_url?: string;
 }
 
 /** What a minimal manifest promotes: the brand, and its offerings in the buyer's order. */
