@@ -75,7 +75,7 @@ eachEngine('probing enrolled agents', (engine) => {
       );
       assert.equal(compliance.checks.length, 7);
       assert.equal(compliance.status, 'passing');
-      assert.deepEqual(verification, { verified: true, role: 'signals', specialisms: ['signal-marketplace', 'signal-owned'], verified_at: clock.now().toISOString() });
+      assert.deepEqual(verification, { verified: true, role: 'signals', specialisms: ['signal-owned'], verified_at: clock.now().toISOString() });
 
       const events = await newEvents();
       assert.deepEqual(events.map((e) => e.event_type), ['agent.compliance_changed', 'agent.verification_earned']);
@@ -89,7 +89,7 @@ eachEngine('probing enrolled agents', (engine) => {
         storyboards_total: 7,
         storyboards: compliance.checks.map((c) => ({ storyboard_id: c.name, status: 'passing', steps_passed: 1, steps_total: 1 })),
       });
-      assert.deepEqual(events[1]!.payload, { agent_url: healthy, role: 'signals', verified_specialisms: ['signal-marketplace', 'signal-owned'], ap_version: '3' });
+      assert.deepEqual(events[1]!.payload, { agent_url: healthy, role: 'signals', verified_specialisms: ['signal-owned'], ap_version: '3' });
       assert.equal(events[1]!.entity_id, healthy);
     });
 
