@@ -23,6 +23,11 @@ export interface SimPackage {
   paused_at_creation: boolean;
   /** Each later pause (true) or resume (false) of the package, oldest first. */
   pause_changes: ReadonlyArray<{ at: Date; paused: boolean }>;
+  /**
+   * From when it has had no creative to run, so serves nothing: its booking when it never had
+   * one, the last time one was taken off when none is left; null while it has one.
+   */
+  creativeless_from: Date | null;
 }
 
 /** What the compliance test controller recorded for the buy. */
@@ -39,7 +44,7 @@ export interface SimBuy {
   adjustments: readonly Adjustment[];
 }
 
-/** by_package[].delivery_status (none before the flight, for a canceled or rejected buy or package, or one waiting for creatives). */
+/** by_package[].delivery_status (none before the flight, for a canceled or rejected buy or package, or one without creatives). */
 export type DeliveryStatus = 'delivering' | 'completed' | 'budget_exhausted' | 'flight_ended';
 
 export interface SimulatedPackage {
@@ -80,8 +85,8 @@ const shapes: Record<Pacing, (x: number) => number> = {
 /**
  * The delivery of one media buy, as a pure function of its packages, its history and the
  * controller's adjustments, up to `now`. Each package spends its budget over its own flight while
- * it serves: the buy pending its start or active, the package booked, neither paused nor canceled,
- * and within the flight. Whenever it starts serving again (or a forced spend moves it), what
+ * it serves: the buy pending its start or active, the package booked with a creative to run,
+ * neither paused nor canceled, and within the flight. Whenever it starts serving again (or a forced spend moves it), what
  * remains of the budget is paced anew over what remains of the flight, so a pause is caught up
  * and a package never spends more than its budget. Spend buys units at the package's rate; the
  * other metrics follow from the channel's fixed rates. Deterministic: no randomness, no clock but `now`.
@@ -138,7 +143,7 @@ interface Span {
 /** When the package served, up to now: disjoint, in order. */
 function servingSpans(pkg: SimPackage, statuses: SimBuy['statuses'], now: number): Span[] {
   const begin = Math.max(pkg.start.getTime(), pkg.created_at.getTime());
-  const stop = Math.min(pkg.end.getTime(), pkg.canceled_at?.getTime() ?? Infinity, now);
+  const stop = Math.min(pkg.end.getTime(), pkg.canceled_at?.getTime() ?? Infinity, pkg.creativeless_from?.getTime() ?? Infinity, now);
   const changes = [begin, ...statuses.map((s) => s.at.getTime()), ...pkg.pause_changes.map((c) => c.at.getTime())];
   const cuts = [...new Set(changes)].filter((t) => t >= begin && t < stop).sort((a, b) => a - b);
   const spans: Span[] = [];
@@ -226,7 +231,8 @@ function deliveryStatus(pkg: SimPackage, status: MediaBuyStatus | undefined, spe
   const ended = now >= pkg.end.getTime() || status === 'completed';
   if (Math.round(spent * 100) >= Math.round(pkg.budget * 100)) return ended ? 'completed' : 'budget_exhausted';
   if (ended) return 'flight_ended';
-  return status === 'pending_creatives' ? undefined : 'delivering';
+  const waiting = status === 'pending_creatives' || (pkg.creativeless_from !== null && pkg.creativeless_from.getTime() <= now);
+  return waiting ? undefined : 'delivering';
 }
 
 function pacingIndex(pkg: SimPackage, spent: number, now: number): number | undefined {

@@ -20,7 +20,7 @@ export {
 export { buySelection } from './schemas.ts';
 export { toAssignment, totalBudget, type BuyRow, type PackageAssignmentRow, type PackageRow } from './media-buy.ts';
 // Read-only: what delivery reporting reads of the buys (delivery/).
-export { buysAfter, packagesOf, reportingWebhook, type ListFilters } from './sql.ts';
+export { assignmentsOfPackages, buysAfter, packagesOf, reportingWebhook, type ListFilters } from './sql.ts';
 export { noForcedArms, type ForcedArm, type TakeForcedArm } from './forced-arm.ts';
 export { lockMediaBuy, setMediaBuyStatus } from './seller-status.ts';
 export { seedMediaBuy, type MediaBuySeed } from './seed-media-buy.ts';

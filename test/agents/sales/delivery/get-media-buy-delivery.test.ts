@@ -101,6 +101,33 @@ eachEngine('sales agent: get_media_buy_delivery', (engine) => {
     );
   });
 
+  it('delivers nothing from a package without creatives, though a resumed buy is active', async () => {
+    const b = await newBuyer();
+    const buy = await b.create();
+    assert.equal(buy.status, 'pending_creatives');
+    moveTo(buy, 1);
+    await b.update(buy.media_buy_id, { paused: true });
+    assert.equal((await b.update(buy.media_buy_id, { paused: false })).status, 'active', 'resumed as the published lifecycle says');
+    moveTo(buy, 5);
+    const report = await deliveryOf(b, buy.media_buy_id);
+    assert.deepEqual(spends(report), [0, 0, 0]);
+    assert.deepEqual(report.by_package.map((p: Json) => p.delivery_status), [undefined, undefined]);
+  });
+
+  it('stops a package when its last creative is taken off', async () => {
+    const b = await newBuyer();
+    const buy = await servingBuy(server, clock, b);
+    moveTo(buy, 3);
+    const before = spends(await deliveryOf(b, buy.media_buy_id));
+    assert.ok(before[1] > 0);
+    await b.update(buy.media_buy_id, { packages: [{ package_id: buy.packages[0].package_id, creative_assignments: [] }] });
+    moveTo(buy, 6);
+    const after = await deliveryOf(b, buy.media_buy_id);
+    assert.equal(after.by_package[0].spend, before[1], 'nothing spent after its creatives went');
+    assert.equal(after.by_package[0].delivery_status, undefined);
+    assert.ok(after.by_package[1].spend > before[2], 'the other package, with its creative, goes on');
+  });
+
   it('stops delivering a canceled buy', async () => {
     const b = await newBuyer();
     const buy = await servingBuy(server, clock, b);

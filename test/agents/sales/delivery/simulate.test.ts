@@ -25,6 +25,7 @@ function pkg(more: Partial<SimPackage> = {}): SimPackage {
     canceled_at: null,
     paused_at_creation: false,
     pause_changes: [],
+    creativeless_from: null,
     ...more,
   };
 }
@@ -109,6 +110,16 @@ describe('delivery simulation', () => {
     assert.equal(spent(b, 10), 0);
     assert.equal(first(b, at(5)).deliveryStatus, undefined);
     assert.equal(spent(b, 20), 1500);
+  });
+
+  it('delivers nothing from a package without creatives, though its buy is active: never given one, or from when its last was taken off', () => {
+    const active = [{ at: at(-5), status: 'active' as const }];
+    const never = first(buy({ statuses: active, packages: [pkg({ creativeless_from: at(-5) })] }), at(10));
+    assert.deepEqual([never.spent, never.deliveryStatus], [0, undefined]);
+    const lost = buy({ statuses: active, packages: [pkg({ creativeless_from: at(10) })] });
+    assert.equal(spent(lost, 10), 1000);
+    assert.equal(spent(lost, 20), 1000, 'nothing after its last creative went');
+    assert.equal(first(lost, at(20)).deliveryStatus, undefined);
   });
 
   it('stops at the cancellation of the buy or of the package', () => {
