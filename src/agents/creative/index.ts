@@ -16,6 +16,8 @@ import { syncCreativesTask } from './tasks/sync-creatives.ts';
 export type { CreativeManifest, ManifestAsset } from '../formats/index.ts';
 export { creativeBuilderAgent, type CreativeBuilderOptions } from './builder.ts';
 export type { BrandLookup, KnownBrand } from './build/known-brand.ts';
+// The build task itself, for a seller that builds the creative agent's formats (sales-catalog-driven).
+export { buildCreativeTask } from './tasks/build-creative.ts';
 
 export interface CreativeAgentOptions {
   /** The deployment's public base URL, asked when answering (known once the server listens). */

@@ -1,6 +1,5 @@
 import type { SafeFetch } from '../../net/safe-fetch.ts';
-import type { BrandLookup } from '../creative/index.ts';
-import { buildCreativeTask } from '../creative/tasks/build-creative.ts';
+import { buildCreativeTask, type BrandLookup } from '../creative/index.ts';
 import { standardFormatsAt } from '../formats/index.ts';
 import type { AgentTask } from '../runtime/index.ts';
 
