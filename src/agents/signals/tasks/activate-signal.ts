@@ -50,11 +50,11 @@ export function activateSignalTask(view: SignalsView, seats: readonly PlatformSe
         deployments: { ...destinationsInput, minItems: 1, description: 'The spec’s name for destinations.' },
         action: { type: 'string', enum: ['activate', 'deactivate'], description: 'Defaults to activate.' },
         pricing_option_id: { type: 'string', description: 'The pricing option chosen from the signal’s pricing_options; its first when absent.' },
-        idempotency_key: { type: 'string', description: 'A fresh UUID v4 per request; a retry sends the same one.' },
         account: { type: 'object', description: 'core/account-ref.json.' },
         push_notification_config: { type: 'object', description: 'Where to send the completion webhook: {url, authentication: {schemes: ["HTTP_MESSAGE_SIGNATURES"]}}.' },
       },
-      required: ['signal_agent_segment_id', 'idempotency_key'],
+      // idempotency_key: the runtime's, as for every mutating task (runtime/arguments.ts).
+      required: ['signal_agent_segment_id'],
       additionalProperties: true,
     },
     output: { $ref: '/schemas/3.0.6/signals/activate-signal-response.json' },
