@@ -37,7 +37,7 @@ export function formatReport(report: FuzzReport, replay: (seed: number, index: n
   const groups = groupFailures(report.failures);
   const lines = [
     `fuzz: seed ${report.seed}, ${report.cases} cases over ${report.targets.length} targets in ${(report.ms / 1000).toFixed(1)} s (setup ${(report.setupMs / 1000).toFixed(1)} s); ` +
-      `/healthz polled ${report.liveness.polls} times, slowest ${Math.round(report.liveness.slowestMs)} ms; longest stall of the server’s event loop ${Math.round(report.longestStallMs)} ms; ` +
+      `/healthz polled ${report.liveness.polls} times, slowest ${Math.round(report.liveness.slowestMs)} ms (${report.busyMachinePolls} slow while the server’s loop ran freely: the machine was busy); longest stall of the server’s event loop ${Math.round(report.longestStallMs)} ms; ` +
       `${report.failures.length} failures in ${groups.length} groups`,
   ];
   for (const group of groups) {
