@@ -16,7 +16,7 @@ export function registerErrorRendering(app: FastifyInstance): void {
     return send(reply, err);
   });
   app.setNotFoundHandler((request, reply) =>
-    send(reply, new ApError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`)),
+    send(reply, new ApError('route_not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`)),
   );
 }
 

@@ -21,6 +21,8 @@ export const errorCatalogue = {
   forbidden: { status: 403, message: 'The credential lacks the required membership or role.' },
   ownership_required: { status: 403, message: 'Prove control of the domain first (POST /api/ownership/challenges).' },
   not_found: { status: 404, message: 'Not found.' },
+  // A path we do not serve, told apart from an entity we do not know (`not_found`): clients map the latter to "none".
+  route_not_found: { status: 404, message: 'No such endpoint.' },
   method_not_allowed: { status: 405, message: 'Method not allowed.' },
   conflict: { status: 409, message: 'The request conflicts with the current state.' },
   authoritative_entry: {

@@ -136,7 +136,7 @@ eachEngine('external issuer (AP_OAUTH_ISSUER)', (engine) => {
       ] as const) {
         const res = await fetch(`${server.url}${path}`, { method, redirect: 'manual' });
         assert.equal(res.status, 404, `${method} ${path}`);
-        assert.equal((await json(res)).error, 'not_found');
+        assert.equal((await json(res)).error, 'route_not_found');
       }
       assert.ok(!server.app.routeTable.some((r) => r.url === '/authorize' || r.url === '/register'));
     });

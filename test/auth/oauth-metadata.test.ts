@@ -55,7 +55,7 @@ eachEngine('OAuth discovery and registration', (engine) => {
         const res = await fetch(`${server.url}/register`, { method });
         assert.equal(res.status, 404, method);
         assert.match(res.headers.get('content-type') ?? '', /^application\/json/, method);
-        assert.equal((await json(res)).error, 'not_found', method);
+        assert.equal((await json(res)).error, 'route_not_found', method);
       }
     });
 

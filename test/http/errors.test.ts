@@ -103,10 +103,10 @@ eachEngine('error responses', (engine) => {
     assert.equal(await rowCount(), 1);
   });
 
-  it('answers an unknown route with 404 not_found', async () => {
+  it('answers an unknown route with 404 route_not_found, which an unknown entity (not_found) is not', async () => {
     const res = await fetch(`${server.url}/api/nothing-here?x=1`);
     assert.equal(res.status, 404);
-    assert.deepEqual(await json(res), { error: 'not_found', message: 'No route for GET /api/nothing-here.' });
+    assert.deepEqual(await json(res), { error: 'route_not_found', message: 'No route for GET /api/nothing-here.' });
   });
 
   it('answers a URL the router cannot decode, or a path segment over its limit, with 400 invalid_request', async () => {

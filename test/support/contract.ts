@@ -28,7 +28,8 @@ export async function startContractRegistry(engine: TestEngine, options: TestSer
   const organization = await seedOrganization(server.db, { apiTier: true });
   const apiKey = await createApiKeyFor(server.db, organization.slug);
   const headers = (anonymous: boolean | undefined): Record<string, string> => ({ accept: 'application/json', ...(anonymous ? {} : { authorization: `Bearer ${apiKey}` }) });
-  const answer = async (res: Response): Promise<ContractAnswer> => ({ status: res.status, body: await json(res) });
+  // Documents that are not JSON (the OpenAPI YAML, /metrics) answer an empty body: their status is what counts here.
+  const answer = async (res: Response): Promise<ContractAnswer> => ({ status: res.status, body: /json/.test(res.headers.get('content-type') ?? '') ? await json(res) : (await res.text(), {}) });
   return {
     server,
     apiKey,

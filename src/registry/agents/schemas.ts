@@ -22,7 +22,7 @@ export const ChangeBody = Type.Object(
   { additionalProperties: false, minProperties: 1, examples: [{ visibility: 'members_only' }] },
 );
 
-export const AgentUrlQuery = Type.Object({ agent_url: AgentUrl }, { additionalProperties: false });
+export const AgentUrlQuery = Type.Object({ agent_url: AgentUrl });
 
 /** What every enrichment adds, as probing and the authorization index know it. */
 const Enrichment = Type.Record(Type.String(), Type.Unknown());
@@ -66,7 +66,6 @@ export const ListQuery = Type.Object(
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 500 })),
     cursor: Type.Optional(Cursor),
   },
-  { additionalProperties: false },
 );
 
 export const AgentList = Type.Object(
@@ -96,7 +95,6 @@ export const SearchQueryString = Type.Object(
     cursor: Type.Optional(Cursor),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
   },
-  { additionalProperties: false },
 );
 
 const Strings = Type.Array(Type.String());
@@ -158,7 +156,7 @@ export const SearchPageSchema = Type.Object(
   },
 );
 
-export const OperatorQuery = Type.Object({ domain: Domain }, { additionalProperties: false });
+export const OperatorQuery = Type.Object({ domain: Domain });
 
 const TrustingPublisher = Type.Object({
   domain: Type.String(),
