@@ -113,32 +113,46 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
   return { seed: options.seed, setupMs: result.setupMs, ...(options.only !== undefined && result.cases[0] ? { replayed: result.cases[0] } : {}), cases: result.cases.length, targets: result.targets, perTarget, failures, liveness, longestStallMs: Math.max(0, ...stalls.stalls.map((s) => s.ms)), busyMachinePolls: liveness.slow.length - charged.length, ms: performance.now() - started };
 }
 
-/** A time this thread's event loop could not run, as wall-clock milliseconds. */
+/**
+ * A time this thread's event loop could not run, as wall-clock milliseconds, and how much of it
+ * the thread spent computing: a loop held by code computes throughout; a thread the operating
+ * system did not schedule (the machine busy with other work) computes next to nothing.
+ */
 interface Stall {
   start: number;
   ms: number;
+  cpuMs: number;
 }
 
 /**
  * Notes every stall of this thread's event loop over 20 ms, from how late a 10 ms timer fires, and
  * the garbage collections of this thread's heap, so a stall can be told apart from a collection.
  */
+/** This thread's CPU time, user and system, in ms. */
+function threadCpuMs(): number {
+  const { user, system } = process.threadCpuUsage();
+  return (user + system) / 1000;
+}
+
 class StallMonitor {
   readonly stalls: Stall[] = [];
   readonly collections: Stall[] = [];
   private timer: NodeJS.Timeout | undefined;
   private readonly gc = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) if (entry.duration > 10) this.collections.push({ start: performance.timeOrigin + entry.startTime, ms: entry.duration });
+    for (const entry of list.getEntries()) if (entry.duration > 10) this.collections.push({ start: performance.timeOrigin + entry.startTime, ms: entry.duration, cpuMs: entry.duration });
   });
 
   start(): void {
     this.gc.observe({ entryTypes: ['gc'] });
     let last = performance.now();
+    let lastCpu = threadCpuMs();
     this.timer = setInterval(() => {
       const now = performance.now();
+      const cpu = threadCpuMs();
       const late = now - last - 10;
-      if (late > 20) this.stalls.push({ start: Date.now() - late, ms: late });
+      if (late > 20) this.stalls.push({ start: Date.now() - late, ms: late, cpuMs: cpu - lastCpu });
       last = now;
+      lastCpu = cpu;
     }, 10);
   }
 
@@ -156,13 +170,14 @@ function longestStallDuring(poll: SlowPoll, monitor: StallMonitor): Stall | unde
 }
 
 /**
- * Whether a slow /healthz answer is the server's doing: no answer, or the server's own loop held
- * for at least half the limit while it was awaited, or an answer so late (ten times the limit)
- * that no busy machine excuses it. An answer a little late while the loop ran freely waited for
- * the machine (other test files share its two cores): that says nothing about a hostile case.
+ * Whether a slow /healthz answer is the server's doing: no answer, or the server's own thread
+ * computing for at least half the limit in one stall while it was awaited, or an answer so late
+ * (ten times the limit) that no busy machine excuses it. An answer late while the loop ran freely,
+ * or stood still without computing (not scheduled), waited for the machine (other test files
+ * share its two cores): that says nothing about a hostile case.
  */
 function chargedToServer(poll: SlowPoll, stall: Stall | undefined, limitMs: number): boolean {
-  return poll.failure !== undefined || (stall !== undefined && stall.ms >= limitMs / 2) || poll.ms > limitMs * 10;
+  return poll.failure !== undefined || (stall !== undefined && stall.cpuMs >= limitMs / 2) || poll.ms > limitMs * 10;
 }
 
 /** A slow /healthz answer as a failure: charged to the case during whose window the server's loop stalled longest while the answer was awaited. */
@@ -173,7 +188,7 @@ function slowPollFailure(poll: SlowPoll, stall: Stall | undefined, monitor: Stal
   // Collections during the stall: how much of it was the heap's and not the request's code.
   const collected = stall ? monitor.collections.filter((c) => c.start < stall.start + stall.ms && c.start + c.ms > stall.start).reduce((sum, c) => sum + c.ms, 0) : 0;
   const cause = stall
-    ? `the server's event loop stalled ${Math.round(stall.ms)} ms${collected > 0 ? `, ${Math.round(collected)} ms of it collecting garbage` : ''}`
+    ? `the server's event loop stalled ${Math.round(stall.ms)} ms (${Math.round(stall.cpuMs)} ms computing)${collected > 0 ? `, ${Math.round(collected)} ms of it collecting garbage` : ''}`
     : 'no stall of the server’s event loop';
   return { seed, fuzzCase, finding: { kind: `/healthz slower than ${limitMs} ms`, detail: `${Math.round(poll.ms)} ms${poll.failure ? ` (${poll.failure})` : ''}; ${cause}` } };
 }
