@@ -20,6 +20,8 @@ export interface LiveValidation extends AdagentsValidation {
   chain: string[];
   /** The file judged, when one was read. */
   document?: unknown;
+  /** Some address of the walk answered with content (a file, valid or not, or a pointer); false when the first gave none (no answer, a status other than 200). */
+  found: boolean;
 }
 
 type Failure = { issue: Issue; url: string } | { text: string; url: string };
@@ -52,17 +54,19 @@ export async function validateLive(fetcher: SafeFetch, domain: string, limits: F
   const options = { now };
   switch (walk.kind) {
     case 'arrived':
-      return { url: walk.url, chain: walk.chain, document: walk.document, ...validateAdagents(walk.document, options) };
+      return { url: walk.url, chain: walk.chain, document: walk.document, found: true, ...validateAdagents(walk.document, options) };
     case 'failed': {
       const { failure } = walk;
       const chain = [...walk.chain, failure.url];
-      if ('text' in failure) return { url: failure.url, chain, ...validateAdagentsText(failure.text, options) };
-      return { url: failure.url, chain, valid: false, errors: [failure.issue], warnings: [] };
+      if ('text' in failure) return { url: failure.url, chain, found: true, ...validateAdagentsText(failure.text, options) };
+      // Files read before the failure (a pointer to where nothing answers) were found; so was a 200 that is not JSON.
+      const found = walk.chain.length > 0 || failure.issue.code === 'invalid_json';
+      return { url: failure.url, chain, found, valid: false, errors: [failure.issue], warnings: [] };
     }
     default: {
       const at: PathSegment[] = ['authoritative_location'];
       const stop = issue(walk.kind === 'loop' ? 'authoritative_location_loop' : 'authoritative_location_too_long', at, walk.reason);
-      return { url: walk.url, chain: walk.chain, valid: false, errors: [stop], warnings: [] };
+      return { url: walk.url, chain: walk.chain, found: true, valid: false, errors: [stop], warnings: [] };
     }
   }
 }

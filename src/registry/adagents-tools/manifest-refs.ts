@@ -2,13 +2,16 @@ import type { Queryable } from '../../db/database.ts';
 import { wellKnownUrl, type DocumentKind } from '../documents/well-known.ts';
 import * as sql from './sql.ts';
 
+type FetchOutcome = sql.FetchRow['outcome'];
+
 /**
  * Where a domain's manifests live, from what the registry keeps (no fetch): for each document the
  * crawler's last fetch (outcome, the pointers it followed) and the good copy stored, plus the
- * publisher record, the house its brand record names and the crawl schedule. Undefined when the
- * registry knows nothing of the domain.
+ * publisher record, the house its brand record names and the crawl schedule; and the one manifest
+ * the protocol's registry client asks for (`asked`, else the first found) as its `reference`.
+ * Undefined when the registry knows nothing of the domain.
  */
-export async function manifestRefs(db: Queryable, domain: string) {
+export async function manifestRefs(db: Queryable, domain: string, asked?: DocumentKind) {
   const state = await sql.manifestState(db, domain);
   const known = state.fetches.length > 0 || state.stored.length > 0 || state.publisher || state.crawl || state.houseDomain;
   if (!known) return undefined;
@@ -27,12 +30,41 @@ export async function manifestRefs(db: Queryable, domain: string) {
       stored_at: stored?.fetched_at ?? null,
     };
   };
+  const refs = { adagents_json: ref('adagents_json'), brand_json: { ...ref('brand_json'), house_domain: state.houseDomain } };
+  // The protocol's registry client asks for one manifest: the kind given, else the first one found.
+  const kind = asked ?? (['adagents_json', 'brand_json'] as const).find((k) => isFound(refs[k])) ?? 'adagents_json';
+  const chosen = refs[kind];
+  const found = isFound(chosen);
   return {
+    success: found,
+    found,
+    ...(found
+      ? { reference: { manifest_type: kind, reference_type: 'url' as const, manifest_url: chosen.url, agent_url: null, agent_id: null, verification_status: verificationOf(chosen) } }
+      : {}),
     domain,
-    adagents_json: ref('adagents_json'),
-    brand_json: { ...ref('brand_json'), house_domain: state.houseDomain },
+    ...refs,
     publisher: state.publisher ? { status: state.publisher.status, stale_reason: state.publisher.stale_reason, manager_domain: state.publisher.manager_domain } : null,
     last_crawled_at: state.crawl?.last_crawled_at ?? null,
     next_crawl_at: state.crawl?.next_crawl_at ?? null,
   };
+}
+
+type Ref = { status: FetchOutcome | 'not_fetched'; stored_at: Date | null };
+
+/** A manifest the registry has found: read at the last fetch (valid or not), or a good copy held. */
+function isFound(ref: Ref): boolean {
+  return ref.status === 'found' || ref.status === 'invalid' || ref.stored_at !== null;
+}
+
+function verificationOf(ref: Ref): 'pending' | 'valid' | 'invalid' | 'unreachable' {
+  switch (ref.status) {
+    case 'found':
+      return 'valid';
+    case 'invalid':
+      return 'invalid';
+    case 'not_fetched':
+      return 'pending';
+    default:
+      return 'unreachable';
+  }
 }

@@ -1,5 +1,7 @@
 import type { Queryable } from '../../db/database.ts';
 import type { SafeFetch } from '../../net/safe-fetch.ts';
+import { canonicalAgentUrl } from '../../protocol/agent-url.ts';
+import { isRecord, items, strings } from '../../protocol/json-values.ts';
 import { compare, type AuthorizationIndex } from '../lookups/index.ts';
 import { validateLive, type FetchLimits } from './live-validation.ts';
 import { renderFindings } from './render.ts';
@@ -15,10 +17,17 @@ export async function publisherReport(parts: { db: Queryable; fetcher: SafeFetch
   const [live, [crawl]] = await Promise.all([validateLive(parts.fetcher, domain, parts.limits, now), sql.crawlState(parts.db, domain)]);
   const file = index.publisher(domain);
   const counts = index.publisherCounts(domain);
+  const findings = renderFindings(live);
   return {
     domain,
     checked_at: now.toISOString(),
-    adagents: { ...renderFindings(live), url: live.url, chain: live.chain },
+    valid: live.valid,
+    url: live.url,
+    discovery_method: live.chain.length > 1 ? ('authoritative_location' as const) : ('direct' as const),
+    ...fileCounts(live.document),
+    errors: findings.errors.map(asText),
+    warnings: findings.warnings.map(asText),
+    adagents: { ...findings, url: live.url, chain: live.chain },
     brand_relationships: relationships(index, domain),
     registry: {
       known: file !== undefined,
@@ -33,6 +42,23 @@ export async function publisherReport(parts: { db: Queryable; fetcher: SafeFetch
       last_outcome: crawl?.last_outcome ?? null,
     },
   };
+}
+
+/** What the live file declares, counted: distinct agent URLs, properties (and by type), distinct property tags used or described. */
+function fileCounts(document: unknown) {
+  const file = isRecord(document) ? document : {};
+  const agents = items(file['authorized_agents']).flatMap((a) => (isRecord(a) && typeof a['url'] === 'string' ? [canonicalAgentUrl(a['url']) ?? a['url']] : []));
+  const properties = items(file['properties']).filter(isRecord);
+  // A Map, so a hostile type name (__proto__) is a key like any other.
+  const types = new Map<string, number>();
+  for (const p of properties) if (typeof p['property_type'] === 'string') types.set(p['property_type'], (types.get(p['property_type']) ?? 0) + 1);
+  const tags = new Set([...properties.flatMap((p) => strings(p['tags'])), ...(isRecord(file['tags']) ? Object.keys(file['tags']) : [])]);
+  return { agent_count: new Set(agents).size, property_count: properties.length, property_type_counts: Object.fromEntries(types), tag_count: tags.size };
+}
+
+/** A finding as one line of text, where the protocol's registry client reads strings. */
+function asText(f: { path: string; message: string }): string {
+  return f.path === '' ? f.message : `${f.path}: ${f.message}`;
 }
 
 function relationships(index: AuthorizationIndex, domain: string) {

@@ -24,7 +24,14 @@ export type AgentQuery = Static<typeof AgentQuery>;
 
 export const AgentProductsQuery = Type.Object({
   url: AgentUrl,
-  brief: Type.String({ minLength: 1, maxLength: 2000, description: 'What the buyer wants, in words: sent as get_products’ `brief` (buying_mode `brief`).', examples: ['Premium video for a coffee launch in the US, March'] }),
+  brief: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 2000,
+      description: 'What the buyer wants, in words: sent as get_products’ `brief` (buying_mode `brief`). Without it (as the protocol’s registry client asks) the agent is asked for its catalog: buying_mode `wholesale`, which takes no brief.',
+      examples: ['Premium video for a coffee launch in the US, March'],
+    }),
+  ),
 });
 export type AgentProductsQuery = Static<typeof AgentProductsQuery>;
 
@@ -34,7 +41,8 @@ export const AgentCredentialHeaders = Type.Object({
     Type.String({
       minLength: 1,
       maxLength: 4096,
-      description: 'Sent to the agent as its `Authorization` header (e.g. `Bearer <agent token>`), for agents that ask for a credential. Never stored or logged; answers are cached per credential.',
+      description:
+        'Sent to the agent as its `Authorization` header (e.g. `Bearer <agent token>`), for agents that ask for a credential. Optional: without it (as the protocol’s registry client calls) the agent is asked anonymously. Never stored or logged; answers are cached per credential.',
       examples: ['Bearer ap-test-deployment-public'],
     }),
   ),
@@ -73,6 +81,18 @@ const A2aFinding = Type.Object(
 
 export const AgentDiscovery = Type.Object(
   {
+    // The protocol's registry client reads name, description, protocols, type, stats, tools_count and tools (discoverAgent).
+    name: Type.String({ description: 'What the agent calls itself: its A2A card’s name, else its MCP server’s, else the URL’s host.' }),
+    description: Type.Optional(Type.String({ description: 'Its A2A card’s description, when it has one.' })),
+    type: Type.String({
+      description: 'What kind of agent it is, as the registry’s catalog types them (sales, signals, creative, governance, brand, si), from its get_ap_capabilities `supported_protocols`, else from the tasks it lists; `unknown` when neither says.',
+    }),
+    stats: Type.Object(
+      { publisher_count: Type.Optional(Type.Integer({ minimum: 0, description: 'Publisher domains its capabilities say it represents (media_buy.portfolio.publisher_domains).' })) },
+      { description: 'Counts the probe learned without calling further tasks.' },
+    ),
+    tools_count: Type.Integer({ minimum: 0, description: 'How many tasks it lists (MCP tools, else A2A skills).' }),
+    tools: Type.Array(Type.Object({ name: Type.String(), description: Type.Optional(Type.String()) }), { description: 'The tasks it lists, by name (MCP tools, else A2A skills; input schemas under `mcp.tools`).' }),
     agent_url: Type.String({ description: 'The URL probed, in its canonical spelling.' }),
     protocols: Type.Array(Type.Union([Type.Literal('mcp'), Type.Literal('a2a')]), { description: 'The protocols the agent answered on, MCP first.' }),
     latency_ms: Type.Integer({ minimum: 0, description: 'Time to the agent’s first HTTP answer.' }),
@@ -94,6 +114,12 @@ export const AgentDiscovery = Type.Object(
     description: 'What an agent URL speaks and offers.',
     examples: [
       {
+        name: 'Meridian sales',
+        description: 'Display, video and CTV across the Meridian network.',
+        type: 'sales',
+        stats: { publisher_count: 12 },
+        tools_count: 2,
+        tools: [{ name: 'get_ap_capabilities' }, { name: 'get_products', description: 'Products matching a brief.' }],
         agent_url: exampleAgent,
         protocols: ['mcp', 'a2a'],
         latency_ms: 41,
@@ -110,10 +136,14 @@ export const AgentDiscovery = Type.Object(
 
 const Issue = Type.Object({ path: Type.String({ description: 'JSON path into the answer, e.g. $.formats[0].format_id' }), message: Type.String() });
 
-/** A task's answer as probed: the agent's payload and what the published schema says of it. */
-function taskAnswer(task: string, schema: string, example: Record<string, unknown>) {
+/** A task's answer as probed: the agent's payload and what the published schema says of it; and, as the protocol's registry client reads it, `success` and the payload's array at the top. */
+function taskAnswer<K extends string>(task: string, schema: string, expected: K, example: Record<K, unknown[]>) {
+  const list = Type.Array(Type.Unknown(), { description: `The answer’s \`${expected}\` (as in \`response\`), where the protocol’s registry client reads it.` });
+  const listed = { [expected]: list } as Record<K, typeof list>;
   return Type.Object(
     {
+      success: Type.Literal(true, { description: 'The agent answered the task.' }),
+      ...listed,
       agent_url: Type.String({ description: 'The URL probed, in its canonical spelling.' }),
       protocol: Type.Union([Type.Literal('mcp'), Type.Literal('a2a')], { description: 'The protocol the task was called over (MCP when the agent speaks both).' }),
       latency_ms: Type.Integer({ minimum: 0, description: `Time the ${task} call took.` }),
@@ -121,14 +151,14 @@ function taskAnswer(task: string, schema: string, example: Record<string, unknow
       schema_issues: Type.Array(Issue, { description: `Where the answer departs from the published ${schema} (at most 50); empty when it conforms.` }),
       probed_at: Type.String({ format: 'date-time', description: 'When the agent was asked; answers are kept about a minute.' }),
     },
-    { description: `An agent’s ${task} answer.`, examples: [{ agent_url: exampleAgent, protocol: 'mcp', latency_ms: 38, response: example, schema_issues: [], probed_at: probedAt }] },
+    { description: `An agent’s ${task} answer.`, examples: [{ success: true, ...example, agent_url: exampleAgent, protocol: 'mcp', latency_ms: 38, response: example, schema_issues: [], probed_at: probedAt }] },
   );
 }
 
-export const AgentFormats = taskAnswer('list_creative_formats', 'media-buy/list-creative-formats-response.json', {
+export const AgentFormats = taskAnswer('list_creative_formats', 'media-buy/list-creative-formats-response.json', 'formats', {
   formats: [{ format_id: { agent_url: 'https://creative.meridian.example/mcp', id: 'display_300x250' }, name: 'Medium rectangle' }],
 });
 
-export const AgentProducts = taskAnswer('get_products', 'media-buy/get-products-response.json', {
+export const AgentProducts = taskAnswer('get_products', 'media-buy/get-products-response.json', 'products', {
   products: [{ product_id: 'ctv-premium', name: 'Premium CTV', description: 'Prime-time streaming', delivery_type: 'guaranteed' }],
 });

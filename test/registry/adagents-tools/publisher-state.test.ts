@@ -74,6 +74,11 @@ eachEngine('GET /api/manifest-refs/lookup and /api/public/validate-publisher', (
     assert.equal(brandRef.url, wellKnown('op.ap.test', 'brand'));
     assert.deepEqual(body.publisher, { status: 'active', stale_reason: null, manager_domain: 'net.ap.test' });
     assert.ok(Date.parse(body.next_crawl_at) > Date.parse(body.last_crawled_at));
+    // The one manifest the protocol's registry client asks for: the first found, or the type named.
+    assert.deepEqual([body.success, body.found], [true, true]);
+    assert.deepEqual(body.reference, { manifest_type: 'adagents_json', reference_type: 'url', manifest_url: 'https://net.ap.test/pub.json', agent_url: null, agent_id: null, verification_status: 'valid' });
+    const brand = await json(await fetch(`${server.url}${REFS}?domain=pub.ap.test&type=brand.json`));
+    assert.deepEqual([brand.found, brand.reference.manifest_type, brand.reference.manifest_url], [true, 'brand_json', wellKnown('op.ap.test', 'brand')]);
   });
 
   it('manifest refs: transient and absent fetches as the crawler recorded them; a document held without a crawl is not_fetched', async () => {
@@ -83,10 +88,17 @@ eachEngine('GET /api/manifest-refs/lookup and /api/public/validate-publisher', (
     assert.deepEqual(flaky.adagents_json.hops, []);
     assert.equal(flaky.brand_json.status, 'absent');
     assert.equal(flaky.publisher, null);
+    assert.deepEqual([flaky.success, flaky.found, flaky.reference], [false, false, undefined], 'neither manifest found');
     await server.db.query(`insert into fetched_documents (domain, kind, url, document) values ('held.example', 'brand_json', 'https://held.example/.well-known/brand.json', '{}')`);
     const held = await json(await get(REFS, 'held.example'));
     assert.deepEqual([held.brand_json.status, held.brand_json.url, held.adagents_json.status, held.adagents_json.url], ['not_fetched', 'https://held.example/.well-known/brand.json', 'not_fetched', null]);
     assert.equal(held.last_crawled_at, null);
+    assert.deepEqual(held.reference, { manifest_type: 'brand_json', reference_type: 'url', manifest_url: 'https://held.example/.well-known/brand.json', agent_url: null, agent_id: null, verification_status: 'pending' });
+    const adagentsOnly = await json(await fetch(`${server.url}${REFS}?domain=held.example&type=adagents`));
+    assert.deepEqual([adagentsOnly.success, adagentsOnly.found, adagentsOnly.reference], [false, false, undefined]);
+    const badType = await fetch(`${server.url}${REFS}?domain=held.example&type=ads.txt`);
+    assert.equal(badType.status, 400);
+    assert.equal((await json(badType)).error, 'validation_failed');
   });
 
   it('manifest refs: 404 for a domain the registry knows nothing of, 400 for one that is not a domain', async () => {
@@ -121,6 +133,12 @@ eachEngine('GET /api/manifest-refs/lookup and /api/public/validate-publisher', (
     const { last_crawled_at: crawledAt, ...registry } = body.registry as Json;
     assert.deepEqual(registry, { known: true, status: 'active', stale_reason: null, document_url: 'https://net.ap.test/pub.json', property_count: 1, stale_property_count: 0, agent_count: 1, authorization_count: 1, last_outcome: 'found' });
     assert.ok(Date.parse(crawledAt) > 0);
+    // The live file at the top, as the protocol's registry client reads it.
+    assert.deepEqual(
+      { valid: body.valid, url: body.url, discovery_method: body.discovery_method, errors: body.errors, warnings: body.warnings },
+      { valid: true, url: 'https://net.ap.test/pub.json', discovery_method: 'authoritative_location', errors: [], warnings: [] },
+    );
+    assert.deepEqual([body.agent_count, body.property_count, body.property_type_counts, body.tag_count], [1, 1, { website: 1 }, 1]);
   });
 
   it('publisher report: kept a minute per domain, then fetched again; a domain the registry does not know is reported too', async () => {
@@ -137,6 +155,10 @@ eachEngine('GET /api/manifest-refs/lookup and /api/public/validate-publisher', (
     const again = await json(await get(REPORT, 'live.ap.test'));
     assert.equal(again.adagents.valid, false);
     assert.equal(again.adagents.errors[0].code, 'schema_violation');
+    assert.equal(again.valid, false);
+    assert.equal(again.discovery_method, 'direct');
+    assert.equal(again.errors[0], `${again.adagents.errors[0].path}: ${again.adagents.errors[0].message}`, 'errors as text at the top');
+    assert.deepEqual([again.agent_count, again.property_count, again.property_type_counts], [0, 0, {}]);
   });
 
   it('publisher report: refuses a domain resolving to a private or reserved address, or to nothing, and bad domains', async () => {

@@ -68,6 +68,10 @@ eachEngine('POST /api/adagents/validate and /api/adagents/create', (engine) => {
     );
     assert.match(body.agents[1].problem, /10\.1\.2\.3|not public|private/);
     assert.ok(fleet.requests('agent.ap.test').includes('/mcp'));
+    // The same report as the protocol's registry client reads it.
+    assert.equal(body.success, true);
+    assert.equal(body.timestamp, clock.now().toISOString());
+    assert.deepEqual(body.data, { domain: 'pub.ap.test', found: true, validation: { valid: true, errors: [], warnings: body.warnings, url: wellKnown('pub.ap.test'), chain: [wellKnown('pub.ap.test')] }, agent_cards: body.agents });
   });
 
   it('judges an inline document: schema errors and semantic findings, each with its JSON Pointer', async () => {
@@ -92,6 +96,7 @@ eachEngine('POST /api/adagents/validate and /api/adagents/create', (engine) => {
     assert.doesNotMatch(JSON.stringify(body), /secret/);
     assert.deepEqual(body.source, { type: 'document', domain: null, url: null, chain: [] });
     assert.equal(body.agents, undefined);
+    assert.deepEqual([body.data.domain, body.data.found, body.data.validation.valid, body.data.agent_cards], [null, true, false, undefined]);
   });
 
   it('follows authoritative_location as the crawler does, and reports loops and chains too long', async () => {
@@ -112,10 +117,13 @@ eachEngine('POST /api/adagents/validate and /api/adagents/create', (engine) => {
   it('a file that cannot be had is an error finding at the root, not a failed request', async () => {
     const gone = await json(await validate({ domain: 'gone.ap.test' }));
     assert.deepEqual(codes(gone.errors), ['http_status ']);
+    assert.deepEqual([gone.success, gone.data.found, gone.data.validation.valid], [true, false, false], 'nothing found there');
     const html = await json(await validate({ domain: 'html.ap.test' }));
     assert.deepEqual(codes(html.errors), ['invalid_json ']);
+    assert.equal(html.data.found, true, 'a file is there, not JSON');
     const inward = await json(await validate({ domain: 'inward.ap.test' }));
     assert.deepEqual(codes(inward.errors), ['fetch_failed ']);
+    assert.equal(inward.data.found, true, 'its file was read; the pointer target failed');
     assert.deepEqual(inward.source.chain, [wellKnown('inward.ap.test'), 'https://intranet.example/adagents.json']);
   });
 
@@ -210,6 +218,50 @@ eachEngine('POST /api/adagents/validate and /api/adagents/create', (engine) => {
     assert.equal(document.$schema, '/schemas/3.0.6/adagents.json');
   });
 
+  it('takes the protocol’s registry client’s body: no publisher_domain, agents without authorized_for, its switches and catalog fields', async () => {
+    const properties = [property('web', 'client.example'), property('app', 'client.example', { identifiers: [{ type: 'ios_bundle', value: 'com.client.app' }], tags: ['apps'] })];
+    const placements = [{ placement_id: 'home_top', name: 'Home page, top', property_ids: ['web'], tags: ['homepage'] }];
+    const placement_tags = { homepage: { name: 'Home page', description: 'Placements on home pages' } };
+    const formats = [{ format_option_id: 'mrec', format_kind: 'image', params: { width: 300, height: 250 } }];
+    const res = await create({
+      authorized_agents: [{ url: 'https://sales.example/ap' }, { url: 'https://apps.example/ap', property_tags: ['apps'] }, { url: 'https://home.example/ap', authorized_for: 'Home page', placement_ids: ['home_top'], property_ids: ['web'] }],
+      properties,
+      include_schema: false,
+      include_timestamp: false,
+      placements,
+      placement_tags,
+      formats,
+      catalog_etag: 'v7',
+    });
+    assert.equal(res.status, 200);
+    const body = await json(res);
+    assert.deepEqual(validateSchema(ADAGENTS_SCHEMA_ID, body.document).errors, []);
+    assert.equal(body.document.$schema, undefined);
+    assert.equal(body.document.last_updated, undefined);
+    assert.deepEqual([body.document.placements, body.document.placement_tags, body.document.formats, body.document.catalog_etag], [placements, placement_tags, formats, 'v7']);
+    assert.deepEqual(
+      body.document.authorized_agents.map((a: Json) => [a.authorized_for, a.authorization_type]),
+      [
+        ['Every property in this file', 'property_ids'],
+        ['Properties tagged apps', 'property_tags'],
+        ['Home page', 'property_ids'],
+      ],
+    );
+    assert.deepEqual(codes(body.warnings), ['last_updated_missing /last_updated']);
+    assert.equal(body.success, true);
+    assert.equal(body.timestamp, clock.now().toISOString());
+    assert.deepEqual(body.data, { success: true, adagents_json: body.document, validation: { valid: true, errors: [], warnings: body.warnings, domain: null } });
+
+    // Agents whose selectors need no properties of the file make one without properties.
+    const network = await create({ authorized_agents: [{ url: 'https://net.example/ap', publisher_properties: [{ publisher_domain: 'client.example', selection_type: 'all' }] }] });
+    assert.equal(network.status, 200);
+    const made = await json(network);
+    assert.deepEqual(validateSchema(ADAGENTS_SCHEMA_ID, made.document).errors, []);
+    assert.equal(made.document.properties, undefined);
+    assert.deepEqual([made.document.authorized_agents[0].authorization_type, made.document.authorized_agents[0].authorized_for], ['publisher_properties', 'Properties of client.example']);
+    assert.equal(made.data.validation.domain, null);
+  });
+
   it('answers the same file as a download; and from the registry’s copy of a crawled publisher', async () => {
     await server.app.crawler.crawl('pub.ap.test');
     const body = { publisher_domain: 'pub.ap.test', properties_from: 'registry', authorized_agents: [{ url: 'https://sales.example/ap', authorized_for: 'All' }] };
@@ -238,6 +290,12 @@ eachEngine('POST /api/adagents/validate and /api/adagents/create', (engine) => {
       [{ publisher_domain: 'bad.example', properties, properties_from: 'registry', authorized_agents: agents }, 'validation_failed', 'properties'],
       [{ publisher_domain: 'bad.example', authorized_agents: agents }, 'validation_failed', 'properties'],
       [{ publisher_domain: 'unknown.example', properties_from: 'registry', authorized_agents: agents }, 'validation_failed', 'properties_from'],
+      [{ properties_from: 'registry', authorized_agents: agents }, 'validation_failed', 'publisher_domain'],
+      [{ authorized_agents: [{ url: 'https://sales.example/ap' }] }, 'validation_failed', 'properties'],
+      [{ properties, authorized_agents: agents, catalog_etag: 'e'.repeat(257) }, 'validation_failed', 'catalog_etag'],
+      [{ properties, authorized_agents: agents, formats: Array.from({ length: 1001 }, () => ({})) }, 'validation_failed', 'formats'],
+      [{ properties, authorized_agents: agents, placements: [{ placement_id: 'p', name: 'P' }] }, 'validation_failed', 'placements.0'],
+      [{ properties, authorized_agents: agents, include_schema: 'yes' }, 'validation_failed', 'include_schema'],
       [{ publisher_domain: 'bad.example', properties, authorized_agents: [] }, 'validation_failed', 'authorized_agents'],
       [{ publisher_domain: 'bad.example', properties, authorized_agents: [{ ...agents[0], property_ids: ['p'.repeat(256)] }] }, 'validation_failed', 'authorized_agents.0.property_ids.0'],
       [{ publisher_domain: 'bad.example', properties, authorized_agents: [{ ...agents[0], property_tags: ['t'.repeat(101)] }] }, 'validation_failed', 'authorized_agents.0.property_tags.0'],

@@ -43,6 +43,13 @@ eachEngine('GET /api/public/discover-agent', (engine) => {
       assert.equal(body.capabilities.context, undefined);
       assert.deepEqual(validateSchema('/schemas/3.0.6/protocol/get-ap-capabilities-response.json', body.capabilities).errors, []);
       assert.equal(body.probed_at, world.clock.now().toISOString());
+      // What the protocol's registry client reads.
+      assert.equal(body.name, body.a2a.card.name);
+      assert.equal(body.description, body.a2a.card.description);
+      assert.equal(body.type, 'sales');
+      assert.equal(body.tools_count, tools.length);
+      assert.deepEqual(body.tools.map((t: Json) => t.name), tools.map((t) => t.name));
+      assert.equal(typeof body.stats, 'object');
     });
 
     it('without a credential: its public card over A2A, and says it asks for one', async () => {
@@ -55,6 +62,9 @@ eachEngine('GET /api/public/discover-agent', (engine) => {
       assert.ok((body.a2a.card.skills as Json[]).some((s) => s.id === 'get_signals'));
       assert.equal(body.capabilities, null, 'get_ap_capabilities over A2A is refused too');
       assert.equal(typeof body.problems.capabilities, 'string');
+      assert.equal(body.type, 'signals', 'typed by the tasks its card lists');
+      assert.ok((body.tools as Json[]).some((t) => t.name === 'get_signals'));
+      assert.equal(body.tools_count, (body.a2a.card.skills as Json[]).length);
     });
 
     it('is one agent however its URL is spelled, and is asked once a minute: answers are kept, per credential', async () => {

@@ -34,6 +34,8 @@ eachEngine('GET /api/public/agent-formats and /agent-products', (engine) => {
       assert.equal(body.response.context, undefined);
       assert.deepEqual(body.schema_issues, []);
       assert.equal(body.probed_at, world.clock.now().toISOString());
+      assert.equal(body.success, true);
+      assert.deepEqual(body.formats, listed, 'the formats at the top too, where the protocol’s registry client reads them');
     });
 
     it('502 agent_bad_response for an answer without formats, with the published schema not even reached', async () => {
@@ -57,6 +59,8 @@ eachEngine('GET /api/public/agent-formats and /agent-products', (engine) => {
       assert.equal(body.protocol, 'mcp');
       const found = body.response.products as Json[];
       assert.ok(found.length > 0);
+      assert.equal(body.success, true);
+      assert.deepEqual(body.products, found);
       assert.ok(found.every((p) => typeof p.product_id === 'string'));
       assert.deepEqual(body.schema_issues, []);
 
@@ -74,9 +78,21 @@ eachEngine('GET /api/public/agent-formats and /agent-products', (engine) => {
       assertError(signals, 502, 'agent_task_failed', /^http:\/\/agents\.example\/signals\/mcp answered get_products with /);
     });
 
-    it('400 for a missing, empty or too long brief, asking no one', async () => {
+    it('without a brief, the agent’s catalog (buying_mode wholesale), kept apart from the briefs’ answers', async () => {
+      const briefed = await products(world.agents.sales);
+      const { status, body } = await world.get(productsPath, { url: world.agents.sales }, agentCredential);
+      assert.equal(status, 200, JSON.stringify(body));
+      assert.equal(body.success, true);
+      assert.deepEqual(body.products, body.response.products);
+      assert.deepEqual(body.schema_issues, []);
+      const ids = (answer: Json) => new Set((answer.products as Json[]).map((p) => p.product_id as string));
+      assert.ok(ids(body).size > ids(briefed.body).size, 'the whole catalog, not the brief’s picks');
+      assert.ok([...ids(briefed.body)].every((id) => ids(body).has(id)));
+      assert.equal(body.response.proposals, undefined, 'wholesale answers no proposals');
+    });
+
+    it('400 for an empty or too long brief, asking no one', async () => {
       const before = world.fetcher.requests;
-      assertError(await world.get(productsPath, { url: world.agents.sales }), 400, 'validation_failed');
       assertError(await products(world.agents.sales, ''), 400, 'validation_failed');
       assertError(await products(world.agents.sales, 'x'.repeat(2001)), 400, 'validation_failed');
       assertError(await products('not a url'), 400, 'invalid_request', /not an absolute URL/);

@@ -6,11 +6,11 @@ import { ApError } from '../../../protocol/errors.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
 import { toolLimit } from '../limits.ts';
 import { manifestRefs } from '../manifest-refs.ts';
-import { DomainQuery, ManifestRefs } from '../schemas.ts';
+import { ManifestRefs, ManifestRefsQuery, manifestTypes } from '../schemas.ts';
 
-/** `GET /api/manifest-refs/lookup?domain=`: where a domain's manifests live, from what the registry keeps. */
+/** `GET /api/manifest-refs/lookup?domain=&type=`: where a domain's manifests live, from what the registry keeps. */
 export function manifestRefsLookupRoute(app: FastifyInstance, ctx: AppContext): void {
-  app.get<{ Querystring: Static<typeof DomainQuery> }>(
+  app.get<{ Querystring: Static<typeof ManifestRefsQuery> }>(
     '/api/manifest-refs/lookup',
     {
       config: { rateLimit: toolLimit(ctx.config, 'manifest-refs') },
@@ -20,15 +20,17 @@ export function manifestRefsLookupRoute(app: FastifyInstance, ctx: AppContext): 
           'For the domain’s adagents.json and brand.json: the well-known address, how the crawler’s last fetch went (`found`, `absent`, `invalid`, `transient`, or `not_fetched`) and why, ' +
           'the pointers it followed (`authoritative_location` targets, brand.json `house` pointers), where the document that counts was read, and when it was fetched and last stored; ' +
           'the house the registry’s brand record names, the publisher record, and the crawl schedule. From what the registry keeps: nothing is fetched. ' +
+          'Beside that, as the protocol’s registry client reads it: `success` and `found` (the manifest asked for by `type` has been found), and with them `reference` (`manifest_url`, `verification_status`). ' +
           `404 when the registry knows nothing of the domain (POST /api/registry/crawl-request asks for a crawl). ${ctx.config.limits.adagentsToolsPerMinute} requests a minute per IP (429 with retry_after).`,
         tags: ['Validation Tools'],
-        querystring: DomainQuery,
+        querystring: ManifestRefsQuery,
         response: { 200: ManifestRefs, ...errorResponses(400, 404, 429) },
       },
     },
     async (request) => {
       const domain = normalizeRequestDomain(request.query.domain, { field: 'domain', in: 'querystring' });
-      const refs = await manifestRefs(ctx.db, domain);
+      const { type } = request.query;
+      const refs = await manifestRefs(ctx.db, domain, type === undefined ? undefined : manifestTypes[type]);
       if (!refs) throw new ApError('not_found', `The registry knows nothing of ${domain}: no crawl, no stored manifest; POST /api/registry/crawl-request asks for a crawl.`);
       return refs;
     },

@@ -25,7 +25,9 @@ export function validateRoute(app: FastifyInstance, ctx: AppContext): void {
           'The answer lists errors (the file is unusable or unsafe as published; `valid` is false) and warnings, each with a stable `code` and a JSON Pointer `path`. ' +
           'Schema errors come from schemas/3.0.6/adagents.json; the rest are checks the schema cannot make. ' +
           'A domain resolving to a private or reserved address is refused (400 `domain_not_public`), one that does not resolve too (400 `domain_unresolvable`); a file that cannot be fetched is an error finding, not a failure of the request. ' +
-          `With \`check_agents\`, each agent URL is asked whether it answers. ${ctx.config.limits.adagentsToolsPerMinute} requests a minute per IP (429 with retry_after).\n\n` +
+          `With \`check_agents\`, each agent URL is asked whether it answers. ` +
+          'The report is given twice: at the top (`valid`, `errors`, `warnings`, `source`, `agents`), and as the protocol’s registry client reads it, `{success, data: {domain, found, validation, agent_cards}, timestamp}`. ' +
+          `${ctx.config.limits.adagentsToolsPerMinute} requests a minute per IP (429 with retry_after).\n\n` +
           describeCodes(),
         tags: ['Validation Tools'],
         body: ValidateBody,
@@ -39,21 +41,33 @@ export function validateRoute(app: FastifyInstance, ctx: AppContext): void {
         throw new ApError('validation_failed', `Invalid body.domain: ${message}.`, { details: [{ in: 'body', field: 'domain', message }] });
       }
       const now = ctx.clock.now();
-      let report;
+      let findings;
+      let source;
+      let found = true;
       let judged: unknown;
       if (domain !== undefined) {
         const normalized = normalizeDomain(domain, { in: 'body', field: 'domain' });
         await requirePublicDomain(normalized, ctx.fetcher, { in: 'body', field: 'domain' });
         const live = await validateLive(ctx.fetcher, normalized, ctx.config.crawler, now);
         judged = live.document;
-        report = { ...renderFindings(live), source: { type: 'domain' as const, domain: normalized, url: live.url, chain: live.chain } };
+        found = live.found;
+        findings = renderFindings(live);
+        source = { type: 'domain' as const, domain: normalized, url: live.url, chain: live.chain };
       } else {
         judged = document;
-        report = { ...renderFindings(validateAdagents(document, { now })), source: { type: 'document' as const, domain: null, url: null, chain: [] } };
+        findings = renderFindings(validateAdagents(document, { now }));
+        source = { type: 'document' as const, domain: null, url: null, chain: [] };
       }
-      if (!check_agents) return report;
-      const reach = await checkAgents(ctx.fetcher, judged);
-      return { ...report, warnings: [...report.warnings, ...reach.warnings.map(finding)], agents: reach.agents };
+      const reach = check_agents ? await checkAgents(ctx.fetcher, judged) : undefined;
+      if (reach) findings = { ...findings, warnings: [...findings.warnings, ...reach.warnings.map(finding)] };
+      return {
+        ...findings,
+        source,
+        ...(reach ? { agents: reach.agents } : {}),
+        success: true,
+        data: { domain: source.domain, found, validation: { ...findings, url: source.url, chain: source.chain }, ...(reach ? { agent_cards: reach.agents } : {}) },
+        timestamp: now.toISOString(),
+      };
     },
   );
 }

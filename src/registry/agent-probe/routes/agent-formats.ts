@@ -17,7 +17,8 @@ export function agentFormatsRoute(app: FastifyInstance, ctx: AppContext): void {
       schema: {
         summary: 'The creative formats an agent lists',
         description:
-          'Calls the agent’s `list_creative_formats` now (MCP when it speaks both) and returns its answer, with where it departs from the published media-buy/list-creative-formats-response.json. ' +
+          'Calls the agent’s `list_creative_formats` now (MCP when it speaks both) and returns its answer, with where it departs from the published media-buy/list-creative-formats-response.json; `formats` and `success` at the top are for the protocol’s registry client. ' +
+          'Without `ap-agent-authorization` the agent is asked anonymously: one that answers discovery only with a credential is 502 `agent_auth_required`. ' +
           'An answer without a `formats` array is 502 `agent_bad_response`; the agent’s error envelope is 502 `agent_task_failed` naming its code. Reaching the agent, caching and limits as for discover-agent (answers up to 4 MB).',
         tags: ['Agent Discovery'],
         querystring: AgentQuery,

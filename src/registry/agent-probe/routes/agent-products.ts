@@ -7,7 +7,7 @@ import { ProbeCache } from '../../../http/probe-cache.ts';
 import { AgentCredentialHeaders, AgentProducts, AgentProductsQuery } from '../schemas.ts';
 import { probeTask, type TaskProbeAnswer } from '../task-probe.ts';
 
-/** `GET /api/public/agent-products?url=&brief=`: a sales agent's get_products for a brief, asked live. */
+/** `GET /api/public/agent-products?url=&brief=`: a sales agent's get_products for a brief (or wholesale without one), asked live. */
 export function agentProductsRoute(app: FastifyInstance, ctx: AppContext): void {
   const cache = new ProbeCache<TaskProbeAnswer>(ctx.clock, { ttlMs: probeCaps.cacheTtlMs, entries: probeCaps.cacheEntries, maxBytes: probeCaps.cacheBytes });
   app.get<{ Querystring: AgentProductsQuery; Headers: AgentCredentialHeaders }>(
@@ -15,10 +15,12 @@ export function agentProductsRoute(app: FastifyInstance, ctx: AppContext): void 
     {
       config: { auth: 'optional', rateLimit: probeLimits(ctx.config) },
       schema: {
-        summary: 'The products a sales agent offers for a brief',
+        summary: 'The products a sales agent offers (for a brief, or its catalog)',
         description:
-          'Calls the agent’s `get_products` now with `buying_mode: brief` and the brief (MCP when it speaks both), and returns its answer with where it departs from the published media-buy/get-products-response.json. ' +
-          'An answer without a `products` array (an agent that takes the request as a long-running task, say) is 502 `agent_bad_response`; the agent’s error envelope is 502 `agent_task_failed`. Reaching the agent, caching (per URL and brief) and limits as for discover-agent (answers up to 4 MB).',
+          'Calls the agent’s `get_products` now (MCP when it speaks both) with `buying_mode: brief` and the brief, or without a brief `buying_mode: wholesale` (its catalog; the protocol’s registry client sends no brief), ' +
+          'and returns its answer with where it departs from the published media-buy/get-products-response.json; `products` and `success` at the top are for the protocol’s registry client. ' +
+          'Without `ap-agent-authorization` the agent is asked anonymously: one that answers discovery only with a credential is 502 `agent_auth_required`. ' +
+          'An answer without a `products` array (an agent that takes the request as a long-running task, say) is 502 `agent_bad_response`; the agent’s error envelope is 502 `agent_task_failed`. Reaching the agent, caching (per URL and brief, or its absence) and limits as for discover-agent (answers up to 4 MB).',
         tags: ['Agent Discovery'],
         querystring: AgentProductsQuery,
         headers: AgentCredentialHeaders,
@@ -28,8 +30,10 @@ export function agentProductsRoute(app: FastifyInstance, ctx: AppContext): void 
     async (request, reply) => {
       const target = agentTarget(request.query.url, request.headers);
       const { brief } = request.query;
-      const probe = { task: 'get_products', args: { buying_mode: 'brief', brief }, expected: 'products', schema: '/schemas/3.0.6/media-buy/get-products-response.json' };
-      return reply.send(await cache.get(`${target.cacheKey}\n${brief}`, () => probeTask(ctx, target, probe)));
+      // Without a brief, the protocol's no-brief form: the catalog as it stands (wholesale takes no brief).
+      const args = brief === undefined ? { buying_mode: 'wholesale' } : { buying_mode: 'brief', brief };
+      const probe = { task: 'get_products', args, expected: 'products', schema: '/schemas/3.0.6/media-buy/get-products-response.json' };
+      return reply.send(await cache.get(`${target.cacheKey}\n${brief === undefined ? 'wholesale' : `brief:${brief}`}`, () => probeTask(ctx, target, probe)));
     },
   );
 }
