@@ -9,12 +9,11 @@ type FetchOutcome = sql.FetchRow['outcome'];
  * crawler's last fetch (outcome, the pointers it followed) and the good copy stored, plus the
  * publisher record, the house its brand record names and the crawl schedule; and the one manifest
  * the protocol's registry client asks for (`asked`, else the first found) as its `reference`.
- * Undefined when the registry knows nothing of the domain.
+ * A domain the registry knows nothing of has every manifest `not_fetched` and is not `found`: the
+ * client reads that answer (a 404 would be an error to it, not "none").
  */
 export async function manifestRefs(db: Queryable, domain: string, asked?: DocumentKind) {
   const state = await sql.manifestState(db, domain);
-  const known = state.fetches.length > 0 || state.stored.length > 0 || state.publisher || state.crawl || state.houseDomain;
-  if (!known) return undefined;
   const ref = (kind: DocumentKind) => {
     const fetch = state.fetches.find((f) => f.kind === kind);
     const stored = state.stored.find((s) => s.kind === kind);

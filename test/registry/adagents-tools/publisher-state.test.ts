@@ -101,10 +101,11 @@ eachEngine('GET /api/manifest-refs/lookup and /api/public/validate-publisher', (
     assert.equal((await json(badType)).error, 'validation_failed');
   });
 
-  it('manifest refs: 404 for a domain the registry knows nothing of, 400 for one that is not a domain', async () => {
+  it('manifest refs: nothing found, never fetched, for a domain the registry knows nothing of (the client reads that, not a 404); 400 for one that is not a domain', async () => {
     const unknown = await get(REFS, 'never-seen.example');
-    assert.equal(unknown.status, 404);
-    assert.equal((await json(unknown)).error, 'not_found');
+    assert.equal(unknown.status, 200);
+    const body = await json(unknown);
+    assert.deepEqual([body.success, body.found, body.reference, body.adagents_json.status, body.brand_json.status, body.publisher], [false, false, undefined, 'not_fetched', 'not_fetched', null]);
     for (const domain of ['not a domain', 'http://pub.ap.test/path', '']) {
       const res = await get(REFS, domain);
       assert.equal(res.status, 400, domain);

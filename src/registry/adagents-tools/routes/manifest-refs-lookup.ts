@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import type { AppContext } from '../../../context.ts';
 import { normalizeRequestDomain } from '../../../protocol/domain.ts';
-import { ApError } from '../../../protocol/errors.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
 import { toolLimit } from '../limits.ts';
 import { manifestRefs } from '../manifest-refs.ts';
@@ -21,18 +20,16 @@ export function manifestRefsLookupRoute(app: FastifyInstance, ctx: AppContext): 
           'the pointers it followed (`authoritative_location` targets, brand.json `house` pointers), where the document that counts was read, and when it was fetched and last stored; ' +
           'the house the registry’s brand record names, the publisher record, and the crawl schedule. From what the registry keeps: nothing is fetched. ' +
           'Beside that, as the protocol’s registry client reads it: `success` and `found` (the manifest asked for by `type` has been found), and with them `reference` (`manifest_url`, `verification_status`). ' +
-          `404 when the registry knows nothing of the domain (POST /api/registry/crawl-request asks for a crawl). ${ctx.config.limits.adagentsToolsPerMinute} requests a minute per IP (429 with retry_after).`,
+          `A domain the registry knows nothing of answers with every manifest \`not_fetched\` and \`found: false\` (POST /api/registry/crawl-request asks for a crawl). ${ctx.config.limits.adagentsToolsPerMinute} requests a minute per IP (429 with retry_after).`,
         tags: ['Validation Tools'],
         querystring: ManifestRefsQuery,
-        response: { 200: ManifestRefs, ...errorResponses(400, 404, 429) },
+        response: { 200: ManifestRefs, ...errorResponses(400, 429) },
       },
     },
     async (request) => {
       const domain = normalizeRequestDomain(request.query.domain, { field: 'domain', in: 'querystring' });
       const { type } = request.query;
-      const refs = await manifestRefs(ctx.db, domain, type === undefined ? undefined : manifestTypes[type]);
-      if (!refs) throw new ApError('not_found', `The registry knows nothing of ${domain}: no crawl, no stored manifest; POST /api/registry/crawl-request asks for a crawl.`);
-      return refs;
+      return manifestRefs(ctx.db, domain, type === undefined ? undefined : manifestTypes[type]);
     },
   );
 }
