@@ -46,7 +46,8 @@ eachEngine('policy saves', (engine) => {
 
   describe('creating and updating', () => {
     it('creates a community policy: 201 with policy_id, version and revision 1; resolve shows it pending', async () => {
-      const res = await save(policyBody('acme_brand_safety', { description: 'No violence.', jurisdictions: ['US', 'CA'], exemplars: { pass: [{ scenario: 'News about sport.', explanation: 'No violence.' }] } }));
+      const extras = { description: 'No violence.', jurisdictions: ['US', 'CA'], requires_human_review: true, exemplars: { pass: [{ scenario: 'News about sport.', explanation: 'No violence.' }] }, ext: { acme: { tier: 'gold', weights: [1, 2] } } };
+      const res = await save(policyBody('acme_brand_safety', extras));
       assert.equal(res.status, 201);
       const body = await json(res);
       assert.deepEqual(body, { success: true, message: 'Policy acme_brand_safety created at version 1.0.0.', policy_id: 'acme_brand_safety', version: '1.0.0', revision_number: 1 });
@@ -54,6 +55,9 @@ eachEngine('policy saves', (engine) => {
       assert.equal(policy.source_type, 'community');
       assert.equal(policy.review_status, 'pending');
       assert.deepEqual(policy.jurisdictions, ['US', 'CA']);
+      assert.equal(policy.requires_human_review, true);
+      assert.deepEqual(policy.exemplars, extras.exemplars);
+      assert.deepEqual(policy.ext, extras.ext);
       assert.equal(policy.revision_number, 1);
     });
 
