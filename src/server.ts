@@ -41,6 +41,7 @@ import { backfillSkeletons, homographsPlugin, type ReviewAppliers } from './regi
 import { lookupsPlugin } from './registry/lookups/index.ts';
 import { registryMcpPlugin } from './registry/mcp/index.ts';
 import { ownershipPlugin } from './registry/ownership/index.ts';
+import { policiesPlugin, policySnapshot } from './registry/policies/index.ts';
 import { applyHeldProperty, propertiesPlugin, propertySnapshot } from './registry/properties/index.ts';
 import { publishersPlugin } from './registry/publishers/index.ts';
 import { searchPlugin } from './registry/search/index.ts';
@@ -117,9 +118,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(authPlugin, { ctx, authenticator: deps.authenticator });
   await app.register(brandsPlugin, { ctx, enrichment: deps.enrichment });
   await app.register(propertiesPlugin, { ctx });
+  await app.register(policiesPlugin, { ctx });
   await app.register(feedPlugin, {
     ctx,
-    snapshots: { registry: [propertySnapshot, ...graphSnapshot], catalog: [propertySnapshot, ...graphCatalogSnapshot], collections: graphCollectionsSnapshot },
+    snapshots: { registry: [propertySnapshot, ...graphSnapshot, policySnapshot], catalog: [propertySnapshot, ...graphCatalogSnapshot], collections: graphCollectionsSnapshot },
     metrics,
   });
   await app.register(crawlerPlugin, { ctx, metrics });

@@ -2,7 +2,7 @@ import type { Config } from '../config.ts';
 import type { RateLimitRule } from '../http/rate-limit.ts';
 
 /** The spec's limits (section 8), shared by the routes that have them. */
-export function bulkResolveLimit(config: Config, kind: 'brands' | 'properties'): RateLimitRule {
+export function bulkResolveLimit(config: Config, kind: 'brands' | 'properties' | 'policies'): RateLimitRule {
   return { name: `resolve-bulk-${kind}`, max: config.limits.bulkResolvePerMinute, windowSeconds: 60, by: 'ip' };
 }
 

@@ -58,6 +58,10 @@ const examples: Record<string, Example> = {
   'GET /api/brands/enrich': { path: '/api/brands/enrich?domain=shop.ap.test' },
   'GET /api/brands/history': { path: '/api/brands/history?domain=acme.example' },
   'GET /api/properties/resolve': { path: '/api/properties/resolve?domain=news.example' },
+  'GET /api/policies/registry': { path: '/api/policies/registry' },
+  'GET /api/policies/resolve': { path: '/api/policies/resolve?policy_id=acme_brand_safety' },
+  'POST /api/policies/resolve/bulk': { path: '/api/policies/resolve/bulk', body: { policy_ids: ['acme_brand_safety', 'unknown_policy'] } },
+  'GET /api/policies/history': { path: '/api/policies/history?policy_id=acme_brand_safety' },
   'POST /api/properties/resolve/bulk': { path: '/api/properties/resolve/bulk', body: { domains: ['news.example'] } },
   'GET /api/properties/registry': { path: '/api/properties/registry' },
   'GET /api/properties/validate': { path: '/api/properties/validate?domain=pub.ap.test' },
@@ -146,11 +150,13 @@ eachEngine('route protection, from the route table', (engine) => {
     publishers = await startPublishers();
     server = await startTestServer(engine, { deps: { fetcher: publishers.fetcher } });
     routes = server.app.routeTable;
-    // What the public examples read: a brand and a property entry (with history), an enrolled
+    // What the public examples read: a brand, a property entry and a policy (with history), an enrolled
     // agent, a house's brand.json, a site to enrich from and a publisher's adagents.json.
     assert.equal((await postJson(`${server.url}/api/brands/save`, { domain: 'acme.example', brand_name: 'Acme' })).status, 201);
     const property = { publisher_domain: 'news.example', authorized_agents: [{ url: 'https://agent.sellers.example/ap' }] };
     assert.equal((await postJson(`${server.url}/api/properties/save`, property)).status, 201);
+    const policy = { policy_id: 'acme_brand_safety', version: '1.0.0', name: 'Acme Brand Safety', category: 'standard', enforcement: 'should', policy: 'No ads next to violent content.' };
+    assert.equal((await postJson(`${server.url}/api/policies/save`, policy)).status, 201);
     // An agent in the catalog, for the operator lookup (the admin key's organization needs no proof).
     assert.equal((await postJson(`${server.url}/api/registry/agents`, { agent_url: 'https://sales.operator.ap.test/mcp', type: 'sales', name: 'Operator sales' })).status, 201);
     publishers.serve('house.ap.test', '/.well-known/brand.json', { body: { house: { domain: 'house.ap.test', name: 'House' }, brands: [] } });
@@ -181,7 +187,7 @@ eachEngine('route protection, from the route table', (engine) => {
 
     it('are the saves and rollbacks, at least', () => {
       const keys = required().map(keyOf);
-      for (const key of ['POST /api/brands/save', 'POST /api/brands/rollback', 'POST /api/properties/save', 'POST /api/properties/rollback']) {
+      for (const key of ['POST /api/brands/save', 'POST /api/brands/rollback', 'POST /api/properties/save', 'POST /api/properties/rollback', 'POST /api/policies/save']) {
         assert.ok(keys.includes(key), `${key} requires a credential`);
       }
     });

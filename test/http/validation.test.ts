@@ -109,6 +109,7 @@ eachEngine('numbers in a query string are finite', (engine) => {
     '/api/search?q=acme',
     '/api/brands/registry',
     '/api/properties/registry',
+    '/api/policies/registry',
     '/api/registry/agents',
     '/api/admin/reviews',
     '/api/registry/snapshot',

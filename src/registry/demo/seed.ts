@@ -2,6 +2,7 @@ import type { Clock } from '../../clock.ts';
 import type { Database, Queryable } from '../../db/database.ts';
 import { createAdminKey } from '../../auth/index.ts';
 import { applyAdagents, applyBrandJson, projectAdagents, projectBrandJson } from '../graph/index.ts';
+import { entryOf, publishRegistryPolicy } from '../policies/index.ts';
 import { ensureDemoOrganization } from './deployment-agents.ts';
 import * as sql from './sql.ts';
 import { loadWorld, type World, type WorldDocument } from './world.ts';
@@ -20,6 +21,8 @@ export type SeedOutcome =
       publishers: number;
       /** brand.json files applied: houses and operators. */
       brandFiles: number;
+      /** The registry's own policies published (their earlier versions first). */
+      policies: number;
       /** Feed events the seed wrote. */
       events: number;
       /** The new admin key, when asked for: it exists nowhere else. */
@@ -45,10 +48,14 @@ export async function seedDemo(db: Database, clock: Clock, options: SeedOptions 
     // earlier publisher files, which the current ones follow, dropping what they no longer declare (stale).
     for (const file of world.brands) events += await applyBrand(tx, file);
     for (const file of [...world.earlier, ...world.publishers]) events += await applyPublisher(tx, file, now);
+    // Earlier versions first, so the current ones are the policies' next revisions: a history to pin.
+    for (const document of [...world.earlierPolicies, ...world.policies]) {
+      if ((await publishRegistryPolicy(tx, entryOf(document), 'pipeline:demo')).changed) events++;
+    }
     // The organization this deployment's agents are enrolled under once the server listens (deployment-agents.ts).
     await ensureDemoOrganization(tx);
     const adminKey = options.createAdminKey ? (await createAdminKey(tx, 'demo registry')).key : undefined;
-    return { seeded: true, publishers: world.publishers.length, brandFiles: world.brands.length, events, ...(adminKey ? { adminKey } : {}) };
+    return { seeded: true, publishers: world.publishers.length, brandFiles: world.brands.length, policies: world.policies.length, events, ...(adminKey ? { adminKey } : {}) };
   });
 }
 

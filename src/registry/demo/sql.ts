@@ -10,11 +10,11 @@ export async function lockSeeding(tx: Queryable): Promise<void> {
   await tx.query(`select pg_advisory_xact_lock(hashtext(current_schema() || '.ap_demo'))`);
 }
 
-/** Whether any brand, property entry, crawled publisher or feed event exists: a registry in use. */
+/** Whether any brand, property entry, crawled publisher, policy or feed event exists: a registry in use. */
 export async function hasData(tx: Queryable): Promise<boolean> {
   const [row] = await tx.query<{ used: boolean }>(
     `select exists (select 1 from brands) or exists (select 1 from properties)
-       or exists (select 1 from publishers) or exists (select 1 from registry_events) as used`,
+       or exists (select 1 from publishers) or exists (select 1 from policies) or exists (select 1 from registry_events) as used`,
   );
   return row!.used;
 }

@@ -1,7 +1,7 @@
 import { ApError } from '../../protocol/errors.ts';
 
-/** The event types of the registry change feed (spec section 6). */
-export const eventTypes = [
+/** The event types of the registry change feed (spec section 6, core/registry-event.json's enum). */
+export const publishedEventTypes = [
   'property.created',
   'property.updated',
   'property.merged',
@@ -24,16 +24,32 @@ export const eventTypes = [
   'authorization.modified',
 ] as const;
 
+/**
+ * Event types of this registry beyond the published schema's closed enum: the policy registry's
+ * changes. A follower validating events against core/registry-event.json would refuse them, so
+ * they go only to subscriptions whose `types` name them (`policy.*`); a page or stream without
+ * `types` carries the published types alone.
+ */
+export const extensionEventTypes = ['policy.created', 'policy.updated'] as const;
+
+export const eventTypes = [...publishedEventTypes, ...extensionEventTypes] as const;
+
 export type EventType = (typeof eventTypes)[number];
 
-export type EntityType = 'property' | 'collection' | 'agent' | 'publisher' | 'authorization';
+export type EntityType = 'property' | 'collection' | 'agent' | 'publisher' | 'authorization' | 'policy';
+
+/** Whether a subscription without `types` gets events of this type. */
+export function defaultSubscribed(type: EventType): boolean {
+  return !(extensionEventTypes as readonly string[]).includes(type);
+}
 
 const maxPatterns = 50;
 
 /**
  * The `types` filter: comma-separated glob patterns (`*` any run of characters, e.g. `property.*`)
- * expanded to the event types they match, or undefined for all. A pattern that matches no type is
- * refused, since a misspelt subscription would otherwise wait forever for nothing.
+ * expanded to the event types they match (extension types included), or undefined for the default
+ * subscription (the published types). A pattern that matches no type is refused, since a misspelt
+ * subscription would otherwise wait forever for nothing.
  */
 export function parseTypes(value: string | undefined): EventType[] | undefined {
   if (value === undefined || value.trim() === '') return undefined;
@@ -47,7 +63,8 @@ export function parseTypes(value: string | undefined): EventType[] | undefined {
     if (hits.length === 0) throw invalidTypes(`"${pattern}" matches no event type (known: ${eventTypes.join(', ')})`);
     hits.forEach((type) => matched.add(type));
   }
-  return matched.size === eventTypes.length ? undefined : eventTypes.filter((type) => matched.has(type));
+  const isDefault = matched.size === publishedEventTypes.length && publishedEventTypes.every((type) => matched.has(type));
+  return isDefault ? undefined : eventTypes.filter((type) => matched.has(type));
 }
 
 function invalidTypes(message: string): ApError {

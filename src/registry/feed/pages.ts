@@ -9,7 +9,7 @@ import type { EventRow } from './sql.ts';
 export interface PageRequest {
   /** The last event id the reader has; undefined starts at the earliest retained event. */
   cursor: string | undefined;
-  /** The event types subscribed to; undefined for all. */
+  /** The event types subscribed to; undefined for the default subscription (the published types). */
   types: readonly EventType[] | undefined;
   limit: number;
 }
@@ -51,8 +51,8 @@ export async function checkCursor(db: Queryable, settings: FeedSettings, cursor:
 /** One page of the feed after `cursor`, in id order: the rows and what the response says about them. */
 export async function readPage(db: Queryable, settings: FeedSettings, request: PageRequest): Promise<Page> {
   const [rows, latest] = await Promise.all([
-    sql.eventsAfter(db, request.cursor, request.types, request.limit + 1),
-    sql.latestCreatedAt(db, request.types),
+    sql.eventsAfter(db, request.cursor, request.types ?? 'default', request.limit + 1),
+    sql.latestCreatedAt(db, request.types ?? 'default'),
   ]);
   const events = rows.slice(0, request.limit);
   return {

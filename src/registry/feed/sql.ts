@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/database.ts';
-import type { EventType } from './event-types.ts';
+import { extensionEventTypes, type EventType } from './event-types.ts';
 
 /** An event as the feed serves it: its JSON text, built once by the database, and what we order and filter by. */
 export interface EventRow {
@@ -15,12 +15,27 @@ const eventColumns = `event_id, event_type, created_at, json_build_object(
   'payload', payload, 'actor', actor,
   'created_at', to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text as json`;
 
-/** Events after `cursor` (all when undefined) of the given types (all when undefined), in id order. */
-export function eventsAfter(db: Queryable, cursor: string | undefined, types: readonly EventType[] | undefined, limit: number): Promise<EventRow[]> {
+/**
+ * Which events a read takes: the listed types, `default` for a subscription without `types` (every
+ * type but the extension types, see event-types.ts), or undefined for every event (the hub and the
+ * followers inside the registry).
+ */
+export type TypeFilter = readonly EventType[] | 'default' | undefined;
+
+function typeCondition(types: TypeFilter, params: unknown[]): string | undefined {
+  if (types === undefined) return undefined;
+  // The extension types are rare: skipping them on the id-ordered scan costs next to nothing.
+  if (types === 'default') return `event_type <> all($${params.push(extensionEventTypes)}::text[])`;
+  return `event_type = any($${params.push(types)}::text[])`;
+}
+
+/** Events after `cursor` (all when undefined) of the given types, in id order. */
+export function eventsAfter(db: Queryable, cursor: string | undefined, types: TypeFilter, limit: number): Promise<EventRow[]> {
   const where: string[] = [];
   const params: unknown[] = [limit];
   if (cursor !== undefined) where.push(`event_id > $${params.push(cursor)}`);
-  if (types !== undefined) where.push(`event_type = any($${params.push(types)}::text[])`);
+  const typed = typeCondition(types, params);
+  if (typed) where.push(typed);
   return db.query<EventRow>(
     `select ${eventColumns} from registry_events ${where.length ? `where ${where.join(' and ')}` : ''} order by event_id limit $1`,
     params,
@@ -37,11 +52,14 @@ export async function headEventId(db: Queryable): Promise<string | null> {
   return row?.event_id ?? null;
 }
 
-/** When the newest event of the given types (any when undefined) was emitted. */
-export async function latestCreatedAt(db: Queryable, types: readonly EventType[] | undefined): Promise<Date | null> {
+/** When the newest event of the given types was emitted. */
+export async function latestCreatedAt(db: Queryable, types: TypeFilter): Promise<Date | null> {
   const [row] =
-    types === undefined
-      ? await db.query<{ created_at: Date | null }>(`select created_at from registry_events order by event_id desc limit 1`)
+    types === undefined || types === 'default'
+      ? await db.query<{ created_at: Date | null }>(
+          `select created_at from registry_events ${types === 'default' ? 'where event_type <> all($1::text[])' : ''} order by event_id desc limit 1`,
+          types === 'default' ? [extensionEventTypes] : [],
+        )
       : // One index probe per type on (event_type, event_id), however old the newest match is.
         await db.query<{ created_at: Date | null }>(
           `select max(e.created_at) as created_at

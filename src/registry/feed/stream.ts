@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Queryable } from '../../db/database.ts';
-import type { EventType } from './event-types.ts';
+import { defaultSubscribed, type EventType } from './event-types.ts';
 import type { FeedHub, HubSubscriber } from './hub.ts';
 import { freshness, readPage, renderPage, type FeedSettings, type PageRequest } from './pages.ts';
 import type { EventRow } from './sql.ts';
@@ -46,7 +46,7 @@ export class FeedStream implements HubSubscriber {
 
   deliver(batch: readonly EventRow[]): void {
     if (!this.live || this.closed) return;
-    const matching = batch.filter((e) => (this.cursor === undefined || e.event_id > this.cursor) && (!this.types || this.types.has(e.event_type)));
+    const matching = batch.filter((e) => (this.cursor === undefined || e.event_id > this.cursor) && (this.types ? this.types.has(e.event_type) : defaultSubscribed(e.event_type)));
     const { limit } = this.request;
     for (let i = 0; i < matching.length; i += limit) {
       if (this.res.writableNeedDrain) {

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { v7 as uuidv7 } from 'uuid';
 import { appendEvent } from '../../../src/registry/feed/append.ts';
 import { eachEngine } from '../../support/engines.ts';
-import { allEventIds, assertValidPage, SseClient, writeEvents, type SseMessage } from '../../support/feed.ts';
+import { allEventIds, assertValidPage, sampleEvent, SseClient, writeEvents, type SseMessage } from '../../support/feed.ts';
 import type { Json } from '../../support/http.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
 
@@ -100,6 +100,29 @@ eachEngine('change feed stream', (engine) => {
         ['agent.discovered', 'agent.discovered'],
       );
       client.close();
+    });
+  });
+
+  describe('extension event types', () => {
+    it('sends policy events only to a subscription that names them, live and from the backlog', async () => {
+      const head = (await allEventIds(server.db)).at(-1)!;
+      const plain = await connect(`?cursor=${head}`);
+      const policies = await connect(`?cursor=${head}&types=policy.*`);
+      await untilCaughtUp(plain);
+      assert.equal((await policies.next()).event, 'heartbeat');
+      await server.db.transaction(async (tx) => {
+        await appendEvent(tx, { event_type: 'policy.created', entity_type: 'policy', entity_id: 'p1', payload: { policy_id: 'p1' }, actor: 'test:writer' });
+        await appendEvent(tx, sampleEvent(3));
+      });
+      const live = await plain.next(5000);
+      assertValidPage(live.data);
+      assert.deepEqual(live.data.events.map((e: Json) => e.event_type), ['agent.discovered']);
+      assert.deepEqual((await policies.next(5000)).data.events.map((e: Json) => e.event_type), ['policy.created']);
+      const late = await connect(`?cursor=${head}&types=policy.*`);
+      const backlog = await late.next();
+      assert.equal(backlog.event, 'feed');
+      assert.deepEqual(backlog.data.events.map((e: Json) => [e.event_type, e.entity_type, e.entity_id]), [['policy.created', 'policy', 'p1']]);
+      for (const client of [plain, policies, late]) client.close();
     });
   });
 

@@ -38,6 +38,10 @@ const examples: Record<string, Example> = {
   resolve_properties: { args: { domains: ['news.example'] }, method: 'POST', path: '/api/properties/resolve/bulk', body: { domains: ['news.example'] } },
   list_properties: { args: {}, path: '/api/properties/registry' },
   property_history: { args: { domain: 'news.example' }, path: '/api/properties/history?domain=news.example' },
+  resolve_policy: { args: { policy_id: 'acme_brand_safety' }, path: '/api/policies/resolve?policy_id=acme_brand_safety' },
+  resolve_policies: { args: { policy_ids: ['acme_brand_safety', 'unknown_policy'] }, method: 'POST', path: '/api/policies/resolve/bulk', body: { policy_ids: ['acme_brand_safety', 'unknown_policy'] } },
+  list_policies: { args: { category: 'standard', limit: 5 }, path: '/api/policies/registry?category=standard&limit=5' },
+  policy_history: { args: { policy_id: 'acme_brand_safety' }, path: '/api/policies/history?policy_id=acme_brand_safety' },
   search: { args: { q: 'acme', limit: 3 }, path: '/api/search?q=acme&limit=3' },
   list_agents: { args: { capabilities: true, properties: true }, path: '/api/registry/agents?capabilities=true&properties=true' },
   search_agents: { args: { channels: 'display,ctv', limit: 2 }, path: '/api/registry/agents/search?channels=display%2Cctv&limit=2' },
@@ -141,6 +145,8 @@ eachEngine('the registry over MCP', (engine) => {
     assert.equal((await postJson(`${server.url}/api/brands/save`, { domain: 'acme.example', brand_name: 'Acme' })).status, 201);
     assert.equal((await postJson(`${server.url}/api/properties/save`, { publisher_domain: 'news.example', authorized_agents: [{ url: 'https://agent.sellers.example/ap' }] })).status, 201);
     assert.equal((await postJson(`${server.url}/api/registry/agents`, { agent_url: 'https://sales.operator.ap.test/mcp', type: 'sales', name: 'Operator sales' })).status, 201);
+    const policy = { policy_id: 'acme_brand_safety', version: '1.0.0', name: 'Acme Brand Safety', category: 'standard', enforcement: 'should', policy: 'No ads next to violent content.' };
+    assert.equal((await postJson(`${server.url}/api/policies/save`, policy)).status, 201);
     await publishAdagents(server.db, 'dailyplanet.example', dailyPlanet());
     await server.app.authorizationIndex.until((f) => f.index.publisher('dailyplanet.example') !== undefined);
     await server.app.registrySummary.refresh();

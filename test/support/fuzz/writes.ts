@@ -13,6 +13,8 @@ const tables = [
   'brand_revisions',
   'properties',
   'property_revisions',
+  'policies',
+  'policy_revisions',
   'homograph_reviews',
   'ownership_challenges',
   'ownership_proofs',
