@@ -108,6 +108,9 @@ eachEngine('the registry client’s policy methods', (engine) => {
         assert.equal(status, 404, path);
         assert.equal(body['error'], 'not_found', path);
       }
+      // A path we do not serve is a 404 too, but says so: the client's null is for an unknown policy only.
+      const { status, body } = await registry.get('/api/policies/resolved?policy_id=us_coppa');
+      assert.deepEqual([status, body['error']], [404, 'route_not_found']);
     });
   });
 
