@@ -88,6 +88,17 @@ eachEngine('probing enrolled agents', (engine) => {
         storyboards_passing: 7,
         storyboards_total: 7,
         storyboards: compliance.checks.map((c) => ({ storyboard_id: c.name, status: 'passing', steps_passed: 1, steps_total: 1 })),
+        // What a follower keeps of the agent's compliance (the registry client's AgentCompliance).
+        compliance_summary: {
+          status: 'passing',
+          lifecycle_stage: 'production',
+          tracks: Object.fromEntries(compliance.checks.map((c) => [c.name, 'pass'])),
+          streak_days: 0,
+          last_checked_at: clock.now().toISOString(),
+          headline: 'all 7 checks pass',
+          verified: true,
+          verified_roles: ['signals'],
+        },
       });
       assert.deepEqual(events[1]!.payload, { agent_url: healthy, role: 'signals', verified_specialisms: ['signal-owned'], ap_version: '3' });
       assert.equal(events[1]!.entity_id, healthy);
