@@ -37,6 +37,8 @@ export class ProfileIndex {
   /** What enrollment and probing say of an agent now (undefined: no longer enrolled). */
   setExtras(agent: string, extras: AgentExtras | undefined): void {
     const before = this.extras.get(agent);
+    // Reloaded on every agent event: an agent whose extras did not move changes nothing, and no ranking goes.
+    if (before && extras && sameExtras(before, extras)) return;
     if (extras) this.extras.set(agent, extras);
     else this.extras.delete(agent);
     const entry = this.entries.get(agent);
