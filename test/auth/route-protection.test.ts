@@ -69,6 +69,7 @@ const examples: Record<string, Example> = {
   'GET /api/search': { path: '/api/search?q=acme' },
   'GET /api/registry/agents': { path: '/api/registry/agents?capabilities=true&properties=true' },
   'GET /api/registry/operator': { path: '/api/registry/operator?domain=operator.ap.test' },
+  'GET /api/registry/agents/:url/compliance': { path: '/api/registry/agents/https%3A%2F%2Fsales.operator.ap.test%2Fmcp/compliance' },
   'GET /api/registry/validate/property-authorization': {
     path: '/api/registry/validate/property-authorization?agent_url=https%3A%2F%2Fsales.example%2Fmcp&identifier_type=domain&identifier_value=news.example',
   },

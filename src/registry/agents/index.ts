@@ -2,7 +2,8 @@ import fp from 'fastify-plugin';
 import type { AppContext } from '../../context.ts';
 import type { EnrollmentContext } from './enrollment.ts';
 import { OwnAgentAccess, type OwnDeployment } from './own-agents.ts';
-import { probeStates, probingPlugin, scheduleProbe } from './probing/index.ts';
+import { ComplianceSummarySchema, ProbeVerification, defaultProbeSettings, probeStates, probingPlugin, scheduleProbe } from './probing/index.ts';
+import { agentComplianceRoute } from './routes/agent-compliance.ts';
 import { changeAgentRoutes } from './routes/change-agent.ts';
 import { enrollAgentRoute } from './routes/enroll-agent.ts';
 import { listAgentsRoute, type ReadProbes } from './routes/list-agents.ts';
@@ -36,6 +37,8 @@ export interface AgentCatalogOptions {
  */
 export const agentCatalogPlugin = fp<AgentCatalogOptions>(
   async (app, { ctx, own }) => {
+    app.addSchema(ProbeVerification);
+    app.addSchema(ComplianceSummarySchema);
     app.addSchema(AgentEntry);
     app.addSchema(SearchResult);
     const access = own ? new OwnAgentAccess(own) : undefined;
@@ -55,6 +58,7 @@ export const agentCatalogPlugin = fp<AgentCatalogOptions>(
     followAgentEvents(app, ctx, search);
     app.decorate('agentSearch', search);
     operatorRoute(app, ctx.db, () => app.authorizationIndex.index);
+    agentComplianceRoute(app, ctx.db, ctx.clock, () => app.agentProber?.settings.intervalMs ?? defaultProbeSettings.intervalMs);
   },
   { name: 'agent-catalog', dependencies: ['lookups'] },
 );

@@ -26,24 +26,54 @@ export const AgentUrlQuery = Type.Object({ agent_url: AgentUrl });
 
 /** What every enrichment adds, as probing and the authorization index know it. */
 const Enrichment = Type.Record(Type.String(), Type.Unknown());
+const DescribedEnrichment = (description: string) => Type.Record(Type.String(), Type.Unknown(), { description });
 
 export const AgentEntry = Type.Object(
   {
     agent_url: Type.String(),
+    url: Type.String({ description: 'agent_url again, as the protocol’s registry client reads it.' }),
     name: Type.String(),
     type: AgentType,
     description: Type.Optional(Type.String()),
     visibility: Visibility,
+    source: Type.Literal('registered', { description: 'Every agent of the catalog was enrolled by a member organization (an agent only publishers’ adagents.json name is not listed here).' }),
     operator: Type.Object({ slug: Type.String(), name: Type.String() }, { description: 'The member organization that enrolled it.' }),
+    member: Type.Object({ slug: Type.String(), display_name: Type.String() }, { description: 'operator again, as the registry client reads it.' }),
     enrolled_at: Type.String({ format: 'date-time' }),
+    added_date: Type.String({ format: 'date-time', description: 'enrolled_at again, as the registry client reads it.' }),
     updated_at: Type.String({ format: 'date-time' }),
-    health: Type.Optional(Enrichment),
-    capabilities: Type.Optional(Enrichment),
+    health: Type.Optional(
+      DescribedEnrichment(
+          'health=true: the last probe (reachable, latency_ms, protocols, last_probed_at, error) and, as the registry client reads it, online, checked_at (null before the first probe), ' +
+          'response_time_ms and tools_count (the tasks it listed, at most 500 counted).',
+      ),
+    ),
+    capabilities: Type.Optional(
+      DescribedEnrichment(
+        'capabilities=true: when get_ap_capabilities was fetched and whether that is stale; tools_count (0 until the agent listed its tasks); measurement_capabilities.metrics for a measurement agent.',
+      ),
+    ),
     creative_capabilities: Type.Optional(Type.Union([Enrichment, Type.Null()])),
     signals_capabilities: Type.Optional(Type.Union([Enrichment, Type.Null()])),
     metrics: Type.Optional(Type.Array(Enrichment)),
     properties: Type.Optional(Enrichment),
-    compliance: Type.Optional(Type.Union([Enrichment, Type.Null()])),
+    publisher_domains: Type.Optional(Type.Array(Type.String(), { maxItems: 100, description: 'properties=true: the publishers whose adagents.json authorizes it, by domain (the first 100; property_summary counts all).' })),
+    property_summary: Type.Optional(
+      Type.Object(
+        {
+          total_count: Type.Integer({ description: 'Properties it is authorized for.' }),
+          count_by_type: Type.Record(Type.String(), Type.Integer(), { description: 'Those properties by property type.' }),
+          tags: Type.Array(Type.String(), { maxItems: 100, description: 'Their tags (the first 100, sorted).' }),
+          publisher_count: Type.Integer(),
+        },
+        { description: 'properties=true: what it is authorized to sell, as the registry client reads it.' },
+      ),
+    ),
+    compliance: Type.Optional(
+      Type.Union([Enrichment, Type.Null()], {
+        description: 'compliance=true: status, checked_at and the checks of the last probe, and the summary the registry client reads (lifecycle_stage, tracks, streak_days, last_checked_at, headline, verified, verified_roles).',
+      }),
+    ),
     verification: Type.Optional(Type.Union([Enrichment, Type.Null()])),
   },
   { $id: 'CatalogAgent', description: 'An enrolled agent, with the enrichments asked for.' },
@@ -52,9 +82,12 @@ export const AgentEntry = Type.Object(
 const Flag = Type.Boolean({ description: 'Adds this enrichment to each agent.' });
 const Repeatable = (description: string) => Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 100 })], { description });
 
+/** The client's types beyond the catalog's: `unknown` and the legacy `si`, which no enrolled agent has. */
+const QueriedType = Type.Enum([...agentTypes, 'unknown', 'si'], { description: 'Only agents of this type (unknown and si, which the protocol’s registry client may send, match none).' });
+
 export const ListQuery = Type.Object(
   {
-    type: Type.Optional(AgentType),
+    type: Type.Optional(QueriedType),
     capabilities: Type.Optional(Type.Boolean({ description: 'Adds creative_capabilities, signals_capabilities and (measurement agents) metrics[] from the agent’s get_ap_capabilities.' })),
     health: Type.Optional(Flag),
     properties: Type.Optional(Flag),
@@ -63,6 +96,13 @@ export const ListQuery = Type.Object(
     metric_id: Type.Optional(Repeatable('Measurement agents offering any of these metrics (exact metric_id; repeat the parameter for more). Implies type=measurement.')),
     accreditation: Type.Optional(Repeatable('Measurement agents with a metric accredited by any of these bodies (exact accrediting_body). Implies type=measurement.')),
     q: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Measurement agents with a metric_id containing this text (case-insensitive; % and _ refused). Implies type=measurement.' })),
+    verified: Type.Optional(Type.Boolean({ description: 'true: only agents holding the verified badge.' })),
+    verification_mode: Type.Optional(
+      Type.Union([Type.Enum(['spec', 'live']), Type.Array(Type.Enum(['spec', 'live']), { maxItems: 2 })], {
+        description:
+          'Only agents whose badge covers every mode given (repeatable). The registry’s badge is earned by passing the protocol checks (spec); it observes no production traffic, so live matches none.',
+      }),
+    ),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 500 })),
     cursor: Type.Optional(Cursor),
   },
@@ -74,6 +114,10 @@ export const AgentList = Type.Object(
     count: Type.Integer({ description: 'Agents on this page.' }),
     cursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as `cursor` for the next page; null on the last.' }),
     has_more: Type.Boolean(),
+    sources: Type.Object(
+      { registered: Type.Integer(), discovered: Type.Integer() },
+      { description: 'Agents on this page by source, as the registry client reads it: all registered (enrolled), none discovered.' },
+    ),
   },
   { description: 'The catalog of member-enrolled agents the caller may see, in URL order.' },
 );
@@ -92,6 +136,12 @@ export const SearchQueryString = Type.Object(
     delivery_types: Type.Optional(Csv('guaranteed, non_guaranteed')),
     has_tmp: Type.Optional(Type.Boolean({ description: 'Only agents with (true) or without (false) Trusted Match Protocol support.' })),
     min_properties: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, description: 'At least this many properties in the agent’s inventory.' })),
+    type: Type.Optional(
+      Type.Enum([...agentTypes, 'unknown', 'si'], {
+        description: 'Only agents of this type. Inventory profiles are sales agents’ (and those of enrolled agents of another type that publishers authorize); unknown and si match none.',
+      }),
+    ),
+    sort: Type.Optional(Type.Enum(['relevance'], { description: 'The order: by relevance_score (the only one, and the default).' })),
     cursor: Type.Optional(Cursor),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
   },
@@ -116,6 +166,27 @@ export const SearchResult = Type.Object(
     relevance_score: Type.Number(),
     matched_filters: Strings,
     updated_at: Type.String({ format: 'date-time' }),
+    url: Type.String({ description: 'agent_url again, as the protocol’s registry client reads it.' }),
+    name: Type.String({ description: 'The enrolled agent’s name; an agent only publishers’ adagents.json name goes by its URL.' }),
+    type: Type.String({ description: 'Its catalog type; sales for an agent only publishers’ adagents.json name.' }),
+    inventory_profile: Type.Object(
+      {
+        channels: Strings,
+        property_types: Strings,
+        markets: Strings,
+        categories: Strings,
+        tags: Strings,
+        delivery_types: Strings,
+        format_ids: Type.Array(Type.Object({ agent_url: Type.String(), id: Type.String() }, { additionalProperties: true })),
+        property_count: Type.Integer(),
+        publisher_count: Type.Integer(),
+        has_tmp: Type.Boolean(),
+        category_taxonomy: Type.Union([Type.String(), Type.Null()]),
+      },
+      { description: 'The profile fields above again, grouped as the registry client reads them.' },
+    ),
+    match: Type.Object({ score: Type.Number(), matched_filters: Strings }, { description: 'relevance_score and matched_filters again, as the registry client reads them.' }),
+    compliance_summary: Type.Optional(Type.Ref('AgentComplianceSummary')),
   },
   { $id: 'AgentSearchResult', description: 'A sales agent’s inventory profile, ranked for the search.' },
 );
@@ -147,6 +218,23 @@ export const SearchPageSchema = Type.Object(
             relevance_score: 1.426,
             matched_filters: ['channels', 'markets'],
             updated_at: '2026-11-24T10:00:00.000Z',
+            url: 'https://sales.meridian-media.example/mcp',
+            name: 'Meridian Media sales agent',
+            type: 'sales',
+            inventory_profile: {
+              channels: ['ctv', 'display'],
+              property_types: ['ctv_app', 'website'],
+              markets: ['GB', 'US'],
+              categories: [],
+              tags: ['news'],
+              delivery_types: [],
+              format_ids: [],
+              property_count: 42,
+              publisher_count: 3,
+              has_tmp: true,
+              category_taxonomy: null,
+            },
+            match: { score: 1.426, matched_filters: ['channels', 'markets'] },
           },
         ],
         cursor: 'eyJzIjoiYWJjIiwibyI6IjEifQ',
@@ -156,7 +244,18 @@ export const SearchPageSchema = Type.Object(
   },
 );
 
-export const OperatorQuery = Type.Object({ domain: Domain });
+export const operatorScopes = ['public', 'member', 'private', 'all'] as const;
+
+export const OperatorQuery = Type.Object({
+  domain: Domain,
+  scope: Type.Optional(
+    Type.Enum([...operatorScopes], {
+      description:
+        'Narrows, never widens, what your standing shows: public, only public agents; member, also members_only ones; private, only private ones; all (the default), everything you may see. ' +
+        'An agent the domain’s brand.json lists, shown without its enrollment, counts as public.',
+    }),
+  ),
+});
 
 const TrustingPublisher = Type.Object({
   domain: Type.String(),
@@ -184,17 +283,26 @@ const operatorExample = {
         { domain: 'dailyharbor.example', status: 'active', property_count: 3 },
         { domain: 'metroweekly.example', status: 'active', property_count: 2 },
       ],
+      url: 'https://sales.meridian-media.example/mcp',
+      authorized_by: [
+        { publisher_domain: 'dailyharbor.example', authorized_for: 'Display and video', source: 'adagents_json' },
+        { publisher_domain: 'metroweekly.example', source: 'adagents_json' },
+      ],
     },
   ],
   count: 1,
   publisher_count: 2,
+  member: { slug: 'meridian-media', display_name: 'Meridian Media' },
 };
 
 export const OperatorAgent = Type.Object(
   {
     agent_url: Type.String({ description: 'Canonical, as the catalog and the authorization graph key agents.' }),
+    url: Type.String({ description: 'agent_url again, as the protocol’s registry client reads it.' }),
     name: Type.Optional(Type.String()),
-    type: Type.Optional(AgentType),
+    type: Type.Union([AgentType, Type.Literal('unknown')], {
+      description: 'Its catalog type; for an agent shown without its enrollment, the type the domain’s brand.json gives it (unknown when that is none of the catalog’s).',
+    }),
     description: Type.Optional(Type.String()),
     visibility: Type.Optional(Visibility),
     operator: Type.Optional(Type.Object({ slug: Type.String(), name: Type.String() }, { description: 'The member organization that enrolled it.' })),
@@ -210,6 +318,14 @@ export const OperatorAgent = Type.Object(
     publisher_count: Type.Integer({ description: 'Publishers whose adagents.json authorizes it.' }),
     property_count: Type.Integer({ description: 'Their properties it is authorized for, summed.' }),
     publishers: Type.Array(TrustingPublisher, { maxItems: 1000, description: 'Those publishers, by domain (the first 1000).' }),
+    authorized_by: Type.Array(
+      Type.Object({
+        publisher_domain: Type.String(),
+        authorized_for: Type.Optional(Type.String({ description: 'What the publisher’s file says the agent is authorized for (its first entry that says).' })),
+        source: Type.Literal('adagents_json'),
+      }),
+      { maxItems: 1000, description: 'The same publishers, as the registry client reads them.' },
+    ),
   },
   { description: 'An agent the domain operates, with the publishers that trust it.' },
 );
@@ -220,6 +336,12 @@ export const OperatorAnswer = Type.Object(
     agents: Type.Array(OperatorAgent, { description: 'In URL order.' }),
     count: Type.Integer(),
     publisher_count: Type.Integer({ description: 'Distinct publishers trusting any of these agents.' }),
+    member: Type.Optional(
+      Type.Object(
+        { slug: Type.String(), display_name: Type.String() },
+        { description: 'The member organization that enrolled the agents shown on the domain itself or a host under it (the first of them, in URL order); absent when none is shown.' },
+      ),
+    ),
   },
   { description: 'The agents operated by the domain that you may see, and the publishers that trust them.', examples: [operatorExample] },
 );

@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/database.ts';
 import type { AgentType } from './agent-types.ts';
+import type { ComplianceCheck, ComplianceStatus } from './probing/index.ts';
 import type { Viewer, Visibility } from './visibility.ts';
 
 export interface AgentRow {
@@ -64,7 +65,10 @@ export async function deleteAgent(tx: Queryable, agentUrl: string): Promise<void
 
 export interface ListFilter {
   viewer: Viewer;
-  type?: AgentType;
+  /** A catalog type; another value (the client's `unknown`, `si`) matches no agent. */
+  type?: string;
+  /** Only agents holding the verified badge. */
+  verified?: boolean;
   /** Keyset: agents after this URL. */
   after?: string;
   limit: number;
@@ -81,8 +85,9 @@ export async function listAgents(db: Queryable, filter: ListFilter): Promise<Age
        and ($4::text is null or a.type = $4)
        and ($5::text is null or a.agent_url > $5)
        and ($7::text[] is null or a.agent_url = any($7::text[]))
+       and (not $8 or exists (select 1 from registry_agent_probes p where p.agent_url = a.agent_url and p.verified))
      order by a.agent_url limit $6`,
-    [viewer.everything, viewer.membersOnly, viewer.organizationId, filter.type ?? null, filter.after ?? null, filter.limit, filter.among ?? null],
+    [viewer.everything, viewer.membersOnly, viewer.organizationId, filter.type ?? null, filter.after ?? null, filter.limit, filter.among ?? null, filter.verified === true],
   );
 }
 
@@ -95,6 +100,7 @@ export async function allAgentsShown(db: Queryable, organizationSlug?: string): 
 export interface ExtrasRow {
   agent_url: string;
   type: AgentType;
+  name: string;
   visibility: Visibility;
   organization_id: string;
   updated_at: Date;
@@ -102,12 +108,20 @@ export interface ExtrasRow {
   capabilities_fetched_at: Date | null;
   /** A sales agent's products summed up by probing (probing/inventory.ts). */
   inventory: { channels?: unknown; delivery_types?: unknown; format_ids?: unknown } | null;
+  /** Its compliance as the last probe left it (null columns before any probe row). */
+  compliance: ComplianceCheck[] | null;
+  compliance_status: ComplianceStatus | null;
+  probed_at: Date | null;
+  compliance_status_since: Date | null;
+  verified: boolean | null;
+  verified_role: string | null;
 }
 
 /** Every enrolled agent's (or one's) profile inputs. */
 export async function profileInputs(db: Queryable, agentUrl?: string): Promise<ExtrasRow[]> {
   return db.query<ExtrasRow>(
-    `select a.agent_url, a.type, a.visibility, a.organization_id, a.updated_at, p.capabilities, p.capabilities_fetched_at, p.inventory
+    `select a.agent_url, a.type, a.name, a.visibility, a.organization_id, a.updated_at, p.capabilities, p.capabilities_fetched_at, p.inventory,
+       p.compliance, p.compliance_status, p.probed_at, p.compliance_status_since, p.verified, p.verified_role
      from registry_agents a left join registry_agent_probes p on p.agent_url = a.agent_url
      where $1::text is null or a.agent_url = $1`,
     [agentUrl ?? null],

@@ -52,10 +52,27 @@ export class PublisherListing {
     const has_more = places.length > start + limit;
     const publishers = page.map(({ domain }) => {
       const file = index.publisher(domain)!;
-      return { domain, status: file.stale ? ('stale' as const) : ('active' as const), stale_reason: file.reason, manager_domain: file.managerDomain, ...publisherCounts(index, domain) };
+      return {
+        domain,
+        status: file.stale ? ('stale' as const) : ('active' as const),
+        stale_reason: file.reason,
+        manager_domain: file.managerDomain,
+        ...publisherCounts(index, domain),
+        // As the protocol's registry client reads a publisher: found by crawling its adagents.json, valid while not stale.
+        source: 'discovered' as const,
+        has_valid_adagents: !file.stale,
+        ...(file.discoveredAt ? { discovered_at: file.discoveredAt } : {}),
+      };
     });
     const last = page.at(-1);
-    return { publishers, count: publishers.length, total, cursor: has_more && last ? encodeCursor({ domain: last.domain, rank: String(last.rank) }) : null, has_more };
+    return {
+      publishers,
+      count: publishers.length,
+      total,
+      cursor: has_more && last ? encodeCursor({ domain: last.domain, rank: String(last.rank) }) : null,
+      has_more,
+      sources: { registered: 0, discovered: publishers.length },
+    };
   }
 
   /** Domains containing `q`, best matches first: those starting with it, then those with a label starting with it, then the rest. */

@@ -1,17 +1,23 @@
-import { compare, covers, grantSummary, propertySummary, type AuthorizationIndex, type IndexedGrant, type IndexedProperty } from '../lookups/index.ts';
+import { compare, covers, grantSummary, propertySummary, type AuthorizationIndex, type IndexedGrant, type IndexedProperty, type IndexedPublisher } from '../lookups/index.ts';
 
 /** A publisher as the index holds it, in its wire form (schemas.ts `Publisher`); undefined when the index has no adagents.json for it. */
 export function publisherView(index: AuthorizationIndex, domain: string) {
   const file = index.publisher(domain);
   if (!file) return undefined;
+  const counts = publisherCounts(index, domain);
   return {
     domain,
     adagents: { status: file.stale ? ('stale' as const) : ('active' as const), stale_reason: file.reason, document_url: file.documentUrl, manager_domain: file.managerDomain, discovered_at: file.discoveredAt },
-    counts: publisherCounts(index, domain),
+    counts,
+    // What the protocol's registry client reads of a publisher, beside ours.
+    member: null,
+    adagents_valid: !file.stale,
+    manager_domain: file.managerDomain,
+    hosting: hostingOf(domain, file),
     properties: index
       .propertiesOfPublisher(domain)
       .sort((a, b) => compare(a.propertyId ?? '\uffff', b.propertyId ?? '\uffff') || compare(a.rid, b.rid))
-      .map(propertySummary),
+      .map((p) => ({ ...propertySummary(p), ...(p.propertyId === null ? {} : { id: p.propertyId }), type: p.type, source: 'adagents_json' as const })),
     collections: index
       .collectionsOfPublisher(domain)
       .filter((c) => !c.removed)
@@ -20,7 +26,35 @@ export function publisherView(index: AuthorizationIndex, domain: string) {
     authorized_agents: index
       .grantsDeclaredBy(domain)
       .sort((a, b) => compare(a.agent, b.agent) || compare(a.id, b.id))
-      .map((grant) => ({ ...grantSummary(grant), ...selectionOf(grant), ...grant.constraints, properties: coveredBy(index, grant).map(brief) })),
+      .map((grant) => {
+        const covered = coveredBy(index, grant);
+        return {
+          ...grantSummary(grant),
+          ...selectionOf(grant),
+          ...grant.constraints,
+          properties: covered.map(brief),
+          url: grant.agent,
+          source: 'adagents_json' as const,
+          properties_authorized: covered.filter((p) => p.publisher === domain).length,
+          properties_total: counts.property_count,
+        };
+      }),
+  };
+}
+
+/**
+ * Where the publisher's adagents.json lives, as the registry client reads it: on its own origin
+ * (`self`), reached by authoritative_location elsewhere (`self_redirected`), or failing its last
+ * re-crawl (`self_invalid`).
+ */
+function hostingOf(domain: string, file: IndexedPublisher) {
+  const expected_url = `https://${domain}/.well-known/adagents.json`;
+  const resolved = file.documentUrl;
+  const elsewhere = resolved !== null && URL.canParse(resolved) && new URL(resolved).hostname !== domain;
+  return {
+    mode: file.stale ? ('self_invalid' as const) : elsewhere ? ('self_redirected' as const) : ('self' as const),
+    expected_url,
+    resolved_url: resolved,
   };
 }
 

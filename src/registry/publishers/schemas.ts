@@ -72,6 +72,10 @@ const AuthorizedAgent = Type.Intersect([
     effective_from: Type.Optional(Type.String()),
     effective_until: Type.Optional(Type.String()),
     properties: Type.Array(CoveredProperty, { description: 'The properties the entry covers now, any publisher’s (signals cover none).' }),
+    url: Type.String({ description: 'The agent’s canonical URL (agent_url_canonical), as the protocol’s registry client reads it.' }),
+    source: Type.Literal('adagents_json', { description: 'Attested by the publisher’s adagents.json, as the registry read it.' }),
+    properties_authorized: Type.Integer({ description: 'This publisher’s properties the entry covers.' }),
+    properties_total: Type.Integer({ description: 'This publisher’s properties (counts.property_count).' }),
   }),
 ]);
 
@@ -82,7 +86,30 @@ export const Publisher = Type.Object(
     domain: Type.String({ description: 'The publisher domain, normalized.' }),
     adagents: AdagentsState,
     counts: Type.Object(Counts, { examples: [{ property_count: 3, stale_property_count: 0, collection_count: 1, agent_count: 3, authorization_count: 3 }] }),
-    properties: Type.Array(Type.Ref('LookupProperty'), { description: 'The inventory the domain publishes: every property its adagents.json declares (inline ones included), by property_id.' }),
+    member: Type.Null({ description: 'The member organization owning the domain, as the registry client reads it: null, since the publisher views answer from the index, which links no publisher to a member.' }),
+    adagents_valid: Type.Boolean({ description: 'Whether its adagents.json is valid now (false while stale).' }),
+    manager_domain: nullable(Type.String(), { description: 'adagents.manager_domain again, as the registry client reads it.' }),
+    hosting: Type.Object(
+      {
+        mode: Type.Union([Type.Literal('self'), Type.Literal('self_redirected'), Type.Literal('self_invalid')], {
+          description: 'self: served on the publisher’s own origin; self_redirected: its authoritative_location leads to another host; self_invalid: its last re-crawl failed.',
+        }),
+        expected_url: Type.String({ description: 'Where the file should live: the publisher’s own /.well-known/adagents.json.' }),
+        resolved_url: nullable(Type.String(), { description: 'Where it was read (adagents.document_url).' }),
+      },
+      { description: 'Where the publisher’s adagents.json lives, as the registry client reads it.', examples: [{ mode: 'self', expected_url: 'https://dailyplanet.example/.well-known/adagents.json', resolved_url: 'https://dailyplanet.example/.well-known/adagents.json' }] },
+    ),
+    properties: Type.Array(
+      Type.Intersect([
+        Type.Ref('LookupProperty'),
+        Type.Object({
+          id: Type.Optional(Type.String({ description: 'property_id again, as the registry client reads it (absent when the file gives none).' })),
+          type: Type.String({ description: 'property_type again, as the registry client reads it.' }),
+          source: Type.Literal('adagents_json'),
+        }),
+      ]),
+      { description: 'The inventory the domain publishes: every property its adagents.json declares (inline ones included), by property_id.' },
+    ),
     collections: Type.Array(
       Type.Object({ collection_rid: Type.String({ format: 'uuid' }), collection_id: Type.String(), name: Type.String(), kind: nullable(Type.String()) }),
       { description: 'Collections the file declares (core/collection.json), by collection_id.' },
@@ -122,21 +149,41 @@ export const PublisherList = Type.Object(
         stale_reason: nullable(Type.String()),
         manager_domain: nullable(Type.String()),
         ...Counts,
+        source: Type.Literal('discovered', { description: 'As the protocol’s registry client reads it: the registry found the publisher by crawling its adagents.json.' }),
+        has_valid_adagents: Type.Boolean({ description: 'Whether its adagents.json is valid now (false while stale).' }),
+        discovered_at: Type.Optional(Timestamp),
       }),
     ),
     count: Type.Integer({ description: 'Publishers on this page.' }),
     total: Type.Integer({ description: 'Publishers matching the query now, in all pages.' }),
     cursor: nullable(Type.String(), { description: 'Pass it back for the next page; null on the last page. Pages never skip or repeat a publisher present throughout, whatever is added or removed meanwhile.' }),
     has_more: Type.Boolean(),
+    sources: Type.Object({ registered: Type.Integer(), discovered: Type.Integer() }, { description: 'Publishers on this page by source, as the registry client reads it.' }),
   },
   {
     examples: [
       {
-        publishers: [{ domain: 'dailyplanet.example', status: 'active', stale_reason: null, manager_domain: null, property_count: 3, stale_property_count: 0, collection_count: 0, agent_count: 3, authorization_count: 3 }],
+        publishers: [
+          {
+            domain: 'dailyplanet.example',
+            status: 'active',
+            stale_reason: null,
+            manager_domain: null,
+            property_count: 3,
+            stale_property_count: 0,
+            collection_count: 0,
+            agent_count: 3,
+            authorization_count: 3,
+            source: 'discovered',
+            has_valid_adagents: true,
+            discovered_at: '2026-01-12T09:30:00.000Z',
+          },
+        ],
         count: 1,
         total: 1,
         cursor: null,
         has_more: false,
+        sources: { registered: 0, discovered: 1 },
       },
     ],
   },

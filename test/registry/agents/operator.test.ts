@@ -101,6 +101,68 @@ eachEngine('the operator lookup', (engine) => {
     });
   });
 
+  describe('the registry client’s scope, which narrows and never widens', () => {
+    const scoped = async (domain: string, scope: string, as?: Record<string, string>) => {
+      const res = await fetch(`${server.url}/api/registry/operator?domain=${encodeURIComponent(domain)}&scope=${scope}`, as ? { headers: as } : {});
+      return { status: res.status, body: await json(res) };
+    };
+
+    it('keeps one visibility bucket of what the organization that enrolled them may see', async () => {
+      const expected: Record<string, string[]> = {
+        public: [meridianAgents.apex, meridianAgents.sales],
+        member: [meridianAgents.members, meridianAgents.apex, meridianAgents.sales],
+        private: [meridianAgents.secret],
+        all: [meridianAgents.members, meridianAgents.apex, meridianAgents.sales, meridianAgents.secret],
+      };
+      for (const [scope, urlsOf] of Object.entries(expected)) {
+        const { status, body } = await scoped('meridian.example', scope, headers.owner);
+        assert.equal(status, 200, scope);
+        assert.deepEqual(urls(body), urlsOf, scope);
+      }
+    });
+
+    it('gives others no more than their standing: members_only needs the API tier, private agents their organization', async () => {
+      assert.deepEqual(urls((await scoped('meridian.example', 'member')).body), [meridianAgents.apex, meridianAgents.sales], 'anonymous: public only');
+      assert.deepEqual(urls((await scoped('meridian.example', 'member', headers.member)).body), [meridianAgents.members, meridianAgents.apex, meridianAgents.sales]);
+      const { status, body } = await scoped('meridian.example', 'private', headers.member);
+      assert.equal(status, 200, 'an empty answer, not 404: the domain is known');
+      assert.deepEqual(body.agents, []);
+    });
+
+    it('counts what a brand.json lists as public: shown in every scope but private, unless its private enrollment is yours', async () => {
+      assert.deepEqual(urls((await scoped('dailyplanet.example', 'public')).body), [agents.direct]);
+      assert.deepEqual(urls((await scoped('dailyplanet.example', 'private')).body), []);
+      const owner = await scoped('dailyplanet.example', 'private', headers.planet);
+      assert.deepEqual(urls(owner.body), [agents.direct]);
+      assert.deepEqual(owner.body.agents[0].sources, ['catalog', 'brand_json']);
+    });
+
+    it('refuses a scope it does not know with 400, rather than answering more than asked', async () => {
+      const { status, body } = await scoped('meridian.example', 'everything');
+      assert.equal(status, 400);
+      assert.equal(body.error, 'validation_failed');
+    });
+  });
+
+  describe('as the registry client reads it', () => {
+    it('names each agent by url, the publishers that trust it by authorized_by, and the member operating the domain', async () => {
+      const { body } = await operator('meridian.example', headers.owner);
+      assert.deepEqual(body.member, { slug: 'meridian', display_name: 'meridian' });
+      for (const agent of body.agents as Json[]) {
+        assert.equal(agent.url, agent.agent_url);
+        assert.deepEqual(
+          agent.authorized_by.map((a: Json) => [a.publisher_domain, a.source]),
+          agent.publishers.map((p: Json) => [p.domain, 'adagents_json']),
+        );
+      }
+      const sales = (body.agents as Json[]).find((a) => a.agent_url === meridianAgents.sales)!;
+      assert.ok(sales.authorized_by.length > 0 && sales.authorized_by.every((a: Json) => typeof a.authorized_for === 'string'), JSON.stringify(sales.authorized_by));
+      // Daily Planet's agent, shown without its enrollment: typed by the brand.json that lists it; no member is shown operating it.
+      const planet = await operator('dailyplanet.example');
+      assert.deepEqual([planet.body.agents[0].url, planet.body.agents[0].type, planet.body.member], [agents.direct, 'sales', undefined]);
+    });
+  });
+
   describe('publishers that trust each agent', () => {
     it('lists, for each agent, the publishers whose adagents.json authorizes it, as the agent-domains lookup does', async () => {
       const { body } = await operator('meridian.example');

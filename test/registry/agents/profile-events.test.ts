@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
+import type { InventoryProfile } from '../../../src/registry/agents/search/inventory-profile.ts';
+import type { ProfileEntry } from '../../../src/registry/agents/search/profile-index.ts';
 import { ProfilePublisher } from '../../../src/registry/agents/search/profile-publisher.ts';
 import { agents, buildWorld, dailyPlanet, publishAdagents } from '../../support/authorization-world.ts';
 import { ManualClock } from '../../support/clock.ts';
@@ -88,5 +90,35 @@ eachEngine('agent profile events', (engine) => {
     assert.ok(profiles().has('https://sales.quiet.example/mcp'), 'it has a profile, for its organization’s searches');
     await new ProfilePublisher().publish(server.db, profiles(), clock.now());
     assert.deepEqual((await newEvents()).map((e) => e.entity_id), []);
+  });
+
+  it('carries the profile again as inventory_profile, each list at most 250 values, naming the lists it cut', async () => {
+    const agent = 'https://sales.wide.example/mcp';
+    const many = <T>(n: number, f: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => f(i));
+    const profile: InventoryProfile = {
+      agent_url: agent,
+      channels: ['display'],
+      property_types: ['website'],
+      markets: ['US'],
+      categories: [],
+      tags: many(300, (i) => `tag-${String(i).padStart(3, '0')}`),
+      delivery_types: ['guaranteed'],
+      format_ids: many(260, (i) => ({ agent_url: 'https://creative.wide.example/mcp', id: `format_${i}` })),
+      property_count: 300,
+      publisher_count: 2,
+      has_tmp: false,
+      category_taxonomy: null,
+      updated_at: clock.now().toISOString(),
+    };
+    await new ProfilePublisher().publish(server.db, new Map<string, ProfileEntry>([...profiles(), [agent, { profile, extras: undefined }]]), clock.now());
+    const [event] = (await newEvents()).filter((e) => e.entity_id === agent);
+    const payload = event!.payload as Record<string, Record<string, unknown[]> & unknown[]>;
+    assert.deepEqual(payload['truncated_fields'], ['tags', 'format_ids']);
+    assert.deepEqual(payload['tags'], profile.tags.slice(0, 250));
+    assert.deepEqual(payload['inventory_profile']!['tags'], profile.tags.slice(0, 250));
+    assert.equal(payload['inventory_profile']!['format_ids']!.length, 250);
+    assert.deepEqual(payload['inventory_profile']!['channels'], ['display']);
+    assert.equal(payload['inventory_profile']!['property_count'], 300);
+    assert.ok(JSON.stringify(payload).length < 64 * 1024, `${JSON.stringify(payload).length} characters`);
   });
 });

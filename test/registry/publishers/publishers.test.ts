@@ -41,7 +41,22 @@ eachEngine('the publisher listing', (engine) => {
     it('in domain order, each with its counts', async () => {
       const body = await list('?limit=3');
       assert.deepEqual(body.publishers.map((p: Json) => p.domain), ['dailyplanet.example', 'news.planet.example', 'planet.example']);
-      assert.deepEqual(body.publishers[0], { domain: 'dailyplanet.example', status: 'active', stale_reason: null, manager_domain: null, property_count: 1, stale_property_count: 0, collection_count: 0, agent_count: 1, authorization_count: 1 });
+      // With, beside ours, what the protocol's registry client reads of a publisher (test/contract/publishers.test.ts).
+      assert.match(body.publishers[0].discovered_at, /^\d{4}-\d\d-\d\dT/);
+      assert.deepEqual(body.publishers[0], {
+        domain: 'dailyplanet.example',
+        status: 'active',
+        stale_reason: null,
+        manager_domain: null,
+        property_count: 1,
+        stale_property_count: 0,
+        collection_count: 0,
+        agent_count: 1,
+        authorization_count: 1,
+        source: 'discovered',
+        has_valid_adagents: true,
+        discovered_at: body.publishers[0].discovered_at,
+      });
       assert.equal(body.count, 3);
       assert.equal(body.total, 25);
       assert.equal(body.has_more, true);

@@ -1,6 +1,7 @@
 import type { Queryable } from '../../../db/database.ts';
 import { isRecord, strings } from '../../../protocol/json-values.ts';
 import type { ComplianceCheck, ComplianceStatus } from './compliance.ts';
+import { complianceSummary, type ComplianceSummary } from './compliance-summary.ts';
 import { probeRows, type ProbeRow } from './sql.ts';
 import { defaultProbeSettings } from './worker.ts';
 
@@ -19,6 +20,10 @@ export type ProbeState = {
   capabilities: CapabilitiesSummary | null;
   compliance: { status: ComplianceStatus; checked_at: string | null; checks: ComplianceCheck[] };
   verification: { verified: boolean; role: string | null; specialisms: string[]; verified_at: string | null; reason?: string };
+  /** The compliance as the protocol's registry client reads it (compliance-summary.ts). */
+  summary: ComplianceSummary;
+  /** The task names the agent listed at its last probe that reached it; null before. */
+  tasks: string[] | null;
 };
 
 export type CapabilitiesSummary = {
@@ -70,6 +75,11 @@ function stateOf(row: ProbeRow, now: Date, ttlMs: number): ProbeState {
       verified_at: row.verified_at?.toISOString() ?? null,
       ...(row.verification_reason && !row.verified ? { reason: row.verification_reason } : {}),
     },
+    summary: complianceSummary(
+      { status: row.compliance_status, checks: row.compliance, checkedAt: row.probed_at, since: row.compliance_status_since, verified: row.verified, verifiedRole: row.verified_role },
+      now,
+    ),
+    tasks: row.tasks,
   };
 }
 

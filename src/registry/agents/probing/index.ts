@@ -12,7 +12,9 @@ export { ProbeWorker, defaultProbeSettings, type ProbeReport, type ProbeSettings
 export { probeStates, type CapabilitiesSummary, type Metric, type ProbeState } from './enrichment.ts';
 export { checkNames, type CheckName, type ComplianceCheck, type ComplianceStatus } from './compliance.ts';
 export type { BadgeRole } from './verification.ts';
-export { ProbeCapabilities, ProbeCompliance, ProbeHealth, ProbeVerification, probingSchemas } from './schemas.ts';
+export { ComplianceDetailSchema, ComplianceSummarySchema, ProbeCapabilities, ProbeCompliance, ProbeHealth, ProbeVerification, probingSchemas } from './schemas.ts';
+export { complianceDetail } from './compliance-detail.ts';
+export { complianceSummary, type ComplianceFacts, type ComplianceSummary } from './compliance-summary.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,6 +1,7 @@
 import type { Database } from '../../../db/database.ts';
 import { appendEvents, type NewEvent } from '../../feed/index.ts';
-import { complianceChecks, complianceStatus, type ComplianceCheck } from './compliance.ts';
+import { complianceChecks, complianceStatus } from './compliance.ts';
+import { complianceSummary, headlineOf, tracksOf } from './compliance-summary.ts';
 import type { ProbeObservation } from './observation.ts';
 import * as sql from './sql.ts';
 import { verify } from './verification.ts';
@@ -19,6 +20,11 @@ export interface RecordTiming {
 }
 
 export type RecordOutcome = 'recorded' | 'superseded' | 'unenrolled';
+
+/** The task names kept of an agent's listing (its tools count is counted from them): an agent answers what it likes. */
+const tasksKept = 500;
+const taskNameMax = 128;
+const keptTasks = (tasks: readonly string[]) => [...new Set(tasks)].slice(0, tasksKept).map((t) => t.slice(0, taskNameMax));
 
 /**
  * Records a probe in one transaction with the events its changes make. The agent's row is locked
@@ -40,19 +46,27 @@ export async function recordProbe(db: Database, agentUrl: string, seen: ProbeObs
 
     const events: NewEvent[] = [];
     const event = (event_type: NewEvent['event_type'], payload: Record<string, unknown>) => events.push({ event_type, entity_type: 'agent', entity_id: agentUrl, payload, actor });
+    // Its status's start, and the last passing and failing probes, carried from probe to probe.
+    const since = status !== before.compliance_status || before.compliance_status_since === null ? timing.now : before.compliance_status_since;
+    const lastPassed = status === 'passing' ? timing.now : before.last_passed_at;
+    const lastFailed = status === 'degraded' || status === 'failing' ? timing.now : before.last_failed_at;
     const tracks = tracksOf(checks);
     if (JSON.stringify(tracksOf(before.compliance)) !== JSON.stringify(tracks)) {
       const passing = checks.filter((c) => c.passed).length;
-      const failed = checks.find((c) => !c.passed && !c.skipped) ?? checks.find((c) => !c.passed);
+      const headline = headlineOf(checks);
+      await sql.addComplianceChange(tx, agentUrl, { changed_at: timing.now, previous_status: before.compliance_status, current_status: status, headline, checks_passing: passing, checks_total: checks.length });
+      const verifiedRole = verification.verified ? (verification.role ?? null) : null;
       event('agent.compliance_changed', {
         agent_url: agentUrl,
         previous_status: before.compliance_status,
         current_status: status,
-        headline: failed ? `${failed.name}: ${failed.message}` : `all ${checks.length} checks pass`,
+        headline,
         tracks,
         storyboards_passing: passing,
         storyboards_total: checks.length,
         storyboards: checks.map((c) => ({ storyboard_id: c.name, status: c.skipped ? 'skipped' : c.passed ? 'passing' : 'failing', steps_passed: c.passed ? 1 : 0, steps_total: 1 })),
+        // What a follower keeps of the agent's compliance (the registry client's AgentCompliance).
+        compliance_summary: complianceSummary({ status, checks, checkedAt: timing.now, since, verified: verification.verified, verifiedRole }, timing.now),
       });
     }
     const apVersion = verification.apVersion ? { ap_version: verification.apVersion } : {};
@@ -83,13 +97,13 @@ export async function recordProbe(db: Database, agentUrl: string, seen: ProbeObs
       verified_specialisms: verification.verified ? verification.specialisms : [],
       verified_at: verification.verified ? (before.verified && !roleChanged ? before.verified_at : timing.now) : null,
       verification_reason: verification.reason ?? null,
+      compliance_status_since: since,
+      last_passed_at: lastPassed,
+      last_failed_at: lastFailed,
+      tasks: seen.listedTasks ? keptTasks(seen.listedTasks) : before.tasks,
     });
-    await appendEvents(tx, events);
+    // The feed shows the public catalog (as enrollment does): a private or members-only agent's probes change no event.
+    if (before.visibility === 'public') await appendEvents(tx, events);
     return 'recorded';
   });
-}
-
-/** The feed's `tracks`: each check's outcome by name. */
-function tracksOf(checks: readonly ComplianceCheck[]): Record<string, 'pass' | 'fail' | 'skip'> {
-  return Object.fromEntries(checks.map((c) => [c.name, c.skipped ? 'skip' : c.passed ? 'pass' : 'fail']));
 }

@@ -18,7 +18,9 @@ export function searchAgentsRoute(app: FastifyInstance, search: AgentSearch): vo
           'Sales agents (every agent a publisher’s adagents.json authorizes, and enrolled sales agents the caller may see) by the inventory their profile shows: ' +
           'filters combine with AND across dimensions and OR within one (each CSV at most 100 values). Ranked by relevance_score: for each dimension filtered on, ' +
           'the share of its values the agent has, plus 0.1·ln(property_count + 1), plus 0.05 with TMP; ties in agent URL order. The cursor pages through the ' +
-          'ranking as it was at the first page, so no agent is skipped or repeated while profiles change.',
+          'ranking as it was at the first page, so no agent is skipped or repeated while profiles change. `type` keeps agents of one type (an agent only publishers’ adagents.json ' +
+          'name is a sales agent); `sort` is relevance, the only order. Each result is the profile as the spec shows it and, beside it, as the protocol’s registry client reads it ' +
+          '(url, name, type, inventory_profile, match, and compliance_summary for an enrolled agent the registry has probed).',
         tags: ['Agent Discovery'],
         security: [{ bearer: [] }],
         querystring: SearchQueryString,

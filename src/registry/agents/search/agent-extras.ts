@@ -1,11 +1,13 @@
 import { isRecord, strings, type JsonObject } from '../../../protocol/json-values.ts';
 import type { AgentType } from '../agent-types.ts';
+import type { ComplianceFacts } from '../probing/index.ts';
 import type { ExtrasRow } from '../sql.ts';
 import type { Visibility } from '../visibility.ts';
 
 /** What enrollment and probing add to an enrolled agent's profile, and who may see it. */
 export interface AgentExtras {
   type: AgentType;
+  name: string;
   visibility: Visibility;
   organizationId: string;
   channels: readonly string[];
@@ -17,6 +19,8 @@ export interface AgentExtras {
   categoryTaxonomy: string | null;
   /** When enrollment or the capabilities last changed. */
   updatedAt: Date;
+  /** What its probes say of its compliance; undefined before its first probe. */
+  compliance: ComplianceFacts | undefined;
 }
 
 const object = (value: unknown): JsonObject | undefined => (isRecord(value) ? value : undefined);
@@ -37,6 +41,7 @@ export function extrasFrom(row: ExtrasRow): AgentExtras {
   const updated = row.capabilities_fetched_at && row.capabilities_fetched_at > row.updated_at ? row.capabilities_fetched_at : row.updated_at;
   return {
     type: row.type,
+    name: row.name,
     visibility: row.visibility,
     organizationId: row.organization_id,
     channels: [...new Set([...strings(portfolio?.['primary_channels']), ...strings(row.inventory?.channels)])],
@@ -47,5 +52,9 @@ export function extrasFrom(row: ExtrasRow): AgentExtras {
     hasTmp: object(object(mediaBuy?.['execution'])?.['trusted_match']) !== undefined,
     categoryTaxonomy: null,
     updatedAt: updated,
+    compliance:
+      row.probed_at && row.compliance_status && row.compliance
+        ? { status: row.compliance_status, checks: row.compliance, checkedAt: row.probed_at, since: row.compliance_status_since, verified: row.verified === true, verifiedRole: row.verified_role }
+        : undefined,
   };
 }

@@ -4,6 +4,7 @@ import { decodeCursor, encodeCursor } from '../../../protocol/cursor.ts';
 import { ApError } from '../../../protocol/errors.ts';
 import { RecentAnswers } from '../../../protocol/recent-answers.ts';
 import type { AuthorizationIndex } from '../../lookups/index.ts';
+import { complianceSummary } from '../probing/index.ts';
 import { profileInputs } from '../sql.ts';
 import { canSee, type Viewer } from '../visibility.ts';
 import { extrasFrom, type AgentExtras } from './agent-extras.ts';
@@ -13,7 +14,7 @@ import { ResultSnapshots } from './result-snapshots.ts';
 import { queryKey, type SearchQuery } from './search-query.ts';
 
 export interface SearchPage {
-  results: Array<Ranked['profile'] & Pick<Ranked, 'relevance_score' | 'matched_filters'>>;
+  results: Array<ReturnType<typeof resultOf>>;
   cursor: string;
   has_more: boolean;
 }
@@ -29,8 +30,10 @@ export class AgentSearch {
   /** Pages as sent (UTF-8 bytes), by ranking, offset and size: a ranking's pages never change, and popular first pages are asked again and again. */
   private readonly pages = new RecentAnswers<Buffer>(256);
   private readonly index: () => AuthorizationIndex;
+  private readonly clock: Clock;
 
   constructor(clock: Clock, index: () => AuthorizationIndex) {
+    this.clock = clock;
     this.profiles = new ProfileIndex(clock);
     this.snapshots = new ResultSnapshots(clock, { ttlMs: 10 * 60_000, entries: 500 });
     this.index = index;
@@ -53,14 +56,15 @@ export class AgentSearch {
         const ranked: Ranked[] = [];
         for (const { profile, extras } of entries.values()) {
           if (extras && !canSee(viewer, { visibility: extras.visibility, organization_id: extras.organizationId })) continue;
+          if (query.type !== undefined && (extras?.type ?? 'sales') !== query.type) continue;
           const hit = rank(profile, query);
-          if (hit) ranked.push(hit);
+          if (hit) ranked.push({ ...hit, extras });
         }
         return ranked.sort(byRank);
       });
     }
     const key = `${snapshot.id}:${offset}:${limit}`;
-    return this.pages.get(key) ?? this.pages.set(key, Buffer.from(JSON.stringify(pageOf(snapshot.id, snapshot.ranked, offset, limit))));
+    return this.pages.get(key) ?? this.pages.set(key, Buffer.from(JSON.stringify(pageOf(snapshot.id, snapshot.ranked, offset, limit, this.clock.now()))));
   }
 
   /** Derives every profile now rather than at the next search. */
@@ -79,12 +83,33 @@ export class AgentSearch {
   }
 }
 
-function pageOf(id: string, ranked: readonly Ranked[], offset: number, limit: number): SearchPage {
+function pageOf(id: string, ranked: readonly Ranked[], offset: number, limit: number, now: Date): SearchPage {
   const page = ranked.slice(offset, offset + limit);
   const next = offset + page.length;
   return {
-    results: page.map(({ profile, relevance_score, matched_filters }) => ({ ...profile, relevance_score, matched_filters })),
+    results: page.map((hit) => resultOf(hit, now)),
     cursor: encodeCursor({ s: id, o: String(next) }),
     has_more: next < ranked.length,
+  };
+}
+
+/**
+ * A result as the spec shows it (the profile, flat, with its score and matched filters), and
+ * beside it as the protocol's registry client reads it: `url`, `name`, `type`, the profile as
+ * `inventory_profile`, the score as `match`, and the compliance summary of an agent probing knows.
+ * An agent only the graph knows is named by its URL.
+ */
+function resultOf({ profile, relevance_score, matched_filters, extras }: Ranked, now: Date) {
+  const { agent_url, updated_at: _updated, ...inventory_profile } = profile;
+  return {
+    ...profile,
+    relevance_score,
+    matched_filters,
+    url: agent_url,
+    name: extras?.name ?? agent_url,
+    type: extras?.type ?? 'sales',
+    inventory_profile,
+    match: { score: relevance_score, matched_filters },
+    ...(extras?.compliance ? { compliance_summary: complianceSummary(extras.compliance, now) } : {}),
   };
 }

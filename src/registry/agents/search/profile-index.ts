@@ -36,8 +36,18 @@ export class ProfileIndex {
 
   /** What enrollment and probing say of an agent now (undefined: no longer enrolled). */
   setExtras(agent: string, extras: AgentExtras | undefined): void {
+    const before = this.extras.get(agent);
+    // Reloaded on every agent event: an agent whose extras did not move changes nothing, and no ranking goes.
+    if (before && extras && sameExtras(before, extras)) return;
     if (extras) this.extras.set(agent, extras);
     else this.extras.delete(agent);
+    const entry = this.entries.get(agent);
+    if (entry && before && extras && sameProfileInputs(before, extras)) {
+      // Only what the search shows beside the profile moved (its name, its compliance, who may see it): the profile stands.
+      this.entries.set(agent, { profile: entry.profile, extras });
+      this.generation++;
+      return;
+    }
     this.dirty.add(agent);
   }
 
@@ -81,8 +91,11 @@ export class ProfileIndex {
       const seen = first && extras ? extras.updatedAt : now;
       const profile = profileOf(agent, graph, extras, seen.toISOString());
       if (before && sameProfile(before.profile, profile)) {
-        if (before.extras?.visibility === extras?.visibility && before.extras?.organizationId === extras?.organizationId) continue;
-        profile.updated_at = before.profile.updated_at;
+        // The profile stands (the same object, with the time it last changed); what beside it moved is kept.
+        if (sameExtras(before.extras, extras)) continue;
+        this.entries.set(agent, { profile: before.profile, extras });
+        changed = true;
+        continue;
       }
       this.entries.set(agent, { profile, extras });
       changed = true;
@@ -98,6 +111,12 @@ function sameProfile(a: InventoryProfile, b: InventoryProfile): boolean {
   return JSON.stringify(left) === JSON.stringify(right);
 }
 
-function sameExtras(a: AgentExtras | undefined, b: AgentExtras): boolean {
-  return a !== undefined && JSON.stringify(a) === JSON.stringify(b);
+function sameExtras(a: AgentExtras | undefined, b: AgentExtras | undefined): boolean {
+  return a === b || (a !== undefined && b !== undefined && JSON.stringify(a) === JSON.stringify(b));
+}
+
+/** Whether two agents' extras derive the same profile: they differ at most in what the search shows beside it. */
+function sameProfileInputs(a: AgentExtras, b: AgentExtras): boolean {
+  const inputs = ({ name: _name, compliance: _compliance, visibility: _visibility, organizationId: _organization, ...rest }: AgentExtras) => JSON.stringify(rest);
+  return inputs(a) === inputs(b);
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Database } from '../../../db/database.ts';
 import { appendEvents, type NewEvent } from '../../feed/index.ts';
 import { lockProfilePublishing, publishedAgents, publishedProfiles, removePublishedProfile, savePublishedProfile } from '../sql.ts';
+import type { AgentExtras } from './agent-extras.ts';
 import type { InventoryProfile } from './inventory-profile.ts';
 import type { ProfileEntry } from './profile-index.ts';
 
@@ -40,7 +41,7 @@ export class ProfilePublisher {
         if (before?.digest === digest) continue;
         await savePublishedProfile(tx, { agent_url: agent, profile, digest, enrolled: extras !== undefined, published_at: now });
         const changed = before ? changedFields(before.profile as unknown as InventoryProfile, profile) : Object.keys(profile).filter((k) => k !== 'agent_url' && k !== 'updated_at');
-        events.push({ event_type: 'agent.profile_updated', entity_type: 'agent', entity_id: agent, actor, payload: { ...profile, type: 'sales', changed_fields: changed } });
+        events.push({ event_type: 'agent.profile_updated', entity_type: 'agent', entity_id: agent, actor, payload: profilePayload(profile, extras, changed) });
       }
       for (const agent of gone) {
         const before = published.get(agent);
@@ -57,6 +58,45 @@ export class ProfilePublisher {
     for (const agent of gone) this.seen.delete(agent);
     return written;
   }
+}
+
+/** Values of each list a payload carries at most (a follower needing all searches for the agent): an event stays a few tens of kilobytes. */
+export const payloadListMax = 250;
+
+/**
+ * An `agent.profile_updated` payload: the profile flat, as core/registry-event.json's
+ * agentProfilePayload has it, and again as `inventory_profile`, which the protocol's registry
+ * client keeps as its copy of the agent's inventory; the enrolled agent's name; the changed fields.
+ * A list longer than `payloadListMax` is cut, and named in `truncated_fields`.
+ */
+function profilePayload(profile: InventoryProfile, extras: AgentExtras | undefined, changed: string[]): Record<string, unknown> {
+  const truncated: string[] = [];
+  const cap = <T>(field: string, values: T[]): T[] => {
+    if (values.length <= payloadListMax) return values;
+    truncated.push(field);
+    return values.slice(0, payloadListMax);
+  };
+  const { agent_url, updated_at, ...rest } = profile;
+  const inventory_profile = {
+    ...rest,
+    channels: cap('channels', rest.channels),
+    property_types: cap('property_types', rest.property_types),
+    markets: cap('markets', rest.markets),
+    categories: cap('categories', rest.categories),
+    tags: cap('tags', rest.tags),
+    delivery_types: cap('delivery_types', rest.delivery_types),
+    format_ids: cap('format_ids', rest.format_ids),
+  };
+  return {
+    agent_url,
+    ...inventory_profile,
+    updated_at,
+    type: 'sales',
+    ...(extras ? { name: extras.name } : {}),
+    changed_fields: changed,
+    inventory_profile,
+    ...(truncated.length > 0 ? { truncated_fields: truncated } : {}),
+  };
 }
 
 function digestOf(profile: InventoryProfile): string {

@@ -1,3 +1,4 @@
+import type { AgentExtras } from './agent-extras.ts';
 import type { InventoryProfile } from './inventory-profile.ts';
 import { dimensions, type SearchQuery } from './search-query.ts';
 
@@ -5,6 +6,8 @@ export interface Ranked {
   profile: InventoryProfile;
   relevance_score: number;
   matched_filters: string[];
+  /** Who the agent is, as enrollment and probing say (absent: only the graph knows it). */
+  extras?: AgentExtras | undefined;
 }
 
 /**

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Database } from '../../../../src/db/database.ts';
 import { parseAllowList } from '../../../../src/net/allow-list.ts';
-import { ProbeWorker, probeStates, type ProbeState } from '../../../../src/registry/agents/probing/index.ts';
+import { ProbeWorker, complianceDetail, probeStates, type ProbeState } from '../../../../src/registry/agents/probing/index.ts';
 import { publicToken, startSignals } from '../../../agents/signals/harness.ts';
 import { ManualClock } from '../../../support/clock.ts';
 import { eachEngine } from '../../../support/engines.ts';
@@ -88,6 +88,17 @@ eachEngine('probing enrolled agents', (engine) => {
         storyboards_passing: 7,
         storyboards_total: 7,
         storyboards: compliance.checks.map((c) => ({ storyboard_id: c.name, status: 'passing', steps_passed: 1, steps_total: 1 })),
+        // What a follower keeps of the agent's compliance (the registry client's AgentCompliance).
+        compliance_summary: {
+          status: 'passing',
+          lifecycle_stage: 'production',
+          tracks: Object.fromEntries(compliance.checks.map((c) => [c.name, 'pass'])),
+          streak_days: 0,
+          last_checked_at: clock.now().toISOString(),
+          headline: 'all 7 checks pass',
+          verified: true,
+          verified_roles: ['signals'],
+        },
       });
       assert.deepEqual(events[1]!.payload, { agent_url: healthy, role: 'signals', verified_specialisms: ['signal-owned'], ap_version: '3' });
       assert.equal(events[1]!.entity_id, healthy);
@@ -154,6 +165,43 @@ eachEngine('probing enrolled agents', (engine) => {
       const { capabilities } = await state(healthy);
       assert.equal(capabilities!.stale, true);
       assert.equal(capabilities!.age_seconds, 25 * 3600);
+    });
+  });
+
+  describe('its compliance history', () => {
+    it('keeps since when its status holds, its last passing and failing probes, and each change of its checks', async () => {
+      // Probed passing at t0, t0+1h and t0+24h, then failing at t0+25h, t0+26h and t0+49h (now).
+      const t0 = clock.now().getTime() - 49 * hour;
+      const at = (hours: number) => new Date(t0 + hours * hour).toISOString();
+      const detail = (await complianceDetail(server.db, healthy, clock.now(), hour / 4))!;
+      assert.equal(detail.status, 'failing');
+      assert.equal(detail.status_changed_at, at(25));
+      assert.equal(detail.streak_days, 1);
+      assert.equal(detail.last_passed_at, at(24));
+      assert.equal(detail.last_failed_at, at(49));
+      assert.equal(detail.last_checked_at, at(49));
+      assert.equal(detail.check_interval_hours, 0.25);
+      const [down, up] = detail.history;
+      assert.equal(detail.history.length, 2);
+      assert.match(down!.headline!, /^reachable: connection_failed/);
+      assert.deepEqual(down, { changed_at: at(25), previous_status: 'passing', current_status: 'failing', headline: down!.headline, checks_passing: 0, checks_total: 7 });
+      assert.deepEqual(up, { changed_at: at(0), previous_status: 'unknown', current_status: 'passing', headline: 'all 7 checks pass', checks_passing: 7, checks_total: 7 });
+      assert.match(detail.headline!, /^reachable: connection_failed/);
+    });
+
+    it('is kept for a private agent too, whose probes change no feed event (the feed shows the public catalog)', async () => {
+      const url = `${fake.url}/private/mcp`;
+      await enrollAgent(server.db, url, 'signals', clock.now());
+      await server.db.query(`update registry_agents set visibility = 'private' where agent_url = $1`, [url]);
+      await newEvents();
+      await worker.probeDue();
+      assert.deepEqual(await newEvents(), []);
+      const detail = (await complianceDetail(server.db, url, clock.now(), hour / 4))!;
+      assert.equal(detail.status, 'failing');
+      assert.deepEqual(detail.history.map((c) => [c.previous_status, c.current_status]), [['unknown', 'failing']]);
+      await server.db.query('delete from registry_agents where agent_url = $1', [url]);
+      assert.equal(await complianceDetail(server.db, url, clock.now(), hour / 4), undefined, 'gone with its agent');
+      assert.equal((await server.db.query('select 1 from registry_agent_compliance_changes where agent_url = $1', [url])).length, 0);
     });
   });
 
