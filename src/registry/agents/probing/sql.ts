@@ -2,7 +2,7 @@ import type { Queryable } from '../../../db/database.ts';
 import type { ComplianceCheck, ComplianceStatus } from './compliance.ts';
 import type { InventorySummary } from './inventory.ts';
 
-/** Every query of agent probing (tables registry_agent_probes, migrations 0033 and 0041, and registry_agent_compliance_changes). */
+/** Every query of agent probing (tables registry_agent_probes, migrations 0033 and 0042, and registry_agent_compliance_changes). */
 
 /** A probe row with its agent's catalog type and visibility. */
 export interface ProbeRow {
