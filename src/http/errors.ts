@@ -20,6 +20,9 @@ export function registerErrorRendering(app: FastifyInstance): void {
   );
 }
 
+/** The longest path parameter, as sent (percent-encoded): an agent URL of 2,048 characters encoded. */
+export const maxPathParamLength = 6144;
+
 /**
  * What Fastify answers itself unless told otherwise, before any route or error handler: a URL it
  * cannot decode or a path parameter over its length limit (the router's `frameworkErrors`), and a
@@ -28,6 +31,9 @@ export function registerErrorRendering(app: FastifyInstance): void {
  * catalogue's shape too.
  */
 export const frameworkRefusals = {
+  // Agent URLs ride in paths (`/api/registry/agents/{url}/compliance`): one of 2,048 characters,
+  // percent-encoded, fits. The router's own default (100) refused ordinary long agent URLs.
+  maxParamLength: maxPathParamLength,
   frameworkErrors: (err: FastifyError, _request: FastifyRequest, reply: FastifyReply) => send(reply, toApError(err)),
   clientErrorHandler(this: FastifyInstance, err: Error & { code?: string }, socket: Duplex) {
     // A connection reset or already closed has no one to answer.

@@ -163,6 +163,10 @@ eachEngine('the registry client’s agent discovery', (engine) => {
       assert.equal(path.status, 404);
       assert.equal(path.body['error'], 'route_not_found');
       assert.equal((await registry.get('/api/registry/agents/not%20a%20url/compliance')).status, 400);
+      // A long agent URL, percent-encoded in the path as the client sends it, is still asked about.
+      const long = `https://agents.example/${'segment/'.repeat(40)}mcp`;
+      const longAnswer = await registry.get(`/api/registry/agents/${encodeURIComponent(long)}/compliance`);
+      assert.deepEqual([longAnswer.status, longAnswer.body['error']], [404, 'not_found']);
     });
   });
 

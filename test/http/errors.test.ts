@@ -3,6 +3,7 @@ import { after, before, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Database } from '../../src/db/database.ts';
+import { maxPathParamLength } from '../../src/http/errors.ts';
 import { ApError } from '../../src/protocol/errors.ts';
 import { eachEngine } from '../support/engines.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -114,7 +115,7 @@ eachEngine('error responses', (engine) => {
     for (const [path, message] of [
       ['/probe/items/%ZZ', 'The request URL is malformed.'],
       ['/probe/items/%ED%A0%80', 'The request URL is malformed.'],
-      [`/probe/items/${'x'.repeat(101)}`, 'A path segment of the request URL is too long.'],
+      [`/probe/items/${'x'.repeat(maxPathParamLength + 1)}`, 'A path segment of the request URL is too long.'],
     ] as const) {
       const res = await fetch(`${server.url}${path}`);
       assert.equal(res.status, 400, path);

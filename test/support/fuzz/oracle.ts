@@ -1,3 +1,4 @@
+import { maxPathParamLength } from '../../../src/http/errors.ts';
 import { agentErrorCatalogue, errorCatalogue } from '../../../src/protocol/errors.ts';
 import type { Exchange } from './exchange.ts';
 
@@ -23,12 +24,11 @@ export function familyOf(pathname: string): Family {
   return 'registry';
 }
 
-// find-my-way's default limit on a path parameter.
-const maxParamLength = 100;
+const decodes = (segment: string): boolean => typeof decodeURIComponent(segment) === 'string';
 
 function routable(pathname: string): boolean {
   try {
-    return pathname.split('/').every((segment) => decodeURIComponent(segment).length <= maxParamLength);
+    return pathname.split('/').every((segment) => segment.length <= maxPathParamLength && decodes(segment));
   } catch {
     return false;
   }
