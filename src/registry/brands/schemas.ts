@@ -46,6 +46,8 @@ export const BrandEntry = Type.Object(
     house_domain: Type.String(),
     source: Source,
     brand_manifest: Type.Ref('BrandManifest'),
+    has_manifest: Type.Boolean({ description: 'Whether the brand has any identity data (a non-empty `brand_manifest`).' }),
+    verified: Type.Boolean({ description: 'True when the brand comes from its house’s own brand.json (source `brand_json`).' }),
     revision_number: Type.Integer({ minimum: 0 }),
     updated_at: Type.String({ format: 'date-time' }),
   },
@@ -69,13 +71,29 @@ export const SaveBody = Type.Object(
 
 export const SaveResult = saveResult({ domain: Type.String() }, 'Only when an existing brand was updated.', 'The saved brand.');
 
-export const RegistryQuery = registryQuery(Source, 'Case-insensitive substring of the domain or name.');
+/** The listing's filter also takes `hosted`, a source the protocol's registry client names and no brand here has: it lists none. */
+const ListedSource = Type.Union([...Source.anyOf, Type.Literal('hosted')], { description: '`hosted` (brands their owners host on a registry) matches no brand here.' });
+
+export const RegistryQuery = registryQuery(ListedSource, 'Case-insensitive substring of the domain or name.');
 
 export const RegistryPage = registryPage({
   listKey: 'brands',
   entry: 'BrandEntry',
   total: 'Brands matching the filters.',
   counts: Type.Object({ brand_json: Type.Integer(), enriched: Type.Integer(), community: Type.Integer() }, { description: 'Matching brands by source (ignoring the source filter).' }),
+  stats: Type.Object(
+    {
+      total: Type.Integer({ description: 'Brands matching `q`/`search` (ignoring the source filter).' }),
+      hosted: Type.Integer({ description: 'Brands hosted by their owners on the registry: none here.' }),
+      brand_json: Type.Integer(),
+      enriched: Type.Integer(),
+      community: Type.Integer(),
+      houses: Type.Integer({ description: 'Brands that are their own house.' }),
+      sub_brands: Type.Integer({ description: 'Brands of `keller_type` sub_brand.' }),
+      with_manifest: Type.Integer({ description: 'Brands with identity data.' }),
+    },
+    { description: 'The counts the protocol’s registry client reads, over the brands matching `q`/`search`.' },
+  ),
   cursor: 'Pass as `cursor` for the next page; null on the last page.',
   description: 'A page of the brand registry, ordered by domain.',
 });
@@ -85,7 +103,8 @@ export const BrandJsonDocument = Type.Object(
     domain: Type.String(),
     url: Type.String({ description: 'Where the document was fetched from.' }),
     fetched_at: Type.String({ format: 'date-time' }),
-    brand_json: Type.Record(Type.String(), Type.Unknown(), { description: 'The document exactly as fetched.' }),
+    data: Type.Record(Type.String(), Type.Unknown(), { description: 'The document exactly as fetched (where the protocol’s registry client reads it).' }),
+    brand_json: Type.Record(Type.String(), Type.Unknown(), { description: 'The same document as `data`.' }),
   },
   { description: 'The brand.json last fetched for the domain.' },
 );

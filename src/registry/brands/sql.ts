@@ -25,6 +25,15 @@ export const brandTables: EntryTables = {
   matches: `($1::text is null or e.domain ilike $1 escape '\\' or e.brand_name ilike $1 escape '\\')`,
   authoritative: 'brand_json',
   sources: ['brand_json', 'enriched', 'community'],
+  tallies: {
+    // The protocol's registry client reads a count of brands their owners host on the registry; no
+    // brand here has that source (the check constraint says which do), so it counts none, truthfully.
+    hosted: `e.source = 'hosted'`,
+    // A brand with no house of record is its own house, as resolve says.
+    houses: `(e.house_domain is null or e.house_domain = e.domain)`,
+    sub_brands: `e.keller_type = 'sub_brand'`,
+    with_manifest: `e.manifest <> '{}'::jsonb`,
+  },
   editable: ['brand_name', 'manifest'],
   restorable: ['brand_name', 'manifest', 'source', 'keller_type', 'house_domain'],
 };

@@ -4,7 +4,7 @@ import { heldSaveApplier, registerEntryRoutes } from '../entries/index.ts';
 import type { ReviewApplier } from '../homographs/index.ts';
 import { propertyKind } from './kind.ts';
 import { validateRoute } from './routes/validate.ts';
-import { PropertyEntry } from './schemas.ts';
+import { PropertyEntry, PropertyRegistryItem, PropertyResolution } from './schemas.ts';
 
 export interface PropertiesOptions {
   ctx: AppContext;
@@ -14,6 +14,8 @@ export interface PropertiesOptions {
 export const propertiesPlugin = fp<PropertiesOptions>(
   async (app, { ctx }) => {
     app.addSchema(PropertyEntry);
+    app.addSchema(PropertyResolution);
+    app.addSchema(PropertyRegistryItem);
     registerEntryRoutes(app, ctx, propertyKind);
     validateRoute(app, ctx);
   },

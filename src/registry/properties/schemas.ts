@@ -43,13 +43,30 @@ export const PropertyEntry = Type.Object(
   { $id: 'PropertyEntry', description: 'What the registry knows about a publisher domain.' },
 );
 
+const Verified = Type.Boolean({ description: 'True when the entry is the publisher’s own adagents.json as last crawled (source `adagents_json`, status `active`).' });
+
+export const PropertyResolution = Type.Object(
+  { ...PropertyEntry.properties, verified: Verified },
+  { $id: 'PropertyResolution', description: 'What the registry knows about a publisher domain, and whether the publisher itself says so.' },
+);
+
+export const PropertyRegistryItem = Type.Object(
+  {
+    ...PropertyResolution.properties,
+    domain: Type.String({ description: 'The publisher domain (as `publisher_domain`).' }),
+    property_count: Type.Integer({ minimum: 0, description: 'Properties the entry declares.' }),
+    agent_count: Type.Integer({ minimum: 0, description: 'Agents the entry authorizes.' }),
+  },
+  { $id: 'PropertyRegistryItem', description: 'A property entry as listed by the registry.' },
+);
+
 export { DomainQuery } from '../entries/index.ts';
 
-export const ResolveResponse = { $ref: 'PropertyEntry#' };
+export const ResolveResponse = { $ref: 'PropertyResolution#' };
 
 export const BulkBody = bulkBody('At most 100 publisher domains.');
 
-export const BulkResults = bulkResults('PropertyEntry');
+export const BulkResults = bulkResults('PropertyResolution');
 
 export const SaveBody = Type.Object(
   {
@@ -67,8 +84,17 @@ export const RegistryQuery = registryQuery(Source, 'Case-insensitive substring o
 
 export const RegistryPage = registryPage({
   listKey: 'properties',
-  entry: 'PropertyEntry',
+  entry: 'PropertyRegistryItem',
   counts: Type.Object({ adagents_json: Type.Integer(), community: Type.Integer() }, { description: 'Matching entries by source (ignoring the source filter).' }),
+  stats: Type.Object(
+    {
+      total: Type.Integer({ description: 'Entries matching `q`/`search` (ignoring the source filter).' }),
+      adagents_json: Type.Integer(),
+      community: Type.Integer(),
+      stale: Type.Integer({ description: 'Entries whose publisher’s adagents.json is gone or invalid.' }),
+    },
+    { description: 'Counts over the entries matching `q`/`search`, as the protocol’s registry client reads them.' },
+  ),
   description: 'A page of the property registry, ordered by publisher domain.',
 });
 
@@ -79,8 +105,13 @@ export const Validation = Type.Object(
     domain: Type.String(),
     url: Type.String(),
     valid: Type.Boolean(),
-    errors: Type.Array(Issue),
-    warnings: Type.Array(Issue),
+    status_code: Type.Optional(Type.Integer({ description: 'The HTTP status the file was served with; absent when nothing answered.' })),
+    errors: Type.Array(Type.String(), { description: 'What makes the file invalid, one line each (`<JSON path>: <message>`), as the protocol’s registry client reads them; with codes under `issues.errors`.' }),
+    warnings: Type.Array(Type.String(), { description: 'What the schema allows but a publisher should fix, one line each; with codes under `issues.warnings`.' }),
+    issues: Type.Object(
+      { errors: Type.Array(Issue), warnings: Type.Array(Issue) },
+      { description: 'The same findings with their JSON path and stable code, in the order of `errors` and `warnings`.' },
+    ),
   },
   { description: 'Whether the domain’s adagents.json is valid, and what to fix.' },
 );

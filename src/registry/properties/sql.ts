@@ -40,6 +40,7 @@ export const propertyTables: EntryTables = {
     or exists (select 1 from jsonb_array_elements(e.inventory) i where i->>'name' ilike $1 escape '\\'))`,
   authoritative: 'adagents_json',
   sources: ['adagents_json', 'community'],
+  tallies: { stale: `e.status = 'stale'` },
   editable: ['authorized_agents', 'inventory', 'contact'],
 };
 
