@@ -182,3 +182,58 @@ export const CommunitySubmissionQueued = Type.Object(
     ],
   },
 );
+
+/** The longest search `GET /api/brands/find` takes: the spec's bound on `q` filters (section 8). */
+export const maxFindText = 64;
+
+export const FindQuery = Type.Object({
+  q: Type.String({
+    minLength: 1,
+    maxLength: maxFindText,
+    description: 'A company or brand name, or part of one (at least 2 characters besides surrounding spaces, with a letter or digit); a domain finds its brand too.',
+  }),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 10 })),
+});
+
+export const CompanySearchResult = Type.Object(
+  {
+    domain: Type.String(),
+    canonical_domain: Type.String({ description: 'What the brand resolves to (its own domain).' }),
+    canonical_id: Type.String({ description: 'The brand’s id, as resolve answers it.' }),
+    brand_name: Type.String(),
+    house_domain: Type.String({ description: 'Domain of the owning house (the brand’s own when it is its own house).' }),
+    keller_type: Type.String({ description: 'master, sub_brand, endorsed or independent.' }),
+    source: Source,
+    match: Type.Union([Type.Literal('exact'), Type.Literal('prefix'), Type.Literal('words'), Type.Literal('house')], {
+      description: '`exact`: the name or domain (or one of the house’s domains for the brand) is the search; `prefix`: the name or domain starts with it; `words`: the name has each of its words as a word prefix; `house`: a brand of a house that matched.',
+    }),
+  },
+  { description: 'A brand found by name.' },
+);
+
+export const FindResult = Type.Object(
+  {
+    q: Type.String({ description: 'The search as read (trimmed).' }),
+    results: Type.Array(CompanySearchResult, { description: 'Best first: by match, then brands from brand.json, then shorter names.' }),
+  },
+  {
+    description: 'Brands found by name, ranked.',
+    examples: [
+      {
+        q: 'lumen',
+        results: [
+          {
+            domain: 'lumen-drinks.example',
+            canonical_domain: 'lumen-drinks.example',
+            canonical_id: '0193a1c2-7d4e-7a10-8b2c-5e6f7a8b9c0d',
+            brand_name: 'Lumen',
+            house_domain: 'lumen-beverages.example',
+            keller_type: 'master',
+            source: 'brand_json',
+            match: 'exact',
+          },
+        ],
+      },
+    ],
+  },
+);

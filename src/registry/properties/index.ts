@@ -3,6 +3,8 @@ import type { AppContext } from '../../context.ts';
 import { heldSaveApplier, registerEntryRoutes } from '../entries/index.ts';
 import type { ReviewApplier } from '../homographs/index.ts';
 import { propertyKind } from './kind.ts';
+import { checkReportRoute } from './routes/check-report.ts';
+import { checkRoute } from './routes/check.ts';
 import { validateRoute } from './routes/validate.ts';
 import { PropertyEntry, PropertyRegistryItem, PropertyResolution } from './schemas.ts';
 
@@ -10,7 +12,7 @@ export interface PropertiesOptions {
   ctx: AppContext;
 }
 
-/** Property resolution, listing, validation, saves, history and rollback. */
+/** Property resolution, listing, validation, list checks, saves, history and rollback. */
 export const propertiesPlugin = fp<PropertiesOptions>(
   async (app, { ctx }) => {
     app.addSchema(PropertyEntry);
@@ -18,6 +20,8 @@ export const propertiesPlugin = fp<PropertiesOptions>(
     app.addSchema(PropertyRegistryItem);
     registerEntryRoutes(app, ctx, propertyKind);
     validateRoute(app, ctx);
+    checkRoute(app, ctx);
+    checkReportRoute(app, ctx);
   },
   { name: 'properties' },
 );

@@ -19,7 +19,7 @@ export function toEntry(row: PropertyRow) {
  * Whether the entry is the publisher's own word as last read: from its adagents.json, and that
  * file still there and valid (a stale entry's file is gone or broken).
  */
-export function verified(row: PropertyRow): boolean {
+export function verified(row: Pick<PropertyRow, 'source' | 'status'>): boolean {
   return row.source === 'adagents_json' && row.status === 'active';
 }
 

@@ -115,3 +115,96 @@ export const Validation = Type.Object(
   },
   { description: 'Whether the domain’s adagents.json is valid, and what to fix.' },
 );
+
+/** The most domains one property check takes (the protocol's registry client sends up to this many). */
+export const maxCheckDomains = 10_000;
+
+export const CheckBody = Type.Object({
+  domains: Type.Array(Type.String({ minLength: 1, maxLength: 300 }), {
+    minItems: 1,
+    maxItems: maxCheckDomains,
+    description: `Publisher domains (or URLs of their sites), at most ${maxCheckDomains.toLocaleString('en')}; one that is not a domain fails the check, naming the bad ones.`,
+  }),
+});
+
+const Facts = {
+  source: Source,
+  status: Type.Union([Type.Literal('active'), Type.Literal('stale')], { description: '`stale`: the publisher’s adagents.json is gone or invalid.' }),
+  agent_count: Type.Integer({ minimum: 0, description: 'Agents the entry authorizes.' }),
+  verified: Verified,
+};
+
+const Summary = Type.Object(
+  {
+    total: Type.Integer({ minimum: 0, description: 'Domains sent.' }),
+    remove: Type.Integer({ minimum: 0 }),
+    modify: Type.Integer({ minimum: 0 }),
+    assess: Type.Integer({ minimum: 0 }),
+    ok: Type.Integer({ minimum: 0 }),
+  },
+  { description: 'How many of the domains sent fell in each bucket; each is in exactly one.' },
+);
+
+export const CheckResult = Type.Object(
+  {
+    summary: Summary,
+    remove: Type.Array(
+      Type.Object({
+        input: Type.String(),
+        canonical: Type.String(),
+        reason: Type.Union([Type.Literal('duplicate'), Type.Literal('blocked')], { description: '`duplicate`: an earlier domain of the list is the same once normalized; `blocked`: advertising or web infrastructure, never a publisher.' }),
+        domain_type: Type.Optional(Type.String({ description: 'For `blocked`: ad_server, ad_exchange, dsp, verification, measurement, tag_manager, analytics or cdn.' })),
+        blocked_reason: Type.Optional(Type.String()),
+      }),
+      { description: 'Domains to take off the list.' },
+    ),
+    modify: Type.Array(
+      Type.Object({
+        input: Type.String(),
+        canonical: Type.String({ description: 'The domain to use instead (for resolve and lookups too).' }),
+        reason: Type.String({ description: 'What normalizing changed (a removed www. or m. prefix, the spelling).' }),
+        known: Type.Boolean({ description: 'Whether the registry has an entry for the canonical domain; its facts follow when it does.' }),
+        source: Type.Optional(Source),
+        status: Type.Optional(Facts.status),
+        agent_count: Type.Optional(Facts.agent_count),
+        verified: Type.Optional(Verified),
+      }),
+      { description: 'Domains to write as their canonical form.' },
+    ),
+    assess: Type.Array(Type.Object({ domain: Type.String() }), { description: 'Domains the registry has no entry for.' }),
+    ok: Type.Array(Type.Object({ domain: Type.String(), ...Facts }), { description: 'Domains the registry has an entry for, as sent.' }),
+    report_id: Type.String({ format: 'uuid', description: 'Reads the summary back (`GET /api/properties/check/{reportId}`) until `expires_at`.' }),
+    expires_at: Type.String({ format: 'date-time' }),
+  },
+  {
+    description: 'The list sorted into four buckets, each domain sent into exactly one.',
+    examples: [
+      {
+        summary: { total: 4, remove: 2, modify: 1, assess: 0, ok: 1 },
+        remove: [
+          { input: 'dailyharbor.example', canonical: 'dailyharbor.example', reason: 'duplicate' },
+          { input: 'googlesyndication.com', canonical: 'googlesyndication.com', reason: 'blocked', domain_type: 'ad_server', blocked_reason: 'ad serving and ad-tag delivery, not a publisher' },
+        ],
+        modify: [
+          { input: 'www.dailyharbor.example', canonical: 'dailyharbor.example', reason: 'removed the www. prefix', known: true, source: 'adagents_json', status: 'active', agent_count: 3, verified: true },
+        ],
+        assess: [],
+        ok: [{ domain: 'pixelplay.example', source: 'adagents_json', status: 'active', agent_count: 2, verified: true }],
+        report_id: '0193a1c2-7d4e-7a10-8b2c-5e6f7a8b9c0d',
+        expires_at: '2026-12-08T09:00:00.000Z',
+      },
+    ],
+  },
+);
+
+export const CheckReportParams = Type.Object({ reportId: Type.String({ format: 'uuid', description: 'The `report_id` of a check.' }) });
+
+export const CheckReport = Type.Object(
+  {
+    report_id: Type.String({ format: 'uuid' }),
+    summary: Summary,
+    created_at: Type.String({ format: 'date-time' }),
+    expires_at: Type.String({ format: 'date-time' }),
+  },
+  { description: 'A check’s summary, as stored; the buckets themselves are in the check’s own answer.' },
+);
