@@ -1,6 +1,6 @@
 import type { PropertyRow } from './sql.ts';
 
-/** A property entry as resolve, the listing, the snapshot and its feed events show it. */
+/** A property entry's own fields; what resolve, the listing, the snapshot and the feed show adds to them. */
 export function toEntry(row: PropertyRow) {
   return {
     id: row.id,
@@ -23,7 +23,10 @@ export function verified(row: Pick<PropertyRow, 'source' | 'status'>): boolean {
   return row.source === 'adagents_json' && row.status === 'active';
 }
 
-/** What resolve and bulk resolve answer: the entry, and `verified` as the protocol's registry client reads it. */
+/**
+ * What resolve and bulk resolve answer, and what the feed's property events and snapshot carry (so a
+ * mirror applies it as is): the entry, and `verified` as the protocol's registry client reads it.
+ */
 export function toResolution(row: PropertyRow) {
   return { ...toEntry(row), verified: verified(row) };
 }

@@ -10,7 +10,7 @@ import { appendEvent } from '../feed/append.ts';
 import type { SnapshotSection } from '../feed/index.ts';
 import { bucket, domainsToLookUp, readDomains, type PropertyCheck, type RegistryFacts } from './check.ts';
 import { propertyKind } from './kind.ts';
-import { toEntry, verified } from './rows.ts';
+import { toResolution, verified } from './rows.ts';
 import * as sql from './sql.ts';
 import type { EditableFields, PropertyRow } from './sql.ts';
 
@@ -55,7 +55,7 @@ export const propertySnapshot: SnapshotSection = {
   entityType: 'property',
   async page(db, after, limit) {
     const rows = await sql.communityPageById(db, after, limit);
-    return rows.map((row) => ({ key: row.id, entity_type: 'property', entity_id: row.id, data: toEntry(row) }));
+    return rows.map((row) => ({ key: row.id, entity_type: 'property', entity_id: row.id, data: toResolution(row) }));
   },
 };
 
