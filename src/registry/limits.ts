@@ -6,6 +6,14 @@ export function bulkResolveLimit(config: Config, kind: 'brands' | 'properties' |
   return { name: `resolve-bulk-${kind}`, max: config.limits.bulkResolvePerMinute, windowSeconds: 60, by: 'ip' };
 }
 
+/**
+ * The property check takes a hundred times a bulk resolve's domains and stores a report, so it is
+ * limited per IP at the bulk resolves' rate (RATE_LIMIT_BULK_RESOLVE_PER_MINUTE), in its own budget.
+ */
+export function propertyCheckLimit(config: Config): RateLimitRule {
+  return { name: 'properties-check', max: config.limits.bulkResolvePerMinute, windowSeconds: 60, by: 'ip' };
+}
+
 export function saveLimits(config: Config, budget = 'save'): RateLimitRule[] {
   return [
     { name: budget, max: config.limits.savesPerHourPerPrincipal, windowSeconds: 3600, by: 'principal' },

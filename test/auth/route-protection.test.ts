@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { RouteEntry } from '../../src/http/route-table.ts';
 import { dailyPlanet, publishAdagents } from '../support/authorization-world.ts';
 import { eachEngine } from '../support/engines.ts';
+import { json } from '../support/http.ts';
 import { REDIRECT_URI } from '../support/identity.ts';
 import { startPublishers, type Publishers } from '../support/publishers.ts';
 import { postJson } from '../support/requests.ts';
@@ -57,6 +58,7 @@ const examples: Record<string, Example> = {
   'GET /api/brands/registry': { path: '/api/brands/registry' },
   'GET /api/brands/enrich': { path: '/api/brands/enrich?domain=shop.ap.test' },
   'GET /api/brands/history': { path: '/api/brands/history?domain=acme.example' },
+  'GET /api/brands/find': { path: '/api/brands/find?q=acme' },
   'GET /api/properties/resolve': { path: '/api/properties/resolve?domain=news.example' },
   'GET /api/policies/registry': { path: '/api/policies/registry' },
   'GET /api/policies/resolve': { path: '/api/policies/resolve?policy_id=acme_brand_safety' },
@@ -66,6 +68,9 @@ const examples: Record<string, Example> = {
   'GET /api/properties/registry': { path: '/api/properties/registry' },
   'GET /api/properties/validate': { path: '/api/properties/validate?domain=pub.ap.test' },
   'GET /api/properties/history': { path: '/api/properties/history?domain=news.example' },
+  'POST /api/properties/check': { path: '/api/properties/check', body: { domains: ['www.news.example', 'unknown.example'] } },
+  // Its path, with the id of a report made in `before`.
+  'GET /api/properties/check/:reportId': { path: '' },
   'GET /api/search': { path: '/api/search?q=acme' },
   'GET /api/registry/agents': { path: '/api/registry/agents?capabilities=true&properties=true' },
   'GET /api/registry/operator': { path: '/api/registry/operator?domain=operator.ap.test' },
@@ -158,6 +163,9 @@ eachEngine('route protection, from the route table', (engine) => {
     assert.equal((await postJson(`${server.url}/api/properties/save`, property)).status, 201);
     const policy = { policy_id: 'acme_brand_safety', version: '1.0.0', name: 'Acme Brand Safety', category: 'standard', enforcement: 'should', policy: 'No ads next to violent content.' };
     assert.equal((await postJson(`${server.url}/api/policies/save`, policy)).status, 201);
+    const check = await postJson(`${server.url}/api/properties/check`, { domains: ['news.example'] });
+    assert.equal(check.status, 200);
+    examples['GET /api/properties/check/:reportId'] = { path: `/api/properties/check/${(await json(check)).report_id}` };
     // An agent in the catalog, for the operator lookup (the admin key's organization needs no proof).
     assert.equal((await postJson(`${server.url}/api/registry/agents`, { agent_url: 'https://sales.operator.ap.test/mcp', type: 'sales', name: 'Operator sales' })).status, 201);
     publishers.serve('house.ap.test', '/.well-known/brand.json', { body: { house: { domain: 'house.ap.test', name: 'House' }, brands: [] } });

@@ -8,6 +8,7 @@ import { siteMetadataProvider } from './enrichment/site-metadata.ts';
 import { brandKind } from './kind.ts';
 import { brandJsonRoute } from './routes/brand-json.ts';
 import { enrichRoute } from './routes/enrich.ts';
+import { findRoute } from './routes/find.ts';
 import { submitCommunityRoute } from './routes/submit-community.ts';
 import { BrandEntry, BrandManifest, BrandResolution } from './schemas.ts';
 
@@ -21,7 +22,7 @@ export interface BrandsOptions {
   enrichment?: EnrichmentProvider | undefined;
 }
 
-/** Brand resolution, listing, enrichment, saves, history and rollback. */
+/** Brand resolution, listing, search by name, enrichment, saves, history and rollback. */
 export const brandsPlugin = fp<BrandsOptions>(
   async (app, { ctx, enrichment = defaultEnrichment(ctx) }) => {
     app.addSchema(BrandManifest);
@@ -30,6 +31,7 @@ export const brandsPlugin = fp<BrandsOptions>(
     registerEntryRoutes(app, ctx, brandKind);
     brandJsonRoute(app, ctx);
     enrichRoute(app, ctx, enrichment);
+    findRoute(app, ctx.db);
     submitCommunityRoute(app, ctx);
   },
   { name: 'brands' },

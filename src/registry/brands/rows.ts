@@ -19,7 +19,7 @@ export function toResolution(row: BrandRow) {
   };
 }
 
-/** A brand as the registry listing shows it. */
+/** A brand as the registry listing shows it: its entry, and the flags the protocol's registry client reads. */
 export function toEntry(row: BrandRow) {
   const { canonical_id, canonical_domain, ...rest } = toResolution(row);
   return {
@@ -27,6 +27,8 @@ export function toEntry(row: BrandRow) {
     domain: canonical_domain,
     ...rest,
     brand_manifest: row.manifest as BrandManifest,
+    has_manifest: Object.keys(row.manifest).length > 0,
+    verified: row.source === 'brand_json',
     revision_number: row.revision,
     updated_at: row.updated_at.toISOString(),
   };

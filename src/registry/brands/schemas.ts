@@ -46,6 +46,8 @@ export const BrandEntry = Type.Object(
     house_domain: Type.String(),
     source: Source,
     brand_manifest: Type.Ref('BrandManifest'),
+    has_manifest: Type.Boolean({ description: 'Whether the brand has any identity data (a non-empty `brand_manifest`).' }),
+    verified: Type.Boolean({ description: 'True when the brand comes from its house’s own brand.json (source `brand_json`).' }),
     revision_number: Type.Integer({ minimum: 0 }),
     updated_at: Type.String({ format: 'date-time' }),
   },
@@ -69,13 +71,29 @@ export const SaveBody = Type.Object(
 
 export const SaveResult = saveResult({ domain: Type.String() }, 'Only when an existing brand was updated.', 'The saved brand.');
 
-export const RegistryQuery = registryQuery(Source, 'Case-insensitive substring of the domain or name.');
+/** The listing's filter also takes `hosted`, a source the protocol's registry client names and no brand here has: it lists none. */
+const ListedSource = Type.Union([...Source.anyOf, Type.Literal('hosted')], { description: '`hosted` (brands their owners host on a registry) matches no brand here.' });
+
+export const RegistryQuery = registryQuery(ListedSource, 'Case-insensitive substring of the domain or name.');
 
 export const RegistryPage = registryPage({
   listKey: 'brands',
   entry: 'BrandEntry',
   total: 'Brands matching the filters.',
   counts: Type.Object({ brand_json: Type.Integer(), enriched: Type.Integer(), community: Type.Integer() }, { description: 'Matching brands by source (ignoring the source filter).' }),
+  stats: Type.Object(
+    {
+      total: Type.Integer({ description: 'Brands matching `q`/`search` (ignoring the source filter).' }),
+      hosted: Type.Integer({ description: 'Brands hosted by their owners on the registry: none here.' }),
+      brand_json: Type.Integer(),
+      enriched: Type.Integer(),
+      community: Type.Integer(),
+      houses: Type.Integer({ description: 'Brands that are their own house.' }),
+      sub_brands: Type.Integer({ description: 'Brands of `keller_type` sub_brand.' }),
+      with_manifest: Type.Integer({ description: 'Brands with identity data.' }),
+    },
+    { description: 'The counts the protocol’s registry client reads, over the brands matching `q`/`search`.' },
+  ),
   cursor: 'Pass as `cursor` for the next page; null on the last page.',
   description: 'A page of the brand registry, ordered by domain.',
 });
@@ -85,7 +103,8 @@ export const BrandJsonDocument = Type.Object(
     domain: Type.String(),
     url: Type.String({ description: 'Where the document was fetched from.' }),
     fetched_at: Type.String({ format: 'date-time' }),
-    brand_json: Type.Record(Type.String(), Type.Unknown(), { description: 'The document exactly as fetched.' }),
+    data: Type.Record(Type.String(), Type.Unknown(), { description: 'The document exactly as fetched (where the protocol’s registry client reads it).' }),
+    brand_json: Type.Record(Type.String(), Type.Unknown(), { description: 'The same document as `data`.' }),
   },
   { description: 'The brand.json last fetched for the domain.' },
 );
@@ -159,6 +178,61 @@ export const CommunitySubmissionQueued = Type.Object(
         message: 'acme-widgets.example is queued for review by a registry administrator. This endpoint is deprecated: POST /api/brands/save takes the same body and saves at once.',
         deprecated: true,
         successor: { method: 'POST', path: '/api/brands/save' },
+      },
+    ],
+  },
+);
+
+/** The longest search `GET /api/brands/find` takes: the spec's bound on `q` filters (section 8). */
+export const maxFindText = 64;
+
+export const FindQuery = Type.Object({
+  q: Type.String({
+    minLength: 1,
+    maxLength: maxFindText,
+    description: 'A company or brand name, or part of one (at least 2 characters besides surrounding spaces, with a letter or digit); a domain finds its brand too.',
+  }),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 10 })),
+});
+
+export const CompanySearchResult = Type.Object(
+  {
+    domain: Type.String(),
+    canonical_domain: Type.String({ description: 'What the brand resolves to (its own domain).' }),
+    canonical_id: Type.String({ description: 'The brand’s id, as resolve answers it.' }),
+    brand_name: Type.String(),
+    house_domain: Type.String({ description: 'Domain of the owning house (the brand’s own when it is its own house).' }),
+    keller_type: Type.String({ description: 'master, sub_brand, endorsed or independent.' }),
+    source: Source,
+    match: Type.Union([Type.Literal('exact'), Type.Literal('prefix'), Type.Literal('words'), Type.Literal('house')], {
+      description: '`exact`: the name or domain (or one of the house’s domains for the brand) is the search; `prefix`: the name or domain starts with it; `words`: the name has each of its words as a word prefix; `house`: a brand of a house that matched.',
+    }),
+  },
+  { description: 'A brand found by name.' },
+);
+
+export const FindResult = Type.Object(
+  {
+    q: Type.String({ description: 'The search as read (trimmed).' }),
+    results: Type.Array(CompanySearchResult, { description: 'Best first: by match, then brands from brand.json, then shorter names.' }),
+  },
+  {
+    description: 'Brands found by name, ranked.',
+    examples: [
+      {
+        q: 'lumen',
+        results: [
+          {
+            domain: 'lumen-drinks.example',
+            canonical_domain: 'lumen-drinks.example',
+            canonical_id: '0193a1c2-7d4e-7a10-8b2c-5e6f7a8b9c0d',
+            brand_name: 'Lumen',
+            house_domain: 'lumen-beverages.example',
+            keller_type: 'master',
+            source: 'brand_json',
+            match: 'exact',
+          },
+        ],
       },
     ],
   },

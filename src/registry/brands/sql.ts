@@ -25,6 +25,15 @@ export const brandTables: EntryTables = {
   matches: `($1::text is null or e.domain ilike $1 escape '\\' or e.brand_name ilike $1 escape '\\')`,
   authoritative: 'brand_json',
   sources: ['brand_json', 'enriched', 'community'],
+  tallies: {
+    // The protocol's registry client reads a count of brands their owners host on the registry; no
+    // brand here has that source (the check constraint says which do), so it counts none, truthfully.
+    hosted: `e.source = 'hosted'`,
+    // A brand with no house of record is its own house, as resolve says.
+    houses: `(e.house_domain is null or e.house_domain = e.domain)`,
+    sub_brands: `e.keller_type = 'sub_brand'`,
+    with_manifest: `e.manifest <> '{}'::jsonb`,
+  },
   editable: ['brand_name', 'manifest'],
   restorable: ['brand_name', 'manifest', 'source', 'keller_type', 'house_domain'],
 };
@@ -69,4 +78,61 @@ export async function upsertAuthoritative(tx: Queryable, brand: AuthoritativeBra
     );
   }
   return row!;
+}
+
+/** A brand a name search found, and how well it matched: 0 exact, 1 prefix, 2 every word, 3 a brand of a house that matched. */
+export type FoundBrand = BrandRow & { rank: number };
+
+export interface BrandSearch {
+  /** The search, trimmed and lowercased. */
+  text: string;
+  /** `text` as a domain, when it is one (an exact domain or alias match). */
+  domain: string | null;
+  /** A tsquery of the search's words, each a word prefix (`'lum':* & 'bev':*`); null when it has none. */
+  words: string | null;
+  limit: number;
+}
+
+/**
+ * How many brands each kind of match (words, name prefix, domain prefix) hands to the ranking at
+ * most: the work of a search is bounded by this, not by the registry's size. Exact matches are
+ * always ranked.
+ */
+export const findCandidates = 500;
+
+const RANKED = `order by rank, (source = 'brand_json') desc, length(brand_name), lower(brand_name), domain`;
+
+/**
+ * Brands by name, best first: exact names and domains (and a house's alias domains), then names or
+ * domains starting with the search, then names holding each of its words as a word prefix; then
+ * the other brands of a house that matched, so a company's name finds its brands. Every kind of
+ * match is read through an index (0043), and at most `findCandidates` of each are ranked.
+ */
+export async function findBrands(db: Queryable, s: BrandSearch): Promise<FoundBrand[]> {
+  const prefix = `${s.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return db.query<FoundBrand>(
+    `with candidates as (
+       (select e.id from brands e where $1::text is not null and to_tsvector('simple', e.brand_name) @@ to_tsquery('simple', $1) limit $5)
+       union (select e.id from brands e where lower(e.brand_name) like $3 escape '\\' limit $5)
+       union (select e.id from brands e where e.domain like $3 escape '\\' limit $5)
+       union (select e.id from brands e where lower(e.brand_name) = $2 or e.domain = $6)
+       union (select a.brand_id from brand_aliases a where a.domain = $6)
+     ),
+     ranked as (
+       select ${COLUMNS},
+         case when lower(e.brand_name) = $2 or e.domain = $6 or exists (select 1 from brand_aliases a where a.brand_id = e.id and a.domain = $6) then 0
+              when lower(e.brand_name) like $3 escape '\\' or e.domain like $3 escape '\\' then 1
+              else 2 end as rank
+       from candidates c join brands e on e.id = c.id
+     ),
+     best as (select * from ranked ${RANKED} limit $4),
+     family as (
+       select f.*, 3 as rank from best h
+       cross join lateral (select ${COLUMNS} from brands e where e.house_domain = h.domain and e.id <> h.id order by e.domain limit $4) f
+       where h.house_domain is null or h.house_domain = h.domain
+     )
+     select * from (select * from best union all select * from family f where not exists (select 1 from best b where b.id = f.id)) r
+     ${RANKED} limit $4`,
+    [s.words, s.text, prefix, s.limit, findCandidates, s.domain],
+  );
 }

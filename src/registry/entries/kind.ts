@@ -28,6 +28,11 @@ export interface EntryTables {
   authoritative: string;
   /** Every value of `source`, for the listing's counts. */
   sources: readonly string[];
+  /**
+   * The listing's `stats` beyond its counts by source: each a predicate over `e` (sub-brands,
+   * stale entries), counted over the matching entries in the same pass as the sources.
+   */
+  tallies: Readonly<Record<string, string>>;
   /** Columns a community save writes, in the order of `EntityKind.editableValues`. */
   editable: readonly string[];
   /** Columns a rollback restores, in the order of `EntityKind.restoredValues`; the editable ones when not given. */
@@ -50,7 +55,7 @@ export interface EntityWire<Row, Fields, Body> {
   fieldsOf(body: Body): Fields;
   /** What resolve and bulk resolve answer for a row. */
   resolution(row: Row): unknown;
-  /** What the registry listing shows of a row, under `listKey`. */
+  /** What the registry listing shows of a row, under `listKey`: the entry and the fields the protocol's registry client reads of a listed item. */
   listed(row: Row): unknown;
   listKey: 'brands' | 'properties';
   /** Members the save and rollback results carry besides success, message, id and revision_number. */

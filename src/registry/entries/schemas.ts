@@ -32,23 +32,42 @@ export function saveResult(extras: Record<string, TSchema>, revisionNumber: stri
   );
 }
 
+/** The deepest `offset` the listings page to: past it, the keyset `cursor` pages at the same cost at any depth. */
+export const maxListingOffset = 10_000;
+
+/**
+ * The listing's query. Our names and the protocol's registry client's both: `q` or `search` (the
+ * same text; both given must agree), `cursor` (keyset) or `offset` (bounded), `limit`, `source`.
+ */
 export function registryQuery(source: TSchema, q: string) {
   return Type.Object({
     q: Type.Optional(Type.String({ maxLength: maxLikeText, description: q })),
+    search: Type.Optional(Type.String({ maxLength: maxLikeText, description: 'The same as `q` (the name the protocol’s registry client sends); when both are given they must be equal.' })),
     source: Type.Optional(source),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
     cursor: Type.Optional(Cursor),
+    offset: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: maxListingOffset,
+        description: `Entries to skip, at most ${maxListingOffset.toLocaleString('en')} (what the protocol’s registry client pages by); deeper pages follow \`cursor\`. Not together with \`cursor\`.`,
+      }),
+    ),
   });
 }
 
-/** A page of the registry listing: the entries (schema `$id` `entry`) under `listKey`, counts by source and the next cursor. */
-export function registryPage(o: { listKey: string; entry: string; total?: string; counts: TSchema; cursor?: string; description: string }) {
+/**
+ * A page of the registry listing: the entries (schema `$id` `entry`) under `listKey`, counts by
+ * source, the `stats` the protocol's registry client reads and the next cursor.
+ */
+export function registryPage(o: { listKey: string; entry: string; total?: string; counts: TSchema; stats: TSchema; cursor?: string; description: string }) {
   const described = (description: string | undefined) => (description === undefined ? {} : { description });
   return Type.Object(
     {
       [o.listKey]: Type.Array(Type.Ref(o.entry)),
       total: Type.Integer(described(o.total)),
       counts: o.counts,
+      stats: o.stats,
       cursor: Type.Union([Type.String(), Type.Null()], described(o.cursor)),
       has_more: Type.Boolean(),
     },

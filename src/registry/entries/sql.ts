@@ -84,8 +84,10 @@ export async function restoreEntry<Row>(tx: Queryable, t: EntryTables, id: strin
 export interface ListFilter {
   q?: string;
   source?: string;
-  /** Domain of the last row of the previous page. */
+  /** Domain of the last row of the previous page (keyset paging). */
   after?: string;
+  /** Rows to skip (offset paging, bounded by the route). */
+  offset?: number;
   limit: number;
 }
 
@@ -94,17 +96,33 @@ export async function listPage<Row>(db: Queryable, t: EntryTables, f: ListFilter
   return db.query<Row>(
     `select ${t.columns} from ${t.entries} e
      where ${t.matches} and ($2::text is null or e.source = $2) and ($3::text is null or e.${t.domain} > $3)
-     order by e.${t.domain} limit $4`,
-    [likePattern(f.q), f.source ?? null, f.after ?? null, f.limit + 1],
+     order by e.${t.domain} limit $4 offset $5`,
+    [likePattern(f.q), f.source ?? null, f.after ?? null, f.limit + 1, f.offset ?? 0],
   );
 }
 
-/** Matching entries by source, every source present (0 when none). */
-export async function countBySource(db: Queryable, t: EntryTables, q: string | undefined): Promise<Record<string, number>> {
-  const rows = await db.query<{ source: string; n: number }>(`select e.source, count(*)::int as n from ${t.entries} e where ${t.matches} group by e.source`, [likePattern(q)]);
-  const counts: Record<string, number> = Object.fromEntries(t.sources.map((s) => [s, 0]));
-  for (const row of rows) counts[row.source] = row.n;
-  return counts;
+export interface Tally {
+  /** Matching entries by source, every source present (0 when none). */
+  bySource: Record<string, number>;
+  /** Matching entries that satisfy each of the entity's `tallies`. */
+  tallies: Record<string, number>;
+}
+
+/** The listing's counts over the entries matching `q`, by source and by the entity's tallies, in one pass. */
+export async function tally(db: Queryable, t: EntryTables, q: string | undefined): Promise<Tally> {
+  const names = Object.keys(t.tallies);
+  const columns = names.map((name, i) => `, count(*) filter (where ${t.tallies[name]})::int as t${i}`).join('');
+  const rows = await db.query<{ source: string; n: number } & Record<string, number>>(
+    `select e.source, count(*)::int as n${columns} from ${t.entries} e where ${t.matches} group by e.source`,
+    [likePattern(q)],
+  );
+  const bySource: Record<string, number> = Object.fromEntries(t.sources.map((s) => [s, 0]));
+  const tallies: Record<string, number> = Object.fromEntries(names.map((name) => [name, 0]));
+  for (const row of rows) {
+    bySource[row.source] = row.n;
+    names.forEach((name, i) => (tallies[name]! += row[`t${i}`]!));
+  }
+  return { bySource, tallies };
 }
 
 export async function insertRevision(tx: Queryable, t: EntryTables, entryId: string, rev: NewRevision): Promise<void> {

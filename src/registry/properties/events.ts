@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Queryable } from '../../db/database.ts';
 import { snapshotAt } from '../entries/index.ts';
 import { appendEvent } from '../feed/append.ts';
-import { snapshot, toEntry } from './rows.ts';
+import { snapshot, toResolution } from './rows.ts';
 import { propertyTables, type PropertyRow } from './sql.ts';
 
 /**
@@ -18,7 +18,7 @@ export async function recordChange(tx: Queryable, after: PropertyRow, actor: str
     identifiers: [{ type: 'domain', value: after.publisher_domain }],
     publisher_domain: after.publisher_domain,
     // The whole entry after the change, as the snapshot and resolve serve it, so a mirror applies it as is.
-    entry: toEntry(after),
+    entry: toResolution(after),
   };
   if (!before) {
     await appendEvent(tx, { event_type: 'property.created', entity_type: 'property', entity_id: after.id, payload: { ...common, classification: 'property' }, actor });

@@ -3,19 +3,25 @@ import type { AppContext } from '../../context.ts';
 import { heldSaveApplier, registerEntryRoutes } from '../entries/index.ts';
 import type { ReviewApplier } from '../homographs/index.ts';
 import { propertyKind } from './kind.ts';
+import { checkReportRoute } from './routes/check-report.ts';
+import { checkRoute } from './routes/check.ts';
 import { validateRoute } from './routes/validate.ts';
-import { PropertyEntry } from './schemas.ts';
+import { PropertyEntry, PropertyRegistryItem, PropertyResolution } from './schemas.ts';
 
 export interface PropertiesOptions {
   ctx: AppContext;
 }
 
-/** Property resolution, listing, validation, saves, history and rollback. */
+/** Property resolution, listing, validation, list checks, saves, history and rollback. */
 export const propertiesPlugin = fp<PropertiesOptions>(
   async (app, { ctx }) => {
     app.addSchema(PropertyEntry);
+    app.addSchema(PropertyResolution);
+    app.addSchema(PropertyRegistryItem);
     registerEntryRoutes(app, ctx, propertyKind);
     validateRoute(app, ctx);
+    checkRoute(app, ctx);
+    checkReportRoute(app, ctx);
   },
   { name: 'properties' },
 );

@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import { entriesByDomain, type EntityKind } from '../entries/index.ts';
 import { recordChange } from './events.ts';
-import { snapshot, toEntry } from './rows.ts';
+import { snapshot, toListed, toResolution } from './rows.ts';
 import * as schemas from './schemas.ts';
 import { editableValues, propertyTables, type EditableFields, type PropertyRow } from './sql.ts';
 
@@ -28,8 +28,8 @@ export const propertyKind: EntityKind<PropertyRow, EditableFields, Static<typeof
     tag: 'Property Resolution',
     domainField: 'publisher_domain',
     fieldsOf: ({ authorized_agents, properties = [], contact }) => ({ authorized_agents, inventory: properties, contact: contact ?? null }),
-    resolution: toEntry,
-    listed: toEntry,
+    resolution: toResolution,
+    listed: toListed,
     listKey: 'properties',
     resultExtras: () => ({}),
     schemas,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Clock } from '../../clock.ts';
 import { isDeepStrictEqual } from 'node:util';
 import type { Principal } from '../../auth/principal.ts';
 import { recordSkeleton } from '../homographs/index.ts';
@@ -7,8 +8,9 @@ import type { Database, Queryable } from '../../db/database.ts';
 import { lockEntry, recordRevision, saveEntry, type SaveOutcome } from '../entries/index.ts';
 import { appendEvent } from '../feed/append.ts';
 import type { SnapshotSection } from '../feed/index.ts';
+import { bucket, domainsToLookUp, readDomains, type PropertyCheck, type RegistryFacts } from './check.ts';
 import { propertyKind } from './kind.ts';
-import { toEntry } from './rows.ts';
+import { toResolution, verified } from './rows.ts';
 import * as sql from './sql.ts';
 import type { EditableFields, PropertyRow } from './sql.ts';
 
@@ -53,10 +55,34 @@ export const propertySnapshot: SnapshotSection = {
   entityType: 'property',
   async page(db, after, limit) {
     const rows = await sql.communityPageById(db, after, limit);
-    return rows.map((row) => ({ key: row.id, entity_type: 'property', entity_id: row.id, data: toEntry(row) }));
+    return rows.map((row) => ({ key: row.id, entity_type: 'property', entity_id: row.id, data: toResolution(row) }));
   },
 };
 
 function editable(f: EditableFields): Record<string, unknown> {
   return { authorized_agents: f.authorized_agents, inventory: f.inventory, contact: f.contact ?? null };
+}
+
+/** How long a property check's report can be read back. */
+export const checkReportDays = 7;
+
+/**
+ * Checks a list of publisher domains against the registry (`check.ts` says how each is sorted):
+ * one query for every entry among them, whatever the list's length. The summary is stored as a
+ * report readable for `checkReportDays`, and reports that expired meanwhile are dropped.
+ */
+export async function checkPropertyList(db: Database, clock: Clock, domains: string[]): Promise<PropertyCheck & { report: sql.CheckReportRow }> {
+  const read = readDomains(domains);
+  const facts = await sql.entryFacts(db, domainsToLookUp(read));
+  const known = new Map<string, RegistryFacts>(
+    facts.map((f) => [f.publisher_domain, { source: f.source, status: f.status, agent_count: f.agent_count, verified: verified(f) }]),
+  );
+  const check = bucket(read, known);
+  const now = clock.now();
+  const report = { id: randomUUID(), ...check.summary, created_at: now, expires_at: new Date(now.getTime() + checkReportDays * 24 * 60 * 60 * 1000) };
+  await db.transaction(async (tx) => {
+    await sql.deleteExpiredCheckReports(tx, now);
+    await sql.insertCheckReport(tx, report);
+  });
+  return { ...check, report };
 }

@@ -40,6 +40,7 @@ export const propertyTables: EntryTables = {
     or exists (select 1 from jsonb_array_elements(e.inventory) i where i->>'name' ilike $1 escape '\\'))`,
   authoritative: 'adagents_json',
   sources: ['adagents_json', 'community'],
+  tallies: { stale: `e.status = 'stale'` },
   editable: ['authorized_agents', 'inventory', 'contact'],
 };
 
@@ -78,4 +79,44 @@ export async function communityPageById(db: Queryable, after: string | undefined
     `select ${COLUMNS} from properties e where e.source = 'community' and ($1::uuid is null or e.id > $1) order by e.id limit $2`,
     [after ?? null, limit],
   );
+}
+
+/** What the property check needs of the entries among `domains`, in one query whatever their number. */
+export async function entryFacts(db: Queryable, domains: string[]): Promise<Array<{ publisher_domain: string; source: PropertySource; status: 'active' | 'stale'; agent_count: number }>> {
+  return db.query(
+    `select publisher_domain, source, status, jsonb_array_length(authorized_agents) as agent_count from properties where publisher_domain = any($1::text[])`,
+    [domains],
+  );
+}
+
+export interface CheckReportRow {
+  id: string;
+  total: number;
+  remove: number;
+  modify: number;
+  assess: number;
+  ok: number;
+  created_at: Date;
+  expires_at: Date;
+}
+
+export async function insertCheckReport(tx: Queryable, report: CheckReportRow): Promise<void> {
+  await tx.query(
+    `insert into property_check_reports (id, total, remove, modify, assess, ok, created_at, expires_at) values ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [report.id, report.total, report.remove, report.modify, report.assess, report.ok, report.created_at, report.expires_at],
+  );
+}
+
+/** Drops the reports that expired by `now`: few each time, found by their index. */
+export async function deleteExpiredCheckReports(tx: Queryable, now: Date): Promise<void> {
+  await tx.query(`delete from property_check_reports where expires_at <= $1`, [now]);
+}
+
+/** The report, unless it has expired by `now`. */
+export async function checkReport(db: Queryable, id: string, now: Date): Promise<CheckReportRow | undefined> {
+  const [row] = await db.query<CheckReportRow>(
+    `select id, total, remove, modify, assess, ok, created_at, expires_at from property_check_reports where id = $1 and expires_at > $2`,
+    [id, now],
+  );
+  return row;
 }

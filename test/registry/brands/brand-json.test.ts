@@ -54,12 +54,13 @@ eachEngine('brand.json lookup', (engine) => {
       const res = await brandJson('house.ap.test');
       assert.equal(res.status, 200);
       const body = await json(res);
-      assert.deepEqual(Object.keys(body).sort(), ['brand_json', 'domain', 'fetched_at', 'url']);
+      assert.deepEqual(Object.keys(body).sort(), ['brand_json', 'data', 'domain', 'fetched_at', 'url']);
       assert.equal(body.domain, 'house.ap.test');
       assert.equal(body.url, 'https://house.ap.test/.well-known/brand.json');
       assert.match(body.fetched_at, isoTimestamp);
       assert.ok(Math.abs(Date.parse(body.fetched_at) - Date.now()) < 60_000);
       assert.deepEqual(body.brand_json, houseDocument);
+      assert.deepEqual(body.data, houseDocument, 'the same document where the protocol’s registry client reads it');
       assert.equal(requestsFor('house.ap.test'), 1);
     });
 

@@ -71,7 +71,20 @@ eachEngine('brand registry listing', (engine) => {
     it('gives each brand its registry entry', async () => {
       const page = await list('');
       const sport = page.brands.find((b: Json) => b.domain === 'globexsport.example');
-      assert.deepEqual(Object.keys(sport).sort(), ['brand_manifest', 'brand_name', 'domain', 'house_domain', 'id', 'keller_type', 'revision_number', 'source', 'updated_at']);
+      assert.deepEqual(Object.keys(sport).sort(), [
+        'brand_manifest',
+        'brand_name',
+        'domain',
+        'has_manifest',
+        'house_domain',
+        'id',
+        'keller_type',
+        'revision_number',
+        'source',
+        'updated_at',
+        'verified',
+      ]);
+      assert.deepEqual([sport.has_manifest, sport.verified], [false, true], 'no identity data; from its house’s brand.json');
       assert.equal(sport.brand_name, 'Globex Sport');
       assert.equal(sport.keller_type, 'sub_brand');
       assert.equal(sport.house_domain, 'globex.example');
@@ -86,6 +99,7 @@ eachEngine('brand registry listing', (engine) => {
       assert.equal(alpha.keller_type, 'master');
       assert.equal(alpha.house_domain, 'alpha.example');
       assert.equal(alpha.source, 'community');
+      assert.deepEqual([alpha.has_manifest, alpha.verified], [true, false]);
 
       // Domains a house declares resolve to its brands but are not brands of their own.
       assert.ok(!domains(page).includes('globex.co.uk'));
@@ -158,6 +172,46 @@ eachEngine('brand registry listing', (engine) => {
       const res = await fetch(`${server.url}/api/brands/registry?source=crawled`);
       assert.equal(res.status, 400);
       assert.equal((await json(res)).error, 'validation_failed');
+    });
+  });
+
+  describe('the protocol’s registry client’s parameters and stats', () => {
+    it('answers stats over the brands matching the search, whatever the source filter', async () => {
+      const stats = { total: 9, hosted: 0, brand_json: 2, enriched: 1, community: 6, houses: 8, sub_brands: 1, with_manifest: 7 };
+      assert.deepEqual((await list('')).stats, stats);
+      assert.deepEqual((await list('source=community')).stats, stats);
+      assert.deepEqual((await list('q=globex')).stats, { total: 2, hosted: 0, brand_json: 2, enriched: 0, community: 0, houses: 1, sub_brands: 1, with_manifest: 0 });
+    });
+
+    it('takes search as q, and refuses the two when they differ', async () => {
+      assert.deepEqual(await list('search=alpha'), await list('q=alpha'));
+      assert.deepEqual(domains(await list('search=alpha&q=alpha')), ['alpha.example', 'foxtrot.example']);
+      const res = await fetch(`${server.url}/api/brands/registry?search=alpha&q=bravo`);
+      assert.equal(res.status, 400);
+      const body = await json(res);
+      assert.deepEqual([body.error, body.details[0].field], ['validation_failed', 'search']);
+    });
+
+    it('pages by offset, bounded, and hands over a cursor that goes on from there', async () => {
+      const byOffset = await list('limit=3&offset=3');
+      assert.deepEqual(domains(byOffset), everything.slice(3, 6));
+      assert.equal(byOffset.total, 9);
+      assert.deepEqual(domains(await list(`limit=3&cursor=${encodeURIComponent(byOffset.cursor)}`)), everything.slice(6, 9));
+      assert.deepEqual(domains(await list('limit=3&offset=6')), everything.slice(6, 9));
+      assert.deepEqual((await list('offset=9')).brands, []);
+      assert.deepEqual(domains(await list('source=community&search=a&offset=1&limit=2')), domains(await list('source=community&q=a')).slice(1, 3));
+      assert.deepEqual((await list('offset=10000')).brands, []);
+      for (const query of ['offset=10001', 'offset=-1', `offset=3&cursor=${encodeURIComponent(byOffset.cursor)}`]) {
+        const res = await fetch(`${server.url}/api/brands/registry?${query}`);
+        assert.equal(res.status, 400, query);
+        const body = await json(res);
+        assert.deepEqual([body.error, body.details[0].field], ['validation_failed', 'offset'], query);
+      }
+    });
+
+    it('takes source=hosted, which no brand here has', async () => {
+      const hosted = await list('source=hosted');
+      assert.deepEqual([hosted.brands, hosted.total, hosted.has_more], [[], 0, false]);
     });
   });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { saveAuthoritative } from '../../../src/registry/properties/service.ts';
+import { markEntryStale, saveAuthoritative } from '../../../src/registry/properties/service.ts';
 import { eachEngine } from '../../support/engines.ts';
 import { json, type Json } from '../../support/http.ts';
 import { postJson } from '../../support/requests.ts';
@@ -70,10 +70,12 @@ eachEngine('property registry listing', (engine) => {
       assert.equal(page.cursor, null);
     });
 
-    it('shows each entry as resolve does', async () => {
+    it('shows each entry as resolve does, with the summary the protocol’s registry client reads', async () => {
       const page = await json(await list('q=alphanews'));
       assert.equal(page.properties.length, 1);
-      assert.deepEqual(page.properties[0], await json(await fetch(`${server.url}/api/properties/resolve?domain=alphanews.example`)));
+      const { domain, property_count, agent_count, ...entry } = page.properties[0];
+      assert.deepEqual(entry, await json(await fetch(`${server.url}/api/properties/resolve?domain=alphanews.example`)));
+      assert.deepEqual({ domain, property_count, agent_count, verified: entry.verified }, { domain: 'alphanews.example', property_count: 1, agent_count: 0, verified: true });
     });
 
     it('answers 400 for a limit outside 1..200 and an unknown source', async () => {
@@ -175,6 +177,24 @@ eachEngine('property registry listing', (engine) => {
 
     it('an empty q lists everything', async () => {
       assert.equal((await json(await list('q='))).total, (await stored()).length);
+    });
+  });
+
+  describe('the protocol’s registry client’s parameters and stats', () => {
+    it('takes search as q and pages by offset', async () => {
+      const bySearch = await json(await list('search=news&limit=2&offset=1'));
+      const all = domainsOf(await json(await list('q=news')));
+      assert.deepEqual(domainsOf(bySearch), all.slice(1, 3));
+      assert.equal(bySearch.total, all.length);
+    });
+
+    it('counts stale entries in stats, beside the counts by source', async () => {
+      const before = await json(await list());
+      assert.deepEqual(before.stats, { total: before.total, ...before.counts, stale: 0 });
+      await server.db.transaction((tx) => markEntryStale(tx, 'betasports.example'));
+      const page = await json(await list('q=betasports'));
+      assert.deepEqual(page.stats, { total: 1, adagents_json: 1, community: 0, stale: 1 });
+      assert.equal(page.properties[0].verified, false, 'its publisher’s file is gone: not verified now');
     });
   });
 });

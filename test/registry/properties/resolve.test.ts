@@ -51,8 +51,10 @@ eachEngine('property resolution', (engine) => {
         'source',
         'status',
         'updated_at',
+        'verified',
       ]);
       assert.equal(entry.publisher_domain, 'planet.example');
+      assert.equal(entry.verified, true, 'from the publisher’s own adagents.json');
       assert.equal(entry.source, 'adagents_json');
       assert.equal(entry.status, 'active');
       assert.deepEqual(entry.authorized_agents, planetAgents);

@@ -70,7 +70,7 @@ eachEngine('adagents.json validation', (engine) => {
   describe('GET /api/properties/validate', () => {
     it('fetches the domain’s adagents.json and passes a valid file with nothing to report', async () => {
       const result = await validate('valid.ap.test');
-      assert.deepEqual(result, { domain: 'valid.ap.test', url: `https://valid.ap.test${path}`, valid: true, errors: [], warnings: [] });
+      assert.deepEqual(result, { domain: 'valid.ap.test', url: `https://valid.ap.test${path}`, valid: true, status_code: 200, errors: [], warnings: [], issues: { errors: [], warnings: [] } });
       assert.ok(publishers.seen.includes(`valid.ap.test ${path}`));
     });
 
@@ -89,7 +89,8 @@ eachEngine('adagents.json validation', (engine) => {
     it('reports schema violations as errors at their JSON path', async () => {
       const result = await validate('invalid.ap.test');
       assert.equal(result.valid, false);
-      assert.deepEqual(result.errors, [{ path: '$.authorized_agents[0].authorized_for', message: 'must be string', code: 'schema_violation' }]);
+      assert.deepEqual(result.issues.errors, [{ path: '$.authorized_agents[0].authorized_for', message: 'must be string', code: 'schema_violation' }]);
+      assert.deepEqual(result.errors, ['$.authorized_agents[0].authorized_for: must be string'], 'the same finding as a line of text, as the protocol’s registry client reads it');
       assert.deepEqual(result.warnings, []);
     });
 
@@ -97,12 +98,16 @@ eachEngine('adagents.json validation', (engine) => {
       const result = await validate('warned.ap.test');
       assert.equal(result.valid, true);
       assert.deepEqual(result.errors, []);
-      assert.deepEqual(result.warnings.map((w: Json) => `${w.code} ${w.path}`).sort(), [
+      assert.deepEqual(result.issues.warnings.map((w: Json) => `${w.code} ${w.path}`).sort(), [
         'agent_url_not_https $.authorized_agents[1].url',
         'last_updated_missing $.last_updated',
         'unknown_property_id $.authorized_agents[1].property_ids[0]',
       ]);
-      for (const warning of result.warnings) assert.equal(typeof warning.message, 'string');
+      for (const warning of result.issues.warnings) assert.equal(typeof warning.message, 'string');
+      assert.deepEqual(
+        result.warnings,
+        result.issues.warnings.map((w: Json) => `${w.path}: ${w.message}`),
+      );
     });
 
     it('reports a missing file as one error at $ with the HTTP status', async () => {
@@ -110,22 +115,25 @@ eachEngine('adagents.json validation', (engine) => {
       assert.equal(result.valid, false);
       assert.equal(result.url, `https://missing.ap.test${path}`);
       assert.equal(result.errors.length, 1);
-      assert.equal(result.errors[0].path, '$');
-      assert.equal(result.errors[0].code, 'http_status');
-      assert.match(result.errors[0].message, /404/);
+      assert.equal(result.issues.errors[0].path, '$');
+      assert.equal(result.issues.errors[0].code, 'http_status');
+      assert.match(result.issues.errors[0].message, /404/);
+      assert.equal(result.status_code, 404);
       assert.deepEqual(result.warnings, []);
       const failing = await validate('gone.ap.test');
       assert.equal(failing.valid, false);
-      assert.match(failing.errors[0].message, /500/);
+      assert.match(failing.issues.errors[0].message, /500/);
+      assert.equal(failing.status_code, 500);
+      assert.match(failing.errors[0], /^\$: .*500/);
     });
 
     it('reports a file that is not JSON as one invalid_json error at $', async () => {
       const result = await validate('html.ap.test');
       assert.equal(result.valid, false);
       assert.equal(result.errors.length, 1);
-      assert.equal(result.errors[0].path, '$');
-      assert.equal(result.errors[0].code, 'invalid_json');
-      assert.match(result.errors[0].message, /not valid JSON/);
+      assert.equal(result.issues.errors[0].path, '$');
+      assert.equal(result.issues.errors[0].code, 'invalid_json');
+      assert.match(result.issues.errors[0].message, /not valid JSON/);
       assert.deepEqual(result.warnings, []);
     });
 
@@ -133,8 +141,9 @@ eachEngine('adagents.json validation', (engine) => {
       const result = await validate('huge.ap.test');
       assert.equal(result.valid, false);
       assert.equal(result.errors.length, 1);
-      assert.equal(result.errors[0].path, '$');
-      assert.equal(result.errors[0].code, 'fetch_failed');
+      assert.equal(result.issues.errors[0].path, '$');
+      assert.equal(result.issues.errors[0].code, 'fetch_failed');
+      assert.equal(result.status_code, undefined, 'nothing answered in time and size');
       assert.deepEqual(result.warnings, []);
     });
 

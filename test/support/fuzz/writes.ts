@@ -2,7 +2,7 @@ import type { Database } from '../../../src/db/database.ts';
 
 /**
  * The tables a request writes what it was asked to (entries, their revisions and events, reviews,
- * challenges, enrollments, OAuth clients; the agents' accounts, buys, creatives, activations,
+ * property check reports, challenges, enrollments, OAuth clients; the agents' accounts, buys, creatives, activations,
  * tasks and idempotency records, which every committed mutating task writes one of). Counters,
  * caches, sessions and what background passes write on their own are left out: a refused request
  * may count against a rate limit, and a pass may run during any case.
@@ -16,6 +16,7 @@ const tables = [
   'policies',
   'policy_revisions',
   'homograph_reviews',
+  'property_check_reports',
   'ownership_challenges',
   'ownership_proofs',
   'registry_agents',

@@ -26,9 +26,28 @@ export function validateRoute(app: FastifyInstance, { fetcher }: AppContext): vo
       if (!live.ok) {
         // A 200 that is not JSON is a broken file, reported with the validator's code for it, not an HTTP failure.
         const code = live.status === undefined ? 'fetch_failed' : live.status === 200 ? 'invalid_json' : 'http_status';
-        return { domain, url: live.url, valid: false, errors: [{ path: '$', message: live.problem, code }], warnings: [] };
+        const status = live.status === undefined ? {} : { status_code: live.status };
+        return answer({ domain, url: live.url, valid: false, ...status }, [{ path: '$', message: live.problem, code }], []);
       }
-      return { domain, url: live.url, ...validateAdagentsText(live.text) };
+      const { valid, errors, warnings } = validateAdagentsText(live.text);
+      return answer({ domain, url: live.url, valid, status_code: 200 }, errors, warnings);
     },
   );
+}
+
+interface Found {
+  path: string;
+  message: string;
+  code?: string;
+}
+
+/**
+ * The protocol's registry client reads `errors` and `warnings` as lines of text, so they are
+ * that; the findings with their codes and paths, as the registry reports them everywhere else,
+ * are under `issues`.
+ */
+function answer<T>(head: T, errors: Found[], warnings: Found[]) {
+  const lines = (found: Found[]) => found.map((f) => `${f.path}: ${f.message}`);
+  const issue = ({ path, message, code }: Found) => ({ path, message, ...(code ? { code } : {}) });
+  return { ...head, errors: lines(errors), warnings: lines(warnings), issues: { errors: errors.map(issue), warnings: warnings.map(issue) } };
 }
