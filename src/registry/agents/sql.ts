@@ -97,6 +97,8 @@ export interface ExtrasRow {
   type: AgentType;
   visibility: Visibility;
   organization_id: string;
+  organization_slug: string;
+  organization_name: string;
   updated_at: Date;
   capabilities: unknown;
   capabilities_fetched_at: Date | null;
@@ -107,8 +109,8 @@ export interface ExtrasRow {
 /** Every enrolled agent's (or one's) profile inputs. */
 export async function profileInputs(db: Queryable, agentUrl?: string): Promise<ExtrasRow[]> {
   return db.query<ExtrasRow>(
-    `select a.agent_url, a.type, a.visibility, a.organization_id, a.updated_at, p.capabilities, p.capabilities_fetched_at, p.inventory
-     from registry_agents a left join registry_agent_probes p on p.agent_url = a.agent_url
+    `select a.agent_url, a.type, a.visibility, a.organization_id, o.slug as organization_slug, o.name as organization_name, a.updated_at, p.capabilities, p.capabilities_fetched_at, p.inventory
+     from registry_agents a join organizations o on o.id = a.organization_id left join registry_agent_probes p on p.agent_url = a.agent_url
      where $1::text is null or a.agent_url = $1`,
     [agentUrl ?? null],
   );
