@@ -31,12 +31,15 @@ eachEngine('the registry client’s authorization lookups', (engine) => {
   const clock = new ManualClock();
   clock.set(Date.parse('2026-11-24T09:30:00.000Z'));
 
+  let asMember: Record<string, string>;
+
   before(async () => {
     registry = await startContractRegistry(engine, { deps: { clock } });
     // A member organization that runs meridian-sales.example enrolls its sales agent in the public catalog.
     await seedOrganization(registry.server.db, { slug: member });
     await proveOwnership(registry.server.db, member, 'meridian-sales.example', clock.now());
-    const res = await postJson(`${registry.server.url}/api/registry/agents`, { agent_url: meridian, type: 'sales', name: 'Meridian sales', visibility: 'public' }, bearer(await createApiKeyFor(registry.server.db, member)));
+    asMember = bearer(await createApiKeyFor(registry.server.db, member));
+    const res = await postJson(`${registry.server.url}/api/registry/agents`, { agent_url: meridian, type: 'sales', name: 'Meridian sales', visibility: 'public' }, asMember);
     assert.equal(res.status, 201, await res.text());
     await registry.server.app.agentSearch.reload(registry.server.db);
   });
@@ -128,6 +131,23 @@ eachEngine('the registry client’s authorization lookups', (engine) => {
       const { body } = await registry.get('/api/registry/lookup/domain/trailmag.example');
       assert.deepEqual(body['authorized_agents'].map((a: Json) => a['url']), [cobalt, meridian]);
       assert.deepEqual(body['sales_agents_claiming'].map((a: Json) => a['url']), [meridian]);
+    });
+
+    it('an agent no longer listed publicly is discovered at once, though the graph did not change (the kept answer goes)', async () => {
+      const sources = async () => (await registry.get('/api/registry/lookup/domain/metroweekly.example')).body['authorized_agents'].map((a: Json) => [a['url'], a['source'], a['member']?.['slug']]);
+      assert.deepEqual(await sources(), [[bluefin, 'discovered', undefined], [meridian, 'registered', member]]);
+      const visibility = async (to: string) => {
+        const res = await fetch(`${registry.server.url}/api/registry/agents?agent_url=${encodeURIComponent(meridian)}`, { method: 'PATCH', headers: { ...asMember, 'content-type': 'application/json' }, body: JSON.stringify({ visibility: to }) });
+        assert.equal(res.status, 200, await res.text());
+        await registry.server.app.agentSearch.reload(registry.server.db);
+      };
+      await visibility('members_only');
+      try {
+        assert.deepEqual(await sources(), [[bluefin, 'discovered', undefined], [meridian, 'discovered', undefined]]);
+      } finally {
+        await visibility('public');
+      }
+      assert.deepEqual(await sources(), [[bluefin, 'discovered', undefined], [meridian, 'registered', member]]);
     });
 
     it('a domain the registry does not know answers empty lists', async () => {
