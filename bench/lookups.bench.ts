@@ -29,8 +29,12 @@ const LIVE_PUBLISHERS = 20;
  * 2. the index alone at 1M properties and 10M agent-property edges (a child process of its own);
  * 3. change-to-visible: grants and revocations committed one after another, each timed until a
  *    second `ap serve` on the same database answers the new status.
+ * BENCH_LOOKUP_PARTS (comma-separated: check, domain, change, scale) runs only those parts, e.g.
+ * `BENCH_LOOKUP_PARTS=check npm run bench -- lookups` for the per-impression check alone.
  */
 export async function lookupsBench(): Promise<void> {
+  const parts = new Set((process.env.BENCH_LOOKUP_PARTS ?? 'check,domain,change,scale').split(',').map((p) => p.trim()));
+  for (const part of parts) if (!['check', 'domain', 'change', 'scale'].includes(part)) throw new Error(`BENCH_LOOKUP_PARTS: unknown part ${part}; known: check, domain, change, scale`);
   console.log(`lookups: ${os.availableParallelism()} CPUs, load average ${os.loadavg()[0]!.toFixed(1)} at start (other processes on the machine slow both sides alike)`);
   const shared = await openSharedSchema();
   try {
@@ -39,15 +43,17 @@ export async function lookupsBench(): Promise<void> {
     await buildLiveWorld(shared.db, LIVE_PUBLISHERS);
     const first = await ready(await shared.serve());
     const computing = await ready(await shared.serve({ LOOKUP_CACHE_ENTRIES: '0' }));
-    await throughputAndLatency('validate/property-authorization', first, computing, checkPaths(), 0.6, checkMix);
-    await throughputAndLatency('lookup/domain', first, computing, domainPaths(), 0.5, domainMix);
+    if (parts.has('check')) await throughputAndLatency('validate/property-authorization', first, computing, checkPaths(), 0.6, checkMix);
+    if (parts.has('domain')) await throughputAndLatency('lookup/domain', first, computing, domainPaths(), 0.5, domainMix);
     await computing.stop();
-    const second = await ready(await shared.serve());
-    await changeToVisible(shared.db, second.url);
+    if (parts.has('change')) {
+      const second = await ready(await shared.serve());
+      await changeToVisible(shared.db, second.url);
+    }
   } finally {
     await shared.close();
   }
-  await indexAtScale();
+  if (parts.has('scale')) await indexAtScale();
   console.log(`lookups: load average ${os.loadavg()[0]!.toFixed(1)} at end`);
 }
 

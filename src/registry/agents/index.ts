@@ -53,7 +53,7 @@ export const agentCatalogPlugin = fp<AgentCatalogOptions>(
     app.decorate('agentEnrollment', enrollment);
     changeAgentRoutes(app, ctx);
     listAgentsRoute(app, ctx.db, readProbes, () => app.authorizationIndex.index);
-    const search = new AgentSearch(ctx.clock, () => app.authorizationIndex.index);
+    const search = new AgentSearch(ctx.clock, () => app.authorizationIndex.index, app.catalogMembers);
     searchAgentsRoute(app, search);
     followAgentEvents(app, ctx, search);
     app.decorate('agentSearch', search);

@@ -103,6 +103,8 @@ export interface ExtrasRow {
   name: string;
   visibility: Visibility;
   organization_id: string;
+  organization_slug: string;
+  organization_name: string;
   updated_at: Date;
   capabilities: unknown;
   capabilities_fetched_at: Date | null;
@@ -120,9 +122,9 @@ export interface ExtrasRow {
 /** Every enrolled agent's (or one's) profile inputs. */
 export async function profileInputs(db: Queryable, agentUrl?: string): Promise<ExtrasRow[]> {
   return db.query<ExtrasRow>(
-    `select a.agent_url, a.type, a.name, a.visibility, a.organization_id, a.updated_at, p.capabilities, p.capabilities_fetched_at, p.inventory,
+    `select a.agent_url, a.type, a.name, a.visibility, a.organization_id, o.slug as organization_slug, o.name as organization_name, a.updated_at, p.capabilities, p.capabilities_fetched_at, p.inventory,
        p.compliance, p.compliance_status, p.probed_at, p.compliance_status_since, p.verified, p.verified_role
-     from registry_agents a left join registry_agent_probes p on p.agent_url = a.agent_url
+     from registry_agents a join organizations o on o.id = a.organization_id left join registry_agent_probes p on p.agent_url = a.agent_url
      where $1::text is null or a.agent_url = $1`,
     [agentUrl ?? null],
   );

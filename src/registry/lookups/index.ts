@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import type { AppContext } from '../../context.ts';
 import { graphSnapshot } from '../graph/index.ts';
+import { CatalogMembers } from './catalog-members.ts';
 import { IndexAnswers } from './index-answers.ts';
 import { IndexFollower } from './index-follower.ts';
 import { checkRoutes } from './routes/check.ts';
@@ -13,6 +14,7 @@ import { lookupSchemas } from './schemas.ts';
 
 export { AuthorizationIndex, covers } from './authorization-index.ts';
 export { agentDomains, type AgentDomain } from './agent-domains.ts';
+export type { CatalogMember, CatalogMembers } from './catalog-members.ts';
 export { authorizationStatus, checkAuthorization, type Verdict } from './check.ts';
 export type { IndexFollower } from './index-follower.ts';
 export type { IndexedCollection, IndexedGrant, IndexedProperty, IndexedPublisher } from './index-records.ts';
@@ -39,16 +41,19 @@ export const lookupsPlugin = fp<LookupsOptions>(
     app.readiness.add('authorization index', () => (follower.live ? undefined : 'still loading the registry graph and catching up with the change feed'));
     // The two per-impression GETs keep their serialized answers until the index changes.
     const answers = new IndexAnswers<string>({ entries: ctx.config.lookupCacheEntries, size: answerCacheChars, sizeOf: (body, url) => body.length + url.length });
-    checkRoutes(app, follower, answers);
-    lookupDomainRoute(app, follower, answers);
+    // Fed by the agent catalog as it reads enrollments; the domain lookup names members from it.
+    const members = new CatalogMembers();
+    checkRoutes(app, follower, answers, ctx.clock);
+    lookupDomainRoute(app, follower, answers, members);
     lookupPropertyRoute(app, follower);
     lookupAgentDomainsRoute(app, follower);
-    productAuthorizationRoute(app, follower);
-    expandRoute(app, follower);
+    productAuthorizationRoute(app, follower, ctx.clock);
+    expandRoute(app, follower, ctx.clock);
     // After the feed's own onReady (registration order): its hub listens before the index reads.
     app.addHook('onReady', async () => follower.start());
     app.addHook('preClose', async () => follower.close());
     app.decorate('authorizationIndex', follower);
+    app.decorate('catalogMembers', members);
   },
   { name: 'lookups', dependencies: ['feed'] },
 );
@@ -57,5 +62,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** This process's authorization index and where it stands in the feed (tests wait on it). */
     authorizationIndex: IndexFollower;
+    /** Which member organization enrolled each publicly listed agent (the agent catalog keeps it current). */
+    catalogMembers: CatalogMembers;
   }
 }

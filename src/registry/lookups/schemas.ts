@@ -74,6 +74,12 @@ export const AuthorizationResult = Type.Object(
 
 export const CheckResponse = Type.Object(
   {
+    // First: the GET keeps its answers serialized without the time and stamps it per request (routes/check.ts).
+    checked_at: Type.String({ format: 'date-time', description: 'When the registry answered; the verdict is the index’s as of then.' }),
+    authorized: Type.Boolean({ description: '`result.status` is `authorized` (the field the protocol’s registry client reads).' }),
+    agent_url: Type.String({ description: 'The agent URL as asked.' }),
+    identifier_type: Type.Optional(Type.String({ description: 'As asked, when the property was named by identifier.' })),
+    identifier_value: Type.Optional(Type.String({ description: 'As asked, when the property was named by identifier.' })),
     result: Type.Ref('AuthorizationResult'),
     agent_url_canonical: Type.String(),
     delegation_type: Type.Union([Type.String(), Type.Null()], { description: 'The claim, else the delegation the publisher states.' }),
@@ -100,6 +106,11 @@ export const CheckResponse = Type.Object(
     $id: 'PropertyAuthorizationCheck',
     examples: [
       {
+        checked_at: '2026-11-24T09:30:00.000Z',
+        authorized: true,
+        agent_url: 'https://sales.meridian-media.example/mcp',
+        identifier_type: 'domain',
+        identifier_value: 'dailyplanet.example',
         result: { status: 'authorized', publisher_domain: 'dailyplanet.example', sales_agent_url: 'https://sales.meridian-media.example/mcp' },
         agent_url_canonical: 'https://sales.meridian-media.example/mcp',
         delegation_type: 'delegated',
@@ -183,6 +194,14 @@ export type BulkCheckBody = Static<typeof BulkCheckBody>;
 
 export const BulkCheckResponse = Type.Object({ results: Type.Array(Type.Ref('PropertyAuthorizationCheck'), { description: 'One per check, in order.' }) });
 
+/** How the agent catalog knows an agent: enrolled by a member organization and listed publicly, or only seen in the graph. */
+const catalogStanding = {
+  source: Type.Union([Type.Literal('registered'), Type.Literal('discovered')], {
+    description: '`registered`: enrolled in the public catalog by a member organization; `discovered`: known only from publishers’ and operators’ files (or not listed publicly).',
+  }),
+  member: Type.Optional(Type.Object({ slug: Type.String(), display_name: Type.String() }, { description: 'The organization that enrolled it, when registered.' })),
+};
+
 const PropertyBrief = Type.Object({ property_rid: Type.String(), property_id: Type.Union([Type.String(), Type.Null()]), name: Type.String(), status: Type.String() });
 
 export const DomainLookup = Type.Object({
@@ -197,14 +216,40 @@ export const DomainLookup = Type.Object({
     Type.Intersect([Type.Ref('LookupAuthorization'), Type.Object({ properties: Type.Array(PropertyBrief, { description: 'The domain’s properties this grant covers.' }) })]),
     { description: 'One entry per grant reaching the domain’s properties (its publisher’s, or those identified by the domain).' },
   ),
+  authorized_agents: Type.Array(
+    Type.Object({
+      url: Type.String({ description: 'The agent’s canonical URL.' }),
+      authorized_for: Type.Optional(Type.String({ description: 'What its grants say it is authorized for (several grants’ texts joined by "; ").' })),
+      ...catalogStanding,
+    }),
+    { description: 'The agents of `agents[]`, one entry per agent (the protocol’s registry client reads these).' },
+  ),
+  sales_agents_claiming: Type.Array(
+    Type.Object({ url: Type.String({ description: 'The agent’s canonical URL.' }), ...catalogStanding }),
+    {
+      description:
+        'The agent side: agents listed by an operator whose brand.json declares one of the domain’s properties (a claim to sell it, whether or not the publisher authorizes the agent), one entry per agent.',
+    },
+  ),
 });
 
-export const PropertyLookupQuery = Type.Object({ identifier_type: IdentifierType, identifier_value: IdentifierValue });
+const identifierParameter = (p: typeof IdentifierType | typeof IdentifierValue, description: string) => Type.Optional({ ...p, description });
+
+export const PropertyLookupQuery = Type.Object({
+  identifier_type: identifierParameter(IdentifierType, 'Identifier type (enums/identifier-types.json), e.g. domain, ios_bundle, roku_store_id; `type` is the same parameter.'),
+  identifier_value: identifierParameter(IdentifierValue, 'Identifier value; domains compare case-insensitively, other identifiers exactly; `value` is the same parameter.'),
+  type: identifierParameter(IdentifierType, 'The protocol’s registry client’s name for `identifier_type`.'),
+  value: identifierParameter(IdentifierValue, 'The protocol’s registry client’s name for `identifier_value`.'),
+});
+export type PropertyLookupQuery = Static<typeof PropertyLookupQuery>;
 
 export const PropertyLookup = Type.Object({
   identifier: Identifier,
+  type: Type.String({ description: '`identifier.type` (the field the protocol’s registry client reads).' }),
+  value: Type.String({ description: '`identifier.value`, normalized as compared.' }),
   properties: Type.Array(Type.Ref('LookupProperty')),
   agents: Type.Array(Type.Intersect([Type.Ref('LookupAuthorization'), Type.Object({ property_rids: Type.Array(Type.String()) })])),
+  count: Type.Integer({ description: 'Entries in `agents`.' }),
 });
 
 export const AgentDomainsQuery = Type.Object({
@@ -216,7 +261,9 @@ export const AgentDomains = Type.Object({
   agent_url: Type.String(),
   agent_url_canonical: Type.String(),
   total: Type.Integer({ description: 'Domains in all pages.' }),
-  domains: Type.Array(
+  count: Type.Integer({ description: 'Domains in this page.' }),
+  domains: Type.Array(Type.String(), { description: 'The publisher domains of this page, in order (each detailed in `publishers`).' }),
+  publishers: Type.Array(
     Type.Object({
       domain: Type.String(),
       status: Type.Union([Type.Literal('active'), Type.Literal('stale'), Type.Literal('unknown')]),
@@ -230,13 +277,23 @@ export const AgentDomains = Type.Object({
 
 export const maxSelectors = 100;
 
-/** core/publisher-property-selector.json, plus `inline` (properties given in full); checked per type by selectors.ts. */
+/**
+ * core/publisher-property-selector.json, plus `inline` (properties given in full), and the
+ * protocol's registry client's selector (`{publisher_domain, property_types?, property_ids?, tags?}`,
+ * no selection_type); checked per type by selectors.ts.
+ */
 export const Selector = Type.Object(
   {
-    selection_type: Type.Enum(['all', 'by_id', 'by_tag', 'inline']),
+    selection_type: Type.Optional(
+      Type.Enum(['all', 'by_id', 'by_tag', 'inline'], { description: 'Without it, the selector is by_id when it lists property_ids, by_tag when it lists tags, else all.' }),
+    ),
     publisher_domain: Type.Optional(Domain),
     property_ids: Type.Optional(Type.Array(PropertyId, { maxItems: 1000 })),
     property_tags: Type.Optional(Type.Array(PropertyTag, { maxItems: 1000 })),
+    tags: Type.Optional(Type.Array(PropertyTag, { maxItems: 1000, description: 'The protocol’s registry client’s name for `property_tags`.' })),
+    property_types: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9_]+$' }), { maxItems: 100, description: 'Only properties of these types (website, mobile_app, ctv_app, ...).' }),
+    ),
     properties: Type.Optional(
       Type.Array(
         Type.Object({
@@ -248,10 +305,16 @@ export const Selector = Type.Object(
       ),
     ),
   },
-  { examples: [{ publisher_domain: 'dailyplanet.example', selection_type: 'by_tag', property_tags: ['news'] }] },
+  { examples: [{ publisher_domain: 'dailyplanet.example', selection_type: 'by_tag', property_tags: ['news'] }, { publisher_domain: 'dailyplanet.example', tags: ['news'] }] },
 );
 
-export const ExpandBody = Type.Object({ publisher_properties: Type.Array(Selector, { minItems: 1, maxItems: maxSelectors }) }, { additionalProperties: false });
+export const ExpandBody = Type.Object(
+  {
+    agent_url: Type.Optional({ ...AgentUrl, description: 'The agent the product is for (the protocol’s registry client sends it); echoed, not used.' }),
+    publisher_properties: Type.Array(Selector, { minItems: 1, maxItems: maxSelectors }),
+  },
+  { additionalProperties: false },
+);
 export type ExpandBody = Static<typeof ExpandBody>;
 
 export const ExpandResponse = Type.Object({
@@ -265,7 +328,30 @@ export const ExpandResponse = Type.Object({
       identifiers: Type.Array(Identifier),
     }),
   ),
-  identifiers: Type.Array(Identifier, { description: 'Every identifier of every selector, once.' }),
+  properties: Type.Array(
+    Type.Object({
+      property_rid: Type.Union([Type.String(), Type.Null()]),
+      property_id: Type.Union([Type.String(), Type.Null()]),
+      publisher_domain: Type.Union([Type.String(), Type.Null()]),
+      name: Type.String(),
+      property_type: Type.String(),
+      identifiers: Type.Array(Identifier),
+    }),
+    { description: 'Every property of every selector, once (inline ones as given, without rid, id or publisher).' },
+  ),
+  identifiers: Type.Array(
+    Type.Object({
+      type: Type.String(),
+      value: Type.String(),
+      property_id: Type.Union([Type.String(), Type.Null()], { description: 'Of the first selected property carrying it; null when only an inline one does.' }),
+      publisher_domain: Type.Union([Type.String(), Type.Null()]),
+    }),
+    { description: 'Every identifier of every selector, once, with the property that carries it.' },
+  ),
+  property_count: Type.Integer({ description: 'Entries in `properties`.' }),
+  identifier_count: Type.Integer({ description: 'Entries in `identifiers`.' }),
+  agent_url: Type.Optional(Type.String({ description: 'As sent.' })),
+  generated_at: Type.String({ format: 'date-time' }),
 });
 
 export const ProductAuthorizationBody = Type.Object(
@@ -279,8 +365,10 @@ export const ProductAuthorizationBody = Type.Object(
 export type ProductAuthorizationBody = Static<typeof ProductAuthorizationBody>;
 
 export const ProductAuthorization = Type.Object({
+  agent_url: Type.String({ description: 'As sent.' }),
   agent_url_canonical: Type.String(),
   authorized: Type.Boolean({ description: 'Every selected property is authorized.' }),
+  checked_at: Type.String({ format: 'date-time' }),
   selectors: Type.Array(
     Type.Object({
       index: Type.Integer(),

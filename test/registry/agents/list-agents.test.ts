@@ -58,8 +58,8 @@ eachEngine('the agent list', (engine) => {
     const lookup = await json(await fetch(`${server.url}/api/registry/lookup/agent/${encodeURIComponent(agents.meridian)}/domains`));
     assert.ok(lookup.total > 0, 'the world authorizes the Meridian agent');
     assert.equal(entry.properties.publisher_count, lookup.total);
-    assert.equal(entry.properties.property_count, (lookup.domains as Json[]).reduce((sum, d) => sum + d.property_count, 0));
-    assert.deepEqual(entry.properties.publishers.map((p: Json) => p.domain), (lookup.domains as Json[]).map((d) => d.domain));
+    assert.equal(entry.properties.property_count, (lookup.publishers as Json[]).reduce((sum, d) => sum + d.property_count, 0));
+    assert.deepEqual(entry.properties.publishers.map((p: Json) => p.domain), lookup.domains);
     const other = (body.agents as Json[]).find((a) => a.agent_url === many[0])!;
     assert.deepEqual(other.properties, { publisher_count: 0, property_count: 0, publishers: [] });
     assert.equal(entry.health, undefined, 'only the enrichments asked for');

@@ -174,7 +174,7 @@ eachEngine('the operator lookup', (engine) => {
       const lookup = await json(await fetch(`${server.url}/api/registry/lookup/agent/${encodeURIComponent(agents.meridian)}/domains`));
       assert.deepEqual(
         sales.publishers,
-        (lookup.domains as Json[]).map((d) => ({ domain: d.domain, status: d.status, property_count: d.property_count })),
+        (lookup.publishers as Json[]).map((d) => ({ domain: d.domain, status: d.status, property_count: d.property_count })),
       );
       // Daily Planet authorizes its site and iOS app; Stale News authorized its site, then its file went stale.
       assert.deepEqual(sales.publishers, [

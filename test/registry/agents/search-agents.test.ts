@@ -76,8 +76,8 @@ eachEngine('agent search', (engine) => {
     assert.deepEqual(meridian.channels, ['display']);
     assert.ok(meridian.tags.includes('news'));
     const domains = await json(await fetch(`${server.url}/api/registry/lookup/agent/${encodeURIComponent(agents.meridian)}/domains`));
-    assert.equal(meridian.publisher_count, (domains.domains as Json[]).filter((d) => d.property_count > 0).length);
-    assert.equal(meridian.property_count, (domains.domains as Json[]).reduce((sum, d) => sum + d.property_count, 0));
+    assert.equal(meridian.publisher_count, (domains.publishers as Json[]).filter((d) => d.property_count > 0).length);
+    assert.equal(meridian.property_count, (domains.publishers as Json[]).reduce((sum, d) => sum + d.property_count, 0));
     for (const result of body.results as Json[]) {
       const { relevance_score: _s, matched_filters: _m, ...profile } = result;
       assert.deepEqual(validateSchema('/schemas/3.1.19/core/registry-event.json', { event_id: '0190a000-0000-7000-8000-000000000000', event_type: 'agent.profile_updated', entity_type: 'agent', entity_id: result.agent_url, actor: 'test', created_at: '2026-11-24T00:00:00.000Z', payload: profile }).errors, []);

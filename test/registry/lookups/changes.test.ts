@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { markStale } from '../../../src/registry/graph/index.ts';
 import { agents, dailyPlanet, meridianBrand, publishAdagents, publishBrandJson } from '../../support/authorization-world.ts';
 import { eachEngine } from '../../support/engines.ts';
-import { json, type Json } from '../../support/http.ts';
+import { json } from '../../support/http.ts';
 import type { TestServer } from '../../support/server.ts';
 import { checked, settled, startWorld } from './world.ts';
 
@@ -24,7 +24,7 @@ function meridianDeclaringApp(relationship: string): Record<string, unknown> {
  */
 eachEngine('authorization answers follow registry changes', (engine) => {
   let server: TestServer;
-  const meridianDomains = async () => (await json(await fetch(`${server.url}/api/registry/lookup/agent/${encodeURIComponent(agents.meridian)}/domains`))).domains.map((d: Json) => d.domain);
+  const meridianDomains = async () => (await json(await fetch(`${server.url}/api/registry/lookup/agent/${encodeURIComponent(agents.meridian)}/domains`))).domains;
 
   before(async () => {
     server = await startWorld(engine);

@@ -51,7 +51,13 @@ eachEngine('authorization lookups', (engine) => {
     });
 
     it('a domain without a known adagents.json: publisher status unknown and no agents', async () => {
-      assert.deepEqual(await ok('domain/nowhere.example'), { domain: 'nowhere.example', publisher: { status: 'unknown', property_count: 0, collection_count: 0 }, agents: [] });
+      assert.deepEqual(await ok('domain/nowhere.example'), {
+        domain: 'nowhere.example',
+        publisher: { status: 'unknown', property_count: 0, collection_count: 0 },
+        agents: [],
+        authorized_agents: [],
+        sales_agents_claiming: [],
+      });
     });
 
     it('a stale publisher says so, with the reason, and its grants cover stale properties', async () => {
@@ -97,7 +103,14 @@ eachEngine('authorization lookups', (engine) => {
     });
 
     it('an identifier nobody declares: no properties, no agents', async () => {
-      assert.deepEqual(await ok('property?identifier_type=ios_bundle&identifier_value=COM.DAILYPLANET.APP'), { identifier: { type: 'ios_bundle', value: 'COM.DAILYPLANET.APP' }, properties: [], agents: [] });
+      assert.deepEqual(await ok('property?identifier_type=ios_bundle&identifier_value=COM.DAILYPLANET.APP'), {
+        identifier: { type: 'ios_bundle', value: 'COM.DAILYPLANET.APP' },
+        type: 'ios_bundle',
+        value: 'COM.DAILYPLANET.APP',
+        properties: [],
+        agents: [],
+        count: 0,
+      });
     });
 
     it('refuses a missing or malformed identifier', async () => {
@@ -115,10 +128,12 @@ eachEngine('authorization lookups', (engine) => {
       assert.equal(body.agent_url, agents.meridian);
       assert.equal(body.agent_url_canonical, agents.meridian);
       assert.equal(body.total, 2);
+      assert.equal(body.count, 2);
+      assert.deepEqual(body.domains, ['dailyplanet.example', 'stalenews.example']);
       assert.equal(body.has_more, false);
       assert.equal(body.next_cursor, null);
       assert.deepEqual(
-        body.domains.map((d: Json) => [d.domain, d.status, d.property_count, d.authorizations.map((a: Json) => [a.source_domain, a.delegation_type, a.authorized_for])]),
+        body.publishers.map((d: Json) => [d.domain, d.status, d.property_count, d.authorizations.map((a: Json) => [a.source_domain, a.delegation_type, a.authorized_for])]),
         [
           ['dailyplanet.example', 'active', 2, [['dailyplanet.example', 'delegated', 'Display and app inventory']]],
           ['stalenews.example', 'stale', 1, [['stalenews.example', 'delegated', 'Display']]],
@@ -128,16 +143,19 @@ eachEngine('authorization lookups', (engine) => {
 
     it('pages with limit and next_cursor until has_more is false', async () => {
       const first = await json(await agentDomains(agents.meridian, '?limit=1'));
-      assert.deepEqual(first.domains.map((d: Json) => d.domain), ['dailyplanet.example']);
+      assert.deepEqual(first.domains, ['dailyplanet.example']);
+      assert.deepEqual(first.publishers.map((d: Json) => d.domain), ['dailyplanet.example']);
       assert.equal(first.total, 2);
+      assert.equal(first.count, 1);
       assert.equal(first.has_more, true);
       assert.equal(typeof first.next_cursor, 'string');
       const second = await json(await agentDomains(agents.meridian, `?limit=1&cursor=${encodeURIComponent(first.next_cursor)}`));
-      assert.deepEqual(second.domains.map((d: Json) => d.domain), ['stalenews.example']);
+      assert.deepEqual(second.domains, ['stalenews.example']);
       assert.equal(second.has_more, false);
       assert.equal(second.next_cursor, null);
       const whole = await json(await agentDomains(agents.meridian));
       assert.deepEqual([...first.domains, ...second.domains], whole.domains);
+      assert.deepEqual([...first.publishers, ...second.publishers], whole.publishers);
     });
 
     it('takes the agent URL URL-encoded in any canonical-equal form, and echoes it as given', async () => {
@@ -145,12 +163,13 @@ eachEngine('authorization lookups', (engine) => {
       const body = await json(await agentDomains(given));
       assert.equal(body.agent_url, given);
       assert.equal(body.agent_url_canonical, agents.meridian);
-      assert.deepEqual(body.domains, (await json(await agentDomains(agents.meridian))).domains);
+      const canonical = await json(await agentDomains(agents.meridian));
+      assert.deepEqual([body.domains, body.publishers], [canonical.domains, canonical.publishers]);
     });
 
     it('an agent without grants has no domains', async () => {
       const body = await json(await agentDomains('https://nobody.example/mcp'));
-      assert.deepEqual({ ...body, agent_url: undefined }, { agent_url: undefined, agent_url_canonical: 'https://nobody.example/mcp', total: 0, domains: [], next_cursor: null, has_more: false });
+      assert.deepEqual({ ...body, agent_url: undefined }, { agent_url: undefined, agent_url_canonical: 'https://nobody.example/mcp', total: 0, count: 0, domains: [], publishers: [], next_cursor: null, has_more: false });
     });
 
     it('refuses a path that is no URL, a malformed cursor and a limit outside 1..1000', async () => {

@@ -196,7 +196,17 @@ eachEngine('product authorization and selector expansion', (engine) => {
       assert.deepEqual(body.selectors[2].identifiers, [identifiers.app]);
       assert.deepEqual(body.selectors[3].identifiers, [identifiers.site, { type: 'ios_bundle', value: 'com.other.app' }]);
       assert.deepEqual(body.selectors[3].properties[0], { property_rid: null, property_id: null, name: 'Daily Planet', property_type: 'website', identifiers: body.selectors[3].identifiers });
-      assert.deepEqual(body.identifiers, [identifiers.site, identifiers.app, identifiers.ctv, { type: 'ios_bundle', value: 'com.other.app' }]);
+      // Each once overall, with the first selected property carrying it (none for one only inline).
+      assert.deepEqual(body.identifiers, [
+        { ...identifiers.site, property_id: 'site', publisher_domain: dailyPlanet },
+        { ...identifiers.app, property_id: 'ios_app', publisher_domain: dailyPlanet },
+        { ...identifiers.ctv, property_id: 'ctv', publisher_domain: dailyPlanet },
+        { type: 'ios_bundle', value: 'com.other.app', property_id: null, publisher_domain: null },
+      ]);
+      assert.equal(body.identifier_count, 4);
+      // Every property once: the catalog's three, and the inline one.
+      assert.deepEqual(body.properties.map((p: Json) => [p.property_id, p.publisher_domain]), [['site', dailyPlanet], ['ios_app', dailyPlanet], ['ctv', dailyPlanet], [null, null]]);
+      assert.equal(body.property_count, 4);
     });
 
     it('an unknown publisher expands to nothing and says so; a stale one says it is stale', async () => {
@@ -208,7 +218,7 @@ eachEngine('product authorization and selector expansion', (engine) => {
       });
       assert.deepEqual(body.selectors[0], { index: 0, selection_type: 'all', publisher_domain: 'nowhere.example', publisher_status: 'unknown', properties: [], identifiers: [] });
       assert.equal(body.selectors[1].publisher_status, 'stale');
-      assert.deepEqual(body.identifiers, [{ type: 'domain', value: 'stalenews.example' }]);
+      assert.deepEqual(body.identifiers, [{ type: 'domain', value: 'stalenews.example', property_id: 'site', publisher_domain: 'stalenews.example' }]);
     });
   });
 

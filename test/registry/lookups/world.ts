@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { Clock } from '../../../src/clock.ts';
 import { validateSchema } from '../../../src/protocol/schemas.ts';
 import { buildWorld } from '../../support/authorization-world.ts';
 import type { TestEngine } from '../../support/engines.ts';
@@ -9,9 +10,9 @@ import { startTestServer, type TestServer } from '../../support/server.ts';
 
 const AUTHORIZATION_RESULT = '/schemas/3.0.6/property/authorization-result.json';
 
-/** A test server whose index holds the whole authorization world. */
-export async function startWorld(engine: TestEngine): Promise<TestServer> {
-  const server = await startTestServer(engine);
+/** A test server whose index holds the whole authorization world (on `clock`, when given). */
+export async function startWorld(engine: TestEngine, clock?: Clock): Promise<TestServer> {
+  const server = await startTestServer(engine, clock ? { deps: { clock } } : {});
   try {
     await buildWorld(server.db);
     await settled(server);

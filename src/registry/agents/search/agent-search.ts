@@ -3,9 +3,9 @@ import type { Queryable } from '../../../db/database.ts';
 import { decodeCursor, encodeCursor } from '../../../protocol/cursor.ts';
 import { ApError } from '../../../protocol/errors.ts';
 import { RecentAnswers } from '../../../protocol/recent-answers.ts';
-import type { AuthorizationIndex } from '../../lookups/index.ts';
+import type { AuthorizationIndex, CatalogMember, CatalogMembers } from '../../lookups/index.ts';
 import { complianceSummary } from '../probing/index.ts';
-import { profileInputs } from '../sql.ts';
+import { profileInputs, type ExtrasRow } from '../sql.ts';
 import { canSee, type Viewer } from '../visibility.ts';
 import { extrasFrom, type AgentExtras } from './agent-extras.ts';
 import { ProfileIndex } from './profile-index.ts';
@@ -32,11 +32,15 @@ export class AgentSearch {
   private readonly index: () => AuthorizationIndex;
   private readonly clock: Clock;
 
-  constructor(clock: Clock, index: () => AuthorizationIndex) {
+  /** Who enrolled the publicly listed agents, for the lookups, kept as the enrollments are read here. */
+  private readonly members: CatalogMembers | undefined;
+
+  constructor(clock: Clock, index: () => AuthorizationIndex, members?: CatalogMembers) {
     this.clock = clock;
     this.profiles = new ProfileIndex(clock);
     this.snapshots = new ResultSnapshots(clock, { ttlMs: 10 * 60_000, entries: 500 });
     this.index = index;
+    this.members = members;
   }
 
   /** A page of the search as its JSON body. */
@@ -77,10 +81,20 @@ export class AgentSearch {
     const rows = await profileInputs(db, agentUrl);
     if (agentUrl !== undefined) {
       this.profiles.setExtras(agentUrl, rows[0] ? extrasFrom(rows[0]) : undefined);
+      this.members?.set(agentUrl, rows[0] ? memberOf(rows[0]) : undefined);
       return;
     }
     this.profiles.replaceExtras(new Map<string, AgentExtras>(rows.map((row) => [row.agent_url, extrasFrom(row)])));
+    this.members?.replace(new Map(rows.flatMap((row): Array<[string, CatalogMember]> => {
+      const member = memberOf(row);
+      return member ? [[row.agent_url, member]] : [];
+    })));
   }
+}
+
+/** The member organization that enrolled a publicly listed agent; none for one the public catalog does not list. */
+function memberOf(row: ExtrasRow): CatalogMember | undefined {
+  return row.visibility === 'public' ? { slug: row.organization_slug, display_name: row.organization_name } : undefined;
 }
 
 function pageOf(id: string, ranked: readonly Ranked[], offset: number, limit: number, now: Date): SearchPage {

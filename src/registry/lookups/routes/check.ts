@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../../../clock.ts';
 import { canonicalRequestAgentUrl } from '../../../protocol/agent-url.ts';
 import { normalizeRequestDomain } from '../../../protocol/domain.ts';
 import { ApError } from '../../../protocol/errors.ts';
@@ -9,7 +10,7 @@ import type { IndexAnswers } from '../index-answers.ts';
 import type { IndexFollower } from '../index-follower.ts';
 import { renderCheck } from '../render.ts';
 import { BulkCheckBody, BulkCheckResponse, CheckQuery, maxBulkChecks } from '../schemas.ts';
-import { answerFromMemory } from './answer-from-memory.ts';
+import { answerStampedFromMemory, isoStamps } from './answer-from-memory.ts';
 import { liveIndex } from './live-index.ts';
 import { perImpression } from './per-impression.ts';
 
@@ -25,7 +26,8 @@ interface OneCheck {
  * `GET /api/registry/validate/property-authorization`: the real-time check an ad server makes per
  * impression, answered from memory; `POST` the same for up to 1,000 checks at once.
  */
-export function checkRoutes(app: FastifyInstance, follower: IndexFollower, answers: IndexAnswers<string>): void {
+export function checkRoutes(app: FastifyInstance, follower: IndexFollower, answers: IndexAnswers<string>, clock: Clock): void {
+  const now = isoStamps(clock);
   app.get<{ Querystring: CheckQuery }>(
     '/api/registry/validate/property-authorization',
     {
@@ -33,18 +35,20 @@ export function checkRoutes(app: FastifyInstance, follower: IndexFollower, answe
       schema: {
         summary: 'Check an agent’s authorization for a property, in real time',
         description:
-          'Both sides: the publisher’s adagents.json must authorize the agent for the property with the claimed `delegation_type`, and an operator whose brand.json lists the agent must declare the property with a matching `relationship`. Name the property by identifier (`identifier_type` + `identifier_value`) or by `publisher_domain` + `property_id`. `result` is property/authorization-result.json; a stale property or an unknown publisher answers `unknown`, never `authorized`. Answered from an in-memory index that follows the change feed (changes are visible within a second).',
+          'Both sides: the publisher’s adagents.json must authorize the agent for the property with the claimed `delegation_type`, and an operator whose brand.json lists the agent must declare the property with a matching `relationship`. Name the property by identifier (`identifier_type` + `identifier_value`) or by `publisher_domain` + `property_id`. `result` is property/authorization-result.json; a stale property or an unknown publisher answers `unknown`, never `authorized`. `authorized` (true only when `result.status` is authorized), `agent_url`, `identifier_type`, `identifier_value` (as asked) and `checked_at` are the fields the protocol’s registry client reads. Answered from an in-memory index that follows the change feed (changes are visible within a second).',
         tags: ['Lookups & Authorization'],
         querystring: CheckQuery,
         response: { 200: { $ref: 'PropertyAuthorizationCheck#' }, ...errorResponses(400, 503) },
       },
     },
     // Synchronous: the answer comes from memory, so no promise is made per check.
+    // Kept serialized without the time, which each answer is stamped with as it is sent.
     (request, reply) =>
-      answerFromMemory(reply, follower, answers, request.url, (index) => {
+      answerStampedFromMemory(reply, follower, answers, request.url, now, (index) => {
         const q = request.query;
-        const check = readCheck({ ...q, identifier: q.identifier_type !== undefined || q.identifier_value !== undefined ? { type: q.identifier_type ?? '', value: q.identifier_value ?? '' } : undefined }, 'querystring', '');
-        return renderCheck(index, checkAuthorization(index, check), q.agent_url, check.agent, q.delegation_type);
+        const identifier = q.identifier_type !== undefined || q.identifier_value !== undefined ? { type: q.identifier_type ?? '', value: q.identifier_value ?? '' } : undefined;
+        const check = readCheck({ ...q, identifier }, 'querystring', '');
+        return answer('', q, identifier, renderCheck(index, checkAuthorization(index, check), q.agent_url, check.agent, q.delegation_type));
       }),
   );
 
@@ -63,9 +67,26 @@ export function checkRoutes(app: FastifyInstance, follower: IndexFollower, answe
     async (request) => {
       const index = liveIndex(follower);
       const checks = request.body.checks.map((c, i) => readCheck(c, 'body', `checks.${i}.`));
-      return { results: checks.map((check, i) => renderCheck(index, checkAuthorization(index, check), request.body.checks[i]!.agent_url, check.agent, check.delegation_type)) };
+      const at = now();
+      return {
+        results: checks.map((check, i) => {
+          const asked = request.body.checks[i]!;
+          return answer(at, asked, asked.identifier, renderCheck(index, checkAuthorization(index, check), asked.agent_url, check.agent, check.delegation_type));
+        }),
+      };
     },
   );
+}
+
+/** A check's answer with the fields the protocol's registry client reads: the verdict as a boolean, and the question as asked. */
+function answer<T extends string>(checkedAt: T, asked: { agent_url: string }, identifier: { type: string; value: string } | undefined, rendered: ReturnType<typeof renderCheck>) {
+  return {
+    checked_at: checkedAt,
+    authorized: rendered.result.status === 'authorized',
+    agent_url: asked.agent_url,
+    ...(identifier === undefined ? {} : { identifier_type: identifier.type, identifier_value: identifier.value }),
+    ...rendered,
+  };
 }
 
 /** One check's parameters, named by where they came from when one is missing or malformed. */

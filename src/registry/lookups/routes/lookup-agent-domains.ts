@@ -17,7 +17,7 @@ export function lookupAgentDomainsRoute(app: FastifyInstance, follower: IndexFol
       schema: {
         summary: 'Domains an agent is authorized for',
         description:
-          'The agent URL is URL-encoded into the path (`https%3A%2F%2Fsales.example%2Fmcp`) and compared in canonical form, as everywhere in the registry. Publisher domains in order, each with how many of its properties the agent may sell and the grants that say so.',
+          'The agent URL is URL-encoded into the path (`https%3A%2F%2Fsales.example%2Fmcp`) and compared in canonical form, as everywhere in the registry. Publisher domains in order, in pages: `domains` as strings (what the protocol’s registry client reads), and in `publishers` each with how many of its properties the agent may sell and the grants that say so. `count` is this page’s, `total` all pages’.',
         tags: ['Lookups & Authorization'],
         params: Type.Object({ agentUrl: Type.String({ minLength: 1, maxLength: 2048 }) }),
         querystring: AgentDomainsQuery,
@@ -41,7 +41,9 @@ export function lookupAgentDomainsRoute(app: FastifyInstance, follower: IndexFol
         agent_url: agentUrl,
         agent_url_canonical: agent,
         total: all.length,
-        domains: page,
+        count: page.length,
+        domains: page.map((d) => d.domain),
+        publishers: page,
         next_cursor: has_more ? encodeCursor({ domain: page.at(-1)!.domain }) : null,
         has_more,
       };

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../../../clock.ts';
 import { canonicalAgentUrl } from '../../../protocol/agent-url.ts';
 import { ApError } from '../../../protocol/errors.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
@@ -8,17 +9,17 @@ import type { IndexFollower } from '../index-follower.ts';
 import type { Identifier, IndexedProperty } from '../index-records.ts';
 import { authorizationResult, propertySummary, publisherStatus } from '../render.ts';
 import { maxSelectors, ProductAuthorization, ProductAuthorizationBody } from '../schemas.ts';
-import { readSelectors, selectedProperties, type Selector } from '../selectors.ts';
+import { ofType, readSelectors, selectedProperties, type Selector } from '../selectors.ts';
 import { liveIndex } from './live-index.ts';
 
 /** `POST /api/registry/validate/product-authorization`: may this agent sell what a product selects? */
-export function productAuthorizationRoute(app: FastifyInstance, follower: IndexFollower): void {
+export function productAuthorizationRoute(app: FastifyInstance, follower: IndexFollower, clock: Clock): void {
   app.post<{ Body: ProductAuthorizationBody }>(
     '/api/registry/validate/product-authorization',
     {
       schema: {
         summary: 'Validate an agent’s authorization for a product',
-        description: `An agent and a product's \`publisher_properties\` (up to ${maxSelectors} selectors): per selector, each selected property with its authorization result (the same two-sided check as the real-time endpoint), and counts. \`authorized\` is true only when every selected property is authorized.`,
+        description: `An agent and a product's \`publisher_properties\` (up to ${maxSelectors} selectors, with or without \`selection_type\`: the protocol's registry client sends \`{publisher_domain, property_types?, property_ids?, tags?}\`): per selector, each selected property with its authorization result (the same two-sided check as the real-time endpoint), and counts. \`authorized\` is true only when every selected property is authorized.`,
         tags: ['Lookups & Authorization'],
         body: ProductAuthorizationBody,
         response: { 200: ProductAuthorization, ...errorResponses(400, 413, 415, 503) },
@@ -47,7 +48,7 @@ export function productAuthorizationRoute(app: FastifyInstance, follower: IndexF
         };
       });
       const authorized = results.every((r) => r.properties.length > 0 && r.counts.authorized === r.properties.length);
-      return { agent_url_canonical: agent, authorized, selectors: results };
+      return { agent_url: agentUrl, agent_url_canonical: agent, authorized, checked_at: clock.now().toISOString(), selectors: results };
     },
   );
 }
@@ -66,9 +67,10 @@ interface Target {
 function targetsOf(index: AuthorizationIndex, s: Selector): Target[] {
   const found = (property: IndexedProperty): Target => ({ identifiers: property.identifiers, judge: (request) => checkProperty(index, request, property) });
   if (s.selection_type === 'by_id') {
-    return [...new Set(s.property_ids)].map((id) => {
+    return [...new Set(s.property_ids)].flatMap((id): Target[] => {
       const property = index.propertyById(s.publisher_domain, id);
-      return property ? found(property) : { identifiers: [], judge: (request) => checkAuthorization(index, { ...request, property: { publisher_domain: s.publisher_domain, property_id: id } }) };
+      if (property) return ofType(s, property) ? [found(property)] : [];
+      return [{ identifiers: [], judge: (request) => checkAuthorization(index, { ...request, property: { publisher_domain: s.publisher_domain, property_id: id } }) }];
     });
   }
   if (s.selection_type !== 'inline') return selectedProperties(index, s).map(found);
