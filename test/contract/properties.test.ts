@@ -7,6 +7,7 @@ import { ManualClock } from '../support/clock.ts';
 import { startContractRegistry, type ContractRegistry } from '../support/contract.ts';
 import { eachEngine } from '../support/engines.ts';
 import type { Json } from '../support/http.ts';
+import { proveOwnership } from '../support/identity.ts';
 import { startPublishers, type Publishers } from '../support/publishers.ts';
 
 /**
@@ -90,6 +91,34 @@ eachEngine('contract: property resolution', (engine) => {
       assert.deepEqual(second.body.properties.map((p: Json) => p.domain), ['metroweekly.example', 'pixelplay.example']);
       const beyond = await registry.get('/api/properties/registry?search=harbor&limit=5&offset=5');
       assert.deepEqual([beyond.body.properties, beyond.body.stats.total], [[], 1], 'the issue’s example: the search and the offset both count');
+    });
+  });
+
+  describe('saveProperty: POST /api/properties/save', () => {
+    it('takes the client’s body (authorized_agents: [], properties named by property_type, with identifiers and tags) and resolves it back', async () => {
+      const body = {
+        publisher_domain: 'community-radio.example',
+        authorized_agents: [],
+        properties: [
+          { property_type: 'website', name: 'Community Radio', identifiers: [{ type: 'domain', value: 'community-radio.example' }], tags: ['local', 'news'] },
+          { type: 'podcast', name: 'Morning Show' },
+        ],
+      };
+      // Saving needs the domain's ownership proved first (spec section 5), which the client does elsewhere.
+      await proveOwnership(registry.server.db, registry.organization, 'community-radio.example', clock.now());
+      const saved = await registry.post('/api/properties/save', body);
+      assert.equal(saved.status, 201, JSON.stringify(saved.body));
+      assert.equal(saved.body['success'], true);
+      const { status, body: resolved } = await registry.get('/api/properties/resolve?domain=community-radio.example');
+      assert.equal(status, 200);
+      assert.deepEqual(resolved['properties'], [
+        { type: 'website', name: 'Community Radio', identifiers: [{ type: 'domain', value: 'community-radio.example' }], tags: ['local', 'news'] },
+        { type: 'podcast', name: 'Morning Show' },
+      ]);
+      // A property with no type under either name is refused, naming the field.
+      const untyped = await registry.post('/api/properties/save', { ...body, properties: [{ name: 'Nameless type' }] });
+      assert.equal(untyped.status, 400);
+      assert.equal(untyped.body['error'], 'validation_failed');
     });
   });
 

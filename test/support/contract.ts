@@ -13,6 +13,8 @@ export interface ContractRegistry {
   server: TestServer;
   /** An API key of an API-tier member organization, as a client configured with `apiKey` sends. */
   apiKey: string;
+  /** That organization's slug. */
+  organization: string;
   get(path: string, options?: { anonymous?: boolean }): Promise<ContractAnswer>;
   post(path: string, body: unknown, options?: { anonymous?: boolean }): Promise<ContractAnswer>;
   close(): Promise<void>;
@@ -33,6 +35,7 @@ export async function startContractRegistry(engine: TestEngine, options: TestSer
   return {
     server,
     apiKey,
+    organization: organization.slug,
     get: async (path, { anonymous } = {}) => answer(await fetch(`${server.url}${path}`, { headers: headers(anonymous) })),
     post: async (path, body, { anonymous } = {}) =>
       answer(await fetch(`${server.url}${path}`, { method: 'POST', headers: { ...headers(anonymous), 'content-type': 'application/json' }, body: JSON.stringify(body) })),

@@ -3,7 +3,13 @@ import { entriesByDomain, type EntityKind } from '../entries/index.ts';
 import { recordChange } from './events.ts';
 import { snapshot, toListed, toResolution } from './rows.ts';
 import * as schemas from './schemas.ts';
-import { editableValues, propertyTables, type EditableFields, type PropertyRow } from './sql.ts';
+import { editableValues, propertyTables, type EditableFields, type InventoryItem, type PropertyRow } from './sql.ts';
+
+/** A saved property as the entry keeps it: its type under one name. */
+function inventoryItem({ type, property_type, ...identity }: schemas.SavedProperty): InventoryItem {
+  // The schema requires one of the two.
+  return { type: (property_type ?? type)!, ...identity };
+}
 
 /** Property entries as the shared entry machinery (resolve, listing, saves, history, rollback) sees them. */
 export const propertyKind: EntityKind<PropertyRow, EditableFields, Static<typeof schemas.SaveBody>> = {
@@ -27,7 +33,7 @@ export const propertyKind: EntityKind<PropertyRow, EditableFields, Static<typeof
     path: '/api/properties',
     tag: 'Property Resolution',
     domainField: 'publisher_domain',
-    fieldsOf: ({ authorized_agents, properties = [], contact }) => ({ authorized_agents, inventory: properties, contact: contact ?? null }),
+    fieldsOf: ({ authorized_agents, properties = [], contact }) => ({ authorized_agents, inventory: properties.map(inventoryItem), contact: contact ?? null }),
     resolution: toResolution,
     listed: toListed,
     listKey: 'properties',

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { Domain } from '../../protocol/wire/common.ts';
 import { bulkBody, bulkResults, registryPage, registryQuery, saveResult } from '../entries/index.ts';
 
@@ -12,13 +12,38 @@ const AuthorizedAgent = Type.Object(
   { additionalProperties: false },
 );
 
-const InventoryItem = Type.Object(
+const PropertyType = (description: string) => Type.String({ minLength: 1, maxLength: 50, description });
+
+const Identifier = Type.Object(
   {
-    type: Type.String({ minLength: 1, maxLength: 50, description: 'Property type, e.g. website, mobile_app, ctv_app.' }),
-    name: Type.String({ minLength: 1, maxLength: 300 }),
+    type: Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9_]+$', description: 'Identifier type (enums/identifier-types.json), e.g. domain, ios_bundle.' }),
+    value: Type.String({ minLength: 1, maxLength: 500 }),
   },
   { additionalProperties: false },
 );
+
+const identity = {
+  name: Type.String({ minLength: 1, maxLength: 300 }),
+  identifiers: Type.Optional(Type.Array(Identifier, { maxItems: 50, description: 'Known identifiers of the property (domain, bundle id, app-store id).' })),
+  tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50, description: 'Tags for by_tag property selection.' })),
+};
+
+/** A property as an entry declares it. */
+const InventoryItem = Type.Object({ type: PropertyType('Property type, e.g. website, mobile_app, ctv_app.'), ...identity });
+
+/**
+ * A property as a save declares it: `type`, as the spec shows, or `property_type`, as adagents.json
+ * and the protocol's registry client name it (it wins when both are sent).
+ */
+const SavedItem = Type.Object(
+  {
+    type: Type.Optional(PropertyType('Property type, e.g. website, mobile_app, ctv_app; or send property_type.')),
+    property_type: Type.Optional(PropertyType('The property type under the name adagents.json gives it; wins over type.')),
+    ...identity,
+  },
+  { additionalProperties: false, anyOf: [{ required: ['type'] }, { required: ['property_type'] }] },
+);
+export type SavedProperty = Static<typeof SavedItem>;
 
 const Contact = Type.Object(
   {
@@ -72,7 +97,7 @@ export const SaveBody = Type.Object(
   {
     publisher_domain: Domain,
     authorized_agents: Type.Array(AuthorizedAgent, { maxItems: 500 }),
-    properties: Type.Optional(Type.Array(InventoryItem, { maxItems: 1000 })),
+    properties: Type.Optional(Type.Array(SavedItem, { maxItems: 1000 })),
     contact: Type.Optional(Contact),
   },
   { additionalProperties: false },

@@ -13,6 +13,8 @@ export interface AuthorizedAgent {
 export interface InventoryItem {
   type: string;
   name: string;
+  identifiers?: Array<{ type: string; value: string }>;
+  tags?: string[];
 }
 
 export interface Contact {
