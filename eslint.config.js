@@ -1,4 +1,4 @@
-// Lint runs in `npm test`; it checks correctness, not formatting.
+// Lint runs in `npm test` after Prettier's check (formatting is Prettier's alone); this checks correctness.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { capabilityBoundaries } from './eslint/capability-boundaries.js';

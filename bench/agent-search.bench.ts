@@ -2,7 +2,13 @@ import os from 'node:os';
 import { loadMigrations, migrate } from '../src/db/migrate.ts';
 import { untilLogged, type ServingAp } from '../test/support/cli.ts';
 import { openSharedSchema } from '../test/support/shared-schema.ts';
-import { AGENTS, buildAgentSearchWorld, COUNTRIES, PROPERTIES_PER_PUBLISHER, PUBLISHERS } from './support/agent-search-world.ts';
+import {
+  AGENTS,
+  buildAgentSearchWorld,
+  COUNTRIES,
+  PROPERTIES_PER_PUBLISHER,
+  PUBLISHERS,
+} from './support/agent-search-world.ts';
 import { startBare } from './support/bare-process.ts';
 import { cpuSecondsOf } from './support/process-cpu.ts';
 import { benchOptions, load, type LoadResult } from './support/load.ts';
@@ -44,12 +50,18 @@ export async function agentSearchBench(): Promise<void> {
     const seeding = performance.now();
     await buildAgentSearchWorld(shared.db);
     const seeded = performance.now();
-    const ap = await shared.serve({ AP_ADMIN_KEY: TOKEN, ...(process.env.AP_NODE_OPTIONS ? { NODE_OPTIONS: process.env.AP_NODE_OPTIONS } : {}) });
+    const ap = await shared.serve({
+      AP_ADMIN_KEY: TOKEN,
+      ...(process.env.AP_NODE_OPTIONS ? { NODE_OPTIONS: process.env.AP_NODE_OPTIONS } : {}),
+    });
     await untilLogged([ap], () => ap.logs.some((line) => line.includes('agent inventory profiles derived')));
     const ready = await fetch(`${ap.url}/readyz`);
-    if (ready.status !== 200) throw new Error(`/readyz answered ${ready.status} once the profiles were derived: ${await ready.text()}`);
+    if (ready.status !== 200)
+      throw new Error(`/readyz answered ${ready.status} once the profiles were derived: ${await ready.text()}`);
     ap.discardLogs();
-    console.log(`agent search: ${AGENTS.toLocaleString('en-US')} agents, ${(PUBLISHERS * PROPERTIES_PER_PUBLISHER).toLocaleString('en-US')} properties of ${PUBLISHERS.toLocaleString('en-US')} publishers (seeded in ${((seeded - seeding) / 1000).toFixed(0)} s; the index and profiles ready ${((performance.now() - seeded) / 1000).toFixed(0)} s after)`);
+    console.log(
+      `agent search: ${AGENTS.toLocaleString('en-US')} agents, ${(PUBLISHERS * PROPERTIES_PER_PUBLISHER).toLocaleString('en-US')} properties of ${PUBLISHERS.toLocaleString('en-US')} publishers (seeded in ${((seeded - seeding) / 1000).toFixed(0)} s; the index and profiles ready ${((performance.now() - seeded) / 1000).toFixed(0)} s after)`,
+    );
     await throughputAndLatency(ap);
   } finally {
     await shared.close();
@@ -69,7 +81,10 @@ async function throughputAndLatency(ap: ServingAp): Promise<void> {
   const bare = await startBare(median);
   try {
     const servers = { ap: { url: ap.url, pid: ap.process.pid! }, bare };
-    const options = { ...benchOptions, requests: paths.map((path) => ({ method: 'GET' as const, path, headers: auth })) };
+    const options = {
+      ...benchOptions,
+      requests: paths.map((path) => ({ method: 'GET' as const, path, headers: auth })),
+    };
     for (const server of Object.values(servers)) await load(server.url, { ...options, seconds: 1 }); // warm-up
     const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
     const runs: Record<keyof typeof servers, Array<LoadResult & { cpuMicros: number }>> = { ap: [], bare: [] };
@@ -79,22 +94,28 @@ async function throughputAndLatency(ap: ServingAp): Promise<void> {
         const cpuBefore = cpuSecondsOf(pid);
         const result = await load(url, options);
         const cpuMicros = ((cpuSecondsOf(pid) - cpuBefore) * 1e6) / (result.requestsPerSecond * benchOptions.seconds);
-        if (result.errors > 0 || result.non2xx > 0) throw new Error(`agent search on ${which}: ${result.errors} errors, ${result.non2xx} non-2xx responses`);
+        if (result.errors > 0 || result.non2xx > 0)
+          throw new Error(`agent search on ${which}: ${result.errors} errors, ${result.non2xx} non-2xx responses`);
         runs[which].push({ ...result, cpuMicros });
       }
     }
-    const best = (list: Array<LoadResult & { cpuMicros: number }>) => list.reduce((a, b) => (b.requestsPerSecond > a.requestsPerSecond ? b : a));
+    const best = (list: Array<LoadResult & { cpuMicros: number }>) =>
+      list.reduce((a, b) => (b.requestsPerSecond > a.requestsPerSecond ? b : a));
     const [apBest, bareBest] = [best(runs.ap), best(runs.bare)];
     const rate = Math.round(apBest.requestsPerSecond / 2);
     const paced = { rate, seconds: benchOptions.seconds, connections: benchOptions.connections, headers: auth };
     for (const url of [bare.url, ap.url]) await pacedLoad(url, paths, { ...paced, seconds: 1 }); // warm-up
     const barePaced = await pacedLoad(bare.url, paths, paced);
     const apPaced = await pacedLoad(ap.url, paths, paced);
-    for (const r of [apPaced, barePaced]) if (r.errors > 0 || r.non2xx > 0) throw new Error(`agent search at half load: ${r.errors} errors, ${r.non2xx} non-2xx responses`);
+    for (const r of [apPaced, barePaced])
+      if (r.errors > 0 || r.non2xx > 0)
+        throw new Error(`agent search at half load: ${r.errors} errors, ${r.non2xx} non-2xx responses`);
 
     const n = (x: number) => Math.round(x).toLocaleString('en-US');
     const ratio = apBest.requestsPerSecond / bareBest.requestsPerSecond;
-    console.log(`agent search: ${paths.length} searches in rotation (${Math.min(...counts)}–${Math.max(...counts)} results a page); bare node answers a median-sized ap answer (${median.length} bytes)`);
+    console.log(
+      `agent search: ${paths.length} searches in rotation (${Math.min(...counts)}–${Math.max(...counts)} results a page); bare node answers a median-sized ap answer (${median.length} bytes)`,
+    );
     console.log(
       `agent search throughput ratio ap/bare: ${ratio.toFixed(2)} (ap ${n(apBest.requestsPerSecond)} req/s, bare ${n(bareBest.requestsPerSecond)} req/s; server CPU per request ap ${apBest.cpuMicros.toFixed(1)} µs, bare ${bareBest.cpuMicros.toFixed(1)} µs; ${benchOptions.connections} connections, ${benchOptions.seconds}s x ${rounds} rounds, best each); target >= ${targets.throughputRatio}: ${ratio >= targets.throughputRatio ? 'met' : 'NOT met'}`,
     );

@@ -55,15 +55,24 @@ export async function crawlBench(): Promise<void> {
     [BRAND_SCHEMA_ID, brandFile(0)],
   ] as const) {
     const validation = validateSchema(kind, document);
-    if (!validation.valid) throw new Error(`the bench's ${kind} does not validate: ${JSON.stringify(validation.errors[0])}`);
+    if (!validation.valid)
+      throw new Error(`the bench's ${kind} does not validate: ${JSON.stringify(validation.errors[0])}`);
   }
   const server = await startPublishers();
-  const names = new Map<string, HostMapping>(Array.from({ length: DOMAINS }, (_, i) => [domainOf(i), { address: '127.0.0.1', port: server.port }]));
+  const names = new Map<string, HostMapping>(
+    Array.from({ length: DOMAINS }, (_, i) => [domainOf(i), { address: '127.0.0.1', port: server.port }]),
+  );
   const ca = readFileSync(new URL('publishers.crt', fixtures));
   // Every name is mapped to the loopback server; the resolver knows no name, so nothing leaves loopback.
   const newFetcher = () => new SafeFetch({ resolver: staticResolver({}), allow: new AllowList([], names), ca });
-  const config: CrawlerConfig = { ...loadConfig({}, {}).crawler, hostDelayMs: 0, concurrency: CONCURRENCY, worker: false };
-  const run = (count: number, prepare: (fetcher: SafeFetch) => (i: number) => Promise<Outcome>) => phase(count, newFetcher, prepare, server.cpuMs);
+  const config: CrawlerConfig = {
+    ...loadConfig({}, {}).crawler,
+    hostDelayMs: 0,
+    concurrency: CONCURRENCY,
+    worker: false,
+  };
+  const run = (count: number, prepare: (fetcher: SafeFetch) => (i: number) => Promise<Outcome>) =>
+    phase(count, newFetcher, prepare, server.cpuMs);
   const rows: Record<string, Row> = {};
   const ratios: string[] = [];
   const notes: string[] = [];
@@ -83,7 +92,9 @@ export async function crawlBench(): Promise<void> {
       if (!engine) continue;
       try {
         await migrate(engine.db, await loadMigrations());
-        notes.push(`crawl: opening ${name} and migrating took this process's maxRSS from ${maxRssBefore} to ${maxRssMb()} MB`);
+        notes.push(
+          `crawl: opening ${name} and migrating took this process's maxRSS from ${maxRssBefore} to ${maxRssMb()} MB`,
+        );
         const crawlOnce = (fetcher: SafeFetch) => {
           const crawler = new Crawler({ db: engine.db, fetcher, clock: systemClock, config });
           return async (i: number): Promise<Outcome> => {
@@ -289,12 +300,36 @@ function adagentsFile(i: number): Record<string, unknown> {
     $schema: '/schemas/3.0.6/adagents.json',
     contact: { name: 'Ad Ops', email: `ops@${domain}` },
     properties: [
-      { property_id: 'main', property_type: 'website', name: `Bench ${i}`, identifiers: [{ type: 'domain', value: domain }], tags: ['news'] },
-      { property_id: 'shop', property_type: 'website', name: `Bench ${i} Shop`, identifiers: [{ type: 'domain', value: `shop.${domain}` }], tags: ['shopping'] },
+      {
+        property_id: 'main',
+        property_type: 'website',
+        name: `Bench ${i}`,
+        identifiers: [{ type: 'domain', value: domain }],
+        tags: ['news'],
+      },
+      {
+        property_id: 'shop',
+        property_type: 'website',
+        name: `Bench ${i} Shop`,
+        identifiers: [{ type: 'domain', value: `shop.${domain}` }],
+        tags: ['shopping'],
+      },
     ],
     authorized_agents: [
-      { url: `https://sales-${i % AGENTS}.bench.example/ap`, authorized_for: 'Display and video', authorization_type: 'property_ids', property_ids: ['main', 'shop'], delegation_type: 'direct' },
-      { url: 'https://network.bench.example/ap', authorized_for: 'Shopping inventory', authorization_type: 'property_tags', property_tags: ['shopping'], delegation_type: 'ad_network' },
+      {
+        url: `https://sales-${i % AGENTS}.bench.example/ap`,
+        authorized_for: 'Display and video',
+        authorization_type: 'property_ids',
+        property_ids: ['main', 'shop'],
+        delegation_type: 'direct',
+      },
+      {
+        url: 'https://network.bench.example/ap',
+        authorized_for: 'Shopping inventory',
+        authorization_type: 'property_tags',
+        property_tags: ['shopping'],
+        delegation_type: 'ad_network',
+      },
     ],
     last_updated: '2026-11-01T00:00:00Z',
   };
@@ -304,7 +339,15 @@ function brandFile(i: number): Record<string, unknown> {
   const domain = domainOf(i);
   return {
     house: { domain, name: `Bench ${i} Holdings`, architecture: 'branded_house' },
-    brands: [{ id: 'main', names: [{ en: `Bench ${i}` }], keller_type: 'master', url: `https://${domain}`, properties: [{ type: 'website', identifier: domain }] }],
+    brands: [
+      {
+        id: 'main',
+        names: [{ en: `Bench ${i}` }],
+        keller_type: 'master',
+        url: `https://${domain}`,
+        properties: [{ type: 'website', identifier: domain }],
+      },
+    ],
   };
 }
 
@@ -317,7 +360,9 @@ interface Publishers {
 
 /** The publishers' server, in a child process (this file with --serve-publishers), so it takes no CPU time or memory from the crawler's. */
 async function startPublishers(): Promise<Publishers> {
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--serve-publishers'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--serve-publishers'], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const exited = once(child, 'exit');
   const died = exited.then(() => Promise.reject(new Error('the publishers server exited')));
   died.catch(() => {});
@@ -347,7 +392,13 @@ function servePublishers(): void {
     const match = /^bench-(\d+)\.ap\.test(?::\d+)?$/.exec(req.headers.host ?? '');
     const i = match ? Number(match[1]) : -1;
     const body =
-      i < 0 ? undefined : req.url === '/.well-known/adagents.json' ? adagentsFile(i) : req.url === '/.well-known/brand.json' && i % BRAND_EVERY === 0 ? brandFile(i) : undefined;
+      i < 0
+        ? undefined
+        : req.url === '/.well-known/adagents.json'
+          ? adagentsFile(i)
+          : req.url === '/.well-known/brand.json' && i % BRAND_EVERY === 0
+            ? brandFile(i)
+            : undefined;
     if (body) res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     else res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
   });

@@ -15,18 +15,32 @@ export async function discoverAgentBench(): Promise<void> {
   agent.discardLogs();
   try {
     const agentHost = new URL(agent.url).host;
-    const registry = await serveAp(['--data-dir', 'memory://'], { AP_FETCH_ALLOW: agentHost, RATE_LIMIT_PROBES_PER_MINUTE: '1000000' });
+    const registry = await serveAp(['--data-dir', 'memory://'], {
+      AP_FETCH_ALLOW: agentHost,
+      RATE_LIMIT_PROBES_PER_MINUTE: '1000000',
+    });
     registry.discardLogs();
     try {
-      const options: LoadOptions = { seconds: Number(process.env.BENCH_SECONDS ?? 5), connections: Number(process.env.BENCH_PROBE_CONNECTIONS ?? 10) };
+      const options: LoadOptions = {
+        seconds: Number(process.env.BENCH_SECONDS ?? 5),
+        connections: Number(process.env.BENCH_PROBE_CONNECTIONS ?? 10),
+      };
       const headers = { 'ap-agent-authorization': `Bearer ${publicTestCredential}` };
       const probe = (url: string) => `/api/public/discover-agent?url=${encodeURIComponent(url)}`;
-      const fresh: LoadOptions = { ...options, freshKeys: true, requests: [{ method: 'GET', path: probe(`${agent.url}/sales/mcp?probe=${freshKeyMark}`), headers }] };
-      const kept: LoadOptions = { ...options, requests: [{ method: 'GET', path: probe(`${agent.url}/sales/mcp`), headers }] };
+      const fresh: LoadOptions = {
+        ...options,
+        freshKeys: true,
+        requests: [{ method: 'GET', path: probe(`${agent.url}/sales/mcp?probe=${freshKeyMark}`), headers }],
+      };
+      const kept: LoadOptions = {
+        ...options,
+        requests: [{ method: 'GET', path: probe(`${agent.url}/sales/mcp`), headers }],
+      };
       // One call by hand first: a refusal would otherwise only show as non-2xx counts.
       const first = await fetch(`${registry.url}${probe(`${agent.url}/sales/mcp`)}`, { headers });
       const answer = (await first.json()) as { protocols?: string[] };
-      if (first.status !== 200 || answer.protocols?.join() !== 'mcp,a2a') throw new Error(`discover-agent answered ${first.status}: ${JSON.stringify(answer)}`);
+      if (first.status !== 200 || answer.protocols?.join() !== 'mcp,a2a')
+        throw new Error(`discover-agent answered ${first.status}: ${JSON.stringify(answer)}`);
       await load(registry.url, { ...fresh, seconds: 1 }); // warm-up
       const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
       const runs: Record<'healthz' | 'fresh' | 'kept', LoadResult[]> = { healthz: [], fresh: [], kept: [] };
@@ -35,7 +49,10 @@ export async function discoverAgentBench(): Promise<void> {
         runs.fresh.push(await load(registry.url, fresh));
         runs.kept.push(await load(registry.url, kept));
       }
-      for (const [name, list] of Object.entries(runs)) for (const r of list) if (r.errors > 0 || r.non2xx > 0) throw new Error(`${name}: ${r.errors} errors, ${r.non2xx} non-2xx responses`);
+      for (const [name, list] of Object.entries(runs))
+        for (const r of list)
+          if (r.errors > 0 || r.non2xx > 0)
+            throw new Error(`${name}: ${r.errors} errors, ${r.non2xx} non-2xx responses`);
       const best = (list: LoadResult[]) => list.reduce((a, b) => (b.requestsPerSecond > a.requestsPerSecond ? b : a));
       const healthz = best(runs.healthz);
       const side = (r: LoadResult) =>

@@ -25,15 +25,22 @@ export async function healthzBench(): Promise<void> {
   const best = (runs: LoadResult[]) => runs.reduce((a, b) => (b.requestsPerSecond > a.requestsPerSecond ? b : a));
   const apBest = best(results.ap);
   const bareBest = best(results.bare);
-  for (const [name, r] of [['ap serve', apBest], ['bare node', bareBest]] as const) {
+  for (const [name, r] of [
+    ['ap serve', apBest],
+    ['bare node', bareBest],
+  ] as const) {
     if (r.errors > 0 || r.non2xx > 0) throw new Error(`${name}: ${r.errors} errors, ${r.non2xx} non-2xx responses`);
   }
-  console.log(`healthz: ${benchOptions.connections} connections, ${benchOptions.seconds}s x ${rounds} rounds, best round each`);
+  console.log(
+    `healthz: ${benchOptions.connections} connections, ${benchOptions.seconds}s x ${rounds} rounds, best round each`,
+  );
   console.table({
     'ap serve': row(apBest),
     'bare node': row(bareBest),
   });
-  console.log(`healthz throughput ratio ap/bare: ${(apBest.requestsPerSecond / bareBest.requestsPerSecond).toFixed(2)}`);
+  console.log(
+    `healthz throughput ratio ap/bare: ${(apBest.requestsPerSecond / bareBest.requestsPerSecond).toFixed(2)}`,
+  );
   console.log(`healthz p99 latency ratio ap/bare: ${(apBest.p99Ms / Math.max(bareBest.p99Ms, 1)).toFixed(2)}`);
 }
 

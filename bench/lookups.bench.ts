@@ -11,7 +11,16 @@ import { openSharedSchema } from '../test/support/shared-schema.ts';
 import { startBare } from './support/bare-process.ts';
 import { cpuSecondsOf } from './support/process-cpu.ts';
 import { benchOptions, load, type LoadResult } from './support/load.ts';
-import { buildLiveWorld, buildLookupWorld, checkPaths, domainPaths, liveAdagents, liveCheckPath, livePublisher, PUBLISHERS } from './support/lookup-world.ts';
+import {
+  buildLiveWorld,
+  buildLookupWorld,
+  checkPaths,
+  domainPaths,
+  liveAdagents,
+  liveCheckPath,
+  livePublisher,
+  PUBLISHERS,
+} from './support/lookup-world.ts';
 import { pacedLoad } from './support/paced-load.ts';
 
 const LIVE_PUBLISHERS = 20;
@@ -33,9 +42,15 @@ const LIVE_PUBLISHERS = 20;
  * `BENCH_LOOKUP_PARTS=check npm run bench -- lookups` for the per-impression check alone.
  */
 export async function lookupsBench(): Promise<void> {
-  const parts = new Set((process.env.BENCH_LOOKUP_PARTS ?? 'check,domain,change,scale').split(',').map((p) => p.trim()));
-  for (const part of parts) if (!['check', 'domain', 'change', 'scale'].includes(part)) throw new Error(`BENCH_LOOKUP_PARTS: unknown part ${part}; known: check, domain, change, scale`);
-  console.log(`lookups: ${os.availableParallelism()} CPUs, load average ${os.loadavg()[0]!.toFixed(1)} at start (other processes on the machine slow both sides alike)`);
+  const parts = new Set(
+    (process.env.BENCH_LOOKUP_PARTS ?? 'check,domain,change,scale').split(',').map((p) => p.trim()),
+  );
+  for (const part of parts)
+    if (!['check', 'domain', 'change', 'scale'].includes(part))
+      throw new Error(`BENCH_LOOKUP_PARTS: unknown part ${part}; known: check, domain, change, scale`);
+  console.log(
+    `lookups: ${os.availableParallelism()} CPUs, load average ${os.loadavg()[0]!.toFixed(1)} at start (other processes on the machine slow both sides alike)`,
+  );
   const shared = await openSharedSchema();
   try {
     await migrate(shared.db, await loadMigrations());
@@ -43,8 +58,10 @@ export async function lookupsBench(): Promise<void> {
     await buildLiveWorld(shared.db, LIVE_PUBLISHERS);
     const first = await ready(await shared.serve());
     const computing = await ready(await shared.serve({ LOOKUP_CACHE_ENTRIES: '0' }));
-    if (parts.has('check')) await throughputAndLatency('validate/property-authorization', first, computing, checkPaths(), 0.6, checkMix);
-    if (parts.has('domain')) await throughputAndLatency('lookup/domain', first, computing, domainPaths(), 0.5, domainMix);
+    if (parts.has('check'))
+      await throughputAndLatency('validate/property-authorization', first, computing, checkPaths(), 0.6, checkMix);
+    if (parts.has('domain'))
+      await throughputAndLatency('lookup/domain', first, computing, domainPaths(), 0.5, domainMix);
     await computing.stop();
     if (parts.has('change')) {
       const second = await ready(await shared.serve());
@@ -61,7 +78,8 @@ export async function lookupsBench(): Promise<void> {
 async function ready(ap: ServingAp): Promise<ServingAp> {
   await untilLogged([ap], () => ap.logs.some((line) => line.includes('authorization index caught up with the feed')));
   const res = await fetch(`${ap.url}/readyz`);
-  if (res.status !== 200) throw new Error(`/readyz answered ${res.status} after the index caught up: ${await res.text()}`);
+  if (res.status !== 200)
+    throw new Error(`/readyz answered ${res.status} after the index caught up: ${await res.text()}`);
   ap.discardLogs();
   return ap;
 }
@@ -73,7 +91,14 @@ const CONTROL_BUSY_MICROS = 20;
  * `ap` keeps its answers until the graph changes (as deployed); `computing` keeps none
  * (LOOKUP_CACHE_ENTRIES=0), so each of its answers is computed from the index and serialized.
  */
-async function throughputAndLatency(name: string, ap: ServingAp, computing: ServingAp, paths: string[], target: number, mix: (bodies: unknown[]) => string): Promise<void> {
+async function throughputAndLatency(
+  name: string,
+  ap: ServingAp,
+  computing: ServingAp,
+  paths: string[],
+  target: number,
+  mix: (bodies: unknown[]) => string,
+): Promise<void> {
   const bodies: string[] = [];
   for (const path of paths) {
     const res = await fetch(`${ap.url}${path}`);
@@ -84,36 +109,57 @@ async function throughputAndLatency(name: string, ap: ServingAp, computing: Serv
   const bare = await startBare(median);
   const control = await startBare(median, CONTROL_BUSY_MICROS);
   try {
-    const servers = { ap: { url: ap.url, pid: ap.process.pid! }, computing: { url: computing.url, pid: computing.process.pid! }, bare, control };
+    const servers = {
+      ap: { url: ap.url, pid: ap.process.pid! },
+      computing: { url: computing.url, pid: computing.process.pid! },
+      bare,
+      control,
+    };
     const options = { ...benchOptions, requests: paths.map((path) => ({ method: 'GET' as const, path })) };
     for (const server of Object.values(servers)) await load(server.url, { ...options, seconds: 1 }); // warm-up
     const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
-    const runs: Record<keyof typeof servers, Array<LoadResult & { cpuMicros: number }>> = { ap: [], computing: [], bare: [], control: [] };
+    const runs: Record<keyof typeof servers, Array<LoadResult & { cpuMicros: number }>> = {
+      ap: [],
+      computing: [],
+      bare: [],
+      control: [],
+    };
     for (let i = 0; i < rounds; i++) {
       for (const which of ['bare', 'ap', 'computing', 'control'] as const) {
         const { url, pid } = servers[which];
         const cpuBefore = cpuSecondsOf(pid);
         const result = await load(url, options);
         const cpuMicros = ((cpuSecondsOf(pid) - cpuBefore) * 1e6) / (result.requestsPerSecond * benchOptions.seconds);
-        if (result.errors > 0 || result.non2xx > 0) throw new Error(`${name} on ${which}: ${result.errors} errors, ${result.non2xx} non-2xx responses`);
+        if (result.errors > 0 || result.non2xx > 0)
+          throw new Error(`${name} on ${which}: ${result.errors} errors, ${result.non2xx} non-2xx responses`);
         runs[which].push({ ...result, cpuMicros });
       }
     }
     // The best round of each: what a server did when the machine let it.
-    const best = (list: Array<LoadResult & { cpuMicros: number }>) => list.reduce((a, b) => (b.requestsPerSecond > a.requestsPerSecond ? b : a));
-    const [apBest, computingBest, bareBest, controlBest] = [best(runs.ap), best(runs.computing), best(runs.bare), best(runs.control)];
+    const best = (list: Array<LoadResult & { cpuMicros: number }>) =>
+      list.reduce((a, b) => (b.requestsPerSecond > a.requestsPerSecond ? b : a));
+    const [apBest, computingBest, bareBest, controlBest] = [
+      best(runs.ap),
+      best(runs.computing),
+      best(runs.bare),
+      best(runs.control),
+    ];
 
     const rate = Math.round(apBest.requestsPerSecond / 2);
     const paced = { rate, seconds: benchOptions.seconds, connections: benchOptions.connections };
     for (const url of [bare.url, ap.url]) await pacedLoad(url, paths, { ...paced, seconds: 1 }); // warm-up
     const barePaced = await pacedLoad(bare.url, paths, paced);
     const apPaced = await pacedLoad(ap.url, paths, paced);
-    for (const r of [apPaced, barePaced]) if (r.errors > 0 || r.non2xx > 0) throw new Error(`${name} at half load: ${r.errors} errors, ${r.non2xx} non-2xx responses`);
+    for (const r of [apPaced, barePaced])
+      if (r.errors > 0 || r.non2xx > 0)
+        throw new Error(`${name} at half load: ${r.errors} errors, ${r.non2xx} non-2xx responses`);
 
     const n = (x: number) => Math.round(x).toLocaleString('en-US');
     const ms = (x: number) => x.toFixed(2);
     const us = (x: number) => x.toFixed(1);
-    console.log(`lookups ${name}: ${paths.length} requests in rotation (${mix(bodies.map((b) => JSON.parse(b) as unknown))}); bare node answers a median-sized ap answer (${median.length} bytes)`);
+    console.log(
+      `lookups ${name}: ${paths.length} requests in rotation (${mix(bodies.map((b) => JSON.parse(b) as unknown))}); bare node answers a median-sized ap answer (${median.length} bytes)`,
+    );
     console.log(
       `lookups ${name} throughput ratio ap/bare: ${(apBest.requestsPerSecond / bareBest.requestsPerSecond).toFixed(2)} (ap ${n(apBest.requestsPerSecond)} req/s, bare ${n(bareBest.requestsPerSecond)} req/s; ${benchOptions.connections} connections, ${benchOptions.seconds}s x ${rounds} rounds, best each, client in its own process; target >= ${target})`,
     );
@@ -162,7 +208,8 @@ async function changeToVisible(db: Database, secondUrl: string): Promise<void> {
   };
   try {
     const granted = Array.from({ length: LIVE_PUBLISHERS }, () => false);
-    for (let k = 0; k < LIVE_PUBLISHERS; k++) if ((await status(k)) !== 'unauthorized') throw new Error(`${livePublisher(k)} should start unauthorized`);
+    for (let k = 0; k < LIVE_PUBLISHERS; k++)
+      if ((await status(k)) !== 'unauthorized') throw new Error(`${livePublisher(k)} should start unauthorized`);
     const latencies: number[] = [];
     let polls = 0;
     for (let change = 0; change < changes; change++) {
@@ -174,7 +221,10 @@ async function changeToVisible(db: Database, secondUrl: string): Promise<void> {
       for (;;) {
         polls++;
         if ((await status(k)) === expected) break;
-        if (performance.now() - committed > 30_000) throw new Error(`change ${change} (${expected} for ${livePublisher(k)}) not visible on the second instance after 30 s`);
+        if (performance.now() - committed > 30_000)
+          throw new Error(
+            `change ${change} (${expected} for ${livePublisher(k)}) not visible on the second instance after 30 s`,
+          );
       }
       latencies.push(performance.now() - committed);
     }

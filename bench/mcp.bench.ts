@@ -10,12 +10,24 @@ const targets = { throughput: 0.25, p99: 3 };
  * `/healthz` of the same server, in alternating rounds.
  */
 export async function mcpBench(): Promise<void> {
-  const server = await startServerProcess(new URL('./support/agent-server.ts', import.meta.url), { AP_ADMIN_KEY: TOKEN, LOG_LEVEL: 'info' });
+  const server = await startServerProcess(new URL('./support/agent-server.ts', import.meta.url), {
+    AP_ADMIN_KEY: TOKEN,
+    LOG_LEVEL: 'info',
+  });
   const call = {
     ...benchOptions,
     method: 'POST' as const,
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${TOKEN}` },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { message: 'ping' } } }),
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${TOKEN}`,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { message: 'ping' } },
+    }),
   };
   const rounds = Number(process.env['BENCH_ROUNDS'] ?? 2);
   const results: Record<'mcp' | 'healthz', LoadResult[]> = { mcp: [], healthz: [] };
@@ -39,7 +51,9 @@ export async function mcpBench(): Promise<void> {
   }
   const throughputRatio = (r: LoadResult) => r.requestsPerSecond / healthz.requestsPerSecond;
   const p99Ratio = (r: LoadResult) => r.p99Ms / Math.max(healthz.p99Ms, 1);
-  console.log(`mcp: tools/call echo vs /healthz on one server, ${benchOptions.connections} connections, ${benchOptions.seconds}s x ${rounds} rounds, best round each`);
+  console.log(
+    `mcp: tools/call echo vs /healthz on one server, ${benchOptions.connections} connections, ${benchOptions.seconds}s x ${rounds} rounds, best round each`,
+  );
   console.table(
     Object.fromEntries(
       rows.map(([name, r]) => [

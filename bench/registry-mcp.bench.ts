@@ -12,11 +12,21 @@ const TOKEN = 'bench-admin-key-0123456789abcdef0123456789';
  * both), in alternating rounds: what answering over MCP costs on top of the route itself.
  */
 export async function registryMcpBench(): Promise<void> {
-  const server = await startServerProcess(new URL('./support/registry-server.ts', import.meta.url), { AP_ADMIN_KEY: TOKEN, LOG_LEVEL: 'info' });
+  const server = await startServerProcess(new URL('./support/registry-server.ts', import.meta.url), {
+    AP_ADMIN_KEY: TOKEN,
+    LOG_LEVEL: 'info',
+  });
   const paths = checkPaths();
   const authorization = `Bearer ${TOKEN}`;
-  const calls = paths.map((path, i) => ({ path: '/mcp', ...mcpCall(TOKEN, 'check_property_authorization', Object.fromEntries(new URL(path, server.url).searchParams), i) }));
-  const rest = { ...benchOptions, headers: { authorization }, requests: paths.map((path) => ({ method: 'GET' as const, path })) };
+  const calls = paths.map((path, i) => ({
+    path: '/mcp',
+    ...mcpCall(TOKEN, 'check_property_authorization', Object.fromEntries(new URL(path, server.url).searchParams), i),
+  }));
+  const rest = {
+    ...benchOptions,
+    headers: { authorization },
+    requests: paths.map((path) => ({ method: 'GET' as const, path })),
+  };
   const mcp = { ...benchOptions, requests: calls };
   const rounds = Number(process.env['BENCH_ROUNDS'] ?? 2);
   const results: Record<'mcp' | 'rest', LoadResult[]> = { mcp: [], rest: [] };
@@ -25,7 +35,8 @@ export async function registryMcpBench(): Promise<void> {
     for (let i = 0; i < 5; i++) {
       const direct = await (await fetch(`${server.url}${paths[i]}`)).text();
       const viaMcp = await toolResult(`${server.url}/mcp`, calls[i]!);
-      if (viaMcp.isError || viaMcp.text !== direct) throw new Error(`check_property_authorization over MCP answered ${viaMcp.text}, the route ${direct}`);
+      if (viaMcp.isError || viaMcp.text !== direct)
+        throw new Error(`check_property_authorization over MCP answered ${viaMcp.text}, the route ${direct}`);
     }
     await load(server.url, { ...rest, seconds: 1 }); // warm-up
     await load(server.url, { ...mcp, seconds: 1 });
@@ -45,8 +56,17 @@ export async function registryMcpBench(): Promise<void> {
     if (r.errors > 0 || r.non2xx > 0) throw new Error(`${name}: ${r.errors} errors, ${r.non2xx} non-2xx responses`);
   }
   const [[, restBest], [, mcpBest]] = rows as [[string, LoadResult], [string, LoadResult]];
-  console.log(`registry-mcp: ${paths.length} checks in rotation, ${benchOptions.connections} connections, ${benchOptions.seconds}s x ${rounds} rounds, best round each, on one ap`);
-  console.table(Object.fromEntries(rows.map(([name, r]) => [name, { 'calls/s': Math.round(r.requestsPerSecond), 'p50 ms': r.p50Ms, 'p99 ms': r.p99Ms }])));
+  console.log(
+    `registry-mcp: ${paths.length} checks in rotation, ${benchOptions.connections} connections, ${benchOptions.seconds}s x ${rounds} rounds, best round each, on one ap`,
+  );
+  console.table(
+    Object.fromEntries(
+      rows.map(([name, r]) => [
+        name,
+        { 'calls/s': Math.round(r.requestsPerSecond), 'p50 ms': r.p50Ms, 'p99 ms': r.p99Ms },
+      ]),
+    ),
+  );
   console.log(
     `registry-mcp tools/call vs REST check: ${Math.round(mcpBest.requestsPerSecond)} vs ${Math.round(restBest.requestsPerSecond)} calls/s (ratio ${(mcpBest.requestsPerSecond / restBest.requestsPerSecond).toFixed(2)}), p50 ${mcpBest.p50Ms} vs ${restBest.p50Ms} ms, p99 ${mcpBest.p99Ms} vs ${restBest.p99Ms} ms`,
   );

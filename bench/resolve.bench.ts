@@ -24,7 +24,10 @@ export async function resolveBench(): Promise<void> {
       });
       if (!res.ok) throw new Error(`seeding ${domain}: HTTP ${res.status}`);
     }
-    const single = { ...benchOptions, requests: DOMAINS.map((d) => ({ method: 'GET' as const, path: `/api/brands/resolve?domain=${d}` })) };
+    const single = {
+      ...benchOptions,
+      requests: DOMAINS.map((d) => ({ method: 'GET' as const, path: `/api/brands/resolve?domain=${d}` })),
+    };
     const bulk = {
       ...benchOptions,
       method: 'POST' as const,
@@ -38,11 +41,14 @@ export async function resolveBench(): Promise<void> {
     for (let i = 0; i < rounds; i++) {
       const s = await load(ap.url, single);
       const b = await load(`${ap.url}/api/brands/resolve/bulk`, bulk);
-      for (const r of [s, b]) if (r.errors > 0 || r.non2xx > 0) throw new Error(`${r.errors} errors, ${r.non2xx} non-2xx responses`);
+      for (const r of [s, b])
+        if (r.errors > 0 || r.non2xx > 0) throw new Error(`${r.errors} errors, ${r.non2xx} non-2xx responses`);
       bestSingle = Math.max(bestSingle, s.requestsPerSecond);
       bestBulk = Math.max(bestBulk, b.requestsPerSecond * DOMAINS.length);
     }
-    console.log(`resolve: 100 brands, ${benchOptions.connections} connections, ${benchOptions.seconds}s x ${rounds} rounds, best round each`);
+    console.log(
+      `resolve: 100 brands, ${benchOptions.connections} connections, ${benchOptions.seconds}s x ${rounds} rounds, best round each`,
+    );
     console.table({
       '100 single resolves': { 'domains/s': Math.round(bestSingle) },
       '1 bulk resolve of 100': { 'domains/s': Math.round(bestBulk) },

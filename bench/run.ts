@@ -37,8 +37,11 @@ const onlyWhenNamed = ['soak'];
 
 const { names: only, flags } = parseBenchArgs(process.argv.slice(2));
 const unknown = only.filter((name) => !benches.some(([known]) => known === name));
-if (unknown.length > 0) throw new Error(`unknown benchmark ${unknown.join(', ')}; known: ${benches.map(([name]) => name).join(', ')}`);
-for (const [name, bench] of benches.filter(([name]) => (only.length === 0 ? !onlyWhenNamed.includes(name) : only.includes(name)))) {
+if (unknown.length > 0)
+  throw new Error(`unknown benchmark ${unknown.join(', ')}; known: ${benches.map(([name]) => name).join(', ')}`);
+for (const [name, bench] of benches.filter(([name]) =>
+  only.length === 0 ? !onlyWhenNamed.includes(name) : only.includes(name),
+)) {
   console.log(`\n== ${name}`);
   await bench(flags);
 }

@@ -29,35 +29,51 @@ export async function signalsBench(): Promise<void> {
     await writeFile(catalog, JSON.stringify({ signals: scaled(demo.signals, SIGNALS) }));
     // A copy the server refused would only show as a failed start: checked here with the file's line.
     const checked = await loadSignalsCatalog(catalog);
-    if (checked.signals.length !== SIGNALS) throw new Error(`the generated catalog holds ${checked.signals.length} signals, not ${SIGNALS}`);
-    const ap = await serveAp(['--data-dir', 'memory://'], { AGENTS: 'true', SIGNALS_CATALOG: catalog, ...(process.env.BENCH_PROFILE ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE}` } : {}) });
+    if (checked.signals.length !== SIGNALS)
+      throw new Error(`the generated catalog holds ${checked.signals.length} signals, not ${SIGNALS}`);
+    const ap = await serveAp(['--data-dir', 'memory://'], {
+      AGENTS: 'true',
+      SIGNALS_CATALOG: catalog,
+      ...(process.env.BENCH_PROFILE ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE}` } : {}),
+    });
     ap.discardLogs();
     try {
       const call = (args: Record<string, unknown>, id = 1) => mcpCall(publicTestCredential, 'get_signals', args, id);
-      const requests = briefs.map(({ spec, delivered }, i) => call({ signal_spec: spec, ...(delivered ? { deliver_to: deliverTo } : {}) }, i));
+      const requests = briefs.map(({ spec, delivered }, i) =>
+        call({ signal_spec: spec, ...(delivered ? { deliver_to: deliverTo } : {}) }, i),
+      );
       // A tool's refusal is still HTTP 200, and a brief that matched nothing would be a cheap call: each is checked by hand first.
       for (const [i, request] of requests.entries()) {
         const answer = await toolResult(`${ap.url}/signals/mcp`, request);
         if (answer.isError) throw new Error(`get_signals refused ${JSON.stringify(briefs[i]!.spec)}: ${answer.text}`);
-        if ((JSON.parse(answer.text) as { signals: unknown[] }).signals.length === 0) throw new Error(`get_signals found nothing for ${JSON.stringify(briefs[i]!.spec)}`);
+        if ((JSON.parse(answer.text) as { signals: unknown[] }).signals.length === 0)
+          throw new Error(`get_signals found nothing for ${JSON.stringify(briefs[i]!.spec)}`);
       }
       const saturated = { ...benchOptions, requests };
       const alone = { ...saturated, connections: 1 };
       await load(`${ap.url}/signals/mcp`, { ...saturated, seconds: 1 }); // warm-up
       const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
-      const runs: Record<'healthz' | 'get_signals' | 'alone', LoadResult[]> = { healthz: [], get_signals: [], alone: [] };
+      const runs: Record<'healthz' | 'get_signals' | 'alone', LoadResult[]> = {
+        healthz: [],
+        get_signals: [],
+        alone: [],
+      };
       for (let i = 0; i < rounds; i++) {
         runs.healthz.push(await load(`${ap.url}/healthz`, benchOptions));
         runs.get_signals.push(await load(`${ap.url}/signals/mcp`, saturated));
         runs.alone.push(await load(`${ap.url}/signals/mcp`, alone));
       }
-      for (const [name, list] of Object.entries(runs)) for (const r of list) if (r.errors > 0 || r.non2xx > 0) throw new Error(`${name}: ${r.errors} errors, ${r.non2xx} non-2xx responses`);
+      for (const [name, list] of Object.entries(runs))
+        for (const r of list)
+          if (r.errors > 0 || r.non2xx > 0)
+            throw new Error(`${name}: ${r.errors} errors, ${r.non2xx} non-2xx responses`);
       const best = (list: LoadResult[]) => list.reduce((a, b) => (b.requestsPerSecond > a.requestsPerSecond ? b : a));
       const healthz = best(runs.healthz);
       const signals = best(runs.get_signals);
       const single = best(runs.alone);
       // Two decimals would print a ratio to /healthz's throughput as 0.00.
-      const ratio = (a: number, b: number) => (b === 0 ? 'n/a' : a / b < 0.01 ? (a / b).toPrecision(2) : (a / b).toFixed(2));
+      const ratio = (a: number, b: number) =>
+        b === 0 ? 'n/a' : a / b < 0.01 ? (a / b).toPrecision(2) : (a / b).toFixed(2);
       const met = single.p50Ms <= target.p50Ms;
       console.log(
         `signals get_signals over MCP (${SIGNALS}-signal catalog, ${briefs.length} briefs in rotation, 50 signals a page) vs /healthz: ` +
@@ -111,7 +127,12 @@ const variants = [
   { label: 'LATAM panel', note: 'Rebuilt from the provider’s Latin American panel.', reach: 0.35, price: 0.9 },
   { label: 'modelled', note: 'Extended by a propensity model trained on the seed audience.', reach: 1.4, price: 0.8 },
   { label: 'lookalike', note: 'Lookalikes of the seed audience, scored weekly.', reach: 1.8, price: 0.7 },
-  { label: 'high confidence', note: 'Only members matched on two or more independent sources.', reach: 0.5, price: 1.4 },
+  {
+    label: 'high confidence',
+    note: 'Only members matched on two or more independent sources.',
+    reach: 0.5,
+    price: 1.4,
+  },
   { label: 'last 30 days', note: 'Members seen with the behaviour in the last 30 days.', reach: 0.45, price: 1.25 },
   { label: 'cross-device', note: 'Expanded to every device in the member’s identity graph.', reach: 1.3, price: 1.15 },
   { label: 'CTV households', note: 'Households with a connected TV where a member lives.', reach: 0.7, price: 1.2 },
@@ -154,7 +175,9 @@ function scaled(demo: readonly CatalogSignal[], count: number): CatalogSignal[] 
         ...(option.cpm === undefined ? {} : { cpm: cents(option.cpm) }),
         ...(option.max_cpm === undefined ? {} : { max_cpm: cents(option.max_cpm) }),
       })),
-      platforms: signal.platforms.map((p) => (p.segment_id === undefined ? p : { ...p, segment_id: `${p.segment_id}-v${k}` })),
+      platforms: signal.platforms.map((p) =>
+        p.segment_id === undefined ? p : { ...p, segment_id: `${p.segment_id}-v${k}` },
+      ),
     };
   });
 }

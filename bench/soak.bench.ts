@@ -92,7 +92,9 @@ export async function soakBench(flags: BenchFlags = {}): Promise<void> {
     };
     const servers = await Promise.all([shared.serve(env), shared.serve(env)]);
     await Promise.all(servers.map((server) => untilReady(server)));
-    console.log(`soak setup: world seeded in ${fmt(seededIn, 1)} s (300 publishers, 20 operators, ${LIVE_PUBLISHERS} live publishers, ${2 * SAVED_DOMAINS} proven domains), both instances ready ${fmt((performance.now() - setupStarted) / 1000 - seededIn, 1)} s later`);
+    console.log(
+      `soak setup: world seeded in ${fmt(seededIn, 1)} s (300 publishers, 20 operators, ${LIVE_PUBLISHERS} live publishers, ${2 * SAVED_DOMAINS} proven domains), both instances ready ${fmt((performance.now() - setupStarted) / 1000 - seededIn, 1)} s later`,
+    );
     const errorLogs = servers.map(watchErrorLogs);
     interrupted.signal.throwIfAborted();
     const instances = servers.map((server) => server.url);
@@ -112,7 +114,9 @@ export async function soakBench(flags: BenchFlags = {}): Promise<void> {
     // From here on every event must reach every reader: the checks' saves already count.
     context.feedCursor = await feedHead(shared.db);
     const expectedTasks = new Set(await checkEachOperation(instances, context, seed));
-    for (const base of instances) for (let r = 0; r < READERS_PER_INSTANCE; r++) readers.push(new FeedReader(base, context.feedCursor, asAdmin, 3 * HEARTBEAT_SECONDS * 1000));
+    for (const base of instances)
+      for (let r = 0; r < READERS_PER_INSTANCE; r++)
+        readers.push(new FeedReader(base, context.feedCursor, asAdmin, 3 * HEARTBEAT_SECONDS * 1000));
     interrupted.signal.throwIfAborted();
 
     // The traffic, and beside it the crawler-style writes and the RSS samples, until the traffic ends.
@@ -136,7 +140,11 @@ export async function soakBench(flags: BenchFlags = {}): Promise<void> {
       for (const server of servers) server.logs.length = 0; // read by watchErrorLogs already; kept, they would fill the bench's memory
       while (!finished && at * 1000 >= nextWrite) {
         const k = graphWrites % LIVE_PUBLISHERS;
-        await publishAdagents(shared.db, livePublisher(k), liveAdagents(k, Math.floor(graphWrites / LIVE_PUBLISHERS) % 2 === 0));
+        await publishAdagents(
+          shared.db,
+          livePublisher(k),
+          liveAdagents(k, Math.floor(graphWrites / LIVE_PUBLISHERS) % 2 === 0),
+        );
         graphWrites++;
         nextWrite += GRAPH_WRITE_EVERY_MS;
       }
@@ -151,10 +159,34 @@ export async function soakBench(flags: BenchFlags = {}): Promise<void> {
     // Every event committed, and every async task's webhook, should now reach its reader.
     const head = await feedHead(shared.db);
     await Promise.all(readers.map((reader) => reader.reached(head, SETTLE_MS)));
-    const feed = (await readToEnd(instances[0]!, { cursor: context.feedCursor })).events.map((e) => e['event_id'] as string);
-    await within(SETTLE_MS, receiver.until(() => [...expectedTasks].every((task) => receiver.events.some((e) => e.task_id === task && e.status !== 'submitted'))));
+    const feed = (await readToEnd(instances[0]!, { cursor: context.feedCursor })).events.map(
+      (e) => e['event_id'] as string,
+    );
+    await within(
+      SETTLE_MS,
+      receiver.until(() =>
+        [...expectedTasks].every((task) => receiver.events.some((e) => e.task_id === task && e.status !== 'submitted')),
+      ),
+    );
 
-    report({ result, seconds, rate, elapsed, instances: pids, samples, baseline, baselineLabel, end, cpuAtStart, readers, feed, receiver, expectedTasks, graphWrites, errorLogs });
+    report({
+      result,
+      seconds,
+      rate,
+      elapsed,
+      instances: pids,
+      samples,
+      baseline,
+      baselineLabel,
+      end,
+      cpuAtStart,
+      readers,
+      feed,
+      receiver,
+      expectedTasks,
+      graphWrites,
+      errorLogs,
+    });
   } finally {
     process.off('SIGINT', onInterrupt);
     await Promise.all(readers.map((reader) => reader.stop()));
@@ -189,7 +221,10 @@ async function seedWorld(db: Database): Promise<World> {
 
 /** A buyer's account on the sales agent, made the way a buyer would (sync_accounts); both instances see it. */
 async function syncAccount(base: string): Promise<string> {
-  const call = mcpCall(publicTestCredential, 'sync_accounts', { idempotency_key: crypto.randomUUID(), accounts: [{ brand: { domain: 'soak-buyer.example' }, operator: 'soak-buyer.example', billing: 'operator' }] });
+  const call = mcpCall(publicTestCredential, 'sync_accounts', {
+    idempotency_key: crypto.randomUUID(),
+    accounts: [{ brand: { domain: 'soak-buyer.example' }, operator: 'soak-buyer.example', billing: 'operator' }],
+  });
   const synced = await toolResult(`${base}/sales/mcp`, call);
   if (synced.isError) throw new Error(`sync_accounts failed: ${synced.text}`);
   return (JSON.parse(synced.text) as { accounts: Array<{ account_id: string }> }).accounts[0]!.account_id;
@@ -198,11 +233,19 @@ async function syncAccount(base: string): Promise<string> {
 /** Each saved domain's brand and property, created once (201) through alternating instances, so resolutions of them answer from the start. */
 async function createSavedEntries(instances: string[], context: SoakContext): Promise<void> {
   const saves = [
-    ...context.brandDomains.map((domain) => ['/api/brands/save', { domain, brand_name: `Soak brand ${domain}` }] as const),
-    ...context.propertyDomains.map((domain) => ['/api/properties/save', { publisher_domain: domain, authorized_agents: [] }] as const),
+    ...context.brandDomains.map(
+      (domain) => ['/api/brands/save', { domain, brand_name: `Soak brand ${domain}` }] as const,
+    ),
+    ...context.propertyDomains.map(
+      (domain) => ['/api/properties/save', { publisher_domain: domain, authorized_agents: [] }] as const,
+    ),
   ];
   for (const [i, [path, body]] of saves.entries()) {
-    const res = await fetch(`${instances[i % instances.length]}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${context.apiKey}` }, body: JSON.stringify(body) });
+    const res = await fetch(`${instances[i % instances.length]}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${context.apiKey}` },
+      body: JSON.stringify(body),
+    });
     if (res.status !== 201) throw new Error(`creating ${JSON.stringify(body)}: HTTP ${res.status} ${await res.text()}`);
   }
 }
@@ -221,9 +264,14 @@ async function checkEachOperation(instances: string[], context: SoakContext, see
     for (const base of instances) {
       pick.sequence++;
       const request = op.build(pick, base, context);
-      const res = await fetch(`${base}${request.path}`, { method: request.method, headers: request.headers, body: request.body });
+      const res = await fetch(`${base}${request.path}`, {
+        method: request.method,
+        headers: request.headers,
+        body: request.body,
+      });
       const text = await res.text();
-      if (res.status < 200 || res.status > 299) throw new Error(`${op.name} on ${base}: HTTP ${res.status} ${text.slice(0, 500)}`);
+      if (res.status < 200 || res.status > 299)
+        throw new Error(`${op.name} on ${base}: HTTP ${res.status} ${text.slice(0, 500)}`);
       if (!op.mcp) continue;
       const outcome = mcpOutcome(text);
       if (outcome.agentError) throw new Error(`${op.name} on ${base}: ${outcome.agentError} ${text.slice(0, 500)}`);
@@ -234,7 +282,9 @@ async function checkEachOperation(instances: string[], context: SoakContext, see
 }
 
 async function feedHead(db: Database): Promise<string> {
-  const [row] = await db.query<{ event_id: string }>('select event_id from registry_events order by event_id desc limit 1');
+  const [row] = await db.query<{ event_id: string }>(
+    'select event_id from registry_events order by event_id desc limit 1',
+  );
   if (!row) throw new Error('the feed is empty after seeding');
   return row.event_id;
 }
@@ -295,17 +345,39 @@ function report(r: Report): void {
   );
 
   const byStatus = new Map<string, string[]>();
-  for (const op of ops) for (const [status, count] of Object.entries(op.statuses)) if (!status.startsWith('2')) byStatus.set(status, [...(byStatus.get(status) ?? []), `${op.name} x${count}`]);
-  const statusText = [...byStatus].sort().map(([status, where]) => `${status} x${where.reduce((s, w) => s + Number(w.split(' x').at(-1)), 0)} (${where.join(', ')})`);
+  for (const op of ops)
+    for (const [status, count] of Object.entries(op.statuses))
+      if (!status.startsWith('2')) byStatus.set(status, [...(byStatus.get(status) ?? []), `${op.name} x${count}`]);
+  const statusText = [...byStatus]
+    .sort()
+    .map(
+      ([status, where]) =>
+        `${status} x${where.reduce((s, w) => s + Number(w.split(' x').at(-1)), 0)} (${where.join(', ')})`,
+    );
   const transport = ops.filter((op) => op.transportErrors > 0).map((op) => `${op.name} x${op.transportErrors}`);
-  const agentErrors = ops.flatMap((op) => Object.entries(op.agentErrors).map(([code, count]) => `${code} x${count} (${op.name})`));
-  const answered2xx = ops.reduce((sum, op) => sum + Object.entries(op.statuses).filter(([s]) => s.startsWith('2')).reduce((a, [, c]) => a + c, 0), 0);
+  const agentErrors = ops.flatMap((op) =>
+    Object.entries(op.agentErrors).map(([code, count]) => `${code} x${count} (${op.name})`),
+  );
+  const answered2xx = ops.reduce(
+    (sum, op) =>
+      sum +
+      Object.entries(op.statuses)
+        .filter(([s]) => s.startsWith('2'))
+        .reduce((a, [, c]) => a + c, 0),
+    0,
+  );
   console.log(
     `soak errors by status: ${statusText.length ? statusText.join(', ') : 'none'} (${n(answered2xx)} of ${n(total)} answered 2xx); no answer: ${transport.length ? transport.join(', ') : 'none'}; agent error codes: ${agentErrors.length ? agentErrors.join(', ') : 'none'}`,
   );
-  console.log(`soak p99 per operation (ms, from when each request fell due): ${ops.map((op) => `${op.name} ${fmt(op.p99Ms, 1)}`).join(', ')}`);
-  console.log(`soak p50 per operation (ms): ${ops.map((op) => `${op.name} ${fmt(op.p50Ms, 1)}`).join(', ')}; max of all ${fmt(Math.max(...ops.map((op) => op.maxMs)), 0)} ms`);
-  console.log(`soak p99 of all operations at each tenth of the run (ms): ${result.p99ByTenth.map((p) => fmt(p, 1)).join(' ')}`);
+  console.log(
+    `soak p99 per operation (ms, from when each request fell due): ${ops.map((op) => `${op.name} ${fmt(op.p99Ms, 1)}`).join(', ')}`,
+  );
+  console.log(
+    `soak p50 per operation (ms): ${ops.map((op) => `${op.name} ${fmt(op.p50Ms, 1)}`).join(', ')}; max of all ${fmt(Math.max(...ops.map((op) => op.maxMs)), 0)} ms`,
+  );
+  console.log(
+    `soak p99 of all operations at each tenth of the run (ms): ${result.p99ByTenth.map((p) => fmt(p, 1)).join(' ')}`,
+  );
 
   const growth = r.instances.map((_, i) => r.end.rss[i]! / r.baseline.rss[i]! - 1);
   for (const [i, pid] of r.instances.entries()) {
@@ -314,8 +386,13 @@ function report(r: Report): void {
       `soak RSS instance ${i + 1} (pid ${pid}, /proc VmRSS): ${mib(r.baseline.rss[i]!)} MiB after ${r.baselineLabel} (sampled at ${fmt(r.baseline.at, 1)} s), ${mib(r.end.rss[i]!)} MiB at end: ${signed(growth[i]! * 100)}%; CPU ${fmt(cpu * 100, 0)}% of a core over the run`,
     );
   }
-  const tenths = Array.from({ length: 10 }, (_, k) => r.samples.find((s) => s.at >= ((k + 1) * r.seconds) / 10) ?? r.samples.at(-1)).filter((s) => s !== undefined);
-  console.log(`soak RSS at each tenth of the run (MiB): ${r.instances.map((_, i) => `instance ${i + 1} ${tenths.map((s) => mib(s.rss[i]!)).join(' ')}`).join('; ')}`);
+  const tenths = Array.from(
+    { length: 10 },
+    (_, k) => r.samples.find((s) => s.at >= ((k + 1) * r.seconds) / 10) ?? r.samples.at(-1),
+  ).filter((s) => s !== undefined);
+  console.log(
+    `soak RSS at each tenth of the run (MiB): ${r.instances.map((_, i) => `instance ${i + 1} ${tenths.map((s) => mib(s.rss[i]!)).join(' ')}`).join('; ')}`,
+  );
 
   const feedIds = new Set(r.feed);
   const readerLines = r.readers.map((reader) => {
@@ -339,10 +416,20 @@ function report(r: Report): void {
     `soak webhooks: ${r.expectedTasks.size} async buys submitted (with the checks before the run), ${hooks.length} signed webhooks verified (${[...statuses].map(([s, c]) => `${c} ${s}`).join(', ') || 'none'}), ${r.expectedTasks.size - heard.size} tasks never heard of, ${rejected} deliveries refused by the receiver: ${heard.size === r.expectedTasks.size && rejected === 0 ? 'complete' : 'INCOMPLETE'}`,
   );
   console.log(
-    `soak server log lines at warn / error: ${r.errorLogs.map((e, i) => `instance ${i + 1} ${e.warnings} / ${e.errors}`).join(', ')}${r.errorLogs.flatMap((e) => e.first).map((line) => `\n  ${line}`).join('')}`,
+    `soak server log lines at warn / error: ${r.errorLogs.map((e, i) => `instance ${i + 1} ${e.warnings} / ${e.errors}`).join(', ')}${r.errorLogs
+      .flatMap((e) => e.first)
+      .map((line) => `\n  ${line}`)
+      .join('')}`,
   );
 
-  const fiveXx = ops.reduce((sum, op: OperationResult) => sum + Object.entries(op.statuses).filter(([s]) => s.startsWith('5')).reduce((a, [, c]) => a + c, 0), 0);
+  const fiveXx = ops.reduce(
+    (sum, op: OperationResult) =>
+      sum +
+      Object.entries(op.statuses)
+        .filter(([s]) => s.startsWith('5'))
+        .reduce((a, [, c]) => a + c, 0),
+    0,
+  );
   const met = fiveXx === 0 && growth.every((g) => g <= RSS_GROWTH_TARGET);
   console.log(
     `soak target: 0 x 5xx, RSS growth <= ${RSS_GROWTH_TARGET * 100}% after ${r.baselineLabel}: ${met ? 'met' : 'NOT met'} (${fiveXx} x 5xx; RSS ${growth.map((g) => `${signed(g * 100)}%`).join(', ')}; load average ${os.loadavg()[0]!.toFixed(1)} at end)`,

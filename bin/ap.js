@@ -3,7 +3,9 @@
 // no build step; older Node versions cannot run it.
 const major = Number(process.versions.node.split('.')[0]);
 if (major < 24) {
-  console.error(`ap needs Node 24 or newer (this is ${process.version}); run it through npm (npm run ap -- ...), which uses the Node 24 the project installs.`);
+  console.error(
+    `ap needs Node 24 or newer (this is ${process.version}); run it through npm (npm run ap -- ...), which uses the Node 24 the project installs.`,
+  );
   process.exit(1);
 }
 // Every start strips and compiles the whole source again; V8's code cache on disk (keyed by each

@@ -33,8 +33,14 @@ function patternsFor(dir) {
       const path = posix.relative(dir, c);
       const prefix = escape(path.startsWith('..') ? path : `./${path}`);
       return dir === ''
-        ? { regex: `^${prefix}/(?!index\\.ts$)`, message: `Import the ${c} capability through its index.ts, its one public face.` }
-        : { regex: `^${prefix}/${internals}`, message: `Routes, sql.ts and service.ts are internal to the ${c} capability: import its index.ts instead.` };
+        ? {
+            regex: `^${prefix}/(?!index\\.ts$)`,
+            message: `Import the ${c} capability through its index.ts, its one public face.`,
+          }
+        : {
+            regex: `^${prefix}/${internals}`,
+            message: `Routes, sql.ts and service.ts are internal to the ${c} capability: import its index.ts instead.`,
+          };
     });
 }
 

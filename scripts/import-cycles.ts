@@ -22,7 +22,10 @@ export function findImportCycles(root: string): string[][] {
  */
 function importsOf(file: string): string[] {
   const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
-  return importedFiles.map((i) => i.fileName).filter((name) => name.startsWith('.')).map((name) => resolve(dirname(file), name));
+  return importedFiles
+    .map((i) => i.fileName)
+    .filter((name) => name.startsWith('.'))
+    .map((name) => resolve(dirname(file), name));
 }
 
 /** Tarjan's algorithm: the groups of files that can each reach every other in the group. */
@@ -88,7 +91,9 @@ if (import.meta.main) {
   const cycles = findImportCycles(root);
   for (const cycle of cycles) console.error(`import cycle: ${cycle.join(' -> ')}`);
   if (cycles.length) {
-    console.error(`${cycles.length} import cycle(s) under ${relative(process.cwd(), root) || '.'}: break each by moving what both sides need to a module neither imports.`);
+    console.error(
+      `${cycles.length} import cycle(s) under ${relative(process.cwd(), root) || '.'}: break each by moving what both sides need to a module neither imports.`,
+    );
     process.exit(1);
   }
 }

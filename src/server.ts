@@ -72,7 +72,11 @@ export interface AppDeps {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, db, migrations } = deps;
   const app = Fastify({
-    logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'], stream: standardOutputLog() },
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie'],
+      stream: standardOutputLog(),
+    },
     // One line per request, written by request-log.ts, instead of the framework's two.
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: requestId,
@@ -92,7 +96,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   boundJsonDepth(app);
   refuseUnstorableText(app);
   const fetcher = deps.fetcher ?? new SafeFetch({ allow: parseAllowList(config.fetchAllow) });
-  const ctx: AppContext = { config, db, fetcher, clock: deps.clock ?? systemClock, resolveTxt: deps.resolveTxt ?? resolveTxt };
+  const ctx: AppContext = {
+    config,
+    db,
+    fetcher,
+    clock: deps.clock ?? systemClock,
+    resolveTxt: deps.resolveTxt ?? resolveTxt,
+  };
   enforceRateLimits(app, openCounterStore(config, db, app.log, ctx.clock), ctx.clock);
   registerErrorRendering(app);
   echoRequestId(app);
@@ -104,7 +114,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     closing = true;
   });
   app.addHook('onRequest', (_request, _reply, done) => {
-    done(closing ? new ApError('service_unavailable', 'The server is shutting down; retry on another instance.') : undefined);
+    done(
+      closing
+        ? new ApError('service_unavailable', 'The server is shutting down; retry on another instance.')
+        : undefined,
+    );
   });
   logRequests(app);
   // Before any route: the OpenAPI generator only sees routes registered after it.
@@ -121,7 +135,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(policiesPlugin, { ctx });
   await app.register(feedPlugin, {
     ctx,
-    snapshots: { registry: [propertySnapshot, ...graphSnapshot, policySnapshot], catalog: [propertySnapshot, ...graphCatalogSnapshot], collections: graphCollectionsSnapshot },
+    snapshots: {
+      registry: [propertySnapshot, ...graphSnapshot, policySnapshot],
+      catalog: [propertySnapshot, ...graphCatalogSnapshot],
+      collections: graphCollectionsSnapshot,
+    },
     metrics,
   });
   await app.register(crawlerPlugin, { ctx, metrics });
@@ -131,7 +149,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The agents served beside the registry: the demo enrolls them, the prober calls them with their credential.
   // The creative agents draw a referenced brand as the registry knows it.
   const tenants = deps.tenants ?? (await testDeployment(ctx, () => baseUrl(app, config), { brands: brandIdentity }));
-  const own: OwnDeployment = { served: () => servedAgents(tenants, baseUrl(app, config)), listening: () => listeningAddress(app), credential: config.agents.testCredential };
+  const own: OwnDeployment = {
+    served: () => servedAgents(tenants, baseUrl(app, config)),
+    listening: () => listeningAddress(app),
+    credential: config.agents.testCredential,
+  };
   await app.register(agentCatalogPlugin, { ctx, own });
   // After the catalog: its pages enroll agents with the catalog's enrollment (first probe queued).
   await app.register(dashboardPlugin, { ctx, enrollment: app.agentEnrollment });
@@ -140,7 +162,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(agentProbePlugin, { ctx });
   await app.register(adagentsToolsPlugin, { ctx });
   await app.register(ownershipPlugin, { ctx });
-  await app.register(homographsPlugin, { ctx, appliers: deps.reviewAppliers ?? { brand: applyHeldBrand(ctx), property: applyHeldProperty(ctx) } });
+  await app.register(homographsPlugin, {
+    ctx,
+    appliers: deps.reviewAppliers ?? { brand: applyHeldBrand(ctx), property: applyHeldProperty(ctx) },
+  });
   await app.register(agentsPlugin, { ctx, tenants });
   // The read routes over MCP at /mcp: its tools are read from the routes above once the app is ready.
   await app.register(registryMcpPlugin, { ctx });
@@ -157,7 +182,10 @@ async function serveControlSocket(app: FastifyInstance, config: Config, db: Data
   const path = controlSocketPath(config);
   if (!path) return;
   // A crawl asked for through the socket uses this server's crawler, so its fetch client and pacing.
-  const socket = await openControlSocket(db, path, { crawler: () => app.crawler, enrollment: () => app.agentEnrollment });
+  const socket = await openControlSocket(db, path, {
+    crawler: () => app.crawler,
+    enrollment: () => app.agentEnrollment,
+  });
   app.addHook('preClose', async () => closeControlSocket(socket, path));
 }
 

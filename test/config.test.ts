@@ -35,7 +35,10 @@ describe('configuration', () => {
   });
 
   it('rejects malformed values with a message naming the setting', () => {
-    assert.throws(() => loadConfig({ port: 'abc' }, {}), (err: Error) => err instanceof ConfigError && /port/.test(err.message));
+    assert.throws(
+      () => loadConfig({ port: 'abc' }, {}),
+      (err: Error) => err instanceof ConfigError && /port/.test(err.message),
+    );
     assert.throws(() => loadConfig({}, { PORT: '70000' }), ConfigError);
     assert.throws(() => loadConfig({}, { LOG_LEVEL: 'loud' }), /LOG_LEVEL/);
     assert.throws(() => loadConfig({}, { BODY_LIMIT_BYTES: '-1' }), /BODY_LIMIT_BYTES/);
@@ -43,11 +46,23 @@ describe('configuration', () => {
 
   it('refuses a short AP_ADMIN_KEY or one shaped like a JWT, and external-issuer settings without their pair', () => {
     assert.throws(() => loadConfig({}, { AP_ADMIN_KEY: 'secret' }), /AP_ADMIN_KEY must be at least 32 characters/);
-    assert.throws(() => loadConfig({}, { AP_ADMIN_KEY: 'aaaaaaaaaaaaaaaa.bbbbbbbbbbbbbbbbbbbb.ccccccccccc' }), /shape of a JWT/);
+    assert.throws(
+      () => loadConfig({}, { AP_ADMIN_KEY: 'aaaaaaaaaaaaaaaa.bbbbbbbbbbbbbbbbbbbb.ccccccccccc' }),
+      /shape of a JWT/,
+    );
     assert.equal(loadConfig({}, { AP_ADMIN_KEY: 'x'.repeat(32) }).adminKey, 'x'.repeat(32));
-    assert.throws(() => loadConfig({}, { AP_OAUTH_ISSUER: 'https://id.example' }), /AP_OAUTH_ISSUER needs AP_OAUTH_JWKS_URL/);
-    assert.throws(() => loadConfig({}, { AP_OAUTH_JWKS_URL: 'https://id.example/jwks' }), /AP_OAUTH_JWKS_URL needs AP_OAUTH_ISSUER/);
-    assert.throws(() => loadConfig({}, { AP_OAUTH_ISSUER: 'not a url', AP_OAUTH_JWKS_URL: 'https://id.example/jwks' }), /AP_OAUTH_ISSUER must be a URL/);
+    assert.throws(
+      () => loadConfig({}, { AP_OAUTH_ISSUER: 'https://id.example' }),
+      /AP_OAUTH_ISSUER needs AP_OAUTH_JWKS_URL/,
+    );
+    assert.throws(
+      () => loadConfig({}, { AP_OAUTH_JWKS_URL: 'https://id.example/jwks' }),
+      /AP_OAUTH_JWKS_URL needs AP_OAUTH_ISSUER/,
+    );
+    assert.throws(
+      () => loadConfig({}, { AP_OAUTH_ISSUER: 'not a url', AP_OAUTH_JWKS_URL: 'https://id.example/jwks' }),
+      /AP_OAUTH_ISSUER must be a URL/,
+    );
     assert.throws(() => loadConfig({}, { AP_ACCESS_TOKEN_TTL: '5' }), /AP_ACCESS_TOKEN_TTL/);
   });
 
@@ -55,26 +70,61 @@ describe('configuration', () => {
     assert.equal(loadConfig({}, {}).brandDataProvider, undefined);
     assert.equal(loadConfig({}, {}).limits.enrichPerMinutePerIp, 30);
     const key = 'bd_live_0123456789';
-    assert.deepEqual(loadConfig({}, { BRAND_DATA_PROVIDER_URL: 'https://api.brand-data.example/v2/', BRAND_DATA_PROVIDER_KEY: key }).brandDataProvider, {
-      url: 'https://api.brand-data.example/v2',
-      key,
-      timeoutMs: 5000,
-    });
-    const local = loadConfig({}, { BRAND_DATA_PROVIDER_URL: 'http://127.0.0.1:8089', BRAND_DATA_PROVIDER_KEY: key, BRAND_DATA_PROVIDER_TIMEOUT_MS: '250' }).brandDataProvider;
+    assert.deepEqual(
+      loadConfig({}, { BRAND_DATA_PROVIDER_URL: 'https://api.brand-data.example/v2/', BRAND_DATA_PROVIDER_KEY: key })
+        .brandDataProvider,
+      {
+        url: 'https://api.brand-data.example/v2',
+        key,
+        timeoutMs: 5000,
+      },
+    );
+    const local = loadConfig(
+      {},
+      {
+        BRAND_DATA_PROVIDER_URL: 'http://127.0.0.1:8089',
+        BRAND_DATA_PROVIDER_KEY: key,
+        BRAND_DATA_PROVIDER_TIMEOUT_MS: '250',
+      },
+    ).brandDataProvider;
     assert.equal(local?.url, 'http://127.0.0.1:8089');
     assert.equal(local?.timeoutMs, 250);
     const refused: Array<[Record<string, string>, RegExp]> = [
-      [{ BRAND_DATA_PROVIDER_URL: 'https://api.brand-data.example' }, /BRAND_DATA_PROVIDER_URL needs BRAND_DATA_PROVIDER_KEY/],
+      [
+        { BRAND_DATA_PROVIDER_URL: 'https://api.brand-data.example' },
+        /BRAND_DATA_PROVIDER_URL needs BRAND_DATA_PROVIDER_KEY/,
+      ],
       [{ BRAND_DATA_PROVIDER_KEY: key }, /BRAND_DATA_PROVIDER_KEY needs BRAND_DATA_PROVIDER_URL/],
       [{ BRAND_DATA_PROVIDER_URL: 'http://api.brand-data.example', BRAND_DATA_PROVIDER_KEY: key }, /must be https/],
       [{ BRAND_DATA_PROVIDER_URL: 'ftp://api.brand-data.example', BRAND_DATA_PROVIDER_KEY: key }, /must be https/],
       [{ BRAND_DATA_PROVIDER_URL: 'not a url', BRAND_DATA_PROVIDER_KEY: key }, /must be a URL/],
-      [{ BRAND_DATA_PROVIDER_URL: 'https://api.brand-data.example/?key=1', BRAND_DATA_PROVIDER_KEY: key }, /no credentials, query or fragment/],
-      [{ BRAND_DATA_PROVIDER_URL: 'https://user:pw@api.brand-data.example', BRAND_DATA_PROVIDER_KEY: key }, /no credentials, query or fragment/],
-      [{ BRAND_DATA_PROVIDER_URL: 'https://api.brand-data.example', BRAND_DATA_PROVIDER_KEY: 'two words' }, /printable ASCII/],
-      [{ BRAND_DATA_PROVIDER_URL: 'https://api.brand-data.example', BRAND_DATA_PROVIDER_KEY: key, BRAND_DATA_PROVIDER_TIMEOUT_MS: '0' }, /BRAND_DATA_PROVIDER_TIMEOUT_MS/],
+      [
+        { BRAND_DATA_PROVIDER_URL: 'https://api.brand-data.example/?key=1', BRAND_DATA_PROVIDER_KEY: key },
+        /no credentials, query or fragment/,
+      ],
+      [
+        { BRAND_DATA_PROVIDER_URL: 'https://user:pw@api.brand-data.example', BRAND_DATA_PROVIDER_KEY: key },
+        /no credentials, query or fragment/,
+      ],
+      [
+        { BRAND_DATA_PROVIDER_URL: 'https://api.brand-data.example', BRAND_DATA_PROVIDER_KEY: 'two words' },
+        /printable ASCII/,
+      ],
+      [
+        {
+          BRAND_DATA_PROVIDER_URL: 'https://api.brand-data.example',
+          BRAND_DATA_PROVIDER_KEY: key,
+          BRAND_DATA_PROVIDER_TIMEOUT_MS: '0',
+        },
+        /BRAND_DATA_PROVIDER_TIMEOUT_MS/,
+      ],
       [{ RATE_LIMIT_ENRICH_PER_MINUTE: '0' }, /RATE_LIMIT_ENRICH_PER_MINUTE/],
     ];
-    for (const [env, message] of refused) assert.throws(() => loadConfig({}, env), (err: Error) => err instanceof ConfigError && message.test(err.message), JSON.stringify(env));
+    for (const [env, message] of refused)
+      assert.throws(
+        () => loadConfig({}, env),
+        (err: Error) => err instanceof ConfigError && message.test(err.message),
+        JSON.stringify(env),
+      );
   });
 });

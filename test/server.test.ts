@@ -47,6 +47,9 @@ eachEngine('graceful shutdown', (engine) => {
     assert.match(second ?? '', /^HTTP\/1\.1 503 /);
     assert.match(second ?? '', /x-request-id: late-1/i);
     const body = JSON.parse((second ?? '').split('\r\n\r\n')[1] ?? '');
-    assert.deepEqual(body, { error: 'service_unavailable', message: 'The server is shutting down; retry on another instance.' });
+    assert.deepEqual(body, {
+      error: 'service_unavailable',
+      message: 'The server is shutting down; retry on another instance.',
+    });
   });
 });

@@ -3,7 +3,13 @@ import type { AddressInfo } from 'node:net';
 import { Resvg } from '@resvg/resvg-js';
 
 /** The banner a buyer's image host serves: a 300x250 PNG. */
-const redBanner = Buffer.from(new Resvg('<svg xmlns="http://www.w3.org/2000/svg" width="300" height="250"><rect width="100%" height="100%" fill="#dc2626"/></svg>').render().asPng());
+const redBanner = Buffer.from(
+  new Resvg(
+    '<svg xmlns="http://www.w3.org/2000/svg" width="300" height="250"><rect width="100%" height="100%" fill="#dc2626"/></svg>',
+  )
+    .render()
+    .asPng(),
+);
 
 /**
  * A buyer's image host on loopback, answering every path with the banner: what creatives point

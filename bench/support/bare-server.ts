@@ -10,7 +10,7 @@ const body = constant ?? JSON.stringify({ status: 'ok' });
 const length = Buffer.byteLength(body);
 const busyMs = Number(process.env.BARE_BUSY_MICROS ?? 0) / 1000;
 const server = createServer((req, res) => {
-  if (busyMs > 0) for (const until = performance.now() + busyMs; performance.now() < until; );
+  if (busyMs > 0) for (const until = performance.now() + busyMs; performance.now() < until;);
   if (constant !== undefined || req.url === '/healthz') {
     res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': length });
     res.end(body);

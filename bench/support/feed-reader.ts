@@ -52,13 +52,17 @@ export class FeedReader {
 
   private async run(): Promise<void> {
     while (!this.stopped) {
-      const client = (this.client = new SseClient(`${this.base}/api/registry/feed/stream?cursor=${this.cursor}`, this.headers));
+      const client = (this.client = new SseClient(
+        `${this.base}/api/registry/feed/stream?cursor=${this.cursor}`,
+        this.headers,
+      ));
       try {
         await client.opened();
         if (client.status !== 200) throw new Error(`HTTP ${(this.refusedWith = client.status)}`);
         for (;;) {
           const message = await client.next(this.silenceMs);
-          if (message.event === 'feed') for (const event of message.data.events as Array<{ event_id: string }>) this.eventIds.push(event.event_id);
+          if (message.event === 'feed')
+            for (const event of message.data.events as Array<{ event_id: string }>) this.eventIds.push(event.event_id);
           if (typeof message.data.cursor === 'string') this.cursor = message.data.cursor;
           this.progress.changed();
         }

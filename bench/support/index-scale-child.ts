@@ -39,14 +39,28 @@ function identifierOf(i: number, k: number): { type: string; value: string; prop
 function declarationsOf(i: number): Json[] {
   return [0, 1].map((j) => {
     const o = agentOf(i, j) >> 1;
-    return { operator_domain: `op${o}.example`, brand_id: `op${o}`, relationship: j === 0 ? 'owned' : 'delegated', agents: [agentUrl(2 * o), agentUrl(2 * o + 1)] };
+    return {
+      operator_domain: `op${o}.example`,
+      brand_id: `op${o}`,
+      relationship: j === 0 ? 'owned' : 'delegated',
+      agents: [agentUrl(2 * o), agentUrl(2 * o + 1)],
+    };
   });
 }
 
 /** One publisher's snapshot items, as the feed's snapshot carries them; and how many agent-property edges its grants make. */
 function publisherItems(i: number): { items: Array<[string, Json]>; edges: number } {
   const domain = publisherDomain(i);
-  const items: Array<[string, Json]> = [['publisher', { publisher_domain: domain, status: isStale(i) ? 'stale' : 'active', ...(isStale(i) ? { reason: 'adagents.json answered HTTP 404' } : {}) }]];
+  const items: Array<[string, Json]> = [
+    [
+      'publisher',
+      {
+        publisher_domain: domain,
+        status: isStale(i) ? 'stale' : 'active',
+        ...(isStale(i) ? { reason: 'adagents.json answered HTTP 404' } : {}),
+      },
+    ],
+  ];
   for (let k = 0; k < PROPERTIES_PER_PUBLISHER; k++) {
     const { type, value, propertyType } = identifierOf(i, k);
     items.push([
@@ -55,7 +69,12 @@ function publisherItems(i: number): { items: Array<[string, Json]>; edges: numbe
         property_rid: rid(i * PROPERTIES_PER_PUBLISHER + k),
         publisher_domain: domain,
         identifiers: [{ type, value }],
-        property: { property_id: `prop_${k}`, property_type: propertyType, name: `Publisher ${i} property ${k}`, tags: [k < 4 ? 'web' : 'app', k % 2 === 0 ? 'premium' : 'standard'] },
+        property: {
+          property_id: `prop_${k}`,
+          property_type: propertyType,
+          name: `Publisher ${i} property ${k}`,
+          tags: [k < 4 ? 'web' : 'app', k % 2 === 0 ? 'premium' : 'standard'],
+        },
         status: 'active',
         operator_declarations: declarationsOf(i),
       },
@@ -99,10 +118,13 @@ function publisherItems(i: number): { items: Array<[string, Json]>; edges: numbe
 // How fast this machine is right now, to read the numbers below by: a string key built and looked
 // up in a small Map, the unit of work a check repeats a few times (on its large maps).
 const calibration = (() => {
-  const map = new Map(Array.from({ length: 1000 }, (_, i) => [`p${i}.example\u0000https://sales.agent-${i}.example/mcp`, i]));
+  const map = new Map(
+    Array.from({ length: 1000 }, (_, i) => [`p${i}.example\u0000https://sales.agent-${i}.example/mcp`, i]),
+  );
   let sum = 0;
   const started = process.threadCpuUsage();
-  for (let i = 0; i < 5_000_000; i++) sum += map.get(`p${i % 1000}.example\u0000https://sales.agent-${i % 1000}.example/mcp`) ?? 0;
+  for (let i = 0; i < 5_000_000; i++)
+    sum += map.get(`p${i % 1000}.example\u0000https://sales.agent-${i % 1000}.example/mcp`) ?? 0;
   if (sum === 0) throw new Error('calibration found nothing');
   return (cpuMs(process.threadCpuUsage(started)) * 1e6) / 5_000_000;
 })();
@@ -176,7 +198,12 @@ function randomCheck(): CheckRequest {
     const j = pick(2);
     return { agent: agentUrl(agentOf(i, j)), property: byIdentifier, delegation_type: delegationOf(j) };
   }
-  if (r < 0.45) return { agent: agentUrl(agentOf(i, 1)), property: { publisher_domain: publisherDomain(i), property_id: `prop_${k}` }, delegation_type: undefined };
+  if (r < 0.45)
+    return {
+      agent: agentUrl(agentOf(i, 1)),
+      property: { publisher_domain: publisherDomain(i), property_id: `prop_${k}` },
+      delegation_type: undefined,
+    };
   // An agent the publisher never named.
   if (r < 0.6) return { agent: agentUrl((i * 7 + 1) % AGENTS), property: byIdentifier, delegation_type: undefined };
   // Granted, but its operator does not declare the property.
@@ -189,8 +216,17 @@ function randomCheck(): CheckRequest {
   // The narrower grants: covering the property or not.
   if (r < 0.85) return { agent: agentUrl(agentOf(i, 9 + pick(2))), property: byIdentifier, delegation_type: undefined };
   // Identifiers and publishers nobody's adagents.json declares.
-  if (r < 0.95) return { agent: agentUrl(agentOf(i, 0)), property: { identifier: { type: 'domain', value: `u${pick(1e9)}.example` } }, delegation_type: undefined };
-  return { agent: agentUrl(agentOf(i, 0)), property: { publisher_domain: `u${pick(1e9)}.example`, property_id: 'prop_0' }, delegation_type: undefined };
+  if (r < 0.95)
+    return {
+      agent: agentUrl(agentOf(i, 0)),
+      property: { identifier: { type: 'domain', value: `u${pick(1e9)}.example` } },
+      delegation_type: undefined,
+    };
+  return {
+    agent: agentUrl(agentOf(i, 0)),
+    property: { publisher_domain: `u${pick(1e9)}.example`, property_id: 'prop_0' },
+    delegation_type: undefined,
+  };
 }
 // Each batch of checks is generated just before it is timed, as a server parses a request just
 // before checking it: the request's own strings are fresh in cache, the index is not.
@@ -198,7 +234,11 @@ const BATCH = 1000;
 // Through JSON, as a server receives them: flat strings, not the concatenations generated here.
 const batch = (n: number) => JSON.parse(JSON.stringify(Array.from({ length: n }, randomCheck))) as CheckRequest[];
 
-function timeChecks(check: (index: AuthorizationIndex, req: CheckRequest) => { status: CheckStatus }): { nsPerCheck: number; cpuNsPerCheck: number; tally: Record<CheckStatus, number> } {
+function timeChecks(check: (index: AuthorizationIndex, req: CheckRequest) => { status: CheckStatus }): {
+  nsPerCheck: number;
+  cpuNsPerCheck: number;
+  tally: Record<CheckStatus, number>;
+} {
   const tally: Record<CheckStatus, number> = { authorized: 0, unauthorized: 0, unknown: 0 };
   for (let done = 0; done < Math.min(CHECKS, 200_000); done += BATCH) for (const c of batch(BATCH)) check(index, c);
   let checkNs = 0;
@@ -221,7 +261,9 @@ const skewed = timeChecks(authorizationStatus);
 const skewedExplained = timeChecks(checkAuthorization);
 
 const n = (x: number) => x.toLocaleString('en-US');
-console.log(`lookups index machine calibration: ${Math.round(calibration)} ns main-thread CPU per string key built and looked up in a 1,000-entry Map`);
+console.log(
+  `lookups index machine calibration: ${Math.round(calibration)} ns main-thread CPU per string key built and looked up in a 1,000-entry Map`,
+);
 const percent = (x: number) => `${Math.round((x / CHECKS) * 100)}%`;
 console.log(
   `lookups index build (in process, no database): ${n(size.properties)} properties, ${n(size.grants)} grants, ${n(edges)} agent-property edges, ${n(size.publishers)} publishers: apply ${(applyMs / 1000).toFixed(1)} s wall, ${(applyCpuMs / 1000).toFixed(1)} s main-thread CPU (+${(generateMs / 1000).toFixed(1)} s generating and parsing payloads)`,
@@ -229,7 +271,11 @@ console.log(
 console.log(
   `lookups index memory after build and gc: ${((heap + arrayBuffers) / 2 ** 30).toFixed(2)} GiB (heap used ${(heap / 2 ** 30).toFixed(2)} GiB, typed arrays of the decision table ${(arrayBuffers / 2 ** 30).toFixed(2)} GiB; target <= 2 GiB)`,
 );
-const checkLine = (label: string, { nsPerCheck, cpuNsPerCheck, tally }: ReturnType<typeof timeChecks>, explained: ReturnType<typeof timeChecks>) =>
+const checkLine = (
+  label: string,
+  { nsPerCheck, cpuNsPerCheck, tally }: ReturnType<typeof timeChecks>,
+  explained: ReturnType<typeof timeChecks>,
+) =>
   console.log(
     `lookups index check (authorizationStatus: the status and violation code), ${label}: ${Math.round(nsPerCheck)} ns per check wall, ${Math.round(cpuNsPerCheck)} ns main-thread CPU, over ${n(CHECKS)} random checks (${percent(tally.authorized)} authorized, ${percent(tally.unauthorized)} unauthorized, ${percent(tally.unknown)} unknown; target <= 2000 ns); with the evidence an HTTP answer renders (checkAuthorization): ${Math.round(explained.nsPerCheck)} ns`,
   );

@@ -21,7 +21,13 @@ if (job.kind === 'max') {
   const requests = freshKeys ? request.requests?.map((r) => ({ ...r, setupRequest: fresh })) : request.requests;
   const result = await autocannon({ url, duration: seconds, connections, pipelining: 1, ...request, requests });
   console.log(
-    JSON.stringify({ requestsPerSecond: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx }),
+    JSON.stringify({
+      requestsPerSecond: result.requests.average,
+      p50Ms: result.latency.p50,
+      p99Ms: result.latency.p99,
+      errors: result.errors + result.timeouts,
+      non2xx: result.non2xx,
+    }),
   );
 } else if (job.kind === 'paced') {
   console.log(JSON.stringify(await runPaced(job.origin, job.paths, job)));

@@ -30,7 +30,10 @@ export interface LoadOptions {
 export const freshKeyMark = '__FRESH_UUID__';
 
 /** What load-child.ts is asked to do. */
-export type LoadJob = ({ kind: 'max'; url: string } & LoadOptions) | ({ kind: 'paced'; origin: string; paths: readonly string[] } & PacedOptions) | ({ kind: 'soak' } & SoakOptions);
+export type LoadJob =
+  | ({ kind: 'max'; url: string } & LoadOptions)
+  | ({ kind: 'paced'; origin: string; paths: readonly string[] } & PacedOptions)
+  | ({ kind: 'soak' } & SoakOptions);
 
 /** Drives one URL as hard as it answers, with autocannon in a process of its own, and returns what a comparison needs. */
 export function load(url: string, options: LoadOptions): Promise<LoadResult> {

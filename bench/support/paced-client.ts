@@ -13,10 +13,21 @@ import type { PacedOptions, PacedResult } from './paced-load.ts';
  * Latency counts from when the request fell due: queueing and any lag of the client are charged
  * against the answer, never hidden (no coordinated omission). The lag alone is reported apart.
  */
-export async function runPaced(origin: string, paths: readonly string[], { rate, seconds, connections, headers = {} }: PacedOptions): Promise<PacedResult> {
+export async function runPaced(
+  origin: string,
+  paths: readonly string[],
+  { rate, seconds, connections, headers = {} }: PacedOptions,
+): Promise<PacedResult> {
   const { hostname, port } = new URL(origin);
-  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
-  const requests = paths.map((path) => Buffer.from(`GET ${path} HTTP/1.1\r\nhost: ${hostname}:${port}\r\nconnection: keep-alive\r\n${extra}\r\n`, 'latin1'));
+  const extra = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  const requests = paths.map((path) =>
+    Buffer.from(
+      `GET ${path} HTTP/1.1\r\nhost: ${hostname}:${port}\r\nconnection: keep-alive\r\n${extra}\r\n`,
+      'latin1',
+    ),
+  );
   const total = Math.round(rate * seconds);
   const interval = 1000 / rate;
   const latencies = new Float64Array(total);

@@ -15,7 +15,11 @@ export interface SignalsRelevance extends Evaluation {
 export function signalsRelevance(catalog: SignalsCatalog, k = 10): SignalsRelevance {
   const search = new SignalSearch(catalog.signals.filter((s) => s.signal_type === 'marketplace'));
   const set = loadRelevanceSet();
-  return { ...evaluate(set, (brief) => search.rank(brief).map((r) => r.signal.signal_agent_segment_id), k), briefs: set.length, k };
+  return {
+    ...evaluate(set, (brief) => search.rank(brief).map((r) => r.signal.signal_agent_segment_id), k),
+    briefs: set.length,
+    k,
+  };
 }
 
 /** `signals relevance: MRR@10 0.986, nDCG@10 0.887 over 115 briefs`. */

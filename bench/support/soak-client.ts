@@ -64,12 +64,29 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     return soakOperations.length - 1;
   };
 
-  const pools = instances.map((base) => new Pool(base, { connections, pipelining: 1, headersTimeout: REQUEST_TIMEOUT_MS, bodyTimeout: REQUEST_TIMEOUT_MS }));
+  const pools = instances.map(
+    (base) =>
+      new Pool(base, {
+        connections,
+        pipelining: 1,
+        headersTimeout: REQUEST_TIMEOUT_MS,
+        bodyTimeout: REQUEST_TIMEOUT_MS,
+      }),
+  );
   const total = Math.round(rate * seconds);
   const interval = 1000 / rate;
   const latencies = soakOperations.map(() => [] as number[]);
   const byTenth = Array.from({ length: 10 }, () => [] as number[]);
-  const results: OperationResult[] = soakOperations.map((op) => ({ name: op.name, count: 0, statuses: {}, agentErrors: {}, transportErrors: 0, p50Ms: 0, p99Ms: 0, maxMs: 0 }));
+  const results: OperationResult[] = soakOperations.map((op) => ({
+    name: op.name,
+    count: 0,
+    statuses: {},
+    agentErrors: {},
+    transportErrors: 0,
+    p50Ms: 0,
+    p99Ms: 0,
+    maxMs: 0,
+  }));
   const lags = new Float64Array(total);
   const submittedTaskIds: string[] = [];
   const perInstance = instances.map(() => 0);
@@ -86,7 +103,12 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     result.count++;
     perInstance[instance]!++;
     try {
-      const res = await pools[instance]!.request({ method: request.method, path: request.path, headers: request.headers, body: request.body });
+      const res = await pools[instance]!.request({
+        method: request.method,
+        path: request.path,
+        headers: request.headers,
+        body: request.body,
+      });
       count(result.statuses, String(res.statusCode));
       if (op.mcp && res.statusCode === 200) {
         const outcome = mcpOutcome(await res.body.text());
@@ -124,9 +146,18 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   await Promise.all(inFlight);
   await Promise.all(pools.map((pool) => pool.close()));
 
-  for (const [i, list] of latencies.entries()) Object.assign(results[i]!, { p50Ms: quantile(list, 0.5), p99Ms: quantile(list, 0.99), maxMs: quantile(list, 1) });
+  for (const [i, list] of latencies.entries())
+    Object.assign(results[i]!, { p50Ms: quantile(list, 0.5), p99Ms: quantile(list, 0.99), maxMs: quantile(list, 1) });
   lags.sort();
-  return { sent: total, sentPerSecond: total / (sentIn / 1000), lagP99Ms: lags[Math.min(total - 1, Math.floor(0.99 * total))] ?? 0, operations: results, perInstance, p99ByTenth: byTenth.map((list) => quantile(list, 0.99)), submittedTaskIds };
+  return {
+    sent: total,
+    sentPerSecond: total / (sentIn / 1000),
+    lagP99Ms: lags[Math.min(total - 1, Math.floor(0.99 * total))] ?? 0,
+    operations: results,
+    perInstance,
+    p99ByTenth: byTenth.map((list) => quantile(list, 0.99)),
+    submittedTaskIds,
+  };
 }
 
 /** The q-quantile of `values` (sorted here, in place); 0 for none. */

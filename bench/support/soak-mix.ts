@@ -65,11 +65,26 @@ const lookups = domainPaths();
 const json = { 'content-type': 'application/json' };
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const get = (path: string, headers: Record<string, string> = {}): SoakRequest => ({ method: 'GET', path, headers });
-const post = (path: string, body: unknown, headers: Record<string, string>): SoakRequest => ({ method: 'POST', path, headers: { ...json, ...headers }, body: JSON.stringify(body) });
+const post = (path: string, body: unknown, headers: Record<string, string>): SoakRequest => ({
+  method: 'POST',
+  path,
+  headers: { ...json, ...headers },
+  body: JSON.stringify(body),
+});
 
 /** A tools/call as an MCP client sends it (it accepts either answer form; the agents answer a stream of one message). */
-function mcp(pick: Picker, agent: string, name: string, args: Record<string, unknown>, context: SoakContext): SoakRequest {
-  return post(`/${agent}/mcp`, { jsonrpc: '2.0', id: pick.sequence, method: 'tools/call', params: { name, arguments: args } }, { accept: 'application/json, text/event-stream', ...bearer(context.agentCredential) });
+function mcp(
+  pick: Picker,
+  agent: string,
+  name: string,
+  args: Record<string, unknown>,
+  context: SoakContext,
+): SoakRequest {
+  return post(
+    `/${agent}/mcp`,
+    { jsonrpc: '2.0', id: pick.sequence, method: 'tools/call', params: { name, arguments: args } },
+    { accept: 'application/json, text/event-stream', ...bearer(context.agentCredential) },
+  );
 }
 
 const briefs = [
@@ -80,7 +95,14 @@ const briefs = [
   'pre-roll video on news for a car launch',
   'mobile app banners for a grocery delivery service',
 ];
-const signalSpecs = ['pet owners', 'new parents', 'runners and fitness fans', 'in-market for a car', 'frequent travellers', 'home cooks'];
+const signalSpecs = [
+  'pet owners',
+  'new parents',
+  'runners and fitness fans',
+  'in-market for a car',
+  'frequent travellers',
+  'home cooks',
+];
 /** Auction products of the demo catalog, with a bid above each floor: booked at once. */
 const auctionPackages = [
   { product_id: 'dh_news_display_auction', pricing_option_id: 'cpm_auction', budget: 1000, bid_price: 6 },
@@ -114,22 +136,37 @@ export const soakOperations: SoakOperation[] = [
     name: 'brand resolve',
     weight: 10,
     mcp: false,
-    build: (pick, _base, c) => get(`/api/brands/resolve?domain=${pick.int(2) === 0 ? pick.item(operators) : pick.item(c.brandDomains)}`),
+    build: (pick, _base, c) =>
+      get(`/api/brands/resolve?domain=${pick.int(2) === 0 ? pick.item(operators) : pick.item(c.brandDomains)}`),
   },
   {
     name: 'property resolve',
     weight: 10,
     mcp: false,
-    build: (pick, _base, c) => get(`/api/properties/resolve?domain=${pick.int(4) === 0 ? pick.item(c.propertyDomains) : pick.item(publishers)}`),
+    build: (pick, _base, c) =>
+      get(`/api/properties/resolve?domain=${pick.int(4) === 0 ? pick.item(c.propertyDomains) : pick.item(publishers)}`),
   },
-  { name: 'feed read', weight: 5, mcp: false, build: (_pick, _base, c) => get(`/api/registry/feed?cursor=${c.feedCursor}&limit=100`, bearer(c.apiKey)) },
+  {
+    name: 'feed read',
+    weight: 5,
+    mcp: false,
+    build: (_pick, _base, c) => get(`/api/registry/feed?cursor=${c.feedCursor}&limit=100`, bearer(c.apiKey)),
+  },
   {
     name: 'brand save',
     weight: 2,
     mcp: false,
     build: (pick, _base, c) => {
       const domain = pick.item(c.brandDomains);
-      return post('/api/brands/save', { domain, brand_name: `Soak brand ${domain}`, brand_manifest: { name: `Soak brand ${domain}`, description: `Revision ${pick.sequence}` } }, bearer(c.apiKey));
+      return post(
+        '/api/brands/save',
+        {
+          domain,
+          brand_name: `Soak brand ${domain}`,
+          brand_manifest: { name: `Soak brand ${domain}`, description: `Revision ${pick.sequence}` },
+        },
+        bearer(c.apiKey),
+      );
     },
   },
   {
@@ -139,20 +176,68 @@ export const soakOperations: SoakOperation[] = [
     build: (pick, _base, c) => {
       const publisher_domain = pick.item(c.propertyDomains);
       const agent = `https://sales.agent-${pick.int(40)}.example/mcp`;
-      return post('/api/properties/save', { publisher_domain, authorized_agents: [{ url: agent, authorized_for: `Display, revision ${pick.sequence}` }], properties: [{ type: 'website', name: publisher_domain }] }, bearer(c.apiKey));
+      return post(
+        '/api/properties/save',
+        {
+          publisher_domain,
+          authorized_agents: [{ url: agent, authorized_for: `Display, revision ${pick.sequence}` }],
+          properties: [{ type: 'website', name: publisher_domain }],
+        },
+        bearer(c.apiKey),
+      );
     },
   },
-  { name: 'sales get_products', weight: 12, mcp: true, build: (pick, _base, c) => mcp(pick, 'sales', 'get_products', { buying_mode: 'brief', brief: pick.item(briefs), brand: { domain: 'soak-buyer.example' } }, c) },
-  { name: 'sales create_media_buy', weight: 6, mcp: true, build: (pick, _base, c) => mcp(pick, 'sales', 'create_media_buy', buyArgs(pick, c, [pick.item(auctionPackages)]), c) },
+  {
+    name: 'sales get_products',
+    weight: 12,
+    mcp: true,
+    build: (pick, _base, c) =>
+      mcp(
+        pick,
+        'sales',
+        'get_products',
+        { buying_mode: 'brief', brief: pick.item(briefs), brand: { domain: 'soak-buyer.example' } },
+        c,
+      ),
+  },
+  {
+    name: 'sales create_media_buy',
+    weight: 6,
+    mcp: true,
+    build: (pick, _base, c) =>
+      mcp(pick, 'sales', 'create_media_buy', buyArgs(pick, c, [pick.item(auctionPackages)]), c),
+  },
   {
     name: 'sales create_media_buy async',
     weight: 2,
     mcp: true,
     build: (pick, _base, c) =>
-      mcp(pick, 'sales', 'create_media_buy', { ...buyArgs(pick, c, [takeover]), push_notification_config: { url: `${c.hooksUrl}/hooks/soak/${pick.sequence}`, authentication: { schemes: ['HTTP_MESSAGE_SIGNATURES'] } } }, c),
+      mcp(
+        pick,
+        'sales',
+        'create_media_buy',
+        {
+          ...buyArgs(pick, c, [takeover]),
+          push_notification_config: {
+            url: `${c.hooksUrl}/hooks/soak/${pick.sequence}`,
+            authentication: { schemes: ['HTTP_MESSAGE_SIGNATURES'] },
+          },
+        },
+        c,
+      ),
   },
-  { name: 'signals get_signals', weight: 8, mcp: true, build: (pick, _base, c) => mcp(pick, 'signals', 'get_signals', { signal_spec: pick.item(signalSpecs) }, c) },
-  { name: 'creative list_creative_formats', weight: 6, mcp: true, build: (pick, _base, c) => mcp(pick, 'creative', 'list_creative_formats', {}, c) },
+  {
+    name: 'signals get_signals',
+    weight: 8,
+    mcp: true,
+    build: (pick, _base, c) => mcp(pick, 'signals', 'get_signals', { signal_spec: pick.item(signalSpecs) }, c),
+  },
+  {
+    name: 'creative list_creative_formats',
+    weight: 6,
+    mcp: true,
+    build: (pick, _base, c) => mcp(pick, 'creative', 'list_creative_formats', {}, c),
+  },
   {
     name: 'creative preview_creative',
     weight: 6,
@@ -179,8 +264,20 @@ export interface McpOutcome {
 
 /** Reads a tools/call answer, sent as JSON or as a stream of one `message` event. */
 export function mcpOutcome(text: string): McpOutcome {
-  const data = text.startsWith('event:') || text.startsWith('data:') ? text.split('\n').find((line) => line.startsWith('data: '))?.slice(6) : text;
-  let answer: { error?: { code: number }; result?: { isError?: boolean; structuredContent?: { ap_error?: { code?: string }; status?: string; task_id?: string } } };
+  const data =
+    text.startsWith('event:') || text.startsWith('data:')
+      ? text
+          .split('\n')
+          .find((line) => line.startsWith('data: '))
+          ?.slice(6)
+      : text;
+  let answer: {
+    error?: { code: number };
+    result?: {
+      isError?: boolean;
+      structuredContent?: { ap_error?: { code?: string }; status?: string; task_id?: string };
+    };
+  };
   try {
     answer = JSON.parse(data ?? '') as typeof answer;
   } catch {
@@ -189,5 +286,7 @@ export function mcpOutcome(text: string): McpOutcome {
   if (answer.error) return { agentError: `JSON-RPC ${answer.error.code}` };
   const content = answer.result?.structuredContent;
   if (answer.result?.isError) return { agentError: content?.ap_error?.code ?? 'TOOL_ERROR' };
-  return content?.status === 'submitted' && typeof content.task_id === 'string' ? { submittedTaskId: content.task_id } : {};
+  return content?.status === 'submitted' && typeof content.task_id === 'string'
+    ? { submittedTaskId: content.task_id }
+    : {};
 }

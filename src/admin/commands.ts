@@ -1,12 +1,30 @@
 import type { Database } from '../db/database.ts';
-import { addMember, createLocalUser, createOrganization, listOrganizations, type Role, createKey, keyById, listKeys, revokeKey, organizationBySlug } from '../auth/index.ts';
+import {
+  addMember,
+  createLocalUser,
+  createOrganization,
+  listOrganizations,
+  type Role,
+  createKey,
+  keyById,
+  listKeys,
+  revokeKey,
+  organizationBySlug,
+} from '../auth/index.ts';
 import { ApError } from '../protocol/errors.ts';
 import { rotate, type SigningAlg } from '../agents/runtime/keys/store.ts';
 import { signatureLifetimeSeconds } from '../agents/runtime/keys/lifetime.ts';
 import { systemClock } from '../clock.ts';
 import { normalizeDomain } from '../protocol/domain.ts';
 import type { Crawler } from '../registry/crawler/crawler.ts';
-import { allAgentsShown, enrollAgent, operatorFor, removeAgent, type AgentType, type EnrollmentContext } from '../registry/agents/index.ts';
+import {
+  allAgentsShown,
+  enrollAgent,
+  operatorFor,
+  removeAgent,
+  type AgentType,
+  type EnrollmentContext,
+} from '../registry/agents/index.ts';
 
 /**
  * What some commands need beyond the database, built only when one asks: the server hands over
@@ -30,7 +48,10 @@ export const adminCommands = {
   async 'orgs.list'(db: Database, _args: object) {
     return listOrganizations(db);
   },
-  async 'users.create'(db: Database, args: { email: string; password: string; name?: string; org?: string; role?: Role }) {
+  async 'users.create'(
+    db: Database,
+    args: { email: string; password: string; name?: string; org?: string; role?: Role },
+  ) {
     return db.transaction(async (tx) => {
       const user = await createLocalUser(tx, { email: args.email, password: args.password, displayName: args.name });
       if (args.org) await addMember(tx, args.org, user.id, args.role ?? 'member');
@@ -42,11 +63,14 @@ export const adminCommands = {
     return createKey(db, { organizationSlug: args.org, name: args.name, role: args.role });
   },
   async 'keys.revoke'(db: Database, args: { id: string }) {
-    if (!/^[0-9a-f-]{36}$/i.test(args.id)) throw new ApError('invalid_request', `"${args.id}" is not a key id; \`ap keys list\` shows them.`);
+    if (!/^[0-9a-f-]{36}$/i.test(args.id))
+      throw new ApError('invalid_request', `"${args.id}" is not a key id; \`ap keys list\` shows them.`);
     const revoked = await revokeKey(db, args.id);
     if (revoked) return revoked;
     const key = await keyById(db, args.id);
-    throw key ? new ApError('conflict', `Key ${args.id} was already revoked at ${key.revoked_at?.toISOString()}.`) : new ApError('not_found', `No key has the id ${args.id}.`);
+    throw key
+      ? new ApError('conflict', `Key ${args.id} was already revoked at ${key.revoked_at?.toISOString()}.`)
+      : new ApError('not_found', `No key has the id ${args.id}.`);
   },
   async 'keys.list'(db: Database, args: { org?: string }) {
     if (!args.org) return listKeys(db);
@@ -56,7 +80,12 @@ export const adminCommands = {
   },
   /** Retires the agents' current signing key (still published for its signatures' lifetime) and makes a new one. */
   async 'signing-keys.rotate'(db: Database, args: { alg: SigningAlg; secret?: string }) {
-    const key = await rotate(db, { alg: args.alg, secret: args.secret, clock: systemClock, publishWindowSeconds: signatureLifetimeSeconds });
+    const key = await rotate(db, {
+      alg: args.alg,
+      secret: args.secret,
+      clock: systemClock,
+      publishWindowSeconds: signatureLifetimeSeconds,
+    });
     return { kid: key.kid, alg: key.alg };
   },
   /** Crawls one domain now, as the queue worker would, and says what came of it. */
@@ -64,10 +93,27 @@ export const adminCommands = {
     return services.crawler().crawl(normalizeDomain(args.domain));
   },
   /** Enrolls an agent for an organization, as the registry's operator (no ownership proof asked). */
-  async 'agents.enroll'(db: Database, args: { org: string; url: string; type: AgentType; name: string; description?: string; visibility?: 'public' | 'members_only' | 'private' }, services: AdminServices) {
+  async 'agents.enroll'(
+    db: Database,
+    args: {
+      org: string;
+      url: string;
+      type: AgentType;
+      name: string;
+      description?: string;
+      visibility?: 'public' | 'members_only' | 'private';
+    },
+    services: AdminServices,
+  ) {
     const org = await organizationBySlug(db, args.org);
     if (!org) throw new ApError('not_found', `No organization has the slug "${args.org}".`);
-    return enrollAgent(services.enrollment(), operatorFor(org), { agent_url: args.url, type: args.type, name: args.name, description: args.description ?? null, visibility: args.visibility ?? 'public' });
+    return enrollAgent(services.enrollment(), operatorFor(org), {
+      agent_url: args.url,
+      type: args.type,
+      name: args.name,
+      description: args.description ?? null,
+      visibility: args.visibility ?? 'public',
+    });
   },
   async 'agents.list'(db: Database, args: { org?: string }) {
     return allAgentsShown(db, args.org);
@@ -87,6 +133,15 @@ export function isAdminCommand(name: string): name is AdminCommand {
   return Object.hasOwn(adminCommands, name);
 }
 
-export async function runAdminCommand<C extends AdminCommand>(db: Database, command: C, args: AdminArgs<C>, services: AdminServices): Promise<unknown> {
-  return (adminCommands[command] as (db: Database, args: AdminArgs<C>, services: AdminServices) => Promise<unknown>)(db, args, services);
+export async function runAdminCommand<C extends AdminCommand>(
+  db: Database,
+  command: C,
+  args: AdminArgs<C>,
+  services: AdminServices,
+): Promise<unknown> {
+  return (adminCommands[command] as (db: Database, args: AdminArgs<C>, services: AdminServices) => Promise<unknown>)(
+    db,
+    args,
+    services,
+  );
 }

@@ -34,7 +34,11 @@ export async function controlSocketAnswers(path: string): Promise<boolean> {
 }
 
 /** Runs `command` on the server behind the socket; undefined when no server answers there. */
-export async function viaControlSocket(path: string, command: string, args: unknown): Promise<{ result: unknown } | undefined> {
+export async function viaControlSocket(
+  path: string,
+  command: string,
+  args: unknown,
+): Promise<{ result: unknown } | undefined> {
   if (!existsSync(path)) return undefined;
   const answer = await post(path, JSON.stringify({ command, args })).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ECONNREFUSED' || err.code === 'ENOENT') return undefined;
@@ -56,10 +60,16 @@ export async function anythingAnswers(path: string): Promise<boolean> {
 
 function post(socketPath: string, body: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ socketPath, path: '/', method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
+    const req = request(
+      { socketPath, path: '/', method: 'POST', headers: { 'content-type': 'application/json' } },
+      (res) => {
+        let text = '';
+        res
+          .setEncoding('utf8')
+          .on('data', (chunk: string) => (text += chunk))
+          .on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
     req.on('error', reject).end(body);
   });
 }

@@ -20,12 +20,19 @@ export async function openControlSocket(db: Database, path: string, services: Ad
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     };
     try {
-      const { command, args } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { command: string; args: unknown };
-      if (req.method !== 'POST' || !isAdminCommand(command)) throw new ApError('invalid_request', `Unknown command "${command}".`);
+      const { command, args } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+        command: string;
+        args: unknown;
+      };
+      if (req.method !== 'POST' || !isAdminCommand(command))
+        throw new ApError('invalid_request', `Unknown command "${command}".`);
       reply(200, { result: await runAdminCommand(db, command, args as never, services) });
     } catch (err) {
       const known = err instanceof ApError;
-      reply(known ? err.status : 500, { error: known ? err.code : 'internal_error', message: err instanceof Error ? err.message : String(err) });
+      reply(known ? err.status : 500, {
+        error: known ? err.code : 'internal_error',
+        message: err instanceof Error ? err.message : String(err),
+      });
     }
   });
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(path, resolve));

@@ -42,10 +42,16 @@ export interface DeploymentRegistry {
  * The agents `ap serve` mounts beside the registry (the spec's test deployment, path-routed):
  * none with AGENTS=false. Each accepts the deployment's public test credential.
  */
-export async function testDeployment(ctx: AppContext, base: () => string, registry: DeploymentRegistry = {}): Promise<Tenant[]> {
+export async function testDeployment(
+  ctx: AppContext,
+  base: () => string,
+  registry: DeploymentRegistry = {},
+): Promise<Tenant[]> {
   const { agents } = ctx.config;
   if (!agents.serve) return [];
-  const credentials = agents.testCredential ? [{ token: agents.testCredential, name: 'public-test', public: true }] : [];
+  const credentials = agents.testCredential
+    ? [{ token: agents.testCredential, name: 'public-test', public: true }]
+    : [];
   const brands = registry.brands;
   const sales = salesAgent({
     catalog: await catalogSetting('SALES_CATALOG', () => loadCatalogFile(agents.salesCatalog ?? demoCatalogPath)),
@@ -53,10 +59,16 @@ export async function testDeployment(ctx: AppContext, base: () => string, regist
     credentials,
     testController: agents.testController,
     requireOperatorAuth: agents.salesRequireOperatorAuth,
-    creativeBuilding: { fetcher: ctx.fetcher, previewTtlSeconds: agents.creativePreviewTtlSeconds, ...(brands ? { brands } : {}) },
+    creativeBuilding: {
+      fetcher: ctx.fetcher,
+      previewTtlSeconds: agents.creativePreviewTtlSeconds,
+      ...(brands ? { brands } : {}),
+    },
   });
   const signals = signalsAgent({
-    catalog: await catalogSetting('SIGNALS_CATALOG', () => loadSignalsCatalog(agents.signalsCatalog ?? demoSignalsPath)),
+    catalog: await catalogSetting('SIGNALS_CATALOG', () =>
+      loadSignalsCatalog(agents.signalsCatalog ?? demoSignalsPath),
+    ),
     base,
     credentials,
     seats: demoSeats,
@@ -64,15 +76,38 @@ export async function testDeployment(ctx: AppContext, base: () => string, regist
     activationPollMs: Math.min(1000, Math.max(100, (agents.signalActivationSeconds ?? 1) * 200)),
   });
   const builderPath = '/creative-builder';
-  const creative = creativeAgent({ base, credentials, fetcher: ctx.fetcher, previewTtlSeconds: agents.creativePreviewTtlSeconds, ...(brands ? { brands } : {}), generator: () => `${base()}${builderPath}/mcp` });
+  const creative = creativeAgent({
+    base,
+    credentials,
+    fetcher: ctx.fetcher,
+    previewTtlSeconds: agents.creativePreviewTtlSeconds,
+    ...(brands ? { brands } : {}),
+    generator: () => `${base()}${builderPath}/mcp`,
+  });
   // The creative agent serves /creative/assets, where the builder's generated assets are too.
-  const builder = creativeBuilderAgent({ base, path: builderPath, credentials, fetcher: ctx.fetcher, previewTtlSeconds: agents.creativePreviewTtlSeconds, servesAssets: false, ...(brands ? { brands } : {}) });
+  const builder = creativeBuilderAgent({
+    base,
+    path: builderPath,
+    credentials,
+    fetcher: ctx.fetcher,
+    previewTtlSeconds: agents.creativePreviewTtlSeconds,
+    servesAssets: false,
+    ...(brands ? { brands } : {}),
+  });
   return [sales, signals, creative, builder];
 }
 
 /** The agents served, as a catalog enrolls them: each tenant's MCP endpoint at `base`, named after the deployment. */
-export function servedAgents(tenants: readonly Tenant[], base: string): Array<{ url: string; name: string; description: string; protocols: readonly string[] }> {
-  return tenants.map((t) => ({ url: `${base}${t.path}/mcp`, name: `AP test deployment: ${t.name}`, description: t.description, protocols: t.protocols }));
+export function servedAgents(
+  tenants: readonly Tenant[],
+  base: string,
+): Array<{ url: string; name: string; description: string; protocols: readonly string[] }> {
+  return tenants.map((t) => ({
+    url: `${base}${t.path}/mcp`,
+    name: `AP test deployment: ${t.name}`,
+    description: t.description,
+    protocols: t.protocols,
+  }));
 }
 
 /** The test deployment's buyers' seats on the demo platforms: the public test credential holds one on each of two. */
@@ -102,70 +137,96 @@ export interface AgentsOptions {
  * long tasks, the outbox that delivers their webhooks, the signing keys those are signed with
  * (made at first start), and the JWKS and brand.json receivers resolve the keys from.
  */
-export const agentsPlugin = fp<AgentsOptions>(async (app, { ctx, tenants }) => {
-  if (tenants.length === 0) return;
-  const { agents } = ctx.config;
-  const keys: KeySettings = { alg: agents.signingAlg, secret: agents.signingKeySecret, clock: ctx.clock, publishWindowSeconds: signatureLifetimeSeconds };
-  const deliverer = new WebhookDeliverer({
-    db: ctx.db,
-    fetcher: ctx.fetcher,
-    clock: ctx.clock,
-    signingKey: () => currentKey(ctx.db, keys),
-    settings: { baseDelayMs: agents.webhookRetryBaseMs, maxDelayMs: 3_600_000, maxAttempts: agents.webhookMaxAttempts, pollMs: 1000 },
-    log: app.log,
-  });
-  const worker = new TaskWorker({
-    db: ctx.db,
-    clock: ctx.clock,
-    tenants,
-    log: app.log,
-    onWebhook: () => deliverer.wake(),
-    settings: { leaseMs: 5 * 60_000, maxAttempts: agents.taskMaxAttempts, validateOutputs: agents.validateOutputs, pollMs: 1000, concurrency: 8 },
-  });
-  const passes = new Map<string, BackgroundPass>();
-  for (const tenant of tenants) {
-    for (const pass of tenant.passes ?? []) {
-      const context = { db: ctx.db, clock: ctx.clock, log: app.log, webhooksQueued: () => deliverer.wake() };
-      const onError = (err: unknown) => app.log.error({ err, tenant: tenant.name, pass: pass.name }, 'agent background pass failed');
-      passes.set(`${tenant.name}:${pass.name}`, new BackgroundPass(() => pass.run(context), onError, pass.intervalMs));
+export const agentsPlugin = fp<AgentsOptions>(
+  async (app, { ctx, tenants }) => {
+    if (tenants.length === 0) return;
+    const { agents } = ctx.config;
+    const keys: KeySettings = {
+      alg: agents.signingAlg,
+      secret: agents.signingKeySecret,
+      clock: ctx.clock,
+      publishWindowSeconds: signatureLifetimeSeconds,
+    };
+    const deliverer = new WebhookDeliverer({
+      db: ctx.db,
+      fetcher: ctx.fetcher,
+      clock: ctx.clock,
+      signingKey: () => currentKey(ctx.db, keys),
+      settings: {
+        baseDelayMs: agents.webhookRetryBaseMs,
+        maxDelayMs: 3_600_000,
+        maxAttempts: agents.webhookMaxAttempts,
+        pollMs: 1000,
+      },
+      log: app.log,
+    });
+    const worker = new TaskWorker({
+      db: ctx.db,
+      clock: ctx.clock,
+      tenants,
+      log: app.log,
+      onWebhook: () => deliverer.wake(),
+      settings: {
+        leaseMs: 5 * 60_000,
+        maxAttempts: agents.taskMaxAttempts,
+        validateOutputs: agents.validateOutputs,
+        pollMs: 1000,
+        concurrency: 8,
+      },
+    });
+    const passes = new Map<string, BackgroundPass>();
+    for (const tenant of tenants) {
+      for (const pass of tenant.passes ?? []) {
+        const context = { db: ctx.db, clock: ctx.clock, log: app.log, webhooksQueued: () => deliverer.wake() };
+        const onError = (err: unknown) =>
+          app.log.error({ err, tenant: tenant.name, pass: pass.name }, 'agent background pass failed');
+        passes.set(
+          `${tenant.name}:${pass.name}`,
+          new BackgroundPass(() => pass.run(context), onError, pass.intervalMs),
+        );
+      }
     }
-  }
-  app.decorate('taskWorker', worker);
-  app.decorate('webhookDeliverer', deliverer);
-  app.decorate('agentPasses', passes);
-  for (const tenant of tenants) mountTenant(app, ctx, tenant, worker);
-  keyRoutes(app, ctx.db, keys, tenants, () => baseUrl(app, ctx.config));
-  listingRoutes(app, tenants, () => baseUrl(app, ctx.config));
-  app.addHook('onListen', async () => {
-    const base = baseUrl(app, ctx.config);
-    // Only the public one is printed: a tenant's other credentials are secrets.
-    const offered = tenants.some((t) => t.credentials?.some((c) => c.token === agents.testCredential));
-    const credential = offered ? `; public test credential: Authorization: Bearer ${agents.testCredential}` : '';
-    app.log.info({ agents: tenants.map((t) => `${base}${t.path}/mcp`) }, `agents serving at ${tenants.map((t) => `${base}${t.path}/mcp`).join(', ')}${credential}`);
-  });
-  app.addHook('onReady', async () => {
-    // Before the server listens, so no buyer's call waits behind a schema's compilation.
-    compileTaskSchemas([...new Set(tenants.flatMap((t) => t.tasks.map((task) => task.name)))]);
-    await currentKey(ctx.db, keys);
-    if (!agents.signingKeySecret) unsealedKeysWarning(app, ctx.config.host);
-    // Both pick up what a previous process accepted but did not finish.
-    worker.start();
-    deliverer.start();
-    housekeeping.start();
-    for (const pass of passes.values()) pass.start();
-  });
-  const housekeeping = new BackgroundPass(
-    async () => void (await pruneAgentRecords(ctx.db, ctx.clock, agents.replayTtlSeconds)),
-    (err) => app.log.error({ err }, 'could not prune old agent records'),
-    3_600_000,
-  );
-  app.addHook('preClose', async () => {
-    await Promise.all([...passes.values()].map((pass) => pass.stop()));
-    await housekeeping.stop();
-    await worker.close();
-    await deliverer.close();
-  });
-}, { name: 'agents' });
+    app.decorate('taskWorker', worker);
+    app.decorate('webhookDeliverer', deliverer);
+    app.decorate('agentPasses', passes);
+    for (const tenant of tenants) mountTenant(app, ctx, tenant, worker);
+    keyRoutes(app, ctx.db, keys, tenants, () => baseUrl(app, ctx.config));
+    listingRoutes(app, tenants, () => baseUrl(app, ctx.config));
+    app.addHook('onListen', async () => {
+      const base = baseUrl(app, ctx.config);
+      // Only the public one is printed: a tenant's other credentials are secrets.
+      const offered = tenants.some((t) => t.credentials?.some((c) => c.token === agents.testCredential));
+      const credential = offered ? `; public test credential: Authorization: Bearer ${agents.testCredential}` : '';
+      app.log.info(
+        { agents: tenants.map((t) => `${base}${t.path}/mcp`) },
+        `agents serving at ${tenants.map((t) => `${base}${t.path}/mcp`).join(', ')}${credential}`,
+      );
+    });
+    app.addHook('onReady', async () => {
+      // Before the server listens, so no buyer's call waits behind a schema's compilation.
+      compileTaskSchemas([...new Set(tenants.flatMap((t) => t.tasks.map((task) => task.name)))]);
+      await currentKey(ctx.db, keys);
+      if (!agents.signingKeySecret) unsealedKeysWarning(app, ctx.config.host);
+      // Both pick up what a previous process accepted but did not finish.
+      worker.start();
+      deliverer.start();
+      housekeeping.start();
+      for (const pass of passes.values()) pass.start();
+    });
+    const housekeeping = new BackgroundPass(
+      async () => void (await pruneAgentRecords(ctx.db, ctx.clock, agents.replayTtlSeconds)),
+      (err) => app.log.error({ err }, 'could not prune old agent records'),
+      3_600_000,
+    );
+    app.addHook('preClose', async () => {
+      await Promise.all([...passes.values()].map((pass) => pass.stop()));
+      await housekeeping.stop();
+      await worker.close();
+      await deliverer.close();
+    });
+  },
+  { name: 'agents' },
+);
 
 /**
  * Without AP_SIGNING_KEY_SECRET the agents' private signing keys lie unsealed in the database.
@@ -175,7 +236,9 @@ export const agentsPlugin = fp<AgentsOptions>(async (app, { ctx, tenants }) => {
  */
 function unsealedKeysWarning(app: FastifyInstance, host: string): void {
   if (isLoopbackHost(host)) {
-    app.log.warn('AP_SIGNING_KEY_SECRET is not set: agent signing keys are stored unsealed (acceptable in development only)');
+    app.log.warn(
+      'AP_SIGNING_KEY_SECRET is not set: agent signing keys are stored unsealed (acceptable in development only)',
+    );
     return;
   }
   app.log.error(

@@ -19,7 +19,14 @@ export function listingRoutes(app: FastifyInstance, tenants: readonly Tenant[], 
         authorized_agents: tenants.flatMap((tenant) => {
           const selectors = tenant.sells?.() ?? [];
           if (selectors.length === 0) return [];
-          return [{ url: `${url}${tenant.path}/mcp`, authorized_for: tenant.description, authorization_type: 'publisher_properties', publisher_properties: selectors }];
+          return [
+            {
+              url: `${url}${tenant.path}/mcp`,
+              authorized_for: tenant.description,
+              authorization_type: 'publisher_properties',
+              publisher_properties: selectors,
+            },
+          ];
         }),
         tenants: tenants.map((tenant) => ({
           name: tenant.name,

@@ -1,7 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../db/database.ts';
 import type { CredentialCache } from './cache/credential-cache.ts';
-import { configuredCredentials, type ConfiguredCredential, type ConfiguredCredentials } from './configured-credentials.ts';
+import {
+  configuredCredentials,
+  type ConfiguredCredential,
+  type ConfiguredCredentials,
+} from './configured-credentials.ts';
 import { metadataUrlOf, serveResourceMetadata } from './oauth/metadata.ts';
 
 /** An agent's endpoints that are protected resources of their own: a token names one in its audience. */
@@ -40,7 +44,11 @@ export class AgentResources {
   /** Declares an agent; call before its routes are added, so the guard sees them as its own. */
   add(agent: { name: string; path: string; credentials?: readonly ConfiguredCredential[] }): void {
     if (this.agents.some((a) => a.path === agent.path)) throw new Error(`two agents are mounted at ${agent.path}`);
-    this.agents.push({ name: agent.name, path: agent.path, credentials: configuredCredentials(agent.name, agent.credentials ?? [], this.db, this.cache) });
+    this.agents.push({
+      name: agent.name,
+      path: agent.path,
+      credentials: configuredCredentials(agent.name, agent.credentials ?? [], this.db, this.cache),
+    });
     for (const endpoint of ['mcp', 'a2a'] as const) {
       serveResourceMetadata(
         this.app,
@@ -56,7 +64,9 @@ export class AgentResources {
   /** The agent a route (by its URL pattern) belongs to, and which of its resources it serves. */
   routeOf(url: string): { agent: AgentResource; endpoint: AgentEndpoint } | undefined {
     // The longest path wins, so an agent mounted inside another's path is never taken for it.
-    const agent = this.agents.filter((a) => url.startsWith(`${a.path}/`)).sort((a, b) => b.path.length - a.path.length)[0];
+    const agent = this.agents
+      .filter((a) => url.startsWith(`${a.path}/`))
+      .sort((a, b) => b.path.length - a.path.length)[0];
     return agent && { agent, endpoint: url === `${agent.path}/a2a` ? 'a2a' : 'mcp' };
   }
 

@@ -52,7 +52,15 @@ export function credentialAuthenticator(
       const { verifier, local } = await tokens();
       const claims = await verifier.verify(credential, options.audiences);
       if (!claims) return null;
-      const key = JSON.stringify(['jwt', claims.issuer, claims.subject, claims.grantId ?? null, claims.email ?? null, claims.name ?? null, options.organization ?? null]);
+      const key = JSON.stringify([
+        'jwt',
+        claims.issuer,
+        claims.subject,
+        claims.grantId ?? null,
+        claims.email ?? null,
+        claims.name ?? null,
+        options.organization ?? null,
+      ]);
       return cache.get(key, async () => {
         // Our own tokens die with their grant (revoked, replayed code, expired), not only at `exp`.
         const expiry = local && claims.grantId ? await grantExpiry(db, claims.grantId) : null;
@@ -69,7 +77,10 @@ export function credentialAuthenticator(
               password_hash: null,
             });
         if (!user) return null;
-        return { value: await userPrincipal(db, user, options.organization), ...(expiry ? { until: expiry.getTime() } : {}) };
+        return {
+          value: await userPrincipal(db, user, options.organization),
+          ...(expiry ? { until: expiry.getTime() } : {}),
+        };
       });
     },
   };

@@ -29,10 +29,16 @@ export interface ConfiguredCredentials {
  * lengths do not show either, and no early exit), then gives the caller its principal, with its
  * organization's standing read through the credential cache.
  */
-export function configuredCredentials(agent: string, credentials: readonly ConfiguredCredential[], db: Queryable, cache: CredentialCache): ConfiguredCredentials {
+export function configuredCredentials(
+  agent: string,
+  credentials: readonly ConfiguredCredential[],
+  db: Queryable,
+  cache: CredentialCache,
+): ConfiguredCredentials {
   const digest = (value: string) => createHash('sha256').update(value).digest();
   const known = credentials.map((credential) => {
-    if (credential.token.length < 16) throw new Error(`agent ${agent}: the configured credential "${credential.name}" is shorter than 16 characters`);
+    if (credential.token.length < 16)
+      throw new Error(`agent ${agent}: the configured credential "${credential.name}" is shorter than 16 characters`);
     return { credential, hash: digest(credential.token) };
   });
   return {
@@ -47,7 +53,17 @@ export function configuredCredentials(agent: string, credentials: readonly Confi
       const slug = found.organization;
       const organization = await cache.get(`organization:${slug}`, async () => {
         const row = await organizationBySlug(db, slug);
-        return row ? { value: { organizationId: row.id, slug: row.slug, role: 'member' as const, apiTier: row.api_tier, registryAdmin: row.is_admin } } : null;
+        return row
+          ? {
+              value: {
+                organizationId: row.id,
+                slug: row.slug,
+                role: 'member' as const,
+                apiTier: row.api_tier,
+                registryAdmin: row.is_admin,
+              },
+            }
+          : null;
       });
       // An organization that does not exist (any more) gives no standing, as for a user.
       return organization ? { ...principal, organization } : principal;

@@ -20,19 +20,34 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
  * own routes take tokens for its REST API or its MCP endpoint alike; the challenge names the
  * resource the route belongs to (`config.protectedResource`).
  */
-export function guardRoutes(app: FastifyInstance, authenticator: Authenticator, resourceMetadataUrl: (resource: RegistryResource) => string | undefined): void {
+export function guardRoutes(
+  app: FastifyInstance,
+  authenticator: Authenticator,
+  resourceMetadataUrl: (resource: RegistryResource) => string | undefined,
+): void {
   const challenge = (reply: FastifyReply, metadata: string | undefined, error?: string) => {
-    const params = ['realm="ap"', error && `error="${error}"`, metadata && `resource_metadata="${metadata}"`].filter(Boolean);
+    const params = ['realm="ap"', error && `error="${error}"`, metadata && `resource_metadata="${metadata}"`].filter(
+      Boolean,
+    );
     reply.header('www-authenticate', `Bearer ${params.join(', ')}`);
   };
-  const check = (required: boolean, access: Access | undefined, target: AgentRoute | undefined, resource: RegistryResource): onRequestHookHandler =>
+  const check = (
+    required: boolean,
+    access: Access | undefined,
+    target: AgentRoute | undefined,
+    resource: RegistryResource,
+  ): onRequestHookHandler =>
     async function authenticate(request, reply) {
-      const metadata = () => (target ? app.agentResources.metadataUrl(target.agent, target.endpoint) : resourceMetadataUrl(resource));
+      const metadata = () =>
+        target ? app.agentResources.metadataUrl(target.agent, target.endpoint) : resourceMetadataUrl(resource);
       const header = request.headers.authorization;
       if (!header) {
         if (!required) return;
         challenge(reply, metadata());
-        throw new ApError('unauthorized', 'This endpoint needs a credential: Authorization: Bearer <API key or access token>.');
+        throw new ApError(
+          'unauthorized',
+          'This endpoint needs a credential: Authorization: Bearer <API key or access token>.',
+        );
       }
       const match = BEARER.exec(header);
       const organization = request.headers['ap-organization'];
@@ -41,10 +56,16 @@ export function guardRoutes(app: FastifyInstance, authenticator: Authenticator, 
         ...(target ? { audiences: app.agentResources.audiences(target.agent) } : {}),
       };
       const credential = match?.[1];
-      const principal = credential ? ((target && (await target.agent.credentials.match(credential))) ?? (await authenticator.authenticate(credential, options))) : null;
+      const principal = credential
+        ? ((target && (await target.agent.credentials.match(credential))) ??
+          (await authenticator.authenticate(credential, options)))
+        : null;
       if (!principal) {
         challenge(reply, metadata(), 'invalid_token');
-        throw new ApError('unauthorized', 'The credential is not valid: unknown, revoked, expired, or meant for another resource.');
+        throw new ApError(
+          'unauthorized',
+          'The credential is not valid: unknown, revoked, expired, or meant for another resource.',
+        );
       }
       request.principal = principal;
       if (access) refuseWithout(access, principal);
@@ -54,7 +75,10 @@ export function guardRoutes(app: FastifyInstance, authenticator: Authenticator, 
     if (auth !== 'required' && auth !== 'optional') return;
     const target = app.hasDecorator('agentResources') ? app.agentResources.routeOf(route.url) : undefined;
     const existing = route.onRequest ? [route.onRequest].flat() : [];
-    route.onRequest = [...existing, check(auth === 'required', route.config?.access, target, route.config?.protectedResource ?? 'api')];
+    route.onRequest = [
+      ...existing,
+      check(auth === 'required', route.config?.access, target, route.config?.protectedResource ?? 'api'),
+    ];
   });
 }
 
@@ -65,7 +89,11 @@ export type Access = NonNullable<import('fastify').FastifyContextConfig['access'
 
 function refuseWithout(access: Access, principal: Principal): void {
   const org = principal.organization;
-  if (!org) throw new ApError('forbidden', 'This endpoint acts for an organization, and the credential belongs to none. Ask an organization admin to add you.');
+  if (!org)
+    throw new ApError(
+      'forbidden',
+      'This endpoint acts for an organization, and the credential belongs to none. Ask an organization admin to add you.',
+    );
   if (access === 'registry-admin' && !org.registryAdmin) {
     throw new ApError('forbidden', 'This endpoint is for the registry operator’s administrators.');
   }

@@ -32,16 +32,30 @@ export function createIdentity(app: FastifyInstance, { config, db, fetcher, cloc
   const base = () => baseUrl(app, config);
   const external = config.identity.externalIssuer;
   const issuer = () => external ?? base();
-  const audiences = () => (config.identity.externalAudiences.length && external ? config.identity.externalAudiences : Object.values(resourcesOf(base())));
+  const audiences = () =>
+    config.identity.externalAudiences.length && external
+      ? config.identity.externalAudiences
+      : Object.values(resourcesOf(base()));
 
   const tokens = once(async (): Promise<{ verifier: TokenVerifier; local: boolean }> => {
     const skew = config.identity.clockSkewSeconds;
     if (external) {
-      return { verifier: jwtVerifier({ issuer: external, keys: remoteKeys(config.identity.externalJwksUrl!, fetcher), audiences: audiences(), clockSkewSeconds: skew }), local: false };
+      return {
+        verifier: jwtVerifier({
+          issuer: external,
+          keys: remoteKeys(config.identity.externalJwksUrl!, fetcher),
+          audiences: audiences(),
+          clockSkewSeconds: skew,
+        }),
+        local: false,
+      };
     }
     const secrets = await identitySecrets(db);
     const keys = localKeys([publicJwk(secrets.signingKey)]);
-    return { verifier: jwtVerifier({ issuer: base(), keys, audiences: audiences(), clockSkewSeconds: skew, typ: 'at+jwt' }), local: true };
+    return {
+      verifier: jwtVerifier({ issuer: base(), keys, audiences: audiences(), clockSkewSeconds: skew, typ: 'at+jwt' }),
+      local: true,
+    };
   });
   const cache = new CredentialCache(db, clock, { ttlMs: 300_000, maxEntries: 10_000 });
   addResourceMetadataSchema(app);
@@ -60,7 +74,9 @@ export function createIdentity(app: FastifyInstance, { config, db, fetcher, cloc
   );
   app.addHook('onReady', async () => {
     // Without it every credential is read from the database: slower, never wrong.
-    await cache.start().catch((err: unknown) => app.log.warn({ err }, 'credential cache off: cannot listen for credential changes'));
+    await cache
+      .start()
+      .catch((err: unknown) => app.log.warn({ err }, 'credential cache off: cannot listen for credential changes'));
   });
   app.addHook('preClose', async () => cache.stop());
 

@@ -15,7 +15,11 @@ export async function withAdmin<T>(config: Config, use: (run: AdminRunner) => Pr
   if (socket && (await controlSocketAnswers(socket))) {
     return use(async (command, args) => {
       const remote = await viaControlSocket(socket, command, args);
-      if (!remote) throw new ApError('service_unavailable', `The server holding ${config.dataDir} stopped answering on ${socket}; run the command again.`);
+      if (!remote)
+        throw new ApError(
+          'service_unavailable',
+          `The server holding ${config.dataDir} stopped answering on ${socket}; run the command again.`,
+        );
       return remote.result;
     });
   }
@@ -26,7 +30,11 @@ export async function withAdmin<T>(config: Config, use: (run: AdminRunner) => Pr
 }
 
 /** Runs one admin command (see withAdmin). */
-export async function runAdmin<C extends AdminCommand>(config: Config, command: C, args: AdminArgs<C>): Promise<unknown> {
+export async function runAdmin<C extends AdminCommand>(
+  config: Config,
+  command: C,
+  args: AdminArgs<C>,
+): Promise<unknown> {
   return withAdmin(config, (run) => run(command, args));
 }
 
@@ -40,6 +48,10 @@ export function print(value: unknown, asJson: boolean, columns?: string[]): void
   const cell = (v: unknown) => (v === null || v === undefined ? '-' : v instanceof Date ? v.toISOString() : String(v));
   const cells = rows.map((row) => columns.map((c) => cell(row[c])));
   const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((r) => r[i]!.length)));
-  const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (values: string[]) =>
+    values
+      .map((v, i) => v.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   console.log([line(columns), ...cells.map(line)].join('\n'));
 }

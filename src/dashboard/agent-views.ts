@@ -1,6 +1,13 @@
 import type { MembershipRow } from '../auth/index.ts';
 import { escapeHtml, page } from '../http/html.ts';
-import { agentTypes, DESCRIPTION_MAX, NAME_MAX, visibilities, type AgentRow, type ProbeState } from '../registry/agents/index.ts';
+import {
+  agentTypes,
+  DESCRIPTION_MAX,
+  NAME_MAX,
+  visibilities,
+  type AgentRow,
+  type ProbeState,
+} from '../registry/agents/index.ts';
 import { AGENTS_PATH, agentLocation, agentsLocation, keysLocation } from './navigation.ts';
 import { csrfField, errorLine, organizationPicker, sectionNav, signedInAs, when, WIDE } from './page-parts.ts';
 import type { Session } from './sessions.ts';
@@ -39,7 +46,16 @@ const VISIBILITY_MEANS: Record<string, string> = {
   private: 'only your organization sees it',
 };
 
-export function agentsView({ session, memberships, current, agents, probes, error, proof, values }: AgentsViewInput): string {
+export function agentsView({
+  session,
+  memberships,
+  current,
+  agents,
+  probes,
+  error,
+  proof,
+  values,
+}: AgentsViewInput): string {
   const table = agents.length
     ? `<div style="overflow-x:auto"><table>
 <thead><tr><th>Agent</th><th>Type</th><th>Visibility</th><th>Enrolled</th><th>Health</th><th>Compliance</th><th>Verified</th><th></th></tr></thead>
@@ -73,7 +89,13 @@ export interface AgentViewInput {
 }
 
 export function agentView({ session, current, agent, probe, error, values }: AgentViewInput): string {
-  const shown = { type: agent.type, name: agent.name, description: agent.description ?? '', visibility: agent.visibility, ...values };
+  const shown = {
+    type: agent.type,
+    name: agent.name,
+    description: agent.description ?? '',
+    visibility: agent.visibility,
+    ...values,
+  };
   const hidden = `${csrfField(session)}<input type="hidden" name="org" value="${escapeHtml(current.slug)}"><input type="hidden" name="agent_url" value="${escapeHtml(agent.agent_url)}">`;
   return page(
     agent.name,
@@ -98,9 +120,11 @@ ${profileFields(shown)}
 }
 
 function agentRow(agent: AgentRow, probe: ProbeState | undefined, current: MembershipRow): string {
-  return `<tr><td>${escapeHtml(agent.name)}<br><code>${escapeHtml(agent.agent_url)}</code></td><td>${escapeHtml(agent.type)}</td><td>${escapeHtml(agent.visibility)}</td><td>${when(agent.enrolled_at)}</td>` +
+  return (
+    `<tr><td>${escapeHtml(agent.name)}<br><code>${escapeHtml(agent.agent_url)}</code></td><td>${escapeHtml(agent.type)}</td><td>${escapeHtml(agent.visibility)}</td><td>${when(agent.enrolled_at)}</td>` +
     `<td>${health(probe)}</td><td>${probe && probe.health.reachable !== null ? escapeHtml(probe.compliance.status) : '—'}</td><td>${verified(probe)}</td>` +
-    `<td><a href="${escapeHtml(agentLocation(current.slug, agent.agent_url))}" aria-label="Manage ${escapeHtml(agent.name)}">Manage</a></td></tr>`;
+    `<td><a href="${escapeHtml(agentLocation(current.slug, agent.agent_url))}" aria-label="Manage ${escapeHtml(agent.name)}">Manage</a></td></tr>`
+  );
 }
 
 function health(probe: ProbeState | undefined): string {
@@ -145,7 +169,8 @@ ${profileFields({ visibility: 'public', ...values })}
 
 /** The fields enrolling and changing share. */
 function profileFields(values: AgentFormValues): string {
-  const option = (value: string, chosen: string | undefined, label = value) => `<option value="${value}"${value === chosen ? ' selected' : ''}>${escapeHtml(label)}</option>`;
+  const option = (value: string, chosen: string | undefined, label = value) =>
+    `<option value="${value}"${value === chosen ? ' selected' : ''}>${escapeHtml(label)}</option>`;
   return `<label for="type">Type</label><select id="type" name="type" required>${values.type ? '' : '<option value="">Choose…</option>'}${agentTypes.map((t) => option(t, values.type)).join('')}</select>
 <label for="name">Name</label><input id="name" name="name" type="text" required maxlength="${NAME_MAX}" value="${escapeHtml(values.name ?? '')}">
 <label for="description">Description (optional)</label><textarea id="description" name="description" rows="3" maxlength="${DESCRIPTION_MAX}">${escapeHtml(values.description ?? '')}</textarea>

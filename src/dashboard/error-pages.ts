@@ -22,7 +22,8 @@ export function renderErrorsAsPages(app: FastifyInstance): void {
     }
     request.log.info({ status }, 'request rejected');
     if (err instanceof ApError && err.retryAfter !== undefined) reply.header('retry-after', String(err.retryAfter));
-    const message = err instanceof ApError ? err.message : (FORM_PROBLEMS[status] ?? 'The request could not be processed.');
+    const message =
+      err instanceof ApError ? err.message : (FORM_PROBLEMS[status] ?? 'The request could not be processed.');
     return sendHtml(reply, messageView('Request refused', message), status);
   });
 }

@@ -14,10 +14,12 @@ export type SectionPath = (typeof SECTIONS)[number]['path'];
  * cannot turn the sign-in form into an open redirect.
  */
 export function localNext(next: string): string {
-  if (!next.startsWith('/') || next.startsWith('//') || next.includes('\\') || [...next].some((c) => c < ' ')) return KEYS_PATH;
+  if (!next.startsWith('/') || next.startsWith('//') || next.includes('\\') || [...next].some((c) => c < ' '))
+    return KEYS_PATH;
   const base = 'http://dashboard.invalid';
   const url = new URL(next, base);
-  if (url.origin !== base || !(url.pathname === '/dashboard' || url.pathname.startsWith('/dashboard/'))) return KEYS_PATH;
+  if (url.origin !== base || !(url.pathname === '/dashboard' || url.pathname.startsWith('/dashboard/')))
+    return KEYS_PATH;
   return url.pathname + url.search;
 }
 

@@ -18,13 +18,19 @@ ${csrfField(session)}<button type="submit">Sign out</button></p></form>`;
 /** Links between the dashboard's sections, for the organization shown; the current one is not a link. */
 export function sectionNav(current: SectionPath, organizationSlug: string): string {
   const links = SECTIONS.map(({ path, label }) =>
-    path === current ? `<strong aria-current="page">${label}</strong>` : `<a href="${escapeHtml(`${path}?org=${encodeURIComponent(organizationSlug)}`)}">${label}</a>`,
+    path === current
+      ? `<strong aria-current="page">${label}</strong>`
+      : `<a href="${escapeHtml(`${path}?org=${encodeURIComponent(organizationSlug)}`)}">${label}</a>`,
   );
   return `<nav aria-label="Dashboard"><p>${links.join(' · ')}</p></nav>`;
 }
 
 /** The user's organizations, each a link to the same section (`locate` gives its address) for that organization. */
-export function organizationPicker(memberships: MembershipRow[], current: MembershipRow, locate: (slug: string) => string): string {
+export function organizationPicker(
+  memberships: MembershipRow[],
+  current: MembershipRow,
+  locate: (slug: string) => string,
+): string {
   if (memberships.length < 2) return '';
   const links = memberships.map((m) =>
     m.organization_id === current.organization_id

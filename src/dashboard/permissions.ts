@@ -8,7 +8,9 @@ export function rolesOffered(membership: MembershipRow): Role[] {
 
 /** Members clean up after themselves; org admins may revoke any key of their organization. */
 export function mayRevoke(membership: MembershipRow, key: ApiKeyRow, userId: string): boolean {
-  return key.organization_id === membership.organization_id && (membership.role === 'admin' || key.created_by === userId);
+  return (
+    key.organization_id === membership.organization_id && (membership.role === 'admin' || key.created_by === userId)
+  );
 }
 
 /**
@@ -22,6 +24,12 @@ export function actingFor(session: Session, membership: MembershipRow): Principa
     kind: 'user',
     subject: session.userId,
     displayName: session.displayName,
-    organization: { organizationId: membership.organization_id, slug: membership.slug, role: membership.role, apiTier: membership.api_tier, registryAdmin: membership.is_admin },
+    organization: {
+      organizationId: membership.organization_id,
+      slug: membership.slug,
+      role: membership.role,
+      apiTier: membership.api_tier,
+      registryAdmin: membership.is_admin,
+    },
   };
 }

@@ -9,7 +9,10 @@ export function sendHtml(reply: FastifyReply, html: string, status = 200): Fasti
     .code(status)
     .type('text/html; charset=utf-8')
     .header('cache-control', 'no-store')
-    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+    .header(
+      'content-security-policy',
+      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    )
     .header('x-frame-options', 'DENY')
     .header('referrer-policy', 'same-origin')
     .send(html);

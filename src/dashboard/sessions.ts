@@ -16,13 +16,23 @@ export interface Session {
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** Signs the user in: a fresh session row and its cookie. The request's old session, if any, ends. */
-export async function startSession(db: Queryable, request: FastifyRequest, reply: FastifyReply, userId: string): Promise<void> {
+export async function startSession(
+  db: Queryable,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  userId: string,
+): Promise<void> {
   // Sign-in is rare and already slow (scrypt), so it is where dead sessions are swept.
   await sql.deleteExpiredSessions(db);
   const previous = request.cookies[SESSION_COOKIE];
   if (previous) await sql.deleteSession(db, hashOf(previous));
   const token = randomBytes(32).toString('base64url');
-  await sql.insertSession(db, { tokenHash: hashOf(token), userId, csrfToken: randomBytes(32).toString('base64url'), ttlSeconds: SESSION_SECONDS });
+  await sql.insertSession(db, {
+    tokenHash: hashOf(token),
+    userId,
+    csrfToken: randomBytes(32).toString('base64url'),
+    ttlSeconds: SESSION_SECONDS,
+  });
   reply.setCookie(SESSION_COOKIE, token, {
     httpOnly: true,
     sameSite: 'lax',

@@ -11,7 +11,10 @@ export interface SessionRow {
 
 // Hashes travel as hex and are decoded in SQL, so both engines bind the same text parameter.
 
-export async function insertSession(db: Queryable, session: { tokenHash: string; userId: string; csrfToken: string; ttlSeconds: number }): Promise<void> {
+export async function insertSession(
+  db: Queryable,
+  session: { tokenHash: string; userId: string; csrfToken: string; ttlSeconds: number },
+): Promise<void> {
   await db.query(
     `insert into dashboard_sessions (token_hash, user_id, csrf_token, expires_at)
      values (decode($1, 'hex'), $2, $3, now() + make_interval(secs => $4))`,

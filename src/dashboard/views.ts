@@ -8,7 +8,10 @@ import type { Session } from './sessions.ts';
 /** The dashboard's pages: plain forms, no script; every value from outside goes through escapeHtml. */
 
 export function loginView(options: { next: string; error?: string; email?: string }): string {
-  return page('Sign in', signInForm(LOGIN_PATH, { error: options.error, email: options.email, hidden: { next: options.next } }));
+  return page(
+    'Sign in',
+    signInForm(LOGIN_PATH, { error: options.error, email: options.email, hidden: { next: options.next } }),
+  );
 }
 
 export interface KeysViewInput {
@@ -59,11 +62,18 @@ if it is lost, revoke it and create another.</p>
 }
 
 /** A page that only explains something: a refusal, or a lack of organizations; `back` is the section to return to, or none. */
-export function messageView(title: string, message: string, options: { session?: Session; back?: SectionPath | false } = {}): string {
+export function messageView(
+  title: string,
+  message: string,
+  options: { session?: Session; back?: SectionPath | false } = {},
+): string {
   const { session, back = KEYS_PATH } = options;
   const section = back && SECTIONS.find((s) => s.path === back);
-  return page(title, `${session ? signedInAs(session) : ''}<p>${escapeHtml(message)}</p>
-${section ? `<p><a href="${section.path}">${section.back}</a></p>` : ''}`);
+  return page(
+    title,
+    `${session ? signedInAs(session) : ''}<p>${escapeHtml(message)}</p>
+${section ? `<p><a href="${section.path}">${section.back}</a></p>` : ''}`,
+  );
 }
 
 function keyRow(key: ApiKeyRow, current: MembershipRow, session: Session): string {
@@ -78,7 +88,9 @@ function keyRow(key: ApiKeyRow, current: MembershipRow, session: Session): strin
 // Minted keys have a 12-hex prefix; the operator's AP_ADMIN_KEY is looked up by a hash-derived one
 // and does not look like `ap_…` at all, so showing it as one would mislead.
 function shownKey(prefix: string): string {
-  return /^[0-9a-f]{12}$/.test(prefix) ? `<code>ap_${escapeHtml(prefix)}_…</code>` : 'set by the server’s configuration';
+  return /^[0-9a-f]{12}$/.test(prefix)
+    ? `<code>ap_${escapeHtml(prefix)}_…</code>`
+    : 'set by the server’s configuration';
 }
 
 function createForm(current: MembershipRow, session: Session, name = ''): string {

@@ -27,7 +27,8 @@ export async function loadMigrations(dir: URL = migrationsDir): Promise<Migratio
     const sql = await readFile(new URL(file, dir), 'utf8');
     const version = Number(match[1]);
     const expected = migrations.length + 1;
-    if (version !== expected) throw new Error(`Migration ${file} should be numbered ${String(expected).padStart(4, '0')}`);
+    if (version !== expected)
+      throw new Error(`Migration ${file} should be numbered ${String(expected).padStart(4, '0')}`);
     migrations.push({ version, name: match[2]!, sql, checksum: createHash('sha256').update(sql).digest('hex') });
   }
   return migrations;
@@ -58,11 +59,17 @@ export async function migrate(db: Database, migrations: Migration[]): Promise<Mi
     // Keyed by schema so that databases sharing a server (tests, tenants) do not wait on each other.
     await tx.query(`select pg_advisory_xact_lock(hashtext(current_schema() || '.ap_migrations'))`);
     await tx.query(LEDGER);
-    const applied = await tx.query<AppliedRow>('select version, name, checksum, applied_at from ap_migrations order by version');
+    const applied = await tx.query<AppliedRow>(
+      'select version, name, checksum, applied_at from ap_migrations order by version',
+    );
     const pending = compare(applied, migrations);
     for (const m of pending) {
       await tx.exec(m.sql);
-      await tx.query('insert into ap_migrations (version, name, checksum) values ($1, $2, $3)', [m.version, m.name, m.checksum]);
+      await tx.query('insert into ap_migrations (version, name, checksum) values ($1, $2, $3)', [
+        m.version,
+        m.name,
+        m.checksum,
+      ]);
     }
     return pending;
   });
@@ -82,7 +89,9 @@ function compare(applied: AppliedRow[], migrations: Migration[]): Migration[] {
     const known = migrations[row.version - 1];
     if (!known) throw new Error(`The database has migration ${row.version} (${row.name}), newer than this build knows`);
     if (known.checksum !== row.checksum) {
-      throw new Error(`Migration ${row.version} (${row.name}) was changed after it was applied; add a new migration instead`);
+      throw new Error(
+        `Migration ${row.version} (${row.name}) was changed after it was applied; add a new migration instead`,
+      );
     }
   }
   return migrations.slice(applied.length);

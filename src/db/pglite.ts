@@ -32,7 +32,10 @@ function queryable(runner: Runner): Queryable {
 export async function openPglite(options: PgliteOptions): Promise<PgliteDatabase> {
   const onDisk = !options.dataDir.includes('://');
   if (onDisk) await makePrivate(options.dataDir);
-  const db = await PGlite.create(options.dataDir, { parsers: { [OID.date]: parseDate }, ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}) });
+  const db = await PGlite.create(options.dataDir, {
+    parsers: { [OID.date]: parseDate },
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+  });
   if (onDisk) await makePrivate(options.dataDir);
   const direct = queryable(db);
   // PGlite has one connection and runs one statement or transaction at a time; callers queue.
@@ -54,7 +57,8 @@ export async function openPglite(options: PgliteOptions): Promise<PgliteDatabase
     transaction: (fn) => counted(() => db.transaction((tx) => fn(queryable(tx)))),
     // In-process: NOTIFY from a committing transaction reaches these callbacks directly. (PGlite
     // sends the name unquoted when it stops listening, so channels must be plain identifiers.)
-    listen: async (channel, onNotify) => Object.assign(await db.listen(channel, () => onNotify()), { sync: async () => {} }),
+    listen: async (channel, onNotify) =>
+      Object.assign(await db.listen(channel, () => onNotify()), { sync: async () => {} }),
     stats: () => ({ total: 1, idle: active === 0 ? 1 : 0, waiting: Math.max(0, active - 1) }),
     close: () => db.close(),
     dumpDataDir: () => db.dumpDataDir('none'),

@@ -14,7 +14,11 @@ export function baseUrl(app: FastifyInstance, config: Config): string {
   if (known) return known;
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  const host = ['0.0.0.0', '::', ''].includes(config.host) ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  const host = ['0.0.0.0', '::', ''].includes(config.host)
+    ? 'localhost'
+    : config.host.includes(':')
+      ? `[${config.host}]`
+      : config.host;
   const url = `http://${host}:${port}`;
   if (typeof address === 'object' && address) listeningAt.set(app.server, url);
   return url;

@@ -11,7 +11,10 @@ export async function registerCors(app: FastifyInstance): Promise<void> {
     delegator: (request: FastifyRequest, callback) => {
       const readOnly = request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS';
       const isPublic = (request.routeOptions.config?.auth ?? 'none') !== 'required';
-      callback(null, readOnly && isPublic ? { origin: '*', methods: ['GET', 'HEAD'], maxAge: 86400 } : { origin: false });
+      callback(
+        null,
+        readOnly && isPublic ? { origin: '*', methods: ['GET', 'HEAD'], maxAge: 86400 } : { origin: false },
+      );
     },
   });
 }

@@ -40,10 +40,16 @@ export const frameworkRefusals = {
     if (err.code === 'ECONNRESET' || socket.destroyed) return;
     this.log.debug({ err }, 'client error');
     const refusal =
-      err.code === 'HPE_HEADER_OVERFLOW' ? new ApError('headers_too_large') : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? new ApError('request_timeout') : new ApError('invalid_request', 'The request is not well-formed HTTP.');
+      err.code === 'HPE_HEADER_OVERFLOW'
+        ? new ApError('headers_too_large')
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? new ApError('request_timeout')
+          : new ApError('invalid_request', 'The request is not well-formed HTTP.');
     const body = JSON.stringify(errorBody(refusal));
     if (socket.writable) {
-      socket.write(`HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      socket.write(
+        `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
     }
     socket.destroy(err);
   },
@@ -83,11 +89,18 @@ type AjvIssue = NonNullable<FastifyError['validation']>[number];
 
 function fieldIssues(err: FastifyError): FieldIssue[] {
   const part = err.validationContext ?? 'body';
-  return (err.validation ?? []).map((issue: AjvIssue) => ({ in: part, field: fieldOf(issue), message: issue.message ?? 'is invalid' }));
+  return (err.validation ?? []).map((issue: AjvIssue) => ({
+    in: part,
+    field: fieldOf(issue),
+    message: issue.message ?? 'is invalid',
+  }));
 }
 
 function fieldOf(issue: AjvIssue): string {
-  const path = issue.instancePath.split('/').filter(Boolean).map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const path = issue.instancePath
+    .split('/')
+    .filter(Boolean)
+    .map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'));
   const params = issue.params as Record<string, unknown>;
   const extra = params.missingProperty ?? params.additionalProperty;
   if (typeof extra === 'string') path.push(extra);

@@ -64,7 +64,8 @@ export function registerHealth(app: FastifyInstance, db: Database, migrations: M
     {
       schema: {
         summary: 'Readiness',
-        description: 'Answers 200 when the database is reachable, every migration is applied and the in-memory indexes have caught up with the change feed, else 503 saying which is not.',
+        description:
+          'Answers 200 when the database is reachable, every migration is applied and the in-memory indexes have caught up with the change feed, else 503 saying which is not.',
         tags: ['operations'],
         response: { 200: Ready, ...errorResponses(503) },
       },
@@ -78,7 +79,11 @@ export function registerHealth(app: FastifyInstance, db: Database, migrations: M
       }
       const blocker = readiness.blocker();
       if (blocker !== undefined) throw new ApError('service_unavailable', `Not ready: ${blocker}.`);
-      return { status: 'ready' as const, engine: db.engine, migrations: { applied: status.applied.length, pending: 0 } };
+      return {
+        status: 'ready' as const,
+        engine: db.engine,
+        migrations: { applied: status.applied.length, pending: 0 },
+      };
     },
   );
 }

@@ -18,7 +18,10 @@ ${body}
 </main></body></html>`;
 }
 
-export function signInForm(action: string, options: { error?: string; email?: string; hidden?: Record<string, string> } = {}): string {
+export function signInForm(
+  action: string,
+  options: { error?: string; email?: string; hidden?: Record<string, string> } = {},
+): string {
   const hidden = Object.entries(options.hidden ?? {})
     .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
     .join('');

@@ -21,10 +21,20 @@ const registryRefusals: ReadonlySet<number> = new Set([401, 403, 429, 503]);
  * -32603 (its detail in the log) for a failure of ours. Credential, access, rate and shutdown
  * refusals are rethrown to the registry's renderer.
  */
-export function jsonRpcRefusal(err: FastifyError | ApError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+export function jsonRpcRefusal(
+  err: FastifyError | ApError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
   const refusal = toApError(err);
   if (registryRefusals.has(refusal.status)) throw err;
   if (refusal.status >= 500) request.log.error({ err }, 'JSON-RPC request failed');
-  const [code, message] = refusal.status >= 500 ? [INTERNAL_ERROR, 'Internal error.'] : [refusal.code === 'invalid_json' ? PARSE_ERROR : INVALID_REQUEST, refusal.message];
-  return reply.code(refusal.status).type('application/json').send(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
+  const [code, message] =
+    refusal.status >= 500
+      ? [INTERNAL_ERROR, 'Internal error.']
+      : [refusal.code === 'invalid_json' ? PARSE_ERROR : INVALID_REQUEST, refusal.message];
+  return reply
+    .code(refusal.status)
+    .type('application/json')
+    .send(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
 }

@@ -35,7 +35,10 @@ export function boundJsonDepth(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     parse(request, body as string, (err, value) => {
       if (err) return done(err);
-      if (!withinJsonDepth(value)) return done(new ApError('invalid_json', `The JSON body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`));
+      if (!withinJsonDepth(value))
+        return done(
+          new ApError('invalid_json', `The JSON body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`),
+        );
       done(null, value);
     });
   });

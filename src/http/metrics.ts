@@ -74,7 +74,12 @@ export function registerMetrics(app: FastifyInstance, db: Database): Registry {
       schema: {
         summary: 'Prometheus metrics',
         tags: ['operations'],
-        response: { 200: { description: 'Metrics in the Prometheus text format.', content: { 'text/plain': { schema: { type: 'string' } } } } },
+        response: {
+          200: {
+            description: 'Metrics in the Prometheus text format.',
+            content: { 'text/plain': { schema: { type: 'string' } } },
+          },
+        },
       },
     },
     async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()),

@@ -39,7 +39,8 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string | 
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
     transform: ({ schema, url, route }) => ({ schema: describeRoute(schema, route), url }),
-    transformObject: (documentObject) => tidy((documentObject as unknown as { openapiObject: OpenApiObject }).openapiObject) as never,
+    transformObject: (documentObject) =>
+      tidy((documentObject as unknown as { openapiObject: OpenApiObject }).openapiObject) as never,
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
 
@@ -50,7 +51,12 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string | 
         schema: {
           summary: 'This OpenAPI document',
           tags: ['operations'],
-          response: { 200: { description: 'OpenAPI 3.1 document (YAML).', content: { 'application/yaml': { schema: { type: 'string' } } } } },
+          response: {
+            200: {
+              description: 'OpenAPI 3.1 document (YAML).',
+              content: { 'application/yaml': { schema: { type: 'string' } } },
+            },
+          },
         },
       },
       async (_request, reply) => reply.type('application/yaml; charset=utf-8').send(app.swagger({ yaml: true })),
@@ -72,8 +78,13 @@ function describeRoute(schema: FastifySchema | undefined, route: RouteOptions): 
   if (config.access) statuses.push(403);
   if (config.rateLimit?.length) statuses.push(429);
   const own = (schema ?? {}) as FastifySchema & { security?: Security };
-  const security: Security = config.auth === 'required' ? [{ bearer: [] }] : config.auth === 'optional' ? [{}, { bearer: [] }] : [];
-  return { ...own, security: own.security ?? security, response: { ...errorResponses(...statuses), ...(own.response as object | undefined) } } as FastifySchema;
+  const security: Security =
+    config.auth === 'required' ? [{ bearer: [] }] : config.auth === 'optional' ? [{}, { bearer: [] }] : [];
+  return {
+    ...own,
+    security: own.security ?? security,
+    response: { ...errorResponses(...statuses), ...(own.response as object | undefined) },
+  } as FastifySchema;
 }
 
 type Security = Array<Record<string, string[]>>;

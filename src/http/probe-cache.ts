@@ -33,7 +33,8 @@ export class ProbeCache<T> {
     const work = probe().then((value) => {
       const bytes = sizeOf(value);
       if (bytes > this.#maxBytes) return value;
-      while (this.#answers.size >= this.#entries || this.#bytes + bytes > this.#maxBytes) this.#forget(this.#answers.keys().next().value!);
+      while (this.#answers.size >= this.#entries || this.#bytes + bytes > this.#maxBytes)
+        this.#forget(this.#answers.keys().next().value!);
       this.#answers.set(key, { at: now, value, bytes });
       this.#bytes += bytes;
       return value;

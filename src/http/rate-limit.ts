@@ -1,4 +1,11 @@
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, onResponseHookHandler, onSendHookHandler, preHandlerHookHandler } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyRequest,
+  onResponseHookHandler,
+  onSendHookHandler,
+  preHandlerHookHandler,
+} from 'fastify';
 import { systemClock, type Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
@@ -45,9 +52,16 @@ declare module 'fastify' {
  * Where the logs live: Redis when `REDIS_URL` is configured, else the database. Either way they
  * are shared by every instance, so a limit holds across all of them.
  */
-export function openCounterStore(config: Pick<Config, 'redisUrl'>, db: Database, log?: FastifyBaseLogger, clock: Clock = systemClock): CounterStore {
+export function openCounterStore(
+  config: Pick<Config, 'redisUrl'>,
+  db: Database,
+  log?: FastifyBaseLogger,
+  clock: Clock = systemClock,
+): CounterStore {
   if (!config.redisUrl) return databaseCounters(db, { now: () => clock.now().getTime() });
-  return redisCounters(config.redisUrl, { onError: (err) => log?.warn({ err }, 'rate-limit counters: Redis connection error') });
+  return redisCounters(config.redisUrl, {
+    onError: (err) => log?.warn({ err }, 'rate-limit counters: Redis connection error'),
+  });
 }
 
 interface Held {
@@ -73,7 +87,13 @@ export function enforceRateLimits(app: FastifyInstance, store: CounterStore, clo
   const pending = new WeakMap<FastifyRequest, Held[]>();
   const turns = new KeyTurns();
   const giveBack = async (request: FastifyRequest, held: Held[]) => {
-    await Promise.all(held.map(({ key, slot }) => store.giveBack(key, slot).catch((err: unknown) => request.log.warn({ err, key }, 'rate limit: could not give a place back'))));
+    await Promise.all(
+      held.map(({ key, slot }) =>
+        store
+          .giveBack(key, slot)
+          .catch((err: unknown) => request.log.warn({ err, key }, 'rate limit: could not give a place back')),
+      ),
+    );
   };
   const release = (held: Held[]) => held.forEach((h) => h.release?.());
   app.addHook('onRoute', (route) => {
@@ -93,9 +113,13 @@ export function enforceRateLimits(app: FastifyInstance, store: CounterStore, clo
           turn?.();
           await giveBack(request, taken);
           release(taken);
-          throw new ApError('rate_limited', `Rate limit exceeded: ${rule.max} requests per ${describe(rule.windowSeconds)}.`, {
-            retryAfter: Math.max(1, Math.ceil(result.retryAfterMs / 1000)),
-          });
+          throw new ApError(
+            'rate_limited',
+            `Rate limit exceeded: ${rule.max} requests per ${describe(rule.windowSeconds)}.`,
+            {
+              retryAfter: Math.max(1, Math.ceil(result.retryAfterMs / 1000)),
+            },
+          );
         }
         taken.push({ key, slot: result.slot, rule, ...(turn ? { release: turn } : {}) });
       }
@@ -143,7 +167,8 @@ function keyOf(rule: RateLimitRule, request: FastifyRequest): string | undefined
 
 /** The request's domain as every endpoint normalizes it, or undefined when it has no valid one. */
 function domainOf(request: FastifyRequest): string | undefined {
-  const field = (from: unknown) => (from && typeof from === 'object' && 'domain' in from && typeof from.domain === 'string' ? from.domain : undefined);
+  const field = (from: unknown) =>
+    from && typeof from === 'object' && 'domain' in from && typeof from.domain === 'string' ? from.domain : undefined;
   const raw = field(request.body) ?? field(request.query);
   if (raw === undefined) return undefined;
   try {
@@ -165,7 +190,12 @@ const usersPerAddress = 4;
 /** The rules of a budget kept per IP for anonymous callers and per user for others, with a ceiling per IP for all. */
 export function perIpAndPerUser(name: string, perIp: number, perUser: number): RateLimitRule[] {
   return [
-    { name: `${name}-ip`, max: perIp, windowSeconds: 60, by: (request) => (request.principal ? undefined : `ip:${request.ip}`) },
+    {
+      name: `${name}-ip`,
+      max: perIp,
+      windowSeconds: 60,
+      by: (request) => (request.principal ? undefined : `ip:${request.ip}`),
+    },
     { name, max: perUser, windowSeconds: 60, by: 'principal' },
     { name: `${name}-address`, max: perUser * usersPerAddress, windowSeconds: 60, by: 'ip' },
   ];

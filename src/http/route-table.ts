@@ -23,7 +23,12 @@ export function recordRoutes(app: FastifyInstance): void {
   app.addHook('onRoute', (route: RouteOptions) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
-      table.push({ method, url: route.url, auth: route.config?.auth ?? 'none', schema: route.schema as RouteEntry['schema'] });
+      table.push({
+        method,
+        url: route.url,
+        auth: route.config?.auth ?? 'none',
+        schema: route.schema as RouteEntry['schema'],
+      });
     }
   });
 }

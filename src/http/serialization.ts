@@ -1,4 +1,9 @@
-import { SerializerSelector, type SerializerCompiler, type SerializerFactory, type Serializer } from '@fastify/fast-json-stringify-compiler';
+import {
+  SerializerSelector,
+  type SerializerCompiler,
+  type SerializerFactory,
+  type Serializer,
+} from '@fastify/fast-json-stringify-compiler';
 
 /**
  * Response serialization as Fastify's default does it (fast-json-stringify), each serializer
@@ -14,7 +19,13 @@ export const buildSerializer: SerializerFactory = (externalSchemas, options) => 
     const shared = (externalSchemas ?? {}) as Record<string, unknown>;
     const rewrite = (schema: unknown) => nullableUnions(schema, (ref) => typeOf(shared[ref.replace(/#$/, '')]));
     const rewritten = Object.fromEntries(Object.entries(shared).map(([id, schema]) => [id, rewrite(schema)]));
-    serializers.set(key, (compiler = oncePerSchema(fastJsonStringify(externalSchemas && (rewritten as typeof externalSchemas), options), rewrite)));
+    serializers.set(
+      key,
+      (compiler = oncePerSchema(
+        fastJsonStringify(externalSchemas && (rewritten as typeof externalSchemas), options),
+        rewrite,
+      )),
+    );
   }
   return compiler;
 };
@@ -53,7 +64,8 @@ export function nullableUnions(schema: unknown, refType: (ref: string) => unknow
   if (!Array.isArray(members) || members.length !== 2) return out;
   const nullAt = members.findIndex(isNullSchema);
   const other = members[1 - nullAt] as Record<string, unknown> | undefined;
-  if (nullAt < 0 || !other || typeof other !== 'object' || isNullSchema(other) || 'anyOf' in other || 'oneOf' in other) return out;
+  if (nullAt < 0 || !other || typeof other !== 'object' || isNullSchema(other) || 'anyOf' in other || 'oneOf' in other)
+    return out;
   const type = other['type'] ?? (typeof other['$ref'] === 'string' ? refType(other['$ref']) : undefined);
   if (typeof type !== 'string' || type === 'null') return out;
   const { anyOf: _union, ...siblings } = out;
@@ -61,7 +73,12 @@ export function nullableUnions(schema: unknown, refType: (ref: string) => unknow
 }
 
 function isNullSchema(schema: unknown): boolean {
-  return !!schema && typeof schema === 'object' && (schema as { type?: unknown }).type === 'null' && Object.keys(schema).every((k) => k === 'type' || k === 'description');
+  return (
+    !!schema &&
+    typeof schema === 'object' &&
+    (schema as { type?: unknown }).type === 'null' &&
+    Object.keys(schema).every((k) => k === 'type' || k === 'description')
+  );
 }
 
 function typeOf(schema: unknown): unknown {

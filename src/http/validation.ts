@@ -49,7 +49,15 @@ function finiteOnly(validate: ValidateFunction): ValidateFunction {
     }
     const at = nonFiniteAt(data);
     if (at === undefined) return true;
-    checked.errors = [{ instancePath: at, schemaPath: '#/type', keyword: 'type', params: { type: 'number' }, message: 'must be a finite number' } satisfies ErrorObject];
+    checked.errors = [
+      {
+        instancePath: at,
+        schemaPath: '#/type',
+        keyword: 'type',
+        params: { type: 'number' },
+        message: 'must be a finite number',
+      } satisfies ErrorObject,
+    ];
     return false;
   }) as ValidateFunction;
   // Fastify hands Ajv the request as the parent only of validators that carry their schema's env.
@@ -61,14 +69,22 @@ function nonFiniteAt(data: unknown): string | undefined {
   if (!data || typeof data !== 'object') return undefined;
   for (const [key, value] of Object.entries(data)) {
     const values = Array.isArray(value) ? value : [value];
-    for (const item of values) if (typeof item === 'number' && !Number.isFinite(item)) return `/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+    for (const item of values)
+      if (typeof item === 'number' && !Number.isFinite(item))
+        return `/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
   }
   return undefined;
 }
 
 function create(options: Options, shared: AnySchema[]): Ajv {
   // allErrors stays off: reporting every error of a hostile body is a denial-of-service lever.
-  const ajv = new Ajv({ ...options, useDefaults: true, removeAdditional: false, allErrors: false, addUsedSchema: false });
+  const ajv = new Ajv({
+    ...options,
+    useDefaults: true,
+    removeAdditional: false,
+    allErrors: false,
+    addUsedSchema: false,
+  });
   addFormats.default(ajv);
   for (const schema of shared) ajv.addSchema(schema);
   return ajv;
@@ -90,7 +106,10 @@ export function refuseUnstorableText(app: FastifyInstance): void {
     // the per-impression lookups, whose URLs are full of escapes, free of the walk.
     const escaped = request.url.includes('%00');
     const body = request.routeOptions.config.checksOwnText ? undefined : textRefusal('body', request.body);
-    done((escaped ? (textRefusal('querystring', request.query) ?? textRefusal('params', request.params)) : undefined) ?? body);
+    done(
+      (escaped ? (textRefusal('querystring', request.query) ?? textRefusal('params', request.params)) : undefined) ??
+        body,
+    );
   });
 }
 

@@ -49,7 +49,10 @@ function checkAddresses(host: string, port: number, addresses: string[], policy:
     const { public: isPublic, range } = classifyAddress(address);
     if (!isPublic) {
       const target = address === host ? host : `${host} resolves to ${address}, which`;
-      throw new FetchError('forbidden_address', `${target} is ${range}; fetches may only reach public addresses`, { host, range });
+      throw new FetchError('forbidden_address', `${target} is ${range}; fetches may only reach public addresses`, {
+        host,
+        range,
+      });
     }
   }
 }
@@ -69,11 +72,15 @@ async function resolve(host: string, resolver: Resolver): Promise<string[]> {
   try {
     addresses = await resolver(host);
   } catch (error) {
-    throw new FetchError('dns_failure', `${host} could not be resolved: ${(error as Error).message}`, { host, cause: error });
+    throw new FetchError('dns_failure', `${host} could not be resolved: ${(error as Error).message}`, {
+      host,
+      cause: error,
+    });
   }
   if (addresses.length === 0) throw new FetchError('dns_failure', `${host} resolved to no address`, { host });
   // The socket would hand anything but an address literal back to DNS, skipping this check.
   const odd = addresses.find((address) => isIP(address) === 0);
-  if (odd !== undefined) throw new FetchError('dns_failure', `${host} resolved to "${odd}", which is not an address`, { host });
+  if (odd !== undefined)
+    throw new FetchError('dns_failure', `${host} resolved to "${odd}", which is not an address`, { host });
   return addresses;
 }

@@ -15,11 +15,14 @@ export function guardedConnector(policy: FetchPolicy, options: buildConnector.Bu
       ({ addresses, port: destinationPort }) => {
         // The original `host` stays, so the TLS server name is still the requested name.
         const attempt = (index: number): void => {
-          connect({ ...target, hostname: addresses[index] as string, port: String(destinationPort) }, (error, socket) => {
-            if (error && index + 1 < addresses.length) attempt(index + 1);
-            else if (error) callback(error, null);
-            else callback(null, socket as NonNullable<typeof socket>);
-          });
+          connect(
+            { ...target, hostname: addresses[index] as string, port: String(destinationPort) },
+            (error, socket) => {
+              if (error && index + 1 < addresses.length) attempt(index + 1);
+              else if (error) callback(error, null);
+              else callback(null, socket as NonNullable<typeof socket>);
+            },
+          );
         };
         attempt(0);
       },

@@ -14,7 +14,8 @@ export function staticResolver(table: Record<string, string[]>): Resolver {
   const names = new Map(Object.entries(table).map(([name, addresses]) => [name.toLowerCase(), addresses]));
   return async (hostname) => {
     const addresses = names.get(hostname.toLowerCase());
-    if (addresses === undefined) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+    if (addresses === undefined)
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
     return addresses;
   };
 }

@@ -72,7 +72,10 @@ export class SafeFetch {
     this.#timeoutMs = options.timeoutMs ?? defaults.timeoutMs;
     this.#maxBytes = options.maxBytes ?? defaults.maxBytes;
     this.#userAgent = options.userAgent ?? defaults.userAgent;
-    const connect = guardedConnector(this.policy, { timeout: this.#timeoutMs, ...(options.ca ? { ca: options.ca } : {}) });
+    const connect = guardedConnector(this.policy, {
+      timeout: this.#timeoutMs,
+      ...(options.ca ? { ca: options.ca } : {}),
+    });
     this.#agent = new Agent({ connect });
   }
 
@@ -102,14 +105,23 @@ export class SafeFetch {
         }
         await response.body.dump().catch(() => {});
         if (init.redirect === 'error') {
-          throw new FetchError('redirect_refused', `${target.href} redirects (${response.statusCode}) and this fetch follows no redirects`, { host: hostOf(target) });
+          throw new FetchError(
+            'redirect_refused',
+            `${target.href} redirects (${response.statusCode}) and this fetch follows no redirects`,
+            { host: hostOf(target) },
+          );
         }
         if (redirects >= this.#maxRedirects) {
-          throw new FetchError('too_many_redirects', `${target.href} redirects more than ${this.#maxRedirects} times`, { host: hostOf(target) });
+          throw new FetchError('too_many_redirects', `${target.href} redirects more than ${this.#maxRedirects} times`, {
+            host: hostOf(target),
+          });
         }
         const next = checkedUrl(location, target);
         // As browsers do: 303, and 301/302 after a POST, become a GET without the body.
-        if ((response.statusCode === 303 && method !== 'HEAD') || ([301, 302].includes(response.statusCode) && method === 'POST')) {
+        if (
+          (response.statusCode === 303 && method !== 'HEAD') ||
+          ([301, 302].includes(response.statusCode) && method === 'POST')
+        ) {
           method = 'GET';
           body = undefined;
           for (const name of bodyHeaders) delete headers[name];
@@ -137,17 +149,29 @@ function checkedUrl(input: string | URL, base?: URL): URL {
   }
   const host = hostOf(url);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new FetchError('unsupported_scheme', `${url.protocol} URLs cannot be fetched (${host || url.href}); only http: and https:`, { host });
+    throw new FetchError(
+      'unsupported_scheme',
+      `${url.protocol} URLs cannot be fetched (${host || url.href}); only http: and https:`,
+      { host },
+    );
   }
   if (url.username !== '' || url.password !== '') {
-    throw new FetchError('credentials_in_url', `the URL for ${host} carries credentials, which are never sent`, { host });
+    throw new FetchError('credentials_in_url', `the URL for ${host} carries credentials, which are never sent`, {
+      host,
+    });
   }
   if (host === '') throw new FetchError('invalid_url', `"${url.href}" has no host`);
   return url;
 }
 
-async function readCapped(response: Dispatcher.ResponseData, maxBytes: number, method: string, target: URL): Promise<Buffer> {
-  const tooLarge = () => new FetchError('too_large', `${target.href} sent more than ${maxBytes} bytes`, { host: hostOf(target) });
+async function readCapped(
+  response: Dispatcher.ResponseData,
+  maxBytes: number,
+  method: string,
+  target: URL,
+): Promise<Buffer> {
+  const tooLarge = () =>
+    new FetchError('too_large', `${target.href} sent more than ${maxBytes} bytes`, { host: hostOf(target) });
   const declared = Number(single(response.headers['content-length']));
   if (method !== 'HEAD' && declared > maxBytes) {
     // Destroying emits an abort error; the FetchError below is the one that matters.
@@ -185,7 +209,10 @@ function asFetchError(error: unknown, target: URL, deadline: AbortSignal, timeou
   if (deadline.aborted || (typeof code === 'string' && timeoutCodes.has(code))) {
     return new FetchError('timeout', `${target.href} did not answer within ${timeoutMs} ms`, { host, cause: error });
   }
-  return new FetchError('connection_failed', `${target.href} failed: ${(error as Error).message}`, { host, cause: error });
+  return new FetchError('connection_failed', `${target.href} failed: ${(error as Error).message}`, {
+    host,
+    cause: error,
+  });
 }
 
 function hostOf(url: URL): string {

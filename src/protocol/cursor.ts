@@ -10,7 +10,14 @@ export function decodeCursor(cursor: string | undefined, fields: string[]): Reco
   try {
     const key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
     // A NUL could never be a stored key, and PostgreSQL would refuse it with a 500 mid-query.
-    if (key && typeof key === 'object' && fields.every((f) => { const v = (key as Record<string, unknown>)[f]; return typeof v === 'string' && !v.includes('\u0000'); })) {
+    if (
+      key &&
+      typeof key === 'object' &&
+      fields.every((f) => {
+        const v = (key as Record<string, unknown>)[f];
+        return typeof v === 'string' && !v.includes('\u0000');
+      })
+    ) {
       return key as Record<string, string>;
     }
   } catch {

@@ -23,7 +23,10 @@ export interface DomainSource {
   in?: 'querystring' | 'body' | 'params';
 }
 
-export function normalizeDomain(input: string, { field = 'domain', in: where = 'querystring' }: DomainSource = {}): string {
+export function normalizeDomain(
+  input: string,
+  { field = 'domain', in: where = 'querystring' }: DomainSource = {},
+): string {
   const reject = (reason: string, code: DomainErrorCode = 'invalid_domain'): never => {
     throw new ApError(code, `Invalid ${field} "${truncate(input)}": ${reason}.`, {
       details: [{ in: where, field, message: reason }],
@@ -54,12 +57,14 @@ export function normalizeDomain(input: string, { field = 'domain', in: where = '
   const labels = ascii.split('.');
   if (labels.length < 2) reject('it needs at least two labels, like example.com');
   for (const label of labels) {
-    if (!/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(label)) reject(`label "${truncate(label)}" is not a valid host name label`);
+    if (!/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(label))
+      reject(`label "${truncate(label)}" is not a valid host name label`);
     if (hasReservedHyphens(label) && !label.startsWith('xn--')) reject(reservedHyphens(label).reason);
   }
   // The URL standard's "ends in a number" rule: a host whose last label is decimal or 0x-hex is
   // parsed as an IPv4 address (0x7f.0.0.0x1 is 127.0.0.1), so it is never a domain.
-  if (/^(\d+|0x[0-9a-f]*)$/.test(labels.at(-1)!)) reject('the top-level label cannot be a number (URLs read such a host as an IPv4 address)');
+  if (/^(\d+|0x[0-9a-f]*)$/.test(labels.at(-1)!))
+    reject('the top-level label cannot be a number (URLs read such a host as an IPv4 address)');
   return ascii;
 }
 

@@ -40,7 +40,8 @@ export const IDNA_OPTIONS = {
 } as const satisfies Tr46Options;
 
 /** Why a name was refused, as a catalogue code: syntax, repertoire, scripts or punycode. */
-export type DomainErrorCode = 'invalid_domain' | 'domain_disallowed_characters' | 'domain_mixed_script' | 'domain_invalid_punycode';
+export type DomainErrorCode =
+  'invalid_domain' | 'domain_disallowed_characters' | 'domain_mixed_script' | 'domain_invalid_punycode';
 
 export interface IdnaProblem {
   code: DomainErrorCode;
@@ -120,7 +121,8 @@ function idna2008Problem(label: string, aLabel?: string): IdnaProblem | undefine
   if (!CONTEXTO.test(label)) return undefined;
   const chars = Array.from(label);
   for (const [i, ch] of chars.entries()) {
-    if (!contextAllows(ch, chars[i - 1], chars[i + 1], label)) return disallowed(label, aLabel, ch, 'outside the context IDNA 2008 allows it in');
+    if (!contextAllows(ch, chars[i - 1], chars[i + 1], label))
+      return disallowed(label, aLabel, ch, 'outside the context IDNA 2008 allows it in');
   }
   return undefined;
 }
@@ -163,7 +165,9 @@ function diagnose(host: string): IdnaProblem {
   // must follow it. A label follows it when it passes next to a Hebrew one.
   if (tr46.toASCII(host, { ...IDNA_OPTIONS, checkBidi: false }) !== null) {
     const labels = tr46.toUnicode(host, { ...IDNA_OPTIONS, checkBidi: false }).domain.split('.');
-    const i = labels.findIndex((l) => tr46.toASCII(`${l}.\u05D0`, { checkBidi: true, useSTD3ASCIIRules: true }) === null);
+    const i = labels.findIndex(
+      (l) => tr46.toASCII(`${l}.\u05D0`, { checkBidi: true, useSTD3ASCIIRules: true }) === null,
+    );
     const given = mapLabel(host.split(DOTS)[i] ?? '');
     return {
       code: 'domain_disallowed_characters',
@@ -173,7 +177,8 @@ function diagnose(host: string): IdnaProblem {
   const unchecked = tr46.toASCII(host, { ...IDNA_OPTIONS, verifyDNSLength: false });
   if (unchecked !== null) {
     const long = unchecked.split('.').find((l) => l.length > 63);
-    if (long !== undefined) return { code: 'invalid_domain', reason: `label "${show(long)}" is longer than 63 characters in its ASCII form` };
+    if (long !== undefined)
+      return { code: 'invalid_domain', reason: `label "${show(long)}" is longer than 63 characters in its ASCII form` };
     if (unchecked.length > 253) return { code: 'invalid_domain', reason: 'it is longer than 253 characters' };
   }
   return { code: 'invalid_domain', reason: 'it is not a valid internationalized name' };
@@ -183,7 +188,10 @@ function diagnose(host: string): IdnaProblem {
 function labelProblem(label: string): IdnaProblem | undefined {
   if (label === '') return { code: 'invalid_domain', reason: 'label "" is not a valid host name label' };
   if (!label.startsWith('xn--')) return uLabelProblem(label);
-  const invalid = (why: string): IdnaProblem => ({ code: 'domain_invalid_punycode', reason: `label "${show(label)}" is not valid punycode: ${why}` });
+  const invalid = (why: string): IdnaProblem => ({
+    code: 'domain_invalid_punycode',
+    reason: `label "${show(label)}" is not valid punycode: ${why}`,
+  });
   if (/\P{ASCII}/u.test(label)) return invalid('it has characters other than ASCII');
   // Undecodable punycode is left as it is when decoding errors are ignored.
   const decoded = tr46.toUnicode(label, { ignoreInvalidPunycode: true }).domain;
@@ -192,7 +200,8 @@ function labelProblem(label: string): IdnaProblem | undefined {
   if (!/\P{ASCII}/u.test(decoded)) return invalid(`it decodes to "${show(decoded)}", which needs no encoding`);
   const problem = charProblem(decoded, label);
   if (problem) return problem;
-  if (mapLabel(decoded) !== decoded) return invalid(`it decodes to "${show(decoded)}", which is not in the normalized form IDNA requires`);
+  if (mapLabel(decoded) !== decoded)
+    return invalid(`it decodes to "${show(decoded)}", which is not in the normalized form IDNA requires`);
   const encoded = tr46.toASCII(decoded);
   if (encoded !== null && encoded !== label) return notCanonical(label, decoded);
   return uLabelProblem(decoded, label);
@@ -200,13 +209,17 @@ function labelProblem(label: string): IdnaProblem | undefined {
 
 /** The first rule a Unicode label (mapped, or decoded from `aLabel`) breaks. */
 function uLabelProblem(label: string, aLabel?: string): IdnaProblem | undefined {
-  const syntax: IdnaProblem = { code: 'invalid_domain', reason: `${name(label, aLabel)} is not a valid host name label` };
+  const syntax: IdnaProblem = {
+    code: 'invalid_domain',
+    reason: `${name(label, aLabel)} is not a valid host name label`,
+  };
   if (/[^\x80-\u{10FFFF}a-z0-9-]/u.test(label)) return syntax;
   const problem = charProblem(label, aLabel);
   if (problem) return problem;
   if (label.startsWith('-') || label.endsWith('-')) return syntax;
   if (hasReservedHyphens(label)) return reservedHyphens(label, aLabel);
-  if (/^\p{M}/u.test(label)) return { code: 'domain_disallowed_characters', reason: `${name(label, aLabel)} begins with a combining mark` };
+  if (/^\p{M}/u.test(label))
+    return { code: 'domain_disallowed_characters', reason: `${name(label, aLabel)} begins with a combining mark` };
   if (tr46.toASCII(label, { checkJoiners: true }) === null) {
     const joiner = [...label].find((ch) => ch === '\u200C' || ch === '\u200D') ?? '\u200D';
     return disallowed(label, aLabel, joiner, 'outside the context IDNA 2008 allows it in');
@@ -218,7 +231,8 @@ function uLabelProblem(label: string, aLabel?: string): IdnaProblem | undefined 
 function charProblem(label: string, aLabel?: string): IdnaProblem | undefined {
   for (const ch of label) {
     if (ch.codePointAt(0)! < 0x80) continue;
-    if (tr46.toASCII(`0${ch}`, { useSTD3ASCIIRules: true }) === null) return disallowed(label, aLabel, ch, 'which IDNA 2008 does not allow');
+    if (tr46.toASCII(`0${ch}`, { useSTD3ASCIIRules: true }) === null)
+      return disallowed(label, aLabel, ch, 'which IDNA 2008 does not allow');
   }
   return idna2008Problem(label, aLabel);
 }
@@ -246,7 +260,10 @@ function notCanonical(label: string, unicode: string): IdnaProblem {
 
 function disallowed(label: string, aLabel: string | undefined, ch: string, why: string): IdnaProblem {
   const visible = /^[\p{L}\p{N}\p{P}\p{S}]$/u.test(ch) ? ` "${ch}"` : '';
-  return { code: 'domain_disallowed_characters', reason: `${name(label, aLabel)} contains ${codePoint(ch)}${visible}, ${why}` };
+  return {
+    code: 'domain_disallowed_characters',
+    reason: `${name(label, aLabel)} contains ${codePoint(ch)}${visible}, ${why}`,
+  };
 }
 
 /** `label "pаypal"`, or `label "xn--pypal-4ve" ("pаypal")` when it was given in punycode. */

@@ -39,7 +39,11 @@ const maxDepth = 12;
  * A failed oneOf/anyOf otherwise reports every variant's errors; instead, the variant the data
  * evidently means is chosen and only its errors are reported.
  */
-export function explainErrors(errors: readonly ErrorObject[], data: unknown, narrowing: VariantNarrowing): SchemaIssue[] {
+export function explainErrors(
+  errors: readonly ErrorObject[],
+  data: unknown,
+  narrowing: VariantNarrowing,
+): SchemaIssue[] {
   const raw = explainAt(errors, narrowing, 0);
   const seen = new Set<string>();
   const issues: SchemaIssue[] = [];
@@ -98,7 +102,10 @@ function explainVariants(
     issues =
       typeof choice === 'number'
         ? rest(choice)
-        : [{ pointer: pointerChild('', choice.name), message: `must be one of ${valueList(choice.allowed)}` }, ...rest(null)];
+        : [
+            { pointer: pointerChild('', choice.name), message: `must be one of ${valueList(choice.allowed)}` },
+            ...rest(null),
+          ];
   }
   if (issues.length === 0) issues = [{ pointer: '', message: error.message ?? 'is invalid' }];
   return issues.map((issue) => ({ pointer: error.instancePath + issue.pointer, message: issue.message }));
@@ -111,7 +118,10 @@ function describe(error: ErrorObject): RawIssue | undefined {
     case 'required':
       return { pointer: pointerChild(at, String(params['missingProperty'])), message: 'is required' };
     case 'additionalProperties':
-      return { pointer: pointerChild(at, String(params['additionalProperty'])), message: 'is not an allowed property here' };
+      return {
+        pointer: pointerChild(at, String(params['additionalProperty'])),
+        message: 'is not an allowed property here',
+      };
     case 'const':
       return { pointer: at, message: `must be ${JSON.stringify(params['allowedValue'])}` };
     case 'enum':

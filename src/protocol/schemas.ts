@@ -7,7 +7,14 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join, resolve, sep } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { explainErrors, isNode, type Combinator, type SchemaIssue, type SchemaNode, type VariantNarrowing } from './schema-issues.ts';
+import {
+  explainErrors,
+  isNode,
+  type Combinator,
+  type SchemaIssue,
+  type SchemaNode,
+  type VariantNarrowing,
+} from './schema-issues.ts';
 import { pickVariant, unmatchedDiscriminator } from './schema-variants.ts';
 
 export type { SchemaIssue } from './schema-issues.ts';
@@ -42,7 +49,9 @@ export function validateSchema(id: string, data: unknown): SchemaValidation {
  * would otherwise pay in front of every request in flight.
  */
 export function compileTaskSchemas(tasks: readonly string[], version = fallbackVersion): void {
-  const wanted = new Set(tasks.flatMap((task) => ['request', 'response'].map((kind) => `${task.replaceAll('_', '-')}-${kind}.json`)));
+  const wanted = new Set(
+    tasks.flatMap((task) => ['request', 'response'].map((kind) => `${task.replaceAll('_', '-')}-${kind}.json`)),
+  );
   for (const file of readdirSync(join(schemasDir, version), { recursive: true, encoding: 'utf8' })) {
     if (wanted.has(basename(file))) registry().validate(`/schemas/${version}/${file.split(sep).join('/')}`, undefined);
   }
@@ -51,8 +60,12 @@ export function compileTaskSchemas(tasks: readonly string[], version = fallbackV
 /** Which variant of a top-level oneOf a document means, judged from the properties it has. */
 type VariantHint = (data: SchemaNode) => ((variant: SchemaNode) => boolean) | undefined;
 
-const requires = (...names: string[]) => (variant: SchemaNode) => names.every((name) => listOf(variant['required']).includes(name));
-const declares = (name: string) => (variant: SchemaNode) => isNode(variant['properties']) && Object.hasOwn(variant['properties'], name);
+const requires =
+  (...names: string[]) =>
+  (variant: SchemaNode) =>
+    names.every((name) => listOf(variant['required']).includes(name));
+const declares = (name: string) => (variant: SchemaNode) =>
+  isNode(variant['properties']) && Object.hasOwn(variant['properties'], name);
 
 const variantHints: Record<string, VariantHint> = {
   [ADAGENTS_SCHEMA_ID]: (data) => {
@@ -64,7 +77,8 @@ const variantHints: Record<string, VariantHint> = {
   },
   [BRAND_SCHEMA_ID]: (data) => {
     if (Object.hasOwn(data, 'brands') || isNode(data['house'])) return requires('house', 'brands');
-    if (typeof data['house'] === 'string') return (variant) => requires('house')(variant) && !requires('brands')(variant);
+    if (typeof data['house'] === 'string')
+      return (variant) => requires('house')(variant) && !requires('brands')(variant);
     if (Object.hasOwn(data, 'agents') || Object.hasOwn(data, 'brand_agent')) return declares('brand_agent');
     if (Object.hasOwn(data, 'authoritative_location')) return requires('authoritative_location');
     return undefined;
@@ -103,7 +117,10 @@ class SchemaRegistry implements VariantNarrowing {
     if (validator(data)) return { valid: true, errors: [] };
     const errors = [...(validator.errors ?? [])];
     const issues = explainErrors(errors, data, this);
-    return { valid: false, errors: issues.length > 0 ? issues : [{ path: '$', pointer: '', message: 'does not match the schema' }] };
+    return {
+      valid: false,
+      errors: issues.length > 0 ? issues : [{ path: '$', pointer: '', message: 'does not match the schema' }],
+    };
   }
 
   choose(parent: SchemaNode, keyword: Combinator, data: unknown): number | { name: string; allowed: unknown[] } {
@@ -168,7 +185,8 @@ class SchemaRegistry implements VariantNarrowing {
     const file = this.#fileOf.get(parent);
     const copy: SchemaNode = {};
     for (const [name, value] of Object.entries(parent)) {
-      if (name === keyword || name === '$id' || name === '$schema' || name === 'definitions' || name === '$defs') continue;
+      if (name === keyword || name === '$id' || name === '$schema' || name === 'definitions' || name === '$defs')
+        continue;
       copy[name] = rebase(value, file);
     }
     if (index !== null) copy['allOf'] = [...listOf(copy['allOf']), rebase(listOf(parent[keyword])[index], file)];
@@ -217,17 +235,25 @@ const rewrites: Record<string, (schema: SchemaNode) => void> = {
   'core/assets/asset-union.json': (schema) => {
     const variants = schema['oneOf'];
     if (!Array.isArray(variants)) return;
-    const types = variants.map((variant) => /\/([a-z]+)-asset\.json$/.exec(String((variant as { $ref?: unknown }).$ref))?.[1]);
+    const types = variants.map(
+      (variant) => /\/([a-z]+)-asset\.json$/.exec(String((variant as { $ref?: unknown }).$ref))?.[1],
+    );
     if (types.some((type) => type === undefined)) return;
     schema['required'] = ['asset_type'];
     schema['properties'] = { asset_type: { enum: types } };
-    schema['allOf'] = variants.map((variant, i) => ({ if: { required: ['asset_type'], properties: { asset_type: { const: types[i] } } }, then: variant }));
+    schema['allOf'] = variants.map((variant, i) => ({
+      if: { required: ['asset_type'], properties: { asset_type: { const: types[i] } } },
+      then: variant,
+    }));
     delete schema['oneOf'];
   },
 };
 
 function readSchemaFile(id: string): SchemaNode {
-  const match = /^\/schemas\/([0-9]+\.[0-9]+\.[0-9]+)\/((?:[A-Za-z0-9_-][A-Za-z0-9._-]*\/)*[A-Za-z0-9_-][A-Za-z0-9._-]*\.json)$/.exec(id);
+  const match =
+    /^\/schemas\/([0-9]+\.[0-9]+\.[0-9]+)\/((?:[A-Za-z0-9_-][A-Za-z0-9._-]*\/)*[A-Za-z0-9_-][A-Za-z0-9._-]*\.json)$/.exec(
+      id,
+    );
   if (!match) throw new Error(`no schema with $id ${id}`);
   const [, version, path] = match as unknown as [string, string, string];
   let file = join(schemasDir, version, path);
@@ -260,7 +286,8 @@ function rebase(node: unknown, file: string | undefined): unknown {
   if (!isNode(node)) return node;
   const copy: SchemaNode = {};
   for (const [key, value] of Object.entries(node)) {
-    if (key === '$ref' && typeof value === 'string' && value.startsWith('#') && file !== undefined) copy[key] = file + value;
+    if (key === '$ref' && typeof value === 'string' && value.startsWith('#') && file !== undefined)
+      copy[key] = file + value;
     else if (key === 'examples' || key === 'const' || key === 'enum' || key === 'default') copy[key] = value;
     else copy[key] = rebase(value, file);
   }

@@ -21,7 +21,9 @@ export function normalizeAll(domains: string[], field = 'domains'): Map<string, 
   if (issues.length > 0) {
     // One reason for every bad domain keeps its own code (e.g. domain_mixed_script); several, the general one.
     const code = codes.size === 1 ? [...codes][0]! : 'invalid_domain';
-    throw new ApError(code, `${issues.length} of the domains are not valid: ${issues[0]!.message}`, { details: issues });
+    throw new ApError(code, `${issues.length} of the domains are not valid: ${issues[0]!.message}`, {
+      details: issues,
+    });
   }
   return normalized;
 }

@@ -17,7 +17,12 @@ export interface ReplayCache {
    * Records `(keyid, nonce)` until `retainUntilSeconds`, atomically with the check: `replayed` if it
    * is already held, `cap_exceeded` if `keyid` has no room (checklist step 12).
    */
-  record(keyid: string, nonce: string, retainUntilSeconds: number, nowSeconds: number): ReplayRecordOutcome | Promise<ReplayRecordOutcome>;
+  record(
+    keyid: string,
+    nonce: string,
+    retainUntilSeconds: number,
+    nowSeconds: number,
+  ): ReplayRecordOutcome | Promise<ReplayRecordOutcome>;
 }
 
 export interface InMemoryReplayCacheOptions {

@@ -17,7 +17,11 @@ export interface RevocationList {
 }
 
 /** Whether a list with `freshness` can no longer be trusted at `now`. A list never fetched is stale. */
-export function isRevocationStale(freshness: RevocationFreshness | undefined, now: Date, graceSeconds: number): boolean {
+export function isRevocationStale(
+  freshness: RevocationFreshness | undefined,
+  now: Date,
+  graceSeconds: number,
+): boolean {
   return freshness === undefined || now.getTime() > freshness.nextUpdate.getTime() + graceSeconds * 1000;
 }
 

@@ -65,12 +65,14 @@ export function componentValue(message: BaseMessage, component: string): string 
       value = `?${target.query ?? ''}`;
       break;
     default:
-      if (component.startsWith('@')) throw new SignatureBaseError(`"${component}" is not a supported derived component`);
+      if (component.startsWith('@'))
+        throw new SignatureBaseError(`"${component}" is not a supported derived component`);
       value = headerValue(message.headers, component);
   }
   if (value === undefined) throw new SignatureBaseError(`the covered field "${component}" is not in the message`);
   // The base is ASCII text with one component per line; anything else would be ambiguous.
-  if (/[^\x20-\x7e]/.test(value)) throw new SignatureBaseError(`"${component}" has a value that cannot go into a signature base`);
+  if (/[^\x20-\x7e]/.test(value))
+    throw new SignatureBaseError(`"${component}" has a value that cannot go into a signature base`);
   return value;
 }
 
@@ -78,7 +80,11 @@ export function componentValue(message: BaseMessage, component: string): string 
  * The signature base: one `"<component>": <value>` line per covered component, in order, then
  * `"@signature-params": <signatureParams>`, joined by LF with no trailing newline.
  */
-export function buildSignatureBase(message: BaseMessage, components: readonly string[], signatureParams: string): string {
+export function buildSignatureBase(
+  message: BaseMessage,
+  components: readonly string[],
+  signatureParams: string,
+): string {
   const lines = components.map((component) => `"${component}": ${componentValue(message, component)}`);
   lines.push(`"@signature-params": ${signatureParams}`);
   return lines.join('\n');

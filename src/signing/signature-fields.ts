@@ -69,7 +69,8 @@ export function parseSignatureInput(field: string, label: string): SignatureInpu
   }
   for (const name of STRING_PARAMETERS) {
     const value = parameters.get(name);
-    if (value !== undefined && typeof value !== 'string') throw new SignatureFieldError(`the ${name} parameter is not a string`);
+    if (value !== undefined && typeof value !== 'string')
+      throw new SignatureFieldError(`the ${name} parameter is not a string`);
   }
   return { components, parameters };
 }
@@ -145,7 +146,8 @@ function base64UrlToRfc8941(field: string): string {
       }
       const bytes = Buffer.from(encoded, 'base64url');
       // Re-encoding catches lengths and trailing bits no encoder produces (one value, one spelling).
-      if (bytes.toString('base64url') !== encoded) throw new SignatureFieldError('a byte sequence is not canonical base64url');
+      if (bytes.toString('base64url') !== encoded)
+        throw new SignatureFieldError('a byte sequence is not canonical base64url');
       out += `:${bytes.toString('base64')}:`;
       i = end + 1;
     } else {

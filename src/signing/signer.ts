@@ -7,7 +7,14 @@ import { randomBytes } from 'node:crypto';
 import { systemClock, type Clock } from '../clock.ts';
 import { algorithmOfJwk, jwkFitsAlgorithm, privateKeyFromJwk, signBytes, type WebhookJwk } from './algorithms.ts';
 import { contentDigest, type Body } from './content-digest.ts';
-import { MAX_WINDOW_SECONDS, REQUIRED_COMPONENTS, SIGNATURE_LABEL, WEBHOOK_KEY_USE, WEBHOOK_SIGNING_TAG, type SignatureAlgorithm } from './profile.ts';
+import {
+  MAX_WINDOW_SECONDS,
+  REQUIRED_COMPONENTS,
+  SIGNATURE_LABEL,
+  WEBHOOK_KEY_USE,
+  WEBHOOK_SIGNING_TAG,
+  type SignatureAlgorithm,
+} from './profile.ts';
 import { buildSignatureBase, headerValue, type HeaderInput } from './signature-base.ts';
 import { serializeSignature, serializeSignatureInput, serializeSignatureParams } from './signature-fields.ts';
 import { canonicalizeTargetUri } from './target-uri.ts';
@@ -67,7 +74,11 @@ const NONCE_BYTES = 16;
  * Signs `request` with `key`. Throws `TypeError` for a key or window the profile does not allow and
  * `TargetUriError` for a URL that cannot be canonicalized.
  */
-export function signWebhook(request: OutgoingWebhook, key: WebhookSigningKey, options: SignWebhookOptions = {}): SignedWebhook {
+export function signWebhook(
+  request: OutgoingWebhook,
+  key: WebhookSigningKey,
+  options: SignWebhookOptions = {},
+): SignedWebhook {
   const alg = algorithmOfJwk(key);
   if (alg === undefined || !jwkFitsAlgorithm(key, alg)) {
     throw new TypeError('the signing key must be an Ed25519 (OKP) or P-256 (EC) JWK whose alg, if any, matches');
@@ -83,7 +94,8 @@ export function signWebhook(request: OutgoingWebhook, key: WebhookSigningKey, op
   }
 
   const target = canonicalizeTargetUri(request.url);
-  const contentType = (request.headers && headerValue(request.headers, 'content-type')) ?? options.contentType ?? 'application/json';
+  const contentType =
+    (request.headers && headerValue(request.headers, 'content-type')) ?? options.contentType ?? 'application/json';
   const digest = contentDigest(request.body);
   const created = Math.floor((options.clock ?? systemClock).now().getTime() / 1000);
   const params: SignatureParameters = {

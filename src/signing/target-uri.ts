@@ -41,7 +41,8 @@ const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
 /** Canonicalizes an absolute http(s) URL, or throws `TargetUriError`. */
 export function canonicalizeTargetUri(url: string): CanonicalTarget {
   // Controls, space and DEL: everything that is neither printable ASCII nor non-ASCII (IDN hosts).
-  if (/[^\x21-\x7e\u0080-\u{10ffff}]/u.test(url)) throw new TargetUriError('the URL contains whitespace or control characters');
+  if (/[^\x21-\x7e\u0080-\u{10ffff}]/u.test(url))
+    throw new TargetUriError('the URL contains whitespace or control characters');
   const parts = URL_PARTS.exec(url);
   if (!parts) throw new TargetUriError('the URL is not absolute with an authority (scheme://host/…)');
   const [, rawScheme = '', rawAuthority = '', rawPath = '', rawQuery] = parts;
@@ -58,7 +59,8 @@ export function canonicalizeTargetUri(url: string): CanonicalTarget {
   if (/[^\x21-\x7e]/.test(rawPath + (rawQuery ?? ''))) {
     throw new TargetUriError('the path or query has characters that must be percent-encoded on the wire');
   }
-  if (/%(?![0-9A-Fa-f]{2})/.test(rawPath)) throw new TargetUriError('the path has a "%" that is not a percent-encoding');
+  if (/%(?![0-9A-Fa-f]{2})/.test(rawPath))
+    throw new TargetUriError('the path has a "%" that is not a percent-encoding');
   const path = normalizePercentEncoding(removeDotSegments(rawPath)) || '/';
 
   // Step 7: the query stays byte for byte; a bare `?` stays. Step 8: the fragment is dropped.

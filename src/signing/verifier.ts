@@ -30,7 +30,12 @@ import { webhookSignatureErrorStep, type WebhookSignatureError } from './reasons
 import type { ReplayCache } from './replay-cache.ts';
 import { isRevocationStale, type RevocationList } from './revocation.ts';
 import { buildSignatureBase, headerValue, SignatureBaseError, type HeaderInput } from './signature-base.ts';
-import { parseSignature, parseSignatureInput, serializeSignatureParams, SignatureFieldError } from './signature-fields.ts';
+import {
+  parseSignature,
+  parseSignatureInput,
+  serializeSignatureParams,
+  SignatureFieldError,
+} from './signature-fields.ts';
 import { canonicalizeTargetUri, TargetUriError } from './target-uri.ts';
 
 /** A webhook as received: the URL the sender addressed (scheme, Host, request target) and the raw body. */
@@ -114,7 +119,9 @@ export function createWebhookVerifier(options: WebhookVerifierOptions): WebhookV
     if (inputField === undefined || signatureField === undefined) {
       throw new Rejection(
         'webhook_signature_header_malformed',
-        inputField === signatureField ? 'no Signature and Signature-Input headers' : 'Signature and Signature-Input must come together',
+        inputField === signatureField
+          ? 'no Signature and Signature-Input headers'
+          : 'Signature and Signature-Input must come together',
       );
     }
     let input;
@@ -126,13 +133,18 @@ export function createWebhookVerifier(options: WebhookVerifierOptions): WebhookV
       if (err instanceof SignatureFieldError) throw new Rejection('webhook_signature_header_malformed', err.message);
       throw err;
     }
-    if (input === undefined) throw new Rejection('webhook_signature_header_malformed', `Signature-Input has no "${SIGNATURE_LABEL}" label`);
-    if (signature === undefined) throw new Rejection('webhook_signature_header_malformed', `Signature has no "${SIGNATURE_LABEL}" label`);
+    if (input === undefined)
+      throw new Rejection('webhook_signature_header_malformed', `Signature-Input has no "${SIGNATURE_LABEL}" label`);
+    if (signature === undefined)
+      throw new Rejection('webhook_signature_header_malformed', `Signature has no "${SIGNATURE_LABEL}" label`);
     const { components, parameters } = input;
 
     // Step 2: every required parameter present (types were checked while parsing).
-    const missing = REQUIRED_PARAMETERS.filter((name) => parameters.get(name) === undefined || parameters.get(name) === '');
-    if (missing.length > 0) throw new Rejection('webhook_signature_params_incomplete', `missing parameters: ${missing.join(', ')}`);
+    const missing = REQUIRED_PARAMETERS.filter(
+      (name) => parameters.get(name) === undefined || parameters.get(name) === '',
+    );
+    if (missing.length > 0)
+      throw new Rejection('webhook_signature_params_incomplete', `missing parameters: ${missing.join(', ')}`);
     const created = parameters.get('created') as number;
     const expires = parameters.get('expires') as number;
     const nonce = parameters.get('nonce') as string;
@@ -145,24 +157,32 @@ export function createWebhookVerifier(options: WebhookVerifierOptions): WebhookV
     }
 
     // Step 4: algorithm allow-list.
-    if (!isAllowedAlgorithm(alg)) throw new Rejection('webhook_signature_alg_not_allowed', `alg "${alg}" is not allowed`);
+    if (!isAllowedAlgorithm(alg))
+      throw new Rejection('webhook_signature_alg_not_allowed', `alg "${alg}" is not allowed`);
 
     // Step 5: a sane window that contains now, give or take the skew.
     if (expires <= created) throw new Rejection('webhook_signature_window_invalid', 'expires is not after created');
     if (expires - created > MAX_WINDOW_SECONDS) {
       throw new Rejection('webhook_signature_window_invalid', `the window is longer than ${MAX_WINDOW_SECONDS} s`);
     }
-    if (nowSeconds < created - maxSkew) throw new Rejection('webhook_signature_window_invalid', 'created is in the future');
-    if (nowSeconds > expires + maxSkew) throw new Rejection('webhook_signature_window_invalid', 'the signature has expired');
+    if (nowSeconds < created - maxSkew)
+      throw new Rejection('webhook_signature_window_invalid', 'created is in the future');
+    if (nowSeconds > expires + maxSkew)
+      throw new Rejection('webhook_signature_window_invalid', 'the signature has expired');
 
     // Step 6: all required components covered, and every covered field present in the message.
     const uncovered = REQUIRED_COMPONENTS.filter((component) => !components.includes(component));
     if (uncovered.length > 0) {
       throw new Rejection('webhook_signature_components_incomplete', `components not covered: ${uncovered.join(', ')}`);
     }
-    const absent = components.filter((component) => !component.startsWith('@') && headerValue(request.headers, component) === undefined);
+    const absent = components.filter(
+      (component) => !component.startsWith('@') && headerValue(request.headers, component) === undefined,
+    );
     if (absent.length > 0) {
-      throw new Rejection('webhook_signature_components_incomplete', `covered fields not in the message: ${absent.join(', ')}`);
+      throw new Rejection(
+        'webhook_signature_components_incomplete',
+        `covered fields not in the message: ${absent.join(', ')}`,
+      );
     }
 
     // Step 7: the sender's key.
@@ -172,7 +192,12 @@ export function createWebhookVerifier(options: WebhookVerifierOptions): WebhookV
     }
 
     // Step 8: the key is published for verifying webhook signatures, and for nothing else.
-    if (jwk.use !== 'sig' || !Array.isArray(jwk.key_ops) || !jwk.key_ops.includes('verify') || jwk.ap_use !== WEBHOOK_KEY_USE) {
+    if (
+      jwk.use !== 'sig' ||
+      !Array.isArray(jwk.key_ops) ||
+      !jwk.key_ops.includes('verify') ||
+      jwk.ap_use !== WEBHOOK_KEY_USE
+    ) {
       throw new Rejection(
         'webhook_signature_key_purpose_invalid',
         `key "${keyid}" must have use "sig", key_ops with "verify" and ap_use "${WEBHOOK_KEY_USE}"`,
@@ -181,9 +206,13 @@ export function createWebhookVerifier(options: WebhookVerifierOptions): WebhookV
 
     // Step 9: not revoked, by a list recent enough to say so.
     if (options.revocation) {
-      if (await options.revocation.isRevoked(keyid)) throw new Rejection('webhook_signature_key_revoked', `key "${keyid}" is revoked`);
+      if (await options.revocation.isRevoked(keyid))
+        throw new Rejection('webhook_signature_key_revoked', `key "${keyid}" is revoked`);
       if (isRevocationStale(await options.revocation.freshness(), now, revocationGrace)) {
-        throw new Rejection('webhook_signature_revocation_stale', 'the revocation list is past its next update and grace period');
+        throw new Rejection(
+          'webhook_signature_revocation_stale',
+          'the revocation list is past its next update and grace period',
+        );
       }
     }
 
@@ -197,14 +226,19 @@ export function createWebhookVerifier(options: WebhookVerifierOptions): WebhookV
     try {
       const target = canonicalizeTargetUri(request.url);
       const signatureParams = serializeSignatureParams(components, parameters);
-      signatureBase = buildSignatureBase({ method: request.method, target, headers: request.headers }, components, signatureParams);
+      signatureBase = buildSignatureBase(
+        { method: request.method, target, headers: request.headers },
+        components,
+        signatureParams,
+      );
     } catch (err) {
       if (err instanceof TargetUriError || err instanceof SignatureBaseError) {
         throw new Rejection('webhook_signature_invalid', `no signature base: ${err.message}`);
       }
       throw err;
     }
-    if (!jwkFitsAlgorithm(jwk, alg)) throw new Rejection('webhook_signature_invalid', `key "${keyid}" is not an ${alg} key`);
+    if (!jwkFitsAlgorithm(jwk, alg))
+      throw new Rejection('webhook_signature_invalid', `key "${keyid}" is not an ${alg} key`);
     let publicKey;
     try {
       publicKey = publicKeyFromJwk(jwk);
@@ -223,7 +257,8 @@ export function createWebhookVerifier(options: WebhookVerifierOptions): WebhookV
     // Step 12: first use of the nonce. Kept while the window check could still pass: to expires + skew.
     const outcome = await options.replayCache.record(keyid, nonce, expires + maxSkew + 1, nowSeconds);
     if (outcome === 'replayed') throw new Rejection('webhook_signature_replayed', 'the nonce was already used');
-    if (outcome === 'cap_exceeded') throw new Rejection('webhook_signature_rate_abuse', `key "${keyid}" has too many live nonces`);
+    if (outcome === 'cap_exceeded')
+      throw new Rejection('webhook_signature_rate_abuse', `key "${keyid}" has too many live nonces`);
 
     return { ok: true, keyid, alg, label: SIGNATURE_LABEL, created, expires, nonce, components, signatureBase };
   }

@@ -16,7 +16,9 @@ interface Manifest {
 }
 
 const manifest = JSON.parse(readFileSync(join(schemasDir, '3.0.6', 'manifest.json'), 'utf8')) as Manifest;
-const specialismEnum = (JSON.parse(readFileSync(join(schemasDir, '3.0.6', 'enums', 'specialism.json'), 'utf8')) as { enum: string[] }).enum;
+const specialismEnum = (
+  JSON.parse(readFileSync(join(schemasDir, '3.0.6', 'enums', 'specialism.json'), 'utf8')) as { enum: string[] }
+).enum;
 
 /** What each tenant of the test deployment claims (signal-marketplace waits for governance: sync_governance, sync_plans). */
 const claims: Record<string, string[]> = {
@@ -47,14 +49,24 @@ for (const engine of engines) {
 
     it('declares, for each tenant, only specialisms whose every exercised tool it serves', async () => {
       const listing = (await (await fetch(`${server.url}/.well-known/adagents.json`)).json()) as Json;
-      const tenants = (listing.tenants as Json[]).map((t) => ({ name: t.name as string, path: new URL(t.mcp as string).pathname.replace(/\/mcp$/, '') }));
-      assert.deepEqual(tenants.map((t) => t.name), ['sales', 'signals', 'creative', 'creative-builder']);
+      const tenants = (listing.tenants as Json[]).map((t) => ({
+        name: t.name as string,
+        path: new URL(t.mcp as string).pathname.replace(/\/mcp$/, ''),
+      }));
+      assert.deepEqual(
+        tenants.map((t) => t.name),
+        ['sales', 'signals', 'creative', 'creative-builder'],
+      );
       for (const tenant of tenants) {
         const client = await mcpClient(server.url, tenant.path, { authorization: `Bearer ${publicTestCredential}` });
         clients.push(client);
         const result = (await client.callTool({ name: 'get_ap_capabilities', arguments: {} })) as Json;
         const capabilities = JSON.parse(result.content[0].text as string) as Json;
-        assert.deepEqual(validateSchema('/schemas/3.0.6/protocol/get-ap-capabilities-response.json', capabilities).errors, [], tenant.name);
+        assert.deepEqual(
+          validateSchema('/schemas/3.0.6/protocol/get-ap-capabilities-response.json', capabilities).errors,
+          [],
+          tenant.name,
+        );
         const declared = capabilities.specialisms as string[];
         assert.deepEqual(declared, claims[tenant.name], `${tenant.name} claims what the issue asks of it`);
         const tools = new Set((await client.listTools()).tools.map((t) => t.name));
@@ -63,10 +75,16 @@ for (const engine of engines) {
         assert.deepEqual([...served], capabilities.tasks, `${tenant.name}: every task its capabilities name is a tool`);
         const missing: string[] = [];
         for (const specialism of declared) {
-          assert.ok(specialismEnum.includes(specialism), `${tenant.name} declares ${specialism}, which enums/specialism.json does not have`);
+          assert.ok(
+            specialismEnum.includes(specialism),
+            `${tenant.name} declares ${specialism}, which enums/specialism.json does not have`,
+          );
           const entry = manifest.specialisms[specialism.replaceAll('-', '_')];
           assert.ok(entry, `${specialism} is in manifest.json`);
-          assert.ok((capabilities.supported_protocols as string[]).includes(entry.protocol.replaceAll('-', '_')), `${tenant.name} declares ${specialism}'s protocol ${entry.protocol}`);
+          assert.ok(
+            (capabilities.supported_protocols as string[]).includes(entry.protocol.replaceAll('-', '_')),
+            `${tenant.name} declares ${specialism}'s protocol ${entry.protocol}`,
+          );
           for (const tool of entry.exercised_tools.filter((t) => Object.hasOwn(manifest.tools, t))) {
             if (!served.has(tool)) missing.push(`${specialism}: ${tool}`);
           }
@@ -88,7 +106,11 @@ for (const engine of engines) {
       assert.equal((creative.creative as Json).supports_transformation, true);
       assert.equal((creative.creative as Json).has_creative_library, true);
       const builder = await capabilitiesOf('/creative-builder');
-      assert.deepEqual(builder.specialisms, [], 'creative-generative exercises sync_catalogs, which the builder does not serve');
+      assert.deepEqual(
+        builder.specialisms,
+        [],
+        'creative-generative exercises sync_catalogs, which the builder does not serve',
+      );
       assert.equal((builder.creative as Json).supports_generation, true);
       assert.ok((builder.tasks as string[]).includes('list_creative_formats'));
     });

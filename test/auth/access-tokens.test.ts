@@ -1,7 +1,16 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { base64url, decodeJwt, exportJWK, generateKeyPair, UnsecuredJWT, type JWK, type JWTHeaderParameters, type JWTPayload } from 'jose';
+import {
+  base64url,
+  decodeJwt,
+  exportJWK,
+  generateKeyPair,
+  UnsecuredJWT,
+  type JWK,
+  type JWTHeaderParameters,
+  type JWTPayload,
+} from 'jose';
 import { eachEngine } from '../support/engines.ts';
 import { json } from '../support/http.ts';
 import { bearer, seedOrganization, seedUser, type SeededUser } from '../support/identity.ts';
@@ -25,7 +34,9 @@ eachEngine('access token verification', (engine) => {
     const org = await seedOrganization(server.db);
     alice = await seedUser(server.db, { organization: org.slug });
     // A real flow asking for openid too: it makes the signing key and gives an ID token.
-    const tokens = await json(await redeem(server.url, await authorizationCode(server.url, alice, { scope: 'openid ap' })));
+    const tokens = await json(
+      await redeem(server.url, await authorizationCode(server.url, alice, { scope: 'openid ap' })),
+    );
     assert.equal(typeof tokens.id_token, 'string');
     idToken = tokens.id_token;
     grantId = decodeJwt(tokens.access_token).gid as string;
@@ -50,8 +61,14 @@ eachEngine('access token verification', (engine) => {
     gid: grantId,
     ...changes,
   });
-  const header = (changes: Partial<JWTHeaderParameters> = {}): JWTHeaderParameters => ({ alg: 'ES256', typ: 'at+jwt', kid: key.kid, ...changes });
-  const forge = (claimChanges: JWTPayload = {}, headerChanges: Partial<JWTHeaderParameters> = {}) => signJwt(claims(claimChanges), header(headerChanges), key);
+  const header = (changes: Partial<JWTHeaderParameters> = {}): JWTHeaderParameters => ({
+    alg: 'ES256',
+    typ: 'at+jwt',
+    kid: key.kid,
+    ...changes,
+  });
+  const forge = (claimChanges: JWTPayload = {}, headerChanges: Partial<JWTHeaderParameters> = {}) =>
+    signJwt(claims(claimChanges), header(headerChanges), key);
 
   const accepted = async (token: string) => {
     const res = await callProtected(server.url, bearer(token));
@@ -63,7 +80,10 @@ eachEngine('access token verification', (engine) => {
     assert.equal(seen.status, 401, JSON.stringify(seen));
     assert.equal((seen.body as { error: string }).error, 'unauthorized');
     assert.match(seen.challenge ?? '', /^Bearer .*error="invalid_token"/);
-    assert.match(seen.challenge ?? '', new RegExp(`resource_metadata="${server.url}/.well-known/oauth-protected-resource/api"`));
+    assert.match(
+      seen.challenge ?? '',
+      new RegExp(`resource_metadata="${server.url}/.well-known/oauth-protected-resource/api"`),
+    );
   };
 
   it('accepts a token right in every way (the control for the cases below)', async () => {
@@ -136,7 +156,9 @@ eachEngine('access token verification', (engine) => {
     });
     it('refuses HS256 keyed with the server’s public key (algorithm confusion)', async () => {
       const { d: _d, ...publicKey } = key;
-      await refused(await signJwt(claims(), header({ alg: 'HS256' }), new TextEncoder().encode(JSON.stringify(publicKey))));
+      await refused(
+        await signJwt(claims(), header({ alg: 'HS256' }), new TextEncoder().encode(JSON.stringify(publicKey))),
+      );
       await refused(await signJwt(claims(), header({ alg: 'HS256' }), base64url.decode(key.x!)));
     });
     it('refuses a token whose signature was altered', async () => {

@@ -22,8 +22,13 @@ eachEngine('the credential cache', (engine) => {
 
   /** The engine's database, recording every statement the server runs. */
   const recording = (inner: TestEngine): TestEngine => {
-    const record = (db: Database) => ({ ...db, engine: db.engine, query: (sql, params) => (statements.push(sql), db.query(sql, params)) }) as Database;
-    return { name: inner.name, open: async () => record(await inner.open()), openMigrated: async () => record(await inner.openMigrated()) };
+    const record = (db: Database) =>
+      ({ ...db, engine: db.engine, query: (sql, params) => (statements.push(sql), db.query(sql, params)) }) as Database;
+    return {
+      name: inner.name,
+      open: async () => record(await inner.open()),
+      openMigrated: async () => record(await inner.openMigrated()),
+    };
   };
 
   before(async () => {
@@ -64,20 +69,25 @@ eachEngine('the credential cache', (engine) => {
   });
 
   // PGlite has one session, whose search path is the app's; an operator's own session exists only on PostgreSQL.
-  if (engine.name === 'postgres') it('refuses a key revoked by an operator’s session that names the table by its schema, not its search path', async () => {
-    const [{ schema }] = (await server.db.query<{ schema: string }>('select current_schema() as schema')) as [{ schema: string }];
-    const key = await createApiKeyFor(server.db, (await seedOrganization(server.db)).slug);
-    const seen = await whoami(server.url, bearer(key));
-    assert.equal((await whoami(server.url, bearer(key))).status, 200, 'answered from the cache');
-    const operator = new pg.Client({ connectionString: postgresUrl });
-    await operator.connect();
-    try {
-      await operator.query(`update ${quoteIdent(schema)}.api_keys set revoked_at = now() where id = $1`, [seen.body.subject]);
-    } finally {
-      await operator.end();
-    }
-    assert.equal((await whoami(server.url, bearer(key))).status, 401, 'the revoked key was accepted');
-  });
+  if (engine.name === 'postgres')
+    it('refuses a key revoked by an operator’s session that names the table by its schema, not its search path', async () => {
+      const [{ schema }] = (await server.db.query<{ schema: string }>('select current_schema() as schema')) as [
+        { schema: string },
+      ];
+      const key = await createApiKeyFor(server.db, (await seedOrganization(server.db)).slug);
+      const seen = await whoami(server.url, bearer(key));
+      assert.equal((await whoami(server.url, bearer(key))).status, 200, 'answered from the cache');
+      const operator = new pg.Client({ connectionString: postgresUrl });
+      await operator.connect();
+      try {
+        await operator.query(`update ${quoteIdent(schema)}.api_keys set revoked_at = now() where id = $1`, [
+          seen.body.subject,
+        ]);
+      } finally {
+        await operator.end();
+      }
+      assert.equal((await whoami(server.url, bearer(key))).status, 401, 'the revoked key was accepted');
+    });
 
   it('gives a key its organization’s new standing on the next request', async () => {
     const org = await seedOrganization(server.db);
@@ -94,7 +104,10 @@ eachEngine('the credential cache', (engine) => {
     const headers = { ...bearer(token), 'ap-organization': first.slug };
     assert.equal((await whoami(server.url, headers)).body.organization, undefined);
     assert.deepEqual(await credentialReads(() => whoami(server.url, headers)), [], 'answered from the cache');
-    await other.query(`insert into memberships (organization_id, user_id, role) select id, $2, 'member' from organizations where slug = $1`, [first.slug, alice.user.id]);
+    await other.query(
+      `insert into memberships (organization_id, user_id, role) select id, $2, 'member' from organizations where slug = $1`,
+      [first.slug, alice.user.id],
+    );
     assert.equal((await whoami(server.url, headers)).body.organization.slug, first.slug);
     await other.query(`delete from oauth_records where model = 'Grant'`);
     assert.equal((await whoami(server.url, headers)).status, 401);

@@ -38,10 +38,16 @@ eachEngine('API keys', (engine) => {
       const secret = key.split('_').slice(2).join('_');
       const row = await rowOf(record.id);
       for (const [column, value] of Object.entries(row)) {
-        const text = value instanceof Uint8Array ? Buffer.from(value).toString('latin1') + Buffer.from(value).toString('hex') : JSON.stringify(value);
+        const text =
+          value instanceof Uint8Array
+            ? Buffer.from(value).toString('latin1') + Buffer.from(value).toString('hex')
+            : JSON.stringify(value);
         assert.ok(!text?.includes(secret), `${column} holds the key's secret`);
       }
-      assert.equal(Buffer.from(row.key_hash as Uint8Array).toString('hex'), createHash('sha256').update(key).digest('hex'));
+      assert.equal(
+        Buffer.from(row.key_hash as Uint8Array).toString('hex'),
+        createHash('sha256').update(key).digest('hex'),
+      );
       assert.equal(row.prefix, key.slice(3, 15), 'only the public prefix is kept in clear');
       assert.equal(row.last_used_at, null);
       assert.equal('key' in record, false, 'the record returned does not carry the key either');

@@ -58,7 +58,11 @@ eachEngine('external issuer (AP_OAUTH_ISSUER)', (engine) => {
     issuer = await startIssuer();
     const port = new URL(issuer.url).port;
     server = await startTestServer(engine, {
-      env: { AP_OAUTH_ISSUER: issuer.url, AP_OAUTH_JWKS_URL: `${issuer.url}/jwks`, AP_FETCH_ALLOW: `127.0.0.1:${port}` },
+      env: {
+        AP_OAUTH_ISSUER: issuer.url,
+        AP_OAUTH_JWKS_URL: `${issuer.url}/jwks`,
+        AP_FETCH_ALLOW: `127.0.0.1:${port}`,
+      },
     });
   });
   after(async () => {
@@ -67,7 +71,18 @@ eachEngine('external issuer (AP_OAUTH_ISSUER)', (engine) => {
   });
 
   const token = (claims: JWTPayload = {}, key: JWK = issuer.key) =>
-    signJwt({ iss: issuer.url, aud: `${server.url}/api`, sub: `ext-${randomUUID()}`, iat: nowSeconds(), exp: nowSeconds() + 300, ...claims }, { alg: 'ES256', kid: key.kid! }, key);
+    signJwt(
+      {
+        iss: issuer.url,
+        aud: `${server.url}/api`,
+        sub: `ext-${randomUUID()}`,
+        iat: nowSeconds(),
+        exp: nowSeconds() + 300,
+        ...claims,
+      },
+      { alg: 'ES256', kid: key.kid! },
+      key,
+    );
   const refused = async (credential: string) => {
     const seen = await summary(await callProtected(server.url, bearer(credential)));
     assert.equal(seen.status, 401, JSON.stringify(seen));
@@ -93,7 +108,10 @@ eachEngine('external issuer (AP_OAUTH_ISSUER)', (engine) => {
       const res = await callProtected(server.url, bearer(credential));
       assert.equal(res.status, 201, JSON.stringify(await summary(res)));
       // Seen again, the same user: no second row.
-      const [{ n }] = (await server.db.query<{ n: number }>(`select count(*)::int as n from users where issuer = $1 and subject = $2`, [issuer.url, subject])) as [{ n: number }];
+      const [{ n }] = (await server.db.query<{ n: number }>(
+        `select count(*)::int as n from users where issuer = $1 and subject = $2`,
+        [issuer.url, subject],
+      )) as [{ n: number }];
       assert.equal(n, 1);
     });
 
@@ -149,7 +167,10 @@ eachEngine('external issuer (AP_OAUTH_ISSUER)', (engine) => {
       }
       const res = await postJson(`${server.url}/api/brands/save`, {}, {});
       assert.equal(res.status, 401);
-      assert.match(res.headers.get('www-authenticate') ?? '', new RegExp(`resource_metadata="${server.url}/.well-known/oauth-protected-resource/api"`));
+      assert.match(
+        res.headers.get('www-authenticate') ?? '',
+        new RegExp(`resource_metadata="${server.url}/.well-known/oauth-protected-resource/api"`),
+      );
     });
 
     it('leaves API keys working', async () => {
@@ -164,7 +185,11 @@ eachEngine('external issuer (AP_OAUTH_ISSUER)', (engine) => {
       down = await startIssuer();
       down.failWith = 503;
       other = await startTestServer(engine, {
-        env: { AP_OAUTH_ISSUER: down.url, AP_OAUTH_JWKS_URL: `${down.url}/jwks`, AP_FETCH_ALLOW: `127.0.0.1:${new URL(down.url).port}` },
+        env: {
+          AP_OAUTH_ISSUER: down.url,
+          AP_OAUTH_JWKS_URL: `${down.url}/jwks`,
+          AP_FETCH_ALLOW: `127.0.0.1:${new URL(down.url).port}`,
+        },
       });
     });
     after(async () => {
@@ -174,7 +199,11 @@ eachEngine('external issuer (AP_OAUTH_ISSUER)', (engine) => {
 
     it('answers 502 upstream_unavailable, not 401 or 500, and recovers with the issuer', async () => {
       const tokenFor = (audience: string) =>
-        signJwt({ iss: down.url, aud: `${audience}/api`, sub: `ext-${randomUUID()}`, exp: nowSeconds() + 300 }, { alg: 'ES256', kid: down.key.kid! }, down.key);
+        signJwt(
+          { iss: down.url, aud: `${audience}/api`, sub: `ext-${randomUUID()}`, exp: nowSeconds() + 300 },
+          { alg: 'ES256', kid: down.key.kid! },
+          down.key,
+        );
       const credential = await tokenFor(other.url);
       const failed = await summary(await callProtected(other.url, bearer(credential)));
       assert.equal(failed.status, 502, JSON.stringify(failed));
@@ -182,7 +211,9 @@ eachEngine('external issuer (AP_OAUTH_ISSUER)', (engine) => {
       assert.ok(down.seen.includes('/jwks'));
       // Not reachable at all (here: no AP_FETCH_ALLOW, so the fetch policy refuses loopback): the same answer.
       down.failWith = undefined;
-      const closed = await startTestServer(engine, { env: { AP_OAUTH_ISSUER: down.url, AP_OAUTH_JWKS_URL: `${down.url}/jwks` } });
+      const closed = await startTestServer(engine, {
+        env: { AP_OAUTH_ISSUER: down.url, AP_OAUTH_JWKS_URL: `${down.url}/jwks` },
+      });
       try {
         const refused = await summary(await callProtected(closed.url, bearer(await tokenFor(closed.url))));
         assert.equal(refused.status, 502, JSON.stringify(refused));

@@ -13,7 +13,11 @@ export const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** A POST to the token endpoint, form-encoded as OAuth wants. */
 export function tokenRequest(base: string, form: Record<string, string>): Promise<Response> {
-  return fetch(`${base}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form) });
+  return fetch(`${base}/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form),
+  });
 }
 
 export interface Authorized {
@@ -23,17 +27,35 @@ export interface Authorized {
 }
 
 /** Registers a client and obtains an authorization code for `who` with PKCE S256. */
-export async function authorizationCode(base: string, who: { email: string; password: string }, params: Record<string, string> = {}): Promise<Authorized> {
+export async function authorizationCode(
+  base: string,
+  who: { email: string; password: string },
+  params: Record<string, string> = {},
+): Promise<Authorized> {
   const clientId = await registerClient(base);
   const { verifier, challenge } = pkce();
-  const url = await authorizeWith(base, clientId, { scope: 'ap', code_challenge: challenge, code_challenge_method: 'S256', ...params }, who);
+  const url = await authorizeWith(
+    base,
+    clientId,
+    { scope: 'ap', code_challenge: challenge, code_challenge_method: 'S256', ...params },
+    who,
+  );
   const code = url.searchParams.get('code');
-  if (!code) throw new Error(`authorization refused: ${url.searchParams.get('error')} ${url.searchParams.get('error_description')}`);
+  if (!code)
+    throw new Error(
+      `authorization refused: ${url.searchParams.get('error')} ${url.searchParams.get('error_description')}`,
+    );
   return { clientId, code, verifier };
 }
 
 export function redeem(base: string, { clientId, code, verifier }: Authorized): Promise<Response> {
-  return tokenRequest(base, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier });
+  return tokenRequest(base, {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: REDIRECT_URI,
+    client_id: clientId,
+    code_verifier: verifier,
+  });
 }
 
 /** The embedded provider's private signing key (an ES256 JWK), as every instance reads it. */
@@ -44,7 +66,11 @@ export async function serverSigningKey(db: Database): Promise<JWK> {
 }
 
 /** Signs `payload` as a JWS with `key` (a private JWK, or the raw secret of an HMAC). */
-export async function signJwt(payload: JWTPayload, header: JWTHeaderParameters, key: JWK | Uint8Array): Promise<string> {
+export async function signJwt(
+  payload: JWTPayload,
+  header: JWTHeaderParameters,
+  key: JWK | Uint8Array,
+): Promise<string> {
   const signingKey = key instanceof Uint8Array ? key : await importJWK(key, header.alg);
   return new SignJWT(payload).setProtectedHeader(header).sign(signingKey);
 }
@@ -52,7 +78,9 @@ export async function signJwt(payload: JWTPayload, header: JWTHeaderParameters, 
 export { callProtected };
 
 /** The status, `WWW-Authenticate` and body of a response, for one assertion message. */
-export async function summary(res: Response): Promise<{ status: number; challenge: string | null; body: Json | string }> {
+export async function summary(
+  res: Response,
+): Promise<{ status: number; challenge: string | null; body: Json | string }> {
   const text = await res.text();
   let body: Json | string = text;
   try {
@@ -70,10 +98,18 @@ export async function summary(res: Response): Promise<{ status: number; challeng
 export function addWhoami(app: FastifyInstance): void {
   const schema = { hide: true };
   app.get('/test/whoami', { schema, config: { auth: 'required' } }, async (request) => request.principal);
-  app.get('/test/registry-admin', { schema, config: { auth: 'required', access: 'registry-admin' } }, async (request) => request.principal);
+  app.get(
+    '/test/registry-admin',
+    { schema, config: { auth: 'required', access: 'registry-admin' } },
+    async (request) => request.principal,
+  );
 }
 
-export async function whoami(base: string, headers: Record<string, string>, path = '/test/whoami'): Promise<{ status: number; body: Json }> {
+export async function whoami(
+  base: string,
+  headers: Record<string, string>,
+  path = '/test/whoami',
+): Promise<{ status: number; body: Json }> {
   const res = await fetch(`${base}${path}`, { headers });
   return { status: res.status, body: await json(res) };
 }

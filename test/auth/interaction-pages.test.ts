@@ -17,7 +17,15 @@ eachEngine('OAuth sign-in and consent pages', (engine) => {
   async function start() {
     const jar = new CookieJar();
     const clientId = await registerClient(server.url);
-    const query = new URLSearchParams({ client_id: clientId, redirect_uri: REDIRECT_URI, response_type: 'code', scope: 'ap', state: randomBytes(4).toString('hex'), code_challenge: pkce().challenge, code_challenge_method: 'S256' });
+    const query = new URLSearchParams({
+      client_id: clientId,
+      redirect_uri: REDIRECT_URI,
+      response_type: 'code',
+      scope: 'ap',
+      state: randomBytes(4).toString('hex'),
+      code_challenge: pkce().challenge,
+      code_challenge_method: 'S256',
+    });
     const res = await browse(jar, `${server.url}/authorize?${query}`);
     assert.equal(res.status, 303);
     return { jar, interaction: new URL(res.headers.get('location')!, server.url).href };
@@ -30,12 +38,16 @@ eachEngine('OAuth sign-in and consent pages', (engine) => {
     assert.match(form.headers.get('content-type')!, /text\/html/);
     assert.match(await form.text(), /name="password"/);
     const user = await seedUser(server.db);
-    const wrong = await browse(jar, `${interaction}/login`, { form: { email: user.email, password: 'not the password' } });
+    const wrong = await browse(jar, `${interaction}/login`, {
+      form: { email: user.email, password: 'not the password' },
+    });
     assert.equal(wrong.status, 401);
     const page = await wrong.text();
     assert.match(page, /Wrong email or password/);
     assert.ok(page.includes(`value="${user.email}"`), 'the email is kept');
-    const unknown = await browse(jar, `${interaction}/login`, { form: { email: 'nobody@example.test', password: 'whatever-long-enough' } });
+    const unknown = await browse(jar, `${interaction}/login`, {
+      form: { email: 'nobody@example.test', password: 'whatever-long-enough' },
+    });
     assert.equal(unknown.status, 401);
   });
 

@@ -20,7 +20,11 @@ eachEngine('OAuth 2.1 flow', (engine) => {
       const alice = await seedUser(server.db, { organization: org.slug });
       const token = await accessToken(server.url, alice);
       await proveOwnership(server.db, org.slug, 'oauth-flow.example');
-      const res = await postJson(`${server.url}/api/brands/save`, { domain: 'oauth-flow.example', brand_name: 'OAuth Flow' }, bearer(token));
+      const res = await postJson(
+        `${server.url}/api/brands/save`,
+        { domain: 'oauth-flow.example', brand_name: 'OAuth Flow' },
+        bearer(token),
+      );
       assert.equal(res.status, 201, JSON.stringify(await json(res.clone())));
     });
   });

@@ -19,7 +19,11 @@ eachEngine('OAuth discovery and registration', (engine) => {
 
   describe('dynamic client registration at /register', () => {
     it('answers 201 with a client_id for a public client', async () => {
-      const res = await register({ redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none', client_name: 'An MCP client' });
+      const res = await register({
+        redirect_uris: [REDIRECT_URI],
+        token_endpoint_auth_method: 'none',
+        client_name: 'An MCP client',
+      });
       assert.equal(res.status, 201);
       const client = await json(res);
       assert.equal(typeof client.client_id, 'string');
@@ -37,7 +41,12 @@ eachEngine('OAuth discovery and registration', (engine) => {
     });
 
     it('refuses a client asking for the implicit flow', async () => {
-      const res = await register({ redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none', response_types: ['id_token'], grant_types: ['implicit'] });
+      const res = await register({
+        redirect_uris: [REDIRECT_URI],
+        token_endpoint_auth_method: 'none',
+        response_types: ['id_token'],
+        grant_types: ['implicit'],
+      });
       assert.equal(res.status, 400);
       assert.equal((await json(res)).error, 'invalid_client_metadata');
     });
@@ -60,9 +69,14 @@ eachEngine('OAuth discovery and registration', (engine) => {
     });
 
     it('refuses a NUL character in client metadata with 400 invalid_client_metadata, storing nothing', async () => {
-      const clients = async () => (await server.db.query(`select count(*)::int as n from oauth_records where model = 'Client'`))[0]!.n as number;
+      const clients = async () =>
+        (await server.db.query(`select count(*)::int as n from oauth_records where model = 'Client'`))[0]!.n as number;
       const before = await clients();
-      const res = await register({ redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none', client_name: 'A\u0000B' });
+      const res = await register({
+        redirect_uris: [REDIRECT_URI],
+        token_endpoint_auth_method: 'none',
+        client_name: 'A\u0000B',
+      });
       assert.equal(res.status, 400);
       assert.equal((await json(res)).error, 'invalid_client_metadata');
       assert.equal(await clients(), before);
@@ -103,7 +117,10 @@ eachEngine('OAuth discovery and registration', (engine) => {
       for (const [name, url] of advertised) {
         assert.ok(String(url).startsWith(`${server.url}/`), `${name}: ${url}`);
         const path = new URL(String(url)).pathname;
-        assert.ok(mounted.has(`GET ${path}`) || mounted.has(`POST ${path}`), `${name} (${path}) is not a route of the server`);
+        assert.ok(
+          mounted.has(`GET ${path}`) || mounted.has(`POST ${path}`),
+          `${name} (${path}) is not a route of the server`,
+        );
       }
     });
 
@@ -130,7 +147,11 @@ eachEngine('OAuth discovery and registration', (engine) => {
     }
 
     it('is where a 401 of a protected route points', async () => {
-      const res = await postJson(`${server.url}/api/brands/save`, { domain: 'challenge.example', brand_name: 'Challenge' }, {});
+      const res = await postJson(
+        `${server.url}/api/brands/save`,
+        { domain: 'challenge.example', brand_name: 'Challenge' },
+        {},
+      );
       assert.equal(res.status, 401);
       assert.equal((await json(res)).error, 'unauthorized');
       const challenge = res.headers.get('www-authenticate') ?? '';

@@ -28,7 +28,12 @@ eachEngine('OAuth 2.1 refusals', (engine) => {
 
     it('refuses a missing code_verifier with 400', async () => {
       const { clientId, code } = await authorizationCode(server.url, alice);
-      const res = await tokenRequest(server.url, { grant_type: 'authorization_code', code, redirect_uri: 'http://127.0.0.1:9/callback', client_id: clientId });
+      const res = await tokenRequest(server.url, {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: 'http://127.0.0.1:9/callback',
+        client_id: clientId,
+      });
       assert.equal(res.status, 400);
       assert.match((await json(res)).error, /^invalid_(grant|request)$/);
     });
@@ -36,7 +41,10 @@ eachEngine('OAuth 2.1 refusals', (engine) => {
     it('refuses a reused code with 400 invalid_grant and revokes what the first exchange stored', async () => {
       // offline_access (with prompt=consent, as OpenID requires) makes the first exchange issue a
       // refresh token too, a token the provider keeps in the database and so can revoke.
-      const authorized = await authorizationCode(server.url, alice, { scope: 'openid offline_access ap', prompt: 'consent' });
+      const authorized = await authorizationCode(server.url, alice, {
+        scope: 'openid offline_access ap',
+        prompt: 'consent',
+      });
       const first = await redeem(server.url, authorized);
       assert.equal(first.status, 200);
       const tokens = await json(first);
@@ -45,7 +53,11 @@ eachEngine('OAuth 2.1 refusals', (engine) => {
         `select grant_id from oauth_records where model = 'RefreshToken' and grant_id is not null`,
       );
       assert.ok(grantId, 'the refresh token is stored with its grant');
-      assert.equal((await callProtected(server.url, bearer(tokens.access_token))).status, 201, 'the first access token works');
+      assert.equal(
+        (await callProtected(server.url, bearer(tokens.access_token))).status,
+        201,
+        'the first access token works',
+      );
 
       const second = await redeem(server.url, authorized);
       assert.equal(second.status, 400);
@@ -53,9 +65,16 @@ eachEngine('OAuth 2.1 refusals', (engine) => {
 
       // oidc-provider revokes the grant through the adapter's revokeByGrantId (and destroys the
       // Grant itself): nothing of it is left in the database, so the refresh token is refused.
-      const left = await server.db.query(`select model from oauth_records where grant_id = $1 or (model = 'Grant' and id = $1)`, [grantId]);
+      const left = await server.db.query(
+        `select model from oauth_records where grant_id = $1 or (model = 'Grant' and id = $1)`,
+        [grantId],
+      );
       assert.deepEqual(left, []);
-      const refresh = await tokenRequest(server.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: authorized.clientId });
+      const refresh = await tokenRequest(server.url, {
+        grant_type: 'refresh_token',
+        refresh_token: tokens.refresh_token,
+        client_id: authorized.clientId,
+      });
       assert.equal(refresh.status, 400);
       assert.equal((await json(refresh)).error, 'invalid_grant');
 
@@ -77,7 +96,8 @@ eachEngine('OAuth 2.1 refusals', (engine) => {
         assert.equal((await json(res)).error, 'invalid_grant');
       }
       // A replay revokes the grant, so even a winning token stops working.
-      for (const res of ok) assert.equal((await callProtected(server.url, bearer((await json(res)).access_token))).status, 401);
+      for (const res of ok)
+        assert.equal((await callProtected(server.url, bearer((await json(res)).access_token))).status, 401);
     });
 
     it('refuses a code redeemed by another client', async () => {
@@ -99,7 +119,11 @@ eachEngine('OAuth 2.1 refusals', (engine) => {
 
     it('refuses code_challenge_method=plain', async () => {
       const { verifier } = pkce();
-      const { error, description } = await refusal({ scope: 'ap', code_challenge: verifier, code_challenge_method: 'plain' });
+      const { error, description } = await refusal({
+        scope: 'ap',
+        code_challenge: verifier,
+        code_challenge_method: 'plain',
+      });
       assert.equal(error, 'invalid_request');
       assert.match(description, /code_challenge_method/);
     });
@@ -112,20 +136,38 @@ eachEngine('OAuth 2.1 refusals', (engine) => {
 
     it('refuses a resource that is not one of this server’s', async () => {
       const { challenge } = pkce();
-      const { error } = await refusal({ scope: 'ap', code_challenge: challenge, code_challenge_method: 'S256', resource: 'https://elsewhere.example/api' });
+      const { error } = await refusal({
+        scope: 'ap',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        resource: 'https://elsewhere.example/api',
+      });
       assert.equal(error, 'invalid_target');
     });
 
     it('refuses response types other than code (no implicit or hybrid flow)', async () => {
       const { challenge } = pkce();
-      const { error, description } = await refusal({ scope: 'openid ap', response_type: 'id_token', nonce: 'n', code_challenge: challenge, code_challenge_method: 'S256' });
+      const { error, description } = await refusal({
+        scope: 'openid ap',
+        response_type: 'id_token',
+        nonce: 'n',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      });
       assert.equal(error, 'unsupported_response_type', description);
     });
 
     it('shows an error page, not a redirect, for an unregistered redirect_uri', async () => {
       const clientId = await registerClient(server.url);
       const { challenge } = pkce();
-      const query = new URLSearchParams({ client_id: clientId, redirect_uri: 'https://attacker.example/cb', response_type: 'code', scope: 'ap', code_challenge: challenge, code_challenge_method: 'S256' });
+      const query = new URLSearchParams({
+        client_id: clientId,
+        redirect_uri: 'https://attacker.example/cb',
+        response_type: 'code',
+        scope: 'ap',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      });
       const res = await fetch(`${server.url}/authorize?${query}`, { redirect: 'manual' });
       const { status, body } = await summary(res);
       assert.equal(status, 400);

@@ -40,7 +40,10 @@ const examples: Record<string, Example> = {
   'GET /docs/json': { path: '/docs/json' },
   'GET /docs/yaml': { path: '/docs/yaml' },
   // CORS preflight: public GET routes answer any origin.
-  'OPTIONS *': { path: '/api/brands/resolve', headers: { origin: 'https://elsewhere.example', 'access-control-request-method': 'GET' } },
+  'OPTIONS *': {
+    path: '/api/brands/resolve',
+    headers: { origin: 'https://elsewhere.example', 'access-control-request-method': 'GET' },
+  },
 
   'GET /.well-known/oauth-protected-resource/api': { path: '/.well-known/oauth-protected-resource/api' },
   'GET /.well-known/oauth-protected-resource/mcp': { path: '/.well-known/oauth-protected-resource/mcp' },
@@ -53,7 +56,10 @@ const examples: Record<string, Example> = {
   'GET /dashboard/login': { path: '/dashboard/login' },
 
   'GET /api/brands/resolve': { path: '/api/brands/resolve?domain=acme.example' },
-  'POST /api/brands/resolve/bulk': { path: '/api/brands/resolve/bulk', body: { domains: ['acme.example', 'unknown.example'] } },
+  'POST /api/brands/resolve/bulk': {
+    path: '/api/brands/resolve/bulk',
+    body: { domains: ['acme.example', 'unknown.example'] },
+  },
   'GET /api/brands/brand-json': { path: '/api/brands/brand-json?domain=house.ap.test' },
   'GET /api/brands/registry': { path: '/api/brands/registry' },
   'GET /api/brands/enrich': { path: '/api/brands/enrich?domain=shop.ap.test' },
@@ -62,45 +68,82 @@ const examples: Record<string, Example> = {
   'GET /api/properties/resolve': { path: '/api/properties/resolve?domain=news.example' },
   'GET /api/policies/registry': { path: '/api/policies/registry' },
   'GET /api/policies/resolve': { path: '/api/policies/resolve?policy_id=acme_brand_safety' },
-  'POST /api/policies/resolve/bulk': { path: '/api/policies/resolve/bulk', body: { policy_ids: ['acme_brand_safety', 'unknown_policy'] } },
+  'POST /api/policies/resolve/bulk': {
+    path: '/api/policies/resolve/bulk',
+    body: { policy_ids: ['acme_brand_safety', 'unknown_policy'] },
+  },
   'GET /api/policies/history': { path: '/api/policies/history?policy_id=acme_brand_safety' },
   'POST /api/properties/resolve/bulk': { path: '/api/properties/resolve/bulk', body: { domains: ['news.example'] } },
   'GET /api/properties/registry': { path: '/api/properties/registry' },
   'GET /api/properties/validate': { path: '/api/properties/validate?domain=pub.ap.test' },
   'GET /api/properties/history': { path: '/api/properties/history?domain=news.example' },
-  'POST /api/properties/check': { path: '/api/properties/check', body: { domains: ['www.news.example', 'unknown.example'] } },
+  'POST /api/properties/check': {
+    path: '/api/properties/check',
+    body: { domains: ['www.news.example', 'unknown.example'] },
+  },
   // Its path, with the id of a report made in `before`.
   'GET /api/properties/check/:reportId': { path: '' },
   'GET /api/search': { path: '/api/search?q=acme' },
   'GET /api/registry/agents': { path: '/api/registry/agents?capabilities=true&properties=true' },
   'GET /api/registry/operator': { path: '/api/registry/operator?domain=operator.ap.test' },
-  'GET /api/registry/agents/:url/compliance': { path: '/api/registry/agents/https%3A%2F%2Fsales.operator.ap.test%2Fmcp/compliance' },
+  'GET /api/registry/agents/:url/compliance': {
+    path: '/api/registry/agents/https%3A%2F%2Fsales.operator.ap.test%2Fmcp/compliance',
+  },
   'GET /api/registry/validate/property-authorization': {
     path: '/api/registry/validate/property-authorization?agent_url=https%3A%2F%2Fsales.example%2Fmcp&identifier_type=domain&identifier_value=news.example',
   },
   'POST /api/registry/validate/property-authorization': {
     path: '/api/registry/validate/property-authorization',
-    body: { checks: [{ agent_url: 'https://sales.example/mcp', identifier: { type: 'domain', value: 'news.example' } }] },
+    body: {
+      checks: [{ agent_url: 'https://sales.example/mcp', identifier: { type: 'domain', value: 'news.example' } }],
+    },
   },
   'GET /api/registry/lookup/domain/:domain': { path: '/api/registry/lookup/domain/news.example' },
-  'GET /api/registry/lookup/property': { path: '/api/registry/lookup/property?identifier_type=domain&identifier_value=news.example' },
-  'GET /api/registry/lookup/agent/:agentUrl/domains': { path: '/api/registry/lookup/agent/https%3A%2F%2Fsales.example%2Fmcp/domains' },
+  'GET /api/registry/lookup/property': {
+    path: '/api/registry/lookup/property?identifier_type=domain&identifier_value=news.example',
+  },
+  'GET /api/registry/lookup/agent/:agentUrl/domains': {
+    path: '/api/registry/lookup/agent/https%3A%2F%2Fsales.example%2Fmcp/domains',
+  },
   'POST /api/registry/validate/product-authorization': {
     path: '/api/registry/validate/product-authorization',
-    body: { agent_url: 'https://sales.example/mcp', publisher_properties: [{ selection_type: 'all', publisher_domain: 'news.example' }] },
+    body: {
+      agent_url: 'https://sales.example/mcp',
+      publisher_properties: [{ selection_type: 'all', publisher_domain: 'news.example' }],
+    },
   },
   'GET /api/registry/publisher': { path: '/api/registry/publisher?domain=dailyplanet.example' },
   'POST /api/adagents/validate': { path: '/api/adagents/validate', body: { domain: 'pub.ap.test' } },
   'POST /api/adagents/create': {
     path: '/api/adagents/create',
-    body: { publisher_domain: 'news.example', properties: [{ property_id: 'site', property_type: 'website', name: 'News', identifiers: [{ type: 'domain', value: 'news.example' }] }], authorized_agents: [{ url: 'https://sales.example/mcp', authorized_for: 'All' }] },
+    body: {
+      publisher_domain: 'news.example',
+      properties: [
+        {
+          property_id: 'site',
+          property_type: 'website',
+          name: 'News',
+          identifiers: [{ type: 'domain', value: 'news.example' }],
+        },
+      ],
+      authorized_agents: [{ url: 'https://sales.example/mcp', authorized_for: 'All' }],
+    },
   },
   'GET /api/manifest-refs/lookup': { path: '/api/manifest-refs/lookup?domain=dailyplanet.example' },
   'GET /api/public/validate-publisher': { path: '/api/public/validate-publisher?domain=pub.ap.test' },
   // No agent serves pub.ap.test here: the probe's 502 not_an_agent shows it ran without a credential.
-  'GET /api/public/discover-agent': { path: '/api/public/discover-agent?url=https%3A%2F%2Fpub.ap.test%2Fmcp', status: 502 },
-  'GET /api/public/agent-formats': { path: '/api/public/agent-formats?url=https%3A%2F%2Fpub.ap.test%2Fmcp', status: 502 },
-  'GET /api/public/agent-products': { path: '/api/public/agent-products?url=https%3A%2F%2Fpub.ap.test%2Fmcp&brief=news', status: 502 },
+  'GET /api/public/discover-agent': {
+    path: '/api/public/discover-agent?url=https%3A%2F%2Fpub.ap.test%2Fmcp',
+    status: 502,
+  },
+  'GET /api/public/agent-formats': {
+    path: '/api/public/agent-formats?url=https%3A%2F%2Fpub.ap.test%2Fmcp',
+    status: 502,
+  },
+  'GET /api/public/agent-products': {
+    path: '/api/public/agent-products?url=https%3A%2F%2Fpub.ap.test%2Fmcp&brief=news',
+    status: 502,
+  },
   'GET /api/registry/publishers': { path: '/api/registry/publishers?q=planet&limit=5' },
   'GET /api/registry/stats': { path: '/api/registry/stats' },
   'POST /api/registry/expand/product-identifiers': {
@@ -125,10 +168,18 @@ const exemptions: Array<{ routes: string[]; reason: string }> = [
       '401 for /me and /register/:clientId, which take the provider’s own tokens). The flow and refusal suites drive /authorize and /token.',
   },
   {
-    routes: ['GET /interaction/:uid', 'HEAD /interaction/:uid', ...every(['POST'], ['/interaction/:uid/login', '/interaction/:uid/confirm', '/interaction/:uid/abort'])],
-    reason: 'sign-in and consent pages of a live authorization request (its cookie and uid); oauth-flow and interaction-pages drive them',
+    routes: [
+      'GET /interaction/:uid',
+      'HEAD /interaction/:uid',
+      ...every(['POST'], ['/interaction/:uid/login', '/interaction/:uid/confirm', '/interaction/:uid/abort']),
+    ],
+    reason:
+      'sign-in and consent pages of a live authorization request (its cookie and uid); oauth-flow and interaction-pages drive them',
   },
-  { routes: ['POST /dashboard/login'], reason: 'the dashboard’s sign-in form: 303 when the password is right, 401 page when not (test/dashboard)' },
+  {
+    routes: ['POST /dashboard/login'],
+    reason: 'the dashboard’s sign-in form: 303 when the password is right, 401 page when not (test/dashboard)',
+  },
   {
     routes: [
       ...every(['GET', 'HEAD', 'POST'], ['/dashboard/api-keys', '/dashboard/agents']),
@@ -139,7 +190,8 @@ const exemptions: Array<{ routes: string[]; reason: string }> = [
       'POST /dashboard/agents/remove',
       'POST /dashboard/logout',
     ],
-    reason: 'behind the dashboard’s own session cookie, not a Bearer credential: without a session they send the browser to sign in (asserted below)',
+    reason:
+      'behind the dashboard’s own session cookie, not a Bearer credential: without a session they send the browser to sign in (asserted below)',
   },
 ];
 
@@ -158,19 +210,47 @@ eachEngine('route protection, from the route table', (engine) => {
     routes = server.app.routeTable;
     // What the public examples read: a brand, a property entry and a policy (with history), an enrolled
     // agent, a house's brand.json, a site to enrich from and a publisher's adagents.json.
-    assert.equal((await postJson(`${server.url}/api/brands/save`, { domain: 'acme.example', brand_name: 'Acme' })).status, 201);
-    const property = { publisher_domain: 'news.example', authorized_agents: [{ url: 'https://agent.sellers.example/ap' }] };
+    assert.equal(
+      (await postJson(`${server.url}/api/brands/save`, { domain: 'acme.example', brand_name: 'Acme' })).status,
+      201,
+    );
+    const property = {
+      publisher_domain: 'news.example',
+      authorized_agents: [{ url: 'https://agent.sellers.example/ap' }],
+    };
     assert.equal((await postJson(`${server.url}/api/properties/save`, property)).status, 201);
-    const policy = { policy_id: 'acme_brand_safety', version: '1.0.0', name: 'Acme Brand Safety', category: 'standard', enforcement: 'should', policy: 'No ads next to violent content.' };
+    const policy = {
+      policy_id: 'acme_brand_safety',
+      version: '1.0.0',
+      name: 'Acme Brand Safety',
+      category: 'standard',
+      enforcement: 'should',
+      policy: 'No ads next to violent content.',
+    };
     assert.equal((await postJson(`${server.url}/api/policies/save`, policy)).status, 201);
     const check = await postJson(`${server.url}/api/properties/check`, { domains: ['news.example'] });
     assert.equal(check.status, 200);
-    examples['GET /api/properties/check/:reportId'] = { path: `/api/properties/check/${(await json(check)).report_id}` };
+    examples['GET /api/properties/check/:reportId'] = {
+      path: `/api/properties/check/${(await json(check)).report_id}`,
+    };
     // An agent in the catalog, for the operator lookup (the admin key's organization needs no proof).
-    assert.equal((await postJson(`${server.url}/api/registry/agents`, { agent_url: 'https://sales.operator.ap.test/mcp', type: 'sales', name: 'Operator sales' })).status, 201);
-    publishers.serve('house.ap.test', '/.well-known/brand.json', { body: { house: { domain: 'house.ap.test', name: 'House' }, brands: [] } });
+    assert.equal(
+      (
+        await postJson(`${server.url}/api/registry/agents`, {
+          agent_url: 'https://sales.operator.ap.test/mcp',
+          type: 'sales',
+          name: 'Operator sales',
+        })
+      ).status,
+      201,
+    );
+    publishers.serve('house.ap.test', '/.well-known/brand.json', {
+      body: { house: { domain: 'house.ap.test', name: 'House' }, brands: [] },
+    });
     publishers.serve('shop.ap.test', '/', { body: '<html><head><title>Shop</title></head><body></body></html>' });
-    publishers.serve('pub.ap.test', '/.well-known/adagents.json', { body: { authorized_agents: [{ url: 'https://agent.sellers.example/ap', authorized_for: 'All' }] } });
+    publishers.serve('pub.ap.test', '/.well-known/adagents.json', {
+      body: { authorized_agents: [{ url: 'https://agent.sellers.example/ap', authorized_for: 'All' }] },
+    });
     // A publisher the authorization index knows, for the publisher views.
     await publishAdagents(server.db, 'dailyplanet.example', dailyPlanet());
     await server.app.authorizationIndex.until((f) => f.index.publisher('dailyplanet.example') !== undefined);
@@ -189,14 +269,21 @@ eachEngine('route protection, from the route table', (engine) => {
       body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
     });
   /** A concrete path for a route pattern: each parameter becomes a plausible value. */
-  const pathOf = (url: string) => url.replace(/:[A-Za-z]+/g, '00000000-0000-4000-8000-000000000000').replace(/\*$/, 'x');
+  const pathOf = (url: string) =>
+    url.replace(/:[A-Za-z]+/g, '00000000-0000-4000-8000-000000000000').replace(/\*$/, 'x');
 
   describe('routes that require a credential', () => {
     const required = () => routes.filter((r) => r.auth === 'required');
 
     it('are the saves and rollbacks, at least', () => {
       const keys = required().map(keyOf);
-      for (const key of ['POST /api/brands/save', 'POST /api/brands/rollback', 'POST /api/properties/save', 'POST /api/properties/rollback', 'POST /api/policies/save']) {
+      for (const key of [
+        'POST /api/brands/save',
+        'POST /api/brands/rollback',
+        'POST /api/properties/save',
+        'POST /api/properties/rollback',
+        'POST /api/policies/save',
+      ]) {
         assert.ok(keys.includes(key), `${key} requires a credential`);
       }
     });
@@ -210,17 +297,29 @@ eachEngine('route protection, from the route table', (engine) => {
         assert.match(seen.challenge ?? '', /^Bearer /, keyOf(route));
         // The registry's MCP endpoint is a protected resource of its own (RFC 9728); every other route is the REST API's.
         const resource = route.url === '/mcp' ? 'mcp' : 'api';
-        assert.ok(seen.challenge!.includes(`resource_metadata="${server.url}/.well-known/oauth-protected-resource/${resource}"`), keyOf(route));
+        assert.ok(
+          seen.challenge!.includes(
+            `resource_metadata="${server.url}/.well-known/oauth-protected-resource/${resource}"`,
+          ),
+          keyOf(route),
+        );
         if (route.method !== 'HEAD') assert.equal((seen.body as { error: string }).error, 'unauthorized', keyOf(route));
       }
     });
 
     it('answer 401 invalid_token to a bad credential', async () => {
-      const bad = ['ap_000000000000_' + 'A'.repeat(43), 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln', 'not-a-credential'];
+      const bad = [
+        'ap_000000000000_' + 'A'.repeat(43),
+        'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln',
+        'not-a-credential',
+      ];
       for (const route of required()) {
         for (const credential of bad) {
           const withBody = route.method !== 'GET' && route.method !== 'HEAD';
-          const res = await call(route.method, pathOf(route.url), { headers: { authorization: `Bearer ${credential}` }, ...(withBody ? { body: {} } : {}) });
+          const res = await call(route.method, pathOf(route.url), {
+            headers: { authorization: `Bearer ${credential}` },
+            ...(withBody ? { body: {} } : {}),
+          });
           const seen = await summary(res);
           assert.equal(seen.status, 401, `${keyOf(route)} with ${credential}: ${JSON.stringify(seen)}`);
           assert.match(seen.challenge ?? '', /error="invalid_token"/, keyOf(route));
@@ -237,16 +336,36 @@ eachEngine('route protection, from the route table', (engine) => {
 
     it('each have an example or a reasoned exemption', () => {
       const uncovered = publicRoutes().filter((r) => !exampleFor(r) && !exempt.has(keyOf(r)));
-      assert.deepEqual(uncovered.map(keyOf), [], 'add an example request (or, for a hidden provider or dashboard page, an exemption with its reason)');
+      assert.deepEqual(
+        uncovered.map(keyOf),
+        [],
+        'add an example request (or, for a hidden provider or dashboard page, an exemption with its reason)',
+      );
     });
 
     it('the table names no route the server lacks, and nothing twice', () => {
       const all = new Set(routes.map(keyOf));
       const required = new Set(routes.filter((r) => r.auth === 'required').map(keyOf));
-      assert.deepEqual(Object.keys(examples).filter((k) => !all.has(k)), [], 'examples for routes that do not exist');
-      assert.deepEqual([...exempt.keys()].filter((k) => !all.has(k)), [], 'exemptions for routes that do not exist');
-      assert.deepEqual(Object.keys(examples).filter((k) => exempt.has(k)), [], 'both an example and an exemption');
-      assert.deepEqual([...Object.keys(examples), ...exempt.keys()].filter((k) => required.has(k)), [], 'protected routes are never exempt');
+      assert.deepEqual(
+        Object.keys(examples).filter((k) => !all.has(k)),
+        [],
+        'examples for routes that do not exist',
+      );
+      assert.deepEqual(
+        [...exempt.keys()].filter((k) => !all.has(k)),
+        [],
+        'exemptions for routes that do not exist',
+      );
+      assert.deepEqual(
+        Object.keys(examples).filter((k) => exempt.has(k)),
+        [],
+        'both an example and an exemption',
+      );
+      assert.deepEqual(
+        [...Object.keys(examples), ...exempt.keys()].filter((k) => required.has(k)),
+        [],
+        'protected routes are never exempt',
+      );
       for (const key of exempt.keys()) {
         const route = routes.find((r) => keyOf(r) === key)!;
         assert.equal(route.schema?.hide, true, `${key}: only hidden provider and dashboard routes may be exempt`);
@@ -276,7 +395,9 @@ eachEngine('route protection, from the route table', (engine) => {
         const res = await fetch(`${server.url}${pathOf(route.url)}`, {
           method: route.method,
           redirect: 'manual',
-          ...(route.method === 'POST' ? { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=k' } : {}),
+          ...(route.method === 'POST'
+            ? { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=k' }
+            : {}),
         });
         assert.equal(res.status, 303, keyOf(route));
         assert.match(res.headers.get('location') ?? '', /^\/dashboard\/login\b/, keyOf(route));

@@ -19,14 +19,29 @@ eachEngine('sign-in rate limit', (engine) => {
     const dashboard = () => browse(new CookieJar(), `${server.url}/dashboard/login`, { form: wrong });
 
     const jar = new CookieJar();
-    const query = new URLSearchParams({ client_id: await registerClient(server.url), redirect_uri: REDIRECT_URI, response_type: 'code', scope: 'ap', state: randomBytes(4).toString('hex'), code_challenge: pkce().challenge, code_challenge_method: 'S256' });
-    const interaction = new URL((await browse(jar, `${server.url}/authorize?${query}`)).headers.get('location')!, server.url).href;
+    const query = new URLSearchParams({
+      client_id: await registerClient(server.url),
+      redirect_uri: REDIRECT_URI,
+      response_type: 'code',
+      scope: 'ap',
+      state: randomBytes(4).toString('hex'),
+      code_challenge: pkce().challenge,
+      code_challenge_method: 'S256',
+    });
+    const interaction = new URL(
+      (await browse(jar, `${server.url}/authorize?${query}`)).headers.get('location')!,
+      server.url,
+    ).href;
     const oauth = (form = wrong) => browse(jar, `${interaction}/login`, { form });
 
     assert.equal((await dashboard()).status, 401);
     assert.equal((await oauth()).status, 401);
     assert.equal((await dashboard()).status, 401);
-    for (const limited of [await oauth(), await dashboard(), await oauth({ email: user.email, password: user.password })]) {
+    for (const limited of [
+      await oauth(),
+      await dashboard(),
+      await oauth({ email: user.email, password: user.password }),
+    ]) {
       assert.equal(limited.status, 429);
       const retryAfter = Number(limited.headers.get('retry-after'));
       assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);

@@ -15,7 +15,10 @@ import { callProtected } from '../support/requests.ts';
  * socket (the embedded database belongs to the server's process), on PostgreSQL straight to the
  * shared database. Either way a key revoked from the command line stops working at once.
  */
-function adminCommandsWhileServing(engine: string, setup: () => Promise<{ flags: string[]; teardown(): Promise<void> }>) {
+function adminCommandsWhileServing(
+  engine: string,
+  setup: () => Promise<{ flags: string[]; teardown(): Promise<void> }>,
+) {
   describe(`[${engine}] ap orgs, users and keys while ap serve runs`, () => {
     let server: ServingAp;
     let flags: string[];
@@ -37,23 +40,71 @@ function adminCommandsWhileServing(engine: string, setup: () => Promise<{ flags:
 
     it('enrolls, lists and removes an agent of the catalog, which the running server lists at once', async () => {
       await ap(['orgs', 'create', 'agency']);
-      const enrolled = JSON.parse(await ap(['agents', 'enroll', 'https://Sales.Agency.example/mcp', '--org', 'agency', '--type', 'sales', '--name', 'Agency sales', '--json']));
-      assert.deepEqual([enrolled.agent_url, enrolled.organization_slug, enrolled.visibility], ['https://sales.agency.example/mcp', 'agency', 'public']);
-      await ap(['agents', 'enroll', 'https://private.agency.example/mcp', '--org', 'agency', '--type', 'signals', '--name', 'Agency signals', '--visibility', 'private']);
+      const enrolled = JSON.parse(
+        await ap([
+          'agents',
+          'enroll',
+          'https://Sales.Agency.example/mcp',
+          '--org',
+          'agency',
+          '--type',
+          'sales',
+          '--name',
+          'Agency sales',
+          '--json',
+        ]),
+      );
+      assert.deepEqual(
+        [enrolled.agent_url, enrolled.organization_slug, enrolled.visibility],
+        ['https://sales.agency.example/mcp', 'agency', 'public'],
+      );
+      await ap([
+        'agents',
+        'enroll',
+        'https://private.agency.example/mcp',
+        '--org',
+        'agency',
+        '--type',
+        'signals',
+        '--name',
+        'Agency signals',
+        '--visibility',
+        'private',
+      ]);
       const listed = await ap(['agents', 'list', '--org', 'agency']);
       assert.match(listed, /https:\/\/private\.agency\.example\/mcp\s+signals\s+Agency signals\s+private\s+agency/);
       const publicList = await json(await fetch(`${server.url}/api/registry/agents`));
-      assert.deepEqual(publicList.agents.map((a: { agent_url: string }) => a.agent_url), ['https://sales.agency.example/mcp'], 'the private agent stays out of the public catalog');
+      assert.deepEqual(
+        publicList.agents.map((a: { agent_url: string }) => a.agent_url),
+        ['https://sales.agency.example/mcp'],
+        'the private agent stays out of the public catalog',
+      );
       await ap(['agents', 'remove', 'https://sales.agency.example/mcp']);
       assert.deepEqual((await json(await fetch(`${server.url}/api/registry/agents`))).agents, []);
-      const refused = await runAp(['agents', 'enroll', 'https://x.agency.example/mcp', '--org', 'nobody', '--type', 'sales', '--name', 'X', ...flags]);
+      const refused = await runAp([
+        'agents',
+        'enroll',
+        'https://x.agency.example/mcp',
+        '--org',
+        'nobody',
+        '--type',
+        'sales',
+        '--name',
+        'X',
+        ...flags,
+      ]);
       assert.notEqual(refused.code, 0);
       assert.match(refused.stderr, /No organization has the slug "nobody"/);
     });
 
     it('creates an organization and a user, and a key that works against the running server', async () => {
       assert.match(await ap(['orgs', 'create', 'acme', '--name', 'Acme Corp']), /acme\s+Acme Corp\s+false\s+false/);
-      const user = JSON.parse(await ap(['users', 'create', 'ops@acme.test', '--org', 'acme', '--role', 'admin', '--json'], 'correct horse battery staple\n'));
+      const user = JSON.parse(
+        await ap(
+          ['users', 'create', 'ops@acme.test', '--org', 'acme', '--role', 'admin', '--json'],
+          'correct horse battery staple\n',
+        ),
+      );
       assert.equal(user.email, 'ops@acme.test');
       assert.equal(user.password_hash, undefined);
 

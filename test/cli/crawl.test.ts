@@ -15,8 +15,18 @@ const ADAGENTS = '/.well-known/adagents.json';
 function adagents(domain: string, extraProperties: object[] = []): object {
   return {
     $schema: '/schemas/3.0.6/adagents.json',
-    authorized_agents: [{ url: 'https://sales.cli.example/ap', authorized_for: 'All display', authorization_type: 'property_ids', property_ids: ['site'] }],
-    properties: [{ property_id: 'site', property_type: 'website', name: 'Site', identifiers: [{ type: 'domain', value: domain }] }, ...extraProperties],
+    authorized_agents: [
+      {
+        url: 'https://sales.cli.example/ap',
+        authorized_for: 'All display',
+        authorization_type: 'property_ids',
+        property_ids: ['site'],
+      },
+    ],
+    properties: [
+      { property_id: 'site', property_type: 'website', name: 'Site', identifiers: [{ type: 'domain', value: domain }] },
+      ...extraProperties,
+    ],
   };
 }
 
@@ -36,7 +46,14 @@ describe('ap crawl', () => {
   let dir: string;
   let dataDir: string;
   /** The environment of an `ap` that may fetch the fleet; without `fleet`, one that cannot. */
-  const env = (fleetEnv = true) => ({ DATABASE_URL: '', DATA_DIR: dataDir, CRAWL_HOST_DELAY_MS: '0', CRAWL_WORKER: 'false', LOG_LEVEL: 'silent', ...(fleetEnv ? fleet.processEnv() : {}) });
+  const env = (fleetEnv = true) => ({
+    DATABASE_URL: '',
+    DATA_DIR: dataDir,
+    CRAWL_HOST_DELAY_MS: '0',
+    CRAWL_WORKER: 'false',
+    LOG_LEVEL: 'silent',
+    ...(fleetEnv ? fleet.processEnv() : {}),
+  });
   const [a, b, c] = ['cli-a.ap.test', 'cli-b.ap.test', 'cli-c.ap.test'];
 
   before(async () => {
@@ -59,9 +76,13 @@ describe('ap crawl', () => {
     assert.equal(result.code, 0, result.stderr);
     const lines = result.stdout.trim().split('\n');
     assert.equal(lines.length, 4, result.stdout);
-    for (const domain of [a, b]) assert.match(result.stdout, new RegExp(`^${domain}  found  1 property, 1 agent, \\d+ events$`, 'm'));
+    for (const domain of [a, b])
+      assert.match(result.stdout, new RegExp(`^${domain}  found  1 property, 1 agent, \\d+ events$`, 'm'));
     assert.ok(eventsOf(lines, a) > 0 && eventsOf(lines, b) > 0, result.stdout);
-    assert.match(result.stdout, new RegExp(`^${c}  absent  https://${c}/\\.well-known/adagents\\.json answered HTTP 404$`, 'm'));
+    assert.match(
+      result.stdout,
+      new RegExp(`^${c}  absent  https://${c}/\\.well-known/adagents\\.json answered HTTP 404$`, 'm'),
+    );
     const total = eventsOf(lines, a) + eventsOf(lines, b);
     assert.equal(lines.at(-1), `Crawled 3 domains: 2 found, 1 absent, 0 invalid, 0 transient; ${total} feed events.`);
     assert.ok(fleet.requests(c).includes(ADAGENTS));
@@ -112,7 +133,13 @@ describe('ap crawl', () => {
     const result = await runAp(['crawl', a, '--file', file, '--concurrency', '2'], env());
     assert.equal(result.code, 0, result.stderr);
     const lines = result.stdout.trim().split('\n');
-    assert.deepEqual(lines.slice(0, -1).map((l) => l.split('  ')[0]).sort(), [a, b, c]);
+    assert.deepEqual(
+      lines
+        .slice(0, -1)
+        .map((l) => l.split('  ')[0])
+        .sort(),
+      [a, b, c],
+    );
     assert.equal(lines.at(-1), 'Crawled 3 domains: 2 found, 1 absent, 0 invalid, 0 transient; 0 feed events.');
 
     await writeFile(file, `${b}\nnot a domain\n`);
@@ -150,10 +177,21 @@ describe('ap crawl', () => {
       let body = '';
       for await (const chunk of req) body += String(chunk);
       const { command, args } = JSON.parse(body) as { command?: string; args?: { domain: string } };
-      const reply = (status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+      const reply = (status: number, value: unknown) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
       if (command !== 'crawl.domain') return reply(400, { error: 'invalid_request', message: 'Unknown command.' });
       if (args!.domain === b) return reply(500, { error: 'internal_error', message: 'the database went away' });
-      reply(200, { result: { domain: args!.domain, adagents: 'found', brand: 'absent', events: 2, properties: 1, agents: 1, nextCrawlAt: '2030-01-01T00:00:00.000Z' } });
+      reply(200, {
+        result: {
+          domain: args!.domain,
+          adagents: 'found',
+          brand: 'absent',
+          events: 2,
+          properties: 1,
+          agents: 1,
+          nextCrawlAt: '2030-01-01T00:00:00.000Z',
+        },
+      });
     });
     await new Promise<void>((resolve) => socket.listen(join(fakeDir, 'ap.sock'), resolve));
     try {
@@ -161,7 +199,10 @@ describe('ap crawl', () => {
       assert.equal(result.code, 1);
       assert.match(result.stdout, new RegExp(`^${b}  error  the database went away \\(internal_error\\)$`, 'm'));
       assert.match(result.stdout, new RegExp(`^${c}  found  1 property, 1 agent, 2 events$`, 'm'));
-      assert.match(result.stdout, /^Crawled 3 domains: 2 found, 0 absent, 0 invalid, 0 transient, 1 error; 4 feed events\.$/m);
+      assert.match(
+        result.stdout,
+        /^Crawled 3 domains: 2 found, 0 absent, 0 invalid, 0 transient, 1 error; 4 feed events\.$/m,
+      );
 
       const json = await runAp(['crawl', a, b, '--json'], { ...env(), DATA_DIR: fakeDir });
       assert.equal(json.code, 1);
@@ -180,7 +221,16 @@ describe('ap crawl', () => {
     const server = await serveAp(['--data-dir', dataDir], { ...env(), LOG_LEVEL: 'info' });
     try {
       // The file changed: one more property, hence new events.
-      fleet.serve(b, ADAGENTS, { body: adagents(b, [{ property_id: 'news', property_type: 'website', name: 'News', identifiers: [{ type: 'domain', value: `news.${b}` }] }]) });
+      fleet.serve(b, ADAGENTS, {
+        body: adagents(b, [
+          {
+            property_id: 'news',
+            property_type: 'website',
+            name: 'News',
+            identifiers: [{ type: 'domain', value: `news.${b}` }],
+          },
+        ]),
+      });
       const seen = fleet.requests(b).length;
       // This process could not reach the fleet itself (no allow list, no CA): the server crawls.
       const result = await runAp(['crawl', b, '--json'], env(false));

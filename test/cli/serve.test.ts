@@ -17,7 +17,8 @@ describe('ap command', () => {
     assert.match(stdout, /serve \[options\]\s+Run the registry HTTP server/);
     assert.match(stdout, /migrate \[options\]\s+Apply pending database migrations/);
     const serveHelp = await runAp(['serve', '--help']);
-    for (const flag of ['--port', '--host', '--database-url', '--data-dir']) assert.match(serveHelp.stdout, new RegExp(flag));
+    for (const flag of ['--port', '--host', '--database-url', '--data-dir'])
+      assert.match(serveHelp.stdout, new RegExp(flag));
   });
 
   it('rejects bad configuration with exit code 2 and a clear message', async () => {
@@ -31,7 +32,9 @@ describe('ap command', () => {
     after(() => rm(dir, { recursive: true, force: true }));
     const path = join(dir, 'brands.json');
     await writeFile(path, '[{"name": "paypal",');
-    const { code, stderr } = await runAp(['serve', '--port', '0', '--data-dir', await migratedDataDir(dir)], { AP_BRAND_DENY_LIST: path });
+    const { code, stderr } = await runAp(['serve', '--port', '0', '--data-dir', await migratedDataDir(dir)], {
+      AP_BRAND_DENY_LIST: path,
+    });
     assert.equal(code, 2);
     assert.match(stderr, /ap: AP_BRAND_DENY_LIST: .*brands\.json.*not valid JSON/);
   });
@@ -39,7 +42,10 @@ describe('ap command', () => {
 
 /** The distinct permission modes of a directory and everything under it. */
 async function modesUnder(dir: string): Promise<string[]> {
-  const entries = [dir, ...(await readdir(dir, { recursive: true, withFileTypes: true })).map((e) => join(e.parentPath, e.name))];
+  const entries = [
+    dir,
+    ...(await readdir(dir, { recursive: true, withFileTypes: true })).map((e) => join(e.parentPath, e.name)),
+  ];
   const modes = await Promise.all(entries.map(async (entry) => ((await stat(entry)).mode & 0o777).toString(8)));
   return [...new Set(modes)].sort();
 }
@@ -60,7 +66,10 @@ describe('[pglite] ap serve on a data directory', () => {
     const ready = await json(await fetch(`${first.url}/readyz`));
     assert.equal(ready.engine, 'pglite');
     assert.equal(await first.stop('SIGTERM'), 0);
-    assert.ok(first.logs.some((l) => l.includes('"shutting down"')), 'logs its shutdown');
+    assert.ok(
+      first.logs.some((l) => l.includes('"shutting down"')),
+      'logs its shutdown',
+    );
 
     // Write between runs, as an operator's tool would, then make sure the server keeps it.
     const db = await openPglite({ dataDir });
@@ -71,7 +80,8 @@ describe('[pglite] ap serve on a data directory', () => {
 
     // The files hold the registry's keys and, with no AP_SIGNING_KEY_SECRET, the agents' private keys.
     assert.deepEqual(await modesUnder(dataDir), ['600', '700'], 'owner-only, whatever the umask');
-    const unsealed = (logs: string[], level: number) => logs.filter((l) => l.includes('AP_SIGNING_KEY_SECRET is not set') && l.includes(`"level":${level}`));
+    const unsealed = (logs: string[], level: number) =>
+      logs.filter((l) => l.includes('AP_SIGNING_KEY_SECRET is not set') && l.includes(`"level":${level}`));
     assert.equal(unsealed(first.logs, 40).length, 1, 'on loopback, a warning');
 
     // Listening beyond loopback without a sealing secret is said at error level.
@@ -79,7 +89,10 @@ describe('[pglite] ap serve on a data directory', () => {
     await untilReady(second);
     assert.equal((await fetch(`${second.url.replace('0.0.0.0', '127.0.0.1')}/readyz`)).status, 200);
     assert.equal(await second.stop('SIGINT'), 0);
-    assert.match(unsealed(second.logs, 50)[0] ?? '', /listens on 0\.0\.0\.0: the agents' private signing keys are stored UNSEALED/);
+    assert.match(
+      unsealed(second.logs, 50)[0] ?? '',
+      /listens on 0\.0\.0\.0: the agents' private signing keys are stored UNSEALED/,
+    );
 
     const reopened = await openPglite({ dataDir });
     try {
@@ -125,7 +138,9 @@ describe('[postgres] ap serve with DATABASE_URL', () => {
   });
 
   it('takes --database-url over the environment and migrates', async () => {
-    const { code, stdout } = await runAp(['migrate', '--database-url', url.href], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
+    const { code, stdout } = await runAp(['migrate', '--database-url', url.href], {
+      DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
+    });
     assert.equal(code, 0);
     assert.match(stdout, /^postgres: /);
   });
@@ -137,7 +152,10 @@ describe('[pglite] ap serve with the test deployment', () => {
     after(() => rm(dir, { recursive: true, force: true }));
     const path = join(dir, 'catalog.yaml');
     await writeFile(path, 'products:\n  - product_id: broken\n    name: [unclosed\n');
-    const { code, stderr } = await runAp(['serve', '--port', '0', '--data-dir', await migratedDataDir(dir)], { AGENTS: 'true', SALES_CATALOG: path });
+    const { code, stderr } = await runAp(['serve', '--port', '0', '--data-dir', await migratedDataDir(dir)], {
+      AGENTS: 'true',
+      SALES_CATALOG: path,
+    });
     assert.equal(code, 2);
     assert.match(stderr, /ap: SALES_CATALOG: .*catalog\.yaml:\d+/);
   });
@@ -163,13 +181,23 @@ async function servesTheSalesAgent(server: ServingAp): Promise<void> {
   assert.equal(credential, 'ap-test-deployment-public');
   const client = await mcpClient(server.url, '/sales', { authorization: `Bearer ${credential}` });
   try {
-    const result = (await client.callTool({ name: 'get_products', arguments: { brief: 'outdoor adventure video', brand: { domain: 'trailhead-coffee.example' } } })) as Json;
+    const result = (await client.callTool({
+      name: 'get_products',
+      arguments: { brief: 'outdoor adventure video', brand: { domain: 'trailhead-coffee.example' } },
+    })) as Json;
     const answer = JSON.parse(result.content[0].text as string) as Json;
     assert.equal(result.isError, undefined);
-    assert.ok((answer.products as Json[]).some((p) => p.product_id === 'tm_outdoor_video'), 'the demo catalog sells Trail Magazine’s pre-roll');
+    assert.ok(
+      (answer.products as Json[]).some((p) => p.product_id === 'tm_outdoor_video'),
+      'the demo catalog sells Trail Magazine’s pre-roll',
+    );
   } finally {
     await client.close();
   }
-  const anonymous = await fetch(`${server.url}/sales/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
+  const anonymous = await fetch(`${server.url}/sales/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+  });
   assert.equal(anonymous.status, 401);
 }

@@ -14,7 +14,11 @@ describe('[postgres] ap signing-keys rotate', () => {
 
   it('retires the current key and makes a sealed new one, printing its kid', async () => {
     const ap = async () => {
-      const result = await runAp(['signing-keys', 'rotate', '--json'], { DATABASE_URL: shared.databaseUrl, AP_SIGNING_KEY_SECRET: secret, AGENT_SIGNING_ALG: 'ecdsa-p256-sha256' });
+      const result = await runAp(['signing-keys', 'rotate', '--json'], {
+        DATABASE_URL: shared.databaseUrl,
+        AP_SIGNING_KEY_SECRET: secret,
+        AGENT_SIGNING_ALG: 'ecdsa-p256-sha256',
+      });
       assert.equal(result.code, 0, result.stderr);
       return JSON.parse(result.stdout) as { kid: string; alg: string };
     };

@@ -66,7 +66,11 @@ class Edge {
 
   private async pass(req: http.IncomingMessage, body: string, res: http.ServerResponse): Promise<void> {
     const path = req.url!;
-    const headers = Object.fromEntries(['content-type', 'content-digest', 'signature-input', 'signature'].filter((h) => req.headers[h]).map((h) => [h, String(req.headers[h])]));
+    const headers = Object.fromEntries(
+      ['content-type', 'content-digest', 'signature-input', 'signature']
+        .filter((h) => req.headers[h])
+        .map((h) => [h, String(req.headers[h])]),
+    );
     let answer: Delivery['answer'];
     try {
       const reply = await fetch(`${this.target}${path}`, { method: req.method!, headers, body });
@@ -94,7 +98,8 @@ class Sink {
   /** Served at /adagents.json, for a listener's --adagents. */
   adagents: Json = {};
   private readonly server = http.createServer((req, res) => {
-    if (req.method === 'GET') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(this.adagents));
+    if (req.method === 'GET')
+      return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(this.adagents));
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -138,7 +143,21 @@ describe('[pglite] ap webhooks listen, receiving the test deployment’s sales a
   const tasks: string[] = [];
 
   const listen = async (state: string, extra: string[] = []) => {
-    const running = startAp(['webhooks', 'listen', '--port', '0', '--agent', `${server.url}/sales/mcp`, '--state-dir', state, '--public-url', edge.url, '--allow', `${new URL(server.url).host},${new URL(sink.url).host}`, ...extra]);
+    const running = startAp([
+      'webhooks',
+      'listen',
+      '--port',
+      '0',
+      '--agent',
+      `${server.url}/sales/mcp`,
+      '--state-dir',
+      state,
+      '--public-url',
+      edge.url,
+      '--allow',
+      `${new URL(server.url).host},${new URL(sink.url).host}`,
+      ...extra,
+    ]);
     const started = await running.line('stderr', /listening at http:\/\/\S+/);
     return { running, url: /listening at (http:\/\/\S+)/.exec(started)![1]! };
   };
@@ -162,7 +181,10 @@ describe('[pglite] ap webhooks listen, receiving the test deployment’s sales a
       start_time: days(10),
       end_time: days(40),
       packages: [{ product_id: 'dh_homepage_takeover', pricing_option_id: 'takeover_day_flat', budget: 18000 }],
-      push_notification_config: { url: `${edge.url}/hooks/${path}`, authentication: { schemes: ['HTTP_MESSAGE_SIGNATURES'] } },
+      push_notification_config: {
+        url: `${edge.url}/hooks/${path}`,
+        authentication: { schemes: ['HTTP_MESSAGE_SIGNATURES'] },
+      },
     });
     assert.equal(accepted.status, 'submitted');
     tasks.push(accepted.task_id as string);
@@ -177,10 +199,17 @@ describe('[pglite] ap webhooks listen, receiving the test deployment’s sales a
     dir = await mkdtemp(join(tmpdir(), 'ap-webhooks-'));
     await Promise.all([edge.listen(), sink.listen(), seedPgliteDirectory(join(dir, 'db'), 'migrated')]);
     // The seller may reach the buyer's edge on loopback, and retries at once rather than after a second.
-    server = await serveAp(['--data-dir', join(dir, 'db')], { AGENTS: 'true', AP_FETCH_ALLOW: new URL(edge.url).host, AGENT_WEBHOOK_RETRY_BASE_MS: '1' });
+    server = await serveAp(['--data-dir', join(dir, 'db')], {
+      AGENTS: 'true',
+      AP_FETCH_ALLOW: new URL(edge.url).host,
+      AGENT_WEBHOOK_RETRY_BASE_MS: '1',
+    });
     await start();
     sales = await mcpClient(server.url, '/sales', { authorization: `Bearer ${publicTestCredential}` });
-    const synced = await call('sync_accounts', { idempotency_key: randomUUID(), accounts: [{ brand: { domain: brand }, operator: brand, billing: 'operator' }] });
+    const synced = await call('sync_accounts', {
+      idempotency_key: randomUUID(),
+      accounts: [{ brand: { domain: brand }, operator: brand, billing: 'operator' }],
+    });
     account = { account_id: (synced.accounts as Json[])[0]!.account_id as string };
   });
   after(async () => {
@@ -194,7 +223,18 @@ describe('[pglite] ap webhooks listen, receiving the test deployment’s sales a
   it('documents its answers and their reason codes in --help, and refuses to start without a seller', async () => {
     const help = await runAp(['webhooks', 'listen', '--help']);
     assert.equal(help.code, 0);
-    for (const text of ['--forward', '--state-dir', '--adagents', '--pin-file', '--allow', 'webhook_signature_digest_mismatch', 'webhook_signature_window_invalid', 'processing_failed', 'in_progress', 'keys_unavailable']) {
+    for (const text of [
+      '--forward',
+      '--state-dir',
+      '--adagents',
+      '--pin-file',
+      '--allow',
+      'webhook_signature_digest_mismatch',
+      'webhook_signature_window_invalid',
+      'processing_failed',
+      'in_progress',
+      'keys_unavailable',
+    ]) {
       assert.match(help.stdout, new RegExp(text));
     }
     const bare = await runAp(['webhooks', 'listen', '--port', '0', '--state-dir', join(dir, 'unused')]);
@@ -209,7 +249,10 @@ describe('[pglite] ap webhooks listen, receiving the test deployment’s sales a
     const [delivery] = edge.to('/hooks/first');
     assert.deepEqual(delivery!.answer, { status: 200, body: { status: 'processed' } });
     const event = JSON.parse(delivery!.body) as Json;
-    assert.equal(line, `${line.slice(0, 24)}  create_media_buy/completed  task_id=${taskId}  idempotency_key=${event.idempotency_key}`);
+    assert.equal(
+      line,
+      `${line.slice(0, 24)}  create_media_buy/completed  task_id=${taskId}  idempotency_key=${event.idempotency_key}`,
+    );
     assert.ok(!Number.isNaN(Date.parse(line.slice(0, 24))), 'led by the time it arrived');
     const forwarded = sink.events.filter((e) => e.task_id === taskId);
     assert.equal(forwarded.length, 1);
@@ -221,26 +264,46 @@ describe('[pglite] ap webhooks listen, receiving the test deployment’s sales a
     const [original] = edge.to('/hooks/first');
     const { headers, body } = original!;
     const keyid = /keyid="([^"]+)"/.exec(headers['signature-input']!)![1]!;
-    const stranger = { ...generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' }), kid: keyid } as WebhookSigningKey;
+    const stranger = {
+      ...generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' }),
+      kid: keyid,
+    } as WebhookSigningKey;
     const signedBy = (key: WebhookSigningKey) => {
       const signed = signWebhook({ method: 'POST', url: `${edge.url}/hooks/first`, body }, key);
       return Object.fromEntries(Object.entries(signed.headers).map(([k, v]) => [k.toLowerCase(), v]));
     };
     const signature = headers['signature']!;
     const flipped = signature.slice(0, 10) + (signature[10] === 'A' ? 'B' : 'A') + signature.slice(11);
-    const shift = (input: string) => input.replace(/created=(\d+)/, (_m, s) => `created=${Number(s) - 3600}`).replace(/expires=(\d+)/, (_m, s) => `expires=${Number(s) - 3600}`);
+    const shift = (input: string) =>
+      input
+        .replace(/created=(\d+)/, (_m, s) => `created=${Number(s) - 3600}`)
+        .replace(/expires=(\d+)/, (_m, s) => `expires=${Number(s) - 3600}`);
     const cases: Array<[string, Record<string, string>, string, string]> = [
       ['body changed', headers, body.replace('"completed"', '"failed"'), 'webhook_signature_digest_mismatch'],
       ['signature changed', { ...headers, signature: flipped }, body, 'webhook_signature_invalid'],
       ['signed with another key under the seller’s keyid', signedBy(stranger), body, 'webhook_signature_invalid'],
-      ['signed with a key the seller does not publish', signedBy({ ...stranger, kid: 'not-the-sellers' }), body, 'webhook_signature_key_unknown'],
-      ['an hour old', { ...headers, 'signature-input': shift(headers['signature-input']!) }, body, 'webhook_signature_window_invalid'],
+      [
+        'signed with a key the seller does not publish',
+        signedBy({ ...stranger, kid: 'not-the-sellers' }),
+        body,
+        'webhook_signature_key_unknown',
+      ],
+      [
+        'an hour old',
+        { ...headers, 'signature-input': shift(headers['signature-input']!) },
+        body,
+        'webhook_signature_window_invalid',
+      ],
       ['the delivery itself, again (its nonce is spent)', headers, body, 'webhook_signature_replayed'],
     ];
     const printed = listener.stdout.length;
     for (const [what, h, b, reason] of cases) {
       const answer = await send('/hooks/first', h, b);
-      assert.deepEqual([answer.status, answer.body, answer.authenticate], [401, { error: reason }, `Signature error="${reason}"`], what);
+      assert.deepEqual(
+        [answer.status, answer.body, answer.authenticate],
+        [401, { error: reason }, `Signature error="${reason}"`],
+        what,
+      );
       await listener.line('stderr', new RegExp(`rejected 401 ${reason}  POST /hooks/first`));
     }
     const forwarded = sink.events.length;
@@ -255,7 +318,13 @@ describe('[pglite] ap webhooks listen, receiving the test deployment’s sales a
     const [first, retry] = edge.to('/hooks/lost');
     assert.equal(JSON.parse(retry!.body).idempotency_key, JSON.parse(first!.body).idempotency_key, 'the same event');
     assert.notEqual(retry!.headers['signature'], first!.headers['signature'], 'signed again');
-    assert.deepEqual([first!.answer, retry!.answer], [{ status: 200, body: { status: 'processed' } }, { status: 200, body: { status: 'duplicate' } }]);
+    assert.deepEqual(
+      [first!.answer, retry!.answer],
+      [
+        { status: 200, body: { status: 'processed' } },
+        { status: 200, body: { status: 'duplicate' } },
+      ],
+    );
     assert.equal(sink.events.filter((e) => e.task_id === taskId).length, 1);
   });
 
@@ -265,9 +334,15 @@ describe('[pglite] ap webhooks listen, receiving the test deployment’s sales a
     await edge.until(() => edge.to('/hooks/forward').length === 2);
     assert.deepEqual(
       edge.to('/hooks/forward').map((d) => d.answer),
-      [{ status: 500, body: { error: 'processing_failed' } }, { status: 200, body: { status: 'processed' } }],
+      [
+        { status: 500, body: { error: 'processing_failed' } },
+        { status: 200, body: { status: 'processed' } },
+      ],
     );
-    await listener.line('stderr', /rejected 500 processing_failed {2}POST \/hooks\/forward {2}idempotency_key=\S+ {2}\(forwarding to http:\S+ failed: HTTP 502\)/);
+    await listener.line(
+      'stderr',
+      /rejected 500 processing_failed {2}POST \/hooks\/forward {2}idempotency_key=\S+ {2}\(forwarding to http:\S+ failed: HTTP 502\)/,
+    );
     await listener.line('stdout', new RegExp(taskId));
     assert.equal(sink.events.filter((e) => e.task_id === taskId).length, 1);
   });
@@ -279,7 +354,16 @@ describe('[pglite] ap webhooks listen, receiving the test deployment’s sales a
     await edge.until(() => edge.to('/hooks/restart').length === 1);
     assert.deepEqual(edge.to('/hooks/restart')[0]!.answer, { status: 200, body: { status: 'processed' } });
 
-    const inUse = await runAp(['webhooks', 'listen', '--port', '0', '--agent', `${server.url}/sales/mcp`, '--state-dir', stateDir()]);
+    const inUse = await runAp([
+      'webhooks',
+      'listen',
+      '--port',
+      '0',
+      '--agent',
+      `${server.url}/sales/mcp`,
+      '--state-dir',
+      stateDir(),
+    ]);
     assert.equal(inUse.code, 1);
     assert.match(inUse.stderr, new RegExp(`in use by process ${listener.process.pid}`));
 
@@ -302,9 +386,22 @@ describe('[pglite] ap webhooks listen, receiving the test deployment’s sales a
 
   it('accepts only the keys pinned by a publisher’s adagents.json signing_keys or a pin file', async () => {
     const jwks = (await (await fetch(`${server.url}/.well-known/jwks.json`)).json()) as { keys: Json[] };
-    const { d: _d, ...other } = { ...generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' }), kid: jwks.keys[0]!.kid as string };
+    const { d: _d, ...other } = {
+      ...generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' }),
+      kid: jwks.keys[0]!.kid as string,
+    };
     const agentUrl = `${server.url}/sales/mcp`;
-    sink.adagents = { authorized_agents: [{ url: agentUrl, authorized_for: 'all', authorization_type: 'property_ids', property_ids: ['x'], signing_keys: [other] }] };
+    sink.adagents = {
+      authorized_agents: [
+        {
+          url: agentUrl,
+          authorized_for: 'all',
+          authorization_type: 'property_ids',
+          property_ids: ['x'],
+          signing_keys: [other],
+        },
+      ],
+    };
     const pinFile = join(dir, 'pins.json');
     await writeFile(pinFile, JSON.stringify(jwks));
     const [byAdagents, byFile] = await Promise.all([
@@ -314,12 +411,21 @@ describe('[pglite] ap webhooks listen, receiving the test deployment’s sales a
     try {
       assert.match(byAdagents.running.stderr[0]!, /pinned to 1 key/);
       const [delivery] = edge.to('/hooks/lost');
-      const deliver = (url: string) => fetch(`${url}/hooks/lost`, { method: 'POST', headers: delivery!.headers, body: delivery!.body });
+      const deliver = (url: string) =>
+        fetch(`${url}/hooks/lost`, { method: 'POST', headers: delivery!.headers, body: delivery!.body });
       const refused = await deliver(byAdagents.url);
-      assert.deepEqual([refused.status, await refused.json()], [401, { error: 'webhook_signature_key_unknown' }], 'the seller’s key is not the one the publisher attests');
+      assert.deepEqual(
+        [refused.status, await refused.json()],
+        [401, { error: 'webhook_signature_key_unknown' }],
+        'the seller’s key is not the one the publisher attests',
+      );
       const accepted = await deliver(byFile.url);
       assert.deepEqual([accepted.status, await accepted.json()], [200, { status: 'processed' }]);
-      assert.deepEqual(JSON.parse(await byFile.running.line('stdout', /^\{/)), JSON.parse(delivery!.body), 'a JSON line with --json');
+      assert.deepEqual(
+        JSON.parse(await byFile.running.line('stdout', /^\{/)),
+        JSON.parse(delivery!.body),
+        'a JSON line with --json',
+      );
     } finally {
       await Promise.all([byAdagents.running.stop(), byFile.running.stop()]);
     }

@@ -34,7 +34,9 @@ eachEngine('the registry client’s agent discovery', (engine) => {
 
   describe('listAgents', () => {
     it('{ type: sales, health, capabilities, properties, compliance }: url, source, member, health, capabilities, compliance and property summary', async () => {
-      const { status, body } = await registry.get('/api/registry/agents?type=sales&health=true&capabilities=true&properties=true&compliance=true');
+      const { status, body } = await registry.get(
+        '/api/registry/agents?type=sales&health=true&capabilities=true&properties=true&compliance=true',
+      );
       assert.equal(status, 200);
       assert.equal(body['count'], 1);
       assert.deepEqual(body['sources'], { registered: 1, discovered: 0 });
@@ -73,12 +75,18 @@ eachEngine('the registry client’s agent discovery', (engine) => {
 
     it('{ verified: true } and { verification_mode }: the agents holding the badge (spec); none verified live', async () => {
       const all = await registry.get('/api/registry/agents?compliance=true');
-      const holding = agentsOf(all.body).filter((a) => (a['compliance'] as Json)['verified']).map((a) => a['url']);
+      const holding = agentsOf(all.body)
+        .filter((a) => (a['compliance'] as Json)['verified'])
+        .map((a) => a['url']);
       assert.ok(holding.includes(sales), JSON.stringify(holding));
       for (const query of ['verified=true', 'verification_mode=spec', 'verified=true&verification_mode=spec']) {
         const { status, body } = await registry.get(`/api/registry/agents?${query}`);
         assert.equal(status, 200, query);
-        assert.deepEqual(agentsOf(body).map((a) => a['url']), holding, query);
+        assert.deepEqual(
+          agentsOf(body).map((a) => a['url']),
+          holding,
+          query,
+        );
       }
       for (const query of ['verification_mode=live', 'verification_mode=spec&verification_mode=live']) {
         const { status, body } = await registry.get(`/api/registry/agents?${query}`);
@@ -89,7 +97,11 @@ eachEngine('the registry client’s agent discovery', (engine) => {
     });
 
     it('{ type: si } and { type: unknown }, which no enrolled agent has, and the measurement filters: accepted', async () => {
-      for (const query of ['type=si', 'type=unknown', 'metric_id=viewability&metric_id=attention&accreditation=MRC&q=view']) {
+      for (const query of [
+        'type=si',
+        'type=unknown',
+        'metric_id=viewability&metric_id=attention&accreditation=MRC&q=view',
+      ]) {
         const { status, body } = await registry.get(`/api/registry/agents?${query}`);
         assert.equal(status, 200, query);
         assert.deepEqual(body['agents'], [], query);
@@ -108,8 +120,23 @@ eachEngine('the registry client’s agent discovery', (engine) => {
       for (const result of results) {
         assert.equal(result['url'], result['agent_url']);
         assert.equal(result['type'], 'sales');
-        assert.deepEqual(result['match'], { score: result['relevance_score'], matched_filters: result['matched_filters'] });
-        const { agent_url: _url, updated_at: _updated, relevance_score: _score, matched_filters: _matched, url: _u, name: _n, type: _t, inventory_profile, match: _m, compliance_summary: _c, ...flat } = result;
+        assert.deepEqual(result['match'], {
+          score: result['relevance_score'],
+          matched_filters: result['matched_filters'],
+        });
+        const {
+          agent_url: _url,
+          updated_at: _updated,
+          relevance_score: _score,
+          matched_filters: _matched,
+          url: _u,
+          name: _n,
+          type: _t,
+          inventory_profile,
+          match: _m,
+          compliance_summary: _c,
+          ...flat
+        } = result;
         assert.deepEqual(inventory_profile, flat, 'the profile fields, grouped');
       }
       const graph = byUrl.get(meridian)!;
@@ -136,7 +163,9 @@ eachEngine('the registry client’s agent discovery', (engine) => {
 
   describe('getAgentCompliance', () => {
     it('answers an enrolled agent’s checks and history, anonymously for a public one', async () => {
-      const { status, body } = await registry.get(`/api/registry/agents/${encodeURIComponent(sales)}/compliance`, { anonymous: true });
+      const { status, body } = await registry.get(`/api/registry/agents/${encodeURIComponent(sales)}/compliance`, {
+        anonymous: true,
+      });
       assert.equal(status, 200);
       assert.equal(body['agent_url'], sales);
       assert.equal(body['status'], 'passing');
@@ -151,7 +180,14 @@ eachEngine('the registry client’s agent discovery', (engine) => {
       assert.equal((body['checks'] as Json[]).length, 7);
       assert.equal(body['verified'], true);
       assert.deepEqual(body['history'], [
-        { changed_at: body['last_checked_at'], previous_status: 'unknown', current_status: 'passing', headline: 'all 7 checks pass', checks_passing: 7, checks_total: 7 },
+        {
+          changed_at: body['last_checked_at'],
+          previous_status: 'unknown',
+          current_status: 'passing',
+          headline: 'all 7 checks pass',
+          checks_passing: 7,
+          checks_total: 7,
+        },
       ]);
     });
 
@@ -173,26 +209,43 @@ eachEngine('the registry client’s agent discovery', (engine) => {
   describe('getFeed', () => {
     it('agent.profile_updated carries the inventory_profile a follower keeps, and agent.compliance_changed a compliance summary', async () => {
       const { app, db } = registry.server;
-      assert.ok((await new ProfilePublisher().publish(db, app.agentSearch.profiles.current(app.authorizationIndex.index), new Date())) > 0);
+      assert.ok(
+        (await new ProfilePublisher().publish(
+          db,
+          app.agentSearch.profiles.current(app.authorizationIndex.index),
+          new Date(),
+        )) > 0,
+      );
       const search = await registry.get('/api/registry/agents/search?limit=200');
       const profiles = new Map((search.body['results'] as Json[]).map((r) => [r['url'], r['inventory_profile']]));
 
-      const { status, body } = await registry.get('/api/registry/feed?types=agent.profile_updated,agent.compliance_changed&limit=1000');
+      const { status, body } = await registry.get(
+        '/api/registry/feed?types=agent.profile_updated,agent.compliance_changed&limit=1000',
+      );
       assert.equal(status, 200);
       const events = body['events'] as Json[];
-      for (const event of events) assert.deepEqual(validateSchema(REGISTRY_EVENT_SCHEMA_ID, event).errors, [], event['event_type']);
+      for (const event of events)
+        assert.deepEqual(validateSchema(REGISTRY_EVENT_SCHEMA_ID, event).errors, [], event['event_type']);
 
       // The catalog's own events (an enrollment: name and type) leave the inventory as it was; the profiles' carry it.
-      const updated = events.filter((e) => e['event_type'] === 'agent.profile_updated' && e['actor'] === 'pipeline:agent-profiles');
+      const updated = events.filter(
+        (e) => e['event_type'] === 'agent.profile_updated' && e['actor'] === 'pipeline:agent-profiles',
+      );
       assert.deepEqual(new Set(updated.map((e) => e['entity_id'])), new Set(profiles.keys()));
-      for (const event of updated) assert.deepEqual(event['payload']['inventory_profile'], profiles.get(event['entity_id']), event['entity_id']);
+      for (const event of updated)
+        assert.deepEqual(event['payload']['inventory_profile'], profiles.get(event['entity_id']), event['entity_id']);
       assert.equal(updated.find((e) => e['entity_id'] === sales)!['payload']['name'], 'AP test deployment: sales');
-      const enrolled = events.filter((e) => e['event_type'] === 'agent.profile_updated' && e['actor'] !== 'pipeline:agent-profiles');
+      const enrolled = events.filter(
+        (e) => e['event_type'] === 'agent.profile_updated' && e['actor'] !== 'pipeline:agent-profiles',
+      );
       assert.ok(enrolled.some((e) => e['entity_id'] === sales && e['payload']['name'] === 'AP test deployment: sales'));
       assert.ok(enrolled.every((e) => e['payload']['inventory_profile'] === undefined));
 
       const changed = events.find((e) => e['event_type'] === 'agent.compliance_changed' && e['entity_id'] === sales)!;
-      assert.deepEqual([changed['payload']['previous_status'], changed['payload']['current_status']], ['unknown', 'passing']);
+      assert.deepEqual(
+        [changed['payload']['previous_status'], changed['payload']['current_status']],
+        ['unknown', 'passing'],
+      );
       const summary = changed['payload']['compliance_summary'] as Json;
       assert.equal(summary['status'], 'passing');
       assert.equal(summary['headline'], 'all 7 checks pass');

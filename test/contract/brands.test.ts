@@ -27,17 +27,31 @@ eachEngine('contract: brand resolution and search', (engine) => {
         ['lumen-zero.example', 'Lumen Zero', 'sub_brand', 'lumen-beverages.example', 'brand_json'],
       );
       assert.equal(typeof body.canonical_id, 'string');
-      assert.equal((await registry.get('/api/brands/resolve?domain=unknown-brand.example')).status, 404, 'the client returns null');
+      assert.equal(
+        (await registry.get('/api/brands/resolve?domain=unknown-brand.example')).status,
+        404,
+        'the client returns null',
+      );
     });
   });
 
   describe('lookupBrands: POST /api/brands/resolve/bulk {domains}', () => {
     it('answers {results: {domain: ResolvedBrand | null}} keyed by each domain as sent', async () => {
-      const { status, body } = await registry.post('/api/brands/resolve/bulk', { domains: ['lumen-drinks.example', 'Northwind.example', 'unknown-brand.example'] });
+      const { status, body } = await registry.post('/api/brands/resolve/bulk', {
+        domains: ['lumen-drinks.example', 'Northwind.example', 'unknown-brand.example'],
+      });
       assert.equal(status, 200);
-      assert.deepEqual(Object.keys(body.results), ['lumen-drinks.example', 'Northwind.example', 'unknown-brand.example']);
+      assert.deepEqual(Object.keys(body.results), [
+        'lumen-drinks.example',
+        'Northwind.example',
+        'unknown-brand.example',
+      ]);
       assert.deepEqual(
-        [body.results['lumen-drinks.example'].brand_name, body.results['lumen-drinks.example'].canonical_domain, body.results['lumen-drinks.example'].source],
+        [
+          body.results['lumen-drinks.example'].brand_name,
+          body.results['lumen-drinks.example'].canonical_domain,
+          body.results['lumen-drinks.example'].source,
+        ],
         ['Lumen', 'lumen-drinks.example', 'brand_json'],
       );
       assert.equal(body.results['Northwind.example'].house_domain, 'northwind-group.example');
@@ -51,8 +65,16 @@ eachEngine('contract: brand resolution and search', (engine) => {
     it('answers FindCompanyResult: a company’s brands by name, best first', async () => {
       const { status, body } = await registry.get('/api/brands/find?q=Lumen%20Beverages');
       assert.equal(status, 200);
-      assert.deepEqual(named(body.results), ['Lumen Beverages lumen-beverages.example', 'Lumen lumen-drinks.example', 'Fizzwell fizzwell.example', 'Lumen Zero lumen-zero.example']);
-      assert.deepEqual(body.results.map((r: Json) => r.match), ['exact', 'house', 'house', 'house']);
+      assert.deepEqual(named(body.results), [
+        'Lumen Beverages lumen-beverages.example',
+        'Lumen lumen-drinks.example',
+        'Fizzwell fizzwell.example',
+        'Lumen Zero lumen-zero.example',
+      ]);
+      assert.deepEqual(
+        body.results.map((r: Json) => r.match),
+        ['exact', 'house', 'house', 'house'],
+      );
       for (const result of body.results) {
         assert.equal(result.canonical_domain, result.domain);
         assert.equal(result.house_domain, 'lumen-beverages.example');
@@ -74,11 +96,24 @@ eachEngine('contract: brand resolution and search', (engine) => {
         'Northwind Outdoor northwind-outdoor.example',
         'Trailhead Coffee trailhead-coffee.example',
       ]);
-      assert.deepEqual(northwind.body.results.map((r: Json) => r.match), ['exact', 'prefix', 'prefix', 'prefix', 'house']);
-      assert.deepEqual(named((await registry.get('/api/brands/find?q=northwind&limit=2')).body.results), ['Northwind northwind.example', 'Northwind Kids northwind-kids.example']);
+      assert.deepEqual(
+        northwind.body.results.map((r: Json) => r.match),
+        ['exact', 'prefix', 'prefix', 'prefix', 'house'],
+      );
+      assert.deepEqual(named((await registry.get('/api/brands/find?q=northwind&limit=2')).body.results), [
+        'Northwind northwind.example',
+        'Northwind Kids northwind-kids.example',
+      ]);
       const coffee = await registry.get('/api/brands/find?q=coffee');
-      assert.deepEqual([named(coffee.body.results), coffee.body.results[0].match], [['Trailhead Coffee trailhead-coffee.example'], 'words']);
-      assert.deepEqual(named((await registry.get('/api/brands/find?q=halcyon-ev.example')).body.results), ['Halcyon EV halcyon-ev.example'], 'a domain finds its brand');
+      assert.deepEqual(
+        [named(coffee.body.results), coffee.body.results[0].match],
+        [['Trailhead Coffee trailhead-coffee.example'], 'words'],
+      );
+      assert.deepEqual(
+        named((await registry.get('/api/brands/find?q=halcyon-ev.example')).body.results),
+        ['Halcyon EV halcyon-ev.example'],
+        'a domain finds its brand',
+      );
       assert.deepEqual((await registry.get('/api/brands/find?q=nothing%20like%20it')).body.results, []);
     });
 
@@ -98,16 +133,50 @@ eachEngine('contract: brand resolution and search', (engine) => {
       assert.deepEqual(named(coffee.body.brands), ['Trailhead Coffee trailhead-coffee.example']);
       const item = coffee.body.brands[0];
       assert.deepEqual(
-        [item.domain, item.brand_name, item.source, item.has_manifest, item.verified, item.house_domain, item.keller_type],
-        ['trailhead-coffee.example', 'Trailhead Coffee', 'brand_json', true, true, 'northwind-group.example', 'independent'],
+        [
+          item.domain,
+          item.brand_name,
+          item.source,
+          item.has_manifest,
+          item.verified,
+          item.house_domain,
+          item.keller_type,
+        ],
+        [
+          'trailhead-coffee.example',
+          'Trailhead Coffee',
+          'brand_json',
+          true,
+          true,
+          'northwind-group.example',
+          'independent',
+        ],
       );
-      assert.deepEqual(coffee.body.stats, { total: 1, hosted: 0, brand_json: 1, enriched: 0, community: 0, houses: 0, sub_brands: 0, with_manifest: 1 });
+      assert.deepEqual(coffee.body.stats, {
+        total: 1,
+        hosted: 0,
+        brand_json: 1,
+        enriched: 0,
+        community: 0,
+        houses: 0,
+        sub_brands: 0,
+        with_manifest: 1,
+      });
 
       const beyond = await registry.get('/api/brands/registry?search=coffee&limit=5&offset=5');
       assert.deepEqual([beyond.body.brands, beyond.body.stats.total], [[], 1], 'was every brand, first page');
 
       const all = await registry.get('/api/brands/registry?limit=5');
-      assert.deepEqual(all.body.stats, { total: 19, hosted: 0, brand_json: 19, enriched: 0, community: 0, houses: 8, sub_brands: 5, with_manifest: 19 });
+      assert.deepEqual(all.body.stats, {
+        total: 19,
+        hosted: 0,
+        brand_json: 19,
+        enriched: 0,
+        community: 0,
+        houses: 8,
+        sub_brands: 5,
+        with_manifest: 19,
+      });
       const page2 = await registry.get('/api/brands/registry?limit=5&offset=5');
       const walked = await registry.get(`/api/brands/registry?limit=5&cursor=${encodeURIComponent(all.body.cursor)}`);
       assert.deepEqual(named(page2.body.brands), named(walked.body.brands), 'offset 5 is the page after the first');
@@ -128,8 +197,15 @@ eachEngine('contract: brand resolution and search', (engine) => {
       assert.equal(status, 200);
       assert.equal(body.domain, 'lumen-beverages.example');
       assert.equal(body.url, 'https://lumen-beverages.example/.well-known/brand.json');
-      assert.deepEqual(body.data.house, { name: 'Lumen Beverages', domain: 'lumen-beverages.example', architecture: 'house_of_brands' });
-      assert.deepEqual(body.data.brands.map((b: Json) => b.id), ['lumen', 'lumen_zero', 'fizzwell']);
+      assert.deepEqual(body.data.house, {
+        name: 'Lumen Beverages',
+        domain: 'lumen-beverages.example',
+        architecture: 'house_of_brands',
+      });
+      assert.deepEqual(
+        body.data.brands.map((b: Json) => b.id),
+        ['lumen', 'lumen_zero', 'fizzwell'],
+      );
       assert.deepEqual(body.brand_json, body.data);
     });
   });
@@ -139,9 +215,22 @@ eachEngine('contract: brand resolution and search', (engine) => {
       const { status, body } = await registry.get('/api/brands/history?domain=northwind.example&limit=5&offset=0');
       assert.equal(status, 200);
       assert.deepEqual([body.domain, body.total], ['northwind.example', 1]);
-      assert.deepEqual(body.revisions, [{ ...body.revisions[0], revision_number: 1, editor_name: 'system', edit_summary: 'Projected from brand.json', source: 'brand_json', is_rollback: false }]);
+      assert.deepEqual(body.revisions, [
+        {
+          ...body.revisions[0],
+          revision_number: 1,
+          editor_name: 'system',
+          edit_summary: 'Projected from brand.json',
+          source: 'brand_json',
+          is_rollback: false,
+        },
+      ]);
       assert.match(body.revisions[0].created_at, /^\d{4}-\d\d-\d\dT/);
-      assert.equal((await registry.get('/api/brands/history?domain=unknown-brand.example')).status, 404, 'the client returns null');
+      assert.equal(
+        (await registry.get('/api/brands/history?domain=unknown-brand.example')).status,
+        404,
+        'the client returns null',
+      );
     });
   });
 
@@ -150,10 +239,23 @@ eachEngine('contract: brand resolution and search', (engine) => {
       const harbor = await registry.get('/api/search?q=harbor');
       assert.equal(harbor.status, 200);
       assert.deepEqual(harbor.body.brands, []);
-      assert.deepEqual(harbor.body.publishers.map((p: Json) => p.domain), ['dailyharbor.example']);
-      assert.deepEqual(harbor.body.properties.map((p: Json) => `${p.publisher_domain} ${p.name}`), ['dailyharbor.example Harbor TV', 'dailyharbor.example The Daily Harbor', 'dailyharbor.example The Daily Harbor app']);
+      assert.deepEqual(
+        harbor.body.publishers.map((p: Json) => p.domain),
+        ['dailyharbor.example'],
+      );
+      assert.deepEqual(
+        harbor.body.properties.map((p: Json) => `${p.publisher_domain} ${p.name}`),
+        [
+          'dailyharbor.example Harbor TV',
+          'dailyharbor.example The Daily Harbor',
+          'dailyharbor.example The Daily Harbor app',
+        ],
+      );
       const lumen = await registry.get('/api/search?q=lumen');
-      assert.deepEqual(lumen.body.brands.map((b: Json) => b.domain), ['lumen-drinks.example', 'lumen-beverages.example', 'lumen-zero.example']);
+      assert.deepEqual(
+        lumen.body.brands.map((b: Json) => b.domain),
+        ['lumen-drinks.example', 'lumen-beverages.example', 'lumen-zero.example'],
+      );
       assert.deepEqual([lumen.body.publishers, lumen.body.properties], [[], []]);
     });
   });

@@ -26,7 +26,9 @@ eachEngine('contract: property resolution', (engine) => {
     const harbor = JSON.parse(readFileSync(join(worldDir, 'adagents', 'dailyharbor.example.json'), 'utf8')) as Json;
     publishers.serve('harbor.ap.test', '/.well-known/adagents.json', { body: harbor });
     const [first, ...others] = harbor['authorized_agents'] as Json[];
-    publishers.serve('broken.ap.test', '/.well-known/adagents.json', { body: { ...harbor, authorized_agents: [{ ...first, authorized_for: 7 }, ...others] } });
+    publishers.serve('broken.ap.test', '/.well-known/adagents.json', {
+      body: { ...harbor, authorized_agents: [{ ...first, authorized_for: 7 }, ...others] },
+    });
     registry = await startContractRegistry(engine, { deps: { fetcher: publishers.fetcher, clock } });
   });
   after(async () => {
@@ -44,9 +46,16 @@ eachEngine('contract: property resolution', (engine) => {
       assert.equal(body.verified, true);
       assert.deepEqual(
         body.authorized_agents.map((a: Json) => a.url),
-        ['https://sales.meridian-sales.example/mcp', 'https://sales.streamline-ctv.example/mcp', 'https://sales.bluefin-network.example/mcp'],
+        [
+          'https://sales.meridian-sales.example/mcp',
+          'https://sales.streamline-ctv.example/mcp',
+          'https://sales.bluefin-network.example/mcp',
+        ],
       );
-      assert.deepEqual(body.properties.map((p: Json) => p.name), ['The Daily Harbor', 'The Daily Harbor app', 'Harbor TV']);
+      assert.deepEqual(
+        body.properties.map((p: Json) => p.name),
+        ['The Daily Harbor', 'The Daily Harbor app', 'Harbor TV'],
+      );
       assert.deepEqual(body.contact, { name: 'Harbor Media Group Ad Operations', email: 'adops@dailyharbor.example' });
     });
 
@@ -59,7 +68,9 @@ eachEngine('contract: property resolution', (engine) => {
 
   describe('lookupProperties / domainsExist: POST /api/properties/resolve/bulk {domains}', () => {
     it('answers {results} keyed by each domain as sent, ResolvedProperty or null (a known domain was a 500)', async () => {
-      const { status, body } = await registry.post('/api/properties/resolve/bulk', { domains: ['dailyharbor.example', 'pixelplay.example', 'unknown-pub.example'] });
+      const { status, body } = await registry.post('/api/properties/resolve/bulk', {
+        domains: ['dailyharbor.example', 'pixelplay.example', 'unknown-pub.example'],
+      });
       assert.equal(status, 200);
       assert.deepEqual(Object.keys(body.results), ['dailyharbor.example', 'pixelplay.example', 'unknown-pub.example']);
       assert.equal(body.results['dailyharbor.example'].publisher_domain, 'dailyharbor.example');
@@ -75,22 +86,44 @@ eachEngine('contract: property resolution', (engine) => {
       assert.equal(all.status, 200);
       assert.deepEqual(
         all.body.properties.map((p: Json) => p.domain),
-        ['cityrecipes.example', 'dailyharbor.example', 'metroweekly.example', 'pixelplay.example', 'trailmag.example', 'velvetstream.example'],
+        [
+          'cityrecipes.example',
+          'dailyharbor.example',
+          'metroweekly.example',
+          'pixelplay.example',
+          'trailmag.example',
+          'velvetstream.example',
+        ],
       );
       assert.deepEqual(all.body.stats, { total: 6, adagents_json: 6, community: 0, stale: 0 });
 
       const harbor = await registry.get('/api/properties/registry?search=harbor&limit=5');
       const item: Json = harbor.body.properties[0];
       assert.deepEqual(harbor.body.properties, [
-        { ...(await registry.get('/api/properties/resolve?domain=dailyharbor.example')).body, domain: 'dailyharbor.example', property_count: 3, agent_count: 3 },
+        {
+          ...(await registry.get('/api/properties/resolve?domain=dailyharbor.example')).body,
+          domain: 'dailyharbor.example',
+          property_count: 3,
+          agent_count: 3,
+        },
       ]);
-      assert.deepEqual([item.domain, item.source, item.property_count, item.agent_count, item.verified], ['dailyharbor.example', 'adagents_json', 3, 3, true]);
+      assert.deepEqual(
+        [item.domain, item.source, item.property_count, item.agent_count, item.verified],
+        ['dailyharbor.example', 'adagents_json', 3, 3, true],
+      );
       assert.equal(harbor.body.stats.total, 1);
 
       const second = await registry.get('/api/properties/registry?limit=2&offset=2');
-      assert.deepEqual(second.body.properties.map((p: Json) => p.domain), ['metroweekly.example', 'pixelplay.example']);
+      assert.deepEqual(
+        second.body.properties.map((p: Json) => p.domain),
+        ['metroweekly.example', 'pixelplay.example'],
+      );
       const beyond = await registry.get('/api/properties/registry?search=harbor&limit=5&offset=5');
-      assert.deepEqual([beyond.body.properties, beyond.body.stats.total], [[], 1], 'the issue’s example: the search and the offset both count');
+      assert.deepEqual(
+        [beyond.body.properties, beyond.body.stats.total],
+        [[], 1],
+        'the issue’s example: the search and the offset both count',
+      );
     });
   });
 
@@ -100,7 +133,12 @@ eachEngine('contract: property resolution', (engine) => {
         publisher_domain: 'community-radio.example',
         authorized_agents: [],
         properties: [
-          { property_type: 'website', name: 'Community Radio', identifiers: [{ type: 'domain', value: 'community-radio.example' }], tags: ['local', 'news'] },
+          {
+            property_type: 'website',
+            name: 'Community Radio',
+            identifiers: [{ type: 'domain', value: 'community-radio.example' }],
+            tags: ['local', 'news'],
+          },
           { type: 'podcast', name: 'Morning Show' },
         ],
       };
@@ -112,7 +150,12 @@ eachEngine('contract: property resolution', (engine) => {
       const { status, body: resolved } = await registry.get('/api/properties/resolve?domain=community-radio.example');
       assert.equal(status, 200);
       assert.deepEqual(resolved['properties'], [
-        { type: 'website', name: 'Community Radio', identifiers: [{ type: 'domain', value: 'community-radio.example' }], tags: ['local', 'news'] },
+        {
+          type: 'website',
+          name: 'Community Radio',
+          identifiers: [{ type: 'domain', value: 'community-radio.example' }],
+          tags: ['local', 'news'],
+        },
         { type: 'podcast', name: 'Morning Show' },
       ]);
       // A property with no type under either name is refused, naming the field.
@@ -146,17 +189,29 @@ eachEngine('contract: property resolution', (engine) => {
 
   describe('getPropertyHistory: GET /api/properties/history?domain=&limit=&offset=', () => {
     it('answers PropertyActivity: domain, total and revisions newest first', async () => {
-      const { status, body } = await registry.get('/api/properties/history?domain=metroweekly.example&limit=10&offset=0');
+      const { status, body } = await registry.get(
+        '/api/properties/history?domain=metroweekly.example&limit=10&offset=0',
+      );
       assert.equal(status, 200);
       assert.equal(body.domain, 'metroweekly.example');
       assert.equal(body.total, 2, 'the earlier file, then the current one');
-      assert.deepEqual(body.revisions.map((r: Json) => r.revision_number), [2, 1]);
+      assert.deepEqual(
+        body.revisions.map((r: Json) => r.revision_number),
+        [2, 1],
+      );
       for (const revision of body.revisions) {
-        assert.deepEqual([revision.editor_name, revision.source, revision.is_rollback], ['system', 'adagents_json', false]);
+        assert.deepEqual(
+          [revision.editor_name, revision.source, revision.is_rollback],
+          ['system', 'adagents_json', false],
+        );
         assert.equal(typeof revision.edit_summary, 'string');
         assert.match(revision.created_at, /^\d{4}-\d\d-\d\dT/);
       }
-      assert.equal((await registry.get('/api/properties/history?domain=unknown-pub.example')).status, 404, 'the client returns null');
+      assert.equal(
+        (await registry.get('/api/properties/history?domain=unknown-pub.example')).status,
+        404,
+        'the client returns null',
+      );
     });
   });
 
@@ -177,8 +232,20 @@ eachEngine('contract: property resolution', (engine) => {
       assert.deepEqual(body.summary, { total: 7, remove: 3, modify: 2, assess: 1, ok: 1 });
       assert.deepEqual(body.remove, [
         { input: 'dailyharbor.example', canonical: 'dailyharbor.example', reason: 'duplicate' },
-        { input: 'googlesyndication.com', canonical: 'googlesyndication.com', reason: 'blocked', domain_type: 'ad_server', blocked_reason: 'ad serving and ad-tag delivery, not a publisher' },
-        { input: 'securepubads.g.doubleclick.net', canonical: 'securepubads.g.doubleclick.net', reason: 'blocked', domain_type: 'ad_server', blocked_reason: 'ad serving and ad-tag delivery, not a publisher' },
+        {
+          input: 'googlesyndication.com',
+          canonical: 'googlesyndication.com',
+          reason: 'blocked',
+          domain_type: 'ad_server',
+          blocked_reason: 'ad serving and ad-tag delivery, not a publisher',
+        },
+        {
+          input: 'securepubads.g.doubleclick.net',
+          canonical: 'securepubads.g.doubleclick.net',
+          reason: 'blocked',
+          domain_type: 'ad_server',
+          blocked_reason: 'ad serving and ad-tag delivery, not a publisher',
+        },
       ]);
       assert.deepEqual(
         body.modify.map((m: Json) => [m.input, m.canonical, m.known, m.agent_count]),
@@ -190,7 +257,9 @@ eachEngine('contract: property resolution', (engine) => {
       assert.equal(body.modify[0].reason, 'removed the www. prefix');
       assert.match(body.modify[1].reason, /removed the m\. prefix/);
       assert.deepEqual(body.assess, [{ domain: 'unknown-pub.example' }]);
-      assert.deepEqual(body.ok, [{ domain: 'pixelplay.example', source: 'adagents_json', status: 'active', agent_count: 1, verified: true }]);
+      assert.deepEqual(body.ok, [
+        { domain: 'pixelplay.example', source: 'adagents_json', status: 'active', agent_count: 1, verified: true },
+      ]);
       assert.match(body.report_id, /^[0-9a-f]{8}-[0-9a-f]{4}-/);
 
       const report = await registry.get(`/api/properties/check/${body.report_id}`);
@@ -208,14 +277,24 @@ eachEngine('contract: property resolution', (engine) => {
       assert.deepEqual([gone.status, gone.body.error], [404, 'not_found']);
       // A later check drops what expired.
       await registry.post('/api/properties/check', { domains: ['pixelplay.example'] });
-      const left = await registry.server.db.query<{ n: number }>('select count(*)::int as n from property_check_reports where id = $1', [body.report_id]);
+      const left = await registry.server.db.query<{ n: number }>(
+        'select count(*)::int as n from property_check_reports where id = $1',
+        [body.report_id],
+      );
       assert.equal(left[0]?.n, 0);
     });
 
     it('needs no credential', async () => {
-      const { status, body } = await registry.post('/api/properties/check', { domains: ['dailyharbor.example'] }, { anonymous: true });
+      const { status, body } = await registry.post(
+        '/api/properties/check',
+        { domains: ['dailyharbor.example'] },
+        { anonymous: true },
+      );
       assert.equal(status, 200);
-      assert.deepEqual(body.ok.map((o: Json) => o.domain), ['dailyharbor.example']);
+      assert.deepEqual(
+        body.ok.map((o: Json) => o.domain),
+        ['dailyharbor.example'],
+      );
       assert.equal((await registry.get(`/api/properties/check/${body.report_id}`, { anonymous: true })).status, 200);
     });
 
@@ -225,13 +304,19 @@ eachEngine('contract: property resolution', (engine) => {
       assert.equal(status, 200);
       assert.deepEqual(body.summary, { total: 10_000, remove: 0, modify: 0, assess: 10_000, ok: 0 });
 
-      const count = async () => (await registry.server.db.query<{ n: number }>('select count(*)::int as n from property_check_reports'))[0]!.n;
+      const count = async () =>
+        (await registry.server.db.query<{ n: number }>('select count(*)::int as n from property_check_reports'))[0]!.n;
       const before = await count();
       const tooMany = await registry.post('/api/properties/check', { domains: [...many, 'one-more.example'] });
       assert.deepEqual([tooMany.status, tooMany.body.error], [400, 'validation_failed']);
-      const bad = await registry.post('/api/properties/check', { domains: ['pixelplay.example', '10.0.0.1', 'a.example/path'] });
+      const bad = await registry.post('/api/properties/check', {
+        domains: ['pixelplay.example', '10.0.0.1', 'a.example/path'],
+      });
       assert.deepEqual([bad.status, bad.body.error], [400, 'invalid_domain']);
-      assert.deepEqual(bad.body.details.map((d: Json) => d.field), ['domains.1', 'domains.2']);
+      assert.deepEqual(
+        bad.body.details.map((d: Json) => d.field),
+        ['domains.1', 'domains.2'],
+      );
       assert.equal((await registry.post('/api/properties/check', { domains: [] })).status, 400);
       assert.equal((await registry.get('/api/properties/check/not-a-report')).status, 400);
       assert.equal(await count(), before);

@@ -23,7 +23,17 @@ eachEngine('the registry client’s publisher and operator lookups', (engine) =>
       const { status, body } = await registry.get('/api/registry/publishers');
       assert.equal(status, 200);
       const publishers = body['publishers'] as Json[];
-      assert.deepEqual(publishers.map((p) => p['domain']), ['cityrecipes.example', 'dailyharbor.example', 'metroweekly.example', 'pixelplay.example', 'trailmag.example', 'velvetstream.example']);
+      assert.deepEqual(
+        publishers.map((p) => p['domain']),
+        [
+          'cityrecipes.example',
+          'dailyharbor.example',
+          'metroweekly.example',
+          'pixelplay.example',
+          'trailmag.example',
+          'velvetstream.example',
+        ],
+      );
       assert.equal(body['count'], 6);
       assert.deepEqual(body['sources'], { registered: 0, discovered: 6 });
       for (const publisher of publishers) {
@@ -43,7 +53,11 @@ eachEngine('the registry client’s publisher and operator lookups', (engine) =>
       assert.equal(body['member'], null);
       assert.equal(body['adagents_valid'], true);
       assert.equal(body['manager_domain'], null);
-      assert.deepEqual(body['hosting'], { mode: 'self', expected_url: 'https://dailyharbor.example/.well-known/adagents.json', resolved_url: body['adagents']['document_url'] });
+      assert.deepEqual(body['hosting'], {
+        mode: 'self',
+        expected_url: 'https://dailyharbor.example/.well-known/adagents.json',
+        resolved_url: body['adagents']['document_url'],
+      });
       assert.deepEqual(
         (body['properties'] as Json[]).map((p) => [p['id'], p['type'], p['name'], p['source']]),
         [
@@ -53,7 +67,10 @@ eachEngine('the registry client’s publisher and operator lookups', (engine) =>
         ],
       );
       const agents = body['authorized_agents'] as Json[];
-      assert.deepEqual(agents.map((a) => a['url']), ['https://sales.bluefin-network.example/mcp', meridian, 'https://sales.streamline-ctv.example/mcp']);
+      assert.deepEqual(
+        agents.map((a) => a['url']),
+        ['https://sales.bluefin-network.example/mcp', meridian, 'https://sales.streamline-ctv.example/mcp'],
+      );
       const sales = agents.find((a) => a['url'] === meridian)!;
       assert.equal(sales['source'], 'adagents_json');
       assert.equal(sales['authorized_for'], 'Display and video on The Daily Harbor website and apps');
@@ -76,23 +93,48 @@ eachEngine('the registry client’s publisher and operator lookups', (engine) =>
       const [agent] = body['agents'] as Json[];
       assert.deepEqual([agent!['url'], agent!['type']], [meridian, 'sales']);
       assert.deepEqual(agent!['authorized_by'], [
-        { publisher_domain: 'cityrecipes.example', authorized_for: 'Premium display on cityrecipes.example', source: 'adagents_json' },
-        { publisher_domain: 'dailyharbor.example', authorized_for: 'Display and video on The Daily Harbor website and apps', source: 'adagents_json' },
-        { publisher_domain: 'metroweekly.example', authorized_for: 'Display on metroweekly.example', source: 'adagents_json' },
-        { publisher_domain: 'trailmag.example', authorized_for: 'Premium display on trailmag.example', source: 'adagents_json' },
+        {
+          publisher_domain: 'cityrecipes.example',
+          authorized_for: 'Premium display on cityrecipes.example',
+          source: 'adagents_json',
+        },
+        {
+          publisher_domain: 'dailyharbor.example',
+          authorized_for: 'Display and video on The Daily Harbor website and apps',
+          source: 'adagents_json',
+        },
+        {
+          publisher_domain: 'metroweekly.example',
+          authorized_for: 'Display on metroweekly.example',
+          source: 'adagents_json',
+        },
+        {
+          publisher_domain: 'trailmag.example',
+          authorized_for: 'Premium display on trailmag.example',
+          source: 'adagents_json',
+        },
       ]);
     });
 
     it('(…, { scope }): narrows what the caller sees; a brand.json’s listing is public', async () => {
       for (const scope of ['public', 'member']) {
-        const { status, body } = await registry.get(`/api/registry/operator?domain=meridian-sales.example&scope=${scope}`);
+        const { status, body } = await registry.get(
+          `/api/registry/operator?domain=meridian-sales.example&scope=${scope}`,
+        );
         assert.equal(status, 200, scope);
-        assert.deepEqual((body['agents'] as Json[]).map((a) => a['url']), [meridian], scope);
+        assert.deepEqual(
+          (body['agents'] as Json[]).map((a) => a['url']),
+          [meridian],
+          scope,
+        );
       }
       const { status, body } = await registry.get('/api/registry/operator?domain=meridian-sales.example&scope=private');
       assert.equal(status, 200);
       assert.deepEqual(body['agents'], []);
-      assert.equal((await registry.get('/api/registry/operator?domain=meridian-sales.example&scope=everyone')).status, 400);
+      assert.equal(
+        (await registry.get('/api/registry/operator?domain=meridian-sales.example&scope=everyone')).status,
+        400,
+      );
     });
 
     it('(an unknown domain): 404 not_found, which the client reads as null', async () => {

@@ -29,18 +29,30 @@ eachEngine('unknown query parameters', (engine) => {
   after(() => registry.close());
 
   it('are ignored by every GET operation of the OpenAPI document: the same status and code with or without one', async () => {
-    const doc = parse(await (await fetch(`${registry.server.url}/openapi/registry.yaml`)).text()) as { paths: Record<string, Record<string, Json>> };
+    const doc = parse(await (await fetch(`${registry.server.url}/openapi/registry.yaml`)).text()) as {
+      paths: Record<string, Record<string, Json>>;
+    };
     const operations = Object.entries(doc.paths).filter(([path, ops]) => ops['get'] && !neverEnds.has(path));
     assert.ok(operations.length > 30, `${operations.length} GET operations`);
     const differing: string[] = [];
     for (const [template, ops] of operations) {
       const path = template.replace(/\{(\w+)\}/g, (_, name: string) => pathValues[name] ?? 'x');
-      const required = ((ops['get']!['parameters'] ?? []) as Json[]).filter((p) => p['in'] === 'query' && p['required']);
-      const query = new URLSearchParams(required.map((p): [string, string] => [p['name'] as string, p['name'] === 'domain' ? 'dailyharbor.example' : 'x']));
+      const required = ((ops['get']!['parameters'] ?? []) as Json[]).filter(
+        (p) => p['in'] === 'query' && p['required'],
+      );
+      const query = new URLSearchParams(
+        required.map((p): [string, string] => [
+          p['name'] as string,
+          p['name'] === 'domain' ? 'dailyharbor.example' : 'x',
+        ]),
+      );
       const plain = await registry.get(`${path}?${query}`);
       query.append('zz_not_a_parameter', '1');
       const extra = await registry.get(`${path}?${query}`);
-      if (plain.status !== extra.status || plain.body['error'] !== extra.body['error']) differing.push(`${template}: ${plain.status} ${plain.body['error'] ?? ''} → ${extra.status} ${extra.body['error'] ?? ''}`);
+      if (plain.status !== extra.status || plain.body['error'] !== extra.body['error'])
+        differing.push(
+          `${template}: ${plain.status} ${plain.body['error'] ?? ''} → ${extra.status} ${extra.body['error'] ?? ''}`,
+        );
     }
     assert.deepEqual(differing, []);
   });

@@ -24,7 +24,10 @@ eachEngine('the registry client’s validation tools and probes', (engine) => {
   let web: DemoWeb;
   before(async () => {
     web = await startDemoWeb();
-    registry = await startContractRegistry(engine, { env: { AGENTS: 'true', PUBLIC_URL: web.agentsOrigin }, deps: { fetcher: web.fetcher } });
+    registry = await startContractRegistry(engine, {
+      env: { AGENTS: 'true', PUBLIC_URL: web.agentsOrigin },
+      deps: { fetcher: web.fetcher },
+    });
     web.pointAt(registry.server.url);
   });
   after(async () => {
@@ -62,7 +65,12 @@ eachEngine('the registry client’s validation tools and probes', (engine) => {
     });
 
     it('createAdagents without the switches: no $schema, no last_updated', async () => {
-      const { status, body } = await registry.post('/api/adagents/create', { authorized_agents: [{ url: 'https://sales.meridian-sales.example/mcp' }], include_schema: false, include_timestamp: false, properties: harbor.properties });
+      const { status, body } = await registry.post('/api/adagents/create', {
+        authorized_agents: [{ url: 'https://sales.meridian-sales.example/mcp' }],
+        include_schema: false,
+        include_timestamp: false,
+        properties: harbor.properties,
+      });
       assert.equal(status, 200, JSON.stringify(body));
       assert.deepEqual([body.data.adagents_json.$schema, body.data.adagents_json.last_updated], [undefined, undefined]);
       assert.deepEqual(validateSchema(ADAGENTS_SCHEMA_ID, body.data.adagents_json).errors, []);
@@ -80,7 +88,10 @@ eachEngine('the registry client’s validation tools and probes', (engine) => {
     });
 
     it('lookupManifestRef: GET /api/manifest-refs/lookup?domain=&type= reads {success, found, reference}', async () => {
-      for (const path of ['/api/manifest-refs/lookup?domain=dailyharbor.example&type=adagents.json', '/api/manifest-refs/lookup?domain=dailyharbor.example']) {
+      for (const path of [
+        '/api/manifest-refs/lookup?domain=dailyharbor.example&type=adagents.json',
+        '/api/manifest-refs/lookup?domain=dailyharbor.example',
+      ]) {
         const { status, body } = await registry.get(path);
         assert.equal(status, 200, JSON.stringify(body));
         assert.deepEqual([body.success, body.found], [true, true], path);
@@ -88,12 +99,18 @@ eachEngine('the registry client’s validation tools and probes', (engine) => {
         assert.equal(reference.reference_type, 'url');
         assert.equal(reference.manifest_url, 'https://dailyharbor.example/.well-known/adagents.json');
         assert.deepEqual([reference.agent_url, reference.agent_id], [null, null]);
-        assert.equal(reference.verification_status, 'pending', 'the demo is seeded as crawled, and no crawl has fetched it since');
+        assert.equal(
+          reference.verification_status,
+          'pending',
+          'the demo is seeded as crawled, and no crawl has fetched it since',
+        );
       }
     });
 
     it('validatePublisher: GET /api/public/validate-publisher?domain= reads valid and the live file’s counts at the top', async () => {
-      const { status, body } = await registry.get(`/api/public/validate-publisher?domain=${enc('dailyharbor.example')}`);
+      const { status, body } = await registry.get(
+        `/api/public/validate-publisher?domain=${enc('dailyharbor.example')}`,
+      );
       assert.equal(status, 200, JSON.stringify(body));
       assert.equal(body.valid, true, JSON.stringify(body.errors));
       assert.equal(body.domain, 'dailyharbor.example');

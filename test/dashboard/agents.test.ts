@@ -29,10 +29,26 @@ eachEngine('dashboard agents', (engine) => {
     const user = await seedUser(server.db, { organization: org.slug, role });
     return { org, domain, jar: await signInAs(server.url, user) };
   };
-  const enroll = (jar: Awaited<ReturnType<typeof signedInMember>>['jar'], org: string, fields: Record<string, string>) =>
-    postAgentForm(server.url, jar, '', org, { type: 'sales', name: 'Sales agent', description: '', visibility: 'public', ...fields });
+  const enroll = (
+    jar: Awaited<ReturnType<typeof signedInMember>>['jar'],
+    org: string,
+    fields: Record<string, string>,
+  ) =>
+    postAgentForm(server.url, jar, '', org, {
+      type: 'sales',
+      name: 'Sales agent',
+      description: '',
+      visibility: 'public',
+      ...fields,
+    });
   const agentsOf = (slug: string) => allAgentsShown(server.db, slug);
-  const feedEvents = async (url: string) => (await server.db.query<{ event_type: string }>(`select event_type from registry_events where entity_id = $1 order by event_id`, [url])).map((e) => e.event_type);
+  const feedEvents = async (url: string) =>
+    (
+      await server.db.query<{ event_type: string }>(
+        `select event_type from registry_events where entity_id = $1 order by event_id`,
+        [url],
+      )
+    ).map((e) => e.event_type);
 
   it('enrolls an agent on a proven host, queues its first probe, and lists it with its state', async () => {
     const { org, domain, jar } = await signedInMember();
@@ -42,17 +58,29 @@ eachEngine('dashboard agents', (engine) => {
     assert.match(empty, new RegExp(`<a href="/dashboard/api-keys\\?org=${org.slug}">API keys</a>`));
 
     const url = `https://sales.${domain}/mcp`;
-    const res = await enroll(jar, org.slug, { agent_url: url, name: 'Sales <desk>', description: 'Display & video', visibility: 'members_only' });
+    const res = await enroll(jar, org.slug, {
+      agent_url: url,
+      name: 'Sales <desk>',
+      description: 'Display & video',
+      visibility: 'members_only',
+    });
     assert.equal(res.status, 303);
     assert.equal(res.headers.get('location'), `/dashboard/agents?org=${org.slug}`);
     const [agent, ...rest] = await agentsOf(org.slug);
     assert.equal(rest.length, 0);
-    assert.deepEqual([agent!.agent_url, agent!.type, agent!.name, agent!.description, agent!.visibility], [url, 'sales', 'Sales <desk>', 'Display & video', 'members_only']);
-    const [queued] = await server.db.query(`select next_probe_at from registry_agent_probes where agent_url = $1`, [url]);
+    assert.deepEqual(
+      [agent!.agent_url, agent!.type, agent!.name, agent!.description, agent!.visibility],
+      [url, 'sales', 'Sales <desk>', 'Display & video', 'members_only'],
+    );
+    const [queued] = await server.db.query(`select next_probe_at from registry_agent_probes where agent_url = $1`, [
+      url,
+    ]);
     assert.ok(queued, 'the first probe is queued, as the API queues it');
 
     let page = await agentsPage(server.url, jar);
-    const row = new RegExp(`<tr><td>Sales &#60;desk&#62;<br><code>${url.replaceAll('.', '\\.')}</code></td><td>sales</td><td>members_only</td><td><time datetime="${clock.now().toISOString()}">.*?</td><td>not probed yet</td><td>—</td><td>no</td>`);
+    const row = new RegExp(
+      `<tr><td>Sales &#60;desk&#62;<br><code>${url.replaceAll('.', '\\.')}</code></td><td>sales</td><td>members_only</td><td><time datetime="${clock.now().toISOString()}">.*?</td><td>not probed yet</td><td>—</td><td>no</td>`,
+    );
     assert.match(page, row, 'escaped name, URL, type, visibility, enrolled date and probing state');
 
     await server.db.query(
@@ -68,7 +96,12 @@ eachEngine('dashboard agents', (engine) => {
     const res = await enroll(jar, org.slug, { agent_url: 'https://agent.unproven.example/a2a', name: 'Kept name' });
     assert.equal(res.status, 403);
     const html = await res.text();
-    assert.match(html, new RegExp(`role="alert">${org.slug} cannot enroll an agent on agent\\.unproven\\.example: it has not proven control of agent\\.unproven\\.example \\(or unproven\\.example\\)`));
+    assert.match(
+      html,
+      new RegExp(
+        `role="alert">${org.slug} cannot enroll an agent on agent\\.unproven\\.example: it has not proven control of agent\\.unproven\\.example \\(or unproven\\.example\\)`,
+      ),
+    );
     assert.match(html, /How to prove control of agent\.unproven\.example/);
     assert.match(html, /POST \/api\/ownership\/challenges<\/code> with <code>\{"domain": "agent\.unproven\.example"\}/);
     assert.match(html, /_ap-owner\.agent\.unproven\.example/);
@@ -86,7 +119,10 @@ eachEngine('dashboard agents', (engine) => {
       [{ agent_url: `https://${domain}/mcp`, type: 'wizard' }, /Choose the agent’s type/],
       [{ agent_url: `https://${domain}/mcp`, visibility: 'secret' }, /Choose who may see the agent/],
       [{ agent_url: `https://${domain}/mcp`, name: '   ' }, /Invalid name: 1 to 200 characters/],
-      [{ agent_url: `https://${domain}/mcp`, description: 'x'.repeat(2001) }, /Invalid description: at most 2000 characters/],
+      [
+        { agent_url: `https://${domain}/mcp`, description: 'x'.repeat(2001) },
+        /Invalid description: at most 2000 characters/,
+      ],
     ];
     for (const [fields, reason] of cases) {
       const res = await enroll(jar, org.slug, fields);
@@ -105,9 +141,17 @@ eachEngine('dashboard agents', (engine) => {
   it('lists only the organization’s own agents, whatever their visibility', async () => {
     const mine = await signedInMember();
     const theirs = await signedInMember();
-    await enroll(mine.jar, mine.org.slug, { agent_url: `https://a.${mine.domain}/mcp`, name: 'Mine private', visibility: 'private' });
+    await enroll(mine.jar, mine.org.slug, {
+      agent_url: `https://a.${mine.domain}/mcp`,
+      name: 'Mine private',
+      visibility: 'private',
+    });
     await enroll(theirs.jar, theirs.org.slug, { agent_url: `https://a.${theirs.domain}/mcp`, name: 'Theirs public' });
-    await enroll(theirs.jar, theirs.org.slug, { agent_url: `https://b.${theirs.domain}/mcp`, name: 'Theirs private', visibility: 'private' });
+    await enroll(theirs.jar, theirs.org.slug, {
+      agent_url: `https://b.${theirs.domain}/mcp`,
+      name: 'Theirs private',
+      visibility: 'private',
+    });
 
     const page = await agentsPage(server.url, mine.jar);
     assert.match(page, /Mine private/);
@@ -116,9 +160,15 @@ eachEngine('dashboard agents', (engine) => {
     const other = await browse(mine.jar, `${server.url}/dashboard/agents?org=${theirs.org.slug}`);
     assert.equal(other.status, 404);
     assert.ok(!(await other.text()).includes(theirs.domain));
-    const manage = await browse(mine.jar, `${server.url}/dashboard/agents/manage?org=${theirs.org.slug}&agent_url=${encodeURIComponent(`https://a.${theirs.domain}/mcp`)}`);
+    const manage = await browse(
+      mine.jar,
+      `${server.url}/dashboard/agents/manage?org=${theirs.org.slug}&agent_url=${encodeURIComponent(`https://a.${theirs.domain}/mcp`)}`,
+    );
     assert.equal(manage.status, 404);
-    const viaOwn = await browse(mine.jar, `${server.url}/dashboard/agents/manage?org=${mine.org.slug}&agent_url=${encodeURIComponent(`https://a.${theirs.domain}/mcp`)}`);
+    const viaOwn = await browse(
+      mine.jar,
+      `${server.url}/dashboard/agents/manage?org=${mine.org.slug}&agent_url=${encodeURIComponent(`https://a.${theirs.domain}/mcp`)}`,
+    );
     assert.equal(viaOwn.status, 404, 'another organization’s agent is not managed from one’s own either');
   });
 
@@ -127,7 +177,10 @@ eachEngine('dashboard agents', (engine) => {
     const url = `https://change.${domain}/mcp`;
     await enroll(jar, org.slug, { agent_url: url, name: 'Before', description: 'Old words' });
 
-    const manage = await browse(jar, `${server.url}/dashboard/agents/manage?org=${org.slug}&agent_url=${encodeURIComponent(url)}`);
+    const manage = await browse(
+      jar,
+      `${server.url}/dashboard/agents/manage?org=${org.slug}&agent_url=${encodeURIComponent(url)}`,
+    );
     assert.equal(manage.status, 200);
     const html = await manage.text();
     assert.match(html, /<option value="public" selected>/);
@@ -135,13 +188,25 @@ eachEngine('dashboard agents', (engine) => {
     assert.match(html, />Old words<\/textarea>/);
     assert.match(html, /Probing: not probed yet/);
 
-    const form = { agent_url: url, type: 'sales', name: 'After', description: '', visibility: 'private', csrf: csrfOf(html), org: org.slug };
+    const form = {
+      agent_url: url,
+      type: 'sales',
+      name: 'After',
+      description: '',
+      visibility: 'private',
+      csrf: csrfOf(html),
+      org: org.slug,
+    };
     const res = await browse(jar, `${server.url}/dashboard/agents/change`, { form });
     assert.equal(res.status, 303);
     assert.equal(res.headers.get('location'), `/dashboard/agents?org=${org.slug}`);
     const [agent] = await agentsOf(org.slug);
     assert.deepEqual([agent!.name, agent!.description, agent!.visibility], ['After', null, 'private']);
-    assert.deepEqual(await feedEvents(url), ['agent.profile_updated', 'agent.removed'], 'leaving the public catalog is announced as a removal');
+    assert.deepEqual(
+      await feedEvents(url),
+      ['agent.profile_updated', 'agent.removed'],
+      'leaving the public catalog is announced as a removal',
+    );
     assert.match(await agentsPage(server.url, jar), /<td>After<br>.*?<td>private<\/td>/);
 
     const blank = await browse(jar, `${server.url}/dashboard/agents/change`, { form: { ...form, name: ' ' } });
@@ -167,7 +232,11 @@ eachEngine('dashboard agents', (engine) => {
     assert.equal(removed.headers.get('location'), `/dashboard/agents?org=${org.slug}`);
     assert.deepEqual(await agentsOf(org.slug), []);
     assert.deepEqual(await feedEvents(url), ['agent.profile_updated', 'agent.removed']);
-    assert.deepEqual(await server.db.query(`select 1 from registry_agent_probes where agent_url = $1`, [url]), [], 'its probes go with it');
+    assert.deepEqual(
+      await server.db.query(`select 1 from registry_agent_probes where agent_url = $1`, [url]),
+      [],
+      'its probes go with it',
+    );
   });
 
   it('lets no member of another organization change or remove an agent: 403, or 404 when it is private', async () => {
@@ -180,21 +249,37 @@ eachEngine('dashboard agents', (engine) => {
     const before = await agentsOf(owner.org.slug);
 
     const change = { type: 'sales', name: 'Hijacked', description: '', visibility: 'private' };
-    for (const [url, status] of [[shown, 403], [hidden, 404]] as const) {
+    for (const [url, status] of [
+      [shown, 403],
+      [hidden, 404],
+    ] as const) {
       // Acting for their own organization: the service's owner check answers, as the API's does.
-      const changed = await postAgentForm(server.url, intruder.jar, '/change', intruder.org.slug, { agent_url: url, ...change });
+      const changed = await postAgentForm(server.url, intruder.jar, '/change', intruder.org.slug, {
+        agent_url: url,
+        ...change,
+      });
       assert.equal(changed.status, status, `change ${url}`);
-      const removed = await postAgentForm(server.url, intruder.jar, '/remove', intruder.org.slug, { agent_url: url, confirm: 'yes' });
+      const removed = await postAgentForm(server.url, intruder.jar, '/remove', intruder.org.slug, {
+        agent_url: url,
+        confirm: 'yes',
+      });
       assert.equal(removed.status, status, `remove ${url}`);
       const text = await removed.text();
-      assert.match(text, status === 403 ? /only it may change or remove it/ : /No agent .* is enrolled by your organization/);
+      assert.match(
+        text,
+        status === 403 ? /only it may change or remove it/ : /No agent .* is enrolled by your organization/,
+      );
       // Naming the owner's organization instead: they are not a member of it.
       const csrf = csrfOf(await agentsPage(server.url, intruder.jar));
       for (const path of ['/change', '/remove']) {
-        const res = await browse(intruder.jar, `${server.url}/dashboard/agents${path}`, { form: { csrf, org: owner.org.slug, agent_url: url, confirm: 'yes', ...change } });
+        const res = await browse(intruder.jar, `${server.url}/dashboard/agents${path}`, {
+          form: { csrf, org: owner.org.slug, agent_url: url, confirm: 'yes', ...change },
+        });
         assert.equal(res.status, 403, `${path} naming the owner`);
       }
-      const enrolled = await browse(intruder.jar, `${server.url}/dashboard/agents`, { form: { csrf, org: owner.org.slug, agent_url: `https://other.${owner.domain}/mcp`, ...change } });
+      const enrolled = await browse(intruder.jar, `${server.url}/dashboard/agents`, {
+        form: { csrf, org: owner.org.slug, agent_url: `https://other.${owner.domain}/mcp`, ...change },
+      });
       assert.equal(enrolled.status, 403);
     }
     assert.deepEqual(await agentsOf(owner.org.slug), before);
@@ -206,22 +291,43 @@ eachEngine('dashboard agents', (engine) => {
     await enroll(jar, org.slug, { agent_url: url, name: 'Kept' });
     const before = await agentsOf(org.slug);
     const otherSession = csrfOf(await agentsPage(server.url, await signedInMember().then((m) => m.jar)));
-    const fields = { org: org.slug, agent_url: url, type: 'sales', name: 'Forged', description: '', visibility: 'private', confirm: 'yes' };
+    const fields = {
+      org: org.slug,
+      agent_url: url,
+      type: 'sales',
+      name: 'Forged',
+      description: '',
+      visibility: 'private',
+      confirm: 'yes',
+    };
 
     for (const csrf of [undefined, 'wrong', otherSession]) {
       for (const path of ['', '/change', '/remove']) {
-        const form = csrf === undefined ? { ...fields, agent_url: path ? url : `https://new.${domain}/mcp` } : { ...fields, csrf, agent_url: path ? url : `https://new.${domain}/mcp` };
+        const form =
+          csrf === undefined
+            ? { ...fields, agent_url: path ? url : `https://new.${domain}/mcp` }
+            : { ...fields, csrf, agent_url: path ? url : `https://new.${domain}/mcp` };
         const res = await browse(jar, `${server.url}/dashboard/agents${path}`, { form });
         assert.equal(res.status, 403, `${path || 'enroll'} with csrf ${csrf}`);
         assert.match(await res.text(), /did not come from this dashboard/);
       }
     }
     for (const path of ['', '/change', '/remove']) {
-      const res = await fetch(`${server.url}/dashboard/agents${path}`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
+      const res = await fetch(`${server.url}/dashboard/agents${path}`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields),
+      });
       assert.equal(res.status, 303);
       assert.equal(res.headers.get('location'), '/dashboard/login?next=/dashboard/agents');
     }
-    const text = await fetch(`${server.url}/dashboard/agents/change`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'text/plain', cookie: jar.header() }, body: new URLSearchParams({ ...fields, csrf: csrfOf(await agentsPage(server.url, jar)) }).toString() });
+    const text = await fetch(`${server.url}/dashboard/agents/change`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'text/plain', cookie: jar.header() },
+      body: new URLSearchParams({ ...fields, csrf: csrfOf(await agentsPage(server.url, jar)) }).toString(),
+    });
     assert.equal(text.status, 415, 'a body that is no form is refused before anything is read');
     assert.deepEqual(await agentsOf(org.slug), before);
   });

@@ -30,7 +30,9 @@ eachEngine('dashboard API keys', (engine) => {
     const jar = await signInAs(server.url, alice);
     const csrf = csrfOf(await keysPage(server.url, jar));
 
-    const res = await browse(jar, `${server.url}/dashboard/api-keys`, { form: { csrf, org: org.slug, name: 'CI <deploy>' } });
+    const res = await browse(jar, `${server.url}/dashboard/api-keys`, {
+      form: { csrf, org: org.slug, name: 'CI <deploy>' },
+    });
     assert.equal(res.status, 201);
     assert.equal(res.headers.get('cache-control'), 'no-store');
     const html = await res.text();
@@ -78,19 +80,35 @@ eachEngine('dashboard API keys', (engine) => {
     const key = await createKeyThroughPage(server.url, jar, org.slug, 'kept');
     const kept = await keyNamed(org.id, 'kept');
 
-    for (const csrf of [undefined, 'wrong', csrfOf(await keysPage(server.url, await signInAs(server.url, admin))).slice(1)]) {
+    for (const csrf of [
+      undefined,
+      'wrong',
+      csrfOf(await keysPage(server.url, await signInAs(server.url, admin))).slice(1),
+    ]) {
       const form = (fields: Record<string, string>) => (csrf === undefined ? fields : { ...fields, csrf });
-      const create = await browse(jar, `${server.url}/dashboard/api-keys`, { form: form({ org: org.slug, name: 'forged' }) });
+      const create = await browse(jar, `${server.url}/dashboard/api-keys`, {
+        form: form({ org: org.slug, name: 'forged' }),
+      });
       assert.equal(create.status, 403);
       const revoke = await browse(jar, `${server.url}/dashboard/api-keys/${kept.id}/revoke`, { form: form({}) });
       assert.equal(revoke.status, 403);
     }
     // Another session's token is no better than a wrong one.
     const otherSession = csrfOf(await keysPage(server.url, await signInAs(server.url, admin)));
-    assert.equal((await browse(jar, `${server.url}/dashboard/api-keys`, { form: { csrf: otherSession, org: org.slug, name: 'forged' } })).status, 403);
+    assert.equal(
+      (
+        await browse(jar, `${server.url}/dashboard/api-keys`, {
+          form: { csrf: otherSession, org: org.slug, name: 'forged' },
+        })
+      ).status,
+      403,
+    );
 
     const keys = await listKeys(server.db, org.id);
-    assert.deepEqual(keys.map((k) => [k.name, k.revoked_at]), [['kept', null]]);
+    assert.deepEqual(
+      keys.map((k) => [k.name, k.revoked_at]),
+      [['kept', null]],
+    );
     assert.equal((await save(key, 'dash-csrf.example')).status, 201);
   });
 
@@ -101,7 +119,9 @@ eachEngine('dashboard API keys', (engine) => {
     const memberJar = await signInAs(server.url, member);
     const memberPage = await keysPage(server.url, memberJar);
     assert.doesNotMatch(memberPage, /<select[^>]*name="role"/);
-    const refused = await browse(memberJar, `${server.url}/dashboard/api-keys`, { form: { csrf: csrfOf(memberPage), org: org.slug, name: 'sneaky', role: 'admin' } });
+    const refused = await browse(memberJar, `${server.url}/dashboard/api-keys`, {
+      form: { csrf: csrfOf(memberPage), org: org.slug, name: 'sneaky', role: 'admin' },
+    });
     assert.equal(refused.status, 403);
     assert.equal((await listKeys(server.db, org.id)).length, 0);
 
@@ -110,7 +130,9 @@ eachEngine('dashboard API keys', (engine) => {
     await createKeyThroughPage(server.url, adminJar, org.slug, 'ops', 'admin');
     assert.equal((await keyNamed(org.id, 'ops')).role, 'admin');
 
-    const blank = await browse(adminJar, `${server.url}/dashboard/api-keys`, { form: { csrf: csrfOf(await keysPage(server.url, adminJar)), org: org.slug, name: '   ' } });
+    const blank = await browse(adminJar, `${server.url}/dashboard/api-keys`, {
+      form: { csrf: csrfOf(await keysPage(server.url, adminJar)), org: org.slug, name: '   ' },
+    });
     assert.equal(blank.status, 400);
     assert.match(await blank.text(), /1 to 100 characters/);
   });
@@ -130,7 +152,10 @@ eachEngine('dashboard API keys', (engine) => {
 
     const bobsView = await keysPage(server.url, bobJar);
     assert.ok(bobsView.includes('alice key'), 'members see every key of their organization');
-    assert.ok(!bobsView.includes(`/dashboard/api-keys/${aliceRecord.id}/revoke`), 'but no Revoke button for others’ keys');
+    assert.ok(
+      !bobsView.includes(`/dashboard/api-keys/${aliceRecord.id}/revoke`),
+      'but no Revoke button for others’ keys',
+    );
     const refused = await revokeThroughPage(server.url, bobJar, aliceRecord.id);
     assert.equal(refused.status, 403);
     assert.equal((await keyNamed(org.id, 'alice key')).revoked_at, null);
@@ -169,9 +194,14 @@ eachEngine('dashboard API keys', (engine) => {
 
     const revoke = await revokeThroughPage(server.url, jar, theirRecord.id);
     assert.equal(revoke.status, 404);
-    const create = await browse(jar, `${server.url}/dashboard/api-keys`, { form: { csrf: csrfOf(page), org: theirs.slug, name: 'intruder' } });
+    const create = await browse(jar, `${server.url}/dashboard/api-keys`, {
+      form: { csrf: csrfOf(page), org: theirs.slug, name: 'intruder' },
+    });
     assert.equal(create.status, 403);
-    assert.deepEqual((await listKeys(server.db, theirs.id)).map((k) => [k.name, k.revoked_at]), [[theirRecord.name, null]]);
+    assert.deepEqual(
+      (await listKeys(server.db, theirs.id)).map((k) => [k.name, k.revoked_at]),
+      [[theirRecord.name, null]],
+    );
     assert.equal((await save(theirKey, 'dash-theirs.example')).status, 201);
 
     assert.equal((await revokeThroughPage(server.url, jar, 'not-a-uuid')).status, 404);
@@ -181,10 +211,10 @@ eachEngine('dashboard API keys', (engine) => {
     const first = await seedOrganization(server.db);
     const second = await seedOrganization(server.db);
     const user = await seedUser(server.db, { organization: first.slug, role: 'admin' });
-    await server.db.query(
-      `insert into memberships (organization_id, user_id, role) values ($1, $2, 'member')`,
-      [second.id, user.user.id],
-    );
+    await server.db.query(`insert into memberships (organization_id, user_id, role) values ($1, $2, 'member')`, [
+      second.id,
+      user.user.id,
+    ]);
     await createApiKeyFor(server.db, first.slug);
     const secondKey = await createApiKeyFor(server.db, second.slug);
     const jar = await signInAs(server.url, user);

@@ -62,7 +62,10 @@ eachEngine('dashboard in a real browser', (engine) => {
     await row.getByRole('button', { name: 'Revoke' }).click();
     await page.waitForURL(`${server.url}/dashboard/api-keys?org=${org.slug}`);
     assert.match(await page.locator('tr', { hasText: 'Production server' }).innerText(), /revoked/);
-    assert.equal(await page.locator('tr', { hasText: 'Production server' }).getByRole('button', { name: 'Revoke' }).count(), 0);
+    assert.equal(
+      await page.locator('tr', { hasText: 'Production server' }).getByRole('button', { name: 'Revoke' }).count(),
+      0,
+    );
 
     const refused = await saveWith(key);
     assert.equal(refused.status, 401);
@@ -100,7 +103,10 @@ eachEngine('dashboard in a real browser', (engine) => {
     await enroll('https://signals.agents-dash.example/mcp');
     await page.waitForURL(`${server.url}/dashboard/agents?org=${org.slug}`);
     const row = page.locator('tr', { hasText: 'Audience signals' });
-    assert.match(await row.innerText(), /signals\.agents-dash\.example\/mcp\s+signals\s+public\s+.*UTC\s+not probed yet/);
+    assert.match(
+      await row.innerText(),
+      /signals\.agents-dash\.example\/mcp\s+signals\s+public\s+.*UTC\s+not probed yet/,
+    );
 
     await row.getByRole('link', { name: 'Manage Audience signals' }).click();
     await page.getByLabel('Visibility').selectOption('members_only');
@@ -108,12 +114,19 @@ eachEngine('dashboard in a real browser', (engine) => {
     await page.waitForURL(`${server.url}/dashboard/agents?org=${org.slug}`);
     assert.match(await page.locator('tr', { hasText: 'Audience signals' }).innerText(), /members_only/);
 
-    await page.locator('tr', { hasText: 'Audience signals' }).getByRole('link', { name: 'Manage Audience signals' }).click();
+    await page
+      .locator('tr', { hasText: 'Audience signals' })
+      .getByRole('link', { name: 'Manage Audience signals' })
+      .click();
     const manageUrl = page.url();
     await page.getByRole('button', { name: 'Remove agent' }).click();
     // The browser holds an unticked confirmation back; nothing is sent.
     assert.equal(page.url(), manageUrl);
-    assert.equal(await page.locator('input[name="confirm"]:invalid').count(), 1, 'the unticked box is what holds it back');
+    assert.equal(
+      await page.locator('input[name="confirm"]:invalid').count(),
+      1,
+      'the unticked box is what holds it back',
+    );
     await page.getByLabel(/Yes, remove Audience signals/).check();
     await page.getByRole('button', { name: 'Remove agent' }).click();
     await page.waitForURL(`${server.url}/dashboard/agents?org=${org.slug}`);

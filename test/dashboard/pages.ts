@@ -24,7 +24,13 @@ export function csrfOf(html: string): string {
 }
 
 /** Creates a key through the page and returns it as shown, once. */
-export async function createKeyThroughPage(base: string, jar: CookieJar, org: string, name: string, role = 'member'): Promise<string> {
+export async function createKeyThroughPage(
+  base: string,
+  jar: CookieJar,
+  org: string,
+  name: string,
+  role = 'member',
+): Promise<string> {
   const csrf = csrfOf(await keysPage(base, jar, org));
   const res = await browse(jar, `${base}/dashboard/api-keys`, { form: { csrf, org, name, role } });
   assert.equal(res.status, 201, `creating a key answered ${res.status}`);
@@ -45,7 +51,13 @@ export async function agentsPage(base: string, jar: CookieJar, org?: string): Pr
 }
 
 /** Posts one of the agent pages' forms (`/dashboard/agents` + `path`) with the CSRF token of the organization's agents page. */
-export async function postAgentForm(base: string, jar: CookieJar, path: string, org: string, fields: Record<string, string>): Promise<Response> {
+export async function postAgentForm(
+  base: string,
+  jar: CookieJar,
+  path: string,
+  org: string,
+  fields: Record<string, string>,
+): Promise<Response> {
   const csrf = csrfOf(await agentsPage(base, jar, org));
   return browse(jar, `${base}/dashboard/agents${path}`, { form: { csrf, org, ...fields } });
 }

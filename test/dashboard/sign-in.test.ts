@@ -105,7 +105,9 @@ eachEngine('dashboard sign-in', (engine) => {
       ['/api/brands/save', '/dashboard/api-keys'],
     ];
     for (const [next, expected] of cases) {
-      const res = await browse(new CookieJar(), `${server.url}/dashboard/login`, { form: { email: alice.email, password: alice.password, next } });
+      const res = await browse(new CookieJar(), `${server.url}/dashboard/login`, {
+        form: { email: alice.email, password: alice.password, next },
+      });
       assert.equal(res.status, 303);
       assert.equal(res.headers.get('location'), expected, `next=${next}`);
     }
@@ -135,7 +137,9 @@ eachEngine('dashboard sign-in', (engine) => {
     const org = await seedOrganization(server.db);
     const alice = await seedUser(server.db, { organization: org.slug });
     const jar = await signInAs(server.url, alice);
-    await server.db.query(`update dashboard_sessions set expires_at = now() - interval '1 second' where user_id = $1`, [alice.user.id]);
+    await server.db.query(`update dashboard_sessions set expires_at = now() - interval '1 second' where user_id = $1`, [
+      alice.user.id,
+    ]);
     const res = await browse(jar, `${server.url}/dashboard/api-keys`);
     assert.equal(res.status, 303);
     assert.match(res.headers.get('location') ?? '', /^\/dashboard\/login/);

@@ -55,7 +55,9 @@ eachEngine('database', (engine) => {
       names.map((name) =>
         db.transaction(async (tx) => {
           await tx.query('insert into items (name) values ($1)', [name]);
-          const [{ n }] = (await tx.query<{ n: number }>('select count(*)::int as n from items where name = $1', [name])) as [{ n: number }];
+          const [{ n }] = (await tx.query<{ n: number }>('select count(*)::int as n from items where name = $1', [
+            name,
+          ])) as [{ n: number }];
           assert.equal(n, 1);
         }),
       ),

@@ -12,7 +12,9 @@ describe('likePattern: the substring pattern a search sends', () => {
   it('looks for the whole text up to maxLikeText characters, whatever it is made of', () => {
     const oneWord = 'a'.repeat(maxLikeText);
     assert.equal(likePattern(oneWord), `%${oneWord}%`);
-    const manyWords = Array.from({ length: 100 }, (_, i) => `w${i}`).join(' ').slice(0, maxLikeText);
+    const manyWords = Array.from({ length: 100 }, (_, i) => `w${i}`)
+      .join(' ')
+      .slice(0, maxLikeText);
     assert.equal(likePattern(manyWords), `%${manyWords}%`);
     const repeated = 'ab '.repeat(100).slice(0, maxLikeText);
     assert.equal(likePattern(repeated), `%${repeated}%`);

@@ -31,7 +31,11 @@ eachEngine('listening: sync', (engine) => {
       for (let sent = 1; sent <= 200; sent++) {
         await writer.query(`select pg_notify('sync_test', '')`);
         await listening.sync();
-        assert.equal(heard, sent, `notification ${sent} was committed before sync() and not delivered when it resolved`);
+        assert.equal(
+          heard,
+          sent,
+          `notification ${sent} was committed before sync() and not delivered when it resolved`,
+        );
       }
       // Concurrent callers share round trips, and each still sees what was committed before it.
       await writer.query(`select pg_notify('sync_test', '')`);

@@ -37,7 +37,10 @@ describe('loading migrations', () => {
   });
 
   it('rejects a gap in the numbering and a badly named file', async () => {
-    await assert.rejects(migrationsFrom({ '0001_a.sql': 'select 1', '0003_c.sql': 'select 1' }), /should be numbered 0002/);
+    await assert.rejects(
+      migrationsFrom({ '0001_a.sql': 'select 1', '0003_c.sql': 'select 1' }),
+      /should be numbered 0002/,
+    );
     await assert.rejects(migrationsFrom({ '1_a.sql': 'select 1' }), /NNNN_name\.sql/);
   });
 
@@ -57,7 +60,10 @@ eachEngine('migrations', (engine) => {
   it('applies pending steps once, in order, and records them', async () => {
     const list = await migrationsFrom(steps);
     assert.equal((await migrationStatus(db, list)).pending.length, 2);
-    assert.deepEqual((await migrate(db, list)).map((m) => m.version), [1, 2]);
+    assert.deepEqual(
+      (await migrate(db, list)).map((m) => m.version),
+      [1, 2],
+    );
     assert.deepEqual(await migrate(db, list), []);
     await db.query(`insert into widgets (id, name) values (1, 'w')`);
     const status = await migrationStatus(db, list);
@@ -68,26 +74,37 @@ eachEngine('migrations', (engine) => {
   it('applies only the new step when one is added', async () => {
     const list = await migrationsFrom(steps);
     await migrate(db, list.slice(0, 1));
-    assert.deepEqual((await migrate(db, list)).map((m) => m.version), [2]);
+    assert.deepEqual(
+      (await migrate(db, list)).map((m) => m.version),
+      [2],
+    );
   });
 
   it('leaves nothing behind when a step fails', async () => {
     const list = await migrationsFrom({ ...steps, '0003_broken.sql': 'alter table nowhere add column x int;' });
     await assert.rejects(migrate(db, list), /nowhere/);
-    const tables = await db.query(`select 1 from information_schema.tables where table_name in ('widgets', 'ap_migrations') and table_schema = current_schema()`);
+    const tables = await db.query(
+      `select 1 from information_schema.tables where table_name in ('widgets', 'ap_migrations') and table_schema = current_schema()`,
+    );
     assert.equal(tables.length, 0);
   });
 
   it('refuses to run when an applied step was edited', async () => {
     await migrate(db, await migrationsFrom(steps));
-    const edited = await migrationsFrom({ ...steps, '0002_add_name.sql': 'alter table widgets add column title text;' });
+    const edited = await migrationsFrom({
+      ...steps,
+      '0002_add_name.sql': 'alter table widgets add column title text;',
+    });
     await assert.rejects(migrate(db, edited), /was changed after it was applied/);
     await assert.rejects(migrationStatus(db, edited), /was changed after it was applied/);
   });
 
   it('refuses to run against a database newer than the build', async () => {
     await migrate(db, await migrationsFrom(steps));
-    await assert.rejects(migrate(db, await migrationsFrom({ '0001_create_widgets.sql': steps['0001_create_widgets.sql'] })), /newer than this build/);
+    await assert.rejects(
+      migrate(db, await migrationsFrom({ '0001_create_widgets.sql': steps['0001_create_widgets.sql'] })),
+      /newer than this build/,
+    );
   });
 
   it('applies each step exactly once when instances migrate at the same time', async () => {

@@ -13,7 +13,8 @@ async function modes(dir: string): Promise<Record<string, number>> {
     found[mode] = (found[mode] ?? 0) + 1;
   };
   await count(dir);
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) await count(path.join(entry.parentPath, entry.name));
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true }))
+    await count(path.join(entry.parentPath, entry.name));
   return found;
 }
 

@@ -21,10 +21,22 @@ describe('the capability boundary lint rule', () => {
 
   it("refuses another capability's sql.ts, service.ts and routes, at any depth", async () => {
     assert.ok(refused(await lint('src/registry/feed/peek.ts', importing('../brands/sql.ts')), 'registry/brands'));
-    assert.ok(refused(await lint('src/registry/feed/routes/peek.ts', importing('../../ownership/service.ts')), 'registry/ownership'));
+    assert.ok(
+      refused(
+        await lint('src/registry/feed/routes/peek.ts', importing('../../ownership/service.ts')),
+        'registry/ownership',
+      ),
+    );
     assert.ok(refused(await lint('src/dashboard/routes/peek.ts', importing('../../auth/accounts/sql.ts')), 'auth'));
-    assert.ok(refused(await lint('src/admin/peek.ts', importing('../registry/homographs/routes/list-reviews.ts')), 'registry/homographs'));
-    assert.ok(refused(await lint('src/agents/runtime/peek.ts', importing('../../registry/crawler/sql.ts')), 'registry/crawler'));
+    assert.ok(
+      refused(
+        await lint('src/admin/peek.ts', importing('../registry/homographs/routes/list-reviews.ts')),
+        'registry/homographs',
+      ),
+    );
+    assert.ok(
+      refused(await lint('src/agents/runtime/peek.ts', importing('../../registry/crawler/sql.ts')), 'registry/crawler'),
+    );
   });
 
   it("accepts another capability's index.ts, and a capability's own internals", async () => {

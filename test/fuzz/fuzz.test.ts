@@ -27,7 +27,14 @@ eachEngine('fuzz', (engine) => {
   });
 
   it(`answers ${budget === undefined ? 'a hostile case for every operation and tool' : `${budget} hostile cases`} with no 5xx, internal error, leak, write, SSRF or stall, each refusal in its catalogue's shape`, async () => {
-    const report = await fuzz({ base: server.url, db: server.db, credentials: server.credentials, bodyLimitBytes: server.bodyLimitBytes, seed, ...(budget !== undefined ? { budget } : {}) });
+    const report = await fuzz({
+      base: server.url,
+      db: server.db,
+      credentials: server.credentials,
+      bodyLimitBytes: server.bodyLimitBytes,
+      seed,
+      ...(budget !== undefined ? { budget } : {}),
+    });
     const untouched = report.targets.filter((t) => !report.perTarget.has(t));
     assert.deepEqual(untouched, [], 'the budget reaches every operation and tool at least once');
     assert.equal(report.failures.length, 0, formatReport(report, replayCommand(engine)));

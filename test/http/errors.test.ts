@@ -16,7 +16,8 @@ import { json } from '../support/http.ts';
  */
 eachEngine('error responses', (engine) => {
   let server: TestServer;
-  const rowCount = async () => (await server.db.query<{ n: number }>('select count(*)::int as n from probe_writes'))[0]!.n;
+  const rowCount = async () =>
+    (await server.db.query<{ n: number }>('select count(*)::int as n from probe_writes'))[0]!.n;
 
   before(async () => {
     server = await startTestServer(engine, { env: { BODY_LIMIT_BYTES: '1024' }, extend: addProbes });
@@ -27,7 +28,14 @@ eachEngine('error responses', (engine) => {
     await db.query('create table probe_writes (id serial primary key, domain text not null)');
     app.post(
       '/probe/writes',
-      { schema: { body: Type.Object({ domain: Type.String({ minLength: 1 }), count: Type.Optional(Type.Integer({ minimum: 1 })) }, { additionalProperties: false }) } },
+      {
+        schema: {
+          body: Type.Object(
+            { domain: Type.String({ minLength: 1 }), count: Type.Optional(Type.Integer({ minimum: 1 })) },
+            { additionalProperties: false },
+          ),
+        },
+      },
       async (request, reply) => {
         const { domain } = request.body as { domain: string };
         await db.query('insert into probe_writes (domain) values ($1)', [domain]);
@@ -46,7 +54,8 @@ eachEngine('error responses', (engine) => {
     app.get('/probe/items/:id', async () => ({ ok: true }));
   }
 
-  const post = (body: string, headers: Record<string, string>) => fetch(`${server.url}/probe/writes`, { method: 'POST', body, headers });
+  const post = (body: string, headers: Record<string, string>) =>
+    fetch(`${server.url}/probe/writes`, { method: 'POST', body, headers });
 
   it('accepts a well-formed JSON write (the probe works)', async () => {
     const res = await post('{"domain":"example.com"}', { 'content-type': 'application/json; charset=utf-8' });
@@ -74,7 +83,11 @@ eachEngine('error responses', (engine) => {
   });
 
   it('answers a wrong or missing content type with 415 and writes nothing', async () => {
-    for (const headers of [{ 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }, {}] as Record<string, string>[]) {
+    for (const headers of [
+      { 'content-type': 'text/plain' },
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      {},
+    ] as Record<string, string>[]) {
       const res = await post('{"domain":"example.com"}', headers);
       assert.equal(res.status, 415, JSON.stringify(headers));
       assert.deepEqual(await json(res), {
@@ -100,7 +113,10 @@ eachEngine('error responses', (engine) => {
     assert.match(body.message, /body\.domain/);
     assert.deepEqual(body.details[0], { in: 'body', field: 'domain', message: "must have required property 'domain'" });
     const extra = await json(await post('{"domain":"a.com","admin":true}', { 'content-type': 'application/json' }));
-    assert.deepEqual(extra.details.map((d: { field: string }) => d.field), ['admin']);
+    assert.deepEqual(
+      extra.details.map((d: { field: string }) => d.field),
+      ['admin'],
+    );
     assert.equal(await rowCount(), 1);
   });
 
@@ -125,11 +141,17 @@ eachEngine('error responses', (engine) => {
   });
 
   it('answers a request line or headers over the size limit with 431 headers_too_large', async () => {
-    for (const init of [{ path: `/probe/items/x?q=${'a'.repeat(20_000)}` }, { path: '/probe/items/x', headers: { 'x-filler': 'a'.repeat(20_000) } }]) {
+    for (const init of [
+      { path: `/probe/items/x?q=${'a'.repeat(20_000)}` },
+      { path: '/probe/items/x', headers: { 'x-filler': 'a'.repeat(20_000) } },
+    ]) {
       const res = await fetch(`${server.url}${init.path}`, { headers: init.headers ?? {} });
       assert.equal(res.status, 431);
       assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
-      assert.deepEqual(await json(res), { error: 'headers_too_large', message: 'The request line or headers are too large (the query string included).' });
+      assert.deepEqual(await json(res), {
+        error: 'headers_too_large',
+        message: 'The request line or headers are too large (the query string included).',
+      });
     }
   });
 
@@ -145,7 +167,11 @@ eachEngine('error responses', (engine) => {
     const res = await fetch(`${server.url}/probe/limited`);
     assert.equal(res.status, 429);
     assert.equal(res.headers.get('retry-after'), '42');
-    assert.deepEqual(await json(res), { error: 'rate_limited', message: 'Too many requests from this address.', retry_after: 42 });
+    assert.deepEqual(await json(res), {
+      error: 'rate_limited',
+      message: 'Too many requests from this address.',
+      retry_after: 42,
+    });
   });
 
   it('answers 410 with cursor_expired', async () => {

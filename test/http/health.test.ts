@@ -25,7 +25,11 @@ eachEngine('health', (engine) => {
     const res = await fetch(`${server.url}/readyz`);
     assert.equal(res.status, 200);
     const migrations = await loadMigrations();
-    assert.deepEqual(await json(res), { status: 'ready', engine: engine.name, migrations: { applied: migrations.length, pending: 0 } });
+    assert.deepEqual(await json(res), {
+      status: 'ready',
+      engine: engine.name,
+      migrations: { applied: migrations.length, pending: 0 },
+    });
   });
 });
 

@@ -72,7 +72,9 @@ describe('batched log destination', () => {
       const log = standardOutputLog();
       for (let i = 0; i < 500; i++) log.write('line ' + i + '\\n');
       process.exit(0);`;
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let stdout = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
     const [code] = (await once(child, 'close')) as [number | null];

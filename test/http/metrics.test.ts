@@ -28,7 +28,12 @@ eachEngine('metrics', (engine) => {
   it('keeps counting across scrapes, each request once', async () => {
     const probe = async () => (await fetch(`${server.url}/readyz`)).status;
     const statuses = [await probe(), await probe()];
-    const count = (text: string) => Number(new RegExp(`^http_requests_total\\{method="GET",route="/readyz",status="${statuses[0]}"\\} (\\d+)$`, 'm').exec(text)?.[1]);
+    const count = (text: string) =>
+      Number(
+        new RegExp(`^http_requests_total\\{method="GET",route="/readyz",status="${statuses[0]}"\\} (\\d+)$`, 'm').exec(
+          text,
+        )?.[1],
+      );
     assert.equal(count(await scrape()), 2);
     assert.equal(count(await scrape()), 2, 'a scrape alone adds nothing');
     await probe();

@@ -58,11 +58,16 @@ eachEngine('OpenAPI document', (engine) => {
       const operation = doc.paths[path]?.[route.method.toLowerCase()];
       assert.ok(operation, `${route.method} ${route.url} is in the document`);
       const declared = Object.keys(route.schema?.response ?? {});
-      assert.ok(declared.some((s) => s.startsWith('2')), `${route.method} ${route.url} declares its success response`);
+      assert.ok(
+        declared.some((s) => s.startsWith('2')),
+        `${route.method} ${route.url} declares its success response`,
+      );
       const listed = Object.keys(operation.responses);
-      for (const status of declared) assert.ok(listed.includes(status), `${route.method} ${route.url} lists its ${status}`);
+      for (const status of declared)
+        assert.ok(listed.includes(status), `${route.method} ${route.url} lists its ${status}`);
       // What the route's config implies is added: 400 and 500 always, 401/403 for auth, 429 for limits.
-      for (const status of listed.filter((s) => !declared.includes(s))) assert.ok(['400', '401', '403', '429', '500'].includes(status), `${route.method} ${route.url}: ${status}`);
+      for (const status of listed.filter((s) => !declared.includes(s)))
+        assert.ok(['400', '401', '403', '429', '500'].includes(status), `${route.method} ${route.url}: ${status}`);
       const config = (route as { config?: { auth?: string; rateLimit?: unknown[] } }).config ?? {};
       if (config.auth === 'required') assert.ok(listed.includes('401'), `${route.method} ${route.url} lists 401`);
       if (config.rateLimit?.length) assert.ok(listed.includes('429'), `${route.method} ${route.url} lists 429`);
@@ -72,14 +77,20 @@ eachEngine('OpenAPI document', (engine) => {
   it('names every operation once, and says which need a credential', () => {
     const ids: string[] = [];
     for (const [path, item] of Object.entries(doc.paths)) {
-      for (const [method, operation] of Object.entries(item) as Array<[string, { operationId?: string; security?: unknown[] }]>) {
+      for (const [method, operation] of Object.entries(item) as Array<
+        [string, { operationId?: string; security?: unknown[] }]
+      >) {
         assert.ok(operation.operationId, `${method} ${path} has an operationId`);
         ids.push(operation.operationId);
         assert.ok(Array.isArray(operation.security), `${method} ${path} says whether it needs a credential`);
       }
     }
     assert.equal(new Set(ids).size, ids.length, 'operationIds are unique');
-    assert.deepEqual(doc.paths['/healthz']?.get, { ...doc.paths['/healthz']?.get, operationId: 'getHealthz', security: [] });
+    assert.deepEqual(doc.paths['/healthz']?.get, {
+      ...doc.paths['/healthz']?.get,
+      operationId: 'getHealthz',
+      security: [],
+    });
   });
 
   it('includes OAuth client registration and the discovery documents', () => {
@@ -95,11 +106,18 @@ eachEngine('OpenAPI document', (engine) => {
       await writeFile(file, yamlText);
       // No telemetry, no update check, and any socket the linter opens fails: it must never reach the network.
       const noNetwork = `data:text/javascript,${encodeURIComponent("import net from 'node:net'; net.Socket.prototype.connect = function () { throw new Error('the OpenAPI lint must not use the network'); };")}`;
-      const { stdout } = await run(process.execPath, ['--import', noNetwork, redoclyCli, 'lint', '--extends', 'recommended', '--format', 'json', file], {
-        cwd: dir,
-        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
-      }).catch((err: { stdout?: string; stderr?: string }) => ({ stdout: err.stdout ?? '', stderr: err.stderr }));
-      const report = JSON.parse(stdout) as { totals: { errors: number; warnings: number }; problems: Array<{ ruleId: string; message: string; location: Array<{ pointer: string }> }> };
+      const { stdout } = await run(
+        process.execPath,
+        ['--import', noNetwork, redoclyCli, 'lint', '--extends', 'recommended', '--format', 'json', file],
+        {
+          cwd: dir,
+          env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
+        },
+      ).catch((err: { stdout?: string; stderr?: string }) => ({ stdout: err.stdout ?? '', stderr: err.stderr }));
+      const report = JSON.parse(stdout) as {
+        totals: { errors: number; warnings: number };
+        problems: Array<{ ruleId: string; message: string; location: Array<{ pointer: string }> }>;
+      };
       const problems = report.problems.map((p) => `${p.ruleId} ${p.location[0]?.pointer}: ${p.message}`);
       assert.deepEqual(problems, []);
       assert.deepEqual(report.totals, { ...report.totals, errors: 0, warnings: 0 });
@@ -109,7 +127,9 @@ eachEngine('OpenAPI document', (engine) => {
   });
 
   it('documents errors with the one error body', () => {
-    const errorResponse = doc.paths['/readyz']?.get?.responses['503'] as { content: Record<string, { schema: { $ref: string } }> };
+    const errorResponse = doc.paths['/readyz']?.get?.responses['503'] as {
+      content: Record<string, { schema: { $ref: string } }>;
+    };
     assert.equal(errorResponse.content['application/json']?.schema.$ref, '#/components/schemas/ErrorBody');
   });
 });

@@ -29,7 +29,10 @@ describe('ProbeCache', () => {
 
   it('keeps no failure, and at most its number of entries, oldest out first', async () => {
     const cache = new ProbeCache<number>(new ManualClock(), { ttlMs: 60_000, entries: 2, maxBytes: 1000 });
-    await assert.rejects(cache.get('down', () => Promise.reject(new Error('down'))), /down/);
+    await assert.rejects(
+      cache.get('down', () => Promise.reject(new Error('down'))),
+      /down/,
+    );
     assert.equal(await cache.get('down', async () => 1), 1, 'a failure is not kept');
     await cache.get('b', async () => 2);
     await cache.get('c', async () => 3);

@@ -35,7 +35,11 @@ class FakeStore implements CounterStore {
   }
 }
 
-async function appWith(store: CounterStore, rules: RateLimitRule[], clock = new ManualClock()): Promise<FastifyInstance> {
+async function appWith(
+  store: CounterStore,
+  rules: RateLimitRule[],
+  clock = new ManualClock(),
+): Promise<FastifyInstance> {
   const app = Fastify();
   enforceRateLimits(app, store, clock);
   registerErrorRendering(app);
@@ -43,7 +47,18 @@ async function appWith(store: CounterStore, rules: RateLimitRule[], clock = new 
   app.addHook('onRequest', async (request) => {
     const who = request.headers['x-who'];
     if (typeof who === 'string') {
-      request.principal = { kind: 'user', subject: who, displayName: who, organization: { organizationId: `org-of-${who}`, slug: 'o', role: 'member', apiTier: false, registryAdmin: false } };
+      request.principal = {
+        kind: 'user',
+        subject: who,
+        displayName: who,
+        organization: {
+          organizationId: `org-of-${who}`,
+          slug: 'o',
+          role: 'member',
+          apiTier: false,
+          registryAdmin: false,
+        },
+      };
     }
   });
   app.post('/limited', { config: { rateLimit: rules } }, async (request, reply) => {
@@ -65,7 +80,7 @@ describe('rate-limit hook', () => {
       { name: 'by-principal', max: 10, windowSeconds: 3600, by: 'principal' },
       { name: 'by-org', max: 10, windowSeconds: 3600, by: 'organization' },
       { name: 'by-domain', max: 10, windowSeconds: 300, by: 'domain' },
-      { name: 'by-fn', max: 10, windowSeconds: 5, by: (request) => (request.headers['x-tenant'] as string | undefined) },
+      { name: 'by-fn', max: 10, windowSeconds: 5, by: (request) => request.headers['x-tenant'] as string | undefined },
     ]);
     try {
       await app.inject({ method: 'POST', url: '/limited', payload: { domain: 'HTTPS://Example.COM./' } });
@@ -77,14 +92,21 @@ describe('rate-limit hook', () => {
         ],
       );
       store.takes.length = 0;
-      await app.inject({ method: 'GET', url: '/limited?domain=sub.example.org', headers: { 'x-who': 'alice', 'x-tenant': 't1' } });
-      assert.deepEqual(store.takes.map((h) => h.key), [
-        'by-ip:ip:127.0.0.1',
-        'by-principal:principal:user:alice',
-        'by-org:org:org-of-alice',
-        'by-domain:domain:sub.example.org',
-        'by-fn:t1',
-      ]);
+      await app.inject({
+        method: 'GET',
+        url: '/limited?domain=sub.example.org',
+        headers: { 'x-who': 'alice', 'x-tenant': 't1' },
+      });
+      assert.deepEqual(
+        store.takes.map((h) => h.key),
+        [
+          'by-ip:ip:127.0.0.1',
+          'by-principal:principal:user:alice',
+          'by-org:org:org-of-alice',
+          'by-domain:domain:sub.example.org',
+          'by-fn:t1',
+        ],
+      );
       store.takes.length = 0;
       await app.inject({ method: 'GET', url: '/free' });
       assert.deepEqual(store.takes, [], 'routes without limits never touch the store');
@@ -97,7 +119,12 @@ describe('rate-limit hook', () => {
     const store = new FakeStore();
     const app = await appWith(store, [{ name: 'crawl', max: 1, windowSeconds: 300, by: 'domain' }]);
     try {
-      for (const payload of [{ domain: 'not a domain' }, { domain: '10.0.0.1' }, { domain: 42 }, { other: 'example.com' }]) {
+      for (const payload of [
+        { domain: 'not a domain' },
+        { domain: '10.0.0.1' },
+        { domain: 42 },
+        { other: 'example.com' },
+      ]) {
         assert.equal((await app.inject({ method: 'POST', url: '/limited', payload })).statusCode, 200);
       }
       assert.deepEqual(store.takes, []);
@@ -109,19 +136,31 @@ describe('rate-limit hook', () => {
   it('answers 429 past a limit with the store’s wait rounded up, at least 1 second, counting the request against no rule', async () => {
     const store = new FakeStore();
     const clock = new ManualClock();
-    const app = await appWith(store, [
-      { name: 'first', max: 5, windowSeconds: 60, by: 'ip' },
-      { name: 'second', max: 1, windowSeconds: 60, by: 'ip' },
-      { name: 'third', max: 5, windowSeconds: 60, by: 'ip' },
-    ], clock);
+    const app = await appWith(
+      store,
+      [
+        { name: 'first', max: 5, windowSeconds: 60, by: 'ip' },
+        { name: 'second', max: 1, windowSeconds: 60, by: 'ip' },
+        { name: 'third', max: 5, windowSeconds: 60, by: 'ip' },
+      ],
+      clock,
+    );
     try {
       assert.equal((await app.inject({ method: 'GET', url: '/limited' })).statusCode, 200);
-      assert.deepEqual(store.takes.map((t) => t.nowMs), [clock.now().getTime(), clock.now().getTime(), clock.now().getTime()], 'times come from the injected clock');
+      assert.deepEqual(
+        store.takes.map((t) => t.nowMs),
+        [clock.now().getTime(), clock.now().getTime(), clock.now().getTime()],
+        'times come from the injected clock',
+      );
       store.retryAfterMs = 1_001;
       let res = await app.inject({ method: 'GET', url: '/limited' });
       assert.equal(res.statusCode, 429);
       assert.equal(res.headers['retry-after'], '2');
-      assert.deepEqual(res.json(), { error: 'rate_limited', message: 'Rate limit exceeded: 1 requests per minute.', retry_after: 2 });
+      assert.deepEqual(res.json(), {
+        error: 'rate_limited',
+        message: 'Rate limit exceeded: 1 requests per minute.',
+        retry_after: 2,
+      });
       assert.equal(store.counts.get('first:ip:127.0.0.1'), 1, 'the rule before the one exceeded gave its place back');
       assert.equal(store.counts.get('third:ip:127.0.0.1'), 1, 'rules after the one exceeded are not counted');
       store.retryAfterMs = 0;
@@ -138,7 +177,13 @@ describe('rate-limit hook', () => {
       { name: 'accepted', max: 1, windowSeconds: 300, by: 'domain', counts: 'accepted' },
       { name: 'every', max: 10, windowSeconds: 300, by: 'ip' },
     ]);
-    const send = (refuse?: number) => app.inject({ method: 'POST', url: '/limited', payload: { domain: 'example.com' }, headers: refuse ? { 'x-refuse': String(refuse) } : {} });
+    const send = (refuse?: number) =>
+      app.inject({
+        method: 'POST',
+        url: '/limited',
+        payload: { domain: 'example.com' },
+        headers: refuse ? { 'x-refuse': String(refuse) } : {},
+      });
     try {
       assert.equal((await send(400)).statusCode, 400);
       assert.equal((await send(422)).statusCode, 422);
@@ -167,7 +212,11 @@ describe('rate-limit hook', () => {
 /** The spec's crawl-request limit, one request per domain per 5 minutes, on a stand-in route. */
 const crawlLimit: RateLimitRule = { name: 'test-crawl', max: 1, windowSeconds: 300, by: 'domain' };
 
-async function startWithCrawlRoute(engine: TestEngine, clock: ManualClock, env: Record<string, string> = {}): Promise<TestServer> {
+async function startWithCrawlRoute(
+  engine: TestEngine,
+  clock: ManualClock,
+  env: Record<string, string> = {},
+): Promise<TestServer> {
   return startTestServer(engine, {
     env,
     deps: { clock },
@@ -175,7 +224,10 @@ async function startWithCrawlRoute(engine: TestEngine, clock: ManualClock, env: 
       app.post(
         '/test/crawl-request',
         {
-          schema: { hide: true, body: { type: 'object', required: ['domain'], properties: { domain: { type: 'string' } } } },
+          schema: {
+            hide: true,
+            body: { type: 'object', required: ['domain'], properties: { domain: { type: 'string' } } },
+          },
           config: { rateLimit: [crawlLimit] },
         },
         async (_request, reply) => reply.code(202).send({ accepted: true }),
@@ -200,7 +252,11 @@ function domainRuleSuite(engine: TestEngine, label: string, env: () => Record<st
     assert.equal(res.status, 429, 'the same domain written another way shares the budget');
     assert.equal(res.headers.get('retry-after'), '200');
     const body = await json(res);
-    assert.deepEqual(body, { error: 'rate_limited', message: 'Rate limit exceeded: 1 requests per 5 minutes.', retry_after: 200 });
+    assert.deepEqual(body, {
+      error: 'rate_limited',
+      message: 'Rate limit exceeded: 1 requests per 5 minutes.',
+      retry_after: 200,
+    });
     assert.equal((await crawl('other.example')).status, 202, 'another domain has its own budget');
   });
 
@@ -223,15 +279,24 @@ function domainRuleSuite(engine: TestEngine, label: string, env: () => Record<st
 eachEngine('rate limits by domain, logs in the database', (engine) => {
   const server = domainRuleSuite(engine, 'database', () => ({}));
   it('kept the logs in the database', async () => {
-    const rows = await server().db.query<{ key: string; n: number }>(`select key, cardinality(hits) as n from rate_limit_log where key like 'test-crawl:%' order by key`);
-    assert.deepEqual(rows.map((r) => r.key), ['test-crawl:domain:boundary.example', 'test-crawl:domain:example.com', 'test-crawl:domain:other.example']);
+    const rows = await server().db.query<{ key: string; n: number }>(
+      `select key, cardinality(hits) as n from rate_limit_log where key like 'test-crawl:%' order by key`,
+    );
+    assert.deepEqual(
+      rows.map((r) => r.key),
+      ['test-crawl:domain:boundary.example', 'test-crawl:domain:example.com', 'test-crawl:domain:other.example'],
+    );
   });
 });
 
 describe('[redis] rate limits by domain, logs in Redis', () => {
   const redis = isolatedRedis();
   after(() => redis.cleanup());
-  const server = domainRuleSuite(engines.find((e) => e.name === 'pglite')!, 'Redis', () => ({ REDIS_URL: redis.url }));
+  const server = domainRuleSuite(
+    engines.find((e) => e.name === 'pglite')!,
+    'Redis',
+    () => ({ REDIS_URL: redis.url }),
+  );
   it('kept the logs in Redis, not in the database', async () => {
     const raw = redis.client();
     const key = `${redis.prefix}ap:rate-log:test-crawl:domain:`;

@@ -9,7 +9,8 @@ it('logs one line per request at info, and the per-impression lookups only at de
   const lines: Array<Record<string, unknown>> = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of chunk.toString('utf8').split('\n').filter(Boolean))
+        lines.push(JSON.parse(line) as Record<string, unknown>);
       done();
     },
   });
@@ -25,7 +26,17 @@ it('logs one line per request at info, and the per-impression lookups only at de
     await app.inject('/missing');
     await app.close();
     // pino's levels: 30 info, 20 debug.
-    const expected = level === 'info' ? [['/page', 200, 30], [undefined, 404, 30]] : [['/page', 200, 30], ['/check', 200, 20], [undefined, 404, 30]];
+    const expected =
+      level === 'info'
+        ? [
+            ['/page', 200, 30],
+            [undefined, 404, 30],
+          ]
+        : [
+            ['/page', 200, 30],
+            ['/check', 200, 20],
+            [undefined, 404, 30],
+          ];
     assert.deepEqual(requests(), expected, `at LOG_LEVEL=${level}`);
   }
 });

@@ -10,14 +10,24 @@ describe('response serializer schemas', () => {
     const schema = {
       type: 'object',
       properties: {
-        results: { type: 'object', patternProperties: { '^.*$': { anyOf: [{ $ref: 'Entry#' }, { type: 'null' }], description: 'keyed by domain' } } },
+        results: {
+          type: 'object',
+          patternProperties: {
+            '^.*$': { anyOf: [{ $ref: 'Entry#' }, { type: 'null' }], description: 'keyed by domain' },
+          },
+        },
         cursor: { anyOf: [{ type: 'string' }, { type: 'null' }] },
       },
     };
     assert.deepEqual(nullableUnions(schema, refType), {
       type: 'object',
       properties: {
-        results: { type: 'object', patternProperties: { '^.*$': { $ref: 'Entry#', type: 'object', description: 'keyed by domain', nullable: true } } },
+        results: {
+          type: 'object',
+          patternProperties: {
+            '^.*$': { $ref: 'Entry#', type: 'object', description: 'keyed by domain', nullable: true },
+          },
+        },
         cursor: { type: 'string', nullable: true },
       },
     });

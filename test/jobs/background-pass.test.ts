@@ -44,9 +44,12 @@ describe('background pass', () => {
   it('reports a failed pass and runs again on the next wake', async () => {
     const errors: unknown[] = [];
     let calls = 0;
-    const pass = new BackgroundPass(async () => {
-      if (calls++ === 0) throw new Error('first fails');
-    }, (err) => errors.push(err));
+    const pass = new BackgroundPass(
+      async () => {
+        if (calls++ === 0) throw new Error('first fails');
+      },
+      (err) => errors.push(err),
+    );
     const first = pass.nextPass();
     pass.wake();
     await first;

@@ -35,7 +35,10 @@ describe('WorkPool', () => {
     await drained.fired;
     await pool.close();
     assert.equal(widest, 4);
-    assert.deepEqual([...done].sort((a, b) => a - b), Array.from({ length: 40 }, (_, i) => i));
+    assert.deepEqual(
+      [...done].sort((a, b) => a - b),
+      Array.from({ length: 40 }, (_, i) => i),
+    );
   });
 
   it('reports a failed item and keeps going; reports a failed claim and retries on the next wake', async () => {

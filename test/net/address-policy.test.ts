@@ -4,7 +4,15 @@ import { classifyAddress, isPublicAddress } from '../../src/net/address-policy.t
 
 describe('address policy', () => {
   it('lets global unicast through', () => {
-    for (const ip of ['8.8.8.8', '1.1.1.1', '93.184.215.14', '2606:4700::1111', '2a00:1450:4001:80b::200e', '::ffff:8.8.8.8', '64:ff9b::808:808']) {
+    for (const ip of [
+      '8.8.8.8',
+      '1.1.1.1',
+      '93.184.215.14',
+      '2606:4700::1111',
+      '2a00:1450:4001:80b::200e',
+      '::ffff:8.8.8.8',
+      '64:ff9b::808:808',
+    ]) {
       assert.deepEqual(classifyAddress(ip), { public: true, range: 'unicast' }, ip);
       assert.equal(isPublicAddress(ip), true, ip);
     }

@@ -39,7 +39,10 @@ describe('fetch allow list', () => {
   });
 
   it('accepts the same mapping twice', () => {
-    assert.deepEqual(parseAllowList('a.test=127.0.0.1:1,a.test=127.0.0.1:1').mapping('a.test'), { address: '127.0.0.1', port: 1 });
+    assert.deepEqual(parseAllowList('a.test=127.0.0.1:1,a.test=127.0.0.1:1').mapping('a.test'), {
+      address: '127.0.0.1',
+      port: 1,
+    });
   });
 
   it('throws on a malformed entry, naming it', () => {
@@ -60,7 +63,11 @@ describe('fetch allow list', () => {
       'pub.test=::1:9000',
     ];
     for (const entry of malformed) {
-      assert.throws(() => parseAllowList(`ok.test:80,${entry}`), (error: Error) => error.message.includes(`"${entry}"`), entry);
+      assert.throws(
+        () => parseAllowList(`ok.test:80,${entry}`),
+        (error: Error) => error.message.includes(`"${entry}"`),
+        entry,
+      );
     }
   });
 

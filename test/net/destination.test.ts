@@ -68,11 +68,17 @@ describe('checkHost', () => {
 });
 
 describe('checkAddressLiteral', () => {
-  const noLookups: FetchPolicy = { resolver: () => assert.fail('resolver called'), allow: parseAllowList('127.0.0.1:8443') };
+  const noLookups: FetchPolicy = {
+    resolver: () => assert.fail('resolver called'),
+    allow: parseAllowList('127.0.0.1:8443'),
+  };
 
   it('refuses a non-public literal, passes a public one and any name, without a lookup', () => {
     assert.throws(() => checkAddressLiteral('127.0.0.1', 443, noLookups), refusal('forbidden_address', 'loopback'));
-    assert.throws(() => checkAddressLiteral('::ffff:169.254.169.254', 443, noLookups), refusal('forbidden_address', 'linkLocal'));
+    assert.throws(
+      () => checkAddressLiteral('::ffff:169.254.169.254', 443, noLookups),
+      refusal('forbidden_address', 'linkLocal'),
+    );
     checkAddressLiteral('8.8.8.8', 443, noLookups);
     checkAddressLiteral('internal.test', 443, noLookups);
   });

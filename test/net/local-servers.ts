@@ -18,7 +18,10 @@ export interface LocalServerOptions {
   tls?: { key: Buffer; cert: Buffer };
 }
 
-export async function startLocalServer(handler: RequestListener, options: LocalServerOptions = {}): Promise<LocalServer> {
+export async function startLocalServer(
+  handler: RequestListener,
+  options: LocalServerOptions = {},
+): Promise<LocalServer> {
   const host = options.host ?? '127.0.0.1';
   const requests: IncomingMessage[] = [];
   const listener: RequestListener = (req, res) => {

@@ -31,7 +31,11 @@ describe('SafeFetch under the production policy', () => {
     });
     direct = new SafeFetch({ resolver, timeoutMs: 2000 });
     // Only the redirector is reachable, by a name, so no loopback address or port is on the list.
-    viaRedirect = new SafeFetch({ resolver, allow: parseAllowList(`origin.test=127.0.0.1:${redirector.port}`), timeoutMs: 2000 });
+    viaRedirect = new SafeFetch({
+      resolver,
+      allow: parseAllowList(`origin.test=127.0.0.1:${redirector.port}`),
+      timeoutMs: 2000,
+    });
   });
   after(async () => {
     await Promise.all([direct.close(), viaRedirect.close()]);
@@ -68,12 +72,19 @@ describe('SafeFetch under the production policy', () => {
 
   it('refuses each of them as a redirect target, connecting only to the redirector', async () => {
     for (const [url, range] of targets()) {
-      await assert.rejects(viaRedirect.fetch(`http://origin.test/?to=${encodeURIComponent(url)}`), refusedAs(range), url);
+      await assert.rejects(
+        viaRedirect.fetch(`http://origin.test/?to=${encodeURIComponent(url)}`),
+        refusedAs(range),
+        url,
+      );
     }
     const redirectorAddress = `127.0.0.1 ${redirector.port}`;
     // The log does see the connections undici opens.
     assert.ok(connections.attempts.includes(redirectorAddress));
-    assert.deepEqual(connections.attempts.filter((attempt) => attempt !== redirectorAddress), []);
+    assert.deepEqual(
+      connections.attempts.filter((attempt) => attempt !== redirectorAddress),
+      [],
+    );
   });
 
   it('refuses the same targets with the default resolver and no options at all', async () => {

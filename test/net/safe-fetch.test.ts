@@ -162,7 +162,10 @@ describe('SafeFetch with an allow list', () => {
   });
 
   it('tries the next checked address when one refuses the connection', async () => {
-    const fallback = new SafeFetch({ resolver: staticResolver({ 'two.test': ['127.0.0.2', '127.0.0.1'] }), allow: parseAllowList(`two.test:${pub.port}`) });
+    const fallback = new SafeFetch({
+      resolver: staticResolver({ 'two.test': ['127.0.0.2', '127.0.0.1'] }),
+      allow: parseAllowList(`two.test:${pub.port}`),
+    });
     const log = recordConnectionAttempts();
     try {
       assert.equal((await fallback.fetch(`http://two.test:${pub.port}/echo`)).status, 200);
@@ -193,7 +196,9 @@ describe('SafeFetch with an allow list', () => {
   });
 
   it('decodes text without a byte-order mark', async () => {
-    const bomServer = await startLocalServer((_req, res) => res.end(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"ok":true}')])));
+    const bomServer = await startLocalServer((_req, res) =>
+      res.end(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"ok":true}')])),
+    );
     const bomClient = new SafeFetch({ allow: parseAllowList(`bom.test=127.0.0.1:${bomServer.port}`) });
     try {
       assert.deepEqual((await bomClient.fetch('http://bom.test/')).json(), { ok: true });
@@ -210,7 +215,10 @@ describe('SafeFetch with an allow list', () => {
     });
 
     it('refuses a declared Content-Length over the cap before reading the body', async () => {
-      await assert.rejects(client.fetch('http://pub.test/sized?n=1001', { maxBytes: 1000 }), refusal('too_large', { host: 'pub.test' }));
+      await assert.rejects(
+        client.fetch('http://pub.test/sized?n=1001', { maxBytes: 1000 }),
+        refusal('too_large', { host: 'pub.test' }),
+      );
       await assert.rejects(client.fetch('http://pub.test/huge-declared'), refusal('too_large'));
     });
 
@@ -228,7 +236,10 @@ describe('SafeFetch with an allow list', () => {
   describe('timeout', () => {
     it('gives up on a server that never answers', async () => {
       const started = Date.now();
-      await assert.rejects(client.fetch('http://pub.test/silent', { timeoutMs: 300 }), refusal('timeout', { host: 'pub.test' }));
+      await assert.rejects(
+        client.fetch('http://pub.test/silent', { timeoutMs: 300 }),
+        refusal('timeout', { host: 'pub.test' }),
+      );
       assert.ok(Date.now() - started < 3000);
     });
 
@@ -269,7 +280,10 @@ describe('SafeFetch with an allow list', () => {
     it("refuses every redirect with redirect: 'error'", async () => {
       const before = cdn.requests.length;
       const to = encodeURIComponent('http://cdn.test/echo');
-      await assert.rejects(client.fetch(`http://pub.test/redirect?to=${to}`, { redirect: 'error' }), refusal('redirect_refused'));
+      await assert.rejects(
+        client.fetch(`http://pub.test/redirect?to=${to}`, { redirect: 'error' }),
+        refusal('redirect_refused'),
+      );
       assert.equal(cdn.requests.length, before);
     });
 
@@ -289,7 +303,10 @@ describe('SafeFetch with an allow list', () => {
 
     it('keeps method and body on 307 and 308', async () => {
       for (const status of [307, 308]) {
-        const res = await client.fetch(`http://pub.test/redirect?status=${status}&to=/echo`, { method: 'PUT', body: 'payload' });
+        const res = await client.fetch(`http://pub.test/redirect?status=${status}&to=/echo`, {
+          method: 'PUT',
+          body: 'payload',
+        });
         const sent = res.json() as { method: string; body: string };
         assert.deepEqual([sent.method, sent.body], ['PUT', 'payload'], String(status));
       }
@@ -297,10 +314,14 @@ describe('SafeFetch with an allow list', () => {
 
     it('drops credentials when a redirect leaves the origin', async () => {
       const headers = { authorization: 'Bearer secret', cookie: 'a=b', 'x-kept': 'yes' };
-      const same = (await client.fetch('http://pub.test/redirect?to=/echo', { headers })).json() as { headers: Record<string, string> };
+      const same = (await client.fetch('http://pub.test/redirect?to=/echo', { headers })).json() as {
+        headers: Record<string, string>;
+      };
       assert.equal(same.headers.authorization, 'Bearer secret');
       const to = encodeURIComponent('http://cdn.test/echo');
-      const other = (await client.fetch(`http://pub.test/redirect?to=${to}`, { headers })).json() as { headers: Record<string, string> };
+      const other = (await client.fetch(`http://pub.test/redirect?to=${to}`, { headers })).json() as {
+        headers: Record<string, string>;
+      };
       assert.equal(other.headers.authorization, undefined);
       assert.equal(other.headers.cookie, undefined);
       assert.equal(other.headers['x-kept'], 'yes');
@@ -308,9 +329,15 @@ describe('SafeFetch with an allow list', () => {
 
     it('checks every hop: a redirect to a loopback port not on the list is refused unconnected', async () => {
       const to = encodeURIComponent(`http://127.0.0.1:${outsider.port}/`);
-      await assert.rejects(client.fetch(`http://pub.test/redirect?to=${to}`), refusal('forbidden_address', { host: '127.0.0.1', range: 'loopback' }));
+      await assert.rejects(
+        client.fetch(`http://pub.test/redirect?to=${to}`),
+        refusal('forbidden_address', { host: '127.0.0.1', range: 'loopback' }),
+      );
       const viaName = encodeURIComponent(`http://localhost:${outsider.port}/`);
-      await assert.rejects(client.fetch(`http://pub.test/redirect?to=${viaName}`), refusal('dns_failure', { host: 'localhost' }));
+      await assert.rejects(
+        client.fetch(`http://pub.test/redirect?to=${viaName}`),
+        refusal('dns_failure', { host: 'localhost' }),
+      );
       assert.equal(outsider.requests.length, 0);
     });
 
@@ -322,7 +349,11 @@ describe('SafeFetch with an allow list', () => {
         ['http://[::1/', 'invalid_url'],
       ];
       for (const [to, reason] of cases) {
-        await assert.rejects(client.fetch(`http://pub.test/redirect?to=${encodeURIComponent(to)}`), refusal(reason), to);
+        await assert.rejects(
+          client.fetch(`http://pub.test/redirect?to=${encodeURIComponent(to)}`),
+          refusal(reason),
+          to,
+        );
       }
     });
 
@@ -355,7 +386,10 @@ describe('SafeFetch with an allow list', () => {
     }
 
     it('does not echo credentials in the message', async () => {
-      await assert.rejects(client.fetch('http://user:hunter2@pub.test/'), (error: Error) => !error.message.includes('hunter2'));
+      await assert.rejects(
+        client.fetch('http://user:hunter2@pub.test/'),
+        (error: Error) => !error.message.includes('hunter2'),
+      );
     });
   });
 
@@ -374,12 +408,17 @@ describe('SafeFetch over TLS to a mapped name', () => {
   let client: SafeFetch;
 
   before(async () => {
-    server = await startLocalServer((req, res) => res.end(`tls ${req.headers.host}`), { tls: { key: fixture('pub.test.key'), cert: fixture('pub.test.crt') } });
+    server = await startLocalServer((req, res) => res.end(`tls ${req.headers.host}`), {
+      tls: { key: fixture('pub.test.key'), cert: fixture('pub.test.crt') },
+    });
   });
   after(() => server.close());
 
   it('verifies the certificate against the requested name, not the address', async () => {
-    client = new SafeFetch({ allow: parseAllowList(`pub.test=127.0.0.1:${server.port},other.test=127.0.0.1:${server.port}`), ca: fixture('pub.test.crt') });
+    client = new SafeFetch({
+      allow: parseAllowList(`pub.test=127.0.0.1:${server.port},other.test=127.0.0.1:${server.port}`),
+      ca: fixture('pub.test.crt'),
+    });
     try {
       assert.equal((await client.fetch('https://pub.test/')).text(), 'tls pub.test');
       await assert.rejects(client.fetch('https://other.test/'), refusal('connection_failed'));

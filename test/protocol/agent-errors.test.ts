@@ -20,7 +20,16 @@ describe('agent error catalogue', () => {
   });
 
   it('keeps the agent-tasks spec codes and gives every code an error status and a message', () => {
-    for (const code of ['UNAUTHORIZED', 'INVALID_FORMAT_ID', 'SIGNAL_AGENT_SEGMENT_NOT_FOUND', 'ACTIVATION_FAILED', 'ALREADY_ACTIVATED', 'DEPLOYMENT_UNAUTHORIZED', 'AGENT_NOT_FOUND', 'AGENT_ACCESS_DENIED']) {
+    for (const code of [
+      'UNAUTHORIZED',
+      'INVALID_FORMAT_ID',
+      'SIGNAL_AGENT_SEGMENT_NOT_FOUND',
+      'ACTIVATION_FAILED',
+      'ALREADY_ACTIVATED',
+      'DEPLOYMENT_UNAUTHORIZED',
+      'AGENT_NOT_FOUND',
+      'AGENT_ACCESS_DENIED',
+    ]) {
       assert.ok(code in agentErrorCatalogue, code);
     }
     for (const [code, entry] of Object.entries(agentErrorCatalogue)) {

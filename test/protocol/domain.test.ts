@@ -69,21 +69,37 @@ describe('domain normalization', () => {
       (err: unknown) =>
         err instanceof ApError &&
         /Invalid publisher_domain "example\.com:443": a domain has no port/.test(err.message) &&
-        JSON.stringify(err.details) === JSON.stringify([{ in: 'body', field: 'publisher_domain', message: 'a domain has no port' }]),
+        JSON.stringify(err.details) ===
+          JSON.stringify([{ in: 'body', field: 'publisher_domain', message: 'a domain has no port' }]),
     );
     assert.throws(
       () => normalizeDomain('10.0.0.1'),
-      (err: unknown) => err instanceof ApError && JSON.stringify(err.details) === JSON.stringify([{ in: 'querystring', field: 'domain', message: 'IP addresses are not domains' }]),
+      (err: unknown) =>
+        err instanceof ApError &&
+        JSON.stringify(err.details) ===
+          JSON.stringify([{ in: 'querystring', field: 'domain', message: 'IP addresses are not domains' }]),
     );
   });
 
   it('refuses hosts the URL standard reads as IPv4 addresses (the last label is a number) with 400 invalid_domain', () => {
-    for (const input of ['0x7f.0.0.0x1', '10.0.0.0x1', '0xa9.0xfe.0xa9.0xfe', 'example.0x1', 'example.0X1', 'example.0x', '1.2.3', 'foo.123', 'foo.0177', '127.0.0.1.']) {
+    for (const input of [
+      '0x7f.0.0.0x1',
+      '10.0.0.0x1',
+      '0xa9.0xfe.0xa9.0xfe',
+      'example.0x1',
+      'example.0X1',
+      'example.0x',
+      '1.2.3',
+      'foo.123',
+      'foo.0177',
+      '127.0.0.1.',
+    ]) {
       const err = refused(input, 'invalid_domain');
       assert.match(err.details![0]!.message, /number/, input);
     }
     // A label that only starts like a number is a name: URLs read these as domains too.
-    for (const input of ['example.0xg', 'example.1a', '0x7f.example', 'foo.x1']) assert.equal(normalizeDomain(input), input);
+    for (const input of ['example.0xg', 'example.1a', '0x7f.example', 'foo.x1'])
+      assert.equal(normalizeDomain(input), input);
   });
 
   it('keeps plain ASCII names as they are (no IDNA processing) and refuses -- in the third and fourth positions', () => {
@@ -91,7 +107,10 @@ describe('domain normalization', () => {
     assert.equal(normalizeDomain('a--b.example'), 'a--b.example');
     assert.equal(normalizeDomain('abc--d.example'), 'abc--d.example');
     const err = refused('ab--cd.com', 'invalid_domain');
-    assert.match(err.message, /label "ab--cd" has hyphens in the third and fourth positions, which are reserved for encodings like xn--/);
+    assert.match(
+      err.message,
+      /label "ab--cd" has hyphens in the third and fourth positions, which are reserved for encodings like xn--/,
+    );
   });
 });
 
@@ -159,7 +178,9 @@ describe('internationalized names (IDNA 2008, UTS #46 non-transitional)', () => 
   it('refuses labels mixing scripts with 400 domain_mixed_script, naming the label and the scripts', () => {
     const cyrillic = refused('pаypal.com', 'domain_mixed_script'); // Cyrillic а (U+0430)
     assert.match(cyrillic.message, /: label "pаypal" mixes Latin and Cyrillic\.$/);
-    assert.deepEqual(cyrillic.details, [{ in: 'querystring', field: 'domain', message: 'label "pаypal" mixes Latin and Cyrillic' }]);
+    assert.deepEqual(cyrillic.details, [
+      { in: 'querystring', field: 'domain', message: 'label "pаypal" mixes Latin and Cyrillic' },
+    ]);
     const greek = refused('pαypal.com', 'domain_mixed_script'); // Greek α
     assert.match(greek.message, /label "pαypal" mixes Latin and Greek/);
     // the punycode form of a mixed-script label is refused the same way
@@ -223,12 +244,21 @@ describe('internationalized names (IDNA 2008, UTS #46 non-transitional)', () => 
         err.code === 'domain_disallowed_characters' &&
         err.message === 'Invalid domains.3 "☃.com": label "☃" contains U+2603 "☃", which IDNA 2008 does not allow.' &&
         JSON.stringify(errorBody(err).details) ===
-          JSON.stringify([{ in: 'body', field: 'domains.3', message: 'label "☃" contains U+2603 "☃", which IDNA 2008 does not allow' }]),
+          JSON.stringify([
+            {
+              in: 'body',
+              field: 'domains.3',
+              message: 'label "☃" contains U+2603 "☃", which IDNA 2008 does not allow',
+            },
+          ]),
     );
   });
 
   it('spells out invisible code points in messages', () => {
-    assert.match(refused('a\u200Db.com', 'domain_disallowed_characters').message, /label "a<U\+200D>b" contains U\+200D,/);
+    assert.match(
+      refused('a\u200Db.com', 'domain_disallowed_characters').message,
+      /label "a<U\+200D>b" contains U\+200D,/,
+    );
   });
 
   it('shows stored names in Unicode, but keeps refused labels in punycode', () => {
@@ -238,7 +268,8 @@ describe('internationalized names (IDNA 2008, UTS #46 non-transitional)', () => 
     assert.equal(toUnicodeDomain('xn--pypal-4ve.com'), 'xn--pypal-4ve.com'); // mixed script
     assert.equal(toUnicodeDomain('xn--n3h.com'), 'xn--n3h.com'); // ☃
     assert.equal(toUnicodeDomain('xn--zz.com'), 'xn--zz.com'); // undecodable
-    for (const domain of ['bücher.de', '例え.jp', 'مثال.إختبار']) assert.equal(toUnicodeDomain(normalizeDomain(domain)), domain);
+    for (const domain of ['bücher.de', '例え.jp', 'مثال.إختبار'])
+      assert.equal(toUnicodeDomain(normalizeDomain(domain)), domain);
   });
 
   it('lists the scripts of a label', () => {

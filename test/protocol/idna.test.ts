@@ -43,10 +43,18 @@ describe('IDNA 2008 processing (idnaToAscii)', () => {
 
   it('refuses symbols, emoji and punctuation, which UTS #46 accepts but IDNA 2008 does not', () => {
     for (const ch of ['☃', '😀', '💩', '♥', '✓', '©', '¡', '§', '«', '€', '🇺', '⌘', '★', '\u20D0', '\u{1D11E}']) {
-      assert.notEqual(tr46.toASCII(`a${ch}.com`, IDNA_OPTIONS), null, `UTS #46 alone accepts U+${ch.codePointAt(0)!.toString(16)}`);
+      assert.notEqual(
+        tr46.toASCII(`a${ch}.com`, IDNA_OPTIONS),
+        null,
+        `UTS #46 alone accepts U+${ch.codePointAt(0)!.toString(16)}`,
+      );
       refuses(`a${ch}.com`, 'domain_disallowed_characters', /which IDNA 2008 does not allow/);
     }
-    refuses('☃.com', 'domain_disallowed_characters', /^label "☃" contains U\+2603 "☃", which IDNA 2008 does not allow$/);
+    refuses(
+      '☃.com',
+      'domain_disallowed_characters',
+      /^label "☃" contains U\+2603 "☃", which IDNA 2008 does not allow$/,
+    );
     refuses('xn--n3h.com', 'domain_disallowed_characters', /^label "xn--n3h" \("☃"\) contains U\+2603/);
   });
 
@@ -84,7 +92,11 @@ describe('IDNA 2008 processing (idnaToAscii)', () => {
     refuses('עבריתabc.com', 'domain_disallowed_characters', /^label "עבריתabc" breaks the IDNA 2008 bidi rule/);
     refuses('abcעברית.com', 'domain_disallowed_characters', /bidi rule/);
     refuses('1abc.עברית', 'domain_disallowed_characters', /^label "1abc" breaks the IDNA 2008 bidi rule/);
-    refuses('xn--abc-tpe4b0c2br.com', 'domain_disallowed_characters', /^label "xn--abc-tpe4b0c2br" \("עבריתabc"\) breaks/);
+    refuses(
+      'xn--abc-tpe4b0c2br.com',
+      'domain_disallowed_characters',
+      /^label "xn--abc-tpe4b0c2br" \("עבריתabc"\) breaks/,
+    );
   });
 
   it('checks hyphens (CheckHyphens) on the Unicode form', () => {
@@ -110,7 +122,11 @@ describe('IDNA 2008 processing (idnaToAscii)', () => {
 
   it('refuses mixed-script labels, also given in punycode', () => {
     refuses('pаypal.com', 'domain_mixed_script', /^label "pаypal" mixes Latin and Cyrillic$/);
-    refuses('xn--pypal-4ve.com', 'domain_mixed_script', /^label "xn--pypal-4ve" \("pаypal"\) mixes Latin and Cyrillic$/);
+    refuses(
+      'xn--pypal-4ve.com',
+      'domain_mixed_script',
+      /^label "xn--pypal-4ve" \("pаypal"\) mixes Latin and Cyrillic$/,
+    );
     refuses('pαypal.com', 'domain_mixed_script', /mixes Latin and Greek/);
     refuses('аpple-αpple.com', 'domain_mixed_script', /mixes Cyrillic, Latin and Greek/);
     accepts('яндекс.рф', 'xn--d1acpjx3f.xn--p1ai');
@@ -135,7 +151,21 @@ describe('scripts of a label (UTS #39 Highly Restrictive)', () => {
   });
 
   it('allows one script, and the Japanese, Chinese and Korean mixes with Latin', () => {
-    for (const label of ['paypal', 'яндекс', 'βόλος', '例え', 'ラーメン', 'abcかな漢字カナ', 'ㄅ中文', 'abc中文ㄅ', '한국어', '한국어漢字abc', 'abー', '123', 'ٱلعربية']) {
+    for (const label of [
+      'paypal',
+      'яндекс',
+      'βόλος',
+      '例え',
+      'ラーメン',
+      'abcかな漢字カナ',
+      'ㄅ中文',
+      'abc中文ㄅ',
+      '한국어',
+      '한국어漢字abc',
+      'abー',
+      '123',
+      'ٱلعربية',
+    ]) {
       assert.equal(mixedScripts(label), undefined, label);
     }
   });
@@ -151,7 +181,12 @@ describe('scripts of a label (UTS #39 Highly Restrictive)', () => {
   });
 
   it('knows the script of every code point of this runtime', () => {
-    const any = new RegExp(`[${knownScripts().map((name) => `\\p{sc=${name}}`).join('')}]`, 'u');
+    const any = new RegExp(
+      `[${knownScripts()
+        .map((name) => `\\p{sc=${name}}`)
+        .join('')}]`,
+      'u',
+    );
     const missing: string[] = [];
     for (let cp = 0; cp <= 0x10ffff && missing.length < 10; cp++) {
       if (cp >= 0xd800 && cp <= 0xdfff) continue;

@@ -10,7 +10,10 @@ describe('recent answers', () => {
     const recent = new RecentAnswers<number>(3);
     for (const [i, input] of ['a', 'b', 'c', 'd'].entries()) assert.equal(recent.set(input, i), i);
     assert.equal(recent.get('a'), undefined);
-    assert.deepEqual(['b', 'c', 'd'].map((input) => recent.get(input)), [1, 2, 3]);
+    assert.deepEqual(
+      ['b', 'c', 'd'].map((input) => recent.get(input)),
+      [1, 2, 3],
+    );
   });
 
   it('request agent URLs answer as canonicalAgentUrl, asked once or again', () => {
@@ -20,7 +23,8 @@ describe('recent answers', () => {
   });
 
   it('request domains answer as normalizeDomain, and each refusal names its own field', () => {
-    for (let time = 0; time < 2; time++) assert.equal(normalizeRequestDomain('HTTPS://Example.COM./'), normalizeDomain('HTTPS://Example.COM./'));
+    for (let time = 0; time < 2; time++)
+      assert.equal(normalizeRequestDomain('HTTPS://Example.COM./'), normalizeDomain('HTTPS://Example.COM./'));
     for (const field of ['domain', 'checks.3.publisher_domain']) {
       assert.throws(
         () => normalizeRequestDomain('bad..example', { field, in: 'body' }),

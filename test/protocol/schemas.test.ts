@@ -49,7 +49,8 @@ function examplesOf(schema: Record<string, unknown>): unknown[] {
 const clone = <T>(value: T): T => structuredClone(value);
 
 /** Issues come in schema order, which a re-synced schema may change. */
-const sorted = <T extends { path: string }>(issues: T[]): T[] => [...issues].sort((a, b) => a.path.localeCompare(b.path));
+const sorted = <T extends { path: string }>(issues: T[]): T[] =>
+  [...issues].sort((a, b) => a.path.localeCompare(b.path));
 
 function inlineAdagents() {
   return {
@@ -78,7 +79,9 @@ function inlineAdagents() {
         url: 'https://ssp.example.com/ap',
         authorized_for: 'CTV inventory of partner publishers',
         authorization_type: 'publisher_properties',
-        publisher_properties: [{ publisher_domain: 'metropolis.example', selection_type: 'by_tag', property_tags: ['ctv'] }],
+        publisher_properties: [
+          { publisher_domain: 'metropolis.example', selection_type: 'by_tag', property_tags: ['ctv'] },
+        ],
       },
     ],
     last_updated: '2026-02-15T09:30:00Z',
@@ -88,7 +91,9 @@ function inlineAdagents() {
 describe('vendored schemas', () => {
   it('are byte-identical to ../shared/schemas', (t) => {
     if (!existsSync(sharedSchemasDir)) {
-      t.diagnostic(`${sharedSchemasDir} is absent, so the vendored copies in ${schemasDir} cannot be compared; they are used as they are`);
+      t.diagnostic(
+        `${sharedSchemasDir} is absent, so the vendored copies in ${schemasDir} cannot be compared; they are used as they are`,
+      );
       return;
     }
     const shared = filesUnder(sharedSchemasDir);
@@ -135,7 +140,10 @@ describe('adagents.json validation', () => {
 
   it('accepts an inline file and a reference file', () => {
     assert.deepEqual(validateSchema(ADAGENTS_SCHEMA_ID, inlineAdagents()), { valid: true, errors: [] });
-    const reference = { authoritative_location: 'https://cdn.network.example/adagents.json', last_updated: '2026-02-01T00:00:00Z' };
+    const reference = {
+      authoritative_location: 'https://cdn.network.example/adagents.json',
+      last_updated: '2026-02-01T00:00:00Z',
+    };
     assert.deepEqual(validateSchema(ADAGENTS_SCHEMA_ID, reference), { valid: true, errors: [] });
   });
 
@@ -144,7 +152,13 @@ describe('adagents.json validation', () => {
     Object.assign(doc.authorized_agents[0]!, { authorized_for: 5 });
     assert.deepEqual(validateSchema(ADAGENTS_SCHEMA_ID, doc), {
       valid: false,
-      errors: [{ path: '$.authorized_agents[0].authorized_for', pointer: '/authorized_agents/0/authorized_for', message: 'must be string' }],
+      errors: [
+        {
+          path: '$.authorized_agents[0].authorized_for',
+          pointer: '/authorized_agents/0/authorized_for',
+          message: 'must be string',
+        },
+      ],
     });
   });
 
@@ -152,7 +166,11 @@ describe('adagents.json validation', () => {
     const doc = inlineAdagents();
     delete (doc.authorized_agents[0] as Partial<(typeof doc.authorized_agents)[0]>).property_ids;
     assert.deepEqual(validateSchema(ADAGENTS_SCHEMA_ID, doc).errors, [
-      { path: '$.authorized_agents[0].property_ids', pointer: '/authorized_agents/0/property_ids', message: 'is required' },
+      {
+        path: '$.authorized_agents[0].property_ids',
+        pointer: '/authorized_agents/0/property_ids',
+        message: 'is required',
+      },
     ]);
   });
 
@@ -171,7 +189,11 @@ describe('adagents.json validation', () => {
       { publisher_domain: 'metropolis.example', selection_type: 'by_id', property_tags: ['ctv'] },
     ];
     assert.deepEqual(validateSchema(ADAGENTS_SCHEMA_ID, doc).errors, [
-      { path: '$.authorized_agents[1].publisher_properties[0].property_ids', pointer: '/authorized_agents/1/publisher_properties/0/property_ids', message: 'is required' },
+      {
+        path: '$.authorized_agents[1].publisher_properties[0].property_ids',
+        pointer: '/authorized_agents/1/publisher_properties/0/property_ids',
+        message: 'is required',
+      },
     ]);
   });
 
@@ -181,9 +203,17 @@ describe('adagents.json validation', () => {
     doc.authorized_agents[0]!.delegation_type = 'owner';
     doc.last_updated = 'yesterday';
     assert.deepEqual(sorted(validateSchema(ADAGENTS_SCHEMA_ID, doc).errors), [
-      { path: '$.authorized_agents[0].delegation_type', pointer: '/authorized_agents/0/delegation_type', message: 'must be one of "direct", "delegated", "ad_network"' },
+      {
+        path: '$.authorized_agents[0].delegation_type',
+        pointer: '/authorized_agents/0/delegation_type',
+        message: 'must be one of "direct", "delegated", "ad_network"',
+      },
       { path: '$.last_updated', pointer: '/last_updated', message: 'must be a valid date-time' },
-      { path: '$.properties[0].property_id', pointer: '/properties/0/property_id', message: 'must match pattern "^[a-z0-9_]+$"' },
+      {
+        path: '$.properties[0].property_id',
+        pointer: '/properties/0/property_id',
+        message: 'must match pattern "^[a-z0-9_]+$"',
+      },
     ]);
   });
 
@@ -197,8 +227,16 @@ describe('adagents.json validation', () => {
   });
 
   it('judges a reference file as one', () => {
-    const { errors } = validateSchema(ADAGENTS_SCHEMA_ID, { authoritative_location: 'http://cdn.network.example/adagents.json' });
-    assert.deepEqual(errors, [{ path: '$.authoritative_location', pointer: '/authoritative_location', message: 'must match pattern "^https://"' }]);
+    const { errors } = validateSchema(ADAGENTS_SCHEMA_ID, {
+      authoritative_location: 'http://cdn.network.example/adagents.json',
+    });
+    assert.deepEqual(errors, [
+      {
+        path: '$.authoritative_location',
+        pointer: '/authoritative_location',
+        message: 'must match pattern "^https://"',
+      },
+    ]);
   });
 
   it('says so when a file matches both variants', () => {
@@ -213,8 +251,12 @@ describe('adagents.json validation', () => {
   });
 
   it('judges a file that shows no intent as an inline one', () => {
-    assert.deepEqual(validateSchema(ADAGENTS_SCHEMA_ID, {}).errors, [{ path: '$.authorized_agents', pointer: '/authorized_agents', message: 'is required' }]);
-    assert.deepEqual(validateSchema(ADAGENTS_SCHEMA_ID, []).errors, [{ path: '$', pointer: '', message: 'must be object' }]);
+    assert.deepEqual(validateSchema(ADAGENTS_SCHEMA_ID, {}).errors, [
+      { path: '$.authorized_agents', pointer: '/authorized_agents', message: 'is required' },
+    ]);
+    assert.deepEqual(validateSchema(ADAGENTS_SCHEMA_ID, []).errors, [
+      { path: '$', pointer: '', message: 'must be object' },
+    ]);
   });
 });
 
@@ -302,7 +344,11 @@ describe('change feed validation', () => {
     const bad = clone(page);
     delete (bad.events[0]!.payload as Partial<typeof event.payload>).classification;
     assert.deepEqual(validateSchema(REGISTRY_FEED_RESPONSE_SCHEMA_ID, bad).errors, [
-      { path: '$.events[0].payload.classification', pointer: '/events/0/payload/classification', message: 'is required' },
+      {
+        path: '$.events[0].payload.classification',
+        pointer: '/events/0/payload/classification',
+        message: 'is required',
+      },
     ]);
   });
 
@@ -330,19 +376,32 @@ describe('JSON paths', () => {
 
 describe('published schema errata', () => {
   it('lets a format name standard and custom macros, which the published oneOf refused for matching both (adcp#5099)', () => {
-    const format = (macros: unknown[]) => ({ format_id: { agent_url: 'https://creative.example/mcp', id: 'banner' }, name: 'Banner', supported_macros: macros });
-    assert.deepEqual(validateSchema('/schemas/3.0.6/core/format.json', format(['CACHEBUSTER', 'CLICK_URL', 'PUBLISHER_SECTION'])), { valid: true, errors: [] });
+    const format = (macros: unknown[]) => ({
+      format_id: { agent_url: 'https://creative.example/mcp', id: 'banner' },
+      name: 'Banner',
+      supported_macros: macros,
+    });
+    assert.deepEqual(
+      validateSchema('/schemas/3.0.6/core/format.json', format(['CACHEBUSTER', 'CLICK_URL', 'PUBLISHER_SECTION'])),
+      { valid: true, errors: [] },
+    );
     const refused = validateSchema('/schemas/3.0.6/core/format.json', format(['CACHEBUSTER', 42]));
     assert.equal(refused.valid, false);
     assert.deepEqual([...new Set(refused.errors.map((e) => e.path))], ['$.supported_macros[1]']);
-    const published = readJson(join(schemasDir, '3.0.6/core/format.json')) as { properties: { supported_macros: { items: Record<string, unknown> } } };
+    const published = readJson(join(schemasDir, '3.0.6/core/format.json')) as {
+      properties: { supported_macros: { items: Record<string, unknown> } };
+    };
     assert.ok('oneOf' in published.properties.supported_macros.items, 'the vendored file itself is left as published');
   });
 });
 
 describe('the creative asset union, checked by asset_type', () => {
-  const manifest = (asset: unknown) => ({ format_id: { agent_url: 'https://creative.example/mcp', id: 'display_300x250' }, assets: { slot: asset } });
-  const errorsOf = (asset: unknown) => validateSchema('/schemas/3.0.6/core/creative-manifest.json', manifest(asset)).errors;
+  const manifest = (asset: unknown) => ({
+    format_id: { agent_url: 'https://creative.example/mcp', id: 'display_300x250' },
+    assets: { slot: asset },
+  });
+  const errorsOf = (asset: unknown) =>
+    validateSchema('/schemas/3.0.6/core/creative-manifest.json', manifest(asset)).errors;
 
   it('accepts each kind of asset by the schema its asset_type names', () => {
     for (const asset of [
@@ -351,13 +410,23 @@ describe('the creative asset union, checked by asset_type', () => {
       { asset_type: 'url', url: 'https://brand.example/landing' },
       { asset_type: 'html', content: '<div>ad</div>' },
       { asset_type: 'vast', delivery_type: 'url', url: 'https://ads.example/vast.xml' },
-    ]) assert.deepEqual(errorsOf(asset), [], JSON.stringify(asset));
+    ])
+      assert.deepEqual(errorsOf(asset), [], JSON.stringify(asset));
   });
 
   it('answers what is wrong with an asset as the one schema it names sees it', () => {
-    assert.deepEqual(errorsOf({ asset_type: 'image', url: 5, width: 300, height: 250 }), [{ path: '$.assets.slot.url', pointer: '/assets/slot/url', message: 'must be string' }]);
-    assert.deepEqual(errorsOf({ asset_type: 'text' }), [{ path: '$.assets.slot.content', pointer: '/assets/slot/content', message: 'is required' }]);
-    assert.deepEqual(errorsOf({ url: 'https://cdn.example/a.png' }), [{ path: '$.assets.slot.asset_type', pointer: '/assets/slot/asset_type', message: 'is required' }]);
-    assert.match(errorsOf({ asset_type: 'imag', url: 'https://cdn.example/a.png' })[0]!.message, /must be one of "image"/);
+    assert.deepEqual(errorsOf({ asset_type: 'image', url: 5, width: 300, height: 250 }), [
+      { path: '$.assets.slot.url', pointer: '/assets/slot/url', message: 'must be string' },
+    ]);
+    assert.deepEqual(errorsOf({ asset_type: 'text' }), [
+      { path: '$.assets.slot.content', pointer: '/assets/slot/content', message: 'is required' },
+    ]);
+    assert.deepEqual(errorsOf({ url: 'https://cdn.example/a.png' }), [
+      { path: '$.assets.slot.asset_type', pointer: '/assets/slot/asset_type', message: 'is required' },
+    ]);
+    assert.match(
+      errorsOf({ asset_type: 'imag', url: 'https://cdn.example/a.png' })[0]!.message,
+      /must be one of "image"/,
+    );
   });
 });

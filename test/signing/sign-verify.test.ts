@@ -88,13 +88,18 @@ for (const type of ['ed25519', 'p256'] as const) {
       const { verifier, signed, delivered } = setup(keys);
       assert.ok((await verifier.verify(delivered({ headers: new Headers(signed.headers) }))).ok);
       const { verifier: other, signed: again, delivered: deliver2 } = setup(keys);
-      const lower = Object.fromEntries(Object.entries(again.headers).map(([name, value]) => [name.toLowerCase(), value]));
+      const lower = Object.fromEntries(
+        Object.entries(again.headers).map(([name, value]) => [name.toLowerCase(), value]),
+      );
       assert.ok((await other.verify(deliver2({ headers: lower }))).ok);
     });
 
     it('an altered body is a digest mismatch', async () => {
       const { verifier, delivered } = setup(keys);
-      assert.equal(await codeOf(verifier.verify(delivered({ body: BODY.replace('completed', 'failed') }))), 'webhook_signature_digest_mismatch');
+      assert.equal(
+        await codeOf(verifier.verify(delivered({ body: BODY.replace('completed', 'failed') }))),
+        'webhook_signature_digest_mismatch',
+      );
     });
 
     it('an altered covered header (content-type) invalidates the signature', async () => {
@@ -151,7 +156,11 @@ for (const type of ['ed25519', 'p256'] as const) {
         clock,
       });
       assert.equal(await codeOf(wrongPurpose.verify(delivered())), 'webhook_signature_key_purpose_invalid');
-      const unknown = createWebhookVerifier({ resolveKey: async () => undefined, replayCache: new InMemoryReplayCache(), clock });
+      const unknown = createWebhookVerifier({
+        resolveKey: async () => undefined,
+        replayCache: new InMemoryReplayCache(),
+        clock,
+      });
       assert.equal(await codeOf(unknown.verify(delivered())), 'webhook_signature_key_unknown');
       const revoked = createWebhookVerifier({
         resolveKey: async () => keys.publicJwk,
@@ -181,18 +190,30 @@ for (const type of ['ed25519', 'p256'] as const) {
       // Once the first nonce's retention is over, the key has room again.
       clock.advance((signed.params.expires - signed.params.created + 61) * 1000);
       const later = signWebhook({ method: 'POST', url: URL_, body: BODY }, keys.privateJwk, { clock });
-      assert.equal(await codeOf(verifier.verify({ method: 'POST', url: URL_, headers: later.headers, body: BODY })), 'ok');
+      assert.equal(
+        await codeOf(verifier.verify({ method: 'POST', url: URL_, headers: later.headers, body: BODY })),
+        'ok',
+      );
     });
 
     it('a Signature in standard base64, or without its Signature-Input, is malformed', async () => {
       const { verifier, signed, delivered } = setup(keys);
       const bytes = Buffer.from(signed.headers.Signature.slice('sig1=:'.length, -1), 'base64url');
       const standard = { ...signed.headers, Signature: `sig1=:${bytes.toString('base64')}:` };
-      assert.equal(await codeOf(verifier.verify(delivered({ headers: standard }))), 'webhook_signature_header_malformed');
+      assert.equal(
+        await codeOf(verifier.verify(delivered({ headers: standard }))),
+        'webhook_signature_header_malformed',
+      );
       const { 'Signature-Input': _input, ...withoutInput } = signed.headers;
-      assert.equal(await codeOf(verifier.verify(delivered({ headers: withoutInput }))), 'webhook_signature_header_malformed');
+      assert.equal(
+        await codeOf(verifier.verify(delivered({ headers: withoutInput }))),
+        'webhook_signature_header_malformed',
+      );
       const { Signature: _signature, ...withoutSignature } = signed.headers;
-      assert.equal(await codeOf(verifier.verify(delivered({ headers: withoutSignature }))), 'webhook_signature_header_malformed');
+      assert.equal(
+        await codeOf(verifier.verify(delivered({ headers: withoutSignature }))),
+        'webhook_signature_header_malformed',
+      );
     });
 
     it('emits the profile parameters under label sig1', () => {
@@ -214,7 +235,9 @@ for (const type of ['ed25519', 'p256'] as const) {
       const signature = /^sig1=:([A-Za-z0-9_-]+):$/.exec(headers.Signature);
       assert.ok(signature, 'Signature is sig1 in base64url without padding');
       assert.equal(Buffer.from(signature[1]!, 'base64url').length, 64, 'raw 64-byte signature (r||s for ES256)');
-      assert.ok(signed.signatureBase.endsWith(`"@signature-params": ${headers['Signature-Input'].slice('sig1='.length)}`));
+      assert.ok(
+        signed.signatureBase.endsWith(`"@signature-params": ${headers['Signature-Input'].slice('sig1='.length)}`),
+      );
     });
 
     it('uses a fresh nonce per signature and honours a shorter window', () => {
@@ -236,11 +259,16 @@ describe('signer refusals', () => {
     assert.throws(() => signWebhook(request, keys.publicJwk as WebhookSigningKey), TypeError);
     assert.throws(() => signWebhook(request, { ...keys.privateJwk, ap_use: 'request-signing' }), TypeError);
     assert.throws(() => signWebhook(request, { ...keys.privateJwk, alg: 'ES256' }), TypeError);
-    assert.throws(() => signWebhook({ ...request, url: 'https://[fe80::1%25eth0]/p' }, keys.privateJwk), { name: 'TargetUriError' });
+    assert.throws(() => signWebhook({ ...request, url: 'https://[fe80::1%25eth0]/p' }, keys.privateJwk), {
+      name: 'TargetUriError',
+    });
   });
 
   it('signs the Content-Type the request already has', () => {
-    const signed = signWebhook({ ...request, headers: { 'content-type': 'application/cloudevents+json' } }, keys.privateJwk);
+    const signed = signWebhook(
+      { ...request, headers: { 'content-type': 'application/cloudevents+json' } },
+      keys.privateJwk,
+    );
     assert.equal(signed.headers['Content-Type'], 'application/cloudevents+json');
     assert.match(signed.signatureBase, /^"content-type": application\/cloudevents\+json$/m);
   });

@@ -84,7 +84,8 @@ function verifierFor(vector: Vector) {
     assert.equal(replayCache.record(keyid, nonce, now + 3600, now), 'recorded');
   }
   if (state.per_keyid_cap_filled_for !== undefined) {
-    for (let i = 0; i < TEST_CAP; i++) replayCache.record(state.per_keyid_cap_filled_for, `prefill-${i}`, now + 3600, now);
+    for (let i = 0; i < TEST_CAP; i++)
+      replayCache.record(state.per_keyid_cap_filled_for, `prefill-${i}`, now + 3600, now);
     assert.equal(replayCache.isFull(state.per_keyid_cap_filled_for, now), true);
   }
 
@@ -110,7 +111,9 @@ function incoming(vector: Vector): IncomingWebhook {
 describe('vendored test vectors', () => {
   it('are byte-identical to ../shared/test-vectors', (t) => {
     if (!existsSync(SHARED)) {
-      t.diagnostic(`${SHARED.pathname} is absent, so the vendored vectors cannot be compared; they are used as they are`);
+      t.diagnostic(
+        `${SHARED.pathname} is absent, so the vendored vectors cannot be compared; they are used as they are`,
+      );
       return;
     }
     const jsonUnder = (root: URL): string[] =>
@@ -118,7 +121,10 @@ describe('vendored test vectors', () => {
     const shared = jsonUnder(SHARED);
     assert.deepEqual(jsonUnder(VENDORED), shared, 'the file lists differ; run scripts/sync-test-vectors.sh');
     for (const file of shared) {
-      assert.ok(readFileSync(new URL(file, VENDORED)).equals(readFileSync(new URL(file, SHARED))), `${file} differs; run scripts/sync-test-vectors.sh`);
+      assert.ok(
+        readFileSync(new URL(file, VENDORED)).equals(readFileSync(new URL(file, SHARED))),
+        `${file} differs; run scripts/sync-test-vectors.sh`,
+      );
     }
   });
 });
@@ -193,7 +199,13 @@ describe('webhook-signing conformance vectors', () => {
 describe('@target-uri canonicalization cases (shared with request signing)', () => {
   const cases = present
     ? readJson<{
-        cases: { name: string; input_url: string; expected_target_uri?: string; expected_authority?: string; reject?: boolean }[];
+        cases: {
+          name: string;
+          input_url: string;
+          expected_target_uri?: string;
+          expected_authority?: string;
+          reject?: boolean;
+        }[];
       }>(CANONICALIZATION).cases
     : [];
   it('finds the cases', () => assert.ok(cases.length > 0, `no canonicalization cases at ${CANONICALIZATION.pathname}`));

@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory, type Client as A2aClient } from '@a2a-js/sdk/client';
+import {
+  ClientFactory,
+  ClientFactoryOptions,
+  JsonRpcTransportFactory,
+  type Client as A2aClient,
+} from '@a2a-js/sdk/client';
 import type { Tenant } from '../../src/agents/runtime/index.ts';
 import { asAdmin } from './server.ts';
 import { skillRequest } from '../../src/client/agents/index.ts';
@@ -27,7 +32,12 @@ export function testTenant() {
       {
         name: 'echo',
         description: 'Answers the message it was given.',
-        input: { type: 'object', properties: { message: { type: 'string', maxLength: 100 } }, required: ['message'], additionalProperties: false },
+        input: {
+          type: 'object',
+          properties: { message: { type: 'string', maxLength: 100 } },
+          required: ['message'],
+          additionalProperties: false,
+        },
         mutates: false,
         handler: async (args) => ({ message: args['message'] }),
       },
@@ -82,7 +92,9 @@ export function testTenant() {
           if (!failedOnce.has(name)) {
             failedOnce.add(name);
             // As a database that went away mid-call fails a task: a retry may succeed.
-            throw Object.assign(new Error('first attempt fails: terminating connection due to administrator command'), { code: '57P01' });
+            throw Object.assign(new Error('first attempt fails: terminating connection due to administrator command'), {
+              code: '57P01',
+            });
           }
           return { created: name };
         },
@@ -93,30 +105,50 @@ export function testTenant() {
 }
 
 /** The official MCP SDK client, connected over Streamable HTTP to `<base><path>/mcp`. */
-export async function mcpClient(base: string, path = '/test', headers: Record<string, string> = asAdmin): Promise<Client> {
+export async function mcpClient(
+  base: string,
+  path = '/test',
+  headers: Record<string, string> = asAdmin,
+): Promise<Client> {
   const client = new Client({ name: 'ap-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${base}${path}/mcp`), { requestInit: { headers } }));
   return client;
 }
 
 /** The official A2A SDK client for the tenant at `<base><path>`, sending the credential on every call. */
-export async function a2aClient(base: string, path = '/test', headers: Record<string, string> = asAdmin): Promise<A2aClient> {
+export async function a2aClient(
+  base: string,
+  path = '/test',
+  headers: Record<string, string> = asAdmin,
+): Promise<A2aClient> {
   const authenticated: typeof fetch = (input, init) => {
     const merged = new Headers(init?.headers);
     for (const [name, value] of Object.entries(headers)) merged.set(name, value);
     return fetch(input, { ...init, headers: merged });
   };
-  const factory = new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl: authenticated })] }));
+  const factory = new ClientFactory(
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      transports: [new JsonRpcTransportFactory({ fetchImpl: authenticated })],
+    }),
+  );
   return factory.createFromUrl(base, `${path}/.well-known/agent-card.json`);
 }
 
 /** Sends a message naming a skill and its parameters; resolves to the answer, a Message or (for a task that goes on) a Task. */
-export function sendSkill(client: A2aClient, skill: string, parameters: Record<string, unknown>): ReturnType<A2aClient['sendMessage']> {
+export function sendSkill(
+  client: A2aClient,
+  skill: string,
+  parameters: Record<string, unknown>,
+): ReturnType<A2aClient['sendMessage']> {
   return client.sendMessage(skillRequest(skill, parameters));
 }
 
 /** Sends a message naming a skill and its parameters; returns the data of the answer's first part. */
-export async function callSkill(client: A2aClient, skill: string, parameters: Record<string, unknown>): Promise<Record<string, unknown>> {
+export async function callSkill(
+  client: A2aClient,
+  skill: string,
+  parameters: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
   const answer = await sendSkill(client, skill, parameters);
   if (!('parts' in answer)) throw new Error(`expected a message, got a task: ${JSON.stringify(answer)}`);
   const content = answer.parts[0]?.content;

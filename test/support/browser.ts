@@ -26,9 +26,13 @@ export function launchBrowser(): Promise<Browser> {
  * error is thrown: left running, it would keep the test process alive until the runner's timeout
  * (as it did when Chromium was missing).
  */
-export async function startServerWithBrowser(engine: TestEngine, options?: TestServerOptions): Promise<{ server: TestServer; browser: Browser }> {
+export async function startServerWithBrowser(
+  engine: TestEngine,
+  options?: TestServerOptions,
+): Promise<{ server: TestServer; browser: Browser }> {
   const [started, launched] = await Promise.allSettled([startTestServer(engine, options), launchBrowser()]);
-  if (started.status === 'fulfilled' && launched.status === 'fulfilled') return { server: started.value, browser: launched.value };
+  if (started.status === 'fulfilled' && launched.status === 'fulfilled')
+    return { server: started.value, browser: launched.value };
   if (started.status === 'fulfilled') await started.value.close();
   if (launched.status === 'fulfilled') await launched.value.close();
   throw started.status === 'rejected' ? started.reason : (launched as PromiseRejectedResult).reason;

@@ -53,7 +53,16 @@ export async function serveAp(args: string[], env: Record<string, string> = {}):
     // No crawl worker unless asked: it would fetch saved domains through the system's DNS. An
     // empty registry unless asked: the demo would fill an embedded database on its first start.
     // No agents unless asked, as most tests are of the registry alone.
-    env: { ...process.env, LOG_LEVEL: 'info', CRAWL_WORKER: 'false', PROBE_WORKER: 'false', AGENT_PROFILE_EVENTS: 'false', AP_DEMO: 'false', AGENTS: 'false', ...env },
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'info',
+      CRAWL_WORKER: 'false',
+      PROBE_WORKER: 'false',
+      AGENT_PROFILE_EVENTS: 'false',
+      AP_DEMO: 'false',
+      AGENTS: 'false',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: string[] = [];
@@ -65,7 +74,13 @@ export async function serveAp(args: string[], env: Record<string, string> = {}):
   const url = await new Promise<string>((resolve, reject) => {
     // Only a hang turns into a failure here: a busy machine can take well over 30 s to start one,
     // so the bound sits just under the test runner's own timeout (120 s).
-    const timer = setTimeout(() => reject(new Error(`ap serve did not start in time: ${stderr}; its last log lines:\n${logs.slice(-10).join('\n')}`)), 100_000);
+    const timer = setTimeout(
+      () =>
+        reject(
+          new Error(`ap serve did not start in time: ${stderr}; its last log lines:\n${logs.slice(-10).join('\n')}`),
+        ),
+      100_000,
+    );
     lines.on('line', (line) => {
       logs.push(line);
       for (const listener of listeners) listener(line);
@@ -120,7 +135,9 @@ export function untilLogged(servers: readonly ServingAp[], check: () => boolean)
 
 /** Resolves once `server` says its authorization index caught up: what `/readyz` waits for. */
 export function untilReady(server: ServingAp): Promise<void> {
-  return untilLogged([server], () => server.logs.some((line) => line.includes('authorization index caught up with the feed')));
+  return untilLogged([server], () =>
+    server.logs.some((line) => line.includes('authorization index caught up with the feed')),
+  );
 }
 
 export interface RunningAp {
@@ -159,7 +176,10 @@ export function startAp(args: string[], env: Record<string, string> = {}): Runni
     async line(stream, pattern) {
       let found: string | undefined;
       await arrivals.until(() => (found = lines[stream].find((l) => pattern.test(l))) !== undefined || exited);
-      if (found === undefined) throw new Error(`ap ${args.join(' ')} exited before writing ${pattern} on ${stream}:\n${lines.stderr.join('\n')}`);
+      if (found === undefined)
+        throw new Error(
+          `ap ${args.join(' ')} exited before writing ${pattern} on ${stream}:\n${lines.stderr.join('\n')}`,
+        );
       return found;
     },
     async stop(signal = 'SIGTERM') {

@@ -25,20 +25,36 @@ export interface ContractAnswer {
   body: Json;
 }
 
-export async function startContractRegistry(engine: TestEngine, options: TestServerOptions = {}): Promise<ContractRegistry> {
+export async function startContractRegistry(
+  engine: TestEngine,
+  options: TestServerOptions = {},
+): Promise<ContractRegistry> {
   const server = await startTestServer(engine, { ...options, env: { AP_DEMO: 'true', ...options.env } });
   const organization = await seedOrganization(server.db, { apiTier: true });
   const apiKey = await createApiKeyFor(server.db, organization.slug);
-  const headers = (anonymous: boolean | undefined): Record<string, string> => ({ accept: 'application/json', ...(anonymous ? {} : { authorization: `Bearer ${apiKey}` }) });
+  const headers = (anonymous: boolean | undefined): Record<string, string> => ({
+    accept: 'application/json',
+    ...(anonymous ? {} : { authorization: `Bearer ${apiKey}` }),
+  });
   // Documents that are not JSON (the OpenAPI YAML, /metrics) answer an empty body: their status is what counts here.
-  const answer = async (res: Response): Promise<ContractAnswer> => ({ status: res.status, body: /json/.test(res.headers.get('content-type') ?? '') ? await json(res) : (await res.text(), {}) });
+  const answer = async (res: Response): Promise<ContractAnswer> => ({
+    status: res.status,
+    body: /json/.test(res.headers.get('content-type') ?? '') ? await json(res) : (await res.text(), {}),
+  });
   return {
     server,
     apiKey,
     organization: organization.slug,
-    get: async (path, { anonymous } = {}) => answer(await fetch(`${server.url}${path}`, { headers: headers(anonymous) })),
+    get: async (path, { anonymous } = {}) =>
+      answer(await fetch(`${server.url}${path}`, { headers: headers(anonymous) })),
     post: async (path, body, { anonymous } = {}) =>
-      answer(await fetch(`${server.url}${path}`, { method: 'POST', headers: { ...headers(anonymous), 'content-type': 'application/json' }, body: JSON.stringify(body) })),
+      answer(
+        await fetch(`${server.url}${path}`, {
+          method: 'POST',
+          headers: { ...headers(anonymous), 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }),
+      ),
     close: () => server.close(),
   };
 }

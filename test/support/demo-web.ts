@@ -32,21 +32,37 @@ export interface DemoWeb {
 
 export async function startDemoWeb(): Promise<DemoWeb> {
   const files = new Map(loadWorld().publishers.map((p) => [p.domain, JSON.stringify(p.document)]));
-  const tls = createHttpsServer({ key: readFileSync(new URL('demo-publishers.key', fixtures)), cert: readFileSync(new URL('demo-publishers.crt', fixtures)) }, (req, res) => {
-    const host = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
-    const file = files.get(host);
-    if (req.url !== '/.well-known/adagents.json' || file === undefined) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not here');
-    res.writeHead(200, { 'content-type': 'application/json' }).end(file);
-  });
+  const tls = createHttpsServer(
+    {
+      key: readFileSync(new URL('demo-publishers.key', fixtures)),
+      cert: readFileSync(new URL('demo-publishers.crt', fixtures)),
+    },
+    (req, res) => {
+      const host = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
+      const file = files.get(host);
+      if (req.url !== '/.well-known/adagents.json' || file === undefined)
+        return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not here');
+      res.writeHead(200, { 'content-type': 'application/json' }).end(file);
+    },
+  );
 
   let target: URL | undefined;
   const gateway = http.createServer((req, res) => {
     if (!target) return void res.writeHead(503).end();
     // Host stays the published name, which the deployment serves (its PUBLIC_URL).
-    const upstream = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, authorization: `Bearer ${publicTestCredential}` } }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = http.request(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, authorization: `Bearer ${publicTestCredential}` },
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
   });
@@ -64,7 +80,11 @@ export async function startDemoWeb(): Promise<DemoWeb> {
     fetcher,
     publishers: [...files.keys()],
     agentsOrigin,
-    agents: { sales: `${agentsOrigin}/sales/mcp`, creative: `${agentsOrigin}/creative/mcp`, signals: `${agentsOrigin}/signals/mcp` },
+    agents: {
+      sales: `${agentsOrigin}/sales/mcp`,
+      creative: `${agentsOrigin}/creative/mcp`,
+      signals: `${agentsOrigin}/signals/mcp`,
+    },
     pointAt: (serverUrl) => void (target = new URL(serverUrl)),
     close: async () => {
       await fetcher.close();

@@ -21,7 +21,15 @@ export async function startDns(): Promise<TestDns> {
       const values = question ? txt.get(question.name.toLowerCase()) : undefined;
       if (!question || !values) response.header.rcode = 3;
       // The published types ask for a Resource instance; the encoder takes plain records like this one.
-      else for (const data of values) response.answers.push({ name: question.name, type: dns2.Packet.TYPE.TXT, class: dns2.Packet.CLASS.IN, ttl: 1, data } as unknown as dns2.Packet.Resource);
+      else
+        for (const data of values)
+          response.answers.push({
+            name: question.name,
+            type: dns2.Packet.TYPE.TXT,
+            class: dns2.Packet.CLASS.IN,
+            ttl: 1,
+            data,
+          } as unknown as dns2.Packet.Resource);
       void send(response);
     },
   });

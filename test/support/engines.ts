@@ -84,7 +84,12 @@ async function templatePath(contents: PgliteContents): Promise<string> {
   const migrations = contents === 'migrated' ? await loadMigrations() : [];
   // The engine's own files are part of the key: a new PGlite may lay its data directory out anew.
   const engine = await readFile(new URL(import.meta.resolve('@electric-sql/pglite')));
-  const key = createHash('sha256').update(engine).update(contents).update(migrations.map((m) => m.checksum).join()).digest('hex').slice(0, 16);
+  const key = createHash('sha256')
+    .update(engine)
+    .update(contents)
+    .update(migrations.map((m) => m.checksum).join())
+    .digest('hex')
+    .slice(0, 16);
   return path.join(os.tmpdir(), `ap-test-pglite-${contents}-${key}`);
 }
 
@@ -115,7 +120,9 @@ async function openIsolatedPostgres(): Promise<Database> {
   const schema = `test_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: postgresUrl });
   await admin.connect().catch((err: Error) => {
-    throw new Error(`PostgreSQL is not reachable at ${postgresUrl} (${err.message}); start it or set TEST_DATABASE_URL`);
+    throw new Error(
+      `PostgreSQL is not reachable at ${postgresUrl} (${err.message}); start it or set TEST_DATABASE_URL`,
+    );
   });
   await admin.query(`create schema ${quoteIdent(schema)}`);
   const db = openPostgres({ url: postgresUrl, schema, poolMax: 4 });

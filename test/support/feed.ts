@@ -4,7 +4,11 @@ import http from 'node:http';
 import type { Database, Queryable } from '../../src/db/database.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
 import { appendEvent, type NewEvent } from '../../src/registry/feed/append.ts';
-import { REGISTRY_EVENT_SCHEMA_ID, REGISTRY_FEED_RESPONSE_SCHEMA_ID, validateSchema } from '../../src/protocol/schemas.ts';
+import {
+  REGISTRY_EVENT_SCHEMA_ID,
+  REGISTRY_FEED_RESPONSE_SCHEMA_ID,
+  validateSchema,
+} from '../../src/protocol/schemas.ts';
 import { postgresUrl } from './engines.ts';
 import { json, type Json } from './http.ts';
 import { asAdmin } from './server.ts';
@@ -18,12 +22,35 @@ export function sampleEvent(n: number): NewEvent {
       event_type: 'property.created',
       entity_type: 'property',
       entity_id: randomUUID(),
-      payload: { property_rid: randomUUID(), classification: 'property', source: 'contributed', identifiers: [{ type: 'domain', value: domain }] },
+      payload: {
+        property_rid: randomUUID(),
+        classification: 'property',
+        source: 'contributed',
+        identifiers: [{ type: 'domain', value: domain }],
+      },
       actor: 'test:writer',
     },
-    { event_type: 'authorization.granted', entity_type: 'authorization', entity_id: `${agent}|${domain}`, payload: { agent_url: agent, publisher_domain: domain }, actor: 'test:writer' },
-    { event_type: 'publisher.adagents_changed', entity_type: 'publisher', entity_id: domain, payload: { publisher_domain: domain, agents_added: [agent] }, actor: 'test:writer' },
-    { event_type: 'agent.discovered', entity_type: 'agent', entity_id: agent, payload: { agent_url: agent }, actor: 'test:writer' },
+    {
+      event_type: 'authorization.granted',
+      entity_type: 'authorization',
+      entity_id: `${agent}|${domain}`,
+      payload: { agent_url: agent, publisher_domain: domain },
+      actor: 'test:writer',
+    },
+    {
+      event_type: 'publisher.adagents_changed',
+      entity_type: 'publisher',
+      entity_id: domain,
+      payload: { publisher_domain: domain, agents_added: [agent] },
+      actor: 'test:writer',
+    },
+    {
+      event_type: 'agent.discovered',
+      entity_type: 'agent',
+      entity_id: agent,
+      payload: { agent_url: agent },
+      actor: 'test:writer',
+    },
   ];
   return samples[n % samples.length]!;
 }
@@ -37,12 +64,20 @@ export function writeEvents(db: Database, count: number, first = 0): Promise<voi
 
 /** Every event id in the log, oldest first. */
 export async function allEventIds(db: Queryable): Promise<string[]> {
-  return (await db.query<{ event_id: string }>('select event_id from registry_events order by event_id')).map((r) => r.event_id);
+  return (await db.query<{ event_id: string }>('select event_id from registry_events order by event_id')).map(
+    (r) => r.event_id,
+  );
 }
 
 /** GET /api/registry/feed with the given query, as the admin unless told otherwise. */
-export async function getFeed(base: string, query: Record<string, string | number | undefined> = {}, headers: Record<string, string> = asAdmin): Promise<{ status: number; body: Json }> {
-  const params = new URLSearchParams(Object.entries(query).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)] as [string, string]])));
+export async function getFeed(
+  base: string,
+  query: Record<string, string | number | undefined> = {},
+  headers: Record<string, string> = asAdmin,
+): Promise<{ status: number; body: Json }> {
+  const params = new URLSearchParams(
+    Object.entries(query).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)] as [string, string]])),
+  );
   const res = await fetch(`${base}/api/registry/feed?${params}`, { headers });
   return { status: res.status, body: await json(res) };
 }
@@ -59,7 +94,10 @@ export function assertValidPage(body: Json): void {
 }
 
 /** Reads pages from `cursor` until `has_more` is false; returns the events and the final cursor. */
-export async function readToEnd(base: string, query: { cursor?: string; types?: string; limit?: number } = {}): Promise<{ events: Json[]; cursor: string | null }> {
+export async function readToEnd(
+  base: string,
+  query: { cursor?: string; types?: string; limit?: number } = {},
+): Promise<{ events: Json[]; cursor: string | null }> {
   const events: Json[] = [];
   let cursor = query.cursor;
   for (;;) {
@@ -165,7 +203,8 @@ export class SseClient {
         if (line.startsWith('event: ')) event = line.slice(7);
         else if (line.startsWith('data: ')) data.push(line.slice(6));
       }
-      if (data.length > 0) this.messages.push({ event, data: JSON.parse(data.join('\n')) as Json, at: performance.now() });
+      if (data.length > 0)
+        this.messages.push({ event, data: JSON.parse(data.join('\n')) as Json, at: performance.now() });
     }
     this.wakeAll();
   }

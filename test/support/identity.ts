@@ -1,7 +1,14 @@
 import { createHash, randomBytes, randomUUID, scryptSync } from 'node:crypto';
 import { createApiKeyFor } from './identity-keys.ts';
 import type { Database } from '../../src/db/database.ts';
-import { addMember, createOrganization, LOCAL_ISSUER, organizationBySlug, type Role, type UserRow } from '../../src/auth/accounts/service.ts';
+import {
+  addMember,
+  createOrganization,
+  LOCAL_ISSUER,
+  organizationBySlug,
+  type Role,
+  type UserRow,
+} from '../../src/auth/accounts/service.ts';
 import { insertUser } from '../../src/auth/accounts/sql.ts';
 import { recordProof } from '../../src/registry/ownership/sql.ts';
 
@@ -11,8 +18,15 @@ let counter = 0;
 const unique = (stem: string) => `${stem}-${process.pid}-${++counter}`;
 
 /** An organization with a fresh slug (or the one given). */
-export async function seedOrganization(db: Database, options: { slug?: string; apiTier?: boolean; admin?: boolean } = {}) {
-  return createOrganization(db, { slug: options.slug ?? unique('org'), apiTier: options.apiTier, admin: options.admin });
+export async function seedOrganization(
+  db: Database,
+  options: { slug?: string; apiTier?: boolean; admin?: boolean } = {},
+) {
+  return createOrganization(db, {
+    slug: options.slug ?? unique('org'),
+    apiTier: options.apiTier,
+    admin: options.admin,
+  });
 }
 
 export interface SeededUser {
@@ -28,11 +42,21 @@ export interface SeededUser {
  * and at the real cost each seeded user and each of their sign-ins would take 0.7 s (most of what
  * the dashboard tests spend). test/auth/accounts/passwords.test.ts covers the real cost.
  */
-export async function seedUser(db: Database, options: { organization?: string; role?: Role; email?: string } = {}): Promise<SeededUser> {
+export async function seedUser(
+  db: Database,
+  options: { organization?: string; role?: Role; email?: string } = {},
+): Promise<SeededUser> {
   const email = options.email ?? `${unique('user')}@example.test`;
   const password = `pw-${randomBytes(12).toString('base64url')}`;
   const id = randomUUID();
-  const user = await insertUser(db, { id, issuer: LOCAL_ISSUER, subject: id, email, display_name: email, password_hash: cheaplyHashed(password) });
+  const user = await insertUser(db, {
+    id,
+    issuer: LOCAL_ISSUER,
+    subject: id,
+    email,
+    display_name: email,
+    password_hash: cheaplyHashed(password),
+  });
   if (!user) throw new Error(`a user with the email ${email} exists already`);
   if (options.organization) await addMember(db, options.organization, user.id, options.role ?? 'member');
   return { user, email, password };
@@ -50,7 +74,12 @@ function cheaplyHashed(password: string): string {
  * Records that `organization` (a slug) proved control of `domain`, as a verified challenge does,
  * for tests about something else than the proof itself.
  */
-export async function proveOwnership(db: Database, organization: string, domain: string, at = new Date()): Promise<void> {
+export async function proveOwnership(
+  db: Database,
+  organization: string,
+  domain: string,
+  at = new Date(),
+): Promise<void> {
   const org = await organizationBySlug(db, organization);
   if (!org) throw new Error(`no organization ${organization}`);
   await recordProof(db, org.id, domain, 'dns', at);
@@ -64,7 +93,9 @@ export class CookieJar {
       const [pair = '', ...attributes] = line.split(';');
       const eq = pair.indexOf('=');
       const name = pair.slice(0, eq).trim();
-      const expired = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a) || (/^\s*expires=/i.test(a) && Date.parse(a.split('=')[1]!) < Date.now()));
+      const expired = attributes.some(
+        (a) => /^\s*max-age=0\s*$/i.test(a) || (/^\s*expires=/i.test(a) && Date.parse(a.split('=')[1]!) < Date.now()),
+      );
       if (expired) this.#cookies.delete(name);
       else this.#cookies.set(name, pair.slice(eq + 1).trim());
     }
@@ -75,14 +106,23 @@ export class CookieJar {
 }
 
 /** One request with the jar's cookies, not following redirects. */
-export async function browse(jar: CookieJar, url: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<Response> {
+export async function browse(
+  jar: CookieJar,
+  url: string,
+  init: { method?: string; form?: Record<string, string> } = {},
+): Promise<Response> {
   const headers: Record<string, string> = { cookie: jar.header() };
   let body: string | undefined;
   if (init.form) {
     headers['content-type'] = 'application/x-www-form-urlencoded';
     body = new URLSearchParams(init.form).toString();
   }
-  const res = await fetch(url, { method: init.method ?? (init.form ? 'POST' : 'GET'), headers, body, redirect: 'manual' });
+  const res = await fetch(url, {
+    method: init.method ?? (init.form ? 'POST' : 'GET'),
+    headers,
+    body,
+    redirect: 'manual',
+  });
   jar.take(res);
   return res;
 }
@@ -104,7 +144,13 @@ export async function registerClient(base: string): Promise<string> {
   const res = await fetch(`${base}/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], client_name: 'Test client' }),
+    body: JSON.stringify({
+      redirect_uris: [REDIRECT_URI],
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      client_name: 'Test client',
+    }),
   });
   if (res.status !== 201) throw new Error(`registration answered ${res.status}: ${await res.text()}`);
   return ((await res.json()) as { client_id: string }).client_id;
@@ -116,9 +162,20 @@ export async function registerClient(base: string): Promise<string> {
  * finally sent back to on the client: `code` on success, `error` when the request is refused
  * (parameters sent in the fragment are moved to the query).
  */
-export async function authorizeWith(base: string, clientId: string, params: Record<string, string>, who?: { email: string; password: string }): Promise<URL> {
+export async function authorizeWith(
+  base: string,
+  clientId: string,
+  params: Record<string, string>,
+  who?: { email: string; password: string },
+): Promise<URL> {
   const state = randomUUID();
-  const query = new URLSearchParams({ client_id: clientId, redirect_uri: REDIRECT_URI, response_type: 'code', state, ...params });
+  const query = new URLSearchParams({
+    client_id: clientId,
+    redirect_uri: REDIRECT_URI,
+    response_type: 'code',
+    state,
+    ...params,
+  });
   const url = await followAuthorization(base, `${base}/authorize?${query}`, who);
   if (url.searchParams.get('state') !== state) throw new Error(`state did not round-trip: ${url}`);
   return url;
@@ -129,7 +186,11 @@ export async function authorizeWith(base: string, clientId: string, params: Reco
  * browser, signing in as `who` and consenting when asked; resolves with the URL the user is sent
  * back to on the client (`REDIRECT_URI`).
  */
-export async function followAuthorization(base: string, start: string, who?: { email: string; password: string }): Promise<URL> {
+export async function followAuthorization(
+  base: string,
+  start: string,
+  who?: { email: string; password: string },
+): Promise<URL> {
   const jar = new CookieJar();
   let res = await browse(jar, start);
   for (let hops = 0; hops < 10; hops++) {
@@ -155,11 +216,25 @@ export async function followAuthorization(base: string, start: string, who?: { e
 }
 
 /** The authorization-code flow as a user's browser walks it: authorize, sign in, allow; returns the code. */
-export async function authorize(base: string, clientId: string, who: { email: string; password: string }, challenge: string, resource?: string): Promise<string> {
-  const params: Record<string, string> = { scope: 'ap', code_challenge: challenge, code_challenge_method: 'S256', ...(resource ? { resource } : {}) };
+export async function authorize(
+  base: string,
+  clientId: string,
+  who: { email: string; password: string },
+  challenge: string,
+  resource?: string,
+): Promise<string> {
+  const params: Record<string, string> = {
+    scope: 'ap',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    ...(resource ? { resource } : {}),
+  };
   const url = await authorizeWith(base, clientId, params, who);
   const code = url.searchParams.get('code');
-  if (!code) throw new Error(`authorization refused: ${url.searchParams.get('error')} ${url.searchParams.get('error_description')}`);
+  if (!code)
+    throw new Error(
+      `authorization refused: ${url.searchParams.get('error')} ${url.searchParams.get('error_description')}`,
+    );
   return code;
 }
 
@@ -167,12 +242,22 @@ export async function exchangeCode(base: string, clientId: string, code: string,
   return fetch(`${base}/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier }),
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT_URI,
+      client_id: clientId,
+      code_verifier: verifier,
+    }),
   });
 }
 
 /** An access token for a local user, through the whole OAuth flow. */
-export async function accessToken(base: string, who: { email: string; password: string }, resource?: string): Promise<string> {
+export async function accessToken(
+  base: string,
+  who: { email: string; password: string },
+  resource?: string,
+): Promise<string> {
   const clientId = await registerClient(base);
   const { verifier, challenge } = pkce();
   const code = await authorize(base, clientId, who, challenge, resource);

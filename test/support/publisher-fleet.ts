@@ -69,7 +69,10 @@ export async function startFleet(names: string[]): Promise<Fleet> {
       new SafeFetch({
         resolver: staticResolver({ ...options.names, ...table }),
         // The fleet's names may reach loopback on 443; everything else stays under the public-only rule.
-        allow: new AllowList(domains.map((d) => ({ host: d, port: 443 })), new Map()),
+        allow: new AllowList(
+          domains.map((d) => ({ host: d, port: 443 })),
+          new Map(),
+        ),
         ca: cert,
         timeoutMs: options.timeoutMs ?? 5000,
         ...(options.maxBytes ? { maxBytes: options.maxBytes } : {}),

@@ -82,7 +82,12 @@ export async function startPublishers(options: { resolver?: Resolver } = {}): Pr
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const fetcher = new SafeFetch({ allow: new TestPublishersAllowList({ address: '127.0.0.1', port }), ca: cert, timeoutMs: 5000, ...(options.resolver ? { resolver: options.resolver } : {}) });
+  const fetcher = new SafeFetch({
+    allow: new TestPublishersAllowList({ address: '127.0.0.1', port }),
+    ca: cert,
+    timeoutMs: 5000,
+    ...(options.resolver ? { resolver: options.resolver } : {}),
+  });
   return {
     serve: (host, path, page) => pages.set(`${host} ${path}`, page),
     seen,

@@ -73,7 +73,8 @@ export class RandomWorld {
     const declarable = files.flatMap(({ doc }) => allProperties(doc));
     const steps: Array<() => Promise<void>> = [];
     for (const { domain, doc } of files) steps.push(() => this.publish(db, domain, doc));
-    for (const operator of operatorDomains) steps.push(() => this.publishBrand(db, operator, this.brandJson(operator, declarable)));
+    for (const operator of operatorDomains)
+      steps.push(() => this.publishBrand(db, operator, this.brandJson(operator, declarable)));
     await this.run(steps);
     for (const domain of this.r.some([...this.adagents.keys()], 3, 4)) await this.markStale(db, domain);
     return steps.length;
@@ -87,17 +88,27 @@ export class RandomWorld {
   async change(db: Database): Promise<number> {
     const steps: Array<() => Promise<void>> = [];
     const active = [...this.adagents.keys()].filter((d) => !this.stale.has(d));
-    for (const domain of this.r.some(active, 5, 8)) steps.push(() => this.publish(db, domain, this.mutated(this.adagents.get(domain)!, domain)));
+    for (const domain of this.r.some(active, 5, 8))
+      steps.push(() => this.publish(db, domain, this.mutated(this.adagents.get(domain)!, domain)));
     for (const domain of this.r.some(active, 1, 3)) steps.push(() => this.markStale(db, domain));
     for (const domain of this.r.some([...this.stale], 1, 2)) {
       const doc = this.adagents.get(domain)!;
       steps.push(() => this.publish(db, domain, this.r.chance(0.5) ? doc : this.mutated(doc, domain)));
     }
     const unpublished = publisherDomains.filter((d) => !this.adagents.has(d));
-    for (const domain of this.r.some(unpublished, 0, 2)) steps.push(() => this.publish(db, domain, this.adagentsJson(domain)));
+    for (const domain of this.r.some(unpublished, 0, 2))
+      steps.push(() => this.publish(db, domain, this.adagentsJson(domain)));
     const declarable = [...this.adagents.values()].flatMap(allProperties);
     for (const operator of this.r.some(operatorDomains, 1, 3)) {
-      steps.push(() => this.publishBrand(db, operator, this.r.chance(0.3) ? this.brandJson(operator, declarable) : this.mutatedBrand(this.brands.get(operator)!, declarable)));
+      steps.push(() =>
+        this.publishBrand(
+          db,
+          operator,
+          this.r.chance(0.3)
+            ? this.brandJson(operator, declarable)
+            : this.mutatedBrand(this.brands.get(operator)!, declarable),
+        ),
+      );
     }
     await this.run(steps);
     return steps.length;
@@ -122,12 +133,18 @@ export class RandomWorld {
         const roll = this.r.next();
         if (roll < 0.85) {
           const known = this.r.pick(identifiers);
-          q.identifier = known.type === 'domain' && this.r.chance(0.1) ? { type: 'domain', value: known.value.toUpperCase() } : known;
+          q.identifier =
+            known.type === 'domain' && this.r.chance(0.1)
+              ? { type: 'domain', value: known.value.toUpperCase() }
+              : known;
         } else if (roll < 0.93) {
           // A publisher's own domain, declared as a property or not.
           q.identifier = { type: 'domain', value: this.r.pick([...publisherDomains, ...silentDomains]) };
         } else {
-          q.identifier = { type: this.r.pick(['domain', 'ios_bundle', 'roku_store_id']), value: `unknown${this.r.int(0, 9)}.example` };
+          q.identifier = {
+            type: this.r.pick(['domain', 'ios_bundle', 'roku_store_id']),
+            value: `unknown${this.r.int(0, 9)}.example`,
+          };
         }
         publisher = this.publisherDeclaring(q.identifier);
       } else if (this.r.chance(0.88)) {
@@ -140,9 +157,12 @@ export class RandomWorld {
         publisher = q.publisher_domain;
       }
       const named = publisher ? this.agentsNamedBy(publisher) : [];
-      const agent = named.length > 0 && this.r.chance(0.65) ? this.r.pick(named) : this.r.pick([...agentUrls, strangerAgent]);
+      const agent =
+        named.length > 0 && this.r.chance(0.65) ? this.r.pick(named) : this.r.pick([...agentUrls, strangerAgent]);
       // The same agent, spelled as canonicalization must recognise it.
-      q.agent_url = this.r.chance(0.1) ? agent.replace('https://sales.', 'https://SALES.').replace('.example/', '.example:443/') : agent;
+      q.agent_url = this.r.chance(0.1)
+        ? agent.replace('https://sales.', 'https://SALES.').replace('.example/', '.example:443/')
+        : agent;
       if (this.r.chance(0.6)) q.delegation_type = this.r.pick(delegations);
       out.push(q);
     }
@@ -153,16 +173,22 @@ export class RandomWorld {
   private grantedQuestion(): Question {
     const [domain, doc] = this.r.pick([...this.adagents]);
     const grant = this.r.pick(doc['authorized_agents'] as Json[]);
-    const targets = ((grant['publisher_properties'] as Json[] | undefined) ?? []).map((s) => String(s['publisher_domain']));
+    const targets = ((grant['publisher_properties'] as Json[] | undefined) ?? []).map((s) =>
+      String(s['publisher_domain']),
+    );
     const reachable = [
       ...allProperties(doc).map((p) => ({ publisher: domain, p })),
-      ...targets.flatMap((t) => ((this.adagents.get(t)?.['properties'] as Json[] | undefined) ?? []).map((p) => ({ publisher: t, p }))),
+      ...targets.flatMap((t) =>
+        ((this.adagents.get(t)?.['properties'] as Json[] | undefined) ?? []).map((p) => ({ publisher: t, p })),
+      ),
     ];
     const { publisher, p } = this.r.pick(reachable);
     const q: Question = { agent_url: String(grant['url']) };
-    if (typeof p['property_id'] === 'string' && this.r.chance(0.4)) Object.assign(q, { publisher_domain: publisher, property_id: p['property_id'] });
+    if (typeof p['property_id'] === 'string' && this.r.chance(0.4))
+      Object.assign(q, { publisher_domain: publisher, property_id: p['property_id'] });
     else q.identifier = this.r.pick(p['identifiers'] as Array<{ type: string; value: string }>);
-    if (typeof grant['delegation_type'] === 'string' && this.r.chance(0.6)) q.delegation_type = grant['delegation_type'];
+    if (typeof grant['delegation_type'] === 'string' && this.r.chance(0.6))
+      q.delegation_type = grant['delegation_type'];
     return q;
   }
 
@@ -175,8 +201,13 @@ export class RandomWorld {
     this.adagents.set(domain, doc);
     this.stale.delete(domain);
     for (const p of allProperties(doc)) {
-      for (const i of p['identifiers'] as Array<{ type: string; value: string }>) this.identifiersSeen.set(`${i.type}\u0000${i.value}`, i);
-      if (typeof p['property_id'] === 'string') this.idsSeen.set(`${domain}\u0000${p['property_id']}`, { publisher_domain: domain, property_id: p['property_id'] });
+      for (const i of p['identifiers'] as Array<{ type: string; value: string }>)
+        this.identifiersSeen.set(`${i.type}\u0000${i.value}`, i);
+      if (typeof p['property_id'] === 'string')
+        this.idsSeen.set(`${domain}\u0000${p['property_id']}`, {
+          publisher_domain: domain,
+          property_id: p['property_id'],
+        });
     }
   }
 
@@ -191,8 +222,17 @@ export class RandomWorld {
   }
 
   private publisherDeclaring(identifier: { type: string; value: string }): string | undefined {
-    const value = identifier.type === 'domain' || identifier.type === 'subdomain' ? identifier.value.toLowerCase() : identifier.value;
-    const owners = [...this.adagents].filter(([, doc]) => allProperties(doc).some((p) => (p['identifiers'] as Array<{ type: string; value: string }>).some((i) => i.type === identifier.type && i.value.toLowerCase() === value.toLowerCase())));
+    const value =
+      identifier.type === 'domain' || identifier.type === 'subdomain'
+        ? identifier.value.toLowerCase()
+        : identifier.value;
+    const owners = [...this.adagents].filter(([, doc]) =>
+      allProperties(doc).some((p) =>
+        (p['identifiers'] as Array<{ type: string; value: string }>).some(
+          (i) => i.type === identifier.type && i.value.toLowerCase() === value.toLowerCase(),
+        ),
+      ),
+    );
     return owners.length > 0 ? this.r.pick(owners)[0] : undefined;
   }
 
@@ -202,7 +242,8 @@ export class RandomWorld {
     for (const [domain, doc] of this.adagents) {
       for (const entry of doc['authorized_agents'] as Json[]) {
         const selectors = (entry['publisher_properties'] as Json[] | undefined) ?? [];
-        if (domain === publisher || selectors.some((s) => s['publisher_domain'] === publisher)) out.add(String(entry['url']).toLowerCase());
+        if (domain === publisher || selectors.some((s) => s['publisher_domain'] === publisher))
+          out.add(String(entry['url']).toLowerCase());
       }
     }
     return [...out];
@@ -219,7 +260,13 @@ export class RandomWorld {
     if (ids.length > 0 && this.r.chance(0.4)) {
       const first = this.r.pick(authorized_agents);
       const delegation_type = this.r.pick(delegations.filter((d) => d !== first['delegation_type']));
-      authorized_agents.push({ url: first['url'], authorized_for: 'Second path', authorization_type: 'property_ids', property_ids: [...new Set(ids)], delegation_type });
+      authorized_agents.push({
+        url: first['url'],
+        authorized_for: 'Second path',
+        authorization_type: 'property_ids',
+        property_ids: [...new Set(ids)],
+        delegation_type,
+      });
     }
     return { properties, authorized_agents };
   }
@@ -232,7 +279,10 @@ export class RandomWorld {
       if (type === 'website' && n === 0 && this.r.chance(0.4)) return { type: 'domain', value: domain };
       const pool = this.r.pick(pools);
       const value = this.r.pick(pool.values);
-      return { type: pool.type, value: pool.type === 'domain' && this.r.chance(0.08) ? value.replace(/^./, (c) => c.toUpperCase()) : value };
+      return {
+        type: pool.type,
+        value: pool.type === 'domain' && this.r.chance(0.08) ? value.replace(/^./, (c) => c.toUpperCase()) : value,
+      };
     });
     const property: Json = { property_type: type, name: `Property ${++this.names}`, identifiers };
     if (this.r.chance(0.8)) property['property_id'] = this.r.pick(propertyIds);
@@ -242,18 +292,35 @@ export class RandomWorld {
   }
 
   private grant(properties: Json[]): Json {
-    const base: Json = { url: this.r.chance(0.1) ? this.r.pick(agentUrls).replace('https://sales.', 'https://Sales.') : this.r.pick(agentUrls), authorized_for: 'Inventory' };
+    const base: Json = {
+      url: this.r.chance(0.1)
+        ? this.r.pick(agentUrls).replace('https://sales.', 'https://Sales.')
+        : this.r.pick(agentUrls),
+      authorized_for: 'Inventory',
+    };
     if (this.r.chance(0.75)) base['delegation_type'] = this.r.pick(delegations);
     const ownIds = properties.flatMap((p) => (typeof p['property_id'] === 'string' ? [p['property_id']] : []));
     switch (this.r.pick(['property_ids', 'property_tags', 'inline_properties', 'publisher_properties'])) {
       case 'property_ids':
-        return { ...base, authorization_type: 'property_ids', property_ids: [...new Set(this.r.some([...ownIds, ...propertyIds], 1, 3))] };
+        return {
+          ...base,
+          authorization_type: 'property_ids',
+          property_ids: [...new Set(this.r.some([...ownIds, ...propertyIds], 1, 3))],
+        };
       case 'property_tags':
         return { ...base, authorization_type: 'property_tags', property_tags: this.r.some(tags, 1, 2) };
       case 'inline_properties':
-        return { ...base, authorization_type: 'inline_properties', properties: Array.from({ length: this.r.int(1, 2) }, () => this.property('inline.example')) };
+        return {
+          ...base,
+          authorization_type: 'inline_properties',
+          properties: Array.from({ length: this.r.int(1, 2) }, () => this.property('inline.example')),
+        };
       default:
-        return { ...base, authorization_type: 'publisher_properties', publisher_properties: Array.from({ length: this.r.int(1, 2) }, () => this.selector()) };
+        return {
+          ...base,
+          authorization_type: 'publisher_properties',
+          publisher_properties: Array.from({ length: this.r.int(1, 2) }, () => this.selector()),
+        };
     }
   }
 
@@ -305,7 +372,10 @@ export class RandomWorld {
     let declared: Json;
     if (declarable.length > 0 && this.r.chance(0.7)) {
       const p = this.r.pick(declarable);
-      declared = { type: p['property_type'], identifier: this.r.pick(p['identifiers'] as Array<{ value: string }>).value };
+      declared = {
+        type: p['property_type'],
+        identifier: this.r.pick(p['identifiers'] as Array<{ value: string }>).value,
+      };
     } else {
       const type = this.r.pick(propertyTypes);
       const pool = this.r.pick(identifierPools[this.r.chance(0.9) ? type : this.r.pick(propertyTypes)]);
@@ -322,7 +392,8 @@ export class RandomWorld {
       const brand = this.r.pick(next.brands);
       if (roll === 0) next.house.agents = this.operatorAgents();
       else if (roll === 1) brand.properties.push(this.declaredProperty(declarable));
-      else if (roll === 2 && brand.properties.length > 1) brand.properties.splice(this.r.int(0, brand.properties.length - 1), 1);
+      else if (roll === 2 && brand.properties.length > 1)
+        brand.properties.splice(this.r.int(0, brand.properties.length - 1), 1);
       else this.r.pick(brand.properties)['relationship'] = this.r.pick(relationships);
     }
     return next as unknown as Json;
@@ -331,6 +402,8 @@ export class RandomWorld {
 
 /** A file's properties, inline ones included: they join the publisher's catalog too. */
 function allProperties(doc: Json): Json[] {
-  const inline = (doc['authorized_agents'] as Json[]).flatMap((g) => (g['authorization_type'] === 'inline_properties' ? (g['properties'] as Json[]) : []));
+  const inline = (doc['authorized_agents'] as Json[]).flatMap((g) =>
+    g['authorization_type'] === 'inline_properties' ? (g['properties'] as Json[]) : [],
+  );
   return [...(doc['properties'] as Json[]), ...inline];
 }

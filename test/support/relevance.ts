@@ -65,10 +65,12 @@ function checkEntry(entry: unknown, name: string): RelevanceJudgement {
   if (unknownKey !== undefined) throw new Error(`${name}: has an unknown key ${JSON.stringify(unknownKey)}`);
   const { brief, relevant } = entry;
   if (typeof brief !== 'string' || brief.trim() === '') throw new Error(`${name}: brief must be a non-empty string`);
-  if (!isRecord(relevant) || Object.keys(relevant).length === 0) throw new Error(`${name}: relevant must map at least one signal id to a grade`);
+  if (!isRecord(relevant) || Object.keys(relevant).length === 0)
+    throw new Error(`${name}: relevant must map at least one signal id to a grade`);
   for (const [id, grade] of Object.entries(relevant)) {
     if (id.trim() === '') throw new Error(`${name}: relevant has an empty signal id`);
-    if (grade !== 1 && grade !== 2) throw new Error(`${name}: the grade of ${id} must be 1 or 2, not ${JSON.stringify(grade)}`);
+    if (grade !== 1 && grade !== 2)
+      throw new Error(`${name}: the grade of ${id} must be 1 or 2, not ${JSON.stringify(grade)}`);
   }
   return { brief, relevant: relevant as Record<string, Grade> };
 }
@@ -118,7 +120,12 @@ export function evaluate(set: RelevanceSet, rank: (brief: string) => readonly st
   if (set.length === 0) throw new RangeError('evaluate needs at least one brief');
   const perBrief = set.map(({ brief, relevant }) => {
     const ranked = rank(brief);
-    return { brief, rr: reciprocalRank(ranked, relevant, k), ndcg: ndcgAt(ranked, relevant, k), top: ranked.slice(0, k) };
+    return {
+      brief,
+      rr: reciprocalRank(ranked, relevant, k),
+      ndcg: ndcgAt(ranked, relevant, k),
+      top: ranked.slice(0, k),
+    };
   });
   const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
   return { mrr: mean(perBrief.map((score) => score.rr)), ndcg: mean(perBrief.map((score) => score.ndcg)), perBrief };

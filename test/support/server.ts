@@ -22,7 +22,23 @@ export function testConfig(env: Record<string, string> = {}): Config {
   // Every test signs in from 127.0.0.1; the sign-in limit has its own test. The crawl and probe
   // workers would fetch saved domains and enrolled agents through the system's DNS: tests that want them turn them on. Tests start
   // from an empty registry (the demo's own tests turn it on).
-  return loadConfig({}, { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', AP_ADMIN_KEY: adminKey, RATE_LIMIT_SIGN_INS_PER_MINUTE: '100000', CRAWL_WORKER: 'false', PROBE_WORKER: 'false', AGENT_PROFILE_EVENTS: 'false', AGENT_VALIDATE_OUTPUTS: 'throw', AP_DEMO: 'false', AGENTS: 'false', ...env });
+  return loadConfig(
+    {},
+    {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      AP_ADMIN_KEY: adminKey,
+      RATE_LIMIT_SIGN_INS_PER_MINUTE: '100000',
+      CRAWL_WORKER: 'false',
+      PROBE_WORKER: 'false',
+      AGENT_PROFILE_EVENTS: 'false',
+      AGENT_VALIDATE_OUTPUTS: 'throw',
+      AP_DEMO: 'false',
+      AGENTS: 'false',
+      ...env,
+    },
+  );
 }
 
 export interface TestServerOptions {
@@ -31,7 +47,10 @@ export interface TestServerOptions {
   /** Adds test-only routes or setup before the server starts listening. */
   extend?: (app: FastifyInstance, db: Database) => void | Promise<void>;
   /** Replaces parts the composition root would build (the fetch client, the authenticator). */
-  deps?: Pick<AppDeps, 'fetcher' | 'authenticator' | 'enrichment' | 'clock' | 'resolveTxt' | 'reviewAppliers' | 'tenants'>;
+  deps?: Pick<
+    AppDeps,
+    'fetcher' | 'authenticator' | 'enrichment' | 'clock' | 'resolveTxt' | 'reviewAppliers' | 'tenants'
+  >;
 }
 
 /** Starts the real server on loopback over a fresh, migrated database of the given engine. */

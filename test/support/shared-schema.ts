@@ -31,7 +31,9 @@ export async function openSharedSchema(): Promise<SharedSchema> {
       return server;
     },
     async close() {
-      await Promise.all(processes.map((p) => (p.process.exitCode === null && p.process.signalCode === null ? p.stop() : undefined)));
+      await Promise.all(
+        processes.map((p) => (p.process.exitCode === null && p.process.signalCode === null ? p.stop() : undefined)),
+      );
       await db.close();
     },
   };

@@ -16,7 +16,9 @@ export interface TcpProxy {
  * take down at once, open sockets included.
  */
 export async function tcpProxy(target?: string): Promise<TcpProxy> {
-  let to: { host: string; port: number } | undefined = target ? { host: target.slice(0, target.lastIndexOf(':')), port: Number(target.slice(target.lastIndexOf(':') + 1)) } : undefined;
+  let to: { host: string; port: number } | undefined = target
+    ? { host: target.slice(0, target.lastIndexOf(':')), port: Number(target.slice(target.lastIndexOf(':') + 1)) }
+    : undefined;
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
     if (!to) return void client.destroy();

@@ -1,7 +1,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sellerKeys } from '../../src/client/webhooks/keys.ts';
-import { createWebhookReceiver, receiverListener, type ReceiverRequest, type WebhookEvent } from '../../src/client/webhooks/receiver.ts';
+import {
+  createWebhookReceiver,
+  receiverListener,
+  type ReceiverRequest,
+  type WebhookEvent,
+} from '../../src/client/webhooks/receiver.ts';
 import type { Clock } from '../../src/clock.ts';
 import { systemClock } from '../../src/clock.ts';
 import { parseAllowList } from '../../src/net/allow-list.ts';
@@ -30,7 +35,8 @@ export class TestReceiver {
 
   async listen(): Promise<void> {
     this.server = http.createServer((req, res) => {
-      const forced = this.answerOnly === undefined || req.url!.startsWith(this.answerOnly) ? this.answerWith.shift() : undefined;
+      const forced =
+        this.answerOnly === undefined || req.url!.startsWith(this.answerOnly) ? this.answerWith.shift() : undefined;
       if (forced !== undefined) {
         req.resume();
         res.writeHead(forced).end();
@@ -41,7 +47,12 @@ export class TestReceiver {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        this.requests.push({ method: req.method!, url: new URL(req.url!, this.url).href, headers: { ...req.headers }, body: Buffer.concat(chunks).toString('utf8') });
+        this.requests.push({
+          method: req.method!,
+          url: new URL(req.url!, this.url).href,
+          headers: { ...req.headers },
+          body: Buffer.concat(chunks).toString('utf8'),
+        });
         this.arrivals.changed();
       });
       res.on('finish', () => {
@@ -65,7 +76,9 @@ export class TestReceiver {
     this.receiver = createWebhookReceiver({
       resolveKey: (kid) => {
         const fetcher = new SafeFetch({ allow: parseAllowList(new URL(base()).host) });
-        return sellerKeys({ fetcher, clock, brandJsonUrl: `${base()}/.well-known/brand.json` })(kid).finally(() => fetcher.close());
+        return sellerKeys({ fetcher, clock, brandJsonUrl: `${base()}/.well-known/brand.json` })(kid).finally(() =>
+          fetcher.close(),
+        );
       },
       onEvent: (event) => {
         this.events.push(event);

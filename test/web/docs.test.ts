@@ -26,7 +26,10 @@ describe('[pglite] API reference page', () => {
     assert.match(await page.locator('.info .title').innerText(), /ap registry API/);
     const paths = await page.locator('.opblock-summary-path').allInnerTexts();
     for (const path of ['/healthz', '/readyz', '/metrics', '/openapi/registry.yaml']) {
-      assert.ok(paths.some((p) => p.replace(/\u200b/g, '') === path), `${path} is listed (found ${paths.join(', ')})`);
+      assert.ok(
+        paths.some((p) => p.replace(/\u200b/g, '') === path),
+        `${path} is listed (found ${paths.join(', ')})`,
+      );
     }
     // Expanding an operation shows its responses, including the shared error body.
     await page.locator('.opblock-summary', { hasText: '/readyz' }).first().click();

@@ -82,7 +82,13 @@ function yamlValue({ doc, lines }: { doc: Document; lines: LineCounter }, source
     return doc.toJS();
   } catch (error) {
     // Alias bombs and aliases used before their anchor surface only here.
-    fail([{ source, ...positionAt(lines, unresolvedAliasOffset(doc) ?? 0), message: error instanceof Error ? error.message : String(error) }]);
+    fail([
+      {
+        source,
+        ...positionAt(lines, unresolvedAliasOffset(doc) ?? 0),
+        message: error instanceof Error ? error.message : String(error),
+      },
+    ]);
   }
 }
 
@@ -109,7 +115,12 @@ export function rootList(document: CatalogDocument, key: string, noun: string): 
  * Records every item of the list at `listAt` whose string `idKey` repeats an earlier item's,
  * at the repeat, naming the first.
  */
-export function reportRepeatedIds(report: Report, items: readonly unknown[], listAt: readonly PathSegment[], idKey: string): void {
+export function reportRepeatedIds(
+  report: Report,
+  items: readonly unknown[],
+  listAt: readonly PathSegment[],
+  idKey: string,
+): void {
   const listName = String(listAt.at(-1));
   const seen = new Map<string, number>();
   items.forEach((item, index) => {

@@ -23,6 +23,7 @@ export class CatalogError extends Error {
 }
 
 export function formatProblem(problem: CatalogProblem): string {
-  const where = problem.line === undefined ? problem.source : `${problem.source}:${problem.line}:${problem.column ?? 1}`;
+  const where =
+    problem.line === undefined ? problem.source : `${problem.source}:${problem.line}:${problem.column ?? 1}`;
   return problem.path === undefined ? `${where}: ${problem.message}` : `${where}: ${problem.path}: ${problem.message}`;
 }

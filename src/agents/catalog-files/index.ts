@@ -4,7 +4,14 @@
  * are written at, and one error listing them, so a mistake stops the start, not a buyer's call.
  */
 export { CatalogError, formatProblem, type CatalogProblem } from './catalog-error.ts';
-export { isObject, readCatalogDocument, reportRepeatedIds, rootList, type CatalogDocument, type Report } from './catalog-document.ts';
+export {
+  isObject,
+  readCatalogDocument,
+  reportRepeatedIds,
+  rootList,
+  type CatalogDocument,
+  type Report,
+} from './catalog-document.ts';
 export { deepFreeze } from './deep-freeze.ts';
 export { isPathForm, underBase } from './path-form.ts';
 export { readCatalogFile } from './read-catalog-file.ts';

@@ -17,7 +17,8 @@ export async function readCatalogFile<T>(path: string, parse: (text: string, sou
     text = await readFile(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const message = code === 'ENOENT' ? 'no such catalog file' : `cannot read the catalog file (${code ?? String(error)})`;
+    const message =
+      code === 'ENOENT' ? 'no such catalog file' : `cannot read the catalog file (${code ?? String(error)})`;
     throw new CatalogError([{ source: path, message }]);
   }
   return parse(text, path);

@@ -38,7 +38,11 @@ export const inputSetSummary = {
   type: 'object',
   properties: {
     name: textInput('name'),
-    macros: { type: 'object', additionalProperties: { type: 'string', maxLength: textBounds.prose }, description: 'Macro values by macro name (each at most 10,000 characters).' },
+    macros: {
+      type: 'object',
+      additionalProperties: { type: 'string', maxLength: textBounds.prose },
+      description: 'Macro values by macro name (each at most 10,000 characters).',
+    },
     context_description: textInput('prose', 'The context the variant is shown in'),
   },
   required: ['name'],
@@ -62,7 +66,8 @@ export const creativeAssetSummary = {
 /** Fields of a creative asset kept in their own columns, or not kept at all (weight and placement_ids belong to an upload into a buy, not to the library). */
 const notDetails = new Set(['creative_id', 'name', 'format_id', 'assets', 'tags', 'status', 'weight', 'placement_ids']);
 
-export const detailsOf = (creative: CreativeAsset) => Object.fromEntries(Object.entries(creative).filter(([k]) => !notDetails.has(k)));
+export const detailsOf = (creative: CreativeAsset) =>
+  Object.fromEntries(Object.entries(creative).filter(([k]) => !notDetails.has(k)));
 
 /** A format id as one text, exactly as spelled: what the sales library filters on. */
 export const formatKey = (format: Pick<FormatId, 'agent_url' | 'id'>) => `${format.agent_url} ${format.id}`;

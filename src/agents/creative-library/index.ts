@@ -4,8 +4,34 @@
  * the library's formats (stageCreatives, the one check of every upload path), and list_creatives'
  * request, filters, order and answer. Each agent keeps its own table and keys.
  */
-export { creativeAssetSummary, creativeStatuses, inputSetSummary, detailsOf, formatKey, type CreativeAsset, type CreativeStatus, type LibraryCreative } from './creative.ts';
+export {
+  creativeAssetSummary,
+  creativeStatuses,
+  inputSetSummary,
+  detailsOf,
+  formatKey,
+  type CreativeAsset,
+  type CreativeStatus,
+  type LibraryCreative,
+} from './creative.ts';
 export { creativeProblems, type FormatBook } from './check-creative.ts';
 export { refusal, stageCreatives, type Result, type Staged, type Uploader } from './stage-creatives.ts';
-export { listAnswer, listCreativesInput, listedCreative, pageOf, readListRequest, wantsAssignments, type CreativeFilters, type ListRequest } from './list.ts';
-export { creativeSortFields, libraryConditions, orderBy, Params, type LibraryFilters, type Sort, type SortField } from './sql.ts';
+export {
+  listAnswer,
+  listCreativesInput,
+  listedCreative,
+  pageOf,
+  readListRequest,
+  wantsAssignments,
+  type CreativeFilters,
+  type ListRequest,
+} from './list.ts';
+export {
+  creativeSortFields,
+  libraryConditions,
+  orderBy,
+  Params,
+  type LibraryFilters,
+  type Sort,
+  type SortField,
+} from './sql.ts';

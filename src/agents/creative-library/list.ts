@@ -1,5 +1,12 @@
 import type { FormatId } from '../formats/index.ts';
-import { cursorPosition, defaultPageSize, pageCursor, pageRequestInput, textInput, type JsonSchema } from '../runtime/index.ts';
+import {
+  cursorPosition,
+  defaultPageSize,
+  pageCursor,
+  pageRequestInput,
+  textInput,
+  type JsonSchema,
+} from '../runtime/index.ts';
 import type { CreativeStatus, LibraryCreative } from './creative.ts';
 import { creativeSortFields, type LibraryFilters, type Sort } from './sql.ts';
 
@@ -29,8 +36,18 @@ export const listCreativesInput: JsonSchema = {
   type: 'object',
   properties: {
     account: { type: 'object', description: 'core/account-ref.json: only this account’s creatives.' },
-    filters: { type: 'object', description: 'core/creative-filters.json', properties: { name_contains: textInput('name', 'Creatives whose name contains this text (case-insensitive)') } },
-    sort: { type: 'object', properties: { field: { type: 'string', enum: [...creativeSortFields] }, direction: { type: 'string', enum: ['asc', 'desc'] } } },
+    filters: {
+      type: 'object',
+      description: 'core/creative-filters.json',
+      properties: { name_contains: textInput('name', 'Creatives whose name contains this text (case-insensitive)') },
+    },
+    sort: {
+      type: 'object',
+      properties: {
+        field: { type: 'string', enum: [...creativeSortFields] },
+        direction: { type: 'string', enum: ['asc', 'desc'] },
+      },
+    },
     pagination: pageRequestInput,
     include_assignments: { type: 'boolean' },
     include_snapshot: { type: 'boolean' },
@@ -58,7 +75,10 @@ const cursorTag = 'c';
  * key of its format_key column), sort and the page its cursor points at. Nothing in a library has
  * served, has variables or belongs to a concept, so those filters match accordingly.
  */
-export function readListRequest(args: Record<string, unknown>, formatKeyOf: (formatId: FormatId) => string): ListRequest {
+export function readListRequest(
+  args: Record<string, unknown>,
+  formatKeyOf: (formatId: FormatId) => string,
+): ListRequest {
   const f = (args['filters'] ?? {}) as CreativeFilters;
   const asked = (args['sort'] ?? {}) as Partial<Sort>;
   const pagination = (args['pagination'] ?? {}) as { max_results?: number; cursor?: string };
@@ -91,7 +111,11 @@ export const wantsAssignments = (args: Record<string, unknown>) => args['include
  * optional ones asked for (assets and other fields only without `fields`); `assignments` (the
  * library's view of them) when the request wants them.
  */
-export function listedCreative(c: LibraryCreative, args: Record<string, unknown>, assignments: Record<string, unknown> | undefined): Record<string, unknown> {
+export function listedCreative(
+  c: LibraryCreative,
+  args: Record<string, unknown>,
+  assignments: Record<string, unknown> | undefined,
+): Record<string, unknown> {
   const fields = args['fields'] as string[] | undefined;
   const wanted = (field: string) => !fields || fields.includes(field);
   return {
@@ -114,10 +138,25 @@ export function pageOf<T>(rows: readonly T[], request: ListRequest): { page: T[]
 }
 
 /** The answer (list-creatives-response.json) with the page's creatives, shaped by `listedCreative`. */
-export function listAnswer(request: ListRequest, creatives: readonly Record<string, unknown>[], hasMore: boolean, total: number, more: { filtersApplied: string[]; sandbox: boolean }) {
+export function listAnswer(
+  request: ListRequest,
+  creatives: readonly Record<string, unknown>[],
+  hasMore: boolean,
+  total: number,
+  more: { filtersApplied: string[]; sandbox: boolean },
+) {
   return {
-    query_summary: { total_matching: total, returned: creatives.length, filters_applied: more.filtersApplied, sort_applied: request.sort },
-    pagination: { has_more: hasMore, ...(hasMore ? { cursor: pageCursor(cursorTag, request.offset + request.size) } : {}), total_count: total },
+    query_summary: {
+      total_matching: total,
+      returned: creatives.length,
+      filters_applied: more.filtersApplied,
+      sort_applied: request.sort,
+    },
+    pagination: {
+      has_more: hasMore,
+      ...(hasMore ? { cursor: pageCursor(cursorTag, request.offset + request.size) } : {}),
+      total_count: total,
+    },
     creatives,
     sandbox: more.sandbox,
   };

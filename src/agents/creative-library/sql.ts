@@ -64,6 +64,12 @@ export interface Sort {
  */
 export function orderBy(sort: Sort, assignmentCount: string): string {
   const dir = sort.direction === 'asc' ? 'asc' : 'desc';
-  const column = { created_date: 'c.created_at', updated_date: 'c.updated_at', name: 'c.name', status: 'c.status', assignment_count: assignmentCount }[sort.field];
+  const column = {
+    created_date: 'c.created_at',
+    updated_date: 'c.updated_at',
+    name: 'c.name',
+    status: 'c.status',
+    assignment_count: assignmentCount,
+  }[sort.field];
   return `${column} ${dir}, c.seq ${dir}`;
 }

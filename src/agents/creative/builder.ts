@@ -44,7 +44,17 @@ const goneForMs = 7 * 86_400_000;
  * agent's, named by that agent's URL); and preview_creative. It serves what it generates unless
  * told the creative agent does.
  */
-export function creativeBuilderAgent({ base, path = '/creative-builder', formatsPath = '/creative', assetsPath = '/creative/assets', servesAssets = true, brands, credentials, fetcher, previewTtlSeconds = 86_400 }: CreativeBuilderOptions): Tenant {
+export function creativeBuilderAgent({
+  base,
+  path = '/creative-builder',
+  formatsPath = '/creative',
+  assetsPath = '/creative/assets',
+  servesAssets = true,
+  brands,
+  credentials,
+  fetcher,
+  previewTtlSeconds = 86_400,
+}: CreativeBuilderOptions): Tenant {
   const agentUrl = () => `${base()}${formatsPath}/mcp`;
   const formats = () => standardFormatsAt(agentUrl());
   const assetsUrl = () => `${base()}${assetsPath}`;
@@ -52,17 +62,29 @@ export function creativeBuilderAgent({ base, path = '/creative-builder', formats
   const renderer = rendererWith(fetcher, local.images);
   const previewsUrl = () => `${base()}${path}/previews`;
   const preview = { formats, agentUrl, previewsUrl, ttlSeconds: previewTtlSeconds };
-  const prune: TenantPass = { name: 'previews', intervalMs: 3_600_000, run: async ({ db, clock }) => void (await pruneExpired(db, new Date(clock.now().getTime() - goneForMs))) };
+  const prune: TenantPass = {
+    name: 'previews',
+    intervalMs: 3_600_000,
+    run: async ({ db, clock }) => void (await pruneExpired(db, new Date(clock.now().getTime() - goneForMs))),
+  };
   return {
     name: 'creative-builder',
     path,
-    description: 'Creative builder: generates creatives in the standard formats from a brand and its offerings, adapts existing ones to other formats, and previews them.',
+    description:
+      'Creative builder: generates creatives in the standard formats from a brand and its offerings, adapts existing ones to other formats, and previews them.',
     protocols: ['creative'],
     // creative-generative is not claimed: its storyboards sync catalogs (sync_catalogs), which it does not serve.
     httpEnvelope: 'creative',
     credentials,
     passes: [prune],
-    capabilities: () => ({ creative: { supports_compliance: false, has_creative_library: false, supports_generation: true, supports_transformation: true } }),
+    capabilities: () => ({
+      creative: {
+        supports_compliance: false,
+        has_creative_library: false,
+        supports_generation: true,
+        supports_transformation: true,
+      },
+    }),
     routes: (app, deps) => {
       local.use(deps.db);
       previewRoutes(app, { db: deps.db, clock: deps.clock, path, formats, renderer });

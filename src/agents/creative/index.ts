@@ -46,7 +46,15 @@ const goneForMs = 7 * 86_400_000;
  * them, and keeps a creative library of them for each organization (sync_creatives,
  * list_creatives). It serves the assets builds generate, its own and the creative builder's.
  */
-export function creativeAgent({ base, path = '/creative', credentials, fetcher, previewTtlSeconds = 86_400, brands, generator }: CreativeAgentOptions): Tenant {
+export function creativeAgent({
+  base,
+  path = '/creative',
+  credentials,
+  fetcher,
+  previewTtlSeconds = 86_400,
+  brands,
+  generator,
+}: CreativeAgentOptions): Tenant {
   const agentUrl = () => `${base()}${path}/mcp`;
   const formats = () => standardFormatsAt(agentUrl());
   const assetsUrl = () => `${base()}${path}/assets`;
@@ -54,17 +62,29 @@ export function creativeAgent({ base, path = '/creative', credentials, fetcher, 
   const assets = localAssets(assetsUrl);
   const renderer = rendererWith(fetcher, assets.images);
   const preview = { formats, agentUrl, previewsUrl: () => `${base()}${path}/previews`, ttlSeconds: previewTtlSeconds };
-  const prune: TenantPass = { name: 'previews', intervalMs: 3_600_000, run: async ({ db, clock }) => void (await pruneExpired(db, new Date(clock.now().getTime() - goneForMs))) };
+  const prune: TenantPass = {
+    name: 'previews',
+    intervalMs: 3_600_000,
+    run: async ({ db, clock }) => void (await pruneExpired(db, new Date(clock.now().getTime() - goneForMs))),
+  };
   return {
     name: 'creative',
     path,
-    description: 'Creative agent: the standard formats, with their assets and renders; builds creatives in them from their templates and a manifest or a creative of its library; hosted previews of creatives in them, and a creative library.',
+    description:
+      'Creative agent: the standard formats, with their assets and renders; builds creatives in them from their templates and a manifest or a creative of its library; hosted previews of creatives in them, and a creative library.',
     protocols: ['creative'],
     specialisms: ['creative-template'],
     httpEnvelope: 'creative',
     credentials,
     passes: [prune],
-    capabilities: () => ({ creative: { supports_compliance: false, has_creative_library: true, supports_generation: false, supports_transformation: true } }),
+    capabilities: () => ({
+      creative: {
+        supports_compliance: false,
+        has_creative_library: true,
+        supports_generation: false,
+        supports_transformation: true,
+      },
+    }),
     routes: (app, { db, clock }) => {
       assets.use(db);
       previewRoutes(app, { db, clock, path, formats, renderer });
@@ -72,7 +92,17 @@ export function creativeAgent({ base, path = '/creative', credentials, fetcher, 
     },
     tasks: [
       listCreativeFormatsTask({ formats, protocol: 'creative' }),
-      buildCreativeTask({ formats, agentUrl, assetsUrl, fetcher, preview, fromBrief: false, library: true, brands, ...(generator ? { generator } : {}) }),
+      buildCreativeTask({
+        formats,
+        agentUrl,
+        assetsUrl,
+        fetcher,
+        preview,
+        fromBrief: false,
+        library: true,
+        brands,
+        ...(generator ? { generator } : {}),
+      }),
       previewCreativeTask({ ...preview, renderer }),
       syncCreativesTask({ formats, agentUrl }),
       listCreativesTask(),

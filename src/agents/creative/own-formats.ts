@@ -11,12 +11,17 @@ export function ownFormats(formats: readonly Format[], agentUrl: string): Format
   return {
     find: (formatId) => findFormat(formats, formatId, agentUrl),
     unknown: (formatId, field) =>
-      new AgentError('FORMAT_NOT_SUPPORTED', `This agent defines no format ${JSON.stringify(formatId.id)} at ${formatId.agent_url}.`, {
-        field,
-        suggestion: 'list_creative_formats lists the formats this agent defines, with their format_id.',
-      }),
+      new AgentError(
+        'FORMAT_NOT_SUPPORTED',
+        `This agent defines no format ${JSON.stringify(formatId.id)} at ${formatId.agent_url}.`,
+        {
+          field,
+          suggestion: 'list_creative_formats lists the formats this agent defines, with their format_id.',
+        },
+      ),
   };
 }
 
 /** A format id as the library stores and filters it: the same text for every spelling of an agent's URL. */
-export const ownFormatKey = (formatId: Pick<FormatId, 'agent_url' | 'id'>) => formatKey({ agent_url: agentKey(formatId.agent_url), id: formatId.id });
+export const ownFormatKey = (formatId: Pick<FormatId, 'agent_url' | 'id'>) =>
+  formatKey({ agent_url: agentKey(formatId.agent_url), id: formatId.id });

@@ -51,14 +51,30 @@ function groupProblems(format: string, group: AssetGroup, assets: Given): Manife
   const example = `${id}_0_${group.assets[0]?.asset_id ?? 'asset'}`;
   const least = group.required || repetitions > 0 ? group.min_count : 0;
   if (repetitions < least) {
-    problems.push({ asset_id: id, field: field(id), message: `Format ${format} needs at least ${group.min_count} ${id} repetitions (assets named like ${example}, numbered from 0); the manifest has ${repetitions}.` });
+    problems.push({
+      asset_id: id,
+      field: field(id),
+      message: `Format ${format} needs at least ${group.min_count} ${id} repetitions (assets named like ${example}, numbered from 0); the manifest has ${repetitions}.`,
+    });
   }
   if (repetitions > group.max_count) {
-    problems.push({ asset_id: id, field: field(id), message: `Format ${format} takes at most ${group.max_count} ${id} repetitions; the manifest has ${repetitions}.` });
+    problems.push({
+      asset_id: id,
+      field: field(id),
+      message: `Format ${format} takes at most ${group.max_count} ${id} repetitions; the manifest has ${repetitions}.`,
+    });
   }
   // Repetitions past max_count are refused above as a whole, not asset by asset.
   for (let index = 0; index < Math.min(repetitions, group.max_count); index++) {
-    for (const asset of group.assets) problems.push(...slotProblems(format, { ...asset, required: asset.required === true }, `${id}_${index}_${asset.asset_id}`, assets));
+    for (const asset of group.assets)
+      problems.push(
+        ...slotProblems(
+          format,
+          { ...asset, required: asset.required === true },
+          `${id}_${index}_${asset.asset_id}`,
+          assets,
+        ),
+      );
   }
   return problems;
 }
@@ -66,11 +82,28 @@ function groupProblems(format: string, group: AssetGroup, assets: Given): Manife
 function slotProblems(format: string, slot: Slot, key: string, assets: Given): ManifestProblem[] {
   const given = Object.hasOwn(assets, key) ? assets[key] : undefined;
   if (given === undefined) {
-    return slot.required ? [{ asset_id: key, field: field(key), message: `Format ${format} requires the ${slot.asset_type} asset ${key}.` }] : [];
+    return slot.required
+      ? [
+          {
+            asset_id: key,
+            field: field(key),
+            message: `Format ${format} requires the ${slot.asset_type} asset ${key}.`,
+          },
+        ]
+      : [];
   }
-  if (!isObject(given)) return [{ asset_id: key, field: field(key), message: `Asset ${key} must be an object with its asset_type and content.` }];
+  if (!isObject(given))
+    return [
+      { asset_id: key, field: field(key), message: `Asset ${key} must be an object with its asset_type and content.` },
+    ];
   if (given['asset_type'] !== undefined && given['asset_type'] !== slot.asset_type) {
-    return [{ asset_id: key, field: field(key, 'asset_type'), message: `Asset ${key} of format ${format} is a ${slot.asset_type}, not a ${String(given['asset_type'])}.` }];
+    return [
+      {
+        asset_id: key,
+        field: field(key, 'asset_type'),
+        message: `Asset ${key} of format ${format} is a ${slot.asset_type}, not a ${String(given['asset_type'])}.`,
+      },
+    ];
   }
   const check = checks[slot.asset_type];
   if (!check) return [];
@@ -94,7 +127,11 @@ class AssetCheck {
   }
 
   fail(property: string | undefined, message: string): void {
-    this.#problems.push({ asset_id: this.key, field: field(this.key, property), message: `Asset ${this.key} ${message}` });
+    this.#problems.push({
+      asset_id: this.key,
+      field: field(this.key, property),
+      message: `Asset ${this.key} ${message}`,
+    });
   }
 
   /** A number the format asks for, or undefined. */
@@ -118,11 +155,20 @@ class AssetCheck {
   }
 
   /** A measure against the format's min/max pair: exact when they are equal. */
-  within(property: string, actual: number | undefined, min: number | undefined, max: number | undefined, describe: (n: number) => string): void {
+  within(
+    property: string,
+    actual: number | undefined,
+    min: number | undefined,
+    max: number | undefined,
+    describe: (n: number) => string,
+  ): void {
     if (actual === undefined) return;
-    if (min !== undefined && min === max && actual !== min) this.fail(property, `is ${describe(actual)}; the format wants exactly ${describe(min)}.`);
-    else if (min !== undefined && actual < min) this.fail(property, `is ${describe(actual)}; the format wants at least ${describe(min)}.`);
-    else if (max !== undefined && actual > max) this.fail(property, `is ${describe(actual)}; the format wants at most ${describe(max)}.`);
+    if (min !== undefined && min === max && actual !== min)
+      this.fail(property, `is ${describe(actual)}; the format wants exactly ${describe(min)}.`);
+    else if (min !== undefined && actual < min)
+      this.fail(property, `is ${describe(actual)}; the format wants at least ${describe(min)}.`);
+    else if (max !== undefined && actual > max)
+      this.fail(property, `is ${describe(actual)}; the format wants at most ${describe(max)}.`);
   }
 }
 
@@ -157,7 +203,8 @@ const checks: Record<string, (asset: AssetCheck) => void> = {
     const scheme = schemeOf(url);
     const protocols = asset.requirements['protocols'];
     if (scheme === undefined) asset.fail('url', `is not an absolute URL: ${JSON.stringify(url)}.`);
-    else if (Array.isArray(protocols) && !protocols.includes(scheme)) asset.fail('url', `uses ${scheme}; the format accepts ${protocols.join(' or ')} only.`);
+    else if (Array.isArray(protocols) && !protocols.includes(scheme))
+      asset.fail('url', `uses ${scheme}; the format accepts ${protocols.join(' or ')} only.`);
     asset.within('url', url.length, undefined, asset.wants('max_length'), (n) => `${n} characters long`);
   },
   vast: (asset) => tag(asset, 'VAST'),
@@ -169,31 +216,62 @@ function dimensions(asset: AssetCheck): void {
   // Print sizes in inches or millimetres say nothing about an image's pixels.
   if (unit !== undefined && unit !== 'px') return;
   const pixels = (n: number) => `${n} pixels`;
-  asset.within('width', asset.has('width'), asset.wants('min_width'), asset.wants('max_width'), (n) => `${pixels(n)} wide`);
-  asset.within('height', asset.has('height'), asset.wants('min_height'), asset.wants('max_height'), (n) => `${pixels(n)} high`);
+  asset.within(
+    'width',
+    asset.has('width'),
+    asset.wants('min_width'),
+    asset.wants('max_width'),
+    (n) => `${pixels(n)} wide`,
+  );
+  asset.within(
+    'height',
+    asset.has('height'),
+    asset.wants('min_height'),
+    asset.wants('max_height'),
+    (n) => `${pixels(n)} high`,
+  );
   const ratio = asset.requirements['aspect_ratio'];
   const width = asset.has('width');
   const height = asset.has('height');
   if (typeof ratio !== 'string' || width === undefined || height === undefined || height === 0) return;
   const [w, h] = ratio.split(':').map(Number) as [number, number];
   // 1200x628 is the 1.91:1 everyone means: a percent either way.
-  if (Math.abs(width / height / (w / h) - 1) > 0.01) asset.fail(undefined, `is ${width}x${height}, not of the ${ratio} aspect ratio the format wants.`);
+  if (Math.abs(width / height / (w / h) - 1) > 0.01)
+    asset.fail(undefined, `is ${width}x${height}, not of the ${ratio} aspect ratio the format wants.`);
 }
 
 function duration(asset: AssetCheck): void {
-  asset.within('duration_ms', asset.has('duration_ms'), asset.wants('min_duration_ms'), asset.wants('max_duration_ms'), (ms) => `${ms / 1000} s long`);
+  asset.within(
+    'duration_ms',
+    asset.has('duration_ms'),
+    asset.wants('min_duration_ms'),
+    asset.wants('max_duration_ms'),
+    (ms) => `${ms / 1000} s long`,
+  );
 }
 
 function fileSize(asset: AssetCheck): void {
   const max = asset.wants('max_file_size_kb');
-  asset.within('file_size_bytes', asset.has('file_size_bytes'), undefined, max === undefined ? undefined : max * 1024, (bytes) => `${bytes} bytes`);
+  asset.within(
+    'file_size_bytes',
+    asset.has('file_size_bytes'),
+    undefined,
+    max === undefined ? undefined : max * 1024,
+    (bytes) => `${bytes} bytes`,
+  );
 }
 
 function textLength(asset: AssetCheck): void {
   const content = asset.text('content');
   if (content === undefined) return;
   // Characters as people count them, not UTF-16 code units.
-  asset.within('content', [...content].length, asset.wants('min_length'), asset.wants('max_length'), (n) => `${n} characters long`);
+  asset.within(
+    'content',
+    [...content].length,
+    asset.wants('min_length'),
+    asset.wants('max_length'),
+    (n) => `${n} characters long`,
+  );
 }
 
 function codeSize(asset: AssetCheck): void {
@@ -201,7 +279,8 @@ function codeSize(asset: AssetCheck): void {
   const max = asset.wants('max_file_size_kb');
   if (content === undefined || max === undefined) return;
   const bytes = Buffer.byteLength(content, 'utf8');
-  if (bytes > max * 1024) asset.fail('content', `is ${bytes} bytes; the format wants at most ${max} KB (${max * 1024} bytes).`);
+  if (bytes > max * 1024)
+    asset.fail('content', `is ${bytes} bytes; the format wants at most ${max} KB (${max * 1024} bytes).`);
 }
 
 /** A VAST or DAAST tag: a URL that answers the XML, or the XML inline, whose root element is `root`. */
@@ -211,11 +290,17 @@ function tag(asset: AssetCheck, root: 'VAST' | 'DAAST'): void {
   const hasContent = typeof content === 'string' && content.trim() !== '';
   if (delivery === 'url' && !hasUrl) asset.fail('url', `is delivered by url but has none.`);
   else if (delivery === 'inline' && !hasContent) asset.fail('content', `is delivered inline but has no content.`);
-  else if (!hasUrl && !hasContent) asset.fail(undefined, `has neither a url answering ${root} XML nor the ${root} XML inline as content.`);
-  if (hasUrl && !['http', 'https'].includes(schemeOf(url) ?? '')) asset.fail('url', `is not an http or https URL: ${JSON.stringify(url)}.`);
+  else if (!hasUrl && !hasContent)
+    asset.fail(undefined, `has neither a url answering ${root} XML nor the ${root} XML inline as content.`);
+  if (hasUrl && !['http', 'https'].includes(schemeOf(url) ?? ''))
+    asset.fail('url', `is not an http or https URL: ${JSON.stringify(url)}.`);
   if (hasContent) {
     const found = rootElement(content);
-    if (found !== root) asset.fail('content', `is not ${root} XML: ${found === undefined ? 'it has no root element' : `its root element is <${found}>`}.`);
+    if (found !== root)
+      asset.fail(
+        'content',
+        `is not ${root} XML: ${found === undefined ? 'it has no root element' : `its root element is <${found}>`}.`,
+      );
   }
   duration(asset);
 }
@@ -225,7 +310,13 @@ function rootElement(xml: string): string | undefined {
   let rest = xml.replace(/^\uFEFF/, '');
   for (;;) {
     rest = rest.trimStart();
-    const skip = rest.startsWith('<?') ? '?>' : rest.startsWith('<!--') ? '-->' : rest.startsWith('<!') ? '>' : undefined;
+    const skip = rest.startsWith('<?')
+      ? '?>'
+      : rest.startsWith('<!--')
+        ? '-->'
+        : rest.startsWith('<!')
+          ? '>'
+          : undefined;
     if (skip === undefined) break;
     const end = rest.indexOf(skip);
     if (end < 0) return undefined;
@@ -236,9 +327,36 @@ function rootElement(xml: string): string | undefined {
 }
 
 // The file formats a URL's extension tells, as the requirements name them.
-const imageFormats: Record<string, string> = { jpg: 'jpg', jpeg: 'jpg', png: 'png', gif: 'gif', webp: 'webp', svg: 'svg', avif: 'avif', tif: 'tiff', tiff: 'tiff', pdf: 'pdf', eps: 'eps' };
-const videoContainers: Record<string, string> = { mp4: 'mp4', m4v: 'mp4', webm: 'webm', mov: 'mov', avi: 'avi', mkv: 'mkv' };
-const audioFormats: Record<string, string> = { mp3: 'mp3', aac: 'aac', m4a: 'aac', wav: 'wav', ogg: 'ogg', oga: 'ogg', flac: 'flac' };
+const imageFormats: Record<string, string> = {
+  jpg: 'jpg',
+  jpeg: 'jpg',
+  png: 'png',
+  gif: 'gif',
+  webp: 'webp',
+  svg: 'svg',
+  avif: 'avif',
+  tif: 'tiff',
+  tiff: 'tiff',
+  pdf: 'pdf',
+  eps: 'eps',
+};
+const videoContainers: Record<string, string> = {
+  mp4: 'mp4',
+  m4v: 'mp4',
+  webm: 'webm',
+  mov: 'mov',
+  avi: 'avi',
+  mkv: 'mkv',
+};
+const audioFormats: Record<string, string> = {
+  mp3: 'mp3',
+  aac: 'aac',
+  m4a: 'aac',
+  wav: 'wav',
+  ogg: 'ogg',
+  oga: 'ogg',
+  flac: 'flac',
+};
 
 /**
  * The file's format against the format's list: the one the manifest states, else the one its URL's
@@ -251,13 +369,15 @@ function fileFormat(asset: AssetCheck, requirement: string, stated: string, know
   const declared = asset.given[stated];
   if (typeof declared === 'string') {
     const format = declared.toLowerCase();
-    if (!accepts.has(known[format] ?? format)) asset.fail(stated, `is ${declared}; the format accepts ${accepted.join(', ')}.`);
+    if (!accepts.has(known[format] ?? format))
+      asset.fail(stated, `is ${declared}; the format accepts ${accepted.join(', ')}.`);
     return;
   }
   const url = asset.given['url'];
   const extension = typeof url === 'string' ? extensionOf(url) : undefined;
   const format = extension === undefined ? undefined : known[extension];
-  if (format !== undefined && !accepts.has(format)) asset.fail('url', `is a .${extension} file; the format accepts ${accepted.join(', ')}.`);
+  if (format !== undefined && !accepts.has(format))
+    asset.fail('url', `is a .${extension} file; the format accepts ${accepted.join(', ')}.`);
 }
 
 function extensionOf(url: string): string | undefined {

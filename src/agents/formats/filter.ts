@@ -29,7 +29,18 @@ const wcagRank: Record<WcagLevel, number> = { A: 1, AA: 2, AAA: 3 };
  * parameters are ignored, as standard formats take none.
  */
 export function filterFormats(formats: readonly Format[], request: FormatFilters): Format[] {
-  const { type, asset_types, max_width, max_height, min_width, min_height, is_responsive, wcag_level, disclosure_positions, disclosure_persistence } = request;
+  const {
+    type,
+    asset_types,
+    max_width,
+    max_height,
+    min_width,
+    min_height,
+    is_responsive,
+    wcag_level,
+    disclosure_positions,
+    disclosure_persistence,
+  } = request;
   const wanted = request.format_ids && keysOf(request.format_ids);
   const inputs = request.input_format_ids && keysOf(request.input_format_ids);
   const outputs = request.output_format_ids && keysOf(request.output_format_ids);
@@ -47,9 +58,13 @@ export function filterFormats(formats: readonly Format[], request: FormatFilters
       (min_height === undefined || anyRender(f, (d) => d.height !== undefined && d.height >= min_height)) &&
       (is_responsive === undefined || isResponsive(f) === is_responsive) &&
       (search === undefined || f.name.toLowerCase().includes(search)) &&
-      (!wcag_level || (f.accessibility !== undefined && wcagRank[f.accessibility.wcag_level] >= wcagRank[wcag_level])) &&
+      (!wcag_level ||
+        (f.accessibility !== undefined && wcagRank[f.accessibility.wcag_level] >= wcagRank[wcag_level])) &&
       (!disclosure_positions || disclosure_positions.every((p) => disclosurePositionsOf(f).has(p))) &&
-      (!disclosure_persistence || disclosure_persistence.every((mode) => (f.disclosure_capabilities ?? []).some((c) => c.persistence.includes(mode)))) &&
+      (!disclosure_persistence ||
+        disclosure_persistence.every((mode) =>
+          (f.disclosure_capabilities ?? []).some((c) => c.persistence.includes(mode)),
+        )) &&
       (!inputs || (f.input_format_ids ?? []).some((id) => inputs.has(keyOf(id)))) &&
       (!outputs || (f.output_format_ids ?? []).some((id) => outputs.has(keyOf(id)))),
   );
@@ -65,11 +80,17 @@ function keysOf(ids: readonly FormatId[]): Set<string> {
 
 /** Every asset type a creative of the format can carry, inside repeatable groups too. */
 function assetTypesOf(format: Format): Set<string> {
-  return new Set((format.assets ?? []).flatMap((asset) => (asset.item_type === 'repeatable_group' ? asset.assets : [asset]).map((a) => a.asset_type)));
+  return new Set(
+    (format.assets ?? []).flatMap((asset) =>
+      (asset.item_type === 'repeatable_group' ? asset.assets : [asset]).map((a) => a.asset_type),
+    ),
+  );
 }
 
 function isResponsive(format: Format): boolean {
-  return (format.renders ?? []).some((r) => r.dimensions?.responsive?.width === true || r.dimensions?.responsive?.height === true);
+  return (format.renders ?? []).some(
+    (r) => r.dimensions?.responsive?.width === true || r.dimensions?.responsive?.height === true,
+  );
 }
 
 /** Structured capabilities supersede the flat list when a format has them (format.json). */

@@ -28,12 +28,16 @@ function keyOf(url: string): string {
   const canonical = canonicalAgentUrl(url);
   if (canonical === undefined) return url;
   const parsed = new URL(canonical);
-  const path = parsed.pathname.replace(/\/+$/, '').replace(/\/(?:mcp|a2a)$/, '').replace(/\/+$/, '');
+  const path = parsed.pathname
+    .replace(/\/+$/, '')
+    .replace(/\/(?:mcp|a2a)$/, '')
+    .replace(/\/+$/, '');
   return `${parsed.protocol}//${hostKey(parsed)}${path}${parsed.search}`;
 }
 
 /** A URL's host and port, every loopback spelling of the host one. */
-const hostKey = (url: URL) => (isLoopbackHost(url.hostname) ? `localhost${url.port === '' ? '' : `:${url.port}`}` : url.host);
+const hostKey = (url: URL) =>
+  isLoopbackHost(url.hostname) ? `localhost${url.port === '' ? '' : `:${url.port}`}` : url.host;
 
 /**
  * The rest of `url`'s path under `prefix` (an absolute URL of this server's, such as where its
@@ -45,7 +49,13 @@ export function pathUnder(prefix: string, url: string): string | undefined {
   if (!URL.canParse(url) || !URL.canParse(prefix)) return undefined;
   const [base, target] = [new URL(prefix), new URL(url)];
   const path = base.pathname.replace(/\/+$/, '');
-  if (target.search !== '' || target.hash !== '' || target.protocol !== base.protocol || hostKey(target) !== hostKey(base)) return undefined;
+  if (
+    target.search !== '' ||
+    target.hash !== '' ||
+    target.protocol !== base.protocol ||
+    hostKey(target) !== hostKey(base)
+  )
+    return undefined;
   return target.pathname.startsWith(`${path}/`) ? target.pathname.slice(path.length + 1) : undefined;
 }
 
@@ -62,7 +72,11 @@ export function sameFormatId(a: Pick<FormatId, 'agent_url' | 'id'>, b: Pick<Form
  * the agent at `ownAgentUrl` (in any spelling of that URL); undefined for another agent's format
  * or an id the agent does not define.
  */
-export function findFormat(formats: readonly Format[], formatId: Pick<FormatId, 'agent_url' | 'id'>, ownAgentUrl: string): Format | undefined {
+export function findFormat(
+  formats: readonly Format[],
+  formatId: Pick<FormatId, 'agent_url' | 'id'>,
+  ownAgentUrl: string,
+): Format | undefined {
   const own = agentKey(ownAgentUrl);
   if (agentKey(formatId.agent_url) !== own) return undefined;
   return formats.find((f) => f.format_id.id === formatId.id && agentKey(f.format_id.agent_url) === own);

@@ -9,4 +9,8 @@ export { agentKey, findFormat, pathUnder, sameAgentUrl, sameFormatId } from './f
 export { manifestProblems, type ManifestProblem } from './check-manifest.ts';
 export type { CreativeManifest, ManifestAsset } from './manifest.ts';
 export { filterFormats, type FormatFilters } from './filter.ts';
-export { listCreativeFormatsTask, type CreativeAgent, type ListCreativeFormatsOptions } from './list-creative-formats.ts';
+export {
+  listCreativeFormatsTask,
+  type CreativeAgent,
+  type ListCreativeFormatsOptions,
+} from './list-creative-formats.ts';

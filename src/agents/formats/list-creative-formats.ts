@@ -27,13 +27,19 @@ export interface ListCreativeFormatsOptions {
  * `list_creative_formats` (agent-tasks spec §4): the agent's formats narrowed by the request's
  * filters, a page at a time.
  */
-export function listCreativeFormatsTask({ formats, creativeAgents, protocol = 'media_buy' }: ListCreativeFormatsOptions): AgentTask {
+export function listCreativeFormatsTask({
+  formats,
+  creativeAgents,
+  protocol = 'media_buy',
+}: ListCreativeFormatsOptions): AgentTask {
   return {
     name: 'list_creative_formats',
     description:
       'List the creative formats this agent accepts, with their assets and renders. Filters (all optional, combined with AND): format_ids ({agent_url, id} objects), type (display, video, audio, dooh), asset_types (formats having all of them), max_width/max_height/min_width/min_height (pixels, any render), is_responsive, name_search (case-insensitive), wcag_level, disclosure_positions, disclosure_persistence, input_format_ids, output_format_ids. Paginated with pagination.max_results and pagination.cursor.',
     input: requestSchema,
-    output: { $ref: `/schemas/3.0.6/${protocol === 'creative' ? 'creative' : 'media-buy'}/list-creative-formats-response.json` },
+    output: {
+      $ref: `/schemas/3.0.6/${protocol === 'creative' ? 'creative' : 'media-buy'}/list-creative-formats-response.json`,
+    },
     mutates: false,
     async handler(args, ctx) {
       const request = args as FormatFilters & { pagination?: PageRequest };
@@ -63,7 +69,13 @@ const formatId: JsonSchema = {
 };
 
 const formatIds = (description: string): JsonSchema => ({ type: 'array', minItems: 1, items: formatId, description });
-const enumSet = (path: string, description: string): JsonSchema => ({ type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', enum: publishedEnum(path) }, description });
+const enumSet = (path: string, description: string): JsonSchema => ({
+  type: 'array',
+  minItems: 1,
+  uniqueItems: true,
+  items: { type: 'string', enum: publishedEnum(path) },
+  description,
+});
 
 /**
  * What creative/ and media-buy/list-creative-formats-request.json accept (either one), written out
@@ -76,16 +88,34 @@ const requestSchema: JsonSchema = {
   properties: {
     format_ids: formatIds('Only these formats.'),
     type: { type: 'string', enum: ['audio', 'video', 'display', 'dooh'] },
-    asset_types: { type: 'array', minItems: 1, items: { type: 'string', enum: publishedEnum('enums/asset-content-type.json') }, description: 'Formats that have all of these asset types.' },
+    asset_types: {
+      type: 'array',
+      minItems: 1,
+      items: { type: 'string', enum: publishedEnum('enums/asset-content-type.json') },
+      description: 'Formats that have all of these asset types.',
+    },
     max_width: { type: 'integer', description: 'Pixels, inclusive: formats with a render at most this wide.' },
     max_height: { type: 'integer', description: 'Pixels, inclusive: formats with a render at most this high.' },
     min_width: { type: 'integer', description: 'Pixels, inclusive: formats with a render at least this wide.' },
     min_height: { type: 'integer', description: 'Pixels, inclusive: formats with a render at least this high.' },
-    is_responsive: { type: 'boolean', description: 'true: formats that adapt to their container; false: fixed-size ones.' },
+    is_responsive: {
+      type: 'boolean',
+      description: 'true: formats that adapt to their container; false: fixed-size ones.',
+    },
     name_search: textInput('name', 'Case-insensitive part of the name'),
-    wcag_level: { type: 'string', enum: publishedEnum('enums/wcag-level.json'), description: 'Formats meeting at least this level.' },
-    disclosure_positions: enumSet('enums/disclosure-position.json', 'Formats that can render all of these disclosure positions.'),
-    disclosure_persistence: enumSet('enums/disclosure-persistence.json', 'Formats supporting each of these persistence modes at some position.'),
+    wcag_level: {
+      type: 'string',
+      enum: publishedEnum('enums/wcag-level.json'),
+      description: 'Formats meeting at least this level.',
+    },
+    disclosure_positions: enumSet(
+      'enums/disclosure-position.json',
+      'Formats that can render all of these disclosure positions.',
+    ),
+    disclosure_persistence: enumSet(
+      'enums/disclosure-persistence.json',
+      'Formats supporting each of these persistence modes at some position.',
+    ),
     input_format_ids: formatIds('Formats that take any of these as input.'),
     output_format_ids: formatIds('Formats that produce any of these.'),
     include_pricing: { type: 'boolean', description: 'Ask for pricing_options (this agent prices no formats).' },

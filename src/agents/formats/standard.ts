@@ -23,7 +23,18 @@ const content = ['VIDEO_ID', 'VIDEO_TITLE', 'VIDEO_DURATION', 'VIDEO_CATEGORY', 
 const player = ['PLAYER_WIDTH', 'PLAYER_HEIGHT', 'POD_POSITION', 'POD_SIZE', 'AD_BREAK_ID'];
 /** A TV set has no page and no click, but the app and the device identify it. */
 const tvDevice = ['DEVICE_MAKE', 'DEVICE_MODEL', 'DEVICE_ID', 'DEVICE_ID_TYPE', 'APP_BUNDLE', 'APP_NAME'];
-const listening = ['APP_BUNDLE', 'APP_NAME', 'CONTENT_GENRE', 'STATION_ID', 'COLLECTION_NAME', 'INSTALLMENT_ID', 'AUDIO_DURATION', 'POD_POSITION', 'POD_SIZE', 'AD_BREAK_ID'];
+const listening = [
+  'APP_BUNDLE',
+  'APP_NAME',
+  'CONTENT_GENRE',
+  'STATION_ID',
+  'COLLECTION_NAME',
+  'INSTALLMENT_ID',
+  'AUDIO_DURATION',
+  'POD_POSITION',
+  'POD_SIZE',
+  'AD_BREAK_ID',
+];
 /** A screen in a venue has no viewer to ask consent of, but a fixed place. */
 const venue = ['CITY', 'ZIP', 'LAT', 'LONG', 'PLACEMENT_ID'];
 
@@ -54,7 +65,9 @@ const impressionTracker: Asset = {
   requirements: { role: 'impression_tracker', protocols: ['https'], macro_support: true },
 };
 
-const fixedRender = (width: number, height: number): Render[] => [{ role: 'primary', dimensions: { width, height, unit: 'px', responsive: { width: false, height: false } } }];
+const fixedRender = (width: number, height: number): Render[] => [
+  { role: 'primary', dimensions: { width, height, unit: 'px', responsive: { width: false, height: false } } },
+];
 
 /** The IAB fixed-size banner: one static or animated image of exactly its size. */
 function banner(width: number, height: number): Pick<Definition, 'renders' | 'assets' | 'supported_macros'> {
@@ -68,8 +81,15 @@ function banner(width: number, height: number): Pick<Definition, 'renders' | 'as
         asset_role: 'hero_image',
         required: true,
         requirements: {
-          min_width: width, max_width: width, min_height: height, max_height: height, unit: 'px',
-          formats: ['jpg', 'png', 'gif', 'webp'], max_file_size_kb: 150, animation_allowed: true, max_animation_duration_ms: 15_000,
+          min_width: width,
+          max_width: width,
+          min_height: height,
+          max_height: height,
+          unit: 'px',
+          formats: ['jpg', 'png', 'gif', 'webp'],
+          max_file_size_kb: 150,
+          animation_allowed: true,
+          max_animation_duration_ms: 15_000,
         },
       },
       clickthrough,
@@ -101,7 +121,16 @@ function html5(width: number, height: number): Pick<Definition, 'renders' | 'ass
         asset_type: 'image',
         asset_role: 'backup_image',
         required: true,
-        requirements: { min_width: width, max_width: width, min_height: height, max_height: height, unit: 'px', formats: ['jpg', 'png', 'gif'], max_file_size_kb: 50, animation_allowed: false },
+        requirements: {
+          min_width: width,
+          max_width: width,
+          min_height: height,
+          max_height: height,
+          unit: 'px',
+          formats: ['jpg', 'png', 'gif'],
+          max_file_size_kb: 50,
+          animation_allowed: false,
+        },
       },
       clickthrough,
       impressionTracker,
@@ -111,7 +140,12 @@ function html5(width: number, height: number): Pick<Definition, 'renders' | 'ass
 }
 
 /** In-stream video plays in the publisher's player, at whatever size it has: 16:9, scaled to fit. */
-const playerRender: Render[] = [{ role: 'primary', dimensions: { min_width: 640, min_height: 360, aspect_ratio: '16:9', responsive: { width: true, height: true } } }];
+const playerRender: Render[] = [
+  {
+    role: 'primary',
+    dimensions: { min_width: 640, min_height: 360, aspect_ratio: '16:9', responsive: { width: true, height: true } },
+  },
+];
 
 /** Half a second either way: encoders round a spot's length to whole frames. */
 const lasting = (seconds: number) => ({ min_duration_ms: seconds * 1000 - 500, max_duration_ms: seconds * 1000 + 500 });
@@ -125,8 +159,15 @@ function onlineVideo(seconds: number): Asset {
     required: true,
     requirements: {
       ...lasting(seconds),
-      min_width: 1280, min_height: 720, aspect_ratio: '16:9', containers: ['mp4', 'webm'], codecs: ['h264', 'vp9'],
-      min_bitrate_kbps: 2000, max_file_size_kb: 51_200, audio_required: true, audio_codecs: ['aac', 'opus'],
+      min_width: 1280,
+      min_height: 720,
+      aspect_ratio: '16:9',
+      containers: ['mp4', 'webm'],
+      codecs: ['h264', 'vp9'],
+      min_bitrate_kbps: 2000,
+      max_file_size_kb: 51_200,
+      audio_required: true,
+      audio_codecs: ['aac', 'opus'],
     },
   };
 }
@@ -137,11 +178,29 @@ function onlineVideo(seconds: number): Asset {
  * linear creative's.
  */
 function vastTag(seconds: number): Asset {
-  return { item_type: 'individual', asset_id: 'vast_tag', asset_type: 'vast', asset_role: 'hero_video', required: true, requirements: { ...lasting(seconds) } };
+  return {
+    item_type: 'individual',
+    asset_id: 'vast_tag',
+    asset_type: 'vast',
+    asset_role: 'hero_video',
+    required: true,
+    requirements: { ...lasting(seconds) },
+  };
 }
 
 /** Connected TV plays the spot full screen. */
-const tvRender: Render[] = [{ role: 'primary', dimensions: { width: 1920, height: 1080, unit: 'px', aspect_ratio: '16:9', responsive: { width: false, height: false } } }];
+const tvRender: Render[] = [
+  {
+    role: 'primary',
+    dimensions: {
+      width: 1920,
+      height: 1080,
+      unit: 'px',
+      aspect_ratio: '16:9',
+      responsive: { width: false, height: false },
+    },
+  },
+];
 
 function ctvVideo(seconds: number): Asset {
   return {
@@ -151,9 +210,22 @@ function ctvVideo(seconds: number): Asset {
     asset_role: 'hero_video',
     required: true,
     requirements: {
-      ...lasting(seconds), min_width: 1920, max_width: 1920, min_height: 1080, max_height: 1080, aspect_ratio: '16:9',
-      containers: ['mp4'], codecs: ['h264', 'h265'], min_bitrate_kbps: 10_000, frame_rates: [23.976, 25, 29.97], scan_type: 'progressive',
-      audio_required: true, audio_codecs: ['aac'], audio_sample_rates: [48_000], loudness_lufs: -24, loudness_tolerance_db: 2,
+      ...lasting(seconds),
+      min_width: 1920,
+      max_width: 1920,
+      min_height: 1080,
+      max_height: 1080,
+      aspect_ratio: '16:9',
+      containers: ['mp4'],
+      codecs: ['h264', 'h265'],
+      min_bitrate_kbps: 10_000,
+      frame_rates: [23.976, 25, 29.97],
+      scan_type: 'progressive',
+      audio_required: true,
+      audio_codecs: ['aac'],
+      audio_sample_rates: [48_000],
+      loudness_lufs: -24,
+      loudness_tolerance_db: 2,
     },
   };
 }
@@ -166,24 +238,60 @@ function hostedAudio(seconds: number): Asset {
     asset_role: 'hero_audio',
     required: true,
     requirements: {
-      ...lasting(seconds), formats: ['mp3', 'aac'], min_bitrate_kbps: 128,
-      sample_rates: [44_100, 48_000], channels: ['mono', 'stereo'], max_file_size_kb: 10_240,
+      ...lasting(seconds),
+      formats: ['mp3', 'aac'],
+      min_bitrate_kbps: 128,
+      sample_rates: [44_100, 48_000],
+      channels: ['mono', 'stereo'],
+      max_file_size_kb: 10_240,
     },
   };
 }
 
 function daastTag(seconds: number): Asset {
-  return { item_type: 'individual', asset_id: 'daast_tag', asset_type: 'daast', asset_role: 'hero_audio', required: true, requirements: { daast_version: '1.0', ...lasting(seconds) } };
+  return {
+    item_type: 'individual',
+    asset_id: 'daast_tag',
+    asset_type: 'daast',
+    asset_role: 'hero_audio',
+    required: true,
+    requirements: { daast_version: '1.0', ...lasting(seconds) },
+  };
 }
 
 /** A digital screen in a public venue: a still image of exactly the screen's size. */
 function screen(width: number, height: number): Pick<Definition, 'renders' | 'assets' | 'supported_macros'> {
   return {
-    renders: [{ role: 'primary', dimensions: { width, height, unit: 'px', aspect_ratio: width > height ? '16:9' : '9:16', responsive: { width: false, height: false } } }],
+    renders: [
+      {
+        role: 'primary',
+        dimensions: {
+          width,
+          height,
+          unit: 'px',
+          aspect_ratio: width > height ? '16:9' : '9:16',
+          responsive: { width: false, height: false },
+        },
+      },
+    ],
     assets: [
       {
-        item_type: 'individual', asset_id: 'screen_image', asset_type: 'image', asset_role: 'hero_image', required: true,
-        requirements: { min_width: width, max_width: width, min_height: height, max_height: height, unit: 'px', formats: ['jpg', 'png'], color_space: 'rgb', max_file_size_kb: 10_240, animation_allowed: false },
+        item_type: 'individual',
+        asset_id: 'screen_image',
+        asset_type: 'image',
+        asset_role: 'hero_image',
+        required: true,
+        requirements: {
+          min_width: width,
+          max_width: width,
+          min_height: height,
+          max_height: height,
+          unit: 'px',
+          formats: ['jpg', 'png'],
+          color_space: 'rgb',
+          max_file_size_kb: 10_240,
+          animation_allowed: false,
+        },
       },
       { ...impressionTracker, asset_role: 'proof_of_play' },
     ],
@@ -195,21 +303,24 @@ const definitions: Definition[] = [
   {
     id: 'display_300x250',
     name: 'Medium Rectangle 300x250',
-    description: 'IAB medium rectangle: a 300x250 image (JPG, PNG, GIF or WebP, at most 150 KB, animation up to 15 s) with a clickthrough URL.',
+    description:
+      'IAB medium rectangle: a 300x250 image (JPG, PNG, GIF or WebP, at most 150 KB, animation up to 15 s) with a clickthrough URL.',
     type: 'display',
     ...banner(300, 250),
   },
   {
     id: 'display_728x90',
     name: 'Leaderboard 728x90',
-    description: 'IAB leaderboard across the top of a desktop page: a 728x90 image (at most 150 KB) with a clickthrough URL.',
+    description:
+      'IAB leaderboard across the top of a desktop page: a 728x90 image (at most 150 KB) with a clickthrough URL.',
     type: 'display',
     ...banner(728, 90),
   },
   {
     id: 'display_320x50',
     name: 'Mobile Banner 320x50',
-    description: 'IAB mobile banner at the top or bottom of a phone screen: a 320x50 image (at most 150 KB) with a clickthrough URL.',
+    description:
+      'IAB mobile banner at the top or bottom of a phone screen: a 320x50 image (at most 150 KB) with a clickthrough URL.',
     type: 'display',
     ...banner(320, 50),
   },
@@ -230,14 +341,16 @@ const definitions: Definition[] = [
   {
     id: 'display_970x250',
     name: 'Billboard 970x250',
-    description: 'IAB billboard, a wide unit at the top of a desktop page: a 970x250 image (at most 150 KB) with a clickthrough URL.',
+    description:
+      'IAB billboard, a wide unit at the top of a desktop page: a 970x250 image (at most 150 KB) with a clickthrough URL.',
     type: 'display',
     ...banner(970, 250),
   },
   {
     id: 'display_320x480',
     name: 'Mobile Interstitial 320x480',
-    description: 'IAB portrait interstitial covering a phone screen between pages or app screens: a 320x480 image (at most 150 KB) with a clickthrough URL.',
+    description:
+      'IAB portrait interstitial covering a phone screen between pages or app screens: a 320x480 image (at most 150 KB) with a clickthrough URL.',
     type: 'display',
     ...banner(320, 480),
   },
@@ -247,24 +360,96 @@ const definitions: Definition[] = [
     description:
       'A display ad the publisher assembles to fit any slot from 120 to 1200 pixels wide: a 1.91:1 landscape image, an optional square image and logo, a headline, a description, the business name, an optional call to action, and a clickthrough URL.',
     type: 'display',
-    renders: [{ role: 'primary', dimensions: { min_width: 120, max_width: 1200, min_height: 50, max_height: 1200, unit: 'px', responsive: { width: true, height: true } } }],
+    renders: [
+      {
+        role: 'primary',
+        dimensions: {
+          min_width: 120,
+          max_width: 1200,
+          min_height: 50,
+          max_height: 1200,
+          unit: 'px',
+          responsive: { width: true, height: true },
+        },
+      },
+    ],
     assets: [
       {
-        item_type: 'individual', asset_id: 'landscape_image', asset_type: 'image', asset_role: 'hero_image', required: true,
-        requirements: { min_width: 600, min_height: 314, aspect_ratio: '1.91:1', formats: ['jpg', 'png', 'webp'], max_file_size_kb: 5120, animation_allowed: false },
+        item_type: 'individual',
+        asset_id: 'landscape_image',
+        asset_type: 'image',
+        asset_role: 'hero_image',
+        required: true,
+        requirements: {
+          min_width: 600,
+          min_height: 314,
+          aspect_ratio: '1.91:1',
+          formats: ['jpg', 'png', 'webp'],
+          max_file_size_kb: 5120,
+          animation_allowed: false,
+        },
       },
       {
-        item_type: 'individual', asset_id: 'square_image', asset_type: 'image', asset_role: 'square_image', required: false,
-        requirements: { min_width: 300, min_height: 300, aspect_ratio: '1:1', formats: ['jpg', 'png', 'webp'], max_file_size_kb: 5120, animation_allowed: false },
+        item_type: 'individual',
+        asset_id: 'square_image',
+        asset_type: 'image',
+        asset_role: 'square_image',
+        required: false,
+        requirements: {
+          min_width: 300,
+          min_height: 300,
+          aspect_ratio: '1:1',
+          formats: ['jpg', 'png', 'webp'],
+          max_file_size_kb: 5120,
+          animation_allowed: false,
+        },
       },
       {
-        item_type: 'individual', asset_id: 'logo', asset_type: 'image', asset_role: 'logo', required: false,
-        requirements: { min_width: 128, min_height: 128, aspect_ratio: '1:1', formats: ['png', 'jpg', 'webp'], max_file_size_kb: 1024 },
+        item_type: 'individual',
+        asset_id: 'logo',
+        asset_type: 'image',
+        asset_role: 'logo',
+        required: false,
+        requirements: {
+          min_width: 128,
+          min_height: 128,
+          aspect_ratio: '1:1',
+          formats: ['png', 'jpg', 'webp'],
+          max_file_size_kb: 1024,
+        },
       },
-      { item_type: 'individual', asset_id: 'headline', asset_type: 'text', asset_role: 'headline', required: true, requirements: { min_length: 1, max_length: 30 } },
-      { item_type: 'individual', asset_id: 'description', asset_type: 'text', asset_role: 'body_text', required: true, requirements: { min_length: 1, max_length: 90 } },
-      { item_type: 'individual', asset_id: 'business_name', asset_type: 'text', asset_role: 'advertiser_name', required: true, requirements: { min_length: 1, max_length: 25 } },
-      { item_type: 'individual', asset_id: 'cta', asset_type: 'text', asset_role: 'call_to_action', required: false, requirements: { max_length: 15 } },
+      {
+        item_type: 'individual',
+        asset_id: 'headline',
+        asset_type: 'text',
+        asset_role: 'headline',
+        required: true,
+        requirements: { min_length: 1, max_length: 30 },
+      },
+      {
+        item_type: 'individual',
+        asset_id: 'description',
+        asset_type: 'text',
+        asset_role: 'body_text',
+        required: true,
+        requirements: { min_length: 1, max_length: 90 },
+      },
+      {
+        item_type: 'individual',
+        asset_id: 'business_name',
+        asset_type: 'text',
+        asset_role: 'advertiser_name',
+        required: true,
+        requirements: { min_length: 1, max_length: 25 },
+      },
+      {
+        item_type: 'individual',
+        asset_id: 'cta',
+        asset_type: 'text',
+        asset_role: 'call_to_action',
+        required: false,
+        requirements: { max_length: 15 },
+      },
       clickthrough,
       impressionTracker,
     ],
@@ -273,50 +458,106 @@ const definitions: Definition[] = [
   {
     id: 'html5_300x250',
     name: 'HTML5 Medium Rectangle 300x250',
-    description: 'An HTML5 medium rectangle: a 300x250 HTML document (at most 200 KB initial load, SafeFrame-compatible), a 300x250 backup image (at most 50 KB) and a clickthrough URL.',
+    description:
+      'An HTML5 medium rectangle: a 300x250 HTML document (at most 200 KB initial load, SafeFrame-compatible), a 300x250 backup image (at most 50 KB) and a clickthrough URL.',
     type: 'display',
     ...html5(300, 250),
   },
   {
     id: 'html5_728x90',
     name: 'HTML5 Leaderboard 728x90',
-    description: 'An HTML5 leaderboard: a 728x90 HTML document (at most 200 KB initial load, SafeFrame-compatible), a 728x90 backup image (at most 50 KB) and a clickthrough URL.',
+    description:
+      'An HTML5 leaderboard: a 728x90 HTML document (at most 200 KB initial load, SafeFrame-compatible), a 728x90 backup image (at most 50 KB) and a clickthrough URL.',
     type: 'display',
     ...html5(728, 90),
   },
   {
     id: 'html5_300x600',
     name: 'HTML5 Half Page 300x600',
-    description: 'An HTML5 half page: a 300x600 HTML document (at most 200 KB initial load, SafeFrame-compatible), a 300x600 backup image (at most 50 KB) and a clickthrough URL.',
+    description:
+      'An HTML5 half page: a 300x600 HTML document (at most 200 KB initial load, SafeFrame-compatible), a 300x600 backup image (at most 50 KB) and a clickthrough URL.',
     type: 'display',
     ...html5(300, 600),
   },
   {
     id: 'html5_320x50',
     name: 'HTML5 Mobile Banner 320x50',
-    description: 'An HTML5 mobile banner: a 320x50 HTML document (at most 200 KB initial load, SafeFrame-compatible), a 320x50 backup image (at most 50 KB) and a clickthrough URL.',
+    description:
+      'An HTML5 mobile banner: a 320x50 HTML document (at most 200 KB initial load, SafeFrame-compatible), a 320x50 backup image (at most 50 KB) and a clickthrough URL.',
     type: 'display',
     ...html5(320, 50),
   },
   {
     id: 'native_in_feed',
     name: 'Native In-Feed',
-    description: 'A sponsored post in a content feed, laid out by the publisher from a headline, body text, a 1.91:1 image, the advertiser’s name and logo, and a call to action; it takes the feed’s width.',
+    description:
+      'A sponsored post in a content feed, laid out by the publisher from a headline, body text, a 1.91:1 image, the advertiser’s name and logo, and a call to action; it takes the feed’s width.',
     type: 'display',
-    renders: [{ role: 'primary', dimensions: { min_width: 300, max_width: 1200, responsive: { width: true, height: true } } }],
+    renders: [
+      { role: 'primary', dimensions: { min_width: 300, max_width: 1200, responsive: { width: true, height: true } } },
+    ],
     assets: [
-      { item_type: 'individual', asset_id: 'headline', asset_type: 'text', asset_role: 'headline', required: true, requirements: { min_length: 1, max_length: 50, max_lines: 2 } },
-      { item_type: 'individual', asset_id: 'body', asset_type: 'text', asset_role: 'body_text', required: true, requirements: { max_length: 140 } },
       {
-        item_type: 'individual', asset_id: 'main_image', asset_type: 'image', asset_role: 'hero_image', required: true,
-        requirements: { min_width: 1200, min_height: 627, aspect_ratio: '1.91:1', formats: ['jpg', 'png', 'webp'], max_file_size_kb: 500, animation_allowed: false },
+        item_type: 'individual',
+        asset_id: 'headline',
+        asset_type: 'text',
+        asset_role: 'headline',
+        required: true,
+        requirements: { min_length: 1, max_length: 50, max_lines: 2 },
       },
-      { item_type: 'individual', asset_id: 'sponsor_name', asset_type: 'text', asset_role: 'advertiser_name', required: true, requirements: { min_length: 1, max_length: 25 } },
       {
-        item_type: 'individual', asset_id: 'logo', asset_type: 'image', asset_role: 'logo', required: false,
-        requirements: { min_width: 100, min_height: 100, aspect_ratio: '1:1', formats: ['png', 'jpg', 'webp'], max_file_size_kb: 100 },
+        item_type: 'individual',
+        asset_id: 'body',
+        asset_type: 'text',
+        asset_role: 'body_text',
+        required: true,
+        requirements: { max_length: 140 },
       },
-      { item_type: 'individual', asset_id: 'cta', asset_type: 'text', asset_role: 'call_to_action', required: false, requirements: { max_length: 15 } },
+      {
+        item_type: 'individual',
+        asset_id: 'main_image',
+        asset_type: 'image',
+        asset_role: 'hero_image',
+        required: true,
+        requirements: {
+          min_width: 1200,
+          min_height: 627,
+          aspect_ratio: '1.91:1',
+          formats: ['jpg', 'png', 'webp'],
+          max_file_size_kb: 500,
+          animation_allowed: false,
+        },
+      },
+      {
+        item_type: 'individual',
+        asset_id: 'sponsor_name',
+        asset_type: 'text',
+        asset_role: 'advertiser_name',
+        required: true,
+        requirements: { min_length: 1, max_length: 25 },
+      },
+      {
+        item_type: 'individual',
+        asset_id: 'logo',
+        asset_type: 'image',
+        asset_role: 'logo',
+        required: false,
+        requirements: {
+          min_width: 100,
+          min_height: 100,
+          aspect_ratio: '1:1',
+          formats: ['png', 'jpg', 'webp'],
+          max_file_size_kb: 100,
+        },
+      },
+      {
+        item_type: 'individual',
+        asset_id: 'cta',
+        asset_type: 'text',
+        asset_role: 'call_to_action',
+        required: false,
+        requirements: { max_length: 15 },
+      },
       clickthrough,
       impressionTracker,
     ],
@@ -325,7 +566,8 @@ const definitions: Definition[] = [
   {
     id: 'video_15s',
     name: 'Online Video 15s',
-    description: 'Skippable or non-skippable in-stream video of 15 seconds: a 16:9 MP4 or WebM file (at least 1280x720, with sound), shown in the player at its size.',
+    description:
+      'Skippable or non-skippable in-stream video of 15 seconds: a 16:9 MP4 or WebM file (at least 1280x720, with sound), shown in the player at its size.',
     type: 'video',
     renders: playerRender,
     assets: [onlineVideo(15), { ...clickthrough, required: false }, impressionTracker],
@@ -334,7 +576,8 @@ const definitions: Definition[] = [
   {
     id: 'video_30s',
     name: 'Online Video 30s',
-    description: 'In-stream video of 30 seconds: a 16:9 MP4 or WebM file (at least 1280x720, with sound), shown in the player at its size.',
+    description:
+      'In-stream video of 30 seconds: a 16:9 MP4 or WebM file (at least 1280x720, with sound), shown in the player at its size.',
     type: 'video',
     renders: playerRender,
     assets: [onlineVideo(30), { ...clickthrough, required: false }, impressionTracker],
@@ -343,7 +586,8 @@ const definitions: Definition[] = [
   {
     id: 'video_6s_bumper',
     name: 'Bumper Video 6s',
-    description: 'A non-skippable 6-second in-stream bumper: a 16:9 MP4 or WebM file (at least 1280x720, with sound), shown in the player at its size.',
+    description:
+      'A non-skippable 6-second in-stream bumper: a 16:9 MP4 or WebM file (at least 1280x720, with sound), shown in the player at its size.',
     type: 'video',
     renders: playerRender,
     assets: [onlineVideo(6), { ...clickthrough, required: false }, impressionTracker],
@@ -352,7 +596,8 @@ const definitions: Definition[] = [
   {
     id: 'video_vast_15s',
     name: 'VAST Video 15s',
-    description: 'In-stream video of 15 seconds served by the buyer’s ad server: a VAST tag (URL or inline XML) whose linear creative lasts 15 seconds, with its own clickthrough and tracking.',
+    description:
+      'In-stream video of 15 seconds served by the buyer’s ad server: a VAST tag (URL or inline XML) whose linear creative lasts 15 seconds, with its own clickthrough and tracking.',
     type: 'video',
     renders: playerRender,
     assets: [vastTag(15), impressionTracker],
@@ -361,7 +606,8 @@ const definitions: Definition[] = [
   {
     id: 'video_vast_30s',
     name: 'VAST Video 30s',
-    description: 'In-stream video of 30 seconds served by the buyer’s ad server: a VAST tag (URL or inline XML) whose linear creative lasts 30 seconds, with its own clickthrough and tracking.',
+    description:
+      'In-stream video of 30 seconds served by the buyer’s ad server: a VAST tag (URL or inline XML) whose linear creative lasts 30 seconds, with its own clickthrough and tracking.',
     type: 'video',
     renders: playerRender,
     assets: [vastTag(30), impressionTracker],
@@ -370,7 +616,8 @@ const definitions: Definition[] = [
   {
     id: 'ctv_video_15s',
     name: 'CTV Video 15s',
-    description: 'Full-screen, non-skippable 15-second spot on connected TV: a 1920x1080 broadcast-quality MP4 (H.264 or H.265, at least 10 Mbps, loudness -24 LUFS). Not clickable.',
+    description:
+      'Full-screen, non-skippable 15-second spot on connected TV: a 1920x1080 broadcast-quality MP4 (H.264 or H.265, at least 10 Mbps, loudness -24 LUFS). Not clickable.',
     type: 'video',
     renders: tvRender,
     assets: [ctvVideo(15), impressionTracker],
@@ -379,7 +626,8 @@ const definitions: Definition[] = [
   {
     id: 'ctv_video_30s',
     name: 'CTV Video 30s',
-    description: 'Full-screen, non-skippable 30-second spot on connected TV: a 1920x1080 broadcast-quality MP4 (H.264 or H.265, at least 10 Mbps, loudness -24 LUFS). Not clickable.',
+    description:
+      'Full-screen, non-skippable 30-second spot on connected TV: a 1920x1080 broadcast-quality MP4 (H.264 or H.265, at least 10 Mbps, loudness -24 LUFS). Not clickable.',
     type: 'video',
     renders: tvRender,
     assets: [ctvVideo(30), impressionTracker],
@@ -388,7 +636,8 @@ const definitions: Definition[] = [
   {
     id: 'audio_15s',
     name: 'Audio 15s',
-    description: 'A 15-second audio spot for streaming radio and podcasts: MP3 or AAC (M4A), at least 128 kbps, mono or stereo, with an optional clickthrough for players with a screen.',
+    description:
+      'A 15-second audio spot for streaming radio and podcasts: MP3 or AAC (M4A), at least 128 kbps, mono or stereo, with an optional clickthrough for players with a screen.',
     type: 'audio',
     assets: [hostedAudio(15), { ...clickthrough, required: false }, impressionTracker],
     supported_macros: audioMacros,
@@ -396,7 +645,8 @@ const definitions: Definition[] = [
   {
     id: 'audio_30s',
     name: 'Audio 30s',
-    description: 'A 30-second audio spot for streaming radio and podcasts: MP3 or AAC (M4A), at least 128 kbps, mono or stereo, with an optional clickthrough for players with a screen.',
+    description:
+      'A 30-second audio spot for streaming radio and podcasts: MP3 or AAC (M4A), at least 128 kbps, mono or stereo, with an optional clickthrough for players with a screen.',
     type: 'audio',
     assets: [hostedAudio(30), { ...clickthrough, required: false }, impressionTracker],
     supported_macros: audioMacros,
@@ -404,7 +654,8 @@ const definitions: Definition[] = [
   {
     id: 'audio_daast_15s',
     name: 'DAAST Audio 15s',
-    description: 'A 15-second audio spot served by the buyer’s ad server: a DAAST 1.0 tag (URL or inline XML) whose ad lasts 15 seconds, with its own tracking and companion.',
+    description:
+      'A 15-second audio spot served by the buyer’s ad server: a DAAST 1.0 tag (URL or inline XML) whose ad lasts 15 seconds, with its own tracking and companion.',
     type: 'audio',
     assets: [daastTag(15), impressionTracker],
     supported_macros: audioMacros,
@@ -412,7 +663,8 @@ const definitions: Definition[] = [
   {
     id: 'audio_daast_30s',
     name: 'DAAST Audio 30s',
-    description: 'A 30-second audio spot served by the buyer’s ad server: a DAAST 1.0 tag (URL or inline XML) whose ad lasts 30 seconds, with its own tracking and companion.',
+    description:
+      'A 30-second audio spot served by the buyer’s ad server: a DAAST 1.0 tag (URL or inline XML) whose ad lasts 30 seconds, with its own tracking and companion.',
     type: 'audio',
     assets: [daastTag(30), impressionTracker],
     supported_macros: audioMacros,
@@ -420,14 +672,16 @@ const definitions: Definition[] = [
   {
     id: 'dooh_1920x1080',
     name: 'Digital Out-of-Home 1920x1080',
-    description: 'A landscape full-HD digital screen in a public venue: a static 1920x1080 image shown for a 10-second slot in the screen’s loop. Not clickable; the tracker fires on each play.',
+    description:
+      'A landscape full-HD digital screen in a public venue: a static 1920x1080 image shown for a 10-second slot in the screen’s loop. Not clickable; the tracker fires on each play.',
     type: 'dooh',
     ...screen(1920, 1080),
   },
   {
     id: 'dooh_1080x1920',
     name: 'Digital Out-of-Home Portrait 1080x1920',
-    description: 'A portrait full-HD digital screen in a mall, station or elevator: a static 1080x1920 image shown for a 10-second slot in the screen’s loop. Not clickable; the tracker fires on each play.',
+    description:
+      'A portrait full-HD digital screen in a mall, station or elevator: a static 1080x1920 image shown for a 10-second slot in the screen’s loop. Not clickable; the tracker fires on each play.',
     type: 'dooh',
     ...screen(1080, 1920),
   },

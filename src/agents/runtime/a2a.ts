@@ -19,7 +19,15 @@ import { AgentError } from '../../protocol/errors.ts';
 import { a2aErrorData, echoOf, successBody, type Echo } from './envelope.ts';
 import type { TaskRunner } from './runner.ts';
 import type { Tenant } from './task.ts';
-import { cancelTask, findTask, isTaskId, listTasks, tasksGetResponse, type TaskRow, type TaskStatus } from './tasks/service.ts';
+import {
+  cancelTask,
+  findTask,
+  isTaskId,
+  listTasks,
+  tasksGetResponse,
+  type TaskRow,
+  type TaskStatus,
+} from './tasks/service.ts';
 
 /** The caller, as the A2A SDK carries it to the executor. */
 class PrincipalUser implements User {
@@ -64,7 +72,9 @@ export function mountA2a(
       let payload: Record<string, unknown>;
       try {
         if (!data || typeof data.skill !== 'string') {
-          throw new AgentError('INVALID_REQUEST', 'Send a data part {"skill": "<task>", "parameters": {...}}.', { field: 'skill' });
+          throw new AgentError('INVALID_REQUEST', 'Send a data part {"skill": "<task>", "parameters": {...}}.', {
+            field: 'skill',
+          });
         }
         const result = await runner.run(data.skill, data.parameters ?? {}, principal);
         // Accepted to run on (a long task, or one its handler deferred): the caller gets the A2A task.
@@ -108,7 +118,8 @@ export function mountA2a(
   app.get(
     `${tenant.path}/.well-known/agent-card.json`,
     { onRequest: hostGuard, schema: { summary: `${tenant.name} agent card (A2A)`, tags: ['Agents'] } },
-    async (_request, reply) => reply.type('application/json').send(JSON.stringify(AgentCard.toJSON(cardFor(`${baseUrl()}${tenant.path}/a2a`)))),
+    async (_request, reply) =>
+      reply.type('application/json').send(JSON.stringify(AgentCard.toJSON(cardFor(`${baseUrl()}${tenant.path}/a2a`)))),
   );
   app.post(
     `${tenant.path}/a2a`,
@@ -123,7 +134,10 @@ export function mountA2a(
     async (request, reply) => {
       const url = `${baseUrl()}${tenant.path}/a2a`;
       const version = request.headers['a2a-version'];
-      const context = new ServerCallContext({ user: new PrincipalUser(request.principal!, request.headers.authorization), ...(typeof version === 'string' ? { requestedVersion: version } : {}) });
+      const context = new ServerCallContext({
+        user: new PrincipalUser(request.principal!, request.headers.authorization),
+        ...(typeof version === 'string' ? { requestedVersion: version } : {}),
+      });
       let result: Awaited<ReturnType<JsonRpcTransportHandler['handle']>>;
       try {
         validateVersion(context.requestedVersion, cardFor(url), 'JSONRPC');
@@ -131,9 +145,12 @@ export function mountA2a(
       } catch (err) {
         // Protocol errors (an unsupported version, a malformed request) answer in JSON-RPC, as the SDK's own adapters do.
         const id = (request.body as { id?: unknown } | undefined)?.id ?? null;
-        return reply.type('application/json').send(JSON.stringify({ jsonrpc: '2.0', id, error: JsonRpcTransportHandler.mapToJSONRPCError(err) }));
+        return reply
+          .type('application/json')
+          .send(JSON.stringify({ jsonrpc: '2.0', id, error: JsonRpcTransportHandler.mapToJSONRPCError(err) }));
       }
-      if (typeof (result as AsyncGenerator)[Symbol.asyncIterator] !== 'function') return reply.type('application/json').send(JSON.stringify(result));
+      if (typeof (result as AsyncGenerator)[Symbol.asyncIterator] !== 'function')
+        return reply.type('application/json').send(JSON.stringify(result));
       reply.hijack();
       reply.raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       for await (const event of result as AsyncGenerator) reply.raw.write(`data: ${JSON.stringify(event)}\n\n`);
@@ -157,7 +174,11 @@ const states: Record<TaskStatus, TaskState> = {
  */
 class AgentTaskStore implements TaskStore {
   private readonly tenant: Tenant;
-  private readonly tasks: { db: Database; clock: Clock; abort: (tenant: string, principal: string, taskId: string) => void };
+  private readonly tasks: {
+    db: Database;
+    clock: Clock;
+    abort: (tenant: string, principal: string, taskId: string) => void;
+  };
 
   constructor(tenant: Tenant, tasks: AgentTaskStore['tasks']) {
     this.tenant = tenant;
@@ -177,7 +198,14 @@ class AgentTaskStore implements TaskStore {
   async save(task: Task, context: ServerCallContext): Promise<void> {
     if (task.status?.state !== TaskState.TASK_STATE_CANCELED || !isTaskId(task.id)) return;
     try {
-      await cancelTask(this.tasks.db, this.tasks.clock, this.tenant.name, principalOf(context), task.id, this.tasks.abort);
+      await cancelTask(
+        this.tasks.db,
+        this.tasks.clock,
+        this.tenant.name,
+        principalOf(context),
+        task.id,
+        this.tasks.abort,
+      );
     } catch (err) {
       // Finished meanwhile: the SDK reloads the task and answers that it is not cancelable.
       if (!(err instanceof AgentError)) throw err;
@@ -187,7 +215,12 @@ class AgentTaskStore implements TaskStore {
   async list(params: { pageSize?: number | undefined }, context: ServerCallContext) {
     const pageSize = params.pageSize ?? 50;
     const rows = await listTasks(this.tasks.db, this.tenant.name, principalOf(context), pageSize);
-    return { tasks: rows.map((row) => asA2aTask(row, this.tenant)), nextPageToken: '', pageSize, totalSize: rows.length };
+    return {
+      tasks: rows.map((row) => asA2aTask(row, this.tenant)),
+      nextPageToken: '',
+      pageSize,
+      totalSize: rows.length,
+    };
   }
 }
 
@@ -205,10 +238,23 @@ function asA2aTask(row: TaskRow, tenant: Tenant, echo?: Echo): Task {
   return {
     id: row.task_id,
     contextId: row.task_id,
-    status: { state: states[row.status], message: reply(row.task_id, status, row.task_id), timestamp: row.updated_at.toISOString() },
+    status: {
+      state: states[row.status],
+      message: reply(row.task_id, status, row.task_id),
+      timestamp: row.updated_at.toISOString(),
+    },
     artifacts:
       row.status === 'completed' && row.result
-        ? [{ artifactId: 'result', name: 'result', description: `The result of ${row.task}.`, parts: [dataPart(row.result)], metadata: undefined, extensions: [] }]
+        ? [
+            {
+              artifactId: 'result',
+              name: 'result',
+              description: `The result of ${row.task}.`,
+              parts: [dataPart(row.result)],
+              metadata: undefined,
+              extensions: [],
+            },
+          ]
         : [],
     history: [],
     metadata: undefined,
@@ -249,7 +295,14 @@ function agentCard(tenant: Tenant, runner: TaskRunner, url: string): AgentCard {
     version: '1.0.0',
     capabilities: { streaming: false, pushNotifications: false, extensions: [] },
     // Every call needs a bearer credential (the /a2a route answers 401 without one).
-    securitySchemes: { bearer: { scheme: { $case: 'httpAuthSecurityScheme', value: { scheme: 'Bearer', bearerFormat: '', description: bearerDescription(tenant) } } } },
+    securitySchemes: {
+      bearer: {
+        scheme: {
+          $case: 'httpAuthSecurityScheme',
+          value: { scheme: 'Bearer', bearerFormat: '', description: bearerDescription(tenant) },
+        },
+      },
+    },
     securityRequirements: [{ schemes: { bearer: { list: [] } } }],
     defaultInputModes: ['application/json'],
     defaultOutputModes: ['application/json'],

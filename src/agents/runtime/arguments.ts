@@ -16,8 +16,17 @@ const compiled = new WeakMap<JsonSchema, ValidateFunction>();
  * the task declares: the context is echoed back, the version checked before the task runs.
  */
 const envelopeProperties = {
-  context: { type: 'object', description: 'Opaque correlation data, echoed unchanged in the response.', additionalProperties: true },
-  ap_major_version: { type: 'integer', minimum: 1, maximum: 99, description: 'The AP major version the payload conforms to; see get_ap_capabilities.' },
+  context: {
+    type: 'object',
+    description: 'Opaque correlation data, echoed unchanged in the response.',
+    additionalProperties: true,
+  },
+  ap_major_version: {
+    type: 'integer',
+    minimum: 1,
+    maximum: 99,
+    description: 'The AP major version the payload conforms to; see get_ap_capabilities.',
+  },
 };
 
 const advertised = new WeakMap<AgentTask, JsonSchema>();
@@ -26,7 +35,10 @@ const advertised = new WeakMap<AgentTask, JsonSchema>();
 export function advertisedInput(task: AgentTask): JsonSchema {
   let schema = advertised.get(task);
   if (schema) return schema;
-  const properties: Record<string, unknown> = { ...envelopeProperties, ...((task.input['properties'] as Record<string, unknown>) ?? {}) };
+  const properties: Record<string, unknown> = {
+    ...envelopeProperties,
+    ...((task.input['properties'] as Record<string, unknown>) ?? {}),
+  };
   let required = (task.input['required'] as string[] | undefined) ?? [];
   if (task.mutates) {
     properties['idempotency_key'] = {
@@ -34,7 +46,8 @@ export function advertisedInput(task: AgentTask): JsonSchema {
       minLength: 16,
       maxLength: 255,
       pattern: idempotencyKeyPattern,
-      description: 'Client-generated, unique per request (a UUID v4 is best); retry with the same key to get the first result again.',
+      description:
+        'Client-generated, unique per request (a UUID v4 is best); retry with the same key to get the first result again.',
     };
     required = [...new Set([...required, 'idempotency_key'])];
   }
@@ -45,7 +58,10 @@ export function advertisedInput(task: AgentTask): JsonSchema {
 
 /** The envelope fields an answer carries beside the payload (core/protocol-envelope.json). */
 const envelopeOutputProperties = {
-  status: { type: 'string', description: "The task's status (enums/task-status.json): completed, submitted, failed, ..." },
+  status: {
+    type: 'string',
+    description: "The task's status (enums/task-status.json): completed, submitted, failed, ...",
+  },
   context: envelopeProperties.context,
 };
 
@@ -63,7 +79,10 @@ export function advertisedOutput(task: AgentTask): JsonSchema | undefined {
   const ref = output?.['$ref'];
   if (typeof ref === 'string') return { type: 'object', description: `The protocol's published schema ${ref}.` };
   if (!output || typeof output['properties'] !== 'object' || output['properties'] === null) return output;
-  return { ...output, properties: { ...envelopeOutputProperties, ...(output['properties'] as Record<string, unknown>) } };
+  return {
+    ...output,
+    properties: { ...envelopeOutputProperties, ...(output['properties'] as Record<string, unknown>) },
+  };
 }
 
 /**
@@ -73,7 +92,12 @@ export function advertisedOutput(task: AgentTask): JsonSchema | undefined {
  */
 export function validateArguments(task: AgentTask, args: Record<string, unknown>): void {
   const fault = jsonFault(args);
-  if (fault) throw new AgentError('INVALID_REQUEST', `Invalid argument ${jsonPathLite(fault.path) || '(arguments)'}: ${fault.problem}.`, { field: jsonPathLite(fault.path) });
+  if (fault)
+    throw new AgentError(
+      'INVALID_REQUEST',
+      `Invalid argument ${jsonPathLite(fault.path) || '(arguments)'}: ${fault.problem}.`,
+      { field: jsonPathLite(fault.path) },
+    );
   let validate = compiled.get(task.input);
   if (!validate) {
     validate = ajv.compile(advertisedInput(task));
@@ -86,12 +110,24 @@ export function validateArguments(task: AgentTask, args: Record<string, unknown>
 
 /** The field at fault in core/error.json's JSONPath-lite: `packages[0].budget`. */
 function fieldOf(error: ErrorObject): string {
-  const path = error.instancePath.split('/').slice(1).map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const path = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'));
   if (error.keyword === 'required') path.push(String((error.params as { missingProperty: string }).missingProperty));
-  if (error.keyword === 'additionalProperties') path.push(String((error.params as { additionalProperty: string }).additionalProperty));
+  if (error.keyword === 'additionalProperties')
+    path.push(String((error.params as { additionalProperty: string }).additionalProperty));
   return jsonPathLite(path);
 }
 
 function jsonPathLite(path: ReadonlyArray<string | number>): string {
-  return path.reduce<string>((field, segment) => (typeof segment === 'number' || /^\d+$/.test(segment) ? `${field}[${segment}]` : field ? `${field}.${segment}` : segment), '');
+  return path.reduce<string>(
+    (field, segment) =>
+      typeof segment === 'number' || /^\d+$/.test(segment)
+        ? `${field}[${segment}]`
+        : field
+          ? `${field}.${segment}`
+          : segment,
+    '',
+  );
 }

@@ -18,19 +18,29 @@ export const supportedMajorVersions: readonly number[] = [3];
 export function checkMajorVersion(args: unknown): void {
   const version = (args as { ap_major_version?: unknown } | null | undefined)?.ap_major_version;
   if (version === undefined || supportedMajorVersions.includes(version as number)) return;
-  throw new AgentError('VERSION_UNSUPPORTED', `This agent speaks AP major version ${supportedMajorVersions.join(', ')}, not ${JSON.stringify(version)}.`, {
-    field: 'ap_major_version',
-    details: { supported_versions: supportedMajorVersions },
-  });
+  throw new AgentError(
+    'VERSION_UNSUPPORTED',
+    `This agent speaks AP major version ${supportedMajorVersions.join(', ')}, not ${JSON.stringify(version)}.`,
+    {
+      field: 'ap_major_version',
+      details: { supported_versions: supportedMajorVersions },
+    },
+  );
 }
 
 /**
  * `get_ap_capabilities`, which every tenant answers (protocol/get-ap-capabilities-response.json):
  * its major versions and idempotency (`ap`), protocols, specialisms, tasks and webhook signing.
  */
-export function capabilitiesTask(tenant: Omit<Tenant, 'tasks'> & { tasks: readonly AgentTask[] }, settings: CapabilitySettings): AgentTask {
+export function capabilitiesTask(
+  tenant: Omit<Tenant, 'tasks'> & { tasks: readonly AgentTask[] },
+  settings: CapabilitySettings,
+): AgentTask {
   const answer = {
-    ap: { major_versions: [...supportedMajorVersions], idempotency: { supported: true, replay_ttl_seconds: settings.replayTtlSeconds } },
+    ap: {
+      major_versions: [...supportedMajorVersions],
+      idempotency: { supported: true, replay_ttl_seconds: settings.replayTtlSeconds },
+    },
     supported_protocols: tenant.protocols,
     specialisms: tenant.specialisms ?? [],
     tasks: ['get_ap_capabilities', ...tenant.tasks.map((t) => t.name)],
@@ -41,12 +51,17 @@ export function capabilitiesTask(tenant: Omit<Tenant, 'tasks'> & { tasks: readon
   };
   return {
     name: 'get_ap_capabilities',
-    description: 'What this agent supports: AP major versions, protocols, specialisms, tasks, idempotency and webhook signing.',
+    description:
+      'What this agent supports: AP major versions, protocols, specialisms, tasks, idempotency and webhook signing.',
     input: {
       type: 'object',
       properties: {
         ap_major_version: { type: 'integer', minimum: 1, maximum: 99 },
-        protocols: { type: 'array', minItems: 1, items: { type: 'string', enum: ['media_buy', 'signals', 'governance', 'sponsored_intelligence', 'creative'] } },
+        protocols: {
+          type: 'array',
+          minItems: 1,
+          items: { type: 'string', enum: ['media_buy', 'signals', 'governance', 'sponsored_intelligence', 'creative'] },
+        },
       },
     },
     mutates: false,

@@ -46,7 +46,8 @@ export function echoOf(args: unknown, authorization?: string): Echo {
  * INTERNAL_ERROR without its details, transient only when a retry may succeed.
  */
 export function errorObject(err: unknown): ErrorObject {
-  const error = err instanceof AgentError ? err : new AgentError('INTERNAL_ERROR', undefined, { recovery: failureRecovery(err) });
+  const error =
+    err instanceof AgentError ? err : new AgentError('INTERNAL_ERROR', undefined, { recovery: failureRecovery(err) });
   return {
     code: error.code,
     message: error.message,
@@ -125,7 +126,10 @@ export type HttpEnvelope = 'creative' | 'signals';
 export function httpErrorBody(envelope: HttpEnvelope, err: unknown, echo: Echo): Record<string, unknown> {
   const error = errorBody(err, echo);
   const parts = error.details?.['errors'];
-  return failed(envelope === 'creative' ? { error } : { errors: Array.isArray(parts) && parts.length > 0 ? parts : [error] }, echo);
+  return failed(
+    envelope === 'creative' ? { error } : { errors: Array.isArray(parts) && parts.length > 0 ? parts : [error] },
+    echo,
+  );
 }
 
 /** The data part of an A2A answer that failed: `{status: failed, error, context?}`. */
@@ -145,7 +149,12 @@ function collectCredentials(value: unknown, into: string[], depth: number): void
     return;
   }
   for (const [key, child] of Object.entries(value)) {
-    if (key === 'authentication' && isObject(child) && typeof child['credentials'] === 'string' && child['credentials'].length >= minSecretLength) {
+    if (
+      key === 'authentication' &&
+      isObject(child) &&
+      typeof child['credentials'] === 'string' &&
+      child['credentials'].length >= minSecretLength
+    ) {
       into.push(child['credentials']);
     }
     collectCredentials(child, into, depth + 1);
@@ -172,7 +181,10 @@ function scrub(value: unknown, secrets: readonly string[], inAuthentication: boo
   if (!isObject(value)) return value;
   const out: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value)) {
-    out[key] = inAuthentication && key === 'credentials' && typeof child === 'string' ? REDACTED : scrub(child, secrets, key === 'authentication');
+    out[key] =
+      inAuthentication && key === 'credentials' && typeof child === 'string'
+        ? REDACTED
+        : scrub(child, secrets, key === 'authentication');
   }
   return out;
 }

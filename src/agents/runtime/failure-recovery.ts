@@ -5,7 +5,18 @@ import type { Recovery } from '../../protocol/errors.ts';
 // operator intervention such as a shutdown (57), system errors (58); and a lock not available.
 const transientSqlStates = /^(08|40|53|57|58)...$|^55P03$/;
 // Node's system errors of a network or a resource that may come back.
-const transientSystemErrors = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EMFILE', 'ENFILE', 'EBUSY']);
+const transientSystemErrors = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EMFILE',
+  'ENFILE',
+  'EBUSY',
+]);
 
 /**
  * The recovery of a failure the task did not foresee (answered INTERNAL_ERROR). A failure of the
@@ -18,8 +29,14 @@ export function failureRecovery(err: unknown): Recovery {
   if (!error) return 'terminal';
   if (error.name === 'TimeoutError' || error.name === 'AbortError') return 'transient';
   const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && (transientSqlStates.test(code) || transientSystemErrors.has(code))) return 'transient';
+  if (typeof code === 'string' && (transientSqlStates.test(code) || transientSystemErrors.has(code)))
+    return 'transient';
   // node-postgres reports a pool or connection that gave out by message alone.
-  if (/Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(error.message)) return 'transient';
+  if (
+    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
+      error.message,
+    )
+  )
+    return 'transient';
   return error.cause === undefined || error.cause === err ? 'terminal' : failureRecovery(error.cause);
 }

@@ -12,7 +12,11 @@ import { deleteSettledBefore } from './webhooks/sql.ts';
 const keptForWindows = 7;
 
 /** Deletes what is older than `keptForWindows` replay windows; returns how many rows of each. */
-export async function pruneAgentRecords(db: Database, clock: Clock, replayTtlSeconds: number): Promise<{ idempotency: number; tasks: number; webhooks: number }> {
+export async function pruneAgentRecords(
+  db: Database,
+  clock: Clock,
+  replayTtlSeconds: number,
+): Promise<{ idempotency: number; tasks: number; webhooks: number }> {
   const before = new Date(clock.now().getTime() - keptForWindows * replayTtlSeconds * 1000);
   return {
     idempotency: await pruneRecords(db, before),

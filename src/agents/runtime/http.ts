@@ -11,7 +11,13 @@ export type { HttpEnvelope } from './envelope.ts';
  * Errors answer with the code's HTTP status in the tenant's envelope (agent-tasks spec section 7,
  * built by runtime/envelope.ts): creative agents `{error: {...}}`, signals agents `{errors: [{...}]}`.
  */
-export function mountHttp(app: FastifyInstance, tenant: Tenant, runner: TaskRunner, envelope: HttpEnvelope, hostGuard: onRequestAsyncHookHandler): void {
+export function mountHttp(
+  app: FastifyInstance,
+  tenant: Tenant,
+  runner: TaskRunner,
+  envelope: HttpEnvelope,
+  hostGuard: onRequestAsyncHookHandler,
+): void {
   app.post<{ Params: { task: string } }>(
     `${tenant.path}/tasks/:task`,
     {
@@ -29,10 +35,23 @@ export function mountHttp(app: FastifyInstance, tenant: Tenant, runner: TaskRunn
         // The guard's 401 (its challenge header already set) and 429, the parser's 400 and 415.
         const status = err instanceof ApError ? err.status : ((err as { statusCode?: number }).statusCode ?? 500);
         if (status >= 500) request.log.error({ err }, 'agent request failed');
-        const code = status === 401 ? 'UNAUTHORIZED' : status === 429 ? 'RATE_LIMITED' : status < 500 ? 'INVALID_REQUEST' : 'INTERNAL_ERROR';
+        const code =
+          status === 401
+            ? 'UNAUTHORIZED'
+            : status === 429
+              ? 'RATE_LIMITED'
+              : status < 500
+                ? 'INVALID_REQUEST'
+                : 'INTERNAL_ERROR';
         const retryAfter = err instanceof ApError ? err.retryAfter : undefined;
-        const error = new AgentError(code, status < 500 ? err.message : undefined, retryAfter !== undefined ? { retryAfter } : {});
-        return reply.code(status).send(httpErrorBody(envelope, error, echoOf(undefined, request.headers.authorization)));
+        const error = new AgentError(
+          code,
+          status < 500 ? err.message : undefined,
+          retryAfter !== undefined ? { retryAfter } : {},
+        );
+        return reply
+          .code(status)
+          .send(httpErrorBody(envelope, error, echoOf(undefined, request.headers.authorization)));
       },
     },
     async (request, reply) => {

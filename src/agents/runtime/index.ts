@@ -10,13 +10,34 @@ import { createRunner, type Submit } from './runner.ts';
 import type { Tenant } from './task.ts';
 import { cancelTaskTask, getTaskTask, submitTask } from './tasks/service.ts';
 
-export type { AccountUse, AgentTask, DeferOptions, JsonSchema, PassContext, PrepareContext, Tenant, TenantPass, TenantRouteDeps, TaskContext, TaskProgress, ResolvedAccount } from './task.ts';
+export type {
+  AccountUse,
+  AgentTask,
+  DeferOptions,
+  JsonSchema,
+  PassContext,
+  PrepareContext,
+  Tenant,
+  TenantPass,
+  TenantRouteDeps,
+  TaskContext,
+  TaskProgress,
+  ResolvedAccount,
+} from './task.ts';
 export { InputRequired } from './task.ts';
 export { completeTask, findTask, type TaskOutcome } from './tasks/service.ts';
 export { actorOf, ownerOf } from './owner.ts';
 export { enqueueWebhookEvent, type WebhookEvent } from './webhooks/outbox.ts';
 export { errorObject } from './envelope.ts';
-export { cursorPosition, defaultPageSize, pageCursor, pageRequestInput, paginate, type PageInfo, type PageRequest } from './pagination.ts';
+export {
+  cursorPosition,
+  defaultPageSize,
+  pageCursor,
+  pageRequestInput,
+  paginate,
+  type PageInfo,
+  type PageRequest,
+} from './pagination.ts';
 export { checkPublishedRequest } from './published-request.ts';
 export { textBounds, textInput } from './text-bounds.ts';
 
@@ -37,12 +58,26 @@ export interface TaskWorkerHandle {
  */
 export function mountTenant(app: FastifyInstance, ctx: AppContext, tenant: Tenant, worker: TaskWorkerHandle): void {
   const { agents } = ctx.config;
-  const builtIn = [capabilitiesTask(tenant, { replayTtlSeconds: agents.replayTtlSeconds, webhookAlgorithms: [agents.signingAlg] })];
+  const builtIn = [
+    capabilitiesTask(tenant, { replayTtlSeconds: agents.replayTtlSeconds, webhookAlgorithms: [agents.signingAlg] }),
+  ];
   const abort = worker.abort.bind(worker);
   if (runsLong(tenant)) builtIn.push(getTaskTask(), cancelTaskTask(ctx.db, abort));
   const withBuiltIns: Tenant = { ...tenant, tasks: [...builtIn, ...tenant.tasks] };
-  const submit: Submit = async (tx, task, args, principal, options) => submitTask(tx, ctx.clock, tenant.name, principal, task.name, args, options);
-  const runner = createRunner(ctx.db, withBuiltIns, { clock: ctx.clock, replayTtlSeconds: agents.replayTtlSeconds, log: app.log, validateOutputs: agents.validateOutputs, webhooksQueued: () => worker.webhooksQueued() }, submit);
+  const submit: Submit = async (tx, task, args, principal, options) =>
+    submitTask(tx, ctx.clock, tenant.name, principal, task.name, args, options);
+  const runner = createRunner(
+    ctx.db,
+    withBuiltIns,
+    {
+      clock: ctx.clock,
+      replayTtlSeconds: agents.replayTtlSeconds,
+      log: app.log,
+      validateOutputs: agents.validateOutputs,
+      webhooksQueued: () => worker.webhooksQueued(),
+    },
+    submit,
+  );
   // The worker claims what was accepted once it is committed.
   const run: typeof runner.run = async (...call) => {
     const answer = await runner.run(...call);
@@ -54,7 +89,11 @@ export function mountTenant(app: FastifyInstance, ctx: AppContext, tenant: Tenan
   app.agentResources.add({ name: tenant.name, path: tenant.path, credentials: tenant.credentials ?? [] });
   const hostGuard = deploymentHostCheck(ctx.config);
   mountMcp(app, withBuiltIns, served, hostGuard);
-  mountA2a(app, withBuiltIns, served, () => baseUrl(app, ctx.config), hostGuard, { db: ctx.db, clock: ctx.clock, abort });
+  mountA2a(app, withBuiltIns, served, () => baseUrl(app, ctx.config), hostGuard, {
+    db: ctx.db,
+    clock: ctx.clock,
+    abort,
+  });
   if (tenant.httpEnvelope) mountHttp(app, withBuiltIns, served, tenant.httpEnvelope, hostGuard);
   tenant.routes?.(app, { db: ctx.db, clock: ctx.clock });
 }
@@ -63,5 +102,9 @@ const runsLong = (tenant: Tenant) => tenant.tasks.some((t) => t.longRunning || t
 
 /** The tasks a tenant answers, by name: the built-ins `mountTenant` adds, then its own. */
 export function advertisedTaskNames(tenant: Tenant): string[] {
-  return ['get_ap_capabilities', ...(runsLong(tenant) ? ['get_task', 'cancel_task'] : []), ...tenant.tasks.map((t) => t.name)];
+  return [
+    'get_ap_capabilities',
+    ...(runsLong(tenant) ? ['get_task', 'cancel_task'] : []),
+    ...tenant.tasks.map((t) => t.name),
+  ];
 }

@@ -11,10 +11,15 @@ const formatIdField = /(?:^|\.)[a-z_]*format_id(?:s\[\d+\])?$/;
 export function invalidArgument(args: unknown, field: string, problem: string): AgentError {
   const value = valueAt(args, field);
   if (formatIdField.test(field) && (typeof value !== 'object' || value === null || Array.isArray(value))) {
-    return new AgentError('INVALID_FORMAT_ID', `Invalid argument ${field}: a format id is an object with agent_url and id, not ${JSON.stringify(value)}.`, {
-      field,
-      suggestion: 'Pass {"agent_url": "<creative agent URL>", "id": "<format id>"}, as list_creative_formats answers it.',
-    });
+    return new AgentError(
+      'INVALID_FORMAT_ID',
+      `Invalid argument ${field}: a format id is an object with agent_url and id, not ${JSON.stringify(value)}.`,
+      {
+        field,
+        suggestion:
+          'Pass {"agent_url": "<creative agent URL>", "id": "<format id>"}, as list_creative_formats answers it.',
+      },
+    );
   }
   return new AgentError('INVALID_REQUEST', `Invalid argument ${field || '(arguments)'}: ${problem}.`, { field });
 }

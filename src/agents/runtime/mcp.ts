@@ -14,7 +14,12 @@ import type { Tenant } from './task.ts';
  * carry the payload twice, as the spec and MCP clients each expect: JSON text in `content[0]` and
  * the object in `structuredContent`; errors are tool results with `isError` (runtime/envelope.ts).
  */
-export function mountMcp(app: FastifyInstance, tenant: Tenant, runner: TaskRunner, hostGuard: onRequestAsyncHookHandler): void {
+export function mountMcp(
+  app: FastifyInstance,
+  tenant: Tenant,
+  runner: TaskRunner,
+  hostGuard: onRequestAsyncHookHandler,
+): void {
   const dispatch = mcpDispatcher<TenantCall>({
     serverInfo: { name: `ap-${tenant.name}`, version: '1.0.0' },
     instructions: tenant.description,
@@ -42,7 +47,8 @@ export function mountMcp(app: FastifyInstance, tenant: Tenant, runner: TaskRunne
     summary: `${tenant.name} agent over MCP`,
     tags: ['Agents'],
     hostGuard,
-    dispatch: (body, request) => dispatch(body, { principal: request.principal!, authorization: request.headers.authorization, log: request.log }),
+    dispatch: (body, request) =>
+      dispatch(body, { principal: request.principal!, authorization: request.headers.authorization, log: request.log }),
   });
 }
 

@@ -20,7 +20,12 @@ export class OutputMismatch extends Error {
 }
 
 /** Checks a task's answer (before `replayed` is added) against its declared output schema. */
-export function checkOutput(task: AgentTask, output: Record<string, unknown>, mode: OutputCheck, log: FastifyBaseLogger): void {
+export function checkOutput(
+  task: AgentTask,
+  output: Record<string, unknown>,
+  mode: OutputCheck,
+  log: FastifyBaseLogger,
+): void {
   if (mode === 'off' || !task.output) return;
   const problem = mismatch(task.output, output);
   if (problem === undefined) return;

@@ -6,7 +6,9 @@ import type { Principal } from '../../auth/index.ts';
  * without one) has its own.
  */
 export function ownerOf(principal: Principal): string {
-  return principal.organization ? `org:${principal.organization.organizationId}` : `${principal.kind}:${principal.subject}`;
+  return principal.organization
+    ? `org:${principal.organization.organizationId}`
+    : `${principal.kind}:${principal.subject}`;
 }
 
 /** Who made a change, as its history records it. */

@@ -30,13 +30,19 @@ export const defaultPageSize = 50;
  * position after the page, opaque to the caller. A cursor that is not one of ours is the caller's
  * mistake, answered as INVALID_REQUEST naming it.
  */
-export function paginate<T>(items: readonly T[], request: PageRequest | undefined): { page: T[]; pagination: PageInfo } {
+export function paginate<T>(
+  items: readonly T[],
+  request: PageRequest | undefined,
+): { page: T[]; pagination: PageInfo } {
   const size = request?.max_results ?? defaultPageSize;
   const start = request?.cursor === undefined ? 0 : cursorPosition('o', request.cursor);
   const page = items.slice(start, start + size);
   const next = start + page.length;
   const has_more = next < items.length;
-  return { page, pagination: { has_more, ...(has_more ? { cursor: pageCursor('o', next) } : {}), total_count: items.length } };
+  return {
+    page,
+    pagination: { has_more, ...(has_more ? { cursor: pageCursor('o', next) } : {}), total_count: items.length },
+  };
 }
 
 /**
@@ -51,7 +57,11 @@ export function pageCursor(tag: string, position: number): string {
 export function cursorPosition(tag: string, cursor: string): number {
   const match = /^([a-z]+):(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
   if (match?.[1] !== tag) {
-    throw new AgentError('INVALID_REQUEST', 'pagination.cursor is not a cursor this agent gave; pass the previous page’s cursor unchanged.', { field: 'pagination.cursor' });
+    throw new AgentError(
+      'INVALID_REQUEST',
+      'pagination.cursor is not a cursor this agent gave; pass the previous page’s cursor unchanged.',
+      { field: 'pagination.cursor' },
+    );
   }
   return Number(match[2]);
 }

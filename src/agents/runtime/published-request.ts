@@ -40,11 +40,19 @@ type WebhookConfig = { authentication?: { schemes?: unknown; credentials?: unkno
 /** `authentication` as the spec writes the RFC 9421 opt-in. */
 function signedOptIn(config: unknown): config is WebhookConfig {
   const auth = (config as WebhookConfig | null)?.authentication;
-  return !!auth && auth.credentials === undefined && Array.isArray(auth.schemes) && auth.schemes.includes('HTTP_MESSAGE_SIGNATURES');
+  return (
+    !!auth &&
+    auth.credentials === undefined &&
+    Array.isArray(auth.schemes) &&
+    auth.schemes.includes('HTTP_MESSAGE_SIGNATURES')
+  );
 }
 
 /** A webhook configuration that chooses RFC 9421, either way. */
-const signedForm = (config: unknown) => typeof config === 'object' && config !== null && ((config as WebhookConfig).authentication === undefined || signedOptIn(config));
+const signedForm = (config: unknown) =>
+  typeof config === 'object' &&
+  config !== null &&
+  ((config as WebhookConfig).authentication === undefined || signedOptIn(config));
 
 function withoutAuthentication(config: WebhookConfig): object {
   const { authentication: _signed, ...rest } = config;

@@ -8,7 +8,15 @@ import { validateArguments } from './arguments.ts';
 import { checkMajorVersion } from './capabilities.ts';
 import { requireKey, runOnce, type IdempotencySettings } from './idempotency/service.ts';
 import { checkOutput, type OutputCheck } from './outputs.ts';
-import { Deferral, type AccountUse, type AgentTask, type DeferOptions, type ResolvedAccount, type TaskContext, type Tenant } from './task.ts';
+import {
+  Deferral,
+  type AccountUse,
+  type AgentTask,
+  type DeferOptions,
+  type ResolvedAccount,
+  type TaskContext,
+  type Tenant,
+} from './task.ts';
 
 export interface RunOptions {
   /** Aborted when the caller goes away; passed to the handler. */
@@ -22,7 +30,13 @@ export interface TaskRunner {
 }
 
 /** Accepts a long-running or deferred task (inside `tx`, with its idempotency record when it mutates) and answers its `{task_id, status}`. */
-export type Submit = (tx: Queryable, task: AgentTask, args: Record<string, unknown>, principal: Principal, options?: DeferOptions) => Promise<Record<string, unknown>>;
+export type Submit = (
+  tx: Queryable,
+  task: AgentTask,
+  args: Record<string, unknown>,
+  principal: Principal,
+  options?: DeferOptions,
+) => Promise<Record<string, unknown>>;
 
 export interface RunnerSettings extends IdempotencySettings {
   clock: Clock;
@@ -48,19 +62,43 @@ export function createRunner(db: Database, tenant: Tenant, settings: RunnerSetti
       }
       const task = byName.get(name);
       if (!task) {
-        throw new AgentError('INVALID_REQUEST', `Unknown task "${name}"; this agent offers ${[...byName.keys()].join(', ')}.`, { field: 'name' });
+        throw new AgentError(
+          'INVALID_REQUEST',
+          `Unknown task "${name}"; this agent offers ${[...byName.keys()].join(', ')}.`,
+          { field: 'name' },
+        );
       }
       const args = rawArgs ?? {};
-      if (typeof args !== 'object' || Array.isArray(args)) throw new AgentError('INVALID_REQUEST', 'Arguments must be a JSON object.', { field: 'arguments' });
+      if (typeof args !== 'object' || Array.isArray(args))
+        throw new AgentError('INVALID_REQUEST', 'Arguments must be a JSON object.', { field: 'arguments' });
       checkMajorVersion(args);
       const typed = args as Record<string, unknown>;
       validateArguments(task, typed);
       let queued = false;
       const callSettings = { ...settings, webhooksQueued: () => void (queued = true) };
-      const prepared = task.prepare && !task.longRunning ? await task.prepare(typed, { db, clock: settings.clock, log: settings.log, principal, signal: options.signal ?? new AbortController().signal }) : undefined;
+      const prepared =
+        task.prepare && !task.longRunning
+          ? await task.prepare(typed, {
+              db,
+              clock: settings.clock,
+              log: settings.log,
+              principal,
+              signal: options.signal ?? new AbortController().signal,
+            })
+          : undefined;
       const execute = async (tx: Queryable) => {
         if (task.longRunning) return submit(tx, task, typed, principal);
-        const ctx = await taskContext(tx, tenant, task, callSettings, principal, typed, options.signal, undefined, prepared);
+        const ctx = await taskContext(
+          tx,
+          tenant,
+          task,
+          callSettings,
+          principal,
+          typed,
+          options.signal,
+          undefined,
+          prepared,
+        );
         const output = await task.handler(typed, ctx);
         if (output instanceof Deferral) return submit(tx, task, typed, principal, output.options);
         checkOutput(task, output, settings.validateOutputs, settings.log);
@@ -69,7 +107,22 @@ export function createRunner(db: Database, tenant: Tenant, settings: RunnerSetti
       // Read-only tasks have nothing to commit together; on the database itself they never wait
       // behind another request's transaction on PGlite, which runs one at a time.
       const key = task.mutates ? requireKey(typed) : undefined;
-      const answer = key === undefined ? await execute(db) : await runOnce(db, settings, { tenant: tenant.name, principal: `${principal.kind}:${principal.subject}`, account: accountScope(typed['account']), key }, task.name, typed, execute);
+      const answer =
+        key === undefined
+          ? await execute(db)
+          : await runOnce(
+              db,
+              settings,
+              {
+                tenant: tenant.name,
+                principal: `${principal.kind}:${principal.subject}`,
+                account: accountScope(typed['account']),
+                key,
+              },
+              task.name,
+              typed,
+              execute,
+            );
       if (queued) settings.webhooksQueued?.();
       return answer;
     },
@@ -102,7 +155,14 @@ export async function taskContext(
     clock: settings.clock,
     log: settings.log,
     principal,
-    account: await resolveAccount(background?.accountDb ?? tx, tenant, principal, args['account'], task.accountUse ?? (task.mutates ? 'acts' : 'reads'), settings.clock),
+    account: await resolveAccount(
+      background?.accountDb ?? tx,
+      tenant,
+      principal,
+      args['account'],
+      task.accountUse ?? (task.mutates ? 'acts' : 'reads'),
+      settings.clock,
+    ),
     tenant,
     signal: signal ?? new AbortController().signal,
     progress: background?.progress ?? (() => {}),
@@ -116,7 +176,14 @@ export async function taskContext(
 
 const isDatabase = (db: Queryable): db is Database => typeof (db as Partial<Database>).transaction === 'function';
 
-async function resolveAccount(tx: Queryable, tenant: Tenant, principal: Principal, ref: unknown, use: AccountUse, clock: Clock): Promise<ResolvedAccount | undefined> {
+async function resolveAccount(
+  tx: Queryable,
+  tenant: Tenant,
+  principal: Principal,
+  ref: unknown,
+  use: AccountUse,
+  clock: Clock,
+): Promise<ResolvedAccount | undefined> {
   if (!tenant.resolveAccount || !ref || typeof ref !== 'object' || Array.isArray(ref)) return undefined;
   return tenant.resolveAccount(ref as Record<string, unknown>, { db: tx, principal, use, now: clock.now() });
 }

@@ -137,10 +137,26 @@ export type AgentProtocol = 'media_buy' | 'signals' | 'governance' | 'sponsored_
 
 /** A compliance claim an agent makes in `get_ap_capabilities` (enums/specialism.json). */
 export type Specialism =
-  | 'audience-sync' | 'brand-rights' | 'collection-lists' | 'content-standards' | 'creative-ad-server' | 'creative-generative' | 'creative-template'
-  | 'governance-aware-seller' | 'governance-delivery-monitor' | 'governance-spend-authority' | 'property-lists' | 'sales-broadcast-tv'
-  | 'sales-catalog-driven' | 'sales-guaranteed' | 'sales-non-guaranteed' | 'sales-proposal-mode' | 'sales-social' | 'signal-marketplace'
-  | 'signal-owned' | 'signed-requests';
+  | 'audience-sync'
+  | 'brand-rights'
+  | 'collection-lists'
+  | 'content-standards'
+  | 'creative-ad-server'
+  | 'creative-generative'
+  | 'creative-template'
+  | 'governance-aware-seller'
+  | 'governance-delivery-monitor'
+  | 'governance-spend-authority'
+  | 'property-lists'
+  | 'sales-broadcast-tv'
+  | 'sales-catalog-driven'
+  | 'sales-guaranteed'
+  | 'sales-non-guaranteed'
+  | 'sales-proposal-mode'
+  | 'sales-social'
+  | 'signal-marketplace'
+  | 'signal-owned'
+  | 'signed-requests';
 
 /** An agent served by the runtime: its tasks, mounted at `path` (`/sales` serves `/sales/mcp`). */
 export interface Tenant {
@@ -163,7 +179,15 @@ export interface Tenant {
    * `{brand, operator, sandbox?}`) inside the task's transaction; throws an AgentError when the
    * caller may not use it. Without it, handlers get `account: undefined`.
    */
-  resolveAccount?: (ref: Record<string, unknown>, ctx: { db: Queryable; principal: Principal; /** Absent: `reads`. */ use?: AccountUse; /** The call's time (its clock's); absent: now. */ now?: Date }) => Promise<ResolvedAccount | undefined>;
+  resolveAccount?: (
+    ref: Record<string, unknown>,
+    ctx: {
+      db: Queryable;
+      principal: Principal;
+      /** Absent: `reads`. */ use?: AccountUse;
+      /** The call's time (its clock's); absent: now. */ now?: Date;
+    },
+  ) => Promise<ResolvedAccount | undefined>;
   /**
    * The publishers' properties it sells (core/publisher-property-selector.json), for the
    * deployment's adagents.json; none when it sells none.

@@ -12,8 +12,17 @@ export const textBounds = {
 } as const;
 
 /** A free-text argument as the tasks' input schemas advertise it: `maxLength` and the description saying so. */
-export function textInput(kind: keyof typeof textBounds, description?: string): { type: 'string'; maxLength: number; description: string } {
+export function textInput(
+  kind: keyof typeof textBounds,
+  description?: string,
+): { type: 'string'; maxLength: number; description: string } {
   const bound = textBounds[kind];
   const limit = `at most ${bound.toLocaleString('en-US')} characters`;
-  return { type: 'string', maxLength: bound, description: description ? `${description.replace(/\.$/, '')} (${limit}).` : `${limit[0]!.toUpperCase()}${limit.slice(1)}.` };
+  return {
+    type: 'string',
+    maxLength: bound,
+    description: description
+      ? `${description.replace(/\.$/, '')} (${limit}).`
+      : `${limit[0]!.toUpperCase()}${limit.slice(1)}.`,
+  };
 }

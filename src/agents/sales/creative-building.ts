@@ -21,7 +21,10 @@ export interface CreativeBuilding {
  * deployment's creative agent, whose routes serve what it generates (assets and previews), so
  * both build alike.
  */
-export function salesBuildCreativeTask(base: () => string, { fetcher, creativePath = '/creative', previewTtlSeconds = 86_400, brands }: CreativeBuilding): AgentTask {
+export function salesBuildCreativeTask(
+  base: () => string,
+  { fetcher, creativePath = '/creative', previewTtlSeconds = 86_400, brands }: CreativeBuilding,
+): AgentTask {
   const agentUrl = () => `${base()}${creativePath}/mcp`;
   const formats = () => standardFormatsAt(agentUrl());
   return buildCreativeTask({
@@ -29,7 +32,12 @@ export function salesBuildCreativeTask(base: () => string, { fetcher, creativePa
     agentUrl,
     assetsUrl: () => `${base()}${creativePath}/assets`,
     fetcher,
-    preview: { formats, agentUrl, previewsUrl: () => `${base()}${creativePath}/previews`, ttlSeconds: previewTtlSeconds },
+    preview: {
+      formats,
+      agentUrl,
+      previewsUrl: () => `${base()}${creativePath}/previews`,
+      ttlSeconds: previewTtlSeconds,
+    },
     fromBrief: true,
     ...(brands ? { brands } : {}),
   });

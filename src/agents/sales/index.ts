@@ -7,7 +7,13 @@ import { logEventTask, providePerformanceFeedbackTask, syncEventSourcesTask } fr
 import type { Catalog, Product, PublisherPropertySelector } from './catalog/index.ts';
 import { libraryForBuys, listCreativesTask, syncCreativesTask } from './creatives/index.ts';
 import { getMediaBuyDeliveryTask, reportingPass } from './delivery/index.ts';
-import { createMediaBuyTask, flightPass, getMediaBuysTask, noForcedArms, updateMediaBuyTask } from './media-buys/index.ts';
+import {
+  createMediaBuyTask,
+  flightPass,
+  getMediaBuysTask,
+  noForcedArms,
+  updateMediaBuyTask,
+} from './media-buys/index.ts';
 import { salesBuildCreativeTask, type CreativeBuilding } from './creative-building.ts';
 import { catalogShelf, offeringOf } from './offering.ts';
 import { proposalExpiryPass } from './proposals/index.ts';
@@ -45,7 +51,15 @@ export interface SalesAgentOptions {
  * creative formats are the standard ones, defined by this deployment's creative agent at
  * `<base>/creative/mcp`.
  */
-export function salesAgent({ catalog, base, path = '/sales', credentials, testController = true, requireOperatorAuth = false, creativeBuilding }: SalesAgentOptions): Tenant {
+export function salesAgent({
+  catalog,
+  base,
+  path = '/sales',
+  credentials,
+  testController = true,
+  requireOperatorAuth = false,
+  creativeBuilding,
+}: SalesAgentOptions): Tenant {
   const creativeAgentUrl = () => `${base()}/creative/mcp`;
   const standardIds = new Set(standardFormats('').map((f) => f.format_id.id));
   const formats = () => standardFormatsAt(creativeAgentUrl());
@@ -61,16 +75,28 @@ export function salesAgent({ catalog, base, path = '/sales', credentials, testCo
     // Guaranteed buys (an exclusive takeover waits for approval), auction-priced ones, proposals
     // (a brief's media plan, bought by proposal_id), and catalogs with conversion tracking when it
     // can build creatives too.
-    specialisms: ['sales-guaranteed', 'sales-non-guaranteed', 'sales-proposal-mode', ...(creativeBuilding ? (['sales-catalog-driven'] as const) : [])],
+    specialisms: [
+      'sales-guaranteed',
+      'sales-non-guaranteed',
+      'sales-proposal-mode',
+      ...(creativeBuilding ? (['sales-catalog-driven'] as const) : []),
+    ],
     credentials,
     sells: () => soldSelectors(offering().products),
     resolveAccount: salesAccountResolver({ requireOperatorAuth }),
     passes: [flightPass(), reportingPass(shelf), proposalExpiryPass()],
     capabilities: () => ({
       // Implicit accounts (unless configured otherwise): a buyer declares its brands and operators with sync_accounts, or by naming them.
-      account: { require_operator_auth: requireOperatorAuth, supported_billing: ['operator', 'agent', 'advertiser'], required_for_products: false, sandbox: true },
+      account: {
+        require_operator_auth: requireOperatorAuth,
+        supported_billing: ['operator', 'agent', 'advertiser'],
+        required_for_products: false,
+        sandbox: true,
+      },
       media_buy: {
-        supported_pricing_models: [...new Set(offering().products.flatMap((p) => p.pricing_options.map((o) => o.pricing_model)))],
+        supported_pricing_models: [
+          ...new Set(offering().products.flatMap((p) => p.pricing_options.map((o) => o.pricing_model))),
+        ],
         // Creatives may come inline with a buy's packages; get_products reads no property_list; sync_catalogs reviews items.
         features: { inline_creative_management: true, property_list_filtering: false, catalog_management: true },
         // Besides polling get_media_buy_delivery: reports pushed to a buy's reporting_webhook.

@@ -41,17 +41,35 @@ export type Shelf = (db: Queryable, account?: ShelfAccount) => Promise<Offering>
  * The catalog's products with this deployment's own URLs filled in, and their search index: built
  * on first use, and again only if the base URL changes (it is known once the server listens).
  */
-export function offeringOf(catalog: Catalog, base: () => string, standardFormatIds: ReadonlySet<string>, formats: () => readonly Format[]): () => Offering {
+export function offeringOf(
+  catalog: Catalog,
+  base: () => string,
+  standardFormatIds: ReadonlySet<string>,
+  formats: () => readonly Format[],
+): () => Offering {
   let built: { base: string; offering: Offering } | undefined;
   return () => {
     const url = base();
     if (built?.base !== url) {
       const products = resolveProducts(catalog, url);
-      built = { base: url, offering: { products, listed: products, search: new ProductSearch(products), standardFormatIds, formats: formats(), seededFormats: [] } };
+      built = {
+        base: url,
+        offering: {
+          products,
+          listed: products,
+          search: new ProductSearch(products),
+          standardFormatIds,
+          formats: formats(),
+          seededFormats: [],
+        },
+      };
     }
     return built.offering;
   };
 }
 
 /** The catalog's offering whoever asks: a deployment without the test controller. */
-export const catalogShelf = (offering: () => Offering): Shelf => () => Promise.resolve(offering());
+export const catalogShelf =
+  (offering: () => Offering): Shelf =>
+  () =>
+    Promise.resolve(offering());

@@ -17,7 +17,17 @@ export interface ProductFilters {
 }
 
 /** The filters this seller evaluates; the others name data its catalog does not carry (geography, TMP, keywords...). */
-const evaluated = new Set(['delivery_type', 'exclusivity', 'is_fixed_price', 'format_ids', 'standard_formats_only', 'channels', 'budget_range', 'start_date', 'end_date']);
+const evaluated = new Set([
+  'delivery_type',
+  'exclusivity',
+  'is_fixed_price',
+  'format_ids',
+  'standard_formats_only',
+  'channels',
+  'budget_range',
+  'start_date',
+  'end_date',
+]);
 
 export interface Filtered {
   products: Product[];
@@ -30,25 +40,38 @@ export interface Filtered {
  * rather than everything: a buyer asking for US inventory should hear what there is and that the
  * seller could not tell, not an empty list.
  */
-export function applyFilters(products: readonly Product[], filters: ProductFilters | undefined, standardFormatIds: ReadonlySet<string>): Filtered {
+export function applyFilters(
+  products: readonly Product[],
+  filters: ProductFilters | undefined,
+  standardFormatIds: ReadonlySet<string>,
+): Filtered {
   if (!filters) return { products: [...products], ignored: [] };
   if (filters.start_date && filters.end_date && filters.end_date < filters.start_date) {
-    throw new AgentError('VALIDATION_ERROR', `filters.end_date ${filters.end_date} is before filters.start_date ${filters.start_date}.`, { field: 'filters.end_date' });
+    throw new AgentError(
+      'VALIDATION_ERROR',
+      `filters.end_date ${filters.end_date} is before filters.start_date ${filters.start_date}.`,
+      { field: 'filters.end_date' },
+    );
   }
   const { min, max } = filters.budget_range ?? {};
   if (min !== undefined && max !== undefined && max < min) {
-    throw new AgentError('VALIDATION_ERROR', `filters.budget_range.max ${max} is below its min ${min}.`, { field: 'filters.budget_range.max' });
+    throw new AgentError('VALIDATION_ERROR', `filters.budget_range.max ${max} is below its min ${min}.`, {
+      field: 'filters.budget_range.max',
+    });
   }
   const admitted = products.filter(
     (p) =>
       (filters.delivery_type === undefined || p.delivery_type === filters.delivery_type) &&
       (filters.exclusivity === undefined || (p.exclusivity ?? 'none') === filters.exclusivity) &&
       (filters.is_fixed_price === undefined || p.pricing_options.some((o) => isFixed(o) === filters.is_fixed_price)) &&
-      (filters.format_ids === undefined || filters.format_ids.some((f) => p.format_ids.some((g) => sameFormatId(g, f)))) &&
+      (filters.format_ids === undefined ||
+        filters.format_ids.some((f) => p.format_ids.some((g) => sameFormatId(g, f)))) &&
       (!filters.standard_formats_only || p.format_ids.every((f) => standardFormatIds.has(f.id))) &&
       (filters.channels === undefined || (p.channels ?? []).some((c) => filters.channels!.includes(c))) &&
       (filters.budget_range === undefined || p.pricing_options.some((o) => withinBudget(o, filters.budget_range!))) &&
-      (filters.start_date === undefined || typeof p['expires_at'] !== 'string' || p['expires_at'].slice(0, 10) >= filters.start_date),
+      (filters.start_date === undefined ||
+        typeof p['expires_at'] !== 'string' ||
+        p['expires_at'].slice(0, 10) >= filters.start_date),
   );
   return { products: admitted, ignored: Object.keys(filters).filter((name) => !evaluated.has(name)) };
 }

@@ -1,5 +1,12 @@
 import MiniSearch from 'minisearch';
-import { fuzzyOptions, prefixOption, queryTerms, queryText, termCounts, type QueryTerms } from '../text-search/index.ts';
+import {
+  fuzzyOptions,
+  prefixOption,
+  queryTerms,
+  queryText,
+  termCounts,
+  type QueryTerms,
+} from '../text-search/index.ts';
 import type { Product } from './catalog/index.ts';
 
 /** A product a brief matched, with how well and on which words. */
@@ -26,7 +33,29 @@ const channelWords: Record<string, string> = {
   retail_media: 'retail media commerce',
 };
 
-const stopWords = new Set(['a', 'an', 'and', 'at', 'for', 'in', 'of', 'on', 'or', 'the', 'to', 'with', 'our', 'we', 'want', 'looking', 'campaign', 'reach', 'ads', 'ad', 'inventory']);
+const stopWords = new Set([
+  'a',
+  'an',
+  'and',
+  'at',
+  'for',
+  'in',
+  'of',
+  'on',
+  'or',
+  'the',
+  'to',
+  'with',
+  'our',
+  'we',
+  'want',
+  'looking',
+  'campaign',
+  'reach',
+  'ads',
+  'ad',
+  'inventory',
+]);
 
 interface Document {
   id: string;
@@ -50,7 +79,10 @@ function documentOf(product: Product): Document {
     description: product.description,
     channels: (product.channels ?? []).map((c) => channelWords[c] ?? c.replaceAll('_', ' ')).join(' '),
     properties: product.publisher_properties
-      .flatMap((s) => [s.publisher_domain, ...(s.selection_type === 'by_id' ? s.property_ids : s.selection_type === 'by_tag' ? s.property_tags : [])])
+      .flatMap((s) => [
+        s.publisher_domain,
+        ...(s.selection_type === 'by_id' ? s.property_ids : s.selection_type === 'by_tag' ? s.property_tags : []),
+      ])
       .map((word) => word.replaceAll(/[._-]/g, ' '))
       .join(' '),
     formats: product.format_ids.map((f) => f.id.replaceAll('_', ' ')).join(' '),

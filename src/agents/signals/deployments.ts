@@ -1,6 +1,11 @@
 import type { ActivationRow } from './activations/sql.ts';
 import { targetKey, type Destination } from './activations/destination.ts';
-import { catalogPlatformDeployment, type CatalogSignal, type Deployment, type PlatformAvailability } from './catalog/index.ts';
+import {
+  catalogPlatformDeployment,
+  type CatalogSignal,
+  type Deployment,
+  type PlatformAvailability,
+} from './catalog/index.ts';
 
 /** What working out a signal's deployments needs beside the signal. */
 export interface DeploymentView {
@@ -27,9 +32,13 @@ export function deploymentsOf(signal: CatalogSignal, view: DeploymentView): Depl
     });
     return named.length > 0 ? named : undefined;
   }
-  const own = signal.platforms.map((availability) => deploymentOn(signal, { type: 'platform', platform: availability.platform }, view)!);
+  const own = signal.platforms.map((availability) =>
+    deploymentOn(signal, { type: 'platform', platform: availability.platform }, view)!,
+  );
   const shown = new Set(signal.platforms.map((a) => targetKey({ type: 'platform', platform: a.platform })));
-  const others = [...view.activations.values()].filter((row) => !shown.has(row.target)).sort((a, b) => a.target.localeCompare(b.target));
+  const others = [...view.activations.values()]
+    .filter((row) => !shown.has(row.target))
+    .sort((a, b) => a.target.localeCompare(b.target));
   return [...own, ...others.map((row) => activationDeployment(row, view.now))];
 }
 
@@ -49,7 +58,13 @@ function deploymentOn(signal: CatalogSignal, target: Destination, view: Deployme
 
 /** A recorded activation as a deployment: live with its key, or pending with the minutes left. */
 export function activationDeployment(row: ActivationRow, now: Date): Deployment {
-  if (row.deployed_at && row.activation_key) return { ...row.destination, is_live: true, activation_key: row.activation_key, deployed_at: row.deployed_at.toISOString() };
+  if (row.deployed_at && row.activation_key)
+    return {
+      ...row.destination,
+      is_live: true,
+      activation_key: row.activation_key,
+      deployed_at: row.deployed_at.toISOString(),
+    };
   const left = Math.max(0, (row.due_at!.getTime() - now.getTime()) / 60_000);
   return { ...row.destination, is_live: false, estimated_activation_duration_minutes: Math.ceil(left * 100) / 100 };
 }

@@ -7,7 +7,13 @@ import { offeringOf } from './offering.ts';
 import { activateSignalTask, type PlatformSeat } from './tasks/activate-signal.ts';
 import { getSignalsTask } from './tasks/get-signals.ts';
 
-export { CatalogError, demoSignalsPath, loadSignalsCatalog, parseSignalsCatalog, type SignalsCatalog } from './catalog/index.ts';
+export {
+  CatalogError,
+  demoSignalsPath,
+  loadSignalsCatalog,
+  parseSignalsCatalog,
+  type SignalsCatalog,
+} from './catalog/index.ts';
 export type { PlatformSeat } from './tasks/activate-signal.ts';
 
 export interface SignalsAgentOptions {
@@ -30,15 +36,32 @@ export interface SignalsAgentOptions {
  * The signals agent (agent-tasks spec, signals tasks): finds audience signals in its catalog for
  * a natural-language spec and activates them on platforms and agents.
  */
-export function signalsAgent({ catalog, base, path = '/signals', credentials, seats = [], activationMinutes, activationPollMs = 1000 }: SignalsAgentOptions): Tenant {
+export function signalsAgent({
+  catalog,
+  base,
+  path = '/signals',
+  credentials,
+  seats = [],
+  activationMinutes,
+  activationPollMs = 1000,
+}: SignalsAgentOptions): Tenant {
   const offering = offeringOf(catalog);
-  const view = { offering: () => offering, base, minutes: (availability: PlatformAvailability) => activationMinutes ?? availability.activation_minutes };
-  const providers = [...new Set(catalog.signals.flatMap((s) => (s.signal_id.source === 'catalog' ? [s.signal_id.data_provider_domain] : [])))].sort();
+  const view = {
+    offering: () => offering,
+    base,
+    minutes: (availability: PlatformAvailability) => activationMinutes ?? availability.activation_minutes,
+  };
+  const providers = [
+    ...new Set(
+      catalog.signals.flatMap((s) => (s.signal_id.source === 'catalog' ? [s.signal_id.data_provider_domain] : [])),
+    ),
+  ].sort();
   const name = 'signals';
   return {
     name,
     path,
-    description: 'Signals agent: find audience signals with a natural-language spec, then activate them on platforms and sales agents.',
+    description:
+      'Signals agent: find audience signals with a natural-language spec, then activate them on platforms and sales agents.',
     protocols: ['signals'],
     // Principals' own first-party segments beside the catalog's. Not signal-marketplace: its
     // storyboard registers governance agents (sync_governance) and plans (sync_plans) that
@@ -50,7 +73,12 @@ export function signalsAgent({ catalog, base, path = '/signals', credentials, se
     capabilities: () => ({
       // Implicit accounts, the deployment's one account book (sync_accounts here or at the sales
       // agent declares the same accounts). Signals never depend on one: the catalog is public.
-      account: { require_operator_auth: false, supported_billing: ['operator', 'agent', 'advertiser'], required_for_products: false, sandbox: true },
+      account: {
+        require_operator_auth: false,
+        supported_billing: ['operator', 'agent', 'advertiser'],
+        required_for_products: false,
+        sandbox: true,
+      },
       signals: {
         data_provider_domains: providers,
         // The targets it activates on: any agent (live at once) and these platforms (asynchronously).

@@ -21,7 +21,13 @@ export interface Offering {
 
 export function offeringOf(catalog: SignalsCatalog): Offering {
   const bySegment = new Map(catalog.signals.map((s) => [s.signal_agent_segment_id, s]));
-  const byCatalogId = new Map(catalog.signals.flatMap((s) => (s.signal_id.source === 'catalog' ? [[`${s.signal_id.data_provider_domain.toLowerCase()} ${s.signal_id.id}`, s] as const] : [])));
+  const byCatalogId = new Map(
+    catalog.signals.flatMap((s) =>
+      s.signal_id.source === 'catalog'
+        ? [[`${s.signal_id.data_provider_domain.toLowerCase()} ${s.signal_id.id}`, s] as const]
+        : [],
+    ),
+  );
   const agentNative = catalog.signals.filter((s) => s.signal_id.source === 'agent');
   const platforms = new Set(catalog.signals.flatMap((s) => s.platforms.map((p) => p.platform)));
   // Array sort is stable, so equal coverage keeps catalog order.
@@ -32,7 +38,11 @@ export function offeringOf(catalog: SignalsCatalog): Offering {
     bySegmentId: (id) => bySegment.get(id),
     bySignalId(id, baseUrl) {
       if (id.source === 'catalog') return byCatalogId.get(`${id.data_provider_domain.toLowerCase()} ${id.id}`);
-      return agentNative.find((s) => s.signal_id.id === id.id && sameAgentUrl(underBase(baseUrl, (s.signal_id as { agent_url: string }).agent_url), id.agent_url));
+      return agentNative.find(
+        (s) =>
+          s.signal_id.id === id.id &&
+          sameAgentUrl(underBase(baseUrl, (s.signal_id as { agent_url: string }).agent_url), id.agent_url),
+      );
     },
     platforms,
     platformOf: platformNamer(platforms),

@@ -35,19 +35,26 @@ const aliases: Readonly<Record<string, string>> = {
 
 /** A platform name in one spelling: lower case, words joined by single hyphens ("The Trade Desk" → "the-trade-desk", "Display & Video 360" → "display-video-360"). */
 function spelled(name: string): string {
-  return name.toLowerCase().replaceAll(/[^\p{L}\p{N}]+/gu, '-').replaceAll(/^-|-$/g, '');
+  return name
+    .toLowerCase()
+    .replaceAll(/[^\p{L}\p{N}]+/gu, '-')
+    .replaceAll(/^-|-$/g, '');
 }
 
 /** Finds the catalog's identifier for a platform as a buyer names it: as written, in any case or spacing, or by a common alias. */
 export function platformNamer(platforms: ReadonlySet<string>): (named: string) => string | undefined {
   const byName = new Map<string, string>();
   for (const platform of platforms) byName.set(spelled(platform), platform);
-  for (const [alias, platform] of Object.entries(aliases)) if (platforms.has(platform) && !byName.has(alias)) byName.set(alias, platform);
+  for (const [alias, platform] of Object.entries(aliases))
+    if (platforms.has(platform) && !byName.has(alias)) byName.set(alias, platform);
   return (named) => (platforms.has(named) ? named : byName.get(spelled(named)));
 }
 
 /** The targets with each platform named as the catalog names it; a platform it cannot place stays as the buyer wrote it. */
-export function inCatalogTerms(targets: readonly Destination[], platformOf: (named: string) => string | undefined): Destination[] {
+export function inCatalogTerms(
+  targets: readonly Destination[],
+  platformOf: (named: string) => string | undefined,
+): Destination[] {
   return targets.map((target) => {
     if (target.type !== 'platform') return target;
     const platform = platformOf(target.platform);
@@ -57,9 +64,13 @@ export function inCatalogTerms(targets: readonly Destination[], platformOf: (nam
 
 /** The refusal of a target on a platform the agent does not deliver to: correctable, by naming one it does. */
 export function unservedPlatform(platform: string, field: string, served: ReadonlySet<string>): AgentError {
-  return new AgentError('DEPLOYMENT_UNAUTHORIZED', `This agent does not deliver signals to ${JSON.stringify(platform)}.`, {
-    field,
-    suggestion: `Name a platform it serves (get_ap_capabilities signals.platforms): ${[...served].sort().join(', ')}; or an agent target.`,
-    recovery: 'correctable',
-  });
+  return new AgentError(
+    'DEPLOYMENT_UNAUTHORIZED',
+    `This agent does not deliver signals to ${JSON.stringify(platform)}.`,
+    {
+      field,
+      suggestion: `Name a platform it serves (get_ap_capabilities signals.platforms): ${[...served].sort().join(', ')}; or an agent target.`,
+      recovery: 'correctable',
+    },
+  );
 }

@@ -3,4 +3,13 @@
  * agent's signals): the bounded query a text becomes, and the match options that keep a
  * search's work bounded whatever the text.
  */
-export { fuzzyOptions, prefixOption, queryLimits, queryTerms, queryText, termCounts, type QueryLimits, type QueryTerms } from './query-terms.ts';
+export {
+  fuzzyOptions,
+  prefixOption,
+  queryLimits,
+  queryTerms,
+  queryText,
+  termCounts,
+  type QueryLimits,
+  type QueryTerms,
+} from './query-terms.ts';

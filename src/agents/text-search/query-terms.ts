@@ -21,7 +21,14 @@ export interface QueryLimits {
   readonly maxEdits: number;
 }
 
-export const queryLimits: QueryLimits = { maxScan: textBounds.prose, maxTerms: 64, maxTermLength: 32, minPrefixLength: 3, minFuzzyLength: 4, maxEdits: 2 };
+export const queryLimits: QueryLimits = {
+  maxScan: textBounds.prose,
+  maxTerms: 64,
+  maxTermLength: 32,
+  minPrefixLength: 3,
+  minFuzzyLength: 4,
+  maxEdits: 2,
+};
 
 /** The words of a text a search looks for. */
 export interface QueryTerms {
@@ -42,7 +49,11 @@ const word = /[^\n\r\p{Z}\p{P}]+/gu;
  * with its count, words over `maxTermLength` left out, at most `maxTerms` terms. Pure, and linear
  * in the characters read.
  */
-export function queryTerms(text: string, process: (word: string) => string | null, limits: QueryLimits = queryLimits): QueryTerms {
+export function queryTerms(
+  text: string,
+  process: (word: string) => string | null,
+  limits: QueryLimits = queryLimits,
+): QueryTerms {
   const words: string[] = [];
   const terms: string[] = [];
   const counts: number[] = [];
@@ -72,9 +83,18 @@ export function termCounts(query: QueryTerms): Map<string, number> {
 export const queryText = (query: QueryTerms): string => query.words.join(' ');
 
 /** Prefix matching for terms long enough that their prefix matches are few. */
-export const prefixOption = (limits: QueryLimits = queryLimits) => (term: string): boolean => term.length >= limits.minPrefixLength;
+export const prefixOption =
+  (limits: QueryLimits = queryLimits) =>
+  (term: string): boolean =>
+    term.length >= limits.minPrefixLength;
 
 /** Typo-forgiving matching: a fifth of a term's length in edits, at most `maxEdits`, for terms long enough to have typos. */
-export function fuzzyOptions(limits: QueryLimits = queryLimits): { fuzzy: (term: string) => number | false; maxFuzzy: number } {
-  return { fuzzy: (term) => (term.length >= limits.minFuzzyLength && term.length <= limits.maxTermLength ? 0.2 : false), maxFuzzy: limits.maxEdits };
+export function fuzzyOptions(limits: QueryLimits = queryLimits): {
+  fuzzy: (term: string) => number | false;
+  maxFuzzy: number;
+} {
+  return {
+    fuzzy: (term) => (term.length >= limits.minFuzzyLength && term.length <= limits.maxTermLength ? 0.2 : false),
+    maxFuzzy: limits.maxEdits,
+  };
 }

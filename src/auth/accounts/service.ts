@@ -21,9 +21,18 @@ export interface NewOrganization {
 export async function createOrganization(db: Queryable, input: NewOrganization): Promise<sql.OrganizationRow> {
   const slug = input.slug.trim().toLowerCase();
   if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(slug)) {
-    throw new ApError('invalid_request', `"${input.slug}" is not a valid organization slug: lowercase letters, digits and dashes, at most 63.`);
+    throw new ApError(
+      'invalid_request',
+      `"${input.slug}" is not a valid organization slug: lowercase letters, digits and dashes, at most 63.`,
+    );
   }
-  const row = await sql.insertOrganization(db, { id: randomUUID(), slug, name: input.name?.trim() || slug, api_tier: input.apiTier ?? false, is_admin: input.admin ?? false });
+  const row = await sql.insertOrganization(db, {
+    id: randomUUID(),
+    slug,
+    name: input.name?.trim() || slug,
+    api_tier: input.apiTier ?? false,
+    is_admin: input.admin ?? false,
+  });
   if (!row) throw new ApError('conflict', `An organization with the slug "${slug}" already exists.`);
   return row;
 }
@@ -52,7 +61,12 @@ export async function createLocalUser(db: Queryable, input: NewLocalUser): Promi
   return row;
 }
 
-export async function addMember(db: Queryable, organizationSlug: string, userId: string, role: sql.Role = 'member'): Promise<void> {
+export async function addMember(
+  db: Queryable,
+  organizationSlug: string,
+  userId: string,
+  role: sql.Role = 'member',
+): Promise<void> {
   const org = await sql.organizationBySlug(db, organizationSlug);
   if (!org) throw new ApError('not_found', `No organization has the slug "${organizationSlug}".`);
   await sql.upsertMembership(db, org.id, userId, role);
@@ -76,5 +90,11 @@ export async function userPrincipal(db: Queryable, user: sql.UserRow, organizati
 }
 
 function standing(m: sql.MembershipRow): Standing {
-  return { organizationId: m.organization_id, slug: m.slug, role: m.role, apiTier: m.api_tier, registryAdmin: m.is_admin };
+  return {
+    organizationId: m.organization_id,
+    slug: m.slug,
+    role: m.role,
+    apiTier: m.api_tier,
+    registryAdmin: m.is_admin,
+  };
 }

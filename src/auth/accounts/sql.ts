@@ -34,7 +34,10 @@ export interface MembershipRow {
 const ORG = 'id, slug, name, api_tier, is_admin, created_at';
 const USER = 'id, issuer, subject, email, display_name, password_hash';
 
-export async function insertOrganization(db: Queryable, org: Omit<OrganizationRow, 'created_at'>): Promise<OrganizationRow | undefined> {
+export async function insertOrganization(
+  db: Queryable,
+  org: Omit<OrganizationRow, 'created_at'>,
+): Promise<OrganizationRow | undefined> {
   const [row] = await db.query<OrganizationRow>(
     `insert into organizations (id, slug, name, api_tier, is_admin) values ($1, $2, $3, $4, $5)
      on conflict (slug) do nothing returning ${ORG}`,
@@ -78,16 +81,27 @@ export async function userById(db: Queryable, id: string): Promise<UserRow | und
 }
 
 export async function userBySubject(db: Queryable, issuer: string, subject: string): Promise<UserRow | undefined> {
-  const [row] = await db.query<UserRow>(`select ${USER} from users where issuer = $1 and subject = $2`, [issuer, subject]);
+  const [row] = await db.query<UserRow>(`select ${USER} from users where issuer = $1 and subject = $2`, [
+    issuer,
+    subject,
+  ]);
   return row;
 }
 
 export async function localUserByEmail(db: Queryable, email: string): Promise<UserRow | undefined> {
-  const [row] = await db.query<UserRow>(`select ${USER} from users where lower(email) = lower($1) and password_hash is not null`, [email]);
+  const [row] = await db.query<UserRow>(
+    `select ${USER} from users where lower(email) = lower($1) and password_hash is not null`,
+    [email],
+  );
   return row;
 }
 
-export async function upsertMembership(db: Queryable, organizationId: string, userId: string, role: Role): Promise<void> {
+export async function upsertMembership(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  role: Role,
+): Promise<void> {
   await db.query(
     `insert into memberships (organization_id, user_id, role) values ($1, $2, $3)
      on conflict (organization_id, user_id) do update set role = excluded.role`,

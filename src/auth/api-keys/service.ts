@@ -44,7 +44,11 @@ export interface VerifiedKey {
 }
 
 /** The live key `credential` is, or null; `hash` is its SHA-256 (`hashKey`), which the caller has already. */
-export async function verifyKey(db: Queryable, credential: string, hash: Buffer = hashKey(credential)): Promise<VerifiedKey | null> {
+export async function verifyKey(
+  db: Queryable,
+  credential: string,
+  hash: Buffer = hashKey(credential),
+): Promise<VerifiedKey | null> {
   const row = await sql.keyByPrefix(db, lookupPrefix(credential));
   if (!row || row.revoked_at !== null) return null;
   if (!timingSafeEqual(Buffer.from(row.key_hash), hash)) return null;
@@ -113,8 +117,17 @@ export async function createAdminKey(db: Queryable, name: string): Promise<{ key
 
 /** The operator's organization, created when missing; `purpose` names who asked, should the slug be taken. */
 async function adminOrganization(db: Queryable, purpose: string): Promise<accounts.OrganizationRow> {
-  await accounts.insertOrganization(db, { id: randomUUID(), slug: ADMIN_ORGANIZATION, name: 'Registry operators', api_tier: true, is_admin: true });
+  await accounts.insertOrganization(db, {
+    id: randomUUID(),
+    slug: ADMIN_ORGANIZATION,
+    name: 'Registry operators',
+    api_tier: true,
+    is_admin: true,
+  });
   const org = (await accounts.organizationBySlug(db, ADMIN_ORGANIZATION))!;
-  if (!org.is_admin) throw new Error(`${purpose}: the organization "${ADMIN_ORGANIZATION}" exists and is not the operator's organization.`);
+  if (!org.is_admin)
+    throw new Error(
+      `${purpose}: the organization "${ADMIN_ORGANIZATION}" exists and is not the operator's organization.`,
+    );
   return org;
 }

@@ -58,7 +58,10 @@ export async function keyByPrefix(db: Queryable, prefix: string): Promise<KeyCre
 }
 
 export async function keyById(db: Queryable, id: string): Promise<ApiKeyRow | undefined> {
-  const [row] = await db.query<ApiKeyRow>(`select ${KEY} from api_keys k join organizations o on o.id = k.organization_id where k.id = $1`, [id]);
+  const [row] = await db.query<ApiKeyRow>(
+    `select ${KEY} from api_keys k join organizations o on o.id = k.organization_id where k.id = $1`,
+    [id],
+  );
   return row;
 }
 
@@ -82,7 +85,10 @@ export async function revokeKey(db: Queryable, id: string): Promise<ApiKeyRow | 
 
 /** At most one write a minute per key, so a busy key does not turn every read into a write. */
 export async function touchKey(db: Queryable, id: string): Promise<void> {
-  await db.query(`update api_keys set last_used_at = now() where id = $1 and (last_used_at is null or last_used_at < now() - interval '1 minute')`, [id]);
+  await db.query(
+    `update api_keys set last_used_at = now() where id = $1 and (last_used_at is null or last_used_at < now() - interval '1 minute')`,
+    [id],
+  );
 }
 
 /** The bootstrap key: (re)instated for its prefix, every other bootstrap key of the organization revoked. */

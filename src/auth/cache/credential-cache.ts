@@ -74,10 +74,12 @@ export class CredentialCache {
    */
   async get<T>(key: string, load: () => Promise<Loaded<T> | null>): Promise<T | null> {
     const listening = this.listening;
-    const synced = listening ? await listening.sync().then(
-      () => true,
-      () => false,
-    ) : false;
+    const synced = listening
+      ? await listening.sync().then(
+          () => true,
+          () => false,
+        )
+      : false;
     const now = this.clock.now().getTime();
     if (synced) {
       const entry = this.entries.get(key);

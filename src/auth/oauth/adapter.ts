@@ -12,7 +12,10 @@ export type ClientCheck = (metadata: AdapterPayload) => Promise<void>;
  * (registration, and update were it on) passes `checkClient` first: the one point, and an
  * asynchronous one, that each way into storage goes through.
  */
-export function databaseAdapter(db: Database, checkClient: ClientCheck = async () => {}): new (model: string) => Adapter {
+export function databaseAdapter(
+  db: Database,
+  checkClient: ClientCheck = async () => {},
+): new (model: string) => Adapter {
   return class DatabaseAdapter implements Adapter {
     readonly model: string;
     constructor(model: string) {
@@ -36,7 +39,9 @@ export function databaseAdapter(db: Database, checkClient: ClientCheck = async (
       return uid.includes('\u0000') ? undefined : toPayload(await sql.findRecord(db, this.model, 'uid', uid));
     }
     async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
-      return userCode.includes('\u0000') ? undefined : toPayload(await sql.findRecord(db, this.model, 'user_code', userCode));
+      return userCode.includes('\u0000')
+        ? undefined
+        : toPayload(await sql.findRecord(db, this.model, 'user_code', userCode));
     }
     async consume(id: string): Promise<void> {
       // The provider checks `consumed` and then consumes; two exchanges of one code at the same
@@ -62,5 +67,7 @@ export function databaseAdapter(db: Database, checkClient: ClientCheck = async (
 function toPayload(record: sql.OAuthRecord | undefined): AdapterPayload | undefined {
   if (!record) return undefined;
   // The provider reads `consumed` as seconds since the epoch.
-  return record.consumed_at ? { ...record.payload, consumed: Math.floor(record.consumed_at.getTime() / 1000) } : (record.payload as AdapterPayload);
+  return record.consumed_at
+    ? { ...record.payload, consumed: Math.floor(record.consumed_at.getTime() / 1000) }
+    : (record.payload as AdapterPayload);
 }

@@ -52,7 +52,8 @@ export async function checkClientUrlHosts(metadata: AdapterPayload, policy: Fetc
 function target(field: string, value: string): { host: string; port: number } {
   const url = URL.parse(value);
   if (!url || url.protocol !== 'https:') throw new errors.InvalidClientMetadata(`${field} must be an https URL`);
-  if (url.username !== '' || url.password !== '') throw new errors.InvalidClientMetadata(`${field} must not carry credentials`);
+  if (url.username !== '' || url.password !== '')
+    throw new errors.InvalidClientMetadata(`${field} must not carry credentials`);
   return { host: unbracket(url.hostname), port: url.port === '' ? 443 : Number(url.port) };
 }
 

@@ -29,7 +29,14 @@ export function metadataUrlOf(resource: string): string {
  * Serves the RFC 9728 metadata of one protected resource at its well-known path (`path`, the
  * resource's own path); `resource` is computed per request since the base URL is known only then.
  */
-export function serveResourceMetadata(app: FastifyInstance, path: string, label: string, resource: () => string, issuer: () => string, docs: () => string): void {
+export function serveResourceMetadata(
+  app: FastifyInstance,
+  path: string,
+  label: string,
+  resource: () => string,
+  issuer: () => string,
+  docs: () => string,
+): void {
   app.get(
     `/.well-known/oauth-protected-resource${path}`,
     {
@@ -52,7 +59,17 @@ export function serveResourceMetadata(app: FastifyInstance, path: string, label:
 
 /** RFC 9728 metadata for the REST API and the MCP endpoint: where their tokens come from. */
 export function registerResourceMetadata(app: FastifyInstance, base: () => string, issuer: () => string): void {
-  for (const [name, label] of [['api', 'ap registry REST API'], ['mcp', 'ap registry MCP endpoint']] as const) {
-    serveResourceMetadata(app, `/${name}`, label, () => resourcesOf(base())[name], issuer, () => `${base()}/docs`);
+  for (const [name, label] of [
+    ['api', 'ap registry REST API'],
+    ['mcp', 'ap registry MCP endpoint'],
+  ] as const) {
+    serveResourceMetadata(
+      app,
+      `/${name}`,
+      label,
+      () => resourcesOf(base())[name],
+      issuer,
+      () => `${base()}/docs`,
+    );
   }
 }

@@ -53,7 +53,15 @@ const CLIENT_DOCUMENT_FETCH = { timeoutMs: 2500, maxBytes: 64 * 1024 };
  * only, required for every client), dynamic client registration, and JWT access tokens (RFC 9068)
  * for our resources. Its state lives in the database through `databaseAdapter`.
  */
-export function buildProvider({ issuer, db, secrets, identity, proxy, fetcher, isAgent = () => false }: ProviderOptions): Provider {
+export function buildProvider({
+  issuer,
+  db,
+  secrets,
+  identity,
+  proxy,
+  fetcher,
+  isAgent = () => false,
+}: ProviderOptions): Provider {
   const resources = resourcesOf(issuer);
   const known = new Set(Object.values(resources));
   const configuration: Configuration = {
@@ -77,8 +85,20 @@ export function buildProvider({ issuer, db, secrets, identity, proxy, fetcher, i
     responseTypes: ['code'],
     // RFC 7591's default method: the provider issues a secret to a client that names none, so the
     // client must be registered as one that uses it. Public clients say `none`.
-    clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_basic', id_token_signed_response_alg: 'ES256' },
-    ttl: { AccessToken: identity.accessTokenTtlSeconds, AuthorizationCode: 60, Interaction: 600, Session: 14 * 86400, Grant: 14 * 86400, RefreshToken: 14 * 86400 },
+    clientDefaults: {
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'client_secret_basic',
+      id_token_signed_response_alg: 'ES256',
+    },
+    ttl: {
+      AccessToken: identity.accessTokenTtlSeconds,
+      AuthorizationCode: 60,
+      Interaction: 600,
+      Session: 14 * 86400,
+      Grant: 14 * 86400,
+      RefreshToken: 14 * 86400,
+    },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     features: {
       devInteractions: { enabled: false },
@@ -93,7 +113,8 @@ export function buildProvider({ issuer, db, secrets, identity, proxy, fetcher, i
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, resource) => {
           // The registry's own resources, and each agent's exact URL (`<base><path>/mcp` or `/a2a`).
-          if (!known.has(resource) && !isAgent(resource)) throw new errors.InvalidTarget(`${resource} is not a resource of this server`);
+          if (!known.has(resource) && !isAgent(resource))
+            throw new errors.InvalidTarget(`${resource} is not a resource of this server`);
           return {
             scope: SCOPE,
             audience: resource,
@@ -107,11 +128,15 @@ export function buildProvider({ issuer, db, secrets, identity, proxy, fetcher, i
     // Access tokens carry their grant (`gid`), and the verifier checks the grant still exists: a
     // replayed code, a revoked refresh token or a signed-out session then ends the access tokens
     // too, not only what the provider stores.
-    extraTokenClaims: (_ctx, token) => ('grantId' in token && token.grantId ? { [GRANT_CLAIM]: token.grantId } : undefined),
+    extraTokenClaims: (_ctx, token) =>
+      'grantId' in token && token.grantId ? { [GRANT_CLAIM]: token.grantId } : undefined,
     async findAccount(_ctx, id) {
       const user = await userById(db, id);
       if (!user) return undefined;
-      return { accountId: user.id, claims: async () => ({ sub: user.id, email: user.email ?? undefined, name: user.display_name }) };
+      return {
+        accountId: user.id,
+        claims: async () => ({ sub: user.id, email: user.email ?? undefined, name: user.display_name }),
+      };
     },
     renderError(ctx, out) {
       ctx.type = 'html';

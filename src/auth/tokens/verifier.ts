@@ -1,4 +1,12 @@
-import { createLocalJWKSet, createRemoteJWKSet, customFetch, errors, jwtVerify, type JWK, type JWTVerifyGetKey } from 'jose';
+import {
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  customFetch,
+  errors,
+  jwtVerify,
+  type JWK,
+  type JWTVerifyGetKey,
+} from 'jose';
 import type { SafeFetch } from '../../net/safe-fetch.ts';
 import { ApError } from '../../protocol/errors.ts';
 
@@ -74,12 +82,18 @@ export function localKeys(keys: JWK[]): JWTVerifyGetKey {
 export function remoteKeys(url: string, fetcher: SafeFetch): JWTVerifyGetKey {
   // The reason goes to the log (the cause of a 5xx), not to the caller.
   const unavailable = (cause: unknown) =>
-    new ApError('upstream_unavailable', "The identity provider's signing keys could not be fetched, so no access token can be checked; try again later.", { cause });
+    new ApError(
+      'upstream_unavailable',
+      "The identity provider's signing keys could not be fetched, so no access token can be checked; try again later.",
+      { cause },
+    );
   return createRemoteJWKSet(new URL(url), {
     [customFetch]: async (input: string, init: RequestInit) => {
-      const res = await fetcher.fetch(input, { headers: Object.fromEntries(new Headers(init.headers).entries()) }).catch((err: unknown) => {
-        throw unavailable(err);
-      });
+      const res = await fetcher
+        .fetch(input, { headers: Object.fromEntries(new Headers(init.headers).entries()) })
+        .catch((err: unknown) => {
+          throw unavailable(err);
+        });
       if (res.status !== 200) throw unavailable(new Error(`${url} answered HTTP ${res.status}`));
       return new Response(new Uint8Array(res.body), { status: res.status, headers: res.headers });
     },

@@ -12,35 +12,65 @@ const AGENT_COLUMNS = ['agent_url', 'type', 'name', 'visibility', 'organization_
 
 /** `ap agents enroll|list|remove`: the agent catalog, as the registry's operator sees it. */
 export function agentsCommand(): Command {
-  const agents = new Command('agents').description('Enroll, list and remove agents in the catalog (as the registry operator)');
+  const agents = new Command('agents').description(
+    'Enroll, list and remove agents in the catalog (as the registry operator)',
+  );
   agents.addCommand(
     withDatabaseOptions(new Command('enroll'))
-      .description('Enroll an agent for an organization (the operator needs no ownership proof; members enroll through the API)')
+      .description(
+        'Enroll an agent for an organization (the operator needs no ownership proof; members enroll through the API)',
+      )
       .argument('<url>', "the agent's MCP or A2A endpoint")
       .requiredOption('--org <slug>', 'the organization that operates it')
       .addOption(new Option('--type <type>', 'what the agent does').choices([...agentTypes]).makeOptionMandatory())
       .requiredOption('--name <name>', 'its display name')
       .option('--description <text>', 'what it offers')
-      .addOption(new Option('--visibility <visibility>', 'who sees it in the catalog').choices(['public', 'members_only', 'private']).default('public'))
+      .addOption(
+        new Option('--visibility <visibility>', 'who sees it in the catalog')
+          .choices(['public', 'members_only', 'private'])
+          .default('public'),
+      )
       .option('--json', 'print JSON')
-      .action(async (url: string, flags: Flags & { org: string; type: (typeof agentTypes)[number]; name: string; description?: string; visibility: 'public' | 'members_only' | 'private' }) => {
-        const agent = await runAdmin(loadConfig(flags), 'agents.enroll', { org: flags.org, url, type: flags.type, name: flags.name, description: flags.description, visibility: flags.visibility });
-        print(agent, flags.json ?? false, AGENT_COLUMNS);
-      }),
+      .action(
+        async (
+          url: string,
+          flags: Flags & {
+            org: string;
+            type: (typeof agentTypes)[number];
+            name: string;
+            description?: string;
+            visibility: 'public' | 'members_only' | 'private';
+          },
+        ) => {
+          const agent = await runAdmin(loadConfig(flags), 'agents.enroll', {
+            org: flags.org,
+            url,
+            type: flags.type,
+            name: flags.name,
+            description: flags.description,
+            visibility: flags.visibility,
+          });
+          print(agent, flags.json ?? false, AGENT_COLUMNS);
+        },
+      ),
   );
   agents.addCommand(
     withDatabaseOptions(new Command('list'))
       .description('List enrolled agents, whatever their visibility')
       .option('--org <slug>', "only this organization's")
       .option('--json', 'print JSON')
-      .action(async (flags: Flags & { org?: string }) => print(await runAdmin(loadConfig(flags), 'agents.list', { org: flags.org }), flags.json ?? false, AGENT_COLUMNS)),
+      .action(async (flags: Flags & { org?: string }) =>
+        print(await runAdmin(loadConfig(flags), 'agents.list', { org: flags.org }), flags.json ?? false, AGENT_COLUMNS),
+      ),
   );
   agents.addCommand(
     withDatabaseOptions(new Command('remove'))
       .description('Remove an agent from the catalog')
       .argument('<url>', "the agent's URL as enrolled")
       .option('--json', 'print JSON')
-      .action(async (url: string, flags: Flags) => print(await runAdmin(loadConfig(flags), 'agents.remove', { url }), flags.json ?? false, ['url'])),
+      .action(async (url: string, flags: Flags) =>
+        print(await runAdmin(loadConfig(flags), 'agents.remove', { url }), flags.json ?? false, ['url']),
+      ),
   );
   return agents;
 }

@@ -1,14 +1,30 @@
 import { readFile } from 'node:fs/promises';
 import { text } from 'node:stream/consumers';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { ApAgentError, asAgentError, callApAgent, fetchThrough, listTools, type AgentProtocol, type TaskUpdate } from '../../client/index.ts';
+import {
+  ApAgentError,
+  asAgentError,
+  callApAgent,
+  fetchThrough,
+  listTools,
+  type AgentProtocol,
+  type TaskUpdate,
+} from '../../client/index.ts';
 import { parseAllowList } from '../../net/allow-list.ts';
 import { SafeFetch } from '../../net/safe-fetch.ts';
 import { canonicalAgentUrl } from '../../protocol/agent-url.ts';
 import { isRecord } from '../../protocol/json-values.ts';
 
 /** What `ap call` and `ap tools` exit with: a script tells the three kinds of failure apart. */
-export const exitCodes = { ok: 0, agentError: 1, inputError: 2, transportError: 3, timeout: 4, notAuthorized: 5, interrupted: 130 } as const;
+export const exitCodes = {
+  ok: 0,
+  agentError: 1,
+  inputError: 2,
+  transportError: 3,
+  timeout: 4,
+  notAuthorized: 5,
+  interrupted: 130,
+} as const;
 
 interface AgentFlags {
   protocol?: AgentProtocol;
@@ -51,11 +67,16 @@ export function callCommand(): Command {
     .option('--publisher <domain>', 'the publisher whose adagents.json must authorize the agent (with --registry)')
     .addHelpText('after', exitHelp)
     .action(async (agentUrl: string, task: string, input: string | undefined, flags: CallFlags, command: Command) => {
-      const args = await taskArguments(input, flags).catch((err: Error) => command.error(`error: ${err.message}`, { exitCode: exitCodes.inputError }));
-      if (Boolean(flags.registry) !== Boolean(flags.publisher)) command.error('error: --registry and --publisher go together', { exitCode: exitCodes.inputError });
-      if (flags.registry && !URL.canParse(flags.registry)) command.error(`error: --registry ${flags.registry} is not a URL`, { exitCode: exitCodes.inputError });
+      const args = await taskArguments(input, flags).catch((err: Error) =>
+        command.error(`error: ${err.message}`, { exitCode: exitCodes.inputError }),
+      );
+      if (Boolean(flags.registry) !== Boolean(flags.publisher))
+        command.error('error: --registry and --publisher go together', { exitCode: exitCodes.inputError });
+      if (flags.registry && !URL.canParse(flags.registry))
+        command.error(`error: --registry ${flags.registry} is not a URL`, { exitCode: exitCodes.inputError });
       await run(flags, command, async (fetch, signal) => {
-        if (flags.registry && flags.publisher) await requireAuthorization(fetch, flags.registry, flags.publisher, agentUrl, command);
+        if (flags.registry && flags.publisher)
+          await requireAuthorization(fetch, flags.registry, flags.publisher, agentUrl, command);
         const progress = new ProgressLine(process.stderr.isTTY === true && !flags.json);
         try {
           const payload = await callApAgent({
@@ -88,32 +109,50 @@ export function toolsCommand(): Command {
     .addHelpText('after', exitHelp)
     .action(async (agentUrl: string, flags: AgentFlags, command: Command) => {
       await run(flags, command, async (fetch, signal) => {
-        const tools = await listTools({ agentUrl, fetch, signal: AbortSignal.any([signal, AbortSignal.timeout(toolsTimeoutMs)]), ...credentialOf(flags), ...(flags.protocol ? { protocol: flags.protocol } : {}) });
+        const tools = await listTools({
+          agentUrl,
+          fetch,
+          signal: AbortSignal.any([signal, AbortSignal.timeout(toolsTimeoutMs)]),
+          ...credentialOf(flags),
+          ...(flags.protocol ? { protocol: flags.protocol } : {}),
+        });
         if (flags.json) return void process.stdout.write(`${JSON.stringify(tools)}\n`);
         for (const tool of tools) {
-          const properties = isRecord(tool.inputSchema?.['properties']) ? Object.keys(tool.inputSchema['properties']) : [];
-          const required = new Set(Array.isArray(tool.inputSchema?.['required']) ? (tool.inputSchema['required'] as string[]) : []);
+          const properties = isRecord(tool.inputSchema?.['properties'])
+            ? Object.keys(tool.inputSchema['properties'])
+            : [];
+          const required = new Set(
+            Array.isArray(tool.inputSchema?.['required']) ? (tool.inputSchema['required'] as string[]) : [],
+          );
           const args = properties.map((p) => (required.has(p) ? p : `[${p}]`)).join(' ');
-          process.stdout.write(`${tool.name}${args ? ` ${args}` : ''}\n${tool.description ? `    ${tool.description.split('\n')[0]}\n` : ''}`);
+          process.stdout.write(
+            `${tool.name}${args ? ` ${args}` : ''}\n${tool.description ? `    ${tool.description.split('\n')[0]}\n` : ''}`,
+          );
         }
       });
     });
 }
 
 function withAgentOptions(command: Command): Command {
-  return command
-    // A usage mistake is an input error (2), as the agent's own errors are 1.
-    .exitOverride((err) => {
-      throw err.exitCode === 1 ? new CommanderError(exitCodes.inputError, err.code, err.message) : err;
-    })
-    .addOption(new Option('--protocol <protocol>', 'mcp or a2a (detected when not given)').choices(['mcp', 'a2a']))
-    .option('--token <token>', 'the bearer credential (default: AP_TOKEN)')
-    .option('--allow <entries>', 'host:port entries that may be on private addresses (default: AP_FETCH_ALLOW)')
-    .option('--json', 'machine output: the payload as one JSON line; an error as JSON on standard error');
+  return (
+    command
+      // A usage mistake is an input error (2), as the agent's own errors are 1.
+      .exitOverride((err) => {
+        throw err.exitCode === 1 ? new CommanderError(exitCodes.inputError, err.code, err.message) : err;
+      })
+      .addOption(new Option('--protocol <protocol>', 'mcp or a2a (detected when not given)').choices(['mcp', 'a2a']))
+      .option('--token <token>', 'the bearer credential (default: AP_TOKEN)')
+      .option('--allow <entries>', 'host:port entries that may be on private addresses (default: AP_FETCH_ALLOW)')
+      .option('--json', 'machine output: the payload as one JSON line; an error as JSON on standard error')
+  );
 }
 
 /** Runs the work, turning its failure into a message (or JSON) and the exit code of its kind. */
-async function run(flags: AgentFlags, command: Command, work: (fetch: typeof globalThis.fetch, signal: AbortSignal) => Promise<void>): Promise<void> {
+async function run(
+  flags: AgentFlags,
+  command: Command,
+  work: (fetch: typeof globalThis.fetch, signal: AbortSignal) => Promise<void>,
+): Promise<void> {
   const interrupted = new AbortController();
   const onSignal = () => interrupted.abort();
   process.once('SIGINT', onSignal);
@@ -126,9 +165,22 @@ async function run(flags: AgentFlags, command: Command, work: (fetch: typeof glo
     failed = true;
     const err = asAgentError(thrown, interrupted.signal);
     if (flags.json) process.stderr.write(`${JSON.stringify({ error: err.toJSON() })}\n`);
-    else process.stderr.write(`ap: ${err.code}: ${err.message}${err.field ? ` (field ${err.field})` : ''}${err.suggestion ? `\n  suggestion: ${err.suggestion}` : ''}\n`);
-    const code = { input: exitCodes.inputError, agent: exitCodes.agentError, transport: exitCodes.transportError, timeout: exitCodes.timeout, canceled: exitCodes.interrupted }[err.kind];
-    throw new CommanderError(err.code === 'NOT_AUTHORIZED_BY_PUBLISHER' ? exitCodes.notAuthorized : code, `ap.${command.name()}`, err.message);
+    else
+      process.stderr.write(
+        `ap: ${err.code}: ${err.message}${err.field ? ` (field ${err.field})` : ''}${err.suggestion ? `\n  suggestion: ${err.suggestion}` : ''}\n`,
+      );
+    const code = {
+      input: exitCodes.inputError,
+      agent: exitCodes.agentError,
+      transport: exitCodes.transportError,
+      timeout: exitCodes.timeout,
+      canceled: exitCodes.interrupted,
+    }[err.kind];
+    throw new CommanderError(
+      err.code === 'NOT_AUTHORIZED_BY_PUBLISHER' ? exitCodes.notAuthorized : code,
+      `ap.${command.name()}`,
+      err.message,
+    );
   } finally {
     process.off('SIGINT', onSignal);
     // A request given up on (a timeout, Ctrl-C) may still be under way: the process exits with its
@@ -144,15 +196,24 @@ function credentialOf(flags: AgentFlags): { credential?: string } {
 
 // The SSRF-safe client, as everywhere: the URL is the user's, so private addresses need naming.
 function clientFetch(flags: AgentFlags): SafeFetch {
-  return new SafeFetch({ allow: parseAllowList(flags.allow ?? process.env['AP_FETCH_ALLOW']), timeoutMs: 10 * 60_000, maxBytes: 32 * 1024 * 1024 });
+  return new SafeFetch({
+    allow: parseAllowList(flags.allow ?? process.env['AP_FETCH_ALLOW']),
+    timeoutMs: 10 * 60_000,
+    maxBytes: 32 * 1024 * 1024,
+  });
 }
 
 async function taskArguments(input: string | undefined, flags: CallFlags): Promise<Record<string, unknown>> {
-  if (input !== undefined && input !== '-') throw new Error(`unexpected argument ${JSON.stringify(input)}: pass the arguments with --args, --args-file or - (standard input)`);
+  if (input !== undefined && input !== '-')
+    throw new Error(
+      `unexpected argument ${JSON.stringify(input)}: pass the arguments with --args, --args-file or - (standard input)`,
+    );
   const sources = [flags.args !== undefined, flags.argsFile !== undefined, input === '-'].filter(Boolean).length;
   if (sources > 1) throw new Error('give the arguments one way: --args, --args-file or - (standard input)');
   const stdin = input === '-' || flags.argsFile === '-';
-  const raw = flags.args ?? (stdin ? await text(process.stdin) : flags.argsFile !== undefined ? await readFile(flags.argsFile, 'utf8') : '{}');
+  const raw =
+    flags.args ??
+    (stdin ? await text(process.stdin) : flags.argsFile !== undefined ? await readFile(flags.argsFile, 'utf8') : '{}');
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
@@ -164,17 +225,38 @@ async function taskArguments(input: string | undefined, flags: CallFlags): Promi
 }
 
 /** Refuses an agent the publisher's adagents.json does not authorize, as the registry knows it. */
-async function requireAuthorization(fetch: typeof globalThis.fetch, registry: string, publisher: string, agentUrl: string, command: Command): Promise<void> {
+async function requireAuthorization(
+  fetch: typeof globalThis.fetch,
+  registry: string,
+  publisher: string,
+  agentUrl: string,
+  command: Command,
+): Promise<void> {
   const canonical = canonicalAgentUrl(agentUrl);
   if (!canonical) command.error(`error: ${agentUrl} is not an agent URL`, { exitCode: exitCodes.inputError });
   const url = new URL(`/api/registry/lookup/domain/${encodeURIComponent(publisher)}`, registry);
   const response = await fetch(url).catch((err: unknown) => {
-    throw new ApAgentError('transport', 'TRANSPORT_ERROR', `The registry at ${registry} did not answer: ${(err as Error).message}`);
+    throw new ApAgentError(
+      'transport',
+      'TRANSPORT_ERROR',
+      `The registry at ${registry} did not answer: ${(err as Error).message}`,
+    );
   });
-  const body = (await response.json().catch(() => undefined)) as { agents?: Array<{ agent_url_canonical?: string; delegation_type?: string }> } | undefined;
-  if (!response.ok || !body || !Array.isArray(body.agents)) throw new ApAgentError('transport', 'TRANSPORT_ERROR', `The registry answered HTTP ${response.status} for ${publisher}`, { status: response.status });
+  const body = (await response.json().catch(() => undefined)) as
+    { agents?: Array<{ agent_url_canonical?: string; delegation_type?: string }> } | undefined;
+  if (!response.ok || !body || !Array.isArray(body.agents))
+    throw new ApAgentError(
+      'transport',
+      'TRANSPORT_ERROR',
+      `The registry answered HTTP ${response.status} for ${publisher}`,
+      { status: response.status },
+    );
   if (!body.agents.some((a) => a.agent_url_canonical === canonical)) {
-    throw new ApAgentError('agent', 'NOT_AUTHORIZED_BY_PUBLISHER', `${publisher}'s adagents.json (as ${registry} knows it) does not authorize ${agentUrl}`);
+    throw new ApAgentError(
+      'agent',
+      'NOT_AUTHORIZED_BY_PUBLISHER',
+      `${publisher}'s adagents.json (as ${registry} knows it) does not authorize ${agentUrl}`,
+    );
   }
 }
 
@@ -188,7 +270,10 @@ class ProgressLine {
   }
 
   show(update: TaskUpdate): void {
-    const progress = isRecord(update.progress) && typeof update.progress['percentage'] === 'number' ? ` ${update.progress['percentage']}%` : '';
+    const progress =
+      isRecord(update.progress) && typeof update.progress['percentage'] === 'number'
+        ? ` ${update.progress['percentage']}%`
+        : '';
     this.note(`task ${update.task_id}: ${update.status}${progress}${update.message ? ` (${update.message})` : ''}`);
   }
 

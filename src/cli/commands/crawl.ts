@@ -23,14 +23,21 @@ export function crawlCommand(): Command {
   return withDatabaseOptions(new Command('crawl'))
     .description("Crawl domains now: fetch each one's adagents.json and brand.json and update the registry")
     .argument('[domains...]', 'domains to crawl')
-    .option('--file <path>', 'also crawl the domains in this file, one a line (# comments and blank lines ignored; - reads standard input)')
+    .option(
+      '--file <path>',
+      'also crawl the domains in this file, one a line (# comments and blank lines ignored; - reads standard input)',
+    )
     .option('--concurrency <n>', 'domains crawled at once', concurrency, 8)
     .option('--json', 'print the crawl reports as JSON')
     .action(async (args: string[], flags: Flags, command: Command) => {
       const domains = await domainsToCrawl(args, flags.file);
       if (domains.length === 0) command.error('error: name the domains to crawl, as arguments or with --file');
       const config = loadConfig(flags);
-      const display = new CrawlDisplay(domains.length, { json: flags.json ?? false, tty: process.stderr.isTTY === true, columns: process.stderr.columns });
+      const display = new CrawlDisplay(domains.length, {
+        json: flags.json ?? false,
+        tty: process.stderr.isTTY === true,
+        columns: process.stderr.columns,
+      });
       const reports: (CrawlReport | undefined)[] = [];
       try {
         await withAdmin(config, async (run) => {
@@ -49,7 +56,11 @@ export function crawlCommand(): Command {
         display.clear();
       }
       display.finish();
-      if (flags.json) print(reports.filter((r) => r !== undefined), true);
+      if (flags.json)
+        print(
+          reports.filter((r) => r !== undefined),
+          true,
+        );
       if (display.errors > 0) process.exitCode = 1;
     });
 }
@@ -75,7 +86,8 @@ async function domainsToCrawl(args: string[], file: string | undefined): Promise
     try {
       domains.add(normalizeDomain(input));
     } catch (err) {
-      if (err instanceof ApError && where) throw new ApError(err.code, `${where}: ${err.message}`, { details: err.details });
+      if (err instanceof ApError && where)
+        throw new ApError(err.code, `${where}: ${err.message}`, { details: err.details });
       throw err;
     }
   }
@@ -84,7 +96,10 @@ async function domainsToCrawl(args: string[], file: string | undefined): Promise
 
 /** Through the control socket a report has been through JSON: its date is a string, an undefined problem is gone. */
 function revive(value: unknown): CrawlReport {
-  const report = value as Omit<CrawlReport, 'nextCrawlAt' | 'problem'> & { nextCrawlAt: Date | string; problem?: string | null };
+  const report = value as Omit<CrawlReport, 'nextCrawlAt' | 'problem'> & {
+    nextCrawlAt: Date | string;
+    problem?: string | null;
+  };
   return { ...report, problem: report.problem ?? undefined, nextCrawlAt: new Date(report.nextCrawlAt) };
 }
 
@@ -133,13 +148,15 @@ class CrawlDisplay {
       report.adagents === 'found'
         ? `${plural(report.properties, 'property', 'properties')}, ${plural(report.agents, 'agent')}, ${plural(report.events, 'event')}`
         : (report.problem ?? '');
-    if (!this.options.tty && !this.options.json) console.log(`${report.domain}  ${report.adagents}  ${detail}`.trimEnd());
+    if (!this.options.tty && !this.options.json)
+      console.log(`${report.domain}  ${report.adagents}  ${detail}`.trimEnd());
   }
 
   failed(domain: string, err: unknown): void {
     this.errors++;
     this.finished(domain);
-    const message = err instanceof ApError ? `${err.message} (${err.code})` : err instanceof Error ? err.message : String(err);
+    const message =
+      err instanceof ApError ? `${err.message} (${err.code})` : err instanceof Error ? err.message : String(err);
     const line = `${domain}  error  ${message}`;
     if (this.options.tty) {
       this.clear();
@@ -168,7 +185,8 @@ class CrawlDisplay {
     const width = String(this.total).length;
     const percent = Math.floor((this.done * 100) / this.total);
     const { found, absent, invalid, transient } = this.counts;
-    const line = `[${String(this.done).padStart(width)}/${this.total}] ${percent}%  ok ${found}  stale ${absent + invalid}  failed ${transient + this.errors}  ${this.last}`.trimEnd();
+    const line =
+      `[${String(this.done).padStart(width)}/${this.total}] ${percent}%  ok ${found}  stale ${absent + invalid}  failed ${transient + this.errors}  ${this.last}`.trimEnd();
     // Longer than the terminal is wide, it would wrap, and \r would rewrite only its last row.
     const columns = this.options.columns || 80;
     process.stderr.write(`\r${line.length >= columns ? line.slice(0, Math.max(columns - 1, 0)) : line}\x1b[K`);

@@ -21,12 +21,18 @@ export function keysCommand(): Command {
       .addOption(role())
       .option('--json', 'print JSON')
       .action(async (flags: Flags & { org: string; name: string; role: 'member' | 'admin' }) => {
-        const created = (await runAdmin(loadConfig(flags), 'keys.create', { org: flags.org, name: flags.name, role: flags.role })) as {
+        const created = (await runAdmin(loadConfig(flags), 'keys.create', {
+          org: flags.org,
+          name: flags.name,
+          role: flags.role,
+        })) as {
           key: string;
           record: { id: string };
         };
         if (flags.json) return print(created, true);
-        console.log(`Created key ${created.record.id} for ${flags.org}. Copy it now; it will not be shown again:\n\n  ${created.key}\n`);
+        console.log(
+          `Created key ${created.record.id} for ${flags.org}. Copy it now; it will not be shown again:\n\n  ${created.key}\n`,
+        );
       }),
   );
   keys.addCommand(

@@ -21,7 +21,12 @@ export function orgsCommand(): Command {
       .option('--admin', "the registry operator's organization (admin-only actions)")
       .option('--json', 'print JSON')
       .action(async (slug: string, flags: Flags & { name?: string; apiTier?: boolean; admin?: boolean }) => {
-        const org = await runAdmin(loadConfig(flags), 'orgs.create', { slug, name: flags.name, apiTier: flags.apiTier, admin: flags.admin });
+        const org = await runAdmin(loadConfig(flags), 'orgs.create', {
+          slug,
+          name: flags.name,
+          apiTier: flags.apiTier,
+          admin: flags.admin,
+        });
         print(org, flags.json ?? false, ORG_COLUMNS);
       }),
   );
@@ -29,7 +34,9 @@ export function orgsCommand(): Command {
     withDatabaseOptions(new Command('list'))
       .description('List organizations')
       .option('--json', 'print JSON')
-      .action(async (flags: Flags) => print(await runAdmin(loadConfig(flags), 'orgs.list', {}), flags.json ?? false, ORG_COLUMNS)),
+      .action(async (flags: Flags) =>
+        print(await runAdmin(loadConfig(flags), 'orgs.list', {}), flags.json ?? false, ORG_COLUMNS),
+      ),
   );
   return orgs;
 }

@@ -15,12 +15,23 @@ export function usersCommand(): Command {
       .option('--org <slug>', 'make the user a member of this organization')
       .addOption(new Option('--role <role>', 'role in --org').choices(['member', 'admin']).default('member'))
       .option('--json', 'print JSON')
-      .action(async (email: string, flags: ConfigFlags & { name?: string; org?: string; role: 'member' | 'admin'; json?: boolean }) => {
-        // Never a flag: command lines are visible to every user of the machine.
-        const password = process.env.AP_USER_PASSWORD ?? (await text(process.stdin)).replace(/\r?\n$/, '');
-        const user = await runAdmin(loadConfig(flags), 'users.create', { email, password, name: flags.name, org: flags.org, role: flags.role });
-        print(user, flags.json ?? false, ['id', 'email', 'display_name']);
-      }),
+      .action(
+        async (
+          email: string,
+          flags: ConfigFlags & { name?: string; org?: string; role: 'member' | 'admin'; json?: boolean },
+        ) => {
+          // Never a flag: command lines are visible to every user of the machine.
+          const password = process.env.AP_USER_PASSWORD ?? (await text(process.stdin)).replace(/\r?\n$/, '');
+          const user = await runAdmin(loadConfig(flags), 'users.create', {
+            email,
+            password,
+            name: flags.name,
+            org: flags.org,
+            role: flags.role,
+          });
+          print(user, flags.json ?? false, ['id', 'email', 'display_name']);
+        },
+      ),
   );
   return users;
 }

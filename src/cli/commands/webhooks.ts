@@ -5,7 +5,16 @@ import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import closeWithGrace from 'close-with-grace';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { adagentsPins, createWebhookReceiver, FileSeenKeys, pinsFromJson, receiverListener, sellerKeys, type WebhookEvent, type WebhookRejection } from '../../client/webhooks/index.ts';
+import {
+  adagentsPins,
+  createWebhookReceiver,
+  FileSeenKeys,
+  pinsFromJson,
+  receiverListener,
+  sellerKeys,
+  type WebhookEvent,
+  type WebhookRejection,
+} from '../../client/webhooks/index.ts';
 import { systemClock } from '../../clock.ts';
 import { parseAllowList, type AllowList } from '../../net/allow-list.ts';
 import { SafeFetch } from '../../net/safe-fetch.ts';
@@ -45,24 +54,51 @@ export function webhooksCommand(): Command {
   const webhooks = new Command('webhooks').description('Receive the signed webhooks agents send');
   webhooks.addCommand(
     new Command('listen')
-      .description("Receive webhooks: verify each RFC 9421 signature against the seller's keys, process each idempotency_key once, print each event (and forward it)")
+      .description(
+        "Receive webhooks: verify each RFC 9421 signature against the seller's keys, process each idempotency_key once, print each event (and forward it)",
+      )
       .option('--port <port>', 'port to listen on (0 picks a free one)', port, 3100)
       .option('--host <host>', 'interface to listen on', '127.0.0.1')
-      .option('--public-url <url>', 'the URL senders address, as they sign it (behind a tunnel or proxy); default http://<host>:<port>', httpUrl)
-      .option('--brand-json <url>', "the seller operator's brand.json, whose agents[].jwks_uri give the keys; default the agent's origin's /.well-known/brand.json", httpUrl)
+      .option(
+        '--public-url <url>',
+        'the URL senders address, as they sign it (behind a tunnel or proxy); default http://<host>:<port>',
+        httpUrl,
+      )
+      .option(
+        '--brand-json <url>',
+        "the seller operator's brand.json, whose agents[].jwks_uri give the keys; default the agent's origin's /.well-known/brand.json",
+        httpUrl,
+      )
       .option('--agent <url>', 'the agent whose webhooks these are: only its brand.json entry is trusted', httpUrl)
-      .addOption(new Option('--adagents <url>', "a publisher's adagents.json: only the signing_keys it attests for --agent are accepted").argParser(httpUrl).conflicts('pinFile'))
+      .addOption(
+        new Option(
+          '--adagents <url>',
+          "a publisher's adagents.json: only the signing_keys it attests for --agent are accepted",
+        )
+          .argParser(httpUrl)
+          .conflicts('pinFile'),
+      )
       .option('--pin-file <file>', 'only these keys are accepted (a JWKS or an array of JWKs), whatever the JWKS says')
       .option('--state-dir <dir>', 'where processed idempotency keys are kept', defaultStateDir())
-      .option('--forward <url>', 'POST each verified event, once, as JSON to this URL; a failure answers 500 so the seller retries', httpUrl)
+      .option(
+        '--forward <url>',
+        'POST each verified event, once, as JSON to this URL; a failure answers 500 so the seller retries',
+        httpUrl,
+      )
       .addOption(
-        new Option('--allow <entries>', "host:port entries the seller's documents may be fetched from on private addresses, e.g. localhost:3000 (development only)").env('AP_FETCH_ALLOW').argParser(allowList),
+        new Option(
+          '--allow <entries>',
+          "host:port entries the seller's documents may be fetched from on private addresses, e.g. localhost:3000 (development only)",
+        )
+          .env('AP_FETCH_ALLOW')
+          .argParser(allowList),
       )
       .option('--json', 'print each event as a JSON line')
       .addHelpText('after', `\n${reasons}`)
       .action(async (flags: Flags, command: Command) => {
         if (!flags.brandJson && !flags.agent) command.error('error: name the seller with --brand-json or --agent');
-        if (flags.adagents && !flags.agent) command.error('error: --adagents needs --agent: the entry whose signing_keys to trust');
+        if (flags.adagents && !flags.agent)
+          command.error('error: --adagents needs --agent: the entry whose signing_keys to trust');
         await listen(flags);
       }),
   );
@@ -72,7 +108,13 @@ export function webhooksCommand(): Command {
 async function listen(flags: Flags): Promise<void> {
   const clock = systemClock;
   const fetcher = new SafeFetch({ ...(flags.allow ? { allow: flags.allow } : {}) });
-  const forwarder = flags.forward ? new SafeFetch({ allow: parseAllowList(endpointOf(flags.forward)), maxRedirects: 0, timeoutMs: FORWARD_TIMEOUT_MS }) : undefined;
+  const forwarder = flags.forward
+    ? new SafeFetch({
+        allow: parseAllowList(endpointOf(flags.forward)),
+        maxRedirects: 0,
+        timeoutMs: FORWARD_TIMEOUT_MS,
+      })
+    : undefined;
   const closeFetchers = () => Promise.all([fetcher.close(), forwarder?.close()]);
   let seen: FileSeenKeys;
   let pinnedKeys;
@@ -87,7 +129,13 @@ async function listen(flags: Flags): Promise<void> {
   const brandJsonUrl = flags.brandJson ?? new URL('/.well-known/brand.json', flags.agent).href;
 
   const receiver = createWebhookReceiver({
-    resolveKey: sellerKeys({ fetcher, clock, brandJsonUrl, ...(flags.agent ? { agentUrl: flags.agent } : {}), ...(pinnedKeys ? { pinnedKeys } : {}) }),
+    resolveKey: sellerKeys({
+      fetcher,
+      clock,
+      brandJsonUrl,
+      ...(flags.agent ? { agentUrl: flags.agent } : {}),
+      ...(pinnedKeys ? { pinnedKeys } : {}),
+    }),
     clock,
     seen,
     async onEvent(event) {
@@ -173,7 +221,8 @@ function port(value: string): number {
 }
 
 function httpUrl(value: string): string {
-  if (!URL.canParse(value) || !['http:', 'https:'].includes(new URL(value).protocol)) throw new InvalidArgumentError('an http or https URL');
+  if (!URL.canParse(value) || !['http:', 'https:'].includes(new URL(value).protocol))
+    throw new InvalidArgumentError('an http or https URL');
   return value;
 }
 

@@ -12,7 +12,11 @@ export async function readCapabilities(agent: AgentConnection): Promise<Capabili
       const { context: _context, ...document } = answer.data;
       return { document };
     }
-    return { problem: answer.error ? `${answer.error.code}: ${answer.error.message}` : `no readable payload (${JSON.stringify(answer.raw)?.slice(0, 200)})` };
+    return {
+      problem: answer.error
+        ? `${answer.error.code}: ${answer.error.message}`
+        : `no readable payload (${JSON.stringify(answer.raw)?.slice(0, 200)})`,
+    };
   } catch (err) {
     return { problem: `no readable payload (${describeError(err)})` };
   }

@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Role } from '@a2a-js/sdk';
-import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
+import {
+  ClientFactory,
+  ClientFactoryOptions,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+} from '@a2a-js/sdk/client';
 import pkg from '../../../package.json' with { type: 'json' };
 import { isRecord } from '../../protocol/json-values.ts';
 import { a2aOutcome, a2aTaskOutcome, mcpOutcome, type TaskOutcome } from './task-outcome.ts';
@@ -69,7 +74,10 @@ export async function connectMcp(url: string, options: ConnectOptions): Promise<
   });
   await client.connect(transport);
   const version = client.getServerVersion();
-  const server: McpServerInfo = { ...(version ? { name: version.name, version: version.version } : {}), ...(transport.protocolVersion ? { protocolVersion: transport.protocolVersion } : {}) };
+  const server: McpServerInfo = {
+    ...(version ? { name: version.name, version: version.version } : {}),
+    ...(transport.protocolVersion ? { protocolVersion: transport.protocolVersion } : {}),
+  };
   const describeTasks = async () => {
     const tasks: TaskDescription[] = [];
     let cursor: string | undefined;
@@ -77,7 +85,11 @@ export async function connectMcp(url: string, options: ConnectOptions): Promise<
     for (let page = 0; page < 20; page++) {
       const listed = await client.listTools(cursor === undefined ? {} : { cursor });
       for (const tool of listed.tools) {
-        tasks.push({ name: tool.name, ...(tool.description !== undefined ? { description: tool.description } : {}), inputSchema: tool.inputSchema as Record<string, unknown> });
+        tasks.push({
+          name: tool.name,
+          ...(tool.description !== undefined ? { description: tool.description } : {}),
+          inputSchema: tool.inputSchema as Record<string, unknown>,
+        });
       }
       cursor = listed.nextCursor;
       if (cursor === undefined) break;
@@ -85,7 +97,12 @@ export async function connectMcp(url: string, options: ConnectOptions): Promise<
     return tasks;
   };
   const call = async (task: string, args: Record<string, unknown> = {}, options: CallOptions = {}) =>
-    mcpOutcome((await client.callTool({ name: task, arguments: args }, undefined, { ...(options.signal ? { signal: options.signal } : {}), ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}) })) as Record<string, unknown>);
+    mcpOutcome(
+      (await client.callTool({ name: task, arguments: args }, undefined, {
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
+      })) as Record<string, unknown>,
+    );
   return {
     protocol: 'mcp',
     url,
@@ -120,12 +137,20 @@ export async function connectA2a(cardUrl: string, options: ConnectOptions): Prom
   let served: unknown;
   const keepingCard: typeof fetch = async (input, init) => {
     const response = await authorized(input, init);
-    if (response.ok) served = await response.clone().json().catch(() => undefined);
+    if (response.ok)
+      served = await response
+        .clone()
+        .json()
+        .catch(() => undefined);
     return response;
   };
   const card = await new DefaultAgentCardResolver({ fetchImpl: keepingCard, legacyCompat }).resolve(cardUrl, '');
   const client = await factory.createFromAgentCard(card);
-  const describeTasks = async () => card.skills.map((s): TaskDescription => ({ name: s.id || s.name, ...(s.description ? { description: s.description } : {}) }));
+  const describeTasks = async () =>
+    card.skills.map((s): TaskDescription => ({
+      name: s.id || s.name,
+      ...(s.description ? { description: s.description } : {}),
+    }));
   return {
     protocol: 'a2a',
     url: cardUrl,
@@ -135,8 +160,10 @@ export async function connectA2a(cardUrl: string, options: ConnectOptions): Prom
     async call(task, args = {}, options = {}) {
       return a2aOutcome(await client.sendMessage(skillRequest(task, args), a2aOptions(options)));
     },
-    getTask: async (taskId, options = {}) => a2aTaskOutcome(await client.getTask({ tenant: '', id: taskId, historyLength: 0 }, a2aOptions(options))),
-    cancelTask: async (taskId, options = {}) => a2aTaskOutcome(await client.cancelTask({ tenant: '', id: taskId, metadata: undefined }, a2aOptions(options))),
+    getTask: async (taskId, options = {}) =>
+      a2aTaskOutcome(await client.getTask({ tenant: '', id: taskId, historyLength: 0 }, a2aOptions(options))),
+    cancelTask: async (taskId, options = {}) =>
+      a2aTaskOutcome(await client.cancelTask({ tenant: '', id: taskId, metadata: undefined }, a2aOptions(options))),
     // JSON-RPC over plain requests: nothing held open.
     close: async () => {},
   };
@@ -155,7 +182,14 @@ export function skillRequest(skill: string, parameters: Record<string, unknown>)
       contextId: '',
       taskId: '',
       role: Role.ROLE_USER,
-      parts: [{ content: { $case: 'data' as const, value: { skill, parameters } }, metadata: undefined, filename: '', mediaType: 'application/json' }],
+      parts: [
+        {
+          content: { $case: 'data' as const, value: { skill, parameters } },
+          metadata: undefined,
+          filename: '',
+          mediaType: 'application/json',
+        },
+      ],
       metadata: undefined,
       extensions: [],
       referenceTaskIds: [],

@@ -53,7 +53,11 @@ export async function discoverAgent(agentUrl: string, options: DiscoverOptions):
     ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
-  const connectOptions = { fetch, clientName: options.clientName ?? 'ap-client', ...(options.authorization ? { authorization: options.authorization } : {}) };
+  const connectOptions = {
+    fetch,
+    clientName: options.clientName ?? 'ap-client',
+    ...(options.authorization ? { authorization: options.authorization } : {}),
+  };
   const problems: AgentDiscovery['problems'] = {};
   const attempt = async (protocol: AgentProtocol, connect: () => Promise<AgentConnection>) => {
     try {
@@ -75,7 +79,10 @@ export async function discoverAgent(agentUrl: string, options: DiscoverOptions):
       return await connectA2a(legacy, connectOptions);
     }
   };
-  const [mcp, a2a] = await Promise.all([attempt('mcp', () => connectMcp(agentUrl, connectOptions)), attempt('a2a', a2aCard)]);
+  const [mcp, a2a] = await Promise.all([
+    attempt('mcp', () => connectMcp(agentUrl, connectOptions)),
+    attempt('a2a', a2aCard),
+  ]);
   const connections = [mcp, a2a].filter((c): c is AgentConnection => c !== undefined);
   return {
     connections,

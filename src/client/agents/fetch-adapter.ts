@@ -28,7 +28,11 @@ export function fetchThrough(safe: SafeFetch, options: FetchAdapterOptions = {})
     const request = input instanceof Request ? input : undefined;
     const url = request ? request.url : String(input);
     const method = (init?.method ?? request?.method ?? 'GET').toUpperCase();
-    const headers = { ...lowerCase(options.headers ?? {}), ...headerRecord(request?.headers), ...headerRecord(init?.headers) };
+    const headers = {
+      ...lowerCase(options.headers ?? {}),
+      ...headerRecord(request?.headers),
+      ...headerRecord(init?.headers),
+    };
     const signals = [init?.signal ?? request?.signal ?? undefined, options.signal].filter((s): s is AbortSignal => !!s);
     const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
     signal?.throwIfAborted();
@@ -78,7 +82,10 @@ async function bodyBytes(body: NonNullable<RequestInit['body']>): Promise<string
 function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return work;
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason instanceof Error ? signal.reason : new DOMException('The operation was aborted.', 'AbortError'));
+    const onAbort = () =>
+      reject(
+        signal.reason instanceof Error ? signal.reason : new DOMException('The operation was aborted.', 'AbortError'),
+      );
     signal.addEventListener('abort', onAbort, { once: true });
     work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });

@@ -61,7 +61,16 @@ export function a2aOutcome(answer: unknown): TaskOutcome {
 }
 
 // A2A task states (the SDK's TaskState numbers) by the names tasks-get-response.json uses.
-const stateNames: Record<number, string> = { 1: 'submitted', 2: 'working', 3: 'completed', 4: 'failed', 5: 'canceled', 6: 'input-required', 7: 'rejected', 8: 'auth-required' };
+const stateNames: Record<number, string> = {
+  1: 'submitted',
+  2: 'working',
+  3: 'completed',
+  4: 'failed',
+  5: 'canceled',
+  6: 'input-required',
+  7: 'rejected',
+  8: 'auth-required',
+};
 
 /**
  * An A2A Task read as `get_task` answers one (core/tasks-get-response.json): `task_id`, `status`,
@@ -73,7 +82,11 @@ export function a2aTaskOutcome(task: unknown): TaskOutcome {
   const status = isRecord(task['status']) ? task['status'] : {};
   const message = isRecord(status['message']) ? status['message'] : undefined;
   const said = message && Array.isArray(message['parts']) ? (dataOf(message['parts']) ?? {}) : {};
-  const data: Record<string, unknown> = { ...said, task_id: task['id'], status: stateNames[Number(status['state'])] ?? said['status'] ?? 'unknown' };
+  const data: Record<string, unknown> = {
+    ...said,
+    task_id: task['id'],
+    status: stateNames[Number(status['state'])] ?? said['status'] ?? 'unknown',
+  };
   if (data['status'] === 'completed' && data['result'] === undefined && Array.isArray(task['artifacts'])) {
     for (const artifact of task['artifacts'] as unknown[]) {
       const result = isRecord(artifact) && Array.isArray(artifact['parts']) ? dataOf(artifact['parts']) : undefined;
@@ -99,7 +112,6 @@ function firstText(content: unknown): string | undefined {
   const first: unknown = content[0];
   return isRecord(first) && first['type'] === 'text' && typeof first['text'] === 'string' ? first['text'] : undefined;
 }
-
 
 export function isErrorObject(value: unknown): value is AgentErrorObject {
   return isRecord(value) && typeof value['code'] === 'string' && typeof value['message'] === 'string';

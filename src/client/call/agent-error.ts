@@ -33,7 +33,20 @@ export class ApAgentError extends Error {
   /** The agent's whole error object, as sent. */
   readonly details: AgentErrorObject | undefined;
 
-  constructor(kind: AgentErrorKind, code: string, message: string, extra: { field?: string; suggestion?: string; status?: number; retryable?: boolean; retryAfterSeconds?: number; details?: AgentErrorObject; cause?: unknown } = {}) {
+  constructor(
+    kind: AgentErrorKind,
+    code: string,
+    message: string,
+    extra: {
+      field?: string;
+      suggestion?: string;
+      status?: number;
+      retryable?: boolean;
+      retryAfterSeconds?: number;
+      details?: AgentErrorObject;
+      cause?: unknown;
+    } = {},
+  ) {
     super(message, extra.cause === undefined ? undefined : { cause: extra.cause });
     this.kind = kind;
     this.code = code;
@@ -47,12 +60,17 @@ export class ApAgentError extends Error {
 
   /** The agent's error object (any envelope's), with the HTTP status and `Retry-After` it came with. */
   static fromAgent(error: AgentErrorObject, http: { status?: number; retryAfter?: string | null } = {}): ApAgentError {
-    const retryAfter = clampRetryAfter(typeof error['retry_after'] === 'number' ? error['retry_after'] : Number(http.retryAfter ?? NaN));
+    const retryAfter = clampRetryAfter(
+      typeof error['retry_after'] === 'number' ? error['retry_after'] : Number(http.retryAfter ?? NaN),
+    );
     // The agent's own `recovery` is what it knows of this error (an ACTIVATION_FAILED for a platform
     // that does not carry the signal is correctable, whatever its 502); without one, the code and
     // the HTTP status decide.
     const said = error['recovery'];
-    const transient = typeof said === 'string' ? said === 'transient' && !notByRetry.has(error.code) : transientCodes.has(error.code) || (http.status !== undefined && http.status >= 500);
+    const transient =
+      typeof said === 'string'
+        ? said === 'transient' && !notByRetry.has(error.code)
+        : transientCodes.has(error.code) || (http.status !== undefined && http.status >= 500);
     return new ApAgentError('agent', error.code, error.message, {
       ...(typeof error['field'] === 'string' ? { field: error['field'] } : {}),
       ...(typeof error['suggestion'] === 'string' ? { suggestion: error['suggestion'] } : {}),
@@ -79,7 +97,10 @@ export class ApAgentError extends Error {
   }
 }
 
-export function transportError(message: string, extra: { status?: number; retryable?: boolean; retryAfterSeconds?: number; cause?: unknown; code?: string } = {}): ApAgentError {
+export function transportError(
+  message: string,
+  extra: { status?: number; retryable?: boolean; retryAfterSeconds?: number; cause?: unknown; code?: string } = {},
+): ApAgentError {
   const { code = 'TRANSPORT_ERROR', ...rest } = extra;
   return new ApAgentError('transport', code, message, { retryable: true, ...rest });
 }
@@ -94,7 +115,11 @@ export function asAgentError(err: unknown, signal?: AbortSignal): ApAgentError {
   const reason = fetchReason(err);
   if (reason !== undefined) {
     // A refused address or a malformed URL will be refused again; a timeout or a reset may not.
-    return transportError(message, { code: reason === 'timeout' ? 'TIMEOUT' : 'TRANSPORT_ERROR', retryable: ['timeout', 'connection_failed', 'dns_failure'].includes(reason), cause: err });
+    return transportError(message, {
+      code: reason === 'timeout' ? 'TIMEOUT' : 'TRANSPORT_ERROR',
+      retryable: ['timeout', 'connection_failed', 'dns_failure'].includes(reason),
+      cause: err,
+    });
   }
   const rpc = rpcError(err);
   if (rpc) return rpc;
@@ -121,11 +146,13 @@ function rpcError(err: unknown): ApAgentError | undefined {
 
 // The SDKs wrap what the fetch threw; the typed error may be a cause or two down.
 function findIn(err: unknown): ApAgentError | undefined {
-  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) if (e instanceof ApAgentError) return e;
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++)
+    if (e instanceof ApAgentError) return e;
   return undefined;
 }
 
 function fetchReason(err: unknown): string | undefined {
-  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) if (e.name === 'FetchError' && isRecord(e) && typeof e['reason'] === 'string') return e['reason'];
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++)
+    if (e.name === 'FetchError' && isRecord(e) && typeof e['reason'] === 'string') return e['reason'];
   return undefined;
 }

@@ -27,8 +27,12 @@ export interface WaitOptions {
 const working = new Set(['submitted', 'working']);
 
 /** Whether a task's answer says it goes on (`submitted`/`working` with a `task_id`). */
-export function isPending(payload: Record<string, unknown>): payload is Record<string, unknown> & { task_id: string; status: string } {
-  return typeof payload['task_id'] === 'string' && typeof payload['status'] === 'string' && working.has(payload['status']);
+export function isPending(
+  payload: Record<string, unknown>,
+): payload is Record<string, unknown> & { task_id: string; status: string } {
+  return (
+    typeof payload['task_id'] === 'string' && typeof payload['status'] === 'string' && working.has(payload['status'])
+  );
 }
 
 /**
@@ -36,7 +40,11 @@ export function isPending(payload: Record<string, unknown>): payload is Record<s
  * reading its webhooks; reports each change of state or progress. Resolves with the completed
  * task's `result`; a failed or canceled task throws its error.
  */
-export async function awaitTask(agent: AgentConnection, first: Record<string, unknown> & { task_id: string }, options: WaitOptions): Promise<Record<string, unknown>> {
+export async function awaitTask(
+  agent: AgentConnection,
+  first: Record<string, unknown> & { task_id: string },
+  options: WaitOptions,
+): Promise<Record<string, unknown>> {
   const taskId = first.task_id;
   let last = '';
   const report = (state: Record<string, unknown>) => {
@@ -57,13 +65,21 @@ export async function awaitTask(agent: AgentConnection, first: Record<string, un
   }
 }
 
-async function nextState(agent: AgentConnection, taskId: string, options: WaitOptions, pollAfterMs: number): Promise<Record<string, unknown>> {
+async function nextState(
+  agent: AgentConnection,
+  taskId: string,
+  options: WaitOptions,
+  pollAfterMs: number,
+): Promise<Record<string, unknown>> {
   const local = new AbortController();
   const signal = AbortSignal.any([options.signal, local.signal]);
   const poll = async () => {
     await delay(pollAfterMs, undefined, { signal });
     const outcome = await withRetry(() => agent.getTask(taskId, { signal }), options.retry, signal);
-    if (!outcome.ok) throw outcome.error ? ApAgentError.fromAgent(outcome.error) : new ApAgentError('transport', 'NOT_AN_AGENT', `get_task for ${taskId} answered nothing readable`);
+    if (!outcome.ok)
+      throw outcome.error
+        ? ApAgentError.fromAgent(outcome.error)
+        : new ApAgentError('transport', 'NOT_AN_AGENT', `get_task for ${taskId} answered nothing readable`);
     return outcome.data;
   };
   const webhook = async () => {
@@ -81,7 +97,16 @@ async function nextState(agent: AgentConnection, taskId: string, options: WaitOp
 export function ended(state: Record<string, unknown>, taskId: string): Record<string, unknown> {
   const status = String(state['status']);
   if (status === 'completed') return isRecord(state['result']) ? state['result'] : {};
-  const error = isRecord(state['error']) && typeof state['error']['code'] === 'string' && typeof state['error']['message'] === 'string' ? state['error'] : undefined;
+  const error =
+    isRecord(state['error']) &&
+    typeof state['error']['code'] === 'string' &&
+    typeof state['error']['message'] === 'string'
+      ? state['error']
+      : undefined;
   if (error) throw ApAgentError.fromAgent(error as { code: string; message: string });
-  throw new ApAgentError('agent', status === 'canceled' ? 'TASK_CANCELED' : 'TASK_FAILED', `Task ${taskId} ended ${status}${typeof state['message'] === 'string' ? `: ${state['message']}` : ''}`);
+  throw new ApAgentError(
+    'agent',
+    status === 'canceled' ? 'TASK_CANCELED' : 'TASK_FAILED',
+    `Task ${taskId} ended ${status}${typeof state['message'] === 'string' ? `: ${state['message']}` : ''}`,
+  );
 }

@@ -48,7 +48,13 @@ export async function callApAgent(options: CallApAgentOptions): Promise<Record<s
       async () => {
         const answer = await agent!.call(options.task, args, { signal, timeoutMs });
         if (answer.ok) return answer;
-        throw answer.error ? ApAgentError.fromAgent(answer.error) : new ApAgentError('transport', 'NOT_AN_AGENT', `${options.task} answered nothing readable: ${JSON.stringify(answer.raw).slice(0, 200)}`);
+        throw answer.error
+          ? ApAgentError.fromAgent(answer.error)
+          : new ApAgentError(
+              'transport',
+              'NOT_AN_AGENT',
+              `${options.task} answered nothing readable: ${JSON.stringify(answer.raw).slice(0, 200)}`,
+            );
       },
       repeatable ? options.retry : { ...options.retry, retries: 0 },
       signal,
@@ -67,7 +73,13 @@ export async function callApAgent(options: CallApAgentOptions): Promise<Record<s
       ...(options.retry ? { retry: options.retry } : {}),
     });
   } catch (err) {
-    if (timeout.aborted) throw new ApAgentError('timeout', 'TIMEOUT', `${options.task} did not finish within ${timeoutMs} ms${started ? `; its task ${started} goes on at the agent` : ''}`, { cause: err, ...(started ? { details: { code: 'TIMEOUT', message: 'timed out', task_id: started } } : {}) });
+    if (timeout.aborted)
+      throw new ApAgentError(
+        'timeout',
+        'TIMEOUT',
+        `${options.task} did not finish within ${timeoutMs} ms${started ? `; its task ${started} goes on at the agent` : ''}`,
+        { cause: err, ...(started ? { details: { code: 'TIMEOUT', message: 'timed out', task_id: started } } : {}) },
+      );
     if (options.signal?.aborted) {
       const atAgent = started ? `; ${await cancelAtAgent(options, started)}` : '';
       throw new ApAgentError('canceled', 'CANCELED', `${options.task} was canceled${atAgent}`, { cause: err });
@@ -88,7 +100,8 @@ async function cancelAtAgent(target: AgentTarget, taskId: string): Promise<strin
     const agent = await openAgent({ ...target, signal });
     try {
       const answer = await agent.cancelTask(taskId, { signal });
-      if (!answer.ok) return `its task ${taskId} could not be canceled at the agent (${answer.error?.code ?? 'no readable answer'})`;
+      if (!answer.ok)
+        return `its task ${taskId} could not be canceled at the agent (${answer.error?.code ?? 'no readable answer'})`;
       return `its task ${taskId} is ${String(answer.data['status'])} at the agent`;
     } finally {
       await agent.close().catch(() => undefined);
@@ -111,7 +124,9 @@ export async function listTools(target: AgentTarget): Promise<TaskDescription[]>
 }
 
 /** The agent's `get_ap_capabilities` answer. */
-export function getCapabilities(target: AgentTarget & Pick<CallApAgentOptions, 'retry' | 'timeoutMs' | 'signal'>): Promise<Record<string, unknown>> {
+export function getCapabilities(
+  target: AgentTarget & Pick<CallApAgentOptions, 'retry' | 'timeoutMs' | 'signal'>,
+): Promise<Record<string, unknown>> {
   return callApAgent({ ...target, task: 'get_ap_capabilities', arguments: {} });
 }
 
@@ -121,12 +136,18 @@ export function getCapabilities(target: AgentTarget & Pick<CallApAgentOptions, '
  * whether a failed attempt may be sent again: only with a key, or for a task known to only read
  * (a retry after an answer lost on the way could otherwise do a mutation twice).
  */
-async function argumentsFor(agent: AgentConnection, options: CallApAgentOptions): Promise<{ args: Record<string, unknown>; repeatable: boolean }> {
+async function argumentsFor(
+  agent: AgentConnection,
+  options: CallApAgentOptions,
+): Promise<{ args: Record<string, unknown>; repeatable: boolean }> {
   const args = { ...(options.arguments ?? {}) };
   const kind = await kindOf(agent, options.task);
   if (args['idempotency_key'] === undefined && kind === 'mutating') args['idempotency_key'] = randomUUID();
   if (options.webhook && args['push_notification_config'] === undefined) {
-    args['push_notification_config'] = { url: options.webhook.url, authentication: { schemes: ['HTTP_MESSAGE_SIGNATURES'] } };
+    args['push_notification_config'] = {
+      url: options.webhook.url,
+      authentication: { schemes: ['HTTP_MESSAGE_SIGNATURES'] },
+    };
   }
   return { args, repeatable: args['idempotency_key'] !== undefined || kind === 'read' };
 }

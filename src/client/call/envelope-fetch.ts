@@ -21,11 +21,19 @@ export function envelopeFetch(inner: typeof fetch): typeof fetch {
     if (error) throw ApAgentError.fromAgent(error, { status: response.status, retryAfter });
     const excerpt = text.slice(0, 200);
     if (response.status === 401 || response.status === 403) {
-      throw new ApAgentError('agent', response.status === 401 ? 'UNAUTHORIZED' : 'PERMISSION_DENIED', `The agent refused the credential (HTTP ${response.status})${excerpt ? `: ${excerpt}` : ''}`, { status: response.status });
+      throw new ApAgentError(
+        'agent',
+        response.status === 401 ? 'UNAUTHORIZED' : 'PERMISSION_DENIED',
+        `The agent refused the credential (HTTP ${response.status})${excerpt ? `: ${excerpt}` : ''}`,
+        { status: response.status },
+      );
     }
     if (response.status === 429) {
       const seconds = Number(retryAfter);
-      throw ApAgentError.fromAgent({ code: 'RATE_LIMITED', message: `The agent is rate limiting this caller (HTTP 429)` }, { status: 429, retryAfter: Number.isFinite(seconds) ? retryAfter : null });
+      throw ApAgentError.fromAgent(
+        { code: 'RATE_LIMITED', message: `The agent is rate limiting this caller (HTTP 429)` },
+        { status: 429, retryAfter: Number.isFinite(seconds) ? retryAfter : null },
+      );
     }
     const seconds = clampRetryAfter(Number(retryAfter ?? NaN));
     throw transportError(`The agent answered HTTP ${response.status}${excerpt ? `: ${excerpt}` : ''}`, {

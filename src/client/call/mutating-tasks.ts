@@ -5,7 +5,10 @@ import { schemasDir } from '../../protocol/schemas.ts';
 const requests = (readdirSync(join(schemasDir, '3.0.6'), { recursive: true, encoding: 'utf8' }) as string[])
   .filter((file) => file.endsWith('-request.json'))
   .map((file) => ({
-    task: file.replace(/^.*\//, '').replace(/-request\.json$/, '').replaceAll('-', '_'),
+    task: file
+      .replace(/^.*\//, '')
+      .replace(/-request\.json$/, '')
+      .replaceAll('-', '_'),
     schema: JSON.parse(readFileSync(join(schemasDir, '3.0.6', file), 'utf8')) as { required?: unknown },
   }));
 
@@ -17,4 +20,8 @@ export const protocolTasks: ReadonlySet<string> = new Set(requests.map((r) => r.
  * the published request schemas. For A2A, whose skills carry no input schema, this is how the
  * client knows to send a key; over MCP it also spares a tools/list for the protocol's own tasks.
  */
-export const mutatingTasks: ReadonlySet<string> = new Set(requests.filter((r) => Array.isArray(r.schema.required) && r.schema.required.includes('idempotency_key')).map((r) => r.task));
+export const mutatingTasks: ReadonlySet<string> = new Set(
+  requests
+    .filter((r) => Array.isArray(r.schema.required) && r.schema.required.includes('idempotency_key'))
+    .map((r) => r.task),
+);

@@ -1,5 +1,12 @@
 import { SafeFetch } from '../../net/safe-fetch.ts';
-import { agentCardUrls, connectA2a, connectMcp, fetchThrough, type AgentConnection, type AgentProtocol } from '../agents/index.ts';
+import {
+  agentCardUrls,
+  connectA2a,
+  connectMcp,
+  fetchThrough,
+  type AgentConnection,
+  type AgentProtocol,
+} from '../agents/index.ts';
 import { ApAgentError, asAgentError } from './agent-error.ts';
 import { envelopeFetch } from './envelope-fetch.ts';
 
@@ -64,19 +71,26 @@ export async function openAgent(target: AgentTarget): Promise<AgentConnection> {
     } catch (err) {
       const error = asAgentError(err);
       // A refused credential or address is the answer; trying the other protocol would hide it.
-      if (error.code === 'UNAUTHORIZED' || error.code === 'PERMISSION_DENIED' || error.code === 'RATE_LIMITED') throw error;
+      if (error.code === 'UNAUTHORIZED' || error.code === 'PERMISSION_DENIED' || error.code === 'RATE_LIMITED')
+        throw error;
       failures.push(error);
     }
   }
   const [first, second] = failures;
-  throw new ApAgentError('transport', 'NOT_AN_AGENT', `No MCP endpoint or A2A card answered at ${target.agentUrl}: ${first?.message}; ${second?.message}`, {
-    ...(first?.retryable || second?.retryable ? { retryable: true } : {}),
-    cause: first,
-  });
+  throw new ApAgentError(
+    'transport',
+    'NOT_AN_AGENT',
+    `No MCP endpoint or A2A card answered at ${target.agentUrl}: ${first?.message}; ${second?.message}`,
+    {
+      ...(first?.retryable || second?.retryable ? { retryable: true } : {}),
+      cause: first,
+    },
+  );
 }
 
 // The SDKs take no signal for connecting; every request they make goes through this fetch.
 function withSignal(inner: typeof fetch, signal: AbortSignal | undefined): typeof fetch {
   if (!signal) return inner;
-  return (input, init) => inner(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal });
+  return (input, init) =>
+    inner(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal });
 }

@@ -16,7 +16,12 @@ export interface RetryPolicy {
  * an exponential backoff otherwise. The caller keeps the request identical across attempts (the
  * same idempotency key), so a retried mutation is not done twice.
  */
-export async function withRetry<T>(attempt: () => Promise<T>, policy: RetryPolicy = {}, signal?: AbortSignal, onRetry?: (error: ApAgentError, waitMs: number) => void): Promise<T> {
+export async function withRetry<T>(
+  attempt: () => Promise<T>,
+  policy: RetryPolicy = {},
+  signal?: AbortSignal,
+  onRetry?: (error: ApAgentError, waitMs: number) => void,
+): Promise<T> {
   const retries = policy.retries ?? 3;
   const base = policy.baseDelayMs ?? 500;
   const max = policy.maxDelayMs ?? 60_000;
@@ -25,7 +30,10 @@ export async function withRetry<T>(attempt: () => Promise<T>, policy: RetryPolic
       return await attempt();
     } catch (err) {
       const error = asAgentError(err, signal);
-      const waitMs = error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : Math.min(max, base * 2 ** n) * (0.5 + Math.random() / 2);
+      const waitMs =
+        error.retryAfterSeconds !== undefined
+          ? error.retryAfterSeconds * 1000
+          : Math.min(max, base * 2 ** n) * (0.5 + Math.random() / 2);
       if (!error.retryable || n >= retries || waitMs > max || signal?.aborted) throw error;
       onRetry?.(error, waitMs);
       await delay(waitMs, undefined, signal ? { signal } : undefined).catch(() => {

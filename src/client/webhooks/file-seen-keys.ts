@@ -43,7 +43,14 @@ export class FileSeenKeys implements SeenKeys {
   #queue: Array<{ line: string; settle: (err?: unknown) => void }> = [];
   #flushing: Promise<void> | undefined;
 
-  private constructor(parts: { done: Map<string, number>; log: FileHandle; dir: string; lockPath: string; clock: Clock; retainMs: number }) {
+  private constructor(parts: {
+    done: Map<string, number>;
+    log: FileHandle;
+    dir: string;
+    lockPath: string;
+    clock: Clock;
+    retainMs: number;
+  }) {
     this.#done = parts.done;
     this.#log = parts.log;
     this.#dir = parts.dir;
@@ -64,7 +71,14 @@ export class FileSeenKeys implements SeenKeys {
       const { entries, rewrite } = await readLog(path, clock.now().getTime() - retainMs);
       if (rewrite) await replaceLog(options.dir, path, entries);
       const log = await open(path, 'a');
-      return new FileSeenKeys({ done: new Map(entries.map((e) => [e.key, Date.parse(e.at)])), log, dir: options.dir, lockPath, clock, retainMs });
+      return new FileSeenKeys({
+        done: new Map(entries.map((e) => [e.key, Date.parse(e.at)])),
+        log,
+        dir: options.dir,
+        lockPath,
+        clock,
+        retainMs,
+      });
     } catch (err) {
       await unlink(lockPath).catch(() => {});
       throw err;
@@ -86,7 +100,10 @@ export class FileSeenKeys implements SeenKeys {
   async commit(key: string): Promise<void> {
     const at = this.#clock.now();
     await new Promise<void>((resolve, reject) => {
-      this.#queue.push({ line: `${JSON.stringify({ key, at: at.toISOString() })}\n`, settle: (err) => (err ? reject(err) : resolve()) });
+      this.#queue.push({
+        line: `${JSON.stringify({ key, at: at.toISOString() })}\n`,
+        settle: (err) => (err ? reject(err) : resolve()),
+      });
       this.#flushing ??= this.#flush().finally(() => (this.#flushing = undefined));
     });
     this.#done.set(key, at.getTime());
@@ -101,7 +118,8 @@ export class FileSeenKeys implements SeenKeys {
   async close(): Promise<void> {
     while (this.#flushing) await this.#flushing;
     await this.#log.close();
-    if ((await readFile(this.#lockPath, 'utf8').catch(() => '')).trim() === String(process.pid)) await unlink(this.#lockPath);
+    if ((await readFile(this.#lockPath, 'utf8').catch(() => '')).trim() === String(process.pid))
+      await unlink(this.#lockPath);
   }
 
   async #flush(): Promise<void> {
@@ -131,7 +149,11 @@ export class FileSeenKeys implements SeenKeys {
     for (const [key, at] of this.#done) if (at < cutoff) this.#done.delete(key);
     await this.#log.close();
     const path = join(this.#dir, LOG);
-    await replaceLog(this.#dir, path, [...this.#done].map(([key, at]) => ({ key, at: new Date(at).toISOString() })));
+    await replaceLog(
+      this.#dir,
+      path,
+      [...this.#done].map(([key, at]) => ({ key, at: new Date(at).toISOString() })),
+    );
     this.#log = await open(path, 'a');
   }
 }
@@ -200,12 +222,14 @@ async function takeLock(lockPath: string, dir: string): Promise<void> {
       return;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) {
-        if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new Error(`the state directory ${dir} is in use by another receiver`, { cause: err });
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST')
+          throw new Error(`the state directory ${dir} is in use by another receiver`, { cause: err });
         throw err;
       }
     }
     const holder = Number((await readFile(lockPath, 'utf8').catch(() => '')).trim());
-    if (Number.isInteger(holder) && holder > 0 && alive(holder)) throw new Error(`the state directory ${dir} is in use by process ${holder}`);
+    if (Number.isInteger(holder) && holder > 0 && alive(holder))
+      throw new Error(`the state directory ${dir} is in use by process ${holder}`);
     await unlink(lockPath).catch(() => {});
   }
 }

@@ -38,7 +38,9 @@ export function sellerKeys(options: SellerKeysOptions): (keyid: string) => Promi
   };
   const refresh = async () => {
     const brand = (await readJson(options.brandJsonUrl)) as { agents?: Array<{ url?: string; jwks_uri?: string }> };
-    const entries = (brand.agents ?? []).filter((a) => typeof a.jwks_uri === 'string' && (!options.agentUrl || sameUrl(a.url, options.agentUrl)));
+    const entries = (brand.agents ?? []).filter(
+      (a) => typeof a.jwks_uri === 'string' && (!options.agentUrl || sameUrl(a.url, options.agentUrl)),
+    );
     const next = new Map<string, WebhookJwk>();
     for (const uri of new Set(entries.map((a) => a.jwks_uri!))) {
       const jwks = (await readJson(uri)) as { keys?: WebhookJwk[] };

@@ -11,7 +11,12 @@ import type { WebhookJwk } from '../../signing/index.ts';
  * cannot be read, or does not list the agent at all, is an error: the receiver was told to trust
  * this publisher's word about the agent and has none.
  */
-export async function adagentsPins(fetcher: SafeFetch, adagentsUrl: string, agentUrl: string, clock: Clock): Promise<WebhookJwk[] | undefined> {
+export async function adagentsPins(
+  fetcher: SafeFetch,
+  adagentsUrl: string,
+  agentUrl: string,
+  clock: Clock,
+): Promise<WebhookJwk[] | undefined> {
   const res = await fetcher.fetch(adagentsUrl, { headers: { accept: 'application/json' } });
   if (res.status !== 200) throw new Error(`${adagentsUrl} answered HTTP ${res.status}`);
   let document: unknown;
@@ -21,7 +26,9 @@ export async function adagentsPins(fetcher: SafeFetch, adagentsUrl: string, agen
     throw new Error(`${adagentsUrl} is not JSON`);
   }
   const wanted = canonicalAgentUrl(agentUrl);
-  const entries = records(isRecord(document) ? document['authorized_agents'] : undefined).filter((e) => typeof e['url'] === 'string' && canonicalAgentUrl(e['url']) === wanted);
+  const entries = records(isRecord(document) ? document['authorized_agents'] : undefined).filter(
+    (e) => typeof e['url'] === 'string' && canonicalAgentUrl(e['url']) === wanted,
+  );
   if (entries.length === 0) throw new Error(`${adagentsUrl} does not list the agent ${agentUrl}`);
   const declared = entries.flatMap((e) => records(e['signing_keys']));
   return declared.length === 0 ? undefined : usablePins(declared, clock, adagentsUrl);
@@ -36,7 +43,8 @@ export function pinsFromJson(text: string, clock: Clock, where: string): Webhook
     throw new Error(`${where} is not JSON`);
   }
   const keys = records(Array.isArray(document) ? document : isRecord(document) ? document['keys'] : undefined);
-  if (keys.length === 0) throw new Error(`${where} holds no keys: expected a JWKS ({"keys": [...]}) or an array of JWKs`);
+  if (keys.length === 0)
+    throw new Error(`${where} holds no keys: expected a JWKS ({"keys": [...]}) or an array of JWKs`);
   return usablePins(keys, clock, where);
 }
 
@@ -46,7 +54,9 @@ export function pinsFromJson(text: string, clock: Clock, where: string): Webhook
  */
 function usablePins(keys: Record<string, unknown>[], clock: Clock, where: string): WebhookJwk[] {
   const now = clock.now().getTime();
-  const pins = keys.filter((k) => typeof k['kid'] === 'string' && !(typeof k['revoked_at'] === 'string' && Date.parse(k['revoked_at']) <= now));
+  const pins = keys.filter(
+    (k) => typeof k['kid'] === 'string' && !(typeof k['revoked_at'] === 'string' && Date.parse(k['revoked_at']) <= now),
+  );
   if (pins.length === 0) throw new Error(`${where}: every signing key is revoked or has no kid`);
   return pins as unknown as WebhookJwk[];
 }

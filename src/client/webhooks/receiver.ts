@@ -1,7 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../../clock.ts';
 import { systemClock } from '../../clock.ts';
-import { createWebhookVerifier, InMemoryReplayCache, type ReplayCache, type RevocationList, type WebhookJwk } from '../../signing/index.ts';
+import {
+  createWebhookVerifier,
+  InMemoryReplayCache,
+  type ReplayCache,
+  type RevocationList,
+  type WebhookJwk,
+} from '../../signing/index.ts';
 
 /**
  * A webhook: a task's (agent-tasks section 6: `task_id`, `task_type`, `status`, `timestamp`,
@@ -103,13 +109,29 @@ export function createWebhookReceiver(options: ReceiverOptions) {
     ...(options.revocation ? { revocation: options.revocation } : {}),
   });
   const seen: SeenKeys = options.seen ?? new InMemorySeenKeys();
-  const answer = (status: number, body: Record<string, unknown>, headers: Record<string, string> = {}): ReceiverResponse => ({
+  const answer = (
+    status: number,
+    body: Record<string, unknown>,
+    headers: Record<string, string> = {},
+  ): ReceiverResponse => ({
     status,
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
   });
-  const refuse = (request: ReceiverRequest, status: number, error: string, message: string, extra: { headers?: Record<string, string>; idempotencyKey?: string } = {}): ReceiverResponse => {
-    options.onRejected?.({ status, error, message, request, ...(extra.idempotencyKey === undefined ? {} : { idempotencyKey: extra.idempotencyKey }) });
+  const refuse = (
+    request: ReceiverRequest,
+    status: number,
+    error: string,
+    message: string,
+    extra: { headers?: Record<string, string>; idempotencyKey?: string } = {},
+  ): ReceiverResponse => {
+    options.onRejected?.({
+      status,
+      error,
+      message,
+      request,
+      ...(extra.idempotencyKey === undefined ? {} : { idempotencyKey: extra.idempotencyKey }),
+    });
     return answer(status, { error, ...(status === 400 ? { message } : {}) }, extra.headers);
   };
 
@@ -119,9 +141,14 @@ export function createWebhookReceiver(options: ReceiverOptions) {
       try {
         verified = await verifier.verify(request);
       } catch (err) {
-        return refuse(request, 503, 'keys_unavailable', err instanceof Error ? err.message : String(err), { headers: { 'retry-after': '30' } });
+        return refuse(request, 503, 'keys_unavailable', err instanceof Error ? err.message : String(err), {
+          headers: { 'retry-after': '30' },
+        });
       }
-      if (!verified.ok) return refuse(request, 401, verified.code, verified.message, { headers: { 'www-authenticate': verified.wwwAuthenticate } });
+      if (!verified.ok)
+        return refuse(request, 401, verified.code, verified.message, {
+          headers: { 'www-authenticate': verified.wwwAuthenticate },
+        });
       let event: WebhookEvent;
       try {
         event = JSON.parse(request.body) as WebhookEvent;
@@ -133,14 +160,20 @@ export function createWebhookReceiver(options: ReceiverOptions) {
       }
       const key = event.idempotency_key;
       const claimed = await seen.claim(key);
-      if (claimed === 'in-progress') return refuse(request, 503, 'in_progress', 'another delivery of this event is being processed', { headers: { 'retry-after': '1' }, idempotencyKey: key });
+      if (claimed === 'in-progress')
+        return refuse(request, 503, 'in_progress', 'another delivery of this event is being processed', {
+          headers: { 'retry-after': '1' },
+          idempotencyKey: key,
+        });
       if (!claimed) return answer(200, { status: 'duplicate' });
       try {
         await options.onEvent(event);
         await seen.commit?.(key);
       } catch (err) {
         await seen.release(key);
-        return refuse(request, 500, 'processing_failed', err instanceof Error ? err.message : String(err), { idempotencyKey: key });
+        return refuse(request, 500, 'processing_failed', err instanceof Error ? err.message : String(err), {
+          idempotencyKey: key,
+        });
       }
       return answer(200, { status: 'processed' });
     },
@@ -165,7 +198,12 @@ export function receiverListener(receiver: WebhookReceiver, publicUrl: string) {
     req.on('end', () => {
       const url = new URL(req.url ?? '/', publicUrl).href;
       receiver
-        .handle({ method: req.method ?? 'POST', url, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') })
+        .handle({
+          method: req.method ?? 'POST',
+          url,
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+        })
         .then(
           (out) => res.writeHead(out.status, out.headers).end(out.body),
           () => res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"internal_error"}'),

@@ -26,13 +26,23 @@ export function changeAgentRoute(app: FastifyInstance, enrollment: EnrollmentCon
       // A refused form is shown again on the agent's page, if it is one of the organization's.
       const agent = err.code === 'invalid_request' ? await agentOf(db, current, values.agent_url) : undefined;
       if (!agent) return sendRefusal(reply, session, err);
-      return sendHtml(reply, await renderAgent(enrollment, { session, current, agent, values, error: err.message }), err.status);
+      return sendHtml(
+        reply,
+        await renderAgent(enrollment, { session, current, agent, values, error: err.message }),
+        err.status,
+      );
     };
     const { type, visibility } = values;
     if (!isAgentType(type)) return refuse(new ApError('invalid_request', 'Choose the agent’s type: what it does.'));
-    if (!isVisibility(visibility)) return refuse(new ApError('invalid_request', 'Choose who may see the agent: public, members_only or private.'));
+    if (!isVisibility(visibility))
+      return refuse(new ApError('invalid_request', 'Choose who may see the agent: public, members_only or private.'));
     try {
-      await changeAgent(enrollment, actingFor(session, current), values.agent_url, { type, visibility, name: values.name, description: values.description || null });
+      await changeAgent(enrollment, actingFor(session, current), values.agent_url, {
+        type,
+        visibility,
+        name: values.name,
+        description: values.description || null,
+      });
     } catch (err) {
       if (err instanceof ApError && err.status < 500) return refuse(err);
       throw err;

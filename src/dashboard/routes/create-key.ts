@@ -20,15 +20,28 @@ export function createKeyRoute(app: FastifyInstance, db: Queryable): void {
     if (!session) return reply;
     const memberships = await membershipsOf(db, session.userId);
     const current = memberships.find((m) => m.slug === formField(request.body, 'org'));
-    if (!current) return sendHtml(reply, messageView('Not allowed', 'You can create keys only for an organization you are a member of.', { session }), 403);
+    if (!current)
+      return sendHtml(
+        reply,
+        messageView('Not allowed', 'You can create keys only for an organization you are a member of.', { session }),
+        403,
+      );
 
     const name = formField(request.body, 'name');
     const role = formField(request.body, 'role') || 'member';
     const refuse = async (error: string) =>
-      sendHtml(reply, keysView({ session, memberships, current, keys: await listKeys(db, current.organization_id), error, name }), 400);
+      sendHtml(
+        reply,
+        keysView({ session, memberships, current, keys: await listKeys(db, current.organization_id), error, name }),
+        400,
+      );
     if (role !== 'member' && role !== 'admin') return refuse('A key’s role is member or admin.');
     if (!rolesOffered(current).includes(role)) {
-      return sendHtml(reply, messageView('Not allowed', 'Only organization admins can create admin keys.', { session }), 403);
+      return sendHtml(
+        reply,
+        messageView('Not allowed', 'Only organization admins can create admin keys.', { session }),
+        403,
+      );
     }
     try {
       const created = await createKey(db, { organizationSlug: current.slug, name, role, createdBy: session.userId });

@@ -25,14 +25,27 @@ export function enrollAgentRoute(app: FastifyInstance, enrollment: EnrollmentCon
     if (!current) return notMember(reply, session, 'enroll agents');
 
     const refuse = async (err: ApError) => {
-      const proof = err.code === 'ownership_required' ? { host: hostOf(values.agent_url), proofDays: enrollment.config.ownershipProofDays } : undefined;
-      return sendHtml(reply, await renderAgents(enrollment, { session, memberships, current, values, error: err.message, proof }), err.status);
+      const proof =
+        err.code === 'ownership_required'
+          ? { host: hostOf(values.agent_url), proofDays: enrollment.config.ownershipProofDays }
+          : undefined;
+      return sendHtml(
+        reply,
+        await renderAgents(enrollment, { session, memberships, current, values, error: err.message, proof }),
+        err.status,
+      );
     };
     const { type, visibility } = values;
     if (!isAgentType(type)) return refuse(new ApError('invalid_request', 'Choose the agent’s type: what it does.'));
-    if (!isVisibility(visibility)) return refuse(new ApError('invalid_request', 'Choose who may see the agent: public, members_only or private.'));
+    if (!isVisibility(visibility))
+      return refuse(new ApError('invalid_request', 'Choose who may see the agent: public, members_only or private.'));
     try {
-      await enrollAgent(enrollment, actingFor(session, current), { ...values, type, visibility, description: values.description || null });
+      await enrollAgent(enrollment, actingFor(session, current), {
+        ...values,
+        type,
+        visibility,
+        description: values.description || null,
+      });
     } catch (err) {
       if (err instanceof ApError && err.status < 500) return refuse(err);
       throw err;

@@ -11,14 +11,27 @@ import { messageView } from '../views.ts';
  * would also arrive with a post another site makes the browser send. Undefined when the refusal
  * (sign in first, or 403) has been sent instead. Signing in leads back to `page`, the form's own.
  */
-export async function formSession(db: Queryable, request: FastifyRequest, reply: FastifyReply, page: SectionPath = KEYS_PATH): Promise<Session | undefined> {
+export async function formSession(
+  db: Queryable,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  page: SectionPath = KEYS_PATH,
+): Promise<Session | undefined> {
   const session = await currentSession(db, request);
   if (!session) {
     reply.redirect(loginLocation(page), 303);
     return undefined;
   }
   if (!csrfMatches(session, formField(request.body, 'csrf'))) {
-    sendHtml(reply, messageView('Refused', 'This form is out of date or did not come from this dashboard. Reload the page and try again.', { session, back: page }), 403);
+    sendHtml(
+      reply,
+      messageView(
+        'Refused',
+        'This form is out of date or did not come from this dashboard. Reload the page and try again.',
+        { session, back: page },
+      ),
+      403,
+    );
     return undefined;
   }
   return session;

@@ -17,12 +17,23 @@ export function listAgentsRoute(app: FastifyInstance, enrollment: EnrollmentCont
     if (!session) return reply.redirect(loginLocation(request.url), 303);
     const memberships = await membershipsOf(db, session.userId);
     if (!memberships.length) {
-      return sendHtml(reply, messageView('Agents', 'You belong to no organization yet. Ask an organization admin to add you.', { session, back: false }));
+      return sendHtml(
+        reply,
+        messageView('Agents', 'You belong to no organization yet. Ask an organization admin to add you.', {
+          session,
+          back: false,
+        }),
+      );
     }
     const slug = formField(request.query, 'org');
     const current = slug ? memberships.find((m) => m.slug === slug) : memberships[0];
     // The same answer whether the organization exists or not, so the page reveals no other organization.
-    if (!current) return sendHtml(reply, messageView('Not found', `You are not a member of an organization "${slug}".`, { session, back: AGENTS_PATH }), 404);
+    if (!current)
+      return sendHtml(
+        reply,
+        messageView('Not found', `You are not a member of an organization "${slug}".`, { session, back: AGENTS_PATH }),
+        404,
+      );
     return sendHtml(reply, await renderAgents(enrollment, { session, memberships, current }));
   });
 }

@@ -15,12 +15,23 @@ export function listKeysRoute(app: FastifyInstance, db: Queryable): void {
     if (!session) return reply.redirect(loginLocation(request.url), 303);
     const memberships = await membershipsOf(db, session.userId);
     if (!memberships.length) {
-      return sendHtml(reply, messageView('API keys', 'You belong to no organization yet. Ask an organization admin to add you.', { session, back: false }));
+      return sendHtml(
+        reply,
+        messageView('API keys', 'You belong to no organization yet. Ask an organization admin to add you.', {
+          session,
+          back: false,
+        }),
+      );
     }
     const slug = formField(request.query, 'org');
     const current = slug ? memberships.find((m) => m.slug === slug) : memberships[0];
     // The same answer whether the organization exists or not, so the page reveals no other organization.
-    if (!current) return sendHtml(reply, messageView('Not found', `You are not a member of an organization "${slug}".`, { session }), 404);
+    if (!current)
+      return sendHtml(
+        reply,
+        messageView('Not found', `You are not a member of an organization "${slug}".`, { session }),
+        404,
+      );
     const keys = await listKeys(db, current.organization_id);
     return sendHtml(reply, keysView({ session, memberships, current, keys }));
   });

@@ -19,7 +19,12 @@ export function manageAgentRoute(app: FastifyInstance, enrollment: EnrollmentCon
     const current = (await membershipsOf(db, session.userId)).find((m) => m.slug === slug);
     const agent = current && (await agentOf(db, current, formField(request.query, 'agent_url')));
     // Another organization's agent is answered like a missing one, whatever its visibility: this page is for managing.
-    if (!current || !agent) return sendHtml(reply, messageView('Not found', 'None of your organizations has enrolled this agent.', { session, back: AGENTS_PATH }), 404);
+    if (!current || !agent)
+      return sendHtml(
+        reply,
+        messageView('Not found', 'None of your organizations has enrolled this agent.', { session, back: AGENTS_PATH }),
+        404,
+      );
     return sendHtml(reply, await renderAgent(enrollment, { session, current, agent }));
   });
 }

@@ -16,11 +16,21 @@ export function revokeKeyRoute(app: FastifyInstance, db: Queryable): void {
     const session = await formSession(db, request, reply);
     if (!session) return reply;
     const key = UUID.test(request.params.id) ? await keyById(db, request.params.id) : undefined;
-    const membership = key && (await membershipsOf(db, session.userId)).find((m) => m.organization_id === key.organization_id);
+    const membership =
+      key && (await membershipsOf(db, session.userId)).find((m) => m.organization_id === key.organization_id);
     // Another organization's key is answered like a missing one: its existence is not theirs to learn.
-    if (!key || !membership) return sendHtml(reply, messageView('Not found', 'None of your organizations has this key.', { session }), 404);
+    if (!key || !membership)
+      return sendHtml(reply, messageView('Not found', 'None of your organizations has this key.', { session }), 404);
     if (!mayRevoke(membership, key, session.userId)) {
-      return sendHtml(reply, messageView('Not allowed', 'Members can revoke only the keys they created. Ask an organization admin to revoke this one.', { session }), 403);
+      return sendHtml(
+        reply,
+        messageView(
+          'Not allowed',
+          'Members can revoke only the keys they created. Ask an organization admin to revoke this one.',
+          { session },
+        ),
+        403,
+      );
     }
     // Already revoked is fine: the key is dead either way.
     await revokeKey(db, key.id);

@@ -16,7 +16,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 
 /** A JSON-RPC answer to one request: a result or an error. */
-export type RpcAnswer = { jsonrpc: '2.0'; id: RequestId | null } & ({ result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } });
+export type RpcAnswer = { jsonrpc: '2.0'; id: RequestId | null } & (
+  { result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } }
+);
 
 /** What one POST answers: an HTTP status and the answers (none when it held only notifications). */
 export interface McpReply {
@@ -54,7 +56,9 @@ const maxBatch = 100;
  * `tools/call` needs no `initialize` first, as no session is kept. The agents and the registry's
  * own endpoint both serve through this.
  */
-export function mcpDispatcher<C extends McpCallBase>(spec: McpServerSpec<C>): (body: unknown, call: C) => Promise<McpReply> {
+export function mcpDispatcher<C extends McpCallBase>(
+  spec: McpServerSpec<C>,
+): (body: unknown, call: C) => Promise<McpReply> {
   const capabilities = { tools: { listChanged: false } };
   const tools: ListToolsResult = { tools: spec.tools };
 
@@ -76,8 +80,15 @@ export function mcpDispatcher<C extends McpCallBase>(spec: McpServerSpec<C>): (b
       case 'initialize': {
         const { params } = check(InitializeRequestSchema, request);
         // As the SDK's server negotiates: the client's version when supported, else our latest.
-        const protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(params.protocolVersion) ? params.protocolVersion : LATEST_PROTOCOL_VERSION;
-        return { protocolVersion, capabilities, serverInfo: spec.serverInfo, ...(spec.instructions ? { instructions: spec.instructions } : {}) } satisfies InitializeResult;
+        const protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(params.protocolVersion)
+          ? params.protocolVersion
+          : LATEST_PROTOCOL_VERSION;
+        return {
+          protocolVersion,
+          capabilities,
+          serverInfo: spec.serverInfo,
+          ...(spec.instructions ? { instructions: spec.instructions } : {}),
+        } satisfies InitializeResult;
       }
       default:
         throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
@@ -85,7 +96,8 @@ export function mcpDispatcher<C extends McpCallBase>(spec: McpServerSpec<C>): (b
   };
 
   const one = async (message: unknown, call: C): Promise<RpcAnswer | undefined> => {
-    if (!JSONRPCMessageSchema.safeParse(message).success) return rpcError(idOf(message), ErrorCode.InvalidRequest, 'Invalid Request: not a JSON-RPC 2.0 message.');
+    if (!JSONRPCMessageSchema.safeParse(message).success)
+      return rpcError(idOf(message), ErrorCode.InvalidRequest, 'Invalid Request: not a JSON-RPC 2.0 message.');
     // Notifications (initialized, cancelled, ...) and responses need no answer: nothing is kept between calls.
     if (!isJSONRPCRequest(message)) return undefined;
     try {
@@ -102,14 +114,28 @@ export function mcpDispatcher<C extends McpCallBase>(spec: McpServerSpec<C>): (b
       const reply = await one(body, call);
       if (!reply) return { status: 202, answers: [], batch: false };
       // A message that is not JSON-RPC at all is the transport's 400, as the SDK answers it.
-      return { status: 'error' in reply && reply.error.code === ErrorCode.InvalidRequest ? 400 : 200, answers: [reply], batch: false };
+      return {
+        status: 'error' in reply && reply.error.code === ErrorCode.InvalidRequest ? 400 : 200,
+        answers: [reply],
+        batch: false,
+      };
     }
     if (body.length === 0 || body.length > maxBatch) {
-      return { status: 400, answers: [rpcError(null, ErrorCode.InvalidRequest, `Invalid Request: a batch holds 1 to ${maxBatch} messages.`)], batch: false };
+      return {
+        status: 400,
+        answers: [
+          rpcError(null, ErrorCode.InvalidRequest, `Invalid Request: a batch holds 1 to ${maxBatch} messages.`),
+        ],
+        batch: false,
+      };
     }
     // The lifecycle forbids initialize inside a batch, as the SDK's transport enforces.
     if (body.some((m) => isJSONRPCRequest(m) && m.method === 'initialize')) {
-      return { status: 400, answers: [rpcError(null, ErrorCode.InvalidRequest, 'Invalid Request: initialize must be sent alone.')], batch: false };
+      return {
+        status: 400,
+        answers: [rpcError(null, ErrorCode.InvalidRequest, 'Invalid Request: initialize must be sent alone.')],
+        batch: false,
+      };
     }
     const answers = (await Promise.all(body.map((message) => one(message, call)))).filter((a) => a !== undefined);
     return { status: answers.length === 0 ? 202 : 200, answers, batch: true };
@@ -132,7 +158,11 @@ export function rpcError(id: RequestId | null, code: number, message: string, da
 }
 
 interface Schema<T> {
-  safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> } };
+  safeParse(
+    value: unknown,
+  ):
+    | { success: true; data: T }
+    | { success: false; error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> } };
 }
 
 function check<T>(schema: Schema<T>, request: JSONRPCRequest): T {
@@ -144,7 +174,10 @@ function check<T>(schema: Schema<T>, request: JSONRPCRequest): T {
 function invalidParams(error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> }): RpcError {
   const issue = error.issues[0];
   const where = issue ? issue.path.map(String).join('.') : '';
-  return new RpcError(ErrorCode.InvalidParams, `Invalid params${where ? ` at ${where}` : ''}: ${issue?.message ?? 'invalid'}.`);
+  return new RpcError(
+    ErrorCode.InvalidParams,
+    `Invalid params${where ? ` at ${where}` : ''}: ${issue?.message ?? 'invalid'}.`,
+  );
 }
 
 function idOf(message: unknown): RequestId | null {

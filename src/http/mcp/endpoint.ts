@@ -1,4 +1,10 @@
-import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type {
+  FastifyContextConfig,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onRequestAsyncHookHandler,
+} from 'fastify';
 import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { jsonRpcRefusal } from '../json-rpc-refusal.ts';
 import { rpcError, type McpReply, type RpcAnswer } from './dispatcher.ts';
@@ -40,15 +46,33 @@ export function serveMcp(app: FastifyInstance, endpoint: McpEndpoint): void {
         security: [{ bearer: [] }],
         response: {
           200: {
-            description: 'The JSON-RPC answers: one response (an array for a batch) as JSON, or one server-sent event (`event: message`) per answer.',
+            description:
+              'The JSON-RPC answers: one response (an array for a batch) as JSON, or one server-sent event (`event: message`) per answer.',
             content: {
               'application/json': {
                 schema: {
-                  oneOf: [{ type: 'object', additionalProperties: true }, { type: 'array', items: { type: 'object', additionalProperties: true } }],
-                  examples: [{ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: '{"status":"authorized"}' }], structuredContent: { status: 'authorized' } } }],
+                  oneOf: [
+                    { type: 'object', additionalProperties: true },
+                    { type: 'array', items: { type: 'object', additionalProperties: true } },
+                  ],
+                  examples: [
+                    {
+                      jsonrpc: '2.0',
+                      id: 1,
+                      result: {
+                        content: [{ type: 'text', text: '{"status":"authorized"}' }],
+                        structuredContent: { status: 'authorized' },
+                      },
+                    },
+                  ],
                 },
               },
-              'text/event-stream': { schema: { type: 'string', examples: ['event: message\ndata: {"jsonrpc":"2.0","id":1,"result":{"tools":[]}}\n\n'] } },
+              'text/event-stream': {
+                schema: {
+                  type: 'string',
+                  examples: ['event: message\ndata: {"jsonrpc":"2.0","id":1,"result":{"tools":[]}}\n\n'],
+                },
+              },
             },
           },
           202: { description: 'The POST held only notifications or responses: nothing to answer.', type: 'null' },
@@ -77,7 +101,14 @@ export function serveMcp(app: FastifyInstance, endpoint: McpEndpoint): void {
       onRequest: endpoint.hostGuard,
       schema: { hide: true },
       handler: async (_request, reply) =>
-        reply.code(405).header('allow', 'POST').send({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Method not allowed: this endpoint is stateless; POST JSON-RPC requests.' } }),
+        reply
+          .code(405)
+          .header('allow', 'POST')
+          .send({
+            jsonrpc: '2.0',
+            id: null,
+            error: { code: -32000, message: 'Method not allowed: this endpoint is stateless; POST JSON-RPC requests.' },
+          }),
     });
   }
 }

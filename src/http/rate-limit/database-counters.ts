@@ -9,18 +9,31 @@ import type { CounterStore } from './counter-store.ts';
  * counted one after the other. Times come from the caller's clock (instances keep theirs in
  * step with NTP; a skew of a few milliseconds moves a limit's edge by as much).
  */
-export function databaseCounters(db: Database, { sweepEveryMs = 60_000, now = Date.now }: { sweepEveryMs?: number; now?: () => number } = {}): CounterStore & { sweeps: BackgroundPass } {
+export function databaseCounters(
+  db: Database,
+  { sweepEveryMs = 60_000, now = Date.now }: { sweepEveryMs?: number; now?: () => number } = {},
+): CounterStore & { sweeps: BackgroundPass } {
   // Rows whose hits have all left their window are useless; clear them now and then. A pass, so a
   // test can await one (`sweeps.nextPass()`); a failed one is left to the next.
-  const sweeps = new BackgroundPass(async () => void (await db.query(SWEEP, [now()])), () => {});
+  const sweeps = new BackgroundPass(
+    async () => void (await db.query(SWEEP, [now()])),
+    () => {},
+  );
   const timer = setInterval(() => sweeps.wake(), sweepEveryMs);
   timer.unref();
   return {
     sweeps,
     async take(key, max, windowMs, nowMs) {
       if (max < 1) return { taken: false, retryAfterMs: windowMs };
-      const [row] = await db.query<{ taken: boolean; retry_after_ms: number }>(TAKE, [key, Math.floor(nowMs), windowMs, max]);
-      return row!.taken ? { taken: true, slot: String(Math.floor(nowMs)) } : { taken: false, retryAfterMs: Number(row!.retry_after_ms) };
+      const [row] = await db.query<{ taken: boolean; retry_after_ms: number }>(TAKE, [
+        key,
+        Math.floor(nowMs),
+        windowMs,
+        max,
+      ]);
+      return row!.taken
+        ? { taken: true, slot: String(Math.floor(nowMs)) }
+        : { taken: false, retryAfterMs: Number(row!.retry_after_ms) };
     },
     async giveBack(key, slot) {
       await db.query(GIVE_BACK, [key, slot]);

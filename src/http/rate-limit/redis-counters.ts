@@ -49,7 +49,15 @@ export function redisCounters(url: string, options: RedisCountersOptions = {}): 
 }
 
 const TAKE_COMMAND = 'apRateLimitTake';
-type CountingRedis = Redis & { [TAKE_COMMAND]: (key: string, nowMs: number, windowMs: number, max: number, slot: string) => Promise<[number, number]> };
+type CountingRedis = Redis & {
+  [TAKE_COMMAND]: (
+    key: string,
+    nowMs: number,
+    windowMs: number,
+    max: number,
+    slot: string,
+  ) => Promise<[number, number]>;
+};
 
 // ARGV: now (ms), window (ms), max, this request's member. Returns {1, 0} when counted, else
 // {0, ms until the hit that puts the log at max leaves the window}.

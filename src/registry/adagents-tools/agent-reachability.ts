@@ -29,13 +29,23 @@ export const reachCaps = {
  * skipped) through the SSRF-safe client, a few at a time, each capped in time and size. An agent
  * that gives no answer is a warning at its first entry's url: it may be down for a moment.
  */
-export async function checkAgents(fetcher: SafeFetch, document: unknown): Promise<{ agents: AgentReach[]; warnings: Issue[] }> {
-  const entries = isRecord(document) && Array.isArray(document['authorized_agents']) ? document['authorized_agents'] : [];
+export async function checkAgents(
+  fetcher: SafeFetch,
+  document: unknown,
+): Promise<{ agents: AgentReach[]; warnings: Issue[] }> {
+  const entries =
+    isRecord(document) && Array.isArray(document['authorized_agents']) ? document['authorized_agents'] : [];
   const firstEntry = new Map<string, { url: string; index: number }>();
   entries.forEach((entry, index) => {
     if (!isRecord(entry) || typeof entry['url'] !== 'string') return;
     const canonical = canonicalAgentUrl(entry['url']);
-    if (canonical === undefined || !/^https?:\/\//.test(canonical) || new URL(entry['url']).username !== '' || new URL(entry['url']).password !== '') return;
+    if (
+      canonical === undefined ||
+      !/^https?:\/\//.test(canonical) ||
+      new URL(entry['url']).username !== '' ||
+      new URL(entry['url']).password !== ''
+    )
+      return;
     if (!firstEntry.has(canonical)) firstEntry.set(canonical, { url: entry['url'], index });
   });
   const targets = [...firstEntry.values()].slice(0, reachCaps.agents);
@@ -48,19 +58,41 @@ export async function checkAgents(fetcher: SafeFetch, document: unknown): Promis
     }
   };
   await Promise.all(Array.from({ length: Math.min(reachCaps.concurrency, targets.length) }, worker));
-  const warnings = agents.flatMap((agent, i) => (agent.reachable ? [] : [issue('agent_unreachable', ['authorized_agents', targets[i]!.index, 'url'], `${agent.url} did not answer: ${agent.problem}`)]));
+  const warnings = agents.flatMap((agent, i) =>
+    agent.reachable
+      ? []
+      : [
+          issue(
+            'agent_unreachable',
+            ['authorized_agents', targets[i]!.index, 'url'],
+            `${agent.url} did not answer: ${agent.problem}`,
+          ),
+        ],
+  );
   return { agents, warnings };
 }
 
 async function reach(fetcher: SafeFetch, url: string): Promise<AgentReach> {
   const started = performance.now();
   try {
-    const res = await fetcher.fetch(url, { timeoutMs: reachCaps.timeoutMs, maxBytes: reachCaps.maxBytes, headers: { accept: 'application/json, text/event-stream' } });
-    return { url, reachable: true, status: res.status, latency_ms: Math.round(performance.now() - started), problem: null };
+    const res = await fetcher.fetch(url, {
+      timeoutMs: reachCaps.timeoutMs,
+      maxBytes: reachCaps.maxBytes,
+      headers: { accept: 'application/json, text/event-stream' },
+    });
+    return {
+      url,
+      reachable: true,
+      status: res.status,
+      latency_ms: Math.round(performance.now() - started),
+      problem: null,
+    };
   } catch (err) {
     // A body over the cap still came from a live agent.
-    if (err instanceof FetchError && err.reason === 'too_large') return { url, reachable: true, status: null, latency_ms: Math.round(performance.now() - started), problem: null };
-    if (err instanceof FetchError) return { url, reachable: false, status: null, latency_ms: null, problem: err.message };
+    if (err instanceof FetchError && err.reason === 'too_large')
+      return { url, reachable: true, status: null, latency_ms: Math.round(performance.now() - started), problem: null };
+    if (err instanceof FetchError)
+      return { url, reachable: false, status: null, latency_ms: null, problem: err.message };
     throw err;
   }
 }

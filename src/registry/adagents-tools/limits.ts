@@ -8,7 +8,11 @@ export function toolLimit(config: Config, tool: string): RateLimitRule[] {
 
 /** Per IP for anonymous callers, per user or key with a credential, with a ceiling per IP, as the agent probes. */
 export function validatePublisherLimits(config: Config): RateLimitRule[] {
-  return perIpAndPerUser('validate-publisher', config.limits.validatePublisherPerMinute, config.limits.validatePublisherPerMinute);
+  return perIpAndPerUser(
+    'validate-publisher',
+    config.limits.validatePublisherPerMinute,
+    config.limits.validatePublisherPerMinute,
+  );
 }
 
 /** How long a publisher report is kept per domain, and how many. */

@@ -33,17 +33,34 @@ type Failure = { issue: Issue; url: string } | { text: string; url: string };
  * walk (no answer, a status, a loop, too many hops) is an error finding at the document's root or
  * at its authoritative_location.
  */
-export async function validateLive(fetcher: SafeFetch, domain: string, limits: FetchLimits, now: Date): Promise<LiveValidation> {
+export async function validateLive(
+  fetcher: SafeFetch,
+  domain: string,
+  limits: FetchLimits,
+  now: Date,
+): Promise<LiveValidation> {
   const walk = await followPointers<Failure>(
     domain,
     'adagents_json',
     limits.maxHops,
     async (url) => {
       const live = await fetchJsonDocument(fetcher, url, { timeoutMs: limits.timeoutMs, maxBytes: limits.maxBytes });
-      if (!live.ok) return { ok: false, failure: { url: live.url, issue: issue(live.status === undefined ? 'fetch_failed' : live.status === 200 ? 'invalid_json' : 'http_status', [], live.problem) } };
+      if (!live.ok)
+        return {
+          ok: false,
+          failure: {
+            url: live.url,
+            issue: issue(
+              live.status === undefined ? 'fetch_failed' : live.status === 200 ? 'invalid_json' : 'http_status',
+              [],
+              live.problem,
+            ),
+          },
+        };
       const { document } = live;
       // Not an object: the schema says so, at the root.
-      if (!document || typeof document !== 'object' || Array.isArray(document)) return { ok: false, failure: { url: live.url, text: live.text } };
+      if (!document || typeof document !== 'object' || Array.isArray(document))
+        return { ok: false, failure: { url: live.url, text: live.text } };
       return { ok: true, url: live.url, document: document as Record<string, unknown> };
     },
     (document) => {
@@ -54,18 +71,29 @@ export async function validateLive(fetcher: SafeFetch, domain: string, limits: F
   const options = { now };
   switch (walk.kind) {
     case 'arrived':
-      return { url: walk.url, chain: walk.chain, document: walk.document, found: true, ...validateAdagents(walk.document, options) };
+      return {
+        url: walk.url,
+        chain: walk.chain,
+        document: walk.document,
+        found: true,
+        ...validateAdagents(walk.document, options),
+      };
     case 'failed': {
       const { failure } = walk;
       const chain = [...walk.chain, failure.url];
-      if ('text' in failure) return { url: failure.url, chain, found: true, ...validateAdagentsText(failure.text, options) };
+      if ('text' in failure)
+        return { url: failure.url, chain, found: true, ...validateAdagentsText(failure.text, options) };
       // Files read before the failure (a pointer to where nothing answers) were found; so was a 200 that is not JSON.
       const found = walk.chain.length > 0 || failure.issue.code === 'invalid_json';
       return { url: failure.url, chain, found, valid: false, errors: [failure.issue], warnings: [] };
     }
     default: {
       const at: PathSegment[] = ['authoritative_location'];
-      const stop = issue(walk.kind === 'loop' ? 'authoritative_location_loop' : 'authoritative_location_too_long', at, walk.reason);
+      const stop = issue(
+        walk.kind === 'loop' ? 'authoritative_location_loop' : 'authoritative_location_too_long',
+        at,
+        walk.reason,
+      );
       return { url: walk.url, chain: walk.chain, found: true, valid: false, errors: [stop], warnings: [] };
     }
   }

@@ -17,7 +17,8 @@ export async function manifestRefs(db: Queryable, domain: string, asked?: Docume
   const ref = (kind: DocumentKind) => {
     const fetch = state.fetches.find((f) => f.kind === kind);
     const stored = state.stored.find((s) => s.kind === kind);
-    const url = fetch?.url ?? stored?.url ?? (kind === 'adagents_json' ? state.publisher?.document_url : undefined) ?? null;
+    const url =
+      fetch?.url ?? stored?.url ?? (kind === 'adagents_json' ? state.publisher?.document_url : undefined) ?? null;
     return {
       well_known_url: wellKnownUrl(domain, kind),
       status: fetch?.outcome ?? ('not_fetched' as const),
@@ -29,7 +30,10 @@ export async function manifestRefs(db: Queryable, domain: string, asked?: Docume
       stored_at: stored?.fetched_at ?? null,
     };
   };
-  const refs = { adagents_json: ref('adagents_json'), brand_json: { ...ref('brand_json'), house_domain: state.houseDomain } };
+  const refs = {
+    adagents_json: ref('adagents_json'),
+    brand_json: { ...ref('brand_json'), house_domain: state.houseDomain },
+  };
   // The protocol's registry client asks for one manifest: the kind given, else the first one found.
   const kind = asked ?? (['adagents_json', 'brand_json'] as const).find((k) => isFound(refs[k])) ?? 'adagents_json';
   const chosen = refs[kind];
@@ -38,11 +42,26 @@ export async function manifestRefs(db: Queryable, domain: string, asked?: Docume
     success: found,
     found,
     ...(found
-      ? { reference: { manifest_type: kind, reference_type: 'url' as const, manifest_url: chosen.url, agent_url: null, agent_id: null, verification_status: verificationOf(chosen) } }
+      ? {
+          reference: {
+            manifest_type: kind,
+            reference_type: 'url' as const,
+            manifest_url: chosen.url,
+            agent_url: null,
+            agent_id: null,
+            verification_status: verificationOf(chosen),
+          },
+        }
       : {}),
     domain,
     ...refs,
-    publisher: state.publisher ? { status: state.publisher.status, stale_reason: state.publisher.stale_reason, manager_domain: state.publisher.manager_domain } : null,
+    publisher: state.publisher
+      ? {
+          status: state.publisher.status,
+          stale_reason: state.publisher.stale_reason,
+          manager_domain: state.publisher.manager_domain,
+        }
+      : null,
     last_crawled_at: state.crawl?.last_crawled_at ?? null,
     next_crawl_at: state.crawl?.next_crawl_at ?? null,
   };

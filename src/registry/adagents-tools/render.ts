@@ -2,7 +2,12 @@ import type { AdagentsValidation, Issue } from '../documents/adagents-validation
 
 /** Findings as the wire shows them: the path is the JSON Pointer. */
 export function renderFindings(validation: AdagentsValidation) {
-  return { valid: validation.valid, errors: validation.errors.map(finding), warnings: validation.warnings.map(finding), ...(validation.omitted ? { omitted: validation.omitted } : {}) };
+  return {
+    valid: validation.valid,
+    errors: validation.errors.map(finding),
+    warnings: validation.warnings.map(finding),
+    ...(validation.omitted ? { omitted: validation.omitted } : {}),
+  };
 }
 
 export function finding({ code, message, pointer }: Issue) {

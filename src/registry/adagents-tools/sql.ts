@@ -44,14 +44,28 @@ export interface CrawlRow {
 
 /** Everything the registry keeps about where a domain's manifests live; each part undefined or empty when nothing is known. */
 export async function manifestState(db: Queryable, domain: string) {
-  const fetches = await db.query<FetchRow>(`select kind, outcome, url, chain, reason, fetched_at from manifest_fetches where domain = $1`, [domain]);
-  const stored = await db.query<StoredRow>(`select kind, url, fetched_at from fetched_documents where domain = $1`, [domain]);
-  const [publisher] = await db.query<PublisherRow>(`select status, stale_reason, manager_domain, document_url from publishers where domain = $1`, [domain]);
+  const fetches = await db.query<FetchRow>(
+    `select kind, outcome, url, chain, reason, fetched_at from manifest_fetches where domain = $1`,
+    [domain],
+  );
+  const stored = await db.query<StoredRow>(`select kind, url, fetched_at from fetched_documents where domain = $1`, [
+    domain,
+  ]);
+  const [publisher] = await db.query<PublisherRow>(
+    `select status, stale_reason, manager_domain, document_url from publishers where domain = $1`,
+    [domain],
+  );
   const [crawl] = await crawlState(db, domain);
-  const [brand] = await db.query<{ house_domain: string | null }>(`select house_domain from brands where domain = $1 and source = 'brand_json'`, [domain]);
+  const [brand] = await db.query<{ house_domain: string | null }>(
+    `select house_domain from brands where domain = $1 and source = 'brand_json'`,
+    [domain],
+  );
   return { fetches, stored, publisher, crawl, houseDomain: brand?.house_domain ?? null };
 }
 
 export function crawlState(db: Queryable, domain: string): Promise<CrawlRow[]> {
-  return db.query<CrawlRow>(`select last_crawled_at, next_crawl_at, last_outcome from crawl_targets where domain = $1`, [domain]);
+  return db.query<CrawlRow>(
+    `select last_crawled_at, next_crawl_at, last_outcome from crawl_targets where domain = $1`,
+    [domain],
+  );
 }

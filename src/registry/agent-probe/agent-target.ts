@@ -19,11 +19,14 @@ export interface AgentTarget {
  */
 export function agentTarget(input: string, headers: AgentCredentialHeaders): AgentTarget {
   const refuse = (reason: string): never => {
-    throw new ApError('invalid_request', `Invalid url: ${reason}.`, { details: [{ in: 'querystring', field: 'url', message: reason }] });
+    throw new ApError('invalid_request', `Invalid url: ${reason}.`, {
+      details: [{ in: 'querystring', field: 'url', message: reason }],
+    });
   };
   const parsed = URL.canParse(input) ? new URL(input) : refuse('not an absolute URL');
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') refuse('an agent is reached over https (or http)');
-  if (parsed.username || parsed.password) refuse('an agent URL carries no credentials (send one in ap-agent-authorization)');
+  if (parsed.username || parsed.password)
+    refuse('an agent URL carries no credentials (send one in ap-agent-authorization)');
   parsed.hash = '';
   const url = canonicalAgentUrl(parsed.href)!;
   const authorization = headers['ap-agent-authorization'];

@@ -1,5 +1,10 @@
 import type { Static } from 'typebox';
-import { describeError, readCapabilities, type AgentDiscovery as Found, type TaskDescription } from '../../client/agents/index.ts';
+import {
+  describeError,
+  readCapabilities,
+  type AgentDiscovery as Found,
+  type TaskDescription,
+} from '../../client/agents/index.ts';
 import { isRecord, items } from '../../protocol/json-values.ts';
 import type { AgentDiscovery } from './schemas.ts';
 
@@ -8,10 +13,18 @@ import type { AgentDiscovery } from './schemas.ts';
  * get_ap_capabilities when it lists that task (over MCP when it speaks both); and, as the
  * protocol's registry client reads a discovery, its name, type, tasks and counts.
  */
-export async function discoveryReport(found: Found, agentUrl: string, probedAt: Date): Promise<Static<typeof AgentDiscovery>> {
+export async function discoveryReport(
+  found: Found,
+  agentUrl: string,
+  probedAt: Date,
+): Promise<Static<typeof AgentDiscovery>> {
   const { mcp, a2a } = found;
   const problems: Static<typeof AgentDiscovery>['problems'] = { ...found.problems };
-  const tools = mcp ? await mcp.describeTasks().catch((err: unknown) => ((problems.mcp = `tools/list failed: ${describeError(err)}`), [])) : [];
+  const tools = mcp
+    ? await mcp
+        .describeTasks()
+        .catch((err: unknown) => ((problems.mcp = `tools/list failed: ${describeError(err)}`), []))
+    : [];
   const agent = found.connections[0]!;
   const described: TaskDescription[] = mcp ? tools : await agent.describeTasks().catch(() => []);
   const tasks = described.map((t) => t.name);
@@ -26,14 +39,20 @@ export async function discoveryReport(found: Found, agentUrl: string, probedAt: 
   const name = text(card['name']) ?? text(mcp?.server?.name) ?? new URL(agentUrl).host;
   const description = text(card['description']);
   const portfolio = isRecord(capabilities?.['media_buy']) ? capabilities['media_buy']['portfolio'] : undefined;
-  const publishers = isRecord(portfolio) && Array.isArray(portfolio['publisher_domains']) ? portfolio['publisher_domains'].length : undefined;
+  const publishers =
+    isRecord(portfolio) && Array.isArray(portfolio['publisher_domains'])
+      ? portfolio['publisher_domains'].length
+      : undefined;
   return {
     name,
     ...(description !== undefined ? { description } : {}),
     type: agentType(capabilities, tasks),
     stats: publishers !== undefined ? { publisher_count: publishers } : {},
     tools_count: described.length,
-    tools: described.map((t) => ({ name: t.name, ...(t.description !== undefined ? { description: t.description } : {}) })),
+    tools: described.map((t) => ({
+      name: t.name,
+      ...(t.description !== undefined ? { description: t.description } : {}),
+    })),
     agent_url: agentUrl,
     protocols: found.connections.map((c) => c.protocol),
     latency_ms: found.latencyMs ?? 0,
@@ -41,9 +60,16 @@ export async function discoveryReport(found: Found, agentUrl: string, probedAt: 
     mcp: mcp
       ? {
           url: mcp.url,
-          server: { ...(mcp.server?.name ? { name: mcp.server.name } : {}), ...(mcp.server?.version ? { version: mcp.server.version } : {}) },
+          server: {
+            ...(mcp.server?.name ? { name: mcp.server.name } : {}),
+            ...(mcp.server?.version ? { version: mcp.server.version } : {}),
+          },
           protocol_version: mcp.server?.protocolVersion ?? null,
-          tools: tools.map((t) => ({ name: t.name, ...(t.description !== undefined ? { description: t.description } : {}), ...(t.inputSchema ? { input_schema: t.inputSchema } : {}) })),
+          tools: tools.map((t) => ({
+            name: t.name,
+            ...(t.description !== undefined ? { description: t.description } : {}),
+            ...(t.inputSchema ? { input_schema: t.inputSchema } : {}),
+          })),
         }
       : null,
     a2a: a2a ? { card_url: a2a.url, card } : null,
@@ -54,13 +80,29 @@ export async function discoveryReport(found: Found, agentUrl: string, probedAt: 
 }
 
 /** The catalog's type for a protocol an agent declares (enums/ap-protocol.json), in the order a multi-protocol agent is typed by. */
-const typeOfProtocol: Record<string, string> = { media_buy: 'sales', signals: 'signals', creative: 'creative', governance: 'governance', brand: 'brand', sponsored_intelligence: 'si' };
+const typeOfProtocol: Record<string, string> = {
+  media_buy: 'sales',
+  signals: 'signals',
+  creative: 'creative',
+  governance: 'governance',
+  brand: 'brand',
+  sponsored_intelligence: 'si',
+};
 
 /** The task that marks each type, for an agent whose capabilities say nothing; first match wins (a sales agent lists creative formats too). */
-const typeOfTask: Record<string, string> = { get_products: 'sales', get_signals: 'signals', list_creative_formats: 'creative', build_creative: 'creative', check_governance: 'governance', get_brand_identity: 'brand' };
+const typeOfTask: Record<string, string> = {
+  get_products: 'sales',
+  get_signals: 'signals',
+  list_creative_formats: 'creative',
+  build_creative: 'creative',
+  check_governance: 'governance',
+  get_brand_identity: 'brand',
+};
 
 function agentType(capabilities: Record<string, unknown> | null, tasks: string[]): string {
-  const declared = items(capabilities?.['supported_protocols']).flatMap((p) => (typeof p === 'string' && typeOfProtocol[p] ? [typeOfProtocol[p]] : []));
+  const declared = items(capabilities?.['supported_protocols']).flatMap((p) =>
+    typeof p === 'string' && typeOfProtocol[p] ? [typeOfProtocol[p]] : [],
+  );
   if (declared.length > 0) return declared[0]!;
   return Object.entries(typeOfTask).find(([task]) => tasks.includes(task))?.[1] ?? 'unknown';
 }

@@ -1,5 +1,11 @@
 import { performance } from 'node:perf_hooks';
-import { describeError, discoverAgent, findFetchError, type AgentConnection, type AgentDiscovery } from '../../client/agents/index.ts';
+import {
+  describeError,
+  discoverAgent,
+  findFetchError,
+  type AgentConnection,
+  type AgentDiscovery,
+} from '../../client/agents/index.ts';
 import type { FetchError } from '../../net/fetch-error.ts';
 import type { SafeFetch } from '../../net/safe-fetch.ts';
 import { ApError } from '../../protocol/errors.ts';
@@ -14,7 +20,12 @@ import { probeCaps } from './limits.ts';
  * (`url_not_public`), nothing answered (`agent_unreachable`), it wants a credential
  * (`agent_auth_required`), or it answered as something else (`not_an_agent`).
  */
-export async function withAgent<T>(fetcher: SafeFetch, target: AgentTarget, use: (found: AgentDiscovery) => Promise<T>, options: { maxBytes?: number } = {}): Promise<T> {
+export async function withAgent<T>(
+  fetcher: SafeFetch,
+  target: AgentTarget,
+  use: (found: AgentDiscovery) => Promise<T>,
+  options: { maxBytes?: number } = {},
+): Promise<T> {
   const found = await discoverAgent(target.url, {
     fetcher,
     clientName: 'ap-registry-probe',
@@ -27,7 +38,11 @@ export async function withAgent<T>(fetcher: SafeFetch, target: AgentTarget, use:
     if (found.connections.length === 0) throw noAgent(found, target);
     const answer = await use(found);
     // The agent's JSON is answered again, serialized recursively: a hostile depth would exhaust the stack.
-    if (!withinJsonDepth(answer)) throw new ApError('agent_bad_response', `${target.url} answered with JSON nested deeper than ${MAX_JSON_DEPTH} levels.`);
+    if (!withinJsonDepth(answer))
+      throw new ApError(
+        'agent_bad_response',
+        `${target.url} answered with JSON nested deeper than ${MAX_JSON_DEPTH} levels.`,
+      );
     return answer;
   } finally {
     await found.close();
@@ -42,7 +57,10 @@ function noAgent(found: AgentDiscovery, target: AgentTarget): ApError {
     const why = found.fetchFailure ? found.fetchFailure.message : (found.problems.mcp ?? 'no answer');
     return new ApError('agent_unreachable', `Could not reach ${target.url}: ${why}.`);
   }
-  return new ApError('not_an_agent', `${target.url} answered, but not as an agent: MCP: ${found.problems.mcp ?? 'no answer'}; A2A: ${found.problems.a2a ?? 'no card'}.`);
+  return new ApError(
+    'not_an_agent',
+    `${target.url} answered, but not as an agent: MCP: ${found.problems.mcp ?? 'no answer'}; A2A: ${found.problems.a2a ?? 'no card'}.`,
+  );
 }
 
 /** A task's payload, and how long the call took. */
@@ -55,7 +73,14 @@ export interface TaskCall {
  * Calls `task` and returns its payload, which must carry the array `expected` (else
  * `agent_bad_response`); the agent's error envelope is `agent_task_failed`, naming its code.
  */
-export async function callTask(found: AgentDiscovery, agent: AgentConnection, target: AgentTarget, task: string, args: Record<string, unknown>, expected: string): Promise<TaskCall> {
+export async function callTask(
+  found: AgentDiscovery,
+  agent: AgentConnection,
+  target: AgentTarget,
+  task: string,
+  args: Record<string, unknown>,
+  expected: string,
+): Promise<TaskCall> {
   const started = performance.now();
   let outcome;
   try {
@@ -69,12 +94,22 @@ export async function callTask(found: AgentDiscovery, agent: AgentConnection, ta
   }
   const latencyMs = Math.round(performance.now() - started);
   if (!outcome.ok) {
-    if (outcome.error) throw new ApError('agent_task_failed', `${target.url} answered ${task} with ${outcome.error.code}: ${outcome.error.message.slice(0, 300)}`);
-    throw new ApError('agent_bad_response', `${target.url} answered ${task} as an error without a readable error object.`);
+    if (outcome.error)
+      throw new ApError(
+        'agent_task_failed',
+        `${target.url} answered ${task} with ${outcome.error.code}: ${outcome.error.message.slice(0, 300)}`,
+      );
+    throw new ApError(
+      'agent_bad_response',
+      `${target.url} answered ${task} as an error without a readable error object.`,
+    );
   }
   const { context: _context, ...data } = outcome.data;
   if (!Array.isArray(data[expected])) {
-    const status = typeof data['status'] === 'string' ? ` (it answered status ${data['status']}: a probe does not wait for a task that goes on)` : '';
+    const status =
+      typeof data['status'] === 'string'
+        ? ` (it answered status ${data['status']}: a probe does not wait for a task that goes on)`
+        : '';
     throw new ApError('agent_bad_response', `${target.url} answered ${task} without a ${expected} array${status}.`);
   }
   return { data, latencyMs };

@@ -29,8 +29,19 @@ export async function probeTask(ctx: AppContext, target: AgentTarget, probe: Tas
     async (found) => {
       const agent = found.connections[0]!;
       const { data, latencyMs } = await callTask(found, agent, target, probe.task, probe.args, probe.expected);
-      const issues = validateSchema(probe.schema, data).errors.slice(0, probeCaps.schemaIssues).map(({ path, message }) => ({ path, message }));
-      const answer = { success: true as const, [probe.expected]: data[probe.expected], agent_url: target.url, protocol: agent.protocol, latency_ms: latencyMs, response: data, schema_issues: issues, probed_at: ctx.clock.now().toISOString() };
+      const issues = validateSchema(probe.schema, data)
+        .errors.slice(0, probeCaps.schemaIssues)
+        .map(({ path, message }) => ({ path, message }));
+      const answer = {
+        success: true as const,
+        [probe.expected]: data[probe.expected],
+        agent_url: target.url,
+        protocol: agent.protocol,
+        latency_ms: latencyMs,
+        response: data,
+        schema_issues: issues,
+        probed_at: ctx.clock.now().toISOString(),
+      };
       // callTask made sure the payload carries its `expected` array.
       return answer as TaskProbeAnswer;
     },

@@ -14,9 +14,16 @@ export interface EnrollableUrl {
  * by DNS or a well-known file), without credentials or fragment, in its canonical spelling.
  * `localhost` only when asked: for this deployment's own agents, and to find them again.
  */
-export function enrollableUrl(input: string, field = 'agent_url', where: 'body' | 'querystring' = 'body', options: { localhost?: boolean } = {}): EnrollableUrl {
+export function enrollableUrl(
+  input: string,
+  field = 'agent_url',
+  where: 'body' | 'querystring' = 'body',
+  options: { localhost?: boolean } = {},
+): EnrollableUrl {
   const refuse = (reason: string): never => {
-    throw new ApError('invalid_request', `Invalid ${field}: ${reason}.`, { details: [{ in: where, field, message: reason }] });
+    throw new ApError('invalid_request', `Invalid ${field}: ${reason}.`, {
+      details: [{ in: where, field, message: reason }],
+    });
   };
   if (input.length > 2048) refuse('at most 2048 characters');
   const url = URL.canParse(input) ? new URL(input) : refuse('not an absolute URL');
@@ -25,7 +32,8 @@ export function enrollableUrl(input: string, field = 'agent_url', where: 'body' 
   if (url.hash) refuse('an agent URL has no fragment');
   if (/^\[|^\d+(\.\d+){3}$/.test(url.hostname)) refuse('an agent is enrolled on a domain name, not an IP address');
   // This deployment's own agents, when it listens on loopback (the demo): `localhost`, which no one proves.
-  if (options.localhost && url.hostname === 'localhost') return { url: canonicalAgentUrl(url.href)!, host: 'localhost' };
+  if (options.localhost && url.hostname === 'localhost')
+    return { url: canonicalAgentUrl(url.href)!, host: 'localhost' };
   const host = normalizeDomain(url.hostname, { field, in: where });
   return { url: canonicalAgentUrl(url.href)!, host };
 }

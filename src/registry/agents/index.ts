@@ -2,7 +2,14 @@ import fp from 'fastify-plugin';
 import type { AppContext } from '../../context.ts';
 import type { EnrollmentContext } from './enrollment.ts';
 import { OwnAgentAccess, type OwnDeployment } from './own-agents.ts';
-import { ComplianceSummarySchema, ProbeVerification, defaultProbeSettings, probeStates, probingPlugin, scheduleProbe } from './probing/index.ts';
+import {
+  ComplianceSummarySchema,
+  ProbeVerification,
+  defaultProbeSettings,
+  probeStates,
+  probingPlugin,
+  scheduleProbe,
+} from './probing/index.ts';
 import { agentComplianceRoute } from './routes/agent-compliance.ts';
 import { changeAgentRoutes } from './routes/change-agent.ts';
 import { enrollAgentRoute } from './routes/enroll-agent.ts';
@@ -14,7 +21,14 @@ import { AgentSearch } from './search/agent-search.ts';
 import { followAgentEvents } from './search/follow-agent-events.ts';
 
 export { agentTypes, type AgentType } from './agent-types.ts';
-export { enrollAgent, changeAgent, removeAgent, type Enrollment, type EnrollmentContext, type OnEnrolled } from './enrollment.ts';
+export {
+  enrollAgent,
+  changeAgent,
+  removeAgent,
+  type Enrollment,
+  type EnrollmentContext,
+  type OnEnrolled,
+} from './enrollment.ts';
 export { allAgentsShown, type AgentRow } from './sql.ts';
 export { operatorFor } from './operator.ts';
 export { ownEnrollments, type OwnDeployment, type ServedAgent } from './own-agents.ts';
@@ -42,13 +56,22 @@ export const agentCatalogPlugin = fp<AgentCatalogOptions>(
     app.addSchema(AgentEntry);
     app.addSchema(SearchResult);
     const access = own ? new OwnAgentAccess(own) : undefined;
-    const settings = access ? { authorization: (url: string) => access.authorization(url), fetcherFor: (url: string) => access.fetcherFor(url) } : undefined;
+    const settings = access
+      ? {
+          authorization: (url: string) => access.authorization(url),
+          fetcherFor: (url: string) => access.fetcherFor(url),
+        }
+      : undefined;
     await app.register(probingPlugin, { ctx, worker: ctx.config.probeWorker, ...(settings ? { settings } : {}) });
     // onClose runs after the prober's preClose has stopped it: no probe is left using the client.
     if (access) app.addHook('onClose', async () => access.close());
     const readProbes: ReadProbes = (db, urls) => probeStates(db, urls, ctx.clock.now());
     // The first probe is queued with the enrollment and the prober woken once it has committed.
-    const enrollment: EnrollmentContext = { ...ctx, onEnrolled: scheduleProbe, enrolled: () => app.agentProber?.wake() };
+    const enrollment: EnrollmentContext = {
+      ...ctx,
+      onEnrolled: scheduleProbe,
+      enrolled: () => app.agentProber?.wake(),
+    };
     enrollAgentRoute(app, ctx, enrollment);
     app.decorate('agentEnrollment', enrollment);
     changeAgentRoutes(app, ctx);
@@ -58,7 +81,12 @@ export const agentCatalogPlugin = fp<AgentCatalogOptions>(
     followAgentEvents(app, ctx, search);
     app.decorate('agentSearch', search);
     operatorRoute(app, ctx.db, () => app.authorizationIndex.index);
-    agentComplianceRoute(app, ctx.db, ctx.clock, () => app.agentProber?.settings.intervalMs ?? defaultProbeSettings.intervalMs);
+    agentComplianceRoute(
+      app,
+      ctx.db,
+      ctx.clock,
+      () => app.agentProber?.settings.intervalMs ?? defaultProbeSettings.intervalMs,
+    );
   },
   { name: 'agent-catalog', dependencies: ['lookups'] },
 );

@@ -9,6 +9,12 @@ export function operatorFor(org: { id: string; slug: string } | undefined): Prin
     kind: 'credential',
     subject: 'ap-cli/operator',
     displayName: 'the registry operator (ap agents)',
-    organization: { organizationId: org?.id ?? '', slug: org?.slug ?? 'registry-operator', role: 'admin', apiTier: true, registryAdmin: true },
+    organization: {
+      organizationId: org?.id ?? '',
+      slug: org?.slug ?? 'registry-operator',
+      role: 'admin',
+      apiTier: true,
+      registryAdmin: true,
+    },
   };
 }

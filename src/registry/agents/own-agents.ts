@@ -23,7 +23,13 @@ export interface OwnDeployment {
 }
 
 /** The catalog type of an agent speaking a protocol (the first one it speaks that has one). */
-const typeOfProtocol: Record<string, AgentType> = { media_buy: 'sales', signals: 'signals', creative: 'creative', governance: 'governance', brand: 'brand' };
+const typeOfProtocol: Record<string, AgentType> = {
+  media_buy: 'sales',
+  signals: 'signals',
+  creative: 'creative',
+  governance: 'governance',
+  brand: 'brand',
+};
 
 const isLoopbackIp = (host: string) => /^127(\.\d{1,3}){3}$/.test(host) || host === '[::1]' || host === '::1';
 
@@ -72,7 +78,8 @@ export class OwnAgentAccess {
 
   /** Whether the catalog URL is one of this deployment's agents (known once the server listens). */
   isOwn(agentUrl: string): boolean {
-    if (!this.#urls && this.#own.listening()) this.#urls = new Set(ownEnrollments(this.#own).enrollments.map((e) => e.agent_url));
+    if (!this.#urls && this.#own.listening())
+      this.#urls = new Set(ownEnrollments(this.#own).enrollments.map((e) => e.agent_url));
     return this.#urls?.has(agentUrl) ?? false;
   }
 
@@ -85,8 +92,11 @@ export class OwnAgentAccess {
     if (!listening || new URL(agentUrl).hostname !== 'localhost' || !this.isOwn(agentUrl)) return undefined;
     if (!this.#fetcher) {
       // Listening on every interface includes loopback.
-      const address = listening.address === '0.0.0.0' ? '127.0.0.1' : listening.address === '::' ? '::1' : listening.address;
-      this.#fetcher = new SafeFetch({ allow: parseAllowList(`localhost=${address.includes(':') ? `[${address}]` : address}:${listening.port}`) });
+      const address =
+        listening.address === '0.0.0.0' ? '127.0.0.1' : listening.address === '::' ? '::1' : listening.address;
+      this.#fetcher = new SafeFetch({
+        allow: parseAllowList(`localhost=${address.includes(':') ? `[${address}]` : address}:${listening.port}`),
+      });
     }
     return this.#fetcher;
   }

@@ -35,12 +35,25 @@ export async function insertAgent(tx: Queryable, agent: NewAgent, now: Date): Pr
   const rows = await tx.query(
     `insert into registry_agents (agent_url, host, organization_id, type, name, description, visibility, enrolled_at, updated_at)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $8) on conflict (agent_url) do nothing returning 1`,
-    [agent.agent_url, agent.host, agent.organization_id, agent.type, agent.name, agent.description, agent.visibility, now],
+    [
+      agent.agent_url,
+      agent.host,
+      agent.organization_id,
+      agent.type,
+      agent.name,
+      agent.description,
+      agent.visibility,
+      now,
+    ],
   );
   return rows.length === 1;
 }
 
-export async function findAgent(db: Queryable, agentUrl: string, options: { lock?: boolean } = {}): Promise<AgentRow | undefined> {
+export async function findAgent(
+  db: Queryable,
+  agentUrl: string,
+  options: { lock?: boolean } = {},
+): Promise<AgentRow | undefined> {
   const [row] = await db.query<AgentRow>(
     `select ${columns} from registry_agents a join organizations o on o.id = a.organization_id where a.agent_url = $1${options.lock ? ' for update of a' : ''}`,
     [agentUrl],
@@ -48,15 +61,16 @@ export async function findAgent(db: Queryable, agentUrl: string, options: { lock
   return row;
 }
 
-export async function updateAgent(tx: Queryable, agentUrl: string, fields: Pick<NewAgent, 'type' | 'name' | 'description' | 'visibility'>, now: Date): Promise<void> {
-  await tx.query('update registry_agents set type = $2, name = $3, description = $4, visibility = $5, updated_at = $6 where agent_url = $1', [
-    agentUrl,
-    fields.type,
-    fields.name,
-    fields.description,
-    fields.visibility,
-    now,
-  ]);
+export async function updateAgent(
+  tx: Queryable,
+  agentUrl: string,
+  fields: Pick<NewAgent, 'type' | 'name' | 'description' | 'visibility'>,
+  now: Date,
+): Promise<void> {
+  await tx.query(
+    'update registry_agents set type = $2, name = $3, description = $4, visibility = $5, updated_at = $6 where agent_url = $1',
+    [agentUrl, fields.type, fields.name, fields.description, fields.visibility, now],
+  );
 }
 
 export async function deleteAgent(tx: Queryable, agentUrl: string): Promise<void> {
@@ -87,13 +101,25 @@ export async function listAgents(db: Queryable, filter: ListFilter): Promise<Age
        and ($7::text[] is null or a.agent_url = any($7::text[]))
        and (not $8 or exists (select 1 from registry_agent_probes p where p.agent_url = a.agent_url and p.verified))
      order by a.agent_url limit $6`,
-    [viewer.everything, viewer.membersOnly, viewer.organizationId, filter.type ?? null, filter.after ?? null, filter.limit, filter.among ?? null, filter.verified === true],
+    [
+      viewer.everything,
+      viewer.membersOnly,
+      viewer.organizationId,
+      filter.type ?? null,
+      filter.after ?? null,
+      filter.limit,
+      filter.among ?? null,
+      filter.verified === true,
+    ],
   );
 }
 
 /** Every enrolled agent, or an organization's (by slug), whatever its visibility: the operator's view. */
 export async function allAgentsShown(db: Queryable, organizationSlug?: string): Promise<AgentRow[]> {
-  return db.query<AgentRow>(`select ${columns} from registry_agents a join organizations o on o.id = a.organization_id where $1::text is null or o.slug = $1 order by a.agent_url`, [organizationSlug ?? null]);
+  return db.query<AgentRow>(
+    `select ${columns} from registry_agents a join organizations o on o.id = a.organization_id where $1::text is null or o.slug = $1 order by a.agent_url`,
+    [organizationSlug ?? null],
+  );
 }
 
 /** An enrolled agent as its inventory profile reads it: enrollment, and the capabilities probing fetched. */
@@ -142,7 +168,9 @@ export async function agentsOfOperator(db: Queryable, domain: string, urls: read
 
 /** Taken without waiting by the instance publishing profile changes; false when another holds it. */
 export async function lockProfilePublishing(tx: Queryable): Promise<boolean> {
-  const [row] = await tx.query<{ locked: boolean }>(`select pg_try_advisory_xact_lock(hashtext('agent_profiles')) as locked`);
+  const [row] = await tx.query<{ locked: boolean }>(
+    `select pg_try_advisory_xact_lock(hashtext('agent_profiles')) as locked`,
+  );
   return row!.locked;
 }
 
@@ -155,10 +183,16 @@ export interface PublishedProfile {
 }
 
 export async function publishedProfiles(db: Queryable, agentUrls: readonly string[]): Promise<PublishedProfile[]> {
-  return db.query<PublishedProfile>('select agent_url, profile, digest, enrolled, published_at from agent_profiles where agent_url = any($1::text[])', [agentUrls]);
+  return db.query<PublishedProfile>(
+    'select agent_url, profile, digest, enrolled, published_at from agent_profiles where agent_url = any($1::text[])',
+    [agentUrls],
+  );
 }
 
-export async function savePublishedProfile(tx: Queryable, p: { agent_url: string; profile: object; digest: string; enrolled: boolean; published_at: Date }): Promise<void> {
+export async function savePublishedProfile(
+  tx: Queryable,
+  p: { agent_url: string; profile: object; digest: string; enrolled: boolean; published_at: Date },
+): Promise<void> {
   await tx.query(
     `insert into agent_profiles (agent_url, profile, digest, enrolled, published_at) values ($1, $2, $3, $4, $5)
      on conflict (agent_url) do update set profile = excluded.profile, digest = excluded.digest, enrolled = excluded.enrolled, published_at = excluded.published_at`,

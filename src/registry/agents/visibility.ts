@@ -12,9 +12,18 @@ export interface Viewer {
 
 export function viewerOf(principal: Principal | undefined): Viewer {
   const org = principal?.organization;
-  return { membersOnly: org?.apiTier === true || org?.registryAdmin === true, organizationId: org?.organizationId ?? null, everything: org?.registryAdmin === true };
+  return {
+    membersOnly: org?.apiTier === true || org?.registryAdmin === true,
+    organizationId: org?.organizationId ?? null,
+    everything: org?.registryAdmin === true,
+  };
 }
 
 export function canSee(viewer: Viewer, agent: { visibility: Visibility; organization_id: string }): boolean {
-  return viewer.everything || agent.visibility === 'public' || (agent.visibility === 'members_only' && viewer.membersOnly) || agent.organization_id === viewer.organizationId;
+  return (
+    viewer.everything ||
+    agent.visibility === 'public' ||
+    (agent.visibility === 'members_only' && viewer.membersOnly) ||
+    agent.organization_id === viewer.organizationId
+  );
 }

@@ -23,7 +23,12 @@ export async function brandIdentity(db: Queryable, domain: string): Promise<Bran
   const row = (await brandsForDomains(db, [domain.toLowerCase()])).get(domain.toLowerCase());
   if (!row) return undefined;
   const manifest = row.manifest as BrandManifest & { url?: unknown; tagline?: unknown };
-  const identity: BrandIdentity = { domain: row.domain, name: text(manifest.name) ?? row.brand_name, colors: {}, logos: [] };
+  const identity: BrandIdentity = {
+    domain: row.domain,
+    name: text(manifest.name) ?? row.brand_name,
+    colors: {},
+    logos: [],
+  };
   const url = text(manifest.url);
   identity.url = url && /^https?:\/\//i.test(url) ? url : `https://${row.domain}/`;
   const tagline = text(manifest.tagline);
@@ -35,7 +40,9 @@ export async function brandIdentity(db: Queryable, domain: string): Promise<Bran
     const hex = colors.find((c) => c?.type === role && typeof c.hex === 'string')?.hex;
     if (hex) identity.colors[role] = hex;
   }
-  identity.colors.primary ??= colors.find((c) => typeof c?.hex === 'string' && !['secondary', 'accent'].includes(c.type ?? ''))?.hex;
+  identity.colors.primary ??= colors.find(
+    (c) => typeof c?.hex === 'string' && !['secondary', 'accent'].includes(c.type ?? ''),
+  )?.hex;
   if (identity.colors.primary === undefined) delete identity.colors.primary;
   for (const logo of Array.isArray(manifest.logos) ? manifest.logos : []) {
     if (typeof logo?.url === 'string' && /^https?:\/\//i.test(logo.url)) identity.logos.push({ url: logo.url });

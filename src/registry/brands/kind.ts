@@ -39,10 +39,19 @@ export const brandKind: EntityKind<BrandRow, BrandFields, Static<typeof schemas.
     resultExtras: (domain) => ({ domain }),
     schemas,
     docs: {
-      resolve: { summary: 'Resolve a brand domain', description: 'The canonical brand record for a domain; a domain its house declares resolves to that brand.' },
+      resolve: {
+        summary: 'Resolve a brand domain',
+        description: 'The canonical brand record for a domain; a domain its house declares resolves to that brand.',
+      },
       bulk: { summary: 'Resolve up to 100 brand domains' },
-      registry: { summary: 'List and search brands', description: 'Ordered by domain; pages are stable under concurrent writes (keyset cursor).' },
-      save: { summary: 'Save a community brand', description: 'Creates the brand or adds a revision to it. Brands managed by their own brand.json answer 409.' },
+      registry: {
+        summary: 'List and search brands',
+        description: 'Ordered by domain; pages are stable under concurrent writes (keyset cursor).',
+      },
+      save: {
+        summary: 'Save a community brand',
+        description: 'Creates the brand or adds a revision to it. Brands managed by their own brand.json answer 409.',
+      },
     },
   },
 };

@@ -11,7 +11,9 @@ export const BrandResolution = Type.Object(
     canonical_domain: Type.String(),
     brand_name: Type.String(),
     keller_type: Type.String({ description: 'Brand-architecture type: master, sub_brand, endorsed or independent.' }),
-    house_domain: Type.String({ description: 'Domain of the owning house (the brand’s own domain when it is its own house).' }),
+    house_domain: Type.String({
+      description: 'Domain of the owning house (the brand’s own domain when it is its own house).',
+    }),
     source: Source,
   },
   { $id: 'BrandResolution', description: 'The canonical record a brand domain resolves to.' },
@@ -24,14 +26,26 @@ export const BrandManifest = Type.Object(
     name: Type.Optional(Type.String({ maxLength: 300 })),
     description: Type.Optional(Type.String({ maxLength: 5000 })),
     logos: Type.Optional(
-      Type.Array(Type.Object({ url: Type.String({ format: 'uri', maxLength: 2048 }), tags: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 20 })) }), {
-        maxItems: 50,
-      }),
+      Type.Array(
+        Type.Object({
+          url: Type.String({ format: 'uri', maxLength: 2048 }),
+          tags: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 20 })),
+        }),
+        {
+          maxItems: 50,
+        },
+      ),
     ),
     colors: Type.Optional(
-      Type.Array(Type.Object({ hex: Type.String({ pattern: '^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$' }), type: Type.Optional(Type.String({ maxLength: 50 })) }), {
-        maxItems: 50,
-      }),
+      Type.Array(
+        Type.Object({
+          hex: Type.String({ pattern: '^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$' }),
+          type: Type.Optional(Type.String({ maxLength: 50 })),
+        }),
+        {
+          maxItems: 50,
+        },
+      ),
     ),
   },
   { $id: 'BrandManifest', description: 'Brand identity data.' },
@@ -46,8 +60,12 @@ export const BrandEntry = Type.Object(
     house_domain: Type.String(),
     source: Source,
     brand_manifest: Type.Ref('BrandManifest'),
-    has_manifest: Type.Boolean({ description: 'Whether the brand has any identity data (a non-empty `brand_manifest`).' }),
-    verified: Type.Boolean({ description: 'True when the brand comes from its house’s own brand.json (source `brand_json`).' }),
+    has_manifest: Type.Boolean({
+      description: 'Whether the brand has any identity data (a non-empty `brand_manifest`).',
+    }),
+    verified: Type.Boolean({
+      description: 'True when the brand comes from its house’s own brand.json (source `brand_json`).',
+    }),
     revision_number: Type.Integer({ minimum: 0 }),
     updated_at: Type.String({ format: 'date-time' }),
   },
@@ -69,10 +87,16 @@ export const SaveBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const SaveResult = saveResult({ domain: Type.String() }, 'Only when an existing brand was updated.', 'The saved brand.');
+export const SaveResult = saveResult(
+  { domain: Type.String() },
+  'Only when an existing brand was updated.',
+  'The saved brand.',
+);
 
 /** The listing's filter also takes `hosted`, a source the protocol's registry client names and no brand here has: it lists none. */
-const ListedSource = Type.Union([...Source.anyOf, Type.Literal('hosted')], { description: '`hosted` (brands their owners host on a registry) matches no brand here.' });
+const ListedSource = Type.Union([...Source.anyOf, Type.Literal('hosted')], {
+  description: '`hosted` (brands their owners host on a registry) matches no brand here.',
+});
 
 export const RegistryQuery = registryQuery(ListedSource, 'Case-insensitive substring of the domain or name.');
 
@@ -80,7 +104,10 @@ export const RegistryPage = registryPage({
   listKey: 'brands',
   entry: 'BrandEntry',
   total: 'Brands matching the filters.',
-  counts: Type.Object({ brand_json: Type.Integer(), enriched: Type.Integer(), community: Type.Integer() }, { description: 'Matching brands by source (ignoring the source filter).' }),
+  counts: Type.Object(
+    { brand_json: Type.Integer(), enriched: Type.Integer(), community: Type.Integer() },
+    { description: 'Matching brands by source (ignoring the source filter).' },
+  ),
   stats: Type.Object(
     {
       total: Type.Integer({ description: 'Brands matching `q`/`search` (ignoring the source filter).' }),
@@ -103,7 +130,9 @@ export const BrandJsonDocument = Type.Object(
     domain: Type.String(),
     url: Type.String({ description: 'Where the document was fetched from.' }),
     fetched_at: Type.String({ format: 'date-time' }),
-    data: Type.Record(Type.String(), Type.Unknown(), { description: 'The document exactly as fetched (where the protocol’s registry client reads it).' }),
+    data: Type.Record(Type.String(), Type.Unknown(), {
+      description: 'The document exactly as fetched (where the protocol’s registry client reads it).',
+    }),
     brand_json: Type.Record(Type.String(), Type.Unknown(), { description: 'The same document as `data`.' }),
   },
   { description: 'The brand.json last fetched for the domain.' },
@@ -114,9 +143,15 @@ export const Enrichment = Type.Object(
     domain: Type.String(),
     brand_name: Type.String(),
     brand_manifest: Type.Ref('BrandManifest'),
-    provider: Type.String({ description: 'Which source answered: `brand-data-api` (the configured third-party provider) or `site-metadata` (the domain’s own brand.json or home page).' }),
+    provider: Type.String({
+      description:
+        'Which source answered: `brand-data-api` (the configured third-party provider) or `site-metadata` (the domain’s own brand.json or home page).',
+    }),
     source: Type.Literal('enriched'),
-    stored: Type.Boolean({ description: 'False when the domain already has a community or authoritative entry, which enrichment never overwrites.' }),
+    stored: Type.Boolean({
+      description:
+        'False when the domain already has a community or authoritative entry, which enrichment never overwrites.',
+    }),
     revision_number: Type.Optional(Type.Integer()),
   },
   {
@@ -147,7 +182,12 @@ export const CommunitySubmissionBody = Type.Object(SaveBody.properties, {
     {
       domain: 'acme-widgets.example',
       brand_name: 'Acme Widgets',
-      brand_manifest: { name: 'Acme Widgets', description: 'Widgets for every home.', logos: [{ url: 'https://acme-widgets.example/logo.svg', tags: ['primary'] }], colors: [{ hex: '#0055aa', type: 'primary' }] },
+      brand_manifest: {
+        name: 'Acme Widgets',
+        description: 'Widgets for every home.',
+        logos: [{ url: 'https://acme-widgets.example/logo.svg', tags: ['primary'] }],
+        colors: [{ hex: '#0055aa', type: 'primary' }],
+      },
     },
   ],
 });
@@ -155,9 +195,14 @@ export const CommunitySubmissionBody = Type.Object(SaveBody.properties, {
 export const CommunitySubmissionQueued = Type.Object(
   {
     status: Type.Literal('pending_review'),
-    review_id: Type.String({ format: 'uuid', description: 'The review an administrator decides (`/api/admin/reviews`).' }),
+    review_id: Type.String({
+      format: 'uuid',
+      description: 'The review an administrator decides (`/api/admin/reviews`).',
+    }),
     domain: Type.String({ description: 'The domain, normalized as saves normalize it.' }),
-    reason: Type.Union([LookalikeReason, Type.Null()], { description: 'Set when the domain also looks like a protected brand or a registered domain.' }),
+    reason: Type.Union([LookalikeReason, Type.Null()], {
+      description: 'Set when the domain also looks like a protected brand or a registered domain.',
+    }),
     similar_to: Type.Union([LookalikeOf, Type.Null()]),
     message: Type.String(),
     deprecated: Type.Literal(true),
@@ -167,7 +212,8 @@ export const CommunitySubmissionQueued = Type.Object(
     ),
   },
   {
-    description: 'The brand is queued for a registry administrator; nothing is saved until one approves, which saves it as its submitter.',
+    description:
+      'The brand is queued for a registry administrator; nothing is saved until one approves, which saves it as its submitter.',
     examples: [
       {
         status: 'pending_review',
@@ -175,7 +221,8 @@ export const CommunitySubmissionQueued = Type.Object(
         domain: 'acme-widgets.example',
         reason: null,
         similar_to: null,
-        message: 'acme-widgets.example is queued for review by a registry administrator. This endpoint is deprecated: POST /api/brands/save takes the same body and saves at once.',
+        message:
+          'acme-widgets.example is queued for review by a registry administrator. This endpoint is deprecated: POST /api/brands/save takes the same body and saves at once.',
         deprecated: true,
         successor: { method: 'POST', path: '/api/brands/save' },
       },
@@ -190,7 +237,8 @@ export const FindQuery = Type.Object({
   q: Type.String({
     minLength: 1,
     maxLength: maxFindText,
-    description: 'A company or brand name, or part of one (at least 2 characters besides surrounding spaces, with a letter or digit); a domain finds its brand too.',
+    description:
+      'A company or brand name, or part of one (at least 2 characters besides surrounding spaces, with a letter or digit); a domain finds its brand too.',
   }),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 10 })),
 });
@@ -201,11 +249,14 @@ export const CompanySearchResult = Type.Object(
     canonical_domain: Type.String({ description: 'What the brand resolves to (its own domain).' }),
     canonical_id: Type.String({ description: 'The brand’s id, as resolve answers it.' }),
     brand_name: Type.String(),
-    house_domain: Type.String({ description: 'Domain of the owning house (the brand’s own when it is its own house).' }),
+    house_domain: Type.String({
+      description: 'Domain of the owning house (the brand’s own when it is its own house).',
+    }),
     keller_type: Type.String({ description: 'master, sub_brand, endorsed or independent.' }),
     source: Source,
     match: Type.Union([Type.Literal('exact'), Type.Literal('prefix'), Type.Literal('words'), Type.Literal('house')], {
-      description: '`exact`: the name or domain (or one of the house’s domains for the brand) is the search; `prefix`: the name or domain starts with it; `words`: the name has each of its words as a word prefix; `house`: a brand of a house that matched.',
+      description:
+        '`exact`: the name or domain (or one of the house’s domains for the brand) is the search; `prefix`: the name or domain starts with it; `words`: the name has each of its words as a word prefix; `house`: a brand of a house that matched.',
     }),
   },
   { description: 'A brand found by name.' },
@@ -214,7 +265,9 @@ export const CompanySearchResult = Type.Object(
 export const FindResult = Type.Object(
   {
     q: Type.String({ description: 'The search as read (trimmed).' }),
-    results: Type.Array(CompanySearchResult, { description: 'Best first: by match, then brands from brand.json, then shorter names.' }),
+    results: Type.Array(CompanySearchResult, {
+      description: 'Best first: by match, then brands from brand.json, then shorter names.',
+    }),
   },
   {
     description: 'Brands found by name, ranked.',

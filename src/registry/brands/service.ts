@@ -29,7 +29,12 @@ export async function saveEnriched(db: Database, input: EnrichedInput): Promise<
     if (resolved && resolved.source !== 'enriched') return undefined;
     await recordSkeleton(tx, input.domain);
     const values = brandKind.editableValues({ brand_name: input.brand_name, manifest: input.manifest });
-    const row = await upsertEditable<BrandRow>(tx, brandKind.tables, { id: randomUUID(), domain: input.domain, source: 'enriched', values }, ['community']);
+    const row = await upsertEditable<BrandRow>(
+      tx,
+      brandKind.tables,
+      { id: randomUUID(), domain: input.domain, source: 'enriched', values },
+      ['community'],
+    );
     if (!row) return undefined;
     await recordRevision(tx, brandKind, row, { editor: 'system', summary: `Enriched from ${input.provider}` });
     return row;
@@ -40,9 +45,19 @@ export async function saveEnriched(db: Database, input: EnrichedInput): Promise<
  * What the crawler calls for each brand of a house's brand.json. A re-crawl that finds the brand
  * as it was adds no revision.
  */
-export async function saveAuthoritative(tx: Queryable, brand: Omit<sql.AuthoritativeBrand, 'id'>, editor = 'system'): Promise<BrandRow> {
+export async function saveAuthoritative(
+  tx: Queryable,
+  brand: Omit<sql.AuthoritativeBrand, 'id'>,
+  editor = 'system',
+): Promise<BrandRow> {
   const current = await lockEntry<BrandRow>(tx, brandKind.tables, brand.domain);
-  if (current?.source === 'brand_json' && isDeepStrictEqual(authoritativeFields(current, await sql.aliasesOf(tx, current.id)), authoritativeFields(brand, brand.aliases))) {
+  if (
+    current?.source === 'brand_json' &&
+    isDeepStrictEqual(
+      authoritativeFields(current, await sql.aliasesOf(tx, current.id)),
+      authoritativeFields(brand, brand.aliases),
+    )
+  ) {
     return current;
   }
   const row = await sql.upsertAuthoritative(tx, { ...brand, id: randomUUID() });
@@ -51,6 +66,16 @@ export async function saveAuthoritative(tx: Queryable, brand: Omit<sql.Authorita
   return row;
 }
 
-function authoritativeFields(b: Pick<BrandRow, 'brand_name' | 'brand_key' | 'keller_type' | 'house_domain' | 'manifest'>, aliases: string[]) {
-  return { brand_name: b.brand_name, brand_key: b.brand_key, keller_type: b.keller_type, house_domain: b.house_domain, manifest: b.manifest, aliases: [...aliases].sort() };
+function authoritativeFields(
+  b: Pick<BrandRow, 'brand_name' | 'brand_key' | 'keller_type' | 'house_domain' | 'manifest'>,
+  aliases: string[],
+) {
+  return {
+    brand_name: b.brand_name,
+    brand_key: b.brand_key,
+    keller_type: b.keller_type,
+    house_domain: b.house_domain,
+    manifest: b.manifest,
+    aliases: [...aliases].sort(),
+  };
 }

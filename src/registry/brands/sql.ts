@@ -15,7 +15,8 @@ export interface BrandRow extends EntryRow {
   manifest: Record<string, unknown>;
 }
 
-const COLUMNS = 'e.id, e.domain, e.brand_name, e.brand_key, e.keller_type, e.house_domain, e.source, e.manifest, e.revision, e.created_at, e.updated_at';
+const COLUMNS =
+  'e.id, e.domain, e.brand_name, e.brand_key, e.keller_type, e.house_domain, e.source, e.manifest, e.revision, e.created_at, e.updated_at';
 
 export const brandTables: EntryTables = {
   entity: 'brand',
@@ -51,11 +52,17 @@ export async function brandsForDomains(db: Queryable, domains: string[]): Promis
 }
 
 export async function aliasesOf(db: Queryable, brandId: string): Promise<string[]> {
-  const rows = await db.query<{ domain: string }>(`select domain from brand_aliases where brand_id = $1 order by domain`, [brandId]);
+  const rows = await db.query<{ domain: string }>(
+    `select domain from brand_aliases where brand_id = $1 order by domain`,
+    [brandId],
+  );
   return rows.map((r) => r.domain);
 }
 
-export type AuthoritativeBrand = Pick<BrandRow, 'id' | 'domain' | 'brand_name' | 'brand_key' | 'keller_type' | 'house_domain' | 'manifest'> & { aliases: string[] };
+export type AuthoritativeBrand = Pick<
+  BrandRow,
+  'id' | 'domain' | 'brand_name' | 'brand_key' | 'keller_type' | 'house_domain' | 'manifest'
+> & { aliases: string[] };
 
 /** Writes a brand projected from its house's brand.json; it replaces any community entry. */
 export async function upsertAuthoritative(tx: Queryable, brand: AuthoritativeBrand): Promise<BrandRow> {
@@ -67,7 +74,15 @@ export async function upsertAuthoritative(tx: Queryable, brand: AuthoritativeBra
        house_domain = excluded.house_domain, source = 'brand_json', manifest = excluded.manifest,
        revision = e.revision + 1, updated_at = now()
      returning ${COLUMNS}`,
-    [brand.id, brand.domain, brand.brand_name, brand.brand_key, brand.keller_type, brand.house_domain, JSON.stringify(brand.manifest)],
+    [
+      brand.id,
+      brand.domain,
+      brand.brand_name,
+      brand.brand_key,
+      brand.keller_type,
+      brand.house_domain,
+      JSON.stringify(brand.manifest),
+    ],
   );
   await tx.query(`delete from brand_aliases where brand_id = $1`, [row!.id]);
   if (brand.aliases.length > 0) {

@@ -9,7 +9,13 @@ import { nextCrawlAt } from './schedule.ts';
 import * as sql from './sql.ts';
 
 function manifestFetch(kind: sql.ManifestFetch['kind'], outcome: DocumentOutcome): sql.ManifestFetch {
-  return { kind, outcome: outcome.kind, url: outcome.url, chain: outcome.chain, reason: outcome.kind === 'found' ? null : outcome.reason };
+  return {
+    kind,
+    outcome: outcome.kind,
+    url: outcome.url,
+    chain: outcome.chain,
+    reason: outcome.kind === 'found' ? null : outcome.reason,
+  };
 }
 
 // Enough for any real network's file; a file naming thousands of publishers cannot flood the queue.
@@ -50,7 +56,13 @@ export class Crawler {
   private readonly awaiting = new Map<string, Waiter[]>();
 
   /** `onReport` hears of every crawl that ran (metrics). */
-  constructor(parts: { db: Database; fetcher: SafeFetch; clock: Clock; config: CrawlerConfig; onReport?: (report: CrawlReport) => void }) {
+  constructor(parts: {
+    db: Database;
+    fetcher: SafeFetch;
+    clock: Clock;
+    config: CrawlerConfig;
+    onReport?: (report: CrawlReport) => void;
+  }) {
     this.db = parts.db;
     this.fetcher = parts.fetcher;
     this.clock = parts.clock;
@@ -64,7 +76,9 @@ export class Crawler {
    * worker, a crawl request, `ap crawl`), so a test awaits the crawl instead of polling the tables.
    */
   crawled(domain: string): Promise<CrawlReport> {
-    return new Promise((resolve, reject) => this.awaiting.set(domain, [...(this.awaiting.get(domain) ?? []), { resolve, reject }]));
+    return new Promise((resolve, reject) =>
+      this.awaiting.set(domain, [...(this.awaiting.get(domain) ?? []), { resolve, reject }]),
+    );
   }
 
   async crawl(domain: string): Promise<CrawlReport> {
@@ -107,17 +121,45 @@ export class Crawler {
     }
     if (brand.kind === 'found') {
       const projection = projectBrandJson(domain, brand.document);
-      events += (await this.db.transaction((tx) => applyBrandJson(tx, domain, brand.url, projection, brand.document))).events;
+      events += (await this.db.transaction((tx) => applyBrandJson(tx, domain, brand.url, projection, brand.document)))
+        .events;
     }
 
     const transient = adagents.kind === 'transient' || brand.kind === 'transient';
     const failures = transient ? (await sql.failuresOf(this.db, domain)) + 1 : 0;
-    const retryAfterSeconds = [adagents, brand].map((o) => (o.kind === 'transient' ? o.retryAfterSeconds : undefined)).find((s) => s !== undefined);
-    const next = nextCrawlAt(now, this.config, { transient, failures, ...(retryAfterSeconds ? { retryAfterSeconds } : {}) });
+    const retryAfterSeconds = [adagents, brand]
+      .map((o) => (o.kind === 'transient' ? o.retryAfterSeconds : undefined))
+      .find((s) => s !== undefined);
+    const next = nextCrawlAt(now, this.config, {
+      transient,
+      failures,
+      ...(retryAfterSeconds ? { retryAfterSeconds } : {}),
+    });
     const problem = adagents.kind === 'found' ? undefined : adagents.reason;
-    await sql.recordCrawl(this.db, { domain, nextAt: next, failures, outcome: adagents.kind, error: problem ?? null, crawledAt: now });
-    await sql.recordManifestFetches(this.db, domain, [manifestFetch('adagents_json', adagents), manifestFetch('brand_json', brand)], now);
-    const report = { domain, adagents: adagents.kind, brand: brand.kind, events, properties, agents, problem, nextCrawlAt: next };
+    await sql.recordCrawl(this.db, {
+      domain,
+      nextAt: next,
+      failures,
+      outcome: adagents.kind,
+      error: problem ?? null,
+      crawledAt: now,
+    });
+    await sql.recordManifestFetches(
+      this.db,
+      domain,
+      [manifestFetch('adagents_json', adagents), manifestFetch('brand_json', brand)],
+      now,
+    );
+    const report = {
+      domain,
+      adagents: adagents.kind,
+      brand: brand.kind,
+      events,
+      properties,
+      agents,
+      problem,
+      nextCrawlAt: next,
+    };
     this.onReport(report);
     return report;
   }

@@ -38,10 +38,18 @@ const schemaOf: Record<DocumentKind, string> = { adagents_json: ADAGENTS_SCHEMA_
  * follows `authoritative_location` (and a brand.json's `house` pointer) to the document that
  * counts, refusing loops and chains longer than `maxHops`.
  */
-export async function fetchDocument(fetcher: SafeFetch, pacer: HostPacer, domain: string, kind: DocumentKind, limits: FetchLimits): Promise<DocumentOutcome> {
+export async function fetchDocument(
+  fetcher: SafeFetch,
+  pacer: HostPacer,
+  domain: string,
+  kind: DocumentKind,
+  limits: FetchLimits,
+): Promise<DocumentOutcome> {
   const walk = await followPointers<Failure>(domain, kind, limits.maxHops, async (url) => {
     const outcome = await fetchOne(fetcher, pacer, url, kind, limits);
-    return outcome.kind === 'found' ? { ok: true, url: outcome.url, document: outcome.document } : { ok: false, failure: outcome };
+    return outcome.kind === 'found'
+      ? { ok: true, url: outcome.url, document: outcome.document }
+      : { ok: false, failure: outcome };
   });
   const { chain } = walk;
   switch (walk.kind) {
@@ -54,27 +62,47 @@ export async function fetchDocument(fetcher: SafeFetch, pacer: HostPacer, domain
   }
 }
 
-async function fetchOne(fetcher: SafeFetch, pacer: HostPacer, url: string, kind: DocumentKind, limits: FetchLimits): Promise<HopOutcome> {
-  const live = await pacer.run(new URL(url).hostname, () => fetchJsonDocument(fetcher, url, { timeoutMs: limits.timeoutMs, maxBytes: limits.maxBytes }));
+async function fetchOne(
+  fetcher: SafeFetch,
+  pacer: HostPacer,
+  url: string,
+  kind: DocumentKind,
+  limits: FetchLimits,
+): Promise<HopOutcome> {
+  const live = await pacer.run(new URL(url).hostname, () =>
+    fetchJsonDocument(fetcher, url, { timeoutMs: limits.timeoutMs, maxBytes: limits.maxBytes }),
+  );
   if (!live.ok) return classify(live);
   const { document } = live;
-  if (!document || typeof document !== 'object' || Array.isArray(document)) return { kind: 'invalid', url: live.url, reason: `${live.url} is not a JSON object` };
+  if (!document || typeof document !== 'object' || Array.isArray(document))
+    return { kind: 'invalid', url: live.url, reason: `${live.url} is not a JSON object` };
   const validation = validateSchema(schemaOf[kind], document);
   if (!validation.valid) {
     const first = validation.errors[0]!;
-    return { kind: 'invalid', url: live.url, reason: `${live.url} does not match the schema: ${first.path} ${first.message}` };
+    return {
+      kind: 'invalid',
+      url: live.url,
+      reason: `${live.url} does not match the schema: ${first.path} ${first.message}`,
+    };
   }
   return { kind: 'found', url: live.url, document: document as Record<string, unknown> };
 }
 
 // A file larger than the cap, or a name that now points inside, is the domain's answer, not bad luck.
-const definiteReasons = new Set<FetchErrorReason>(['too_large', 'forbidden_address', 'invalid_url', 'unsupported_scheme']);
+const definiteReasons = new Set<FetchErrorReason>([
+  'too_large',
+  'forbidden_address',
+  'invalid_url',
+  'unsupported_scheme',
+]);
 
 function classify(live: Extract<LiveDocument, { ok: false }>): Failure {
   const { url, problem: reason, status } = live;
-  if (status === undefined) return { kind: live.reason && definiteReasons.has(live.reason) ? 'invalid' : 'transient', url, reason };
+  if (status === undefined)
+    return { kind: live.reason && definiteReasons.has(live.reason) ? 'invalid' : 'transient', url, reason };
   if (status === 404 || status === 410) return { kind: 'absent', url, reason };
-  if (status === 429 || status >= 500 || status === 408) return { kind: 'transient', url, reason, ...retryAfter(live.retryAfter) };
+  if (status === 429 || status >= 500 || status === 408)
+    return { kind: 'transient', url, reason, ...retryAfter(live.retryAfter) };
   // Any other status, and a 200 that is not JSON.
   return { kind: 'invalid', url, reason };
 }

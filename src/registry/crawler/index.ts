@@ -24,19 +24,39 @@ declare module 'fastify' {
  * The crawler: the crawl-request endpoint, and (unless CRAWL_WORKER=false) the worker that
  * crawls due domains from the shared queue. The crawler itself is `app.crawler`.
  */
-export const crawlerPlugin = fp<CrawlerOptions>(async (app, { ctx, metrics }) => {
-  const crawls = new Counter({ name: 'crawls_total', help: 'Crawls run by this process, by what the adagents.json fetch came to.', labelNames: ['outcome'], registers: [metrics] });
-  const events = new Counter({ name: 'crawl_events_total', help: 'Feed events written by crawls in this process.', registers: [metrics] });
-  const onReport = (report: CrawlReport) => {
-    crawls.inc({ outcome: report.adagents });
-    events.inc(report.events);
-  };
-  const crawler = new Crawler({ db: ctx.db, fetcher: ctx.fetcher, clock: ctx.clock, config: ctx.config.crawler, onReport });
-  app.decorate('crawler', crawler);
-  const worker = ctx.config.crawler.worker ? new CrawlWorker({ db: ctx.db, clock: ctx.clock, crawler, log: app.log }) : undefined;
-  crawlRequestRoute(app, ctx, () => worker?.wake());
-  if (worker) {
-    app.addHook('onReady', async () => worker.start());
-    app.addHook('preClose', async () => worker.close());
-  }
-}, { name: 'crawler' });
+export const crawlerPlugin = fp<CrawlerOptions>(
+  async (app, { ctx, metrics }) => {
+    const crawls = new Counter({
+      name: 'crawls_total',
+      help: 'Crawls run by this process, by what the adagents.json fetch came to.',
+      labelNames: ['outcome'],
+      registers: [metrics],
+    });
+    const events = new Counter({
+      name: 'crawl_events_total',
+      help: 'Feed events written by crawls in this process.',
+      registers: [metrics],
+    });
+    const onReport = (report: CrawlReport) => {
+      crawls.inc({ outcome: report.adagents });
+      events.inc(report.events);
+    };
+    const crawler = new Crawler({
+      db: ctx.db,
+      fetcher: ctx.fetcher,
+      clock: ctx.clock,
+      config: ctx.config.crawler,
+      onReport,
+    });
+    app.decorate('crawler', crawler);
+    const worker = ctx.config.crawler.worker
+      ? new CrawlWorker({ db: ctx.db, clock: ctx.clock, crawler, log: app.log })
+      : undefined;
+    crawlRequestRoute(app, ctx, () => worker?.wake());
+    if (worker) {
+      app.addHook('onReady', async () => worker.start());
+      app.addHook('preClose', async () => worker.close());
+    }
+  },
+  { name: 'crawler' },
+);

@@ -1,7 +1,14 @@
 import { Type } from 'typebox';
 
 export const CrawlRequestBody = Type.Object(
-  { domain: Type.String({ minLength: 1, maxLength: 300, description: 'The domain to crawl; trimmed and lowercased.', examples: ['example.com'] }) },
+  {
+    domain: Type.String({
+      minLength: 1,
+      maxLength: 300,
+      description: 'The domain to crawl; trimmed and lowercased.',
+      examples: ['example.com'],
+    }),
+  },
   { $id: 'CrawlRequestBody', additionalProperties: false },
 );
 

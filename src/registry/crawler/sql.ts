@@ -19,7 +19,10 @@ export async function enqueue(db: Queryable, domains: string[], dueAt: Date): Pr
 /** Adds domains not yet known to the queue, due at `dueAt`; known ones keep their schedule. */
 export async function enqueueNew(db: Queryable, domains: string[], dueAt: Date): Promise<void> {
   if (domains.length === 0) return;
-  await db.query(`insert into crawl_targets (domain, next_crawl_at) select d, $2 from unnest($1::text[]) d where ${crawlable('d')} on conflict (domain) do nothing`, [domains, dueAt]);
+  await db.query(
+    `insert into crawl_targets (domain, next_crawl_at) select d, $2 from unnest($1::text[]) d where ${crawlable('d')} on conflict (domain) do nothing`,
+    [domains, dueAt],
+  );
 }
 
 /**
@@ -85,7 +88,12 @@ export interface ManifestFetch {
 }
 
 /** Records how the fetch of each of a domain's documents went (table manifest_fetches, migration 0037), for the manifest-refs lookup. */
-export async function recordManifestFetches(db: Queryable, domain: string, fetches: ManifestFetch[], at: Date): Promise<void> {
+export async function recordManifestFetches(
+  db: Queryable,
+  domain: string,
+  fetches: ManifestFetch[],
+  at: Date,
+): Promise<void> {
   await db.query(
     `insert into manifest_fetches (domain, kind, outcome, url, chain, reason, fetched_at)
      select $1, f->>'kind', f->>'outcome', f->>'url', array(select jsonb_array_elements_text(f->'chain')), f->>'reason', $3

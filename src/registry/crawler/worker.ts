@@ -29,7 +29,8 @@ export class CrawlWorker {
       claim: (room) => this.claim(room),
       run: async (domain) => void this.log.info({ crawl: await crawler.crawl(domain) }, 'crawled'),
       onClaimError: (err) => this.log.error({ err }, 'crawl worker could not claim domains; the next pass retries'),
-      onRunError: (err, domain) => this.log.error({ err, domain }, 'crawl failed; its lease will lapse and it is crawled again'),
+      onRunError: (err, domain) =>
+        this.log.error({ err, domain }, 'crawl failed; its lease will lapse and it is crawled again'),
       concurrency: crawler.config.concurrency,
       pollMs: crawler.config.pollSeconds * 1000,
     });

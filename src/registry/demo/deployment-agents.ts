@@ -1,7 +1,15 @@
 import type { Database, Queryable } from '../../db/database.ts';
 import { createOrganization, organizationBySlug } from '../../auth/index.ts';
 import { ApError } from '../../protocol/errors.ts';
-import { allAgentsShown, enrollAgent, operatorFor, ownEnrollments, removeAgent, type EnrollmentContext, type OwnDeployment } from '../agents/index.ts';
+import {
+  allAgentsShown,
+  enrollAgent,
+  operatorFor,
+  ownEnrollments,
+  removeAgent,
+  type EnrollmentContext,
+  type OwnDeployment,
+} from '../agents/index.ts';
 
 /** The organization the demo enrolls this deployment's agents under. */
 export const demoOrganization = { slug: 'ap-test-deployment', name: 'AP test deployment' };
@@ -33,12 +41,22 @@ export type DeploymentAgentsOutcome =
  * conflict is an agent already there. A registry the demo did not seed (no demo organization) is
  * left alone.
  */
-export async function enrollDeploymentAgents(db: Database, enrollment: EnrollmentContext, own: OwnDeployment): Promise<DeploymentAgentsOutcome> {
+export async function enrollDeploymentAgents(
+  db: Database,
+  enrollment: EnrollmentContext,
+  own: OwnDeployment,
+): Promise<DeploymentAgentsOutcome> {
   const org = await organizationBySlug(db, demoOrganization.slug);
   if (!org) return { demo: false };
   const operator = operatorFor(org);
   const { enrollments, skipped } = ownEnrollments(own);
-  const outcome = { demo: true as const, enrolled: [] as string[], kept: [] as string[], removed: [] as string[], skipped };
+  const outcome = {
+    demo: true as const,
+    enrolled: [] as string[],
+    kept: [] as string[],
+    removed: [] as string[],
+    skipped,
+  };
   for (const agent of enrollments) {
     try {
       outcome.enrolled.push((await enrollAgent(enrollment, operator, agent, { ownDeployment: true })).agent_url);

@@ -43,15 +43,24 @@ export const demoPlugin = fp<DemoOptions>(
     const enrolled = new Promise<DeploymentAgentsOutcome>((resolve) => (settle = resolve));
     let done = false;
     app.decorate('demoAgents', enrolled);
-    app.readiness.add('demo agents', () => (done ? undefined : 'enrolling the deployment’s agents in the demo catalog'));
+    app.readiness.add('demo agents', () =>
+      done ? undefined : 'enrolling the deployment’s agents in the demo catalog',
+    );
     app.addHook('onListen', async () => {
       const outcome = enrollDeploymentAgents(ctx.db, app.agentEnrollment, own);
       settle(outcome);
       try {
         const result = await outcome;
         if (result.demo) {
-          app.log.info({ enrolled: result.enrolled, removed: result.removed }, `demo catalog: ${result.enrolled.length + result.kept.length} agents of this deployment enrolled`);
-          if (result.skipped.length > 0) app.log.warn({ skipped: result.skipped }, 'demo catalog: agents on an IP address are not enrolled (an agent is enrolled on a domain name): set PUBLIC_URL');
+          app.log.info(
+            { enrolled: result.enrolled, removed: result.removed },
+            `demo catalog: ${result.enrolled.length + result.kept.length} agents of this deployment enrolled`,
+          );
+          if (result.skipped.length > 0)
+            app.log.warn(
+              { skipped: result.skipped },
+              'demo catalog: agents on an IP address are not enrolled (an agent is enrolled on a domain name): set PUBLIC_URL',
+            );
         }
       } catch (err) {
         app.log.error({ err }, 'demo catalog: could not enroll this deployment’s agents; the next start tries again');

@@ -55,7 +55,14 @@ export async function seedDemo(db: Database, clock: Clock, options: SeedOptions 
     // The organization this deployment's agents are enrolled under once the server listens (deployment-agents.ts).
     await ensureDemoOrganization(tx);
     const adminKey = options.createAdminKey ? (await createAdminKey(tx, 'demo registry')).key : undefined;
-    return { seeded: true, publishers: world.publishers.length, brandFiles: world.brands.length, policies: world.policies.length, events, ...(adminKey ? { adminKey } : {}) };
+    return {
+      seeded: true,
+      publishers: world.publishers.length,
+      brandFiles: world.brands.length,
+      policies: world.policies.length,
+      events,
+      ...(adminKey ? { adminKey } : {}),
+    };
   });
 }
 

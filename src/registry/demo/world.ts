@@ -47,23 +47,30 @@ export function loadWorld(dir = worldDir): World {
 
 /** Policy entries, each valid against the published schema, with the metadata the registry requires of its own, in its file's name. */
 function policiesIn(dir: string): Array<Record<string, unknown>> {
-  const files = readdirSync(dir).filter((name) => name.endsWith('.json')).sort();
+  const files = readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .sort();
   return files.map((name) => {
     const path = join(dir, name);
     const document = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
     const validation = validateSchema(POLICY_ENTRY_SCHEMA_ID, document);
     const first = validation.errors[0];
-    if (first) throw new Error(`demo world: ${path} does not match ${POLICY_ENTRY_SCHEMA_ID}: ${first.path} ${first.message}`);
+    if (first)
+      throw new Error(`demo world: ${path} does not match ${POLICY_ENTRY_SCHEMA_ID}: ${first.path} ${first.message}`);
     const missing = ['version', 'name', 'category'].filter((field) => document[field] === undefined);
-    if (missing.length > 0) throw new Error(`demo world: ${path} lacks ${missing.join(', ')}, which the registry's own policies carry`);
-    if (`${String(document['policy_id'])}.json` !== name) throw new Error(`demo world: ${path} holds policy ${String(document['policy_id'])}; name the file after it`);
+    if (missing.length > 0)
+      throw new Error(`demo world: ${path} lacks ${missing.join(', ')}, which the registry's own policies carry`);
+    if (`${String(document['policy_id'])}.json` !== name)
+      throw new Error(`demo world: ${path} holds policy ${String(document['policy_id'])}; name the file after it`);
     return document;
   });
 }
 
 function documentsIn(dir: string, kind: DocumentKind): WorldDocument[] {
   // Sorted, so every seed applies the files in the same order and writes the same feed.
-  const files = readdirSync(dir).filter((name) => name.endsWith('.json')).sort();
+  const files = readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .sort();
   return files.map((name) => {
     const path = join(dir, name);
     const document: unknown = JSON.parse(readFileSync(path, 'utf8'));

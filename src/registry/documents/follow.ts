@@ -48,8 +48,16 @@ export async function followPointers<F>(
     visited.add(result.url);
     const pointer = next(result.document);
     if (pointer === undefined) return { kind: 'arrived', chain, url: result.url, document: result.document };
-    if (visited.has(pointer)) return { kind: 'loop', chain, url, next: pointer, reason: `${url} points back to ${pointer}, a loop` };
-    if (hop + 1 > maxHops) return { kind: 'too_long', chain, url, next: pointer, reason: `${url} is more than ${maxHops} hops from ${start}` };
+    if (visited.has(pointer))
+      return { kind: 'loop', chain, url, next: pointer, reason: `${url} points back to ${pointer}, a loop` };
+    if (hop + 1 > maxHops)
+      return {
+        kind: 'too_long',
+        chain,
+        url,
+        next: pointer,
+        reason: `${url} is more than ${maxHops} hops from ${start}`,
+      };
     url = pointer;
   }
 }

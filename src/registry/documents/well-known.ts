@@ -38,14 +38,24 @@ export async function fetchWellKnown(fetcher: SafeFetch, domain: string, kind: D
 }
 
 /** Fetches a JSON document at `url` (wherever a domain's pointer led) through the SSRF-safe client. */
-export async function fetchJsonDocument(fetcher: SafeFetch, url: string, init: Pick<SafeFetchInit, 'timeoutMs' | 'maxBytes'> = {}): Promise<LiveDocument> {
+export async function fetchJsonDocument(
+  fetcher: SafeFetch,
+  url: string,
+  init: Pick<SafeFetchInit, 'timeoutMs' | 'maxBytes'> = {},
+): Promise<LiveDocument> {
   try {
     const res = await fetcher.fetch(url, { ...init, headers: { accept: 'application/json' } });
     // After redirects the document's address is where it was finally served from.
     const at = res.url;
     if (res.status !== 200) {
       const retryAfter = res.headers['retry-after'];
-      return { ok: false, url: at, status: res.status, ...(retryAfter ? { retryAfter } : {}), problem: `${at} answered HTTP ${res.status}` };
+      return {
+        ok: false,
+        url: at,
+        status: res.status,
+        ...(retryAfter ? { retryAfter } : {}),
+        problem: `${at} answered HTTP ${res.status}`,
+      };
     }
     const text = res.text();
     try {
@@ -60,12 +70,25 @@ export async function fetchJsonDocument(fetcher: SafeFetch, url: string, init: P
   }
 }
 
-export async function storedDocument(db: Queryable, domain: string, kind: DocumentKind): Promise<FetchedDocument | undefined> {
-  const [row] = await db.query<FetchedDocument>(`select domain, url, fetched_at, document from fetched_documents where domain = $1 and kind = $2`, [domain, kind]);
+export async function storedDocument(
+  db: Queryable,
+  domain: string,
+  kind: DocumentKind,
+): Promise<FetchedDocument | undefined> {
+  const [row] = await db.query<FetchedDocument>(
+    `select domain, url, fetched_at, document from fetched_documents where domain = $1 and kind = $2`,
+    [domain, kind],
+  );
   return row;
 }
 
-export async function storeDocument(db: Queryable, domain: string, kind: DocumentKind, url: string, document: Record<string, unknown>): Promise<FetchedDocument> {
+export async function storeDocument(
+  db: Queryable,
+  domain: string,
+  kind: DocumentKind,
+  url: string,
+  document: Record<string, unknown>,
+): Promise<FetchedDocument> {
   const [row] = await db.query<FetchedDocument>(
     `insert into fetched_documents (domain, kind, url, document) values ($1, $2, $3, $4)
      on conflict (domain, kind) do update set url = excluded.url, document = excluded.document, fetched_at = now()
@@ -76,12 +99,18 @@ export async function storeDocument(db: Queryable, domain: string, kind: Documen
 }
 
 /** The stored document, or a live fetch stored for next time; 404 or 502 with the reason when none can be had. */
-export async function storedOrFetched(db: Queryable, fetcher: SafeFetch, domain: string, kind: DocumentKind): Promise<FetchedDocument> {
+export async function storedOrFetched(
+  db: Queryable,
+  fetcher: SafeFetch,
+  domain: string,
+  kind: DocumentKind,
+): Promise<FetchedDocument> {
   const stored = await storedDocument(db, domain, kind);
   if (stored) return stored;
   const live = await fetchWellKnown(fetcher, domain, kind);
   if (!live.ok) {
-    if (live.status === 404 || live.status === 410) throw new ApError('not_found', `${domain} publishes no ${PATHS[kind]} (${live.problem}).`);
+    if (live.status === 404 || live.status === 410)
+      throw new ApError('not_found', `${domain} publishes no ${PATHS[kind]} (${live.problem}).`);
     throw new ApError('upstream_unavailable', `Could not fetch ${PATHS[kind]} for ${domain}: ${live.problem}.`);
   }
   if (!live.document || typeof live.document !== 'object' || Array.isArray(live.document)) {

@@ -10,7 +10,12 @@ export interface RevisionNote {
 }
 
 /** Records the row as it now is as its revision: every write of an entry calls this in its transaction. */
-export async function recordRevision<Row extends EntryRow>(tx: Queryable, kind: Pick<EntityKind<Row>, 'tables' | 'snapshot'>, row: Row, note: RevisionNote): Promise<void> {
+export async function recordRevision<Row extends EntryRow>(
+  tx: Queryable,
+  kind: Pick<EntityKind<Row>, 'tables' | 'snapshot'>,
+  row: Row,
+  note: RevisionNote,
+): Promise<void> {
   await insertRevision(tx, kind.tables, row.id, {
     revision_number: row.revision,
     editor_name: note.editor,

@@ -22,12 +22,19 @@ export async function rollbackEntry<Row extends EntryRow, Fields, Body>(
     if (current.source === kind.tables.authoritative) throw authoritative(kind, domain);
     await proof(tx, principal, domain);
     if (toRevision >= current.revision) {
-      throw new ApError('invalid_request', `Revision ${toRevision} is not an earlier revision; the current one is ${current.revision}.`);
+      throw new ApError(
+        'invalid_request',
+        `Revision ${toRevision} is not an earlier revision; the current one is ${current.revision}.`,
+      );
     }
     const old = await snapshotAt(tx, kind.tables, current.id, toRevision);
     if (!old) throw new ApError('not_found', `${capitalized(kind.noun)} ${domain} has no revision ${toRevision}.`);
     const row = await restoreEntry<Row>(tx, kind.tables, current.id, kind.restoredValues(old));
-    await recordRevision(tx, kind, row, { editor: principal.displayName, summary: `Rolled back to revision ${toRevision}`, rolledBackTo: toRevision });
+    await recordRevision(tx, kind, row, {
+      editor: principal.displayName,
+      summary: `Rolled back to revision ${toRevision}`,
+      rolledBackTo: toRevision,
+    });
     await kind.recordChange?.(tx, row, actorOf(principal));
     return row;
   });

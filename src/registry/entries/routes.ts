@@ -9,7 +9,11 @@ import { rollbackRoute } from './routes/rollback.ts';
 import { saveRoute } from './routes/save.ts';
 
 /** The routes every entity has: resolve, bulk resolve, the registry listing, save, history and rollback. */
-export function registerEntryRoutes<Row extends EntryRow, Fields, Body>(app: FastifyInstance, ctx: AppContext, kind: EntityKind<Row, Fields, Body>): void {
+export function registerEntryRoutes<Row extends EntryRow, Fields, Body>(
+  app: FastifyInstance,
+  ctx: AppContext,
+  kind: EntityKind<Row, Fields, Body>,
+): void {
   resolveRoute(app, ctx.db, kind);
   resolveBulkRoute(app, ctx, kind);
   registryRoute(app, ctx.db, kind);

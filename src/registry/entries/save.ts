@@ -20,7 +20,10 @@ export function actorOf(principal: Principal): string {
 }
 
 export function authoritative(kind: Pick<EntityKind, 'authoritativeFile'>, domain: string): ApError {
-  return new ApError('authoritative_entry', `${domain} is managed by its ${kind.authoritativeFile} and cannot be edited through the registry.`);
+  return new ApError(
+    'authoritative_entry',
+    `${domain} is managed by its ${kind.authoritativeFile} and cannot be edited through the registry.`,
+  );
 }
 
 /** A community save: what to write where, and who asks, with the proof rule that applies to them. */
@@ -32,7 +35,11 @@ export interface Edit<Fields> {
 }
 
 /** A community save in a transaction of its own. */
-export async function saveEntry<Row extends EntryRow, Fields, Body>(db: Database, kind: EntityKind<Row, Fields, Body>, edit: Edit<Fields>): Promise<SaveOutcome<Row>> {
+export async function saveEntry<Row extends EntryRow, Fields, Body>(
+  db: Database,
+  kind: EntityKind<Row, Fields, Body>,
+  edit: Edit<Fields>,
+): Promise<SaveOutcome<Row>> {
   return db.transaction((tx) => saveEntryIn(tx, kind, edit));
 }
 
@@ -43,14 +50,23 @@ export async function saveEntry<Row extends EntryRow, Fields, Body>(db: Database
  * queue, each gets the next revision number, and each compares against the revision just before
  * its own. An approved review applies a held save through here with the decision's `tx`.
  */
-export async function saveEntryIn<Row extends EntryRow, Fields, Body>(tx: Queryable, kind: EntityKind<Row, Fields, Body>, edit: Edit<Fields>): Promise<SaveOutcome<Row>> {
+export async function saveEntryIn<Row extends EntryRow, Fields, Body>(
+  tx: Queryable,
+  kind: EntityKind<Row, Fields, Body>,
+  edit: Edit<Fields>,
+): Promise<SaveOutcome<Row>> {
   const { domain, fields, principal, proof } = edit;
   const resolved = (await kind.find(tx, [domain])).get(domain);
   if (resolved?.source === kind.tables.authoritative) throw authoritative(kind, domain);
   await proof(tx, principal, domain);
   await recordSkeleton(tx, domain);
   // Also refused here: the entity's own file may have been crawled since the check above.
-  const row = await upsertEditable<Row>(tx, kind.tables, { id: randomUUID(), domain, source: 'community', values: kind.editableValues(fields) });
+  const row = await upsertEditable<Row>(tx, kind.tables, {
+    id: randomUUID(),
+    domain,
+    source: 'community',
+    values: kind.editableValues(fields),
+  });
   if (!row) throw authoritative(kind, domain);
   const created = row.revision === 1;
   await recordRevision(tx, kind, row, { editor: principal.displayName, summary: created ? 'Created' : 'Updated' });
@@ -59,7 +75,16 @@ export async function saveEntryIn<Row extends EntryRow, Fields, Body>(tx: Querya
 }
 
 /** Applies a held save an admin approved, as its submitter, still subject to the proof rule. */
-export function heldSaveApplier<Row extends EntryRow, Fields, Body>(ctx: AppContext, kind: EntityKind<Row, Fields, Body>): ReviewApplier {
+export function heldSaveApplier<Row extends EntryRow, Fields, Body>(
+  ctx: AppContext,
+  kind: EntityKind<Row, Fields, Body>,
+): ReviewApplier {
   const proof = proofCheck(ctx);
-  return (tx, held) => saveEntryIn(tx, kind, { domain: held.domain, fields: kind.wire.fieldsOf(held.payload as Body), principal: held.submitter, proof });
+  return (tx, held) =>
+    saveEntryIn(tx, kind, {
+      domain: held.domain,
+      fields: kind.wire.fieldsOf(held.payload as Body),
+      principal: held.submitter,
+      proof,
+    });
 }

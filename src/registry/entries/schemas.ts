@@ -7,13 +7,20 @@ import { Cursor, Domain } from '../../protocol/wire/common.ts';
 export const DomainQuery = Type.Object({ domain: Domain });
 
 export function bulkBody(description: string) {
-  return Type.Object({ domains: Type.Array(Domain, { minItems: 1, maxItems: 100, description }) }, { additionalProperties: false });
+  return Type.Object(
+    { domains: Type.Array(Domain, { minItems: 1, maxItems: 100, description }) },
+    { additionalProperties: false },
+  );
 }
 
 /** The bulk answer: each requested domain's `resolution` (a schema `$id`), or null. */
 export function bulkResults(resolution: string) {
   return Type.Object(
-    { results: Type.Record(Type.String(), Type.Union([Type.Ref(resolution), Type.Null()]), { description: 'Keyed by each domain as sent; null when unknown.' }) },
+    {
+      results: Type.Record(Type.String(), Type.Union([Type.Ref(resolution), Type.Null()]), {
+        description: 'Keyed by each domain as sent; null when unknown.',
+      }),
+    },
     { description: 'One result per requested domain.' },
   );
 }
@@ -42,7 +49,13 @@ export const maxListingOffset = 10_000;
 export function registryQuery(source: TSchema, q: string) {
   return Type.Object({
     q: Type.Optional(Type.String({ maxLength: maxLikeText, description: q })),
-    search: Type.Optional(Type.String({ maxLength: maxLikeText, description: 'The same as `q` (the name the protocol’s registry client sends); when both are given they must be equal.' })),
+    search: Type.Optional(
+      Type.String({
+        maxLength: maxLikeText,
+        description:
+          'The same as `q` (the name the protocol’s registry client sends); when both are given they must be equal.',
+      }),
+    ),
     source: Type.Optional(source),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
     cursor: Type.Optional(Cursor),
@@ -60,7 +73,15 @@ export function registryQuery(source: TSchema, q: string) {
  * A page of the registry listing: the entries (schema `$id` `entry`) under `listKey`, counts by
  * source, the `stats` the protocol's registry client reads and the next cursor.
  */
-export function registryPage(o: { listKey: string; entry: string; total?: string; counts: TSchema; stats: TSchema; cursor?: string; description: string }) {
+export function registryPage(o: {
+  listKey: string;
+  entry: string;
+  total?: string;
+  counts: TSchema;
+  stats: TSchema;
+  cursor?: string;
+  description: string;
+}) {
   const described = (description: string | undefined) => (description === undefined ? {} : { description });
   return Type.Object(
     {
@@ -82,7 +103,9 @@ export const Revision = Type.Object(
     edit_summary: Type.String(),
     source: Type.String({ description: 'Source of the entry at this revision, e.g. community or enriched.' }),
     is_rollback: Type.Boolean(),
-    rolled_back_to: Type.Optional(Type.Integer({ minimum: 1, description: 'The restored revision, when is_rollback is true.' })),
+    rolled_back_to: Type.Optional(
+      Type.Integer({ minimum: 1, description: 'The restored revision, when is_rollback is true.' }),
+    ),
     created_at: Type.String({ format: 'date-time' }),
   },
   { $id: 'Revision' },

@@ -35,14 +35,23 @@ export interface RevisionRow {
   created_at: Date;
 }
 
-export async function entriesByDomain<Row>(db: Queryable, t: EntryTables, domains: string[]): Promise<Map<string, Row>> {
-  const rows = await db.query<Row & { matched: string }>(`select e.${t.domain} as matched, ${t.columns} from ${t.entries} e where e.${t.domain} = any($1::text[])`, [domains]);
+export async function entriesByDomain<Row>(
+  db: Queryable,
+  t: EntryTables,
+  domains: string[],
+): Promise<Map<string, Row>> {
+  const rows = await db.query<Row & { matched: string }>(
+    `select e.${t.domain} as matched, ${t.columns} from ${t.entries} e where e.${t.domain} = any($1::text[])`,
+    [domains],
+  );
   return new Map(rows.map(({ matched, ...row }) => [matched, row as Row]));
 }
 
 /** Locks the entry, so a rollback and a concurrent save take distinct revision numbers. */
 export async function lockEntry<Row>(tx: Queryable, t: EntryTables, domain: string): Promise<Row | undefined> {
-  const [row] = await tx.query<Row>(`select ${t.columns} from ${t.entries} e where e.${t.domain} = $1 for update`, [domain]);
+  const [row] = await tx.query<Row>(`select ${t.columns} from ${t.entries} e where e.${t.domain} = $1 for update`, [
+    domain,
+  ]);
   return row;
 }
 
@@ -129,7 +138,16 @@ export async function insertRevision(tx: Queryable, t: EntryTables, entryId: str
   await tx.query(
     `insert into ${revisionsTable(t)} (${ownerColumn(t)}, revision_number, editor_name, edit_summary, source, is_rollback, rolled_back_to, snapshot)
      values ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [entryId, rev.revision_number, rev.editor_name, rev.edit_summary, rev.source, rev.is_rollback ?? false, rev.rolled_back_to ?? null, JSON.stringify(rev.snapshot)],
+    [
+      entryId,
+      rev.revision_number,
+      rev.editor_name,
+      rev.edit_summary,
+      rev.source,
+      rev.is_rollback ?? false,
+      rev.rolled_back_to ?? null,
+      JSON.stringify(rev.snapshot),
+    ],
   );
 }
 
@@ -155,7 +173,12 @@ export async function revisionsOf(
   return { total: entry.total, revisions };
 }
 
-export async function snapshotAt(tx: Queryable, t: EntryTables, entryId: string, revision: number): Promise<Record<string, unknown> | undefined> {
+export async function snapshotAt(
+  tx: Queryable,
+  t: EntryTables,
+  entryId: string,
+  revision: number,
+): Promise<Record<string, unknown> | undefined> {
   const [row] = await tx.query<{ snapshot: Record<string, unknown> }>(
     `select snapshot from ${revisionsTable(t)} where ${ownerColumn(t)} = $1 and revision_number = $2`,
     [entryId, revision],

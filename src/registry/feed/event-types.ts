@@ -53,20 +53,27 @@ const maxPatterns = 50;
  */
 export function parseTypes(value: string | undefined): EventType[] | undefined {
   if (value === undefined || value.trim() === '') return undefined;
-  const patterns = value.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  const patterns = value
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
   if (patterns.length > maxPatterns) throw invalidTypes(`at most ${maxPatterns} patterns are accepted`);
   const matched = new Set<EventType>();
   for (const pattern of patterns) {
-    if (!/^[a-z_.*]{1,64}$/.test(pattern)) throw invalidTypes(`"${pattern}" is not a pattern of letters, "_", "." and "*"`);
+    if (!/^[a-z_.*]{1,64}$/.test(pattern))
+      throw invalidTypes(`"${pattern}" is not a pattern of letters, "_", "." and "*"`);
     const regex = new RegExp(`^${pattern.replaceAll('.', '\\.').replaceAll('*', '.*')}$`);
     const hits = eventTypes.filter((type) => regex.test(type));
     if (hits.length === 0) throw invalidTypes(`"${pattern}" matches no event type (known: ${eventTypes.join(', ')})`);
     hits.forEach((type) => matched.add(type));
   }
-  const isDefault = matched.size === publishedEventTypes.length && publishedEventTypes.every((type) => matched.has(type));
+  const isDefault =
+    matched.size === publishedEventTypes.length && publishedEventTypes.every((type) => matched.has(type));
   return isDefault ? undefined : eventTypes.filter((type) => matched.has(type));
 }
 
 function invalidTypes(message: string): ApError {
-  return new ApError('validation_failed', `Invalid querystring.types: ${message}.`, { details: [{ in: 'querystring', field: 'types', message }] });
+  return new ApError('validation_failed', `Invalid querystring.types: ${message}.`, {
+    details: [{ in: 'querystring', field: 'types', message }],
+  });
 }

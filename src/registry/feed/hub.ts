@@ -74,7 +74,11 @@ export class FeedHub {
 
   /** Throws `service_unavailable` until the hub listens. */
   assertListening(): void {
-    if (!this.unlisten) throw new ApError('service_unavailable', 'The change feed stream is starting; retry shortly, or poll GET /api/registry/feed.');
+    if (!this.unlisten)
+      throw new ApError(
+        'service_unavailable',
+        'The change feed stream is starting; retry shortly, or poll GET /api/registry/feed.',
+      );
   }
 
   private async tryListen(): Promise<boolean> {

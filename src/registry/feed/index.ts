@@ -33,7 +33,11 @@ export interface FeedOptions {
    * The sections each paged snapshot goes through, each provided by the capability that owns it:
    * the whole registry's, the property catalog's and the collections'.
    */
-  snapshots: { registry: readonly SnapshotSection[]; catalog: readonly SnapshotSection[]; collections: readonly SnapshotSection[] };
+  snapshots: {
+    registry: readonly SnapshotSection[];
+    catalog: readonly SnapshotSection[];
+    collections: readonly SnapshotSection[];
+  };
   /** Gets the open stream count. */
   metrics: Registry;
 }
@@ -44,38 +48,41 @@ export interface FeedOptions {
  * the hub that wakes streams on commit and the retention job. Capabilities write events with
  * `appendEvent(s)` in their own transactions.
  */
-export const feedPlugin = fp<FeedOptions>(async (app, { ctx, snapshots, metrics }) => {
-  const { db, config, clock } = ctx;
-  const settings: FeedSettings = { clock, retentionDays: config.feed.retentionDays };
-  const hub = new FeedHub(db, config.feed.heartbeatSeconds * 1000, app.log);
-  for (const schema of feedSchemas) app.addSchema(schema);
-  feedRoute(app, db, settings);
-  streamRoute(app, db, settings, hub);
-  snapshotRoute(app, db, snapshots.registry);
-  catalogRoute(app, db, snapshots.catalog);
-  collectionsSyncRoute(app, db, snapshots.collections);
-  new Gauge({
-    name: 'feed_stream_subscribers',
-    help: 'Open change-feed streams in this process.',
-    registers: [metrics],
-    collect() {
-      this.set(hub.subscriberCount);
-    },
-  });
+export const feedPlugin = fp<FeedOptions>(
+  async (app, { ctx, snapshots, metrics }) => {
+    const { db, config, clock } = ctx;
+    const settings: FeedSettings = { clock, retentionDays: config.feed.retentionDays };
+    const hub = new FeedHub(db, config.feed.heartbeatSeconds * 1000, app.log);
+    for (const schema of feedSchemas) app.addSchema(schema);
+    feedRoute(app, db, settings);
+    streamRoute(app, db, settings, hub);
+    snapshotRoute(app, db, snapshots.registry);
+    catalogRoute(app, db, snapshots.catalog);
+    collectionsSyncRoute(app, db, snapshots.collections);
+    new Gauge({
+      name: 'feed_stream_subscribers',
+      help: 'Open change-feed streams in this process.',
+      registers: [metrics],
+      collect() {
+        this.set(hub.subscriberCount);
+      },
+    });
 
-  const retention = retentionJob(db, clock, settings.retentionDays, config.feed.pruneIntervalSeconds * 1000, app.log);
-  app.addHook('onReady', async () => {
-    await hub.start();
-    retention.start();
-  });
-  // Streams end before the server waits for open connections, and before the database closes.
-  app.addHook('preClose', async () => {
-    await retention.stop();
-    await hub.close();
-  });
-  app.decorate('feedHub', hub);
-  app.decorate('feedRetention', retention);
-}, { name: 'feed' });
+    const retention = retentionJob(db, clock, settings.retentionDays, config.feed.pruneIntervalSeconds * 1000, app.log);
+    app.addHook('onReady', async () => {
+      await hub.start();
+      retention.start();
+    });
+    // Streams end before the server waits for open connections, and before the database closes.
+    app.addHook('preClose', async () => {
+      await retention.stop();
+      await hub.close();
+    });
+    app.decorate('feedHub', hub);
+    app.decorate('feedRetention', retention);
+  },
+  { name: 'feed' },
+);
 
 declare module 'fastify' {
   interface FastifyInstance {

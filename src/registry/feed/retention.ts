@@ -23,7 +23,13 @@ export async function pruneFeed(db: Database, clock: Clock, retentionDays: numbe
 }
 
 /** `pruneFeed` as a background pass: `start` runs it now and every `intervalMs`, `stop` ends it. */
-export function retentionJob(db: Database, clock: Clock, retentionDays: number, intervalMs: number, log: FastifyBaseLogger): BackgroundPass {
+export function retentionJob(
+  db: Database,
+  clock: Clock,
+  retentionDays: number,
+  intervalMs: number,
+  log: FastifyBaseLogger,
+): BackgroundPass {
   return new BackgroundPass(
     async () => {
       const deleted = await pruneFeed(db, clock, retentionDays);

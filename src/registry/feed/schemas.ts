@@ -21,25 +21,41 @@ export const FeedQuery = Type.Object({
       examples: ['property.*'],
     }),
   ),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10000, default: 100, description: 'Events per page (1 to 10,000).' })),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 10000, default: 100, description: 'Events per page (1 to 10,000).' }),
+  ),
 });
 
 const Event = Type.Object(
   {
-    event_id: Type.String({ format: 'uuid', description: 'UUID v7, assigned in commit order: the ordering key and a cursor.' }),
+    event_id: Type.String({
+      format: 'uuid',
+      description: 'UUID v7, assigned in commit order: the ordering key and a cursor.',
+    }),
     event_type: Type.Union(eventTypes.map((t) => Type.Literal(t))),
     entity_type: Type.String({ examples: ['property'] }),
     entity_id: Type.String(),
-    payload: Type.Object({}, { additionalProperties: true, description: 'Event-specific; shapes per core/registry-event.json.' }),
-    actor: Type.String({ description: 'Who caused the event, for audit (e.g. pipeline:crawler, api:user:...). Not an authorization principal.' }),
-    created_at: Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds; the millisecond of event_id.' }),
+    payload: Type.Object(
+      {},
+      { additionalProperties: true, description: 'Event-specific; shapes per core/registry-event.json.' },
+    ),
+    actor: Type.String({
+      description:
+        'Who caused the event, for audit (e.g. pipeline:crawler, api:user:...). Not an authorization principal.',
+    }),
+    created_at: Type.String({
+      format: 'date-time',
+      description: 'ISO 8601 UTC with milliseconds; the millisecond of event_id.',
+    }),
   },
   { $id: 'FeedEvent', description: 'A registry change event (core/registry-event.json).' },
 );
 
 const Freshness = Type.Object({
   generated_at: Type.String({ format: 'date-time' }),
-  latest_event_created_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'Newest matching event in the feed.' }),
+  latest_event_created_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'Newest matching event in the feed.',
+  }),
   lag_seconds: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
   retention_days: Type.Integer({ minimum: 1 }),
 });
@@ -48,7 +64,8 @@ export const FeedPage = Type.Object(
   {
     events: Type.Array(Type.Ref('FeedEvent')),
     cursor: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
-      description: 'Pass it as `cursor` next time. When nothing new matched it is the cursor given, so polling again with it is safe; null only when there is neither an event nor a cursor.',
+      description:
+        'Pass it as `cursor` next time. When nothing new matched it is the cursor given, so polling again with it is safe; null only when there is neither an event nor a cursor.',
     }),
     has_more: Type.Boolean({ description: 'More events are available now: ask again at once with the new cursor.' }),
     freshness: Freshness,
@@ -61,7 +78,12 @@ export const feedSchemas = [Event, FeedPage];
 export const StreamQuery = FeedQuery;
 
 export const SnapshotQuery = Type.Object({
-  page_token: Type.Optional(Type.String({ maxLength: 1024, description: 'The `next_page_token` of the previous snapshot page; omit it to begin.' })),
+  page_token: Type.Optional(
+    Type.String({
+      maxLength: 1024,
+      description: 'The `next_page_token` of the previous snapshot page; omit it to begin.',
+    }),
+  ),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 500, description: 'Items per page.' })),
 });
 
@@ -69,21 +91,35 @@ export const SnapshotQuery = Type.Object({
  * A page of a snapshot of the given entity types (the ones its sections hold), documented with the
  * listing's own description and example.
  */
-export function snapshotPageSchema(entityTypes: readonly string[], options: { description: string; example: Record<string, unknown> }) {
+export function snapshotPageSchema(
+  entityTypes: readonly string[],
+  options: { description: string; example: Record<string, unknown> },
+) {
   return Type.Object(
     {
       cursor: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
-        description: 'The feed cursor to tail from once every page is loaded (null: the feed was empty; start without a cursor). The same on every page of one snapshot.',
+        description:
+          'The feed cursor to tail from once every page is loaded (null: the feed was empty; start without a cursor). The same on every page of one snapshot.',
       }),
       items: Type.Array(
         Type.Object({
           entity_type: oneOfLiterals([...new Set(entityTypes)]),
           entity_id: Type.String({ description: 'The entity_id feed events about this entity carry.' }),
-          data: Type.Object({}, { additionalProperties: true, description: 'The entity as it is now; the same shape feed events carry in their payload.' }),
+          data: Type.Object(
+            {},
+            {
+              additionalProperties: true,
+              description: 'The entity as it is now; the same shape feed events carry in their payload.',
+            },
+          ),
         }),
-        { description: 'Each entity exactly once across the pages of one snapshot, section after section in key order.' },
+        {
+          description: 'Each entity exactly once across the pages of one snapshot, section after section in key order.',
+        },
       ),
-      next_page_token: Type.Union([Type.String(), Type.Null()], { description: 'Pass it as `page_token` for the next page; null on the last page.' }),
+      next_page_token: Type.Union([Type.String(), Type.Null()], {
+        description: 'Pass it as `page_token` for the next page; null on the last page.',
+      }),
       has_more: Type.Boolean(),
     },
     { description: options.description, examples: [options.example] },

@@ -43,12 +43,21 @@ const catalogProperty = {
     identifiers,
     publisher_domain: 'dailyplanet.example',
     status: 'active',
-    property: { property_id: 'ios_app', property_type: 'mobile_app', name: 'Daily Planet for iOS', identifiers, tags: ['news', 'app'], publisher_domain: 'dailyplanet.example' },
+    property: {
+      property_id: 'ios_app',
+      property_type: 'mobile_app',
+      name: 'Daily Planet for iOS',
+      identifiers,
+      tags: ['news', 'app'],
+      publisher_domain: 'dailyplanet.example',
+    },
     operator_declarations: [],
   },
 };
 
-const distribution = [{ publisher_domain: 'youtube.com', identifiers: [{ type: 'youtube_channel_id', value: 'UCdailyplanet' }] }];
+const distribution = [
+  { publisher_domain: 'youtube.com', identifiers: [{ type: 'youtube_channel_id', value: 'UCdailyplanet' }] },
+];
 const collection = {
   entity_type: 'collection',
   entity_id: 'e2801df1-210e-48b9-969d-cd799d6fa194',

@@ -39,8 +39,17 @@ export interface SnapshotPage {
  * collections): its tokens carry the name, so one listing's token is refused by another, whose
  * section numbers mean other sections. The registry snapshot's tokens carry none.
  */
-export async function readSnapshot(db: Queryable, sections: readonly SnapshotSection[], token: string | undefined, limit: number, listing?: string): Promise<SnapshotPage> {
-  const position = token === undefined ? { cursor: (await headEventId(db)) ?? '', section: 0, after: undefined as string | undefined } : decodeToken(token, sections, listing);
+export async function readSnapshot(
+  db: Queryable,
+  sections: readonly SnapshotSection[],
+  token: string | undefined,
+  limit: number,
+  listing?: string,
+): Promise<SnapshotPage> {
+  const position =
+    token === undefined
+      ? { cursor: (await headEventId(db)) ?? '', section: 0, after: undefined as string | undefined }
+      : decodeToken(token, sections, listing);
   const items: SnapshotItem[] = [];
   let { section, after } = position;
   while (section < sections.length && items.length < limit) {
@@ -58,16 +67,35 @@ export async function readSnapshot(db: Queryable, sections: readonly SnapshotSec
   return {
     cursor: position.cursor || null,
     items,
-    next_page_token: has_more ? encodeCursor({ ...(listing === undefined ? {} : { of: listing }), cursor: position.cursor, section: String(section), ...(after === undefined ? {} : { after }) }) : null,
+    next_page_token: has_more
+      ? encodeCursor({
+          ...(listing === undefined ? {} : { of: listing }),
+          cursor: position.cursor,
+          section: String(section),
+          ...(after === undefined ? {} : { after }),
+        })
+      : null,
     has_more,
   };
 }
 
-function decodeToken(token: string, sections: readonly SnapshotSection[], listing: string | undefined): { cursor: string; section: number; after: string | undefined } {
+function decodeToken(
+  token: string,
+  sections: readonly SnapshotSection[],
+  listing: string | undefined,
+): { cursor: string; section: number; after: string | undefined } {
   const fields = decodeCursor(token, ['cursor', 'section'])!;
   const section = Number(fields.section);
-  const forged = () => new ApError('invalid_cursor', 'The page token is malformed; pass the next_page_token of the previous page unchanged.');
-  if (fields.of !== listing) throw new ApError('invalid_cursor', 'The page token belongs to another listing; pass the next_page_token of the previous page of this one.');
+  const forged = () =>
+    new ApError(
+      'invalid_cursor',
+      'The page token is malformed; pass the next_page_token of the previous page unchanged.',
+    );
+  if (fields.of !== listing)
+    throw new ApError(
+      'invalid_cursor',
+      'The page token belongs to another listing; pass the next_page_token of the previous page of this one.',
+    );
   if (!Number.isInteger(section) || section < 0 || section > sections.length) throw forged();
   // The token is only encoded, not sealed: what it carries reaches typed columns, so check its form here.
   if (fields.cursor !== '' && !UUID.test(fields.cursor!)) throw forged();

@@ -30,7 +30,12 @@ function typeCondition(types: TypeFilter, params: unknown[]): string | undefined
 }
 
 /** Events after `cursor` (all when undefined) of the given types, in id order. */
-export function eventsAfter(db: Queryable, cursor: string | undefined, types: TypeFilter, limit: number): Promise<EventRow[]> {
+export function eventsAfter(
+  db: Queryable,
+  cursor: string | undefined,
+  types: TypeFilter,
+  limit: number,
+): Promise<EventRow[]> {
   const where: string[] = [];
   const params: unknown[] = [limit];
   if (cursor !== undefined) where.push(`event_id > $${params.push(cursor)}`);
@@ -48,7 +53,9 @@ export async function eventExists(db: Queryable, eventId: string): Promise<boole
 
 /** The newest event's id: where a reader that has seen everything stands. */
 export async function headEventId(db: Queryable): Promise<string | null> {
-  const [row] = await db.query<{ event_id: string }>(`select event_id from registry_events order by event_id desc limit 1`);
+  const [row] = await db.query<{ event_id: string }>(
+    `select event_id from registry_events order by event_id desc limit 1`,
+  );
   return row?.event_id ?? null;
 }
 

@@ -28,7 +28,10 @@ export class FeedStream implements HubSubscriber {
   private readonly request: PageRequest;
   private readonly log: FastifyBaseLogger;
 
-  constructor(res: ServerResponse, parts: { hub: FeedHub; db: Queryable; settings: FeedSettings; request: PageRequest; log: FastifyBaseLogger }) {
+  constructor(
+    res: ServerResponse,
+    parts: { hub: FeedHub; db: Queryable; settings: FeedSettings; request: PageRequest; log: FastifyBaseLogger },
+  ) {
     this.res = res;
     ({ hub: this.hub, db: this.db, settings: this.settings, request: this.request, log: this.log } = parts);
     this.cursor = parts.request.cursor;
@@ -46,7 +49,11 @@ export class FeedStream implements HubSubscriber {
 
   deliver(batch: readonly EventRow[]): void {
     if (!this.live || this.closed) return;
-    const matching = batch.filter((e) => (this.cursor === undefined || e.event_id > this.cursor) && (this.types ? this.types.has(e.event_type) : defaultSubscribed(e.event_type)));
+    const matching = batch.filter(
+      (e) =>
+        (this.cursor === undefined || e.event_id > this.cursor) &&
+        (this.types ? this.types.has(e.event_type) : defaultSubscribed(e.event_type)),
+    );
     const { limit } = this.request;
     for (let i = 0; i < matching.length; i += limit) {
       if (this.res.writableNeedDrain) {
@@ -56,7 +63,15 @@ export class FeedStream implements HubSubscriber {
       }
       const events = matching.slice(i, i + limit);
       const last = events.at(-1)!;
-      this.send('feed', renderPage({ events, cursor: last.event_id, has_more: i + limit < matching.length, freshness: freshness(this.settings, last.created_at) }));
+      this.send(
+        'feed',
+        renderPage({
+          events,
+          cursor: last.event_id,
+          has_more: i + limit < matching.length,
+          freshness: freshness(this.settings, last.created_at),
+        }),
+      );
       this.cursor = last.event_id;
       this.latest = last.created_at;
     }
@@ -109,7 +124,10 @@ export class FeedStream implements HubSubscriber {
   }
 
   private sendHeartbeat(): void {
-    this.send('heartbeat', JSON.stringify({ cursor: this.cursor ?? null, freshness: freshness(this.settings, this.latest) }));
+    this.send(
+      'heartbeat',
+      JSON.stringify({ cursor: this.cursor ?? null, freshness: freshness(this.settings, this.latest) }),
+    );
   }
 
   private send(event: 'feed' | 'heartbeat', data: string): void {

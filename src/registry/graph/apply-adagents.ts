@@ -23,22 +23,37 @@ const noChange: ApplySummary = { events: 0 };
  * crawls of one domain (a worker and `ap crawl`, say) apply one after the other, and the second
  * compares against the first's result and finds nothing to say twice.
  */
-export async function applyAdagents(tx: Queryable, p: AdagentsProjection, document: Record<string, unknown>, now: Date): Promise<ApplySummary> {
-  const state = { domain: p.publisher_domain, document_url: p.document_url, manager_domain: p.manager_domain, document_hash: p.document_hash };
+export async function applyAdagents(
+  tx: Queryable,
+  p: AdagentsProjection,
+  document: Record<string, unknown>,
+  now: Date,
+): Promise<ApplySummary> {
+  const state = {
+    domain: p.publisher_domain,
+    document_url: p.document_url,
+    manager_domain: p.manager_domain,
+    document_hash: p.document_hash,
+  };
   const created = await sql.ensurePublisher(tx, state, now);
   const publisher = (await sql.lockPublisher(tx, p.publisher_domain))!;
   if (!created && publisher.status === 'active' && publisher.document_hash === p.document_hash) {
     await sql.touchPublisher(tx, p.publisher_domain, now);
     return noChange;
   }
-  const previousDocument = created ? undefined : (await storedDocument(tx, p.publisher_domain, 'adagents_json'))?.document;
+  const previousDocument = created
+    ? undefined
+    : (await storedDocument(tx, p.publisher_domain, 'adagents_json'))?.document;
 
   const props = await applyProperties(tx, p, now);
   const collections = await applyCollections(tx, p);
   const auths = await applyAuthorizations(tx, p, props.ridOfKey, now);
   const discovered = await sql.discoverAgents(
     tx,
-    uniqueBy(p.authorizations.map((a) => ({ canonical: a.agent_url_canonical, url: a.agent_url })), (a) => a.canonical),
+    uniqueBy(
+      p.authorizations.map((a) => ({ canonical: a.agent_url_canonical, url: a.agent_url })),
+      (a) => a.canonical,
+    ),
     p.publisher_domain,
     now,
   );
@@ -56,7 +71,9 @@ export async function applyAdagents(tx: Queryable, p: AdagentsProjection, docume
   };
   const publisherEvents: NewEvent[] = [];
   if (created) {
-    publisherEvents.push(events.publisherEvent('publisher.adagents_discovered', p.publisher_domain, { status: 'active', ...counts }));
+    publisherEvents.push(
+      events.publisherEvent('publisher.adagents_discovered', p.publisher_domain, { status: 'active', ...counts }),
+    );
   } else if (publisher.document_hash !== p.document_hash || publisher.status === 'stale') {
     publisherEvents.push(
       events.publisherEvent('publisher.adagents_changed', p.publisher_domain, {
@@ -83,12 +100,17 @@ export async function applyAdagents(tx: Queryable, p: AdagentsProjection, docume
   await appendEvents(tx, all);
   // After the catalog's events, so a community entry this file replaces is told as merged into a
   // property already created: the one for the publisher's own domain, if the file declares it.
-  const own = p.properties.find((x) => x.identifiers.some((i) => i.type === 'domain' && i.value === p.publisher_domain));
+  const own = p.properties.find((x) =>
+    x.identifiers.some((i) => i.type === 'domain' && i.value === p.publisher_domain),
+  );
   await saveAuthoritative(
     tx,
     p.publisher_domain,
     {
-      authorized_agents: p.authorizations.map((a) => ({ url: a.agent_url, ...(a.authorized_for ? { authorized_for: a.authorized_for } : {}) })),
+      authorized_agents: p.authorizations.map((a) => ({
+        url: a.agent_url,
+        ...(a.authorized_for ? { authorized_for: a.authorized_for } : {}),
+      })),
       inventory: p.properties.map((x) => ({ type: x.property_type, name: x.name })),
       contact: p.contact,
     },
@@ -106,10 +128,17 @@ export async function markStale(tx: Queryable, domain: string, reason: string, n
   if (!publisher || publisher.status === 'stale') return noChange;
   await sql.markPublisherStale(tx, domain, reason, now);
   const active = (await sql.propertiesOf(tx, domain)).filter((row) => row.status === 'active');
-  await sql.markPropertiesStale(tx, active.map((row) => row.property_rid), reason);
+  await sql.markPropertiesStale(
+    tx,
+    active.map((row) => row.property_rid),
+    reason,
+  );
   await markEntryStale(tx, domain);
   // The file itself is gone or broken: say so for the publisher too, not only for each property.
-  const all = [events.publisherEvent('publisher.adagents_changed', domain, { status: 'stale', reason }), ...active.map((row) => events.propertyStale(row, reason))];
+  const all = [
+    events.publisherEvent('publisher.adagents_changed', domain, { status: 'stale', reason }),
+    ...active.map((row) => events.propertyStale(row, reason)),
+  ];
   await appendEvents(tx, all);
   return { events: all.length };
 }
@@ -119,8 +148,16 @@ async function applyProperties(tx: Queryable, p: AdagentsProjection, now: Date) 
   const byRid = new Map(stored.map((row) => [row.property_rid, row]));
   const identifierKey = (i: { type: string; value: string }) => `${i.type}\u0000${i.value}`;
   const matching = matchRecords(
-    stored.map((row) => ({ rid: row.property_rid, key: row.property_key, identifiers: row.identifiers.map(identifierKey) })),
-    p.properties.map((projected) => ({ key: projected.key, identifiers: projected.identifiers.map(identifierKey), projected })),
+    stored.map((row) => ({
+      rid: row.property_rid,
+      key: row.property_key,
+      identifiers: row.identifiers.map(identifierKey),
+    })),
+    p.properties.map((projected) => ({
+      key: projected.key,
+      identifiers: projected.identifiers.map(identifierKey),
+      projected,
+    })),
   );
 
   const out: NewEvent[] = [];
@@ -129,12 +166,20 @@ async function applyProperties(tx: Queryable, p: AdagentsProjection, now: Date) 
   const unchanged: string[] = [];
   const ridOfKey = new Map<string, string>();
   let added = 0;
-  const declarations = await declarationsOf(tx, matching.matches.map((m) => m.next.projected));
+  const declarations = await declarationsOf(
+    tx,
+    matching.matches.map((m) => m.next.projected),
+  );
   for (const [i, { next, rid, merged }] of matching.matches.entries()) {
     const { projected } = next;
     const write = toWrite(projected, rid ?? randomUUID());
     ridOfKey.set(projected.key, write.property_rid);
-    const row = { ...write, publisher_domain: p.publisher_domain, status: 'active' as const, operator_declarations: declarations[i]! };
+    const row = {
+      ...write,
+      publisher_domain: p.publisher_domain,
+      status: 'active' as const,
+      operator_declarations: declarations[i]!,
+    };
     for (const alias of merged) {
       merges.push({ alias, canonical: write.property_rid });
       out.push(events.merged('property', alias, write.property_rid, p.publisher_domain));
@@ -153,7 +198,13 @@ async function applyProperties(tx: Queryable, p: AdagentsProjection, now: Date) 
       out.push(events.propertyEvent('property.reactivated', row, { reactivated_at: now.toISOString(), ...change }));
     } else if (change.changed_fields || merged.length > 0) {
       writes.push(write);
-      out.push(events.propertyEvent('property.updated', row, change.changed_fields ? change : { changed_fields: ['identifiers'] }));
+      out.push(
+        events.propertyEvent(
+          'property.updated',
+          row,
+          change.changed_fields ? change : { changed_fields: ['identifiers'] },
+        ),
+      );
     } else {
       unchanged.push(write.property_rid);
     }
@@ -163,30 +214,59 @@ async function applyProperties(tx: Queryable, p: AdagentsProjection, now: Date) 
   for (const row of gone) out.push(events.propertyStale(row, reason));
 
   await sql.mergeProperties(tx, merges);
-  await sql.markPropertiesStale(tx, gone.map((row) => row.property_rid), reason);
+  await sql.markPropertiesStale(
+    tx,
+    gone.map((row) => row.property_rid),
+    reason,
+  );
   await sql.upsertProperties(tx, p.publisher_domain, writes, now);
   await sql.touchProperties(tx, unchanged, now);
   return { events: out, ridOfKey, added, removed: gone.length };
 }
 
 function toWrite(x: ProjectedProperty, rid: string): sql.PropertyWrite {
-  return { property_rid: rid, property_key: x.key, property_id: x.property_id, property_type: x.property_type, name: x.name, tags: x.tags, property: x.property, identifiers: x.identifiers };
+  return {
+    property_rid: rid,
+    property_key: x.key,
+    property_id: x.property_id,
+    property_type: x.property_type,
+    name: x.name,
+    tags: x.tags,
+    property: x.property,
+    identifiers: x.identifiers,
+  };
 }
 
 async function applyCollections(tx: Queryable, p: AdagentsProjection): Promise<NewEvent[]> {
   const stored = await sql.collectionsOf(tx, p.publisher_domain);
   const byRid = new Map(stored.map((row) => [row.collection_rid, row]));
-  const identifierKey = (i: { publisher_domain: string; type: string; value: string }) => `${i.publisher_domain}\u0000${i.type}\u0000${i.value}`;
+  const identifierKey = (i: { publisher_domain: string; type: string; value: string }) =>
+    `${i.publisher_domain}\u0000${i.type}\u0000${i.value}`;
   const matching = matchRecords(
-    stored.map((row) => ({ rid: row.collection_rid, key: row.collection_id, identifiers: row.identifiers.map(identifierKey) })),
-    p.collections.map((projected) => ({ key: projected.collection_id, identifiers: projected.identifiers.map(identifierKey), projected })),
+    stored.map((row) => ({
+      rid: row.collection_rid,
+      key: row.collection_id,
+      identifiers: row.identifiers.map(identifierKey),
+    })),
+    p.collections.map((projected) => ({
+      key: projected.collection_id,
+      identifiers: projected.identifiers.map(identifierKey),
+      projected,
+    })),
   );
   const out: NewEvent[] = [];
   const writes: Array<Omit<sql.CollectionRow, 'publisher_domain' | 'status'>> = [];
   const merged: string[] = [];
   for (const match of matching.matches) {
     const next = match.next.projected;
-    const write = { collection_rid: match.rid ?? randomUUID(), collection_id: next.collection_id, name: next.name, kind: next.kind, identifiers: next.identifiers, collection: next.collection };
+    const write = {
+      collection_rid: match.rid ?? randomUUID(),
+      collection_id: next.collection_id,
+      name: next.name,
+      kind: next.kind,
+      identifiers: next.identifiers,
+      collection: next.collection,
+    };
     const row = { ...write, publisher_domain: p.publisher_domain, status: 'active' as const };
     for (const alias of match.merged) {
       merged.push(alias);
@@ -202,13 +282,20 @@ async function applyCollections(tx: Queryable, p: AdagentsProjection): Promise<N
     if (before.status === 'removed') fields.push('status');
     if (fields.length > 0 || match.merged.length > 0) {
       writes.push(write);
-      out.push(events.collectionEvent('collection.updated', row, { changed_fields: fields.length > 0 ? fields : ['identifiers'] }));
+      out.push(
+        events.collectionEvent('collection.updated', row, {
+          changed_fields: fields.length > 0 ? fields : ['identifiers'],
+        }),
+      );
     }
   }
   const gone = matching.missing.map((rid) => byRid.get(rid)!).filter((row) => row.status === 'active');
   for (const row of gone) out.push(events.collectionEvent('collection.removed', { ...row, status: 'removed' }));
   await sql.deleteCollections(tx, merged);
-  await sql.removeCollections(tx, gone.map((row) => row.collection_rid));
+  await sql.removeCollections(
+    tx,
+    gone.map((row) => row.collection_rid),
+  );
   await sql.upsertCollections(tx, p.publisher_domain, writes);
   return out;
 }
@@ -220,7 +307,9 @@ async function applyAuthorizations(tx: Queryable, p: AdagentsProjection, ridOfKe
   const seen = new Set<string>();
   for (const a of p.authorizations) {
     seen.add(a.key);
-    const scopes = sortScopes(a.scopes.map((s) => (s.kind === 'rid' ? { ...s, value: ridOfKey.get(s.value) ?? s.value } : s)));
+    const scopes = sortScopes(
+      a.scopes.map((s) => (s.kind === 'rid' ? { ...s, value: ridOfKey.get(s.value) ?? s.value } : s)),
+    );
     const before = stored.get(a.key);
     const write: sql.AuthorizationWrite = {
       id: before?.id ?? randomUUID(),
@@ -233,19 +322,33 @@ async function applyAuthorizations(tx: Queryable, p: AdagentsProjection, ridOfKe
       entry: a.entry,
       scopes,
     };
-    const row = { ...write, publisher_domain: p.publisher_domain, created_at: before?.created_at ?? now, updated_at: now };
+    const row = {
+      ...write,
+      publisher_domain: p.publisher_domain,
+      created_at: before?.created_at ?? now,
+      updated_at: now,
+    };
     if (!before) {
       writes.push(write);
       out.push(events.authorizationEvent('authorization.granted', row));
     } else if (!isDeepStrictEqual(before.entry, a.entry) || !isDeepStrictEqual(sortScopes(before.scopes), scopes)) {
       writes.push(write);
       const change = events.changedFields(before.entry, a.entry);
-      out.push(events.authorizationEvent('authorization.modified', row, change.changed_fields ? change : { changed_fields: ['scope'] }));
+      out.push(
+        events.authorizationEvent(
+          'authorization.modified',
+          row,
+          change.changed_fields ? change : { changed_fields: ['scope'] },
+        ),
+      );
     }
   }
   const revoked = [...stored.values()].filter((row) => !seen.has(row.auth_key));
   for (const row of revoked) out.push(events.authorizationEvent('authorization.revoked', { ...row, updated_at: now }));
-  await sql.deleteAuthorizations(tx, revoked.map((row) => row.id));
+  await sql.deleteAuthorizations(
+    tx,
+    revoked.map((row) => row.id),
+  );
   await sql.upsertAuthorizations(tx, p.publisher_domain, writes, now);
 
   const before = new Set([...stored.values()].map((row) => row.agent_url_canonical));

@@ -16,24 +16,40 @@ import * as sql from './sql.ts';
  * keep the history. What readers of the feed need of the operator side travels in property events:
  * each catalog property whose operator declarations change gets a `property.updated`.
  */
-export async function applyBrandJson(tx: Queryable, crawledDomain: string, url: string, projection: BrandJsonProjection, document: Record<string, unknown>): Promise<ApplySummary> {
+export async function applyBrandJson(
+  tx: Queryable,
+  crawledDomain: string,
+  url: string,
+  projection: BrandJsonProjection,
+  document: Record<string, unknown>,
+): Promise<ApplySummary> {
   for (const brand of projection.brands) await saveAuthoritative(tx, brand);
   const operator = projection.operator_domain;
   const agents = await sql.operatorAgents(tx, operator);
   const properties = await sql.operatorProperties(tx, operator);
-  const sameAgents = isDeepStrictEqual(sorted(agents, (a) => a.agent_id), sorted(projection.agents, (a) => a.agent_id));
-  const sameProperties = isDeepStrictEqual(
-    sorted(properties, propertyKey),
-    sorted(projection.properties, propertyKey),
+  const sameAgents = isDeepStrictEqual(
+    sorted(agents, (a) => a.agent_id),
+    sorted(projection.agents, (a) => a.agent_id),
   );
+  const sameProperties = isDeepStrictEqual(sorted(properties, propertyKey), sorted(projection.properties, propertyKey));
   let events = 0;
   if (!sameAgents || !sameProperties) {
-    const reached = await sql.propertiesWithValues(tx, [...new Set([...properties, ...projection.properties].map((p) => p.identifier))]);
+    const reached = await sql.propertiesWithValues(tx, [
+      ...new Set([...properties, ...projection.properties].map((p) => p.identifier)),
+    ]);
     const before = await declarationsOf(tx, reached);
     await sql.replaceOperator(tx, operator, projection.agents, projection.properties);
     const after = await declarationsOf(tx, reached);
     const changed = reached.flatMap((row, i) =>
-      isDeepStrictEqual(before[i], after[i]) ? [] : [propertyEvent('property.updated', { ...row, operator_declarations: after[i]! }, { changed_fields: ['operator_declarations'] })],
+      isDeepStrictEqual(before[i], after[i])
+        ? []
+        : [
+            propertyEvent(
+              'property.updated',
+              { ...row, operator_declarations: after[i]! },
+              { changed_fields: ['operator_declarations'] },
+            ),
+          ],
     );
     await appendEvents(tx, changed);
     events = changed.length;

@@ -13,12 +13,19 @@ export const crawlerActor = 'pipeline:crawler';
 type Json = Record<string, unknown>;
 
 /** A property's state as events and the snapshot carry it: the catalog row and its operator side. */
-export type PropertyState = Pick<CatalogPropertyRow, 'property_rid' | 'publisher_domain' | 'identifiers' | 'property'> & {
+export type PropertyState = Pick<
+  CatalogPropertyRow,
+  'property_rid' | 'publisher_domain' | 'identifiers' | 'property'
+> & {
   status: 'active' | 'stale';
   operator_declarations: OperatorDeclaration[];
 };
 
-export function propertyEvent(type: 'property.created' | 'property.updated' | 'property.reactivated', row: PropertyState, extra: Json = {}): NewEvent {
+export function propertyEvent(
+  type: 'property.created' | 'property.updated' | 'property.reactivated',
+  row: PropertyState,
+  extra: Json = {},
+): NewEvent {
   return {
     event_type: type,
     entity_type: 'property',
@@ -38,28 +45,51 @@ export function propertyEvent(type: 'property.created' | 'property.updated' | 'p
   };
 }
 
-export function propertyStale(row: Pick<CatalogPropertyRow, 'property_rid' | 'publisher_domain' | 'last_resolved_at'>, reason: string): NewEvent {
+export function propertyStale(
+  row: Pick<CatalogPropertyRow, 'property_rid' | 'publisher_domain' | 'last_resolved_at'>,
+  reason: string,
+): NewEvent {
   return {
     event_type: 'property.stale',
     entity_type: 'property',
     entity_id: row.property_rid,
     actor: crawlerActor,
-    payload: { property_rid: row.property_rid, publisher_domain: row.publisher_domain, status: 'stale', last_resolved_at: row.last_resolved_at.toISOString(), reason },
+    payload: {
+      property_rid: row.property_rid,
+      publisher_domain: row.publisher_domain,
+      status: 'stale',
+      last_resolved_at: row.last_resolved_at.toISOString(),
+      reason,
+    },
   };
 }
 
 /** One record became an alias of another (`property.merged`, `collection.merged`). */
-export function merged(entity: 'property' | 'collection', alias: string, canonical: string, publisherDomain: string): NewEvent {
+export function merged(
+  entity: 'property' | 'collection',
+  alias: string,
+  canonical: string,
+  publisherDomain: string,
+): NewEvent {
   return {
     event_type: `${entity}.merged`,
     entity_type: entity,
     entity_id: alias,
     actor: crawlerActor,
-    payload: { alias_rid: alias, canonical_rid: canonical, evidence: 'adagents_json', publisher_domain: publisherDomain },
+    payload: {
+      alias_rid: alias,
+      canonical_rid: canonical,
+      evidence: 'adagents_json',
+      publisher_domain: publisherDomain,
+    },
   };
 }
 
-export function collectionEvent(type: 'collection.created' | 'collection.updated' | 'collection.removed', row: Omit<CollectionRow, 'kind'> & { kind: string | null }, extra: Json = {}): NewEvent {
+export function collectionEvent(
+  type: 'collection.created' | 'collection.updated' | 'collection.removed',
+  row: Omit<CollectionRow, 'kind'> & { kind: string | null },
+  extra: Json = {},
+): NewEvent {
   return {
     event_type: type,
     entity_type: 'collection',
@@ -81,7 +111,13 @@ export function collectionEvent(type: 'collection.created' | 'collection.updated
 }
 
 export function agentDiscovered(agentUrl: string, publisherDomain: string): NewEvent {
-  return { event_type: 'agent.discovered', entity_type: 'agent', entity_id: agentUrl, actor: crawlerActor, payload: { agent_url: agentUrl, discovered_at_publisher: publisherDomain } };
+  return {
+    event_type: 'agent.discovered',
+    entity_type: 'agent',
+    entity_id: agentUrl,
+    actor: crawlerActor,
+    payload: { agent_url: agentUrl, discovered_at_publisher: publisherDomain },
+  };
 }
 
 /**
@@ -90,7 +126,10 @@ export function agentDiscovered(agentUrl: string, publisherDomain: string): NewE
  */
 export function authorizationEvent(
   type: 'authorization.granted' | 'authorization.revoked' | 'authorization.modified',
-  row: Pick<AuthorizationRow, 'id' | 'agent_url' | 'agent_url_canonical' | 'publisher_domain' | 'entry' | 'scopes' | 'created_at' | 'updated_at'>,
+  row: Pick<
+    AuthorizationRow,
+    'id' | 'agent_url' | 'agent_url_canonical' | 'publisher_domain' | 'entry' | 'scopes' | 'created_at' | 'updated_at'
+  >,
   extra: Json = {},
 ): NewEvent {
   const { url: _url, ...entry } = row.entry;
@@ -114,12 +153,24 @@ export function authorizationEvent(
   };
 }
 
-export function publisherEvent(type: 'publisher.adagents_discovered' | 'publisher.adagents_changed', domain: string, payload: Json): NewEvent {
-  return { event_type: type, entity_type: 'publisher', entity_id: domain, actor: crawlerActor, payload: { publisher_domain: domain, source: 'adagents_json', ...payload } };
+export function publisherEvent(
+  type: 'publisher.adagents_discovered' | 'publisher.adagents_changed',
+  domain: string,
+  payload: Json,
+): NewEvent {
+  return {
+    event_type: type,
+    entity_type: 'publisher',
+    entity_id: domain,
+    actor: crawlerActor,
+    payload: { publisher_domain: domain, source: 'adagents_json', ...payload },
+  };
 }
 
 /** Top-level fields whose values differ, for `changed_fields` (omitted when none). */
 export function changedFields(before: Json, after: Json): { changed_fields?: string[] } {
-  const names = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => !isDeepStrictEqual(before[k], after[k])).sort();
+  const names = [...new Set([...Object.keys(before), ...Object.keys(after)])]
+    .filter((k) => !isDeepStrictEqual(before[k], after[k]))
+    .sort();
   return names.length > 0 ? { changed_fields: names } : {};
 }

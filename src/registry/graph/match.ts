@@ -33,7 +33,8 @@ export interface Matching<T> {
 export function matchRecords<T extends Incoming>(stored: readonly Stored[], incoming: readonly T[]): Matching<T> {
   const byKey = new Map(stored.map((s) => [s.key, s.rid]));
   const byIdentifier = new Map<string, string[]>();
-  for (const s of stored) for (const id of s.identifiers) byIdentifier.set(id, [...(byIdentifier.get(id) ?? []), s.rid]);
+  for (const s of stored)
+    for (const id of s.identifiers) byIdentifier.set(id, [...(byIdentifier.get(id) ?? []), s.rid]);
 
   const claimed = new Set<string>();
   // Keys first, for every record, so a record matched by key is never merged away by another's identifiers.
@@ -43,7 +44,9 @@ export function matchRecords<T extends Incoming>(stored: readonly Stored[], inco
     return rid;
   });
   const matches = incoming.map((next, i): Match<T> => {
-    const shared = [...new Set(next.identifiers.flatMap((id) => byIdentifier.get(id) ?? []))].filter((rid) => !claimed.has(rid));
+    const shared = [...new Set(next.identifiers.flatMap((id) => byIdentifier.get(id) ?? []))].filter(
+      (rid) => !claimed.has(rid),
+    );
     for (const rid of shared) claimed.add(rid);
     const own = keyed[i];
     if (own !== undefined) return { next, rid: own, merged: shared };

@@ -26,7 +26,10 @@ export function sameKind(declaredType: string, identifierType: string): boolean 
 }
 
 /** The declarations of each property (by its identifiers), in one query for all of them. */
-export async function declarationsOf(db: Queryable, properties: ReadonlyArray<{ identifiers: readonly Identifier[] }>): Promise<OperatorDeclaration[][]> {
+export async function declarationsOf(
+  db: Queryable,
+  properties: ReadonlyArray<{ identifiers: readonly Identifier[] }>,
+): Promise<OperatorDeclaration[][]> {
   const values = [...new Set(properties.flatMap((p) => p.identifiers.map((i) => i.value.toLowerCase())))];
   const rows = values.length === 0 ? [] : await sql.declarationsFor(db, values);
   const byValue = new Map<string, sql.DeclarationRow[]>();
@@ -38,10 +41,20 @@ export async function declarationsOf(db: Queryable, properties: ReadonlyArray<{ 
         if (!sameKind(row.property_type, i.type)) continue;
         // One per relationship: a brand may declare a property's site as owned and its app as
         // delegated, and either may be the one that confirms an agent.
-        found.set(`${row.operator_domain}\u0000${row.brand_id}\u0000${row.relationship}`, { operator_domain: row.operator_domain, brand_id: row.brand_id, relationship: row.relationship, agents: [...row.agents].sort() });
+        found.set(`${row.operator_domain}\u0000${row.brand_id}\u0000${row.relationship}`, {
+          operator_domain: row.operator_domain,
+          brand_id: row.brand_id,
+          relationship: row.relationship,
+          agents: [...row.agents].sort(),
+        });
       }
     }
-    return [...found.values()].sort((a, b) => compare(a.operator_domain, b.operator_domain) || compare(a.brand_id, b.brand_id) || compare(a.relationship, b.relationship));
+    return [...found.values()].sort(
+      (a, b) =>
+        compare(a.operator_domain, b.operator_domain) ||
+        compare(a.brand_id, b.brand_id) ||
+        compare(a.relationship, b.relationship),
+    );
   });
 }
 

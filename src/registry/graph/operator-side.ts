@@ -14,7 +14,13 @@ export interface DeclaredAgent {
  * and whether it declares anything at all (agents or properties), so "never seen" and "seen,
  * lists no agent" stay apart.
  */
-export async function operatorSide(db: Queryable, domain: string): Promise<{ known: boolean; agents: DeclaredAgent[] }> {
+export async function operatorSide(
+  db: Queryable,
+  domain: string,
+): Promise<{ known: boolean; agents: DeclaredAgent[] }> {
   const [agents, properties] = await Promise.all([sql.operatorAgents(db, domain), sql.operatorProperties(db, domain)]);
-  return { known: agents.length > 0 || properties.length > 0, agents: agents.map((a) => ({ agent_id: a.agent_id, agent_type: a.agent_type, url: a.url_canonical })) };
+  return {
+    known: agents.length > 0 || properties.length > 0,
+    agents: agents.map((a) => ({ agent_id: a.agent_id, agent_type: a.agent_type, url: a.url_canonical })),
+  };
 }

@@ -99,7 +99,9 @@ export function projectAdagents(publisherDomain: string, documentUrl: string, do
     publisher_domain: publisherDomain,
     document_url: documentUrl,
     manager_domain: manager === publisherDomain ? null : manager,
-    document_hash: createHash('sha256').update(canonicalize(document) ?? '').digest('hex'),
+    document_hash: createHash('sha256')
+      .update(canonicalize(document) ?? '')
+      .digest('hex'),
     contact: isRecord(document['contact']) ? document['contact'] : null,
     properties: [...properties.values()],
     collections: collectionsOf(document),
@@ -108,7 +110,8 @@ export function projectAdagents(publisherDomain: string, documentUrl: string, do
 }
 
 function scopesOf(entry: Json, type: string, publisher: string, properties: Map<string, ProjectedProperty>): Scope[] {
-  const own = (kind: ScopeKind, values: unknown) => strings(values).map((value) => ({ target_publisher: publisher, kind, value }));
+  const own = (kind: ScopeKind, values: unknown) =>
+    strings(values).map((value) => ({ target_publisher: publisher, kind, value }));
   switch (type) {
     case 'property_ids':
       return own('property_id', entry['property_ids']);
@@ -120,12 +123,22 @@ function scopesOf(entry: Json, type: string, publisher: string, properties: Map<
       return own('signal_tag', entry['signal_tags']);
     case 'inline_properties':
       // Inline properties are the publisher's too: they join its catalog, and the grant names them.
-      return records(entry['properties']).map((raw) => ({ target_publisher: publisher, kind: 'rid' as const, value: addProperty(properties, raw, publisher).key }));
+      return records(entry['properties']).map((raw) => ({
+        target_publisher: publisher,
+        kind: 'rid' as const,
+        value: addProperty(properties, raw, publisher).key,
+      }));
     case 'publisher_properties':
       return records(entry['publisher_properties']).flatMap((selector): Scope[] => {
         const target = String(selector['publisher_domain']);
-        if (selector['selection_type'] === 'by_id') return strings(selector['property_ids']).map((value) => ({ target_publisher: target, kind: 'property_id', value }));
-        if (selector['selection_type'] === 'by_tag') return strings(selector['property_tags']).map((value) => ({ target_publisher: target, kind: 'tag', value }));
+        if (selector['selection_type'] === 'by_id')
+          return strings(selector['property_ids']).map((value) => ({
+            target_publisher: target,
+            kind: 'property_id',
+            value,
+          }));
+        if (selector['selection_type'] === 'by_tag')
+          return strings(selector['property_tags']).map((value) => ({ target_publisher: target, kind: 'tag', value }));
         return [{ target_publisher: target, kind: 'all', value: '' }];
       });
     default:
@@ -135,7 +148,9 @@ function scopesOf(entry: Json, type: string, publisher: string, properties: Map<
 
 /** Adds a declared property (first declaration of a key wins) and returns the one kept. */
 function addProperty(properties: Map<string, ProjectedProperty>, raw: Json, publisher: string): ProjectedProperty {
-  const identifiers = records(raw['identifiers']).map((i) => normalizeIdentifier(String(i['type']), String(i['value'])));
+  const identifiers = records(raw['identifiers']).map((i) =>
+    normalizeIdentifier(String(i['type']), String(i['value'])),
+  );
   const propertyId = typeof raw['property_id'] === 'string' ? raw['property_id'] : null;
   const first = identifiers[0];
   const key = propertyId ?? (first ? `${first.type}:${first.value}` : `name:${String(raw['name'])}`);
@@ -148,7 +163,10 @@ function addProperty(properties: Map<string, ProjectedProperty>, raw: Json, publ
     name: String(raw['name']),
     identifiers,
     tags: [...new Set(strings(raw['tags']))],
-    property: { ...raw, publisher_domain: typeof raw['publisher_domain'] === 'string' ? raw['publisher_domain'] : publisher },
+    property: {
+      ...raw,
+      publisher_domain: typeof raw['publisher_domain'] === 'string' ? raw['publisher_domain'] : publisher,
+    },
   };
   properties.set(key, projected);
   return projected;
@@ -169,7 +187,11 @@ function collectionsOf(document: Json): ProjectedCollection[] {
       name: String(raw['name']),
       kind: typeof raw['kind'] === 'string' ? raw['kind'] : null,
       identifiers: records(raw['distribution']).flatMap((d) =>
-        records(d['identifiers']).map((i) => ({ publisher_domain: String(d['publisher_domain']).toLowerCase(), type: String(i['type']), value: String(i['value']) })),
+        records(d['identifiers']).map((i) => ({
+          publisher_domain: String(d['publisher_domain']).toLowerCase(),
+          type: String(i['type']),
+          value: String(i['value']),
+        })),
       ),
       collection: raw,
     });

@@ -38,8 +38,17 @@ export function projectBrandJson(domain: string, document: Json): BrandJsonProje
       });
     }
     // Once each: a site listed twice (in two cases, say) is one alias, not two rows for one domain.
-    const websites = [...new Set(owned.filter((p) => p['type'] === 'website' && (p['relationship'] ?? 'owned') === 'owned').map((p) => String(p['identifier']).toLowerCase()))];
-    const own = hostOf(brand['url']) ?? websites[0] ?? (declared.length === 1 || brand['keller_type'] === 'master' ? houseDomain : undefined);
+    const websites = [
+      ...new Set(
+        owned
+          .filter((p) => p['type'] === 'website' && (p['relationship'] ?? 'owned') === 'owned')
+          .map((p) => String(p['identifier']).toLowerCase()),
+      ),
+    ];
+    const own =
+      hostOf(brand['url']) ??
+      websites[0] ??
+      (declared.length === 1 || brand['keller_type'] === 'master' ? houseDomain : undefined);
     // A brand with no domain of its own cannot be resolved; the first brand to claim a domain keeps it.
     if (own === undefined || claimed.has(own)) continue;
     claimed.add(own);
@@ -56,9 +65,22 @@ export function projectBrandJson(domain: string, document: Json): BrandJsonProje
     });
   }
   if (!claimed.has(houseDomain)) {
-    brands.push({ domain: houseDomain, brand_name: String(house['name']), brand_key: null, keller_type: 'master', house_domain: houseDomain, manifest: { name: String(house['name']) }, aliases: [] });
+    brands.push({
+      domain: houseDomain,
+      brand_name: String(house['name']),
+      brand_key: null,
+      keller_type: 'master',
+      house_domain: houseDomain,
+      manifest: { name: String(house['name']) },
+      aliases: [],
+    });
   }
-  return { operator_domain: houseDomain, brands, agents: agentsOf(house['agents']), properties: uniqueProperties(properties) };
+  return {
+    operator_domain: houseDomain,
+    brands,
+    agents: agentsOf(house['agents']),
+    properties: uniqueProperties(properties),
+  };
 }
 
 function agentsOf(value: unknown): OperatorAgent[] {
@@ -68,12 +90,23 @@ function agentsOf(value: unknown): OperatorAgent[] {
     if (seen.has(id)) return [];
     seen.add(id);
     const url = String(entry['url']);
-    return [{ agent_id: id, agent_type: String(entry['type']), url, url_canonical: canonicalAgentUrl(url) ?? url, jwks_uri: typeof entry['jwks_uri'] === 'string' ? entry['jwks_uri'] : null, entry }];
+    return [
+      {
+        agent_id: id,
+        agent_type: String(entry['type']),
+        url,
+        url_canonical: canonicalAgentUrl(url) ?? url,
+        jwks_uri: typeof entry['jwks_uri'] === 'string' ? entry['jwks_uri'] : null,
+        entry,
+      },
+    ];
   });
 }
 
 function uniqueProperties(properties: OperatorProperty[]): OperatorProperty[] {
-  return [...new Map(properties.map((p) => [`${p.brand_id}\u0000${p.property_type}\u0000${p.identifier}`, p])).values()];
+  return [
+    ...new Map(properties.map((p) => [`${p.brand_id}\u0000${p.property_type}\u0000${p.identifier}`, p])).values(),
+  ];
 }
 
 /** The brand identity fields resolve and the registry show; the rest stays in the stored document. */
@@ -98,7 +131,11 @@ const hex = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
 function colorsOf(palette: unknown): Array<{ hex: string; type: string }> {
   if (!isRecord(palette)) return [];
   return Object.entries(palette)
-    .flatMap(([role, value]) => (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string' && hex.test(v)).map((v) => ({ hex: v, type: role })))
+    .flatMap(([role, value]) =>
+      (Array.isArray(value) ? value : [value])
+        .filter((v): v is string => typeof v === 'string' && hex.test(v))
+        .map((v) => ({ hex: v, type: role })),
+    )
     .slice(0, 50);
 }
 

@@ -16,10 +16,15 @@ export interface PublisherRow {
   crawled_at: Date;
 }
 
-const PUBLISHER = 'domain, status, document_url, manager_domain, document_hash, stale_reason, discovered_at, crawled_at';
+const PUBLISHER =
+  'domain, status, document_url, manager_domain, document_hash, stale_reason, discovered_at, crawled_at';
 
 /** Creates the publisher if it is new (true then), so the caller can lock it either way. */
-export async function ensurePublisher(tx: Queryable, p: { domain: string; document_url: string; manager_domain: string | null; document_hash: string }, now: Date): Promise<boolean> {
+export async function ensurePublisher(
+  tx: Queryable,
+  p: { domain: string; document_url: string; manager_domain: string | null; document_hash: string },
+  now: Date,
+): Promise<boolean> {
   const rows = await tx.query(
     `insert into publishers (domain, status, document_url, manager_domain, document_hash, discovered_at, crawled_at)
      values ($1, 'active', $2, $3, $4, $5, $5) on conflict (domain) do nothing returning domain`,
@@ -30,7 +35,9 @@ export async function ensurePublisher(tx: Queryable, p: { domain: string; docume
 
 /** Serializes crawls of one publisher: whoever holds this lock compares against what the other wrote. */
 export async function lockPublisher(tx: Queryable, domain: string): Promise<PublisherRow | undefined> {
-  const [row] = await tx.query<PublisherRow>(`select ${PUBLISHER} from publishers where domain = $1 for update`, [domain]);
+  const [row] = await tx.query<PublisherRow>(`select ${PUBLISHER} from publishers where domain = $1 for update`, [
+    domain,
+  ]);
   return row;
 }
 
@@ -39,7 +46,11 @@ export async function publisher(db: Queryable, domain: string): Promise<Publishe
   return row;
 }
 
-export async function updatePublisher(tx: Queryable, p: { domain: string; document_url: string; manager_domain: string | null; document_hash: string }, now: Date): Promise<void> {
+export async function updatePublisher(
+  tx: Queryable,
+  p: { domain: string; document_url: string; manager_domain: string | null; document_hash: string },
+  now: Date,
+): Promise<void> {
   await tx.query(
     `update publishers set status = 'active', stale_reason = null, document_url = $2, manager_domain = $3, document_hash = $4, crawled_at = $5 where domain = $1`,
     [p.domain, p.document_url, p.manager_domain, p.document_hash, now],
@@ -49,11 +60,18 @@ export async function updatePublisher(tx: Queryable, p: { domain: string; docume
 /** An unchanged re-crawl: only the times move. */
 export async function touchPublisher(tx: Queryable, domain: string, now: Date): Promise<void> {
   await tx.query(`update publishers set crawled_at = $2 where domain = $1`, [domain, now]);
-  await tx.query(`update catalog_properties set last_resolved_at = $2 where publisher_domain = $1 and status = 'active'`, [domain, now]);
+  await tx.query(
+    `update catalog_properties set last_resolved_at = $2 where publisher_domain = $1 and status = 'active'`,
+    [domain, now],
+  );
 }
 
 export async function markPublisherStale(tx: Queryable, domain: string, reason: string, now: Date): Promise<void> {
-  await tx.query(`update publishers set status = 'stale', stale_reason = $2, crawled_at = $3 where domain = $1`, [domain, reason, now]);
+  await tx.query(`update publishers set status = 'stale', stale_reason = $2, crawled_at = $3 where domain = $1`, [
+    domain,
+    reason,
+    now,
+  ]);
 }
 
 export interface CatalogPropertyRow extends PropertyWrite {
@@ -69,7 +87,10 @@ const PROPERTY = `p.property_rid, p.publisher_domain, p.property_key, p.property
   p.status, p.stale_reason, p.last_resolved_at`;
 
 export async function propertiesOf(db: Queryable, domain: string): Promise<CatalogPropertyRow[]> {
-  return db.query<CatalogPropertyRow>(`select ${PROPERTY} from catalog_properties p where p.publisher_domain = $1 order by p.property_key`, [domain]);
+  return db.query<CatalogPropertyRow>(
+    `select ${PROPERTY} from catalog_properties p where p.publisher_domain = $1 order by p.property_key`,
+    [domain],
+  );
 }
 
 export interface PropertyWrite {
@@ -97,7 +118,9 @@ export async function upsertProperties(tx: Queryable, domain: string, rows: Prop
   );
   const rids = rows.map((r) => r.property_rid);
   await tx.query(`delete from property_identifiers where property_rid = any($1::uuid[])`, [rids]);
-  const identifiers = rows.flatMap((r) => r.identifiers.map((i) => ({ rid: r.property_rid, type: i.type, value: i.value })));
+  const identifiers = rows.flatMap((r) =>
+    r.identifiers.map((i) => ({ rid: r.property_rid, type: i.type, value: i.value })),
+  );
   if (identifiers.length === 0) return;
   await tx.query(
     `insert into property_identifiers (identifier_type, identifier_value, property_rid)
@@ -108,19 +131,31 @@ export async function upsertProperties(tx: Queryable, domain: string, rows: Prop
 
 export async function markPropertiesStale(tx: Queryable, rids: string[], reason: string): Promise<void> {
   if (rids.length === 0) return;
-  await tx.query(`update catalog_properties set status = 'stale', stale_reason = $2 where property_rid = any($1::uuid[])`, [rids, reason]);
+  await tx.query(
+    `update catalog_properties set status = 'stale', stale_reason = $2 where property_rid = any($1::uuid[])`,
+    [rids, reason],
+  );
 }
 
 export async function touchProperties(tx: Queryable, rids: string[], now: Date): Promise<void> {
   if (rids.length === 0) return;
-  await tx.query(`update catalog_properties set last_resolved_at = $2 where property_rid = any($1::uuid[])`, [rids, now]);
+  await tx.query(`update catalog_properties set last_resolved_at = $2 where property_rid = any($1::uuid[])`, [
+    rids,
+    now,
+  ]);
 }
 
 /** Retires `alias` records in favour of `canonical`; earlier aliases of them follow. */
-export async function mergeProperties(tx: Queryable, merges: Array<{ alias: string; canonical: string }>): Promise<void> {
+export async function mergeProperties(
+  tx: Queryable,
+  merges: Array<{ alias: string; canonical: string }>,
+): Promise<void> {
   if (merges.length === 0) return;
   const payload = JSON.stringify(merges);
-  await tx.query(`delete from catalog_properties where property_rid in (select x.alias from jsonb_to_recordset($1::jsonb) as x(alias uuid))`, [payload]);
+  await tx.query(
+    `delete from catalog_properties where property_rid in (select x.alias from jsonb_to_recordset($1::jsonb) as x(alias uuid))`,
+    [payload],
+  );
   await tx.query(
     `update property_aliases a set canonical_rid = x.canonical from jsonb_to_recordset($1::jsonb) as x(alias uuid, canonical uuid) where a.canonical_rid = x.alias`,
     [payload],
@@ -146,10 +181,17 @@ export interface CollectionRow {
 const COLLECTION = 'collection_rid, publisher_domain, collection_id, name, kind, identifiers, collection, status';
 
 export async function collectionsOf(db: Queryable, domain: string): Promise<CollectionRow[]> {
-  return db.query<CollectionRow>(`select ${COLLECTION} from catalog_collections where publisher_domain = $1 order by collection_id`, [domain]);
+  return db.query<CollectionRow>(
+    `select ${COLLECTION} from catalog_collections where publisher_domain = $1 order by collection_id`,
+    [domain],
+  );
 }
 
-export async function upsertCollections(tx: Queryable, domain: string, rows: Array<Omit<CollectionRow, 'publisher_domain' | 'status'>>): Promise<void> {
+export async function upsertCollections(
+  tx: Queryable,
+  domain: string,
+  rows: Array<Omit<CollectionRow, 'publisher_domain' | 'status'>>,
+): Promise<void> {
   if (rows.length === 0) return;
   await tx.query(
     `insert into catalog_collections (collection_rid, publisher_domain, collection_id, name, kind, identifiers, collection, status)
@@ -201,7 +243,12 @@ export async function authorizationsOf(db: Queryable, domain: string): Promise<A
 export type AuthorizationWrite = Omit<AuthorizationRow, 'publisher_domain' | 'created_at' | 'updated_at'>;
 
 /** Inserts or rewrites authorizations with their scopes. */
-export async function upsertAuthorizations(tx: Queryable, domain: string, rows: AuthorizationWrite[], now: Date): Promise<void> {
+export async function upsertAuthorizations(
+  tx: Queryable,
+  domain: string,
+  rows: AuthorizationWrite[],
+  now: Date,
+): Promise<void> {
   if (rows.length === 0) return;
   await tx.query(
     `insert into authorizations (id, publisher_domain, auth_key, agent_url, agent_url_canonical, authorization_type, authorized_for, delegation_type, entry, created_at, updated_at)
@@ -229,7 +276,12 @@ export async function deleteAuthorizations(tx: Queryable, ids: string[]): Promis
 }
 
 /** Records agent URLs first seen now; returns those that were new, whoever else is crawling. */
-export async function discoverAgents(tx: Queryable, agents: Array<{ canonical: string; url: string }>, publisherDomain: string, now: Date): Promise<string[]> {
+export async function discoverAgents(
+  tx: Queryable,
+  agents: Array<{ canonical: string; url: string }>,
+  publisherDomain: string,
+  now: Date,
+): Promise<string[]> {
   if (agents.length === 0) return [];
   const rows = await tx.query<{ agent_url_canonical: string }>(
     `insert into discovered_agents (agent_url_canonical, agent_url, first_publisher, discovered_at)
@@ -258,7 +310,12 @@ export interface OperatorProperty {
 }
 
 /** The operator's brand.json is the whole truth about its side: its rows are replaced together. */
-export async function replaceOperator(tx: Queryable, operator: string, agents: OperatorAgent[], properties: OperatorProperty[]): Promise<void> {
+export async function replaceOperator(
+  tx: Queryable,
+  operator: string,
+  agents: OperatorAgent[],
+  properties: OperatorProperty[],
+): Promise<void> {
   await tx.query(`delete from operator_agents where operator_domain = $1`, [operator]);
   await tx.query(`delete from operator_properties where operator_domain = $1`, [operator]);
   if (agents.length > 0) {
@@ -312,7 +369,10 @@ export async function propertiesWithValues(db: Queryable, values: string[]): Pro
 }
 
 export async function operatorAgents(db: Queryable, operator: string): Promise<OperatorAgent[]> {
-  return db.query<OperatorAgent>(`select agent_id, agent_type, url, url_canonical, jwks_uri, entry from operator_agents where operator_domain = $1 order by agent_id`, [operator]);
+  return db.query<OperatorAgent>(
+    `select agent_id, agent_type, url, url_canonical, jwks_uri, entry from operator_agents where operator_domain = $1 order by agent_id`,
+    [operator],
+  );
 }
 
 export async function operatorProperties(db: Queryable, operator: string): Promise<OperatorProperty[]> {
@@ -323,7 +383,11 @@ export async function operatorProperties(db: Queryable, operator: string): Promi
 }
 
 /** Agents authorized for an identifier (type, value), through any scope that reaches its property. */
-export async function agentsForIdentifier(db: Queryable, type: string, value: string): Promise<Array<{ agent_url: string; publisher_domain: string; property_rid: string; authorization_id: string }>> {
+export async function agentsForIdentifier(
+  db: Queryable,
+  type: string,
+  value: string,
+): Promise<Array<{ agent_url: string; publisher_domain: string; property_rid: string; authorization_id: string }>> {
   return db.query(
     `select distinct a.agent_url, a.publisher_domain, p.property_rid, a.id as authorization_id
      from property_identifiers i
@@ -339,7 +403,10 @@ export async function agentsForIdentifier(db: Queryable, type: string, value: st
 }
 
 /** Properties an agent is authorized for, across every publisher that names it. */
-export async function propertiesForAgent(db: Queryable, canonicalUrl: string): Promise<Array<{ property_rid: string; publisher_domain: string; name: string; authorization_id: string }>> {
+export async function propertiesForAgent(
+  db: Queryable,
+  canonicalUrl: string,
+): Promise<Array<{ property_rid: string; publisher_domain: string; name: string; authorization_id: string }>> {
   return db.query(
     `select distinct p.property_rid, p.publisher_domain, p.name, a.id as authorization_id
      from authorizations a
@@ -354,15 +421,33 @@ export async function propertiesForAgent(db: Queryable, canonicalUrl: string): P
 }
 
 /** Keyset pages of the graph for the feed snapshot, each in its key's order. */
-export async function propertiesPage(db: Queryable, after: string | undefined, limit: number): Promise<CatalogPropertyRow[]> {
-  return db.query<CatalogPropertyRow>(`select ${PROPERTY} from catalog_properties p where ($1::uuid is null or p.property_rid > $1) order by p.property_rid limit $2`, [after ?? null, limit]);
+export async function propertiesPage(
+  db: Queryable,
+  after: string | undefined,
+  limit: number,
+): Promise<CatalogPropertyRow[]> {
+  return db.query<CatalogPropertyRow>(
+    `select ${PROPERTY} from catalog_properties p where ($1::uuid is null or p.property_rid > $1) order by p.property_rid limit $2`,
+    [after ?? null, limit],
+  );
 }
 
-export async function collectionsPage(db: Queryable, after: string | undefined, limit: number): Promise<CollectionRow[]> {
-  return db.query<CollectionRow>(`select ${COLLECTION} from catalog_collections where ($1::uuid is null or collection_rid > $1) order by collection_rid limit $2`, [after ?? null, limit]);
+export async function collectionsPage(
+  db: Queryable,
+  after: string | undefined,
+  limit: number,
+): Promise<CollectionRow[]> {
+  return db.query<CollectionRow>(
+    `select ${COLLECTION} from catalog_collections where ($1::uuid is null or collection_rid > $1) order by collection_rid limit $2`,
+    [after ?? null, limit],
+  );
 }
 
-export async function authorizationsPage(db: Queryable, after: string | undefined, limit: number): Promise<AuthorizationRow[]> {
+export async function authorizationsPage(
+  db: Queryable,
+  after: string | undefined,
+  limit: number,
+): Promise<AuthorizationRow[]> {
   return db.query<AuthorizationRow>(
     `select ${AUTHORIZATION} from authorizations a where ($1::uuid is null or a.id > $1) order by a.id limit $2`,
     [after ?? null, limit],
@@ -370,5 +455,8 @@ export async function authorizationsPage(db: Queryable, after: string | undefine
 }
 
 export async function publishersPage(db: Queryable, after: string | undefined, limit: number): Promise<PublisherRow[]> {
-  return db.query<PublisherRow>(`select ${PUBLISHER} from publishers where ($1::text is null or domain > $1) order by domain limit $2`, [after ?? null, limit]);
+  return db.query<PublisherRow>(
+    `select ${PUBLISHER} from publishers where ($1::text is null or domain > $1) order by domain limit $2`,
+    [after ?? null, limit],
+  );
 }

@@ -20,7 +20,11 @@ const OK: HomographVerdict = { verdict: 'ok' };
  *    (`registered_brand` / `registered_property`, similar_to that domain);
  * 6. otherwise ok.
  */
-export async function checkHomograph(db: Queryable, denyList: DenyList, asciiDomain: string): Promise<HomographVerdict> {
+export async function checkHomograph(
+  db: Queryable,
+  denyList: DenyList,
+  asciiDomain: string,
+): Promise<HomographVerdict> {
   const denied = matchDenyList(denyList, asciiDomain);
   if (denied?.own) return OK;
   const { registered, approved } = await sql.standing(db, asciiDomain);
@@ -28,6 +32,11 @@ export async function checkHomograph(db: Queryable, denyList: DenyList, asciiDom
   if (denied) return { verdict: 'review', reason: 'deny_list', similar_to: denied.brand.name };
   if (registered) return OK;
   const [hit] = await sql.lookalikes(db, domainSkeleton(asciiDomain), asciiDomain);
-  if (hit) return { verdict: 'review', reason: hit.kind === 'brand' ? 'registered_brand' : 'registered_property', similar_to: hit.domain };
+  if (hit)
+    return {
+      verdict: 'review',
+      reason: hit.kind === 'brand' ? 'registered_brand' : 'registered_property',
+      similar_to: hit.domain,
+    };
   return OK;
 }

@@ -67,7 +67,8 @@ export function brandDenyListOf(config: DenyListSetting): DenyList {
   const list = loaded.get(config);
   if (list) return list;
   // Screening without the operator's list would let look-alikes through unnoticed.
-  if (config.brandDenyListPath !== undefined) throw new Error('AP_BRAND_DENY_LIST was never read: register the homographs plugin before serving saves');
+  if (config.brandDenyListPath !== undefined)
+    throw new Error('AP_BRAND_DENY_LIST was never read: register the homographs plugin before serving saves');
   return emptyDenyList;
 }
 
@@ -82,26 +83,36 @@ export function readDenyList(path: string): DenyList {
   return parseDenyList(text, { format: extname(path).toLowerCase() === '.json' ? 'json' : 'yaml', origin: path });
 }
 
-export function parseDenyList(text: string, { format, origin = 'the deny list' }: { format: 'json' | 'yaml'; origin?: string }): DenyList {
+export function parseDenyList(
+  text: string,
+  { format, origin = 'the deny list' }: { format: 'json' | 'yaml'; origin?: string },
+): DenyList {
   let data: unknown;
   try {
     data = format === 'json' ? JSON.parse(text) : parseYaml(text);
   } catch (err) {
-    throw new DenyListError(`${origin} is not valid ${format === 'json' ? 'JSON' : 'YAML'}: ${(err as Error).message.split('\n')[0]}`);
+    throw new DenyListError(
+      `${origin} is not valid ${format === 'json' ? 'JSON' : 'YAML'}: ${(err as Error).message.split('\n')[0]}`,
+    );
   }
-  if (!Array.isArray(data)) throw new DenyListError(`${origin} must be a list of brands, like [{"name": "paypal", "domains": ["paypal.com"]}]`);
+  if (!Array.isArray(data))
+    throw new DenyListError(`${origin} must be a list of brands, like [{"name": "paypal", "domains": ["paypal.com"]}]`);
   const brands = data.map((entry, i) => brandAt(entry, `${origin}: brand ${i + 1}`));
   return index(brands);
 }
 
 function brandAt(entry: unknown, where: string): DeniedBrand {
-  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw new DenyListError(`${where} must be an object with "name" and "domains"`);
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry))
+    throw new DenyListError(`${where} must be an object with "name" and "domains"`);
   const fields = entry as Record<string, unknown>;
   const unknown = Object.keys(fields).filter((k) => k !== 'name' && k !== 'domains');
-  if (unknown.length > 0) throw new DenyListError(`${where} has unknown field "${unknown[0]}" (allowed: name, domains)`);
+  if (unknown.length > 0)
+    throw new DenyListError(`${where} has unknown field "${unknown[0]}" (allowed: name, domains)`);
   const { name, domains = [] } = fields;
-  if (typeof name !== 'string' || nameKey(name) === '') throw new DenyListError(`${where} needs a "name" with letters or digits`);
-  if (!Array.isArray(domains) || domains.some((d) => typeof d !== 'string')) throw new DenyListError(`${where} ("${name}"): "domains" must be a list of domain names`);
+  if (typeof name !== 'string' || nameKey(name) === '')
+    throw new DenyListError(`${where} needs a "name" with letters or digits`);
+  if (!Array.isArray(domains) || domains.some((d) => typeof d !== 'string'))
+    throw new DenyListError(`${where} ("${name}"): "domains" must be a list of domain names`);
   const normalized = (domains as string[]).map((d) => {
     try {
       return normalizeDomain(d);
@@ -145,10 +156,14 @@ export type DenyListMatch = { own: true; brand: DeniedBrand } | { own: false; br
  */
 export function matchDenyList(list: DenyList, asciiDomain: string): DenyListMatch | undefined {
   if (list.brands.length === 0) return undefined;
-  const candidates = new Set([...(list.byLabel.get(labelSkeleton(registrableLabel(asciiDomain))) ?? []), ...(list.byDomain.get(domainSkeleton(asciiDomain)) ?? [])]);
+  const candidates = new Set([
+    ...(list.byLabel.get(labelSkeleton(registrableLabel(asciiDomain))) ?? []),
+    ...(list.byDomain.get(domainSkeleton(asciiDomain)) ?? []),
+  ]);
   if (candidates.size === 0) return undefined;
   for (const brand of candidates) {
-    if (brand.domains.some((own) => asciiDomain === own || asciiDomain.endsWith(`.${own}`))) return { own: true, brand };
+    if (brand.domains.some((own) => asciiDomain === own || asciiDomain.endsWith(`.${own}`)))
+      return { own: true, brand };
   }
   return { own: false, brand: candidates.values().next().value! };
 }

@@ -3,10 +3,16 @@ import { Type } from 'typebox';
 const Kind = Type.Union([Type.Literal('brand'), Type.Literal('property')], { description: 'Which save was held.' });
 const Status = Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected')]);
 /** Why a domain looks suspicious. */
-export const Reason = Type.Union([Type.Literal('deny_list'), Type.Literal('registered_brand'), Type.Literal('registered_property')], {
-  description: '`deny_list`: looks like a brand on the operator’s deny list; `registered_brand` / `registered_property`: looks like a domain already registered.',
+export const Reason = Type.Union(
+  [Type.Literal('deny_list'), Type.Literal('registered_brand'), Type.Literal('registered_property')],
+  {
+    description:
+      '`deny_list`: looks like a brand on the operator’s deny list; `registered_brand` / `registered_property`: looks like a domain already registered.',
+  },
+);
+export const SimilarTo = Type.String({
+  description: 'What the domain looks like: the deny-listed brand’s name, or the registered domain.',
 });
-export const SimilarTo = Type.String({ description: 'What the domain looks like: the deny-listed brand’s name, or the registered domain.' });
 
 /**
  * The 202 answer of a save held for review. Save routes list it as `202: HeldForReview` in their
@@ -21,7 +27,10 @@ export const HeldForReview = Type.Object(
     similar_to: SimilarTo,
     message: Type.String(),
   },
-  { description: 'The domain looks like a protected brand or a registered domain (UTS #39 confusables): nothing was saved yet; a registry administrator approves (the save is then applied) or rejects it.' },
+  {
+    description:
+      'The domain looks like a protected brand or a registered domain (UTS #39 confusables): nothing was saved yet; a registry administrator approves (the save is then applied) or rejects it.',
+  },
 );
 
 export const HomographReview = Type.Object(
@@ -33,9 +42,13 @@ export const HomographReview = Type.Object(
     organization_id: Type.Union([Type.String(), Type.Null()], { description: 'The organization the save acted for.' }),
     submitted_by: Type.String({ description: 'Who sent the save.' }),
     source: Type.Union([Type.Literal('save'), Type.Literal('community_submission')], {
-      description: '`save`: a save held because its domain looks like another; `community_submission`: sent to the deprecated `POST /api/brands/discovered/community`, which always waits for a decision.',
+      description:
+        '`save`: a save held because its domain looks like another; `community_submission`: sent to the deprecated `POST /api/brands/discovered/community`, which always waits for a decision.',
     }),
-    reason: Type.Union([Reason, Type.Null()], { description: 'Why the domain looks suspicious; null for a community submission that looks like nothing registered or protected.' }),
+    reason: Type.Union([Reason, Type.Null()], {
+      description:
+        'Why the domain looks suspicious; null for a community submission that looks like nothing registered or protected.',
+    }),
     similar_to: Type.Union([SimilarTo, Type.Null()]),
     status: Status,
     decided_by: Type.Union([Type.String(), Type.Null()]),
@@ -43,11 +56,16 @@ export const HomographReview = Type.Object(
     note: Type.Union([Type.String(), Type.Null()], { description: 'The deciding administrator’s note.' }),
     created_at: Type.String({ format: 'date-time' }),
   },
-  { $id: 'HomographReview', description: 'A save held because its domain looks like another, or a community submission waiting for a decision.' },
+  {
+    $id: 'HomographReview',
+    description: 'A save held because its domain looks like another, or a community submission waiting for a decision.',
+  },
 );
 
 export const ReviewsQuery = Type.Object({
-  status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected')], { default: 'pending' })),
+  status: Type.Optional(
+    Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected')], { default: 'pending' }),
+  ),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 })),
 });
@@ -66,7 +84,9 @@ export const ReviewParams = Type.Object({ id: Type.String({ format: 'uuid', desc
 
 export const DecisionBody = Type.Object(
   {
-    decision: Type.Union([Type.Literal('approve'), Type.Literal('reject')], { description: '`approve` applies the held save; `reject` discards it.' }),
+    decision: Type.Union([Type.Literal('approve'), Type.Literal('reject')], {
+      description: '`approve` applies the held save; `reject` discards it.',
+    }),
     note: Type.Optional(Type.String({ maxLength: 2000, description: 'Kept with the decision.' })),
   },
   { additionalProperties: false },

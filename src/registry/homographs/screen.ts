@@ -8,8 +8,13 @@ import { holdIfAmbiguous, queueSubmission, type HeldForReviewBody, type Review, 
  * for review because the domain looks like a deny-listed brand or a registered entry. Only a
  * proven organization can fill the queue, so the proof is asked for before holding.
  */
-export function screenSave(ctx: Pick<AppContext, 'db' | 'config' | 'clock'>, submission: Submission): Promise<HeldForReviewBody | undefined> {
-  return holdIfAmbiguous(ctx.db, brandDenyListOf(ctx.config), submission, () => requireProof(ctx.db, ctx, submission.principal, submission.domain));
+export function screenSave(
+  ctx: Pick<AppContext, 'db' | 'config' | 'clock'>,
+  submission: Submission,
+): Promise<HeldForReviewBody | undefined> {
+  return holdIfAmbiguous(ctx.db, brandDenyListOf(ctx.config), submission, () =>
+    requireProof(ctx.db, ctx, submission.principal, submission.domain),
+  );
 }
 
 /**
@@ -17,7 +22,10 @@ export function screenSave(ctx: Pick<AppContext, 'db' | 'config' | 'clock'>, sub
  * with held saves, only an organization that proved the domain can fill the queue, and approval
  * saves as the submitter (who must still hold the proof then).
  */
-export async function submitForReview(ctx: Pick<AppContext, 'db' | 'config' | 'clock'>, submission: Submission): Promise<Review> {
+export async function submitForReview(
+  ctx: Pick<AppContext, 'db' | 'config' | 'clock'>,
+  submission: Submission,
+): Promise<Review> {
   await requireProof(ctx.db, ctx, submission.principal, submission.domain);
   return queueSubmission(ctx.db, brandDenyListOf(ctx.config), submission);
 }

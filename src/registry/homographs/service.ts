@@ -18,7 +18,11 @@ export async function recordSkeleton(tx: Queryable, domain: string): Promise<voi
 }
 
 export async function recordSkeletons(tx: Queryable, domains: readonly string[]): Promise<void> {
-  await sql.upsertSkeletons(tx, [...new Set(domains)].map((domain) => ({ domain, skeleton: domainSkeleton(domain) })), skeletonVersion());
+  await sql.upsertSkeletons(
+    tx,
+    [...new Set(domains)].map((domain) => ({ domain, skeleton: domainSkeleton(domain) })),
+    skeletonVersion(),
+  );
 }
 
 export interface BackfillResult {
@@ -40,7 +44,11 @@ export async function backfillSkeletons(db: Database, batchSize = 500): Promise<
   for (;;) {
     const domains = await sql.domainsWithoutSkeleton(db, version, batchSize);
     if (domains.length === 0) break;
-    await sql.upsertSkeletons(db, domains.map((domain) => ({ domain, skeleton: domainSkeleton(domain) })), version);
+    await sql.upsertSkeletons(
+      db,
+      domains.map((domain) => ({ domain, skeleton: domainSkeleton(domain) })),
+      version,
+    );
     written += domains.length;
     if (domains.length < batchSize) break;
   }
@@ -74,11 +82,19 @@ export async function holdForReview(tx: Queryable, input: HoldInput): Promise<Re
  */
 export async function queueSubmission(db: Queryable, denyList: DenyList, submission: Submission): Promise<Review> {
   const verdict = await checkHomograph(db, denyList, submission.domain);
-  const lookalike = verdict.verdict === 'review' ? { reason: verdict.reason, similar_to: verdict.similar_to } : { reason: null, similar_to: null };
+  const lookalike =
+    verdict.verdict === 'review'
+      ? { reason: verdict.reason, similar_to: verdict.similar_to }
+      : { reason: null, similar_to: null };
   return queue(db, submission, 'community_submission', lookalike);
 }
 
-async function queue(tx: Queryable, submission: Submission, source: ReviewSource, lookalike: Pick<ReviewRow, 'reason' | 'similar_to'>): Promise<Review> {
+async function queue(
+  tx: Queryable,
+  submission: Submission,
+  source: ReviewSource,
+  lookalike: Pick<ReviewRow, 'reason' | 'similar_to'>,
+): Promise<Review> {
   const row = await sql.insertReview(tx, {
     id: randomUUID(),
     kind: submission.kind,
@@ -103,8 +119,13 @@ export interface HeldForReviewBody {
   message: string;
 }
 
-export function heldForReview(review: Pick<Review, 'id' | 'domain'> & Pick<HoldInput, 'reason' | 'similar_to'>): HeldForReviewBody {
-  const what = review.reason === 'deny_list' ? `the protected brand "${review.similar_to}"` : `the registered domain ${review.similar_to}`;
+export function heldForReview(
+  review: Pick<Review, 'id' | 'domain'> & Pick<HoldInput, 'reason' | 'similar_to'>,
+): HeldForReviewBody {
+  const what =
+    review.reason === 'deny_list'
+      ? `the protected brand "${review.similar_to}"`
+      : `the registered domain ${review.similar_to}`;
   return {
     status: 'held_for_review',
     review_id: review.id,
@@ -170,7 +191,10 @@ function toReview(row: ReviewRow): Review {
   };
 }
 
-export async function listReviews(db: Queryable, filter: { status: ReviewStatus; limit: number; offset: number }): Promise<{ reviews: Review[]; total: number }> {
+export async function listReviews(
+  db: Queryable,
+  filter: { status: ReviewStatus; limit: number; offset: number },
+): Promise<{ reviews: Review[]; total: number }> {
   const { rows, total } = await sql.listReviews(db, filter);
   return { reviews: rows.map(toReview), total };
 }
@@ -212,13 +236,29 @@ export async function decideReview(
     const review = await sql.lockReview(tx, id);
     if (!review) throw new ApError('not_found', `No review ${id}.`);
     if (review.status !== 'pending') {
-      throw new ApError('conflict', `Review ${id} was already ${review.status} by ${review.decided_by} at ${review.decided_at?.toISOString()}.`);
+      throw new ApError(
+        'conflict',
+        `Review ${id} was already ${review.status} by ${review.decided_by} at ${review.decided_at?.toISOString()}.`,
+      );
     }
-    const row = await sql.recordDecision(tx, id, decision.decision === 'approve' ? 'approved' : 'rejected', decider.displayName, decision.note ?? null);
+    const row = await sql.recordDecision(
+      tx,
+      id,
+      decision.decision === 'approve' ? 'approved' : 'rejected',
+      decider.displayName,
+      decision.note ?? null,
+    );
     if (decision.decision === 'approve') {
       await appliers[review.kind](
         tx,
-        { review_id: review.id, kind: review.kind, domain: review.domain, payload: review.payload, organization_id: review.organization_id, submitter: review.submitter as unknown as Principal },
+        {
+          review_id: review.id,
+          kind: review.kind,
+          domain: review.domain,
+          payload: review.payload,
+          organization_id: review.organization_id,
+          submitter: review.submitter as unknown as Principal,
+        },
         decider,
       );
     }

@@ -77,7 +77,27 @@ function unicodeLabel(label: string): string {
  * Second-level labels under which country-code registries sell names (example.co.uk, example.com.au):
  * a heuristic instead of the whole Public Suffix List, which this project does not ship.
  */
-const SECOND_LEVEL = new Set(['ac', 'co', 'com', 'edu', 'gen', 'go', 'gob', 'gov', 'govt', 'int', 'ltd', 'mil', 'ne', 'net', 'nom', 'or', 'org', 'plc', 'sch']);
+const SECOND_LEVEL = new Set([
+  'ac',
+  'co',
+  'com',
+  'edu',
+  'gen',
+  'go',
+  'gob',
+  'gov',
+  'govt',
+  'int',
+  'ltd',
+  'mil',
+  'ne',
+  'net',
+  'nom',
+  'or',
+  'org',
+  'plc',
+  'sch',
+]);
 
 /**
  * The label a registrant chose: `paypal` in paypal.com, www.paypal.com and paypal.co.uk. The label

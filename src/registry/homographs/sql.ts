@@ -9,7 +9,11 @@ export type ReviewReason = 'deny_list' | 'registered_brand' | 'registered_proper
 export type ReviewSource = 'save' | 'community_submission';
 
 /** Keeps a domain's skeleton current (inside the save's transaction). */
-export async function upsertSkeletons(tx: Queryable, rows: Array<{ domain: string; skeleton: string }>, version: string): Promise<void> {
+export async function upsertSkeletons(
+  tx: Queryable,
+  rows: Array<{ domain: string; skeleton: string }>,
+  version: string,
+): Promise<void> {
   if (rows.length === 0) return;
   await tx.query(
     `insert into domain_skeletons (domain, skeleton, version)
@@ -106,7 +110,8 @@ export interface ReviewRow {
   created_at: Date;
 }
 
-const COLUMNS = 'r.id, r.kind, r.domain, r.payload, r.organization_id, r.submitted_by, r.submitter, r.source, r.reason, r.similar_to, r.status, r.decided_by, r.decided_at, r.note, r.created_at';
+const COLUMNS =
+  'r.id, r.kind, r.domain, r.payload, r.organization_id, r.submitted_by, r.submitter, r.source, r.reason, r.similar_to, r.status, r.decided_by, r.decided_at, r.note, r.created_at';
 
 export type NewReview = Omit<ReviewRow, 'status' | 'decided_by' | 'decided_at' | 'note' | 'created_at'>;
 
@@ -114,15 +119,32 @@ export async function insertReview(tx: Queryable, r: NewReview): Promise<ReviewR
   const [row] = await tx.query<ReviewRow>(
     `insert into homograph_reviews as r (id, kind, domain, payload, organization_id, submitted_by, submitter, source, reason, similar_to)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning ${COLUMNS}`,
-    [r.id, r.kind, r.domain, JSON.stringify(r.payload), r.organization_id, r.submitted_by, JSON.stringify(r.submitter), r.source, r.reason, r.similar_to],
+    [
+      r.id,
+      r.kind,
+      r.domain,
+      JSON.stringify(r.payload),
+      r.organization_id,
+      r.submitted_by,
+      JSON.stringify(r.submitter),
+      r.source,
+      r.reason,
+      r.similar_to,
+    ],
   );
   return row!;
 }
 
 /** Newest first; `id` breaks ties so pages never skip or repeat a row. */
-export async function listReviews(db: Queryable, f: { status: ReviewStatus; limit: number; offset: number }): Promise<{ rows: ReviewRow[]; total: number }> {
+export async function listReviews(
+  db: Queryable,
+  f: { status: ReviewStatus; limit: number; offset: number },
+): Promise<{ rows: ReviewRow[]; total: number }> {
   const [rows, counts] = await Promise.all([
-    db.query<ReviewRow>(`select ${COLUMNS} from homograph_reviews r where r.status = $1 order by r.created_at desc, r.id desc limit $2 offset $3`, [f.status, f.limit, f.offset]),
+    db.query<ReviewRow>(
+      `select ${COLUMNS} from homograph_reviews r where r.status = $1 order by r.created_at desc, r.id desc limit $2 offset $3`,
+      [f.status, f.limit, f.offset],
+    ),
     db.query<{ n: number }>(`select count(*)::int as n from homograph_reviews where status = $1`, [f.status]),
   ]);
   return { rows, total: counts[0]!.n };
@@ -130,11 +152,19 @@ export async function listReviews(db: Queryable, f: { status: ReviewStatus; limi
 
 /** Locks the review, so two decisions of it queue and the second sees the first. */
 export async function lockReview(tx: Queryable, id: string): Promise<ReviewRow | undefined> {
-  const [row] = await tx.query<ReviewRow>(`select ${COLUMNS} from homograph_reviews r where r.id = $1 for update`, [id]);
+  const [row] = await tx.query<ReviewRow>(`select ${COLUMNS} from homograph_reviews r where r.id = $1 for update`, [
+    id,
+  ]);
   return row;
 }
 
-export async function recordDecision(tx: Queryable, id: string, status: Exclude<ReviewStatus, 'pending'>, decidedBy: string, note: string | null): Promise<ReviewRow> {
+export async function recordDecision(
+  tx: Queryable,
+  id: string,
+  status: Exclude<ReviewStatus, 'pending'>,
+  decidedBy: string,
+  note: string | null,
+): Promise<ReviewRow> {
   const [row] = await tx.query<ReviewRow>(
     `update homograph_reviews r set status = $2, decided_by = $3, decided_at = now(), note = $4
      where r.id = $1 and r.status = 'pending' returning ${COLUMNS}`,

@@ -6,7 +6,12 @@ export interface AgentDomain {
   domain: string;
   status: 'active' | 'stale' | 'unknown';
   property_count: number;
-  authorizations: Array<{ authorization_id: string; source_domain: string; authorized_for: string | null; delegation_type: string | null }>;
+  authorizations: Array<{
+    authorization_id: string;
+    source_domain: string;
+    authorized_for: string | null;
+    delegation_type: string | null;
+  }>;
 }
 
 /** The lists of the index as it stands, so pages 2..n reuse page 1's work. */
@@ -18,14 +23,25 @@ export function agentDomains(index: AuthorizationIndex, agent: string): AgentDom
 }
 
 function domainsOf(index: AuthorizationIndex, agent: string): AgentDomain[] {
-  const targets = new Set(index.grantsOf(agent).flatMap((g) => g.scopes.filter((s) => s.kind !== 'signal_id' && s.kind !== 'signal_tag').map((s) => s.target_publisher)));
+  const targets = new Set(
+    index
+      .grantsOf(agent)
+      .flatMap((g) =>
+        g.scopes.filter((s) => s.kind !== 'signal_id' && s.kind !== 'signal_tag').map((s) => s.target_publisher),
+      ),
+  );
   return [...targets].sort().map((domain): AgentDomain => {
     const coverages = index.coveragesAt(domain, agent);
     return {
       domain,
       status: publisherStatus(index, domain),
       property_count: index.propertiesOfPublisher(domain).filter((p) => coverages.some((c) => covers(c, p))).length,
-      authorizations: coverages.map(({ grant: g }) => ({ authorization_id: g.id, source_domain: g.source, authorized_for: g.authorizedFor, delegation_type: g.delegationType })),
+      authorizations: coverages.map(({ grant: g }) => ({
+        authorization_id: g.id,
+        source_domain: g.source,
+        authorized_for: g.authorizedFor,
+        delegation_type: g.delegationType,
+      })),
     };
   });
 }

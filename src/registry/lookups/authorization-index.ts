@@ -193,7 +193,9 @@ export class AuthorizationIndex {
       if (decision >= 0) return decision;
       // A domain that is itself a known publisher: its file is known and declares no such property.
       const isDomain = type === 'domain' || type === 'subdomain';
-      return isDomain && table.knownPublisher(normalized) >= 0 ? Outcome.PropertyNotFound : Outcome.PublisherFileUnknown;
+      return isDomain && table.knownPublisher(normalized) >= 0
+        ? Outcome.PropertyNotFound
+        : Outcome.PublisherFileUnknown;
     }
     const publisher = table.knownPublisher(ref.publisher_domain);
     if (publisher < 0) return Outcome.PublisherFileUnknown;
@@ -295,18 +297,38 @@ export class AuthorizationIndex {
   }
 
   /** A publisher's counts, without listing its properties. */
-  publisherCounts(domain: string): { properties: number; staleProperties: number; collections: number; authorizations: number; agents: number } {
+  publisherCounts(domain: string): {
+    properties: number;
+    staleProperties: number;
+    collections: number;
+    authorizations: number;
+    agents: number;
+  } {
     const node = this.nodes.get(domain);
     const declared = this.grantsBySource.get(domain);
     const agents = new Set<string>();
     for (const grant of declared ?? []) agents.add(grant.agent);
     let collections = 0;
     for (const c of node?.collections.values() ?? []) if (!c.removed) collections++;
-    return { properties: node?.properties.size ?? 0, staleProperties: node?.staleProperties ?? 0, collections, authorizations: declared?.size ?? 0, agents: agents.size };
+    return {
+      properties: node?.properties.size ?? 0,
+      staleProperties: node?.staleProperties ?? 0,
+      collections,
+      authorizations: declared?.size ?? 0,
+      agents: agents.size,
+    };
   }
 
   /** Registry-wide counts, kept as the index changes. */
-  totals(): { publishers: number; stalePublishers: number; properties: number; staleProperties: number; collections: number; authorizations: number; agents: number } {
+  totals(): {
+    publishers: number;
+    stalePublishers: number;
+    properties: number;
+    staleProperties: number;
+    collections: number;
+    authorizations: number;
+    agents: number;
+  } {
     return {
       publishers: this.filed.size,
       stalePublishers: this.tally.stalePublishers,
@@ -393,7 +415,8 @@ export class AuthorizationIndex {
       node.staleProperties--;
       this.tally.staleProperties--;
     }
-    if (old.propertyId !== null && node.byPropertyId.get(old.propertyId) === old) node.byPropertyId.delete(old.propertyId);
+    if (old.propertyId !== null && node.byPropertyId.get(old.propertyId) === old)
+      node.byPropertyId.delete(old.propertyId);
     this.prune(node);
   }
 
@@ -512,6 +535,14 @@ function compile(grant: IndexedGrant): Map<string, Coverage> {
   }
   const out = new Map<string, Coverage>();
   const set = (values: string[]) => (values.length > 0 ? new Set(values) : null);
-  for (const [target, t] of byTarget) out.set(target, { grant, delegationType: grant.delegationType, all: t.all, propertyIds: set(t.ids), tags: set(t.tags), rids: set(t.rids) });
+  for (const [target, t] of byTarget)
+    out.set(target, {
+      grant,
+      delegationType: grant.delegationType,
+      all: t.all,
+      propertyIds: set(t.ids),
+      tags: set(t.tags),
+      rids: set(t.rids),
+    });
   return out;
 }

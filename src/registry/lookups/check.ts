@@ -25,7 +25,6 @@ export interface Violation {
   message: string;
 }
 
-
 export interface CheckRequest {
   /** Canonical agent URL. */
   agent: string;
@@ -55,8 +54,14 @@ export interface Verdict {
 // we cannot vouch for (stale) outranks a definite refusal elsewhere, since it might authorize; and
 // among refusals the one that got furthest through the checks is told. Never the first found: the
 // index's order depends on the order it learnt things in, which differs between instances.
-const refusals: ViolationCode[] = ['relationship_mismatch', 'operator_not_declared', 'delegation_mismatch', 'agent_not_authorized'];
-const standing = (v: Verdict): number => (v.status === 'authorized' ? 0 : v.status === 'unknown' ? 1 : 2 + refusals.indexOf(v.violation!.code));
+const refusals: ViolationCode[] = [
+  'relationship_mismatch',
+  'operator_not_declared',
+  'delegation_mismatch',
+  'agent_not_authorized',
+];
+const standing = (v: Verdict): number =>
+  v.status === 'authorized' ? 0 : v.status === 'unknown' ? 1 : 2 + refusals.indexOf(v.violation!.code);
 
 /**
  * The check with its evidence: which property, grants and declarations, and why. The index decides
@@ -74,7 +79,10 @@ export function checkAuthorization(index: AuthorizationIndex, req: CheckRequest)
 }
 
 /** The answer alone, for a caller that needs no evidence: one of a few shared objects, so deciding allocates nothing. */
-export function authorizationStatus(index: AuthorizationIndex, req: CheckRequest): { status: CheckStatus; code?: ViolationCode } {
+export function authorizationStatus(
+  index: AuthorizationIndex,
+  req: CheckRequest,
+): { status: CheckStatus; code?: ViolationCode } {
   const outcome = index.decide(req.agent, req.property, req.delegation_type) % 16;
   if (outcome !== Outcome.Undecided) return answers[outcome]!;
   const { status, violation } = checkByRecords(index, req);
@@ -114,7 +122,11 @@ export function checkByRecords(index: AuthorizationIndex, req: CheckRequest): Ve
  * verdict over every catalog property any of them names, ranked as above; when none names one, the
  * first identifier's answer says so.
  */
-export function checkIdentifiers(index: AuthorizationIndex, req: Omit<CheckRequest, 'property'>, identifiers: readonly Identifier[]): Verdict {
+export function checkIdentifiers(
+  index: AuthorizationIndex,
+  req: Omit<CheckRequest, 'property'>,
+  identifiers: readonly Identifier[],
+): Verdict {
   let best: Verdict | undefined;
   for (const identifier of identifiers) {
     if (index.propertiesByIdentifier(identifier.type, identifier.value).length === 0) continue;
@@ -127,21 +139,47 @@ export function checkIdentifiers(index: AuthorizationIndex, req: Omit<CheckReque
 
 const isList = (x: unknown): x is readonly IndexedProperty[] => Array.isArray(x);
 
-function candidatesOf(index: AuthorizationIndex, ref: PropertyRef): readonly IndexedProperty[] | { status: CheckStatus; violation: Violation; publisher?: string } {
+function candidatesOf(
+  index: AuthorizationIndex,
+  ref: PropertyRef,
+): readonly IndexedProperty[] | { status: CheckStatus; violation: Violation; publisher?: string } {
   if ('identifier' in ref) {
     const { type, value } = ref.identifier;
     const found = index.propertiesByIdentifier(type, value);
     if (found.length > 0) return found;
     // A domain that is itself a known publisher: its file is known and declares no such property.
     if ((type === 'domain' || type === 'subdomain') && index.publisher(value.toLowerCase())) {
-      return { ...refused('unauthorized', 'property_not_found', `The adagents.json of ${value.toLowerCase()} declares no property with identifier ${type} ${value}.`), publisher: value.toLowerCase() };
+      return {
+        ...refused(
+          'unauthorized',
+          'property_not_found',
+          `The adagents.json of ${value.toLowerCase()} declares no property with identifier ${type} ${value}.`,
+        ),
+        publisher: value.toLowerCase(),
+      };
     }
-    return refused('unknown', 'publisher_file_unknown', `No adagents.json known to the registry declares a property with identifier ${type} ${value}.`);
+    return refused(
+      'unknown',
+      'publisher_file_unknown',
+      `No adagents.json known to the registry declares a property with identifier ${type} ${value}.`,
+    );
   }
   const publisher = index.publisher(ref.publisher_domain);
-  if (!publisher) return { ...refused('unknown', 'publisher_file_unknown', `The registry has no adagents.json for ${ref.publisher_domain}.`), publisher: ref.publisher_domain };
+  if (!publisher)
+    return {
+      ...refused('unknown', 'publisher_file_unknown', `The registry has no adagents.json for ${ref.publisher_domain}.`),
+      publisher: ref.publisher_domain,
+    };
   const property = index.propertyById(ref.publisher_domain, ref.property_id);
-  if (!property) return { ...refused('unauthorized', 'property_not_found', `The adagents.json of ${ref.publisher_domain} declares no property "${ref.property_id}".`), publisher: ref.publisher_domain };
+  if (!property)
+    return {
+      ...refused(
+        'unauthorized',
+        'property_not_found',
+        `The adagents.json of ${ref.publisher_domain} declares no property "${ref.property_id}".`,
+      ),
+      publisher: ref.publisher_domain,
+    };
   return [property];
 }
 
@@ -150,7 +188,11 @@ function refused(status: CheckStatus, code: ViolationCode, message: string) {
 }
 
 /** The check for one known catalog property (a product's selected properties are known already). */
-export function checkProperty(index: AuthorizationIndex, req: Omit<CheckRequest, 'property'>, property: IndexedProperty): Verdict {
+export function checkProperty(
+  index: AuthorizationIndex,
+  req: Omit<CheckRequest, 'property'>,
+  property: IndexedProperty,
+): Verdict {
   const covering = index.coveragesOf(req.agent, property);
   const grants = covering.map((c) => c.grant);
   const declarations = property.declarations;
@@ -158,24 +200,57 @@ export function checkProperty(index: AuthorizationIndex, req: Omit<CheckRequest,
   if (property.stale || index.publisherStale(property)) {
     const publisher = index.publisherOf(property);
     const reason = publisher?.stale && publisher.reason ? ` (${publisher.reason})` : '';
-    return { ...base, matching: [], status: 'unknown', violation: { code: 'property_stale', message: `Property ${label(property)} failed its last re-crawl${reason}; its authorizations cannot be vouched for.` } };
+    return {
+      ...base,
+      matching: [],
+      status: 'unknown',
+      violation: {
+        code: 'property_stale',
+        message: `Property ${label(property)} failed its last re-crawl${reason}; its authorizations cannot be vouched for.`,
+      },
+    };
   }
   if (covering.length === 0) {
-    return { ...base, matching: [], status: 'unauthorized', violation: { code: 'agent_not_authorized', message: `The adagents.json of ${property.publisher} does not authorize ${req.agent} for property ${label(property)}.` } };
+    return {
+      ...base,
+      matching: [],
+      status: 'unauthorized',
+      violation: {
+        code: 'agent_not_authorized',
+        message: `The adagents.json of ${property.publisher} does not authorize ${req.agent} for property ${label(property)}.`,
+      },
+    };
   }
   const claimed = req.delegation_type;
   const agreeing = claimed === undefined ? covering : covering.filter((c) => c.delegationType === claimed);
   const matching = agreeing === covering ? grants : agreeing.map((c) => c.grant);
   if (matching.length === 0) {
     const stated = [...new Set(covering.map((c) => c.delegationType ?? 'unspecified'))].join(', ');
-    return { ...base, matching, status: 'unauthorized', violation: { code: 'delegation_mismatch', message: `The publisher authorizes ${req.agent} with delegation_type ${stated}, not ${claimed}.` } };
+    return {
+      ...base,
+      matching,
+      status: 'unauthorized',
+      violation: {
+        code: 'delegation_mismatch',
+        message: `The publisher authorizes ${req.agent} with delegation_type ${stated}, not ${claimed}.`,
+      },
+    };
   }
   // Unclaimed, any delegation the publisher states for the agent may be the one the operator
   // confirms (grants from several files can state different ones); none stated reads as null.
   const delegations = claimed !== undefined ? [claimed] : statedDelegations(agreeing);
   const ofAgent = declarations.filter((d) => d.agents.includes(req.agent));
   if (ofAgent.length === 0) {
-    return { ...base, matching, delegation: delegations[0] ?? null, status: 'unauthorized', violation: { code: 'operator_not_declared', message: `No operator whose brand.json lists ${req.agent} declares property ${label(property)}.` } };
+    return {
+      ...base,
+      matching,
+      delegation: delegations[0] ?? null,
+      status: 'unauthorized',
+      violation: {
+        code: 'operator_not_declared',
+        message: `No operator whose brand.json lists ${req.agent} declares property ${label(property)}.`,
+      },
+    };
   }
   for (const delegation of delegations) {
     const confirmedBy = ofAgent.find((d) => relationshipMatches(d.relationship, delegation));
@@ -187,7 +262,10 @@ export function checkProperty(index: AuthorizationIndex, req: Omit<CheckRequest,
     matching,
     delegation: delegations[0] ?? null,
     status: 'unauthorized',
-    violation: { code: 'relationship_mismatch', message: `The operator declares property ${label(property)} as ${relationships}, which does not match delegation_type ${delegations.join(' or ')}.` },
+    violation: {
+      code: 'relationship_mismatch',
+      message: `The operator declares property ${label(property)} as ${relationships}, which does not match delegation_type ${delegations.join(' or ')}.`,
+    },
   };
 }
 
@@ -207,5 +285,7 @@ export function relationshipMatches(relationship: string, delegation: string | n
 }
 
 function label(property: IndexedProperty): string {
-  return property.propertyId ? `"${property.propertyId}" of ${property.publisher}` : `"${property.name}" of ${property.publisher}`;
+  return property.propertyId
+    ? `"${property.propertyId}" of ${property.publisher}`
+    : `"${property.name}" of ${property.publisher}`;
 }

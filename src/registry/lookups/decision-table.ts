@@ -102,7 +102,12 @@ export class DecisionTable {
     this.publishers.delete(0, 0, domain);
   }
 
-  setProperty(number: number, publisher: number, property: IndexedProperty, identifiers: ReadonlyArray<{ type: string; value: string }>): void {
+  setProperty(
+    number: number,
+    publisher: number,
+    property: IndexedProperty,
+    identifiers: ReadonlyArray<{ type: string; value: string }>,
+  ): void {
     if (number * 4 + 4 > this.rows.length) this.rows = grow(this.rows, number * 4 + 4);
     const declarations = this.declarationSet(property.declarations);
     const stale = property.stale ? 1 : 0;
@@ -111,10 +116,16 @@ export class DecisionTable {
     this.rows[number * 4 + 2] = stale;
     // Each key also carries the row, so a check need not fetch it.
     for (const { type, value } of identifiers) this.addIdentifier(type, value, number, publisher, declarations, stale);
-    if (property.propertyId !== null) this.propertyIds.set(0, publisher, property.propertyId, number, publisher, declarations, stale);
+    if (property.propertyId !== null)
+      this.propertyIds.set(0, publisher, property.propertyId, number, publisher, declarations, stale);
   }
 
-  forgetProperty(number: number, publisher: number, property: IndexedProperty, identifiers: ReadonlyArray<{ type: string; value: string }>): void {
+  forgetProperty(
+    number: number,
+    publisher: number,
+    property: IndexedProperty,
+    identifiers: ReadonlyArray<{ type: string; value: string }>,
+  ): void {
     for (const { type, value } of identifiers) this.removeIdentifier(type, value, number);
     if (property.propertyId !== null && this.propertyIds.get(0, publisher, property.propertyId) === number) {
       this.propertyIds.delete(0, publisher, property.propertyId);
@@ -141,18 +152,47 @@ export class DecisionTable {
    * The decision for a property named by a normalized identifier, as `outcome + 16 * (property +
    * 1)` for the best of the properties answering to it (check.ts ranks them so); -1 when none does.
    */
-  decideIdentifier(type: string, normalizedValue: string, agent: string, claimed: string | undefined, covers: Covers): number {
+  decideIdentifier(
+    type: string,
+    normalizedValue: string,
+    agent: string,
+    claimed: string | undefined,
+    covers: Covers,
+  ): number {
     const kind = this.identifierKinds.get(type);
-    if (kind === undefined) return this.decideKey(this.identifiers, OTHER_IDENTIFIER_KIND, 0, `${type}\u0000${normalizedValue}`, agent, claimed, covers);
+    if (kind === undefined)
+      return this.decideKey(
+        this.identifiers,
+        OTHER_IDENTIFIER_KIND,
+        0,
+        `${type}\u0000${normalizedValue}`,
+        agent,
+        claimed,
+        covers,
+      );
     return this.decideKey(this.identifiers, kind, 0, normalizedValue, agent, claimed, covers);
   }
 
   /** The same for a publisher's property id. */
-  decidePropertyId(publisher: number, propertyId: string, agent: string, claimed: string | undefined, covers: Covers): number {
+  decidePropertyId(
+    publisher: number,
+    propertyId: string,
+    agent: string,
+    claimed: string | undefined,
+    covers: Covers,
+  ): number {
     return this.decideKey(this.propertyIds, 0, publisher, propertyId, agent, claimed, covers);
   }
 
-  private decideKey(table: StringTable, kind: number, owner: number, text: string, agent: string, claimed: string | undefined, covers: Covers): number {
+  private decideKey(
+    table: StringTable,
+    kind: number,
+    owner: number,
+    text: string,
+    agent: string,
+    claimed: string | undefined,
+    covers: Covers,
+  ): number {
     const hash = hashOf(kind, owner, text);
     const tag = tagOf(kind, owner);
     const agentNo = this.agents.get(agent) ?? -1;
@@ -162,18 +202,36 @@ export class DecisionTable {
       const length = table.arena[slots[at + 2]!]!;
       // Decided from the slot before its key's text is confirmed, so the reads of both (and of
       // the coverage and declarations) go out together rather than one after another.
-      const outcome = value >= 0 ? this.decideRow(slots[at + 4]!, slots[at + 5]!, slots[at + 6]!, value, agentNo, claimed, covers) : 0;
+      const outcome =
+        value >= 0
+          ? this.decideRow(slots[at + 4]!, slots[at + 5]!, slots[at + 6]!, value, agentNo, claimed, covers)
+          : 0;
       if (length !== (text.length & 0xffff) || !table.holds(at, text)) continue;
-      return value >= 0 ? outcome + 16 * (value + 1) : this.decideShared(this.shared[-(value + 2)]!, agentNo, claimed, covers);
+      return value >= 0
+        ? outcome + 16 * (value + 1)
+        : this.decideShared(this.shared[-(value + 2)]!, agentNo, claimed, covers);
     }
     return -1;
   }
 
-  private decideShared(properties: readonly number[], agentNo: number, claimed: string | undefined, covers: Covers): number {
+  private decideShared(
+    properties: readonly number[],
+    agentNo: number,
+    claimed: string | undefined,
+    covers: Covers,
+  ): number {
     const rows = this.rows;
     let best = -1;
     for (const property of properties) {
-      const outcome = this.decideRow(rows[property * 4]!, rows[property * 4 + 1]!, rows[property * 4 + 2]!, property, agentNo, claimed, covers);
+      const outcome = this.decideRow(
+        rows[property * 4]!,
+        rows[property * 4 + 1]!,
+        rows[property * 4 + 2]!,
+        property,
+        agentNo,
+        claimed,
+        covers,
+      );
       if (outcome === Outcome.Undecided) return outcome + 16 * (property + 1);
       if (best < 0 || outcome < best % 16) best = outcome + 16 * (property + 1);
       if (outcome === Outcome.Authorized) break;
@@ -192,7 +250,15 @@ export class DecisionTable {
    * delegation), then the operator side (a declaration listing the agent with a relationship matching
    * a delegation the check is for). `covers` answers for a grant covering only some properties.
    */
-  private decideRow(publisher: number, declarations: number, stale: number, property: number, agentNo: number, claimed: string | undefined, covers: Covers): Outcome {
+  private decideRow(
+    publisher: number,
+    declarations: number,
+    stale: number,
+    property: number,
+    agentNo: number,
+    claimed: string | undefined,
+    covers: Covers,
+  ): Outcome {
     const operators = this.declarationPool[declarations]!;
     if (stale !== 0 || (this.publisherFlags[publisher]! & 2) !== 0) return Outcome.Stale;
     if (agentNo < 0) return Outcome.AgentNotAuthorized;
@@ -200,7 +266,8 @@ export class DecisionTable {
     if (at < 0) return Outcome.AgentNotAuthorized;
     let covering = this.coverage.values[at]!;
     const partialRef = this.coverage.values[at + 1]!;
-    if (partialRef !== 0) for (const c of this.partials[partialRef - 1]!) if (covers(c, property)) covering |= this.bit(c.delegationType);
+    if (partialRef !== 0)
+      for (const c of this.partials[partialRef - 1]!) if (covers(c, property)) covering |= this.bit(c.delegationType);
     if (covering === 0) return Outcome.AgentNotAuthorized;
     let wanted: number;
     if (claimed === undefined) {
@@ -257,15 +324,24 @@ export class DecisionTable {
 
   private identifierKey(type: string): number {
     let kind = this.identifierKinds.get(type);
-    if (kind === undefined && this.identifierKinds.size < OTHER_IDENTIFIER_KIND) this.identifierKinds.set(type, (kind = this.identifierKinds.size));
+    if (kind === undefined && this.identifierKinds.size < OTHER_IDENTIFIER_KIND)
+      this.identifierKinds.set(type, (kind = this.identifierKinds.size));
     return kind ?? OTHER_IDENTIFIER_KIND;
   }
 
-  private addIdentifier(type: string, value: string, property: number, publisher: number, declarations: number, stale: number): void {
+  private addIdentifier(
+    type: string,
+    value: string,
+    property: number,
+    publisher: number,
+    declarations: number,
+    stale: number,
+  ): void {
     const kind = this.identifierKey(type);
     const text = kind === OTHER_IDENTIFIER_KIND ? `${type}\u0000${value}` : value;
     const known = this.identifiers.get(kind, 0, text);
-    if (known === -1 || known === property) return this.identifiers.set(kind, 0, text, property, publisher, declarations, stale);
+    if (known === -1 || known === property)
+      return this.identifiers.set(kind, 0, text, property, publisher, declarations, stale);
     if (known >= 0) return this.identifiers.set(kind, 0, text, -(this.holdShared([known, property]) + 2));
     const list = this.shared[-(known + 2)]!;
     if (!list.includes(property)) list.push(property);

@@ -1,7 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Queryable } from '../../db/database.ts';
 import { Conditions } from '../../jobs/conditions.ts';
-import { readEvents, readSnapshot, type EventRow, type FeedHub, type HubSubscriber, type SnapshotSection } from '../feed/index.ts';
+import {
+  readEvents,
+  readSnapshot,
+  type EventRow,
+  type FeedHub,
+  type HubSubscriber,
+  type SnapshotSection,
+} from '../feed/index.ts';
 import { AuthorizationIndex } from './authorization-index.ts';
 
 const snapshotPage = 2000;

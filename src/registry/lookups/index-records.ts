@@ -83,7 +83,8 @@ type Json = Record<string, unknown>;
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const strs = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
-const objs = (v: unknown): Json[] => (Array.isArray(v) ? v.filter((x): x is Json => typeof x === 'object' && x !== null && !Array.isArray(x)) : []);
+const objs = (v: unknown): Json[] =>
+  Array.isArray(v) ? v.filter((x): x is Json => typeof x === 'object' && x !== null && !Array.isArray(x)) : [];
 
 export function propertyFrom(p: Json, intern: Interner): IndexedProperty | undefined {
   const rid = str(p['property_rid']);
@@ -98,9 +99,15 @@ export function propertyFrom(p: Json, intern: Interner): IndexedProperty | undef
     type: intern.string(str(body['property_type']) ?? 'unknown'),
     name: str(body['name']) ?? '',
     tags: intern.list([...new Set(strs(body['tags']))].map((t) => intern.string(t))),
-    identifiers: objs(p['identifiers']).map((i) => ({ type: intern.string(String(i['type'])), value: String(i['value']) })),
+    identifiers: objs(p['identifiers']).map((i) => ({
+      type: intern.string(String(i['type'])),
+      value: String(i['value']),
+    })),
     stale: p['status'] === 'stale',
-    declarations: intern.list(objs(p['operator_declarations']).map((d) => declarationFrom(d, intern)), declarationKey),
+    declarations: intern.list(
+      objs(p['operator_declarations']).map((d) => declarationFrom(d, intern)),
+      declarationKey,
+    ),
   };
 }
 
@@ -114,7 +121,8 @@ function declarationFrom(d: Json, intern: Interner): Declaration {
   return intern.object(declarationKey(declaration), () => declaration);
 }
 
-const declarationKey = (d: Declaration): string => `${d.operator_domain}\u0000${d.brand_id}\u0000${d.relationship}\u0000${d.agents.join(' ')}`;
+const declarationKey = (d: Declaration): string =>
+  `${d.operator_domain}\u0000${d.brand_id}\u0000${d.relationship}\u0000${d.agents.join(' ')}`;
 
 export function grantFrom(p: Json, intern: Interner): IndexedGrant | undefined {
   const id = str(p['id']);
@@ -133,13 +141,22 @@ export function grantFrom(p: Json, intern: Interner): IndexedGrant | undefined {
     exclusive: typeof p['exclusive'] === 'boolean' ? p['exclusive'] : null,
     countries: Array.isArray(p['countries']) ? intern.list(strs(p['countries']).map((c) => intern.string(c))) : null,
     signingKeys: Array.isArray(p['signing_keys']) ? (p['signing_keys'] as unknown[]) : null,
-    scopes: intern.list(objs(p['scopes']).map((s) => scopeFrom(s, intern)), scopeKey),
+    scopes: intern.list(
+      objs(p['scopes']).map((s) => scopeFrom(s, intern)),
+      scopeKey,
+    ),
     constraints: constraintsOf(p),
   };
 }
 
 /** Constraints an authorized_agents[] entry may add to its selection (adagents.json 3.0.6). */
-const constraintFields = ['collections', 'placement_ids', 'placement_tags', 'effective_from', 'effective_until'] as const;
+const constraintFields = [
+  'collections',
+  'placement_ids',
+  'placement_tags',
+  'effective_from',
+  'effective_until',
+] as const;
 
 function constraintsOf(p: Json): Json | null {
   let out: Json | null = null;
@@ -148,7 +165,11 @@ function constraintsOf(p: Json): Json | null {
 }
 
 function scopeFrom(s: Json, intern: Interner): Scope {
-  const scope: Scope = { target_publisher: intern.string(String(s['target_publisher'])), kind: intern.string(String(s['kind'])) as ScopeKind, value: intern.string(String(s['value'] ?? '')) };
+  const scope: Scope = {
+    target_publisher: intern.string(String(s['target_publisher'])),
+    kind: intern.string(String(s['kind'])) as ScopeKind,
+    value: intern.string(String(s['value'] ?? '')),
+  };
   return intern.object(scopeKey(scope), () => scope);
 }
 
@@ -158,7 +179,11 @@ const scopeKey = (s: Scope): string => `${s.target_publisher}\u0000${s.kind}\u00
  * A publisher's file state. A stale event carries only the status and reason, so fields the payload
  * does not carry keep their `previous` values.
  */
-export function publisherFrom(p: Json, intern: Interner, previous: (domain: string) => IndexedPublisher | undefined): IndexedPublisher | undefined {
+export function publisherFrom(
+  p: Json,
+  intern: Interner,
+  previous: (domain: string) => IndexedPublisher | undefined,
+): IndexedPublisher | undefined {
   const domain = str(p['publisher_domain']) ?? str(p['domain']);
   if (!domain) return undefined;
   const before = previous(domain);
@@ -178,5 +203,12 @@ export function collectionFrom(p: Json, intern: Interner): IndexedCollection | u
   const rid = str(p['collection_rid']);
   const publisher = str(p['publisher_domain']);
   if (!rid || !publisher) return undefined;
-  return { rid, publisher: intern.string(publisher), collectionId: str(p['collection_id']) ?? '', name: str(p['name']) ?? '', kind: str(p['kind']), removed: p['status'] === 'removed' };
+  return {
+    rid,
+    publisher: intern.string(publisher),
+    collectionId: str(p['collection_id']) ?? '',
+    name: str(p['name']) ?? '',
+    kind: str(p['kind']),
+    removed: p['status'] === 'removed',
+  };
 }

@@ -38,9 +38,15 @@ export const lookupsPlugin = fp<LookupsOptions>(
   async (app, { ctx }) => {
     for (const schema of lookupSchemas) app.addSchema(schema);
     const follower = new IndexFollower({ db: ctx.db, hub: app.feedHub, sections: graphSnapshot, log: app.log });
-    app.readiness.add('authorization index', () => (follower.live ? undefined : 'still loading the registry graph and catching up with the change feed'));
+    app.readiness.add('authorization index', () =>
+      follower.live ? undefined : 'still loading the registry graph and catching up with the change feed',
+    );
     // The two per-impression GETs keep their serialized answers until the index changes.
-    const answers = new IndexAnswers<string>({ entries: ctx.config.lookupCacheEntries, size: answerCacheChars, sizeOf: (body, url) => body.length + url.length });
+    const answers = new IndexAnswers<string>({
+      entries: ctx.config.lookupCacheEntries,
+      size: answerCacheChars,
+      sizeOf: (body, url) => body.length + url.length,
+    });
     // Fed by the agent catalog as it reads enrollments; the domain lookup names members from it.
     const members = new CatalogMembers();
     checkRoutes(app, follower, answers, ctx.clock);

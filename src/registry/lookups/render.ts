@@ -49,7 +49,13 @@ export function authorizationResult(verdict: Verdict, agentUrl: string) {
 }
 
 /** A verdict as property/authorization-result.json plus both sides' findings. */
-export function renderCheck(index: AuthorizationIndex, verdict: Verdict, agentUrl: string, agent: string, claimed: string | undefined) {
+export function renderCheck(
+  index: AuthorizationIndex,
+  verdict: Verdict,
+  agentUrl: string,
+  agent: string,
+  claimed: string | undefined,
+) {
   const { property } = verdict;
   const delegation = claimed ?? verdict.delegation ?? null;
   const publisher = property?.publisher ?? verdict.publisher;
@@ -73,7 +79,11 @@ export function renderCheck(index: AuthorizationIndex, verdict: Verdict, agentUr
 }
 
 /** The publisher's file as the check found it: a stale property makes it stale too, since it cannot vouch for it. */
-function publisherFile(index: AuthorizationIndex, publisher: string | undefined, property: IndexedProperty | undefined): 'found' | 'stale' | 'unknown' {
+function publisherFile(
+  index: AuthorizationIndex,
+  publisher: string | undefined,
+  property: IndexedProperty | undefined,
+): 'found' | 'stale' | 'unknown' {
   const status = publisher === undefined ? 'unknown' : publisherStatus(index, publisher);
   if (status === 'unknown') return 'unknown';
   return status === 'stale' || property?.stale ? 'stale' : 'found';

@@ -5,11 +5,29 @@ import { Cursor, Domain, PropertyId, PropertyTag } from '../../protocol/wire/com
 
 // Enums rather than unions of literals, so a wrong value is told in one line naming the choices.
 const Delegation = Type.Enum(['direct', 'delegated', 'ad_network'], {
-  description: 'The commercial relationship claimed (adagents.json `delegation_type`); the operator side must declare a matching `relationship` (`owned` matches `direct`).',
+  description:
+    'The commercial relationship claimed (adagents.json `delegation_type`); the operator side must declare a matching `relationship` (`owned` matches `direct`).',
 });
-const AgentUrl = Type.String({ format: 'uri', minLength: 1, maxLength: 2048, description: 'The agent’s URL; compared in canonical form (scheme and host case, default port, escapes).', examples: ['https://sales.meridian-media.example/mcp'] });
-const IdentifierType = Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9_]+$', description: 'Identifier type (enums/identifier-types.json), e.g. domain, ios_bundle, roku_store_id.', examples: ['domain'] });
-const IdentifierValue = Type.String({ minLength: 1, maxLength: 512, description: 'Identifier value; domains compare case-insensitively, other identifiers exactly.', examples: ['dailyplanet.example'] });
+const AgentUrl = Type.String({
+  format: 'uri',
+  minLength: 1,
+  maxLength: 2048,
+  description: 'The agent’s URL; compared in canonical form (scheme and host case, default port, escapes).',
+  examples: ['https://sales.meridian-media.example/mcp'],
+});
+const IdentifierType = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  pattern: '^[a-z0-9_]+$',
+  description: 'Identifier type (enums/identifier-types.json), e.g. domain, ios_bundle, roku_store_id.',
+  examples: ['domain'],
+});
+const IdentifierValue = Type.String({
+  minLength: 1,
+  maxLength: 512,
+  description: 'Identifier value; domains compare case-insensitively, other identifiers exactly.',
+  examples: ['dailyplanet.example'],
+});
 
 const Identifier = Type.Object({ type: Type.String(), value: Type.String() });
 
@@ -24,7 +42,10 @@ export const PropertySummary = Type.Object(
     tags: Type.Array(Type.String()),
     status: Type.Union([Type.Literal('active'), Type.Literal('stale')]),
   },
-  { $id: 'LookupProperty', description: 'A property of the registry’s catalog, as its publisher’s adagents.json declares it.' },
+  {
+    $id: 'LookupProperty',
+    description: 'A property of the registry’s catalog, as its publisher’s adagents.json declares it.',
+  },
 );
 
 export const GrantSummary = Type.Object(
@@ -32,13 +53,19 @@ export const GrantSummary = Type.Object(
     authorization_id: Type.String({ format: 'uuid' }),
     agent_url: Type.String({ description: 'As the publisher wrote it.' }),
     agent_url_canonical: Type.String(),
-    source_domain: Type.String({ description: 'Whose adagents.json grants it (a manager’s file may grant other publishers’ properties).' }),
+    source_domain: Type.String({
+      description: 'Whose adagents.json grants it (a manager’s file may grant other publishers’ properties).',
+    }),
     authorization_type: Type.String(),
     authorized_for: Type.Union([Type.String(), Type.Null()]),
     delegation_type: Type.Union([Type.String(), Type.Null()]),
     exclusive: Type.Optional(Type.Boolean()),
     countries: Type.Optional(Type.Array(Type.String())),
-    signing_keys: Type.Optional(Type.Array(Type.Unknown(), { description: 'Signing keys the publisher pins for this agent (advisory; verify against the publisher’s file).' })),
+    signing_keys: Type.Optional(
+      Type.Array(Type.Unknown(), {
+        description: 'Signing keys the publisher pins for this agent (advisory; verify against the publisher’s file).',
+      }),
+    ),
   },
   { $id: 'LookupAuthorization', description: 'One authorized_agents[] entry of a publisher’s adagents.json.' },
 );
@@ -47,7 +74,9 @@ const Declaration = Type.Object(
   {
     operator_domain: Type.String(),
     brand_id: Type.String(),
-    relationship: Type.String({ description: 'owned, direct, delegated or ad_network, as the operator’s brand.json declares it.' }),
+    relationship: Type.String({
+      description: 'owned, direct, delegated or ad_network, as the operator’s brand.json declares it.',
+    }),
     agents: Type.Array(Type.String(), { description: 'Canonical URLs of the agents the operator’s brand.json lists.' }),
   },
   { $id: 'OperatorDeclaration' },
@@ -62,40 +91,63 @@ export const AuthorizationResult = Type.Object(
     violation: Type.Optional(
       Type.Object(
         {
-          code: Type.String({ description: 'publisher_file_unknown, property_not_found, property_stale, agent_not_authorized, delegation_mismatch, operator_not_declared or relationship_mismatch.' }),
+          code: Type.String({
+            description:
+              'publisher_file_unknown, property_not_found, property_stale, agent_not_authorized, delegation_mismatch, operator_not_declared or relationship_mismatch.',
+          }),
           message: Type.String(),
         },
         { additionalProperties: false },
       ),
     ),
   },
-  { $id: 'AuthorizationResult', additionalProperties: false, description: 'property/authorization-result.json. `violation` is present whenever status is not authorized (for unknown it says why not).' },
+  {
+    $id: 'AuthorizationResult',
+    additionalProperties: false,
+    description:
+      'property/authorization-result.json. `violation` is present whenever status is not authorized (for unknown it says why not).',
+  },
 );
 
 export const CheckResponse = Type.Object(
   {
     // First: the GET keeps its answers serialized without the time and stamps it per request (routes/check.ts).
-    checked_at: Type.String({ format: 'date-time', description: 'When the registry answered; the verdict is the index’s as of then.' }),
-    authorized: Type.Boolean({ description: '`result.status` is `authorized` (the field the protocol’s registry client reads).' }),
+    checked_at: Type.String({
+      format: 'date-time',
+      description: 'When the registry answered; the verdict is the index’s as of then.',
+    }),
+    authorized: Type.Boolean({
+      description: '`result.status` is `authorized` (the field the protocol’s registry client reads).',
+    }),
     agent_url: Type.String({ description: 'The agent URL as asked.' }),
-    identifier_type: Type.Optional(Type.String({ description: 'As asked, when the property was named by identifier.' })),
-    identifier_value: Type.Optional(Type.String({ description: 'As asked, when the property was named by identifier.' })),
+    identifier_type: Type.Optional(
+      Type.String({ description: 'As asked, when the property was named by identifier.' }),
+    ),
+    identifier_value: Type.Optional(
+      Type.String({ description: 'As asked, when the property was named by identifier.' }),
+    ),
     result: Type.Ref('AuthorizationResult'),
     agent_url_canonical: Type.String(),
-    delegation_type: Type.Union([Type.String(), Type.Null()], { description: 'The claim, else the delegation the publisher states.' }),
+    delegation_type: Type.Union([Type.String(), Type.Null()], {
+      description: 'The claim, else the delegation the publisher states.',
+    }),
     property: Type.Union([Type.Ref('LookupProperty'), Type.Null()]),
     publisher: Type.Object(
       {
         domain: Type.Union([Type.String(), Type.Null()]),
         file: Type.Union([Type.Literal('found'), Type.Literal('stale'), Type.Literal('unknown')]),
-        authorizations: Type.Array(Type.Ref('LookupAuthorization'), { description: 'The agent’s grants covering the property, any delegation.' }),
+        authorizations: Type.Array(Type.Ref('LookupAuthorization'), {
+          description: 'The agent’s grants covering the property, any delegation.',
+        }),
         delegation_confirmed: Type.Boolean(),
       },
       { description: 'The publisher side: its adagents.json.' },
     ),
     operator: Type.Object(
       {
-        declarations: Type.Array(Type.Ref('OperatorDeclaration'), { description: 'Every operator brand.json that declares the property.' }),
+        declarations: Type.Array(Type.Ref('OperatorDeclaration'), {
+          description: 'Every operator brand.json that declares the property.',
+        }),
         confirmed_by: Type.Union([Type.Ref('OperatorDeclaration'), Type.Null()]),
         relationship_confirmed: Type.Boolean(),
       },
@@ -111,7 +163,11 @@ export const CheckResponse = Type.Object(
         agent_url: 'https://sales.meridian-media.example/mcp',
         identifier_type: 'domain',
         identifier_value: 'dailyplanet.example',
-        result: { status: 'authorized', publisher_domain: 'dailyplanet.example', sales_agent_url: 'https://sales.meridian-media.example/mcp' },
+        result: {
+          status: 'authorized',
+          publisher_domain: 'dailyplanet.example',
+          sales_agent_url: 'https://sales.meridian-media.example/mcp',
+        },
         agent_url_canonical: 'https://sales.meridian-media.example/mcp',
         delegation_type: 'delegated',
         property: {
@@ -141,8 +197,20 @@ export const CheckResponse = Type.Object(
           delegation_confirmed: true,
         },
         operator: {
-          declarations: [{ operator_domain: 'meridian-media.example', brand_id: 'meridian', relationship: 'delegated', agents: ['https://sales.meridian-media.example/mcp'] }],
-          confirmed_by: { operator_domain: 'meridian-media.example', brand_id: 'meridian', relationship: 'delegated', agents: ['https://sales.meridian-media.example/mcp'] },
+          declarations: [
+            {
+              operator_domain: 'meridian-media.example',
+              brand_id: 'meridian',
+              relationship: 'delegated',
+              agents: ['https://sales.meridian-media.example/mcp'],
+            },
+          ],
+          confirmed_by: {
+            operator_domain: 'meridian-media.example',
+            brand_id: 'meridian',
+            relationship: 'delegated',
+            agents: ['https://sales.meridian-media.example/mcp'],
+          },
           relationship_confirmed: true,
         },
       },
@@ -168,7 +236,9 @@ export const BulkCheckBody = Type.Object(
       Type.Object(
         {
           agent_url: AgentUrl,
-          identifier: Type.Optional(Type.Object({ type: IdentifierType, value: IdentifierValue }, { additionalProperties: false })),
+          identifier: Type.Optional(
+            Type.Object({ type: IdentifierType, value: IdentifierValue }, { additionalProperties: false }),
+          ),
           publisher_domain: Type.Optional(Domain),
           property_id: Type.Optional(PropertyId),
           delegation_type: Type.Optional(Delegation),
@@ -183,8 +253,16 @@ export const BulkCheckBody = Type.Object(
     examples: [
       {
         checks: [
-          { agent_url: 'https://sales.meridian-media.example/mcp', identifier: { type: 'domain', value: 'dailyplanet.example' }, delegation_type: 'delegated' },
-          { agent_url: 'https://sales.meridian-media.example/mcp', publisher_domain: 'dailyplanet.example', property_id: 'ios_app' },
+          {
+            agent_url: 'https://sales.meridian-media.example/mcp',
+            identifier: { type: 'domain', value: 'dailyplanet.example' },
+            delegation_type: 'delegated',
+          },
+          {
+            agent_url: 'https://sales.meridian-media.example/mcp',
+            publisher_domain: 'dailyplanet.example',
+            property_id: 'ios_app',
+          },
         ],
       },
     ],
@@ -192,34 +270,61 @@ export const BulkCheckBody = Type.Object(
 );
 export type BulkCheckBody = Static<typeof BulkCheckBody>;
 
-export const BulkCheckResponse = Type.Object({ results: Type.Array(Type.Ref('PropertyAuthorizationCheck'), { description: 'One per check, in order.' }) });
+export const BulkCheckResponse = Type.Object({
+  results: Type.Array(Type.Ref('PropertyAuthorizationCheck'), { description: 'One per check, in order.' }),
+});
 
 /** How the agent catalog knows an agent: enrolled by a member organization and listed publicly, or only seen in the graph. */
 const catalogStanding = {
   source: Type.Union([Type.Literal('registered'), Type.Literal('discovered')], {
-    description: '`registered`: enrolled in the public catalog by a member organization; `discovered`: known only from publishers’ and operators’ files (or not listed publicly).',
+    description:
+      '`registered`: enrolled in the public catalog by a member organization; `discovered`: known only from publishers’ and operators’ files (or not listed publicly).',
   }),
-  member: Type.Optional(Type.Object({ slug: Type.String(), display_name: Type.String() }, { description: 'The organization that enrolled it, when registered.' })),
+  member: Type.Optional(
+    Type.Object(
+      { slug: Type.String(), display_name: Type.String() },
+      { description: 'The organization that enrolled it, when registered.' },
+    ),
+  ),
 };
 
-const PropertyBrief = Type.Object({ property_rid: Type.String(), property_id: Type.Union([Type.String(), Type.Null()]), name: Type.String(), status: Type.String() });
+const PropertyBrief = Type.Object({
+  property_rid: Type.String(),
+  property_id: Type.Union([Type.String(), Type.Null()]),
+  name: Type.String(),
+  status: Type.String(),
+});
 
 export const DomainLookup = Type.Object({
   domain: Type.String(),
   publisher: Type.Object({
-    status: Type.Union([Type.Literal('active'), Type.Literal('stale'), Type.Literal('unknown')], { description: 'unknown: the registry has no adagents.json for this domain.' }),
+    status: Type.Union([Type.Literal('active'), Type.Literal('stale'), Type.Literal('unknown')], {
+      description: 'unknown: the registry has no adagents.json for this domain.',
+    }),
     reason: Type.Optional(Type.String()),
     property_count: Type.Integer(),
     collection_count: Type.Integer(),
   }),
   agents: Type.Array(
-    Type.Intersect([Type.Ref('LookupAuthorization'), Type.Object({ properties: Type.Array(PropertyBrief, { description: 'The domain’s properties this grant covers.' }) })]),
-    { description: 'One entry per grant reaching the domain’s properties (its publisher’s, or those identified by the domain).' },
+    Type.Intersect([
+      Type.Ref('LookupAuthorization'),
+      Type.Object({
+        properties: Type.Array(PropertyBrief, { description: 'The domain’s properties this grant covers.' }),
+      }),
+    ]),
+    {
+      description:
+        'One entry per grant reaching the domain’s properties (its publisher’s, or those identified by the domain).',
+    },
   ),
   authorized_agents: Type.Array(
     Type.Object({
       url: Type.String({ description: 'The agent’s canonical URL.' }),
-      authorized_for: Type.Optional(Type.String({ description: 'What its grants say it is authorized for (several grants’ texts joined by "; ").' })),
+      authorized_for: Type.Optional(
+        Type.String({
+          description: 'What its grants say it is authorized for (several grants’ texts joined by "; ").',
+        }),
+      ),
       ...catalogStanding,
     }),
     { description: 'The agents of `agents[]`, one entry per agent (the protocol’s registry client reads these).' },
@@ -233,11 +338,18 @@ export const DomainLookup = Type.Object({
   ),
 });
 
-const identifierParameter = (p: typeof IdentifierType | typeof IdentifierValue, description: string) => Type.Optional({ ...p, description });
+const identifierParameter = (p: typeof IdentifierType | typeof IdentifierValue, description: string) =>
+  Type.Optional({ ...p, description });
 
 export const PropertyLookupQuery = Type.Object({
-  identifier_type: identifierParameter(IdentifierType, 'Identifier type (enums/identifier-types.json), e.g. domain, ios_bundle, roku_store_id; `type` is the same parameter.'),
-  identifier_value: identifierParameter(IdentifierValue, 'Identifier value; domains compare case-insensitively, other identifiers exactly; `value` is the same parameter.'),
+  identifier_type: identifierParameter(
+    IdentifierType,
+    'Identifier type (enums/identifier-types.json), e.g. domain, ios_bundle, roku_store_id; `type` is the same parameter.',
+  ),
+  identifier_value: identifierParameter(
+    IdentifierValue,
+    'Identifier value; domains compare case-insensitively, other identifiers exactly; `value` is the same parameter.',
+  ),
   type: identifierParameter(IdentifierType, 'The protocol’s registry client’s name for `identifier_type`.'),
   value: identifierParameter(IdentifierValue, 'The protocol’s registry client’s name for `identifier_value`.'),
 });
@@ -248,7 +360,9 @@ export const PropertyLookup = Type.Object({
   type: Type.String({ description: '`identifier.type` (the field the protocol’s registry client reads).' }),
   value: Type.String({ description: '`identifier.value`, normalized as compared.' }),
   properties: Type.Array(Type.Ref('LookupProperty')),
-  agents: Type.Array(Type.Intersect([Type.Ref('LookupAuthorization'), Type.Object({ property_rids: Type.Array(Type.String()) })])),
+  agents: Type.Array(
+    Type.Intersect([Type.Ref('LookupAuthorization'), Type.Object({ property_rids: Type.Array(Type.String()) })]),
+  ),
   count: Type.Integer({ description: 'Entries in `agents`.' }),
 });
 
@@ -262,13 +376,22 @@ export const AgentDomains = Type.Object({
   agent_url_canonical: Type.String(),
   total: Type.Integer({ description: 'Domains in all pages.' }),
   count: Type.Integer({ description: 'Domains in this page.' }),
-  domains: Type.Array(Type.String(), { description: 'The publisher domains of this page, in order (each detailed in `publishers`).' }),
+  domains: Type.Array(Type.String(), {
+    description: 'The publisher domains of this page, in order (each detailed in `publishers`).',
+  }),
   publishers: Type.Array(
     Type.Object({
       domain: Type.String(),
       status: Type.Union([Type.Literal('active'), Type.Literal('stale'), Type.Literal('unknown')]),
       property_count: Type.Integer({ description: 'Properties of the domain the agent is authorized for.' }),
-      authorizations: Type.Array(Type.Object({ authorization_id: Type.String(), source_domain: Type.String(), authorized_for: Type.Union([Type.String(), Type.Null()]), delegation_type: Type.Union([Type.String(), Type.Null()]) })),
+      authorizations: Type.Array(
+        Type.Object({
+          authorization_id: Type.String(),
+          source_domain: Type.String(),
+          authorized_for: Type.Union([Type.String(), Type.Null()]),
+          delegation_type: Type.Union([Type.String(), Type.Null()]),
+        }),
+      ),
     }),
   ),
   next_cursor: Type.Union([Type.String(), Type.Null()]),
@@ -285,32 +408,54 @@ export const maxSelectors = 100;
 export const Selector = Type.Object(
   {
     selection_type: Type.Optional(
-      Type.Enum(['all', 'by_id', 'by_tag', 'inline'], { description: 'Without it, the selector is by_id when it lists property_ids, by_tag when it lists tags, else all.' }),
+      Type.Enum(['all', 'by_id', 'by_tag', 'inline'], {
+        description:
+          'Without it, the selector is by_id when it lists property_ids, by_tag when it lists tags, else all.',
+      }),
     ),
     publisher_domain: Type.Optional(Domain),
     property_ids: Type.Optional(Type.Array(PropertyId, { maxItems: 1000 })),
     property_tags: Type.Optional(Type.Array(PropertyTag, { maxItems: 1000 })),
-    tags: Type.Optional(Type.Array(PropertyTag, { maxItems: 1000, description: 'The protocol’s registry client’s name for `property_tags`.' })),
+    tags: Type.Optional(
+      Type.Array(PropertyTag, {
+        maxItems: 1000,
+        description: 'The protocol’s registry client’s name for `property_tags`.',
+      }),
+    ),
     property_types: Type.Optional(
-      Type.Array(Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9_]+$' }), { maxItems: 100, description: 'Only properties of these types (website, mobile_app, ctv_app, ...).' }),
+      Type.Array(Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9_]+$' }), {
+        maxItems: 100,
+        description: 'Only properties of these types (website, mobile_app, ctv_app, ...).',
+      }),
     ),
     properties: Type.Optional(
       Type.Array(
         Type.Object({
           property_type: Type.Optional(Type.String({ maxLength: 64 })),
           name: Type.Optional(Type.String({ maxLength: 300 })),
-          identifiers: Type.Array(Type.Object({ type: IdentifierType, value: IdentifierValue }), { minItems: 1, maxItems: 100 }),
+          identifiers: Type.Array(Type.Object({ type: IdentifierType, value: IdentifierValue }), {
+            minItems: 1,
+            maxItems: 100,
+          }),
         }),
         { maxItems: 1000 },
       ),
     ),
   },
-  { examples: [{ publisher_domain: 'dailyplanet.example', selection_type: 'by_tag', property_tags: ['news'] }, { publisher_domain: 'dailyplanet.example', tags: ['news'] }] },
+  {
+    examples: [
+      { publisher_domain: 'dailyplanet.example', selection_type: 'by_tag', property_tags: ['news'] },
+      { publisher_domain: 'dailyplanet.example', tags: ['news'] },
+    ],
+  },
 );
 
 export const ExpandBody = Type.Object(
   {
-    agent_url: Type.Optional({ ...AgentUrl, description: 'The agent the product is for (the protocol’s registry client sends it); echoed, not used.' }),
+    agent_url: Type.Optional({
+      ...AgentUrl,
+      description: 'The agent the product is for (the protocol’s registry client sends it); echoed, not used.',
+    }),
     publisher_properties: Type.Array(Selector, { minItems: 1, maxItems: maxSelectors }),
   },
   { additionalProperties: false },
@@ -323,8 +468,21 @@ export const ExpandResponse = Type.Object({
       index: Type.Integer(),
       selection_type: Type.String(),
       publisher_domain: Type.Union([Type.String(), Type.Null()]),
-      publisher_status: Type.Union([Type.Literal('active'), Type.Literal('stale'), Type.Literal('unknown'), Type.Literal('inline')]),
-      properties: Type.Array(Type.Object({ property_rid: Type.Union([Type.String(), Type.Null()]), property_id: Type.Union([Type.String(), Type.Null()]), name: Type.String(), property_type: Type.String(), identifiers: Type.Array(Identifier) })),
+      publisher_status: Type.Union([
+        Type.Literal('active'),
+        Type.Literal('stale'),
+        Type.Literal('unknown'),
+        Type.Literal('inline'),
+      ]),
+      properties: Type.Array(
+        Type.Object({
+          property_rid: Type.Union([Type.String(), Type.Null()]),
+          property_id: Type.Union([Type.String(), Type.Null()]),
+          name: Type.String(),
+          property_type: Type.String(),
+          identifiers: Type.Array(Identifier),
+        }),
+      ),
       identifiers: Type.Array(Identifier),
     }),
   ),
@@ -343,7 +501,9 @@ export const ExpandResponse = Type.Object({
     Type.Object({
       type: Type.String(),
       value: Type.String(),
-      property_id: Type.Union([Type.String(), Type.Null()], { description: 'Of the first selected property carrying it; null when only an inline one does.' }),
+      property_id: Type.Union([Type.String(), Type.Null()], {
+        description: 'Of the first selected property carrying it; null when only an inline one does.',
+      }),
       publisher_domain: Type.Union([Type.String(), Type.Null()]),
     }),
     { description: 'Every identifier of every selector, once, with the property that carries it.' },
@@ -375,8 +535,19 @@ export const ProductAuthorization = Type.Object({
       selection_type: Type.String(),
       publisher_domain: Type.Union([Type.String(), Type.Null()]),
       counts: Type.Object({ authorized: Type.Integer(), unauthorized: Type.Integer(), unknown: Type.Integer() }),
-      violation: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() }, { description: 'Why the selector matched no property.' })),
-      properties: Type.Array(Type.Object({ property: Type.Union([Type.Ref('LookupProperty'), Type.Null()]), identifiers: Type.Array(Identifier), result: Type.Ref('AuthorizationResult') })),
+      violation: Type.Optional(
+        Type.Object(
+          { code: Type.String(), message: Type.String() },
+          { description: 'Why the selector matched no property.' },
+        ),
+      ),
+      properties: Type.Array(
+        Type.Object({
+          property: Type.Union([Type.Ref('LookupProperty'), Type.Null()]),
+          identifiers: Type.Array(Identifier),
+          result: Type.Ref('AuthorizationResult'),
+        }),
+      ),
     }),
   ),
 });

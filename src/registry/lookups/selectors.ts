@@ -12,8 +12,18 @@ type RawSelector = ExpandBody['publisher_properties'][number];
  */
 export type Selector =
   | { selection_type: 'all'; publisher_domain: string; property_types: ReadonlySet<string> | null }
-  | { selection_type: 'by_id'; publisher_domain: string; property_ids: string[]; property_types: ReadonlySet<string> | null }
-  | { selection_type: 'by_tag'; publisher_domain: string; property_tags: string[]; property_types: ReadonlySet<string> | null }
+  | {
+      selection_type: 'by_id';
+      publisher_domain: string;
+      property_ids: string[];
+      property_types: ReadonlySet<string> | null;
+    }
+  | {
+      selection_type: 'by_tag';
+      publisher_domain: string;
+      property_tags: string[];
+      property_types: ReadonlySet<string> | null;
+    }
   | { selection_type: 'inline'; properties: Array<{ property_type: string; name: string; identifiers: Identifier[] }> };
 
 /**
@@ -30,25 +40,41 @@ export function readSelectors(raw: readonly RawSelector[], field = 'publisher_pr
   raw.forEach((s, i) => {
     const at = `${field}.${i}`;
     const problem = (name: string, message: string) => issues.push({ in: 'body', field: `${at}.${name}`, message });
-    if (s.tags !== undefined && s.property_tags !== undefined) return problem('tags', 'tags and property_tags are one field; give one');
+    if (s.tags !== undefined && s.property_tags !== undefined)
+      return problem('tags', 'tags and property_tags are one field; give one');
     const tags = s.property_tags ?? s.tags;
     const tagsField = s.property_tags !== undefined ? 'property_tags' : s.tags !== undefined ? 'tags' : 'property_tags';
     let type = s.selection_type;
     if (type === undefined) {
-      if (s.properties !== undefined) return problem('selection_type', 'a selector listing its properties inline says selection_type inline');
-      if (s.property_ids !== undefined && tags !== undefined) return problem(tagsField, 'without a selection_type, a selector lists property_ids or tags, not both');
+      if (s.properties !== undefined)
+        return problem('selection_type', 'a selector listing its properties inline says selection_type inline');
+      if (s.property_ids !== undefined && tags !== undefined)
+        return problem(tagsField, 'without a selection_type, a selector lists property_ids or tags, not both');
       type = s.property_ids !== undefined ? 'by_id' : tags !== undefined ? 'by_tag' : 'all';
     }
     if (type === 'inline') {
-      if (s.property_types !== undefined) return problem('property_types', 'property_types picks among a publisher’s properties; an inline selector lists its own');
-      if (!s.properties || s.properties.length === 0) return problem('properties', 'an inline selector lists its properties (at least one, each with identifiers)');
+      if (s.property_types !== undefined)
+        return problem(
+          'property_types',
+          'property_types picks among a publisher’s properties; an inline selector lists its own',
+        );
+      if (!s.properties || s.properties.length === 0)
+        return problem('properties', 'an inline selector lists its properties (at least one, each with identifiers)');
       out.push({
         selection_type: 'inline',
-        properties: s.properties.map((p) => ({ property_type: p.property_type ?? 'unknown', name: p.name ?? '', identifiers: p.identifiers.map((i) => ({ type: i.type, value: normalizeIdentifier(i.type, i.value) })) })),
+        properties: s.properties.map((p) => ({
+          property_type: p.property_type ?? 'unknown',
+          name: p.name ?? '',
+          identifiers: p.identifiers.map((i) => ({ type: i.type, value: normalizeIdentifier(i.type, i.value) })),
+        })),
       });
       return;
     }
-    if (s.publisher_domain === undefined) return problem('publisher_domain', `selection_type ${type} names the publisher_domain whose adagents.json it selects from`);
+    if (s.publisher_domain === undefined)
+      return problem(
+        'publisher_domain',
+        `selection_type ${type} names the publisher_domain whose adagents.json it selects from`,
+      );
     let domain: string;
     try {
       domain = normalizeDomain(s.publisher_domain, { field: `${at}.publisher_domain`, in: 'body' });
@@ -57,11 +83,13 @@ export function readSelectors(raw: readonly RawSelector[], field = 'publisher_pr
       if (err instanceof ApError) return problem('publisher_domain', err.details?.[0]?.message ?? err.message);
       throw err;
     }
-    if (s.property_types !== undefined && s.property_types.length === 0) return problem('property_types', 'lists at least one property type, or is left out');
+    if (s.property_types !== undefined && s.property_types.length === 0)
+      return problem('property_types', 'lists at least one property type, or is left out');
     const property_types = s.property_types === undefined ? null : new Set(s.property_types);
     if (type === 'all') out.push({ selection_type: 'all', publisher_domain: domain, property_types });
     else if (type === 'by_id') {
-      if (!s.property_ids || s.property_ids.length === 0) return problem('property_ids', 'a by_id selector lists at least one property id');
+      if (!s.property_ids || s.property_ids.length === 0)
+        return problem('property_ids', 'a by_id selector lists at least one property id');
       out.push({ selection_type: 'by_id', publisher_domain: domain, property_ids: s.property_ids, property_types });
     } else {
       if (!tags || tags.length === 0) return problem(tagsField, 'a by_tag selector lists at least one tag');
@@ -69,7 +97,9 @@ export function readSelectors(raw: readonly RawSelector[], field = 'publisher_pr
     }
   });
   if (issues.length > 0) {
-    throw new ApError('validation_failed', `Invalid ${issues.map((i) => `${i.field}: ${i.message}`).join('; ')}.`, { details: issues });
+    throw new ApError('validation_failed', `Invalid ${issues.map((i) => `${i.field}: ${i.message}`).join('; ')}.`, {
+      details: issues,
+    });
   }
   return out;
 }

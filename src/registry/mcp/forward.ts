@@ -22,7 +22,12 @@ const forwardedHeaders = ['authorization', 'ap-organization', 'host'] as const;
  * meets over HTTP: authentication, rate limits under the caller's own address and credential,
  * validation, the error renderer), so the answer is the route's own, byte for byte.
  */
-export async function forward(app: FastifyInstance, tool: RegistryTool, args: Record<string, unknown>, request: FastifyRequest): Promise<ToolResult> {
+export async function forward(
+  app: FastifyInstance,
+  tool: RegistryTool,
+  args: Record<string, unknown>,
+  request: FastifyRequest,
+): Promise<ToolResult> {
   const get = tool.method === 'GET';
   const rest = { ...args };
   const params: Record<string, unknown> = {};
@@ -33,7 +38,18 @@ export async function forward(app: FastifyInstance, tool: RegistryTool, args: Re
   // A GET route's arguments travel in its URL, which HTTP caps with the headers at 16 KB: more
   // could never reach the route over REST, so it is refused here at the cost of reading 16 KB of it.
   if (get && longerThan({ ...params, ...rest }, maxUrlBytes)) {
-    return result(400, JSON.stringify(errorBody(new ApError('validation_failed', `Invalid querystring: the arguments of ${tool.name} are longer than a URL may be (${maxUrlBytes / 1024} KB).`, { details: [{ in: 'querystring', field: '', message: 'is too long for a URL' }] }))));
+    return result(
+      400,
+      JSON.stringify(
+        errorBody(
+          new ApError(
+            'validation_failed',
+            `Invalid querystring: the arguments of ${tool.name} are longer than a URL may be (${maxUrlBytes / 1024} KB).`,
+            { details: [{ in: 'querystring', field: '', message: 'is too long for a URL' }] },
+          ),
+        ),
+      ),
+    );
   }
   // Refused as the route would refuse it, before it is put in a URL (which cannot carry a lone surrogate).
   const refusal = textRefusal('params', params) ?? textRefusal(get ? 'querystring' : 'body', rest);
@@ -47,7 +63,16 @@ export async function forward(app: FastifyInstance, tool: RegistryTool, args: Re
   });
   if (missing.length > 0) {
     const field = missing[0]!;
-    return result(400, JSON.stringify(errorBody(new ApError('validation_failed', `Invalid params.${field}: is required.`, { details: [{ in: 'params', field, message: 'is required' }] }))));
+    return result(
+      400,
+      JSON.stringify(
+        errorBody(
+          new ApError('validation_failed', `Invalid params.${field}: is required.`, {
+            details: [{ in: 'params', field, message: 'is required' }],
+          }),
+        ),
+      ),
+    );
   }
   const headers: Record<string, string> = { accept: 'application/json', 'x-request-id': request.id };
   for (const name of forwardedHeaders) {

@@ -47,12 +47,18 @@ function registryServer(app: FastifyInstance, tools: readonly RegistryTool[]): M
       'The ap registry: resolve brands and publishers, find agents and what they are authorized to sell, check authorizations in real time and read the change feed. Each tool answers exactly what its REST route answers; an answer of 400 or more comes back as a tool error carrying the route’s error body.',
     tools: tools.map((tool) => {
       const route = app.routeTable.find((r) => r.method === tool.method && r.url === tool.url);
-      if (!route) throw new Error(`the MCP tool ${tool.name} mirrors ${tool.method} ${tool.url}, which is not registered`);
+      if (!route)
+        throw new Error(`the MCP tool ${tool.name} mirrors ${tool.method} ${tool.url}, which is not registered`);
       return {
         name: tool.name,
         description: toolDescription(route),
         inputSchema: toolInputSchema(route, resolve),
-        annotations: { title: route.schema?.summary ?? tool.name, readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+        annotations: {
+          title: route.schema?.summary ?? tool.name,
+          readOnlyHint: true,
+          idempotentHint: true,
+          openWorldHint: false,
+        },
       };
     }),
     async callTool(name, args, request) {

@@ -21,10 +21,14 @@ export async function checkDns(resolveTxt: TxtResolver, domain: string, nonce: s
     records = await resolveTxt(name);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    return code === 'ENOTFOUND' || code === 'ENODATA' ? `${name} has no TXT record` : `the TXT lookup of ${name} failed (${code ?? 'error'})`;
+    return code === 'ENOTFOUND' || code === 'ENODATA'
+      ? `${name} has no TXT record`
+      : `the TXT lookup of ${name} failed (${code ?? 'error'})`;
   }
   // A TXT record may arrive in several strings; they form one value.
-  return records.some((chunks) => chunks.join('').trim() === nonce) ? undefined : `no TXT record at ${name} holds the nonce`;
+  return records.some((chunks) => chunks.join('').trim() === nonce)
+    ? undefined
+    : `no TXT record at ${name} holds the nonce`;
 }
 
 export async function checkHttp(fetcher: SafeFetch, domain: string, nonce: string): Promise<CheckOutcome> {
@@ -34,7 +38,12 @@ export async function checkHttp(fetcher: SafeFetch, domain: string, nonce: strin
     const res = await fetcher.fetch(url, { redirect: 'error', maxBytes: 16 * 1024, headers: { accept: 'text/plain' } });
     if (res.status !== 200) return `${url} answered HTTP ${res.status}`;
     // One nonce per line, so organizations sharing a domain can each prove it.
-    return res.text().split(/\r?\n/).some((line) => line.trim() === nonce) ? undefined : `${url} does not contain the nonce`;
+    return res
+      .text()
+      .split(/\r?\n/)
+      .some((line) => line.trim() === nonce)
+      ? undefined
+      : `${url} does not contain the nonce`;
   } catch (err) {
     if (err instanceof FetchError) return `${url} could not be fetched: ${err.message}`;
     throw err;

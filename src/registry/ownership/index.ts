@@ -10,6 +10,8 @@ export interface OwnershipOptions {
  * Proof of domain control: the challenge and verify endpoints. Saves ask `requireProof` (or the
  * `proofCheck` bound to the app's clock and settings) before writing an entry for a domain.
  */
-export const ownershipPlugin = fp<OwnershipOptions>(async (app, { ctx }) => registerOwnership(app, ctx), { name: 'ownership' });
+export const ownershipPlugin = fp<OwnershipOptions>(async (app, { ctx }) => registerOwnership(app, ctx), {
+  name: 'ownership',
+});
 
 export { proofCheck, requireProof, requireProofOfAny, type ProofCheck } from './service.ts';

@@ -56,7 +56,12 @@ export function registerOwnership(app: FastifyInstance, ctx: AppContext): void {
       },
     },
     async (request) => {
-      const { challenge, proved_at } = await verifyChallenge(ctx, request.principal!, request.params.id, request.body.method);
+      const { challenge, proved_at } = await verifyChallenge(
+        ctx,
+        request.principal!,
+        request.params.id,
+        request.body.method,
+      );
       return {
         verified: true as const,
         domain: challenge.domain,

@@ -1,6 +1,9 @@
 import { Type } from 'typebox';
 
-export const ChallengeRequest = Type.Object({ domain: Type.String({ minLength: 1, maxLength: 253 }) }, { additionalProperties: false });
+export const ChallengeRequest = Type.Object(
+  { domain: Type.String({ minLength: 1, maxLength: 253 }) },
+  { additionalProperties: false },
+);
 
 export const Challenge = Type.Object(
   {
@@ -23,7 +26,10 @@ export const Challenge = Type.Object(
 
 export const VerifyParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 
-export const VerifyRequest = Type.Object({ method: Type.Union([Type.Literal('dns'), Type.Literal('http')]) }, { additionalProperties: false });
+export const VerifyRequest = Type.Object(
+  { method: Type.Union([Type.Literal('dns'), Type.Literal('http')]) },
+  { additionalProperties: false },
+);
 
 export const Verified = Type.Object(
   {
@@ -31,7 +37,10 @@ export const Verified = Type.Object(
     domain: Type.String(),
     method: Type.Union([Type.Literal('dns'), Type.Literal('http')]),
     proved_at: Type.String({ format: 'date-time' }),
-    valid_until: Type.String({ format: 'date-time', description: 'Saves by this organization need no new proof until then.' }),
+    valid_until: Type.String({
+      format: 'date-time',
+      description: 'Saves by this organization need no new proof until then.',
+    }),
   },
   { $id: 'OwnershipProof' },
 );

@@ -32,13 +32,21 @@ export async function issueChallenge(ctx: AppContext, principal: Principal, doma
  * simultaneous verifications one runs the check; it then ends consumed (and the proof recorded)
  * or invalidated. A challenge of another organization is not found, as if it did not exist.
  */
-export async function verifyChallenge(ctx: AppContext, principal: Principal, id: string, method: sql.ProofMethod): Promise<{ challenge: sql.ChallengeRow; proved_at: Date }> {
+export async function verifyChallenge(
+  ctx: AppContext,
+  principal: Principal,
+  id: string,
+  method: sql.ProofMethod,
+): Promise<{ challenge: sql.ChallengeRow; proved_at: Date }> {
   const organizationId = organizationOf(principal);
   const claimed = await sql.claimChallenge(ctx.db, id, organizationId, method, ctx.clock.now());
   if (!claimed) throw await whyNotClaimable(ctx, id, organizationId);
   let failure: string | undefined;
   try {
-    failure = method === 'dns' ? await checkDns(ctx.resolveTxt, claimed.domain, claimed.nonce) : await checkHttp(ctx.fetcher, claimed.domain, claimed.nonce);
+    failure =
+      method === 'dns'
+        ? await checkDns(ctx.resolveTxt, claimed.domain, claimed.nonce)
+        : await checkHttp(ctx.fetcher, claimed.domain, claimed.nonce);
   } catch (err) {
     failure = 'the check could not be completed';
     await sql.settleChallenge(ctx.db, id, 'invalidated', ctx.clock.now(), failure);
@@ -47,7 +55,10 @@ export async function verifyChallenge(ctx: AppContext, principal: Principal, id:
   const now = ctx.clock.now();
   if (failure) {
     await sql.settleChallenge(ctx.db, id, 'invalidated', now, failure);
-    throw new ApError('ownership_not_proven', `${claimed.domain} did not show the nonce: ${failure}. This challenge is now invalid; ask for a new one.`);
+    throw new ApError(
+      'ownership_not_proven',
+      `${claimed.domain} did not show the nonce: ${failure}. This challenge is now invalid; ask for a new one.`,
+    );
   }
   await ctx.db.transaction(async (tx) => {
     await sql.settleChallenge(tx, id, 'consumed', now, null);
@@ -58,10 +69,17 @@ export async function verifyChallenge(ctx: AppContext, principal: Principal, id:
 
 async function whyNotClaimable(ctx: AppContext, id: string, organizationId: string): Promise<ApError> {
   const row = await sql.challengeById(ctx.db, id);
-  if (!row || row.organization_id !== organizationId) return new ApError('not_found', `No challenge ${id} belongs to your organization.`);
-  if (row.state === 'consumed') return new ApError('nonce_used', 'This challenge was already used to prove ownership; ask for a new one.');
-  if (row.state === 'invalidated') return new ApError('nonce_used', `This challenge failed verification and is invalid (${row.failure ?? 'failed'}); ask for a new one.`);
-  if (row.state === 'verifying') return new ApError('nonce_used', 'This challenge is being verified by another request.');
+  if (!row || row.organization_id !== organizationId)
+    return new ApError('not_found', `No challenge ${id} belongs to your organization.`);
+  if (row.state === 'consumed')
+    return new ApError('nonce_used', 'This challenge was already used to prove ownership; ask for a new one.');
+  if (row.state === 'invalidated')
+    return new ApError(
+      'nonce_used',
+      `This challenge failed verification and is invalid (${row.failure ?? 'failed'}); ask for a new one.`,
+    );
+  if (row.state === 'verifying')
+    return new ApError('nonce_used', 'This challenge is being verified by another request.');
   return new ApError('nonce_expired', `This challenge expired at ${row.expires_at.toISOString()}; ask for a new one.`);
 }
 
@@ -76,12 +94,23 @@ export function proofCheck(ctx: Pick<AppContext, 'clock' | 'config'>): ProofChec
  * Saves of a domain need a proof by the caller's organization no older than the window.
  * Registry admins curate the registry and are exempt.
  */
-export async function requireProof(tx: Queryable, ctx: Pick<AppContext, 'clock' | 'config'>, principal: Principal, domain: string): Promise<void> {
+export async function requireProof(
+  tx: Queryable,
+  ctx: Pick<AppContext, 'clock' | 'config'>,
+  principal: Principal,
+  domain: string,
+): Promise<void> {
   await requireProofOfAny(tx, ctx, principal, [domain], `save ${domain}`);
 }
 
 /** As `requireProof`, where a proof of any of `domains` will do (a host, or a domain above it); `action` says what it is for. */
-export async function requireProofOfAny(tx: Queryable, ctx: Pick<AppContext, 'clock' | 'config'>, principal: Principal, domains: readonly string[], action: string): Promise<void> {
+export async function requireProofOfAny(
+  tx: Queryable,
+  ctx: Pick<AppContext, 'clock' | 'config'>,
+  principal: Principal,
+  domains: readonly string[],
+  action: string,
+): Promise<void> {
   const org = principal.organization;
   if (org?.registryAdmin) return;
   if (!org) throw new ApError('forbidden', 'This acts for an organization; the credential belongs to none.');
@@ -93,6 +122,11 @@ export async function requireProofOfAny(tx: Queryable, ctx: Pick<AppContext, 'cl
     if (proof && (!newest || proof.proved_at > newest)) newest = proof.proved_at;
   }
   const named = domains.length === 1 ? domains[0]! : `${domains[0]} (or ${domains.slice(1).join(', ')})`;
-  const why = newest ? `its proof of ${newest.toISOString()} is older than ${ctx.config.ownershipProofDays} days` : `it has not proven control of ${named}`;
-  throw new ApError('ownership_required', `${org.slug} cannot ${action}: ${why}. Ask for a challenge with POST /api/ownership/challenges and verify it.`);
+  const why = newest
+    ? `its proof of ${newest.toISOString()} is older than ${ctx.config.ownershipProofDays} days`
+    : `it has not proven control of ${named}`;
+  throw new ApError(
+    'ownership_required',
+    `${org.slug} cannot ${action}: ${why}. Ask for a challenge with POST /api/ownership/challenges and verify it.`,
+  );
 }

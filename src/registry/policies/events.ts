@@ -11,11 +11,28 @@ import type { PolicyRow } from './sql.ts';
  * keeps its copy from the feed alone. These types are beyond the published event schema's enum:
  * the feed sends them only to subscriptions that name them (feed/event-types.ts).
  */
-export async function recordChange(tx: Queryable, after: PolicyRow, before: PolicyRow | undefined, actor: string): Promise<void> {
-  const common = { policy_id: after.policy_id, version: after.version, source_type: after.source_type, review_status: after.review_status, revision_number: after.revision };
+export async function recordChange(
+  tx: Queryable,
+  after: PolicyRow,
+  before: PolicyRow | undefined,
+  actor: string,
+): Promise<void> {
+  const common = {
+    policy_id: after.policy_id,
+    version: after.version,
+    source_type: after.source_type,
+    review_status: after.review_status,
+    revision_number: after.revision,
+  };
   const policy = toPolicy(after);
   if (!before) {
-    await appendEvent(tx, { event_type: 'policy.created', entity_type: 'policy', entity_id: after.policy_id, payload: { ...common, policy }, actor });
+    await appendEvent(tx, {
+      event_type: 'policy.created',
+      entity_type: 'policy',
+      entity_id: after.policy_id,
+      payload: { ...common, policy },
+      actor,
+    });
     return;
   }
   const fields = new Set([...Object.keys(before.entry), ...Object.keys(after.entry)]);

@@ -36,7 +36,12 @@ export const policySnapshot: SnapshotSection = {
   keys: 'text',
   async page(db, after, limit) {
     const rows = await pageById(db, after, limit);
-    return rows.map((row) => ({ key: row.policy_id, entity_type: 'policy', entity_id: row.policy_id, data: toPolicy(row) }));
+    return rows.map((row) => ({
+      key: row.policy_id,
+      entity_type: 'policy',
+      entity_id: row.policy_id,
+      data: toPolicy(row),
+    }));
   },
 };
 

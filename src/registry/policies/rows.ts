@@ -6,7 +6,10 @@ import type { PolicyRow, RevisionRow, StoredEntry } from './sql.ts';
  * and the registry's own metadata. `at` is the revision shown: the current one unless a version
  * was pinned.
  */
-export function toPolicy(row: PolicyRow, at: Pick<RevisionRow, 'snapshot' | 'revision_number' | 'source_type' | 'review_status' | 'created_at'> = current(row)) {
+export function toPolicy(
+  row: PolicyRow,
+  at: Pick<RevisionRow, 'snapshot' | 'revision_number' | 'source_type' | 'review_status' | 'created_at'> = current(row),
+) {
   const e = at.snapshot;
   return {
     ...summaryOf(e, row, at),
@@ -25,10 +28,20 @@ export function toSummary(row: PolicyRow) {
 }
 
 function current(row: PolicyRow) {
-  return { snapshot: row.entry, revision_number: row.revision, source_type: row.source_type, review_status: row.review_status, created_at: row.updated_at };
+  return {
+    snapshot: row.entry,
+    revision_number: row.revision,
+    source_type: row.source_type,
+    review_status: row.review_status,
+    created_at: row.updated_at,
+  };
 }
 
-function summaryOf(e: StoredEntry, row: PolicyRow, at: Pick<RevisionRow, 'revision_number' | 'source_type' | 'review_status' | 'created_at'>) {
+function summaryOf(
+  e: StoredEntry,
+  row: PolicyRow,
+  at: Pick<RevisionRow, 'revision_number' | 'source_type' | 'review_status' | 'created_at'>,
+) {
   return {
     policy_id: row.policy_id,
     version: e.version,

@@ -15,24 +15,52 @@ export const enforcementLevels = ['must', 'should', 'may'] as const;
 export const governanceDomains = ['campaign', 'property', 'creative', 'content_standards'] as const;
 /** enums/channels.json */
 export const channels = [
-  'display', 'olv', 'social', 'search', 'ctv', 'linear_tv', 'radio', 'streaming_audio', 'podcast', 'dooh', 'ooh', 'print', 'cinema',
-  'email', 'gaming', 'retail_media', 'influencer', 'affiliate', 'product_placement', 'sponsored_intelligence',
+  'display',
+  'olv',
+  'social',
+  'search',
+  'ctv',
+  'linear_tv',
+  'radio',
+  'streaming_audio',
+  'podcast',
+  'dooh',
+  'ooh',
+  'print',
+  'cinema',
+  'email',
+  'gaming',
+  'retail_media',
+  'influencer',
+  'affiliate',
+  'product_placement',
+  'sponsored_intelligence',
 ] as const;
 
-const literals = <T extends readonly string[]>(values: T, options: { description?: string } = {}) => Type.Union(values.map((v) => Type.Literal(v)), options);
+const literals = <T extends readonly string[]>(values: T, options: { description?: string } = {}) =>
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    options,
+  );
 
 /**
  * A policy id as looked up: the registry's canonical ids may hold `:` (`garm:brand_safety:violence`),
  * so lookups take the letters the registry's ids are made of.
  */
-const LookupId = Type.String({ minLength: 1, maxLength: 128, pattern: '^[a-z0-9][a-z0-9_:.-]*$', description: 'A policy_id, e.g. uk_hfss.' });
+const LookupId = Type.String({
+  minLength: 1,
+  maxLength: 128,
+  pattern: '^[a-z0-9][a-z0-9_:.-]*$',
+  description: 'A policy_id, e.g. uk_hfss.',
+});
 
 /** A policy id as a community save names it: flat, lowercase letters, digits and underscores. */
 const SavedId = Type.String({
   minLength: 1,
   maxLength: 100,
   pattern: '^[a-z][a-z0-9_]*$',
-  description: 'Lowercase letters, digits and underscores, beginning with a letter (no colons or slashes: those are the registry’s own ids).',
+  description:
+    'Lowercase letters, digits and underscores, beginning with a letter (no colons or slashes: those are the registry’s own ids).',
 });
 
 /** Semantic version 2.0.0, e.g. 1.0.0 or 2.1.0-draft.1. */
@@ -44,14 +72,28 @@ const semver = {
 const Version = Type.String({ ...semver, description: 'Semantic version, e.g. 1.0.0.' });
 
 /** A jurisdiction: an ISO 3166-1 alpha-2 code, or a region alias such as EU. */
-const Jurisdiction = Type.String({ minLength: 2, maxLength: 32, pattern: '^[A-Z][A-Z0-9_]+$', description: 'ISO 3166-1 alpha-2 code (GB, US) or a region alias (EU).' });
+const Jurisdiction = Type.String({
+  minLength: 2,
+  maxLength: 32,
+  pattern: '^[A-Z][A-Z0-9_]+$',
+  description: 'ISO 3166-1 alpha-2 code (GB, US) or a region alias (EU).',
+});
 
 /** A policy category id (governance/policy-category-definition.json's category_id). */
-const PolicyCategoryId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z][a-z0-9_]*$', description: 'e.g. children_directed, age_restricted.' });
+const PolicyCategoryId = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  pattern: '^[a-z][a-z0-9_]*$',
+  description: 'e.g. children_directed, age_restricted.',
+});
 
 const Exemplar = Type.Object(
   {
-    scenario: Type.String({ minLength: 1, maxLength: 1000, description: 'A concrete advertising action or configuration.' }),
+    scenario: Type.String({
+      minLength: 1,
+      maxLength: 1000,
+      description: 'A concrete advertising action or configuration.',
+    }),
     explanation: Type.String({ minLength: 1, maxLength: 1000, description: 'Why it passes or fails the policy.' }),
   },
   { additionalProperties: false },
@@ -65,14 +107,21 @@ const Exemplars = Type.Object(
   { additionalProperties: false, description: 'Calibration examples for governance agents.' },
 );
 
-const Ext = Type.Object({}, { additionalProperties: true, maxProperties: 32, description: 'Vendor-namespaced extensions (core/ext.json).' });
+const Ext = Type.Object(
+  {},
+  { additionalProperties: true, maxProperties: 32, description: 'Vendor-namespaced extensions (core/ext.json).' },
+);
 
 // The key's pattern bounds its length too: a record's key schema becomes a patternProperties key.
-const RegionAliases = Type.Record(Type.String({ pattern: '^[A-Z][A-Z0-9_]{1,31}$' }), Type.Array(Jurisdiction, { maxItems: 250, uniqueItems: true }), {
-  maxProperties: 50,
-  additionalProperties: false,
-  description: 'Named groups of jurisdictions, e.g. {"EU": ["AT", "BE", ...]}.',
-});
+const RegionAliases = Type.Record(
+  Type.String({ pattern: '^[A-Z][A-Z0-9_]{1,31}$' }),
+  Type.Array(Jurisdiction, { maxItems: 250, uniqueItems: true }),
+  {
+    maxProperties: 50,
+    additionalProperties: false,
+    description: 'Named groups of jurisdictions, e.g. {"EU": ["AT", "BE", ...]}.',
+  },
+);
 
 /** What a community save sends: a policy-entry (without `source`), with the fields the registry requires of a published policy. */
 export const SaveBody = Type.Object(
@@ -80,25 +129,59 @@ export const SaveBody = Type.Object(
     policy_id: SavedId,
     version: Version,
     name: Type.String({ minLength: 1, maxLength: 200 }),
-    category: literals(policyCategories, { description: 'regulation (a legal requirement) or standard (a best practice).' }),
+    category: literals(policyCategories, {
+      description: 'regulation (a legal requirement) or standard (a best practice).',
+    }),
     enforcement: literals(enforcementLevels, { description: 'must rejects, should warns, may logs.' }),
-    policy: Type.String({ minLength: 1, maxLength: 5000, description: 'The natural-language policy text governance agents evaluate.' }),
+    policy: Type.String({
+      minLength: 1,
+      maxLength: 5000,
+      description: 'The natural-language policy text governance agents evaluate.',
+    }),
     description: Type.Optional(Type.String({ maxLength: 500 })),
-    requires_human_review: Type.Optional(Type.Boolean({ description: 'Plans subject to this policy must set human_review_required.' })),
-    jurisdictions: Type.Optional(Type.Array(Jurisdiction, { maxItems: 250, uniqueItems: true, description: 'Empty: not jurisdiction-specific.' })),
+    requires_human_review: Type.Optional(
+      Type.Boolean({ description: 'Plans subject to this policy must set human_review_required.' }),
+    ),
+    jurisdictions: Type.Optional(
+      Type.Array(Jurisdiction, { maxItems: 250, uniqueItems: true, description: 'Empty: not jurisdiction-specific.' }),
+    ),
     region_aliases: Type.Optional(RegionAliases),
     policy_categories: Type.Optional(Type.Array(PolicyCategoryId, { maxItems: 50, uniqueItems: true })),
-    channels: Type.Optional(Type.Array(literals(channels), { maxItems: channels.length, uniqueItems: true, description: 'Omitted: every channel.' })),
-    governance_domains: Type.Optional(Type.Array(literals(governanceDomains), { maxItems: governanceDomains.length, uniqueItems: true })),
-    effective_date: Type.Optional(Type.String({ format: 'date', description: 'When it takes effect (informational before).' })),
-    sunset_date: Type.Optional(Type.String({ format: 'date', description: 'When it stops being enforced; not before effective_date.' })),
-    source_url: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, pattern: '^[hH][tT][tT][pP][sS]?://', description: 'The regulation or standard (http or https).' })),
+    channels: Type.Optional(
+      Type.Array(literals(channels), {
+        maxItems: channels.length,
+        uniqueItems: true,
+        description: 'Omitted: every channel.',
+      }),
+    ),
+    governance_domains: Type.Optional(
+      Type.Array(literals(governanceDomains), { maxItems: governanceDomains.length, uniqueItems: true }),
+    ),
+    effective_date: Type.Optional(
+      Type.String({ format: 'date', description: 'When it takes effect (informational before).' }),
+    ),
+    sunset_date: Type.Optional(
+      Type.String({ format: 'date', description: 'When it stops being enforced; not before effective_date.' }),
+    ),
+    source_url: Type.Optional(
+      Type.String({
+        format: 'uri',
+        maxLength: 2048,
+        pattern: '^[hH][tT][tT][pP][sS]?://',
+        description: 'The regulation or standard (http or https).',
+      }),
+    ),
     source_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The issuing body.' })),
-    guidance: Type.Optional(Type.String({ maxLength: 5000, description: 'Notes for governance agent developers; not used in evaluation.' })),
+    guidance: Type.Optional(
+      Type.String({ maxLength: 5000, description: 'Notes for governance agent developers; not used in evaluation.' }),
+    ),
     exemplars: Type.Optional(Exemplars),
     ext: Type.Optional(Ext),
   },
-  { additionalProperties: false, description: 'A community policy: created, or the next revision of one this organization contributed.' },
+  {
+    additionalProperties: false,
+    description: 'A community policy: created, or the next revision of one this organization contributed.',
+  },
 );
 
 export type SaveBody = Static<typeof SaveBody>;
@@ -112,7 +195,10 @@ export const SaveResult = Type.Object(
     message: Type.String(),
     policy_id: Type.String(),
     version: Type.String(),
-    revision_number: Type.Integer({ minimum: 1, description: 'The revision this save made (1 when it created the policy).' }),
+    revision_number: Type.Integer({
+      minimum: 1,
+      description: 'The revision this save made (1 when it created the policy).',
+    }),
   },
   { description: 'The saved policy.' },
 );
@@ -139,17 +225,22 @@ const summaryFields = {
   source_url: nullable(Type.String()),
   source_name: nullable(Type.String()),
   source_type: Type.Union([Type.Literal('registry'), Type.Literal('community')], {
-    description: 'registry: published by the registry, which a community save cannot change; community: contributed by an organization.',
+    description:
+      'registry: published by the registry, which a community save cannot change; community: contributed by an organization.',
   }),
   review_status: Type.Union([Type.Literal('pending'), Type.Literal('approved')], {
-    description: 'approved for the registry’s own policies; pending for community ones, which the registry has not reviewed.',
+    description:
+      'approved for the registry’s own policies; pending for community ones, which the registry has not reviewed.',
   }),
   revision_number: Type.Integer({ minimum: 1, description: 'The revision shown.' }),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time', description: 'When the revision shown was saved.' }),
 };
 
-export const PolicySummary = Type.Object(summaryFields, { $id: 'PolicySummary', description: 'A policy as the registry listing shows it (no policy text).' });
+export const PolicySummary = Type.Object(summaryFields, {
+  $id: 'PolicySummary',
+  description: 'A policy as the registry listing shows it (no policy text).',
+});
 
 export const Policy = Type.Object(
   {
@@ -163,8 +254,15 @@ export const Policy = Type.Object(
 );
 
 export const ListQuery = Type.Object({
-  search: Type.Optional(Type.String({ maxLength: maxLikeText, description: 'Case-insensitive substring of the policy_id, name or description.' })),
-  q: Type.Optional(Type.String({ maxLength: maxLikeText, description: 'Same as search (search wins when both are given).' })),
+  search: Type.Optional(
+    Type.String({
+      maxLength: maxLikeText,
+      description: 'Case-insensitive substring of the policy_id, name or description.',
+    }),
+  ),
+  q: Type.Optional(
+    Type.String({ maxLength: maxLikeText, description: 'Same as search (search wins when both are given).' }),
+  ),
   category: Type.Optional(literals(policyCategories)),
   enforcement: Type.Optional(literals(enforcementLevels)),
   jurisdiction: Type.Optional(
@@ -172,7 +270,8 @@ export const ListQuery = Type.Object({
       minLength: 2,
       maxLength: 32,
       pattern: '^[A-Za-z][A-Za-z0-9_]+$',
-      description: 'Policies that apply there: naming it in jurisdictions or in a region alias (a key or a member), or naming no jurisdiction at all. Case-insensitive.',
+      description:
+        'Policies that apply there: naming it in jurisdictions or in a region alias (a key or a member), or naming no jurisdiction at all. Case-insensitive.',
     }),
   ),
   policy_category: Type.Optional(PolicyCategoryId),
@@ -187,7 +286,11 @@ export const ListPage = Type.Object(
   {
     policies: Type.Array(Type.Ref('PolicySummary')),
     stats: Type.Object(
-      { total: Type.Integer({ minimum: 0 }), regulation: Type.Integer({ minimum: 0 }), standard: Type.Integer({ minimum: 0 }) },
+      {
+        total: Type.Integer({ minimum: 0 }),
+        regulation: Type.Integer({ minimum: 0 }),
+        standard: Type.Integer({ minimum: 0 }),
+      },
       { description: 'Policies matching the filters, in all and by category.' },
     ),
     has_more: Type.Boolean({ description: 'More policies match beyond this page (ask with a larger offset).' }),
@@ -197,7 +300,9 @@ export const ListPage = Type.Object(
 
 export const ResolveQuery = Type.Object({
   policy_id: LookupId,
-  version: Type.Optional(Type.String({ ...semver, description: 'Pin a version: the newest revision that carried it (404 when none did).' })),
+  version: Type.Optional(
+    Type.String({ ...semver, description: 'Pin a version: the newest revision that carried it (404 when none did).' }),
+  ),
 });
 
 export const BulkBody = Type.Object(
@@ -206,7 +311,11 @@ export const BulkBody = Type.Object(
 );
 
 export const BulkResults = Type.Object(
-  { results: Type.Record(Type.String(), Type.Union([Type.Ref('Policy'), Type.Null()]), { description: 'Keyed by each policy_id as sent; null when unknown.' }) },
+  {
+    results: Type.Record(Type.String(), Type.Union([Type.Ref('Policy'), Type.Null()]), {
+      description: 'Keyed by each policy_id as sent; null when unknown.',
+    }),
+  },
   { description: 'One result per requested policy.' },
 );
 

@@ -10,8 +10,26 @@ import type { PolicyRow, StoredEntry } from './sql.ts';
 
 /** The order a stored entry keeps its fields in (policy-entry.json's), whatever order they were sent in. */
 const fieldOrder = [
-  'policy_id', 'version', 'name', 'description', 'category', 'enforcement', 'requires_human_review', 'jurisdictions', 'region_aliases', 'policy_categories',
-  'channels', 'governance_domains', 'effective_date', 'sunset_date', 'source_url', 'source_name', 'policy', 'guidance', 'exemplars', 'ext',
+  'policy_id',
+  'version',
+  'name',
+  'description',
+  'category',
+  'enforcement',
+  'requires_human_review',
+  'jurisdictions',
+  'region_aliases',
+  'policy_categories',
+  'channels',
+  'governance_domains',
+  'effective_date',
+  'sunset_date',
+  'source_url',
+  'source_name',
+  'policy',
+  'guidance',
+  'exemplars',
+  'ext',
 ] as const;
 
 /**
@@ -24,7 +42,9 @@ export function entryOf(fields: SaveBody | Record<string, unknown>): StoredEntry
   const { effective_date, sunset_date } = fields as { effective_date?: string; sunset_date?: string };
   if (effective_date !== undefined && sunset_date !== undefined && sunset_date < effective_date) {
     const message = `sunset_date ${sunset_date} is before effective_date ${effective_date}`;
-    throw new ApError('validation_failed', `Invalid body.sunset_date: ${message}.`, { details: [{ in: 'body', field: 'sunset_date', message }] });
+    throw new ApError('validation_failed', `Invalid body.sunset_date: ${message}.`, {
+      details: [{ in: 'body', field: 'sunset_date', message }],
+    });
   }
   const given = fields as Record<string, unknown>;
   const entry: Record<string, unknown> = {};
@@ -52,10 +72,23 @@ export async function saveCommunityPolicy(db: Database, body: SaveBody, principa
     const before = await sql.lockPolicyId(tx, id);
     if (before?.source_type === 'registry') throw publishedByRegistry(id);
     if (before && !standing.registryAdmin && before.owner_organization_id !== standing.organizationId) {
-      throw new ApError('forbidden', `Policy ${id} was contributed by another organization; only that organization can change it.`);
+      throw new ApError(
+        'forbidden',
+        `Policy ${id} was contributed by another organization; only that organization can change it.`,
+      );
     }
     await refuseReusedVersion(tx, entry);
-    const row = await sql.upsertPolicy(tx, { policy_id: id, source_type: 'community', review_status: 'pending', owner_organization_id: standing.organizationId, entry }, standing.registryAdmin);
+    const row = await sql.upsertPolicy(
+      tx,
+      {
+        policy_id: id,
+        source_type: 'community',
+        review_status: 'pending',
+        owner_organization_id: standing.organizationId,
+        entry,
+      },
+      standing.registryAdmin,
+    );
     // Under the id's lock nothing can have changed since the checks above; the statement checks too.
     if (!row) throw publishedByRegistry(id);
     const actor = actorOf(principal);
@@ -75,12 +108,27 @@ export async function saveCommunityPolicy(db: Database, body: SaveBody, principa
  * owned by no organization, and from then on refused to community saves. A policy already published
  * as it is gets no new revision. `actor` is who the feed says wrote it.
  */
-export async function publishRegistryPolicy(tx: Queryable, entry: StoredEntry, actor: string): Promise<{ row: PolicyRow; changed: boolean }> {
+export async function publishRegistryPolicy(
+  tx: Queryable,
+  entry: StoredEntry,
+  actor: string,
+): Promise<{ row: PolicyRow; changed: boolean }> {
   const before = await sql.lockPolicyId(tx, entry.policy_id);
   if (before?.source_type === 'registry' && sameContent(before.entry, entry)) return { row: before, changed: false };
   await refuseReusedVersion(tx, entry);
-  const row = (await sql.upsertPolicy(tx, { policy_id: entry.policy_id, source_type: 'registry', review_status: 'approved', owner_organization_id: null, entry }))!;
-  await sql.insertRevision(tx, row, { editor_name: 'system', saved_by: actor, organization_id: null, edit_summary: before ? `Published version ${row.version}` : 'Published' });
+  const row = (await sql.upsertPolicy(tx, {
+    policy_id: entry.policy_id,
+    source_type: 'registry',
+    review_status: 'approved',
+    owner_organization_id: null,
+    entry,
+  }))!;
+  await sql.insertRevision(tx, row, {
+    editor_name: 'system',
+    saved_by: actor,
+    organization_id: null,
+    edit_summary: before ? `Published version ${row.version}` : 'Published',
+  });
   await recordChange(tx, row, before, actor);
   return { row, changed: true };
 }
@@ -105,5 +153,8 @@ function sameContent(a: StoredEntry, b: StoredEntry): boolean {
 }
 
 function publishedByRegistry(id: string): ApError {
-  return new ApError('authoritative_entry', `Policy ${id} is published by the registry and cannot be changed by a community save.`);
+  return new ApError(
+    'authoritative_entry',
+    `Policy ${id} is published by the registry and cannot be changed by a community save.`,
+  );
 }

@@ -7,7 +7,14 @@ export type SourceType = 'registry' | 'community';
 export type ReviewStatus = 'pending' | 'approved';
 
 /** A policy-entry as stored: what the save body says, `policy_id` included, absent fields left out. */
-export type StoredEntry = Record<string, unknown> & { policy_id: string; version: string; name: string; category: string; enforcement: string; policy: string };
+export type StoredEntry = Record<string, unknown> & {
+  policy_id: string;
+  version: string;
+  name: string;
+  category: string;
+  enforcement: string;
+  policy: string;
+};
 
 export interface PolicyRow {
   policy_id: string;
@@ -21,10 +28,13 @@ export interface PolicyRow {
   updated_at: Date;
 }
 
-const COLUMNS = 'p.policy_id, p.source_type, p.review_status, p.owner_organization_id, p.version, p.entry, p.revision, p.created_at, p.updated_at';
+const COLUMNS =
+  'p.policy_id, p.source_type, p.review_status, p.owner_organization_id, p.version, p.entry, p.revision, p.created_at, p.updated_at';
 
 export async function policiesById(db: Queryable, ids: readonly string[]): Promise<Map<string, PolicyRow>> {
-  const rows = await db.query<PolicyRow>(`select ${COLUMNS} from policies p where p.policy_id = any($1::text[])`, [[...new Set(ids)]]);
+  const rows = await db.query<PolicyRow>(`select ${COLUMNS} from policies p where p.policy_id = any($1::text[])`, [
+    [...new Set(ids)],
+  ]);
   return new Map(rows.map((row) => [row.policy_id, row]));
 }
 
@@ -65,7 +75,15 @@ export async function upsertPolicy(tx: Queryable, w: PolicyWrite, anyOwner = fal
      where excluded.source_type = 'registry'
        or (p.source_type <> 'registry' and ($7::boolean or p.owner_organization_id is not distinct from excluded.owner_organization_id))
      returning ${COLUMNS}`,
-    [w.policy_id, w.source_type, w.review_status, w.owner_organization_id, w.entry.version, JSON.stringify(w.entry), anyOwner],
+    [
+      w.policy_id,
+      w.source_type,
+      w.review_status,
+      w.owner_organization_id,
+      w.entry.version,
+      JSON.stringify(w.entry),
+      anyOwner,
+    ],
   );
   return row;
 }
@@ -82,7 +100,18 @@ export async function insertRevision(tx: Queryable, row: PolicyRow, r: NewRevisi
   await tx.query(
     `insert into policy_revisions (policy_id, revision_number, version, source_type, review_status, editor_name, saved_by, organization_id, edit_summary, snapshot)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-    [row.policy_id, row.revision, row.version, row.source_type, row.review_status, r.editor_name, r.saved_by, r.organization_id, r.edit_summary, JSON.stringify(row.entry)],
+    [
+      row.policy_id,
+      row.revision,
+      row.version,
+      row.source_type,
+      row.review_status,
+      r.editor_name,
+      r.saved_by,
+      r.organization_id,
+      r.edit_summary,
+      JSON.stringify(row.entry),
+    ],
   );
 }
 
@@ -98,7 +127,11 @@ export interface RevisionRow {
 }
 
 /** The newest revision that carried `version`. */
-export async function revisionWithVersion(db: Queryable, id: string, version: string): Promise<RevisionRow | undefined> {
+export async function revisionWithVersion(
+  db: Queryable,
+  id: string,
+  version: string,
+): Promise<RevisionRow | undefined> {
   const [row] = await db.query<RevisionRow>(
     `select revision_number, version, source_type, review_status, editor_name, edit_summary, snapshot, created_at
      from policy_revisions where policy_id = $1 and version = $2 order by revision_number desc limit 1`,
@@ -108,7 +141,12 @@ export async function revisionWithVersion(db: Queryable, id: string, version: st
 }
 
 /** A page of the policy's revisions, newest first, with their total; undefined when the policy does not exist. */
-export async function revisionsOf(db: Queryable, id: string, limit: number, offset: number): Promise<{ total: number; revisions: RevisionRow[] } | undefined> {
+export async function revisionsOf(
+  db: Queryable,
+  id: string,
+  limit: number,
+  offset: number,
+): Promise<{ total: number; revisions: RevisionRow[] } | undefined> {
   const [policy] = await db.query<{ total: number }>(
     `select (select count(*)::int from policy_revisions r where r.policy_id = p.policy_id) as total from policies p where p.policy_id = $1`,
     [id],
@@ -138,7 +176,14 @@ export interface ListFilter {
  * (applies everywhere). `?` is jsonb's key-or-element test, on both engines.
  */
 function listPredicate(f: ListFilter): { where: string; params: unknown[] } {
-  const params: unknown[] = [likePattern(f.search), f.category ?? null, f.enforcement ?? null, f.jurisdiction ?? null, f.policyCategory ?? null, f.domain ?? null];
+  const params: unknown[] = [
+    likePattern(f.search),
+    f.category ?? null,
+    f.enforcement ?? null,
+    f.jurisdiction ?? null,
+    f.policyCategory ?? null,
+    f.domain ?? null,
+  ];
   const where = `($1::text is null or p.policy_id ilike $1 escape '\\' or p.entry->>'name' ilike $1 escape '\\' or p.entry->>'description' ilike $1 escape '\\')
     and ($2::text is null or p.entry->>'category' = $2)
     and ($3::text is null or p.entry->>'enforcement' = $3)
@@ -155,19 +200,29 @@ function listPredicate(f: ListFilter): { where: string; params: unknown[] } {
 /** A page of the matching policies in policy_id order, one more than asked (to tell whether more follow). */
 export async function listPage(db: Queryable, f: ListFilter, limit: number, offset: number): Promise<PolicyRow[]> {
   const { where, params } = listPredicate(f);
-  return db.query<PolicyRow>(`select ${COLUMNS} from policies p where ${where} order by p.policy_id limit $7 offset $8`, [...params, limit + 1, offset]);
+  return db.query<PolicyRow>(
+    `select ${COLUMNS} from policies p where ${where} order by p.policy_id limit $7 offset $8`,
+    [...params, limit + 1, offset],
+  );
 }
 
 /** The matching policies by category. */
 export async function countByCategory(db: Queryable, f: ListFilter): Promise<{ regulation: number; standard: number }> {
   const { where, params } = listPredicate(f);
-  const rows = await db.query<{ category: string; n: number }>(`select p.entry->>'category' as category, count(*)::int as n from policies p where ${where} group by 1`, params);
+  const rows = await db.query<{ category: string; n: number }>(
+    `select p.entry->>'category' as category, count(*)::int as n from policies p where ${where} group by 1`,
+    params,
+  );
   const counts = { regulation: 0, standard: 0 };
-  for (const row of rows) if (row.category === 'regulation' || row.category === 'standard') counts[row.category] = row.n;
+  for (const row of rows)
+    if (row.category === 'regulation' || row.category === 'standard') counts[row.category] = row.n;
   return counts;
 }
 
 /** Policies in policy_id order after `after`, for the feed snapshot. */
 export async function pageById(db: Queryable, after: string | undefined, limit: number): Promise<PolicyRow[]> {
-  return db.query<PolicyRow>(`select ${COLUMNS} from policies p where ($1::text is null or p.policy_id > $1) order by p.policy_id limit $2`, [after ?? null, limit]);
+  return db.query<PolicyRow>(
+    `select ${COLUMNS} from policies p where ($1::text is null or p.policy_id > $1) order by p.policy_id limit $2`,
+    [after ?? null, limit],
+  );
 }

@@ -16,7 +16,10 @@ export interface RegistryFacts {
 
 export interface PropertyCheck {
   summary: { total: number; remove: number; modify: number; assess: number; ok: number };
-  remove: Array<{ input: string; canonical: string; reason: 'duplicate' } | ({ input: string; canonical: string; reason: 'blocked' } & Infrastructure)>;
+  remove: Array<
+    | { input: string; canonical: string; reason: 'duplicate' }
+    | ({ input: string; canonical: string; reason: 'blocked' } & Infrastructure)
+  >;
   modify: Array<{ input: string; canonical: string; reason: string; known: boolean } & Partial<RegistryFacts>>;
   assess: Array<{ domain: string }>;
   ok: Array<{ domain: string } & RegistryFacts>;
@@ -56,15 +59,18 @@ export function readDomains(domains: string[]): Read[] {
   if (issues.length > 0) {
     const code = codes.size === 1 ? [...codes][0]! : 'invalid_domain';
     const more = issues.length > namedIssues ? ` (the first ${namedIssues} are named)` : '';
-    throw new ApError(code, `${issues.length} of the domains are not valid${more}: ${issues[0]!.message}`, { details: issues.slice(0, namedIssues) });
+    throw new ApError(code, `${issues.length} of the domains are not valid${more}: ${issues[0]!.message}`, {
+      details: issues.slice(0, namedIssues),
+    });
   }
   return read;
 }
 
 function canonicalOf(input: string, normalized: string): Read {
-  const changes = normalized === input ? [] : ['normalized the spelling (case, scheme, spaces, trailing slash or dot, IDNA)'];
+  const changes =
+    normalized === input ? [] : ['normalized the spelling (case, scheme, spaces, trailing slash or dot, IDNA)'];
   let canonical = normalized;
-  for (let stripped = true; stripped; ) {
+  for (let stripped = true; stripped;) {
     stripped = false;
     for (const prefix of hostPrefixes) {
       const rest = canonical.slice(prefix.length);
@@ -86,7 +92,13 @@ function canonicalOf(input: string, normalized: string): Read {
  * (unknown). `known` holds the registry's entries among the canonical domains.
  */
 export function bucket(read: Read[], known: ReadonlyMap<string, RegistryFacts>): PropertyCheck {
-  const check: PropertyCheck = { summary: { total: read.length, remove: 0, modify: 0, assess: 0, ok: 0 }, remove: [], modify: [], assess: [], ok: [] };
+  const check: PropertyCheck = {
+    summary: { total: read.length, remove: 0, modify: 0, assess: 0, ok: 0 },
+    remove: [],
+    modify: [],
+    assess: [],
+    ok: [],
+  };
   const seen = new Set<string>();
   for (const { input, canonical, changes } of read) {
     if (seen.has(canonical)) {
@@ -97,7 +109,8 @@ export function bucket(read: Read[], known: ReadonlyMap<string, RegistryFacts>):
     const infrastructure = infrastructureOf(canonical);
     const facts = known.get(canonical);
     if (infrastructure) check.remove.push({ input, canonical, reason: 'blocked', ...infrastructure });
-    else if (changes.length > 0) check.modify.push({ input, canonical, reason: changes.join('; '), known: facts !== undefined, ...facts });
+    else if (changes.length > 0)
+      check.modify.push({ input, canonical, reason: changes.join('; '), known: facts !== undefined, ...facts });
     else if (facts) check.ok.push({ domain: canonical, ...facts });
     else check.assess.push({ domain: canonical });
   }

@@ -21,11 +21,25 @@ export async function recordChange(tx: Queryable, after: PropertyRow, actor: str
     entry: toResolution(after),
   };
   if (!before) {
-    await appendEvent(tx, { event_type: 'property.created', entity_type: 'property', entity_id: after.id, payload: { ...common, classification: 'property' }, actor });
+    await appendEvent(tx, {
+      event_type: 'property.created',
+      entity_type: 'property',
+      entity_id: after.id,
+      payload: { ...common, classification: 'property' },
+      actor,
+    });
     return;
   }
-  const changed = (['source', 'authorized_agents', 'inventory', 'contact'] as const).filter((f) => !isDeepStrictEqual(before[f] ?? null, now[f] ?? null));
+  const changed = (['source', 'authorized_agents', 'inventory', 'contact'] as const).filter(
+    (f) => !isDeepStrictEqual(before[f] ?? null, now[f] ?? null),
+  );
   if (changed.length === 0) return;
   const changed_fields = changed.map((f) => (f === 'inventory' ? 'properties' : f));
-  await appendEvent(tx, { event_type: 'property.updated', entity_type: 'property', entity_id: after.id, payload: { ...common, changed_fields }, actor });
+  await appendEvent(tx, {
+    event_type: 'property.updated',
+    entity_type: 'property',
+    entity_id: after.id,
+    payload: { ...common, changed_fields },
+    actor,
+  });
 }

@@ -33,17 +33,32 @@ export const propertyKind: EntityKind<PropertyRow, EditableFields, Static<typeof
     path: '/api/properties',
     tag: 'Property Resolution',
     domainField: 'publisher_domain',
-    fieldsOf: ({ authorized_agents, properties = [], contact }) => ({ authorized_agents, inventory: properties.map(inventoryItem), contact: contact ?? null }),
+    fieldsOf: ({ authorized_agents, properties = [], contact }) => ({
+      authorized_agents,
+      inventory: properties.map(inventoryItem),
+      contact: contact ?? null,
+    }),
     resolution: toResolution,
     listed: toListed,
     listKey: 'properties',
     resultExtras: () => ({}),
     schemas,
     docs: {
-      resolve: { summary: 'Resolve a publisher domain', description: 'The property entry of a publisher domain: the agents it authorizes and the inventory it declares.' },
+      resolve: {
+        summary: 'Resolve a publisher domain',
+        description:
+          'The property entry of a publisher domain: the agents it authorizes and the inventory it declares.',
+      },
       bulk: { summary: 'Resolve up to 100 publisher domains' },
-      registry: { summary: 'List and search property entries', description: 'Ordered by publisher domain; pages are stable under concurrent writes (keyset cursor).' },
-      save: { summary: 'Save a community property entry', description: 'Creates the entry or adds a revision to it. Entries managed by the publisher’s own adagents.json answer 409.' },
+      registry: {
+        summary: 'List and search property entries',
+        description: 'Ordered by publisher domain; pages are stable under concurrent writes (keyset cursor).',
+      },
+      save: {
+        summary: 'Save a community property entry',
+        description:
+          'Creates the entry or adds a revision to it. Entries managed by the publisher’s own adagents.json answer 409.',
+      },
     },
   },
 };

@@ -33,11 +33,22 @@ export function toResolution(row: PropertyRow) {
 
 /** A listed entry: its resolution, and the summary fields the protocol's registry client reads of a listed item. */
 export function toListed(row: PropertyRow) {
-  return { ...toResolution(row), domain: row.publisher_domain, property_count: row.inventory.length, agent_count: row.authorized_agents.length };
+  return {
+    ...toResolution(row),
+    domain: row.publisher_domain,
+    property_count: row.inventory.length,
+    agent_count: row.authorized_agents.length,
+  };
 }
 
 /** What a revision keeps of an entry; a rollback restores it. */
 export function snapshot(row: PropertyRow): Record<string, unknown> {
   // Same shape as it reads back from jsonb, so snapshots compare field by field.
-  return { publisher_domain: row.publisher_domain, source: row.source, authorized_agents: row.authorized_agents, inventory: row.inventory, contact: row.contact };
+  return {
+    publisher_domain: row.publisher_domain,
+    source: row.source,
+    authorized_agents: row.authorized_agents,
+    inventory: row.inventory,
+    contact: row.contact,
+  };
 }

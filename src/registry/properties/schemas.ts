@@ -16,7 +16,12 @@ const PropertyType = (description: string) => Type.String({ minLength: 1, maxLen
 
 const Identifier = Type.Object(
   {
-    type: Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9_]+$', description: 'Identifier type (enums/identifier-types.json), e.g. domain, ios_bundle.' }),
+    type: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      pattern: '^[a-z0-9_]+$',
+      description: 'Identifier type (enums/identifier-types.json), e.g. domain, ios_bundle.',
+    }),
     value: Type.String({ minLength: 1, maxLength: 500 }),
   },
   { additionalProperties: false },
@@ -24,12 +29,25 @@ const Identifier = Type.Object(
 
 const identity = {
   name: Type.String({ minLength: 1, maxLength: 300 }),
-  identifiers: Type.Optional(Type.Array(Identifier, { maxItems: 50, description: 'Known identifiers of the property (domain, bundle id, app-store id).' })),
-  tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50, description: 'Tags for by_tag property selection.' })),
+  identifiers: Type.Optional(
+    Type.Array(Identifier, {
+      maxItems: 50,
+      description: 'Known identifiers of the property (domain, bundle id, app-store id).',
+    }),
+  ),
+  tags: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+      maxItems: 50,
+      description: 'Tags for by_tag property selection.',
+    }),
+  ),
 };
 
 /** A property as an entry declares it. */
-const InventoryItem = Type.Object({ type: PropertyType('Property type, e.g. website, mobile_app, ctv_app.'), ...identity });
+const InventoryItem = Type.Object({
+  type: PropertyType('Property type, e.g. website, mobile_app, ctv_app.'),
+  ...identity,
+});
 
 /**
  * A property as a save declares it: `type`, as the spec shows, or `property_type`, as adagents.json
@@ -38,7 +56,9 @@ const InventoryItem = Type.Object({ type: PropertyType('Property type, e.g. webs
 const SavedItem = Type.Object(
   {
     type: Type.Optional(PropertyType('Property type, e.g. website, mobile_app, ctv_app; or send property_type.')),
-    property_type: Type.Optional(PropertyType('The property type under the name adagents.json gives it; wins over type.')),
+    property_type: Type.Optional(
+      PropertyType('The property type under the name adagents.json gives it; wins over type.'),
+    ),
     ...identity,
   },
   { additionalProperties: false, anyOf: [{ required: ['type'] }, { required: ['property_type'] }] },
@@ -68,11 +88,17 @@ export const PropertyEntry = Type.Object(
   { $id: 'PropertyEntry', description: 'What the registry knows about a publisher domain.' },
 );
 
-const Verified = Type.Boolean({ description: 'True when the entry is the publisher’s own adagents.json as last crawled (source `adagents_json`, status `active`).' });
+const Verified = Type.Boolean({
+  description:
+    'True when the entry is the publisher’s own adagents.json as last crawled (source `adagents_json`, status `active`).',
+});
 
 export const PropertyResolution = Type.Object(
   { ...PropertyEntry.properties, verified: Verified },
-  { $id: 'PropertyResolution', description: 'What the registry knows about a publisher domain, and whether the publisher itself says so.' },
+  {
+    $id: 'PropertyResolution',
+    description: 'What the registry knows about a publisher domain, and whether the publisher itself says so.',
+  },
 );
 
 export const PropertyRegistryItem = Type.Object(
@@ -105,12 +131,18 @@ export const SaveBody = Type.Object(
 
 export const SaveResult = saveResult({}, 'Only when an existing entry was updated.', 'The saved property entry.');
 
-export const RegistryQuery = registryQuery(Source, 'Case-insensitive substring of the publisher domain or a property name.');
+export const RegistryQuery = registryQuery(
+  Source,
+  'Case-insensitive substring of the publisher domain or a property name.',
+);
 
 export const RegistryPage = registryPage({
   listKey: 'properties',
   entry: 'PropertyRegistryItem',
-  counts: Type.Object({ adagents_json: Type.Integer(), community: Type.Integer() }, { description: 'Matching entries by source (ignoring the source filter).' }),
+  counts: Type.Object(
+    { adagents_json: Type.Integer(), community: Type.Integer() },
+    { description: 'Matching entries by source (ignoring the source filter).' },
+  ),
   stats: Type.Object(
     {
       total: Type.Integer({ description: 'Entries matching `q`/`search` (ignoring the source filter).' }),
@@ -123,19 +155,33 @@ export const RegistryPage = registryPage({
   description: 'A page of the property registry, ordered by publisher domain.',
 });
 
-const Issue = Type.Object({ path: Type.String({ description: 'JSON path into the document, e.g. $.authorized_agents[0].url' }), message: Type.String(), code: Type.Optional(Type.String()) });
+const Issue = Type.Object({
+  path: Type.String({ description: 'JSON path into the document, e.g. $.authorized_agents[0].url' }),
+  message: Type.String(),
+  code: Type.Optional(Type.String()),
+});
 
 export const Validation = Type.Object(
   {
     domain: Type.String(),
     url: Type.String(),
     valid: Type.Boolean(),
-    status_code: Type.Optional(Type.Integer({ description: 'The HTTP status the file was served with; absent when nothing answered.' })),
-    errors: Type.Array(Type.String(), { description: 'What makes the file invalid, one line each (`<JSON path>: <message>`), as the protocol’s registry client reads them; with codes under `issues.errors`.' }),
-    warnings: Type.Array(Type.String(), { description: 'What the schema allows but a publisher should fix, one line each; with codes under `issues.warnings`.' }),
+    status_code: Type.Optional(
+      Type.Integer({ description: 'The HTTP status the file was served with; absent when nothing answered.' }),
+    ),
+    errors: Type.Array(Type.String(), {
+      description:
+        'What makes the file invalid, one line each (`<JSON path>: <message>`), as the protocol’s registry client reads them; with codes under `issues.errors`.',
+    }),
+    warnings: Type.Array(Type.String(), {
+      description:
+        'What the schema allows but a publisher should fix, one line each; with codes under `issues.warnings`.',
+    }),
     issues: Type.Object(
       { errors: Type.Array(Issue), warnings: Type.Array(Issue) },
-      { description: 'The same findings with their JSON path and stable code, in the order of `errors` and `warnings`.' },
+      {
+        description: 'The same findings with their JSON path and stable code, in the order of `errors` and `warnings`.',
+      },
     ),
   },
   { description: 'Whether the domain’s adagents.json is valid, and what to fix.' },
@@ -154,7 +200,9 @@ export const CheckBody = Type.Object({
 
 const Facts = {
   source: Source,
-  status: Type.Union([Type.Literal('active'), Type.Literal('stale')], { description: '`stale`: the publisher’s adagents.json is gone or invalid.' }),
+  status: Type.Union([Type.Literal('active'), Type.Literal('stale')], {
+    description: '`stale`: the publisher’s adagents.json is gone or invalid.',
+  }),
   agent_count: Type.Integer({ minimum: 0, description: 'Agents the entry authorizes.' }),
   verified: Verified,
 };
@@ -177,8 +225,16 @@ export const CheckResult = Type.Object(
       Type.Object({
         input: Type.String(),
         canonical: Type.String(),
-        reason: Type.Union([Type.Literal('duplicate'), Type.Literal('blocked')], { description: '`duplicate`: an earlier domain of the list is the same once normalized; `blocked`: advertising or web infrastructure, never a publisher.' }),
-        domain_type: Type.Optional(Type.String({ description: 'For `blocked`: ad_server, ad_exchange, dsp, verification, measurement, tag_manager, analytics or cdn.' })),
+        reason: Type.Union([Type.Literal('duplicate'), Type.Literal('blocked')], {
+          description:
+            '`duplicate`: an earlier domain of the list is the same once normalized; `blocked`: advertising or web infrastructure, never a publisher.',
+        }),
+        domain_type: Type.Optional(
+          Type.String({
+            description:
+              'For `blocked`: ad_server, ad_exchange, dsp, verification, measurement, tag_manager, analytics or cdn.',
+          }),
+        ),
         blocked_reason: Type.Optional(Type.String()),
       }),
       { description: 'Domains to take off the list.' },
@@ -188,7 +244,9 @@ export const CheckResult = Type.Object(
         input: Type.String(),
         canonical: Type.String({ description: 'The domain to use instead (for resolve and lookups too).' }),
         reason: Type.String({ description: 'What normalizing changed (a removed www. or m. prefix, the spelling).' }),
-        known: Type.Boolean({ description: 'Whether the registry has an entry for the canonical domain; its facts follow when it does.' }),
+        known: Type.Boolean({
+          description: 'Whether the registry has an entry for the canonical domain; its facts follow when it does.',
+        }),
         source: Type.Optional(Source),
         status: Type.Optional(Facts.status),
         agent_count: Type.Optional(Facts.agent_count),
@@ -196,9 +254,16 @@ export const CheckResult = Type.Object(
       }),
       { description: 'Domains to write as their canonical form.' },
     ),
-    assess: Type.Array(Type.Object({ domain: Type.String() }), { description: 'Domains the registry has no entry for.' }),
-    ok: Type.Array(Type.Object({ domain: Type.String(), ...Facts }), { description: 'Domains the registry has an entry for, as sent.' }),
-    report_id: Type.String({ format: 'uuid', description: 'Reads the summary back (`GET /api/properties/check/{reportId}`) until `expires_at`.' }),
+    assess: Type.Array(Type.Object({ domain: Type.String() }), {
+      description: 'Domains the registry has no entry for.',
+    }),
+    ok: Type.Array(Type.Object({ domain: Type.String(), ...Facts }), {
+      description: 'Domains the registry has an entry for, as sent.',
+    }),
+    report_id: Type.String({
+      format: 'uuid',
+      description: 'Reads the summary back (`GET /api/properties/check/{reportId}`) until `expires_at`.',
+    }),
     expires_at: Type.String({ format: 'date-time' }),
   },
   {
@@ -208,13 +273,30 @@ export const CheckResult = Type.Object(
         summary: { total: 4, remove: 2, modify: 1, assess: 0, ok: 1 },
         remove: [
           { input: 'dailyharbor.example', canonical: 'dailyharbor.example', reason: 'duplicate' },
-          { input: 'googlesyndication.com', canonical: 'googlesyndication.com', reason: 'blocked', domain_type: 'ad_server', blocked_reason: 'ad serving and ad-tag delivery, not a publisher' },
+          {
+            input: 'googlesyndication.com',
+            canonical: 'googlesyndication.com',
+            reason: 'blocked',
+            domain_type: 'ad_server',
+            blocked_reason: 'ad serving and ad-tag delivery, not a publisher',
+          },
         ],
         modify: [
-          { input: 'www.dailyharbor.example', canonical: 'dailyharbor.example', reason: 'removed the www. prefix', known: true, source: 'adagents_json', status: 'active', agent_count: 3, verified: true },
+          {
+            input: 'www.dailyharbor.example',
+            canonical: 'dailyharbor.example',
+            reason: 'removed the www. prefix',
+            known: true,
+            source: 'adagents_json',
+            status: 'active',
+            agent_count: 3,
+            verified: true,
+          },
         ],
         assess: [],
-        ok: [{ domain: 'pixelplay.example', source: 'adagents_json', status: 'active', agent_count: 2, verified: true }],
+        ok: [
+          { domain: 'pixelplay.example', source: 'adagents_json', status: 'active', agent_count: 2, verified: true },
+        ],
         report_id: '0193a1c2-7d4e-7a10-8b2c-5e6f7a8b9c0d',
         expires_at: '2026-12-08T09:00:00.000Z',
       },
@@ -222,7 +304,9 @@ export const CheckResult = Type.Object(
   },
 );
 
-export const CheckReportParams = Type.Object({ reportId: Type.String({ format: 'uuid', description: 'The `report_id` of a check.' }) });
+export const CheckReportParams = Type.Object({
+  reportId: Type.String({ format: 'uuid', description: 'The `report_id` of a check.' }),
+});
 
 export const CheckReport = Type.Object(
   {

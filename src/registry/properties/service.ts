@@ -15,7 +15,13 @@ import * as sql from './sql.ts';
 import type { EditableFields, PropertyRow } from './sql.ts';
 
 /** A community save of a property entry in a transaction of its own (the save route's pipeline, without screening). */
-export async function saveCommunity(db: Database, domain: string, fields: EditableFields, principal: Principal, proof: ProofCheck): Promise<SaveOutcome<PropertyRow>> {
+export async function saveCommunity(
+  db: Database,
+  domain: string,
+  fields: EditableFields,
+  principal: Principal,
+  proof: ProofCheck,
+): Promise<SaveOutcome<PropertyRow>> {
   return saveEntry(db, propertyKind, { domain, fields, principal, proof });
 }
 
@@ -26,17 +32,39 @@ export async function saveCommunity(db: Database, domain: string, fields: Editab
  * here is the end of a community entry it replaces: merged into `successorRid` (the catalog
  * property for the same domain) when there is one, else stale.
  */
-export async function saveAuthoritative(tx: Queryable, domain: string, fields: EditableFields, successorRid?: string): Promise<PropertyRow> {
+export async function saveAuthoritative(
+  tx: Queryable,
+  domain: string,
+  fields: EditableFields,
+  successorRid?: string,
+): Promise<PropertyRow> {
   const current = await lockEntry<PropertyRow>(tx, propertyKind.tables, domain);
-  if (current?.source === 'adagents_json' && current.status === 'active' && isDeepStrictEqual(editable(current), editable({ ...fields }))) return current;
+  if (
+    current?.source === 'adagents_json' &&
+    current.status === 'active' &&
+    isDeepStrictEqual(editable(current), editable({ ...fields }))
+  )
+    return current;
   const row = await sql.upsertAuthoritative(tx, randomUUID(), domain, fields);
   await recordSkeleton(tx, domain);
   await recordRevision(tx, propertyKind, row, { editor: 'system', summary: 'Projected from adagents.json' });
   if (current?.source === 'community') {
     const payload = successorRid
       ? { alias_rid: row.id, canonical_rid: successorRid, evidence: 'adagents_json', publisher_domain: domain }
-      : { property_rid: row.id, publisher_domain: domain, status: 'stale', reason: 'superseded by the publisher’s adagents.json', last_resolved_at: current.updated_at.toISOString() };
-    await appendEvent(tx, { event_type: successorRid ? 'property.merged' : 'property.stale', entity_type: 'property', entity_id: row.id, payload, actor: 'pipeline:crawler' });
+      : {
+          property_rid: row.id,
+          publisher_domain: domain,
+          status: 'stale',
+          reason: 'superseded by the publisher’s adagents.json',
+          last_resolved_at: current.updated_at.toISOString(),
+        };
+    await appendEvent(tx, {
+      event_type: successorRid ? 'property.merged' : 'property.stale',
+      entity_type: 'property',
+      entity_id: row.id,
+      payload,
+      actor: 'pipeline:crawler',
+    });
   }
   return row;
 }
@@ -71,15 +99,27 @@ export const checkReportDays = 7;
  * one query for every entry among them, whatever the list's length. The summary is stored as a
  * report readable for `checkReportDays`, and reports that expired meanwhile are dropped.
  */
-export async function checkPropertyList(db: Database, clock: Clock, domains: string[]): Promise<PropertyCheck & { report: sql.CheckReportRow }> {
+export async function checkPropertyList(
+  db: Database,
+  clock: Clock,
+  domains: string[],
+): Promise<PropertyCheck & { report: sql.CheckReportRow }> {
   const read = readDomains(domains);
   const facts = await sql.entryFacts(db, domainsToLookUp(read));
   const known = new Map<string, RegistryFacts>(
-    facts.map((f) => [f.publisher_domain, { source: f.source, status: f.status, agent_count: f.agent_count, verified: verified(f) }]),
+    facts.map((f) => [
+      f.publisher_domain,
+      { source: f.source, status: f.status, agent_count: f.agent_count, verified: verified(f) },
+    ]),
   );
   const check = bucket(read, known);
   const now = clock.now();
-  const report = { id: randomUUID(), ...check.summary, created_at: now, expires_at: new Date(now.getTime() + checkReportDays * 24 * 60 * 60 * 1000) };
+  const report = {
+    id: randomUUID(),
+    ...check.summary,
+    created_at: now,
+    expires_at: new Date(now.getTime() + checkReportDays * 24 * 60 * 60 * 1000),
+  };
   await db.transaction(async (tx) => {
     await sql.deleteExpiredCheckReports(tx, now);
     await sql.insertCheckReport(tx, report);

@@ -31,7 +31,8 @@ export interface PropertyRow extends EntryRow {
   contact: Contact | null;
 }
 
-const COLUMNS = 'e.id, e.publisher_domain, e.source, e.status, e.authorized_agents, e.inventory, e.contact, e.revision, e.created_at, e.updated_at';
+const COLUMNS =
+  'e.id, e.publisher_domain, e.source, e.status, e.authorized_agents, e.inventory, e.contact, e.revision, e.created_at, e.updated_at';
 
 export const propertyTables: EntryTables = {
   entity: 'property',
@@ -54,7 +55,11 @@ export interface EditableFields {
 
 /** The editable columns' parameters, in `propertyTables.editable` order. */
 export function editableValues(f: EditableFields): unknown[] {
-  return [JSON.stringify(f.authorized_agents), JSON.stringify(f.inventory), f.contact ? JSON.stringify(f.contact) : null];
+  return [
+    JSON.stringify(f.authorized_agents),
+    JSON.stringify(f.inventory),
+    f.contact ? JSON.stringify(f.contact) : null,
+  ];
 }
 
 export async function setStatus(tx: Queryable, domain: string, status: 'active' | 'stale'): Promise<void> {
@@ -62,7 +67,12 @@ export async function setStatus(tx: Queryable, domain: string, status: 'active' 
 }
 
 /** Writes an entry projected from the publisher's adagents.json; it replaces any community entry. */
-export async function upsertAuthoritative(tx: Queryable, id: string, domain: string, f: EditableFields): Promise<PropertyRow> {
+export async function upsertAuthoritative(
+  tx: Queryable,
+  id: string,
+  domain: string,
+  f: EditableFields,
+): Promise<PropertyRow> {
   const [row] = await tx.query<PropertyRow>(
     `insert into properties as e (id, publisher_domain, source, authorized_agents, inventory, contact, revision)
      values ($1, $2, 'adagents_json', $3, $4, $5, 1)
@@ -76,7 +86,11 @@ export async function upsertAuthoritative(tx: Queryable, id: string, domain: str
 }
 
 /** Community entries in id order after `after`, for the feed snapshot. */
-export async function communityPageById(db: Queryable, after: string | undefined, limit: number): Promise<PropertyRow[]> {
+export async function communityPageById(
+  db: Queryable,
+  after: string | undefined,
+  limit: number,
+): Promise<PropertyRow[]> {
   return db.query<PropertyRow>(
     `select ${COLUMNS} from properties e where e.source = 'community' and ($1::uuid is null or e.id > $1) order by e.id limit $2`,
     [after ?? null, limit],
@@ -84,7 +98,12 @@ export async function communityPageById(db: Queryable, after: string | undefined
 }
 
 /** What the property check needs of the entries among `domains`, in one query whatever their number. */
-export async function entryFacts(db: Queryable, domains: string[]): Promise<Array<{ publisher_domain: string; source: PropertySource; status: 'active' | 'stale'; agent_count: number }>> {
+export async function entryFacts(
+  db: Queryable,
+  domains: string[],
+): Promise<
+  Array<{ publisher_domain: string; source: PropertySource; status: 'active' | 'stale'; agent_count: number }>
+> {
   return db.query(
     `select publisher_domain, source, status, jsonb_array_length(authorized_agents) as agent_count from properties where publisher_domain = any($1::text[])`,
     [domains],
@@ -105,7 +124,16 @@ export interface CheckReportRow {
 export async function insertCheckReport(tx: Queryable, report: CheckReportRow): Promise<void> {
   await tx.query(
     `insert into property_check_reports (id, total, remove, modify, assess, ok, created_at, expires_at) values ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [report.id, report.total, report.remove, report.modify, report.assess, report.ok, report.created_at, report.expires_at],
+    [
+      report.id,
+      report.total,
+      report.remove,
+      report.modify,
+      report.assess,
+      report.ok,
+      report.created_at,
+      report.expires_at,
+    ],
   );
 }
 

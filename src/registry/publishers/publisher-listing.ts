@@ -27,7 +27,8 @@ export class PublisherListing {
     const limit = query.limit ?? 100;
     const key = decodeCursor(query.cursor, ['domain']);
     const after = key === undefined ? undefined : { domain: key['domain']!, rank: rankOf(key['rank']) };
-    const wanted = (domain: string) => query.status === undefined || (index.publisher(domain)!.stale ? 'stale' : 'active') === query.status;
+    const wanted = (domain: string) =>
+      query.status === undefined || (index.publisher(domain)!.stale ? 'stale' : 'active') === query.status;
     const q = query.q === undefined ? undefined : searchTerm(query.q);
 
     let places: readonly Place[];
@@ -38,11 +39,17 @@ export class PublisherListing {
       // The common case reads only the page: a binary search, then the domains after it.
       const from = after === undefined ? 0 : firstAfter(domains, after.domain, compare);
       const page: Place[] = [];
-      for (let i = from; i < domains.length && page.length <= limit; i++) if (wanted(domains[i]!)) page.push({ rank: 0, domain: domains[i]! });
+      for (let i = from; i < domains.length && page.length <= limit; i++)
+        if (wanted(domains[i]!)) page.push({ rank: 0, domain: domains[i]! });
       places = page;
       start = 0;
       const { publishers, stalePublishers } = index.totals();
-      total = query.status === undefined ? publishers : query.status === 'stale' ? stalePublishers : publishers - stalePublishers;
+      total =
+        query.status === undefined
+          ? publishers
+          : query.status === 'stale'
+            ? stalePublishers
+            : publishers - stalePublishers;
     } else {
       places = this.matches(index.publisherDomains(), q).filter((p) => wanted(p.domain));
       start = after === undefined ? 0 : firstAfter(places, after, byPlace);
@@ -105,11 +112,17 @@ function searchTerm(raw: string): string {
     .replace(/^[a-z][a-z0-9+.-]*:\/\//, '')
     .replace(/[/?#].*$/, '')
     .replace(/\.$/, '');
-  if (term === '') throw new ApError('validation_failed', 'Invalid querystring.q: nothing to search for once the URL parts are removed.', { details: [{ in: 'querystring', field: 'q', message: 'must name part of a domain' }] });
+  if (term === '')
+    throw new ApError(
+      'validation_failed',
+      'Invalid querystring.q: nothing to search for once the URL parts are removed.',
+      { details: [{ in: 'querystring', field: 'q', message: 'must name part of a domain' }] },
+    );
   return term;
 }
 
 function rankOf(value: string | undefined): number {
-  if (value === undefined || !/^[0-2]$/.test(value)) throw new ApError('invalid_cursor', 'The cursor is malformed; pass the cursor from the previous page unchanged.');
+  if (value === undefined || !/^[0-2]$/.test(value))
+    throw new ApError('invalid_cursor', 'The cursor is malformed; pass the cursor from the previous page unchanged.');
   return Number(value);
 }

@@ -1,4 +1,13 @@
-import { compare, covers, grantSummary, propertySummary, type AuthorizationIndex, type IndexedGrant, type IndexedProperty, type IndexedPublisher } from '../lookups/index.ts';
+import {
+  compare,
+  covers,
+  grantSummary,
+  propertySummary,
+  type AuthorizationIndex,
+  type IndexedGrant,
+  type IndexedProperty,
+  type IndexedPublisher,
+} from '../lookups/index.ts';
 
 /** A publisher as the index holds it, in its wire form (schemas.ts `Publisher`); undefined when the index has no adagents.json for it. */
 export function publisherView(index: AuthorizationIndex, domain: string) {
@@ -7,7 +16,13 @@ export function publisherView(index: AuthorizationIndex, domain: string) {
   const counts = publisherCounts(index, domain);
   return {
     domain,
-    adagents: { status: file.stale ? ('stale' as const) : ('active' as const), stale_reason: file.reason, document_url: file.documentUrl, manager_domain: file.managerDomain, discovered_at: file.discoveredAt },
+    adagents: {
+      status: file.stale ? ('stale' as const) : ('active' as const),
+      stale_reason: file.reason,
+      document_url: file.documentUrl,
+      manager_domain: file.managerDomain,
+      discovered_at: file.discoveredAt,
+    },
     counts,
     // What the protocol's registry client reads of a publisher, beside ours.
     member: null,
@@ -17,7 +32,12 @@ export function publisherView(index: AuthorizationIndex, domain: string) {
     properties: index
       .propertiesOfPublisher(domain)
       .sort((a, b) => compare(a.propertyId ?? '\uffff', b.propertyId ?? '\uffff') || compare(a.rid, b.rid))
-      .map((p) => ({ ...propertySummary(p), ...(p.propertyId === null ? {} : { id: p.propertyId }), type: p.type, source: 'adagents_json' as const })),
+      .map((p) => ({
+        ...propertySummary(p),
+        ...(p.propertyId === null ? {} : { id: p.propertyId }),
+        type: p.type,
+        source: 'adagents_json' as const,
+      })),
     collections: index
       .collectionsOfPublisher(domain)
       .filter((c) => !c.removed)
@@ -60,7 +80,13 @@ function hostingOf(domain: string, file: IndexedPublisher) {
 
 export function publisherCounts(index: AuthorizationIndex, domain: string) {
   const c = index.publisherCounts(domain);
-  return { property_count: c.properties, stale_property_count: c.staleProperties, collection_count: c.collections, agent_count: c.agents, authorization_count: c.authorizations };
+  return {
+    property_count: c.properties,
+    stale_property_count: c.staleProperties,
+    collection_count: c.collections,
+    agent_count: c.agents,
+    authorization_count: c.authorizations,
+  };
 }
 
 /**
@@ -70,7 +96,11 @@ export function publisherCounts(index: AuthorizationIndex, domain: string) {
  */
 function selectionOf(grant: IndexedGrant): Record<string, unknown> {
   // Sorted: the scopes keep no declaration order, and an answer should not depend on how they were stored.
-  const values = (kind: string) => grant.scopes.filter((s) => s.kind === kind).map((s) => s.value).sort(compare);
+  const values = (kind: string) =>
+    grant.scopes
+      .filter((s) => s.kind === kind)
+      .map((s) => s.value)
+      .sort(compare);
   switch (grant.authorizationType) {
     case 'property_ids':
       return { property_ids: values('property_id') };
@@ -90,9 +120,18 @@ function selectionOf(grant: IndexedGrant): Record<string, unknown> {
 }
 
 function selectors(grant: IndexedGrant) {
-  const byKey = new Map<string, { publisher_domain: string; selection_type: 'all' | 'by_id' | 'by_tag'; property_ids?: string[]; property_tags?: string[] }>();
+  const byKey = new Map<
+    string,
+    {
+      publisher_domain: string;
+      selection_type: 'all' | 'by_id' | 'by_tag';
+      property_ids?: string[];
+      property_tags?: string[];
+    }
+  >();
   for (const s of grant.scopes) {
-    const selection_type = s.kind === 'all' ? 'all' : s.kind === 'property_id' ? 'by_id' : s.kind === 'tag' ? 'by_tag' : undefined;
+    const selection_type =
+      s.kind === 'all' ? 'all' : s.kind === 'property_id' ? 'by_id' : s.kind === 'tag' ? 'by_tag' : undefined;
     if (selection_type === undefined) continue;
     const key = `${s.target_publisher} ${selection_type}`;
     let selector = byKey.get(key);
@@ -104,7 +143,9 @@ function selectors(grant: IndexedGrant) {
     selector.property_ids?.sort(compare);
     selector.property_tags?.sort(compare);
   }
-  return [...byKey.values()].sort((a, b) => compare(a.publisher_domain, b.publisher_domain) || compare(a.selection_type, b.selection_type));
+  return [...byKey.values()].sort(
+    (a, b) => compare(a.publisher_domain, b.publisher_domain) || compare(a.selection_type, b.selection_type),
+  );
 }
 
 /** The properties a grant covers now, publisher by publisher. */
@@ -114,11 +155,19 @@ function coveredBy(index: AuthorizationIndex, grant: IndexedGrant): IndexedPrope
     const coverage = index.coveragesAt(target, grant.agent).find((c) => c.grant === grant);
     if (!coverage) continue; // signals, or a target without properties yet
     const covered = index.propertiesOfPublisher(target).filter((p) => covers(coverage, p));
-    out.push(...covered.sort((a, b) => compare(a.propertyId ?? '\uffff', b.propertyId ?? '\uffff') || compare(a.rid, b.rid)));
+    out.push(
+      ...covered.sort((a, b) => compare(a.propertyId ?? '\uffff', b.propertyId ?? '\uffff') || compare(a.rid, b.rid)),
+    );
   }
   return out;
 }
 
 function brief(p: IndexedProperty) {
-  return { property_rid: p.rid, publisher_domain: p.publisher, property_id: p.propertyId, name: p.name, status: p.stale ? ('stale' as const) : ('active' as const) };
+  return {
+    property_rid: p.rid,
+    publisher_domain: p.publisher,
+    property_id: p.propertyId,
+    name: p.name,
+    status: p.stale ? ('stale' as const) : ('active' as const),
+  };
 }

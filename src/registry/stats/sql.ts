@@ -9,7 +9,9 @@ export async function brandsBySource(db: Queryable): Promise<Array<{ source: str
   return db.query(`select source, count(*) as n from brands group by source`);
 }
 
-export async function agentsByTypeAndVisibility(db: Queryable): Promise<Array<{ type: string; visibility: string; n: number }>> {
+export async function agentsByTypeAndVisibility(
+  db: Queryable,
+): Promise<Array<{ type: string; visibility: string; n: number }>> {
   return db.query(`select type, visibility, count(*) as n from registry_agents group by type, visibility`);
 }
 
@@ -19,8 +21,13 @@ export async function agentsByTypeAndVisibility(db: Queryable): Promise<Array<{ 
  * time itself is then checked exactly (the sequencer keeps ids rising even if the clock steps back).
  */
 export async function feedSince(db: Queryable, since: Date): Promise<{ events: number; latest: Date | null }> {
-  const [count] = await db.query<{ n: number }>(`select count(*) as n from registry_events where event_id >= $1::uuid and created_at >= $2`, [firstEventIdAt(since), since]);
-  const [latest] = await db.query<{ created_at: Date }>(`select created_at from registry_events order by event_id desc limit 1`);
+  const [count] = await db.query<{ n: number }>(
+    `select count(*) as n from registry_events where event_id >= $1::uuid and created_at >= $2`,
+    [firstEventIdAt(since), since],
+  );
+  const [latest] = await db.query<{ created_at: Date }>(
+    `select created_at from registry_events order by event_id desc limit 1`,
+  );
   return { events: count?.n ?? 0, latest: latest?.created_at ?? null };
 }
 
@@ -39,7 +46,11 @@ export interface CrawlRow {
 }
 
 /** The crawl queue's state at `now`, and the outcomes of the crawls since `since` (each domain's latest). */
-export async function crawlHealth(db: Queryable, now: Date, since: Date): Promise<{ queue: CrawlRow; outcomes: Array<{ outcome: string; n: number }> }> {
+export async function crawlHealth(
+  db: Queryable,
+  now: Date,
+  since: Date,
+): Promise<{ queue: CrawlRow; outcomes: Array<{ outcome: string; n: number }> }> {
   const [queue] = await db.query<CrawlRow>(
     `select count(*) as domains,
             count(*) filter (where next_crawl_at <= $1 and (claimed_until is null or claimed_until <= $1)) as due,

@@ -41,7 +41,11 @@ export class RegistrySummary {
   constructor(parts: { db: Database; clock: Clock; log: FastifyBaseLogger; intervalMs: number }) {
     this.db = parts.db;
     this.clock = parts.clock;
-    this.pass = new BackgroundPass(() => this.count(), (err) => parts.log.warn({ err }, 'registry summary could not be refreshed; keeping the previous one'), parts.intervalMs);
+    this.pass = new BackgroundPass(
+      () => this.count(),
+      (err) => parts.log.warn({ err }, 'registry summary could not be refreshed; keeping the previous one'),
+      parts.intervalMs,
+    );
   }
 
   start(): void {
@@ -81,11 +85,23 @@ export class RegistrySummary {
     const sum = (rows: Array<{ n: number }>) => rows.reduce((total, r) => total + r.n, 0);
     this.current = {
       as_of: now.toISOString(),
-      brands: { total: sum(brands), by_source: tally(['brand_json', 'enriched', 'community'], brands.map((r) => ({ key: r.source, n: r.n }))) },
+      brands: {
+        total: sum(brands),
+        by_source: tally(
+          ['brand_json', 'enriched', 'community'],
+          brands.map((r) => ({ key: r.source, n: r.n })),
+        ),
+      },
       agents: {
         total: sum(agents),
-        by_type: tally(agentTypes, agents.map((r) => ({ key: r.type, n: r.n }))),
-        by_visibility: tally(visibilities, agents.map((r) => ({ key: r.visibility, n: r.n }))),
+        by_type: tally(
+          agentTypes,
+          agents.map((r) => ({ key: r.type, n: r.n })),
+        ),
+        by_visibility: tally(
+          visibilities,
+          agents.map((r) => ({ key: r.visibility, n: r.n })),
+        ),
       },
       feed: { events_last_day: feed.events, latest_event_at: feed.latest?.toISOString() ?? null },
       crawl: {
@@ -95,7 +111,13 @@ export class RegistrySummary {
         failing: crawl.queue.failing,
         never_crawled: crawl.queue.never_crawled,
         oldest_due_at: crawl.queue.oldest_due_at?.toISOString() ?? null,
-        crawled_last_day: { total: sum(crawl.outcomes), by_outcome: tally(outcomes, crawl.outcomes.map((r) => ({ key: r.outcome, n: r.n }))) },
+        crawled_last_day: {
+          total: sum(crawl.outcomes),
+          by_outcome: tally(
+            outcomes,
+            crawl.outcomes.map((r) => ({ key: r.outcome, n: r.n })),
+          ),
+        },
       },
     };
   }

@@ -21,7 +21,13 @@ const token = 'creative-test-credential';
 
 /** A solid red PNG of the given size, as a buyer's image host would serve it. */
 function redPng(width: number, height: number): Buffer {
-  return Buffer.from(new Resvg(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="#ff0000"/></svg>`).render().asPng());
+  return Buffer.from(
+    new Resvg(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="#ff0000"/></svg>`,
+    )
+      .render()
+      .asPng(),
+  );
 }
 
 const vastWrapper = (next: string) =>
@@ -65,19 +71,30 @@ describe('creative agent: preview_creative', () => {
     return payload;
   };
   const post = (body: unknown) =>
-    fetch(`${server.url}/creative/tasks/preview_creative`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(`${server.url}/creative/tasks/preview_creative`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
 
   before(async () => {
     images = http.createServer((req, res) => {
       if (req.url === '/red-300x250.png') res.writeHead(200, { 'content-type': 'image/png' }).end(redPng(300, 250));
-      else if (req.url === '/vast-wrapper.xml') res.writeHead(200, { 'content-type': 'application/xml' }).end(vastWrapper(`${imageHost}/vast-inline.xml`));
-      else if (req.url === '/vast-inline.xml') res.writeHead(200, { 'content-type': 'application/xml' }).end(vastInline(`${imageHost}/spot.mp4`));
+      else if (req.url === '/vast-wrapper.xml')
+        res.writeHead(200, { 'content-type': 'application/xml' }).end(vastWrapper(`${imageHost}/vast-inline.xml`));
+      else if (req.url === '/vast-inline.xml')
+        res.writeHead(200, { 'content-type': 'application/xml' }).end(vastInline(`${imageHost}/spot.mp4`));
       else res.writeHead(404).end();
     });
     await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
     imageHost = `http://127.0.0.1:${(images.address() as AddressInfo).port}`;
     const fetcher = new SafeFetch({ allow: parseAllowList(new URL(imageHost).host) });
-    const tenant = creativeAgent({ base: () => server.url, credentials: [{ token, name: 'public-test' }], fetcher, previewTtlSeconds: 3600 });
+    const tenant = creativeAgent({
+      base: () => server.url,
+      credentials: [{ token, name: 'public-test' }],
+      fetcher,
+      previewTtlSeconds: 3600,
+    });
     ({ server, browser } = await startServerWithBrowser(engines[0]!, { deps: { tenants: [tenant], clock, fetcher } }));
     client = await mcpClient(server.url, '/creative', { authorization: `Bearer ${token}` });
   });
@@ -93,9 +110,15 @@ describe('creative agent: preview_creative', () => {
     assert.equal(answer.response_type, 'single');
     const [preview] = answer.previews as Json[];
     const render = (preview!.renders as Json[])[0]!;
-    assert.deepEqual([render.output_format, render.role, render.dimensions], ['url', 'primary', { width: 300, height: 250 }]);
+    assert.deepEqual(
+      [render.output_format, render.role, render.dimensions],
+      ['url', 'primary', { width: 300, height: 250 }],
+    );
     assert.deepEqual(preview!.input, { name: 'Default' });
-    assert.ok(Date.parse(answer.expires_at) - clock.now().getTime() === 3600 * 1000, 'expires after the configured lifetime');
+    assert.ok(
+      Date.parse(answer.expires_at) - clock.now().getTime() === 3600 * 1000,
+      'expires after the configured lifetime',
+    );
 
     const page = await browser.newPage();
     try {
@@ -106,7 +129,11 @@ describe('creative agent: preview_creative', () => {
       await image.waitFor();
       const box = await image.boundingBox();
       assert.deepEqual([box!.width, box!.height], [300, 250]);
-      assert.equal(await page.evaluate('document.querySelector("img").complete && document.querySelector("img").naturalWidth'), 300, 'the image loaded from the buyer’s host');
+      assert.equal(
+        await page.evaluate('document.querySelector("img").complete && document.querySelector("img").naturalWidth'),
+        300,
+        'the image loaded from the buyer’s host',
+      );
     } finally {
       await page.close();
     }
@@ -155,10 +182,16 @@ describe('creative agent: preview_creative', () => {
       request_type: 'single',
       creative_manifest: banner(),
       output_format: 'html',
-      inputs: [{ name: 'Mobile', macros: { DEVICE_TYPE: 'mobile' } }, { name: 'Desktop', macros: { DEVICE_TYPE: 'desktop' } }],
+      inputs: [
+        { name: 'Mobile', macros: { DEVICE_TYPE: 'mobile' } },
+        { name: 'Desktop', macros: { DEVICE_TYPE: 'desktop' } },
+      ],
     });
     const previews = answer.previews as Json[];
-    assert.deepEqual(previews.map((p) => p.input.name), ['Mobile', 'Desktop']);
+    assert.deepEqual(
+      previews.map((p) => p.input.name),
+      ['Mobile', 'Desktop'],
+    );
     const [mobile, desktop] = previews.map((p) => (p.renders as Json[])[0]!);
     assert.equal(mobile!.output_format, 'html');
     assert.match(mobile!.preview_html, /device=mobile/);
@@ -167,15 +200,31 @@ describe('creative agent: preview_creative', () => {
   });
 
   it('follows a VAST tag given by URL through its wrapper to the spot, and plays it in the preview', async () => {
-    const manifest = { format_id: format('video_vast_30s'), assets: { vast_tag: { asset_type: 'vast', delivery_type: 'url', url: `${imageHost}/vast-wrapper.xml`, vast_version: '4.2' } } };
+    const manifest = {
+      format_id: format('video_vast_30s'),
+      assets: {
+        vast_tag: {
+          asset_type: 'vast',
+          delivery_type: 'url',
+          url: `${imageHost}/vast-wrapper.xml`,
+          vast_version: '4.2',
+        },
+      },
+    };
     const answer = await call({ request_type: 'single', creative_manifest: manifest, output_format: 'html' });
     const render = ((answer.previews as Json[])[0]!.renders as Json[])[0]!;
     assert.match(render.preview_html, /<video[^>]*>/);
     assert.ok(render.preview_html.includes(`${imageHost}/spot.mp4`), 'the inline document’s media file');
 
-    const unreachable = { ...manifest, assets: { vast_tag: { ...manifest.assets.vast_tag, url: `${imageHost}/missing.xml` } } };
+    const unreachable = {
+      ...manifest,
+      assets: { vast_tag: { ...manifest.assets.vast_tag, url: `${imageHost}/missing.xml` } },
+    };
     const named = await call({ request_type: 'single', creative_manifest: unreachable, output_format: 'html' });
-    assert.ok(((named.previews as Json[])[0]!.renders as Json[])[0]!.preview_html.includes(`${imageHost}/missing.xml`), 'a tag it cannot fetch is named');
+    assert.ok(
+      ((named.previews as Json[])[0]!.renders as Json[])[0]!.preview_html.includes(`${imageHost}/missing.xml`),
+      'a tag it cannot fetch is named',
+    );
   });
 
   it('refuses more than 20 variants of one creative, naming the field, alone or in a batch', async () => {
@@ -194,7 +243,9 @@ describe('creative agent: preview_creative', () => {
   });
 
   it('names each failing asset of a manifest that does not meet its format (422 over HTTP)', async () => {
-    const manifest = banner({ banner_image: { asset_type: 'image', url: `${imageHost}/red-300x250.png`, width: 320, height: 50 } });
+    const manifest = banner({
+      banner_image: { asset_type: 'image', url: `${imageHost}/red-300x250.png`, width: 320, height: 50 },
+    });
     delete (manifest.assets as Json).click_url;
     const { error } = await call({ request_type: 'single', creative_manifest: manifest });
     assert.equal(error.code, 'VALIDATION_ERROR');
@@ -210,7 +261,10 @@ describe('creative agent: preview_creative', () => {
 
   it('answers an unknown format 404 and a bare-string format id INVALID_FORMAT_ID (400) over HTTP; isError over MCP', async () => {
     const unknown = { ...banner(), format_id: format('display_1x1') };
-    assert.equal((await call({ request_type: 'single', creative_manifest: unknown })).error.code, 'FORMAT_NOT_SUPPORTED');
+    assert.equal(
+      (await call({ request_type: 'single', creative_manifest: unknown })).error.code,
+      'FORMAT_NOT_SUPPORTED',
+    );
     const res = await post({ request_type: 'single', creative_manifest: unknown });
     assert.equal(res.status, 404);
     assert.equal((await json(res)).error.code, 'FORMAT_NOT_SUPPORTED');
@@ -223,12 +277,26 @@ describe('creative agent: preview_creative', () => {
   it('previews a batch in order, one failing request failing only its own result', async () => {
     const answer = await call({
       request_type: 'batch',
-      requests: [{ creative_manifest: banner(), creative_id: 'first' }, { creative_manifest: { ...banner(), format_id: format('nope') }, creative_id: 'second' }, { creative_manifest: banner() }],
+      requests: [
+        { creative_manifest: banner(), creative_id: 'first' },
+        { creative_manifest: { ...banner(), format_id: format('nope') }, creative_id: 'second' },
+        { creative_manifest: banner() },
+      ],
     });
     assert.equal(answer.error, undefined, JSON.stringify(answer.error));
     const results = answer.results as Json[];
-    assert.deepEqual(results.map((r) => [r.creative_id, r.success]), [['first', true], ['second', false], ['requests[2]', true]]);
-    assert.deepEqual([results[1]!.errors[0].code, results[1]!.errors[0].field], ['FORMAT_NOT_SUPPORTED', 'requests[1].creative_manifest.format_id']);
+    assert.deepEqual(
+      results.map((r) => [r.creative_id, r.success]),
+      [
+        ['first', true],
+        ['second', false],
+        ['requests[2]', true],
+      ],
+    );
+    assert.deepEqual(
+      [results[1]!.errors[0].code, results[1]!.errors[0].field],
+      ['FORMAT_NOT_SUPPORTED', 'requests[1].creative_manifest.format_id'],
+    );
     for (const i of [0, 2]) {
       const render = ((results[i]!.response.previews as Json[])[0]!.renders as Json[])[0]!;
       assert.equal((await fetch(render.preview_url)).status, 200);

@@ -1,16 +1,26 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { agentKey, findFormat, sameAgentUrl, sameFormatId, standardFormats } from '../../../src/agents/formats/index.ts';
+import {
+  agentKey,
+  findFormat,
+  sameAgentUrl,
+  sameFormatId,
+  standardFormats,
+} from '../../../src/agents/formats/index.ts';
 
 const own = 'https://ap.example/creative/mcp';
 const formats = standardFormats(own);
-const found = (agent_url: string, id = 'display_300x250', ownUrl = own) => findFormat(formats, { agent_url, id }, ownUrl)?.format_id.id;
+const found = (agent_url: string, id = 'display_300x250', ownUrl = own) =>
+  findFormat(formats, { agent_url, id }, ownUrl)?.format_id.id;
 
 describe('findFormat', () => {
   it('finds a format by its id when the request names this agent as it names itself', () => {
     assert.equal(found(own), 'display_300x250');
     assert.equal(found(own, 'audio_daast_30s'), 'audio_daast_30s');
-    assert.equal(findFormat(formats, { agent_url: own, id: 'video_vast_15s' }, own), formats.find((f) => f.format_id.id === 'video_vast_15s'));
+    assert.equal(
+      findFormat(formats, { agent_url: own, id: 'video_vast_15s' }, own),
+      formats.find((f) => f.format_id.id === 'video_vast_15s'),
+    );
   });
 
   it('finds it whatever the spelling of this agent’s URL: case of scheme and host, default port, escapes, trailing slash, with or without the transport segment', () => {
@@ -33,10 +43,17 @@ describe('findFormat', () => {
 
   it('finds it when this agent is known by another spelling than the one in its formats', () => {
     assert.equal(found(own, 'video_15s', 'https://ap.example/creative'), 'video_15s');
-    assert.equal(found('https://ap.example/creative/a2a', 'video_15s', 'HTTPS://ap.example:443/creative/mcp/'), 'video_15s');
+    assert.equal(
+      found('https://ap.example/creative/a2a', 'video_15s', 'HTTPS://ap.example:443/creative/mcp/'),
+      'video_15s',
+    );
     const atRoot = standardFormats('https://creative.example/mcp');
     for (const spelling of ['https://creative.example', 'https://creative.example/', 'https://creative.example/mcp/']) {
-      assert.equal(findFormat(atRoot, { agent_url: spelling, id: 'html5_728x90' }, 'https://creative.example/mcp')?.format_id.id, 'html5_728x90', spelling);
+      assert.equal(
+        findFormat(atRoot, { agent_url: spelling, id: 'html5_728x90' }, 'https://creative.example/mcp')?.format_id.id,
+        'html5_728x90',
+        spelling,
+      );
     }
   });
 
@@ -78,27 +95,52 @@ describe('agentKey and sameFormatId', () => {
   });
 
   it('compare format ids by id and agent', () => {
-    assert.equal(sameFormatId({ agent_url: own, id: 'video_30s' }, { agent_url: 'https://AP.example/creative', id: 'video_30s' }), true);
+    assert.equal(
+      sameFormatId({ agent_url: own, id: 'video_30s' }, { agent_url: 'https://AP.example/creative', id: 'video_30s' }),
+      true,
+    );
     assert.equal(sameFormatId({ agent_url: own, id: 'video_30s' }, { agent_url: own, id: 'video_15s' }), false);
-    assert.equal(sameFormatId({ agent_url: own, id: 'video_30s' }, { agent_url: 'https://ap.example/sales/mcp', id: 'video_30s' }), false);
+    assert.equal(
+      sameFormatId({ agent_url: own, id: 'video_30s' }, { agent_url: 'https://ap.example/sales/mcp', id: 'video_30s' }),
+      false,
+    );
   });
 });
 
 describe('an agent listening on loopback', () => {
   const local = 'http://127.0.0.1:3000/creative/mcp';
   const atLoopback = standardFormats(local);
-  const foundAt = (agent_url: string, ownUrl = local) => findFormat(atLoopback, { agent_url, id: 'display_300x250' }, ownUrl)?.format_id.id;
+  const foundAt = (agent_url: string, ownUrl = local) =>
+    findFormat(atLoopback, { agent_url, id: 'display_300x250' }, ownUrl)?.format_id.id;
 
   it('is found by any loopback spelling of its host, with the same port and path', () => {
-    for (const spelling of ['http://localhost:3000/creative/mcp', 'http://LOCALHOST:3000/creative', 'http://127.0.0.1:3000/creative/mcp', 'http://[::1]:3000/creative/mcp', 'http://127.0.0.2:3000/creative/a2a']) {
+    for (const spelling of [
+      'http://localhost:3000/creative/mcp',
+      'http://LOCALHOST:3000/creative',
+      'http://127.0.0.1:3000/creative/mcp',
+      'http://[::1]:3000/creative/mcp',
+      'http://127.0.0.2:3000/creative/a2a',
+    ]) {
       assert.equal(foundAt(spelling), 'display_300x250', spelling);
     }
-    assert.equal(foundAt(local, 'http://localhost:3000/creative/mcp'), 'display_300x250', 'introduced as localhost, its formats naming 127.0.0.1');
+    assert.equal(
+      foundAt(local, 'http://localhost:3000/creative/mcp'),
+      'display_300x250',
+      'introduced as localhost, its formats naming 127.0.0.1',
+    );
     assert.equal(foundAt('http://[::1]:3000/creative/mcp', 'http://localhost:3000/creative/mcp'), 'display_300x250');
   });
 
   it('is not found by another port, path or scheme, nor by a host that only looks local', () => {
-    for (const other of ['http://localhost:3001/creative/mcp', 'http://localhost/creative/mcp', 'https://localhost:3000/creative/mcp', 'http://localhost:3000/sales/mcp', 'http://localhost.example:3000/creative/mcp', 'http://10.0.0.1:3000/creative/mcp', 'http://0.0.0.0:3000/creative/mcp']) {
+    for (const other of [
+      'http://localhost:3001/creative/mcp',
+      'http://localhost/creative/mcp',
+      'https://localhost:3000/creative/mcp',
+      'http://localhost:3000/sales/mcp',
+      'http://localhost.example:3000/creative/mcp',
+      'http://10.0.0.1:3000/creative/mcp',
+      'http://0.0.0.0:3000/creative/mcp',
+    ]) {
       assert.equal(foundAt(other), undefined, other);
     }
   });
@@ -108,6 +150,12 @@ describe('an agent listening on loopback', () => {
     assert.equal(agentKey('http://127.0.0.1/signals/mcp'), 'http://localhost/signals');
     assert.equal(sameAgentUrl('http://localhost:3000/signals/mcp', 'http://127.0.0.1:3000/signals/mcp'), true);
     assert.equal(sameAgentUrl('http://localhost:3000/signals/mcp', 'http://127.0.0.1:3001/signals/mcp'), false);
-    assert.equal(sameFormatId({ agent_url: 'http://localhost:3000/creative/mcp', id: 'video_30s' }, { agent_url: 'http://127.0.0.1:3000/creative/mcp', id: 'video_30s' }), true);
+    assert.equal(
+      sameFormatId(
+        { agent_url: 'http://localhost:3000/creative/mcp', id: 'video_30s' },
+        { agent_url: 'http://127.0.0.1:3000/creative/mcp', id: 'video_30s' },
+      ),
+      true,
+    );
   });
 });

@@ -18,7 +18,13 @@ const tenant: Tenant = {
   tasks: [
     listCreativeFormatsTask({
       formats: () => standardFormats(creativeAgentUrl),
-      creativeAgents: () => [{ agent_url: creativeAgentUrl, agent_name: 'Reference creative agent', capabilities: ['validation', 'preview'] }],
+      creativeAgents: () => [
+        {
+          agent_url: creativeAgentUrl,
+          agent_name: 'Reference creative agent',
+          capabilities: ['validation', 'preview'],
+        },
+      ],
     }),
   ],
 };
@@ -46,17 +52,33 @@ describe('list_creative_formats over MCP', () => {
     const tool = tools.find((t) => t.name === 'list_creative_formats')!;
     assert.ok(tool);
     assert.equal(JSON.stringify(tool.inputSchema).includes('$ref'), false);
-    assert.ok(['format_ids', 'type', 'asset_types', 'max_width', 'max_height', 'is_responsive', 'name_search', 'pagination'].every((name) => name in tool.inputSchema.properties!));
+    assert.ok(
+      [
+        'format_ids',
+        'type',
+        'asset_types',
+        'max_width',
+        'max_height',
+        'is_responsive',
+        'name_search',
+        'pagination',
+      ].every((name) => name in tool.inputSchema.properties!),
+    );
   });
 
   it('answers every standard format and the creative agents, valid against the published responses', async () => {
     const { isError, payload } = await call({});
     assert.equal(isError, false);
-    for (const schema of ['/schemas/3.0.6/media-buy/list-creative-formats-response.json', '/schemas/3.0.6/creative/list-creative-formats-response.json']) {
+    for (const schema of [
+      '/schemas/3.0.6/media-buy/list-creative-formats-response.json',
+      '/schemas/3.0.6/creative/list-creative-formats-response.json',
+    ]) {
       assert.deepEqual(validateSchema(schema, payload).errors, [], schema);
     }
     assert.deepEqual(payload.formats, standardFormats(creativeAgentUrl));
-    assert.deepEqual(payload.creative_agents, [{ agent_url: creativeAgentUrl, agent_name: 'Reference creative agent', capabilities: ['validation', 'preview'] }]);
+    assert.deepEqual(payload.creative_agents, [
+      { agent_url: creativeAgentUrl, agent_name: 'Reference creative agent', capabilities: ['validation', 'preview'] },
+    ]);
     assert.deepEqual(payload.pagination, { has_more: false, total_count: 26 });
   });
 
@@ -65,7 +87,11 @@ describe('list_creative_formats over MCP', () => {
       type: 'display',
       max_width: 320,
       is_responsive: false,
-      format_ids: [{ agent_url: creativeAgentUrl, id: 'display_320x50' }, { agent_url: 'https://AP.example/creative/', id: 'html5_320x50' }, { agent_url: creativeAgentUrl, id: 'video_15s' }],
+      format_ids: [
+        { agent_url: creativeAgentUrl, id: 'display_320x50' },
+        { agent_url: 'https://AP.example/creative/', id: 'html5_320x50' },
+        { agent_url: creativeAgentUrl, id: 'video_15s' },
+      ],
     });
     assert.deepEqual(
       payload.formats.map((f: Json) => f.format_id.id),
@@ -80,7 +106,10 @@ describe('list_creative_formats over MCP', () => {
     const sizes: number[] = [];
     do {
       const { payload } = await call({ pagination: { max_results: 4, ...(cursor ? { cursor } : {}) } });
-      assert.deepEqual(validateSchema('/schemas/3.0.6/media-buy/list-creative-formats-response.json', payload).errors, []);
+      assert.deepEqual(
+        validateSchema('/schemas/3.0.6/media-buy/list-creative-formats-response.json', payload).errors,
+        [],
+      );
       assert.equal(payload.pagination.total_count, 26);
       sizes.push(payload.formats.length);
       seen.push(...payload.formats.map((f: Json) => f.format_id.id));
@@ -88,7 +117,10 @@ describe('list_creative_formats over MCP', () => {
       assert.equal(payload.pagination.has_more, cursor !== undefined);
     } while (cursor);
     assert.deepEqual(sizes, [4, 4, 4, 4, 4, 4, 2]);
-    assert.deepEqual(seen, standardFormats(creativeAgentUrl).map((f) => f.format_id.id));
+    assert.deepEqual(
+      seen,
+      standardFormats(creativeAgentUrl).map((f) => f.format_id.id),
+    );
   });
 
   it('refuses a cursor it did not give, naming it', async () => {

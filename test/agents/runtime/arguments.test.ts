@@ -11,7 +11,15 @@ const task: AgentTask = {
   input: {
     type: 'object',
     properties: {
-      packages: { type: 'array', items: { type: 'object', properties: { budget: { type: 'number' } }, required: ['budget'], additionalProperties: false } },
+      packages: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: { budget: { type: 'number' } },
+          required: ['budget'],
+          additionalProperties: false,
+        },
+      },
     },
     required: ['packages'],
   },
@@ -42,6 +50,13 @@ it('advertises an output named by a published $ref as an object schema, which th
   const outputSchema = advertisedOutput(published);
   assert.equal(outputSchema?.['type'], 'object');
   assert.match(String(outputSchema?.['description']), /media-buy\/get-products-response\.json/);
-  assert.equal(ToolSchema.safeParse({ name: 'get_products', inputSchema: { type: 'object' }, outputSchema }).success, true);
-  assert.equal(ToolSchema.safeParse({ name: 'get_products', inputSchema: { type: 'object' }, outputSchema: published.output }).success, false);
+  assert.equal(
+    ToolSchema.safeParse({ name: 'get_products', inputSchema: { type: 'object' }, outputSchema }).success,
+    true,
+  );
+  assert.equal(
+    ToolSchema.safeParse({ name: 'get_products', inputSchema: { type: 'object' }, outputSchema: published.output })
+      .success,
+    false,
+  );
 });

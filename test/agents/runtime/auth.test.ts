@@ -4,7 +4,14 @@ import type { Tenant } from '../../../src/agents/runtime/index.ts';
 import { mcpClient } from '../../support/agents.ts';
 import { eachEngine } from '../../support/engines.ts';
 import { json, type Json } from '../../support/http.ts';
-import { accessToken, bearer, createApiKeyFor, seedOrganization, seedUser, type SeededUser } from '../../support/identity.ts';
+import {
+  accessToken,
+  bearer,
+  createApiKeyFor,
+  seedOrganization,
+  seedUser,
+  type SeededUser,
+} from '../../support/identity.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
 
 const PARTNER_TOKEN = 'partner-token-0123456789abcdef';
@@ -23,7 +30,11 @@ function agent(name: string, credentials: Tenant['credentials'] = []): Tenant {
         description: 'Answers the caller’s principal.',
         input: { type: 'object' },
         mutates: false,
-        handler: async (_args, ctx) => ({ kind: ctx.principal.kind, subject: ctx.principal.subject, organization: ctx.principal.organization?.slug ?? null }),
+        handler: async (_args, ctx) => ({
+          kind: ctx.principal.kind,
+          subject: ctx.principal.subject,
+          organization: ctx.principal.organization?.slug ?? null,
+        }),
       },
     ],
   };
@@ -45,7 +56,12 @@ eachEngine('who may call an agent', (engine) => {
 
   before(async () => {
     server = await startTestServer(engine, {
-      deps: { tenants: [agent('alpha', [{ token: PARTNER_TOKEN, name: 'partner', organization: 'partner-org' }]), agent('beta')] },
+      deps: {
+        tenants: [
+          agent('alpha', [{ token: PARTNER_TOKEN, name: 'partner', organization: 'partner-org' }]),
+          agent('beta'),
+        ],
+      },
     });
     org = await seedOrganization(server.db);
     await seedOrganization(server.db, { slug: 'partner-org' });
@@ -90,14 +106,24 @@ eachEngine('who may call an agent', (engine) => {
     });
 
     it('accepts the agent’s configured token, acting for its organization', async () => {
-      assert.deepEqual(await whoami(bearer(PARTNER_TOKEN)), { kind: 'credential', subject: 'alpha/partner', organization: 'partner-org' });
+      assert.deepEqual(await whoami(bearer(PARTNER_TOKEN)), {
+        kind: 'credential',
+        subject: 'alpha/partner',
+        organization: 'partner-org',
+      });
     });
   });
 
   describe('credentials refused', () => {
     it('answers a call without a credential 401, the challenge naming the agent’s metadata', async () => {
-      await assertRefused(await callRaw(alpha(server.url), {}), `${server.url}/.well-known/oauth-protected-resource/alpha/mcp`);
-      await assertRefused(await callRaw(`${server.url}/alpha/a2a`, {}), `${server.url}/.well-known/oauth-protected-resource/alpha/a2a`);
+      await assertRefused(
+        await callRaw(alpha(server.url), {}),
+        `${server.url}/.well-known/oauth-protected-resource/alpha/mcp`,
+      );
+      await assertRefused(
+        await callRaw(`${server.url}/alpha/a2a`, {}),
+        `${server.url}/.well-known/oauth-protected-resource/alpha/a2a`,
+      );
     });
 
     it('refuses an access token for another agent, or for the registry’s API only (401 invalid_token)', async () => {
@@ -110,8 +136,16 @@ eachEngine('who may call an agent', (engine) => {
     });
 
     it('refuses another agent’s configured token, and the agent’s token on the registry’s API', async () => {
-      await assertRefused(await callRaw(`${server.url}/beta/mcp`, bearer(PARTNER_TOKEN)), `${server.url}/.well-known/oauth-protected-resource/beta/mcp`, 'invalid_token');
-      const res = await fetch(`${server.url}/api/ownership/challenges`, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer(PARTNER_TOKEN) }, body: '{"domain":"x.example"}' });
+      await assertRefused(
+        await callRaw(`${server.url}/beta/mcp`, bearer(PARTNER_TOKEN)),
+        `${server.url}/.well-known/oauth-protected-resource/beta/mcp`,
+        'invalid_token',
+      );
+      const res = await fetch(`${server.url}/api/ownership/challenges`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...bearer(PARTNER_TOKEN) },
+        body: '{"domain":"x.example"}',
+      });
       assert.equal(res.status, 401);
     });
 

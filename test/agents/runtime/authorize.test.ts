@@ -14,7 +14,15 @@ const operatorOnly: Tenant = {
   description: 'An agent for the operator only.',
   protocols: ['governance'],
   authorize: (principal) => principal.organization?.registryAdmin === true,
-  tasks: [{ name: 'ping', description: 'Answers pong.', input: { type: 'object' }, mutates: false, handler: async () => ({ pong: true }) }],
+  tasks: [
+    {
+      name: 'ping',
+      description: 'Answers pong.',
+      input: { type: 'object' },
+      mutates: false,
+      handler: async () => ({ pong: true }),
+    },
+  ],
 };
 
 eachEngine('per-agent access', (engine) => {
@@ -26,7 +34,9 @@ eachEngine('per-agent access', (engine) => {
 
   it('runs tasks for the credentials the agent accepts and refuses others with AGENT_ACCESS_DENIED', async () => {
     const operator = await mcpClient(server.url, '/private', asAdmin);
-    const member = await mcpClient(server.url, '/private', { authorization: `Bearer ${await createApiKeyFor(server.db, (await seedOrganization(server.db)).slug)}` });
+    const member = await mcpClient(server.url, '/private', {
+      authorization: `Bearer ${await createApiKeyFor(server.db, (await seedOrganization(server.db)).slug)}`,
+    });
     try {
       const allowed = (await operator.callTool({ name: 'ping', arguments: {} })) as Json;
       assert.deepEqual(allowed.structuredContent, { status: 'completed', pong: true });

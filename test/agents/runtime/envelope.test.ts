@@ -26,7 +26,11 @@ const tenant: Tenant = {
     {
       name: 'reflect',
       description: 'Answers its arguments (mutating).',
-      input: { type: 'object', properties: { push_notification_config: { type: 'object' }, note: { type: 'string' } }, additionalProperties: false },
+      input: {
+        type: 'object',
+        properties: { push_notification_config: { type: 'object' }, note: { type: 'string' } },
+        additionalProperties: false,
+      },
       mutates: true,
       handler: async (args) => ({ got: args, context: { forged: true } }),
     },
@@ -34,19 +38,34 @@ const tenant: Tenant = {
       name: 'typed',
       description: 'Answers within a closed output schema.',
       input: { type: 'object', properties: {} },
-      output: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'], additionalProperties: false },
+      output: {
+        type: 'object',
+        properties: { ok: { type: 'boolean' } },
+        required: ['ok'],
+        additionalProperties: false,
+      },
       mutates: false,
       handler: async () => ({ ok: true }),
     },
     {
       name: 'fail',
       description: 'Fails with the code and the message it is given.',
-      input: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } }, required: ['code'], additionalProperties: false },
+      input: {
+        type: 'object',
+        properties: { code: { type: 'string' }, message: { type: 'string' } },
+        required: ['code'],
+        additionalProperties: false,
+      },
       mutates: false,
       handler: async (args) => {
         const code = args['code'] as AgentErrorCode;
         if (code === ('CRASH' as AgentErrorCode)) throw new Error(`internal: ${String(args['message'])}`);
-        throw new AgentError(code, args['message'] as string | undefined, { field: 'code', suggestion: 'Ask for another code.', retryAfter: 7.2, details: { asked: code } });
+        throw new AgentError(code, args['message'] as string | undefined, {
+          field: 'code',
+          suggestion: 'Ask for another code.',
+          retryAfter: 7.2,
+          details: { asked: code },
+        });
       },
     },
   ],
@@ -55,7 +74,8 @@ const tenant: Tenant = {
 eachEngine('the protocol envelope every agent shares', (engine) => {
   let server: TestServer;
   let client: Client;
-  const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as Json;
+  const call = async (name: string, args: Record<string, unknown>) =>
+    (await client.callTool({ name, arguments: args })) as Json;
   /** A raw MCP tools/call, to see every byte of the answer. */
   const raw = async (name: string, args: Record<string, unknown>) => {
     const res = await fetch(`${server.url}/envelope/mcp`, {
@@ -67,7 +87,11 @@ eachEngine('the protocol envelope every agent shares', (engine) => {
     return res.text();
   };
   const http = (task: string, body: unknown) =>
-    fetch(`${server.url}/envelope/tasks/${task}`, { method: 'POST', headers: { 'content-type': 'application/json', ...asAdmin }, body: JSON.stringify(body) });
+    fetch(`${server.url}/envelope/tasks/${task}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...asAdmin },
+      body: JSON.stringify(body),
+    });
 
   before(async () => {
     server = await startTestServer(engine, { deps: { tenants: [tenant] } });
@@ -98,10 +122,16 @@ eachEngine('the protocol envelope every agent shares', (engine) => {
     });
 
     it('gives an error the recovery of its code and a failure nothing of its internals', async () => {
-      assert.equal(JSON.parse((await call('fail', { code: 'ACCOUNT_SUSPENDED' })).content[0].text).recovery, 'terminal');
+      assert.equal(
+        JSON.parse((await call('fail', { code: 'ACCOUNT_SUSPENDED' })).content[0].text).recovery,
+        'terminal',
+      );
       // A fault of the task itself, which the same request meets again: not worth a retry.
       const crash = await call('fail', { code: 'CRASH', message: 'stack and secrets' });
-      assert.deepEqual(crash.structuredContent, { status: 'failed', ap_error: { code: 'INTERNAL_ERROR', message: 'The agent failed to complete the task.', recovery: 'terminal' } });
+      assert.deepEqual(crash.structuredContent, {
+        status: 'failed',
+        ap_error: { code: 'INTERNAL_ERROR', message: 'The agent failed to complete the task.', recovery: 'terminal' },
+      });
     });
 
     it('answers the same error object over MCP, A2A and plain HTTP, suggestion included', async () => {
@@ -126,14 +156,23 @@ eachEngine('the protocol envelope every agent shares', (engine) => {
         assert.equal(error.recovery, 'correctable');
         assert.deepEqual(context, { v: 2 });
       }
-      assert.equal(((await call('get_ap_capabilities', { ap_major_version: 3 })).structuredContent as Json).ap.major_versions[0], 3);
+      assert.equal(
+        ((await call('get_ap_capabilities', { ap_major_version: 3 })).structuredContent as Json).ap.major_versions[0],
+        3,
+      );
     });
   });
 
   describe('status', () => {
     const ENVELOPE = '/schemas/3.0.6/core/protocol-envelope.json';
     /** The envelope a flat answer carries, as core/protocol-envelope.json describes it apart from its payload. */
-    const envelopeOf = ({ status, task_id, context_id, replayed, ...payload }: Json) => ({ status, payload, ...(task_id ? { task_id } : {}), ...(context_id ? { context_id } : {}), ...(replayed === undefined ? {} : { replayed }) });
+    const envelopeOf = ({ status, task_id, context_id, replayed, ...payload }: Json) => ({
+      status,
+      payload,
+      ...(task_id ? { task_id } : {}),
+      ...(context_id ? { context_id } : {}),
+      ...(replayed === undefined ? {} : { replayed }),
+    });
 
     it('carries the task status beside the payload on every answer, over every transport', async () => {
       const mcp = await call('get_ap_capabilities', {});
@@ -197,7 +236,10 @@ eachEngine('the protocol envelope every agent shares', (engine) => {
   });
 
   describe('credentials', () => {
-    const push = { url: 'https://buyer.example/hook', authentication: { schemes: ['Bearer'], credentials: pushCredential } };
+    const push = {
+      url: 'https://buyer.example/hook',
+      authentication: { schemes: ['Bearer'], credentials: pushCredential },
+    };
 
     it('never echoes push-notification credentials, neither first nor on a replay', async () => {
       const args = { idempotency_key: randomUUID(), push_notification_config: push, note: `copy: ${pushCredential}` };
@@ -220,7 +262,10 @@ eachEngine('the protocol envelope every agent shares', (engine) => {
       assert.match(JSON.parse(text).result.content[0].text, /Your token \[redacted\] is odd\./);
       const plain = await (await http('fail', { code: 'CONFLICT', message: adminKey })).text();
       assert.doesNotMatch(plain, new RegExp(adminKey));
-      const a2a = await callSkill(await a2aClient(server.url, '/envelope'), 'fail', { code: 'INVALID_REQUEST', message: `Your token ${adminKey} is odd.` });
+      const a2a = await callSkill(await a2aClient(server.url, '/envelope'), 'fail', {
+        code: 'INVALID_REQUEST',
+        message: `Your token ${adminKey} is odd.`,
+      });
       assert.doesNotMatch(JSON.stringify(a2a), new RegExp(adminKey));
     });
   });
@@ -229,10 +274,17 @@ eachEngine('the protocol envelope every agent shares', (engine) => {
     it('validate against the published response schema, with versions, idempotency, protocols, specialisms and webhook signing', async () => {
       const capabilities = (await call('get_ap_capabilities', {})).structuredContent as Json;
       assert.deepEqual(validateSchema(CAPABILITIES_SCHEMA, capabilities).errors, []);
-      assert.deepEqual(capabilities.ap, { major_versions: [3], idempotency: { supported: true, replay_ttl_seconds: 86400 } });
+      assert.deepEqual(capabilities.ap, {
+        major_versions: [3],
+        idempotency: { supported: true, replay_ttl_seconds: 86400 },
+      });
       assert.deepEqual(capabilities.supported_protocols, ['signals']);
       assert.deepEqual(capabilities.specialisms, ['signal-owned']);
-      assert.deepEqual(capabilities.webhook_signing, { supported: true, profile: 'ap/webhook-signing/v1', algorithms: ['ed25519'] });
+      assert.deepEqual(capabilities.webhook_signing, {
+        supported: true,
+        profile: 'ap/webhook-signing/v1',
+        algorithms: ['ed25519'],
+      });
       const withContext = (await call('get_ap_capabilities', { context: { x: 1 } })).structuredContent as Json;
       assert.deepEqual(validateSchema(CAPABILITIES_SCHEMA, withContext).errors, []);
     });

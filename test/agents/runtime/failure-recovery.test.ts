@@ -6,7 +6,8 @@ import { failureRecovery } from '../../../src/agents/runtime/failure-recovery.ts
 const withCode = (code: string, message = 'failed') => Object.assign(new Error(message), { code });
 
 it('calls a failure of the database or the network transient: a retry may outlive it', () => {
-  for (const code of ['08006', '40001', '40P01', '53300', '57P01', '55P03', 'ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT']) assert.equal(failureRecovery(withCode(code)), 'transient', code);
+  for (const code of ['08006', '40001', '40P01', '53300', '57P01', '55P03', 'ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT'])
+    assert.equal(failureRecovery(withCode(code)), 'transient', code);
   assert.equal(failureRecovery(new Error('Connection terminated unexpectedly')), 'transient');
   assert.equal(failureRecovery(Object.assign(new Error('aborted'), { name: 'TimeoutError' })), 'transient');
   assert.equal(failureRecovery(new Error('wrapped', { cause: withCode('40001') })), 'transient');
@@ -20,6 +21,10 @@ it('calls anything else terminal: the same request meets the same fault', () => 
 });
 
 it('answers an unforeseen failure as INTERNAL_ERROR with that recovery and no detail of it', () => {
-  assert.deepEqual(errorObject(new RangeError('Invalid string length at /work/src/x.ts:1:2')), { code: 'INTERNAL_ERROR', message: 'The agent failed to complete the task.', recovery: 'terminal' });
+  assert.deepEqual(errorObject(new RangeError('Invalid string length at /work/src/x.ts:1:2')), {
+    code: 'INTERNAL_ERROR',
+    message: 'The agent failed to complete the task.',
+    recovery: 'terminal',
+  });
   assert.equal(errorObject(withCode('40001')).recovery, 'transient');
 });

@@ -20,17 +20,20 @@ eachEngine('agent housekeeping', (engine) => {
 
   it('deletes tombstones, finished tasks and settled webhooks after seven replay windows, and nothing unfinished', async () => {
     const idempotency = (at: Date) =>
-      db.query(`insert into idempotency_records (tenant, principal, account, idempotency_key, task, payload_hash, state, created_at) values ('t', 'p', '', $1, 'x', 'h', 'succeeded', $2)`, [randomUUID(), at]);
+      db.query(
+        `insert into idempotency_records (tenant, principal, account, idempotency_key, task, payload_hash, state, created_at) values ('t', 'p', '', $1, 'x', 'h', 'succeeded', $2)`,
+        [randomUUID(), at],
+      );
     const task = (status: string, at: Date) =>
-      db.query(`insert into agent_tasks (task_id, tenant, principal, task, arguments, status, created_at, updated_at) values ($1, 't', 'p', 'x', '{}', $2, $3, $3)`, [randomUUID(), status, at]);
+      db.query(
+        `insert into agent_tasks (task_id, tenant, principal, task, arguments, status, created_at, updated_at) values ($1, 't', 'p', 'x', '{}', $2, $3, $3)`,
+        [randomUUID(), status, at],
+      );
     const webhook = (state: string, at: Date) =>
-      db.query(`insert into webhook_deliveries (id, tenant, task_id, url, idempotency_key, payload, state, next_attempt_at, created_at) values ($1, 't', $2, 'https://b.example/h', $3, '{}', $4, $5, $5)`, [
-        randomUUID(),
-        randomUUID(),
-        randomUUID(),
-        state,
-        at,
-      ]);
+      db.query(
+        `insert into webhook_deliveries (id, tenant, task_id, url, idempotency_key, payload, state, next_attempt_at, created_at) values ($1, 't', $2, 'https://b.example/h', $3, '{}', $4, $5, $5)`,
+        [randomUUID(), randomUUID(), randomUUID(), state, at],
+      );
     await idempotency(ago(8));
     await idempotency(ago(6));
     await task('completed', ago(8));
@@ -43,7 +46,8 @@ eachEngine('agent housekeeping', (engine) => {
     await webhook('delivered', ago(6));
 
     assert.deepEqual(await pruneAgentRecords(db, clock, 86_400), { idempotency: 1, tasks: 2, webhooks: 2 });
-    const left = async (table: string, column: string) => (await db.query<{ v: string }>(`select ${column} as v from ${table} order by 1`)).map((r) => r.v);
+    const left = async (table: string, column: string) =>
+      (await db.query<{ v: string }>(`select ${column} as v from ${table} order by 1`)).map((r) => r.v);
     assert.deepEqual(await left('agent_tasks', 'status'), ['completed', 'working']);
     assert.deepEqual(await left('webhook_deliveries', 'state'), ['delivered', 'pending']);
     assert.equal((await left('idempotency_records', 'task')).length, 1);

@@ -19,8 +19,10 @@ const creative: Tenant = {
       input: { type: 'object', properties: { fail: { type: 'string' } } },
       mutates: false,
       handler: async (args) => {
-        if (args['fail'] === 'format') throw new AgentError('FORMAT_NOT_SUPPORTED', 'display_300x250 is not offered here.');
-        if (args['fail'] === 'manifest') throw new AgentError('MANIFEST_INVALID', 'The headline is longer than 25 characters.');
+        if (args['fail'] === 'format')
+          throw new AgentError('FORMAT_NOT_SUPPORTED', 'display_300x250 is not offered here.');
+        if (args['fail'] === 'manifest')
+          throw new AgentError('MANIFEST_INVALID', 'The headline is longer than 25 characters.');
         if (args['fail'] === 'crash') throw new Error('internal detail that must not leak');
         return { previews: [] };
       },
@@ -38,10 +40,17 @@ const signals: Tenant = {
     {
       name: 'activate_signal',
       description: 'Fails with a field and a suggestion.',
-      input: { type: 'object', properties: { signal_agent_segment_id: { type: 'string' } }, required: ['signal_agent_segment_id'] },
+      input: {
+        type: 'object',
+        properties: { signal_agent_segment_id: { type: 'string' } },
+        required: ['signal_agent_segment_id'],
+      },
       mutates: false,
       handler: async () => {
-        throw new AgentError('SIGNAL_AGENT_SEGMENT_NOT_FOUND', 'No segment seg-9.', { field: 'signal_agent_segment_id', suggestion: 'Call get_signals for current ids.' });
+        throw new AgentError('SIGNAL_AGENT_SEGMENT_NOT_FOUND', 'No segment seg-9.', {
+          field: 'signal_agent_segment_id',
+          suggestion: 'Call get_signals for current ids.',
+        });
       },
     },
   ],
@@ -50,7 +59,11 @@ const signals: Tenant = {
 eachEngine('agent tasks over plain HTTP', (engine) => {
   let server: TestServer;
   const post = (path: string, body: string, headers: Record<string, string> = asAdmin) =>
-    fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    fetch(`${server.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body,
+    });
 
   before(async () => {
     server = await startTestServer(engine, { deps: { tenants: [creative, signals] } });
@@ -88,7 +101,10 @@ eachEngine('agent tasks over plain HTTP', (engine) => {
   it('answers an internal failure 500 without its details', async () => {
     const res = await post('/creative/tasks/preview_creative', '{"fail": "crash"}');
     assert.equal(res.status, 500);
-    assert.deepEqual(await json(res), { status: 'failed', error: { code: 'INTERNAL_ERROR', message: 'The agent failed to complete the task.', recovery: 'terminal' } });
+    assert.deepEqual(await json(res), {
+      status: 'failed',
+      error: { code: 'INTERNAL_ERROR', message: 'The agent failed to complete the task.', recovery: 'terminal' },
+    });
   });
 
   it('answers signals errors with {errors: [{code, message, field, suggestion}]}', async () => {
@@ -97,7 +113,13 @@ eachEngine('agent tasks over plain HTTP', (engine) => {
     assert.deepEqual(await json(res), {
       status: 'failed',
       errors: [
-        { code: 'SIGNAL_AGENT_SEGMENT_NOT_FOUND', message: 'No segment seg-9.', field: 'signal_agent_segment_id', suggestion: 'Call get_signals for current ids.', recovery: 'correctable' },
+        {
+          code: 'SIGNAL_AGENT_SEGMENT_NOT_FOUND',
+          message: 'No segment seg-9.',
+          field: 'signal_agent_segment_id',
+          suggestion: 'Call get_signals for current ids.',
+          recovery: 'correctable',
+        },
       ],
     });
     const missing = await json(await post('/signals/tasks/activate_signal', '{}'));

@@ -56,7 +56,10 @@ eachEngine('MCP transport (stateless JSON-RPC)', (engine) => {
       assert.match(answer.type, /^application\/json/);
       const result = CallToolResultSchema.parse(resultOf(answer.body));
       assert.deepEqual(result.structuredContent, { status: 'completed', message: 'bare' });
-      assert.deepEqual(JSON.parse((result.content[0] as { text: string }).text), { status: 'completed', message: 'bare' });
+      assert.deepEqual(JSON.parse((result.content[0] as { text: string }).text), {
+        status: 'completed',
+        message: 'bare',
+      });
     });
 
     it('answers plain JSON to a client that sends no Accept at all', async () => {
@@ -70,7 +73,10 @@ eachEngine('MCP transport (stateless JSON-RPC)', (engine) => {
       assert.match(res.headers.get('content-type') ?? '', /^text\/event-stream/);
       const text = await res.text();
       assert.match(text, /^event: message\ndata: .*\n\n$/);
-      assert.deepEqual(resultOf(JSON.parse(text.split('\n')[1]!.slice(6))).structuredContent, { status: 'completed', message: 'bare' });
+      assert.deepEqual(resultOf(JSON.parse(text.split('\n')[1]!.slice(6))).structuredContent, {
+        status: 'completed',
+        message: 'bare',
+      });
     });
   });
 
@@ -99,9 +105,15 @@ eachEngine('MCP transport (stateless JSON-RPC)', (engine) => {
     });
 
     it('lists the tools, each input schema taking the envelope fields', async () => {
-      const { tools } = ListToolsResultSchema.parse(resultOf((await rpc({ jsonrpc: '2.0', id: 3, method: 'tools/list' })).body));
+      const { tools } = ListToolsResultSchema.parse(
+        resultOf((await rpc({ jsonrpc: '2.0', id: 3, method: 'tools/list' })).body),
+      );
       const echoTool = tools.find((t) => t.name === 'echo')!;
-      assert.deepEqual(Object.keys(echoTool.inputSchema.properties ?? {}).sort(), ['ap_major_version', 'context', 'message']);
+      assert.deepEqual(Object.keys(echoTool.inputSchema.properties ?? {}).sort(), [
+        'ap_major_version',
+        'context',
+        'message',
+      ]);
     });
 
     it('refuses an MCP-Protocol-Version header it does not speak', async () => {
@@ -132,7 +144,11 @@ eachEngine('MCP transport (stateless JSON-RPC)', (engine) => {
     it('answers a body that is not JSON with a parse error, and a message that is not JSON-RPC with Invalid Request', async () => {
       const parse = await rpc('{"jsonrpc": "2.0", ');
       assert.equal(parse.status, 400);
-      assert.deepEqual(parse.body, { jsonrpc: '2.0', id: null, error: { code: ErrorCode.ParseError, message: 'The request body is not valid JSON.' } });
+      assert.deepEqual(parse.body, {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: ErrorCode.ParseError, message: 'The request body is not valid JSON.' },
+      });
       const text = await rpc(JSON.stringify(echo), { 'content-type': 'text/plain' });
       assert.equal(text.status, 415);
       assert.equal(errorOf(text.body).code, ErrorCode.InvalidRequest);
@@ -146,19 +162,34 @@ eachEngine('MCP transport (stateless JSON-RPC)', (engine) => {
 
   describe('refusals before the protocol reads the request', () => {
     it('answers a body nested too deeply with a parse error in JSON-RPC, and a NUL character in arguments as the task’s refusal', async () => {
-      const deep = await rpc(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"message":${'['.repeat(70)}${']'.repeat(70)}}}}`);
+      const deep = await rpc(
+        `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"message":${'['.repeat(70)}${']'.repeat(70)}}}}`,
+      );
       assert.equal(deep.status, 400);
-      assert.deepEqual(deep.body, { jsonrpc: '2.0', id: null, error: { code: ErrorCode.ParseError, message: 'The JSON body nests arrays and objects deeper than 64 levels.' } });
+      assert.deepEqual(deep.body, {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: ErrorCode.ParseError, message: 'The JSON body nests arrays and objects deeper than 64 levels.' },
+      });
       // Text no store can hold reaches the task runner, which names the argument in MCP's own tool error.
       const nul = await rpc({ ...echo, params: { name: 'echo', arguments: { message: 'a\u0000b' } } });
       assert.equal(nul.status, 200);
       const result = resultOf(nul.body) as Json;
       assert.equal(result.isError, true);
-      assert.deepEqual((result.structuredContent as Json).ap_error, { code: 'INVALID_REQUEST', message: 'Invalid argument message: must not contain the NUL character (U+0000).', field: 'message', recovery: 'correctable' });
+      assert.deepEqual((result.structuredContent as Json).ap_error, {
+        code: 'INVALID_REQUEST',
+        message: 'Invalid argument message: must not contain the NUL character (U+0000).',
+        field: 'message',
+        recovery: 'correctable',
+      });
     });
 
     it('keeps the registry’s 401 with its challenge for a request without a credential', async () => {
-      const res = await fetch(`${server.url}/test/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(echo) });
+      const res = await fetch(`${server.url}/test/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify(echo),
+      });
       assert.equal(res.status, 401);
       assert.ok(res.headers.get('www-authenticate'));
       assert.equal(((await res.json()) as Json).error, 'unauthorized');
@@ -184,7 +215,12 @@ eachEngine('MCP transport (stateless JSON-RPC)', (engine) => {
 
     it('refuses an empty batch and initialize inside one', async () => {
       assert.equal((await rpc([])).status, 400);
-      const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'x', version: '0' } } };
+      const init = {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'x', version: '0' } },
+      };
       assert.equal((await rpc([init, { jsonrpc: '2.0', id: 2, method: 'ping' }])).status, 400);
     });
   });

@@ -24,7 +24,8 @@ eachEngine('agent runtime over MCP', (engine) => {
   let client: Client;
   const clock = new ManualClock();
   const { tenant, executions } = testTenant();
-  const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as Json;
+  const call = async (name: string, args: Record<string, unknown>) =>
+    (await client.callTool({ name, arguments: args })) as Json;
 
   before(async () => {
     server = await startTestServer(engine, { deps: { tenants: [tenant], clock } });
@@ -59,7 +60,11 @@ eachEngine('agent runtime over MCP', (engine) => {
       const { errors } = validateSchema('/schemas/3.0.6/protocol/get-ap-capabilities-response.json', capabilities);
       assert.deepEqual(errors, []);
       assert.deepEqual(capabilities.ap.idempotency, { supported: true, replay_ttl_seconds: 86400 });
-      assert.deepEqual(capabilities.webhook_signing, { supported: true, profile: 'ap/webhook-signing/v1', algorithms: ['ed25519'] });
+      assert.deepEqual(capabilities.webhook_signing, {
+        supported: true,
+        profile: 'ap/webhook-signing/v1',
+        algorithms: ['ed25519'],
+      });
       assert.deepEqual(capabilities.supported_protocols, ['media_buy']);
       assert.ok(capabilities.tasks.includes('create_widget'));
     });
@@ -90,13 +95,34 @@ eachEngine('agent runtime over MCP', (engine) => {
 
     it('answers a failing task with INTERNAL_ERROR and no internals', async () => {
       const error = payloadOf(await call('flaky_create', { idempotency_key: randomUUID(), name: randomUUID() }));
-      assert.deepEqual(error, { code: 'INTERNAL_ERROR', message: 'The agent failed to complete the task.', recovery: 'transient' });
+      assert.deepEqual(error, {
+        code: 'INTERNAL_ERROR',
+        message: 'The agent failed to complete the task.',
+        recovery: 'transient',
+      });
     });
   });
 
   describe('transport', () => {
-    const rpc = (headers: Record<string, string>, body: unknown = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { message: 'raw' } } }) =>
-      fetch(`${server.url}/test/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...asAdmin, ...headers }, body: JSON.stringify(body) });
+    const rpc = (
+      headers: Record<string, string>,
+      body: unknown = {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'echo', arguments: { message: 'raw' } },
+      },
+    ) =>
+      fetch(`${server.url}/test/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...asAdmin,
+          ...headers,
+        },
+        body: JSON.stringify(body),
+      });
 
     it('answers a plain JSON-RPC tools/call as server-sent events when the client accepts them', async () => {
       const res = await rpc({});
@@ -119,10 +145,22 @@ eachEngine('agent runtime over MCP', (engine) => {
       const status = (headers: Record<string, string>) =>
         new Promise<number>((resolve, reject) => {
           const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
-          const req = http.request(`${server.url}/test/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...asAdmin, ...headers } }, (res) => {
-            res.resume();
-            resolve(res.statusCode ?? 0);
-          });
+          const req = http.request(
+            `${server.url}/test/mcp`,
+            {
+              method: 'POST',
+              headers: {
+                'content-type': 'application/json',
+                accept: 'application/json, text/event-stream',
+                ...asAdmin,
+                ...headers,
+              },
+            },
+            (res) => {
+              res.resume();
+              resolve(res.statusCode ?? 0);
+            },
+          );
           req.on('error', reject);
           req.end(body);
         });
@@ -133,10 +171,17 @@ eachEngine('agent runtime over MCP', (engine) => {
   });
 
   describe('idempotency', () => {
-    const create = (key: string, name = 'widget', extra: Record<string, unknown> = {}) => call('create_widget', { idempotency_key: key, account: { account_id: 'acc-1' }, name, ...extra });
+    const create = (key: string, name = 'widget', extra: Record<string, unknown> = {}) =>
+      call('create_widget', { idempotency_key: key, account: { account_id: 'acc-1' }, name, ...extra });
 
-    it('requires a key of the published pattern on mutating tasks, as buyers\' tools send them', async () => {
-      for (const args of [{}, { idempotency_key: 'abc' }, { idempotency_key: 'fifteen-chars-x' }, { idempotency_key: 'has spaces in it, see' }, { idempotency_key: 'k'.repeat(256) }]) {
+    it("requires a key of the published pattern on mutating tasks, as buyers' tools send them", async () => {
+      for (const args of [
+        {},
+        { idempotency_key: 'abc' },
+        { idempotency_key: 'fifteen-chars-x' },
+        { idempotency_key: 'has spaces in it, see' },
+        { idempotency_key: 'k'.repeat(256) },
+      ]) {
         const error = payloadOf(await call('create_widget', { account: { account_id: 'a' }, name: 'w', ...args }));
         assert.equal(error.code, 'INVALID_REQUEST');
         assert.equal(error.field, 'idempotency_key');
@@ -174,12 +219,17 @@ eachEngine('agent runtime over MCP', (engine) => {
 
     it('leaves push-notification credentials out of the payload compared, but not the rest of the push config', async () => {
       const key = randomUUID();
-      const push = (credentials: string, url = 'https://buyer.example/hook') => ({ push_notification_config: { url, authentication: { schemes: ['Bearer'], credentials } } });
+      const push = (credentials: string, url = 'https://buyer.example/hook') => ({
+        push_notification_config: { url, authentication: { schemes: ['Bearer'], credentials } },
+      });
       const first = payloadOf(await create(key, 'widget', push('secret-1')));
       const rotated = payloadOf(await create(key, 'widget', push('secret-2')));
       assert.equal(rotated.replayed, true);
       assert.equal(rotated.widget_id, first.widget_id);
-      assert.equal(payloadOf(await create(key, 'widget', push('secret-2', 'https://buyer.example/other'))).code, 'IDEMPOTENCY_CONFLICT');
+      assert.equal(
+        payloadOf(await create(key, 'widget', push('secret-2', 'https://buyer.example/other'))).code,
+        'IDEMPOTENCY_CONFLICT',
+      );
     });
 
     it('answers IDEMPOTENCY_CONFLICT for the same key with a different payload', async () => {
@@ -192,7 +242,9 @@ eachEngine('agent runtime over MCP', (engine) => {
     it('scopes keys to the account', async () => {
       const key = randomUUID();
       const one = payloadOf(await create(key));
-      const other = payloadOf(await call('create_widget', { idempotency_key: key, account: { account_id: 'acc-2' }, name: 'widget' }));
+      const other = payloadOf(
+        await call('create_widget', { idempotency_key: key, account: { account_id: 'acc-2' }, name: 'widget' }),
+      );
       assert.notEqual(other.widget_id, one.widget_id);
       assert.equal(other.replayed, false);
     });
@@ -228,7 +280,10 @@ eachEngine('agent runtime over MCP', (engine) => {
         const results = await Promise.all(
           Array.from({ length: 200 }, async (_, i) => {
             const key = keys[i % 20]!;
-            const result = (await clients[i % 10]!.callTool({ name: 'create_widget', arguments: { idempotency_key: key, account: { account_id: 'acc-c' }, name: 'c', delay_ms: 100 } })) as Json;
+            const result = (await clients[i % 10]!.callTool({
+              name: 'create_widget',
+              arguments: { idempotency_key: key, account: { account_id: 'acc-c' }, name: 'c', delay_ms: 100 },
+            })) as Json;
             return { key, payload: payloadOf(result) };
           }),
         );

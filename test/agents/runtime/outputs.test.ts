@@ -15,8 +15,11 @@ const task: AgentTask = {
 const warnings: unknown[] = [];
 const log = { warn: (...args: unknown[]) => warnings.push(args) } as unknown as FastifyBaseLogger;
 
-it('throws on an answer outside the task\'s output schema when told to (the test suite), naming the task and the problem', () => {
-  assert.throws(() => checkOutput(task, { id: 7 }, 'throw', log), (err: unknown) => err instanceof OutputMismatch && /make.*\/id must be string/.test(err.message));
+it("throws on an answer outside the task's output schema when told to (the test suite), naming the task and the problem", () => {
+  assert.throws(
+    () => checkOutput(task, { id: 7 }, 'throw', log),
+    (err: unknown) => err instanceof OutputMismatch && /make.*\/id must be string/.test(err.message),
+  );
   assert.doesNotThrow(() => checkOutput(task, { id: 'ok' }, 'throw', log));
 });
 

@@ -9,8 +9,18 @@ import type { Json } from '../../support/http.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
 
 const { prose, name } = textBounds;
-const creativeInput = (at: string) => ({ [`${at}.name`]: name, [`${at}.tags[]`]: name, [`${at}.inputs[].name`]: name, [`${at}.inputs[].context_description`]: prose, [`${at}.inputs[].macros.*`]: prose });
-const previewInputs = (at: string) => ({ [`${at}.name`]: name, [`${at}.context_description`]: prose, [`${at}.macros.*`]: prose });
+const creativeInput = (at: string) => ({
+  [`${at}.name`]: name,
+  [`${at}.tags[]`]: name,
+  [`${at}.inputs[].name`]: name,
+  [`${at}.inputs[].context_description`]: prose,
+  [`${at}.inputs[].macros.*`]: prose,
+});
+const previewInputs = (at: string) => ({
+  [`${at}.name`]: name,
+  [`${at}.context_description`]: prose,
+  [`${at}.macros.*`]: prose,
+});
 
 /** Every free-text argument of the test deployment's tasks, with the bound its tool must advertise (docs/decisions.md). */
 const expected: Record<string, Record<string, Record<string, number>>> = {
@@ -18,7 +28,12 @@ const expected: Record<string, Record<string, Record<string, number>>> = {
     get_products: { brief: prose, 'refine[].ask': prose },
     list_creative_formats: { name_search: name },
     create_media_buy: { po_number: name, ...creativeInput('packages[].creatives[]') },
-    update_media_buy: { cancellation_reason: 500, 'packages[].cancellation_reason': 500, ...creativeInput('packages[].creatives[]'), ...creativeInput('new_packages[].creatives[]') },
+    update_media_buy: {
+      cancellation_reason: 500,
+      'packages[].cancellation_reason': 500,
+      ...creativeInput('packages[].creatives[]'),
+      ...creativeInput('new_packages[].creatives[]'),
+    },
     sync_creatives: creativeInput('creatives[]'),
     list_creatives: { 'filters.name_contains': name },
   },
@@ -30,7 +45,10 @@ const expected: Record<string, Record<string, Record<string, number>>> = {
     sync_creatives: creativeInput('creatives[]'),
     list_creatives: { 'filters.name_contains': name },
   },
-  'creative-builder': { list_creative_formats: { name_search: name }, build_creative: { message: prose, ...previewInputs('preview_inputs[]'), 'macro_values.*': prose } },
+  'creative-builder': {
+    list_creative_formats: { name_search: name },
+    build_creative: { message: prose, ...previewInputs('preview_inputs[]'), 'macro_values.*': prose },
+  },
 };
 
 /** The schema at `path` (`a.b[].c.*`: properties, array items, additionalProperties). */
@@ -50,7 +68,11 @@ describe('free-text arguments of the test deployment: each bound, and advertised
 
   before(async () => {
     server = await startTestServer(engines[0]!, { env: { AGENTS: 'true' } });
-    for (const tenant of Object.keys(expected)) clients.set(tenant, await mcpClient(server.url, `/${tenant}`, { authorization: `Bearer ${publicTestCredential}` }));
+    for (const tenant of Object.keys(expected))
+      clients.set(
+        tenant,
+        await mcpClient(server.url, `/${tenant}`, { authorization: `Bearer ${publicTestCredential}` }),
+      );
   });
   after(async () => {
     for (const client of clients.values()) await client.close();
@@ -74,17 +96,27 @@ describe('free-text arguments of the test deployment: each bound, and advertised
 
   it('refuses a longer value with INVALID_REQUEST naming the field, and takes one at the bound', async () => {
     const creative = clients.get('creative')!;
-    const refused = (await creative.callTool({ name: 'list_creative_formats', arguments: { name_search: 'x'.repeat(name + 1) } })) as Json;
+    const refused = (await creative.callTool({
+      name: 'list_creative_formats',
+      arguments: { name_search: 'x'.repeat(name + 1) },
+    })) as Json;
     assert.equal(refused.isError, true);
     const error = JSON.parse(refused.content[0].text as string) as Json;
     assert.deepEqual([error.code, error.field], ['INVALID_REQUEST', 'name_search']);
-    const taken = (await creative.callTool({ name: 'list_creative_formats', arguments: { name_search: 'x'.repeat(name) } })) as Json;
+    const taken = (await creative.callTool({
+      name: 'list_creative_formats',
+      arguments: { name_search: 'x'.repeat(name) },
+    })) as Json;
     assert.equal(taken.isError, undefined);
     assert.deepEqual((JSON.parse(taken.content[0].text as string) as Json).formats, []);
   });
 
   it('describes a bound in words too', () => {
-    assert.deepEqual(textInput('prose', 'What the campaign wants, in words.'), { type: 'string', maxLength: prose, description: 'What the campaign wants, in words (at most 10,000 characters).' });
+    assert.deepEqual(textInput('prose', 'What the campaign wants, in words.'), {
+      type: 'string',
+      maxLength: prose,
+      description: 'What the campaign wants, in words (at most 10,000 characters).',
+    });
     assert.equal(textInput('name').description, `At most ${name.toLocaleString('en-US')} characters.`);
   });
 });

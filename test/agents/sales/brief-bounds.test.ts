@@ -28,7 +28,11 @@ eachEngine('sales agent: get_products brief bound', (engine) => {
   };
 
   before(async () => {
-    const tenant = salesAgent({ catalog: await loadCatalogFile(demoCatalogPath), base: () => server.url, credentials: [{ token: 'a-public-test-credential', name: 'public-test' }] });
+    const tenant = salesAgent({
+      catalog: await loadCatalogFile(demoCatalogPath),
+      base: () => server.url,
+      credentials: [{ token: 'a-public-test-credential', name: 'public-test' }],
+    });
     server = await startTestServer(engine, { deps: { tenants: [tenant] } });
     client = await mcpClient(server.url, '/sales', { authorization: 'Bearer a-public-test-credential' });
   });
@@ -62,20 +66,36 @@ eachEngine('sales agent: get_products brief bound', (engine) => {
     const ids = (answer: Json) => (answer.products as Json[]).map((p) => p.product_id as string);
     assert.ok(ids(long.payload).length > 0);
     assert.deepEqual(ids(long.payload), ids(short.payload));
-    assert.ok((long.payload.products as Json[]).every((p) => typeof p.brief_relevance === 'string'), 'each product says why it matched');
+    assert.ok(
+      (long.payload.products as Json[]).every((p) => typeof p.brief_relevance === 'string'),
+      'each product says why it matched',
+    );
   });
 
   it('answers a brief of the longest one word, and of many distinct words, normally', async () => {
     const oneWord = await call({ brief: 'q'.repeat(textBounds.prose) });
     assert.equal(oneWord.isError, false);
-    assert.deepEqual(oneWord.payload.products, [], 'a word no product has: no products, as for any brief matching nothing');
-    assert.match(oneWord.payload.message as string, /^No product matches the brief "q+…"/, 'the brief is quoted clipped');
-    const many = Array.from({ length: 5000 }, (_, i) => `w${i.toString(36)}`).join(' ').slice(0, textBounds.prose);
+    assert.deepEqual(
+      oneWord.payload.products,
+      [],
+      'a word no product has: no products, as for any brief matching nothing',
+    );
+    assert.match(
+      oneWord.payload.message as string,
+      /^No product matches the brief "q+…"/,
+      'the brief is quoted clipped',
+    );
+    const many = Array.from({ length: 5000 }, (_, i) => `w${i.toString(36)}`)
+      .join(' ')
+      .slice(0, textBounds.prose);
     assert.equal((await call({ brief: many })).isError, false);
   });
 
   it('refuses a refine ask over the bound, naming it', async () => {
-    const { isError, payload } = await call({ buying_mode: 'refine', refine: [{ scope: 'request', ask: 'q'.repeat(textBounds.prose + 1) }] });
+    const { isError, payload } = await call({
+      buying_mode: 'refine',
+      refine: [{ scope: 'request', ask: 'q'.repeat(textBounds.prose + 1) }],
+    });
     assert.deepEqual([isError, payload.code, payload.field], [true, 'INVALID_REQUEST', 'refine[0].ask']);
   });
 });

@@ -10,7 +10,15 @@ import { startTestServer, type TestServer } from '../../support/server.ts';
 
 const reporting = `
     reporting_capabilities: { available_reporting_frequencies: [daily], expected_delay_minutes: 240, timezone: UTC, supports_webhooks: false, available_metrics: [impressions, spend], date_range_support: date_range }`;
-const product = (id: string, name: string, description: string, channels: string, delivery: string, formats: string, pricing: string) => `
+const product = (
+  id: string,
+  name: string,
+  description: string,
+  channels: string,
+  delivery: string,
+  formats: string,
+  pricing: string,
+) => `
   - product_id: ${id}
     name: ${name}
     description: ${description}
@@ -22,16 +30,58 @@ const product = (id: string, name: string, description: string, channels: string
       .join(', ')}]
     delivery_type: ${delivery}
     pricing_options: [${pricing}]${reporting}`;
-const fixed = (id: string, cpm: number, minSpend = 0) => `{ pricing_option_id: ${id}, pricing_model: cpm, currency: USD, fixed_price: ${cpm}, min_spend_per_package: ${minSpend} }`;
-const auction = (id: string, floor: number) => `{ pricing_option_id: ${id}, pricing_model: cpm, currency: USD, floor_price: ${floor} }`;
+const fixed = (id: string, cpm: number, minSpend = 0) =>
+  `{ pricing_option_id: ${id}, pricing_model: cpm, currency: USD, fixed_price: ${cpm}, min_spend_per_package: ${minSpend} }`;
+const auction = (id: string, floor: number) =>
+  `{ pricing_option_id: ${id}, pricing_model: cpm, currency: USD, floor_price: ${floor} }`;
 
 /** Five products a brief can tell apart. */
 const catalogYaml = `products:${[
-  product('sports_ctv', 'Live sports on connected TV', 'Premium CTV spots around live football and basketball', 'ctv', 'guaranteed', 'ctv_video_30s', fixed('ctv_fixed', 42, 25000)),
-  product('recipes_display', 'Recipe lovers display', 'Banners beside home cooking recipes and kitchen guides', 'display', 'non_guaranteed', 'display_300x250, display_728x90', auction('recipes_auction', 2.5)),
-  product('news_video', 'Morning news video', 'Pre-roll on daily news clips', 'olv', 'non_guaranteed', 'video_15s, video_30s', `${fixed('news_fixed', 18)}, ${auction('news_auction', 9)}`),
-  product('commute_audio', 'Commuter audio', 'Streaming audio spots for morning commuters', 'streaming_audio', 'guaranteed', 'audio_30s', fixed('audio_fixed', 14, 5000)),
-  product('kitchen_native', 'Kitchen native', 'Native in-feed units in the cooking section', 'display', 'guaranteed', 'native_in_feed', fixed('native_fixed', 11)),
+  product(
+    'sports_ctv',
+    'Live sports on connected TV',
+    'Premium CTV spots around live football and basketball',
+    'ctv',
+    'guaranteed',
+    'ctv_video_30s',
+    fixed('ctv_fixed', 42, 25000),
+  ),
+  product(
+    'recipes_display',
+    'Recipe lovers display',
+    'Banners beside home cooking recipes and kitchen guides',
+    'display',
+    'non_guaranteed',
+    'display_300x250, display_728x90',
+    auction('recipes_auction', 2.5),
+  ),
+  product(
+    'news_video',
+    'Morning news video',
+    'Pre-roll on daily news clips',
+    'olv',
+    'non_guaranteed',
+    'video_15s, video_30s',
+    `${fixed('news_fixed', 18)}, ${auction('news_auction', 9)}`,
+  ),
+  product(
+    'commute_audio',
+    'Commuter audio',
+    'Streaming audio spots for morning commuters',
+    'streaming_audio',
+    'guaranteed',
+    'audio_30s',
+    fixed('audio_fixed', 14, 5000),
+  ),
+  product(
+    'kitchen_native',
+    'Kitchen native',
+    'Native in-feed units in the cooking section',
+    'display',
+    'guaranteed',
+    'native_in_feed',
+    fixed('native_fixed', 11),
+  ),
 ].join('')}
 `;
 
@@ -50,7 +100,11 @@ describe('sales agent: get_products', () => {
 
   before(async () => {
     // The agent asks its base URL when answering, by then the server's.
-    const tenant = salesAgent({ catalog: parseCatalog(catalogYaml, 'test-catalog.yaml'), base: () => server.url, credentials: [{ token: 'a-public-test-credential', name: 'public-test' }] });
+    const tenant = salesAgent({
+      catalog: parseCatalog(catalogYaml, 'test-catalog.yaml'),
+      base: () => server.url,
+      credentials: [{ token: 'a-public-test-credential', name: 'public-test' }],
+    });
     server = await startTestServer(engines[0]!, { deps: { tenants: [tenant] } });
     client = await mcpClient(server.url, '/sales', { authorization: 'Bearer a-public-test-credential' });
   });
@@ -60,7 +114,10 @@ describe('sales agent: get_products', () => {
   });
 
   it('ranks the products a brief matches, saying why, and only those', async () => {
-    const answer = await call({ brief: 'Sports fans watching connected TV', brand: { domain: 'halcyon-motors.example' } });
+    const answer = await call({
+      brief: 'Sports fans watching connected TV',
+      brand: { domain: 'halcyon-motors.example' },
+    });
     assert.deepEqual(ids(answer), ['sports_ctv']);
     const [first] = answer.products as Json[];
     assert.match(first!.brief_relevance as string, /sports/);
@@ -91,16 +148,34 @@ describe('sales agent: get_products', () => {
   });
 
   it('narrows by filters', async () => {
-    assert.deepEqual(ids(await call({ buying_mode: 'wholesale', filters: { delivery_type: 'guaranteed' } })), ['sports_ctv', 'commute_audio', 'kitchen_native']);
-    assert.deepEqual(ids(await call({ buying_mode: 'wholesale', filters: { channels: ['olv', 'streaming_audio'] } })), ['news_video', 'commute_audio']);
-    assert.deepEqual(ids(await call({ buying_mode: 'wholesale', filters: { is_fixed_price: false } })), ['recipes_display', 'news_video']);
-    assert.deepEqual(ids(await call({ buying_mode: 'wholesale', filters: { budget_range: { max: 10000, currency: 'USD' } } })), ['recipes_display', 'news_video', 'commute_audio', 'kitchen_native']);
+    assert.deepEqual(ids(await call({ buying_mode: 'wholesale', filters: { delivery_type: 'guaranteed' } })), [
+      'sports_ctv',
+      'commute_audio',
+      'kitchen_native',
+    ]);
+    assert.deepEqual(ids(await call({ buying_mode: 'wholesale', filters: { channels: ['olv', 'streaming_audio'] } })), [
+      'news_video',
+      'commute_audio',
+    ]);
+    assert.deepEqual(ids(await call({ buying_mode: 'wholesale', filters: { is_fixed_price: false } })), [
+      'recipes_display',
+      'news_video',
+    ]);
+    assert.deepEqual(
+      ids(await call({ buying_mode: 'wholesale', filters: { budget_range: { max: 10000, currency: 'USD' } } })),
+      ['recipes_display', 'news_video', 'commute_audio', 'kitchen_native'],
+    );
     const formatId = { agent_url: `${server.url}/creative/mcp`, id: 'video_30s' };
-    assert.deepEqual(ids(await call({ buying_mode: 'wholesale', filters: { format_ids: [formatId] } })), ['news_video']);
+    assert.deepEqual(ids(await call({ buying_mode: 'wholesale', filters: { format_ids: [formatId] } })), [
+      'news_video',
+    ]);
   });
 
   it('says which filters it could not evaluate instead of answering nothing', async () => {
-    const answer = await call({ buying_mode: 'wholesale', filters: { countries: ['US'], delivery_type: 'non_guaranteed' } });
+    const answer = await call({
+      buying_mode: 'wholesale',
+      filters: { countries: ['US'], delivery_type: 'non_guaranteed' },
+    });
     assert.deepEqual(ids(answer), ['recipes_display', 'news_video']);
     const errors = answer.errors as Json[];
     assert.deepEqual(
@@ -120,7 +195,16 @@ describe('sales agent: get_products', () => {
     const pagination = first.pagination as Json;
     assert.equal(pagination.has_more, true);
     assert.equal(pagination.total_count, 5);
-    const third = await call({ buying_mode: 'wholesale', pagination: { max_results: 2, cursor: ((await call({ buying_mode: 'wholesale', pagination: { max_results: 2, cursor: pagination.cursor } })).pagination as Json).cursor } });
+    const third = await call({
+      buying_mode: 'wholesale',
+      pagination: {
+        max_results: 2,
+        cursor: (
+          (await call({ buying_mode: 'wholesale', pagination: { max_results: 2, cursor: pagination.cursor } }))
+            .pagination as Json
+        ).cursor,
+      },
+    });
     assert.deepEqual(ids(third), ['kitchen_native']);
     assert.equal((third.pagination as Json).has_more, false);
     const bad = await call({ buying_mode: 'wholesale', pagination: { cursor: 'not-ours' } });
@@ -162,7 +246,13 @@ describe('sales agent: get_products', () => {
     });
 
     it('finds more like a product', async () => {
-      const answer = await call({ buying_mode: 'refine', refine: [{ scope: 'request', ask: 'recipes' }, { scope: 'product', product_id: 'recipes_display', action: 'more_like_this' }] });
+      const answer = await call({
+        buying_mode: 'refine',
+        refine: [
+          { scope: 'request', ask: 'recipes' },
+          { scope: 'product', product_id: 'recipes_display', action: 'more_like_this' },
+        ],
+      });
       assert.ok(ids(answer).includes('kitchen_native'));
     });
   });
@@ -176,7 +266,10 @@ describe('sales agent: get_products', () => {
 
     it('refuses refine without its change requests, and refine[] in another mode', async () => {
       assert.equal(((await call({ buying_mode: 'refine' })).error as Json).field, 'refine');
-      assert.equal(((await call({ buying_mode: 'brief', refine: [{ scope: 'request', ask: 'x' }] })).error as Json).field, 'refine');
+      assert.equal(
+        ((await call({ buying_mode: 'brief', refine: [{ scope: 'request', ask: 'x' }] })).error as Json).field,
+        'refine',
+      );
     });
 
     it('checks filters against the published schema, naming the field', async () => {
@@ -192,7 +285,10 @@ describe('sales agent: get_products', () => {
     });
 
     it('refuses an end date before the start date', async () => {
-      const { error } = await call({ buying_mode: 'wholesale', filters: { start_date: '2026-12-10', end_date: '2026-12-01' } });
+      const { error } = await call({
+        buying_mode: 'wholesale',
+        filters: { start_date: '2026-12-10', end_date: '2026-12-01' },
+      });
       assert.equal((error as Json).code, 'VALIDATION_ERROR');
       assert.equal((error as Json).field, 'filters.end_date');
     });

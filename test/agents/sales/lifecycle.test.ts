@@ -93,7 +93,8 @@ eachEngine('sales agent: the media-buy lifecycle over MCP and A2A', (engine) => 
         assert.equal(payload.error, undefined, `${name} failed: ${JSON.stringify(payload.error)}`);
         // Over A2A a task that goes on answers as an A2A Task, whose status carries the task as get_task answers it.
         const schema = payload.task_type !== undefined ? responses['get_task'] : responses[name];
-        if (schema) assert.deepEqual(validateSchema(schema, payload).errors, [], `${name} answers its published schema`);
+        if (schema)
+          assert.deepEqual(validateSchema(schema, payload).errors, [], `${name} answers its published schema`);
         return payload;
       };
       const refused = async (name: string, args: Record<string, unknown>, code: string) => {
@@ -108,20 +109,40 @@ eachEngine('sales agent: the media-buy lifecycle over MCP and A2A', (engine) => 
       // Discover.
       const capabilities = await call('get_ap_capabilities');
       assert.ok((capabilities.supported_protocols as string[]).includes('media_buy'));
-      const products = (await call('get_products', { buying_mode: 'brief', brief: 'premium news display', brand: { domain: 'lifecycle.example' } })).products as Json[];
-      assert.ok(products.some((p) => p.product_id === 'dh_news_display'), 'the brief finds the news display product');
+      const products = (
+        await call('get_products', {
+          buying_mode: 'brief',
+          brief: 'premium news display',
+          brand: { domain: 'lifecycle.example' },
+        })
+      ).products as Json[];
+      assert.ok(
+        products.some((p) => p.product_id === 'dh_news_display'),
+        'the brief finds the news display product',
+      );
       const formats = (await call('list_creative_formats', {})).formats as Json[];
       assert.ok(formats.some((f) => f.format_id.id === 'display_300x250'));
 
       // Account.
       const domain = `lifecycle-${transport.toLowerCase()}-${randomUUID().slice(0, 8)}.example`;
-      const synced = await call('sync_accounts', { idempotency_key: key(), accounts: [{ brand: { domain }, operator: domain, billing: 'operator' }] });
+      const synced = await call('sync_accounts', {
+        idempotency_key: key(),
+        accounts: [{ brand: { domain }, operator: domain, billing: 'operator' }],
+      });
       const account = { account_id: (synced.accounts as Json[])[0]!.account_id as string };
-      assert.ok(((await call('list_accounts', {})).accounts as Json[]).some((a) => a.account_id === account.account_id));
+      assert.ok(
+        ((await call('list_accounts', {})).accounts as Json[]).some((a) => a.account_id === account.account_id),
+      );
 
       // Create, at once.
       const flight = { start_time: inDays(clock, 10), end_time: inDays(clock, 40) };
-      const createArgs = { idempotency_key: key(), account, brand: { domain }, ...flight, packages: [{ product_id: 'dh_news_display', pricing_option_id: 'cpm_fixed', budget: 5000 }] };
+      const createArgs = {
+        idempotency_key: key(),
+        account,
+        brand: { domain },
+        ...flight,
+        packages: [{ product_id: 'dh_news_display', pricing_option_id: 'cpm_fixed', budget: 5000 }],
+      };
       const buy = await call('create_media_buy', createArgs);
       assert.deepEqual([buy.status, buy.revision], ['pending_creatives', 1]);
       const replay = await call('create_media_buy', createArgs);
@@ -130,9 +151,20 @@ eachEngine('sales agent: the media-buy lifecycle over MCP and A2A', (engine) => 
       const packageId = (buy.packages as Json[])[0]!.package_id as string;
 
       // Create, waiting for the publisher's approval.
-      const accepted = await call('create_media_buy', { idempotency_key: key(), account, brand: { domain }, ...flight, packages: [{ product_id: 'dh_homepage_takeover', pricing_option_id: 'takeover_day_flat', budget: 18000 }] });
+      const accepted = await call('create_media_buy', {
+        idempotency_key: key(),
+        account,
+        brand: { domain },
+        ...flight,
+        packages: [{ product_id: 'dh_homepage_takeover', pricing_option_id: 'takeover_day_flat', budget: 18000 }],
+      });
       // Over A2A the worker may have taken it up before the Task was answered.
-      assert.ok(transport === 'MCP' ? accepted.status === 'submitted' : ['submitted', 'working', 'completed'].includes(accepted.status), accepted.status);
+      assert.ok(
+        transport === 'MCP'
+          ? accepted.status === 'submitted'
+          : ['submitted', 'working', 'completed'].includes(accepted.status),
+        accepted.status,
+      );
       await tasks.until((t) => t.taskId === accepted.task_id && t.status === 'completed');
       const approved = await call('get_task', { task_id: accepted.task_id });
       assert.equal(approved.status, 'completed');
@@ -141,26 +173,54 @@ eachEngine('sales agent: the media-buy lifecycle over MCP and A2A', (engine) => 
       // Creatives: upload, then assign; the buy waits for its start.
       const creativeId = `lifecycle-${randomUUID().slice(0, 8)}`;
       await call('sync_creatives', { idempotency_key: key(), account, creatives: [banner(server, creativeId)] });
-      const assigned = await call('update_media_buy', { idempotency_key: key(), account, media_buy_id: buy.media_buy_id, packages: [{ package_id: packageId, creative_assignments: [{ creative_id: creativeId }] }] });
+      const assigned = await call('update_media_buy', {
+        idempotency_key: key(),
+        account,
+        media_buy_id: buy.media_buy_id,
+        packages: [{ package_id: packageId, creative_assignments: [{ creative_id: creativeId }] }],
+      });
       assert.deepEqual([assigned.status, assigned.revision], ['pending_start', 2]);
-      assert.ok(((await call('list_creatives', { account })).creatives as Json[]).some((c) => c.creative_id === creativeId));
+      assert.ok(
+        ((await call('list_creatives', { account })).creatives as Json[]).some((c) => c.creative_id === creativeId),
+      );
 
       // Active once the flight starts.
       clock.advance(10 * day);
       await flightPass();
-      const started = ((await call('get_media_buys', { account, media_buy_ids: [buy.media_buy_id] })).media_buys as Json[])[0]!;
+      const started = (
+        (await call('get_media_buys', { account, media_buy_ids: [buy.media_buy_id] })).media_buys as Json[]
+      )[0]!;
       assert.deepEqual([started.status, started.revision], ['active', 3]);
 
       // Pause and resume; a second resume is refused.
-      const paused = await call('update_media_buy', { idempotency_key: key(), account, media_buy_id: buy.media_buy_id, paused: true });
+      const paused = await call('update_media_buy', {
+        idempotency_key: key(),
+        account,
+        media_buy_id: buy.media_buy_id,
+        paused: true,
+      });
       assert.equal(paused.status, 'paused');
       assert.ok((paused.valid_actions as string[]).includes('resume'));
-      const resumed = await call('update_media_buy', { idempotency_key: key(), account, media_buy_id: buy.media_buy_id, paused: false });
+      const resumed = await call('update_media_buy', {
+        idempotency_key: key(),
+        account,
+        media_buy_id: buy.media_buy_id,
+        paused: false,
+      });
       assert.equal(resumed.status, 'active');
-      await refused('update_media_buy', { idempotency_key: key(), account, media_buy_id: buy.media_buy_id, paused: false }, 'INVALID_STATE');
+      await refused(
+        'update_media_buy',
+        { idempotency_key: key(), account, media_buy_id: buy.media_buy_id, paused: false },
+        'INVALID_STATE',
+      );
 
       // Change the budget; the update's key replays within the window and expires after it.
-      const budgetUpdate = { idempotency_key: key(), account, media_buy_id: buy.media_buy_id, packages: [{ package_id: packageId, budget: 6000 }] };
+      const budgetUpdate = {
+        idempotency_key: key(),
+        account,
+        media_buy_id: buy.media_buy_id,
+        packages: [{ package_id: packageId, budget: 6000 }],
+      };
       const updated = await call('update_media_buy', budgetUpdate);
       assert.equal(updated.revision, 6);
       assert.equal((await call('update_media_buy', budgetUpdate)).replayed, true);
@@ -176,12 +236,34 @@ eachEngine('sales agent: the media-buy lifecycle over MCP and A2A', (engine) => 
       await refused('update_media_buy', budgetUpdate, 'IDEMPOTENCY_EXPIRED');
 
       // Cancel: final, and nothing after it.
-      const canceled = await call('update_media_buy', { idempotency_key: key(), account, media_buy_id: buy.media_buy_id, canceled: true, cancellation_reason: 'Campaign ended early' });
+      const canceled = await call('update_media_buy', {
+        idempotency_key: key(),
+        account,
+        media_buy_id: buy.media_buy_id,
+        canceled: true,
+        cancellation_reason: 'Campaign ended early',
+      });
       assert.deepEqual([canceled.status, canceled.valid_actions], ['canceled', []]);
-      await refused('update_media_buy', { idempotency_key: key(), account, media_buy_id: buy.media_buy_id, canceled: true }, 'NOT_CANCELLABLE');
-      await refused('update_media_buy', { idempotency_key: key(), account, media_buy_id: buy.media_buy_id, paused: true }, 'INVALID_STATE');
-      await refused('update_media_buy', { idempotency_key: key(), account, media_buy_id: 'mb_000000000000000000000000', paused: true }, 'MEDIA_BUY_NOT_FOUND');
-      assert.ok(((await call('list_creatives', { account, filters: { creative_ids: [creativeId] } })).creatives as Json[]).length === 1, 'the creative survives its buy');
+      await refused(
+        'update_media_buy',
+        { idempotency_key: key(), account, media_buy_id: buy.media_buy_id, canceled: true },
+        'NOT_CANCELLABLE',
+      );
+      await refused(
+        'update_media_buy',
+        { idempotency_key: key(), account, media_buy_id: buy.media_buy_id, paused: true },
+        'INVALID_STATE',
+      );
+      await refused(
+        'update_media_buy',
+        { idempotency_key: key(), account, media_buy_id: 'mb_000000000000000000000000', paused: true },
+        'MEDIA_BUY_NOT_FOUND',
+      );
+      assert.ok(
+        ((await call('list_creatives', { account, filters: { creative_ids: [creativeId] } })).creatives as Json[])
+          .length === 1,
+        'the creative survives its buy',
+      );
     });
   }
 });

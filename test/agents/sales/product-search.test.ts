@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { demoCatalogPath, loadCatalogFile, resolveProducts, type Product } from '../../../src/agents/sales/catalog/index.ts';
+import {
+  demoCatalogPath,
+  loadCatalogFile,
+  resolveProducts,
+  type Product,
+} from '../../../src/agents/sales/catalog/index.ts';
 import { ProductSearch } from '../../../src/agents/sales/product-search.ts';
 import { textBounds } from '../../../src/agents/runtime/index.ts';
 import { queryLimits } from '../../../src/agents/text-search/index.ts';
@@ -33,8 +38,14 @@ describe('ProductSearch: the work a brief costs is bounded', () => {
     assert.ok(query.terms.every((t) => t.length <= queryLimits.maxTermLength));
     const ranked = search.rank(brief);
     assert.ok(ranked.length > 0, 'the recipe products');
-    assert.deepEqual(ranked.map((r) => r.product.product_id), ids('recipe'));
-    assert.ok(ranked.every((r) => r.terms.every((t) => query.terms.includes(t))), 'every matched term was one searched');
+    assert.deepEqual(
+      ranked.map((r) => r.product.product_id),
+      ids('recipe'),
+    );
+    assert.ok(
+      ranked.every((r) => r.terms.every((t) => query.terms.includes(t))),
+      'every matched term was one searched',
+    );
   });
 
   it('does not look for a word past the term budget', () => {

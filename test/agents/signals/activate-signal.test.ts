@@ -45,7 +45,15 @@ eachEngine('signals agent: activate_signal', (engine) => {
     assert.equal(answer.status, 'completed', 'answered at once, not as a task');
     assert.equal(answer.task_id, undefined);
     const [deployment] = answer.deployments as Json[];
-    assert.deepEqual({ ...deployment, deployed_at: undefined }, { ...target, is_live: true, activation_key: { type: 'key_value', key: 'ap_signal', value: 'agr_runners' }, deployed_at: undefined });
+    assert.deepEqual(
+      { ...deployment, deployed_at: undefined },
+      {
+        ...target,
+        is_live: true,
+        activation_key: { type: 'key_value', key: 'ap_signal', value: 'agr_runners' },
+        deployed_at: undefined,
+      },
+    );
     assert.equal(deployment!.deployed_at, clock.now().toISOString());
     assert.deepEqual(await runnersOn(buyer, [target]), [deployment]);
     // Another buyer's view is its own.
@@ -55,54 +63,120 @@ eachEngine('signals agent: activate_signal', (engine) => {
 
   it('takes the targets as the spec’s deployments or the schema’s destinations', async () => {
     const buyer = await callers.organization();
-    const viaSpec = await buyer.activate({ signal_agent_segment_id: 'lum_pets', deployments: [agentTarget('spec-name')] });
-    const viaSchema = await buyer.activate({ signal_agent_segment_id: 'lum_coffee', destinations: [agentTarget('schema-name')] });
-    assert.deepEqual([(viaSpec.deployments as Json[])[0]!.is_live, (viaSchema.deployments as Json[])[0]!.is_live], [true, true]);
-    const error = await buyer.fail('activate_signal', { idempotency_key: randomUUID(), signal_agent_segment_id: 'lum_pets', deployments: [{ type: 'platform', platform: 'nowhere-dsp' }] });
+    const viaSpec = await buyer.activate({
+      signal_agent_segment_id: 'lum_pets',
+      deployments: [agentTarget('spec-name')],
+    });
+    const viaSchema = await buyer.activate({
+      signal_agent_segment_id: 'lum_coffee',
+      destinations: [agentTarget('schema-name')],
+    });
+    assert.deepEqual(
+      [(viaSpec.deployments as Json[])[0]!.is_live, (viaSchema.deployments as Json[])[0]!.is_live],
+      [true, true],
+    );
+    const error = await buyer.fail('activate_signal', {
+      idempotency_key: randomUUID(),
+      signal_agent_segment_id: 'lum_pets',
+      deployments: [{ type: 'platform', platform: 'nowhere-dsp' }],
+    });
     assert.equal(error.field, 'deployments[0].platform', 'an error names the field as the caller did');
   });
 
   it('refuses more than 50 targets in one call, naming the field, and activates none of them', async () => {
     const buyer = await callers.organization();
     const targets = Array.from({ length: 51 }, (_, i) => agentTarget(`many-${i}`));
-    const error = await buyer.fail('activate_signal', { idempotency_key: randomUUID(), signal_agent_segment_id: 'agr_runners', destinations: targets });
+    const error = await buyer.fail('activate_signal', {
+      idempotency_key: randomUUID(),
+      signal_agent_segment_id: 'agr_runners',
+      destinations: targets,
+    });
     assert.deepEqual([error.code, error.field], ['INVALID_REQUEST', 'destinations']);
     assert.equal((await runnersOn(buyer, [targets[0]!]))[0]!.is_live, false);
   });
 
   it('refuses an unknown segment id: SIGNAL_AGENT_SEGMENT_NOT_FOUND', async () => {
-    const error = await publicTest.fail('activate_signal', { idempotency_key: randomUUID(), signal_agent_segment_id: 'no_such_signal', destinations: [agentTarget('x')] });
+    const error = await publicTest.fail('activate_signal', {
+      idempotency_key: randomUUID(),
+      signal_agent_segment_id: 'no_such_signal',
+      destinations: [agentTarget('x')],
+    });
     assert.deepEqual([error.code, error.field], ['SIGNAL_AGENT_SEGMENT_NOT_FOUND', 'signal_agent_segment_id']);
   });
 
   it('refuses what is live already: ALREADY_ACTIVATED, on an agent activated before and on a platform live for everyone', async () => {
     const buyer = await callers.organization();
     await buyer.activate({ signal_agent_segment_id: 'agr_ev_intenders', destinations: [agentTarget('twice')] });
-    const again = await buyer.fail('activate_signal', { idempotency_key: randomUUID(), signal_agent_segment_id: 'agr_ev_intenders', destinations: [agentTarget('twice')] });
+    const again = await buyer.fail('activate_signal', {
+      idempotency_key: randomUUID(),
+      signal_agent_segment_id: 'agr_ev_intenders',
+      destinations: [agentTarget('twice')],
+    });
     assert.deepEqual([again.code, again.field], ['ALREADY_ACTIVATED', 'destinations[0]']);
-    const catalogLive = await buyer.fail('activate_signal', { idempotency_key: randomUUID(), signal_agent_segment_id: 'agr_runners', destinations: [agentTarget('first'), { type: 'platform', platform: 'alpha-dsp' }] });
+    const catalogLive = await buyer.fail('activate_signal', {
+      idempotency_key: randomUUID(),
+      signal_agent_segment_id: 'agr_runners',
+      destinations: [agentTarget('first'), { type: 'platform', platform: 'alpha-dsp' }],
+    });
     assert.deepEqual([catalogLive.code, catalogLive.field], ['ALREADY_ACTIVATED', 'destinations[1]']);
   });
 
   it('refuses a platform it does not work with, and a seat the caller does not hold: DEPLOYMENT_UNAUTHORIZED', async () => {
-    const unknown = await acme.fail('activate_signal', { idempotency_key: randomUUID(), signal_agent_segment_id: 'agr_runners', destinations: [{ type: 'platform', platform: 'nowhere-dsp' }] });
-    assert.deepEqual([unknown.code, unknown.field, unknown.recovery], ['DEPLOYMENT_UNAUTHORIZED', 'destinations[0].platform', 'correctable'], 'correctable: another platform will do');
-    assert.deepEqual(((unknown.details as Json).errors as Json[]).map((e) => [e.code, e.field]), [['DEPLOYMENT_UNAUTHORIZED', 'destinations[0].platform']], 'each refused target in details.errors');
-    const othersSeat = await acme.fail('activate_signal', { idempotency_key: randomUUID(), signal_agent_segment_id: 'agr_runners', destinations: [{ type: 'platform', platform: 'beta-dsp', account: 'public-seat' }] });
+    const unknown = await acme.fail('activate_signal', {
+      idempotency_key: randomUUID(),
+      signal_agent_segment_id: 'agr_runners',
+      destinations: [{ type: 'platform', platform: 'nowhere-dsp' }],
+    });
+    assert.deepEqual(
+      [unknown.code, unknown.field, unknown.recovery],
+      ['DEPLOYMENT_UNAUTHORIZED', 'destinations[0].platform', 'correctable'],
+      'correctable: another platform will do',
+    );
+    assert.deepEqual(
+      ((unknown.details as Json).errors as Json[]).map((e) => [e.code, e.field]),
+      [['DEPLOYMENT_UNAUTHORIZED', 'destinations[0].platform']],
+      'each refused target in details.errors',
+    );
+    const othersSeat = await acme.fail('activate_signal', {
+      idempotency_key: randomUUID(),
+      signal_agent_segment_id: 'agr_runners',
+      destinations: [{ type: 'platform', platform: 'beta-dsp', account: 'public-seat' }],
+    });
     assert.deepEqual([othersSeat.code, othersSeat.field], ['DEPLOYMENT_UNAUTHORIZED', 'destinations[0].account']);
-    const noSeats = await (await callers.organization()).fail('activate_signal', { idempotency_key: randomUUID(), signal_agent_segment_id: 'agr_runners', destinations: [{ type: 'platform', platform: 'alpha-dsp', account: 'acme-seat' }] });
+    const noSeats = await (
+      await callers.organization()
+    ).fail('activate_signal', {
+      idempotency_key: randomUUID(),
+      signal_agent_segment_id: 'agr_runners',
+      destinations: [{ type: 'platform', platform: 'alpha-dsp', account: 'acme-seat' }],
+    });
     assert.deepEqual([noSeats.code, noSeats.field], ['DEPLOYMENT_UNAUTHORIZED', 'destinations[0].account']);
   });
 
   it('refuses a platform that does not carry the signal: ACTIVATION_FAILED, correctable (a retry meets the same refusal)', async () => {
-    const error = await acme.fail('activate_signal', { idempotency_key: randomUUID(), signal_agent_segment_id: 'lum_coffee', destinations: [{ type: 'platform', platform: 'alpha-dsp' }] });
-    assert.deepEqual([error.code, error.field, error.recovery], ['ACTIVATION_FAILED', 'destinations[0].platform', 'correctable']);
+    const error = await acme.fail('activate_signal', {
+      idempotency_key: randomUUID(),
+      signal_agent_segment_id: 'lum_coffee',
+      destinations: [{ type: 'platform', platform: 'alpha-dsp' }],
+    });
+    assert.deepEqual(
+      [error.code, error.field, error.recovery],
+      ['ACTIVATION_FAILED', 'destinations[0].platform', 'correctable'],
+    );
   });
 
   it('refuses another principal’s custom signal (AGENT_ACCESS_DENIED) and, without saying it exists, another’s owned one (AGENT_NOT_FOUND)', async () => {
-    const custom = await publicTest.fail('activate_signal', { idempotency_key: randomUUID(), signal_agent_segment_id: 'cst_acme_lookalikes', destinations: [agentTarget('private')] });
+    const custom = await publicTest.fail('activate_signal', {
+      idempotency_key: randomUUID(),
+      signal_agent_segment_id: 'cst_acme_lookalikes',
+      destinations: [agentTarget('private')],
+    });
     assert.deepEqual([custom.code, custom.field], ['AGENT_ACCESS_DENIED', 'signal_agent_segment_id']);
-    const owned = await publicTest.fail('activate_signal', { idempotency_key: randomUUID(), signal_agent_segment_id: 'own_acme_crm', destinations: [agentTarget('private')] });
+    const owned = await publicTest.fail('activate_signal', {
+      idempotency_key: randomUUID(),
+      signal_agent_segment_id: 'own_acme_crm',
+      destinations: [agentTarget('private')],
+    });
     assert.deepEqual([owned.code, owned.field], ['AGENT_NOT_FOUND', 'signal_agent_segment_id']);
     // Their principals may.
     for (const id of ['cst_acme_lookalikes', 'own_acme_crm']) {
@@ -115,8 +189,16 @@ eachEngine('signals agent: activate_signal', (engine) => {
     const buyer = await callers.organization();
     const targets = [agentTarget('refused'), { type: 'platform', platform: 'beta-dsp' }];
     const before = await runnersOn(buyer, targets);
-    for (const refused of [{ type: 'platform', platform: 'nowhere-dsp' }, { type: 'platform', platform: 'alpha-dsp' }, { type: 'platform', platform: 'beta-dsp', account: 'acme-seat' }]) {
-      await buyer.fail('activate_signal', { idempotency_key: randomUUID(), signal_agent_segment_id: 'agr_runners', destinations: [...targets, refused] });
+    for (const refused of [
+      { type: 'platform', platform: 'nowhere-dsp' },
+      { type: 'platform', platform: 'alpha-dsp' },
+      { type: 'platform', platform: 'beta-dsp', account: 'acme-seat' },
+    ]) {
+      await buyer.fail('activate_signal', {
+        idempotency_key: randomUUID(),
+        signal_agent_segment_id: 'agr_runners',
+        destinations: [...targets, refused],
+      });
     }
     assert.deepEqual(await runnersOn(buyer, targets), before);
     assert.ok(before.every((d) => d.is_live === false));
@@ -124,7 +206,11 @@ eachEngine('signals agent: activate_signal', (engine) => {
 
   it('replays a retry with the same key and payload, activating nothing twice; the same key with another payload is IDEMPOTENCY_CONFLICT', async () => {
     const buyer = await callers.organization();
-    const args = { idempotency_key: randomUUID(), signal_agent_segment_id: 'agr_runners', destinations: [agentTarget('retried')] };
+    const args = {
+      idempotency_key: randomUUID(),
+      signal_agent_segment_id: 'agr_runners',
+      destinations: [agentTarget('retried')],
+    };
     const first = await buyer.call('activate_signal', args);
     const retry = await buyer.call('activate_signal', args);
     assert.equal(first.replayed, false);
@@ -141,9 +227,15 @@ eachEngine('signals agent: activate_signal', (engine) => {
     const target = agentTarget('deactivated');
     await buyer.activate({ signal_agent_segment_id: 'agr_runners', destinations: [target] });
     assert.equal((await runnersOn(buyer, [target]))[0]!.is_live, true);
-    const down = await buyer.activate({ signal_agent_segment_id: 'agr_runners', destinations: [target], action: 'deactivate' });
+    const down = await buyer.activate({
+      signal_agent_segment_id: 'agr_runners',
+      destinations: [target],
+      action: 'deactivate',
+    });
     assert.deepEqual(down.deployments, [{ ...target, is_live: false }]);
-    assert.deepEqual(await runnersOn(buyer, [target]), [{ ...target, is_live: false, estimated_activation_duration_minutes: 0 }]);
+    assert.deepEqual(await runnersOn(buyer, [target]), [
+      { ...target, is_live: false, estimated_activation_duration_minutes: 0 },
+    ]);
     const again = await buyer.activate({ signal_agent_segment_id: 'agr_runners', destinations: [target] });
     assert.equal((again.deployments as Json[])[0]!.is_live, true, 'and it may be activated again');
   });
@@ -151,8 +243,14 @@ eachEngine('signals agent: activate_signal', (engine) => {
   it('leaves a signal live for everyone on the agent’s own seat as it is, and says so, when asked to deactivate it', async () => {
     const buyer = await callers.organization();
     const ownSeat = { type: 'platform', platform: 'alpha-dsp' };
-    const answer = await buyer.activate({ signal_agent_segment_id: 'agr_runners', destinations: [ownSeat], action: 'deactivate' });
-    assert.deepEqual(answer.deployments, [{ ...ownSeat, is_live: true, activation_key: { type: 'segment_id', segment_id: 'alpha-1001' } }]);
+    const answer = await buyer.activate({
+      signal_agent_segment_id: 'agr_runners',
+      destinations: [ownSeat],
+      action: 'deactivate',
+    });
+    assert.deepEqual(answer.deployments, [
+      { ...ownSeat, is_live: true, activation_key: { type: 'segment_id', segment_id: 'alpha-1001' } },
+    ]);
     assert.deepEqual(await runnersOn(buyer, [ownSeat]), answer.deployments);
   });
 });

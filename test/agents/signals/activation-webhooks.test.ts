@@ -37,7 +37,12 @@ eachEngine('signals agent: platform activations', (engine) => {
   const clock = new ManualClock();
   const receiver = new TestReceiver();
   const callers = callerPool(() => server);
-  const push = (name: string) => ({ push_notification_config: { url: `${receiver.url}/hooks/signals/${name}`, authentication: { schemes: ['HTTP_MESSAGE_SIGNATURES'] } } });
+  const push = (name: string) => ({
+    push_notification_config: {
+      url: `${receiver.url}/hooks/signals/${name}`,
+      authentication: { schemes: ['HTTP_MESSAGE_SIGNATURES'] },
+    },
+  });
   /** Moves the clock past every activation now pending and lets the pass complete them. */
   let acme: Caller;
   const completeDue = async () => {
@@ -77,11 +82,17 @@ eachEngine('signals agent: platform activations', (engine) => {
     ]);
 
     const waiting = await buyer.call('get_task', { task_id: accepted.task_id });
-    assert.deepEqual([waiting.status, waiting.task_type, waiting.protocol, waiting.has_webhook], ['submitted', 'activate_signal', 'signals', true]);
+    assert.deepEqual(
+      [waiting.status, waiting.task_type, waiting.protocol, waiting.has_webhook],
+      ['submitted', 'activate_signal', 'signals', true],
+    );
     clock.advance(10 * minute);
     await runActivationPass(server);
     assert.deepEqual(
-      (await deploymentsOf(buyer, petsId, [alpha, beta])).map((d) => [d.is_live, d.estimated_activation_duration_minutes]),
+      (await deploymentsOf(buyer, petsId, [alpha, beta])).map((d) => [
+        d.is_live,
+        d.estimated_activation_duration_minutes,
+      ]),
       [
         [false, activationMinutes - 10],
         [false, activationMinutes - 10],
@@ -98,7 +109,10 @@ eachEngine('signals agent: platform activations', (engine) => {
     assert.deepEqual(live[0], onAgent, 'every target of the call, in its order');
     for (const [index, target] of [alpha, beta].entries()) {
       const deployment = live[index + 1]!;
-      assert.deepEqual([deployment.type, deployment.platform, deployment.is_live, deployment.deployed_at], [target.type, target.platform, true, clock.now().toISOString()]);
+      assert.deepEqual(
+        [deployment.type, deployment.platform, deployment.is_live, deployment.deployed_at],
+        [target.type, target.platform, true, clock.now().toISOString()],
+      );
       assert.equal(deployment.activation_key.type, 'segment_id');
       assert.match(deployment.activation_key.segment_id, new RegExp(`^${target.platform}-[0-9a-f]{12}$`));
     }
@@ -115,7 +129,12 @@ eachEngine('signals agent: platform activations', (engine) => {
     assert.deepEqual(validateSchema(WEBHOOK, hook).errors, []);
     assert.deepEqual([hook.status, hook.task_type], ['completed', 'activate_signal']);
     assert.deepEqual(hook.result, task.result);
-    assert.ok(receiver.requests.some((r) => r.url.endsWith('/hooks/signals/pets') && typeof r.headers['signature'] === 'string'), 'sent signed to the URL given');
+    assert.ok(
+      receiver.requests.some(
+        (r) => r.url.endsWith('/hooks/signals/pets') && typeof r.headers['signature'] === 'string',
+      ),
+      'sent signed to the URL given',
+    );
 
     const replay = await buyer.call('activate_signal', args);
     assert.deepEqual(replay, { ...accepted, replayed: true }, 'a retry replays the acceptance');
@@ -130,17 +149,38 @@ eachEngine('signals agent: platform activations', (engine) => {
     const task = await acme.call('get_task', { task_id: accepted.task_id });
     const deployment = (task.result.deployments as Json[])[0]!;
     assert.equal(deployment.is_live, true);
-    assert.notEqual(deployment.activation_key.segment_id, 'alpha-1001', 'not the catalog’s segment of the agent’s seat');
+    assert.notEqual(
+      deployment.activation_key.segment_id,
+      'alpha-1001',
+      'not the catalog’s segment of the agent’s seat',
+    );
     const runnersId = { source: 'catalog', data_provider_domain: 'audiencegraph.example', id: 'runners' };
     assert.deepEqual(await deploymentsOf(acme, runnersId, [seat]), [deployment]);
-    assert.equal((await deploymentsOf(await callers.organization(), runnersId, [seat]))[0]!.is_live, false, 'another organization does not see acme’s');
+    assert.equal(
+      (await deploymentsOf(await callers.organization(), runnersId, [seat]))[0]!.is_live,
+      false,
+      'another organization does not see acme’s',
+    );
   });
 
   it('never makes live what the caller canceled, and activates anew when asked again', async () => {
     const buyer = await callers.organization();
-    const accepted = await buyer.activate({ signal_agent_segment_id: 'lum_pets', destinations: [beta], ...push('canceled') });
-    const busy = await buyer.fail('activate_signal', { idempotency_key: randomUUID(), signal_agent_segment_id: 'lum_pets', destinations: [beta], action: 'deactivate' });
-    assert.deepEqual([busy.code, busy.field], ['INVALID_STATE', 'destinations[0]'], 'a pending activation is canceled through its task');
+    const accepted = await buyer.activate({
+      signal_agent_segment_id: 'lum_pets',
+      destinations: [beta],
+      ...push('canceled'),
+    });
+    const busy = await buyer.fail('activate_signal', {
+      idempotency_key: randomUUID(),
+      signal_agent_segment_id: 'lum_pets',
+      destinations: [beta],
+      action: 'deactivate',
+    });
+    assert.deepEqual(
+      [busy.code, busy.field],
+      ['INVALID_STATE', 'destinations[0]'],
+      'a pending activation is canceled through its task',
+    );
     const canceled = await buyer.call('cancel_task', { task_id: accepted.task_id });
     assert.equal(canceled.status, 'canceled');
     // cancel_task wakes the sender itself: the webhook leaves without waiting for a poll.
@@ -148,7 +188,9 @@ eachEngine('signals agent: platform activations', (engine) => {
 
     await completeDue();
     assert.equal((await buyer.call('get_task', { task_id: accepted.task_id })).status, 'canceled');
-    assert.deepEqual(await deploymentsOf(buyer, petsId, [beta]), [{ ...beta, is_live: false, estimated_activation_duration_minutes: activationMinutes }]);
+    assert.deepEqual(await deploymentsOf(buyer, petsId, [beta]), [
+      { ...beta, is_live: false, estimated_activation_duration_minutes: activationMinutes },
+    ]);
     await sweepOutbox();
     const hooks = receiver.events.filter((e) => e.task_id === accepted.task_id);
     assert.deepEqual(
@@ -170,7 +212,8 @@ eachEngine('signals agent: platform activations', (engine) => {
     const buyer = await callers.organization();
     const accepted = await buyer.activate({ signal_agent_segment_id: 'lum_pets', destinations: [alpha] });
     clock.advance(10 * minute);
-    const left = async () => (await deploymentsOf(buyer, petsId, [alpha]))[0]!.estimated_activation_duration_minutes as number;
+    const left = async () =>
+      (await deploymentsOf(buyer, petsId, [alpha]))[0]!.estimated_activation_duration_minutes as number;
     assert.equal(await left(), activationMinutes - 10, 'under way');
     await buyer.call('cancel_task', { task_id: accepted.task_id });
     assert.equal(await left(), activationMinutes, 'nothing under way any more: the whole activation time again');
@@ -187,7 +230,11 @@ eachEngine('signals agent: platform activations', (engine) => {
   it('over A2A, answers a platform activation as a Task that completes with the live deployments as its artifact', async () => {
     const a2a = await a2aClient(server.url, '/signals', { authorization: `Bearer ${publicToken}` });
     const seat = { type: 'platform', platform: 'beta-dsp', account: 'public-seat' };
-    const answer = await sendSkill(a2a, 'activate_signal', { idempotency_key: randomUUID(), signal_agent_segment_id: 'cst_public_weekend', destinations: [seat] });
+    const answer = await sendSkill(a2a, 'activate_signal', {
+      idempotency_key: randomUUID(),
+      signal_agent_segment_id: 'cst_public_weekend',
+      destinations: [seat],
+    });
     assert.ok('status' in answer, `expected a Task, got ${JSON.stringify(answer)}`);
     assert.equal(answer.status?.state, TaskState.TASK_STATE_SUBMITTED);
     const status = answer.status!.message!.parts[0]!.content as { $case: 'data'; value: Json };
@@ -199,7 +246,10 @@ eachEngine('signals agent: platform activations', (engine) => {
     const artifact = got.artifacts[0]!.parts[0]!.content as { $case: 'data'; value: Json };
     assert.deepEqual(validateSchema(ACTIVATE_RESPONSE, artifact.value).errors, []);
     const deployment = (artifact.value.deployments as Json[])[0]!;
-    assert.deepEqual([deployment.account, deployment.is_live, deployment.activation_key.type], ['public-seat', true, 'segment_id']);
+    assert.deepEqual(
+      [deployment.account, deployment.is_live, deployment.activation_key.type],
+      ['public-seat', true, 'segment_id'],
+    );
   });
 
   // Last: it moves the clock on by more than a week.

@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { FastifyInstance } from 'fastify';
-import { parseSignalsCatalog, signalsAgent, type PlatformSeat, type SignalsCatalog } from '../../../src/agents/signals/index.ts';
+import {
+  parseSignalsCatalog,
+  signalsAgent,
+  type PlatformSeat,
+  type SignalsCatalog,
+} from '../../../src/agents/signals/index.ts';
 import { parseAllowList } from '../../../src/net/allow-list.ts';
 import { SafeFetch } from '../../../src/net/safe-fetch.ts';
 import { validateSchema } from '../../../src/protocol/schemas.ts';
@@ -171,7 +176,10 @@ export interface StartOptions {
  * activation pass left to the test to wake (its own interval is an hour), and its webhooks
  * allowed to reach `receiver` on loopback.
  */
-export async function startSignals(engine: TestEngine, { clock, receiver, extend, catalog = parseSignalsCatalog(catalogYaml, 'signals-test-catalog.yaml') }: StartOptions): Promise<TestServer> {
+export async function startSignals(
+  engine: TestEngine,
+  { clock, receiver, extend, catalog = parseSignalsCatalog(catalogYaml, 'signals-test-catalog.yaml') }: StartOptions,
+): Promise<TestServer> {
   if (receiver) await receiver.listen();
   const tenant = signalsAgent({
     catalog,
@@ -183,7 +191,10 @@ export async function startSignals(engine: TestEngine, { clock, receiver, extend
     activationPollMs: 3_600_000,
   });
   const fetcher = receiver ? { fetcher: new SafeFetch({ allow: parseAllowList(new URL(receiver.url).host) }) } : {};
-  const server = await startTestServer(engine, { deps: { tenants: [tenant], clock, ...fetcher }, ...(extend ? { extend } : {}) });
+  const server = await startTestServer(engine, {
+    deps: { tenants: [tenant], clock, ...fetcher },
+    ...(extend ? { extend } : {}),
+  });
   if (receiver) receiver.trust(server.url, clock);
   return server;
 }
@@ -241,7 +252,8 @@ export async function caller(server: TestServer, token: string, name: string): P
       assert.equal(isError, true, `${task} should have failed: ${JSON.stringify(payload)}`);
       assert.deepEqual(validateSchema('/schemas/3.0.6/core/error.json', payload).errors, []);
       // As the activation's error branch carries it (the plain-HTTP envelope's errors[]).
-      if (task === 'activate_signal') assert.deepEqual(validateSchema(published[task]!, { errors: [payload] }).errors, []);
+      if (task === 'activate_signal')
+        assert.deepEqual(validateSchema(published[task]!, { errors: [payload] }).errors, []);
       return payload;
     },
     signals: async (args) => (await call('get_signals', args)).signals as Json[],

@@ -15,13 +15,22 @@ const agentTarget = { type: 'agent', agent_url: 'https://sales.buyer.example/mcp
 describe('signals agent: tasks over plain HTTP', () => {
   let server: TestServer;
   const post = (task: string, body: string, headers: Record<string, string> = {}) =>
-    fetch(`${server.url}/signals/tasks/${task}`, { method: 'POST', headers: { authorization: `Bearer ${publicToken}`, 'content-type': 'application/json', ...headers }, body });
-  const activation = (args: Json) => JSON.stringify({ idempotency_key: randomUUID(), destinations: [agentTarget], ...args });
+    fetch(`${server.url}/signals/tasks/${task}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${publicToken}`, 'content-type': 'application/json', ...headers },
+      body,
+    });
+  const activation = (args: Json) =>
+    JSON.stringify({ idempotency_key: randomUUID(), destinations: [agentTarget], ...args });
   /** The envelope's one error, after checking the envelope against the published schemas. */
   const envelopeError = async (res: Response): Promise<Json> => {
     const body = await json(res);
     assert.deepEqual(Object.keys(body), ['status', 'errors']);
-    assert.deepEqual(validateSchema(ACTIVATE_RESPONSE, body).errors, [], 'the error branch of activate_signal’s response');
+    assert.deepEqual(
+      validateSchema(ACTIVATE_RESPONSE, body).errors,
+      [],
+      'the error branch of activate_signal’s response',
+    );
     assert.equal(body.errors.length, 1);
     const [error] = body.errors as Json[];
     assert.deepEqual(validateSchema('/schemas/3.0.6/core/error.json', error).errors, []);
@@ -38,16 +47,31 @@ describe('signals agent: tasks over plain HTTP', () => {
     const res = await post('activate_signal', activation({ signal_agent_segment_id: 'no_such_signal' }));
     assert.equal(res.status, 404);
     const error = await envelopeError(res);
-    assert.deepEqual([error.code, error.field, error.recovery], ['SIGNAL_AGENT_SEGMENT_NOT_FOUND', 'signal_agent_segment_id', 'correctable']);
+    assert.deepEqual(
+      [error.code, error.field, error.recovery],
+      ['SIGNAL_AGENT_SEGMENT_NOT_FOUND', 'signal_agent_segment_id', 'correctable'],
+    );
     assert.match(error.message, /no_such_signal/);
     assert.match(error.suggestion, /get_signals/);
   });
 
   it('answers each refusal with its code’s status', async () => {
     const cases: Array<[Json, number, string]> = [
-      [{ signal_agent_segment_id: 'agr_runners', destinations: [{ type: 'platform', platform: 'nowhere-dsp' }] }, 403, 'DEPLOYMENT_UNAUTHORIZED'],
-      [{ signal_agent_segment_id: 'agr_runners', destinations: [{ type: 'platform', platform: 'alpha-dsp' }] }, 409, 'ALREADY_ACTIVATED'],
-      [{ signal_agent_segment_id: 'lum_coffee', destinations: [{ type: 'platform', platform: 'alpha-dsp' }] }, 502, 'ACTIVATION_FAILED'],
+      [
+        { signal_agent_segment_id: 'agr_runners', destinations: [{ type: 'platform', platform: 'nowhere-dsp' }] },
+        403,
+        'DEPLOYMENT_UNAUTHORIZED',
+      ],
+      [
+        { signal_agent_segment_id: 'agr_runners', destinations: [{ type: 'platform', platform: 'alpha-dsp' }] },
+        409,
+        'ALREADY_ACTIVATED',
+      ],
+      [
+        { signal_agent_segment_id: 'lum_coffee', destinations: [{ type: 'platform', platform: 'alpha-dsp' }] },
+        502,
+        'ACTIVATION_FAILED',
+      ],
       [{ signal_agent_segment_id: 'cst_acme_lookalikes' }, 403, 'AGENT_ACCESS_DENIED'],
       [{ signal_agent_segment_id: 'own_acme_crm' }, 404, 'AGENT_NOT_FOUND'],
       [{ signal_agent_segment_id: 'agr_runners', destinations: [] }, 400, 'INVALID_REQUEST'],
@@ -60,10 +84,24 @@ describe('signals agent: tasks over plain HTTP', () => {
   });
 
   it('lists every refused target of an activation as its own error, under the first one’s status', async () => {
-    const res = await post('activate_signal', activation({ signal_agent_segment_id: 'agr_runners', destinations: [{ type: 'platform', platform: 'nowhere-dsp' }, agentTarget, { type: 'platform', platform: 'gamma-ctv' }] }));
+    const res = await post(
+      'activate_signal',
+      activation({
+        signal_agent_segment_id: 'agr_runners',
+        destinations: [
+          { type: 'platform', platform: 'nowhere-dsp' },
+          agentTarget,
+          { type: 'platform', platform: 'gamma-ctv' },
+        ],
+      }),
+    );
     assert.equal(res.status, 403);
     const body = await json(res);
-    assert.deepEqual(validateSchema(ACTIVATE_RESPONSE, body).errors, [], 'the error branch of activate_signal’s response');
+    assert.deepEqual(
+      validateSchema(ACTIVATE_RESPONSE, body).errors,
+      [],
+      'the error branch of activate_signal’s response',
+    );
     assert.deepEqual(
       (body.errors as Json[]).map((e) => [e.code, e.field]),
       [
@@ -79,7 +117,9 @@ describe('signals agent: tasks over plain HTTP', () => {
       assert.equal(res.status, 400, body);
       assert.equal((await envelopeError(res)).code, 'INVALID_REQUEST', body);
     }
-    const wrongType = await post('activate_signal', 'signal_agent_segment_id=agr_runners', { 'content-type': 'text/plain' });
+    const wrongType = await post('activate_signal', 'signal_agent_segment_id=agr_runners', {
+      'content-type': 'text/plain',
+    });
     assert.equal(wrongType.status, 415);
     assert.equal((await envelopeError(wrongType)).code, 'INVALID_REQUEST');
   });

@@ -27,10 +27,16 @@ describe('platform names as buyers write them', () => {
 
   it('rewrites platform targets only, keeping an unplaced platform as the buyer wrote it', () => {
     const agent = { type: 'agent', agent_url: 'https://sales.example/mcp' } as const;
-    assert.deepEqual(inCatalogTerms([{ type: 'platform', platform: 'ttd', account: 'seat-1' }, agent, { type: 'platform', platform: 'Criteo' }], platformOf), [
-      { type: 'platform', platform: 'the-trade-desk', account: 'seat-1' },
-      agent,
-      { type: 'platform', platform: 'Criteo' },
-    ]);
+    assert.deepEqual(
+      inCatalogTerms(
+        [{ type: 'platform', platform: 'ttd', account: 'seat-1' }, agent, { type: 'platform', platform: 'Criteo' }],
+        platformOf,
+      ),
+      [
+        { type: 'platform', platform: 'the-trade-desk', account: 'seat-1' },
+        agent,
+        { type: 'platform', platform: 'Criteo' },
+      ],
+    );
   });
 });

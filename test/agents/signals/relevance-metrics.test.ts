@@ -3,10 +3,16 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { demoSignalsPath, loadSignalsCatalog, signalCategories, type SignalCategory } from '../../../src/agents/signals/catalog/index.ts';
+import {
+  demoSignalsPath,
+  loadSignalsCatalog,
+  signalCategories,
+  type SignalCategory,
+} from '../../../src/agents/signals/catalog/index.ts';
 import { evaluate, loadRelevanceSet, ndcgAt, reciprocalRank } from '../../support/relevance.ts';
 
-const close = (actual: number, expected: number) => assert.ok(Math.abs(actual - expected) < 1e-9, `${actual} is not ${expected}`);
+const close = (actual: number, expected: number) =>
+  assert.ok(Math.abs(actual - expected) < 1e-9, `${actual} is not ${expected}`);
 
 describe('reciprocalRank', () => {
   it('is 1 when the first id is relevant, whatever its grade', () => {
@@ -85,14 +91,17 @@ describe('evaluate', () => {
   });
 
   it('scores 0 for a ranker that finds nothing, and refuses an empty set', () => {
-    assert.deepEqual(evaluate(set, () => []), {
-      mrr: 0,
-      ndcg: 0,
-      perBrief: [
-        { brief: 'first', rr: 0, ndcg: 0, top: [] },
-        { brief: 'second', rr: 0, ndcg: 0, top: [] },
-      ],
-    });
+    assert.deepEqual(
+      evaluate(set, () => []),
+      {
+        mrr: 0,
+        ndcg: 0,
+        perBrief: [
+          { brief: 'first', rr: 0, ndcg: 0, top: [] },
+          { brief: 'second', rr: 0, ndcg: 0, top: [] },
+        ],
+      },
+    );
     assert.throws(() => evaluate([], () => []), RangeError);
   });
 });
@@ -121,24 +130,50 @@ describe('loadRelevanceSet', () => {
 
   it('reads the briefs and grades of a valid file', async () => {
     const path = join(dir, 'valid.yaml');
-    await writeFile(path, '- brief: "gen z guys"\n  relevant:\n    agr_demo_men_18_24: 2\n    agr_demo_adults_18_24: 1\n');
-    assert.deepEqual(loadRelevanceSet(path), [{ brief: 'gen z guys', relevant: { agr_demo_men_18_24: 2, agr_demo_adults_18_24: 1 } }]);
+    await writeFile(
+      path,
+      '- brief: "gen z guys"\n  relevant:\n    agr_demo_men_18_24: 2\n    agr_demo_adults_18_24: 1\n',
+    );
+    assert.deepEqual(loadRelevanceSet(path), [
+      { brief: 'gen z guys', relevant: { agr_demo_men_18_24: 2, agr_demo_adults_18_24: 1 } },
+    ]);
   });
 
   it('names the entry that has an empty brief, no relevant ids or a grade other than 1 or 2', async () => {
     const good = '- brief: fine\n  relevant: {a: 2}\n';
-    assert.match((await loadError(`${good}- brief: "  "\n  relevant: {a: 2}\n`)).message, /entry 2 .*brief must be a non-empty string/);
+    assert.match(
+      (await loadError(`${good}- brief: "  "\n  relevant: {a: 2}\n`)).message,
+      /entry 2 .*brief must be a non-empty string/,
+    );
     assert.match((await loadError(`${good}- relevant: {a: 2}\n`)).message, /entry 2: brief must be a non-empty string/);
-    assert.match((await loadError(`${good}- brief: second\n  relevant: {}\n`)).message, /entry 2 \("second"\): relevant must map at least one/);
-    assert.match((await loadError(`${good}- brief: second\n`)).message, /entry 2 \("second"\): relevant must map at least one/);
-    assert.match((await loadError(`- brief: first\n  relevant: {a: 0}\n`)).message, /entry 1 \("first"\): the grade of a must be 1 or 2, not 0/);
+    assert.match(
+      (await loadError(`${good}- brief: second\n  relevant: {}\n`)).message,
+      /entry 2 \("second"\): relevant must map at least one/,
+    );
+    assert.match(
+      (await loadError(`${good}- brief: second\n`)).message,
+      /entry 2 \("second"\): relevant must map at least one/,
+    );
+    assert.match(
+      (await loadError(`- brief: first\n  relevant: {a: 0}\n`)).message,
+      /entry 1 \("first"\): the grade of a must be 1 or 2, not 0/,
+    );
     assert.match((await loadError(`- brief: first\n  relevant: {a: "2"}\n`)).message, /the grade of a must be 1 or 2/);
-    assert.match((await loadError(`- brief: first\n  relevant: [a]\n`)).message, /entry 1 \("first"\): relevant must map/);
+    assert.match(
+      (await loadError(`- brief: first\n  relevant: [a]\n`)).message,
+      /entry 1 \("first"\): relevant must map/,
+    );
   });
 
   it('refuses a repeated brief, an unknown key and a file that is not a list', async () => {
-    assert.match((await loadError('- brief: same\n  relevant: {a: 2}\n- brief: same\n  relevant: {b: 2}\n')).message, /entry 2 \("same"\): repeats a brief/);
-    assert.match((await loadError('- brief: first\n  relevent: {a: 2}\n  relevant: {a: 2}\n')).message, /unknown key "relevent"/);
+    assert.match(
+      (await loadError('- brief: same\n  relevant: {a: 2}\n- brief: same\n  relevant: {b: 2}\n')).message,
+      /entry 2 \("same"\): repeats a brief/,
+    );
+    assert.match(
+      (await loadError('- brief: first\n  relevent: {a: 2}\n  relevant: {a: 2}\n')).message,
+      /unknown key "relevent"/,
+    );
     assert.match((await loadError('brief: first\n')).message, /must be a non-empty list/);
     assert.match((await loadError('[]\n')).message, /must be a non-empty list/);
   });
@@ -167,7 +202,11 @@ describe('the relevance set for the demo catalog', async () => {
   it('has at least 4 briefs for every category, counting a brief for the categories of its grade-2 signals', () => {
     const briefs = new Map<SignalCategory, number>(signalCategories.map((category) => [category, 0]));
     for (const { relevant } of set) {
-      const categories = new Set(Object.entries(relevant).flatMap(([id, grade]) => (grade === 2 && byId.has(id) ? [byId.get(id)!.category] : [])));
+      const categories = new Set(
+        Object.entries(relevant).flatMap(([id, grade]) =>
+          grade === 2 && byId.has(id) ? [byId.get(id)!.category] : [],
+        ),
+      );
       for (const category of categories) briefs.set(category, briefs.get(category)! + 1);
     }
     for (const [category, count] of briefs) assert.ok(count >= 4, `${category}: ${count} briefs`);

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import MiniSearch from 'minisearch';
-import { fuzzyOptions, prefixOption, queryLimits, queryTerms, queryText } from '../../../src/agents/text-search/index.ts';
+import {
+  fuzzyOptions,
+  prefixOption,
+  queryLimits,
+  queryTerms,
+  queryText,
+} from '../../../src/agents/text-search/index.ts';
 import { textBounds } from '../../../src/agents/runtime/index.ts';
 
 const lower = (word: string) => word.toLowerCase();
@@ -15,7 +21,9 @@ const distinctWords = (count: number, length: number) =>
 
 describe('queryTerms: the bounded query a text becomes', () => {
   it('reads words as the index tokenizer splits them, each term once with its count, in order', () => {
-    const query = queryTerms('Sports, SPORTS and live-sports on CTV!', (w) => (w.toLowerCase() === 'and' ? null : w.toLowerCase()));
+    const query = queryTerms('Sports, SPORTS and live-sports on CTV!', (w) =>
+      w.toLowerCase() === 'and' ? null : w.toLowerCase(),
+    );
     assert.deepEqual(query.terms, ['sports', 'live', 'on', 'ctv']);
     assert.deepEqual(query.words, ['Sports', 'live', 'on', 'CTV']);
     assert.deepEqual(query.counts, [3, 1, 1, 1]);
@@ -25,7 +33,10 @@ describe('queryTerms: the bounded query a text becomes', () => {
   it('leaves out a word longer than maxTermLength: one word of the longest prose gives no term at all', () => {
     assert.deepEqual(queryTerms('q'.repeat(textBounds.prose), lower).terms, []);
     assert.deepEqual(queryTerms('q'.repeat(60_000), lower).terms, []);
-    const edge = queryTerms(`${'a'.repeat(queryLimits.maxTermLength)} ${'b'.repeat(queryLimits.maxTermLength + 1)}`, lower);
+    const edge = queryTerms(
+      `${'a'.repeat(queryLimits.maxTermLength)} ${'b'.repeat(queryLimits.maxTermLength + 1)}`,
+      lower,
+    );
     assert.deepEqual(edge.terms, ['a'.repeat(queryLimits.maxTermLength)]);
   });
 

@@ -19,7 +19,9 @@ before(async () => {
     req.on('end', () => {
       seen.push({ method: req.method!, body, authorization: req.headers.authorization });
       if (req.url === '/empty') return void res.writeHead(204).end();
-      res.writeHead(201, { 'content-type': 'application/json', 'x-answer': 'yes' }).end(JSON.stringify({ echoed: body }));
+      res
+        .writeHead(201, { 'content-type': 'application/json', 'x-answer': 'yes' })
+        .end(JSON.stringify({ echoed: body }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -33,7 +35,11 @@ after(async () => {
 
 it('sends a request through the SSRF-safe client and answers a Response with its status, headers and body', async () => {
   const fetch = fetchThrough(safe, { headers: { Authorization: 'Bearer default' } });
-  const response = await fetch(new URL(`${base}/mcp`), { method: 'POST', headers: new Headers({ 'content-type': 'application/json' }), body: '{"a":1}' });
+  const response = await fetch(new URL(`${base}/mcp`), {
+    method: 'POST',
+    headers: new Headers({ 'content-type': 'application/json' }),
+    body: '{"a":1}',
+  });
   assert.equal(response.status, 201);
   assert.equal(response.headers.get('x-answer'), 'yes');
   assert.deepEqual(await response.json(), { echoed: '{"a":1}' });
@@ -50,13 +56,19 @@ it('answers the MCP client’s standalone GET stream with 405 without sending it
   assert.equal(response.status, 405);
   assert.equal(seen.length, before);
   // A GET that also takes JSON (an A2A agent card) is sent.
-  assert.equal((await fetchThrough(safe)(`${base}/card`, { headers: { accept: 'application/json, text/event-stream' } })).status, 201);
+  assert.equal(
+    (await fetchThrough(safe)(`${base}/card`, { headers: { accept: 'application/json, text/event-stream' } })).status,
+    201,
+  );
 });
 
 it('keeps the fetch policy: a host the allow list does not name is refused with a FetchError', async () => {
   const strict = new SafeFetch();
   try {
-    await assert.rejects(fetchThrough(strict)(`${base}/mcp`), (err: unknown) => err instanceof FetchError && err.reason === 'forbidden_address');
+    await assert.rejects(
+      fetchThrough(strict)(`${base}/mcp`),
+      (err: unknown) => err instanceof FetchError && err.reason === 'forbidden_address',
+    );
   } finally {
     await strict.close();
   }

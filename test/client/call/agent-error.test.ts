@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { ApAgentError } from '../../../src/client/call/agent-error.ts';
 
-const retryable = (error: Record<string, unknown>, status?: number) => ApAgentError.fromAgent({ code: 'X', message: 'm', ...error } as never, status === undefined ? {} : { status }).retryable;
+const retryable = (error: Record<string, unknown>, status?: number) =>
+  ApAgentError.fromAgent({ code: 'X', message: 'm', ...error } as never, status === undefined ? {} : { status })
+    .retryable;
 
 it('retries what the agent says is transient, and only that, whatever the HTTP status', () => {
   // A platform that does not carry the signal: a 502 over plain HTTP, but the same request meets it again.

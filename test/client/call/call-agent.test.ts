@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { callApAgent, getCapabilities, listTools, ApAgentError, WebhookInbox, type TaskUpdate } from '../../../src/client/index.ts';
+import {
+  callApAgent,
+  getCapabilities,
+  listTools,
+  ApAgentError,
+  WebhookInbox,
+  type TaskUpdate,
+} from '../../../src/client/index.ts';
 import { fetchThrough } from '../../../src/client/agents/index.ts';
 import { publicTestCredential } from '../../../src/config.ts';
 import { parseAllowList } from '../../../src/net/allow-list.ts';
@@ -28,7 +35,12 @@ async function failure(work: Promise<unknown>): Promise<ApAgentError> {
 describe('callApAgent against the test deployment', () => {
   let server: TestServer;
   let fetch: typeof globalThis.fetch;
-  const target = (path: string, protocol?: 'mcp' | 'a2a') => ({ agentUrl: `${server.url}${path}`, credential: publicTestCredential, fetch, ...(protocol ? { protocol } : {}) });
+  const target = (path: string, protocol?: 'mcp' | 'a2a') => ({
+    agentUrl: `${server.url}${path}`,
+    credential: publicTestCredential,
+    fetch,
+    ...(protocol ? { protocol } : {}),
+  });
 
   before(async () => {
     server = await startTestServer(engines[0]!, { env: { AGENTS: 'true' } });
@@ -39,14 +51,31 @@ describe('callApAgent against the test deployment', () => {
 
   for (const protocol of ['mcp', 'a2a'] as const) {
     it(`answers get_products over ${protocol} with the parsed payload, valid against its schema`, async () => {
-      const payload = await callApAgent({ ...target('/sales/mcp', protocol), task: 'get_products', arguments: { brief: 'recipes' } });
+      const payload = await callApAgent({
+        ...target('/sales/mcp', protocol),
+        task: 'get_products',
+        arguments: { brief: 'recipes' },
+      });
       assert.ok(Array.isArray(payload['products']) && payload['products'].length > 0);
       const { context: _context, ...document } = payload;
       assert.deepEqual(validateSchema('/schemas/3.0.6/media-buy/get-products-response.json', document).errors, []);
     });
 
     it(`turns an agent's error envelope over ${protocol} into one typed error`, async () => {
-      const error = await failure(callApAgent({ ...target('/sales/mcp', protocol), task: 'create_media_buy', arguments: { account: { account_id: 'nobody' }, brand: { domain: 'acme.example' }, start_time: 'asap', end_time: '2020-01-01T00:00:00Z', packages: [] }, retry: fast }));
+      const error = await failure(
+        callApAgent({
+          ...target('/sales/mcp', protocol),
+          task: 'create_media_buy',
+          arguments: {
+            account: { account_id: 'nobody' },
+            brand: { domain: 'acme.example' },
+            start_time: 'asap',
+            end_time: '2020-01-01T00:00:00Z',
+            packages: [],
+          },
+          retry: fast,
+        }),
+      );
       assert.equal(error.kind, 'agent');
       assert.match(error.code, /^[A-Z_]+$/);
       assert.equal(error.retryable, false);
@@ -70,19 +99,35 @@ describe('callApAgent against the test deployment', () => {
   });
 
   it('refuses a wrong credential as UNAUTHORIZED, without trying the other protocol', async () => {
-    const error = await failure(callApAgent({ ...target('/sales/mcp'), credential: 'not-a-credential-at-all', task: 'get_products', arguments: {} }));
+    const error = await failure(
+      callApAgent({
+        ...target('/sales/mcp'),
+        credential: 'not-a-credential-at-all',
+        task: 'get_products',
+        arguments: {},
+      }),
+    );
     assert.equal(error.code, 'UNAUTHORIZED');
     assert.equal(error.status, 401);
   });
 
   it('says NOT_AN_AGENT for a URL that speaks neither protocol', async () => {
-    const error = await failure(callApAgent({ ...target('/nothing-here'), task: 'get_products', retry: { retries: 0 } }));
+    const error = await failure(
+      callApAgent({ ...target('/nothing-here'), task: 'get_products', retry: { retries: 0 } }),
+    );
     assert.equal(error.code, 'NOT_AN_AGENT');
     assert.equal(error.kind, 'transport');
   });
 
   it('refuses an agent on a private address through its default, public-only client', async () => {
-    const error = await failure(callApAgent({ agentUrl: `${server.url}/sales/mcp`, credential: publicTestCredential, task: 'get_products', retry: { retries: 0 } }));
+    const error = await failure(
+      callApAgent({
+        agentUrl: `${server.url}/sales/mcp`,
+        credential: publicTestCredential,
+        task: 'get_products',
+        retry: { retries: 0 },
+      }),
+    );
     assert.equal(error.kind, 'transport');
     assert.equal(error.retryable, false);
   });
@@ -94,12 +139,19 @@ describe('callApAgent: retries, long-running tasks, webhooks, timeouts and cance
   const receiver = new TestReceiver();
   const inbox = new WebhookInbox();
   const { tenant, executions, held } = testTenant();
-  const target = (protocol: 'mcp' | 'a2a' = 'mcp') => ({ agentUrl: `${server.url}/test/mcp`, credential: adminKey, fetch, protocol });
+  const target = (protocol: 'mcp' | 'a2a' = 'mcp') => ({
+    agentUrl: `${server.url}/test/mcp`,
+    credential: adminKey,
+    fetch,
+    protocol,
+  });
 
   before(async () => {
     await receiver.listen();
     receiver.onEvent = inbox.deliver;
-    server = await startTestServer(engines[0]!, { deps: { tenants: [tenant], fetcher: new SafeFetch({ allow: parseAllowList(new URL(receiver.url).host) }) } });
+    server = await startTestServer(engines[0]!, {
+      deps: { tenants: [tenant], fetcher: new SafeFetch({ allow: parseAllowList(new URL(receiver.url).host) }) },
+    });
     receiver.trust(server.url);
     fetch = fetchThrough(new SafeFetch({ allow: parseAllowList(new URL(server.url).host) }));
   });
@@ -115,7 +167,13 @@ describe('callApAgent: retries, long-running tasks, webhooks, timeouts and cance
       const retried: string[] = [];
       // A2A skills carry no input schema: for a task the published schemas do not name, the caller gives the key.
       const key = protocol === 'a2a' ? { idempotency_key: randomUUID() } : {};
-      const payload = await callApAgent({ ...target(protocol), task: 'flaky_create', arguments: { name, ...key }, retry: fast, onRetry: (error) => retried.push(error.code) });
+      const payload = await callApAgent({
+        ...target(protocol),
+        task: 'flaky_create',
+        arguments: { name, ...key },
+        retry: fast,
+        onRetry: (error) => retried.push(error.code),
+      });
       assert.equal(payload['created'], name);
       assert.deepEqual(retried, ['INTERNAL_ERROR']);
       assert.equal(executions.flaky_create, before + 2);
@@ -126,7 +184,13 @@ describe('callApAgent: retries, long-running tasks, webhooks, timeouts and cance
       const hold = held(name);
       const updates: TaskUpdate[] = [];
       const key = protocol === 'a2a' ? { idempotency_key: randomUUID() } : {};
-      const call = callApAgent({ ...target(protocol), task: 'build_thing', arguments: { name, ...key }, pollIntervalMs: 20, onProgress: (u) => updates.push(u) });
+      const call = callApAgent({
+        ...target(protocol),
+        task: 'build_thing',
+        arguments: { name, ...key },
+        pollIntervalMs: 20,
+        onProgress: (u) => updates.push(u),
+      });
       (await hold)();
       const result = await call;
       assert.equal(result['name'], name);
@@ -142,7 +206,14 @@ describe('callApAgent: retries, long-running tasks, webhooks, timeouts and cance
     const hold = held(name);
     const updates: TaskUpdate[] = [];
     // Polls are 30 s apart when webhooks are awaited: within this call's 20 s, only the webhook can answer.
-    const call = callApAgent({ ...target(), task: 'build_thing', arguments: { name }, timeoutMs: 20_000, webhook: { url: `${receiver.url}/hooks/client/${name}`, inbox }, onProgress: (u) => updates.push(u) });
+    const call = callApAgent({
+      ...target(),
+      task: 'build_thing',
+      arguments: { name },
+      timeoutMs: 20_000,
+      webhook: { url: `${receiver.url}/hooks/client/${name}`, inbox },
+      onProgress: (u) => updates.push(u),
+    });
     (await hold)();
     const result = await call;
     assert.equal(result['name'], name);
@@ -153,7 +224,9 @@ describe('callApAgent: retries, long-running tasks, webhooks, timeouts and cance
   it('gives up at its timeout with TIMEOUT naming the task, which goes on at the agent', async () => {
     const name = randomUUID();
     const hold = held(name);
-    const error = await failure(callApAgent({ ...target(), task: 'build_thing', arguments: { name }, pollIntervalMs: 20, timeoutMs: 400 }));
+    const error = await failure(
+      callApAgent({ ...target(), task: 'build_thing', arguments: { name }, pollIntervalMs: 20, timeoutMs: 400 }),
+    );
     assert.equal(error.kind, 'timeout');
     assert.equal(error.code, 'TIMEOUT');
     const taskId = error.details?.['task_id'];
@@ -169,7 +242,14 @@ describe('callApAgent: retries, long-running tasks, webhooks, timeouts and cance
     const controller = new AbortController();
     let started!: (taskId: string) => void;
     const taskStarted = new Promise<string>((resolve) => (started = resolve));
-    const call = callApAgent({ ...target(), task: 'build_thing', arguments: { name }, pollIntervalMs: 20, signal: controller.signal, onProgress: (u) => started(u.task_id) });
+    const call = callApAgent({
+      ...target(),
+      task: 'build_thing',
+      arguments: { name },
+      pollIntervalMs: 20,
+      signal: controller.signal,
+      onProgress: (u) => started(u.task_id),
+    });
     const release = await hold;
     const taskId = await taskStarted;
     controller.abort();
@@ -182,12 +262,27 @@ describe('callApAgent: retries, long-running tasks, webhooks, timeouts and cance
   });
 
   it('sends a mutating task a UUID v4 idempotency key, and none to a read', async () => {
-    const first = await callApAgent({ ...target(), task: 'create_widget', arguments: { account: { account_id: 'a1' }, name: 'w' } });
+    const first = await callApAgent({
+      ...target(),
+      task: 'create_widget',
+      arguments: { account: { account_id: 'a1' }, name: 'w' },
+    });
     assert.equal(first['replayed'], false);
-    assert.deepEqual(await callApAgent({ ...target(), task: 'echo', arguments: { message: 'hi' } }), { status: 'completed', message: 'hi' });
+    assert.deepEqual(await callApAgent({ ...target(), task: 'echo', arguments: { message: 'hi' } }), {
+      status: 'completed',
+      message: 'hi',
+    });
     const key = randomUUID();
-    await callApAgent({ ...target(), task: 'create_widget', arguments: { account: { account_id: 'a1' }, name: 'w', idempotency_key: key } });
-    const again = await callApAgent({ ...target(), task: 'create_widget', arguments: { account: { account_id: 'a1' }, name: 'w', idempotency_key: key } });
+    await callApAgent({
+      ...target(),
+      task: 'create_widget',
+      arguments: { account: { account_id: 'a1' }, name: 'w', idempotency_key: key },
+    });
+    const again = await callApAgent({
+      ...target(),
+      task: 'create_widget',
+      arguments: { account: { account_id: 'a1' }, name: 'w', idempotency_key: key },
+    });
     assert.equal(again['replayed'], true);
   });
 });

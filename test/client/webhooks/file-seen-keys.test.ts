@@ -21,7 +21,10 @@ describe('processed idempotency keys kept on disk', () => {
     const seen = await FileSeenKeys.open({ dir: freshDir() });
     try {
       const claims = await Promise.all(Array.from({ length: 20 }, () => seen.claim('k1')));
-      assert.deepEqual([claims.filter((c) => c === true).length, claims.filter((c) => c === 'in-progress').length], [1, 19]);
+      assert.deepEqual(
+        [claims.filter((c) => c === true).length, claims.filter((c) => c === 'in-progress').length],
+        [1, 19],
+      );
       seen.release('k1');
       assert.equal(seen.claim('k1'), true, 'a released key is processed again');
       await seen.commit('k1');
@@ -59,7 +62,10 @@ describe('processed idempotency keys kept on disk', () => {
     seen.claim('whole');
     await seen.commit('whole');
     await seen.close();
-    await writeFile(join(dir, 'seen-keys.jsonl'), `${await readFile(join(dir, 'seen-keys.jsonl'), 'utf8')}{"key":"torn","at":"20`);
+    await writeFile(
+      join(dir, 'seen-keys.jsonl'),
+      `${await readFile(join(dir, 'seen-keys.jsonl'), 'utf8')}{"key":"torn","at":"20`,
+    );
 
     const reopened = await FileSeenKeys.open({ dir });
     assert.equal(reopened.claim('whole'), false);

@@ -9,7 +9,14 @@ import { parseAllowList } from '../../../src/net/allow-list.ts';
 import { SafeFetch } from '../../../src/net/safe-fetch.ts';
 import type { WebhookJwk } from '../../../src/signing/index.ts';
 
-const publicJwk = (kid: string): WebhookJwk => ({ ...generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }), kid, use: 'sig', key_ops: ['verify'], ap_use: 'webhook-signing' }) as WebhookJwk;
+const publicJwk = (kid: string): WebhookJwk =>
+  ({
+    ...generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }),
+    kid,
+    use: 'sig',
+    key_ops: ['verify'],
+    ap_use: 'webhook-signing',
+  }) as WebhookJwk;
 
 describe('resolving a seller’s webhook keys', () => {
   let server: http.Server;
@@ -44,7 +51,8 @@ describe('resolving a seller’s webhook keys', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  const resolver = (extra: { agentUrl?: string; pinnedKeys?: WebhookJwk[] } = {}) => sellerKeys({ fetcher, clock: systemClock, brandJsonUrl: `${base}/.well-known/brand.json`, ...extra });
+  const resolver = (extra: { agentUrl?: string; pinnedKeys?: WebhookJwk[] } = {}) =>
+    sellerKeys({ fetcher, clock: systemClock, brandJsonUrl: `${base}/.well-known/brand.json`, ...extra });
 
   it('follows brand.json agents[].jwks_uri to the key with the keyid', async () => {
     assert.equal((await resolver()('sales-1'))?.x, sales.x);
@@ -60,7 +68,11 @@ describe('resolving a seller’s webhook keys', () => {
   it('honours a publisher pin: a key the JWKS lists but the pin does not is refused', async () => {
     assert.equal((await resolver({ pinnedKeys: [sales] })('sales-1'))?.kid, 'sales-1');
     assert.equal(await resolver({ pinnedKeys: [other] })('sales-1'), undefined);
-    assert.equal(await resolver({ pinnedKeys: [{ ...sales, x: other.x }] })('sales-1'), undefined, 'same kid, other key material');
+    assert.equal(
+      await resolver({ pinnedKeys: [{ ...sales, x: other.x }] })('sales-1'),
+      undefined,
+      'same kid, other key material',
+    );
   });
 
   it('fails (so the sender retries) rather than refusing when the seller cannot be read', async () => {

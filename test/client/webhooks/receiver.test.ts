@@ -4,7 +4,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createWebhookReceiver, FileSeenKeys, InMemorySeenKeys, type WebhookEvent, type WebhookRejection } from '../../../src/client/webhooks/index.ts';
+import {
+  createWebhookReceiver,
+  FileSeenKeys,
+  InMemorySeenKeys,
+  type WebhookEvent,
+  type WebhookRejection,
+} from '../../../src/client/webhooks/index.ts';
 import { signWebhook, type WebhookJwk, type WebhookSigningKey } from '../../../src/signing/index.ts';
 
 const URL_ = 'https://buyer.example/hooks/ap';
@@ -17,7 +23,12 @@ const publicKey = { ...published, use: 'sig', key_ops: ['verify'], ap_use: 'webh
 function delivery(event: Record<string, unknown>) {
   const body = JSON.stringify(event);
   const signed = signWebhook({ method: 'POST', url: URL_, body }, signing);
-  return { method: 'POST', url: URL_, headers: Object.fromEntries(Object.entries(signed.headers).map(([k, v]) => [k.toLowerCase(), v])), body };
+  return {
+    method: 'POST',
+    url: URL_,
+    headers: Object.fromEntries(Object.entries(signed.headers).map(([k, v]) => [k.toLowerCase(), v])),
+    body,
+  };
 }
 
 describe('the webhook receiver with durable keys', () => {

@@ -39,7 +39,11 @@ describe('[postgres] a rate limit holds across two ap serve processes sharing Po
   it('counts requests to either process against one budget, in the database', async () => {
     const [a, b] = await Promise.all([shared.serve(LIMIT), shared.serve(LIMIT)]);
     await exhaustAcross(a!, b!);
-    assert.deepEqual(await shared.db.query(`select cardinality(hits) as n from rate_limit_log where key = $1`, [KEY]), [{ n: 4 }], 'the four accepted requests');
+    assert.deepEqual(
+      await shared.db.query(`select cardinality(hits) as n from rate_limit_log where key = $1`, [KEY]),
+      [{ n: 4 }],
+      'the four accepted requests',
+    );
   });
 });
 

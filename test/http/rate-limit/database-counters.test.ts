@@ -24,7 +24,9 @@ eachEngine('database rate-limit logs', (engine) => {
     for (const at of [3_000, 1_000, 2_000]) await store.take('rows', 5, 10_000, at);
     await store.take('rows', 5, 10_000, 12_500);
     assert.deepEqual(await hitsOf('rows'), [3_000, 12_500], 'the hits at 1 s and 2 s left the window');
-    assert.deepEqual(await db.query(`select taken, expires_at from rate_limit_log where key = 'rows'`), [{ taken: true, expires_at: 22_500 }]);
+    assert.deepEqual(await db.query(`select taken, expires_at from rate_limit_log where key = 'rows'`), [
+      { taken: true, expires_at: 22_500 },
+    ]);
   });
 
   it('sweeps rows whose hits have all left their window, by the store’s clock', async () => {
@@ -34,15 +36,25 @@ eachEngine('database rate-limit logs', (engine) => {
     const sweeping = databaseCounters(db, { sweepEveryMs: 20, now: () => now });
     try {
       await sweeping.sweeps.nextPass();
-      assert.equal((await db.query(`select 1 from rate_limit_log where key = 'sweep:old'`)).length, 0, 'a row past its window is gone');
-      assert.equal((await db.query(`select 1 from rate_limit_log where key = 'sweep:current'`)).length, 1, 'a row still in its window stays');
+      assert.equal(
+        (await db.query(`select 1 from rate_limit_log where key = 'sweep:old'`)).length,
+        0,
+        'a row past its window is gone',
+      );
+      assert.equal(
+        (await db.query(`select 1 from rate_limit_log where key = 'sweep:current'`)).length,
+        1,
+        'a row still in its window stays',
+      );
     } finally {
       await sweeping.close();
     }
   });
 
   async function hitsOf(key: string): Promise<number[]> {
-    const [row] = await db.query<{ hits: Array<number | string> }>(`select hits from rate_limit_log where key = $1`, [key]);
+    const [row] = await db.query<{ hits: Array<number | string> }>(`select hits from rate_limit_log where key = $1`, [
+      key,
+    ]);
     return row!.hits.map(Number);
   }
 });

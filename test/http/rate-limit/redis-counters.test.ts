@@ -34,7 +34,9 @@ describe('[redis] rate-limit counters', () => {
 
   it('counts concurrent requests from separate clients (as separate instances would) against one log', async () => {
     const other = open();
-    const results = await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 ? store : other).take('concurrent-clients', 45, 60_000, 1_000 + i)));
+    const results = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => (i % 2 ? store : other).take('concurrent-clients', 45, 60_000, 1_000 + i)),
+    );
     assert.equal(results.filter((r) => r.taken).length, 45);
   });
 

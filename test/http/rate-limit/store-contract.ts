@@ -14,7 +14,8 @@ export function storeContract(store: () => CounterStore): void {
 
   it('counts up to max in any window-long span, then refuses with the exact wait until the oldest leaves', async () => {
     const k = key('slide');
-    for (const at of [0, 1_000, 2_000]) assert.equal((await store().take(k, 3, 10_000, T0 + at)).taken, true, `at ${at}`);
+    for (const at of [0, 1_000, 2_000])
+      assert.equal((await store().take(k, 3, 10_000, T0 + at)).taken, true, `at ${at}`);
     assert.deepEqual(await store().take(k, 3, 10_000, T0 + 5_000), { taken: false, retryAfterMs: 5_000 });
     assert.deepEqual(await store().take(k, 3, 10_000, T0 + 9_999), { taken: false, retryAfterMs: 1 });
     assert.equal((await store().take(k, 3, 10_000, T0 + 10_000)).taken, true, 'the first hit has left the window');
@@ -27,14 +28,18 @@ export function storeContract(store: () => CounterStore): void {
     const k = key('boundary');
     const boundary = T0 + 300_000;
     assert.equal((await store().take(k, 1, 300_000, boundary - 30_000)).taken, true);
-    assert.deepEqual(await store().take(k, 1, 300_000, boundary - 30_000 + 146_000), { taken: false, retryAfterMs: 154_000 });
+    assert.deepEqual(await store().take(k, 1, 300_000, boundary - 30_000 + 146_000), {
+      taken: false,
+      retryAfterMs: 154_000,
+    });
     assert.equal((await store().take(k, 1, 300_000, boundary - 30_000 + 300_000)).taken, true);
   });
 
   it('counts no refused request, so hammering does not push the wait back', async () => {
     const k = key('hammer');
     assert.equal((await store().take(k, 1, 60_000, T0)).taken, true);
-    for (let at = 1_000; at < 60_000; at += 7_000) assert.equal((await store().take(k, 1, 60_000, T0 + at)).taken, false);
+    for (let at = 1_000; at < 60_000; at += 7_000)
+      assert.equal((await store().take(k, 1, 60_000, T0 + at)).taken, false);
     assert.equal((await store().take(k, 1, 60_000, T0 + 60_000)).taken, true);
   });
 

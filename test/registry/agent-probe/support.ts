@@ -34,10 +34,18 @@ const fakeAnswers: Record<string, unknown> = {
 async function startHostile(serverPort: () => number): Promise<{ port: number; close(): Promise<void> }> {
   const server = http.createServer((req, res) => {
     const path = req.url ?? '/';
-    if (path.startsWith('/to-metadata')) return void res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
-    if (path.startsWith('/to-loopback')) return void res.writeHead(307, { location: `http://127.0.0.1:${serverPort()}/sales/mcp` }).end();
-    if (path.startsWith('/locked')) return void res.writeHead(401, { 'www-authenticate': 'Bearer realm="locked"', 'content-type': 'application/json' }).end('{"error":"unauthorized"}');
-    if (path.startsWith('/huge')) return void res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(2 * 1024 * 1024) }).end(Buffer.alloc(2 * 1024 * 1024, 32));
+    if (path.startsWith('/to-metadata'))
+      return void res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
+    if (path.startsWith('/to-loopback'))
+      return void res.writeHead(307, { location: `http://127.0.0.1:${serverPort()}/sales/mcp` }).end();
+    if (path.startsWith('/locked'))
+      return void res
+        .writeHead(401, { 'www-authenticate': 'Bearer realm="locked"', 'content-type': 'application/json' })
+        .end('{"error":"unauthorized"}');
+    if (path.startsWith('/huge'))
+      return void res
+        .writeHead(200, { 'content-type': 'application/json', 'content-length': String(2 * 1024 * 1024) })
+        .end(Buffer.alloc(2 * 1024 * 1024, 32));
     if (path.startsWith('/fake/mcp') && req.method === 'POST') return void fakeMcp(req, res);
     res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Welcome to our shop</body></html>');
   });
@@ -56,16 +64,34 @@ function fakeMcp(req: http.IncomingMessage, res: http.ServerResponse): void {
   let raw = '';
   req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
   req.on('end', () => {
-    const message = JSON.parse(raw) as { id?: number; method: string; params?: { name?: string; protocolVersion?: string } };
+    const message = JSON.parse(raw) as {
+      id?: number;
+      method: string;
+      params?: { name?: string; protocolVersion?: string };
+    };
     if (message.id === undefined) return void res.writeHead(202).end();
     const name = message.params?.name ?? '';
     const result =
       message.method === 'initialize'
-        ? { protocolVersion: message.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'fake-agent', version: '0.0.1' } }
+        ? {
+            protocolVersion: message.params?.protocolVersion,
+            capabilities: { tools: {} },
+            serverInfo: { name: 'fake-agent', version: '0.0.1' },
+          }
         : message.method === 'tools/list'
           ? { tools: Object.keys(fakeAnswers).map((tool) => ({ name: tool, inputSchema: { type: 'object' } })) }
-          : { isError: name === 'get_products', content: [{ type: 'text', text: JSON.stringify(fakeAnswers[name] ?? { code: 'INVALID_REQUEST', message: 'Unknown task.' }) }] };
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
+          : {
+              isError: name === 'get_products',
+              content: [
+                {
+                  type: 'text',
+                  text: JSON.stringify(fakeAnswers[name] ?? { code: 'INVALID_REQUEST', message: 'Unknown task.' }),
+                },
+              ],
+            };
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
   });
 }
 
@@ -82,7 +108,11 @@ export interface ProbeWorld {
   /** The server's own address (loopback), which probes must refuse. */
   loopback: string;
   /** GETs `path` on the server (query given as an object), with the agent credential unless `credential` is false. */
-  get(path: string, query: Record<string, string>, headers?: Record<string, string>): Promise<{ status: number; body: Json; headers: Headers }>;
+  get(
+    path: string,
+    query: Record<string, string>,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: Json; headers: Headers }>;
   close(): Promise<void>;
 }
 
@@ -105,13 +135,24 @@ export async function startProbeWorld(engine: TestEngine): Promise<ProbeWorld> {
   await new Promise<void>((resolve) => closed.close(() => resolve()));
 
   const fetcher = new CountingFetch({
-    resolver: staticResolver({ 'intranet.example': ['10.1.2.3'], 'metadata.example': ['169.254.169.254'], 'split.example': ['93.184.216.34', '192.168.0.7'] }),
-    allow: parseAllowList(`agents.example=127.0.0.1:${proxy.port},hostile.example=127.0.0.1:${hostile.port},down.example=127.0.0.1:${closedPort}`),
+    resolver: staticResolver({
+      'intranet.example': ['10.1.2.3'],
+      'metadata.example': ['169.254.169.254'],
+      'split.example': ['93.184.216.34', '192.168.0.7'],
+    }),
+    allow: parseAllowList(
+      `agents.example=127.0.0.1:${proxy.port},hostile.example=127.0.0.1:${hostile.port},down.example=127.0.0.1:${closedPort}`,
+    ),
     timeoutMs: 2000,
   });
   const clock = new ManualClock();
   const server = await startTestServer(engine, {
-    env: { AGENTS: 'true', PUBLIC_URL: 'http://agents.example', RATE_LIMIT_PROBES_PER_MINUTE: '5', RATE_LIMIT_PROBES_PER_MINUTE_PER_USER: '8' },
+    env: {
+      AGENTS: 'true',
+      PUBLIC_URL: 'http://agents.example',
+      RATE_LIMIT_PROBES_PER_MINUTE: '5',
+      RATE_LIMIT_PROBES_PER_MINUTE_PER_USER: '8',
+    },
     deps: { fetcher, clock },
   });
   serverPort = Number(new URL(server.url).port);
@@ -120,7 +161,11 @@ export async function startProbeWorld(engine: TestEngine): Promise<ProbeWorld> {
     server,
     fetcher,
     clock,
-    agents: { sales: 'http://agents.example/sales/mcp', creative: 'http://agents.example/creative/mcp', signals: 'http://agents.example/signals/mcp' },
+    agents: {
+      sales: 'http://agents.example/sales/mcp',
+      creative: 'http://agents.example/creative/mcp',
+      signals: 'http://agents.example/signals/mcp',
+    },
     hostile: 'http://hostile.example',
     down: 'http://down.example/mcp',
     loopback: `${server.url}/sales/mcp`,
@@ -138,10 +183,16 @@ export async function startProbeWorld(engine: TestEngine): Promise<ProbeWorld> {
 }
 
 /** The catalogue's error body: the code, a message, nothing else but details or retry_after. */
-export function assertError(answer: { status: number; body: Json }, status: number, code: string, message?: RegExp): void {
+export function assertError(
+  answer: { status: number; body: Json },
+  status: number,
+  code: string,
+  message?: RegExp,
+): void {
   assert.equal(answer.status, status, JSON.stringify(answer.body));
   assert.equal(answer.body.error, code);
   assert.equal(typeof answer.body.message, 'string');
-  for (const key of Object.keys(answer.body)) assert.ok(['error', 'message', 'details', 'retry_after'].includes(key), key);
+  for (const key of Object.keys(answer.body))
+    assert.ok(['error', 'message', 'details', 'retry_after'].includes(key), key);
   if (message) assert.match(answer.body.message, message);
 }

@@ -18,8 +18,10 @@ eachEngine('GET /api/public/agent-formats and /agent-products', (engine) => {
   });
   after(() => world.close());
   beforeEach(() => world.clock.advance(61_000));
-  const formats = (url: string, headers: Record<string, string> = agentCredential) => world.get(formatsPath, { url }, headers);
-  const products = (url: string, text = brief, headers: Record<string, string> = agentCredential) => world.get(productsPath, { url, brief: text }, headers);
+  const formats = (url: string, headers: Record<string, string> = agentCredential) =>
+    world.get(formatsPath, { url }, headers);
+  const products = (url: string, text = brief, headers: Record<string, string> = agentCredential) =>
+    world.get(productsPath, { url, brief: text }, headers);
 
   describe('agent-formats', () => {
     it('the creative agent’s formats, as it answered, conforming to the published schema', async () => {
@@ -30,20 +32,38 @@ eachEngine('GET /api/public/agent-formats and /agent-products', (engine) => {
       assert.ok(Number.isInteger(body.latency_ms));
       const listed = body.response.formats as Json[];
       assert.ok(listed.length > 0);
-      assert.ok(listed.every((f) => typeof f.format_id.id === 'string' && f.format_id.agent_url === 'http://agents.example/creative/mcp'));
+      assert.ok(
+        listed.every(
+          (f) => typeof f.format_id.id === 'string' && f.format_id.agent_url === 'http://agents.example/creative/mcp',
+        ),
+      );
       assert.equal(body.response.context, undefined);
       assert.deepEqual(body.schema_issues, []);
       assert.equal(body.probed_at, world.clock.now().toISOString());
       assert.equal(body.success, true);
-      assert.deepEqual(body.formats, listed, 'the formats at the top too, where the protocol’s registry client reads them');
+      assert.deepEqual(
+        body.formats,
+        listed,
+        'the formats at the top too, where the protocol’s registry client reads them',
+      );
     });
 
     it('502 agent_bad_response for an answer without formats, with the published schema not even reached', async () => {
-      assertError(await formats(`${world.hostile}/fake/mcp`), 502, 'agent_bad_response', /answered list_creative_formats without a formats array/);
+      assertError(
+        await formats(`${world.hostile}/fake/mcp`),
+        502,
+        'agent_bad_response',
+        /answered list_creative_formats without a formats array/,
+      );
     });
 
     it('502 agent_auth_required when the agent wants a credential and none was given', async () => {
-      assertError(await formats(world.agents.creative, {}), 502, 'agent_auth_required', /pass it in the ap-agent-authorization header/);
+      assertError(
+        await formats(world.agents.creative, {}),
+        502,
+        'agent_auth_required',
+        /pass it in the ap-agent-authorization header/,
+      );
     });
 
     it('502 not_an_agent and agent_unreachable as discover-agent says them', async () => {
@@ -73,9 +93,19 @@ eachEngine('GET /api/public/agent-formats and /agent-products', (engine) => {
     });
 
     it('502 agent_task_failed with the agent’s error code, for an agent that refuses the brief or lacks the task', async () => {
-      assertError(await products(`${world.hostile}/fake/mcp`), 502, 'agent_task_failed', /answered get_products with POLICY_VIOLATION: No tobacco\./);
+      assertError(
+        await products(`${world.hostile}/fake/mcp`),
+        502,
+        'agent_task_failed',
+        /answered get_products with POLICY_VIOLATION: No tobacco\./,
+      );
       const signals = await products(world.agents.signals);
-      assertError(signals, 502, 'agent_task_failed', /^http:\/\/agents\.example\/signals\/mcp answered get_products with /);
+      assertError(
+        signals,
+        502,
+        'agent_task_failed',
+        /^http:\/\/agents\.example\/signals\/mcp answered get_products with /,
+      );
     });
 
     it('without a brief, the agent’s catalog (buying_mode wholesale), kept apart from the briefs’ answers', async () => {
@@ -104,15 +134,28 @@ eachEngine('GET /api/public/agent-formats and /agent-products', (engine) => {
     it('400 url_not_public for private hosts and redirects to the metadata address, never connected to', async () => {
       const attempts = recordConnectionAttempts();
       try {
-        assertError(await formats('http://intranet.example/mcp'), 400, 'url_not_public', /10\.1\.2\.3, which is private/);
-        assertError(await formats(`${world.hostile}/to-metadata`), 400, 'url_not_public', /169\.254\.169\.254 is linkLocal/);
+        assertError(
+          await formats('http://intranet.example/mcp'),
+          400,
+          'url_not_public',
+          /10\.1\.2\.3, which is private/,
+        );
+        assertError(
+          await formats(`${world.hostile}/to-metadata`),
+          400,
+          'url_not_public',
+          /169\.254\.169\.254 is linkLocal/,
+        );
         assertError(await products('http://metadata.example/mcp'), 400, 'url_not_public', /169\.254\.169\.254/);
         assertError(await products(`${world.hostile}/to-loopback`), 400, 'url_not_public', /127\.0\.0\.1 is loopback/);
         assertError(await products(world.loopback), 400, 'url_not_public', /127\.0\.0\.1 is loopback/);
       } finally {
         attempts.stop();
       }
-      assert.deepEqual(attempts.attempts.filter((a) => /^(10\.1\.2\.3|169\.254\.169\.254) /.test(a)), []);
+      assert.deepEqual(
+        attempts.attempts.filter((a) => /^(10\.1\.2\.3|169\.254\.169\.254) /.test(a)),
+        [],
+      );
     });
   });
 
@@ -120,7 +163,11 @@ eachEngine('GET /api/public/agent-formats and /agent-products', (engine) => {
     it('share the per-IP budget with discover-agent: 429 with retry_after; a user’s own budget', async () => {
       for (let i = 0; i < 3; i++) assert.equal((await formats(world.agents.creative)).status, 200);
       for (let i = 0; i < 2; i++) assert.equal((await products(world.agents.sales)).status, 200);
-      for (const refused of [await formats(world.agents.creative), await products(world.agents.sales), await world.get('/api/public/discover-agent', { url: world.agents.sales })]) {
+      for (const refused of [
+        await formats(world.agents.creative),
+        await products(world.agents.sales),
+        await world.get('/api/public/discover-agent', { url: world.agents.sales }),
+      ]) {
         assertError(refused, 429, 'rate_limited');
         assert.ok(refused.body.retry_after >= 1 && refused.body.retry_after <= 60);
       }

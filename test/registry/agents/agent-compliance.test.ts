@@ -24,26 +24,41 @@ eachEngine('an agent’s compliance', (engine) => {
 
   before(async () => {
     server = await startTestServer(engine, { deps: { clock } });
-    for (const [who, apiTier] of [['owner', false], ['member', true], ['outsider', false]] as const) {
+    for (const [who, apiTier] of [
+      ['owner', false],
+      ['member', true],
+      ['outsider', false],
+    ] as const) {
       await seedOrganization(server.db, { slug: who, apiTier });
       viewers[who] = bearer(await createApiKeyFor(server.db, who));
     }
     await proveOwnership(server.db, 'owner', 'quality.example', clock.now());
     for (const [visibility, agent_url] of Object.entries(enrolled)) {
-      const res = await postJson(`${server.url}/api/registry/agents`, { agent_url, type: 'sales', name: `Quality ${visibility}`, visibility }, viewers['owner']);
+      const res = await postJson(
+        `${server.url}/api/registry/agents`,
+        { agent_url, type: 'sales', name: `Quality ${visibility}`, visibility },
+        viewers['owner'],
+      );
       assert.equal(res.status, 201, await res.text());
     }
   });
   after(() => server.close());
 
   const compliance = async (url: string, as?: Record<string, string>) => {
-    const res = await fetch(`${server.url}/api/registry/agents/${encodeURIComponent(url)}/compliance`, as ? { headers: as } : {});
+    const res = await fetch(
+      `${server.url}/api/registry/agents/${encodeURIComponent(url)}/compliance`,
+      as ? { headers: as } : {},
+    );
     return { status: res.status, body: await json(res) };
   };
 
   it('is shown to exactly those who see the agent in the list, and is 404 not_found to the others', async () => {
     for (const [who, as] of Object.entries(viewers)) {
-      const listed = new Set(((await json(await fetch(`${server.url}/api/registry/agents`, as ? { headers: as } : {}))).agents as Json[]).map((a) => a.agent_url));
+      const listed = new Set(
+        (
+          (await json(await fetch(`${server.url}/api/registry/agents`, as ? { headers: as } : {}))).agents as Json[]
+        ).map((a) => a.agent_url),
+      );
       for (const url of Object.values(enrolled)) {
         const { status, body } = await compliance(url, as);
         assert.equal(status, listed.has(url) ? 200 : 404, `${who} ${url}`);

@@ -21,7 +21,11 @@ eachEngine('the agent list', (engine) => {
     meridian = bearer(await createApiKeyFor(server.db, 'meridian'));
     await proveOwnership(server.db, 'meridian', 'meridian.example', clock.now());
     for (const agent_url of [agents.meridian, ...many]) {
-      const res = await postJson(`${server.url}/api/registry/agents`, { agent_url, type: 'sales', name: agent_url }, meridian);
+      const res = await postJson(
+        `${server.url}/api/registry/agents`,
+        { agent_url, type: 'sales', name: agent_url },
+        meridian,
+      );
       assert.equal(res.status, 201);
     }
     await buildWorld(server.db);
@@ -55,18 +59,33 @@ eachEngine('the agent list', (engine) => {
   it('adds what the authorization graph says an agent may sell, as the agent-domains lookup does', async () => {
     const { body } = await list(`?properties=true&limit=1000`);
     const entry = (body.agents as Json[]).find((a) => a.agent_url === agents.meridian)!;
-    const lookup = await json(await fetch(`${server.url}/api/registry/lookup/agent/${encodeURIComponent(agents.meridian)}/domains`));
+    const lookup = await json(
+      await fetch(`${server.url}/api/registry/lookup/agent/${encodeURIComponent(agents.meridian)}/domains`),
+    );
     assert.ok(lookup.total > 0, 'the world authorizes the Meridian agent');
     assert.equal(entry.properties.publisher_count, lookup.total);
-    assert.equal(entry.properties.property_count, (lookup.publishers as Json[]).reduce((sum, d) => sum + d.property_count, 0));
-    assert.deepEqual(entry.properties.publishers.map((p: Json) => p.domain), lookup.domains);
+    assert.equal(
+      entry.properties.property_count,
+      (lookup.publishers as Json[]).reduce((sum, d) => sum + d.property_count, 0),
+    );
+    assert.deepEqual(
+      entry.properties.publishers.map((p: Json) => p.domain),
+      lookup.domains,
+    );
     const other = (body.agents as Json[]).find((a) => a.agent_url === many[0])!;
     assert.deepEqual(other.properties, { publisher_count: 0, property_count: 0, publishers: [] });
     assert.equal(entry.health, undefined, 'only the enrichments asked for');
   });
 
   it('refuses the measurement filters with another type, and wildcards or long text in q', async () => {
-    for (const query of ['?type=sales&metric_id=viewability', '?type=creative&accreditation=MRC', '?type=signals&q=view', '?q=view%25', '?q=view_rate', `?q=${'x'.repeat(65)}`]) {
+    for (const query of [
+      '?type=sales&metric_id=viewability',
+      '?type=creative&accreditation=MRC',
+      '?type=signals&q=view',
+      '?q=view%25',
+      '?q=view_rate',
+      `?q=${'x'.repeat(65)}`,
+    ]) {
       const { status, body } = await list(query);
       assert.equal(status, 400, query);
       assert.ok(['invalid_request', 'validation_failed'].includes(body.error), query);

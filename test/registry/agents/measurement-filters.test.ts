@@ -20,20 +20,44 @@ eachEngine('the agent list’s measurement filters', (engine) => {
 
   /** What a probe records once it fetched the agent's get_ap_capabilities. */
   const fetched = (url: string, capabilities: Json) =>
-    server.db.query('update registry_agent_probes set capabilities = $2, capabilities_fetched_at = $3, probed_at = $3, reachable = true where agent_url = $1', [url, JSON.stringify(capabilities), clock.now()]);
-  const metrics = (...list: Json[]) => ({ ap: { major_versions: [3] }, supported_protocols: ['measurement'], measurement: { metrics: list } });
+    server.db.query(
+      'update registry_agent_probes set capabilities = $2, capabilities_fetched_at = $3, probed_at = $3, reachable = true where agent_url = $1',
+      [url, JSON.stringify(capabilities), clock.now()],
+    );
+  const metrics = (...list: Json[]) => ({
+    ap: { major_versions: [3] },
+    supported_protocols: ['measurement'],
+    measurement: { metrics: list },
+  });
 
   before(async () => {
     server = await startTestServer(engine, { deps: { clock } });
     await seedOrganization(server.db, { slug: 'measurer' });
     const as = bearer(await createApiKeyFor(server.db, 'measurer'));
     await proveOwnership(server.db, 'measurer', 'measure.example', clock.now());
-    for (const [name, type] of [['viewable', 'measurement'], ['lift', 'measurement'], ['silent', 'measurement'], ['seller', 'sales']] as const) {
-      assert.equal((await postJson(`${server.url}/api/registry/agents`, { agent_url: agent(name), type, name }, as)).status, 201);
+    for (const [name, type] of [
+      ['viewable', 'measurement'],
+      ['lift', 'measurement'],
+      ['silent', 'measurement'],
+      ['seller', 'sales'],
+    ] as const) {
+      assert.equal(
+        (await postJson(`${server.url}/api/registry/agents`, { agent_url: agent(name), type, name }, as)).status,
+        201,
+      );
     }
-    await fetched(agent('viewable'), metrics({ metric_id: 'viewability', accreditations: [{ accrediting_body: 'MRC', verified_by_registry: true }] }, { metric_id: 'attention_seconds', accreditations: [] }));
+    await fetched(
+      agent('viewable'),
+      metrics(
+        { metric_id: 'viewability', accreditations: [{ accrediting_body: 'MRC', verified_by_registry: true }] },
+        { metric_id: 'attention_seconds', accreditations: [] },
+      ),
+    );
     await fetched(agent('lift'), metrics({ metric_id: 'brand_lift', accreditations: [{ accrediting_body: 'ARF' }] }));
-    await fetched(agent('seller'), metrics({ metric_id: 'viewability', accreditations: [{ accrediting_body: 'MRC' }] }));
+    await fetched(
+      agent('seller'),
+      metrics({ metric_id: 'viewability', accreditations: [{ accrediting_body: 'MRC' }] }),
+    );
   });
   after(async () => {
     await server.close();
@@ -46,7 +70,11 @@ eachEngine('the agent list’s measurement filters', (engine) => {
   };
 
   it('matches metric ids (OR), accrediting bodies and a substring of metric ids, measurement agents only', async () => {
-    assert.deepEqual(await names('?metric_id=viewability'), ['viewable'], 'the sales agent claiming it is not a measurement agent');
+    assert.deepEqual(
+      await names('?metric_id=viewability'),
+      ['viewable'],
+      'the sales agent claiming it is not a measurement agent',
+    );
     assert.deepEqual(await names('?metric_id=viewability&metric_id=brand_lift'), ['lift', 'viewable']);
     assert.deepEqual(await names('?accreditation=ARF'), ['lift']);
     assert.deepEqual(await names('?accreditation=MRC&accreditation=ARF'), ['lift', 'viewable']);
@@ -65,9 +93,16 @@ eachEngine('the agent list’s measurement filters', (engine) => {
     ]);
     assert.equal(byName.get('viewable')!.capabilities.stale, false);
     assert.deepEqual(byName.get('silent')!.metrics, [], 'no capabilities fetched yet');
-    assert.deepEqual([byName.get('silent')!.capabilities.fetched_at, byName.get('silent')!.capabilities.stale], [null, true]);
+    assert.deepEqual(
+      [byName.get('silent')!.capabilities.fetched_at, byName.get('silent')!.capabilities.stale],
+      [null, true],
+    );
     clock.advance(25 * 3600 * 1000);
     const later = await json(await fetch(`${server.url}/api/registry/agents?type=measurement&capabilities=true`));
-    assert.equal((later.agents as Json[]).find((a) => a.name === 'viewable')!.capabilities.stale, true, 'older than the 24-hour cache');
+    assert.equal(
+      (later.agents as Json[]).find((a) => a.name === 'viewable')!.capabilities.stale,
+      true,
+      'older than the 24-hour cache',
+    );
   });
 });

@@ -26,7 +26,13 @@ eachEngine('the operator lookup', (engine) => {
   before(async () => {
     server = await startTestServer(engine, { deps: { clock } });
     // The operator, an API-tier member, a member organization without the API tier, Daily Planet, and a look-alike domain's owner.
-    for (const [who, slug, apiTier] of [['owner', 'meridian', false], ['member', 'reader', true], ['outsider', 'outsider', false], ['planet', 'planet', false], ['lookalike', 'lookalike', false]] as const) {
+    for (const [who, slug, apiTier] of [
+      ['owner', 'meridian', false],
+      ['member', 'reader', true],
+      ['outsider', 'outsider', false],
+      ['planet', 'planet', false],
+      ['lookalike', 'lookalike', false],
+    ] as const) {
       await seedOrganization(server.db, { slug, apiTier });
       headers[who] = bearer(await createApiKeyFor(server.db, slug));
     }
@@ -34,7 +40,11 @@ eachEngine('the operator lookup', (engine) => {
     await proveOwnership(server.db, 'planet', 'dailyplanet.example', clock.now());
     await proveOwnership(server.db, 'lookalike', 'notmeridian.example', clock.now());
     const enroll = async (who: keyof typeof headers, agent_url: string, visibility: string, type = 'sales') => {
-      const res = await postJson(`${server.url}/api/registry/agents`, { agent_url, type, name: `${who} ${visibility}`, visibility }, headers[who]);
+      const res = await postJson(
+        `${server.url}/api/registry/agents`,
+        { agent_url, type, name: `${who} ${visibility}`, visibility },
+        headers[who],
+      );
       assert.equal(res.status, 201, await res.text());
     };
     await enroll('owner', meridianAgents.sales, 'public');
@@ -51,7 +61,10 @@ eachEngine('the operator lookup', (engine) => {
   after(() => server.close());
 
   const operator = async (domain: string, as?: Record<string, string>) => {
-    const res = await fetch(`${server.url}/api/registry/operator?domain=${encodeURIComponent(domain)}`, as ? { headers: as } : {});
+    const res = await fetch(
+      `${server.url}/api/registry/operator?domain=${encodeURIComponent(domain)}`,
+      as ? { headers: as } : {},
+    );
     return { status: res.status, body: await json(res) };
   };
   const urls = (body: Json) => (body.agents as Json[]).map((a) => a.agent_url as string);
@@ -75,7 +88,12 @@ eachEngine('the operator lookup', (engine) => {
     it('shows the organization that enrolled them also its private agents, and a registry admin everything', async () => {
       for (const as of [headers.owner, asAdmin]) {
         const { body } = await operator('meridian.example', as);
-        assert.deepEqual(urls(body), [meridianAgents.members, meridianAgents.apex, meridianAgents.sales, meridianAgents.secret]);
+        assert.deepEqual(urls(body), [
+          meridianAgents.members,
+          meridianAgents.apex,
+          meridianAgents.sales,
+          meridianAgents.secret,
+        ]);
       }
       const { body } = await operator('meridian.example', headers.owner);
       const secret = (body.agents as Json[]).find((a) => a.agent_url === meridianAgents.secret)!;
@@ -91,9 +109,22 @@ eachEngine('the operator lookup', (engine) => {
     it('shows an agent the domain’s brand.json lists although its enrollment is hidden, without the catalog’s fields; its organization sees both', async () => {
       const anonymous = await operator('dailyplanet.example');
       assert.equal(anonymous.status, 200);
-      assert.deepEqual(anonymous.body.agents.map((a: Json) => ({ url: a.agent_url, sources: a.sources, name: a.name, brand_json: a.brand_json })), [
-        { url: agents.direct, sources: ['brand_json'], name: undefined, brand_json: { agent_id: 'dp_direct', agent_type: 'sales' } },
-      ]);
+      assert.deepEqual(
+        anonymous.body.agents.map((a: Json) => ({
+          url: a.agent_url,
+          sources: a.sources,
+          name: a.name,
+          brand_json: a.brand_json,
+        })),
+        [
+          {
+            url: agents.direct,
+            sources: ['brand_json'],
+            name: undefined,
+            brand_json: { agent_id: 'dp_direct', agent_type: 'sales' },
+          },
+        ],
+      );
       const owner = await operator('dailyplanet.example', headers.planet);
       assert.deepEqual(owner.body.agents[0].sources, ['catalog', 'brand_json']);
       assert.equal(owner.body.agents[0].name, 'planet private');
@@ -103,7 +134,10 @@ eachEngine('the operator lookup', (engine) => {
 
   describe('the registry client’s scope, which narrows and never widens', () => {
     const scoped = async (domain: string, scope: string, as?: Record<string, string>) => {
-      const res = await fetch(`${server.url}/api/registry/operator?domain=${encodeURIComponent(domain)}&scope=${scope}`, as ? { headers: as } : {});
+      const res = await fetch(
+        `${server.url}/api/registry/operator?domain=${encodeURIComponent(domain)}&scope=${scope}`,
+        as ? { headers: as } : {},
+      );
       return { status: res.status, body: await json(res) };
     };
 
@@ -122,8 +156,16 @@ eachEngine('the operator lookup', (engine) => {
     });
 
     it('gives others no more than their standing: members_only needs the API tier, private agents their organization', async () => {
-      assert.deepEqual(urls((await scoped('meridian.example', 'member')).body), [meridianAgents.apex, meridianAgents.sales], 'anonymous: public only');
-      assert.deepEqual(urls((await scoped('meridian.example', 'member', headers.member)).body), [meridianAgents.members, meridianAgents.apex, meridianAgents.sales]);
+      assert.deepEqual(
+        urls((await scoped('meridian.example', 'member')).body),
+        [meridianAgents.apex, meridianAgents.sales],
+        'anonymous: public only',
+      );
+      assert.deepEqual(urls((await scoped('meridian.example', 'member', headers.member)).body), [
+        meridianAgents.members,
+        meridianAgents.apex,
+        meridianAgents.sales,
+      ]);
       const { status, body } = await scoped('meridian.example', 'private', headers.member);
       assert.equal(status, 200, 'an empty answer, not 404: the domain is known');
       assert.deepEqual(body.agents, []);
@@ -156,10 +198,16 @@ eachEngine('the operator lookup', (engine) => {
         );
       }
       const sales = (body.agents as Json[]).find((a) => a.agent_url === meridianAgents.sales)!;
-      assert.ok(sales.authorized_by.length > 0 && sales.authorized_by.every((a: Json) => typeof a.authorized_for === 'string'), JSON.stringify(sales.authorized_by));
+      assert.ok(
+        sales.authorized_by.length > 0 && sales.authorized_by.every((a: Json) => typeof a.authorized_for === 'string'),
+        JSON.stringify(sales.authorized_by),
+      );
       // Daily Planet's agent, shown without its enrollment: typed by the brand.json that lists it; no member is shown operating it.
       const planet = await operator('dailyplanet.example');
-      assert.deepEqual([planet.body.agents[0].url, planet.body.agents[0].type, planet.body.member], [agents.direct, 'sales', undefined]);
+      assert.deepEqual(
+        [planet.body.agents[0].url, planet.body.agents[0].type, planet.body.member],
+        [agents.direct, 'sales', undefined],
+      );
     });
   });
 
@@ -167,14 +215,24 @@ eachEngine('the operator lookup', (engine) => {
     it('lists, for each agent, the publishers whose adagents.json authorizes it, as the agent-domains lookup does', async () => {
       const { body } = await operator('meridian.example');
       const sales = (body.agents as Json[]).find((a) => a.agent_url === meridianAgents.sales)!;
-      assert.deepEqual(sales.sources, ['catalog', 'brand_json'], 'enrolled, and listed by meridian.example’s brand.json');
+      assert.deepEqual(
+        sales.sources,
+        ['catalog', 'brand_json'],
+        'enrolled, and listed by meridian.example’s brand.json',
+      );
       assert.deepEqual(sales.brand_json, { agent_id: 'meridian_sales', agent_type: 'sales' });
       assert.equal(sales.name, 'owner public');
       assert.equal(sales.type, 'sales');
-      const lookup = await json(await fetch(`${server.url}/api/registry/lookup/agent/${encodeURIComponent(agents.meridian)}/domains`));
+      const lookup = await json(
+        await fetch(`${server.url}/api/registry/lookup/agent/${encodeURIComponent(agents.meridian)}/domains`),
+      );
       assert.deepEqual(
         sales.publishers,
-        (lookup.publishers as Json[]).map((d) => ({ domain: d.domain, status: d.status, property_count: d.property_count })),
+        (lookup.publishers as Json[]).map((d) => ({
+          domain: d.domain,
+          status: d.status,
+          property_count: d.property_count,
+        })),
       );
       // Daily Planet authorizes its site and iOS app; Stale News authorized its site, then its file went stale.
       assert.deepEqual(sales.publishers, [
@@ -184,13 +242,23 @@ eachEngine('the operator lookup', (engine) => {
       assert.equal(sales.publisher_count, 2);
       assert.equal(sales.property_count, 3);
       const apex = (body.agents as Json[]).find((a) => a.agent_url === meridianAgents.apex)!;
-      assert.deepEqual({ sources: apex.sources, publishers: apex.publishers, publisher_count: apex.publisher_count, property_count: apex.property_count }, { sources: ['catalog'], publishers: [], publisher_count: 0, property_count: 0 });
+      assert.deepEqual(
+        {
+          sources: apex.sources,
+          publishers: apex.publishers,
+          publisher_count: apex.publisher_count,
+          property_count: apex.property_count,
+        },
+        { sources: ['catalog'], publishers: [], publisher_count: 0, property_count: 0 },
+      );
       assert.equal(body.publisher_count, 2);
     });
 
     it('counts Daily Planet’s own direct agent, authorized by its own file for what it tags news or ctv', async () => {
       const { body } = await operator('dailyplanet.example');
-      assert.deepEqual(body.agents[0].publishers, [{ domain: 'dailyplanet.example', status: 'active', property_count: 3 }]);
+      assert.deepEqual(body.agents[0].publishers, [
+        { domain: 'dailyplanet.example', status: 'active', property_count: 3 },
+      ]);
       assert.equal(body.publisher_count, 1);
     });
   });
@@ -200,8 +268,21 @@ eachEngine('the operator lookup', (engine) => {
       await seedOrganization(server.db, { slug: 'hidden' });
       const hidden = bearer(await createApiKeyFor(server.db, 'hidden'));
       await proveOwnership(server.db, 'hidden', 'hidden.example', clock.now());
-      assert.equal((await postJson(`${server.url}/api/registry/agents`, { agent_url: 'https://agent.hidden.example/mcp', type: 'signals', name: 'Hidden', visibility: 'private' }, hidden)).status, 201);
-      for (const [domain, as] of [['nobody.example', undefined], ['hidden.example', undefined], ['hidden.example', headers.member]] as const) {
+      assert.equal(
+        (
+          await postJson(
+            `${server.url}/api/registry/agents`,
+            { agent_url: 'https://agent.hidden.example/mcp', type: 'signals', name: 'Hidden', visibility: 'private' },
+            hidden,
+          )
+        ).status,
+        201,
+      );
+      for (const [domain, as] of [
+        ['nobody.example', undefined],
+        ['hidden.example', undefined],
+        ['hidden.example', headers.member],
+      ] as const) {
         const { status, body } = await operator(domain, as);
         assert.equal(status, 404, domain);
         assert.equal(body.error, 'not_found');

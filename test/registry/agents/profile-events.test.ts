@@ -59,37 +59,60 @@ eachEngine('agent profile events', (engine) => {
     assert.deepEqual([meridian['type'], meridian['property_types']], ['sales', ['mobile_app', 'website']]);
 
     assert.equal(await first.publish(server.db, profiles(), clock.now()), 0, 'nothing changed');
-    assert.equal(await new ProfilePublisher().publish(server.db, profiles(), clock.now()), 0, 'another (or a restarted) instance finds it all published');
+    assert.equal(
+      await new ProfilePublisher().publish(server.db, profiles(), clock.now()),
+      0,
+      'another (or a restarted) instance finds it all published',
+    );
     assert.deepEqual(await newEvents(), []);
   });
 
   it('publishes a changed profile with its changed fields, once, and an agent no publisher authorizes any more as removed', async () => {
     // Daily Planet drops Meridian (its profile shrinks) and AdNet (Daily Planet was its only publisher).
     const document = dailyPlanet({ withMeridian: false });
-    document['authorized_agents'] = (document['authorized_agents'] as Array<{ url: string }>).filter((a) => a.url !== agents.adnet);
+    document['authorized_agents'] = (document['authorized_agents'] as Array<{ url: string }>).filter(
+      (a) => a.url !== agents.adnet,
+    );
     await publishAdagents(server.db, 'dailyplanet.example', document);
     await caughtUp();
     const [a, b] = [new ProfilePublisher(), new ProfilePublisher()];
-    const counts = await Promise.all([a.publish(server.db, profiles(), clock.now()), b.publish(server.db, profiles(), clock.now())]);
+    const counts = await Promise.all([
+      a.publish(server.db, profiles(), clock.now()),
+      b.publish(server.db, profiles(), clock.now()),
+    ]);
     const events = await newEvents();
-    assert.equal(counts[0]! + counts[1]!, events.length, 'two instances at once: one publishes, the other finds it done');
+    assert.equal(
+      counts[0]! + counts[1]!,
+      events.length,
+      'two instances at once: one publishes, the other finds it done',
+    );
     const byAgent = new Map(events.map((e) => [String(e.entity_id), e]));
     assert.equal(events.length, byAgent.size, 'one event per agent');
     assert.equal(byAgent.get(agents.adnet)?.event_type, 'agent.removed');
     const changed = byAgent.get(agents.meridian)!;
     assert.equal(changed.event_type, 'agent.profile_updated');
-    assert.ok((changed.payload['changed_fields'] as string[]).includes('property_count'), JSON.stringify(changed.payload));
+    assert.ok(
+      (changed.payload['changed_fields'] as string[]).includes('property_count'),
+      JSON.stringify(changed.payload),
+    );
   });
 
   it('keeps private agents out of the feed', async () => {
     await seedOrganization(server.db, { slug: 'quiet' });
     await proveOwnership(server.db, 'quiet', 'quiet.example', clock.now());
-    const res = await postJson(`${server.url}/api/registry/agents`, { agent_url: 'https://sales.quiet.example/mcp', type: 'sales', name: 'Quiet', visibility: 'private' }, bearer(await createApiKeyFor(server.db, 'quiet')));
+    const res = await postJson(
+      `${server.url}/api/registry/agents`,
+      { agent_url: 'https://sales.quiet.example/mcp', type: 'sales', name: 'Quiet', visibility: 'private' },
+      bearer(await createApiKeyFor(server.db, 'quiet')),
+    );
     assert.equal(res.status, 201);
     await caughtUp();
     assert.ok(profiles().has('https://sales.quiet.example/mcp'), 'it has a profile, for its organization’s searches');
     await new ProfilePublisher().publish(server.db, profiles(), clock.now());
-    assert.deepEqual((await newEvents()).map((e) => e.entity_id), []);
+    assert.deepEqual(
+      (await newEvents()).map((e) => e.entity_id),
+      [],
+    );
   });
 
   it('carries the profile again as inventory_profile, each list at most 250 values, naming the lists it cut', async () => {
@@ -110,7 +133,11 @@ eachEngine('agent profile events', (engine) => {
       category_taxonomy: null,
       updated_at: clock.now().toISOString(),
     };
-    await new ProfilePublisher().publish(server.db, new Map<string, ProfileEntry>([...profiles(), [agent, { profile, extras: undefined }]]), clock.now());
+    await new ProfilePublisher().publish(
+      server.db,
+      new Map<string, ProfileEntry>([...profiles(), [agent, { profile, extras: undefined }]]),
+      clock.now(),
+    );
     const [event] = (await newEvents()).filter((e) => e.entity_id === agent);
     const payload = event!.payload as Record<string, Record<string, unknown[]> & unknown[]>;
     assert.deepEqual(payload['truncated_fields'], ['tags', 'format_ids']);

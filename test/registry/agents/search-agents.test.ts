@@ -22,7 +22,8 @@ eachEngine('agent search', (engine) => {
   let owner: Record<string, string>;
   let other: Record<string, string>;
 
-  const lastEvent = async () => (await server.db.query<{ id: string }>('select max(event_id::text) as id from registry_events'))[0]!.id;
+  const lastEvent = async () =>
+    (await server.db.query<{ id: string }>('select max(event_id::text) as id from registry_events'))[0]!.id;
   const caughtUp = async () => {
     await server.app.authorizationIndex.reached(await lastEvent());
     await server.app.agentSearch.reload(server.db);
@@ -53,8 +54,22 @@ eachEngine('agent search', (engine) => {
     await buildWorld(server.db);
     // A thousand agents selling the same one property: their scores tie.
     await publishAdagents(server.db, 'bulk.example', {
-      properties: [{ property_id: 'home', property_type: 'website', name: 'Bulk', identifiers: [{ type: 'domain', value: 'bulk.example' }], tags: ['bulk'] }],
-      authorized_agents: Array.from({ length: 1000 }, (_, i) => ({ url: bulk(i), authorized_for: 'Everything', authorization_type: 'property_ids', property_ids: ['home'], countries: ['US'] })),
+      properties: [
+        {
+          property_id: 'home',
+          property_type: 'website',
+          name: 'Bulk',
+          identifiers: [{ type: 'domain', value: 'bulk.example' }],
+          tags: ['bulk'],
+        },
+      ],
+      authorized_agents: Array.from({ length: 1000 }, (_, i) => ({
+        url: bulk(i),
+        authorized_for: 'Everything',
+        authorization_type: 'property_ids',
+        property_ids: ['home'],
+        countries: ['US'],
+      })),
     });
     await caughtUp();
   });
@@ -75,12 +90,28 @@ eachEngine('agent search', (engine) => {
     assert.deepEqual(meridian.property_types, ['mobile_app', 'website']);
     assert.deepEqual(meridian.channels, ['display']);
     assert.ok(meridian.tags.includes('news'));
-    const domains = await json(await fetch(`${server.url}/api/registry/lookup/agent/${encodeURIComponent(agents.meridian)}/domains`));
+    const domains = await json(
+      await fetch(`${server.url}/api/registry/lookup/agent/${encodeURIComponent(agents.meridian)}/domains`),
+    );
     assert.equal(meridian.publisher_count, (domains.publishers as Json[]).filter((d) => d.property_count > 0).length);
-    assert.equal(meridian.property_count, (domains.publishers as Json[]).reduce((sum, d) => sum + d.property_count, 0));
+    assert.equal(
+      meridian.property_count,
+      (domains.publishers as Json[]).reduce((sum, d) => sum + d.property_count, 0),
+    );
     for (const result of body.results as Json[]) {
       const { relevance_score: _s, matched_filters: _m, ...profile } = result;
-      assert.deepEqual(validateSchema('/schemas/3.1.19/core/registry-event.json', { event_id: '0190a000-0000-7000-8000-000000000000', event_type: 'agent.profile_updated', entity_type: 'agent', entity_id: result.agent_url, actor: 'test', created_at: '2026-11-24T00:00:00.000Z', payload: profile }).errors, []);
+      assert.deepEqual(
+        validateSchema('/schemas/3.1.19/core/registry-event.json', {
+          event_id: '0190a000-0000-7000-8000-000000000000',
+          event_type: 'agent.profile_updated',
+          entity_type: 'agent',
+          entity_id: result.agent_url,
+          actor: 'test',
+          created_at: '2026-11-24T00:00:00.000Z',
+          payload: profile,
+        }).errors,
+        [],
+      );
     }
   });
 
@@ -92,17 +123,35 @@ eachEngine('agent search', (engine) => {
     const both = await search('?property_types=ctv_app,mobile_app&tags=app&limit=200');
     assert.ok(urls(both.body).every((u) => [agents.direct, agents.meridian, agents.adnet].includes(u)));
     for (const result of either.body.results as Json[]) {
-      const breadth = (result.property_types as string[]).filter((t) => ['ctv_app', 'mobile_app'].includes(t)).length / 2;
+      const breadth =
+        (result.property_types as string[]).filter((t) => ['ctv_app', 'mobile_app'].includes(t)).length / 2;
       const expected = breadth + 0.1 * Math.log(result.property_count + 1) + (result.has_tmp ? 0.05 : 0);
-      assert.ok(Math.abs(result.relevance_score - expected) < 1e-6, `${result.agent_url}: ${result.relevance_score} vs ${expected}`);
+      assert.ok(
+        Math.abs(result.relevance_score - expected) < 1e-6,
+        `${result.agent_url}: ${result.relevance_score} vs ${expected}`,
+      );
       assert.deepEqual(result.matched_filters, ['property_types']);
     }
     const scores = (either.body.results as Json[]).map((r) => r.relevance_score as number);
-    assert.deepEqual(scores, [...scores].sort((a, b) => b - a), 'best first');
-    assert.deepEqual(urls((await search('?markets=us&min_properties=1&limit=5')).body).length, 5, 'country codes in any case');
+    assert.deepEqual(
+      scores,
+      [...scores].sort((a, b) => b - a),
+      'best first',
+    );
+    assert.deepEqual(
+      urls((await search('?markets=us&min_properties=1&limit=5')).body).length,
+      5,
+      'country codes in any case',
+    );
     const atLeastThree = (await search('?min_properties=3&limit=200')).body.results as Json[];
     assert.ok(atLeastThree.length > 0 && atLeastThree.every((r) => r.property_count >= 3));
-    assert.deepEqual(atLeastThree.map((r) => r.agent_url).sort(), (await everyone()).filter((r) => r.property_count >= 3).map((r) => r.agent_url).sort());
+    assert.deepEqual(
+      atLeastThree.map((r) => r.agent_url).sort(),
+      (await everyone())
+        .filter((r) => r.property_count >= 3)
+        .map((r) => r.agent_url)
+        .sort(),
+    );
     assert.deepEqual(urls((await search('?has_tmp=true')).body), [], 'no agent declares TMP');
   });
 
@@ -112,22 +161,49 @@ eachEngine('agent search', (engine) => {
       let cursor: string | undefined;
       let pages = 0;
       do {
-        const { status, body } = await search(`?tags=bulk&limit=137${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        const { status, body } = await search(
+          `?tags=bulk&limit=137${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        );
         assert.equal(status, 200, JSON.stringify(body));
         seen.push(...urls(body));
         cursor = body.has_more ? body.cursor : undefined;
         if (++pages === 2) {
           // Between pages: a new agent appears in the graph, and one of the thousand loses its grant.
           await publishAdagents(server.db, 'bulk.example', {
-            properties: [{ property_id: 'home', property_type: 'website', name: 'Bulk', identifiers: [{ type: 'domain', value: 'bulk.example' }], tags: ['bulk'] }],
-            authorized_agents: [...Array.from({ length: 999 }, (_, i) => ({ url: bulk(i + 1), authorized_for: 'Everything', authorization_type: 'property_ids', property_ids: ['home'] })), { url: 'https://aaa-newcomer.bulk.example/mcp', authorized_for: 'Everything', authorization_type: 'property_ids', property_ids: ['home'] }],
+            properties: [
+              {
+                property_id: 'home',
+                property_type: 'website',
+                name: 'Bulk',
+                identifiers: [{ type: 'domain', value: 'bulk.example' }],
+                tags: ['bulk'],
+              },
+            ],
+            authorized_agents: [
+              ...Array.from({ length: 999 }, (_, i) => ({
+                url: bulk(i + 1),
+                authorized_for: 'Everything',
+                authorization_type: 'property_ids',
+                property_ids: ['home'],
+              })),
+              {
+                url: 'https://aaa-newcomer.bulk.example/mcp',
+                authorized_for: 'Everything',
+                authorization_type: 'property_ids',
+                property_ids: ['home'],
+              },
+            ],
           });
           await caughtUp();
         }
       } while (cursor);
       assert.equal(seen.length, 1000);
       assert.equal(new Set(seen).size, 1000, 'no agent twice');
-      assert.deepEqual(seen, Array.from({ length: 1000 }, (_, i) => bulk(i)), 'ties in agent URL order, as ranked at the first page');
+      assert.deepEqual(
+        seen,
+        Array.from({ length: 1000 }, (_, i) => bulk(i)),
+        'ties in agent URL order, as ranked at the first page',
+      );
       const fresh = await search('?tags=bulk&limit=200');
       assert.equal(urls(fresh.body)[0], 'https://aaa-newcomer.bulk.example/mcp', 'a new search sees the change');
     });
@@ -147,11 +223,19 @@ eachEngine('agent search', (engine) => {
 
   it('shows an enrolled private sales agent to its organization only', async () => {
     await proveOwnership(server.db, 'owner', 'owner.example', clock.now());
-    const res = await postJson(`${server.url}/api/registry/agents`, { agent_url: 'https://sales.owner.example/mcp', type: 'sales', name: 'Owner sales', visibility: 'private' }, owner);
+    const res = await postJson(
+      `${server.url}/api/registry/agents`,
+      { agent_url: 'https://sales.owner.example/mcp', type: 'sales', name: 'Owner sales', visibility: 'private' },
+      owner,
+    );
     assert.equal(res.status, 201);
     await caughtUp();
     const mine = (await everyone('', owner)).find((r) => r.agent_url === 'https://sales.owner.example/mcp');
-    assert.deepEqual([mine?.property_count, mine?.publisher_count], [0, 0], 'an enrolled sales agent no publisher has authorized yet');
+    assert.deepEqual(
+      [mine?.property_count, mine?.publisher_count],
+      [0, 0],
+      'an enrolled sales agent no publisher has authorized yet',
+    );
     const seenByOther = (await everyone('', other)).map((r) => r.agent_url);
     assert.ok(!seenByOther.includes('https://sales.owner.example/mcp'));
   });

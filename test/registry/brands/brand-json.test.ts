@@ -20,7 +20,13 @@ const houseDocument = {
       colors: { primary: '#0a0b0c', accent: ['#ffffff', '#000000'] },
       properties: [{ type: 'website', identifier: 'house.ap.test', primary: true }],
     },
-    { id: 'house_kids', names: [{ en: 'House Kids' }], keller_type: 'sub_brand', parent_brand: 'house', properties: [{ type: 'website', identifier: 'kids.ap.test' }] },
+    {
+      id: 'house_kids',
+      names: [{ en: 'House Kids' }],
+      keller_type: 'sub_brand',
+      parent_brand: 'house',
+      properties: [{ type: 'website', identifier: 'kids.ap.test' }],
+    },
   ],
   last_updated: '2026-02-01T10:00:00Z',
 };
@@ -46,8 +52,10 @@ eachEngine('brand.json lookup', (engine) => {
     await publishers.close();
   });
 
-  const brandJson = (domain: string) => fetch(`${server.url}/api/brands/brand-json?domain=${encodeURIComponent(domain)}`);
-  const requestsFor = (host: string) => publishers.seen.filter((line) => line === `${host} /.well-known/brand.json`).length;
+  const brandJson = (domain: string) =>
+    fetch(`${server.url}/api/brands/brand-json?domain=${encodeURIComponent(domain)}`);
+  const requestsFor = (host: string) =>
+    publishers.seen.filter((line) => line === `${host} /.well-known/brand.json`).length;
 
   describe('a domain that publishes one', () => {
     it('fetches it live the first time and answers the document exactly as published', async () => {
@@ -113,7 +121,9 @@ eachEngine('brand.json lookup', (engine) => {
       const before = requestsFor('failing.ap.test');
       assert.equal((await brandJson('failing.ap.test')).status, 502);
       assert.equal(requestsFor('failing.ap.test'), before + 1);
-      const stored = await server.db.query<{ domain: string }>(`select domain from fetched_documents where kind = 'brand_json' order by domain`);
+      const stored = await server.db.query<{ domain: string }>(
+        `select domain from fetched_documents where kind = 'brand_json' order by domain`,
+      );
       assert.deepEqual(
         stored.map((r) => r.domain),
         ['house.ap.test', 'missing.ap.test'],
@@ -122,7 +132,12 @@ eachEngine('brand.json lookup', (engine) => {
 
     it('answers 400 for an invalid or missing domain without fetching', async () => {
       const before = publishers.seen.length;
-      for (const domain of ['house.ap.test:8443', 'house.ap.test/.well-known/brand.json', '127.0.0.1', 'https://user:pw@house.ap.test']) {
+      for (const domain of [
+        'house.ap.test:8443',
+        'house.ap.test/.well-known/brand.json',
+        '127.0.0.1',
+        'https://user:pw@house.ap.test',
+      ]) {
         const res = await brandJson(domain);
         assert.equal(res.status, 400, domain);
         assert.equal((await json(res)).error, 'invalid_domain', domain);
@@ -143,7 +158,11 @@ eachEngine('brand.json lookup with the production fetch client', (engine) => {
   before(async () => {
     // The production client (public addresses only, no allow list); only the resolver is a table,
     // so the answer is known and nothing leaves the machine.
-    const table = staticResolver({ 'internal.example': ['10.0.0.5'], 'twofaced.example': ['93.184.215.14', '127.0.0.1'], 'meta.example': ['169.254.169.254'] });
+    const table = staticResolver({
+      'internal.example': ['10.0.0.5'],
+      'twofaced.example': ['93.184.215.14', '127.0.0.1'],
+      'meta.example': ['169.254.169.254'],
+    });
     const resolver: Resolver = (host) => {
       looked.push(host);
       return table(host);
@@ -164,7 +183,10 @@ eachEngine('brand.json lookup with the production fetch client', (engine) => {
     const body = await json(res);
     assert.equal(body.error, 'upstream_unavailable');
     assert.match(body.message, /^Could not fetch \/\.well-known\/brand\.json for internal\.example: /);
-    assert.match(body.message, /internal\.example resolves to 10\.0\.0\.5, which is private; fetches may only reach public addresses/);
+    assert.match(
+      body.message,
+      /internal\.example resolves to 10\.0\.0\.5, which is private; fetches may only reach public addresses/,
+    );
     assert.deepEqual(looked, ['internal.example']);
   });
 

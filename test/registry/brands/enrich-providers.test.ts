@@ -11,7 +11,11 @@ import { startTestServer, type TestServer } from '../../support/server.ts';
 
 const KEY = 'test-brand-data-key-0123456789';
 /** The fake brand-data API is one more `*.ap.test` host of the simulated web, on loopback. */
-const provider = { BRAND_DATA_PROVIDER_URL: 'https://brands.ap.test/v1/', BRAND_DATA_PROVIDER_KEY: KEY, BRAND_DATA_PROVIDER_TIMEOUT_MS: '300' };
+const provider = {
+  BRAND_DATA_PROVIDER_URL: 'https://brands.ap.test/v1/',
+  BRAND_DATA_PROVIDER_KEY: KEY,
+  BRAND_DATA_PROVIDER_TIMEOUT_MS: '300',
+};
 /** Names outside the simulated web, pointed at private addresses: the SSRF-safe client must refuse them. */
 const resolver = staticResolver({ 'intranet.example': ['10.0.0.7'], 'metadata.example': ['169.254.169.254'] });
 
@@ -40,16 +44,28 @@ eachEngine('brand enrichment through a brand-data provider', (engine) => {
     publishers.serve('brands.ap.test', '/v1/brands/acme.ap.test', { body: acmeRecord });
     publishers.serve('brands.ap.test', '/v1/brands/xn--bcher-kva.ap.test', { body: { name: 'Bücher' } });
     publishers.serve('brands.ap.test', '/v1/brands/failing.ap.test', { status: 500, body: { error: 'internal' } });
-    publishers.serve('brands.ap.test', '/v1/brands/garbage.ap.test', { body: '<html>not json</html>', contentType: 'application/json' });
-    publishers.serve('brands.ap.test', '/v1/brands/nameless.ap.test', { body: { domain: 'nameless.ap.test', colors: [{ hex: '#000000' }] } });
+    publishers.serve('brands.ap.test', '/v1/brands/garbage.ap.test', {
+      body: '<html>not json</html>',
+      contentType: 'application/json',
+    });
+    publishers.serve('brands.ap.test', '/v1/brands/nameless.ap.test', {
+      body: { domain: 'nameless.ap.test', colors: [{ hex: '#000000' }] },
+    });
     publishers.serve('brands.ap.test', '/v1/brands/slow.ap.test', { body: { name: 'Too Late' }, heldUntil: held });
-    publishers.serve('brands.ap.test', '/v1/brands/huge.ap.test', { body: { name: 'Huge', description: 'x'.repeat(300 * 1024) } });
-    publishers.serve('brands.ap.test', '/v1/brands/moved.ap.test', { status: 302, body: '', headers: { location: 'https://elsewhere.ap.test/brands/moved.ap.test' } });
+    publishers.serve('brands.ap.test', '/v1/brands/huge.ap.test', {
+      body: { name: 'Huge', description: 'x'.repeat(300 * 1024) },
+    });
+    publishers.serve('brands.ap.test', '/v1/brands/moved.ap.test', {
+      status: 302,
+      body: '',
+      headers: { location: 'https://elsewhere.ap.test/brands/moved.ap.test' },
+    });
     publishers.serve('brands.ap.test', '/v1/brands/unauthorized.ap.test', { status: 401, body: { error: 'bad key' } });
     // Domains the provider does not know (404) but whose own site says something.
     publishers.serve('smallshop.ap.test', '/', { body: '<title>Small Shop</title>' });
     // Every failing domain's own site would answer: a fallback on failure would show.
-    for (const domain of ['failing', 'garbage', 'nameless', 'slow', 'huge', 'moved', 'unauthorized']) publishers.serve(`${domain}.ap.test`, '/', { body: '<title>Fallback</title>' });
+    for (const domain of ['failing', 'garbage', 'nameless', 'slow', 'huge', 'moved', 'unauthorized'])
+      publishers.serve(`${domain}.ap.test`, '/', { body: '<title>Fallback</title>' });
   });
   after(async () => {
     release();
@@ -60,7 +76,8 @@ eachEngine('brand enrichment through a brand-data provider', (engine) => {
 
   const enrich = (domain: string) => fetch(`${server.url}/api/brands/enrich?domain=${encodeURIComponent(domain)}`);
   const seenFor = (host: string) => publishers.seen.filter((line) => line.startsWith(`${host} `));
-  const resolveStatus = async (domain: string) => (await fetch(`${server.url}/api/brands/resolve?domain=${domain}`)).status;
+  const resolveStatus = async (domain: string) =>
+    (await fetch(`${server.url}/api/brands/resolve?domain=${domain}`)).status;
 
   it('asks the provider first, with its key, and stores its answer as an enriched revision by system', async () => {
     const res = await enrich('acme.ap.test');
@@ -109,7 +126,11 @@ eachEngine('brand enrichment through a brand-data provider', (engine) => {
     assert.equal(body.provider, 'site-metadata');
     assert.equal(body.brand_name, 'Small Shop');
     assert.equal(body.stored, true);
-    assert.deepEqual(publishers.seen.slice(-3), ['brands.ap.test /v1/brands/smallshop.ap.test', 'smallshop.ap.test /.well-known/brand.json', 'smallshop.ap.test /']);
+    assert.deepEqual(publishers.seen.slice(-3), [
+      'brands.ap.test /v1/brands/smallshop.ap.test',
+      'smallshop.ap.test /.well-known/brand.json',
+      'smallshop.ap.test /',
+    ]);
     const history = await json(await fetch(`${server.url}/api/brands/history?domain=smallshop.ap.test`));
     assert.match(history.revisions[0].edit_summary, /site-metadata/);
   });
@@ -138,7 +159,10 @@ eachEngine('brand enrichment through a brand-data provider', (engine) => {
       assert.equal(res.status, 502, `${domain}: ${JSON.stringify(body)}`);
       assert.equal(body.error, 'brand_data_provider_failed', domain);
       assert.match(body.message, why, domain);
-      assert.ok(!body.message.includes('brands.ap.test') && !body.message.includes(KEY), `${domain}: the provider's address and key stay private`);
+      assert.ok(
+        !body.message.includes('brands.ap.test') && !body.message.includes(KEY),
+        `${domain}: the provider's address and key stay private`,
+      );
       assert.equal(await resolveStatus(domain), 404, `${domain}: nothing stored`);
       assert.deepEqual(seenFor(domain), [], `${domain}: no fallback to the site`);
     }
@@ -175,7 +199,10 @@ eachEngine('brand enrichment limits', (engine) => {
 
   before(async () => {
     publishers = await startPublishers();
-    server = await startTestServer(engine, { env: { ...provider, RATE_LIMIT_ENRICH_PER_MINUTE: '2' }, deps: { fetcher: publishers.fetcher } });
+    server = await startTestServer(engine, {
+      env: { ...provider, RATE_LIMIT_ENRICH_PER_MINUTE: '2' },
+      deps: { fetcher: publishers.fetcher },
+    });
     publishers.serve('brands.ap.test', '/v1/brands/limited.ap.test', { body: { name: 'Limited' } });
   });
   after(async () => {
@@ -185,7 +212,8 @@ eachEngine('brand enrichment limits', (engine) => {
   });
 
   it('answers 429 with retry_after past the per-IP limit, asking no provider', async () => {
-    for (let i = 0; i < 2; i++) assert.equal((await fetch(`${server.url}/api/brands/enrich?domain=limited.ap.test`)).status, 200);
+    for (let i = 0; i < 2; i++)
+      assert.equal((await fetch(`${server.url}/api/brands/enrich?domain=limited.ap.test`)).status, 200);
     const asked = publishers.seen.length;
     const res = await fetch(`${server.url}/api/brands/enrich?domain=limited.ap.test`);
     assert.equal(res.status, 429);
@@ -200,9 +228,16 @@ eachEngine('brand enrichment limits', (engine) => {
 
 describe('the brand-data API adapter', () => {
   it('refuses a provider whose name resolves to a private address unless the allow list names it', async () => {
-    const fetcher = new SafeFetch({ resolver: staticResolver({ 'brands.internal.example': ['10.1.2.3'] }), timeoutMs: 1000 });
+    const fetcher = new SafeFetch({
+      resolver: staticResolver({ 'brands.internal.example': ['10.1.2.3'] }),
+      timeoutMs: 1000,
+    });
     try {
-      const adapter = brandDataApiProvider(fetcher, { url: 'https://brands.internal.example/v1', key: KEY, timeoutMs: 1000 });
+      const adapter = brandDataApiProvider(fetcher, {
+        url: 'https://brands.internal.example/v1',
+        key: KEY,
+        timeoutMs: 1000,
+      });
       await assert.rejects(adapter.enrich('acme.example'), (err: unknown) => {
         assert.ok(err instanceof ApError);
         assert.equal(err.code, 'brand_data_provider_failed');
@@ -215,8 +250,16 @@ describe('the brand-data API adapter', () => {
   });
 
   it('reads a record into the registry’s manifest, within the save’s limits', () => {
-    const many = Array.from({ length: 60 }, (_, i) => ({ url: `https://cdn.example/${i}.png`, tags: Array.from({ length: 30 }, (_, t) => `t${t}`) }));
-    const read = readBrand({ name: 'N'.repeat(400), description: 'D'.repeat(6000), logos: many, colors: Array.from({ length: 60 }, () => ({ hex: '#ABCDEF', type: 'x'.repeat(80) })) });
+    const many = Array.from({ length: 60 }, (_, i) => ({
+      url: `https://cdn.example/${i}.png`,
+      tags: Array.from({ length: 30 }, (_, t) => `t${t}`),
+    }));
+    const read = readBrand({
+      name: 'N'.repeat(400),
+      description: 'D'.repeat(6000),
+      logos: many,
+      colors: Array.from({ length: 60 }, () => ({ hex: '#ABCDEF', type: 'x'.repeat(80) })),
+    });
     assert.ok(read);
     assert.equal(read.brand_name.length, 300);
     assert.equal(read.manifest.description?.length, 5000);
@@ -224,6 +267,7 @@ describe('the brand-data API adapter', () => {
     assert.equal(read.manifest.logos?.[0]?.tags?.length, 20);
     assert.equal(read.manifest.colors?.length, 50);
     assert.deepEqual(read.manifest.colors?.[0], { hex: '#abcdef', type: 'x'.repeat(50) });
-    for (const garbage of [null, [], 'Acme', { name: '' }, { name: 42 }, { title: 'Acme' }]) assert.equal(readBrand(garbage), null, JSON.stringify(garbage));
+    for (const garbage of [null, [], 'Acme', { name: '' }, { name: 42 }, { title: 'Acme' }])
+      assert.equal(readBrand(garbage), null, JSON.stringify(garbage));
   });
 });

@@ -33,7 +33,12 @@ const shopHome = `<!doctype html>
 const portfolio = {
   house: { domain: 'portfolio.ap.test', name: 'Portfolio Holdings', architecture: 'house_of_brands' },
   brands: [
-    { id: 'first', names: [{ en: 'First Brand' }], keller_type: 'independent', properties: [{ type: 'website', identifier: 'first.ap.test' }] },
+    {
+      id: 'first',
+      names: [{ en: 'First Brand' }],
+      keller_type: 'independent',
+      properties: [{ type: 'website', identifier: 'first.ap.test' }],
+    },
     {
       id: 'prime',
       names: [{ en_US: 'Portfolio Prime' }, { fr_FR: 'Portefeuille Prime' }],
@@ -54,7 +59,9 @@ eachEngine('brand enrichment', (engine) => {
     publishers = await startPublishers();
     server = await startTestServer(engine, { deps: { fetcher: publishers.fetcher } });
     publishers.serve('shop.ap.test', '/', { body: shopHome });
-    publishers.serve('plain.ap.test', '/', { body: '<html><head><title>Plain Site</title></head><body></body></html>' });
+    publishers.serve('plain.ap.test', '/', {
+      body: '<html><head><title>Plain Site</title></head><body></body></html>',
+    });
     publishers.serve('portfolio.ap.test', '/.well-known/brand.json', { body: portfolio });
     publishers.serve('portfolio.ap.test', '/', { body: '<title>Not what brand.json says</title>' });
     publishers.serve('untitled.ap.test', '/', { body: '<html><body><p>No title here</p></body></html>' });
@@ -140,7 +147,9 @@ eachEngine('brand enrichment', (engine) => {
     });
 
     it('refreshes an enriched entry with a new revision when enriched again', async () => {
-      publishers.serve('plain.ap.test', '/', { body: '<title>Plain Site</title><meta property="og:site_name" content="Plain Renamed">' });
+      publishers.serve('plain.ap.test', '/', {
+        body: '<title>Plain Site</title><meta property="og:site_name" content="Plain Renamed">',
+      });
       const body = await json(await enrich('plain.ap.test'));
       assert.equal(body.brand_name, 'Plain Renamed');
       assert.equal(body.stored, true);
@@ -173,7 +182,10 @@ eachEngine('brand enrichment', (engine) => {
 
   describe('never over what someone said', () => {
     it('does not overwrite a community entry: stored false, the entry and its history unchanged', async () => {
-      const saved = await postJson(`${server.url}/api/brands/save`, { domain: 'acme.ap.test', brand_name: 'Acme Community' });
+      const saved = await postJson(`${server.url}/api/brands/save`, {
+        domain: 'acme.ap.test',
+        brand_name: 'Acme Community',
+      });
       assert.equal(saved.status, 201);
       publishers.serve('acme.ap.test', '/', { body: '<title>Acme From The Site</title>' });
 
@@ -193,7 +205,11 @@ eachEngine('brand enrichment', (engine) => {
     });
 
     it('does not overwrite a community save made over an earlier enrichment', async () => {
-      assert.equal((await postJson(`${server.url}/api/brands/save`, { domain: 'shop.ap.test', brand_name: 'Shop Official' })).status, 200);
+      assert.equal(
+        (await postJson(`${server.url}/api/brands/save`, { domain: 'shop.ap.test', brand_name: 'Shop Official' }))
+          .status,
+        200,
+      );
       const body = await json(await enrich('shop.ap.test'));
       assert.equal(body.stored, false);
       const resolved = await resolve('shop.ap.test');
@@ -261,14 +277,22 @@ eachEngine('brand enrichment of a site that redirects its home page', (engine) =
       if (host === 'moved.ap.test' && req.url === '/') {
         res.writeHead(301, { location: 'https://www-moved.ap.test/en/home' }).end();
       } else if (host === 'www-moved.ap.test' && req.url === '/en/home') {
-        res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Moved Brand</title><link rel="icon" href="icons/brand.png"><link rel="apple-touch-icon" href="/touch.png">');
+        res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(
+            '<title>Moved Brand</title><link rel="icon" href="icons/brand.png"><link rel="apple-touch-icon" href="/touch.png">',
+          );
       } else {
         res.writeHead(404).end();
       }
     });
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     const { port } = site.address() as AddressInfo;
-    fetcher = new SafeFetch({ allow: parseAllowList(`moved.ap.test=127.0.0.1:${port},www-moved.ap.test=127.0.0.1:${port}`), ca: cert, timeoutMs: 5000 });
+    fetcher = new SafeFetch({
+      allow: parseAllowList(`moved.ap.test=127.0.0.1:${port},www-moved.ap.test=127.0.0.1:${port}`),
+      ca: cert,
+      timeoutMs: 5000,
+    });
     server = await startTestServer(engine, { deps: { fetcher } });
   });
   after(async () => {

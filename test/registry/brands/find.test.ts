@@ -12,10 +12,28 @@ eachEngine('brand search by name', (engine) => {
   before(async () => {
     server = await startTestServer(engine);
     await server.db.transaction(async (tx) => {
-      const house = { brand_key: null, keller_type: 'master', house_domain: 'acme-holdings.example', manifest: {}, aliases: [] };
+      const house = {
+        brand_key: null,
+        keller_type: 'master',
+        house_domain: 'acme-holdings.example',
+        manifest: {},
+        aliases: [],
+      };
       await saveAuthoritative(tx, { ...house, domain: 'acme-holdings.example', brand_name: 'Acme Holdings' });
-      await saveAuthoritative(tx, { ...house, domain: 'acme.example', brand_name: 'Acme', brand_key: 'acme', aliases: ['acme.co.uk'] });
-      await saveAuthoritative(tx, { ...house, domain: 'roadrunner.example', brand_name: 'Road Runner Café', brand_key: 'rr', keller_type: 'sub_brand' });
+      await saveAuthoritative(tx, {
+        ...house,
+        domain: 'acme.example',
+        brand_name: 'Acme',
+        brand_key: 'acme',
+        aliases: ['acme.co.uk'],
+      });
+      await saveAuthoritative(tx, {
+        ...house,
+        domain: 'roadrunner.example',
+        brand_name: 'Road Runner Café',
+        brand_key: 'rr',
+        keller_type: 'sub_brand',
+      });
     });
     for (const [domain, brand_name] of [
       ['acme-copy.example', 'Acme'],
@@ -66,7 +84,8 @@ eachEngine('brand search by name', (engine) => {
 
     it('answers at most limit results, 10 by default, and refuses a limit outside 1..50', async () => {
       assert.equal((await find('q=acme&limit=2')).length, 2);
-      for (const limit of ['0', '51', 'x']) assert.equal((await fetch(`${server.url}/api/brands/find?q=acme&limit=${limit}`)).status, 400, limit);
+      for (const limit of ['0', '51', 'x'])
+        assert.equal((await fetch(`${server.url}/api/brands/find?q=acme&limit=${limit}`)).status, 400, limit);
       assert.equal((await fetch(`${server.url}/api/brands/find`)).status, 400);
     });
   });

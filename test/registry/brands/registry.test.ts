@@ -43,10 +43,19 @@ eachEngine('brand registry listing', (engine) => {
       });
     });
     for (const [domain, brand_name] of community) {
-      const res = await postJson(`${server.url}/api/brands/save`, { domain, brand_name, brand_manifest: { name: brand_name } });
+      const res = await postJson(`${server.url}/api/brands/save`, {
+        domain,
+        brand_name,
+        brand_manifest: { name: brand_name },
+      });
       assert.equal(res.status, 201, domain);
     }
-    await saveEnriched(server.db, { domain: 'hotel.example', brand_name: 'Hotel', manifest: { name: 'Hotel' }, provider: 'test' });
+    await saveEnriched(server.db, {
+      domain: 'hotel.example',
+      brand_name: 'Hotel',
+      manifest: { name: 'Hotel' },
+      provider: 'test',
+    });
   });
   after(() => server.close());
 
@@ -84,7 +93,11 @@ eachEngine('brand registry listing', (engine) => {
         'updated_at',
         'verified',
       ]);
-      assert.deepEqual([sport.has_manifest, sport.verified], [false, true], 'no identity data; from its house’s brand.json');
+      assert.deepEqual(
+        [sport.has_manifest, sport.verified],
+        [false, true],
+        'no identity data; from its house’s brand.json',
+      );
       assert.equal(sport.brand_name, 'Globex Sport');
       assert.equal(sport.keller_type, 'sub_brand');
       assert.equal(sport.house_domain, 'globex.example');
@@ -139,7 +152,9 @@ eachEngine('brand registry listing', (engine) => {
 
   describe('q bound', () => {
     it('answers the worst q it takes as any other (one word, many words, a repeated word of maxLikeText characters), and refuses a longer one', async () => {
-      const manyWords = Array.from({ length: 100 }, (_, i) => `w${i}`).join(' ').slice(0, maxLikeText);
+      const manyWords = Array.from({ length: 100 }, (_, i) => `w${i}`)
+        .join(' ')
+        .slice(0, maxLikeText);
       for (const q of ['a'.repeat(maxLikeText), manyWords, 'alpha '.repeat(maxLikeText).slice(0, maxLikeText)]) {
         const page = await list(`q=${encodeURIComponent(q)}`);
         assert.deepEqual([page.brands, page.total], [[], 0]);
@@ -177,10 +192,28 @@ eachEngine('brand registry listing', (engine) => {
 
   describe('the protocol’s registry client’s parameters and stats', () => {
     it('answers stats over the brands matching the search, whatever the source filter', async () => {
-      const stats = { total: 9, hosted: 0, brand_json: 2, enriched: 1, community: 6, houses: 8, sub_brands: 1, with_manifest: 7 };
+      const stats = {
+        total: 9,
+        hosted: 0,
+        brand_json: 2,
+        enriched: 1,
+        community: 6,
+        houses: 8,
+        sub_brands: 1,
+        with_manifest: 7,
+      };
       assert.deepEqual((await list('')).stats, stats);
       assert.deepEqual((await list('source=community')).stats, stats);
-      assert.deepEqual((await list('q=globex')).stats, { total: 2, hosted: 0, brand_json: 2, enriched: 0, community: 0, houses: 1, sub_brands: 1, with_manifest: 0 });
+      assert.deepEqual((await list('q=globex')).stats, {
+        total: 2,
+        hosted: 0,
+        brand_json: 2,
+        enriched: 0,
+        community: 0,
+        houses: 1,
+        sub_brands: 1,
+        with_manifest: 0,
+      });
     });
 
     it('takes search as q, and refuses the two when they differ', async () => {
@@ -196,10 +229,16 @@ eachEngine('brand registry listing', (engine) => {
       const byOffset = await list('limit=3&offset=3');
       assert.deepEqual(domains(byOffset), everything.slice(3, 6));
       assert.equal(byOffset.total, 9);
-      assert.deepEqual(domains(await list(`limit=3&cursor=${encodeURIComponent(byOffset.cursor)}`)), everything.slice(6, 9));
+      assert.deepEqual(
+        domains(await list(`limit=3&cursor=${encodeURIComponent(byOffset.cursor)}`)),
+        everything.slice(6, 9),
+      );
       assert.deepEqual(domains(await list('limit=3&offset=6')), everything.slice(6, 9));
       assert.deepEqual((await list('offset=9')).brands, []);
-      assert.deepEqual(domains(await list('source=community&search=a&offset=1&limit=2')), domains(await list('source=community&q=a')).slice(1, 3));
+      assert.deepEqual(
+        domains(await list('source=community&search=a&offset=1&limit=2')),
+        domains(await list('source=community&q=a')).slice(1, 3),
+      );
       assert.deepEqual((await list('offset=10000')).brands, []);
       for (const query of ['offset=10001', 'offset=-1', `offset=3&cursor=${encodeURIComponent(byOffset.cursor)}`]) {
         const res = await fetch(`${server.url}/api/brands/registry?${query}`);
@@ -240,12 +279,20 @@ eachEngine('brand registry listing', (engine) => {
     });
 
     it('pages within a filter', async () => {
-      assert.deepEqual(await walk('limit=2&source=community'), community.map(([d]) => d));
+      assert.deepEqual(
+        await walk('limit=2&source=community'),
+        community.map(([d]) => d),
+      );
       assert.deepEqual(await walk('limit=2&q=globex'), ['globex.example', 'globexsport.example']);
     });
 
     it('answers 400 invalid_cursor for a cursor it did not issue', async () => {
-      for (const cursor of ['not a cursor!', Buffer.from('{"id":"x"}').toString('base64url'), Buffer.from('plain text').toString('base64url'), Buffer.from('{"domain":7}').toString('base64url')]) {
+      for (const cursor of [
+        'not a cursor!',
+        Buffer.from('{"id":"x"}').toString('base64url'),
+        Buffer.from('plain text').toString('base64url'),
+        Buffer.from('{"domain":7}').toString('base64url'),
+      ]) {
         const res = await fetch(`${server.url}/api/brands/registry?limit=2&cursor=${encodeURIComponent(cursor)}`);
         assert.equal(res.status, 400, cursor);
         const body = await json(res);
@@ -275,7 +322,11 @@ eachEngine('brand registry listing', (engine) => {
           assert.equal((await postJson(`${server.url}/api/brands/save`, { domain, brand_name })).status, 201);
         }
         // And a brand already passed changes; it must not come round again.
-        assert.equal((await postJson(`${server.url}/api/brands/save`, { domain: 'alpha.example', brand_name: 'Alpha Foods Ltd' })).status, 200);
+        assert.equal(
+          (await postJson(`${server.url}/api/brands/save`, { domain: 'alpha.example', brand_name: 'Alpha Foods Ltd' }))
+            .status,
+          200,
+        );
       });
       assert.deepEqual(seen, [...everything, 'zulu.example']);
       assert.equal(new Set(seen).size, seen.length);

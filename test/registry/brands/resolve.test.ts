@@ -31,7 +31,11 @@ async function seed(server: TestServer) {
       aliases: ['globexsport.de', 'sport.globex.example'],
     }),
   }));
-  const saved = await postJson(`${server.url}/api/brands/save`, { domain: 'acme.example', brand_name: 'Acme', brand_manifest: { name: 'Acme' } });
+  const saved = await postJson(`${server.url}/api/brands/save`, {
+    domain: 'acme.example',
+    brand_name: 'Acme',
+    brand_manifest: { name: 'Acme' },
+  });
   assert.equal(saved.status, 201);
   const acme = await json(saved);
   const unicode = await postJson(`${server.url}/api/brands/save`, { domain: 'bücher.example', brand_name: 'Bücher' });
@@ -100,7 +104,14 @@ eachEngine('brand resolution', (engine) => {
     });
 
     it('normalizes what people paste: protocol, case, surrounding spaces, trailing dot and slash', async () => {
-      for (const input of ['https://acme.example', 'HTTP://ACME.EXAMPLE', 'Acme.Example.', 'https://Acme.Example./', '  acme.example  ', 'acme.example/']) {
+      for (const input of [
+        'https://acme.example',
+        'HTTP://ACME.EXAMPLE',
+        'Acme.Example.',
+        'https://Acme.Example./',
+        '  acme.example  ',
+        'acme.example/',
+      ]) {
         const res = await resolve(input);
         assert.equal(res.status, 200, input);
         assert.deepEqual(await json(res), acme(), input);
@@ -151,7 +162,11 @@ eachEngine('brand resolution', (engine) => {
     });
 
     it('answers 400 validation_failed when the domain is missing or empty', async () => {
-      for (const url of [`${server.url}/api/brands/resolve`, `${server.url}/api/brands/resolve?domain=`, `${server.url}/api/brands/resolve?dommain=acme.example`]) {
+      for (const url of [
+        `${server.url}/api/brands/resolve`,
+        `${server.url}/api/brands/resolve?domain=`,
+        `${server.url}/api/brands/resolve?dommain=acme.example`,
+      ]) {
         const res = await fetch(url);
         assert.equal(res.status, 400, url);
         const body = await json(res);
@@ -198,7 +213,15 @@ eachEngine('brand resolution', (engine) => {
     });
 
     it('refuses an empty list, a missing list, a bare string instead of a list and unknown fields with 400 validation_failed', async () => {
-      for (const body of [{ domains: [] }, {}, { domains: ['acme.example'], extra: true }, { domains: [''] }, { domains: [{ domain: 'acme.example' }] }, { domains: 'acme.example' }, { domains: [42] }]) {
+      for (const body of [
+        { domains: [] },
+        {},
+        { domains: ['acme.example'], extra: true },
+        { domains: [''] },
+        { domains: [{ domain: 'acme.example' }] },
+        { domains: 'acme.example' },
+        { domains: [42] },
+      ]) {
         const res = await bulk(body);
         assert.equal(res.status, 400, JSON.stringify(body));
         assert.equal((await json(res)).error, 'validation_failed', JSON.stringify(body));
@@ -223,14 +246,21 @@ eachEngine('brand resolution', (engine) => {
       assert.equal(res.status, 400);
       const body: Json = await json(res);
       assert.equal(body.error, 'domain_mixed_script');
-      assert.deepEqual(body.details.map((d: Json) => d.field), ['domains.1', 'domains.2']);
+      assert.deepEqual(
+        body.details.map((d: Json) => d.field),
+        ['domains.1', 'domains.2'],
+      );
       const mixed = await bulk({ domains: ['pаypal.com', 'acme.example:80'] });
       assert.equal((await json(mixed)).error, 'invalid_domain');
     });
 
     it('answers 415 when the body is not sent as JSON', async () => {
       const body = JSON.stringify({ domains: ['acme.example'] });
-      for (const headers of [{ 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }, {}] as Record<string, string>[]) {
+      for (const headers of [
+        { 'content-type': 'text/plain' },
+        { 'content-type': 'application/x-www-form-urlencoded' },
+        {},
+      ] as Record<string, string>[]) {
         const res = await fetch(`${server.url}/api/brands/resolve/bulk`, { method: 'POST', headers, body });
         assert.equal(res.status, 415, JSON.stringify(headers));
         assert.equal((await json(res)).error, 'unsupported_media_type');
@@ -238,7 +268,11 @@ eachEngine('brand resolution', (engine) => {
     });
 
     it('answers 400 invalid_json for a malformed body', async () => {
-      const res = await fetch(`${server.url}/api/brands/resolve/bulk`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"domains": [' });
+      const res = await fetch(`${server.url}/api/brands/resolve/bulk`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"domains": [',
+      });
       assert.equal(res.status, 400);
       assert.equal((await json(res)).error, 'invalid_json');
     });
@@ -270,6 +304,9 @@ eachEngine('brand bulk resolution limit', (engine) => {
 
     // Single resolution has no limit, and property bulk resolution has its own budget.
     assert.equal((await fetch(`${server.url}/api/brands/resolve?domain=acme.example`)).status, 404);
-    assert.equal((await postJson(`${server.url}/api/properties/resolve/bulk`, { domains: ['acme.example'] }, {})).status, 200);
+    assert.equal(
+      (await postJson(`${server.url}/api/properties/resolve/bulk`, { domains: ['acme.example'] }, {})).status,
+      200,
+    );
   });
 });

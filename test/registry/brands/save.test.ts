@@ -9,10 +9,17 @@ import { startTestServer, type TestServer } from '../../support/server.ts';
 eachEngine('brand saves, history and rollback', (engine) => {
   let server: TestServer;
   const revisions = async (domain: string) =>
-    (await server.db.query<{ n: number }>('select count(*)::int as n from brand_revisions r join brands b on b.id = r.brand_id where b.domain = $1', [domain]))[0]!.n;
+    (
+      await server.db.query<{ n: number }>(
+        'select count(*)::int as n from brand_revisions r join brands b on b.id = r.brand_id where b.domain = $1',
+        [domain],
+      )
+    )[0]!.n;
 
   before(async () => {
-    server = await startTestServer(engine, { env: { RATE_LIMIT_SAVES_PER_HOUR: '1000', RATE_LIMIT_SAVES_PER_HOUR_PER_IP: '1000' } });
+    server = await startTestServer(engine, {
+      env: { RATE_LIMIT_SAVES_PER_HOUR: '1000', RATE_LIMIT_SAVES_PER_HOUR_PER_IP: '1000' },
+    });
     await server.db.transaction((tx) =>
       saveAuthoritative(tx, {
         domain: 'nike.com',
@@ -26,11 +33,16 @@ eachEngine('brand saves, history and rollback', (engine) => {
     );
   });
   after(() => server.close());
-  const save = (body: unknown, headers?: Record<string, string>) => postJson(`${server.url}/api/brands/save`, body, headers);
+  const save = (body: unknown, headers?: Record<string, string>) =>
+    postJson(`${server.url}/api/brands/save`, body, headers);
 
   describe('creating and updating', () => {
     it('creates a community brand: 201 without revision_number', async () => {
-      const res = await save({ domain: 'HTTPS://Acme.example/', brand_name: 'Acme', brand_manifest: { name: 'Acme', colors: [{ hex: '#ff0000', type: 'primary' }] } });
+      const res = await save({
+        domain: 'HTTPS://Acme.example/',
+        brand_name: 'Acme',
+        brand_manifest: { name: 'Acme', colors: [{ hex: '#ff0000', type: 'primary' }] },
+      });
       assert.equal(res.status, 201);
       const body = await json(res);
       assert.deepEqual(Object.keys(body).sort(), ['domain', 'id', 'message', 'success']);
@@ -51,13 +63,21 @@ eachEngine('brand saves, history and rollback', (engine) => {
     });
 
     it('gives 50 concurrent saves of one domain revisions 1..50, no gap, no duplicate', async () => {
-      const results = await Promise.all(Array.from({ length: 50 }, (_, i) => save({ domain: 'busy.example', brand_name: `Busy ${i}` })));
-      assert.deepEqual(results.map((r) => r.status).filter((s) => s >= 300), []);
+      const results = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => save({ domain: 'busy.example', brand_name: `Busy ${i}` })),
+      );
+      assert.deepEqual(
+        results.map((r) => r.status).filter((s) => s >= 300),
+        [],
+      );
       const numbers = await server.db.query<{ revision_number: number }>(
         'select revision_number from brand_revisions r join brands b on b.id = r.brand_id where b.domain = $1 order by 1',
         ['busy.example'],
       );
-      assert.deepEqual(numbers.map((r) => r.revision_number), Array.from({ length: 50 }, (_, i) => i + 1));
+      assert.deepEqual(
+        numbers.map((r) => r.revision_number),
+        Array.from({ length: 50 }, (_, i) => i + 1),
+      );
       const created = results.filter((r) => r.status === 201);
       assert.equal(created.length, 1);
     });
@@ -65,7 +85,10 @@ eachEngine('brand saves, history and rollback', (engine) => {
 
   describe('rejected saves change nothing', () => {
     it('answers 401 without a credential or with a wrong one', async () => {
-      for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: 'Basic abc' }] as Record<string, string>[]) {
+      for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: 'Basic abc' }] as Record<
+        string,
+        string
+      >[]) {
         const res = await save({ domain: 'nocred.example', brand_name: 'X' }, headers);
         assert.equal(res.status, 401);
         assert.match(res.headers.get('www-authenticate') ?? '', /^Bearer/);
@@ -121,9 +144,19 @@ eachEngine('brand saves, history and rollback', (engine) => {
       const body = await json(await fetch(`${server.url}/api/brands/history?domain=history.example`));
       assert.equal(body.domain, 'history.example');
       assert.equal(body.total, 2);
-      assert.deepEqual(body.revisions.map((r: { revision_number: number }) => r.revision_number), [2, 1]);
+      assert.deepEqual(
+        body.revisions.map((r: { revision_number: number }) => r.revision_number),
+        [2, 1],
+      );
       const [latest] = body.revisions;
-      assert.deepEqual(Object.keys(latest).sort(), ['created_at', 'edit_summary', 'editor_name', 'is_rollback', 'revision_number', 'source']);
+      assert.deepEqual(Object.keys(latest).sort(), [
+        'created_at',
+        'edit_summary',
+        'editor_name',
+        'is_rollback',
+        'revision_number',
+        'source',
+      ]);
       assert.equal(latest.editor_name, 'admin/AP_ADMIN_KEY');
       assert.equal(latest.source, 'community');
       assert.equal(latest.is_rollback, false);
@@ -131,10 +164,16 @@ eachEngine('brand saves, history and rollback', (engine) => {
     });
 
     it('pages with limit and offset, at most 100', async () => {
-      await saveAll('pages.example', Array.from({ length: 20 }, (_, i) => `Pages ${i}`));
+      await saveAll(
+        'pages.example',
+        Array.from({ length: 20 }, (_, i) => `Pages ${i}`),
+      );
       const page = await json(await fetch(`${server.url}/api/brands/history?domain=pages.example&limit=10&offset=5`));
       assert.equal(page.total, 20);
-      assert.deepEqual(page.revisions.map((r: { revision_number: number }) => r.revision_number), [15, 14, 13, 12, 11, 10, 9, 8, 7, 6]);
+      assert.deepEqual(
+        page.revisions.map((r: { revision_number: number }) => r.revision_number),
+        [15, 14, 13, 12, 11, 10, 9, 8, 7, 6],
+      );
       const tooMany = await fetch(`${server.url}/api/brands/history?domain=pages.example&limit=101`);
       assert.equal(tooMany.status, 400);
     });
@@ -172,7 +211,10 @@ eachEngine('brand saves, history and rollback', (engine) => {
         assert.equal(res.status, status, JSON.stringify(body));
         assert.equal((await json(res)).error, code);
       }
-      assert.equal((await postJson(`${server.url}/api/brands/rollback`, { domain: 'refuse.example', to_revision: 1 }, {})).status, 401);
+      assert.equal(
+        (await postJson(`${server.url}/api/brands/rollback`, { domain: 'refuse.example', to_revision: 1 }, {})).status,
+        401,
+      );
       assert.equal(await revisions('refuse.example'), 3);
     });
   });
@@ -186,7 +228,8 @@ eachEngine('brand save limits', (engine) => {
   after(() => server.close());
 
   it('answers 429 with retry_after past the per-user hourly limit, writing nothing', async () => {
-    for (let i = 0; i < 2; i++) assert.ok((await postJson(`${server.url}/api/brands/save`, { domain: `limit${i}.example`, brand_name: 'L' })).ok);
+    for (let i = 0; i < 2; i++)
+      assert.ok((await postJson(`${server.url}/api/brands/save`, { domain: `limit${i}.example`, brand_name: 'L' })).ok);
     const res = await postJson(`${server.url}/api/brands/save`, { domain: 'limit9.example', brand_name: 'L' });
     assert.equal(res.status, 429);
     const retryAfter = Number(res.headers.get('retry-after'));

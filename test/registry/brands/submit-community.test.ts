@@ -28,15 +28,27 @@ eachEngine('legacy community brand submission', (engine) => {
     acmeSlug = (await seedOrganization(server.db)).slug;
     acme = bearer(await createApiKeyFor(server.db, acmeSlug));
     await server.db.transaction((tx) =>
-      saveAuthoritative(tx, { domain: 'globex.example', brand_name: 'Globex', brand_key: 'globex', keller_type: 'master', house_domain: 'globex.example', manifest: {}, aliases: [] }),
+      saveAuthoritative(tx, {
+        domain: 'globex.example',
+        brand_name: 'Globex',
+        brand_key: 'globex',
+        keller_type: 'master',
+        house_domain: 'globex.example',
+        manifest: {},
+        aliases: [],
+      }),
     );
   });
   after(() => server.close());
 
-  const submit = (body: unknown, headers: Record<string, string> = acme) => postJson(`${server.url}${PATH}`, body, headers);
+  const submit = (body: unknown, headers: Record<string, string> = acme) =>
+    postJson(`${server.url}${PATH}`, body, headers);
   const resolve = (domain: string) => fetch(`${server.url}/api/brands/resolve?domain=${encodeURIComponent(domain)}`);
-  const reviews = async (status = 'pending') => (await json(await fetch(`${server.url}/api/admin/reviews?status=${status}&limit=200`, { headers: asAdmin }))).reviews as Json[];
-  const decide = (id: string, decision: 'approve' | 'reject') => postJson(`${server.url}/api/admin/reviews/${id}/decision`, { decision }, asAdmin);
+  const reviews = async (status = 'pending') =>
+    (await json(await fetch(`${server.url}/api/admin/reviews?status=${status}&limit=200`, { headers: asAdmin })))
+      .reviews as Json[];
+  const decide = (id: string, decision: 'approve' | 'reject') =>
+    postJson(`${server.url}/api/admin/reviews/${id}/decision`, { decision }, asAdmin);
   const expectError = async (res: Response, status: number, code: string): Promise<Json> => {
     const body = await json(res);
     assert.equal(res.status, status, JSON.stringify(body));
@@ -49,7 +61,11 @@ eachEngine('legacy community brand submission', (engine) => {
     it('answers 202 with the review, deprecated, and saves nothing until an administrator approves', async () => {
       await proveOwnership(server.db, acmeSlug, 'acme-widgets.example');
       const manifest = { name: 'Acme Widgets', colors: [{ hex: '#0055aa', type: 'primary' }] };
-      const res = await submit({ domain: 'acme-widgets.example', brand_name: 'Acme Widgets', brand_manifest: manifest });
+      const res = await submit({
+        domain: 'acme-widgets.example',
+        brand_name: 'Acme Widgets',
+        brand_manifest: manifest,
+      });
       assert.equal(res.status, 202);
       assertDeprecated(res);
       const body = await json(res);
@@ -68,7 +84,11 @@ eachEngine('legacy community brand submission', (engine) => {
       assert.equal(queued.source, 'community_submission');
       assert.equal(queued.kind, 'brand');
       assert.equal(queued.reason, null);
-      assert.deepEqual(queued.payload, { domain: 'acme-widgets.example', brand_name: 'Acme Widgets', brand_manifest: manifest });
+      assert.deepEqual(queued.payload, {
+        domain: 'acme-widgets.example',
+        brand_name: 'Acme Widgets',
+        brand_manifest: manifest,
+      });
 
       const approved = await decide(body.review_id, 'approve');
       assert.equal(approved.status, 200, JSON.stringify(await json(approved.clone())));
@@ -77,7 +97,11 @@ eachEngine('legacy community brand submission', (engine) => {
       assert.equal(resolved.source, 'community');
       const history = await json(await fetch(`${server.url}/api/brands/history?domain=acme-widgets.example`));
       assert.equal(history.total, 1);
-      assert.match(history.revisions[0].editor_name, new RegExp(`^${acmeSlug}/`), 'saved as the submitter, not the administrator');
+      assert.match(
+        history.revisions[0].editor_name,
+        new RegExp(`^${acmeSlug}/`),
+        'saved as the submitter, not the administrator',
+      );
     });
 
     it('a rejected submission leaves the registry as it was', async () => {
@@ -114,7 +138,11 @@ eachEngine('legacy community brand submission', (engine) => {
       assert.equal((await decide(queued.review_id, 'approve')).status, 200);
       // A held save's approval lets the domain through for good; this one judged no look-alike.
       const grown = parseDenyList('[{"name": "Contoso", "domains": ["contoso.com"]}]', { format: 'json' });
-      assert.deepEqual(await checkHomograph(server.db, grown, 'c0ntoso.example'), { verdict: 'review', reason: 'deny_list', similar_to: 'Contoso' });
+      assert.deepEqual(await checkHomograph(server.db, grown, 'c0ntoso.example'), {
+        verdict: 'review',
+        reason: 'deny_list',
+        similar_to: 'Contoso',
+      });
     });
   });
 
@@ -139,7 +167,11 @@ eachEngine('legacy community brand submission', (engine) => {
     it('409 authoritative_entry for a brand its brand.json manages', async () => {
       await proveOwnership(server.db, acmeSlug, 'globex.example');
       const before = await queueSize();
-      await expectError(await submit({ domain: 'globex.example', brand_name: 'Not Globex' }), 409, 'authoritative_entry');
+      await expectError(
+        await submit({ domain: 'globex.example', brand_name: 'Not Globex' }),
+        409,
+        'authoritative_entry',
+      );
       assert.equal(await queueSize(), before);
     });
 
@@ -149,7 +181,11 @@ eachEngine('legacy community brand submission', (engine) => {
         [{ brand_name: 'No domain' }, 'validation_failed', 'domain'],
         [{ domain: 'nameless.example' }, 'validation_failed', 'brand_name'],
         [{ domain: 'extra.example', brand_name: 'Extra', unknown: 1 }, 'validation_failed'],
-        [{ domain: 'colors.example', brand_name: 'Colors', brand_manifest: { colors: [{ hex: 'blue' }] } }, 'validation_failed', 'brand_manifest.colors.0.hex'],
+        [
+          { domain: 'colors.example', brand_name: 'Colors', brand_manifest: { colors: [{ hex: 'blue' }] } },
+          'validation_failed',
+          'brand_manifest.colors.0.hex',
+        ],
         [{ domain: 'not a domain', brand_name: 'Bad' }, 'invalid_domain'],
         [{ domain: '10.0.0.1', brand_name: 'An address' }, 'invalid_domain'],
         [{ domain: 'pаypal.com', brand_name: 'Mixed' }, 'domain_mixed_script'],
@@ -160,7 +196,11 @@ eachEngine('legacy community brand submission', (engine) => {
         assertDeprecated(res);
         if (field) assert.equal(answer.details?.[0]?.field, field, JSON.stringify(answer));
       }
-      const wrongType = await fetch(`${server.url}${PATH}`, { method: 'POST', headers: { ...acme, 'content-type': 'text/plain' }, body: 'domain=x' });
+      const wrongType = await fetch(`${server.url}${PATH}`, {
+        method: 'POST',
+        headers: { ...acme, 'content-type': 'text/plain' },
+        body: 'domain=x',
+      });
       await expectError(wrongType, 415, 'unsupported_media_type');
       assert.equal(await queueSize(), before);
     });
@@ -174,15 +214,19 @@ eachEngine('legacy community brand submission limits', (engine) => {
 
   before(async () => {
     // The saves' limits, one budget with them: 2 per key, 3 per organization.
-    server = await startTestServer(engine, { env: { RATE_LIMIT_SAVES_PER_HOUR: '2', RATE_LIMIT_SAVES_PER_HOUR_PER_ORG: '3' } });
+    server = await startTestServer(engine, {
+      env: { RATE_LIMIT_SAVES_PER_HOUR: '2', RATE_LIMIT_SAVES_PER_HOUR_PER_ORG: '3' },
+    });
     const { slug } = await seedOrganization(server.db);
     first = bearer(await createApiKeyFor(server.db, slug));
     second = bearer(await createApiKeyFor(server.db, slug));
-    for (const domain of ['one.example', 'two.example', 'three.example', 'four.example']) await proveOwnership(server.db, slug, domain);
+    for (const domain of ['one.example', 'two.example', 'three.example', 'four.example'])
+      await proveOwnership(server.db, slug, domain);
   });
   after(() => server.close());
 
-  const submit = (domain: string, headers: Record<string, string>) => postJson(`${server.url}${PATH}`, { domain, brand_name: 'Limited' }, headers);
+  const submit = (domain: string, headers: Record<string, string>) =>
+    postJson(`${server.url}${PATH}`, { domain, brand_name: 'Limited' }, headers);
   const expectLimited = async (res: Response) => {
     assert.equal(res.status, 429);
     assertDeprecated(res);
@@ -194,7 +238,10 @@ eachEngine('legacy community brand submission limits', (engine) => {
   };
 
   it('shares the per-key budget with saves: a save and a submission use it up', async () => {
-    assert.equal((await postJson(`${server.url}/api/brands/save`, { domain: 'one.example', brand_name: 'Saved' }, first)).status, 201);
+    assert.equal(
+      (await postJson(`${server.url}/api/brands/save`, { domain: 'one.example', brand_name: 'Saved' }, first)).status,
+      201,
+    );
     assert.equal((await submit('two.example', first)).status, 202);
     await expectLimited(await submit('three.example', first));
   });
@@ -202,7 +249,9 @@ eachEngine('legacy community brand submission limits', (engine) => {
   it('and the per-organization budget: another key of the organization gets what is left', async () => {
     assert.equal((await submit('three.example', second)).status, 202);
     await expectLimited(await submit('four.example', second));
-    const [{ n }] = (await server.db.query<{ n: number }>(`select count(*)::int as n from homograph_reviews`)) as [{ n: number }];
+    const [{ n }] = (await server.db.query<{ n: number }>(`select count(*)::int as n from homograph_reviews`)) as [
+      { n: number },
+    ];
     assert.equal(n, 2, 'only the accepted submissions were queued');
   });
 });

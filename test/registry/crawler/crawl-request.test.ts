@@ -14,7 +14,15 @@ import { saveCommunity } from '../../../src/registry/properties/service.ts';
 
 const ENDPOINT = '/api/registry/crawl-request';
 const users: Record<string, Principal> = Object.fromEntries(
-  ['alice', 'bob', 'carol'].map((name) => [name, { kind: 'user', subject: name, displayName: name, organization: { organizationId: 'o', slug: 'o', role: 'member', apiTier: false, registryAdmin: false } }]),
+  ['alice', 'bob', 'carol'].map((name) => [
+    name,
+    {
+      kind: 'user',
+      subject: name,
+      displayName: name,
+      organization: { organizationId: 'o', slug: 'o', role: 'member', apiTier: false, registryAdmin: false },
+    },
+  ]),
 );
 const authenticator: Authenticator = { authenticate: async (credential) => users[credential] ?? null };
 const as = (user: string) => ({ authorization: `Bearer ${user}` });
@@ -34,7 +42,13 @@ eachEngine('POST /api/registry/crawl-request', (engine) => {
         authenticator,
         clock,
         // Outside the fleet, names resolve like real ones would, to private and reserved ranges.
-        fetcher: fleet.fetcher({ names: { 'intranet.example': ['10.1.2.3'], 'metadata.example': ['169.254.169.254'], 'split.example': ['93.184.216.34', '192.168.0.7'] } }),
+        fetcher: fleet.fetcher({
+          names: {
+            'intranet.example': ['10.1.2.3'],
+            'metadata.example': ['169.254.169.254'],
+            'split.example': ['93.184.216.34', '192.168.0.7'],
+          },
+        }),
       },
     });
   });
@@ -52,19 +66,34 @@ eachEngine('POST /api/registry/crawl-request', (engine) => {
     assert.equal(body.domain, 'ask-0.ap.test');
     await crawled;
     assert.equal((await server.db.query(`select 1 from publishers where domain = 'ask-0.ap.test'`)).length, 1);
-    const [event] = await server.db.query<EventRow>(`select * from registry_events where event_type = 'publisher.adagents_discovered' and entity_id = 'ask-0.ap.test'`);
+    const [event] = await server.db.query<EventRow>(
+      `select * from registry_events where event_type = 'publisher.adagents_discovered' and entity_id = 'ask-0.ap.test'`,
+    );
     assertValidEvent(event!);
   });
 
   it('crawls a publisher first saved by hand, whose own file then takes over', async () => {
     const domain = fleet.domains[1]!;
     const admin = users['alice']!;
-    await saveCommunity(server.db, domain, { authorized_agents: [{ url: 'https://community.example/ap' }], inventory: [], contact: null }, admin, async () => {});
+    await saveCommunity(
+      server.db,
+      domain,
+      { authorized_agents: [{ url: 'https://community.example/ap' }], inventory: [], contact: null },
+      admin,
+      async () => {},
+    );
     const crawled = server.app.crawler.crawled(domain);
     // The worker picks up saved entries every ten minutes.
     clock.advance(10 * 60_000);
     await crawled;
-    assert.equal((await server.db.query(`select 1 from properties where publisher_domain = $1 and source = 'adagents_json'`, [domain])).length, 1);
+    assert.equal(
+      (
+        await server.db.query(`select 1 from properties where publisher_domain = $1 and source = 'adagents_json'`, [
+          domain,
+        ])
+      ).length,
+      1,
+    );
   });
 
   it('400 for a malformed domain, and for one resolving to a private or reserved address; nothing is queued', async () => {
@@ -84,13 +113,19 @@ eachEngine('POST /api/registry/crawl-request', (engine) => {
       assert.equal(body.error, code);
       assert.equal(body.details[0].field, 'domain');
     }
-    const queued = await server.db.query<{ domain: string }>(`select domain from crawl_targets where domain not like '%.ap.test'`);
+    const queued = await server.db.query<{ domain: string }>(
+      `select domain from crawl_targets where domain not like '%.ap.test'`,
+    );
     assert.deepEqual(queued, []);
   });
 
   it('needs a credential and a JSON body', async () => {
     assert.equal((await postJson(`${server.url}${ENDPOINT}`, { domain: 'ask-2.ap.test' }, {})).status, 401);
-    const form = await fetch(`${server.url}${ENDPOINT}`, { method: 'POST', headers: { ...as('alice'), 'content-type': 'application/x-www-form-urlencoded' }, body: 'domain=ask-2.ap.test' });
+    const form = await fetch(`${server.url}${ENDPOINT}`, {
+      method: 'POST',
+      headers: { ...as('alice'), 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'domain=ask-2.ap.test',
+    });
     assert.equal(form.status, 415);
     assert.equal((await request({})).status, 400);
   });
@@ -121,7 +156,11 @@ eachEngine('POST /api/registry/crawl-request', (engine) => {
 
   it('concurrent requests each get the true answer: all refused for a domain refused, one queued and the rest told the whole wait', async () => {
     const refused = await Promise.all(Array.from({ length: 20 }, () => request({ domain: 'intranet.example' }, 'bob')));
-    assert.deepEqual(refused.map((r) => r.status), Array(20).fill(400), 'a refused request spends nobody’s window, even while it runs');
+    assert.deepEqual(
+      refused.map((r) => r.status),
+      Array(20).fill(400),
+      'a refused request spends nobody’s window, even while it runs',
+    );
     const raced = await Promise.all(Array.from({ length: 10 }, () => request({ domain: 'ask-2.ap.test' }, 'alice')));
     assert.deepEqual(raced.map((r) => r.status).sort(), [202, ...Array(9).fill(429)]);
     for (const res of raced.filter((r) => r.status === 429)) assert.equal((await json(res)).retry_after, 300);
@@ -132,7 +171,11 @@ eachEngine('POST /api/registry/crawl-request', (engine) => {
     const statuses = [];
     for (const domain of fleet.domains.slice(4, 35)) statuses.push((await request({ domain }, 'carol')).status);
     assert.deepEqual(statuses, [...Array(30).fill(202), 429]);
-    assert.equal((await request({ domain: fleet.domains[34]! }, 'alice')).status, 202, 'carol’s refused request did not take the domain');
+    assert.equal(
+      (await request({ domain: fleet.domains[34]! }, 'alice')).status,
+      202,
+      'carol’s refused request did not take the domain',
+    );
     assert.equal((await request({ domain: fleet.domains[35]! }, 'alice')).status, 202);
   });
 });

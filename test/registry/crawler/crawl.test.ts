@@ -26,7 +26,13 @@ eachEngine('crawler against a fleet of publishers', (engine) => {
   before(async () => {
     fleet = await startFleet(names);
     server = await startTestServer(engine, {
-      env: { CRAWL_WORKER: 'false', CRAWL_HOST_DELAY_MS: '0', CRAWL_TIMEOUT_MS: '800', CRAWL_MAX_BYTES: '65536', CRAWL_MAX_HOPS: '2' },
+      env: {
+        CRAWL_WORKER: 'false',
+        CRAWL_HOST_DELAY_MS: '0',
+        CRAWL_TIMEOUT_MS: '800',
+        CRAWL_MAX_BYTES: '65536',
+        CRAWL_MAX_HOPS: '2',
+      },
       deps: { fetcher: fleet.fetcher() },
     });
   });
@@ -40,11 +46,17 @@ eachEngine('crawler against a fleet of publishers', (engine) => {
   });
 
   const crawl = (domain: string) => server.app.crawler.crawl(domain);
-  const serve = (domain: string, body: object | string | undefined, page: { status?: number; delayMs?: number; headers?: Record<string, string> } = {}) =>
-    fleet.serve(domain, ADAGENTS, body === undefined ? undefined : { body, ...page });
+  const serve = (
+    domain: string,
+    body: object | string | undefined,
+    page: { status?: number; delayMs?: number; headers?: Record<string, string> } = {},
+  ) => fleet.serve(domain, ADAGENTS, body === undefined ? undefined : { body, ...page });
   /** The events written since the last call, oldest first. */
   const newEvents = async () => {
-    const rows = await server.db.query<EventRow>('select * from registry_events where event_id > $1 order by event_id', [seen]);
+    const rows = await server.db.query<EventRow>(
+      'select * from registry_events where event_id > $1 order by event_id',
+      [seen],
+    );
     if (rows.length > 0) seen = rows.at(-1)!.event_id;
     return rows;
   };
@@ -58,12 +70,44 @@ eachEngine('crawler against a fleet of publishers', (engine) => {
       serve(
         domain,
         adagents(domain, {
-          properties: [property('main', domain), property('app', 'app.pub-0.example', { property_type: 'mobile_app', identifiers: [{ type: 'bundle_id', value: 'com.pub0.app' }], tags: ['apps'] })],
-          collections: [{ collection_id: 'evening_news', name: 'Evening News', kind: 'series', distribution: [{ publisher_domain: 'youtube.com', identifiers: [{ type: 'youtube_channel_id', value: 'UC123' }] }] }],
+          properties: [
+            property('main', domain),
+            property('app', 'app.pub-0.example', {
+              property_type: 'mobile_app',
+              identifiers: [{ type: 'bundle_id', value: 'com.pub0.app' }],
+              tags: ['apps'],
+            }),
+          ],
+          collections: [
+            {
+              collection_id: 'evening_news',
+              name: 'Evening News',
+              kind: 'series',
+              distribution: [
+                { publisher_domain: 'youtube.com', identifiers: [{ type: 'youtube_channel_id', value: 'UC123' }] },
+              ],
+            },
+          ],
           agents: [
-            agent('https://sales.example/ap', ['main'], { signing_keys: [{ kid: 'k1', kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' }] }),
-            { url: 'https://APPS.example:443/ap', authorized_for: 'Apps', authorization_type: 'property_tags', property_tags: ['apps'], delegation_type: 'delegated' },
-            { url: 'https://network.example/ap', authorized_for: 'Run of network', authorization_type: 'publisher_properties', publisher_properties: [{ publisher_domain: d(1), selection_type: 'all' }], delegation_type: 'ad_network' },
+            agent('https://sales.example/ap', ['main'], {
+              signing_keys: [
+                { kid: 'k1', kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' },
+              ],
+            }),
+            {
+              url: 'https://APPS.example:443/ap',
+              authorized_for: 'Apps',
+              authorization_type: 'property_tags',
+              property_tags: ['apps'],
+              delegation_type: 'delegated',
+            },
+            {
+              url: 'https://network.example/ap',
+              authorized_for: 'Run of network',
+              authorization_type: 'publisher_properties',
+              publisher_properties: [{ publisher_domain: d(1), selection_type: 'all' }],
+              delegation_type: 'ad_network',
+            },
           ],
         }),
       );
@@ -107,10 +151,15 @@ eachEngine('crawler against a fleet of publishers', (engine) => {
       assert.equal(created.payload.source, 'authoritative');
       assert.equal(created.payload.classification, 'property');
       // Agent URLs are compared canonically: the default port and the host's case go.
-      assert.deepEqual(ofType(events, 'agent.discovered').map((e) => e.entity_id), ['https://sales.example/ap', 'https://APPS.example:443/ap', 'https://network.example/ap']);
+      assert.deepEqual(
+        ofType(events, 'agent.discovered').map((e) => e.entity_id),
+        ['https://sales.example/ap', 'https://APPS.example:443/ap', 'https://network.example/ap'],
+      );
       const granted = ofType(events, 'authorization.granted');
       assert.equal(granted[1]!.payload.agent_url_canonical, 'https://apps.example/ap');
-      assert.deepEqual(granted[0]!.payload.signing_keys, [{ kid: 'k1', kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' }]);
+      assert.deepEqual(granted[0]!.payload.signing_keys, [
+        { kid: 'k1', kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' },
+      ]);
       assert.equal(granted[2]!.payload.delegation_type, 'ad_network');
       // The publisher whose properties the network may sell is queued for its own crawl.
       assert.ok(await target(server.db, d(1)));
@@ -118,20 +167,38 @@ eachEngine('crawler against a fleet of publishers', (engine) => {
 
     it('answers both directions of the graph: identifier → agents and agent → properties', async () => {
       const bySite = await graph.agentsForIdentifier(server.db, 'domain', domain);
-      assert.deepEqual(bySite.map((r) => r.agent_url), ['https://sales.example/ap']);
+      assert.deepEqual(
+        bySite.map((r) => r.agent_url),
+        ['https://sales.example/ap'],
+      );
       const byApp = await graph.agentsForIdentifier(server.db, 'bundle_id', 'com.pub0.app');
-      assert.deepEqual(byApp.map((r) => r.agent_url), ['https://APPS.example:443/ap']);
+      assert.deepEqual(
+        byApp.map((r) => r.agent_url),
+        ['https://APPS.example:443/ap'],
+      );
       const appsAgent = await graph.propertiesForAgent(server.db, 'https://apps.example/ap');
-      assert.deepEqual(appsAgent.map((r) => r.name), ['Site app']);
-      const scopes = (await graph.authorizationsOf(server.db, domain)).find((a) => a.authorization_type === 'publisher_properties')!.scopes;
+      assert.deepEqual(
+        appsAgent.map((r) => r.name),
+        ['Site app'],
+      );
+      const scopes = (await graph.authorizationsOf(server.db, domain)).find(
+        (a) => a.authorization_type === 'publisher_properties',
+      )!.scopes;
       assert.deepEqual(scopes, [{ target_publisher: d(1), kind: 'all', value: '' }]);
     });
 
     it('makes the entry authoritative: resolve shows the file, a community save answers 409', async () => {
       const entry = await json(await fetch(`${server.url}/api/properties/resolve?domain=${domain}`));
       assert.equal(entry.source, 'adagents_json');
-      assert.deepEqual(entry.properties, [{ type: 'website', name: 'Site main' }, { type: 'mobile_app', name: 'Site app' }]);
-      const save = await postJson(`${server.url}/api/properties/save`, { publisher_domain: domain, authorized_agents: [] }, asAdmin);
+      assert.deepEqual(entry.properties, [
+        { type: 'website', name: 'Site main' },
+        { type: 'mobile_app', name: 'Site app' },
+      ]);
+      const save = await postJson(
+        `${server.url}/api/properties/save`,
+        { publisher_domain: domain, authorized_agents: [] },
+        asAdmin,
+      );
       assert.equal(save.status, 409);
       assert.equal((await json(save)).error, 'authoritative_entry');
     });
@@ -173,14 +240,20 @@ eachEngine('crawler against a fleet of publishers', (engine) => {
 
     it('refuses a loop and a chain longer than the hop limit', async () => {
       serve(d(3), { authoritative_location: 'https://manager.ap.test/files/loop.json' });
-      fleet.serve('manager.ap.test', '/files/loop.json', { body: { authoritative_location: `https://${d(3)}${ADAGENTS}` } });
+      fleet.serve('manager.ap.test', '/files/loop.json', {
+        body: { authoritative_location: `https://${d(3)}${ADAGENTS}` },
+      });
       const loop = await crawl(d(3));
       assert.equal(loop.adagents, 'invalid');
       assert.match(loop.problem!, /loop/);
 
       serve(d(4), { authoritative_location: 'https://manager.ap.test/files/hop1.json' });
-      fleet.serve('manager.ap.test', '/files/hop1.json', { body: { authoritative_location: 'https://manager.ap.test/files/hop2.json' } });
-      fleet.serve('manager.ap.test', '/files/hop2.json', { body: { authoritative_location: 'https://manager.ap.test/files/hop3.json' } });
+      fleet.serve('manager.ap.test', '/files/hop1.json', {
+        body: { authoritative_location: 'https://manager.ap.test/files/hop2.json' },
+      });
+      fleet.serve('manager.ap.test', '/files/hop2.json', {
+        body: { authoritative_location: 'https://manager.ap.test/files/hop3.json' },
+      });
       fleet.serve('manager.ap.test', '/files/hop3.json', { body: adagents(d(4)) });
       const long = await crawl(d(4));
       assert.equal(long.adagents, 'invalid');
@@ -195,7 +268,12 @@ eachEngine('crawler against a fleet of publishers', (engine) => {
     await crawl(domain);
     await newEvents();
 
-    serve(domain, adagents(domain, { agents: [agent('https://sales.example/ap', ['main']), agent('https://new-seller.example/ap', ['main'])] }));
+    serve(
+      domain,
+      adagents(domain, {
+        agents: [agent('https://sales.example/ap', ['main']), agent('https://new-seller.example/ap', ['main'])],
+      }),
+    );
     await crawl(domain);
     const added = await newEvents();
     assert.deepEqual(types(added), ['publisher.adagents_changed', 'agent.discovered', 'authorization.granted']);
@@ -210,10 +288,18 @@ eachEngine('crawler against a fleet of publishers', (engine) => {
     assert.deepEqual(removed[0]!.payload.agents_removed, ['https://new-seller.example/ap']);
     assert.equal(removed[1]!.entity_id, grantId);
     assert.equal(removed[1]!.payload.agent_url, 'https://new-seller.example/ap');
-    assert.deepEqual((await graph.agentsForIdentifier(server.db, 'domain', domain)).map((r) => r.agent_url), ['https://sales.example/ap']);
+    assert.deepEqual(
+      (await graph.agentsForIdentifier(server.db, 'domain', domain)).map((r) => r.agent_url),
+      ['https://sales.example/ap'],
+    );
 
     // The agent is known to the registry already: seeing it again is not a discovery.
-    serve(domain, adagents(domain, { agents: [agent('https://sales.example/ap', ['main']), agent('https://new-seller.example/ap', ['main'])] }));
+    serve(
+      domain,
+      adagents(domain, {
+        agents: [agent('https://sales.example/ap', ['main']), agent('https://new-seller.example/ap', ['main'])],
+      }),
+    );
     await crawl(domain);
     assert.deepEqual(types(await newEvents()), ['publisher.adagents_changed', 'authorization.granted']);
   });
@@ -223,10 +309,21 @@ eachEngine('crawler against a fleet of publishers', (engine) => {
     serve(domain, adagents(domain));
     await crawl(domain);
     await newEvents();
-    serve(domain, adagents(domain, { properties: [property('main', domain, { name: 'Renamed' })], agents: [agent('https://sales.example/ap', ['main']), agent('https://twice.example/ap', ['main'])] }));
+    serve(
+      domain,
+      adagents(domain, {
+        properties: [property('main', domain, { name: 'Renamed' })],
+        agents: [agent('https://sales.example/ap', ['main']), agent('https://twice.example/ap', ['main'])],
+      }),
+    );
     const reports = await Promise.all([crawl(domain), crawl(domain)]);
     assert.deepEqual(reports.map((r) => r.events).sort(), [0, 4]);
-    assert.deepEqual(types(await newEvents()), ['publisher.adagents_changed', 'agent.discovered', 'property.updated', 'authorization.granted']);
+    assert.deepEqual(types(await newEvents()), [
+      'publisher.adagents_changed',
+      'agent.discovered',
+      'property.updated',
+      'authorization.granted',
+    ]);
   });
 
   it('a property changed: updated, naming the fields; an authorization’s terms changed: modified', async () => {
@@ -234,7 +331,13 @@ eachEngine('crawler against a fleet of publishers', (engine) => {
     serve(domain, adagents(domain));
     await crawl(domain);
     const [created] = ofType(await newEvents(), 'property.created');
-    serve(domain, adagents(domain, { properties: [property('main', domain, { name: 'The Daily Six' })], agents: [agent('https://sales.example/ap', ['main'], { delegation_type: 'delegated' })] }));
+    serve(
+      domain,
+      adagents(domain, {
+        properties: [property('main', domain, { name: 'The Daily Six' })],
+        agents: [agent('https://sales.example/ap', ['main'], { delegation_type: 'delegated' })],
+      }),
+    );
     await crawl(domain);
     const events = await newEvents();
     assert.deepEqual(types(events), ['publisher.adagents_changed', 'property.updated', 'authorization.modified']);
@@ -247,7 +350,13 @@ eachEngine('crawler against a fleet of publishers', (engine) => {
 
   it('404 marks the properties stale; a passing crawl reactivates them', async () => {
     const domain = d(7);
-    serve(domain, adagents(domain, { properties: [property('main', domain), property('second', `second.${domain}`)], agents: [agent('https://sales.example/ap', ['main', 'second'])] }));
+    serve(
+      domain,
+      adagents(domain, {
+        properties: [property('main', domain), property('second', `second.${domain}`)],
+        agents: [agent('https://sales.example/ap', ['main', 'second'])],
+      }),
+    );
     await crawl(domain);
     await newEvents();
 
@@ -266,18 +375,33 @@ eachEngine('crawler against a fleet of publishers', (engine) => {
     await crawl(domain);
     assert.deepEqual(await newEvents(), []);
 
-    serve(domain, adagents(domain, { properties: [property('main', domain), property('second', `second.${domain}`)], agents: [agent('https://sales.example/ap', ['main', 'second'])] }));
+    serve(
+      domain,
+      adagents(domain, {
+        properties: [property('main', domain), property('second', `second.${domain}`)],
+        agents: [agent('https://sales.example/ap', ['main', 'second'])],
+      }),
+    );
     await crawl(domain);
     const back = await newEvents();
     assert.deepEqual(types(back), ['publisher.adagents_changed', 'property.reactivated', 'property.reactivated']);
     assert.equal(back[0]!.payload.status, 'active');
-    assert.deepEqual(back.map((e) => e.entity_id), stale.map((e) => e.entity_id));
+    assert.deepEqual(
+      back.map((e) => e.entity_id),
+      stale.map((e) => e.entity_id),
+    );
     assert.equal((await graph.publisher(server.db, domain))!.status, 'active');
-    assert.deepEqual((await graph.agentsForIdentifier(server.db, 'domain', domain)).map((r) => r.agent_url), ['https://sales.example/ap']);
+    assert.deepEqual(
+      (await graph.agentsForIdentifier(server.db, 'domain', domain)).map((r) => r.agent_url),
+      ['https://sales.example/ap'],
+    );
   });
 
   it('410 and an invalid re-crawl mark stale too', async () => {
-    for (const [i, broken] of [[8, { status: 410, body: 'gone' }], [9, { body: { properties: [] } }]] as const) {
+    for (const [i, broken] of [
+      [8, { status: 410, body: 'gone' }],
+      [9, { body: { properties: [] } }],
+    ] as const) {
       serve(d(i), adagents(d(i)));
       await crawl(d(i));
       await newEvents();
@@ -316,7 +440,10 @@ eachEngine('crawler against a fleet of publishers', (engine) => {
     assert.ok(wait((await target(server.db, domain))!.next_crawl_at) >= 3500);
 
     assert.deepEqual(await newEvents(), []);
-    assert.deepEqual(await graph.propertiesOf(server.db, domain), before.map((row) => ({ ...row, last_resolved_at: row.last_resolved_at })));
+    assert.deepEqual(
+      await graph.propertiesOf(server.db, domain),
+      before.map((row) => ({ ...row, last_resolved_at: row.last_resolved_at })),
+    );
     assert.equal((await graph.publisher(server.db, domain))!.status, 'active');
 
     serve(domain, adagents(domain));
@@ -336,20 +463,55 @@ eachEngine('crawler against a fleet of publishers', (engine) => {
 
   it('two records of one site merge when a file declares them as one property', async () => {
     const domain = d(12);
-    serve(domain, adagents(domain, { properties: [property('main', domain), property('mobile', `m.${domain}`)], agents: [agent('https://sales.example/ap', ['main', 'mobile'])] }));
+    serve(
+      domain,
+      adagents(domain, {
+        properties: [property('main', domain), property('mobile', `m.${domain}`)],
+        agents: [agent('https://sales.example/ap', ['main', 'mobile'])],
+      }),
+    );
     await crawl(domain);
     const [main, mobile] = ofType(await newEvents(), 'property.created');
-    serve(domain, adagents(domain, { properties: [property('main', domain, { identifiers: [{ type: 'domain', value: domain }, { type: 'domain', value: `m.${domain}` }] })] }));
+    serve(
+      domain,
+      adagents(domain, {
+        properties: [
+          property('main', domain, {
+            identifiers: [
+              { type: 'domain', value: domain },
+              { type: 'domain', value: `m.${domain}` },
+            ],
+          }),
+        ],
+      }),
+    );
     await crawl(domain);
     const events = await newEvents();
-    assert.deepEqual(types(events), ['publisher.adagents_changed', 'property.merged', 'property.updated', 'authorization.modified']);
-    assert.deepEqual(events[1]!.payload, { alias_rid: mobile!.entity_id, canonical_rid: main!.entity_id, evidence: 'adagents_json', publisher_domain: domain });
-    assert.deepEqual((await graph.agentsForIdentifier(server.db, 'domain', `m.${domain}`)).map((r) => r.property_rid), [main!.entity_id]);
+    assert.deepEqual(types(events), [
+      'publisher.adagents_changed',
+      'property.merged',
+      'property.updated',
+      'authorization.modified',
+    ]);
+    assert.deepEqual(events[1]!.payload, {
+      alias_rid: mobile!.entity_id,
+      canonical_rid: main!.entity_id,
+      evidence: 'adagents_json',
+      publisher_domain: domain,
+    });
+    assert.deepEqual(
+      (await graph.agentsForIdentifier(server.db, 'domain', `m.${domain}`)).map((r) => r.property_rid),
+      [main!.entity_id],
+    );
   });
 
   it('collections: created, updated, removed', async () => {
     const domain = d(13);
-    const show = (name: string) => ({ collection_id: 'show', name, distribution: [{ publisher_domain: 'youtube.com', identifiers: [{ type: 'youtube_channel_id', value: 'UC13' }] }] });
+    const show = (name: string) => ({
+      collection_id: 'show',
+      name,
+      distribution: [{ publisher_domain: 'youtube.com', identifiers: [{ type: 'youtube_channel_id', value: 'UC13' }] }],
+    });
     serve(domain, adagents(domain, { collections: [show('The Show'), { collection_id: 'other', name: 'Other' }] }));
     await crawl(domain);
     assert.equal(ofType(await newEvents(), 'collection.created').length, 2);
@@ -360,7 +522,10 @@ eachEngine('crawler against a fleet of publishers', (engine) => {
     assert.deepEqual(events[1]!.payload.changed_fields, ['name']);
     assert.equal(events[2]!.payload.status, 'removed');
     // Declared again: the same record, active again.
-    serve(domain, adagents(domain, { collections: [show('The Show, Season 2'), { collection_id: 'other', name: 'Other' }] }));
+    serve(
+      domain,
+      adagents(domain, { collections: [show('The Show, Season 2'), { collection_id: 'other', name: 'Other' }] }),
+    );
     await crawl(domain);
     const back = await newEvents();
     assert.deepEqual(types(back), ['publisher.adagents_changed', 'collection.updated']);
@@ -370,16 +535,30 @@ eachEngine('crawler against a fleet of publishers', (engine) => {
 
   it('a community entry the publisher’s own file takes over is merged into its site property', async () => {
     const domain = d(14);
-    const admin: Principal = { kind: 'api_key', subject: 'k', displayName: 'Admin', organization: { organizationId: 'o', slug: 'o', role: 'admin', apiTier: true, registryAdmin: true } };
+    const admin: Principal = {
+      kind: 'api_key',
+      subject: 'k',
+      displayName: 'Admin',
+      organization: { organizationId: 'o', slug: 'o', role: 'admin', apiTier: true, registryAdmin: true },
+    };
     await newEvents();
-    const { row } = await saveCommunity(server.db, domain, { authorized_agents: [{ url: 'https://community.example/ap' }], inventory: [], contact: null }, admin, async () => {});
+    const { row } = await saveCommunity(
+      server.db,
+      domain,
+      { authorized_agents: [{ url: 'https://community.example/ap' }], inventory: [], contact: null },
+      admin,
+      async () => {},
+    );
     await newEvents();
     serve(domain, adagents(domain));
     await crawl(domain);
     const events = await newEvents();
     const site = ofType(events, 'property.created')[0]!;
     const merged = ofType(events, 'property.merged');
-    assert.deepEqual(merged.map((e) => e.payload), [{ alias_rid: row.id, canonical_rid: site.entity_id, evidence: 'adagents_json', publisher_domain: domain }]);
+    assert.deepEqual(
+      merged.map((e) => e.payload),
+      [{ alias_rid: row.id, canonical_rid: site.entity_id, evidence: 'adagents_json', publisher_domain: domain }],
+    );
     // Told after the property it points to exists.
     assert.equal(events.at(-1), merged[0]);
   });
@@ -393,10 +572,23 @@ eachEngine('crawler against a fleet of publishers', (engine) => {
             domain: house,
             name: 'House Holdings',
             architecture: 'house_of_brands',
-            agents: [{ type: 'sales', url: 'https://sell.house.example/ap', id: 'house_sales', jwks_uri: 'https://sell.house.example/.well-known/jwks.json' }],
+            agents: [
+              {
+                type: 'sales',
+                url: 'https://sell.house.example/ap',
+                id: 'house_sales',
+                jwks_uri: 'https://sell.house.example/.well-known/jwks.json',
+              },
+            ],
           },
           brands: [
-            { id: 'house_main', names: [{ en: 'House' }], keller_type: 'master', url: `https://${house}`, properties: [{ type: 'website', identifier: house }] },
+            {
+              id: 'house_main',
+              names: [{ en: 'House' }],
+              keller_type: 'master',
+              url: `https://${house}`,
+              properties: [{ type: 'website', identifier: house }],
+            },
             {
               id: 'fizz',
               names: [{ en: 'Fizz' }],
@@ -414,7 +606,18 @@ eachEngine('crawler against a fleet of publishers', (engine) => {
       });
       // A brand's own file pointing at its house.
       fleet.serve(d(15), BRAND, { body: { house } });
-      fleet.serve(d(16), BRAND, { body: { agents: [{ type: 'buying', url: 'https://buyer.pub16.example/ap', id: 'buyer', jwks_uri: 'https://buyer.pub16.example/jwks.json' }] } });
+      fleet.serve(d(16), BRAND, {
+        body: {
+          agents: [
+            {
+              type: 'buying',
+              url: 'https://buyer.pub16.example/ap',
+              id: 'buyer',
+              jwks_uri: 'https://buyer.pub16.example/jwks.json',
+            },
+          ],
+        },
+      });
     });
 
     it('projects the house, its brands and sub-brands as authoritative brands', async () => {
@@ -424,15 +627,46 @@ eachEngine('crawler against a fleet of publishers', (engine) => {
       assert.equal(report.adagents, 'absent');
       // The publisher property the house now declares carries the operator side in the feed.
       const declared = ofType(await newEvents(), 'property.updated');
-      assert.deepEqual(declared.map((e) => [e.payload.publisher_domain, e.payload.changed_fields, e.payload.operator_declarations]), [
-        [d(0), ['operator_declarations'], [{ operator_domain: house, brand_id: 'fizz', relationship: 'delegated', agents: ['https://sell.house.example/ap'] }]],
-      ]);
+      assert.deepEqual(
+        declared.map((e) => [e.payload.publisher_domain, e.payload.changed_fields, e.payload.operator_declarations]),
+        [
+          [
+            d(0),
+            ['operator_declarations'],
+            [
+              {
+                operator_domain: house,
+                brand_id: 'fizz',
+                relationship: 'delegated',
+                agents: ['https://sell.house.example/ap'],
+              },
+            ],
+          ],
+        ],
+      );
       const fizz = await json(await fetch(`${server.url}/api/brands/resolve?domain=fizz.ap.test`));
-      assert.deepEqual({ ...fizz, canonical_id: undefined }, { canonical_id: undefined, canonical_domain: 'fizz.ap.test', brand_name: 'Fizz', keller_type: 'sub_brand', house_domain: house, source: 'brand_json' });
+      assert.deepEqual(
+        { ...fizz, canonical_id: undefined },
+        {
+          canonical_id: undefined,
+          canonical_domain: 'fizz.ap.test',
+          brand_name: 'Fizz',
+          keller_type: 'sub_brand',
+          house_domain: house,
+          source: 'brand_json',
+        },
+      );
       // Another site of the brand resolves to it.
-      assert.equal((await json(await fetch(`${server.url}/api/brands/resolve?domain=fizz-shop.ap.test`))).canonical_domain, 'fizz.ap.test');
+      assert.equal(
+        (await json(await fetch(`${server.url}/api/brands/resolve?domain=fizz-shop.ap.test`))).canonical_domain,
+        'fizz.ap.test',
+      );
       assert.equal((await json(await fetch(`${server.url}/api/brands/resolve?domain=${house}`))).keller_type, 'master');
-      const save = await postJson(`${server.url}/api/brands/save`, { domain: 'fizz.ap.test', brand_name: 'Hijacked' }, asAdmin);
+      const save = await postJson(
+        `${server.url}/api/brands/save`,
+        { domain: 'fizz.ap.test', brand_name: 'Hijacked' },
+        asAdmin,
+      );
       assert.equal(save.status, 409);
       // Unchanged on re-crawl: no new revision.
       await crawl(house);
@@ -459,18 +693,27 @@ eachEngine('crawler against a fleet of publishers', (engine) => {
       assert.equal((await crawl(d(15))).brand, 'found');
       assert.equal((await graph.operatorAgents(server.db, house)).length, 1);
       await crawl(d(16));
-      assert.deepEqual((await graph.operatorAgents(server.db, d(16))).map((a) => a.jwks_uri), ['https://buyer.pub16.example/jwks.json']);
+      assert.deepEqual(
+        (await graph.operatorAgents(server.db, d(16))).map((a) => a.jwks_uri),
+        ['https://buyer.pub16.example/jwks.json'],
+      );
     });
   });
 
   it('crawls fifty publishers at once, each discovered exactly once', async () => {
     const domains = Array.from({ length: 50 }, (_, i) => d(i + 17));
-    for (const domain of domains) serve(domain, adagents(domain, { agents: [agent('https://fleet-seller.example/ap', ['main'])] }));
+    for (const domain of domains)
+      serve(domain, adagents(domain, { agents: [agent('https://fleet-seller.example/ap', ['main'])] }));
     await newEvents();
     const reports = await Promise.all(domains.map((domain) => crawl(domain)));
     assert.deepEqual(new Set(reports.map((r) => r.adagents)), new Set(['found']));
     const events = await newEvents();
-    assert.deepEqual(ofType(events, 'publisher.adagents_discovered').map((e) => e.entity_id).sort(), [...domains].sort());
+    assert.deepEqual(
+      ofType(events, 'publisher.adagents_discovered')
+        .map((e) => e.entity_id)
+        .sort(),
+      [...domains].sort(),
+    );
     assert.equal(ofType(events, 'agent.discovered').length, 1);
     assert.equal(ofType(events, 'authorization.granted').length, domains.length);
     // Each host was asked for its file once.
@@ -488,14 +731,27 @@ async function assertSnapshotMatchesGraph(base: string, db: Queryable): Promise<
   const items: Array<{ entity_type: string; entity_id: string; data: Record<string, unknown> }> = [];
   let token: string | null = null;
   do {
-    const page = await json(await fetch(`${base}/api/registry/snapshot?limit=200${token ? `&page_token=${token}` : ''}`, { headers: asAdmin }));
+    const page = await json(
+      await fetch(`${base}/api/registry/snapshot?limit=200${token ? `&page_token=${token}` : ''}`, {
+        headers: asAdmin,
+      }),
+    );
     items.push(...page.items);
     token = page.next_page_token;
   } while (token);
-  const ids = (type: string) => items.filter((i) => i.entity_type === type).map((i) => i.entity_id).sort();
+  const ids = (type: string) =>
+    items
+      .filter((i) => i.entity_type === type)
+      .map((i) => i.entity_id)
+      .sort();
   const rows = async (sql: string) => (await db.query<{ id: string }>(sql)).map((r) => r.id).sort();
   assert.deepEqual(ids('publisher'), await rows('select domain as id from publishers'));
   assert.deepEqual(ids('authorization'), await rows('select id::text as id from authorizations'));
   assert.deepEqual(ids('collection'), await rows('select collection_rid::text as id from catalog_collections'));
-  assert.deepEqual(ids('property'), await rows(`select property_rid::text as id from catalog_properties union all select id::text from properties where source = 'community'`));
+  assert.deepEqual(
+    ids('property'),
+    await rows(
+      `select property_rid::text as id from catalog_properties union all select id::text from properties where source = 'community'`,
+    ),
+  );
 }

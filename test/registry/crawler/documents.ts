@@ -7,15 +7,36 @@ export interface AgentOptions {
 }
 
 export function property(id: string, domain: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { property_id: id, property_type: 'website', name: `Site ${id}`, identifiers: [{ type: 'domain', value: domain }], tags: ['news'], ...extra };
+  return {
+    property_id: id,
+    property_type: 'website',
+    name: `Site ${id}`,
+    identifiers: [{ type: 'domain', value: domain }],
+    tags: ['news'],
+    ...extra,
+  };
 }
 
 export function agent(url: string, ids: string[], extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { url, authorized_for: 'Display and video', authorization_type: 'property_ids', property_ids: ids, delegation_type: 'direct', ...extra };
+  return {
+    url,
+    authorized_for: 'Display and video',
+    authorization_type: 'property_ids',
+    property_ids: ids,
+    delegation_type: 'direct',
+    ...extra,
+  };
 }
 
 /** A publisher's file: its own site plus whatever agents and extra properties the test gives. */
-export function adagents(domain: string, parts: { agents?: Record<string, unknown>[]; properties?: Record<string, unknown>[]; collections?: Record<string, unknown>[] } = {}): Record<string, unknown> {
+export function adagents(
+  domain: string,
+  parts: {
+    agents?: Record<string, unknown>[];
+    properties?: Record<string, unknown>[];
+    collections?: Record<string, unknown>[];
+  } = {},
+): Record<string, unknown> {
   const properties = parts.properties ?? [property('main', domain)];
   return {
     $schema: '/schemas/3.0.6/adagents.json',

@@ -30,7 +30,10 @@ describe('HostPacer', () => {
     // a1 and b1 ran and each host now waits out its gap; a2 waits for a's.
     await gaps.until(2);
     assert.deepEqual(started.sort(), ['a1', 'b1']);
-    assert.deepEqual(gaps.pending.map((g) => g.ms), [100, 100]);
+    assert.deepEqual(
+      gaps.pending.map((g) => g.ms),
+      [100, 100],
+    );
     gaps.endAll();
     await gaps.until(1);
     assert.deepEqual(started, ['a1', 'b1', 'a2']);

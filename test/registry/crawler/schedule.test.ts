@@ -14,11 +14,16 @@ describe('nextCrawlAt', () => {
   });
 
   it('backs off exponentially after transient failures, capped at the interval', () => {
-    const delays = [1, 2, 3, 4, 20].map((failures) => after(nextCrawlAt(now, config, { transient: true, failures }, () => 0.5)));
+    const delays = [1, 2, 3, 4, 20].map((failures) =>
+      after(nextCrawlAt(now, config, { transient: true, failures }, () => 0.5)),
+    );
     assert.deepEqual(delays, [60, 120, 240, 480, 86400]);
   });
 
   it('never retries before the publisher’s Retry-After', () => {
-    assert.equal(after(nextCrawlAt(now, config, { transient: true, failures: 1, retryAfterSeconds: 3600 }, () => 0)), 3600);
+    assert.equal(
+      after(nextCrawlAt(now, config, { transient: true, failures: 1, retryAfterSeconds: 3600 }, () => 0)),
+      3600,
+    );
   });
 });

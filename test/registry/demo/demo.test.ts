@@ -11,7 +11,8 @@ import { anotherPool, assertValidPage, getFeed } from '../../support/feed.ts';
 import { json, type Json } from '../../support/http.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
 
-const count = async (db: Database, table: string, where = 'true') => (await db.query<{ n: number }>(`select count(*)::int as n from ${table} where ${where}`))[0]!.n;
+const count = async (db: Database, table: string, where = 'true') =>
+  (await db.query<{ n: number }>(`select count(*)::int as n from ${table} where ${where}`))[0]!.n;
 
 /** A fresh, migrated database of the engine, with no server on it. */
 async function emptyDatabase(engine: TestEngine): Promise<Database> {
@@ -37,7 +38,14 @@ eachEngine('the demo registry', (engine) => {
       assert.equal(coffee.status, 200);
       assert.deepEqual(
         { ...coffee.body, canonical_id: undefined },
-        { canonical_id: undefined, canonical_domain: 'trailhead-coffee.example', brand_name: 'Trailhead Coffee', keller_type: 'independent', house_domain: 'northwind-group.example', source: 'brand_json' },
+        {
+          canonical_id: undefined,
+          canonical_domain: 'trailhead-coffee.example',
+          brand_name: 'Trailhead Coffee',
+          keller_type: 'independent',
+          house_domain: 'northwind-group.example',
+          source: 'brand_json',
+        },
       );
       const outdoor = await get('/api/brands/resolve?domain=northwind-outdoor.example');
       assert.equal(outdoor.body.keller_type, 'sub_brand');
@@ -66,28 +74,49 @@ eachEngine('the demo registry', (engine) => {
       assert.equal(await count(server.db, 'publishers', `status = 'active'`), 6);
       assert.ok((await count(server.db, 'catalog_properties', `status = 'active'`)) >= 13);
       assert.ok((await count(server.db, 'catalog_collections')) >= 3);
-      const delegations = await server.db.query<{ delegation_type: string }>('select distinct delegation_type from authorizations order by 1');
-      assert.deepEqual(delegations.map((r) => r.delegation_type), ['ad_network', 'delegated', 'direct']);
-      const stale = await server.db.query<{ publisher_domain: string; property_id: string; stale_reason: string }>(`select publisher_domain, property_id, stale_reason from catalog_properties where status = 'stale'`);
-      assert.deepEqual(stale, [{ publisher_domain: 'metroweekly.example', property_id: 'metro_events', stale_reason: 'no longer declared in adagents.json' }]);
+      const delegations = await server.db.query<{ delegation_type: string }>(
+        'select distinct delegation_type from authorizations order by 1',
+      );
+      assert.deepEqual(
+        delegations.map((r) => r.delegation_type),
+        ['ad_network', 'delegated', 'direct'],
+      );
+      const stale = await server.db.query<{ publisher_domain: string; property_id: string; stale_reason: string }>(
+        `select publisher_domain, property_id, stale_reason from catalog_properties where status = 'stale'`,
+      );
+      assert.deepEqual(stale, [
+        {
+          publisher_domain: 'metroweekly.example',
+          property_id: 'metro_events',
+          stale_reason: 'no longer declared in adagents.json',
+        },
+      ]);
     });
 
     it('seeds operators: their agents and the properties they declare, with each relationship', async () => {
       const agents = await server.db.query<{ url: string }>('select url from operator_agents order by url');
-      assert.deepEqual(agents.map((a) => a.url), [
-        'https://sales.bluefin-network.example/mcp',
-        'https://sales.cobalt-direct.example/mcp',
-        'https://sales.meridian-sales.example/mcp',
-        'https://sales.streamline-ctv.example/mcp',
-      ]);
-      const relationships = await server.db.query<{ relationship: string }>('select distinct relationship from operator_properties order by 1');
-      assert.deepEqual(relationships.map((r) => r.relationship), ['ad_network', 'delegated', 'direct', 'owned']);
+      assert.deepEqual(
+        agents.map((a) => a.url),
+        [
+          'https://sales.bluefin-network.example/mcp',
+          'https://sales.cobalt-direct.example/mcp',
+          'https://sales.meridian-sales.example/mcp',
+          'https://sales.streamline-ctv.example/mcp',
+        ],
+      );
+      const relationships = await server.db.query<{ relationship: string }>(
+        'select distinct relationship from operator_properties order by 1',
+      );
+      assert.deepEqual(
+        relationships.map((r) => r.relationship),
+        ['ad_network', 'delegated', 'direct', 'owned'],
+      );
     });
 
     it('tells the feed, in events the published schema accepts', async () => {
       const events: Json[] = [];
       let cursor: string | undefined;
-      for (let more = true; more; ) {
+      for (let more = true; more;) {
         const { status, body } = await getFeed(server.url, { cursor, limit: 20 });
         assert.equal(status, 200);
         assertValidPage(body);
@@ -98,7 +127,15 @@ eachEngine('the demo registry', (engine) => {
       // Every event but the policy registry's, which come only to a subscription naming them (types=policy.*).
       assert.equal(events.length, await count(server.db, 'registry_events', `event_type not like 'policy.%'`));
       const types = new Set(events.map((e) => e.event_type));
-      for (const type of ['publisher.adagents_discovered', 'publisher.adagents_changed', 'agent.discovered', 'property.created', 'property.stale', 'collection.created', 'authorization.granted']) {
+      for (const type of [
+        'publisher.adagents_discovered',
+        'publisher.adagents_changed',
+        'agent.discovered',
+        'property.created',
+        'property.stale',
+        'collection.created',
+        'authorization.granted',
+      ]) {
         assert.ok(types.has(type), type);
       }
       assert.equal(events.filter((e) => e.event_type === 'publisher.adagents_discovered').length, 6);
@@ -117,9 +154,15 @@ eachEngine('the demo registry', (engine) => {
     });
 
     it('seeds once: a second seed finds data and changes nothing', async () => {
-      const before = { events: await count(server.db, 'registry_events'), revisions: await count(server.db, 'brand_revisions') };
+      const before = {
+        events: await count(server.db, 'registry_events'),
+        revisions: await count(server.db, 'brand_revisions'),
+      };
       assert.deepEqual(await seedDemo(server.db, systemClock), { seeded: false });
-      assert.deepEqual({ events: await count(server.db, 'registry_events'), revisions: await count(server.db, 'brand_revisions') }, before);
+      assert.deepEqual(
+        { events: await count(server.db, 'registry_events'), revisions: await count(server.db, 'brand_revisions') },
+        before,
+      );
     });
   });
 
@@ -129,7 +172,15 @@ eachEngine('the demo registry', (engine) => {
       // Before the server is ready, so before the demo would seed.
       extend: async (_app, db) => {
         await db.transaction((tx) =>
-          saveAuthoritative(tx, { domain: 'acme.ap.test', brand_name: 'Acme', brand_key: null, keller_type: 'master', house_domain: 'acme.ap.test', manifest: { name: 'Acme' }, aliases: [] }),
+          saveAuthoritative(tx, {
+            domain: 'acme.ap.test',
+            brand_name: 'Acme',
+            brand_key: null,
+            keller_type: 'master',
+            house_domain: 'acme.ap.test',
+            manifest: { name: 'Acme' },
+            aliases: [],
+          }),
         );
       },
     });
@@ -146,7 +197,8 @@ eachEngine('the demo registry', (engine) => {
   it('leaves the registry empty with AP_DEMO=false', async () => {
     const server = await startTestServer(engine, { env: { AP_DEMO: 'false' } });
     try {
-      for (const table of ['brands', 'properties', 'publishers', 'registry_events']) assert.equal(await count(server.db, table), 0, table);
+      for (const table of ['brands', 'properties', 'publishers', 'registry_events'])
+        assert.equal(await count(server.db, table), 0, table);
       assert.equal((await fetch(`${server.url}/api/brands/resolve?domain=trailhead-coffee.example`)).status, 404);
     } finally {
       await server.close();

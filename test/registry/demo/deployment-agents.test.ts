@@ -9,8 +9,10 @@ import { json, type Json } from '../../support/http.ts';
 import { asAdmin, startTestServer, type TestServer } from '../../support/server.ts';
 
 /** An outcome with its lists in URL order, to compare. */
-const sorted = (outcome: Json) => Object.fromEntries(Object.entries(outcome).map(([k, v]) => [k, Array.isArray(v) ? [...v].sort() : v]));
-const count = async (db: Database, table: string, where = 'true') => (await db.query<{ n: number }>(`select count(*)::int as n from ${table} where ${where}`))[0]!.n;
+const sorted = (outcome: Json) =>
+  Object.fromEntries(Object.entries(outcome).map(([k, v]) => [k, Array.isArray(v) ? [...v].sort() : v]));
+const count = async (db: Database, table: string, where = 'true') =>
+  (await db.query<{ n: number }>(`select count(*)::int as n from ${table} where ${where}`))[0]!.n;
 
 /** The demo enrolls the agents this deployment serves, under its demo organization, and the prober reaches them. */
 eachEngine('the demo catalog of the deployment’s own agents', (engine) => {
@@ -25,15 +27,32 @@ eachEngine('the demo catalog of the deployment’s own agents', (engine) => {
 
     const list = async (query = '') => json(await fetch(`${server.url}/api/registry/agents${query}`));
     /** The deployment's agents as the catalog keeps them, in its (URL) order. */
-    const served = (port: number) => ['creative', 'creative-builder', 'sales', 'signals'].map((path) => `http://localhost:${port}/${path}/mcp`).sort();
+    const served = (port: number) =>
+      ['creative', 'creative-builder', 'sales', 'signals'].map((path) => `http://localhost:${port}/${path}/mcp`).sort();
 
     it('lists the deployment’s agents in the public catalog, on localhost rather than the loopback address it listens on', async () => {
       const outcome = await server.app.demoAgents!;
-      assert.deepEqual(sorted(outcome), { demo: true, enrolled: served(port).sort(), kept: [], removed: [], skipped: [] });
+      assert.deepEqual(sorted(outcome), {
+        demo: true,
+        enrolled: served(port).sort(),
+        kept: [],
+        removed: [],
+        skipped: [],
+      });
       const body = await list();
       assert.deepEqual(
-        (body.agents as Json[]).map((a) => ({ url: a.agent_url, type: a.type, visibility: a.visibility, operator: a.operator.slug })),
-        served(port).map((url) => ({ url, type: url.includes('/sales/') ? 'sales' : url.includes('/signals/') ? 'signals' : 'creative', visibility: 'public', operator: 'ap-test-deployment' })),
+        (body.agents as Json[]).map((a) => ({
+          url: a.agent_url,
+          type: a.type,
+          visibility: a.visibility,
+          operator: a.operator.slug,
+        })),
+        served(port).map((url) => ({
+          url,
+          type: url.includes('/sales/') ? 'sales' : url.includes('/signals/') ? 'signals' : 'creative',
+          visibility: 'public',
+          operator: 'ap-test-deployment',
+        })),
       );
       assert.equal(body.agents.find((a: Json) => a.agent_url.includes('/sales/')).name, 'AP test deployment: sales');
       assert.equal((await fetch(`${server.url}/readyz`)).status, 200);
@@ -56,41 +75,82 @@ eachEngine('the demo catalog of the deployment’s own agents', (engine) => {
       }
       // The sales agent's wholesale catalog shows in its inventory profile: its products' delivery types and formats.
       await server.app.agentSearch.reload(server.db);
-      const search = await json(await fetch(`${server.url}/api/registry/agents/search?limit=200`, { headers: asAdmin }));
+      const search = await json(
+        await fetch(`${server.url}/api/registry/agents/search?limit=200`, { headers: asAdmin }),
+      );
       const sales = (search.results as Json[]).find((r) => String(r.agent_url).includes('/sales/'));
       assert.ok(sales, JSON.stringify(search));
       assert.ok(sales.delivery_types.length > 0 && sales.format_ids.length > 0, JSON.stringify(sales));
-      assert.ok((search.results as Json[]).every((r) => !String(r.agent_url).includes('/signals/')), 'only sales agents are searched');
+      assert.ok(
+        (search.results as Json[]).every((r) => !String(r.agent_url).includes('/signals/')),
+        'only sales agents are searched',
+      );
     });
 
     it('enrolls nothing twice: a second start keeps them, and one at another address replaces them', async () => {
       await server.app.demoAgents;
       const own: OwnDeployment = {
-        served: () => served(port).map((url) => ({ url: url.replace('localhost', '127.0.0.1'), name: 'x', description: 'x', protocols: url.includes('/sales/') ? ['media_buy'] : url.includes('/signals/') ? ['signals'] : ['creative'] })),
+        served: () =>
+          served(port).map((url) => ({
+            url: url.replace('localhost', '127.0.0.1'),
+            name: 'x',
+            description: 'x',
+            protocols: url.includes('/sales/') ? ['media_buy'] : url.includes('/signals/') ? ['signals'] : ['creative'],
+          })),
         listening: () => ({ address: '127.0.0.1', port }),
         credential: undefined,
       };
       const events = await count(server.db, 'registry_events');
-      assert.deepEqual(sorted(await enrollDeploymentAgents(server.db, server.app.agentEnrollment, own)), { demo: true, enrolled: [], kept: served(port).sort(), removed: [], skipped: [] });
+      assert.deepEqual(sorted(await enrollDeploymentAgents(server.db, server.app.agentEnrollment, own)), {
+        demo: true,
+        enrolled: [],
+        kept: served(port).sort(),
+        removed: [],
+        skipped: [],
+      });
       assert.equal(await count(server.db, 'registry_agents'), 4);
       assert.equal(await count(server.db, 'registry_events'), events, 'no event either');
 
-      const moved: OwnDeployment = { ...own, served: () => own.served().map((a) => ({ ...a, url: a.url.replace(`:${port}/`, ':1/') })) };
+      const moved: OwnDeployment = {
+        ...own,
+        served: () => own.served().map((a) => ({ ...a, url: a.url.replace(`:${port}/`, ':1/') })),
+      };
       const outcome = await enrollDeploymentAgents(server.db, server.app.agentEnrollment, moved);
-      assert.deepEqual(sorted(outcome), { demo: true, enrolled: served(1).sort(), kept: [], removed: served(port).sort(), skipped: [] });
+      assert.deepEqual(sorted(outcome), {
+        demo: true,
+        enrolled: served(1).sort(),
+        kept: [],
+        removed: served(port).sort(),
+        skipped: [],
+      });
       // Back as they were, for nothing else to see the move.
       await enrollDeploymentAgents(server.db, server.app.agentEnrollment, own);
-      assert.deepEqual(((await list()).agents as Json[]).map((a) => a.agent_url), served(port));
+      assert.deepEqual(
+        ((await list()).agents as Json[]).map((a) => a.agent_url),
+        served(port),
+      );
     });
 
     it('leaves out an agent on an IP address other than loopback', async () => {
-      const lan: OwnDeployment = { served: () => [{ url: 'http://192.0.2.7:3000/sales/mcp', name: 'x', description: 'x', protocols: ['media_buy'] }], listening: () => undefined, credential: undefined };
+      const lan: OwnDeployment = {
+        served: () => [
+          { url: 'http://192.0.2.7:3000/sales/mcp', name: 'x', description: 'x', protocols: ['media_buy'] },
+        ],
+        listening: () => undefined,
+        credential: undefined,
+      };
       const outcome = await enrollDeploymentAgents(server.db, server.app.agentEnrollment, lan);
       assert.ok(outcome.demo);
       assert.deepEqual(outcome.skipped, ['http://192.0.2.7:3000/sales/mcp']);
       assert.deepEqual(outcome.enrolled, []);
       await enrollDeploymentAgents(server.db, server.app.agentEnrollment, {
-        served: () => served(port).map((url) => ({ url, name: 'x', description: 'x', protocols: url.includes('/sales/') ? ['media_buy'] : url.includes('/signals/') ? ['signals'] : ['creative'] })),
+        served: () =>
+          served(port).map((url) => ({
+            url,
+            name: 'x',
+            description: 'x',
+            protocols: url.includes('/sales/') ? ['media_buy'] : url.includes('/signals/') ? ['signals'] : ['creative'],
+          })),
         listening: () => undefined,
         credential: undefined,
       });
@@ -103,7 +163,15 @@ eachEngine('the demo catalog of the deployment’s own agents', (engine) => {
       // Before the server is ready, so before the demo would seed.
       extend: async (_app, db) => {
         await db.transaction((tx) =>
-          saveAuthoritative(tx, { domain: 'acme.ap.test', brand_name: 'Acme', brand_key: null, keller_type: 'master', house_domain: 'acme.ap.test', manifest: { name: 'Acme' }, aliases: [] }),
+          saveAuthoritative(tx, {
+            domain: 'acme.ap.test',
+            brand_name: 'Acme',
+            brand_key: null,
+            keller_type: 'master',
+            house_domain: 'acme.ap.test',
+            manifest: { name: 'Acme' },
+            aliases: [],
+          }),
         );
       },
     });

@@ -7,7 +7,12 @@ import { json } from '../../support/http.ts';
 // neither AP_DEMO nor AP_ADMIN_KEY set (empty reads as unset, as for every setting).
 describe('ap serve on a first start', () => {
   it('seeds the demo registry and prints, once, an admin key that reads the feed', { timeout: 120_000 }, async () => {
-    const server = await serveAp(['--data-dir', 'memory://'], { AP_DEMO: '', AP_ADMIN_KEY: '', DATABASE_URL: '', REDIS_URL: '' });
+    const server = await serveAp(['--data-dir', 'memory://'], {
+      AP_DEMO: '',
+      AP_ADMIN_KEY: '',
+      DATABASE_URL: '',
+      REDIS_URL: '',
+    });
     try {
       const lines = server.logs.filter((line) => line.includes('demo registry seeded'));
       assert.equal(lines.length, 1, server.logs.join('\n'));
@@ -18,7 +23,9 @@ describe('ap serve on a first start', () => {
       assert.equal(brand.status, 200);
       assert.equal((await json(brand)).house_domain, 'northwind-group.example');
 
-      const feed = await fetch(`${server.url}/api/registry/feed?limit=5`, { headers: { authorization: `Bearer ${key}` } });
+      const feed = await fetch(`${server.url}/api/registry/feed?limit=5`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
       assert.equal(feed.status, 200);
       const page = await json(feed);
       assert.equal(page.events.length, 5);

@@ -17,10 +17,13 @@ export interface SalesPath {
  * registry's own projection, so the world's intended shape is checked on its own terms.
  */
 export function salesPaths(world: World): SalesPath[] {
-  const byPublisher = new Map(world.publishers.map((p) => [p.domain, ((p.document as Json)['properties'] ?? []) as Json[]]));
+  const byPublisher = new Map(
+    world.publishers.map((p) => [p.domain, ((p.document as Json)['properties'] ?? []) as Json[]]),
+  );
   const operatorOf = new Map<string, Json>();
   for (const { document } of world.brands) {
-    for (const agent of ((document as Json)['house']?.['agents'] ?? []) as Json[]) operatorOf.set(agent['url'], document);
+    for (const agent of ((document as Json)['house']?.['agents'] ?? []) as Json[])
+      operatorOf.set(agent['url'], document);
   }
   const paths: SalesPath[] = [];
   for (const { domain, document } of world.publishers) {
@@ -46,7 +49,8 @@ export function salesPaths(world: World): SalesPath[] {
 
 function covered(domain: string, entry: Json, byPublisher: Map<string, Json[]>): Array<[string, Json]> {
   const own = byPublisher.get(domain) ?? [];
-  const tagged = (properties: Json[], tags: string[]) => properties.filter((p) => (p['tags'] ?? []).some((t: string) => tags.includes(t)));
+  const tagged = (properties: Json[], tags: string[]) =>
+    properties.filter((p) => (p['tags'] ?? []).some((t: string) => tags.includes(t)));
   switch (entry['authorization_type']) {
     case 'property_ids':
       return own.filter((p) => entry['property_ids'].includes(p['property_id'])).map((p) => [domain, p]);
@@ -58,7 +62,11 @@ function covered(domain: string, entry: Json, byPublisher: Map<string, Json[]>):
       return (entry['publisher_properties'] as Json[]).flatMap((selector) => {
         const theirs = byPublisher.get(selector['publisher_domain']) ?? [];
         const chosen =
-          selector['selection_type'] === 'by_id' ? theirs.filter((p) => selector['property_ids'].includes(p['property_id'])) : selector['selection_type'] === 'by_tag' ? tagged(theirs, selector['property_tags']) : theirs;
+          selector['selection_type'] === 'by_id'
+            ? theirs.filter((p) => selector['property_ids'].includes(p['property_id']))
+            : selector['selection_type'] === 'by_tag'
+              ? tagged(theirs, selector['property_tags'])
+              : theirs;
         return chosen.map((p): [string, Json] => [selector['publisher_domain'], p]);
       });
     default:

@@ -60,7 +60,9 @@ function publisherFile() {
       premium: { name: 'Premium', description: 'Brand-safe flagship inventory' },
       apps: { name: 'Apps', description: 'Mobile applications' },
     },
-    placements: [{ placement_id: 'home_top', name: 'Homepage top banner', property_ids: ['planet_web'], tags: ['homepage'] }],
+    placements: [
+      { placement_id: 'home_top', name: 'Homepage top banner', property_ids: ['planet_web'], tags: ['homepage'] },
+    ],
     authorized_agents: [
       {
         url: 'https://sales.dailyplanet.example/ap',
@@ -94,8 +96,18 @@ function signalsFile() {
       { id: 'home_movers', name: 'Home movers', value_type: 'binary', tags: ['property'] },
     ],
     authorized_agents: [
-      { url: 'https://signals.example.com', authorized_for: 'Automotive', authorization_type: 'signal_tags', signal_tags: ['automotive'] },
-      { url: 'https://dsp.example.com', authorized_for: 'Movers', authorization_type: 'signal_ids', signal_ids: ['home_movers'] },
+      {
+        url: 'https://signals.example.com',
+        authorized_for: 'Automotive',
+        authorization_type: 'signal_tags',
+        signal_tags: ['automotive'],
+      },
+      {
+        url: 'https://dsp.example.com',
+        authorized_for: 'Movers',
+        authorization_type: 'signal_ids',
+        signal_ids: ['home_movers'],
+      },
     ] as Record<string, unknown>[],
     last_updated: '2026-02-15T09:30:00Z',
   };
@@ -119,16 +131,28 @@ describe('validateAdagents', () => {
     const doc = publisherFile();
     doc.authorized_agents[0]!['authorized_for'] = 5;
     assert.deepEqual(check(doc).errors, [
-      { path: '$.authorized_agents[0].authorized_for', pointer: '/authorized_agents/0/authorized_for', message: 'must be string', code: 'schema_violation' },
+      {
+        path: '$.authorized_agents[0].authorized_for',
+        pointer: '/authorized_agents/0/authorized_for',
+        message: 'must be string',
+        code: 'schema_violation',
+      },
     ]);
     assert.equal(check(doc).valid, false);
   });
 
   it('still warns about a file that breaks the schema, without tripping over its shape', () => {
-    const doc = { authorized_agents: [null, 'x', { url: 'http://agent.example' }], properties: 'none', placements: [7] };
+    const doc = {
+      authorized_agents: [null, 'x', { url: 'http://agent.example' }],
+      properties: 'none',
+      placements: [7],
+    };
     const result = check(doc);
     assert.equal(result.valid, false);
-    assert.deepEqual(result.warnings.map((warning) => warning.code), ['last_updated_missing', 'agent_url_not_https']);
+    assert.deepEqual(
+      result.warnings.map((warning) => warning.code),
+      ['last_updated_missing', 'agent_url_not_https'],
+    );
   });
 });
 
@@ -152,7 +176,10 @@ describe('validateAdagentsText', () => {
 
 describe('adagents.json warnings', () => {
   it('reference_file: the real file lives elsewhere', () => {
-    const doc = { authoritative_location: 'https://cdn.network.example/adagents.json', last_updated: '2026-02-01T00:00:00Z' };
+    const doc = {
+      authoritative_location: 'https://cdn.network.example/adagents.json',
+      last_updated: '2026-02-01T00:00:00Z',
+    };
     const result = check(doc);
     assert.equal(result.valid, true);
     assert.equal(result.warnings.length, 1);
@@ -204,7 +231,11 @@ describe('adagents.json warnings', () => {
 
   it('inconsistent_agent_url: one agent written two ways', () => {
     const doc = publisherFile();
-    doc.authorized_agents.push({ ...doc.authorized_agents[0]!, url: 'https://Sales.DailyPlanet.example:443/%61p', property_tags: ['apps'] });
+    doc.authorized_agents.push({
+      ...doc.authorized_agents[0]!,
+      url: 'https://Sales.DailyPlanet.example:443/%61p',
+      property_tags: ['apps'],
+    });
     assert.deepEqual(warningsOf(doc), ['inconsistent_agent_url $.authorized_agents[2].url']);
   });
 
@@ -285,17 +316,29 @@ describe('agent URLs', () => {
 
   it('agent_url_credentials is an error, and the message does not repeat the secret', () => {
     const result = check(withUrl('https://ops:hunter2@sales.dailyplanet.example/ap'));
-    assert.deepEqual(result.errors.map((e) => `${e.code} ${e.pointer}`), ['agent_url_credentials /authorized_agents/0/url']);
+    assert.deepEqual(
+      result.errors.map((e) => `${e.code} ${e.pointer}`),
+      ['agent_url_credentials /authorized_agents/0/url'],
+    );
     assert.doesNotMatch(result.errors[0]!.message, /hunter2/);
   });
 
   it('agent_url_invalid: not an http(s) URL', () => {
-    assert.deepEqual(errorsOf(withUrl('ftp://sales.dailyplanet.example/ap')), ['agent_url_invalid /authorized_agents/0/url']);
+    assert.deepEqual(errorsOf(withUrl('ftp://sales.dailyplanet.example/ap')), [
+      'agent_url_invalid /authorized_agents/0/url',
+    ]);
   });
 
   it('agent_url_fragment and agent_url_not_public_host', () => {
-    assert.deepEqual(warningsOf(withUrl('https://sales.dailyplanet.example/ap#mcp')), ['agent_url_fragment $.authorized_agents[0].url']);
-    for (const url of ['https://203.0.113.7/ap', 'https://[2001:db8::1]/ap', 'https://localhost:8443/ap', 'https://sales/ap']) {
+    assert.deepEqual(warningsOf(withUrl('https://sales.dailyplanet.example/ap#mcp')), [
+      'agent_url_fragment $.authorized_agents[0].url',
+    ]);
+    for (const url of [
+      'https://203.0.113.7/ap',
+      'https://[2001:db8::1]/ap',
+      'https://localhost:8443/ap',
+      'https://sales/ap',
+    ]) {
       assert.deepEqual(warningsOf(withUrl(url)), ['agent_url_not_public_host $.authorized_agents[0].url'], url);
     }
   });
@@ -323,16 +366,30 @@ describe('signing keys', () => {
   };
 
   it('accepts public OKP, EC and RSA keys', () => {
-    const result = check(withKeys({ kid: 'a', alg: 'EdDSA', use: 'sig', ...ed }, { kid: 'b', alg: 'ES256', ...ec }, { kid: 'c', alg: 'PS256', ...rsa }));
+    const result = check(
+      withKeys(
+        { kid: 'a', alg: 'EdDSA', use: 'sig', ...ed },
+        { kid: 'b', alg: 'ES256', ...ec },
+        { kid: 'c', alg: 'PS256', ...rsa },
+      ),
+    );
     assert.deepEqual(result, { valid: true, errors: [], warnings: [] });
   });
 
   it('signing_key_private_material, signing_key_unsupported_type, signing_key_missing_member', () => {
     const secret = generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' });
-    assert.deepEqual(errorsOf(withKeys({ kid: 'a', ...secret })), ['signing_key_private_material /authorized_agents/0/signing_keys/0/d']);
-    assert.deepEqual(errorsOf(withKeys({ kid: 'a', kty: 'oct', k: 'c2VjcmV0' })), ['signing_key_private_material /authorized_agents/0/signing_keys/0/k']);
-    assert.deepEqual(errorsOf(withKeys({ kid: 'a', kty: 'DSA' })), ['signing_key_unsupported_type /authorized_agents/0/signing_keys/0/kty']);
-    assert.deepEqual(errorsOf(withKeys({ kid: 'a', kty: 'EC', crv: 'P-256', x: ec.x })), ['signing_key_missing_member /authorized_agents/0/signing_keys/0']);
+    assert.deepEqual(errorsOf(withKeys({ kid: 'a', ...secret })), [
+      'signing_key_private_material /authorized_agents/0/signing_keys/0/d',
+    ]);
+    assert.deepEqual(errorsOf(withKeys({ kid: 'a', kty: 'oct', k: 'c2VjcmV0' })), [
+      'signing_key_private_material /authorized_agents/0/signing_keys/0/k',
+    ]);
+    assert.deepEqual(errorsOf(withKeys({ kid: 'a', kty: 'DSA' })), [
+      'signing_key_unsupported_type /authorized_agents/0/signing_keys/0/kty',
+    ]);
+    assert.deepEqual(errorsOf(withKeys({ kid: 'a', kty: 'EC', crv: 'P-256', x: ec.x })), [
+      'signing_key_missing_member /authorized_agents/0/signing_keys/0',
+    ]);
   });
 
   it('signing_key_invalid: encoding, size, curve, a point off the curve', () => {
@@ -342,13 +399,18 @@ describe('signing keys', () => {
     assert.deepEqual(errorsOf(withKeys({ kid: 'a', ...ed, crv: 'X25519' })), [`signing_key_invalid ${at}/crv`]);
     const offCurve = Buffer.from(ec.y!, 'base64url');
     offCurve[31] = offCurve[31]! ^ 1;
-    assert.deepEqual(errorsOf(withKeys({ kid: 'a', ...ec, y: offCurve.toString('base64url') })), [`signing_key_invalid ${at}`]);
+    assert.deepEqual(errorsOf(withKeys({ kid: 'a', ...ec, y: offCurve.toString('base64url') })), [
+      `signing_key_invalid ${at}`,
+    ]);
   });
 
   it('duplicate_signing_key_id, signing_key_algorithm_mismatch, signing_key_not_for_signing', () => {
     const doc = withKeys({ kid: 'a', ...ed, alg: 'ES256' }, { kid: 'a', ...ec, use: 'enc' });
     assert.deepEqual(errorsOf(doc), ['duplicate_signing_key_id /authorized_agents/0/signing_keys/1/kid']);
-    assert.deepEqual(warningsOf(doc), ['signing_key_algorithm_mismatch $.authorized_agents[0].signing_keys[0].alg', 'signing_key_not_for_signing $.authorized_agents[0].signing_keys[1].use']);
+    assert.deepEqual(warningsOf(doc), [
+      'signing_key_algorithm_mismatch $.authorized_agents[0].signing_keys[0].alg',
+      'signing_key_not_for_signing $.authorized_agents[0].signing_keys[1].use',
+    ]);
   });
 });
 

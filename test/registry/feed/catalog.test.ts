@@ -14,13 +14,21 @@ import { asAdmin, startTestServer, type TestServer } from '../../support/server.
  */
 eachEngine('the catalog and the collections sync', (engine) => {
   let server: TestServer;
-  const listing = async (path: string, query: Record<string, string> = {}, headers: Record<string, string> = asAdmin) => {
+  const listing = async (
+    path: string,
+    query: Record<string, string> = {},
+    headers: Record<string, string> = asAdmin,
+  ) => {
     const res = await fetch(`${server.url}/api/registry/${path}?${new URLSearchParams(query)}`, { headers });
     return { status: res.status, body: await json(res) };
   };
 
   const save = async (domain: string, name: string) => {
-    const res = await postJson(`${server.url}/api/properties/save`, { publisher_domain: domain, authorized_agents: [], properties: [{ type: 'website', name }] });
+    const res = await postJson(`${server.url}/api/properties/save`, {
+      publisher_domain: domain,
+      authorized_agents: [],
+      properties: [{ type: 'website', name }],
+    });
     assert.ok(res.status === 200 || res.status === 201, `${domain}: ${res.status} ${await res.text()}`);
   };
   const entry = (n: number) => `contributed-${n}.example`;
@@ -34,23 +42,50 @@ eachEngine('the catalog and the collections sync', (engine) => {
     const domain = publisher(n);
     await publishAdagents(server.db, domain, {
       properties: [
-        { property_id: 'site', property_type: 'website', name: `Site ${n} v${version}`, identifiers: [{ type: 'domain', value: domain }], tags: ['news'] },
-        { property_id: 'app', property_type: 'mobile_app', name: `App ${n} v${version}`, identifiers: [{ type: 'ios_bundle', value: `com.pub${n}.app` }], tags: ['app'] },
+        {
+          property_id: 'site',
+          property_type: 'website',
+          name: `Site ${n} v${version}`,
+          identifiers: [{ type: 'domain', value: domain }],
+          tags: ['news'],
+        },
+        {
+          property_id: 'app',
+          property_type: 'mobile_app',
+          name: `App ${n} v${version}`,
+          identifiers: [{ type: 'ios_bundle', value: `com.pub${n}.app` }],
+          tags: ['app'],
+        },
       ],
       collections: ['show', 'news'].map((id) => ({
         collection_id: id,
         name: `${id} ${n} v${version}`,
         kind: 'series',
-        distribution: [{ publisher_domain: 'youtube.com', identifiers: [{ type: 'youtube_channel_id', value: `UC-${id}-${n}` }] }],
+        distribution: [
+          { publisher_domain: 'youtube.com', identifiers: [{ type: 'youtube_channel_id', value: `UC-${id}-${n}` }] },
+        ],
       })),
-      authorized_agents: [{ url: 'https://sales.example/mcp', authorized_for: 'All', authorization_type: 'property_tags', property_tags: ['news'] }],
+      authorized_agents: [
+        {
+          url: 'https://sales.example/mcp',
+          authorized_for: 'All',
+          authorization_type: 'property_tags',
+          property_tags: ['news'],
+        },
+      ],
     });
   };
   /** Which publisher an item or event belongs to, to write to it again. */
   const publisherNumber = (domain: string) => Number(/^pub-(\d+)\.example$/.exec(domain)?.[1]);
 
   before(async () => {
-    server = await startTestServer(engine, { env: { RATE_LIMIT_SAVES_PER_HOUR: '10000', RATE_LIMIT_SAVES_PER_HOUR_PER_IP: '10000', RATE_LIMIT_SAVES_PER_HOUR_PER_ORG: '10000' } });
+    server = await startTestServer(engine, {
+      env: {
+        RATE_LIMIT_SAVES_PER_HOUR: '10000',
+        RATE_LIMIT_SAVES_PER_HOUR_PER_IP: '10000',
+        RATE_LIMIT_SAVES_PER_HOUR_PER_ORG: '10000',
+      },
+    });
     for (let n = 0; n < 12; n++) await save(entry(n), `Contributed ${n}`);
     for (let n = 0; n < 8; n++) await crawl(n);
   });
@@ -62,7 +97,10 @@ eachEngine('the catalog and the collections sync', (engine) => {
     let token: string | undefined;
     let cursor: string | null | undefined;
     do {
-      const [{ status, body }] = await Promise.all([listing(path, { limit: String(limit), ...(token ? { page_token: token } : {}) }), pages.length > 0 ? between(pages[0]!) : undefined]);
+      const [{ status, body }] = await Promise.all([
+        listing(path, { limit: String(limit), ...(token ? { page_token: token } : {}) }),
+        pages.length > 0 ? between(pages[0]!) : undefined,
+      ]);
       assert.equal(status, 200, JSON.stringify(body));
       if (cursor === undefined) cursor = body.cursor;
       assert.equal(body.cursor, cursor, 'every page carries the cursor taken before the first');
@@ -94,17 +132,32 @@ eachEngine('the catalog and the collections sync', (engine) => {
    * first page missing, and the pages plus the feed from their cursor (types of the listing) equal
    * to the listing read afresh, for the entity types whose events carry their whole state.
    */
-  const assertBootstrap = async (path: string, types: string, paged: { items: Json[]; cursor: string | undefined }, existing: Json[], wholeState: string[]) => {
+  const assertBootstrap = async (
+    path: string,
+    types: string,
+    paged: { items: Json[]; cursor: string | undefined },
+    existing: Json[],
+    wholeState: string[],
+  ) => {
     const keys = paged.items.map(keyOf);
     assert.equal(new Set(keys).size, keys.length, 'no entity twice');
-    for (const item of existing) assert.ok(keys.includes(keyOf(item)), `${keyOf(item)}, there before the first page, is in the pages`);
+    for (const item of existing)
+      assert.ok(keys.includes(keyOf(item)), `${keyOf(item)}, there before the first page, is in the pages`);
 
-    const mirror = new Map(paged.items.filter((i) => wholeState.includes(i.entity_type)).map((i) => [keyOf(i), i.data]));
+    const mirror = new Map(
+      paged.items.filter((i) => wholeState.includes(i.entity_type)).map((i) => [keyOf(i), i.data]),
+    );
     const { events } = await readToEnd(server.url, { cursor: paged.cursor, types, limit: 7 });
-    for (const event of events.filter((e) => wholeState.includes(e.entity_type))) mirror.set(keyOf(event), stateOf(event));
+    for (const event of events.filter((e) => wholeState.includes(e.entity_type)))
+      mirror.set(keyOf(event), stateOf(event));
 
-    const source = new Map((await everything(path)).filter((i) => wholeState.includes(i.entity_type)).map((i) => [keyOf(i), i.data]));
-    assert.ok(source.size > existing.filter((i) => wholeState.includes(i.entity_type)).length, 'entities were added while paging');
+    const source = new Map(
+      (await everything(path)).filter((i) => wholeState.includes(i.entity_type)).map((i) => [keyOf(i), i.data]),
+    );
+    assert.ok(
+      source.size > existing.filter((i) => wholeState.includes(i.entity_type)).length,
+      'entities were added while paging',
+    );
     assert.deepEqual(mirror, source);
     return { events, source };
   };
@@ -115,7 +168,9 @@ eachEngine('the catalog and the collections sync', (engine) => {
       const types = new Set(items.map((i) => i.entity_type));
       assert.deepEqual([...types].sort(), ['property', 'publisher']);
       assert.equal(items.filter((i) => i.entity_type === 'publisher').length, versions.size);
-      const site = items.find((i) => i.data.property?.property_id === 'site' && i.data.publisher_domain === publisher(0));
+      const site = items.find(
+        (i) => i.data.property?.property_id === 'site' && i.data.publisher_domain === publisher(0),
+      );
       assert.deepEqual(site?.data.identifiers, [{ type: 'domain', value: publisher(0) }]);
       assert.deepEqual(site?.data.property.tags, ['news']);
       assert.ok(items.some((i) => i.data.source === 'community' && i.data.publisher_domain === entry(0)));
@@ -147,9 +202,15 @@ eachEngine('the catalog and the collections sync', (engine) => {
 
       // The revision made right after the first page, of an entry that page showed, came by the feed.
       const [revised] = written;
-      assert.ok(events.some((e) => e.entity_id === revised && e.payload.entry?.properties[0].name === 'Revised after the first page'));
+      assert.ok(
+        events.some(
+          (e) => e.entity_id === revised && e.payload.entry?.properties[0].name === 'Revised after the first page',
+        ),
+      );
       // Publishers crawled while paging are in the catalog, once, now or by the feed.
-      const domains = new Set([...paged.items, ...events].filter((x) => x.entity_type === 'publisher').map((x) => x.entity_id));
+      const domains = new Set(
+        [...paged.items, ...events].filter((x) => x.entity_type === 'publisher').map((x) => x.entity_id),
+      );
       for (let n = 101; n <= 100 + next; n++) assert.ok(domains.has(publisher(n)), publisher(n));
     });
 
@@ -164,7 +225,9 @@ eachEngine('the catalog and the collections sync', (engine) => {
       assert.ok(items.length >= 16);
       assert.ok(items.every((i) => i.entity_type === 'collection'));
       const show = items.find((i) => i.data.publisher_domain === publisher(0) && i.data.collection_id === 'show');
-      assert.deepEqual(show?.data.identifiers, [{ type: 'youtube_channel_id', value: 'UC-show-0', publisher_domain: 'youtube.com' }]);
+      assert.deepEqual(show?.data.identifiers, [
+        { type: 'youtube_channel_id', value: 'UC-show-0', publisher_domain: 'youtube.com' },
+      ]);
     });
 
     it('gives every collection once, and the feed from its cursor carries each change made while paging', async () => {
@@ -184,7 +247,9 @@ eachEngine('the catalog and the collections sync', (engine) => {
       };
       const paged = await pageThrough('catalog/collections/sync', 3, between);
       assert.ok(next >= 2, 'writes overlapped the paging');
-      const { events, source } = await assertBootstrap('catalog/collections/sync', 'collection.*', paged, existing, ['collection']);
+      const { events, source } = await assertBootstrap('catalog/collections/sync', 'collection.*', paged, existing, [
+        'collection',
+      ]);
 
       const shown = paged.items.find((i) => i.data.publisher_domain === publisher(renamed!))!;
       assert.ok(

@@ -37,13 +37,24 @@ eachEngine('change feed pages', (engine) => {
       );
       assert.equal(body.cursor, ids[9]);
       assert.equal(body.has_more, true);
-      assert.deepEqual(Object.keys(body.events[0]), ['event_id', 'event_type', 'entity_type', 'entity_id', 'payload', 'actor', 'created_at']);
-      for (const id of body.events.map((e: { event_id: string }) => e.event_id)) assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      assert.deepEqual(Object.keys(body.events[0]), [
+        'event_id',
+        'event_type',
+        'entity_type',
+        'entity_id',
+        'payload',
+        'actor',
+        'created_at',
+      ]);
+      for (const id of body.events.map((e: { event_id: string }) => e.event_id))
+        assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     });
 
     it('reports freshness: generation time, the newest matching event, the lag and the retention', async () => {
       const { body } = await getFeed(server.url, { limit: 1 });
-      const [newest] = await server.db.query<{ created_at: Date }>('select created_at from registry_events order by event_id desc limit 1');
+      const [newest] = await server.db.query<{ created_at: Date }>(
+        'select created_at from registry_events order by event_id desc limit 1',
+      );
       assert.equal(body.freshness.latest_event_created_at, newest!.created_at.toISOString());
       assert.equal(body.freshness.retention_days, 90);
       assert.ok(Math.abs(Date.parse(body.freshness.generated_at) - Date.now()) < 5000);
@@ -114,7 +125,9 @@ eachEngine('change feed pages', (engine) => {
     it('matches glob patterns, and returns only matching events in id order', async () => {
       const { events } = await readToEnd(server.url, { types: 'property.*', limit: 5 });
       assert.deepEqual(typesOf(events), new Set(['property.created']));
-      const all = await server.db.query<{ event_id: string }>(`select event_id from registry_events where event_type like 'property.%' order by event_id`);
+      const all = await server.db.query<{ event_id: string }>(
+        `select event_id from registry_events where event_type like 'property.%' order by event_id`,
+      );
       assert.deepEqual(
         events.map((e) => e.event_id),
         all.map((r) => r.event_id),
@@ -155,8 +168,15 @@ eachEngine('change feed pages', (engine) => {
         assert.equal(status, 410);
         assert.equal(body.error, 'cursor_expired');
         // Worded as the spec's 410: the three re-bootstrap paths, as this server serves them.
-        for (const path of ['/api/registry/agents/search', '/api/registry/catalog', '/api/registry/catalog/collections/sync']) {
-          assert.ok(body.message.includes(`${path} `) || body.message.includes(`${path},`), `names ${path}: ${body.message}`);
+        for (const path of [
+          '/api/registry/agents/search',
+          '/api/registry/catalog',
+          '/api/registry/catalog/collections/sync',
+        ]) {
+          assert.ok(
+            body.message.includes(`${path} `) || body.message.includes(`${path},`),
+            `names ${path}: ${body.message}`,
+          );
         }
         assert.match(body.message, /re-bootstrap/i);
       }
@@ -187,7 +207,11 @@ eachEngine('change feed pages', (engine) => {
       await proveOwnership(server.db, org.slug, 'feed-save.example');
       const before = ids.at(-1)!;
       const save = (name: string) =>
-        postJson(`${server.url}/api/properties/save`, { publisher_domain: 'feed-save.example', authorized_agents: [], properties: [{ type: 'website', name }] }, { authorization: `Bearer ${key}` });
+        postJson(
+          `${server.url}/api/properties/save`,
+          { publisher_domain: 'feed-save.example', authorized_agents: [], properties: [{ type: 'website', name }] },
+          { authorization: `Bearer ${key}` },
+        );
       assert.equal((await save('First')).status, 201);
       assert.equal((await save('Second')).status, 200);
       const { body } = await getFeed(server.url, { cursor: before, types: 'property.*' });
@@ -196,7 +220,9 @@ eachEngine('change feed pages', (engine) => {
         body.events.map((e: { event_type: string }) => e.event_type),
         ['property.created', 'property.updated'],
       );
-      const resolved = await (await fetch(`${server.url}/api/properties/resolve?domain=feed-save.example`, { headers: asAdmin })).json();
+      const resolved = await (
+        await fetch(`${server.url}/api/properties/resolve?domain=feed-save.example`, { headers: asAdmin })
+      ).json();
       assert.deepEqual(body.events[1].payload.entry, resolved);
       assert.deepEqual(body.events[1].payload.changed_fields, ['properties']);
     });

@@ -88,7 +88,10 @@ eachEngine('change feed retention job', (engine) => {
   const clock = new ManualClock();
 
   before(async () => {
-    server = await startTestServer(engine, { deps: { clock }, env: { FEED_RETENTION_DAYS: '30', FEED_PRUNE_INTERVAL_SECONDS: '1' } });
+    server = await startTestServer(engine, {
+      deps: { clock },
+      env: { FEED_RETENTION_DAYS: '30', FEED_PRUNE_INTERVAL_SECONDS: '1' },
+    });
   });
   after(() => server.close());
 

@@ -21,7 +21,9 @@ eachEngine('feed event ids', (engine) => {
         for (let i = first; i < first + 50; i++) await appendEvent(tx, { ...sampleEvent(i), actor: `test:${i}` });
       });
     }
-    const rows = await db.query<{ event_id: string; created_at: Date; actor: string }>('select event_id, created_at, actor from registry_events order by event_id');
+    const rows = await db.query<{ event_id: string; created_at: Date; actor: string }>(
+      'select event_id, created_at, actor from registry_events order by event_id',
+    );
     assert.deepEqual(
       rows.map((r) => r.actor),
       Array.from({ length: 100 }, (_, i) => `test:${i}`),

@@ -13,13 +13,24 @@ eachEngine('bootstrapping a mirror from the snapshot', (engine) => {
     return { status: res.status, body: await json(res) };
   };
   const save = async (domain: string, name: string) => {
-    const res = await postJson(`${server.url}/api/properties/save`, { publisher_domain: domain, authorized_agents: [], properties: [{ type: 'website', name }] });
+    const res = await postJson(`${server.url}/api/properties/save`, {
+      publisher_domain: domain,
+      authorized_agents: [],
+      properties: [{ type: 'website', name }],
+    });
     assert.ok(res.status === 200 || res.status === 201, `${domain}: ${res.status} ${await res.text()}`);
   };
-  const domain = (n: number) => `mirror-${'abcdefghijklmnopqrstuvwxyz'[n % 26]}${'abcdefghijklmnopqrstuvwxyz'[Math.floor(n / 26)]}.example`;
+  const domain = (n: number) =>
+    `mirror-${'abcdefghijklmnopqrstuvwxyz'[n % 26]}${'abcdefghijklmnopqrstuvwxyz'[Math.floor(n / 26)]}.example`;
 
   before(async () => {
-    server = await startTestServer(engine, { env: { RATE_LIMIT_SAVES_PER_HOUR: '10000', RATE_LIMIT_SAVES_PER_HOUR_PER_IP: '10000', RATE_LIMIT_SAVES_PER_HOUR_PER_ORG: '10000' } });
+    server = await startTestServer(engine, {
+      env: {
+        RATE_LIMIT_SAVES_PER_HOUR: '10000',
+        RATE_LIMIT_SAVES_PER_HOUR_PER_IP: '10000',
+        RATE_LIMIT_SAVES_PER_HOUR_PER_ORG: '10000',
+      },
+    });
     for (let n = 0; n < 25; n++) await save(domain(n), `Site ${n}`);
   });
   after(() => server.close());
@@ -47,14 +58,20 @@ eachEngine('bootstrapping a mirror from the snapshot', (engine) => {
       assert.equal(res.body.error, 'invalid_cursor', JSON.stringify(fields));
     }
     // The publishers section is keyed by domain, so any text is a key there.
-    assert.equal((await snapshotPage({ page_token: forge({ cursor: uuid, section: '1', after: 'zzz.example' }) })).status, 200);
+    assert.equal(
+      (await snapshotPage({ page_token: forge({ cursor: uuid, section: '1', after: 'zzz.example' }) })).status,
+      200,
+    );
   });
 
   it('ends identical to the registry after loading the pages and tailing the feed, with writes all along', async () => {
     const mirror = new Map<string, Json>();
     // Writes during the bootstrap: new entries and new revisions of loaded and not-yet-loaded ones,
     // five alongside each page after the first (so all after the cursor), racing that page's read.
-    const writes = Array.from({ length: 30 }, (_, n) => () => save(domain(n % 2 === 0 ? 25 + n : n), `Site ${n} revised`));
+    const writes = Array.from(
+      { length: 30 },
+      (_, n) => () => save(domain(n % 2 === 0 ? 25 + n : n), `Site ${n} revised`),
+    );
     const write = async (count: number) => {
       for (const next of writes.splice(0, count)) await next();
     };
@@ -62,7 +79,10 @@ eachEngine('bootstrapping a mirror from the snapshot', (engine) => {
     let token: string | undefined;
     let cursor: string | null | undefined;
     do {
-      const [{ status, body }] = await Promise.all([snapshotPage({ limit: '4', ...(token ? { page_token: token } : {}) }), cursor === undefined ? undefined : write(5)]);
+      const [{ status, body }] = await Promise.all([
+        snapshotPage({ limit: '4', ...(token ? { page_token: token } : {}) }),
+        cursor === undefined ? undefined : write(5),
+      ]);
       assert.equal(status, 200, JSON.stringify(body));
       if (cursor === undefined) cursor = body.cursor;
       assert.equal(body.cursor, cursor, 'every page carries the cursor taken before the first');

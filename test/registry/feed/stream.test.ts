@@ -4,7 +4,14 @@ import { after, before, describe, it } from 'node:test';
 import { v7 as uuidv7 } from 'uuid';
 import { appendEvent } from '../../../src/registry/feed/append.ts';
 import { eachEngine } from '../../support/engines.ts';
-import { allEventIds, assertValidPage, sampleEvent, SseClient, writeEvents, type SseMessage } from '../../support/feed.ts';
+import {
+  allEventIds,
+  assertValidPage,
+  sampleEvent,
+  SseClient,
+  writeEvents,
+  type SseMessage,
+} from '../../support/feed.ts';
 import type { Json } from '../../support/http.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
 
@@ -111,17 +118,32 @@ eachEngine('change feed stream', (engine) => {
       await untilCaughtUp(plain);
       assert.equal((await policies.next()).event, 'heartbeat');
       await server.db.transaction(async (tx) => {
-        await appendEvent(tx, { event_type: 'policy.created', entity_type: 'policy', entity_id: 'p1', payload: { policy_id: 'p1' }, actor: 'test:writer' });
+        await appendEvent(tx, {
+          event_type: 'policy.created',
+          entity_type: 'policy',
+          entity_id: 'p1',
+          payload: { policy_id: 'p1' },
+          actor: 'test:writer',
+        });
         await appendEvent(tx, sampleEvent(3));
       });
       const live = await plain.next(5000);
       assertValidPage(live.data);
-      assert.deepEqual(live.data.events.map((e: Json) => e.event_type), ['agent.discovered']);
-      assert.deepEqual((await policies.next(5000)).data.events.map((e: Json) => e.event_type), ['policy.created']);
+      assert.deepEqual(
+        live.data.events.map((e: Json) => e.event_type),
+        ['agent.discovered'],
+      );
+      assert.deepEqual(
+        (await policies.next(5000)).data.events.map((e: Json) => e.event_type),
+        ['policy.created'],
+      );
       const late = await connect(`?cursor=${head}&types=policy.*`);
       const backlog = await late.next();
       assert.equal(backlog.event, 'feed');
-      assert.deepEqual(backlog.data.events.map((e: Json) => [e.event_type, e.entity_type, e.entity_id]), [['policy.created', 'policy', 'p1']]);
+      assert.deepEqual(
+        backlog.data.events.map((e: Json) => [e.event_type, e.entity_type, e.entity_id]),
+        [['policy.created', 'policy', 'p1']],
+      );
       for (const client of [plain, policies, late]) client.close();
     });
   });
@@ -140,7 +162,10 @@ eachEngine('change feed stream', (engine) => {
       const second = await connect(`?cursor=${page.cursor}`);
       const { events } = await untilCaughtUp(second);
       const received = [...page.events, ...events].map((e: Json) => e.event_id);
-      assert.deepEqual(received, (await allEventIds(server.db)).filter((id) => id > start));
+      assert.deepEqual(
+        received,
+        (await allEventIds(server.db)).filter((id) => id > start),
+      );
       second.close();
     });
 
@@ -172,11 +197,19 @@ eachEngine('change feed stream', (engine) => {
       for (let batch = 0; batch < 40; batch++) {
         await server.db.transaction(async (tx) => {
           for (let i = 0; i < 50; i++) {
-            await appendEvent(tx, { event_type: 'agent.discovered', entity_type: 'agent', entity_id: `https://a${i}.example`, payload: { agent_url: `https://a${i}.example`, notes: filler }, actor: 'test:slow' });
+            await appendEvent(tx, {
+              event_type: 'agent.discovered',
+              entity_type: 'agent',
+              entity_id: `https://a${i}.example`,
+              payload: { agent_url: `https://a${i}.example`, notes: filler },
+              actor: 'test:slow',
+            });
           }
         });
         // Once the hub has handed the batch to the stream, whatever the stream wrote sits in the socket.
-        const [last] = await server.db.query<{ event_id: string }>('select event_id from registry_events order by event_id desc limit 1');
+        const [last] = await server.db.query<{ event_id: string }>(
+          'select event_id from registry_events order by event_id desc limit 1',
+        );
         await server.app.feedHub.until(() => (server.app.feedHub.lastRead ?? '') >= last!.event_id);
         for (const socket of sockets) peak = Math.max(peak, socket.writableLength);
       }

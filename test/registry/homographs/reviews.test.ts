@@ -6,7 +6,13 @@ import { parse } from 'yaml';
 import type { Principal } from '../../../src/auth/principal.ts';
 import type { Queryable } from '../../../src/db/database.ts';
 import { ApError } from '../../../src/protocol/errors.ts';
-import { checkHomograph, emptyDenyList, holdForReview, type HeldSave, type ReviewAppliers } from '../../../src/registry/homographs/index.ts';
+import {
+  checkHomograph,
+  emptyDenyList,
+  holdForReview,
+  type HeldSave,
+  type ReviewAppliers,
+} from '../../../src/registry/homographs/index.ts';
 import { eachEngine } from '../../support/engines.ts';
 import { json, type Json } from '../../support/http.ts';
 import { createApiKeyFor, seedOrganization } from '../../support/identity.ts';
@@ -32,22 +38,39 @@ eachEngine('homograph review queue', (engine) => {
 
   const fakeApplier = (kind: string) => async (tx: Queryable, held: HeldSave, decider: Principal) => {
     assert.equal(held.kind, kind);
-    const [row] = await tx.query<{ status: string }>('select status from homograph_reviews where id = $1', [held.review_id]);
+    const [row] = await tx.query<{ status: string }>('select status from homograph_reviews where id = $1', [
+      held.review_id,
+    ]);
     const verdict = await checkHomograph(tx, emptyDenyList, held.domain);
     if (failNext) {
       const err = failNext;
       failNext = undefined;
-      await tx.query(`insert into domain_skeletons (domain, skeleton, version) values ('written-then-failed.example', 'x', 'x')`);
+      await tx.query(
+        `insert into domain_skeletons (domain, skeleton, version) values ('written-then-failed.example', 'x', 'x')`,
+      );
       throw err;
     }
     applied.push({ held, decider, statusSeen: row!.status, verdictSeen: verdict.verdict });
   };
   const appliers: ReviewAppliers = { brand: fakeApplier('brand'), property: fakeApplier('property') };
 
-  const hold = (domain: string, kind: 'brand' | 'property' = 'brand', payload: Record<string, unknown> = { domain, brand_name: 'Held' }) =>
-    holdForReview(server.db, { kind, domain, payload, principal: submitter, reason: 'registered_brand', similar_to: 'acme.example' });
-  const list = (query = '', headers: Record<string, string> = asAdmin) => fetch(`${server.url}/api/admin/reviews${query}`, { headers });
-  const decide = (id: string, body: unknown, headers: Record<string, string> = asAdmin) => postJson(`${server.url}/api/admin/reviews/${id}/decision`, body, headers);
+  const hold = (
+    domain: string,
+    kind: 'brand' | 'property' = 'brand',
+    payload: Record<string, unknown> = { domain, brand_name: 'Held' },
+  ) =>
+    holdForReview(server.db, {
+      kind,
+      domain,
+      payload,
+      principal: submitter,
+      reason: 'registered_brand',
+      similar_to: 'acme.example',
+    });
+  const list = (query = '', headers: Record<string, string> = asAdmin) =>
+    fetch(`${server.url}/api/admin/reviews${query}`, { headers });
+  const decide = (id: string, body: unknown, headers: Record<string, string> = asAdmin) =>
+    postJson(`${server.url}/api/admin/reviews/${id}/decision`, body, headers);
 
   before(async () => {
     server = await startTestServer(engine, { deps: { reviewAppliers: appliers } });
@@ -77,7 +100,10 @@ eachEngine('homograph review queue', (engine) => {
 
     it('answers 403 to an ordinary organization’s key, and decides nothing', async () => {
       const review = await hold('forbidden.example');
-      for (const res of [await list('', { authorization: `Bearer ${orgKey}` }), await decide(review.id, { decision: 'approve' }, { authorization: `Bearer ${orgKey}` })]) {
+      for (const res of [
+        await list('', { authorization: `Bearer ${orgKey}` }),
+        await decide(review.id, { decision: 'approve' }, { authorization: `Bearer ${orgKey}` }),
+      ]) {
         assert.equal(res.status, 403);
         assert.equal((await json(res)).error, 'forbidden');
       }
@@ -91,14 +117,21 @@ eachEngine('homograph review queue', (engine) => {
       const ids: string[] = [];
       for (const domain of ['one.example', 'two.example', 'three.example']) ids.push((await hold(domain)).id);
       // Held a second apart, oldest first, rather than sleeping so the database's clock moves on.
-      for (const [i, id] of ids.entries()) await server.db.query(`update homograph_reviews set created_at = now() - make_interval(secs => $2) where id = $1`, [id, ids.length - i]);
+      for (const [i, id] of ids.entries())
+        await server.db.query(
+          `update homograph_reviews set created_at = now() - make_interval(secs => $2) where id = $1`,
+          [id, ids.length - i],
+        );
       const res = await list();
       assert.equal(res.status, 200);
       const page = await json(res);
       assert.equal(page.total, 3);
       assert.equal(page.limit, 50);
       assert.equal(page.offset, 0);
-      assert.deepEqual(page.reviews.map((r: Json) => r.id), [...ids].reverse());
+      assert.deepEqual(
+        page.reviews.map((r: Json) => r.id),
+        [...ids].reverse(),
+      );
       const first = page.reviews[0];
       assert.equal(first.domain, 'three.example');
       assert.equal(first.kind, 'brand');
@@ -116,7 +149,10 @@ eachEngine('homograph review queue', (engine) => {
 
       const second = await json(await list('?status=pending&limit=2&offset=2'));
       assert.equal(second.total, 3);
-      assert.deepEqual(second.reviews.map((r: Json) => r.id), [ids[0]]);
+      assert.deepEqual(
+        second.reviews.map((r: Json) => r.id),
+        [ids[0]],
+      );
       assert.equal((await json(await list('?status=approved'))).total, 0);
       for (const id of ids) await decide(id, { decision: 'reject' });
     });
@@ -132,7 +168,10 @@ eachEngine('homograph review queue', (engine) => {
 
   describe('deciding', () => {
     it('approves: calls the applier once, inside the decision, and marks the review approved', async () => {
-      const review = await hold('approve-me.example', 'property', { publisher_domain: 'approve-me.example', authorized_agents: [] });
+      const review = await hold('approve-me.example', 'property', {
+        publisher_domain: 'approve-me.example',
+        authorized_agents: [],
+      });
       const res = await decide(review.id, { decision: 'approve', note: 'Known publisher' });
       assert.equal(res.status, 200);
       const body = await json(res);
@@ -157,7 +196,10 @@ eachEngine('homograph review queue', (engine) => {
       assert.equal(call!.verdictSeen, 'ok');
 
       const approved = await json(await list('?status=approved'));
-      assert.deepEqual(approved.reviews.map((r: Json) => r.id), [review.id]);
+      assert.deepEqual(
+        approved.reviews.map((r: Json) => r.id),
+        [review.id],
+      );
     });
 
     it('rejects: records the decision without applying anything', async () => {
@@ -185,7 +227,11 @@ eachEngine('homograph review queue', (engine) => {
 
     it('lets one of two simultaneous approvals win', async () => {
       const review = await hold('race.example');
-      const statuses = (await Promise.all([decide(review.id, { decision: 'approve' }), decide(review.id, { decision: 'approve' })])).map((r) => r.status).sort();
+      const statuses = (
+        await Promise.all([decide(review.id, { decision: 'approve' }), decide(review.id, { decision: 'approve' })])
+      )
+        .map((r) => r.status)
+        .sort();
       assert.deepEqual(statuses, [200, 409]);
       assert.equal(applied.length, 1);
     });
@@ -201,12 +247,21 @@ eachEngine('homograph review queue', (engine) => {
 
     it('refuses a malformed decision', async () => {
       const review = await hold('malformed.example');
-      for (const body of [{}, { decision: 'maybe' }, { decision: 'approve', extra: 1 }, { decision: 'approve', note: 'x'.repeat(2001) }]) {
+      for (const body of [
+        {},
+        { decision: 'maybe' },
+        { decision: 'approve', extra: 1 },
+        { decision: 'approve', note: 'x'.repeat(2001) },
+      ]) {
         const res = await decide(review.id, body);
         assert.equal(res.status, 400, JSON.stringify(body));
         assert.equal((await json(res)).error, 'validation_failed');
       }
-      const text = await fetch(`${server.url}/api/admin/reviews/${review.id}/decision`, { method: 'POST', headers: { ...asAdmin, 'content-type': 'text/plain' }, body: 'approve' });
+      const text = await fetch(`${server.url}/api/admin/reviews/${review.id}/decision`, {
+        method: 'POST',
+        headers: { ...asAdmin, 'content-type': 'text/plain' },
+        body: 'approve',
+      });
       assert.equal(text.status, 415);
       assert.equal(applied.length, 0);
       await decide(review.id, { decision: 'reject' });
@@ -218,9 +273,16 @@ eachEngine('homograph review queue', (engine) => {
       const res = await decide(review.id, { decision: 'approve' });
       assert.equal(res.status, 409);
       assert.equal((await json(res)).error, 'authoritative_entry');
-      const [row] = await server.db.query<{ status: string; decided_at: Date | null }>('select status, decided_at from homograph_reviews where id = $1', [review.id]);
+      const [row] = await server.db.query<{ status: string; decided_at: Date | null }>(
+        'select status, decided_at from homograph_reviews where id = $1',
+        [review.id],
+      );
       assert.deepEqual(row, { status: 'pending', decided_at: null });
-      assert.deepEqual(await server.db.query(`select 1 from domain_skeletons where domain = 'written-then-failed.example'`), [], 'the applier’s writes rolled back');
+      assert.deepEqual(
+        await server.db.query(`select 1 from domain_skeletons where domain = 'written-then-failed.example'`),
+        [],
+        'the applier’s writes rolled back',
+      );
       const reject = await decide(review.id, { decision: 'reject' });
       assert.equal(reject.status, 200);
     });
@@ -229,7 +291,12 @@ eachEngine('homograph review queue', (engine) => {
   describe('OpenAPI', () => {
     it('documents both routes under Administration, with bearer security, in a valid document', async () => {
       const text = await (await fetch(`${server.url}/openapi/registry.yaml`)).text();
-      const doc = parse(text) as { paths: Record<string, Record<string, { tags: string[]; security: unknown[]; responses: Record<string, unknown> }>> };
+      const doc = parse(text) as {
+        paths: Record<
+          string,
+          Record<string, { tags: string[]; security: unknown[]; responses: Record<string, unknown> }>
+        >;
+      };
       const listOp = doc.paths['/api/admin/reviews']?.get;
       const decideOp = doc.paths['/api/admin/reviews/{id}/decision']?.post;
       assert.ok(listOp && decideOp);
@@ -237,7 +304,17 @@ eachEngine('homograph review queue', (engine) => {
         assert.deepEqual(op.tags, ['Administration']);
         assert.deepEqual(op.security, [{ bearer: [] }]);
       }
-      assert.deepEqual(Object.keys(decideOp.responses).sort(), ['200', '400', '401', '403', '404', '409', '413', '415', '500']);
+      assert.deepEqual(Object.keys(decideOp.responses).sort(), [
+        '200',
+        '400',
+        '401',
+        '403',
+        '404',
+        '409',
+        '413',
+        '415',
+        '500',
+      ]);
       const result = await new Validator().validate(text);
       assert.deepEqual(result.errors ?? [], []);
     });

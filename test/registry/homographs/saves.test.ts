@@ -19,12 +19,17 @@ eachEngine('look-alike saves', (engine) => {
     await seedOrganization(server.db, { slug: 'acme' });
     acme = bearer(await createApiKeyFor(server.db, 'acme'));
     // A registered brand whose look-alikes must not slip in.
-    assert.equal((await postJson(`${server.url}/api/brands/save`, { domain: 'epic.com', brand_name: 'Epic' }, asAdmin)).status, 201);
+    assert.equal(
+      (await postJson(`${server.url}/api/brands/save`, { domain: 'epic.com', brand_name: 'Epic' }, asAdmin)).status,
+      201,
+    );
   });
   after(() => server.close());
 
-  const saveBrand = (domain: string, name = 'Look-alike') => postJson(`${server.url}/api/brands/save`, { domain, brand_name: name }, acme);
-  const registered = async (domain: string) => (await fetch(`${server.url}/api/brands/resolve?domain=${encodeURIComponent(domain)}`)).status === 200;
+  const saveBrand = (domain: string, name = 'Look-alike') =>
+    postJson(`${server.url}/api/brands/save`, { domain, brand_name: name }, acme);
+  const registered = async (domain: string) =>
+    (await fetch(`${server.url}/api/brands/resolve?domain=${encodeURIComponent(domain)}`)).status === 200;
   const expectStatus = async (res: Response, status: number, code?: string): Promise<Json> => {
     const body = await json(res);
     assert.equal(res.status, status, JSON.stringify(body));
@@ -57,7 +62,11 @@ eachEngine('look-alike saves', (engine) => {
 
       const queue = await json(await fetch(`${server.url}/api/admin/reviews`, { headers: asAdmin }));
       assert.ok(queue.reviews.some((r: Json) => r.id === held.review_id && r.domain === 'paypa1.com'));
-      const rejected = await postJson(`${server.url}/api/admin/reviews/${held.review_id}/decision`, { decision: 'reject', note: 'phishing' }, asAdmin);
+      const rejected = await postJson(
+        `${server.url}/api/admin/reviews/${held.review_id}/decision`,
+        { decision: 'reject', note: 'phishing' },
+        asAdmin,
+      );
       assert.equal(rejected.status, 200);
       assert.equal(await registered('paypa1.com'), false);
     });
@@ -68,12 +77,20 @@ eachEngine('look-alike saves', (engine) => {
       const held = await expectStatus(await saveBrand(lookalike, 'Еріс'), 202);
       assert.equal(held.reason, 'registered_brand');
       assert.equal(held.similar_to, 'epic.com');
-      const approved = await postJson(`${server.url}/api/admin/reviews/${held.review_id}/decision`, { decision: 'approve' }, asAdmin);
+      const approved = await postJson(
+        `${server.url}/api/admin/reviews/${held.review_id}/decision`,
+        { decision: 'approve' },
+        asAdmin,
+      );
       assert.equal(approved.status, 200, JSON.stringify(await json(approved.clone())));
       assert.equal(await registered(lookalike), true);
       const history = await json(await fetch(`${server.url}/api/brands/history?domain=${lookalike}`));
       assert.match(history.revisions[0].editor_name, /^acme\//, 'saved as the submitter, not the admin');
-      const again = await postJson(`${server.url}/api/admin/reviews/${held.review_id}/decision`, { decision: 'approve' }, asAdmin);
+      const again = await postJson(
+        `${server.url}/api/admin/reviews/${held.review_id}/decision`,
+        { decision: 'approve' },
+        asAdmin,
+      );
       assert.equal(again.status, 409);
       // Approved once: later saves by the proven organization go straight through.
       assert.equal((await saveBrand(lookalike, 'Еріс 2')).status, 200);

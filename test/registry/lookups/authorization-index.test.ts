@@ -9,7 +9,12 @@ import { AuthorizationIndex, checkAuthorization } from '../../../src/registry/lo
  */
 
 const agent = 'https://sales.example/mcp';
-const property = (rid: string, publisher: string, identifiers: Array<[string, string]>, extra: Record<string, unknown> = {}) => ({
+const property = (
+  rid: string,
+  publisher: string,
+  identifiers: Array<[string, string]>,
+  extra: Record<string, unknown> = {},
+) => ({
   property_rid: rid,
   publisher_domain: publisher,
   identifiers: identifiers.map(([type, value]) => ({ type, value })),
@@ -49,7 +54,13 @@ describe('authorization index bookkeeping', () => {
 
   it('lists a property once when two of its identifiers normalize alike, and forgets old identifiers on update', () => {
     const index = new AuthorizationIndex();
-    index.apply('property.created', property('a', 'one.example', [['domain', 'site.example'], ['domain', 'SITE.example']]));
+    index.apply(
+      'property.created',
+      property('a', 'one.example', [
+        ['domain', 'site.example'],
+        ['domain', 'SITE.example'],
+      ]),
+    );
     assert.deepEqual(rids(index.propertiesByIdentifier('domain', 'site.example')), ['a']);
     index.apply('property.updated', property('a', 'one.example', [['domain', 'moved.example']]));
     assert.deepEqual(index.propertiesByIdentifier('domain', 'site.example'), []);
@@ -67,10 +78,17 @@ describe('authorization index bookkeeping', () => {
     assert.equal(status(index, 'a.example', 'direct'), 'authorized');
     index.apply('authorization.revoked', { id: 'g1' });
     index.apply('authorization.revoked', { id: 'g3' });
-    assert.deepEqual(index.coveragesAt('one.example', agent).map((c) => c.grant.id), ['g2']);
+    assert.deepEqual(
+      index.coveragesAt('one.example', agent).map((c) => c.grant.id),
+      ['g2'],
+    );
     assert.equal(status(index, 'a.example', 'direct'), 'unauthorized');
     index.apply('authorization.modified', grant('g2', 'one.example', [['tag', 'sports']], 'direct'));
-    assert.equal(status(index, 'a.example', 'direct'), 'unauthorized', 'the modified grant no longer covers the property');
+    assert.equal(
+      status(index, 'a.example', 'direct'),
+      'unauthorized',
+      'the modified grant no longer covers the property',
+    );
     index.apply('authorization.revoked', { id: 'g2' });
     assert.deepEqual(index.agentsAt('one.example'), []);
     assert.deepEqual(index.grantsOf(agent), []);

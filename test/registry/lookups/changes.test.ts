@@ -1,14 +1,30 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { markStale } from '../../../src/registry/graph/index.ts';
-import { agents, dailyPlanet, meridianBrand, publishAdagents, publishBrandJson } from '../../support/authorization-world.ts';
+import {
+  agents,
+  dailyPlanet,
+  meridianBrand,
+  publishAdagents,
+  publishBrandJson,
+} from '../../support/authorization-world.ts';
 import { eachEngine } from '../../support/engines.ts';
 import { json } from '../../support/http.ts';
 import type { TestServer } from '../../support/server.ts';
 import { checked, settled, startWorld } from './world.ts';
 
-const siteAsDelegated = { agent_url: agents.meridian, identifier_type: 'domain', identifier_value: 'dailyplanet.example', delegation_type: 'delegated' };
-const appAsDelegated = { agent_url: agents.meridian, identifier_type: 'ios_bundle', identifier_value: 'com.dailyplanet.app', delegation_type: 'delegated' };
+const siteAsDelegated = {
+  agent_url: agents.meridian,
+  identifier_type: 'domain',
+  identifier_value: 'dailyplanet.example',
+  delegation_type: 'delegated',
+};
+const appAsDelegated = {
+  agent_url: agents.meridian,
+  identifier_type: 'ios_bundle',
+  identifier_value: 'com.dailyplanet.app',
+  delegation_type: 'delegated',
+};
 
 /** Meridian's brand.json with its declaration of the Daily Planet app changed to `relationship`. */
 function meridianDeclaringApp(relationship: string): Record<string, unknown> {
@@ -24,7 +40,9 @@ function meridianDeclaringApp(relationship: string): Record<string, unknown> {
  */
 eachEngine('authorization answers follow registry changes', (engine) => {
   let server: TestServer;
-  const meridianDomains = async () => (await json(await fetch(`${server.url}/api/registry/lookup/agent/${encodeURIComponent(agents.meridian)}/domains`))).domains;
+  const meridianDomains = async () =>
+    (await json(await fetch(`${server.url}/api/registry/lookup/agent/${encodeURIComponent(agents.meridian)}/domains`)))
+      .domains;
 
   before(async () => {
     server = await startWorld(engine);
@@ -52,7 +70,9 @@ eachEngine('authorization answers follow registry changes', (engine) => {
 
     it('a failed re-crawl makes the publisher’s answers unknown; a passing one brings them back', async () => {
       try {
-        await server.db.transaction((tx) => markStale(tx, 'dailyplanet.example', 'adagents.json answered HTTP 500', new Date()));
+        await server.db.transaction((tx) =>
+          markStale(tx, 'dailyplanet.example', 'adagents.json answered HTTP 500', new Date()),
+        );
         await settled(server);
         const stale = await checked(server, siteAsDelegated);
         assert.equal(stale.result.status, 'unknown');
@@ -77,8 +97,17 @@ eachEngine('authorization answers follow registry changes', (engine) => {
         await publishBrandJson(server.db, 'meridian.example', meridianDeclaringApp('delegated'));
         await settled(server);
         const after = await checked(server, appAsDelegated);
-        assert.deepEqual(after.result, { status: 'authorized', publisher_domain: 'dailyplanet.example', sales_agent_url: agents.meridian });
-        assert.deepEqual(after.operator.confirmed_by, { operator_domain: 'meridian.example', brand_id: 'meridian', relationship: 'delegated', agents: [agents.meridian] });
+        assert.deepEqual(after.result, {
+          status: 'authorized',
+          publisher_domain: 'dailyplanet.example',
+          sales_agent_url: agents.meridian,
+        });
+        assert.deepEqual(after.operator.confirmed_by, {
+          operator_domain: 'meridian.example',
+          brand_id: 'meridian',
+          relationship: 'delegated',
+          agents: [agents.meridian],
+        });
         assert.equal(after.operator.relationship_confirmed, true);
       } finally {
         await publishBrandJson(server.db, 'meridian.example', meridianBrand);

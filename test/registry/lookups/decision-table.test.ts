@@ -36,7 +36,12 @@ function world(random: Random) {
     property_rid: rid,
     publisher_domain: random.pick(publishers),
     identifiers: Array.from({ length: random.int(1, 3) }, identifier),
-    property: { property_id: `prop_${random.int(0, 8)}`, property_type: 'website', name: rid, tags: random.some(tags, 0, 2) },
+    property: {
+      property_id: `prop_${random.int(0, 8)}`,
+      property_type: 'website',
+      name: rid,
+      tags: random.some(tags, 0, 2),
+    },
     status: random.chance(0.1) ? 'stale' : 'active',
     operator_declarations: Array.from({ length: random.int(0, 3) }, () => ({
       operator_domain: `op${random.int(0, 3)}.example`,
@@ -57,7 +62,14 @@ function world(random: Random) {
       ...(delegation === null ? {} : { delegation_type: delegation }),
       scopes: Array.from({ length: random.int(1, 3) }, () => {
         const kind = random.pick(['all', 'property_id', 'tag', 'rid', 'signal_id'] as const);
-        const value = kind === 'property_id' ? `prop_${random.int(0, 8)}` : kind === 'tag' ? random.pick(tags) : kind === 'rid' && rids.length > 0 ? random.pick(rids) : 'x';
+        const value =
+          kind === 'property_id'
+            ? `prop_${random.int(0, 8)}`
+            : kind === 'tag'
+              ? random.pick(tags)
+              : kind === 'rid' && rids.length > 0
+                ? random.pick(rids)
+                : 'x';
         return { target_publisher: random.pick(publishers), kind, value };
       }),
     };
@@ -77,7 +89,10 @@ function world(random: Random) {
       } else if (r < 0.7 && grantIds.length > 0) {
         index.apply('authorization.revoked', { id: random.pick(grantIds) });
       } else if (r < 0.8) {
-        index.apply('publisher.adagents_changed', { publisher_domain: random.pick(publishers), status: random.chance(0.2) ? 'stale' : 'active' });
+        index.apply('publisher.adagents_changed', {
+          publisher_domain: random.pick(publishers),
+          status: random.chance(0.2) ? 'stale' : 'active',
+        });
       } else if (r < 0.87 && rids.length > 0) {
         index.apply('property.stale', { property_rid: random.pick(rids) });
       } else if (r < 0.92 && rids.length > 0) {
@@ -87,13 +102,26 @@ function world(random: Random) {
       }
     },
     question(): CheckRequest {
-      const claimed = random.chance(0.4) ? undefined : (random.pick(random.chance(0.5) ? delegations.slice(0, 4) : delegations) ?? undefined);
+      const claimed = random.chance(0.4)
+        ? undefined
+        : (random.pick(random.chance(0.5) ? delegations.slice(0, 4) : delegations) ?? undefined);
       const agent = random.chance(0.95) ? random.pick(agents) : 'https://stranger.example/mcp';
       if (random.chance(0.75)) {
         const { type, value } = identifier();
-        return { agent, property: { identifier: { type, value: random.chance(0.1) ? `pub${random.int(0, 13)}.example` : value } }, delegation_type: claimed };
+        return {
+          agent,
+          property: { identifier: { type, value: random.chance(0.1) ? `pub${random.int(0, 13)}.example` : value } },
+          delegation_type: claimed,
+        };
       }
-      return { agent, property: { publisher_domain: random.chance(0.9) ? random.pick(publishers) : 'nobody.example', property_id: `prop_${random.int(0, 9)}` }, delegation_type: claimed };
+      return {
+        agent,
+        property: {
+          publisher_domain: random.chance(0.9) ? random.pick(publishers) : 'nobody.example',
+          property_id: `prop_${random.int(0, 9)}`,
+        },
+        delegation_type: claimed,
+      };
     },
   };
 }
@@ -105,7 +133,14 @@ it('the decision table answers every check as the records do, on random graphs a
     const index = new AuthorizationIndex();
     // Every name seen first, in order: the last ten share the overflow bit.
     customs.forEach((name, i) =>
-      index.apply('authorization.granted', { id: `names${i}`, publisher_domain: 'names.example', agent_url: agents[0], authorization_type: 'property_ids', delegation_type: name, scopes: [{ target_publisher: 'names.example', kind: 'all', value: '' }] }),
+      index.apply('authorization.granted', {
+        id: `names${i}`,
+        publisher_domain: 'names.example',
+        agent_url: agents[0],
+        authorization_type: 'property_ids',
+        delegation_type: name,
+        scopes: [{ target_publisher: 'names.example', kind: 'all', value: '' }],
+      }),
     );
     const w = world(random);
     for (let step = 0; step < 30; step++) {

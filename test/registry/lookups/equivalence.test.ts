@@ -41,14 +41,18 @@ eachEngine('authorization index and SQL agree on a random graph', (engine) => {
       });
       const body = await json(res);
       assert.equal(res.status, 200, JSON.stringify(body));
-      for (const { result } of body['results']) out.push({ status: result.status, code: result.violation?.code ?? null, message: result.violation?.message });
+      for (const { result } of body['results'])
+        out.push({ status: result.status, code: result.violation?.code ?? null, message: result.violation?.message });
     }
     return out;
   };
 
   /** The files as the crawler would have accepted them: valid against the protocol's schemas. */
   const assertValidFiles = () => {
-    for (const [schema, docs] of [[ADAGENTS_SCHEMA_ID, world.adagents], [BRAND_SCHEMA_ID, world.brands]] as const) {
+    for (const [schema, docs] of [
+      [ADAGENTS_SCHEMA_ID, world.adagents],
+      [BRAND_SCHEMA_ID, world.brands],
+    ] as const) {
       for (const [domain, doc] of docs) {
         const validation = validateSchema(schema, doc);
         assert.ok(validation.valid, `${domain}: ${JSON.stringify(validation)}`);
@@ -58,7 +62,9 @@ eachEngine('authorization index and SQL agree on a random graph', (engine) => {
 
   const compare = async () => {
     assertValidFiles();
-    const head = await server.db.query<{ head: string | null }>('select event_id::text as head from registry_events order by event_id desc limit 1');
+    const head = await server.db.query<{ head: string | null }>(
+      'select event_id::text as head from registry_events order by event_id desc limit 1',
+    );
     if (head[0]?.head) await server.app.authorizationIndex.reached(head[0].head);
     const questions = world.questions(questionsPerRound);
     const [expected, actual] = [await answerBySql(server.db, questions), await indexAnswers(questions)];
@@ -66,10 +72,16 @@ eachEngine('authorization index and SQL agree on a random graph', (engine) => {
       const { message, ...index } = actual[i]!;
       const key = `${expected[i]!.status}/${expected[i]!.code ?? '-'}`;
       seen.set(key, (seen.get(key) ?? 0) + 1);
-      return index.status === expected[i]!.status && index.code === expected[i]!.code ? [] : [{ question, index, message, sql: expected[i] }];
+      return index.status === expected[i]!.status && index.code === expected[i]!.code
+        ? []
+        : [{ question, index, message, sql: expected[i] }];
     });
     cases += questions.length;
-    assert.deepEqual(disagreements.slice(0, 5), [], `seed ${seed}: ${disagreements.length} of ${questions.length} answers differ`);
+    assert.deepEqual(
+      disagreements.slice(0, 5),
+      [],
+      `seed ${seed}: ${disagreements.length} of ${questions.length} answers differ`,
+    );
   };
 
   it('agree on the graph as first crawled, loaded from the snapshot', compare);
@@ -92,7 +104,11 @@ eachEngine('authorization index and SQL agree on a random graph', (engine) => {
       'unauthorized/operator_not_declared',
       'unauthorized/relationship_mismatch',
     ];
-    assert.deepEqual(outcomes.filter((o) => !seen.has(o)), [], JSON.stringify(Object.fromEntries(seen)));
+    assert.deepEqual(
+      outcomes.filter((o) => !seen.has(o)),
+      [],
+      JSON.stringify(Object.fromEntries(seen)),
+    );
     assert.equal(cases, questionsPerRound * (rounds + 1));
     t.diagnostic(`${cases} cases, seed ${seed}: ${JSON.stringify(Object.fromEntries([...seen].sort()))}`);
   });

@@ -25,7 +25,9 @@ export async function startWorld(engine: TestEngine, clock?: Clock): Promise<Tes
 
 /** Resolves once the index has applied every event written so far. */
 export async function settled(server: TestServer): Promise<void> {
-  const [head] = await server.db.query<{ event_id: string }>('select event_id from registry_events order by event_id desc limit 1');
+  const [head] = await server.db.query<{ event_id: string }>(
+    'select event_id from registry_events order by event_id desc limit 1',
+  );
   assert.ok(head, 'the feed has events');
   await server.app.authorizationIndex.reached(head.event_id);
 }
@@ -51,17 +53,25 @@ export function assertAuthorizationResult(result: unknown): void {
 }
 
 /** A catalogue error body: `{error, message}` and, when fields are named, `details` naming `field` in `where`. */
-export async function assertRejected(res: Response, expected: { status?: number; error: string; in?: string; field?: string }): Promise<Json> {
+export async function assertRejected(
+  res: Response,
+  expected: { status?: number; error: string; in?: string; field?: string },
+): Promise<Json> {
   const body = await json(res);
   assert.equal(res.status, expected.status ?? 400, JSON.stringify(body));
   assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
   assert.equal(body.error, expected.error, JSON.stringify(body));
   assert.equal(typeof body.message, 'string');
   assert.ok(body.message.length > 0);
-  assert.deepEqual(Object.keys(body).filter((k) => !['error', 'message', 'details'].includes(k)), []);
+  assert.deepEqual(
+    Object.keys(body).filter((k) => !['error', 'message', 'details'].includes(k)),
+    [],
+  );
   if (expected.field !== undefined) {
     assert.ok(
-      body.details.some((d: Json) => d.field === expected.field && d.in === expected.in && typeof d.message === 'string'),
+      body.details.some(
+        (d: Json) => d.field === expected.field && d.in === expected.in && typeof d.message === 'string',
+      ),
       `details name ${expected.in}.${expected.field}: ${JSON.stringify(body)}`,
     );
   }

@@ -20,8 +20,15 @@ eachEngine('ownership challenges', (engine) => {
   before(async () => {
     [dns, publishers] = await Promise.all([startDns(), startPublishers()]);
     // The 50-way race below is more than an hour's budget at the default limits.
-    const env = { RATE_LIMIT_SAVES_PER_HOUR: '1000', RATE_LIMIT_SAVES_PER_HOUR_PER_ORG: '1000', RATE_LIMIT_SAVES_PER_HOUR_PER_IP: '1000' };
-    server = await startTestServer(engine, { env, deps: { clock, resolveTxt: dns.resolveTxt, fetcher: publishers.fetcher } });
+    const env = {
+      RATE_LIMIT_SAVES_PER_HOUR: '1000',
+      RATE_LIMIT_SAVES_PER_HOUR_PER_ORG: '1000',
+      RATE_LIMIT_SAVES_PER_HOUR_PER_IP: '1000',
+    };
+    server = await startTestServer(engine, {
+      env,
+      deps: { clock, resolveTxt: dns.resolveTxt, fetcher: publishers.fetcher },
+    });
     for (const slug of ['acme', 'globex']) await seedOrganization(server.db, { slug });
     acme = bearer(await createApiKeyFor(server.db, 'acme'));
     globex = bearer(await createApiKeyFor(server.db, 'globex'));
@@ -37,8 +44,10 @@ eachEngine('ownership challenges', (engine) => {
     assert.equal(res.status, 201);
     return json(res);
   };
-  const verify = (id: string, method: 'dns' | 'http', as = acme) => postJson(`${server.url}/api/ownership/challenges/${id}/verify`, { method }, as);
-  const stateOf = async (id: string) => (await server.db.query<{ state: string }>(`select state from ownership_challenges where id = $1`, [id]))[0]!.state;
+  const verify = (id: string, method: 'dns' | 'http', as = acme) =>
+    postJson(`${server.url}/api/ownership/challenges/${id}/verify`, { method }, as);
+  const stateOf = async (id: string) =>
+    (await server.db.query<{ state: string }>(`select state from ownership_challenges where id = $1`, [id]))[0]!.state;
   const refused = async (res: Response, status: number, code: string) => {
     const body = await json(res);
     assert.equal(res.status, status, JSON.stringify(body));
@@ -60,7 +69,11 @@ eachEngine('ownership challenges', (engine) => {
 
     it('needs a credential acting for an organization and a valid domain', async () => {
       assert.equal((await postJson(`${server.url}/api/ownership/challenges`, { domain: 'x.example' }, {})).status, 401);
-      await refused(await postJson(`${server.url}/api/ownership/challenges`, { domain: 'http://x.example/path' }, acme), 400, 'invalid_domain');
+      await refused(
+        await postJson(`${server.url}/api/ownership/challenges`, { domain: 'http://x.example/path' }, acme),
+        400,
+        'invalid_domain',
+      );
     });
   });
 
@@ -80,7 +93,10 @@ eachEngine('ownership challenges', (engine) => {
 
     it('is consumed by a successful HTTP verification', async () => {
       const c = await challenge('http-ok.ap.test');
-      publishers.serve('http-ok.ap.test', '/.well-known/ap-ownership.txt', { body: `someone-else\n${c.nonce}\n`, contentType: 'text/plain' });
+      publishers.serve('http-ok.ap.test', '/.well-known/ap-ownership.txt', {
+        body: `someone-else\n${c.nonce}\n`,
+        contentType: 'text/plain',
+      });
       const res = await verify(c.challenge_id, 'http');
       assert.equal(res.status, 200, JSON.stringify(await json(res.clone())));
       assert.equal(await stateOf(c.challenge_id), 'consumed');
@@ -126,9 +142,17 @@ eachEngine('ownership challenges', (engine) => {
 
     it('answers 404 for an unknown challenge and 400 for a malformed id or method', async () => {
       await refused(await verify('00000000-0000-4000-8000-000000000000', 'dns'), 404, 'not_found');
-      await refused(await postJson(`${server.url}/api/ownership/challenges/not-a-uuid/verify`, { method: 'dns' }, acme), 400, 'validation_failed');
+      await refused(
+        await postJson(`${server.url}/api/ownership/challenges/not-a-uuid/verify`, { method: 'dns' }, acme),
+        400,
+        'validation_failed',
+      );
       const c = await challenge('method.example');
-      await refused(await postJson(`${server.url}/api/ownership/challenges/${c.challenge_id}/verify`, { method: 'email' }, acme), 400, 'validation_failed');
+      await refused(
+        await postJson(`${server.url}/api/ownership/challenges/${c.challenge_id}/verify`, { method: 'email' }, acme),
+        400,
+        'validation_failed',
+      );
       assert.equal(await stateOf(c.challenge_id), 'issued');
     });
   });

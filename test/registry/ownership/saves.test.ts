@@ -35,23 +35,38 @@ eachEngine('saves need proof of domain control', (engine) => {
   async function prove(domain: string, as: Record<string, string>) {
     const challenge = await json(await postJson(`${server.url}/api/ownership/challenges`, { domain }, as));
     dns.txt.set(`_ap-owner.${domain}`, [challenge.nonce]);
-    const res = await postJson(`${server.url}/api/ownership/challenges/${challenge.challenge_id}/verify`, { method: 'dns' }, as);
+    const res = await postJson(
+      `${server.url}/api/ownership/challenges/${challenge.challenge_id}/verify`,
+      { method: 'dns' },
+      as,
+    );
     assert.equal(res.status, 200);
   }
-  const saveBrand = (domain: string, as: Record<string, string>, name = 'Acme') => postJson(`${server.url}/api/brands/save`, { domain, brand_name: name }, as);
-  const saveProperty = (domain: string, as: Record<string, string>) => postJson(`${server.url}/api/properties/save`, { publisher_domain: domain, authorized_agents: [] }, as);
+  const saveBrand = (domain: string, as: Record<string, string>, name = 'Acme') =>
+    postJson(`${server.url}/api/brands/save`, { domain, brand_name: name }, as);
+  const saveProperty = (domain: string, as: Record<string, string>) =>
+    postJson(`${server.url}/api/properties/save`, { publisher_domain: domain, authorized_agents: [] }, as);
   const rows = async (domain: string) =>
-    (await server.db.query<{ n: number }>(`select (select count(*) from brands where domain = $1) + (select count(*) from properties where publisher_domain = $1) as n`, [domain]))[0]!.n;
+    (
+      await server.db.query<{ n: number }>(
+        `select (select count(*) from brands where domain = $1) + (select count(*) from properties where publisher_domain = $1) as n`,
+        [domain],
+      )
+    )[0]!.n;
 
   describe('a new entry', () => {
     it('is refused without proof, with 403 ownership_required saying how to prove it, and nothing is written', async () => {
-      const events = async () => (await server.db.query<{ n: number }>(`select count(*)::int as n from registry_events`))[0]!.n;
+      const events = async () =>
+        (await server.db.query<{ n: number }>(`select count(*)::int as n from registry_events`))[0]!.n;
       const before = await events();
       for (const res of [await saveBrand('unproven.example', acme), await saveProperty('unproven.example', acme)]) {
         const body = await json(res);
         assert.equal(res.status, 403);
         assert.equal(body.error, 'ownership_required');
-        assert.match(body.message, /acme cannot save unproven\.example: it has not proven control of unproven\.example.*POST \/api\/ownership\/challenges/);
+        assert.match(
+          body.message,
+          /acme cannot save unproven\.example: it has not proven control of unproven\.example.*POST \/api\/ownership\/challenges/,
+        );
       }
       assert.equal(await rows('unproven.example'), 0);
       assert.equal(await events(), before);
@@ -82,7 +97,11 @@ eachEngine('saves need proof of domain control', (engine) => {
       assert.equal(res.status, 403);
       assert.equal(body.error, 'ownership_required');
       assert.match(body.message, /older than 90 days/);
-      const rollback = await postJson(`${server.url}/api/brands/rollback`, { domain: 'aging.example', to_revision: 1 }, acme);
+      const rollback = await postJson(
+        `${server.url}/api/brands/rollback`,
+        { domain: 'aging.example', to_revision: 1 },
+        acme,
+      );
       assert.equal(rollback.status, 403, 'a rollback is a revision too');
       await prove('aging.example', acme);
       assert.equal((await saveBrand('aging.example', acme, 'Acme 3')).status, 200);
@@ -90,7 +109,9 @@ eachEngine('saves need proof of domain control', (engine) => {
   });
 
   it('answers 409 for authoritative entries, proof or not', async () => {
-    await server.db.transaction((tx) => saveAuthoritative(tx, 'managed.example', { authorized_agents: [], inventory: [], contact: null }));
+    await server.db.transaction((tx) =>
+      saveAuthoritative(tx, 'managed.example', { authorized_agents: [], inventory: [], contact: null }),
+    );
     const res = await saveProperty('managed.example', acme);
     assert.equal(res.status, 409);
     assert.equal((await json(res)).error, 'authoritative_entry');

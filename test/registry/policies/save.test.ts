@@ -27,8 +27,10 @@ eachEngine('policy saves', (engine) => {
   let acme: Record<string, string>;
   let globex: Record<string, string>;
   let spender: Record<string, string>;
-  const rows = async (table: string, id: string) => (await server.db.query<{ n: number }>(`select count(*)::int as n from ${table} where policy_id = $1`, [id]))[0]!.n;
-  const save = (body: unknown, headers: Record<string, string> = acme) => postJson(`${server.url}/api/policies/save`, body, headers);
+  const rows = async (table: string, id: string) =>
+    (await server.db.query<{ n: number }>(`select count(*)::int as n from ${table} where policy_id = $1`, [id]))[0]!.n;
+  const save = (body: unknown, headers: Record<string, string> = acme) =>
+    postJson(`${server.url}/api/policies/save`, body, headers);
   const resolve = async (query: string) => json(await fetch(`${server.url}/api/policies/resolve?${query}`));
   const keyOf = async () => {
     const org = await seedOrganization(server.db);
@@ -36,21 +38,43 @@ eachEngine('policy saves', (engine) => {
   };
 
   before(async () => {
-    server = await startTestServer(engine, { env: { RATE_LIMIT_SAVES_PER_HOUR: '25', RATE_LIMIT_SAVES_PER_HOUR_PER_ORG: '1000', RATE_LIMIT_SAVES_PER_HOUR_PER_IP: '1000' } });
+    server = await startTestServer(engine, {
+      env: {
+        RATE_LIMIT_SAVES_PER_HOUR: '25',
+        RATE_LIMIT_SAVES_PER_HOUR_PER_ORG: '1000',
+        RATE_LIMIT_SAVES_PER_HOUR_PER_IP: '1000',
+      },
+    });
     [acme, globex, spender] = [await keyOf(), await keyOf(), await keyOf()];
     await server.db.transaction((tx) =>
-      publishRegistryPolicy(tx, entryOf({ ...policyBody('uk_hfss'), category: 'regulation', enforcement: 'must', jurisdictions: ['GB'] }), 'test:publisher'),
+      publishRegistryPolicy(
+        tx,
+        entryOf({ ...policyBody('uk_hfss'), category: 'regulation', enforcement: 'must', jurisdictions: ['GB'] }),
+        'test:publisher',
+      ),
     );
   });
   after(() => server.close());
 
   describe('creating and updating', () => {
     it('creates a community policy: 201 with policy_id, version and revision 1; resolve shows it pending', async () => {
-      const extras = { description: 'No violence.', jurisdictions: ['US', 'CA'], requires_human_review: true, exemplars: { pass: [{ scenario: 'News about sport.', explanation: 'No violence.' }] }, ext: { acme: { tier: 'gold', weights: [1, 2] } } };
+      const extras = {
+        description: 'No violence.',
+        jurisdictions: ['US', 'CA'],
+        requires_human_review: true,
+        exemplars: { pass: [{ scenario: 'News about sport.', explanation: 'No violence.' }] },
+        ext: { acme: { tier: 'gold', weights: [1, 2] } },
+      };
       const res = await save(policyBody('acme_brand_safety', extras));
       assert.equal(res.status, 201);
       const body = await json(res);
-      assert.deepEqual(body, { success: true, message: 'Policy acme_brand_safety created at version 1.0.0.', policy_id: 'acme_brand_safety', version: '1.0.0', revision_number: 1 });
+      assert.deepEqual(body, {
+        success: true,
+        message: 'Policy acme_brand_safety created at version 1.0.0.',
+        policy_id: 'acme_brand_safety',
+        version: '1.0.0',
+        revision_number: 1,
+      });
       const policy = await resolve('policy_id=acme_brand_safety');
       assert.equal(policy.source_type, 'community');
       assert.equal(policy.review_status, 'pending');
@@ -65,7 +89,13 @@ eachEngine('policy saves', (engine) => {
       await save(policyBody('acme_update'));
       const res = await save(policyBody('acme_update', { version: '1.1.0', name: 'Acme update, clarified' }));
       assert.equal(res.status, 200);
-      assert.deepEqual(await json(res), { success: true, message: 'Policy acme_update updated to revision 2 (version 1.1.0).', policy_id: 'acme_update', version: '1.1.0', revision_number: 2 });
+      assert.deepEqual(await json(res), {
+        success: true,
+        message: 'Policy acme_update updated to revision 2 (version 1.1.0).',
+        policy_id: 'acme_update',
+        version: '1.1.0',
+        revision_number: 2,
+      });
       assert.equal((await resolve('policy_id=acme_update')).name, 'Acme update, clarified');
       assert.equal(await rows('policy_revisions', 'acme_update'), 2);
     });
@@ -79,15 +109,31 @@ eachEngine('policy saves', (engine) => {
 
     it('gives 20 concurrent saves of one policy revisions 1..20, no gap, no duplicate, one creation', async () => {
       const key = await keyOf();
-      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => save(policyBody('acme_busy', { version: `1.0.${i}`, name: `Busy ${i}` }), key)));
-      assert.deepEqual(results.map((r) => r.status).filter((s) => s >= 300), []);
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          save(policyBody('acme_busy', { version: `1.0.${i}`, name: `Busy ${i}` }), key),
+        ),
+      );
+      assert.deepEqual(
+        results.map((r) => r.status).filter((s) => s >= 300),
+        [],
+      );
       assert.equal(results.filter((r) => r.status === 201).length, 1);
-      const numbers = await server.db.query<{ revision_number: number }>('select revision_number from policy_revisions where policy_id = $1 order by 1', ['acme_busy']);
-      assert.deepEqual(numbers.map((r) => r.revision_number), Array.from({ length: 20 }, (_, i) => i + 1));
+      const numbers = await server.db.query<{ revision_number: number }>(
+        'select revision_number from policy_revisions where policy_id = $1 order by 1',
+        ['acme_busy'],
+      );
+      assert.deepEqual(
+        numbers.map((r) => r.revision_number),
+        Array.from({ length: 20 }, (_, i) => i + 1),
+      );
     });
 
     it('lets only one of two organizations creating one new id at once have it; the other gets 403', async () => {
-      const [a, b] = await Promise.all([save(policyBody('contested'), acme), save(policyBody('contested', { name: 'Globex take' }), globex)]);
+      const [a, b] = await Promise.all([
+        save(policyBody('contested'), acme),
+        save(policyBody('contested', { name: 'Globex take' }), globex),
+      ]);
       assert.deepEqual([a.status, b.status].sort(), [201, 403]);
       assert.equal(await rows('policy_revisions', 'contested'), 1);
     });
@@ -120,7 +166,9 @@ eachEngine('policy saves', (engine) => {
       assert.equal(res.status, 403);
       assert.equal((await json(res)).error, 'forbidden');
       assert.equal((await resolve('policy_id=acme_owned')).version, '1.0.0');
-      const admin = await save(policyBody('acme_owned', { version: '1.0.1', guidance: 'Clarified by the registry.' }), { authorization: 'Bearer test-admin-key-for-the-admin-organization' });
+      const admin = await save(policyBody('acme_owned', { version: '1.0.1', guidance: 'Clarified by the registry.' }), {
+        authorization: 'Bearer test-admin-key-for-the-admin-organization',
+      });
       assert.equal(admin.status, 200);
       const owner = await save(policyBody('acme_owned', { version: '1.0.2' }), acme);
       assert.equal(owner.status, 200);
@@ -168,7 +216,10 @@ eachEngine('policy saves', (engine) => {
         ['source_url not http', { source_url: 'ftp://example.com/law' }],
         ['exemplar without explanation', { exemplars: { pass: [{ scenario: 'A.' }] } }],
         ['exemplars with an unknown list', { exemplars: { maybe: [] } }],
-        ['21 exemplars', { exemplars: { fail: Array.from({ length: 21 }, () => ({ scenario: 'A.', explanation: 'B.' })) } }],
+        [
+          '21 exemplars',
+          { exemplars: { fail: Array.from({ length: 21 }, () => ({ scenario: 'A.', explanation: 'B.' })) } },
+        ],
         ['ext with 33 members', { ext: Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`v${i}`, i])) }],
       ];
       for (const [what, overrides] of cases) {
@@ -184,7 +235,11 @@ eachEngine('policy saves', (engine) => {
     });
 
     it('415 for a body that is not JSON', async () => {
-      const res = await fetch(`${server.url}/api/policies/save`, { method: 'POST', headers: { 'content-type': 'text/plain', ...acme }, body: JSON.stringify(policyBody('plain_text')) });
+      const res = await fetch(`${server.url}/api/policies/save`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain', ...acme },
+        body: JSON.stringify(policyBody('plain_text')),
+      });
       assert.equal(res.status, 415);
       assert.equal((await json(res)).error, 'unsupported_media_type');
       assert.equal(await rows('policies', 'plain_text'), 0);
@@ -203,7 +258,11 @@ eachEngine('policy saves', (engine) => {
       assert.equal(refused.status, 429);
       assert.ok((await json(refused)).retry_after > 0);
       assert.equal(await rows('policies', 'spend_25'), 0);
-      const brand = await postJson(`${server.url}/api/brands/save`, { domain: 'spender.example', brand_name: 'Spender' }, spender);
+      const brand = await postJson(
+        `${server.url}/api/brands/save`,
+        { domain: 'spender.example', brand_name: 'Spender' },
+        spender,
+      );
       assert.equal(brand.status, 429);
     });
   });
@@ -214,9 +273,18 @@ eachEngine('policy saves', (engine) => {
       await save(policyBody('acme_history', { version: '1.1.0', policy: 'Revised.' }));
       const history = await json(await fetch(`${server.url}/api/policies/history?policy_id=acme_history`));
       assert.equal(history.total, 2);
-      assert.deepEqual(history.revisions.map((r: Json) => [r.revision_number, r.version, r.edit_summary]), [[2, '1.1.0', 'Updated to version 1.1.0'], [1, '1.0.0', 'Created']]);
+      assert.deepEqual(
+        history.revisions.map((r: Json) => [r.revision_number, r.version, r.edit_summary]),
+        [
+          [2, '1.1.0', 'Updated to version 1.1.0'],
+          [1, '1.0.0', 'Created'],
+        ],
+      );
       assert.match(history.revisions[0].editor_name, /./);
-      const [saved] = await server.db.query<{ saved_by: string; organization_id: string }>('select saved_by, organization_id from policy_revisions where policy_id = $1 and revision_number = 1', ['acme_history']);
+      const [saved] = await server.db.query<{ saved_by: string; organization_id: string }>(
+        'select saved_by, organization_id from policy_revisions where policy_id = $1 and revision_number = 1',
+        ['acme_history'],
+      );
       assert.match(saved!.saved_by, /^api:api_key:/);
       assert.ok(saved!.organization_id);
     });
@@ -226,16 +294,32 @@ eachEngine('policy saves', (engine) => {
       await save(policyBody('acme_feed', { version: '1.1.0', name: 'Acme feed, renamed', jurisdictions: ['FR'] }));
       const { events } = await readToEnd(server.url, { types: 'policy.*', limit: 1000 });
       const mine = events.filter((e) => e.entity_id === 'acme_feed');
-      assert.deepEqual(mine.map((e) => e.event_type), ['policy.created', 'policy.updated']);
+      assert.deepEqual(
+        mine.map((e) => e.event_type),
+        ['policy.created', 'policy.updated'],
+      );
       const [created, updated] = mine as [Json, Json];
       assert.equal(created.entity_type, 'policy');
       assert.match(created.actor, /^api:api_key:/);
-      assert.deepEqual({ ...created.payload, policy: undefined }, { policy_id: 'acme_feed', version: '1.0.0', source_type: 'community', review_status: 'pending', revision_number: 1, policy: undefined });
+      assert.deepEqual(
+        { ...created.payload, policy: undefined },
+        {
+          policy_id: 'acme_feed',
+          version: '1.0.0',
+          source_type: 'community',
+          review_status: 'pending',
+          revision_number: 1,
+          policy: undefined,
+        },
+      );
       assert.deepEqual(updated.payload.changed_fields, ['jurisdictions', 'name', 'version']);
       assert.deepEqual(updated.payload.policy, await resolve('policy_id=acme_feed'));
       // A subscription without types gets the published event types only.
       const { events: unfiltered } = await readToEnd(server.url, { limit: 1000 });
-      assert.deepEqual(unfiltered.filter((e) => String(e.event_type).startsWith('policy.')), []);
+      assert.deepEqual(
+        unfiltered.filter((e) => String(e.event_type).startsWith('policy.')),
+        [],
+      );
     });
   });
 });

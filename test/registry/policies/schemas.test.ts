@@ -7,12 +7,19 @@ import addFormats from 'ajv-formats';
 import { schemasDir, validateSchema } from '../../../src/protocol/schemas.ts';
 import { loadWorld } from '../../../src/registry/demo/world.ts';
 import { toPolicy } from '../../../src/registry/policies/rows.ts';
-import { channels, enforcementLevels, governanceDomains, policyCategories, SaveBody } from '../../../src/registry/policies/schemas.ts';
+import {
+  channels,
+  enforcementLevels,
+  governanceDomains,
+  policyCategories,
+  SaveBody,
+} from '../../../src/registry/policies/schemas.ts';
 import { entryOf } from '../../../src/registry/policies/service.ts';
 import type { PolicyRow } from '../../../src/registry/policies/sql.ts';
 
 const POLICY_ENTRY = '/schemas/3.0.6/governance/policy-entry.json';
-const enumOf = (name: string) => (JSON.parse(readFileSync(join(schemasDir, '3.0.6', 'enums', `${name}.json`), 'utf8')) as { enum: string[] }).enum;
+const enumOf = (name: string) =>
+  (JSON.parse(readFileSync(join(schemasDir, '3.0.6', 'enums', `${name}.json`), 'utf8')) as { enum: string[] }).enum;
 
 /** The policy-entry fields of an answer: what resolve says beyond them is the registry's metadata, and null or empty means absent. */
 function entryPart(policy: Record<string, unknown>): Record<string, unknown> {
@@ -33,7 +40,17 @@ describe('the policy registry’s schemas', () => {
   const row = (document: Record<string, unknown>): PolicyRow => {
     const entry = entryOf(document);
     const at = new Date('2026-03-01T12:00:00.000Z');
-    return { policy_id: entry.policy_id, source_type: 'registry', review_status: 'approved', owner_organization_id: null, version: entry.version, entry, revision: 1, created_at: at, updated_at: at };
+    return {
+      policy_id: entry.policy_id,
+      source_type: 'registry',
+      review_status: 'approved',
+      owner_organization_id: null,
+      version: entry.version,
+      entry,
+      revision: 1,
+      created_at: at,
+      updated_at: at,
+    };
   };
 
   it('resolve answers a valid policy-entry beside the registry’s metadata, for each demo policy', () => {
@@ -42,7 +59,14 @@ describe('the policy registry’s schemas', () => {
       const answer = toPolicy(row(document)) as Record<string, unknown>;
       assert.deepEqual(validateSchema(POLICY_ENTRY, entryPart(answer)).errors, [], String(document['policy_id']));
       const { source: _source, ...withoutSource } = document;
-      assert.deepEqual(entryPart(answer), { requires_human_review: false, jurisdictions: [], region_aliases: {}, policy_categories: [], governance_domains: [], ...withoutSource });
+      assert.deepEqual(entryPart(answer), {
+        requires_human_review: false,
+        jurisdictions: [],
+        region_aliases: {},
+        policy_categories: [],
+        governance_domains: [],
+        ...withoutSource,
+      });
     }
   });
 
@@ -64,7 +88,10 @@ describe('the policy registry’s schemas', () => {
       assert.notEqual(current.get(earlier['policy_id']), earlier['version']);
     }
     const regulations = world.policies.filter((d) => d['category'] === 'regulation');
-    assert.ok(new Set(regulations.flatMap((d) => d['jurisdictions'] as string[])).size >= 3, 'regulations of several jurisdictions');
+    assert.ok(
+      new Set(regulations.flatMap((d) => d['jurisdictions'] as string[])).size >= 3,
+      'regulations of several jurisdictions',
+    );
     assert.ok(world.policies.some((d) => d['category'] === 'standard'));
   });
 });

@@ -10,7 +10,14 @@ const known = (domains: string[]): Map<string, RegistryFacts> =>
 describe('property list check', () => {
   describe('readDomains', () => {
     it('normalizes as every endpoint does, then drops leading www. and m. prefixes, never down to one label', () => {
-      const read = readDomains(['News.Example', 'www.news.example', 'https://www.m.news.example/', 'm.example', 'www.example', 'mobile.news.example']);
+      const read = readDomains([
+        'News.Example',
+        'www.news.example',
+        'https://www.m.news.example/',
+        'm.example',
+        'www.example',
+        'mobile.news.example',
+      ]);
       assert.deepEqual(
         read.map((r) => [r.input, r.canonical, r.changes.length]),
         [
@@ -43,22 +50,49 @@ describe('property list check', () => {
 
   describe('bucket', () => {
     it('puts each domain in one bucket: later repeats and infrastructure removed, changed ones modified, known ok, the rest to assess', () => {
-      const read = readDomains(['www.news.example', 'news.example', 'NEWS.example', 'ads.g.doubleclick.net', 'doubleclick.net', 'sports.example', 'new.example']);
+      const read = readDomains([
+        'www.news.example',
+        'news.example',
+        'NEWS.example',
+        'ads.g.doubleclick.net',
+        'doubleclick.net',
+        'sports.example',
+        'new.example',
+      ]);
       const check = bucket(read, known(['news.example', 'sports.example']));
       assert.deepEqual(check.summary, { total: 7, remove: 4, modify: 1, assess: 1, ok: 1 });
       assert.deepEqual(
         check.remove.map((r) => `${r.input} ${r.reason}`),
-        ['news.example duplicate', 'NEWS.example duplicate', 'ads.g.doubleclick.net blocked', 'doubleclick.net blocked'],
+        [
+          'news.example duplicate',
+          'NEWS.example duplicate',
+          'ads.g.doubleclick.net blocked',
+          'doubleclick.net blocked',
+        ],
       );
       assert.deepEqual(check.modify, [
-        { input: 'www.news.example', canonical: 'news.example', reason: 'removed the www. prefix', known: true, source: 'adagents_json', status: 'active', agent_count: 2, verified: true },
+        {
+          input: 'www.news.example',
+          canonical: 'news.example',
+          reason: 'removed the www. prefix',
+          known: true,
+          source: 'adagents_json',
+          status: 'active',
+          agent_count: 2,
+          verified: true,
+        },
       ]);
-      assert.deepEqual(check.ok, [{ domain: 'sports.example', source: 'adagents_json', status: 'active', agent_count: 2, verified: true }]);
+      assert.deepEqual(check.ok, [
+        { domain: 'sports.example', source: 'adagents_json', status: 'active', agent_count: 2, verified: true },
+      ]);
       assert.deepEqual(check.assess, [{ domain: 'new.example' }]);
     });
 
     it('asks the registry about each canonical domain once, infrastructure left out', () => {
-      assert.deepEqual(domainsToLookUp(readDomains(['www.news.example', 'news.example', 'cdn.cloudfront.net', 'other.example'])), ['news.example', 'other.example']);
+      assert.deepEqual(
+        domainsToLookUp(readDomains(['www.news.example', 'news.example', 'cdn.cloudfront.net', 'other.example'])),
+        ['news.example', 'other.example'],
+      );
     });
   });
 
@@ -67,7 +101,8 @@ describe('property list check', () => {
       assert.equal(infrastructureOf('securepubads.g.doubleclick.net')?.domain_type, 'ad_server');
       assert.equal(infrastructureOf('adnxs.com')?.domain_type, 'ad_exchange');
       assert.equal(infrastructureOf('d1234.cloudfront.net')?.domain_type, 'cdn');
-      for (const domain of ['notdoubleclick.net', 'doubleclick.net.example', 'criteo.com', 'news.example']) assert.equal(infrastructureOf(domain), undefined, domain);
+      for (const domain of ['notdoubleclick.net', 'doubleclick.net.example', 'criteo.com', 'news.example'])
+        assert.equal(infrastructureOf(domain), undefined, domain);
     });
   });
 });

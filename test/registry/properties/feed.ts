@@ -40,4 +40,3 @@ export function assertValidEvent(row: EventRow): Record<string, unknown> {
   assert.match(event.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   return event;
 }
-

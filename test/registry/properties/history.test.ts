@@ -13,17 +13,28 @@ eachEngine('property history and rollback', (engine) => {
   let server: TestServer;
   let id: string;
   const history = (query: string) => fetch(`${server.url}/api/properties/history?${query}`);
-  const rollback = (body: unknown, headers?: Record<string, string>) => postJson(`${server.url}/api/properties/rollback`, body, headers);
+  const rollback = (body: unknown, headers?: Record<string, string>) =>
+    postJson(`${server.url}/api/properties/rollback`, body, headers);
   const resolve = async (domain: string) => json(await fetch(`${server.url}/api/properties/resolve?domain=${domain}`));
   const numbers = (page: Json) => page.revisions.map((r: Json) => r.revision_number);
 
   before(async () => {
-    server = await startTestServer(engine, { env: { RATE_LIMIT_SAVES_PER_HOUR: '1000', RATE_LIMIT_SAVES_PER_HOUR_PER_IP: '1000' } });
+    server = await startTestServer(engine, {
+      env: { RATE_LIMIT_SAVES_PER_HOUR: '1000', RATE_LIMIT_SAVES_PER_HOUR_PER_IP: '1000' },
+    });
     const save = (body: unknown) => postJson(`${server.url}/api/properties/save`, body);
     // Revision 1: one agent and a site; 2: a second agent; 3: the site renamed, with a contact.
-    const created = await save({ publisher_domain: 'news.example', authorized_agents: [agent('first')], properties: [{ type: 'website', name: 'News' }] });
+    const created = await save({
+      publisher_domain: 'news.example',
+      authorized_agents: [agent('first')],
+      properties: [{ type: 'website', name: 'News' }],
+    });
     id = (await json(created)).id;
-    await save({ publisher_domain: 'news.example', authorized_agents: [agent('first'), agent('second')], properties: [{ type: 'website', name: 'News' }] });
+    await save({
+      publisher_domain: 'news.example',
+      authorized_agents: [agent('first'), agent('second')],
+      properties: [{ type: 'website', name: 'News' }],
+    });
     await save({
       publisher_domain: 'news.example',
       authorized_agents: [agent('first'), agent('second')],
@@ -46,7 +57,14 @@ eachEngine('property history and rollback', (engine) => {
       assert.equal(body.total, 3);
       assert.deepEqual(numbers(body), [3, 2, 1]);
       const [latest, , first] = body.revisions;
-      assert.deepEqual(Object.keys(latest).sort(), ['created_at', 'edit_summary', 'editor_name', 'is_rollback', 'revision_number', 'source']);
+      assert.deepEqual(Object.keys(latest).sort(), [
+        'created_at',
+        'edit_summary',
+        'editor_name',
+        'is_rollback',
+        'revision_number',
+        'source',
+      ]);
       assert.equal(latest.editor_name, 'admin/AP_ADMIN_KEY');
       assert.equal(latest.source, 'community');
       assert.equal(latest.is_rollback, false);
@@ -69,7 +87,10 @@ eachEngine('property history and rollback', (engine) => {
     it('pages with limit and offset, 20 by default and at most 100', async () => {
       const first = await json(await history('domain=long.example'));
       assert.equal(first.total, 25);
-      assert.deepEqual(numbers(first), Array.from({ length: 20 }, (_, i) => 25 - i));
+      assert.deepEqual(
+        numbers(first),
+        Array.from({ length: 20 }, (_, i) => 25 - i),
+      );
       const page = await json(await history('domain=long.example&limit=10&offset=20'));
       assert.equal(page.total, 25);
       assert.deepEqual(numbers(page), [5, 4, 3, 2, 1]);
@@ -90,7 +111,14 @@ eachEngine('property history and rollback', (engine) => {
     });
 
     it('is public: no credential needed, and a wrong one is ignored', async () => {
-      assert.equal((await fetch(`${server.url}/api/properties/history?domain=news.example`, { headers: { authorization: 'Bearer wrong' } })).status, 200);
+      assert.equal(
+        (
+          await fetch(`${server.url}/api/properties/history?domain=news.example`, {
+            headers: { authorization: 'Bearer wrong' },
+          })
+        ).status,
+        200,
+      );
     });
   });
 
@@ -123,11 +151,18 @@ eachEngine('property history and rollback', (engine) => {
 
     it('appends a property.updated event naming what the rollback changed', async () => {
       const events = await eventsOf(server.db, id);
-      assert.deepEqual(events.map((e) => e.event_type), ['property.created', 'property.updated', 'property.updated', 'property.updated']);
+      assert.deepEqual(
+        events.map((e) => e.event_type),
+        ['property.created', 'property.updated', 'property.updated', 'property.updated'],
+      );
       for (const event of events) assertValidEvent(event);
       const last = events.at(-1)!;
       assert.equal(last.payload.property_rid, id);
-      assert.deepEqual([...(last.payload.changed_fields as string[])].sort(), ['authorized_agents', 'contact', 'properties']);
+      assert.deepEqual([...(last.payload.changed_fields as string[])].sort(), [
+        'authorized_agents',
+        'contact',
+        'properties',
+      ]);
     });
 
     it('can roll forward again to a revision made after the one restored', async () => {

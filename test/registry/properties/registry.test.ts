@@ -24,9 +24,16 @@ eachEngine('property registry listing', (engine) => {
   const list = (query = '') => fetch(`${server.url}/api/properties/registry${query ? `?${query}` : ''}`);
   const domainsOf = (page: Json): string[] => page.properties.map((p: Json) => p.publisher_domain);
   const save = (domain: string, name?: string) =>
-    postJson(`${server.url}/api/properties/save`, { publisher_domain: domain, authorized_agents: [], ...(name ? { properties: [{ type: 'website', name }] } : {}) });
+    postJson(`${server.url}/api/properties/save`, {
+      publisher_domain: domain,
+      authorized_agents: [],
+      ...(name ? { properties: [{ type: 'website', name }] } : {}),
+    });
   /** Every domain in the database's own order, which the listing follows. */
-  const stored = async () => (await server.db.query<{ d: string }>('select publisher_domain as d from properties order by publisher_domain')).map((r) => r.d);
+  const stored = async () =>
+    (
+      await server.db.query<{ d: string }>('select publisher_domain as d from properties order by publisher_domain')
+    ).map((r) => r.d);
 
   /** Follows the cursor from the first page to the last; `between` runs after each page. */
   const walk = async (query: string, between?: (page: number) => Promise<void>) => {
@@ -48,9 +55,13 @@ eachEngine('property registry listing', (engine) => {
   };
 
   before(async () => {
-    server = await startTestServer(engine, { env: { RATE_LIMIT_SAVES_PER_HOUR: '1000', RATE_LIMIT_SAVES_PER_HOUR_PER_IP: '1000' } });
+    server = await startTestServer(engine, {
+      env: { RATE_LIMIT_SAVES_PER_HOUR: '1000', RATE_LIMIT_SAVES_PER_HOUR_PER_IP: '1000' },
+    });
     for (const [domain, name] of authoritative) {
-      await server.db.transaction((tx) => saveAuthoritative(tx, domain, { authorized_agents: [], inventory: [{ type: 'website', name }], contact: null }));
+      await server.db.transaction((tx) =>
+        saveAuthoritative(tx, domain, { authorized_agents: [], inventory: [{ type: 'website', name }], contact: null }),
+      );
     }
     for (const [domain, name] of community) assert.equal((await save(domain, name)).status, 201);
     for (const domain of fillers) assert.equal((await save(domain)).status, 201);
@@ -75,7 +86,10 @@ eachEngine('property registry listing', (engine) => {
       assert.equal(page.properties.length, 1);
       const { domain, property_count, agent_count, ...entry } = page.properties[0];
       assert.deepEqual(entry, await json(await fetch(`${server.url}/api/properties/resolve?domain=alphanews.example`)));
-      assert.deepEqual({ domain, property_count, agent_count, verified: entry.verified }, { domain: 'alphanews.example', property_count: 1, agent_count: 0, verified: true });
+      assert.deepEqual(
+        { domain, property_count, agent_count, verified: entry.verified },
+        { domain: 'alphanews.example', property_count: 1, agent_count: 0, verified: true },
+      );
     });
 
     it('answers 400 for a limit outside 1..200 and an unknown source', async () => {
@@ -92,7 +106,10 @@ eachEngine('property registry listing', (engine) => {
       const { seen, pages } = await walk('limit=7');
       assert.deepEqual(seen, await stored());
       assert.equal(new Set(seen).size, seen.length);
-      assert.deepEqual(pages.map((p) => p.properties.length), [7, 7, 7, 7, 4]);
+      assert.deepEqual(
+        pages.map((p) => p.properties.length),
+        [7, 7, 7, 7, 4],
+      );
       for (const page of pages) {
         assert.equal(page.total, 32);
         assert.deepEqual(page.counts, { adagents_json: 3, community: 29 });
@@ -101,14 +118,20 @@ eachEngine('property registry listing', (engine) => {
 
     it('ends without an empty page when the last page is exactly full', async () => {
       const { pages } = await walk('limit=8');
-      assert.deepEqual(pages.map((p) => p.properties.length), [8, 8, 8, 8]);
+      assert.deepEqual(
+        pages.map((p) => p.properties.length),
+        [8, 8, 8, 8],
+      );
     });
 
     it('walks a filtered listing the same way', async () => {
       const { seen } = await walk('limit=4&q=filler');
       assert.deepEqual(seen, fillers);
       const bySource = await walk('limit=2&source=adagents_json');
-      assert.deepEqual(bySource.seen, authoritative.map(([d]) => d));
+      assert.deepEqual(
+        bySource.seen,
+        authoritative.map(([d]) => d),
+      );
     });
 
     it('stays stable while entries are added during the walk', async () => {
@@ -120,7 +143,10 @@ eachEngine('property registry listing', (engine) => {
         assert.equal((await save('zzzz.example')).status, 201);
       });
       assert.equal(new Set(seen).size, seen.length, 'no entry twice');
-      assert.deepEqual(seen, (await stored()).filter((d) => d !== 'aaaa.example'));
+      assert.deepEqual(
+        seen,
+        (await stored()).filter((d) => d !== 'aaaa.example'),
+      );
       assert.equal(seen.length, before.length + 1);
       assert.ok(seen.includes('zzzz.example'), 'an entry added ahead of the cursor is reached');
       assert.ok(!seen.includes('aaaa.example'), 'an entry added behind the cursor does not shift the pages');
@@ -128,7 +154,14 @@ eachEngine('property registry listing', (engine) => {
 
     it('answers 400 invalid_cursor for a cursor it did not issue', async () => {
       const forged = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-      for (const cursor of ['not a cursor', '%%%', forged({ id: 'x' }), forged({ domain: 5 }), forged('filler01.example'), forged(null)]) {
+      for (const cursor of [
+        'not a cursor',
+        '%%%',
+        forged({ id: 'x' }),
+        forged({ domain: 5 }),
+        forged('filler01.example'),
+        forged(null),
+      ]) {
         const res = await list(`cursor=${encodeURIComponent(cursor)}`);
         assert.equal(res.status, 400, cursor);
         assert.equal((await json(res)).error, 'invalid_cursor', cursor);
@@ -158,7 +191,10 @@ eachEngine('property registry listing', (engine) => {
       assert.equal(communityPage.total, 1);
       assert.deepEqual(communityPage.counts, { adagents_json: 2, community: 1 });
       const owned = await json(await list('source=adagents_json'));
-      assert.deepEqual(domainsOf(owned), authoritative.map(([d]) => d));
+      assert.deepEqual(
+        domainsOf(owned),
+        authoritative.map(([d]) => d),
+      );
       assert.ok(owned.properties.every((p: Json) => p.source === 'adagents_json'));
       assert.equal(owned.total, 3);
     });
@@ -169,7 +205,11 @@ eachEngine('property registry listing', (engine) => {
       assert.deepEqual(domainsOf(await json(await list('q=_'))), ['hub.example']);
       assert.deepEqual(domainsOf(await json(await list('q=s_le'))), [], '_ is not any character');
       assert.deepEqual(domainsOf(await json(await list('q=50%25deals'))), [], '% is not any run of characters');
-      assert.deepEqual(domainsOf(await json(await list('q=k%5Cs'))), ['backslash.example'], 'a backslash is literal too');
+      assert.deepEqual(
+        domainsOf(await json(await list('q=k%5Cs'))),
+        ['backslash.example'],
+        'a backslash is literal too',
+      );
       const counted = await json(await list('q=%25'));
       assert.equal(counted.total, 1);
       assert.deepEqual(counted.counts, { adagents_json: 0, community: 1 });

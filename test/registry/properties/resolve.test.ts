@@ -12,15 +12,26 @@ eachEngine('property resolution', (engine) => {
   let server: TestServer;
   let communityId: string;
   const resolve = (query: string) => fetch(`${server.url}/api/properties/resolve?${query}`);
-  const bulk = (body: unknown, headers: Record<string, string> = {}) => postJson(`${server.url}/api/properties/resolve/bulk`, body, headers);
+  const bulk = (body: unknown, headers: Record<string, string> = {}) =>
+    postJson(`${server.url}/api/properties/resolve/bulk`, body, headers);
 
   before(async () => {
     server = await startTestServer(engine, { env: { RATE_LIMIT_BULK_RESOLVE_PER_MINUTE: '1000' } });
     await server.db.transaction((tx) =>
-      saveAuthoritative(tx, 'planet.example', { authorized_agents: planetAgents, inventory: [{ type: 'website', name: 'Daily Planet' }], contact: { name: 'Ad Ops' } }),
+      saveAuthoritative(tx, 'planet.example', {
+        authorized_agents: planetAgents,
+        inventory: [{ type: 'website', name: 'Daily Planet' }],
+        contact: { name: 'Ad Ops' },
+      }),
     );
     // A crawled contact as adagents.json allows it (and the crawler passes it): more fields than the entry's `name` and `email`.
-    const crawledContact: Record<string, unknown> = { name: 'Harbor Ad Ops', email: 'adops@harbor.example', domain: 'harbor.example', seller_id: 'hmg-0042', privacy_policy_url: 'https://harbor.example/privacy' };
+    const crawledContact: Record<string, unknown> = {
+      name: 'Harbor Ad Ops',
+      email: 'adops@harbor.example',
+      domain: 'harbor.example',
+      seller_id: 'hmg-0042',
+      privacy_policy_url: 'https://harbor.example/privacy',
+    };
     await server.db.transaction((tx) =>
       saveAuthoritative(tx, 'harbor.example', {
         authorized_agents: planetAgents,
@@ -95,7 +106,9 @@ eachEngine('property resolution', (engine) => {
     });
 
     it('is public and answers any origin', async () => {
-      const res = await fetch(`${server.url}/api/properties/resolve?domain=planet.example`, { headers: { origin: 'https://buyer.example' } });
+      const res = await fetch(`${server.url}/api/properties/resolve?domain=planet.example`, {
+        headers: { origin: 'https://buyer.example' },
+      });
       assert.equal(res.status, 200);
       assert.ok(['*', 'https://buyer.example'].includes(res.headers.get('access-control-allow-origin') ?? ''));
     });
@@ -106,7 +119,11 @@ eachEngine('property resolution', (engine) => {
       const res = await bulk({ domains: ['planet.example', 'HTTPS://Community.Example/', 'unknown.example'] });
       assert.equal(res.status, 200);
       const { results } = await json(res);
-      assert.deepEqual(Object.keys(results).sort(), ['HTTPS://Community.Example/', 'planet.example', 'unknown.example']);
+      assert.deepEqual(Object.keys(results).sort(), [
+        'HTTPS://Community.Example/',
+        'planet.example',
+        'unknown.example',
+      ]);
       assert.equal(results['planet.example'].source, 'adagents_json');
       assert.deepEqual(results['planet.example'].authorized_agents, planetAgents);
       assert.equal(results['HTTPS://Community.Example/'].id, communityId);
@@ -154,11 +171,18 @@ eachEngine('property resolution', (engine) => {
       assert.equal(res.status, 400);
       const error = await json(res);
       assert.equal(error.error, 'invalid_domain');
-      assert.deepEqual(error.details.map((d: { field: string }) => d.field), ['domains.1', 'domains.2']);
+      assert.deepEqual(
+        error.details.map((d: { field: string }) => d.field),
+        ['domains.1', 'domains.2'],
+      );
     });
 
     it('answers 415 for a body not sent as JSON', async () => {
-      const res = await fetch(`${server.url}/api/properties/resolve/bulk`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"domains":["planet.example"]}' });
+      const res = await fetch(`${server.url}/api/properties/resolve/bulk`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+        body: '{"domains":["planet.example"]}',
+      });
       assert.equal(res.status, 415);
       assert.equal((await json(res)).error, 'unsupported_media_type');
     });
@@ -184,6 +208,9 @@ eachEngine('property bulk resolve limit', (engine) => {
     assert.equal(body.retry_after, retryAfter);
     // The single-domain lookup has no limit, and brand bulk resolution keeps its own budget.
     assert.equal((await fetch(`${server.url}/api/properties/resolve?domain=planet.example`)).status, 404);
-    assert.equal((await postJson(`${server.url}/api/brands/resolve/bulk`, { domains: ['acme.example'] }, {})).status, 200);
+    assert.equal(
+      (await postJson(`${server.url}/api/brands/resolve/bulk`, { domains: ['acme.example'] }, {})).status,
+      200,
+    );
   });
 });

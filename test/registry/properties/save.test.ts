@@ -14,8 +14,10 @@ const seededAgents = [{ url: 'https://sales.planet.example/ap', authorized_for: 
 eachEngine('property saves', (engine) => {
   let server: TestServer;
   let seededId: string;
-  const save = (body: unknown, headers?: Record<string, string>) => postJson(`${server.url}/api/properties/save`, body, headers);
-  const resolve = async (domain: string) => fetch(`${server.url}/api/properties/resolve?domain=${encodeURIComponent(domain)}`);
+  const save = (body: unknown, headers?: Record<string, string>) =>
+    postJson(`${server.url}/api/properties/save`, body, headers);
+  const resolve = async (domain: string) =>
+    fetch(`${server.url}/api/properties/resolve?domain=${encodeURIComponent(domain)}`);
   const revisionsOf = async (domain: string) =>
     (
       await server.db.query<{ revision_number: number }>(
@@ -37,9 +39,15 @@ eachEngine('property saves', (engine) => {
   };
 
   before(async () => {
-    server = await startTestServer(engine, { env: { RATE_LIMIT_SAVES_PER_HOUR: '1000', RATE_LIMIT_SAVES_PER_HOUR_PER_IP: '1000' } });
+    server = await startTestServer(engine, {
+      env: { RATE_LIMIT_SAVES_PER_HOUR: '1000', RATE_LIMIT_SAVES_PER_HOUR_PER_IP: '1000' },
+    });
     const row = await server.db.transaction((tx) =>
-      saveAuthoritative(tx, 'planet.example', { authorized_agents: seededAgents, inventory: [{ type: 'website', name: 'Daily Planet' }], contact: null }),
+      saveAuthoritative(tx, 'planet.example', {
+        authorized_agents: seededAgents,
+        inventory: [{ type: 'website', name: 'Daily Planet' }],
+        contact: null,
+      }),
     );
     seededId = row.id;
   });
@@ -67,7 +75,9 @@ eachEngine('property saves', (engine) => {
       assert.equal(entry.publisher_domain, 'pub.example');
       assert.equal(entry.source, 'community');
       assert.equal(entry.status, 'active');
-      assert.deepEqual(entry.authorized_agents, [{ url: 'https://agent.seller.example/ap', authorized_for: 'Display' }]);
+      assert.deepEqual(entry.authorized_agents, [
+        { url: 'https://agent.seller.example/ap', authorized_for: 'Display' },
+      ]);
       assert.deepEqual(entry.properties, [{ type: 'website', name: 'Pub Example' }]);
       assert.deepEqual(entry.contact, { name: 'Ad Ops', email: 'adops@pub.example' });
       assert.equal(entry.revision_number, 1);
@@ -104,7 +114,10 @@ eachEngine('property saves', (engine) => {
       assert.equal((await json(await resolve('pub.example'))).authorized_agents[0].authorized_for, 'Display and video');
 
       const events = await eventsOf(server.db, id);
-      assert.deepEqual(events.map((e) => e.event_type), ['property.created', 'property.updated']);
+      assert.deepEqual(
+        events.map((e) => e.event_type),
+        ['property.created', 'property.updated'],
+      );
       const updated = events[1]!;
       assertValidEvent(updated);
       assert.equal(updated.payload.property_rid, id);
@@ -112,7 +125,10 @@ eachEngine('property saves', (engine) => {
     });
 
     it('names every changed field; leaving properties and contact out clears them', async () => {
-      const res = await save({ publisher_domain: 'pub.example', authorized_agents: [{ url: 'https://agent.seller.example/ap', authorized_for: 'Display and video' }] });
+      const res = await save({
+        publisher_domain: 'pub.example',
+        authorized_agents: [{ url: 'https://agent.seller.example/ap', authorized_for: 'Display and video' }],
+      });
       assert.equal(res.status, 200);
       assert.equal((await json(res)).revision_number, 3);
       const entry = await json(await resolve('pub.example'));
@@ -126,7 +142,10 @@ eachEngine('property saves', (engine) => {
     });
 
     it('a save with identical content adds a revision but no event, however the JSON is written', async () => {
-      const res = await save({ authorized_agents: [{ authorized_for: 'Display and video', url: 'https://agent.seller.example/ap' }], publisher_domain: 'Pub.Example.' });
+      const res = await save({
+        authorized_agents: [{ authorized_for: 'Display and video', url: 'https://agent.seller.example/ap' }],
+        publisher_domain: 'Pub.Example.',
+      });
       assert.equal(res.status, 200);
       assert.equal((await json(res)).revision_number, 4);
       assert.deepEqual(await revisionsOf('pub.example'), [1, 2, 3, 4]);
@@ -139,7 +158,10 @@ eachEngine('property saves', (engine) => {
       const { id: created } = await json(res);
       assert.equal((await json(await resolve('xn--bcher-kva.example'))).id, created);
       const events = await eventsOf(server.db, created);
-      assert.deepEqual(events.map((e) => e.payload.identifiers), [[{ type: 'domain', value: 'xn--bcher-kva.example' }]]);
+      assert.deepEqual(
+        events.map((e) => e.payload.identifiers),
+        [[{ type: 'domain', value: 'xn--bcher-kva.example' }]],
+      );
       assertValidEvent(events[0]!);
     });
   });
@@ -150,17 +172,30 @@ eachEngine('property saves', (engine) => {
     let statuses: number[];
 
     before(async () => {
-      const results = await Promise.all(Array.from({ length: 50 }, (_, i) => save({ publisher_domain: 'busy.example', authorized_agents: agentsFor(i) })));
+      const results = await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          save({ publisher_domain: 'busy.example', authorized_agents: agentsFor(i) }),
+        ),
+      );
       statuses = results.map((r) => r.status);
       responses = await Promise.all(results.map(json));
     });
 
     it('number the revisions exactly 1..50, with exactly one 201', async () => {
-      assert.deepEqual(statuses.filter((s) => s !== 200 && s !== 201), []);
+      assert.deepEqual(
+        statuses.filter((s) => s !== 200 && s !== 201),
+        [],
+      );
       assert.equal(statuses.filter((s) => s === 201).length, 1);
-      assert.deepEqual(await revisionsOf('busy.example'), Array.from({ length: 50 }, (_, i) => i + 1));
+      assert.deepEqual(
+        await revisionsOf('busy.example'),
+        Array.from({ length: 50 }, (_, i) => i + 1),
+      );
       const updates = responses.filter((_, i) => statuses[i] === 200).map((r) => r.revision_number as number);
-      assert.deepEqual(updates.sort((a, b) => a - b), Array.from({ length: 49 }, (_, i) => i + 2));
+      assert.deepEqual(
+        updates.sort((a, b) => a - b),
+        Array.from({ length: 49 }, (_, i) => i + 2),
+      );
       assert.equal(new Set(responses.map((r) => r.id)).size, 1);
     });
 
@@ -171,7 +206,8 @@ eachEngine('property saves', (engine) => {
         [id],
       );
       let changes = 0;
-      for (let n = 1; n < snapshots.length; n++) if (JSON.stringify(snapshots[n]!.agents) !== JSON.stringify(snapshots[n - 1]!.agents)) changes++;
+      for (let n = 1; n < snapshots.length; n++)
+        if (JSON.stringify(snapshots[n]!.agents) !== JSON.stringify(snapshots[n - 1]!.agents)) changes++;
 
       const events = await eventsOf(server.db, id);
       assert.equal(events.filter((e) => e.event_type === 'property.created').length, 1);
@@ -188,7 +224,12 @@ eachEngine('property saves', (engine) => {
     const body = { publisher_domain: 'refused.example', authorized_agents: [{ url: 'https://agent.example/ap' }] };
 
     it('401 without a credential or with a wrong one, with WWW-Authenticate', async () => {
-      for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: 'Basic dGVzdDp0ZXN0' }, { authorization: 'Bearer' }] as Record<string, string>[]) {
+      for (const headers of [
+        {},
+        { authorization: 'Bearer wrong' },
+        { authorization: 'Basic dGVzdDp0ZXN0' },
+        { authorization: 'Bearer' },
+      ] as Record<string, string>[]) {
         const before = await writeCounts(server.db);
         const res = await save(body, headers);
         assert.equal(res.status, 401, JSON.stringify(headers));
@@ -239,7 +280,14 @@ eachEngine('property saves', (engine) => {
     });
 
     it('400 invalid_domain for a publisher_domain that is not a host name', async () => {
-      for (const domain of ['refused.example:8080', 'refused.example/path', '127.0.0.1', 'localhost', 'user@refused.example', 'bad_label.example']) {
+      for (const domain of [
+        'refused.example:8080',
+        'refused.example/path',
+        '127.0.0.1',
+        'localhost',
+        'user@refused.example',
+        'bad_label.example',
+      ]) {
         const error = await refused(() => save({ ...body, publisher_domain: domain }), 400, 'invalid_domain', domain);
         assert.equal(error.details[0].field, 'publisher_domain', domain);
       }
@@ -247,7 +295,12 @@ eachEngine('property saves', (engine) => {
 
     it('400 invalid_json for a malformed body', async () => {
       await refused(
-        () => fetch(`${server.url}/api/properties/save`, { method: 'POST', headers: { ...asAdmin, 'content-type': 'application/json' }, body: '{"publisher_domain":' }),
+        () =>
+          fetch(`${server.url}/api/properties/save`, {
+            method: 'POST',
+            headers: { ...asAdmin, 'content-type': 'application/json' },
+            body: '{"publisher_domain":',
+          }),
         400,
         'invalid_json',
       );
@@ -255,7 +308,12 @@ eachEngine('property saves', (engine) => {
 
     it('409 authoritative_entry for an entry managed by its adagents.json, however the domain is written', async () => {
       for (const domain of ['planet.example', 'HTTPS://Planet.Example/']) {
-        await refused(() => save({ publisher_domain: domain, authorized_agents: [{ url: 'https://hijack.example/ap' }] }), 409, 'authoritative_entry', domain);
+        await refused(
+          () => save({ publisher_domain: domain, authorized_agents: [{ url: 'https://hijack.example/ap' }] }),
+          409,
+          'authoritative_entry',
+          domain,
+        );
       }
       const entry = await json(await resolve('planet.example'));
       assert.equal(entry.id, seededId);
@@ -267,15 +325,29 @@ eachEngine('property saves', (engine) => {
     });
 
     it('409 once the publisher’s own adagents.json takes over a community entry', async () => {
-      const created = await json(await save({ publisher_domain: 'takeover.example', authorized_agents: [{ url: 'https://community.example/ap' }] }));
-      await server.db.transaction((tx) => saveAuthoritative(tx, 'takeover.example', { authorized_agents: seededAgents, inventory: [], contact: null }));
-      await refused(() => save({ publisher_domain: 'takeover.example', authorized_agents: [] }), 409, 'authoritative_entry');
+      const created = await json(
+        await save({
+          publisher_domain: 'takeover.example',
+          authorized_agents: [{ url: 'https://community.example/ap' }],
+        }),
+      );
+      await server.db.transaction((tx) =>
+        saveAuthoritative(tx, 'takeover.example', { authorized_agents: seededAgents, inventory: [], contact: null }),
+      );
+      await refused(
+        () => save({ publisher_domain: 'takeover.example', authorized_agents: [] }),
+        409,
+        'authoritative_entry',
+      );
       const entry = await json(await resolve('takeover.example'));
       assert.equal(entry.id, created.id);
       assert.equal(entry.source, 'adagents_json');
       // The community property record ends: stale here, with no catalog property to merge into.
       const events = await eventsOf(server.db, created.id);
-      assert.deepEqual(events.map((e) => e.event_type), ['property.created', 'property.stale']);
+      assert.deepEqual(
+        events.map((e) => e.event_type),
+        ['property.created', 'property.stale'],
+      );
       assert.equal(events[1]!.payload.property_rid, created.id);
       for (const event of events) assertValidEvent(event);
     });
@@ -284,7 +356,13 @@ eachEngine('property saves', (engine) => {
 
 /** Users of three organizations, standing in for the identity layer (issue 4 tests the real one). */
 // Registry admins, so the proof of domain control (tested in ownership/) does not stand in the way of the limits.
-const member = (slug: string): Standing => ({ organizationId: slug, slug, role: 'member', apiTier: false, registryAdmin: true });
+const member = (slug: string): Standing => ({
+  organizationId: slug,
+  slug,
+  role: 'member',
+  apiTier: false,
+  registryAdmin: true,
+});
 const users: Record<string, Principal> = {
   alice: { kind: 'user', subject: 'alice', organization: member('org-a'), displayName: 'Alice' },
   bob: { kind: 'user', subject: 'bob', organization: member('org-a'), displayName: 'Bob' },
@@ -296,7 +374,8 @@ const as = (user: string) => ({ authorization: `Bearer ${user}` });
 
 eachEngine('property save limits', (engine) => {
   let server: TestServer;
-  const save = (domain: string, user: string) => postJson(`${server.url}/api/properties/save`, { publisher_domain: domain, authorized_agents: [] }, as(user));
+  const save = (domain: string, user: string) =>
+    postJson(`${server.url}/api/properties/save`, { publisher_domain: domain, authorized_agents: [] }, as(user));
 
   const assertLimited = async (res: Response) => {
     assert.equal(res.status, 429);
@@ -309,7 +388,12 @@ eachEngine('property save limits', (engine) => {
 
   before(async () => {
     server = await startTestServer(engine, {
-      env: { RATE_LIMIT_SAVES_PER_HOUR: '2', RATE_LIMIT_SAVES_PER_HOUR_PER_ORG: '3', RATE_LIMIT_SAVES_PER_HOUR_PER_IP: '6', BODY_LIMIT_BYTES: '4096' },
+      env: {
+        RATE_LIMIT_SAVES_PER_HOUR: '2',
+        RATE_LIMIT_SAVES_PER_HOUR_PER_ORG: '3',
+        RATE_LIMIT_SAVES_PER_HOUR_PER_IP: '6',
+        BODY_LIMIT_BYTES: '4096',
+      },
       deps: { authenticator: usersAuthenticator },
     });
   });
@@ -322,7 +406,11 @@ eachEngine('property save limits', (engine) => {
     const before = await writeCounts(server.db);
     const res = await postJson(
       `${server.url}/api/properties/save`,
-      { publisher_domain: 'big.example', authorized_agents: [], properties: Array.from({ length: 300 }, (_, i) => ({ type: 'website', name: `Site ${i}` })) },
+      {
+        publisher_domain: 'big.example',
+        authorized_agents: [],
+        properties: Array.from({ length: 300 }, (_, i) => ({ type: 'website', name: `Site ${i}` })),
+      },
       as('alice'),
     );
     assert.equal(res.status, 413);
@@ -338,12 +426,21 @@ eachEngine('property save limits', (engine) => {
     await assertLimited(await save('alice1.example', 'alice'));
     assert.deepEqual(await writeCounts(server.db), before);
     assert.equal((await fetch(`${server.url}/api/properties/resolve?domain=alice2.example`)).status, 404);
-    assert.equal((await json(await fetch(`${server.url}/api/properties/resolve?domain=alice1.example`))).revision_number, 2);
+    assert.equal(
+      (await json(await fetch(`${server.url}/api/properties/resolve?domain=alice1.example`))).revision_number,
+      2,
+    );
   });
 
   it('rollbacks spend the same budget as saves', async () => {
     const before = await writeCounts(server.db);
-    await assertLimited(await postJson(`${server.url}/api/properties/rollback`, { domain: 'alice1.example', to_revision: 1 }, as('alice')));
+    await assertLimited(
+      await postJson(
+        `${server.url}/api/properties/rollback`,
+        { domain: 'alice1.example', to_revision: 1 },
+        as('alice'),
+      ),
+    );
     assert.deepEqual(await writeCounts(server.db), before);
   });
 

@@ -47,7 +47,10 @@ eachEngine('adagents.json validation', (engine) => {
     server = await startTestServer(engine, { deps: { fetcher: publishers.fetcher } });
 
     publishers.serve('valid.ap.test', path, { body: validFile('valid.ap.test') });
-    publishers.serve('bom.ap.test', path, { body: `\uFEFF${JSON.stringify(validFile('bom.ap.test'))}`, contentType: 'application/json' });
+    publishers.serve('bom.ap.test', path, {
+      body: `\uFEFF${JSON.stringify(validFile('bom.ap.test'))}`,
+      contentType: 'application/json',
+    });
 
     const invalid = validFile('invalid.ap.test');
     (invalid['authorized_agents'] as Json[])[0]!['authorized_for'] = 5;
@@ -55,7 +58,12 @@ eachEngine('adagents.json validation', (engine) => {
 
     const warned = validFile('warned.ap.test');
     delete warned['last_updated'];
-    (warned['authorized_agents'] as Json[]).push({ url: 'http://plain.seller.example/ap', authorized_for: 'Nothing', authorization_type: 'property_ids', property_ids: ['nope'] });
+    (warned['authorized_agents'] as Json[]).push({
+      url: 'http://plain.seller.example/ap',
+      authorized_for: 'Nothing',
+      authorization_type: 'property_ids',
+      property_ids: ['nope'],
+    });
     publishers.serve('warned.ap.test', path, { body: warned });
 
     publishers.serve('html.ap.test', path, { body: '<!doctype html><title>Welcome</title>' });
@@ -70,7 +78,15 @@ eachEngine('adagents.json validation', (engine) => {
   describe('GET /api/properties/validate', () => {
     it('fetches the domain’s adagents.json and passes a valid file with nothing to report', async () => {
       const result = await validate('valid.ap.test');
-      assert.deepEqual(result, { domain: 'valid.ap.test', url: `https://valid.ap.test${path}`, valid: true, status_code: 200, errors: [], warnings: [], issues: { errors: [], warnings: [] } });
+      assert.deepEqual(result, {
+        domain: 'valid.ap.test',
+        url: `https://valid.ap.test${path}`,
+        valid: true,
+        status_code: 200,
+        errors: [],
+        warnings: [],
+        issues: { errors: [], warnings: [] },
+      });
       assert.ok(publishers.seen.includes(`valid.ap.test ${path}`));
     });
 
@@ -89,8 +105,14 @@ eachEngine('adagents.json validation', (engine) => {
     it('reports schema violations as errors at their JSON path', async () => {
       const result = await validate('invalid.ap.test');
       assert.equal(result.valid, false);
-      assert.deepEqual(result.issues.errors, [{ path: '$.authorized_agents[0].authorized_for', message: 'must be string', code: 'schema_violation' }]);
-      assert.deepEqual(result.errors, ['$.authorized_agents[0].authorized_for: must be string'], 'the same finding as a line of text, as the protocol’s registry client reads it');
+      assert.deepEqual(result.issues.errors, [
+        { path: '$.authorized_agents[0].authorized_for', message: 'must be string', code: 'schema_violation' },
+      ]);
+      assert.deepEqual(
+        result.errors,
+        ['$.authorized_agents[0].authorized_for: must be string'],
+        'the same finding as a line of text, as the protocol’s registry client reads it',
+      );
       assert.deepEqual(result.warnings, []);
     });
 

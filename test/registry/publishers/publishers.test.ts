@@ -9,8 +9,18 @@ import { assertRejected, settled } from '../lookups/world.ts';
 
 const agent = 'https://sales.example/mcp';
 const file = (domain: string) => ({
-  properties: [{ property_id: 'site', property_type: 'website', name: domain, identifiers: [{ type: 'domain', value: domain }] }],
-  authorized_agents: [{ url: agent, authorized_for: 'All', authorization_type: 'property_ids', property_ids: ['site'], delegation_type: 'direct' }],
+  properties: [
+    { property_id: 'site', property_type: 'website', name: domain, identifiers: [{ type: 'domain', value: domain }] },
+  ],
+  authorized_agents: [
+    {
+      url: agent,
+      authorized_for: 'All',
+      authorization_type: 'property_ids',
+      property_ids: ['site'],
+      delegation_type: 'direct',
+    },
+  ],
 });
 const numbered = (i: number) => `pub-${String(i).padStart(2, '0')}.example`;
 
@@ -27,12 +37,20 @@ eachEngine('the publisher listing', (engine) => {
     for (const domain of domains) await publishAdagents(server.db, domain, file(domain));
     await settled(server);
   };
-  const named = ['planet.example', 'dailyplanet.example', 'news.planet.example', 'planetary.example', 'xn--mnchen-3ya.example'];
+  const named = [
+    'planet.example',
+    'dailyplanet.example',
+    'news.planet.example',
+    'planetary.example',
+    'xn--mnchen-3ya.example',
+  ];
 
   before(async () => {
     server = await startTestServer(engine);
     await publish(...Array.from({ length: 20 }, (_, i) => numbered(i * 2)), ...named);
-    await server.db.transaction((tx) => markStale(tx, 'planetary.example', 'adagents.json answered HTTP 404', new Date()));
+    await server.db.transaction((tx) =>
+      markStale(tx, 'planetary.example', 'adagents.json answered HTTP 404', new Date()),
+    );
     await settled(server);
   });
   after(() => server.close());
@@ -40,7 +58,10 @@ eachEngine('the publisher listing', (engine) => {
   describe('pages', () => {
     it('in domain order, each with its counts', async () => {
       const body = await list('?limit=3');
-      assert.deepEqual(body.publishers.map((p: Json) => p.domain), ['dailyplanet.example', 'news.planet.example', 'planet.example']);
+      assert.deepEqual(
+        body.publishers.map((p: Json) => p.domain),
+        ['dailyplanet.example', 'news.planet.example', 'planet.example'],
+      );
       // With, beside ours, what the protocol's registry client reads of a publisher (test/contract/publishers.test.ts).
       assert.match(body.publishers[0].discovered_at, /^\d{4}-\d\d-\d\dT/);
       assert.deepEqual(body.publishers[0], {
@@ -89,7 +110,10 @@ eachEngine('the publisher listing', (engine) => {
 
     it('filter by the file’s state', async () => {
       const stale = await list('?status=stale');
-      assert.deepEqual(stale.publishers.map((p: Json) => [p.domain, p.status, p.stale_reason, p.stale_property_count]), [['planetary.example', 'stale', 'adagents.json answered HTTP 404', 1]]);
+      assert.deepEqual(
+        stale.publishers.map((p: Json) => [p.domain, p.status, p.stale_reason, p.stale_property_count]),
+        [['planetary.example', 'stale', 'adagents.json answered HTTP 404', 1]],
+      );
       assert.equal(stale.total, 1);
       const active = await list('?status=active&limit=500');
       assert.ok(active.publishers.every((p: Json) => p.status === 'active'));
@@ -101,19 +125,34 @@ eachEngine('the publisher listing', (engine) => {
   describe('search', () => {
     it('finds part of a domain: those starting with it first, then a label starting with it, then the rest', async () => {
       const body = await list('?q=planet');
-      assert.deepEqual(body.publishers.map((p: Json) => p.domain), ['planet.example', 'planetary.example', 'news.planet.example', 'dailyplanet.example']);
+      assert.deepEqual(
+        body.publishers.map((p: Json) => p.domain),
+        ['planet.example', 'planetary.example', 'news.planet.example', 'dailyplanet.example'],
+      );
       assert.equal(body.total, 4);
     });
 
     it('takes what people paste: any case, a URL', async () => {
-      assert.deepEqual((await list('?q=HTTPS://Planet.Example/some/page')).publishers.map((p: Json) => p.domain), ['planet.example', 'news.planet.example', 'dailyplanet.example']);
-      assert.deepEqual((await list('?q=DAILY')).publishers.map((p: Json) => p.domain), ['dailyplanet.example']);
+      assert.deepEqual(
+        (await list('?q=HTTPS://Planet.Example/some/page')).publishers.map((p: Json) => p.domain),
+        ['planet.example', 'news.planet.example', 'dailyplanet.example'],
+      );
+      assert.deepEqual(
+        (await list('?q=DAILY')).publishers.map((p: Json) => p.domain),
+        ['dailyplanet.example'],
+      );
       assert.deepEqual((await list('?q=nothing-like-this')).publishers, []);
     });
 
     it('matches internationalized domains in Unicode and in punycode', async () => {
-      assert.deepEqual((await list(`?q=${encodeURIComponent('münchen')}`)).publishers.map((p: Json) => p.domain), ['xn--mnchen-3ya.example']);
-      assert.deepEqual((await list('?q=xn--mnchen')).publishers.map((p: Json) => p.domain), ['xn--mnchen-3ya.example']);
+      assert.deepEqual(
+        (await list(`?q=${encodeURIComponent('münchen')}`)).publishers.map((p: Json) => p.domain),
+        ['xn--mnchen-3ya.example'],
+      );
+      assert.deepEqual(
+        (await list('?q=xn--mnchen')).publishers.map((p: Json) => p.domain),
+        ['xn--mnchen-3ya.example'],
+      );
     });
 
     it('pages through ranked results without skipping or repeating', async () => {
@@ -132,8 +171,12 @@ eachEngine('the publisher listing', (engine) => {
     it('400 for a malformed cursor, a limit out of bounds, an unknown status or an empty search', async () => {
       const get = (query: string) => fetch(`${server.url}/api/registry/publishers${query}`);
       await assertRejected(await get('?cursor=not-a-cursor'), { error: 'invalid_cursor' });
-      await assertRejected(await get(`?cursor=${Buffer.from(JSON.stringify({ domain: 'a.example', rank: '9' })).toString('base64url')}`), { error: 'invalid_cursor' });
-      for (const limit of ['0', '501', 'many']) await assertRejected(await get(`?limit=${limit}`), { error: 'validation_failed' });
+      await assertRejected(
+        await get(`?cursor=${Buffer.from(JSON.stringify({ domain: 'a.example', rank: '9' })).toString('base64url')}`),
+        { error: 'invalid_cursor' },
+      );
+      for (const limit of ['0', '501', 'many'])
+        await assertRejected(await get(`?limit=${limit}`), { error: 'validation_failed' });
       await assertRejected(await get('?status=gone'), { error: 'validation_failed' });
       await assertRejected(await get(`?q=${'a'.repeat(65)}`), { error: 'validation_failed' });
       await assertRejected(await get('?q=https://'), { error: 'validation_failed', in: 'querystring', field: 'q' });

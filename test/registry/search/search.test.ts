@@ -15,7 +15,11 @@ const brands: Array<[domain: string, name: string]> = [
   ['percent.example', '100% Juice'],
 ];
 
-const publishers: Array<{ publisher_domain: string; authorized_agents: Array<{ url: string }>; properties: Array<{ type: string; name: string }> }> = [
+const publishers: Array<{
+  publisher_domain: string;
+  authorized_agents: Array<{ url: string }>;
+  properties: Array<{ type: string; name: string }>;
+}> = [
   {
     publisher_domain: 'acme.example',
     authorized_agents: [{ url: 'https://sales.acme.example/ap' }, { url: 'https://ssp.example.com/ap' }],
@@ -25,7 +29,11 @@ const publishers: Array<{ publisher_domain: string; authorized_agents: Array<{ u
     ],
   },
   { publisher_domain: 'aaa.acme.example', authorized_agents: [], properties: [{ type: 'ctv_app', name: 'acme tv' }] },
-  { publisher_domain: 'planet.example', authorized_agents: [{ url: 'https://sales.planet.example/ap' }], properties: [{ type: 'website', name: 'Daily Planet' }] },
+  {
+    publisher_domain: 'planet.example',
+    authorized_agents: [{ url: 'https://sales.planet.example/ap' }],
+    properties: [{ type: 'website', name: 'Daily Planet' }],
+  },
 ];
 
 eachEngine('search', (engine) => {
@@ -102,7 +110,9 @@ eachEngine('search', (engine) => {
 
     it('finds a property by its name alone', async () => {
       const body = await search('q=planet');
-      assert.deepEqual(body.properties, [{ publisher_domain: 'planet.example', type: 'website', name: 'Daily Planet' }]);
+      assert.deepEqual(body.properties, [
+        { publisher_domain: 'planet.example', type: 'website', name: 'Daily Planet' },
+      ]);
       assert.deepEqual(body.publishers, [{ domain: 'planet.example', source: 'community', agent_count: 1 }]);
       assert.deepEqual(body.brands, []);
     });
@@ -122,7 +132,9 @@ eachEngine('search', (engine) => {
 
     it('answers the worst q it takes as any other: one word, many distinct words, a repeated word, each of maxLikeText characters', async () => {
       const oneWord = 'a'.repeat(maxLikeText);
-      const manyWords = Array.from({ length: 100 }, (_, i) => `w${i}`).join(' ').slice(0, maxLikeText);
+      const manyWords = Array.from({ length: 100 }, (_, i) => `w${i}`)
+        .join(' ')
+        .slice(0, maxLikeText);
       const repeated = `${'acme '.repeat(maxLikeText)}`.slice(0, maxLikeText);
       for (const q of [oneWord, manyWords, repeated]) {
         assert.equal(q.length, maxLikeText);

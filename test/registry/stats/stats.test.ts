@@ -34,13 +34,43 @@ eachEngine('registry statistics', (engine) => {
       ['https://sales2.meridian.example/mcp', 'sales', 'private'],
       ['https://measure.meridian.example/mcp', 'measurement', 'members_only'],
     ]) {
-      assert.equal((await postJson(`${server.url}/api/registry/agents`, { agent_url, type, name: agent_url, visibility }, meridian)).status, 201);
+      assert.equal(
+        (
+          await postJson(
+            `${server.url}/api/registry/agents`,
+            { agent_url, type, name: agent_url, visibility },
+            meridian,
+          )
+        ).status,
+        201,
+      );
     }
     await buildWorld(server.db);
     const now = clock.now();
-    await recordCrawl(server.db, { domain: 'dailyplanet.example', nextAt: new Date(now.getTime() + 24 * hour), failures: 0, outcome: 'found', error: null, crawledAt: now });
-    await recordCrawl(server.db, { domain: 'stalenews.example', nextAt: new Date(now.getTime() - hour), failures: 0, outcome: 'absent', error: 'HTTP 404', crawledAt: new Date(now.getTime() - 2 * hour) });
-    await recordCrawl(server.db, { domain: 'flaky.example', nextAt: new Date(now.getTime() + hour), failures: 2, outcome: 'transient', error: 'timeout', crawledAt: new Date(now.getTime() - 30 * hour) });
+    await recordCrawl(server.db, {
+      domain: 'dailyplanet.example',
+      nextAt: new Date(now.getTime() + 24 * hour),
+      failures: 0,
+      outcome: 'found',
+      error: null,
+      crawledAt: now,
+    });
+    await recordCrawl(server.db, {
+      domain: 'stalenews.example',
+      nextAt: new Date(now.getTime() - hour),
+      failures: 0,
+      outcome: 'absent',
+      error: 'HTTP 404',
+      crawledAt: new Date(now.getTime() - 2 * hour),
+    });
+    await recordCrawl(server.db, {
+      domain: 'flaky.example',
+      nextAt: new Date(now.getTime() + hour),
+      failures: 2,
+      outcome: 'transient',
+      error: 'timeout',
+      crawledAt: new Date(now.getTime() - 30 * hour),
+    });
     await settled(server);
     await server.app.registrySummary.refresh();
   });
@@ -63,11 +93,18 @@ eachEngine('registry statistics', (engine) => {
       by_type: { brand: 0, rights: 0, measurement: 1, governance: 0, creative: 0, sales: 2, buying: 0, signals: 0 },
       by_visibility: { public: 1, members_only: 1, private: 1 },
     });
-    const brands = await server.db.query<{ source: string; n: number }>('select source, count(*) as n from brands group by source');
+    const brands = await server.db.query<{ source: string; n: number }>(
+      'select source, count(*) as n from brands group by source',
+    );
     assert.ok(brands.length > 0, 'the world’s brand.json files made brands');
-    assert.equal(body.brands.total, brands.reduce((sum, b) => sum + b.n, 0));
+    assert.equal(
+      body.brands.total,
+      brands.reduce((sum, b) => sum + b.n, 0),
+    );
     for (const { source, n } of brands) assert.equal(body.brands.by_source[source], n);
-    const [events] = await server.db.query<{ n: number; latest: Date }>('select count(*) as n, max(created_at) as latest from registry_events');
+    const [events] = await server.db.query<{ n: number; latest: Date }>(
+      'select count(*) as n, max(created_at) as latest from registry_events',
+    );
     assert.ok(events!.n > 0);
     assert.deepEqual(body.feed, { events_last_day: events!.n, latest_event_at: events!.latest.toISOString() });
     assert.deepEqual(body.crawl, {
@@ -83,7 +120,17 @@ eachEngine('registry statistics', (engine) => {
 
   it('answers memory between refreshes: index counts move with the feed, the summary with its refresh', async () => {
     const before = await stats();
-    await publishAdagents(server.db, 'newcomer.example', { properties: [{ property_id: 'site', property_type: 'website', name: 'Newcomer', identifiers: [{ type: 'domain', value: 'newcomer.example' }] }], authorized_agents: [] });
+    await publishAdagents(server.db, 'newcomer.example', {
+      properties: [
+        {
+          property_id: 'site',
+          property_type: 'website',
+          name: 'Newcomer',
+          identifiers: [{ type: 'domain', value: 'newcomer.example' }],
+        },
+      ],
+      authorized_agents: [],
+    });
     await settled(server);
     const moved = await stats();
     assert.deepEqual(moved.publishers, { total: 3, active: 2, stale: 1 });
@@ -96,7 +143,10 @@ eachEngine('registry statistics', (engine) => {
     const later = await stats();
     assert.equal(later.as_of, clock.now().toISOString());
     assert.equal(later.feed.events_last_day, 0);
-    assert.ok(Date.parse(later.feed.latest_event_at) > Date.parse(before.feed.latest_event_at), 'the newcomer’s events are the latest');
+    assert.ok(
+      Date.parse(later.feed.latest_event_at) > Date.parse(before.feed.latest_event_at),
+      'the newcomer’s events are the latest',
+    );
     assert.equal(later.crawl.crawled_last_day.total, 0);
     assert.equal(later.crawl.due, 3);
   });

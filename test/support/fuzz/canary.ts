@@ -19,7 +19,10 @@ export async function startCanary(): Promise<Canary> {
   let hits: Array<{ caseIndex: number | undefined; request: string }> = [];
   const server = createServer((req, res) => {
     const match = /^\/case-(\d+)\b/.exec(req.url ?? '');
-    hits.push({ caseIndex: match ? Number(match[1]) : undefined, request: `${req.method} ${req.url} (user-agent: ${req.headers['user-agent'] ?? '-'})` });
+    hits.push({
+      caseIndex: match ? Number(match[1]) : undefined,
+      request: `${req.method} ${req.url} (user-agent: ${req.headers['user-agent'] ?? '-'})`,
+    });
     res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -50,7 +50,12 @@ export interface LoopResult {
  * HTTP exchange it made, its refusal's envelope, the rows a refused case must not have written,
  * the SSRF canary, and its deadline. `countRows` is asked of the thread that holds the database.
  */
-export async function runCases(options: LoopOptions, countRows: () => Promise<Counts>, beforeCases: () => Promise<void>, onCase?: (index: number, failures: number) => void): Promise<LoopResult> {
+export async function runCases(
+  options: LoopOptions,
+  countRows: () => Promise<Counts>,
+  beforeCases: () => Promise<void>,
+  onCase?: (index: number, failures: number) => void,
+): Promise<LoopResult> {
   const setupStarted = performance.now();
   const recorder = new Recorder();
   const canary = await startCanary();
@@ -67,24 +72,38 @@ export async function runCases(options: LoopOptions, countRows: () => Promise<Co
     const indexes = options.only !== undefined ? [options.only] : Array.from({ length: budget }, (_, i) => i);
     for (const index of indexes) {
       const target = world.targets[index % world.targets.length]!;
-      const ctx: CaseContext = { random: new Random(caseSeed(options.seed, index)), index, dictionary: world.dictionary, resolve: world.resolve, canaryUrl: canary.urlFor(index), credentials: options.credentials };
+      const ctx: CaseContext = {
+        random: new Random(caseSeed(options.seed, index)),
+        index,
+        dictionary: world.dictionary,
+        resolve: world.resolve,
+        canaryUrl: canary.urlFor(index),
+        credentials: options.credentials,
+      };
       const fuzzCase: FuzzCase = { index, target: target.id, ...target.make(ctx) };
       cases[index] = fuzzCase;
       const before = await countRows();
       const deadline = new AbortController();
-      const timer = setTimeout(() => deadline.abort(new Error(`no answer within ${options.caseDeadlineMs} ms`)), options.caseDeadlineMs);
+      const timer = setTimeout(
+        () => deadline.abort(new Error(`no answer within ${options.caseDeadlineMs} ms`)),
+        options.caseDeadlineMs,
+      );
       recorder.begin(deadline.signal, fuzzCase.call.headers);
       const findings: Finding[] = [];
       const start = Date.now();
       const sent = await send(fuzzCase, { base: options.base, recorder, mcp: world.mcp, a2a: world.a2a }, findings);
       clearTimeout(timer);
       const refused = sent.refused;
-      if (deadline.signal.aborted) findings.push({ kind: 'no answer in time', detail: `no answer within ${options.caseDeadlineMs} ms` });
+      if (deadline.signal.aborted)
+        findings.push({ kind: 'no answer in time', detail: `no answer within ${options.caseDeadlineMs} ms` });
       // No answer at all is a connection the server dropped, unless the request was over the body
       // limit: the server may answer 413 (or 401) before the body is read and close the connection
       // while the client still writes, which a fetch reports as EPIPE instead of the answer.
       else if (recorder.exchanges.length === 0 && payloadBytes(fuzzCase) <= options.bodyLimitBytes) {
-        findings.push({ kind: 'no HTTP answer', detail: sent.thrown === undefined ? 'the client got no answer' : describe(sent.thrown) });
+        findings.push({
+          kind: 'no HTTP answer',
+          detail: sent.thrown === undefined ? 'the client got no answer' : describe(sent.thrown),
+        });
       }
       windows.push({ index, start, end: Date.now() });
       const requestText = requestTextOf(fuzzCase);
@@ -95,7 +114,11 @@ export async function runCases(options: LoopOptions, countRows: () => Promise<Co
       }
       for (const hit of canary.takeHits()) {
         const culprit = hit.caseIndex !== undefined ? cases[hit.caseIndex] : undefined;
-        failures.push({ seed: options.seed, fuzzCase: culprit ?? fuzzCase, finding: { kind: 'fetched a private address (SSRF canary)', detail: hit.request } });
+        failures.push({
+          seed: options.seed,
+          fuzzCase: culprit ?? fuzzCase,
+          finding: { kind: 'fetched a private address (SSRF canary)', detail: hit.request },
+        });
       }
       for (const finding of findings) failures.push({ seed: options.seed, fuzzCase, finding });
       onCase?.(index, failures.length);

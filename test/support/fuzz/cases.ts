@@ -54,16 +54,29 @@ export interface Target {
  * A credential for the case and the headers that carry it. Protected endpoints get a real one more
  * often, so most cases reach past the guard; every endpoint also meets none and garbled ones.
  */
-export function pickCredential(ctx: CaseContext, prefer: 'admin' | 'agent', secured: boolean): { credential: Credential; headers: Record<string, string> } {
+export function pickCredential(
+  ctx: CaseContext,
+  prefer: 'admin' | 'agent',
+  secured: boolean,
+): { credential: Credential; headers: Record<string, string> } {
   const { random } = ctx;
   const roll = random.next();
   const other = prefer === 'admin' ? 'agent' : 'admin';
   const [preferred, second, none] = secured ? [0.55, 0.2, 0.12] : [0.45, 0.1, 0.35];
-  const credential: Credential = roll < preferred ? prefer : roll < preferred + second ? other : roll < preferred + second + none ? 'anonymous' : 'forged';
+  const credential: Credential =
+    roll < preferred
+      ? prefer
+      : roll < preferred + second
+        ? other
+        : roll < preferred + second + none
+          ? 'anonymous'
+          : 'forged';
   const headers: Record<string, string> = {};
-  if (credential === 'admin' || credential === 'agent') headers['authorization'] = `Bearer ${ctx.credentials[credential]}`;
+  if (credential === 'admin' || credential === 'agent')
+    headers['authorization'] = `Bearer ${ctx.credentials[credential]}`;
   if (credential === 'forged') headers['authorization'] = random.pick(hostileHeaderValues);
   // The organization a credential acts for: sometimes garbled too.
-  if (credential === 'admin' && random.chance(0.08)) headers['ap-organization'] = random.pick([...hostileHeaderValues, 'ap-test-deployment', 'no-such-org']);
+  if (credential === 'admin' && random.chance(0.08))
+    headers['ap-organization'] = random.pick([...hostileHeaderValues, 'ap-test-deployment', 'no-such-org']);
   return { credential, headers };
 }

@@ -38,8 +38,10 @@ export class Dictionary {
 
   private related(name: string): readonly unknown[] {
     const lower = name.toLowerCase();
-    if (lower.endsWith('domain') || lower.endsWith('domains')) return [...this.values('domain'), ...this.values('publisher_domain')];
-    if (lower.endsWith('url') || lower.endsWith('uri') || lower.endsWith('urls')) return [...this.values('url'), ...this.values('agent_url')];
+    if (lower.endsWith('domain') || lower.endsWith('domains'))
+      return [...this.values('domain'), ...this.values('publisher_domain')];
+    if (lower.endsWith('url') || lower.endsWith('uri') || lower.endsWith('urls'))
+      return [...this.values('url'), ...this.values('agent_url')];
     if (lower.endsWith('_ids')) return this.values(lower.slice(0, -1));
     return [];
   }
@@ -74,4 +76,19 @@ export class Dictionary {
 }
 
 /** Field names whose objects are references to something, worth sending back whole. */
-export const referenceObjects: ReadonlySet<string> = new Set(['format_id', 'format_ids', 'account', 'brand', 'deployment', 'deployments', 'destination', 'destinations', 'signal_id', 'creative_manifest', 'pricing_option', 'packages', 'identifiers', 'property_ids']);
+export const referenceObjects: ReadonlySet<string> = new Set([
+  'format_id',
+  'format_ids',
+  'account',
+  'brand',
+  'deployment',
+  'deployments',
+  'destination',
+  'destinations',
+  'signal_id',
+  'creative_manifest',
+  'pricing_option',
+  'packages',
+  'identifiers',
+  'property_ids',
+]);

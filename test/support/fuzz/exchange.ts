@@ -33,7 +33,8 @@ export class Recorder {
   }
 
   readonly fetch: typeof fetch = async (input, init) => {
-    const signal = this.signal && init?.signal ? AbortSignal.any([this.signal, init.signal]) : (this.signal ?? init?.signal ?? null);
+    const signal =
+      this.signal && init?.signal ? AbortSignal.any([this.signal, init.signal]) : (this.signal ?? init?.signal ?? null);
     const headers = new Headers(init?.headers);
     headers.delete('authorization');
     headers.delete('ap-organization');
@@ -41,7 +42,13 @@ export class Recorder {
     const request = new Request(input, { ...init, headers, signal });
     const response = await fetch(request);
     const contentType = response.headers.get('content-type') ?? '';
-    const exchange: Exchange = { method: request.method, url: request.url, status: response.status, contentType, body: '' };
+    const exchange: Exchange = {
+      method: request.method,
+      url: request.url,
+      status: response.status,
+      contentType,
+      body: '',
+    };
     this.exchanges.push(exchange);
     if (contentType.startsWith('text/event-stream') && !/\/(mcp|a2a)$/.test(new URL(request.url).pathname)) {
       // A feed stream never ends: what it sent first is what is checked.
@@ -51,7 +58,11 @@ export class Recorder {
     const text = await response.text();
     exchange.body = text.length > maxBody ? text.slice(0, maxBody) : text;
     const empty = [101, 204, 205, 304].includes(response.status);
-    return new Response(empty ? null : text, { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(empty ? null : text, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   };
 }
 

@@ -80,7 +80,18 @@ export const hostileStrings: readonly string[] = [
 ];
 
 /** The values that most often break code: NUL, lone surrogates, numbers as text, SQL and path fragments. */
-export const sharpStrings: readonly string[] = ['\u0000', 'a\u0000b', '\ud800', 'x\udfffy', '\ud83d\ud83d', "' OR '1'='1", '../../../../etc/passwd', 'Infinity', '-1', '%_%\\'];
+export const sharpStrings: readonly string[] = [
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  'x\udfffy',
+  '\ud83d\ud83d',
+  "' OR '1'='1",
+  '../../../../etc/passwd',
+  'Infinity',
+  '-1',
+  '%_%\\',
+];
 
 /** Query-string values as sent on the wire, already percent-encoded where they need to be. */
 export const hostileQueryTokens: readonly string[] = [
@@ -121,7 +132,27 @@ export const hostileQueryTokens: readonly string[] = [
 ];
 
 /** Values for a numeric query parameter as sent on the wire: beyond what a double holds, not a number, or barely one. */
-export const numericQueryTokens: readonly string[] = ['Infinity', '-Infinity', '%2BInfinity', '1e999', '-1e999', '1e308', 'NaN', '-0', '-1', '0', '1.5', '1e3', '0x10', '99999999999999999999999', '9007199254740993', '', '%20', '%00', 'one'];
+export const numericQueryTokens: readonly string[] = [
+  'Infinity',
+  '-Infinity',
+  '%2BInfinity',
+  '1e999',
+  '-1e999',
+  '1e308',
+  'NaN',
+  '-0',
+  '-1',
+  '0',
+  '1.5',
+  '1e3',
+  '0x10',
+  '99999999999999999999999',
+  '9007199254740993',
+  '',
+  '%20',
+  '%00',
+  'one',
+];
 
 /** Path segments as sent on the wire. */
 export const hostilePathSegments: readonly string[] = [
@@ -222,6 +253,13 @@ export function hostileScalar(random: Random): unknown {
     case 4:
       return hugeString(random, random.pick([300, 1025, 4097, 70_000]));
     default:
-      return random.pick<unknown>([[], {}, [null], { '': '' }, { __proto__: { polluted: true } }, JSON.parse('{"__proto__": {"polluted": true}}')]);
+      return random.pick<unknown>([
+        [],
+        {},
+        [null],
+        { '': '' },
+        { __proto__: { polluted: true } },
+        JSON.parse('{"__proto__": {"polluted": true}}'),
+      ]);
   }
 }

@@ -15,7 +15,9 @@ parentPort!.on('message', (message: unknown) => {
 });
 
 // The first request opens the connection and warms the thread up: it says nothing about the server.
-await fetch(url).then((res) => res.text()).catch(() => {});
+await fetch(url)
+  .then((res) => res.text())
+  .catch(() => {});
 parentPort!.postMessage({ kind: 'ready' });
 
 while (running) {

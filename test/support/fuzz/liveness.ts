@@ -22,13 +22,20 @@ export class LivenessPoller {
   readonly ready: Promise<void>;
 
   constructor(base: string, options: { intervalMs: number; limitMs: number }) {
-    this.worker = new Worker(new URL('./liveness-worker.ts', import.meta.url), { workerData: { url: `${base}/healthz`, ...options } });
+    this.worker = new Worker(new URL('./liveness-worker.ts', import.meta.url), {
+      workerData: { url: `${base}/healthz`, ...options },
+    });
     let ready!: () => void;
     this.ready = new Promise((resolve) => (ready = resolve));
     this.finished = new Promise((resolve, reject) => {
       this.worker.on('message', (message: { kind: string } & SlowPoll & { polls: number; slowest: number }) => {
         if (message.kind === 'ready') ready();
-        else if (message.kind === 'slow') this.slow.push({ started: message.started, ms: message.ms, ...(message.failure ? { failure: message.failure } : {}) });
+        else if (message.kind === 'slow')
+          this.slow.push({
+            started: message.started,
+            ms: message.ms,
+            ...(message.failure ? { failure: message.failure } : {}),
+          });
         else resolve({ polls: message.polls, slowestMs: message.slowest, slow: this.slow });
       });
       this.worker.on('error', reject);

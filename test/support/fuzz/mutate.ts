@@ -46,7 +46,12 @@ export function mutate(value: unknown, ctx: MutationContext): { value: unknown; 
 function mutateAt(root: unknown, path: Path, ctx: MutationContext): [unknown, string] {
   const { random } = ctx;
   const target = get(root, path);
-  const isObject = target !== null && typeof target === 'object' && !Array.isArray(target) && !(target instanceof RawJson) && !(target instanceof DuplicateKeys);
+  const isObject =
+    target !== null &&
+    typeof target === 'object' &&
+    !Array.isArray(target) &&
+    !(target instanceof RawJson) &&
+    !(target instanceof DuplicateKeys);
   const choice = random.int(0, isObject ? 11 : 8);
   switch (choice) {
     case 0:
@@ -55,9 +60,19 @@ function mutateAt(root: unknown, path: Path, ctx: MutationContext): [unknown, st
     case 2:
       return [set(root, path, wrongType(target, random)), 'wrong type'];
     case 3:
-      return [set(root, path, ctx.plain ? random.pick<unknown>([Infinity, -Infinity, NaN, -0, 1e308]) : hostileNumber(random)), 'edge number'];
+      return [
+        set(
+          root,
+          path,
+          ctx.plain ? random.pick<unknown>([Infinity, -Infinity, NaN, -0, 1e308]) : hostileNumber(random),
+        ),
+        'edge number',
+      ];
     case 4:
-      return [set(root, path, deepValue(random, random.pick(ctx.plain ? [65, 300, 1000] : [65, 300, 1000, 20_000]))), 'deep value'];
+      return [
+        set(root, path, deepValue(random, random.pick(ctx.plain ? [65, 300, 1000] : [65, 300, 1000, 20_000]))),
+        'deep value',
+      ];
     case 5:
       return [set(root, path, huge(random)), 'huge value'];
     case 6: {
@@ -65,19 +80,29 @@ function mutateAt(root: unknown, path: Path, ctx: MutationContext): [unknown, st
       return [set(root, path, other ?? random.pick(hostileStrings)), 'another field’s value'];
     }
     case 7:
-      return path.length > 0 ? [remove(root, path), 'removed'] : [set(root, path, hostileScalar(random)), 'hostile value'];
+      return path.length > 0
+        ? [remove(root, path), 'removed']
+        : [set(root, path, hostileScalar(random)), 'hostile value'];
     case 8:
-      return [set(root, path, typeof target === 'string' ? target + random.pick(hostileStrings) : hostileScalar(random)), 'appended'];
+      return [
+        set(root, path, typeof target === 'string' ? target + random.pick(hostileStrings) : hostileScalar(random)),
+        'appended',
+      ];
     case 9:
     case 10: {
-      const key = random.chance(0.5) ? random.pick([...ctx.dictionary.names].sort().concat(word(random))) : random.pick(['', '__proto__', 'constructor', '$where', 'a'.repeat(1000), '\u0000', '\ud800', 'x.y', '../x']);
+      const key = random.chance(0.5)
+        ? random.pick([...ctx.dictionary.names].sort().concat(word(random)))
+        : random.pick(['', '__proto__', 'constructor', '$where', 'a'.repeat(1000), '\u0000', '\ud800', 'x.y', '../x']);
       return [set(root, [...path, key], hostileScalar(random)), `extra field ${JSON.stringify(key).slice(0, 40)}`];
     }
     default: {
       if (ctx.plain) return [set(root, path, {}), 'emptied'];
       const entries = Object.entries(target as Record<string, unknown>);
       const [key, v] = entries.length > 0 ? random.pick(entries) : ['a', 1];
-      return [set(root, path, new DuplicateKeys([...entries, [key, hostileScalar(random)], [key, v]])), `duplicate key ${key}`];
+      return [
+        set(root, path, new DuplicateKeys([...entries, [key, hostileScalar(random)], [key, v]])),
+        `duplicate key ${key}`,
+      ];
     }
   }
 }
@@ -114,8 +139,10 @@ export function pathsOf(root: unknown, limit = 400): Path[] {
     const { path, value } = queue.shift()!;
     out.push(path);
     if (path.length > 12 || value instanceof RawJson || value instanceof DuplicateKeys) continue;
-    if (Array.isArray(value)) value.slice(0, 20).forEach((child, i) => queue.push({ path: [...path, i], value: child }));
-    else if (value !== null && typeof value === 'object') for (const [key, child] of Object.entries(value)) queue.push({ path: [...path, key], value: child });
+    if (Array.isArray(value))
+      value.slice(0, 20).forEach((child, i) => queue.push({ path: [...path, i], value: child }));
+    else if (value !== null && typeof value === 'object')
+      for (const [key, child] of Object.entries(value)) queue.push({ path: [...path, key], value: child });
   }
   return out;
 }
@@ -131,7 +158,8 @@ function set(root: unknown, path: Path, value: unknown): unknown {
   if (path.length === 0) return value;
   const parent = get(root, path.slice(0, -1));
   const last = path[path.length - 1]!;
-  if (parent === null || typeof parent !== 'object' || parent instanceof RawJson || parent instanceof DuplicateKeys) return set(root, path.slice(0, -1), { [last]: value });
+  if (parent === null || typeof parent !== 'object' || parent instanceof RawJson || parent instanceof DuplicateKeys)
+    return set(root, path.slice(0, -1), { [last]: value });
   Object.defineProperty(parent, last, { value, enumerable: true, writable: true, configurable: true });
   return root;
 }
@@ -150,7 +178,13 @@ function structuredCloneLoose(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(structuredCloneLoose);
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) Object.defineProperty(out, k, { value: structuredCloneLoose(v), enumerable: true, writable: true, configurable: true });
+    for (const [k, v] of Object.entries(value))
+      Object.defineProperty(out, k, {
+        value: structuredCloneLoose(v),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     return out;
   }
   return value;

@@ -1,6 +1,15 @@
 import { type CaseContext, pickCredential, type Target } from './cases.ts';
 import { asParameter, encodeComponent } from './encode.ts';
-import { deepValue, hostilePathSegments, hostileQueryTokens, hostileScalar, hostileStrings, hugeString, numericQueryTokens, sharpStrings } from './hostile.ts';
+import {
+  deepValue,
+  hostilePathSegments,
+  hostileQueryTokens,
+  hostileScalar,
+  hostileStrings,
+  hugeString,
+  numericQueryTokens,
+  sharpStrings,
+} from './hostile.ts';
 import { mutate } from './mutate.ts';
 import { RawJson, writeJson } from './raw-json.ts';
 import { normalize, validValue, word, type Schema } from './schema-values.ts';
@@ -40,10 +49,22 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
       if (!op) continue;
       const parameters = ((op['parameters'] as Array<Record<string, unknown>> | undefined) ?? [])
         .filter((p) => p['in'] === 'path' || p['in'] === 'query' || p['in'] === 'header')
-        .map((p) => ({ name: String(p['name']), in: p['in'] as Parameter['in'], required: p['required'] === true || p['in'] === 'path', schema: (p['schema'] ?? {}) as Schema, ...('example' in p ? { example: p['example'] } : {}) }));
+        .map((p) => ({
+          name: String(p['name']),
+          in: p['in'] as Parameter['in'],
+          required: p['required'] === true || p['in'] === 'path',
+          schema: (p['schema'] ?? {}) as Schema,
+          ...('example' in p ? { example: p['example'] } : {}),
+        }));
       const content = (op['requestBody'] as { content?: Record<string, { schema?: Schema }> } | undefined)?.content;
       const security = op['security'] as Array<Record<string, unknown>> | undefined;
-      out.push({ method: method.toUpperCase(), path, parameters, body: content?.['application/json']?.schema, secured: !!security?.length && security.every((s) => Object.keys(s).length > 0) });
+      out.push({
+        method: method.toUpperCase(),
+        path,
+        parameters,
+        body: content?.['application/json']?.schema,
+        secured: !!security?.length && security.every((s) => Object.keys(s).length > 0),
+      });
     }
   }
   return out;
@@ -56,7 +77,11 @@ export function operationTarget(op: Operation): Target {
     make(ctx) {
       const { random } = ctx;
       const notes: string[] = [];
-      const { credential, headers } = pickCredential(ctx, op.path.match(/^\/[^/]+\/(mcp|a2a|tasks)/) ? 'agent' : 'admin', op.secured);
+      const { credential, headers } = pickCredential(
+        ctx,
+        op.path.match(/^\/[^/]+\/(mcp|a2a|tasks)/) ? 'agent' : 'admin',
+        op.secured,
+      );
       const breakParams = random.chance(0.5);
       let path = op.path;
       const query: string[] = [];
@@ -69,7 +94,8 @@ export function operationTarget(op: Operation): Target {
         } else if (p.in === 'query') {
           if (!p.required && !random.chance(0.5)) continue;
           const value = paramValue(p, ctx);
-          for (const item of Array.isArray(value) ? value : [value]) query.push(`${encodeComponent(p.name)}=${encodeComponent(asParameter(item))}`);
+          for (const item of Array.isArray(value) ? value : [value])
+            query.push(`${encodeComponent(p.name)}=${encodeComponent(asParameter(item))}`);
         } else {
           if (!p.required && !random.chance(0.5)) continue;
           const value = asParameter(paramValue(p, ctx));
@@ -81,7 +107,16 @@ export function operationTarget(op: Operation): Target {
       const call = { kind: 'http' as const, method: op.method, path: url, headers };
       if (op.method === 'GET' || op.method === 'DELETE') {
         // A body where none is expected, now and then.
-        if (op.method === 'DELETE' && random.chance(0.1)) return { credential, call: { ...call, headers: { ...headers, 'content-type': 'application/json' }, body: writeJson(hostileScalar(random)) }, notes: [...notes, 'unexpected body'] };
+        if (op.method === 'DELETE' && random.chance(0.1))
+          return {
+            credential,
+            call: {
+              ...call,
+              headers: { ...headers, 'content-type': 'application/json' },
+              body: writeJson(hostileScalar(random)),
+            },
+            notes: [...notes, 'unexpected body'],
+          };
         return { credential, call, notes };
       }
       const { body, contentType } = requestBody(op, ctx, notes);
@@ -111,7 +146,9 @@ function breakQuery(op: Operation, query: string[], ctx: CaseContext, notes: str
       setQuery(query, name, [token]);
       notes.push(`query ${name}=${token}`);
     } else if (roll <= 6) {
-      const text = random.chance(0.8) ? random.pick(random.chance(0.4) ? sharpStrings : hostileStrings) : hugeString(random, random.pick([2000, 5000]));
+      const text = random.chance(0.8)
+        ? random.pick(random.chance(0.4) ? sharpStrings : hostileStrings)
+        : hugeString(random, random.pick([2000, 5000]));
       setQuery(query, name, [encodeComponent(text)]);
       notes.push(`query ${name}=${JSON.stringify(text).slice(0, 60)}`);
     } else if (roll === 7) {
@@ -129,17 +166,31 @@ function breakQuery(op: Operation, query: string[], ctx: CaseContext, notes: str
 
 function setQuery(query: string[], name: string, values: string[]): void {
   const key = encodeComponent(name);
-  for (let i = query.length - 1; i >= 0; i--) if (query[i]!.startsWith(`${key}=`) || query[i] === key) query.splice(i, 1);
+  for (let i = query.length - 1; i >= 0; i--)
+    if (query[i]!.startsWith(`${key}=`) || query[i] === key) query.splice(i, 1);
   for (const value of values) query.push(`${key}=${value}`);
 }
 
 /** A body made from the operation's schema and broken, or hostile as a whole: not JSON, empty, too deep, too large, of another media type. */
-function requestBody(op: Operation, ctx: CaseContext, notes: string[]): { body: string | undefined; contentType: string | undefined } {
+function requestBody(
+  op: Operation,
+  ctx: CaseContext,
+  notes: string[],
+): { body: string | undefined; contentType: string | undefined } {
   const { random } = ctx;
   const roll = random.next();
   let contentType: string | undefined = 'application/json';
   if (random.chance(0.06)) {
-    contentType = random.pick([undefined, 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=utf-16', 'application/json;charset=latin1', 'application/jsonx', 'APPLICATION/JSON']);
+    contentType = random.pick([
+      undefined,
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/json; charset=utf-16',
+      'application/json;charset=latin1',
+      'application/jsonx',
+      'APPLICATION/JSON',
+    ]);
     notes.push(`content-type ${contentType ?? '(none)'}`);
   }
   if (roll < 0.12) {
@@ -176,7 +227,24 @@ function wholeBody(ctx: CaseContext): { body: string | undefined; note: string }
     case 1:
       return { body: '', note: 'empty body' };
     case 2:
-      return { body: random.pick(['{', '{"a":', '[1,]', "{'a':1}", '{"a":1}}', 'nul', '\u0000', '\ufeff{}', '{"a":"\\ud800"}', '{"a":"\\u0000"}', '{"a":01}', '{"a":NaN}', '{"a":Infinity}']), note: 'malformed JSON' };
+      return {
+        body: random.pick([
+          '{',
+          '{"a":',
+          '[1,]',
+          "{'a':1}",
+          '{"a":1}}',
+          'nul',
+          '\u0000',
+          '\ufeff{}',
+          '{"a":"\\ud800"}',
+          '{"a":"\\u0000"}',
+          '{"a":01}',
+          '{"a":NaN}',
+          '{"a":Infinity}',
+        ]),
+        note: 'malformed JSON',
+      };
     case 3:
       return { body: writeJson(random.pick<unknown>([null, [], 'x', 1, true, [{}]])), note: 'not an object' };
     case 4:
@@ -186,9 +254,15 @@ function wholeBody(ctx: CaseContext): { body: string | undefined; note: string }
       return { body: `{"a":"${'a'.repeat(1_048_600)}"}`, note: 'oversized body' };
     }
     case 6:
-      return { body: writeJson({ a: new RawJson('1e999'), b: new RawJson('-1e999'), limit: new RawJson('1e999') }), note: 'numbers beyond double' };
+      return {
+        body: writeJson({ a: new RawJson('1e999'), b: new RawJson('-1e999'), limit: new RawJson('1e999') }),
+        note: 'numbers beyond double',
+      };
     case 7:
-      return { body: '{"__proto__":{"isAdmin":true},"constructor":{"prototype":{"polluted":true}}}', note: 'prototype pollution' };
+      return {
+        body: '{"__proto__":{"isAdmin":true},"constructor":{"prototype":{"polluted":true}}}',
+        note: 'prototype pollution',
+      };
     case 8:
       return { body: writeJson(hostileScalar(random)), note: 'hostile scalar' };
     case 9:

@@ -78,13 +78,22 @@ export function checkExchange(exchange: Exchange, requestText: string): Finding[
   for (const [pattern, name] of internalCodes) {
     if (pattern.test(body) && !pattern.test(requestText)) findings.push({ kind: name, detail: excerpt(body) });
   }
-  if (hasStackFrame(body) && !hasStackFrame(requestText)) findings.push({ kind: 'stack trace in body', detail: excerpt(body) });
+  if (hasStackFrame(body) && !hasStackFrame(requestText))
+    findings.push({ kind: 'stack trace in body', detail: excerpt(body) });
   for (const marker of leakMarkers) {
-    if (body.includes(marker) && !requestText.includes(marker)) findings.push({ kind: `"${marker}" in body`, detail: excerpt(body.slice(Math.max(0, body.indexOf(marker) - 100))) });
+    if (body.includes(marker) && !requestText.includes(marker))
+      findings.push({
+        kind: `"${marker}" in body`,
+        detail: excerpt(body.slice(Math.max(0, body.indexOf(marker) - 100))),
+      });
   }
   if (status >= 400 && status < 500) {
     const problem = refusalProblem(family, status, exchange);
-    if (problem) findings.push({ kind: `refusal not in the ${family} shape`, detail: `${status}: ${problem}; body ${excerpt(body)}` });
+    if (problem)
+      findings.push({
+        kind: `refusal not in the ${family} shape`,
+        detail: `${status}: ${problem}; body ${excerpt(body)}`,
+      });
   }
   return findings;
 }
@@ -99,9 +108,16 @@ function upstreamFailure(status: number, body: string): boolean {
   const value = parse(body);
   if (!isRecord(value)) return false;
   const registryCode = value['error'];
-  if (typeof registryCode === 'string' && errorCatalogue[registryCode as keyof typeof errorCatalogue]?.status === 502) return errorBodyProblem(value, status) === undefined;
-  const agentError = isRecord(value['error']) ? value['error'] : Array.isArray(value['errors']) ? value['errors'][0] : undefined;
-  return isRecord(agentError) && agentErrorCatalogue[agentError['code'] as keyof typeof agentErrorCatalogue]?.status === 502;
+  if (typeof registryCode === 'string' && errorCatalogue[registryCode as keyof typeof errorCatalogue]?.status === 502)
+    return errorBodyProblem(value, status) === undefined;
+  const agentError = isRecord(value['error'])
+    ? value['error']
+    : Array.isArray(value['errors'])
+      ? value['errors'][0]
+      : undefined;
+  return (
+    isRecord(agentError) && agentErrorCatalogue[agentError['code'] as keyof typeof agentErrorCatalogue]?.status === 502
+  );
 }
 
 function refusalProblem(family: Family, status: number, exchange: Exchange): string | undefined {
@@ -109,7 +125,8 @@ function refusalProblem(family: Family, status: number, exchange: Exchange): str
   if (parsed === undefined) return 'not JSON';
   if (family === 'registry') return errorBodyProblem(parsed, status);
   // A JSON-RPC endpoint leaves who may call, how often and a shutdown to the registry (its 401's challenge leads to OAuth).
-  if (family === 'jsonrpc' && [401, 403, 429, 503].includes(status) && errorBodyProblem(parsed, status) === undefined) return undefined;
+  if (family === 'jsonrpc' && [401, 403, 429, 503].includes(status) && errorBodyProblem(parsed, status) === undefined)
+    return undefined;
   if (family === 'oauth') return oauthErrorProblem(parsed);
   if (family === 'jsonrpc') return jsonRpcErrorProblem(parsed);
   return agentEnvelopeProblem(parsed);
@@ -121,11 +138,26 @@ export function errorBodyProblem(value: unknown, status?: number): string | unde
   const extra = Object.keys(value).filter((k) => !['error', 'message', 'details', 'retry_after'].includes(k));
   if (extra.length > 0) return `unexpected fields ${extra.join(', ')}`;
   const code = value['error'];
-  if (typeof code !== 'string' || !(code in errorCatalogue)) return `error ${JSON.stringify(code)} is not a catalogue code`;
-  if (status !== undefined && errorCatalogue[code as keyof typeof errorCatalogue].status !== status) return `${code} is a ${errorCatalogue[code as keyof typeof errorCatalogue].status}, answered ${status}`;
+  if (typeof code !== 'string' || !(code in errorCatalogue))
+    return `error ${JSON.stringify(code)} is not a catalogue code`;
+  if (status !== undefined && errorCatalogue[code as keyof typeof errorCatalogue].status !== status)
+    return `${code} is a ${errorCatalogue[code as keyof typeof errorCatalogue].status}, answered ${status}`;
   if (typeof value['message'] !== 'string' || value['message'] === '') return 'no message';
   const details = value['details'];
-  if (details !== undefined && !(Array.isArray(details) && details.every((d) => isRecord(d) && typeof d['in'] === 'string' && typeof d['field'] === 'string' && typeof d['message'] === 'string'))) return 'malformed details';
+  if (
+    details !== undefined &&
+    !(
+      Array.isArray(details) &&
+      details.every(
+        (d) =>
+          isRecord(d) &&
+          typeof d['in'] === 'string' &&
+          typeof d['field'] === 'string' &&
+          typeof d['message'] === 'string',
+      )
+    )
+  )
+    return 'malformed details';
   const retry = value['retry_after'];
   if (retry !== undefined && !(Number.isInteger(retry) && (retry as number) >= 0)) return 'malformed retry_after';
   return undefined;
@@ -134,7 +166,8 @@ export function errorBodyProblem(value: unknown, status?: number): string | unde
 /** An OAuth error (RFC 6749 section 5.2, RFC 7591 section 3.2.2). */
 function oauthErrorProblem(value: unknown): string | undefined {
   if (!isRecord(value) || typeof value['error'] !== 'string') return 'no error code';
-  if (value['error_description'] !== undefined && typeof value['error_description'] !== 'string') return 'malformed error_description';
+  if (value['error_description'] !== undefined && typeof value['error_description'] !== 'string')
+    return 'malformed error_description';
   return undefined;
 }
 
@@ -144,7 +177,8 @@ export function jsonRpcErrorProblem(value: unknown): string | undefined {
   for (const answer of answers) {
     if (!isRecord(answer) || answer['jsonrpc'] !== '2.0') return 'not JSON-RPC 2.0';
     const error = answer['error'];
-    if (!isRecord(error) || !Number.isInteger(error['code']) || typeof error['message'] !== 'string') return 'no error object';
+    if (!isRecord(error) || !Number.isInteger(error['code']) || typeof error['message'] !== 'string')
+      return 'no error object';
   }
   return undefined;
 }
@@ -153,22 +187,29 @@ export function jsonRpcErrorProblem(value: unknown): string | undefined {
 function agentEnvelopeProblem(value: unknown): string | undefined {
   if (!isRecord(value)) return 'not an object';
   if ('error' in value) return errorObjectProblem(value['error']);
-  if (Array.isArray(value['errors']) && value['errors'].length > 0) return value['errors'].map(errorObjectProblem).find((p) => p !== undefined);
+  if (Array.isArray(value['errors']) && value['errors'].length > 0)
+    return value['errors'].map(errorObjectProblem).find((p) => p !== undefined);
   return 'neither error nor errors';
 }
 
 /** An agent error object (core/error.json, built by src/agents/runtime/envelope.ts). */
 export function errorObjectProblem(value: unknown): string | undefined {
   if (!isRecord(value)) return 'error is not an object';
-  const extra = Object.keys(value).filter((k) => !['code', 'message', 'field', 'suggestion', 'recovery', 'retry_after', 'details'].includes(k));
+  const extra = Object.keys(value).filter(
+    (k) => !['code', 'message', 'field', 'suggestion', 'recovery', 'retry_after', 'details'].includes(k),
+  );
   if (extra.length > 0) return `unexpected fields ${extra.join(', ')}`;
   const code = value['code'];
-  if (typeof code !== 'string' || !(code in agentErrorCatalogue)) return `code ${JSON.stringify(code)} is not a catalogue code`;
-  if (value['recovery'] !== agentErrorCatalogue[code as keyof typeof agentErrorCatalogue].recovery) return `recovery ${JSON.stringify(value['recovery'])} for ${code}`;
+  if (typeof code !== 'string' || !(code in agentErrorCatalogue))
+    return `code ${JSON.stringify(code)} is not a catalogue code`;
+  if (value['recovery'] !== agentErrorCatalogue[code as keyof typeof agentErrorCatalogue].recovery)
+    return `recovery ${JSON.stringify(value['recovery'])} for ${code}`;
   if (typeof value['message'] !== 'string' || value['message'] === '') return 'no message';
-  for (const key of ['field', 'suggestion'] as const) if (value[key] !== undefined && typeof value[key] !== 'string') return `malformed ${key}`;
+  for (const key of ['field', 'suggestion'] as const)
+    if (value[key] !== undefined && typeof value[key] !== 'string') return `malformed ${key}`;
   const retry = value['retry_after'];
-  if (retry !== undefined && !(Number.isInteger(retry) && (retry as number) >= 1 && (retry as number) <= 3600)) return 'malformed retry_after';
+  if (retry !== undefined && !(Number.isInteger(retry) && (retry as number) >= 1 && (retry as number) <= 3600))
+    return 'malformed retry_after';
   if (value['details'] !== undefined && !isRecord(value['details'])) return 'malformed details';
   return undefined;
 }

@@ -40,13 +40,20 @@ export function writeJson(value: unknown): string {
       });
       parts.push({ text: ']' });
       for (let i = parts.length - 1; i >= 0; i--) stack.push(parts[i]!);
-    } else if (v !== null && typeof v === 'object') pushEntries(stack, Object.entries(v).filter(([, child]) => child !== undefined));
+    } else if (v !== null && typeof v === 'object')
+      pushEntries(
+        stack,
+        Object.entries(v).filter(([, child]) => child !== undefined),
+      );
     else out.push(JSON.stringify(v) ?? 'null');
   }
   return out.join('');
 }
 
-function pushEntries(stack: Array<{ value: unknown } | { text: string }>, entries: ReadonlyArray<readonly [string, unknown]>): void {
+function pushEntries(
+  stack: Array<{ value: unknown } | { text: string }>,
+  entries: ReadonlyArray<readonly [string, unknown]>,
+): void {
   const parts: Array<{ value: unknown } | { text: string }> = [{ text: '{' }];
   entries.forEach(([key, child], i) => {
     parts.push({ text: `${i > 0 ? ',' : ''}${JSON.stringify(key)}:` });
@@ -66,6 +73,7 @@ export function toPlain(value: unknown): unknown {
     }
   }
   if (Array.isArray(value)) return value.map(toPlain);
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toPlain(v)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toPlain(v)]));
   return value;
 }

@@ -19,7 +19,14 @@ export function groupFailures(failures: readonly Failure[]): FailureGroup[] {
     const key = `${failure.fuzzCase.target}\u0000${failure.finding.kind}\u0000${signature}`;
     const group = groups.get(key);
     if (group) group.count++;
-    else groups.set(key, { target: failure.fuzzCase.target, kind: failure.finding.kind, signature, count: 1, first: failure });
+    else
+      groups.set(key, {
+        target: failure.fuzzCase.target,
+        kind: failure.finding.kind,
+        signature,
+        count: 1,
+        first: failure,
+      });
   }
   return [...groups.values()].sort((a, b) => a.kind.localeCompare(b.kind) || a.target.localeCompare(b.target));
 }
@@ -42,7 +49,16 @@ export function formatReport(report: FuzzReport, replay: (seed: number, index: n
   ];
   for (const group of groups) {
     const { fuzzCase, finding } = group.first;
-    lines.push('', `[${group.kind}] ${group.target} (${group.count}×)`, `  got: ${finding.detail}`, `  case ${fuzzCase.index} (${fuzzCase.credential}): ${fuzzCase.notes.join('; ')}`, `  sent: ${describeCall(fuzzCase)}`, fuzzCase.index >= 0 ? `  replay: ${replay(group.first.seed, fuzzCase.index)}` : '  (between cases: no case to replay)');
+    lines.push(
+      '',
+      `[${group.kind}] ${group.target} (${group.count}×)`,
+      `  got: ${finding.detail}`,
+      `  case ${fuzzCase.index} (${fuzzCase.credential}): ${fuzzCase.notes.join('; ')}`,
+      `  sent: ${describeCall(fuzzCase)}`,
+      fuzzCase.index >= 0
+        ? `  replay: ${replay(group.first.seed, fuzzCase.index)}`
+        : '  (between cases: no case to replay)',
+    );
   }
   return lines.join('\n');
 }
@@ -53,6 +69,7 @@ export function describeCall(fuzzCase: FuzzCase): string {
   const headers = Object.entries(call.headers)
     .map(([k, v]) => `${k}: ${excerpt(v, 60)}`)
     .join(', ');
-  if (call.kind === 'http') return `${call.method} ${excerpt(call.path, 300)} {${headers}}${call.body !== undefined ? ` body ${excerpt(call.body, 400)}` : ''}`;
+  if (call.kind === 'http')
+    return `${call.method} ${excerpt(call.path, 300)} {${headers}}${call.body !== undefined ? ` body ${excerpt(call.body, 400)}` : ''}`;
   return `${call.kind} ${call.endpoint || '/'}: ${call.tool} ${excerpt(JSON.stringify(call.args) ?? 'undefined', 400)} {${headers}}`;
 }

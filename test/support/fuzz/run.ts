@@ -74,31 +74,41 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
     result = await new Promise<LoopResult>((resolve, reject) => {
       worker.on('error', reject);
       worker.on('exit', (code) => reject(new Error(`the fuzz worker exited (${code}) before answering`)));
-      worker.on('message', (message: { kind: string; id: number; index: number; failures: number; result: LoopResult; message: string }) => {
-        switch (message.kind) {
-          case 'count':
-            void countRows(options.db).then(
-              (counts) => worker.postMessage({ kind: 'counts', id: message.id, counts }),
-              reject,
-            );
-            break;
-          case 'ready':
-            poller = new LivenessPoller(options.base, { intervalMs: 25, limitMs });
-            void poller.ready.then(() => {
-              stalls.start();
-              worker.postMessage({ kind: 'go' });
-            });
-            break;
-          case 'progress':
-            options.onCase?.(message.index, message.failures);
-            break;
-          case 'result':
-            resolve(message.result);
-            break;
-          default:
-            reject(new Error(`the fuzz worker failed: ${message.message}`));
-        }
-      });
+      worker.on(
+        'message',
+        (message: {
+          kind: string;
+          id: number;
+          index: number;
+          failures: number;
+          result: LoopResult;
+          message: string;
+        }) => {
+          switch (message.kind) {
+            case 'count':
+              void countRows(options.db).then(
+                (counts) => worker.postMessage({ kind: 'counts', id: message.id, counts }),
+                reject,
+              );
+              break;
+            case 'ready':
+              poller = new LivenessPoller(options.base, { intervalMs: 25, limitMs });
+              void poller.ready.then(() => {
+                stalls.start();
+                worker.postMessage({ kind: 'go' });
+              });
+              break;
+            case 'progress':
+              options.onCase?.(message.index, message.failures);
+              break;
+            case 'result':
+              resolve(message.result);
+              break;
+            default:
+              reject(new Error(`the fuzz worker failed: ${message.message}`));
+          }
+        },
+      );
     });
   } finally {
     stalls.stop();
@@ -106,11 +116,30 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
     if (poller) liveness = await poller.stop();
   }
   const byIndex = new Map(result.cases.map((c) => [c.index, c]));
-  const charged = liveness.slow.map((poll) => ({ poll, stall: longestStallDuring(poll, stalls) })).filter(({ poll, stall }) => chargedToServer(poll, stall, limitMs));
-  const failures = [...result.failures, ...charged.map(({ poll, stall }) => slowPollFailure(poll, stall, stalls, result.windows, byIndex, options.seed, limitMs))];
+  const charged = liveness.slow
+    .map((poll) => ({ poll, stall: longestStallDuring(poll, stalls) }))
+    .filter(({ poll, stall }) => chargedToServer(poll, stall, limitMs));
+  const failures = [
+    ...result.failures,
+    ...charged.map(({ poll, stall }) =>
+      slowPollFailure(poll, stall, stalls, result.windows, byIndex, options.seed, limitMs),
+    ),
+  ];
   const perTarget = new Map<string, number>();
   for (const c of result.cases) perTarget.set(c.target, (perTarget.get(c.target) ?? 0) + 1);
-  return { seed: options.seed, setupMs: result.setupMs, ...(options.only !== undefined && result.cases[0] ? { replayed: result.cases[0] } : {}), cases: result.cases.length, targets: result.targets, perTarget, failures, liveness, longestStallMs: Math.max(0, ...stalls.stalls.map((s) => s.ms)), busyMachinePolls: liveness.slow.length - charged.length, ms: performance.now() - started };
+  return {
+    seed: options.seed,
+    setupMs: result.setupMs,
+    ...(options.only !== undefined && result.cases[0] ? { replayed: result.cases[0] } : {}),
+    cases: result.cases.length,
+    targets: result.targets,
+    perTarget,
+    failures,
+    liveness,
+    longestStallMs: Math.max(0, ...stalls.stalls.map((s) => s.ms)),
+    busyMachinePolls: liveness.slow.length - charged.length,
+    ms: performance.now() - started,
+  };
 }
 
 /**
@@ -139,7 +168,13 @@ class StallMonitor {
   readonly collections: Stall[] = [];
   private timer: NodeJS.Timeout | undefined;
   private readonly gc = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) if (entry.duration > 10) this.collections.push({ start: performance.timeOrigin + entry.startTime, ms: entry.duration, cpuMs: entry.duration });
+    for (const entry of list.getEntries())
+      if (entry.duration > 10)
+        this.collections.push({
+          start: performance.timeOrigin + entry.startTime,
+          ms: entry.duration,
+          cpuMs: entry.duration,
+        });
   });
 
   start(): void {
@@ -181,14 +216,39 @@ function chargedToServer(poll: SlowPoll, stall: Stall | undefined, limitMs: numb
 }
 
 /** A slow /healthz answer as a failure: charged to the case during whose window the server's loop stalled longest while the answer was awaited. */
-function slowPollFailure(poll: SlowPoll, stall: Stall | undefined, monitor: StallMonitor, windows: readonly CaseWindow[], cases: ReadonlyMap<number, FuzzCase>, seed: number, limitMs: number): Failure {
+function slowPollFailure(
+  poll: SlowPoll,
+  stall: Stall | undefined,
+  monitor: StallMonitor,
+  windows: readonly CaseWindow[],
+  cases: ReadonlyMap<number, FuzzCase>,
+  seed: number,
+  limitMs: number,
+): Failure {
   const at = stall ? stall.start : poll.started;
   const window = windows.find((w) => w.start <= at + (stall?.ms ?? poll.ms) && w.end >= at);
-  const fuzzCase = (window && cases.get(window.index)) ?? { index: -1, target: '(between cases)', credential: 'anonymous' as const, call: { kind: 'http' as const, method: 'GET', path: '/healthz', headers: {} }, notes: [] };
+  const fuzzCase = (window && cases.get(window.index)) ?? {
+    index: -1,
+    target: '(between cases)',
+    credential: 'anonymous' as const,
+    call: { kind: 'http' as const, method: 'GET', path: '/healthz', headers: {} },
+    notes: [],
+  };
   // Collections during the stall: how much of it was the heap's and not the request's code.
-  const collected = stall ? monitor.collections.filter((c) => c.start < stall.start + stall.ms && c.start + c.ms > stall.start).reduce((sum, c) => sum + c.ms, 0) : 0;
+  const collected = stall
+    ? monitor.collections
+        .filter((c) => c.start < stall.start + stall.ms && c.start + c.ms > stall.start)
+        .reduce((sum, c) => sum + c.ms, 0)
+    : 0;
   const cause = stall
     ? `the server's event loop stalled ${Math.round(stall.ms)} ms (${Math.round(stall.cpuMs)} ms computing)${collected > 0 ? `, ${Math.round(collected)} ms of it collecting garbage` : ''}`
     : 'no stall of the server’s event loop';
-  return { seed, fuzzCase, finding: { kind: `/healthz slower than ${limitMs} ms`, detail: `${Math.round(poll.ms)} ms${poll.failure ? ` (${poll.failure})` : ''}; ${cause}` } };
+  return {
+    seed,
+    fuzzCase,
+    finding: {
+      kind: `/healthz slower than ${limitMs} ms`,
+      detail: `${Math.round(poll.ms)} ms${poll.failure ? ` (${poll.failure})` : ''}; ${cause}`,
+    },
+  };
 }

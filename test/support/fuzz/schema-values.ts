@@ -56,7 +56,11 @@ export function validValue(schema: Schema | undefined, ctx: SchemaContext, name 
 }
 
 /** The schema with `$ref` followed and `allOf` merged (to a depth), as a plain object. */
-export function normalize(schema: Schema | undefined, ctx: Pick<SchemaContext, 'resolve'>, hops = 0): Record<string, unknown> {
+export function normalize(
+  schema: Schema | undefined,
+  ctx: Pick<SchemaContext, 'resolve'>,
+  hops = 0,
+): Record<string, unknown> {
   if (schema === undefined || typeof schema === 'boolean') return {};
   let s: Record<string, unknown> = schema;
   const ref = s['$ref'];
@@ -75,8 +79,10 @@ export function normalize(schema: Schema | undefined, ctx: Pick<SchemaContext, '
 /** Two schemas as one: properties and required lists joined, the second's other keywords winning. */
 export function merge(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...a, ...b };
-  if (a['properties'] || b['properties']) out['properties'] = { ...(a['properties'] as object), ...(b['properties'] as object) };
-  if (a['required'] || b['required']) out['required'] = [...new Set([...((a['required'] as string[]) ?? []), ...((b['required'] as string[]) ?? [])])];
+  if (a['properties'] || b['properties'])
+    out['properties'] = { ...(a['properties'] as object), ...(b['properties'] as object) };
+  if (a['required'] || b['required'])
+    out['required'] = [...new Set([...((a['required'] as string[]) ?? []), ...((b['required'] as string[]) ?? [])])];
   return out;
 }
 
@@ -168,7 +174,9 @@ function stringValue(s: Record<string, unknown>, ctx: SchemaContext, name: strin
     const made = fromPattern(pattern, random);
     if (made !== undefined && fits(made)) return made;
   }
-  let text = random.chance(0.5) ? word(random) : random.pick(['hello', 'coffee', 'recipes', 'news', 'sports fans', 'a b c', 'Summer sale']);
+  let text = random.chance(0.5)
+    ? word(random)
+    : random.pick(['hello', 'coffee', 'recipes', 'news', 'sports fans', 'a b c', 'Summer sale']);
   while (text.length < min) text += word(random);
   return text.slice(0, Math.max(min, Math.min(max, text.length)));
 }
@@ -179,7 +187,12 @@ function formatted(format: string, ctx: SchemaContext): string | undefined {
     case 'uuid':
       return uuid(random);
     case 'date-time':
-      return random.pick(['2031-01-01T00:00:00Z', '2031-06-30T12:00:00.000Z', '2020-01-01T00:00:00Z', new Date(Date.UTC(2031, random.int(0, 11), random.int(1, 28))).toISOString()]);
+      return random.pick([
+        '2031-01-01T00:00:00Z',
+        '2031-06-30T12:00:00.000Z',
+        '2020-01-01T00:00:00Z',
+        new Date(Date.UTC(2031, random.int(0, 11), random.int(1, 28))).toISOString(),
+      ]);
     case 'date':
       return random.pick(['2031-01-01', '2020-02-29', '2031-12-31']);
     case 'email':
@@ -198,7 +211,8 @@ function formatted(format: string, ctx: SchemaContext): string | undefined {
 /** A value a field of this name usually holds, when nothing better is known. */
 function named(name: string, ctx: SchemaContext): string | undefined {
   const lower = name.toLowerCase();
-  if (lower.includes('domain')) return ctx.random.pick(['example.com', 'trailhead-coffee.example', 'news.example', 'xn--bcher-kva.example']);
+  if (lower.includes('domain'))
+    return ctx.random.pick(['example.com', 'trailhead-coffee.example', 'news.example', 'xn--bcher-kva.example']);
   if (lower.endsWith('url') || lower.endsWith('uri') || lower === 'href') return urlValue(ctx);
   if (lower === 'idempotency_key') return uuid(ctx.random);
   return undefined;
@@ -206,7 +220,13 @@ function named(name: string, ctx: SchemaContext): string | undefined {
 
 function urlValue(ctx: SchemaContext): string {
   const known = ctx.dictionary.pick(ctx.random, 'url', (v) => typeof v === 'string');
-  return ctx.random.pick([ctx.canaryUrl, `${ctx.canaryUrl}/agent/mcp`, 'https://agent.example/mcp', 'https://publisher.example/.well-known/adagents.json', typeof known === 'string' ? known : 'https://example.com/']);
+  return ctx.random.pick([
+    ctx.canaryUrl,
+    `${ctx.canaryUrl}/agent/mcp`,
+    'https://agent.example/mcp',
+    'https://publisher.example/.well-known/adagents.json',
+    typeof known === 'string' ? known : 'https://example.com/',
+  ]);
 }
 
 /** A string for the simple patterns schemas use: a character class repeated, a date, a colour. */
@@ -266,8 +286,18 @@ export function minimal(s: Record<string, unknown>): unknown {
 }
 
 function numberValue(s: Record<string, unknown>, random: Random, integer: boolean): number {
-  const lo = typeof s['minimum'] === 'number' ? s['minimum'] : typeof s['exclusiveMinimum'] === 'number' ? s['exclusiveMinimum'] + (integer ? 1 : 0.5) : 0;
-  const hi = typeof s['maximum'] === 'number' ? s['maximum'] : typeof s['exclusiveMaximum'] === 'number' ? s['exclusiveMaximum'] - (integer ? 1 : 0.5) : lo + 1000;
+  const lo =
+    typeof s['minimum'] === 'number'
+      ? s['minimum']
+      : typeof s['exclusiveMinimum'] === 'number'
+        ? s['exclusiveMinimum'] + (integer ? 1 : 0.5)
+        : 0;
+  const hi =
+    typeof s['maximum'] === 'number'
+      ? s['maximum']
+      : typeof s['exclusiveMaximum'] === 'number'
+        ? s['exclusiveMaximum'] - (integer ? 1 : 0.5)
+        : lo + 1000;
   const pick = random.pick([lo, hi, lo + (hi - lo) * random.next()]);
   return integer ? Math.min(Math.floor(hi), Math.max(Math.ceil(lo), Math.round(pick))) : Math.round(pick * 100) / 100;
 }

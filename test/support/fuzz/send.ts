@@ -30,7 +30,8 @@ export async function send(fuzzCase: FuzzCase, clients: Clients, findings: Findi
   } catch (err) {
     // A JSON-RPC error or a refused credential comes as an exception from the SDK clients: the exchange itself is checked.
     const message = describe(err);
-    if (/output schema|structured content/i.test(message)) findings.push({ kind: 'answer does not match the tool’s output schema', detail: message });
+    if (/output schema|structured content/i.test(message))
+      findings.push({ kind: 'answer does not match the tool’s output schema', detail: message });
     return { refused: true, thrown: err };
   }
 }
@@ -42,7 +43,11 @@ export function payloadBytes(fuzzCase: FuzzCase): number {
 }
 
 async function sendHttp(call: HttpCall, clients: Clients): Promise<number> {
-  const res = await clients.recorder.fetch(`${clients.base}${call.path}`, { method: call.method, headers: call.headers, ...(call.body !== undefined ? { body: call.body } : {}) });
+  const res = await clients.recorder.fetch(`${clients.base}${call.path}`, {
+    method: call.method,
+    headers: call.headers,
+    ...(call.body !== undefined ? { body: call.body } : {}),
+  });
   return res.status;
 }
 
@@ -51,14 +56,31 @@ async function sendHttp(call: HttpCall, clients: Clients): Promise<number> {
  * agents' error object (with `ap_error` as structured content), or the registry's error body.
  */
 async function sendMcp(call: ToolCall, client: McpClient, findings: Finding[]): Promise<boolean> {
-  const result = await client.callTool({ name: call.tool, arguments: call.args as Record<string, unknown> }, undefined, { timeout: 60_000 });
+  const result = await client.callTool(
+    { name: call.tool, arguments: call.args as Record<string, unknown> },
+    undefined,
+    { timeout: 60_000 },
+  );
   if (!result.isError) return false;
   const content = result.content as Array<{ type: string; text?: string }>;
   const body = parse(content[0]?.text ?? '');
   const problem = call.endpoint ? errorObjectProblem(body) : errorBodyProblem(body);
-  if (problem) findings.push({ kind: 'tool error not in the catalogue’s shape', detail: `${problem}: ${excerpt(content[0]?.text ?? '')}` });
-  if (call.endpoint && !(isRecord(result.structuredContent) && JSON.stringify(result.structuredContent['ap_error']) === JSON.stringify(body))) {
-    findings.push({ kind: 'tool error not in the catalogue’s shape', detail: `structuredContent.ap_error differs from the text: ${excerpt(JSON.stringify(result.structuredContent))}` });
+  if (problem)
+    findings.push({
+      kind: 'tool error not in the catalogue’s shape',
+      detail: `${problem}: ${excerpt(content[0]?.text ?? '')}`,
+    });
+  if (
+    call.endpoint &&
+    !(
+      isRecord(result.structuredContent) &&
+      JSON.stringify(result.structuredContent['ap_error']) === JSON.stringify(body)
+    )
+  ) {
+    findings.push({
+      kind: 'tool error not in the catalogue’s shape',
+      detail: `structuredContent.ap_error differs from the text: ${excerpt(JSON.stringify(result.structuredContent))}`,
+    });
   }
   return true;
 }
@@ -76,14 +98,19 @@ async function sendA2a(call: ToolCall, client: A2aClient, findings: Finding[]): 
   // The error envelope is `{error: {...}, context?}`; a payload may have a field named error of its own (comply_test_controller's).
   if (!isRecord(data['error']) && !Object.keys(data).every((k) => k === 'error' || k === 'context')) return false;
   const problem = errorObjectProblem(data['error']);
-  if (problem) findings.push({ kind: 'tool error not in the catalogue’s shape', detail: `${problem}: ${excerpt(JSON.stringify(data))}` });
+  if (problem)
+    findings.push({
+      kind: 'tool error not in the catalogue’s shape',
+      detail: `${problem}: ${excerpt(JSON.stringify(data))}`,
+    });
   return true;
 }
 
 /** Everything the case sent, as text: what an answer merely echoes is not a leak. */
 export function requestTextOf(fuzzCase: FuzzCase): string {
   const { call } = fuzzCase;
-  if (call.kind === 'http') return `${decodeSafely(call.path)} ${call.path} ${JSON.stringify(call.headers)} ${call.body ?? ''}`;
+  if (call.kind === 'http')
+    return `${decodeSafely(call.path)} ${call.path} ${JSON.stringify(call.headers)} ${call.body ?? ''}`;
   return `${call.tool} ${JSON.stringify(call.headers)} ${writeJson(call.args)} ${JSON.stringify(writeJson(call.args))}`;
 }
 
@@ -99,6 +126,10 @@ function decodeSafely(text: string): string {
 }
 
 export function describe(err: unknown): string {
-  if (err instanceof Error) return `${err.name}: ${err.message}${err.cause instanceof Error ? ` (cause: ${err.cause.message})` : ''}`.slice(0, 500);
+  if (err instanceof Error)
+    return `${err.name}: ${err.message}${err.cause instanceof Error ? ` (cause: ${err.cause.message})` : ''}`.slice(
+      0,
+      500,
+    );
   return String(err).slice(0, 500);
 }

@@ -39,7 +39,16 @@ export async function startFuzzServer(engine: TestEngine): Promise<FuzzServer> {
   const resolveTxt = async (name: string): Promise<string[][]> => {
     throw Object.assign(new Error(`queryTxt ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
   };
-  const server = await startTestServer(engine, { env: { AGENTS: 'true', AP_DEMO: 'true', BODY_LIMIT_BYTES: String(bodyLimitBytes), RATE_LIMIT_CRAWL_DOMAIN_SECONDS: '1', ...unlimited }, deps: { fetcher, resolveTxt } });
+  const server = await startTestServer(engine, {
+    env: {
+      AGENTS: 'true',
+      AP_DEMO: 'true',
+      BODY_LIMIT_BYTES: String(bodyLimitBytes),
+      RATE_LIMIT_CRAWL_DOMAIN_SECONDS: '1',
+      ...unlimited,
+    },
+    deps: { fetcher, resolveTxt },
+  });
   await server.app.demoAgents;
   return {
     ...server,

@@ -2,7 +2,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory, type Client as A2aClient } from '@a2a-js/sdk/client';
+import {
+  ClientFactory,
+  ClientFactoryOptions,
+  JsonRpcTransportFactory,
+  type Client as A2aClient,
+} from '@a2a-js/sdk/client';
 import YAML from 'yaml';
 import { schemasDir } from '../../../src/protocol/schemas.ts';
 import { Random } from '../random.ts';
@@ -46,7 +51,8 @@ export async function setUp(options: SetupOptions): Promise<FuzzWorld> {
   const doc = YAML.parse(await (await fetch(`${base}/openapi/registry.yaml`)).text()) as OpenApiDocument;
   const published = publishedRequests();
   const resolve = (ref: string): Schema | undefined => {
-    if (ref.startsWith('#/components/schemas/')) return doc.components?.schemas?.[decodeURIComponent(ref.slice('#/components/schemas/'.length))];
+    if (ref.startsWith('#/components/schemas/'))
+      return doc.components?.schemas?.[decodeURIComponent(ref.slice('#/components/schemas/'.length))];
     if (ref.startsWith('/schemas/')) return readSchema(ref);
     return undefined;
   };
@@ -54,7 +60,9 @@ export async function setUp(options: SetupOptions): Promise<FuzzWorld> {
   const operations = operationsOf(doc);
   const targets: Target[] = operations.map(operationTarget);
 
-  const listing = (await (await fetch(`${base}/.well-known/adagents.json`)).json()) as { tenants?: Array<{ mcp: string }> };
+  const listing = (await (await fetch(`${base}/.well-known/adagents.json`)).json()) as {
+    tenants?: Array<{ mcp: string }>;
+  };
   const agentPaths = (listing.tenants ?? []).map((t) => new URL(t.mcp).pathname.replace(/\/mcp$/, ''));
   const mcp = new Map<string, McpClient>();
   const a2a = new Map<string, A2aClient>();
@@ -62,15 +70,25 @@ export async function setUp(options: SetupOptions): Promise<FuzzWorld> {
   for (const endpoint of [...agentPaths, '']) {
     recorder.begin(AbortSignal.timeout(120_000), endpoint ? agent : admin);
     const client = new McpClient({ name: 'ap-fuzz', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}${endpoint}/mcp`), { fetch: recorder.fetch }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${base}${endpoint}/mcp`), { fetch: recorder.fetch }),
+    );
     mcp.set(endpoint, client);
-    const listed = (await client.listTools()).tools.map((t) => ({ name: t.name, inputSchema: t.inputSchema as Schema, ...(endpoint && published.has(t.name) ? { published: published.get(t.name)! } : {}) }));
+    const listed = (await client.listTools()).tools.map((t) => ({
+      name: t.name,
+      inputSchema: t.inputSchema as Schema,
+      ...(endpoint && published.has(t.name) ? { published: published.get(t.name)! } : {}),
+    }));
     tools.set(endpoint, listed);
     if (!endpoint) {
       for (const tool of listed) targets.push(toolTarget('', tool, 'mcp', 'admin'));
       continue;
     }
-    const factory = new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl: recorder.fetch })] }));
+    const factory = new ClientFactory(
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+        transports: [new JsonRpcTransportFactory({ fetchImpl: recorder.fetch })],
+      }),
+    );
     a2a.set(endpoint, await factory.createFromUrl(base, `${endpoint}/.well-known/agent-card.json`));
     const plainHttp = operations.some((op) => op.path === `${endpoint}/tasks/{task}`);
     for (const tool of listed) {
@@ -81,9 +99,17 @@ export async function setUp(options: SetupOptions): Promise<FuzzWorld> {
 
   // What the server answers to valid requests, in the order listed: a later tool can name what an earlier one created.
   const random = new Random(options.seed ^ 0x5eed);
-  const ctx: CaseContext = { random, index: -1, dictionary, resolve, canaryUrl: 'https://agent.example/mcp', credentials };
+  const ctx: CaseContext = {
+    random,
+    index: -1,
+    dictionary,
+    resolve,
+    canaryUrl: 'https://agent.example/mcp',
+    credentials,
+  };
   for (const op of operations) {
-    if (op.method !== 'GET' || op.parameters.some((p) => p.required) || /\{|stream|openapi|metrics|yaml/.test(op.path)) continue;
+    if (op.method !== 'GET' || op.parameters.some((p) => p.required) || /\{|stream|openapi|metrics|yaml/.test(op.path))
+      continue;
     recorder.begin(AbortSignal.timeout(30_000), admin);
     const res = await recorder.fetch(`${base}${op.path}`);
     if (res.ok && (res.headers.get('content-type') ?? '').includes('json')) dictionary.harvest(await res.json());
@@ -92,10 +118,20 @@ export async function setUp(options: SetupOptions): Promise<FuzzWorld> {
     for (const tool of listed) {
       recorder.begin(AbortSignal.timeout(30_000), endpoint ? agent : admin);
       const examples = tool.published?.examples ?? [];
-      const args = (examples.length > 0 ? structuredClone(random.pick(examples)) : validValue(tool.published?.schema ?? tool.inputSchema, ctx)) as Record<string, unknown>;
-      if ('idempotency_key' in args || (tool.inputSchema as { required?: string[] }).required?.includes('idempotency_key')) args['idempotency_key'] = crypto.randomUUID();
+      const args = (
+        examples.length > 0
+          ? structuredClone(random.pick(examples))
+          : validValue(tool.published?.schema ?? tool.inputSchema, ctx)
+      ) as Record<string, unknown>;
+      if (
+        'idempotency_key' in args ||
+        (tool.inputSchema as { required?: string[] }).required?.includes('idempotency_key')
+      )
+        args['idempotency_key'] = crypto.randomUUID();
       try {
-        const result = await mcp.get(endpoint)!.callTool({ name: tool.name, arguments: args }, undefined, { timeout: 30_000 });
+        const result = await mcp
+          .get(endpoint)!
+          .callTool({ name: tool.name, arguments: args }, undefined, { timeout: 30_000 });
         if (!result.isError && result.structuredContent) dictionary.harvest(result.structuredContent);
       } catch {
         // A harvest call that fails only teaches nothing.
@@ -123,8 +159,13 @@ function publishedRequests(): Map<string, { schema: Schema; examples: unknown[] 
     const name = entry.name.slice(0, -'-request.json'.length).replaceAll('-', '_');
     if (out.has(name)) continue;
     const file = path.join(entry.parentPath, entry.name);
-    const schema = absolutize(JSON.parse(readFileSync(file, 'utf8')), `/schemas/${path.relative(schemasDir, file).split(path.sep).join('/')}`) as Record<string, unknown>;
-    const examples = ((schema['examples'] as unknown[] | undefined) ?? []).map((e) => (e && typeof e === 'object' && 'data' in e ? (e as { data: unknown }).data : e));
+    const schema = absolutize(
+      JSON.parse(readFileSync(file, 'utf8')),
+      `/schemas/${path.relative(schemasDir, file).split(path.sep).join('/')}`,
+    ) as Record<string, unknown>;
+    const examples = ((schema['examples'] as unknown[] | undefined) ?? []).map((e) =>
+      e && typeof e === 'object' && 'data' in e ? (e as { data: unknown }).data : e,
+    );
     out.set(name, { schema, examples });
   }
   return out;
@@ -137,13 +178,17 @@ function readSchema(ref: string): Schema | undefined {
   const [file, pointer] = ref.split('#') as [string, string | undefined];
   if (!schemaFiles.has(file)) {
     try {
-      schemaFiles.set(file, absolutize(JSON.parse(readFileSync(path.join(schemasDir, '..', file), 'utf8')), file) as Schema);
+      schemaFiles.set(
+        file,
+        absolutize(JSON.parse(readFileSync(path.join(schemasDir, '..', file), 'utf8')), file) as Schema,
+      );
     } catch {
       schemaFiles.set(file, undefined);
     }
   }
   let node: unknown = schemaFiles.get(file);
-  for (const step of (pointer ?? '').split('/').filter(Boolean)) node = (node as Record<string, unknown> | undefined)?.[step.replaceAll('~1', '/').replaceAll('~0', '~')];
+  for (const step of (pointer ?? '').split('/').filter(Boolean))
+    node = (node as Record<string, unknown> | undefined)?.[step.replaceAll('~1', '/').replaceAll('~0', '~')];
   return node as Schema | undefined;
 }
 
@@ -152,6 +197,8 @@ function absolutize(node: unknown, id: string): unknown {
   if (Array.isArray(node)) return node.map((child) => absolutize(child, id));
   if (node === null || typeof node !== 'object') return node;
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) out[key] = key === '$ref' && typeof value === 'string' && value.startsWith('#') ? `${id}${value}` : absolutize(value, id);
+  for (const [key, value] of Object.entries(node))
+    out[key] =
+      key === '$ref' && typeof value === 'string' && value.startsWith('#') ? `${id}${value}` : absolutize(value, id);
   return out;
 }

@@ -34,15 +34,43 @@ export function toolTarget(endpoint: string, tool: Tool, protocol: ToolProtocol,
         args = broken.value;
         notes.push(...broken.done);
       } else if (roll < 0.96) {
-        args = ctx.random.pick<unknown>([[], 'x', 1, null, true, hostileScalar(ctx.random), deepValue(ctx.random, plain ? 300 : 5000)]);
+        args = ctx.random.pick<unknown>([
+          [],
+          'x',
+          1,
+          null,
+          true,
+          hostileScalar(ctx.random),
+          deepValue(ctx.random, plain ? 300 : 5000),
+        ]);
         notes.push('arguments not an object');
       } else {
-        name = ctx.random.pick(['', 'no_such_tool', '__proto__', 'constructor', 'toString', `${tool.name}\u0000`, `${tool.name}\ud800`, '../tasks', tool.name.toUpperCase()]);
+        name = ctx.random.pick([
+          '',
+          'no_such_tool',
+          '__proto__',
+          'constructor',
+          'toString',
+          `${tool.name}\u0000`,
+          `${tool.name}\ud800`,
+          '../tasks',
+          tool.name.toUpperCase(),
+        ]);
         notes.push(`tool name ${JSON.stringify(name)}`);
       }
       if (protocol === 'tasks') {
         headers['content-type'] = 'application/json';
-        return { credential, notes, call: { kind: 'http', method: 'POST', path: `${endpoint}/tasks/${encodeURIComponent(name.replace(/[\ud800-\udfff]/g, '\ufffd'))}`, headers, body: writeJson(args) } };
+        return {
+          credential,
+          notes,
+          call: {
+            kind: 'http',
+            method: 'POST',
+            path: `${endpoint}/tasks/${encodeURIComponent(name.replace(/[\ud800-\udfff]/g, '\ufffd'))}`,
+            headers,
+            body: writeJson(args),
+          },
+        };
       }
       return { credential, notes, call: { kind: protocol, endpoint, tool: name, args: toPlain(args), headers } };
     },
@@ -65,6 +93,7 @@ function toolArguments(tool: Tool, ctx: CaseContext, notes: string[]): unknown {
     notes.push('from the advertised schema');
   }
   // A fresh key: an example's fixed one, used again with other arguments, is only ever a conflict.
-  if (args && typeof args === 'object' && 'idempotency_key' in args && random.chance(0.9)) (args as Record<string, unknown>)['idempotency_key'] = uuid(random);
+  if (args && typeof args === 'object' && 'idempotency_key' in args && random.chance(0.9))
+    (args as Record<string, unknown>)['idempotency_key'] = uuid(random);
   return args;
 }

@@ -48,5 +48,7 @@ export async function countRows(db: Database): Promise<Counts> {
 
 /** What changed between two counts, e.g. `brands +1`; empty when nothing did. */
 export function changed(before: Counts, after: Counts): string[] {
-  return tables.filter((t) => before[t] !== after[t]).map((t) => `${t} ${after[t]! - before[t]! >= 0 ? '+' : ''}${after[t]! - before[t]!}`);
+  return tables
+    .filter((t) => before[t] !== after[t])
+    .map((t) => `${t} ${after[t]! - before[t]! >= 0 ? '+' : ''}${after[t]! - before[t]!}`);
 }

@@ -54,7 +54,9 @@ export function vastXml(spot: Spot, content: TagContent): string {
     '<MediaFiles>',
     `<MediaFile delivery="progressive" type="${e(spot.type)}"${size}${bitrate}>${cdata(spot.url)}</MediaFile>`,
     '</MediaFiles>',
-    ...(content.click ? ['<VideoClicks>', `<ClickThrough id="clickthrough">${cdata(content.click)}</ClickThrough>`, '</VideoClicks>'] : []),
+    ...(content.click
+      ? ['<VideoClicks>', `<ClickThrough id="clickthrough">${cdata(content.click)}</ClickThrough>`, '</VideoClicks>']
+      : []),
     '</Linear>',
     '</Creative>',
     '</Creatives>',
@@ -84,7 +86,9 @@ export function daastXml(spot: Spot, content: TagContent): string {
     '<MediaFiles>',
     `<MediaFile delivery="progressive" type="${e(spot.type)}"${bitrate}>${cdata(spot.url)}</MediaFile>`,
     '</MediaFiles>',
-    ...(content.click ? ['<AudioInteractions>', `<ClickThrough>${cdata(content.click)}</ClickThrough>`, '</AudioInteractions>'] : []),
+    ...(content.click
+      ? ['<AudioInteractions>', `<ClickThrough>${cdata(content.click)}</ClickThrough>`, '</AudioInteractions>']
+      : []),
     '</Linear>',
     '</Creative>',
     '</Creatives>',

@@ -17,7 +17,9 @@ export function parseAssetUrl(prefix: string, url: string): StoredAsset | undefi
   const file = pathUnder(prefix, url);
   if (file === undefined) return undefined;
   const match = fileForm.exec(file);
-  return match && Object.hasOwn(assetTypes, match[2]!) ? { sha256: match[1]!, extension: match[2] as AssetExtension } : undefined;
+  return match && Object.hasOwn(assetTypes, match[2]!)
+    ? { sha256: match[1]!, extension: match[2] as AssetExtension }
+    : undefined;
 }
 
 /**
@@ -28,11 +30,18 @@ export function parseAssetUrl(prefix: string, url: string): StoredAsset | undefi
 export function assetRoutes(app: FastifyInstance, { db, path }: { db: Database; path: string }): void {
   app.get<{ Params: { file: string } }>(
     `${path}/:file`,
-    { schema: { summary: 'A creative asset build_creative generated (by the SHA-256 of its bytes)', tags: ['Agents'], params: { type: 'object', properties: { file: { type: 'string', maxLength: 80 } } } } },
+    {
+      schema: {
+        summary: 'A creative asset build_creative generated (by the SHA-256 of its bytes)',
+        tags: ['Agents'],
+        params: { type: 'object', properties: { file: { type: 'string', maxLength: 80 } } },
+      },
+    },
     async (request, reply) => {
       const match = fileForm.exec(request.params.file);
       const extension = match?.[2] as AssetExtension | undefined;
-      const row = match && extension && Object.hasOwn(assetTypes, extension) ? await findAsset(db, match[1]!) : undefined;
+      const row =
+        match && extension && Object.hasOwn(assetTypes, extension) ? await findAsset(db, match[1]!) : undefined;
       if (!row || row.content_type !== assetTypes[extension!]) throw new ApError('not_found', 'No such asset.');
       const etag = `"${match![1]}"`;
       reply.header('cache-control', forever).header('etag', etag).header('x-content-type-options', 'nosniff');

@@ -42,7 +42,9 @@ export function bannerHtml(layout: BannerLayout, palette: Palette, links: Banner
   const parts: string[] = [];
   if (links.picture && layout.picture) {
     if (!palette.branded) {
-      css.push(`.backdrop{${place({ x: 0, y: 0, width: w, height: h })};object-fit:cover}.veil{${place({ x: 0, y: 0, width: w, height: h })};background:${palette.background};opacity:.6}`);
+      css.push(
+        `.backdrop{${place({ x: 0, y: 0, width: w, height: h })};object-fit:cover}.veil{${place({ x: 0, y: 0, width: w, height: h })};background:${palette.background};opacity:.6}`,
+      );
       parts.push(`<img class="p backdrop" src="${e(links.picture)}" alt="">`, '<div class="p veil"></div>');
     }
     css.push(`.picture{${place(layout.picture.box)};object-fit:${layout.picture.fit}}`);
@@ -52,10 +54,16 @@ export function bannerHtml(layout: BannerLayout, palette: Palette, links: Banner
     css.push(`.logo{${place(layout.logo)};object-fit:contain}`);
     parts.push(`<img class="p logo" src="${e(links.logo)}" alt="">`);
   }
-  parts.push(words('wordmark', layout.wordmark, palette.text, css), words('headline', layout.headline, palette.text, css), words('body', layout.body, palette.text, css));
+  parts.push(
+    words('wordmark', layout.wordmark, palette.text, css),
+    words('headline', layout.headline, palette.text, css),
+    words('body', layout.body, palette.text, css),
+  );
   if (layout.cta) {
     const { box, label } = layout.cta;
-    css.push(`.cta{${place(box)};border-radius:${Math.round(box.height * 0.18)}px;background:${palette.accent};color:${palette.accentText};font:bold ${label.size}px/${box.height}px ${fonts};text-align:center;white-space:nowrap;overflow:hidden}`);
+    css.push(
+      `.cta{${place(box)};border-radius:${Math.round(box.height * 0.18)}px;background:${palette.accent};color:${palette.accentText};font:bold ${label.size}px/${box.height}px ${fonts};text-align:center;white-space:nowrap;overflow:hidden}`,
+    );
     parts.push(`<div class="p cta">${e(label.lines[0] ?? '')}</div>`);
   }
   const click = links.click ?? '';
@@ -72,4 +80,8 @@ export function bannerHtml(layout: BannerLayout, palette: Palette, links: Banner
 }
 
 /** A string as a script literal that cannot end its script element. */
-const scriptString = (value: string) => JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+const scriptString = (value: string) =>
+  JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');

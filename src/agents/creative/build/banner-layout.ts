@@ -47,14 +47,25 @@ const wordsOf = (text: string) => text.replace(/\s+/g, '');
  * The largest size from `max` down to `min` at which `text` fits the box whole; at `min` it is cut
  * with an ellipsis. Undefined when not even one line of it fits.
  */
-export function fitBlock(text: string, weight: Weight, max: number, min: number, width: number, height: number, x: number, y: number, align: Block['align']): Block | undefined {
+export function fitBlock(
+  text: string,
+  weight: Weight,
+  max: number,
+  min: number,
+  width: number,
+  height: number,
+  x: number,
+  y: number,
+  align: Block['align'],
+): Block | undefined {
   const top = Math.max(min, Math.floor(max));
   for (let size = top; size >= min; size--) {
     const lineHeight = lineHeightOf(size);
     const room = Math.floor(height / lineHeight);
     if (room < 1) continue;
     const lines = wrapText(text, { weight, size }, width, room);
-    if (lines.length > 0 && (wordsOf(lines.join('')) === wordsOf(text) || size === min)) return { lines, size, weight, x, y, width, lineHeight, align };
+    if (lines.length > 0 && (wordsOf(lines.join('')) === wordsOf(text) || size === min))
+      return { lines, size, weight, x, y, width, lineHeight, align };
   }
   return undefined;
 }
@@ -62,7 +73,12 @@ export function fitBlock(text: string, weight: Weight, max: number, min: number,
 const blockHeight = (block: Block | undefined) => (block ? block.lines.length * block.lineHeight : 0);
 
 /** The call-to-action button: the label on one line, as wide as it needs up to `maxWidth`. */
-function button(label: string, size: number, maxWidth: number, maxHeight: number): { width: number; height: number; lines: string[] } | undefined {
+function button(
+  label: string,
+  size: number,
+  maxWidth: number,
+  maxHeight: number,
+): { width: number; height: number; lines: string[] } | undefined {
   const inner = maxWidth - Math.round(size * 1.6);
   const lines = wrapText(label, { weight: 'bold', size }, inner, 1);
   if (lines.length === 0 || maxHeight < size * 1.4) return undefined;
@@ -102,14 +118,32 @@ function strip(content: BannerContent, w: number, h: number): BannerLayout {
     const size = clamp(Math.round(h * 0.2), 9, 28);
     const made = button(content.cta, size, Math.round(w * 0.3), h - 2 * pad);
     if (made) {
-      const box = { x: w - pad - made.width, y: Math.round((h - made.height) / 2), width: made.width, height: made.height };
-      layout.cta = { box, label: { lines: made.lines, size, weight: 'bold', x: box.x + box.width / 2, y: box.y + (box.height - lineHeightOf(size)) / 2, width: box.width, lineHeight: lineHeightOf(size), align: 'middle' } };
+      const box = {
+        x: w - pad - made.width,
+        y: Math.round((h - made.height) / 2),
+        width: made.width,
+        height: made.height,
+      };
+      layout.cta = {
+        box,
+        label: {
+          lines: made.lines,
+          size,
+          weight: 'bold',
+          x: box.x + box.width / 2,
+          y: box.y + (box.height - lineHeightOf(size)) / 2,
+          width: box.width,
+          lineHeight: lineHeightOf(size),
+          align: 'middle',
+        },
+      };
       right = box.x - pad;
     }
   }
   const regionWidth = Math.max(0, right - x);
   if (!content.headline) {
-    if (content.picture) layout.picture = { box: { x: x - pad, y: 0, width: regionWidth + 2 * pad, height: h }, fit: 'contain' };
+    if (content.picture)
+      layout.picture = { box: { x: x - pad, y: 0, width: regionWidth + 2 * pad, height: h }, fit: 'contain' };
     return layout;
   }
   let top = pad;
@@ -122,10 +156,30 @@ function strip(content: BannerContent, w: number, h: number): BannerLayout {
     room -= used;
   }
   const bodyRoom = content.body && h >= 200 ? Math.round(room * 0.35) : 0;
-  layout.headline = fitBlock(content.headline, 'bold', Math.min(Math.round(h * 0.3), 44), 8, regionWidth, room - bodyRoom, x, top, 'start');
+  layout.headline = fitBlock(
+    content.headline,
+    'bold',
+    Math.min(Math.round(h * 0.3), 44),
+    8,
+    regionWidth,
+    room - bodyRoom,
+    x,
+    top,
+    'start',
+  );
   if (content.body && bodyRoom > 0 && layout.headline) {
     const size = Math.max(9, Math.round(layout.headline.size * 0.5));
-    layout.body = fitBlock(content.body, 'regular', size, Math.max(8, size - 3), regionWidth, room - blockHeight(layout.headline), x, 0, 'start');
+    layout.body = fitBlock(
+      content.body,
+      'regular',
+      size,
+      Math.max(8, size - 3),
+      regionWidth,
+      room - blockHeight(layout.headline),
+      x,
+      0,
+      'start',
+    );
   }
   centreVertically([layout.wordmark, layout.headline, layout.body], pad, h - pad);
   return layout;
@@ -143,7 +197,17 @@ function stack(content: BannerContent, w: number, h: number): BannerLayout {
     y += lh + Math.round(pad * 0.6);
   } else if (content.brandName) {
     const size = clamp(Math.round(Math.min(w * 0.07, h * 0.06)), 9, 56);
-    layout.wordmark = fitBlock(content.brandName, 'bold', size, Math.max(8, size - 4), inner, lineHeightOf(size), w / 2, y, 'middle');
+    layout.wordmark = fitBlock(
+      content.brandName,
+      'bold',
+      size,
+      Math.max(8, size - 4),
+      inner,
+      lineHeightOf(size),
+      w / 2,
+      y,
+      'middle',
+    );
     y += blockHeight(layout.wordmark) + Math.round(pad * 0.5);
   }
   let bottom = h - pad;
@@ -151,17 +215,38 @@ function stack(content: BannerContent, w: number, h: number): BannerLayout {
     const size = clamp(Math.round(Math.min(w * 0.065, h * 0.05)), 9, 48);
     const made = button(content.cta, size, inner, Math.round(h * 0.2));
     if (made) {
-      const box = { x: Math.round((w - made.width) / 2), y: h - pad - made.height, width: made.width, height: made.height };
-      layout.cta = { box, label: { lines: made.lines, size, weight: 'bold', x: w / 2, y: box.y + (box.height - lineHeightOf(size)) / 2, width: box.width, lineHeight: lineHeightOf(size), align: 'middle' } };
+      const box = {
+        x: Math.round((w - made.width) / 2),
+        y: h - pad - made.height,
+        width: made.width,
+        height: made.height,
+      };
+      layout.cta = {
+        box,
+        label: {
+          lines: made.lines,
+          size,
+          weight: 'bold',
+          x: w / 2,
+          y: box.y + (box.height - lineHeightOf(size)) / 2,
+          width: box.width,
+          lineHeight: lineHeightOf(size),
+          align: 'middle',
+        },
+      };
       bottom = box.y - pad;
     }
   }
   if (!content.headline) {
-    if (content.picture && bottom > y) layout.picture = { box: { x: pad, y, width: inner, height: bottom - y }, fit: 'contain' };
+    if (content.picture && bottom > y)
+      layout.picture = { box: { x: pad, y, width: inner, height: bottom - y }, fit: 'contain' };
     return layout;
   }
   if (content.picture) {
-    const ph = Math.min(Math.round((w * content.picture.height) / content.picture.width), Math.round((bottom - y) * 0.45));
+    const ph = Math.min(
+      Math.round((w * content.picture.height) / content.picture.width),
+      Math.round((bottom - y) * 0.45),
+    );
     if (ph > 0) {
       layout.picture = { box: { x: 0, y, width: w, height: ph }, fit: 'cover' };
       y += ph + pad;
@@ -169,10 +254,30 @@ function stack(content: BannerContent, w: number, h: number): BannerLayout {
   }
   const room = bottom - y;
   const bodyRoom = content.body && room >= 80 ? Math.round(room * 0.35) : 0;
-  layout.headline = fitBlock(content.headline, 'bold', Math.round(Math.min(w * 0.15, h * 0.1)), 8, inner, room - bodyRoom, w / 2, y, 'middle');
+  layout.headline = fitBlock(
+    content.headline,
+    'bold',
+    Math.round(Math.min(w * 0.15, h * 0.1)),
+    8,
+    inner,
+    room - bodyRoom,
+    w / 2,
+    y,
+    'middle',
+  );
   if (content.body && bodyRoom > 0 && layout.headline) {
     const size = Math.max(9, Math.round(layout.headline.size * 0.5));
-    layout.body = fitBlock(content.body, 'regular', size, Math.max(8, size - 3), inner, room - blockHeight(layout.headline), w / 2, 0, 'middle');
+    layout.body = fitBlock(
+      content.body,
+      'regular',
+      size,
+      Math.max(8, size - 3),
+      inner,
+      room - blockHeight(layout.headline),
+      w / 2,
+      0,
+      'middle',
+    );
   }
   centreVertically([layout.headline, layout.body], y, bottom);
   return layout;

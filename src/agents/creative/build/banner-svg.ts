@@ -36,14 +36,20 @@ export function bannerSvg(layout: BannerLayout, palette: Palette, images: Banner
   const { width: w, height: h } = layout;
   const parts = [`<rect width="${w}" height="${h}" fill="${palette.background}"/>`];
   if (images.picture && layout.picture && !palette.branded) {
-    parts.push(image(images.picture, { x: 0, y: 0, width: w, height: h }, 'cover'), `<rect width="${w}" height="${h}" fill="${palette.background}" fill-opacity="0.6"/>`);
+    parts.push(
+      image(images.picture, { x: 0, y: 0, width: w, height: h }, 'cover'),
+      `<rect width="${w}" height="${h}" fill="${palette.background}" fill-opacity="0.6"/>`,
+    );
   }
   if (images.picture && layout.picture) parts.push(image(images.picture, layout.picture.box, layout.picture.fit));
   if (images.logo && layout.logo) parts.push(image(images.logo, layout.logo, 'contain'));
   parts.push(text(layout.wordmark, palette.text), text(layout.headline, palette.text), text(layout.body, palette.text));
   if (layout.cta) {
     const { box, label } = layout.cta;
-    parts.push(`<rect x="${box.x}" y="${box.y}" width="${box.width}" height="${box.height}" rx="${Math.round(box.height * 0.18)}" fill="${palette.accent}"/>`, text(label, palette.accentText));
+    parts.push(
+      `<rect x="${box.x}" y="${box.y}" width="${box.width}" height="${box.height}" rx="${Math.round(box.height * 0.18)}" fill="${palette.accent}"/>`,
+      text(label, palette.accentText),
+    );
   }
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">${parts.join('')}</svg>`;
 }
@@ -52,7 +58,12 @@ export function bannerSvg(layout: BannerLayout, palette: Palette, images: Banner
  * A square logo: the brand's logo on white (on the brand's colour when the logo is made for dark
  * backgrounds), with a margin; without one, the brand's initials on its colour.
  */
-export function logoTileSvg(side: number, palette: Palette, logo: { href: string; dark: boolean } | undefined, brandName: string): string {
+export function logoTileSvg(
+  side: number,
+  palette: Palette,
+  logo: { href: string; dark: boolean } | undefined,
+  brandName: string,
+): string {
   if (logo) {
     const fill = logo.dark ? palette.background : '#ffffff';
     const margin = Math.round(side * 0.12);

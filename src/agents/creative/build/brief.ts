@@ -1,9 +1,11 @@
 import type { Offering } from './offering.ts';
 
 /** "promoting our winter sale", "an ad for the Summit Roast", "announcing: spring hours": what the brief is about. */
-const subjectAfter = /\b(?:promot(?:e|es|ing)|advertis(?:e|es|ing)|announc(?:e|es|ing)|featur(?:e|es|ing)|showcas(?:e|es|ing)|launch(?:es|ing)?|about|for)\s*:?\s+(.+)$/i;
+const subjectAfter =
+  /\b(?:promot(?:e|es|ing)|advertis(?:e|es|ing)|announc(?:e|es|ing)|featur(?:e|es|ing)|showcas(?:e|es|ing)|launch(?:es|ing)?|about|for)\s*:?\s+(.+)$/i;
 /** Where the subject ends: the brief's directions on tone and look ("with a warm feel", "in blue", "that..."). */
-const subjectEnd = /\s*(?:[,.;!?(]|\s[-–—]\s|\s(?:with|that|which|using|in a|in an|in the|to drive|to get|aimed at|targeting|featuring|so that|for (?:a|an|the) (?:\w+ )?(?:audience|campaign|crowd))\b)/i;
+const subjectEnd =
+  /\s*(?:[,.;!?(]|\s[-–—]\s|\s(?:with|that|which|using|in a|in an|in the|to drive|to get|aimed at|targeting|featuring|so that|for (?:a|an|the) (?:\w+ )?(?:audience|campaign|crowd))\b)/i;
 const leadingWords = /^(?:our|the|a|an|my|their|your|this|new)\s+/i;
 const maxWords = 8;
 

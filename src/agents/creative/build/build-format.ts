@@ -1,5 +1,12 @@
 import { createHash } from 'node:crypto';
-import { manifestProblems, type Asset, type CreativeManifest, type Format, type ManifestAsset, type ManifestProblem } from '../../formats/index.ts';
+import {
+  manifestProblems,
+  type Asset,
+  type CreativeManifest,
+  type Format,
+  type ManifestAsset,
+  type ManifestProblem,
+} from '../../formats/index.ts';
 import type { EmbeddedImage } from '../render/index.ts';
 import { safeUrl } from '../render/safe-url.ts';
 import { daastXml, vastXml, type Spot } from './ad-tags.ts';
@@ -39,7 +46,8 @@ export interface Built {
   problems: ManifestProblem[];
 }
 
-const individual = (format: Format): Asset[] => (format.assets ?? []).filter((a): a is Asset => a.item_type === 'individual');
+const individual = (format: Format): Asset[] =>
+  (format.assets ?? []).filter((a): a is Asset => a.item_type === 'individual');
 
 /**
  * The manifest of one target format: each asset the format names made from the plan (texts fitted
@@ -49,12 +57,22 @@ const individual = (format: Format): Asset[] => (format.assets ?? []).filter((a)
  */
 export async function buildFormat(format: Format, given: BuildPlan, tools: BuildTools): Promise<Built> {
   const macros = macroFiller(format, given.macroValues);
-  const plan = { ...given, click: given.click && macros(given.click), impression: given.impression && macros(given.impression), macros };
+  const plan = {
+    ...given,
+    click: given.click && macros(given.click),
+    impression: given.impression && macros(given.impression),
+    macros,
+  };
   const assets: Record<string, ManifestAsset> = {};
   const problems: ManifestProblem[] = [];
   const id = format.format_id.id;
   const missing = (asset: Asset, field: string, message: string) => {
-    if (asset.required) problems.push({ asset_id: asset.asset_id, field, message: `Format ${id} requires ${asset.asset_id}: ${message}` });
+    if (asset.required)
+      problems.push({
+        asset_id: asset.asset_id,
+        field,
+        message: `Format ${id} requires ${asset.asset_id}: ${message}`,
+      });
   };
   const wordsForImages = !individual(format).some((a) => a.asset_type === 'text');
   const clickable = individual(format).some((a) => a.asset_type === 'url' && roleOf(a) === 'clickthrough');
@@ -65,7 +83,11 @@ export async function buildFormat(format: Format, given: BuildPlan, tools: Build
       case 'text': {
         const text = textFor(role, plan.copy);
         if (text === undefined) {
-          missing(asset, `creative_manifest.assets.${asset.asset_id}`, `the manifest has no ${role.replaceAll('_', ' ')} and promotes no offering to write one from.`);
+          missing(
+            asset,
+            `creative_manifest.assets.${asset.asset_id}`,
+            `the manifest has no ${role.replaceAll('_', ' ')} and promotes no offering to write one from.`,
+          );
           break;
         }
         assets[asset.asset_id] = { asset_type: 'text', content: fitText(text, numberOf(requirements['max_length'])) };
@@ -74,7 +96,12 @@ export async function buildFormat(format: Format, given: BuildPlan, tools: Build
       case 'url': {
         if (role === 'clickthrough') {
           if (plan.click) assets[asset.asset_id] = { asset_type: 'url', url: plan.click, url_type: 'clickthrough' };
-          else missing(asset, plan.promoted ? `creative_manifest.assets.${promotedKey}.brand_manifest.url` : 'creative_manifest.assets', 'a landing page: give the offering a landing_url or the brand manifest a url.');
+          else
+            missing(
+              asset,
+              plan.promoted ? `creative_manifest.assets.${promotedKey}.brand_manifest.url` : 'creative_manifest.assets',
+              'a landing page: give the offering a landing_url or the brand manifest a url.',
+            );
         } else if (plan.impression && (role === 'impression_tracker' || role === 'third_party_tracking')) {
           assets[asset.asset_id] = { asset_type: 'url', url: plan.impression, url_type: 'tracker_pixel' };
         } else missing(asset, 'creative_manifest.assets', 'a URL this agent has nothing to make from.');
@@ -84,23 +111,51 @@ export async function buildFormat(format: Format, given: BuildPlan, tools: Build
         const size = imageSize(requirements, format);
         if (role === 'logo' || asset.asset_id === 'logo') {
           const logo = await logoOf(plan, tools, true);
-          if (logo) assets[asset.asset_id] = await pngAsset(logoTileSvg(size.width, plan.palette, { href: logo.image.href, dark: logo.dark }, plan.copy.sponsor ?? ''), size, tools, plan.copy.sponsor ?? '');
-          else if (asset.required) assets[asset.asset_id] = await pngAsset(logoTileSvg(size.width, plan.palette, undefined, plan.copy.sponsor ?? id), size, tools, plan.copy.sponsor ?? '');
+          if (logo)
+            assets[asset.asset_id] = await pngAsset(
+              logoTileSvg(
+                size.width,
+                plan.palette,
+                { href: logo.image.href, dark: logo.dark },
+                plan.copy.sponsor ?? '',
+              ),
+              size,
+              tools,
+              plan.copy.sponsor ?? '',
+            );
+          else if (asset.required)
+            assets[asset.asset_id] = await pngAsset(
+              logoTileSvg(size.width, plan.palette, undefined, plan.copy.sponsor ?? id),
+              size,
+              tools,
+              plan.copy.sponsor ?? '',
+            );
           break;
         }
         if (!asset.required && role !== 'hero_image') break;
         const content = await bannerContent(plan, tools, wordsForImages, clickable);
         const layout = layoutBanner(content.content, size.width, size.height);
-        assets[asset.asset_id] = await pngAsset(bannerSvg(layout, plan.palette, content.images), size, tools, plan.copy.headline ?? plan.copy.sponsor ?? '');
+        assets[asset.asset_id] = await pngAsset(
+          bannerSvg(layout, plan.palette, content.images),
+          size,
+          tools,
+          plan.copy.headline ?? plan.copy.sponsor ?? '',
+        );
         break;
       }
       case 'html': {
         const size = renderSize(format) ?? { width: 300, height: 250 };
         const content = await bannerContent(plan, tools, true, true);
         const layout = layoutBanner(content.content, size.width, size.height);
-        const title = [plan.copy.sponsor, plan.copy.headline].filter((t) => t !== undefined).join(': ') || (format.name ?? id);
+        const title =
+          [plan.copy.sponsor, plan.copy.headline].filter((t) => t !== undefined).join(': ') || (format.name ?? id);
         // Only http(s) (and data: images) go into markup a browser runs, whatever the manifest said.
-        const links = { click: safeUrl(plan.click), picture: safeUrl(content.urls.picture, { image: true }), logo: safeUrl(content.urls.logo, { image: true }), title };
+        const links = {
+          click: safeUrl(plan.click),
+          picture: safeUrl(content.urls.picture, { image: true }),
+          logo: safeUrl(content.urls.logo, { image: true }),
+          title,
+        };
         assets[asset.asset_id] = { asset_type: 'html', content: bannerHtml(layout, plan.palette, links) };
         break;
       }
@@ -119,7 +174,12 @@ export async function buildFormat(format: Format, given: BuildPlan, tools: Build
         if (media) {
           const tag = adTag(asset, kind, media, plan, format);
           if (tag) assets[asset.asset_id] = tag;
-          else missing(asset, 'creative_manifest.assets', `the ${kind} spot's url is not an http(s) URL a player can fetch.`);
+          else
+            missing(
+              asset,
+              'creative_manifest.assets',
+              `the ${kind} spot's url is not an http(s) URL a player can fetch.`,
+            );
         } else if (given) assets[asset.asset_id] = structuredClone(given);
         else missing(asset, 'creative_manifest.assets', mediaMissing(kind));
         break;
@@ -134,7 +194,8 @@ export async function buildFormat(format: Format, given: BuildPlan, tools: Build
   return { manifest, problems };
 }
 
-const roleOf = (asset: Asset) => (typeof asset.requirements?.['role'] === 'string' ? asset.requirements['role'] : (asset.asset_role ?? asset.asset_id));
+const roleOf = (asset: Asset) =>
+  typeof asset.requirements?.['role'] === 'string' ? asset.requirements['role'] : (asset.asset_role ?? asset.asset_id);
 
 const numberOf = (value: unknown) => (typeof value === 'number' ? value : undefined);
 
@@ -174,14 +235,31 @@ function renderSize(format: Format): { width: number; height: number } | undefin
   return dims?.width && dims.height ? { width: dims.width, height: dims.height } : undefined;
 }
 
-async function pngAsset(svg: string, size: { width: number; height: number }, tools: BuildTools, alt: string): Promise<ManifestAsset> {
+async function pngAsset(
+  svg: string,
+  size: { width: number; height: number },
+  tools: BuildTools,
+  alt: string,
+): Promise<ManifestAsset> {
   const png = await tools.draw(svg);
   const url = await tools.store(png);
-  return { asset_type: 'image', url, width: size.width, height: size.height, format: 'png', file_size_bytes: png.byteLength, ...(alt ? { alt_text: alt } : {}) };
+  return {
+    asset_type: 'image',
+    url,
+    width: size.width,
+    height: size.height,
+    format: 'png',
+    file_size_bytes: png.byteLength,
+    ...(alt ? { alt_text: alt } : {}),
+  };
 }
 
 /** The logo to draw: the source manifest's, else the brand's (a square one first for a tile), as loaded. */
-async function logoOf(plan: BuildPlan, tools: BuildTools, square: boolean): Promise<{ image: EmbeddedImage; url: string; dark: boolean } | undefined> {
+async function logoOf(
+  plan: BuildPlan,
+  tools: BuildTools,
+  square: boolean,
+): Promise<{ image: EmbeddedImage; url: string; dark: boolean } | undefined> {
   const logos = plan.promoted?.brand.logos ?? [];
   const ordered = square ? [...logos].sort((x, y) => Number(isSquare(y)) - Number(isSquare(x))) : logos;
   const candidates = [...(plan.source.logo ? [{ url: plan.source.logo, background: undefined }] : []), ...ordered];
@@ -192,7 +270,8 @@ async function logoOf(plan: BuildPlan, tools: BuildTools, square: boolean): Prom
   return undefined;
 }
 
-const isSquare = (logo: { orientation?: string; variant?: string }) => logo.orientation === 'square' || logo.variant === 'icon';
+const isSquare = (logo: { orientation?: string; variant?: string }) =>
+  logo.orientation === 'square' || logo.variant === 'icon';
 
 /**
  * What a banner of this build shows: its words (unless the format carries them as texts of its
@@ -216,12 +295,26 @@ async function bannerContent(plan: BuildPlan, tools: BuildTools, words: boolean,
     // A picture for a card that sets its own words: the brand, large.
     content.headline = plan.promoted?.offerings[0]?.tagline ?? plan.copy.sponsor ?? plan.copy.headline;
   }
-  return { content, images: { picture: picture?.href, logo: logo?.image.href }, urls: { picture: pictureUrl, logo: logo?.url } };
+  return {
+    content,
+    images: { picture: picture?.href, logo: logo?.image.href },
+    urls: { picture: pictureUrl, logo: logo?.url },
+  };
 }
 
 const mimeTypes: Record<string, string> = {
-  mp4: 'video/mp4', m4v: 'video/mp4', webm: 'video/webm', mov: 'video/quicktime', ogv: 'video/ogg',
-  mp3: 'audio/mpeg', m4a: 'audio/mp4', aac: 'audio/aac', ogg: 'audio/ogg', oga: 'audio/ogg', wav: 'audio/wav', flac: 'audio/flac',
+  mp4: 'video/mp4',
+  m4v: 'video/mp4',
+  webm: 'video/webm',
+  mov: 'video/quicktime',
+  ogv: 'video/ogg',
+  mp3: 'audio/mpeg',
+  m4a: 'audio/mp4',
+  aac: 'audio/aac',
+  ogg: 'audio/ogg',
+  oga: 'audio/ogg',
+  wav: 'audio/wav',
+  flac: 'audio/flac',
 };
 
 function mimeOf(media: ManifestAsset, kind: 'video' | 'audio'): string {
@@ -251,7 +344,13 @@ function macroFiller(format: Format, values: Record<string, string>): (text: str
 }
 
 /** The tag playing the spot; undefined when the spot's URL is not one a player fetches. */
-function adTag(asset: Asset, kind: 'video' | 'audio', media: ManifestAsset, plan: BuildPlan & { macros: (text: string) => string }, format: Format): ManifestAsset | undefined {
+function adTag(
+  asset: Asset,
+  kind: 'video' | 'audio',
+  media: ManifestAsset,
+  plan: BuildPlan & { macros: (text: string) => string },
+  format: Format,
+): ManifestAsset | undefined {
   const requirements = asset.requirements ?? {};
   const durationMs = typeof media.duration_ms === 'number' ? media.duration_ms : nominalDuration(requirements);
   const url = safeUrl(plan.macros(media.url!));
@@ -264,10 +363,31 @@ function adTag(asset: Asset, kind: 'video' | 'audio', media: ManifestAsset, plan
     height: media.height,
     bitrateKbps: numberOf(media[kind === 'video' ? 'video_bitrate_kbps' : 'bitrate_kbps']),
   };
-  const id = createHash('sha256').update(JSON.stringify([format.format_id.id, spot, plan.click ?? '', plan.impression ?? ''])).digest('hex').slice(0, 16);
+  const id = createHash('sha256')
+    .update(JSON.stringify([format.format_id.id, spot, plan.click ?? '', plan.impression ?? '']))
+    .digest('hex')
+    .slice(0, 16);
   const title = [plan.copy.sponsor, plan.copy.headline].filter((t) => t !== undefined).join(': ') || format.name;
-  const content = { id, title, advertiser: plan.copy.sponsor, click: safeUrl(plan.click), impression: safeUrl(plan.impression) };
+  const content = {
+    id,
+    title,
+    advertiser: plan.copy.sponsor,
+    click: safeUrl(plan.click),
+    impression: safeUrl(plan.impression),
+  };
   return asset.asset_type === 'vast'
-    ? { asset_type: 'vast', delivery_type: 'inline', content: vastXml(spot, content), vast_version: '4.2', duration_ms: durationMs }
-    : { asset_type: 'daast', delivery_type: 'inline', content: daastXml(spot, content), daast_version: '1.0', duration_ms: durationMs };
+    ? {
+        asset_type: 'vast',
+        delivery_type: 'inline',
+        content: vastXml(spot, content),
+        vast_version: '4.2',
+        duration_ms: durationMs,
+      }
+    : {
+        asset_type: 'daast',
+        delivery_type: 'inline',
+        content: daastXml(spot, content),
+        daast_version: '1.0',
+        duration_ms: durationMs,
+      };
 }

@@ -24,7 +24,8 @@ export function composeCopy(source: Copy, promoted: Promoted | undefined, instru
     headline: source.headline ?? offering?.name ?? offering?.tagline ?? promoted?.brand.name,
     body: source.body ?? offering?.description ?? offering?.tagline,
     sponsor: source.sponsor ?? promoted?.brand.name,
-    cta: instructions.cta ?? source.cta ?? (promoted ? (offering?.checkout_url ? 'Shop now' : 'Learn more') : undefined),
+    cta:
+      instructions.cta ?? source.cta ?? (promoted ? (offering?.checkout_url ? 'Shop now' : 'Learn more') : undefined),
   };
   for (const key of Object.keys(copy) as Array<keyof Copy>) {
     const text = copy[key] === undefined ? undefined : cleanText(copy[key]).replace(/\s+/g, ' ').trim();

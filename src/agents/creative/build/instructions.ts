@@ -13,7 +13,8 @@ export interface Instructions {
 const shorterWords = /\b(?:shorter|shorten|more concise|concise|briefer|tighter|fewer words|less text|trim(?:med)?)\b/i;
 const ctaWords = /\b(?:call[\s-]to[\s-]action|cta|button(?:\s+text)?)\b/i;
 const quoted = /"([^"\n]{1,60})"|“([^”\n]{1,60})”|‘([^’\n]{1,60})’|(?:^|\s)'([^'\n]{1,60})'(?=$|[\s.,;:!?])/;
-const ctaUnquoted = /\b(?:call[\s-]to[\s-]action|cta|button(?:\s+text)?)\s*(?:to|:|=|reads?|says?|as|into)\s+([^.,;!?\n"“”]{1,40})/i;
+const ctaUnquoted =
+  /\b(?:call[\s-]to[\s-]action|cta|button(?:\s+text)?)\s*(?:to|:|=|reads?|says?|as|into)\s+([^.,;!?\n"“”]{1,40})/i;
 const emphasisWords = /\b(?:emphasi[sz]e|emphasis|highlight|accentuate|stress|bring out|feature|more|use|make)\b/i;
 const hexColor = /#(?:[0-9a-f]{6}|[0-9a-f]{3})\b/i;
 const roleColor = /\b(primary|secondary|accent)\b(?:\s+(?:brand\s+)?colou?r)?/i;
@@ -44,7 +45,8 @@ export function readInstructions(message: string | undefined): Instructions {
     const role = roleColor.exec(prose);
     const name = colorName.exec(prose)?.[1];
     if (hex) instructions.emphasis = { hex };
-    else if (role && /colou?r/i.test(prose)) instructions.emphasis = { role: role[1]!.toLowerCase() as 'primary' | 'secondary' | 'accent' };
+    else if (role && /colou?r/i.test(prose))
+      instructions.emphasis = { role: role[1]!.toLowerCase() as 'primary' | 'secondary' | 'accent' };
     else if (name) instructions.emphasis = { name: name.toLowerCase() };
   }
   return instructions;

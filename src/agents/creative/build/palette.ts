@@ -57,7 +57,8 @@ export function contrast(a: string, b: string): number {
 }
 
 /** White or near-black, whichever stands out more on `background`. */
-export const readableOn = (background: string): string => (contrast(background, light) >= contrast(background, dark) ? light : dark);
+export const readableOn = (background: string): string =>
+  contrast(background, light) >= contrast(background, dark) ? light : dark;
 
 /**
  * The palette: the emphasised colour, else the brand's primary, fills the creative; the button
@@ -67,9 +68,17 @@ export const readableOn = (background: string): string => (contrast(background, 
 export function paletteOf(colors: BrandColors, emphasis?: string): Palette {
   const background = emphasis ?? colors.primary ?? neutral;
   const text = readableOn(background);
-  const candidates = [colors.secondary, colors.accent, colors.primary].filter((c): c is string => c !== undefined && c !== background);
+  const candidates = [colors.secondary, colors.accent, colors.primary].filter(
+    (c): c is string => c !== undefined && c !== background,
+  );
   const accent = candidates.find((c) => contrast(c, background) >= 2) ?? text;
-  return { background, text, accent, accentText: readableOn(accent), branded: emphasis !== undefined || colors.primary !== undefined };
+  return {
+    background,
+    text,
+    accent,
+    accentText: readableOn(accent),
+    branded: emphasis !== undefined || colors.primary !== undefined,
+  };
 }
 
 /** Hue in degrees and saturation (0 to 1) of a colour, for matching a colour's name to a brand's. */
@@ -91,9 +100,24 @@ function hueOf([r, g, b]: Rgb): { hue: number; saturation: number } {
 
 /** Colours a message names by word, as a designer would pick them. */
 export const namedColors: Record<string, string> = {
-  red: '#dc2626', orange: '#ea580c', yellow: '#facc15', gold: '#ca8a04', green: '#16a34a', teal: '#0d9488', cyan: '#0891b2',
-  blue: '#2563eb', navy: '#1e3a8a', purple: '#7c3aed', violet: '#7c3aed', pink: '#db2777', magenta: '#c026d3', brown: '#92400e',
-  black: '#000000', white: '#ffffff', gray: '#6b7280', grey: '#6b7280',
+  red: '#dc2626',
+  orange: '#ea580c',
+  yellow: '#facc15',
+  gold: '#ca8a04',
+  green: '#16a34a',
+  teal: '#0d9488',
+  cyan: '#0891b2',
+  blue: '#2563eb',
+  navy: '#1e3a8a',
+  purple: '#7c3aed',
+  violet: '#7c3aed',
+  pink: '#db2777',
+  magenta: '#c026d3',
+  brown: '#92400e',
+  black: '#000000',
+  white: '#ffffff',
+  gray: '#6b7280',
+  grey: '#6b7280',
 };
 
 /**

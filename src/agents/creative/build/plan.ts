@@ -27,29 +27,60 @@ export interface PlanInput {
  * a creative to transform, which must meet its own format when it is one of this agent's, as preview_creative
  * requires, and must hold something to carry over.
  */
-export function planBuild({ manifest, sourceFormat, message, brandRef, knownBrand, macroValues }: PlanInput): BuildPlan {
-  const promoted = manifest ? readPromoted(manifest, brandRef, knownBrand) : promotedByBrief(message, brandRef, knownBrand);
+export function planBuild({
+  manifest,
+  sourceFormat,
+  message,
+  brandRef,
+  knownBrand,
+  macroValues,
+}: PlanInput): BuildPlan {
+  const promoted = manifest
+    ? readPromoted(manifest, brandRef, knownBrand)
+    : promotedByBrief(message, brandRef, knownBrand);
   const source = readSource(manifest, sourceFormat);
   if (!manifest && !promoted) {
-    throw new AgentError('VALIDATION_ERROR', 'The brief names nothing to promote: say what the creative is for ("a banner promoting our winter sale"), reference the brand (brand.domain), or send a creative_manifest.', {
-      field: 'message',
-      suggestion: 'Reference the brand with brand: {domain}, or send creative_manifest.assets.promoted_offerings with the brand and its offerings.',
-    });
+    throw new AgentError(
+      'VALIDATION_ERROR',
+      'The brief names nothing to promote: say what the creative is for ("a banner promoting our winter sale"), reference the brand (brand.domain), or send a creative_manifest.',
+      {
+        field: 'message',
+        suggestion:
+          'Reference the brand with brand: {domain}, or send creative_manifest.assets.promoted_offerings with the brand and its offerings.',
+      },
+    );
   }
   if (manifest && !promoted) {
     const problems = sourceFormat ? manifestProblems(sourceFormat, manifest) : [];
     if (problems.length > 0) {
-      throw new AgentError('VALIDATION_ERROR', `The manifest to transform does not meet ${sourceFormat!.name}'s asset requirements: ${problems.map((p) => p.message).join(' ')}`, {
-        field: problems[0]!.field,
-        details: { assets: problems },
-        suggestion: 'Send the complete creative to transform, or promote offerings (assets.promoted_offerings) to generate one.',
-      });
+      throw new AgentError(
+        'VALIDATION_ERROR',
+        `The manifest to transform does not meet ${sourceFormat!.name}'s asset requirements: ${problems.map((p) => p.message).join(' ')}`,
+        {
+          field: problems[0]!.field,
+          details: { assets: problems },
+          suggestion:
+            'Send the complete creative to transform, or promote offerings (assets.promoted_offerings) to generate one.',
+        },
+      );
     }
     if (!hasContent(source)) {
-      throw new AgentError('VALIDATION_ERROR', 'The manifest has nothing to build from: neither promoted offerings (assets.promoted_offerings with brand_manifest and inline_offerings) nor the assets of a creative to transform.', {
-        field: 'creative_manifest.assets',
-        details: { assets: [{ asset_id: 'promoted_offerings', field: 'creative_manifest.assets.promoted_offerings', message: 'Promote offerings to generate a creative, or give the assets of one to transform.' }] },
-      });
+      throw new AgentError(
+        'VALIDATION_ERROR',
+        'The manifest has nothing to build from: neither promoted offerings (assets.promoted_offerings with brand_manifest and inline_offerings) nor the assets of a creative to transform.',
+        {
+          field: 'creative_manifest.assets',
+          details: {
+            assets: [
+              {
+                asset_id: 'promoted_offerings',
+                field: 'creative_manifest.assets.promoted_offerings',
+                message: 'Promote offerings to generate a creative, or give the assets of one to transform.',
+              },
+            ],
+          },
+        },
+      );
     }
   }
   const instructions = readInstructions(message);

@@ -40,20 +40,35 @@ const field = (path: string) => `creative_manifest.assets.${promotedKey}${path}`
  * nothing else is. Undefined when the manifest promotes nothing (a transformation). Colours that
  * are not hex colours are refused.
  */
-export function readPromoted(manifest: CreativeManifest | undefined, brandRef: unknown, known?: KnownBrand): Promoted | undefined {
+export function readPromoted(
+  manifest: CreativeManifest | undefined,
+  brandRef: unknown,
+  known?: KnownBrand,
+): Promoted | undefined {
   const assets = isObject(manifest?.assets) ? manifest.assets : {};
   const promoted = isObject(assets[promotedKey]) ? (assets[promotedKey] as Record<string, unknown>) : undefined;
   const offerings: Offering[] = [];
   const inline = promoted?.['inline_offerings'];
-  if (inline !== undefined && !Array.isArray(inline)) throw new AgentError('VALIDATION_ERROR', 'inline_offerings is a list of offerings ({name, description, ...}).', { field: field('.inline_offerings') });
+  if (inline !== undefined && !Array.isArray(inline))
+    throw new AgentError('VALIDATION_ERROR', 'inline_offerings is a list of offerings ({name, description, ...}).', {
+      field: field('.inline_offerings'),
+    });
   for (const item of Array.isArray(inline) ? inline : []) if (isObject(item)) offerings.push(offeringOf(item));
   for (const asset of Object.values(assets)) {
-    if (isObject(asset) && asset['asset_type'] === 'catalog' && asset['type'] === 'offering' && Array.isArray(asset['items'])) {
+    if (
+      isObject(asset) &&
+      asset['asset_type'] === 'catalog' &&
+      asset['type'] === 'offering' &&
+      Array.isArray(asset['items'])
+    ) {
       for (const item of asset['items']) if (isObject(item)) offerings.push(offeringOf(item));
     }
   }
   const described = promoted?.['brand_manifest'];
-  if (described !== undefined && !isObject(described)) throw new AgentError('VALIDATION_ERROR', 'brand_manifest is an object: {name, url, colors, logos}.', { field: field('.brand_manifest') });
+  if (described !== undefined && !isObject(described))
+    throw new AgentError('VALIDATION_ERROR', 'brand_manifest is an object: {name, url, colors, logos}.', {
+      field: field('.brand_manifest'),
+    });
   if (!promoted && offerings.length === 0) return undefined;
   return { brand: withReference(brandOf(isObject(described) ? described : {}), brandRef, known), offerings };
 }
@@ -65,13 +80,20 @@ export function readPromoted(manifest: CreativeManifest | undefined, brandRef: u
  * request references, drawn as the registry knows it. Undefined when the brief names no subject
  * and no brand is referenced: there is nothing to promote.
  */
-export function promotedByBrief(message: string | undefined, brandRef: unknown, known?: KnownBrand): Promoted | undefined {
+export function promotedByBrief(
+  message: string | undefined,
+  brandRef: unknown,
+  known?: KnownBrand,
+): Promoted | undefined {
   const subject = offeringFromBrief(message);
   const domain = brandDomainOf(brandRef);
   if (!subject && !domain && !known) return undefined;
   const words = known?.tagline ?? known?.description;
   const offering: Offering = { ...subject, ...(words ? { description: words } : {}) };
-  return { brand: withReference({ colors: {}, logos: [] }, brandRef, known), offerings: Object.keys(offering).length > 0 ? [offering] : [] };
+  return {
+    brand: withReference({ colors: {}, logos: [] }, brandRef, known),
+    offerings: Object.keys(offering).length > 0 ? [offering] : [],
+  };
 }
 
 /** A brand filled in from what the registry knows of the referenced one, then from the reference's domain. */
@@ -80,7 +102,10 @@ function withReference(brand: Brand, brandRef: unknown, known: KnownBrand | unde
     brand.name ??= known.name;
     brand.url ??= known.url;
     for (const role of ['primary', 'secondary', 'accent'] as const) {
-      const hex = brand.colors[role] === undefined && known.colors[role] !== undefined ? normalHex(known.colors[role]) : undefined;
+      const hex =
+        brand.colors[role] === undefined && known.colors[role] !== undefined
+          ? normalHex(known.colors[role])
+          : undefined;
       if (hex) brand.colors[role] = hex;
     }
     if (brand.logos.length === 0) brand.logos.push(...known.logos.map((l) => ({ url: l.url })));
@@ -113,7 +138,12 @@ function brandOf(described: Record<string, unknown>): Brand {
       const raw = Array.isArray(colors[role]) ? (colors[role] as unknown[])[0] : colors[role];
       if (raw === undefined) continue;
       const hex = typeof raw === 'string' ? normalHex(raw) : undefined;
-      if (!hex) throw new AgentError('VALIDATION_ERROR', `The brand's ${role} colour ${JSON.stringify(raw)} is not a hex colour (#rrggbb).`, { field: field(`.brand_manifest.colors.${role}`) });
+      if (!hex)
+        throw new AgentError(
+          'VALIDATION_ERROR',
+          `The brand's ${role} colour ${JSON.stringify(raw)} is not a hex colour (#rrggbb).`,
+          { field: field(`.brand_manifest.colors.${role}`) },
+        );
       brand.colors[role] = hex;
     }
   }
@@ -122,11 +152,13 @@ function brandOf(described: Record<string, unknown>): Brand {
     if (typeof logo === 'string') brand.logos.push({ url: logo });
     else if (isObject(logo) && typeof logo['url'] === 'string') {
       const entry: Logo = { url: logo['url'] };
-      for (const key of ['orientation', 'background', 'variant'] as const) if (typeof logo[key] === 'string') entry[key] = logo[key];
+      for (const key of ['orientation', 'background', 'variant'] as const)
+        if (typeof logo[key] === 'string') entry[key] = logo[key];
       brand.logos.push(entry);
     }
   }
   return brand;
 }
 
-export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);

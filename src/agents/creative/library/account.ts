@@ -10,7 +10,11 @@ import canonicalize from 'canonicalize';
 export function accountKey(ref: Record<string, unknown>): string {
   if (typeof ref['account_id'] === 'string') return canonicalize({ account_id: ref['account_id'] })!;
   const brand = ref['brand'] as { domain: string; brand_id?: string };
-  return canonicalize({ brand: { domain: brand.domain, ...(brand.brand_id === undefined ? {} : { brand_id: brand.brand_id }) }, operator: ref['operator'], sandbox: ref['sandbox'] === true })!;
+  return canonicalize({
+    brand: { domain: brand.domain, ...(brand.brand_id === undefined ? {} : { brand_id: brand.brand_id }) },
+    operator: ref['operator'],
+    sandbox: ref['sandbox'] === true,
+  })!;
 }
 
 /** Whether a reference names a sandbox account: the answer says so (`sandbox`). */

@@ -10,8 +10,14 @@ const maxHops = 4;
  * preview plays the ad's own spot rather than naming a tag URL. A tag that cannot be fetched stays
  * as it was, and the preview names its URL.
  */
-export async function inlineAdTags(format: Format, manifest: CreativeManifest, fetchText: (url: string) => Promise<string | undefined>): Promise<CreativeManifest> {
-  const tagIds = (format.assets ?? []).flatMap((a) => (a.item_type === 'individual' && (a.asset_type === 'vast' || a.asset_type === 'daast') ? [a.asset_id] : []));
+export async function inlineAdTags(
+  format: Format,
+  manifest: CreativeManifest,
+  fetchText: (url: string) => Promise<string | undefined>,
+): Promise<CreativeManifest> {
+  const tagIds = (format.assets ?? []).flatMap((a) =>
+    a.item_type === 'individual' && (a.asset_type === 'vast' || a.asset_type === 'daast') ? [a.asset_id] : [],
+  );
   let assets: CreativeManifest['assets'] | undefined;
   for (const id of tagIds) {
     const asset = manifest.assets[id];
@@ -25,7 +31,8 @@ export async function inlineAdTags(format: Format, manifest: CreativeManifest, f
       const read = readAdTag(xml);
       next = read.mediaFiles.length > 0 ? undefined : read.wrapperUrl;
     }
-    if (xml !== undefined && xml !== asset.content) (assets ??= { ...manifest.assets })[id] = { ...asset, content: xml, delivery_type: 'inline' };
+    if (xml !== undefined && xml !== asset.content)
+      (assets ??= { ...manifest.assets })[id] = { ...asset, content: xml, delivery_type: 'inline' };
   }
   return assets ? { ...manifest, assets } : manifest;
 }

@@ -12,7 +12,11 @@ export interface RenderOptions {
 
 /** What previews and builds render with: the page, and a display format's PNG snapshot. */
 export interface Renderer {
-  renderHtml(format: Format, manifest: CreativeManifest, options: RenderOptions): { html: string; width: number; height: number };
+  renderHtml(
+    format: Format,
+    manifest: CreativeManifest,
+    options: RenderOptions,
+  ): { html: string; width: number; height: number };
   measure(format: Format, manifest: CreativeManifest, options: RenderOptions): { width: number; height: number };
   renderPng(format: Format, manifest: CreativeManifest, options: RenderOptions): Promise<Uint8Array>;
   /** An image a composition draws (a brand's logo, a picture to re-lay), loaded as snapshots load theirs; undefined when it cannot be. */

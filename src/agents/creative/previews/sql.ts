@@ -53,11 +53,24 @@ export interface StoredPreview {
 /** A set's `previews` column. */
 interface SetDocument {
   manifests: CreativeManifest[];
-  previews: Array<{ format?: string; manifest?: number; macros?: Record<string, string>; html?: string; width: number; height: number }>;
+  previews: Array<{
+    format?: string;
+    manifest?: number;
+    macros?: Record<string, string>;
+    html?: string;
+    width: number;
+    height: number;
+  }>;
 }
 
 /** Stores a call's previews in one row, however many variants and requests it had, and the snapshots it rendered. */
-export async function insertPreviews(db: Queryable, principal: string, set: PreviewSet, now: Date, expiresAt: Date): Promise<void> {
+export async function insertPreviews(
+  db: Queryable,
+  principal: string,
+  set: PreviewSet,
+  now: Date,
+  expiresAt: Date,
+): Promise<void> {
   if (set.previews.length === 0) return;
   const manifests = new Map<CreativeManifest, number>();
   const previews = set.previews.map(({ source, width, height }) => {
@@ -66,7 +79,10 @@ export async function insertPreviews(db: Queryable, principal: string, set: Prev
     return { format: source.format, manifest, macros: source.macros, width, height };
   });
   const document: SetDocument = { manifests: [...manifests.keys()], previews };
-  await db.query('insert into creative_preview_sets (set_key, principal, previews, created_at, expires_at) values ($1, $2, $3, $4, $5)', [set.key, principal, JSON.stringify(document), now, expiresAt]);
+  await db.query(
+    'insert into creative_preview_sets (set_key, principal, previews, created_at, expires_at) values ($1, $2, $3, $4, $5)',
+    [set.key, principal, JSON.stringify(document), now, expiresAt],
+  );
   const values: unknown[] = [set.key];
   const rows: string[] = [];
   for (const [position, { png }] of set.previews.entries()) {
@@ -74,7 +90,8 @@ export async function insertPreviews(db: Queryable, principal: string, set: Prev
     values.push(position, png);
     rows.push(`($1, $${values.length - 1}, $${values.length}::bytea)`);
   }
-  if (rows.length > 0) await db.query(`insert into creative_preview_snapshots (set_key, position, png) values ${rows.join(', ')}`, values);
+  if (rows.length > 0)
+    await db.query(`insert into creative_preview_snapshots (set_key, position, png) values ${rows.join(', ')}`, values);
 }
 
 /** A preview by the key it is served at; undefined when there is none. */
@@ -90,7 +107,9 @@ export async function findPreview(db: Queryable, key: string): Promise<StoredPre
   if (!preview) return undefined;
   const manifest = preview.manifest === undefined ? undefined : document.manifests[preview.manifest];
   return {
-    ...(preview.format && manifest ? { source: { format: preview.format, manifest, macros: preview.macros ?? {} } } : {}),
+    ...(preview.format && manifest
+      ? { source: { format: preview.format, manifest, macros: preview.macros ?? {} } }
+      : {}),
     ...(preview.html !== undefined ? { html: preview.html } : {}),
     width: preview.width,
     height: preview.height,
@@ -102,12 +121,18 @@ export async function findPreview(db: Queryable, key: string): Promise<StoredPre
 /** Keeps a snapshot rendered at its first fetch (the first writer wins; they are the same bytes). */
 export async function storeSnapshot(db: Queryable, key: string, png: Uint8Array): Promise<void> {
   const { set, position } = located(key);
-  await db.query('insert into creative_preview_snapshots (set_key, position, png) values ($1, $2, $3) on conflict do nothing', [set, position, png]);
+  await db.query(
+    'insert into creative_preview_snapshots (set_key, position, png) values ($1, $2, $3) on conflict do nothing',
+    [set, position, png],
+  );
 }
 
 /** Forgets previews expired before `before` (their snapshots with them). */
 export async function pruneExpired(db: Queryable, before: Date): Promise<number> {
-  const rows = await db.query<{ n: number }>('with gone as (delete from creative_preview_sets where expires_at < $1 returning 1) select count(*)::int as n from gone', [before]);
+  const rows = await db.query<{ n: number }>(
+    'with gone as (delete from creative_preview_sets where expires_at < $1 returning 1) select count(*)::int as n from gone',
+    [before],
+  );
   return rows[0]?.n ?? 0;
 }
 

@@ -34,11 +34,14 @@ export function slotsOf(format: Format, manifest: CreativeManifest): Slot[] {
   return slots;
 }
 
-const isRecord = (value: unknown): value is Record<string, ManifestAsset> & ManifestAsset => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, ManifestAsset> & ManifestAsset =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The first slot whose role or asset_id is one of `names`, of one of `types` when given. */
 export function byRole(slots: readonly Slot[], names: readonly string[], types?: readonly string[]): Slot | undefined {
-  return slots.find((s) => (types === undefined || types.includes(s.type)) && (names.includes(s.role) || names.includes(s.id)));
+  return slots.find(
+    (s) => (types === undefined || types.includes(s.type)) && (names.includes(s.role) || names.includes(s.id)),
+  );
 }
 
 export const roles = {
@@ -53,7 +56,10 @@ export const roles = {
 
 /** The clickthrough: a url asset whose role says so, or whose own url_type does. */
 export function clickthroughOf(slots: readonly Slot[]): Slot | undefined {
-  return byRole(slots, roles.clickthrough, ['url']) ?? slots.find((s) => s.type === 'url' && s.asset.url_type === 'clickthrough');
+  return (
+    byRole(slots, roles.clickthrough, ['url']) ??
+    slots.find((s) => s.type === 'url' && s.asset.url_type === 'clickthrough')
+  );
 }
 
 /** The main image: one that is not a logo or a backup. */
@@ -69,12 +75,17 @@ export function kindOf(format: Format, slots: readonly Slot[]): Kind {
   // What the format declares counts as much as what the manifest brings: a native manifest
   // missing its headline is still a native card, with a gap where the headline goes.
   const declared = (format.assets ?? []).filter((a) => a.item_type === 'individual');
-  const has = (...types: string[]) => slots.some((s) => types.includes(s.type)) || declared.some((a) => types.includes(a.asset_type));
+  const has = (...types: string[]) =>
+    slots.some((s) => types.includes(s.type)) || declared.some((a) => types.includes(a.asset_type));
   const texts: readonly string[] = [...roles.headline, ...roles.body];
   if (format.type === 'video' || has('video', 'vast')) return 'video';
   if (format.type === 'audio' || has('audio', 'daast')) return 'audio';
   if (has('html', 'javascript')) return 'html5';
-  if (byRole(slots, texts, ['text']) || declared.some((a) => a.asset_type === 'text' && (texts.includes(a.asset_role ?? '') || texts.includes(a.asset_id)))) return 'native';
+  if (
+    byRole(slots, texts, ['text']) ||
+    declared.some((a) => a.asset_type === 'text' && (texts.includes(a.asset_role ?? '') || texts.includes(a.asset_id)))
+  )
+    return 'native';
   if (has('image')) return 'image';
   return 'frame';
 }

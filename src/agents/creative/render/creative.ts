@@ -21,7 +21,8 @@ export interface ImageRef {
 }
 
 /** What a player is given: a file it plays, an ad tag it would have to fetch and run, or nothing playable. */
-export type Media = { kind: 'file'; url: string } | { kind: 'tag'; url: string; standard: string } | { kind: 'none'; note: string };
+export type Media =
+  { kind: 'file'; url: string } | { kind: 'tag'; url: string; standard: string } | { kind: 'none'; note: string };
 
 /** A creative as a preview shows it: macros filled in, every URL vetted, text as given. */
 export interface Creative {
@@ -82,11 +83,14 @@ function layoutOf(format: Format, manifest: CreativeManifest, options: RenderOpt
   };
   const hero = heroImageOf(slots);
   const logo = byRole(slots, roles.logo, ['image']);
-  const size = previewSize(format, manifest, kind, options.size, (width) => naturalNativeHeight({ ...text, hasImage: hero !== undefined, hasLogo: logo !== undefined }, width));
+  const size = previewSize(format, manifest, kind, options.size, (width) =>
+    naturalNativeHeight({ ...text, hasImage: hero !== undefined, hasLogo: logo !== undefined }, width),
+  );
   return { slots, kind, text, hero, logo, size };
 }
 
-const contentOf = (slot: Slot | undefined) => (typeof slot?.asset.content === 'string' ? slot.asset.content : undefined);
+const contentOf = (slot: Slot | undefined) =>
+  typeof slot?.asset.content === 'string' ? slot.asset.content : undefined;
 
 const link = (url: unknown, macros: Macros) => (typeof url === 'string' ? safeUrl(macros.url(url)) : undefined);
 
@@ -111,12 +115,16 @@ function markupOf(slots: readonly Slot[], macros: Macros): Creative['markup'] {
   const frameUrl = link(html?.asset.url, macros);
   if (frameUrl) return { url: frameUrl };
   const script = slots.find((s) => s.type === 'javascript');
-  if (typeof script?.asset.content === 'string') return { document: page(`<script>${macros.url(script.asset.content).replace(/<\/(script)/gi, '<\\/$1')}</script>`) };
+  if (typeof script?.asset.content === 'string')
+    return {
+      document: page(`<script>${macros.url(script.asset.content).replace(/<\/(script)/gi, '<\\/$1')}</script>`),
+    };
   const scriptUrl = link(script?.asset.url, macros);
   return { document: page(scriptUrl ? `<script src="${escapeMarkup(scriptUrl)}"></script>` : '') };
 }
 
-const page = (body: string) => `<!doctype html><html><head><meta charset="utf-8"><style>html,body{margin:0;padding:0;overflow:hidden}</style></head><body>${body}</body></html>`;
+const page = (body: string) =>
+  `<!doctype html><html><head><meta charset="utf-8"><style>html,body{margin:0;padding:0;overflow:hidden}</style></head><body>${body}</body></html>`;
 
 function mediaOf(slots: readonly Slot[], kind: 'video' | 'audio', tagType: 'vast' | 'daast', macros: Macros): Media {
   const file = link(slots.find((s) => s.type === kind && typeof s.asset.url === 'string')?.asset.url, macros);
@@ -133,5 +141,7 @@ function mediaOf(slots: readonly Slot[], kind: 'video' | 'audio', tagType: 'vast
     return { kind: 'none', note: `The inline ${standard} has no media file a browser plays.` };
   }
   const tagUrl = link(tag.url, macros);
-  return tagUrl ? { kind: 'tag', url: tagUrl, standard } : { kind: 'none', note: `The ${standard} tag has no http(s) URL.` };
+  return tagUrl
+    ? { kind: 'tag', url: tagUrl, standard }
+    : { kind: 'none', note: `The ${standard} tag has no http(s) URL.` };
 }

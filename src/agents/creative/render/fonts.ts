@@ -42,7 +42,10 @@ export function readAdvances(font: Uint8Array): Map<number, number> {
   const count = view.getUint16(4);
   for (let i = 0; i < count; i++) {
     const record = 12 + i * 16;
-    tables.set(String.fromCharCode(font[record]!, font[record + 1]!, font[record + 2]!, font[record + 3]!), view.getUint32(record + 8));
+    tables.set(
+      String.fromCharCode(font[record]!, font[record + 1]!, font[record + 2]!, font[record + 3]!),
+      view.getUint32(record + 8),
+    );
   }
   const table = (tag: string) => {
     const at = tables.get(tag);

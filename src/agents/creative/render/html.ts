@@ -11,7 +11,8 @@ const fonts = '"DejaVu Sans",Verdana,Geneva,sans-serif';
  * and data: images), and styles only the one block whose hash it names, so even a mistake in
  * escaping could not run or restyle anything.
  */
-const strictPolicy = (styleHash: string) => `default-src 'none'; img-src https: http: data:; media-src https: http:; style-src '${styleHash}'; base-uri 'none'; form-action 'none'`;
+const strictPolicy = (styleHash: string) =>
+  `default-src 'none'; img-src https: http: data:; media-src https: http:; style-src '${styleHash}'; base-uri 'none'; form-action 'none'`;
 
 /**
  * An HTML5 creative's frame inherits the page's policy (a srcdoc document takes its parent's), so
@@ -39,7 +40,10 @@ export function pageHtml(creative: Creative): string {
   ];
   const body = bodyOf(creative, css);
   const style = css.join('\n');
-  const policy = creative.kind === 'html5' ? creativePolicy : strictPolicy(`sha256-${createHash('sha256').update(style).digest('base64')}`);
+  const policy =
+    creative.kind === 'html5'
+      ? creativePolicy
+      : strictPolicy(`sha256-${createHash('sha256').update(style).digest('base64')}`);
   return (
     '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n' +
     `<meta http-equiv="Content-Security-Policy" content="${policy}">\n` +
@@ -79,18 +83,27 @@ function frame(creative: Creative): string {
 }
 
 function native(creative: Creative, css: string[]): string {
-  const layout = layoutNative({ ...creative.text, hasImage: creative.image !== undefined, hasLogo: creative.logo !== undefined }, creative.width, creative.height);
+  const layout = layoutNative(
+    { ...creative.text, hasImage: creative.image !== undefined, hasLogo: creative.logo !== undefined },
+    creative.width,
+    creative.height,
+  );
   css.push(
     '.card{background:#fff;box-shadow:inset 0 0 0 1px #e5e7eb}.n{position:absolute;margin:0;display:block}',
     '.n>div{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}img.n{object-fit:cover}.n-logo{object-fit:contain;border-radius:4px}',
     '.n-label{color:#6b7280}.n-body{color:#374151}.n-cta{background:#1d4ed8;color:#fff;border-radius:4px}',
   );
   const parts: string[] = [];
-  const place = (name: string, box: Box, extra = '') => css.push(`.n-${name}{left:${box.x}px;top:${box.y}px;width:${box.width}px;height:${box.height}px${extra}}`);
+  const place = (name: string, box: Box, extra = '') =>
+    css.push(`.n-${name}{left:${box.x}px;top:${box.y}px;width:${box.width}px;height:${box.height}px${extra}}`);
   const text = (name: string, block: TextBlock | undefined) => {
     if (!block) return;
     const { style, lineHeight } = block;
-    place(name, { x: block.x, y: block.y, width: block.width, height: block.lines.length * lineHeight }, `;font:${style.weight === 'bold' ? 'bold ' : ''}${style.size}px/${lineHeight}px ${fonts}`);
+    place(
+      name,
+      { x: block.x, y: block.y, width: block.width, height: block.lines.length * lineHeight },
+      `;font:${style.weight === 'bold' ? 'bold ' : ''}${style.size}px/${lineHeight}px ${fonts}`,
+    );
     parts.push(`<div class="n n-${name}">${block.lines.map((line) => `<div>${e(line)}</div>`).join('')}</div>`);
   };
   if (layout.logo && creative.logo) {
@@ -115,14 +128,20 @@ function native(creative: Creative, css: string[]): string {
 
 function player(creative: Creative, css: string[], tag: 'video' | 'audio'): string {
   const media = creative.media ?? { kind: 'none', note: 'Nothing to play.' };
-  const visit = creative.click ? `<a class="visit" href="${e(creative.click)}" target="_blank" rel="noopener noreferrer">Visit advertiser</a>` : '';
-  css.push('.visit{position:absolute;top:8px;right:8px;padding:4px 8px;border-radius:3px;background:rgba(0,0,0,.6);color:#fff;font-size:12px;text-decoration:none}');
+  const visit = creative.click
+    ? `<a class="visit" href="${e(creative.click)}" target="_blank" rel="noopener noreferrer">Visit advertiser</a>`
+    : '';
+  css.push(
+    '.visit{position:absolute;top:8px;right:8px;padding:4px 8px;border-radius:3px;background:rgba(0,0,0,.6);color:#fff;font-size:12px;text-decoration:none}',
+  );
   if (media.kind === 'file' && tag === 'video') {
     css.push('video.fill{background:#000;object-fit:contain}');
     return `<div class="ad"><video class="fill" src="${e(media.url)}" controls playsinline preload="metadata"></video>${visit}</div>`;
   }
   if (media.kind === 'file') {
-    css.push('.audio{display:flex;flex-direction:column;justify-content:center;gap:6px;padding:8px 12px;background:#f3f4f6;font-size:13px}.audio audio{width:100%}');
+    css.push(
+      '.audio{display:flex;flex-direction:column;justify-content:center;gap:6px;padding:8px 12px;background:#f3f4f6;font-size:13px}.audio audio{width:100%}',
+    );
     return `<div class="ad audio"><strong>${e(creative.name)}</strong><audio src="${e(media.url)}" controls preload="metadata"></audio>${visit}</div>`;
   }
   const note =

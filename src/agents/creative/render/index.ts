@@ -36,7 +36,9 @@ export interface Renderer {
 export class NoSnapshotError extends Error {
   readonly code = 'NO_SNAPSHOT';
   constructor(format: Format) {
-    super(`Format ${format.format_id.id} is not a display format: it has no PNG snapshot (its preview is the HTML page).`);
+    super(
+      `Format ${format.format_id.id} is not a display format: it has no PNG snapshot (its preview is the HTML page).`,
+    );
     this.name = 'NoSnapshotError';
   }
 }
@@ -70,7 +72,8 @@ export function createRenderer(): Renderer {
     measure: sizeOf,
     async renderPng(format, manifest, options) {
       const creative = readCreative(format, manifest, options);
-      if (!hasSnapshot(format) || creative.kind === 'video' || creative.kind === 'audio') throw new NoSnapshotError(format);
+      if (!hasSnapshot(format) || creative.kind === 'video' || creative.kind === 'audio')
+        throw new NoSnapshotError(format);
       return snapshotPng(creative, async (ref) => (ref ? load(ref.url, options.loadImage) : undefined));
     },
   };
@@ -79,7 +82,9 @@ export function createRenderer(): Renderer {
 let shared: Renderer | undefined;
 
 /** The page of a creative at its format's size (a responsive format: `size`, or its default). */
-export const renderHtml = (format: Format, manifest: CreativeManifest, options: RenderOptions = {}): RenderedHtml => (shared ??= createRenderer()).renderHtml(format, manifest, options);
+export const renderHtml = (format: Format, manifest: CreativeManifest, options: RenderOptions = {}): RenderedHtml =>
+  (shared ??= createRenderer()).renderHtml(format, manifest, options);
 
 /** A PNG of exactly the page's size; throws NoSnapshotError for video and audio. Images that cannot be loaded draw as placeholders. */
-export const renderPng = (format: Format, manifest: CreativeManifest, options: PngOptions): Promise<Uint8Array> => (shared ??= createRenderer()).renderPng(format, manifest, options);
+export const renderPng = (format: Format, manifest: CreativeManifest, options: PngOptions): Promise<Uint8Array> =>
+  (shared ??= createRenderer()).renderPng(format, manifest, options);

@@ -21,11 +21,21 @@ export interface Macros {
  * the manifest so that the same preview renders the same bytes. Macros without a value are left as
  * written.
  */
-export function macrosFor(manifest: CreativeManifest, size: { width: number; height: number }, given: Record<string, string> = {}, player = false): Macros {
+export function macrosFor(
+  manifest: CreativeManifest,
+  size: { width: number; height: number },
+  given: Record<string, string> = {},
+  player = false,
+): Macros {
   const values = new Map<string, string>([
     ['AD_WIDTH', String(size.width)],
     ['AD_HEIGHT', String(size.height)],
-    ...(player ? ([['PLAYER_WIDTH', String(size.width)], ['PLAYER_HEIGHT', String(size.height)]] as const) : []),
+    ...(player
+      ? ([
+          ['PLAYER_WIDTH', String(size.width)],
+          ['PLAYER_HEIGHT', String(size.height)],
+        ] as const)
+      : []),
   ]);
   for (const [name, value] of Object.entries(given)) if (typeof value === 'string') values.set(name, value);
   const substitute = (input: string, encode: (value: string) => string) =>

@@ -63,7 +63,15 @@ export function layoutNative(content: NativeContent, width: number, height: numb
   const textX = content.hasLogo ? pad + logoSide + 8 : pad;
   const textWidthLeft = Math.max(0, width - textX - pad);
   const sponsorLines = content.sponsor ? wrapText(content.sponsor, styles.sponsor, textWidthLeft, 1) : [];
-  const layout: NativeLayout = { label: block(['Sponsored'], 'label', textX, pad + (sponsorLines.length > 0 ? lineHeights.sponsor + 1 : 8), textWidthLeft) };
+  const layout: NativeLayout = {
+    label: block(
+      ['Sponsored'],
+      'label',
+      textX,
+      pad + (sponsorLines.length > 0 ? lineHeights.sponsor + 1 : 8),
+      textWidthLeft,
+    ),
+  };
   if (content.hasLogo) layout.logo = { x: pad, y: pad, width: logoSide, height: logoSide };
   if (sponsorLines.length > 0) layout.sponsor = block(sponsorLines, 'sponsor', textX, pad, textWidthLeft);
   const headerBottom = pad + logoSide + 10;
@@ -91,7 +99,10 @@ export function layoutNative(content: NativeContent, width: number, height: numb
     y += 6 + bodyLines.length * lineHeights.body;
   }
   if (ctaText.length > 0) {
-    const buttonWidth = Math.min(inner, Math.ceil(textWidth(ctaText[0]!, styles.cta.weight, styles.cta.size)) + 2 * ctaPad);
+    const buttonWidth = Math.min(
+      inner,
+      Math.ceil(textWidth(ctaText[0]!, styles.cta.weight, styles.cta.size)) + 2 * ctaPad,
+    );
     const top = Math.max(y + 12, height - pad - ctaHeight);
     layout.cta = {
       box: { x: pad, y: top, width: buttonWidth, height: ctaHeight },
@@ -104,7 +115,11 @@ export function layoutNative(content: NativeContent, width: number, height: numb
 /** The height the card needs at `width` to show all its content. */
 export function naturalNativeHeight(content: NativeContent, width: number): number {
   const layout = layoutNative(content, width, Number.MAX_SAFE_INTEGER / 4);
-  const bottoms = [pad + logoSide, ...[layout.image].filter((b) => b !== undefined).map((b) => b.y + b.height), ...[layout.headline, layout.body].filter((b) => b !== undefined).map((b) => b.y + b.lines.length * b.lineHeight)];
+  const bottoms = [
+    pad + logoSide,
+    ...[layout.image].filter((b) => b !== undefined).map((b) => b.y + b.height),
+    ...[layout.headline, layout.body].filter((b) => b !== undefined).map((b) => b.y + b.lines.length * b.lineHeight),
+  ];
   const textBottom = Math.max(...bottoms);
   return textBottom + (content.cta ? 12 + ctaHeight : 0) + pad;
 }

@@ -12,13 +12,28 @@ export type ImageLoader = (url: string) => Promise<{ bytes: Uint8Array; contentT
  * font database, which resvg-js has no way to share.
  */
 const resvgOptions: ResvgRenderOptions = {
-  font: { loadSystemFonts: false, fontFiles: [fontFiles.regular, fontFiles.bold], defaultFontFamily: fontFamily, sansSerifFamily: fontFamily },
+  font: {
+    loadSystemFonts: false,
+    fontFiles: [fontFiles.regular, fontFiles.bold],
+    defaultFontFamily: fontFamily,
+    sansSerifFamily: fontFamily,
+  },
   logLevel: 'off',
 };
 
 /** The snapshot's PNG: its images loaded at once, then drawn off the event loop in resvg's thread pool. */
-export async function snapshotPng(creative: Creative, load: (ref: ImageRef | undefined) => Promise<Embedded>): Promise<Uint8Array> {
-  const wanted: Array<keyof SnapshotImages> = creative.kind === 'native' ? ['image', 'logo'] : creative.kind === 'html5' ? ['backup'] : creative.kind === 'image' ? ['image'] : [];
+export async function snapshotPng(
+  creative: Creative,
+  load: (ref: ImageRef | undefined) => Promise<Embedded>,
+): Promise<Uint8Array> {
+  const wanted: Array<keyof SnapshotImages> =
+    creative.kind === 'native'
+      ? ['image', 'logo']
+      : creative.kind === 'html5'
+        ? ['backup']
+        : creative.kind === 'image'
+          ? ['image']
+          : [];
   const loaded = await Promise.all(wanted.map((name) => load(creative[name])));
   const images: SnapshotImages = Object.fromEntries(wanted.map((name, i) => [name, loaded[i]]));
   return svgPng(snapshotSvg(creative, images));
@@ -59,5 +74,9 @@ export async function embedImage(url: string, loadImage: ImageLoader): Promise<E
   }
   const raster = bytes && rasterOf(bytes);
   if (!raster || !bytes) return undefined;
-  return { href: `data:${raster.mime};base64,${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64')}`, width: raster.width, height: raster.height };
+  return {
+    href: `data:${raster.mime};base64,${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64')}`,
+    width: raster.width,
+    height: raster.height,
+  };
 }

@@ -31,18 +31,29 @@ const defaults: Record<Kind, Size> = {
  * size (height from its aspect ratio when it has one), else the kind's usual size; a native card
  * without a height takes the height its content needs (`naturalHeight`).
  */
-export function previewSize(format: Format, manifest: CreativeManifest, kind: Kind, asked: Size | undefined, naturalHeight: (width: number) => number): PreviewSize {
+export function previewSize(
+  format: Format,
+  manifest: CreativeManifest,
+  kind: Kind,
+  asked: Size | undefined,
+  naturalHeight: (width: number) => number,
+): PreviewSize {
   const render = format.renders?.find((r) => r.role === 'primary') ?? format.renders?.[0];
   const dims = render?.dimensions;
   if (render?.parameters_from_format_id) {
     const { width, height } = manifest.format_id ?? format.format_id;
     if (width && height) return { ...bounded({ width, height }), fixed: true };
   }
-  if (dims?.width && dims.height && !dims.responsive?.width && !dims.responsive?.height) return { ...bounded({ width: dims.width, height: dims.height }), fixed: true };
+  if (dims?.width && dims.height && !dims.responsive?.width && !dims.responsive?.height)
+    return { ...bounded({ width: dims.width, height: dims.height }), fixed: true };
   const ratio = aspectRatio(dims?.aspect_ratio);
   let width = validSide(asked?.width) ?? dims?.width ?? dims?.min_width ?? defaults[kind].width;
   width = clamp(width, dims?.min_width, dims?.max_width);
-  let height = validSide(asked?.height) ?? dims?.height ?? (ratio ? Math.round(width / ratio) : dims?.min_height) ?? (defaults[kind].height || naturalHeight(width));
+  let height =
+    validSide(asked?.height) ??
+    dims?.height ??
+    (ratio ? Math.round(width / ratio) : dims?.min_height) ??
+    (defaults[kind].height || naturalHeight(width));
   height = clamp(height, dims?.min_height, dims?.max_height);
   return { ...bounded({ width, height }), fixed: false };
 }
@@ -53,9 +64,11 @@ function aspectRatio(text: string | undefined): number | undefined {
   return Number.isFinite(ratio) && ratio > 0 ? ratio : undefined;
 }
 
-const validSide = (n: number | undefined) => (typeof n === 'number' && Number.isFinite(n) && n >= 1 ? Math.round(n) : undefined);
+const validSide = (n: number | undefined) =>
+  typeof n === 'number' && Number.isFinite(n) && n >= 1 ? Math.round(n) : undefined;
 
-const clamp = (n: number, min: number | undefined, max: number | undefined) => Math.min(Math.max(n, min ?? 1), max ?? Infinity);
+const clamp = (n: number, min: number | undefined, max: number | undefined) =>
+  Math.min(Math.max(n, min ?? 1), max ?? Infinity);
 
 const bounded = ({ width, height }: Size): Size => ({
   width: Math.max(1, Math.min(maxSide, Math.round(width))),

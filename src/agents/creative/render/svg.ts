@@ -28,7 +28,9 @@ export function snapshotSvg(creative: Creative, images: SnapshotImages): string 
       content = picture(images.image, box, creative.fixed ? 'fill' : 'cover');
       break;
     case 'html5':
-      content = creative.backup ? picture(images.backup, box, creative.fixed ? 'fill' : 'cover') : neutral(creative, 'HTML5 creative');
+      content = creative.backup
+        ? picture(images.backup, box, creative.fixed ? 'fill' : 'cover')
+        : neutral(creative, 'HTML5 creative');
       break;
     case 'native':
       content = nativeCard(creative, images);
@@ -55,14 +57,18 @@ function placeholder({ x, y, width, height }: Box): string {
   const mountains = `M${cx - s} ${cy + s * 0.6} L${cx - s * 0.3} ${cy - s * 0.2} L${cx + s * 0.1} ${cy + s * 0.25} L${cx + s * 0.45} ${cy - s * 0.05} L${cx + s} ${cy + s * 0.6} Z`;
   return (
     `<rect x="${x}" y="${y}" width="${width}" height="${height}" fill="#e5e7eb"/>` +
-    (side >= 8 ? `<path d="${mountains}" fill="#c4c8cf"/><circle cx="${cx + s * 0.45}" cy="${cy - s * 0.5}" r="${s * 0.16}" fill="#c4c8cf"/>` : '')
+    (side >= 8
+      ? `<path d="${mountains}" fill="#c4c8cf"/><circle cx="${cx + s * 0.45}" cy="${cy - s * 0.5}" r="${s * 0.16}" fill="#c4c8cf"/>`
+      : '')
   );
 }
 
 function text(block: TextBlock | undefined, fill: string): string {
   if (!block) return '';
   const { style, lineHeight } = block;
-  return block.lines.map((line, i) => textLine(line, style, block.x, block.y + i * lineHeight + baseline(style.size, lineHeight), fill)).join('');
+  return block.lines
+    .map((line, i) => textLine(line, style, block.x, block.y + i * lineHeight + baseline(style.size, lineHeight), fill))
+    .join('');
 }
 
 /** Where a line's baseline sits in its line box: DejaVu's glyphs centred as a browser centres them. */
@@ -72,8 +78,14 @@ const textLine = (line: string, style: TextStyle, x: number, y: number, fill: st
   `<text x="${x}" y="${y.toFixed(1)}" font-family="${fontFamily}" font-size="${style.size}" font-weight="${style.weight === 'bold' ? 700 : 400}" fill="${fill}" text-anchor="${anchor}" xml:space="preserve">${e(line)}</text>`;
 
 function nativeCard(creative: Creative, images: SnapshotImages): string {
-  const layout = layoutNative({ ...creative.text, hasImage: creative.image !== undefined, hasLogo: creative.logo !== undefined }, creative.width, creative.height);
-  const parts = [`<rect x="0.5" y="0.5" width="${creative.width - 1}" height="${creative.height - 1}" fill="none" stroke="#e5e7eb"/>`];
+  const layout = layoutNative(
+    { ...creative.text, hasImage: creative.image !== undefined, hasLogo: creative.logo !== undefined },
+    creative.width,
+    creative.height,
+  );
+  const parts = [
+    `<rect x="0.5" y="0.5" width="${creative.width - 1}" height="${creative.height - 1}" fill="none" stroke="#e5e7eb"/>`,
+  ];
   if (layout.logo) parts.push(picture(images.logo, layout.logo, 'contain'));
   parts.push(text(layout.sponsor, '#111827'), text(layout.label, '#6b7280'));
   if (layout.image) parts.push(picture(images.image, layout.image, 'cover'));
@@ -82,7 +94,16 @@ function nativeCard(creative: Creative, images: SnapshotImages): string {
     const { box, text: label } = layout.cta;
     parts.push(`<rect x="${box.x}" y="${box.y}" width="${box.width}" height="${box.height}" rx="4" fill="#1d4ed8"/>`);
     const line = label.lines[0] ?? '';
-    parts.push(textLine(line, label.style, box.x + box.width / 2, box.y + baseline(label.style.size, box.height), '#ffffff', 'middle'));
+    parts.push(
+      textLine(
+        line,
+        label.style,
+        box.x + box.width / 2,
+        box.y + baseline(label.style.size, box.height),
+        '#ffffff',
+        'middle',
+      ),
+    );
   }
   return parts.join('');
 }
@@ -95,13 +116,33 @@ function neutral(creative: Creative, what: string): string {
   const subtitle = [what, `${w}×${h}`].filter((s) => s !== '').join(' · ');
   const room = Math.floor((h - 8) / (size * 1.3));
   const showSubtitle = room >= 2;
-  const nameLines = wrapText(creative.name, { weight: 'bold', size }, w - 16, Math.max(1, Math.min(3, room - (showSubtitle ? 1 : 0))));
-  const lines: Array<{ line: string; style: TextStyle; fill: string }> = nameLines.map((line) => ({ line, style: { weight: 'bold', size }, fill: '#111827' }));
-  if (showSubtitle) lines.push(...wrapText(subtitle, { weight: 'regular', size: small }, w - 16, 1).map((line) => ({ line, style: { weight: 'regular', size: small } as const, fill: '#4b5563' })));
+  const nameLines = wrapText(
+    creative.name,
+    { weight: 'bold', size },
+    w - 16,
+    Math.max(1, Math.min(3, room - (showSubtitle ? 1 : 0))),
+  );
+  const lines: Array<{ line: string; style: TextStyle; fill: string }> = nameLines.map((line) => ({
+    line,
+    style: { weight: 'bold', size },
+    fill: '#111827',
+  }));
+  if (showSubtitle)
+    lines.push(
+      ...wrapText(subtitle, { weight: 'regular', size: small }, w - 16, 1).map((line) => ({
+        line,
+        style: { weight: 'regular', size: small } as const,
+        fill: '#4b5563',
+      })),
+    );
   const lineHeight = size * 1.3;
   const top = (h - lines.length * lineHeight) / 2;
   return (
     `<rect x="0.5" y="0.5" width="${w - 1}" height="${h - 1}" fill="#f3f4f6" stroke="#d1d5db"/>` +
-    lines.map(({ line, style, fill }, i) => textLine(line, style, w / 2, top + i * lineHeight + baseline(style.size, lineHeight), fill, 'middle')).join('')
+    lines
+      .map(({ line, style, fill }, i) =>
+        textLine(line, style, w / 2, top + i * lineHeight + baseline(style.size, lineHeight), fill, 'middle'),
+      )
+      .join('')
   );
 }

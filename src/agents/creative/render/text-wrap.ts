@@ -16,7 +16,9 @@ const maxChars = 2000;
  * inside a word too long for a line; what does not fit ends the last line with an ellipsis.
  */
 export function wrapText(text: string, style: TextStyle, width: number, maxLines: number): string[] {
-  const words = cleanText(text.slice(0, maxChars)).split(/\s+/).filter((w) => w.length > 0);
+  const words = cleanText(text.slice(0, maxChars))
+    .split(/\s+/)
+    .filter((w) => w.length > 0);
   if (maxLines < 1 || words.length === 0 || width <= 0) return [];
   const fits = (line: string) => textWidth(line, style.weight, style.size) <= width;
   const lines: string[] = [];

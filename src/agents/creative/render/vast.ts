@@ -33,7 +33,12 @@ export function readAdTag(xml: string): AdTag {
       onopentag(name, attributes) {
         const lower = name.toLowerCase();
         if (lower === 'mediafile') {
-          current = { url: '', type: (attributes.type ?? '').toLowerCase(), apiFramework: (attributes.apiFramework ?? attributes.apiframework ?? '').toLowerCase(), delivery: (attributes.delivery ?? '').toLowerCase() };
+          current = {
+            url: '',
+            type: (attributes.type ?? '').toLowerCase(),
+            apiFramework: (attributes.apiFramework ?? attributes.apiframework ?? '').toLowerCase(),
+            delivery: (attributes.delivery ?? '').toLowerCase(),
+          };
           text = '';
         } else if (lower === 'vastadtaguri' || lower === 'adtaguri') {
           inWrapperUrl = true;
@@ -70,11 +75,18 @@ const playable = {
  * (HLS and the like, which most browsers do not play natively), then by the order of `playable`; no VPAID or other interactive units (they are scripts).
  * Each URL is vetted by `accept` (macros, scheme); one it refuses is passed over.
  */
-export function playableFile(files: readonly MediaFile[], kind: 'video' | 'audio', accept: (url: string) => string | undefined): string | undefined {
+export function playableFile(
+  files: readonly MediaFile[],
+  kind: 'video' | 'audio',
+  accept: (url: string) => string | undefined,
+): string | undefined {
   const types = playable[kind];
   const ranked = files
     .filter((f) => f.apiFramework === '' && (f.type === '' || types.includes(f.type)))
-    .map((f) => ({ f, rank: (f.delivery === 'streaming' ? 100 : 0) + (f.type === '' ? types.length : types.indexOf(f.type)) }))
+    .map((f) => ({
+      f,
+      rank: (f.delivery === 'streaming' ? 100 : 0) + (f.type === '' ? types.length : types.indexOf(f.type)),
+    }))
     .sort((a, b) => a.rank - b.rank);
   for (const { f } of ranked) {
     const url = accept(f.url);

@@ -1,9 +1,22 @@
 import { AgentError } from '../../../protocol/errors.ts';
 import type { Database, Queryable } from '../../../db/database.ts';
 import type { SafeFetch } from '../../../net/safe-fetch.ts';
-import { findFormat, type CreativeManifest, type Format, type FormatId, type ManifestProblem } from '../../formats/index.ts';
+import {
+  findFormat,
+  type CreativeManifest,
+  type Format,
+  type FormatId,
+  type ManifestProblem,
+} from '../../formats/index.ts';
 import { inputSetSummary } from '../../creative-library/index.ts';
-import { checkPublishedRequest, errorObject, ownerOf, textInput, type AgentTask, type JsonSchema } from '../../runtime/index.ts';
+import {
+  checkPublishedRequest,
+  errorObject,
+  ownerOf,
+  textInput,
+  type AgentTask,
+  type JsonSchema,
+} from '../../runtime/index.ts';
 import { assetUrl } from '../build/asset-routes.ts';
 import { storeAsset } from '../build/asset-store.ts';
 import { buildFormat, type BuildTools } from '../build/build-format.ts';
@@ -59,7 +72,10 @@ interface BuildArgs {
   macro_values?: Record<string, string>;
 }
 
-const formatId: JsonSchema = { type: 'object', description: 'core/format-id.json {agent_url, id}: a format of the creative agent (list_creative_formats).' };
+const formatId: JsonSchema = {
+  type: 'object',
+  description: 'core/format-id.json {agent_url, id}: a format of the creative agent (list_creative_formats).',
+};
 
 /**
  * `build_creative` (spec section 4; media-buy/build-creative-request.json). Generation: a minimal
@@ -85,13 +101,37 @@ export function buildCreativeTask(settings: BuildSettings): AgentTask {
     input: {
       type: 'object',
       properties: {
-        message: textInput('prose', 'The brief, or the changes wanted: shorter copy, change the CTA to "Book now", emphasise the secondary colour'),
-        creative_manifest: { type: 'object', description: 'core/creative-manifest.json: minimal (format_id and assets.promoted_offerings) to generate, complete to transform.' },
-        creative_id: { type: 'string', description: settings.library ? 'A creative of your library here (list_creatives), built into the target format.' : 'Creatives of a library: this agent keeps none.' },
-        account: { type: 'object', description: 'core/account-ref.json: the library a creative_id is of; accepted by every build.' },
+        message: textInput(
+          'prose',
+          'The brief, or the changes wanted: shorter copy, change the CTA to "Book now", emphasise the secondary colour',
+        ),
+        creative_manifest: {
+          type: 'object',
+          description:
+            'core/creative-manifest.json: minimal (format_id and assets.promoted_offerings) to generate, complete to transform.',
+        },
+        creative_id: {
+          type: 'string',
+          description: settings.library
+            ? 'A creative of your library here (list_creatives), built into the target format.'
+            : 'Creatives of a library: this agent keeps none.',
+        },
+        account: {
+          type: 'object',
+          description: 'core/account-ref.json: the library a creative_id is of; accepted by every build.',
+        },
         target_format_id: formatId,
-        target_format_ids: { type: 'array', minItems: 1, maxItems: 20, items: formatId, description: 'Several formats at once: answered as creative_manifests[] in this order.' },
-        brand: { type: 'object', description: 'core/brand-ref.json; its domain stands for a brand the manifest does not describe.' },
+        target_format_ids: {
+          type: 'array',
+          minItems: 1,
+          maxItems: 20,
+          items: formatId,
+          description: 'Several formats at once: answered as creative_manifests[] in this order.',
+        },
+        brand: {
+          type: 'object',
+          description: 'core/brand-ref.json; its domain stands for a brand the manifest does not describe.',
+        },
         include_preview: { type: 'boolean' },
         preview_inputs: { type: 'array', minItems: 1, maxItems: 20, items: inputSetSummary },
         preview_output_format: { type: 'string', enum: ['url', 'html'] },
@@ -108,7 +148,9 @@ export function buildCreativeTask(settings: BuildSettings): AgentTask {
     async handler(raw, ctx) {
       const args = raw as BuildArgs & Record<string, unknown>;
       if (args.target_format_id && args.target_format_ids) {
-        throw new AgentError('INVALID_REQUEST', 'Send target_format_id or target_format_ids, not both.', { field: 'target_format_ids' });
+        throw new AgentError('INVALID_REQUEST', 'Send target_format_id or target_format_ids, not both.', {
+          field: 'target_format_ids',
+        });
       }
       const targetIds: Array<{ id: FormatId; field: string }> = args.target_format_ids
         ? args.target_format_ids.map((id, i) => ({ id, field: `target_format_ids[${i}]` }))
@@ -118,35 +160,61 @@ export function buildCreativeTask(settings: BuildSettings): AgentTask {
             ? [{ id: args.creative_manifest.format_id, field: 'creative_manifest.format_id' }]
             : [];
       checkPublishedRequest(REQUEST, asPublished(args, targetIds[0]?.id));
-      const manifest = args.creative_id !== undefined ? await libraryManifest(args, settings, ctx.db, ownerOf(ctx.principal)) : args.creative_manifest;
-      if (targetIds.length === 0 && manifest?.format_id && args.creative_id !== undefined) targetIds.push({ id: manifest.format_id, field: 'creative_id' });
+      const manifest =
+        args.creative_id !== undefined
+          ? await libraryManifest(args, settings, ctx.db, ownerOf(ctx.principal))
+          : args.creative_manifest;
+      if (targetIds.length === 0 && manifest?.format_id && args.creative_id !== undefined)
+        targetIds.push({ id: manifest.format_id, field: 'creative_id' });
       if (!manifest) {
         if (args.message === undefined || args.message.trim() === '') {
-          throw new AgentError('INVALID_REQUEST', 'Say what to build from: a message (the brief), a creative_manifest (promoted offerings, or a creative to adapt), or a creative_id.', { field: 'message' });
+          throw new AgentError(
+            'INVALID_REQUEST',
+            'Say what to build from: a message (the brief), a creative_manifest (promoted offerings, or a creative to adapt), or a creative_id.',
+            { field: 'message' },
+          );
         }
         if (!settings.fromBrief) {
-          throw new AgentError('UNSUPPORTED_FEATURE', 'This agent builds from a format\'s template and a creative_manifest; it does not generate from a brief alone.', {
-            field: 'creative_manifest',
-            suggestion: `Send creative_manifest.assets.promoted_offerings (brand_manifest, inline_offerings) to fill the template${settings.generator ? `, or ask the generative builder at ${settings.generator()} with the brief alone` : ''}.`,
-          });
+          throw new AgentError(
+            'UNSUPPORTED_FEATURE',
+            "This agent builds from a format's template and a creative_manifest; it does not generate from a brief alone.",
+            {
+              field: 'creative_manifest',
+              suggestion: `Send creative_manifest.assets.promoted_offerings (brand_manifest, inline_offerings) to fill the template${settings.generator ? `, or ask the generative builder at ${settings.generator()} with the brief alone` : ''}.`,
+            },
+          );
         }
       }
-      if (targetIds.length === 0) throw new AgentError('INVALID_REQUEST', 'Name the format to build: target_format_id (or target_format_ids).', { field: 'target_format_id' });
+      if (targetIds.length === 0)
+        throw new AgentError('INVALID_REQUEST', 'Name the format to build: target_format_id (or target_format_ids).', {
+          field: 'target_format_id',
+        });
       const formats = settings.formats();
       const agentUrl = settings.agentUrl();
       const targets = targetIds.map(({ id, field }) => {
         const format = findFormat(formats, id, agentUrl);
         if (!format) {
-          throw new AgentError('FORMAT_NOT_SUPPORTED', `This agent builds no format ${JSON.stringify(id.id)} at ${id.agent_url}.`, {
-            field,
-            suggestion: `list_creative_formats at ${agentUrl} lists the formats this agent builds, with their format_id.`,
-          });
+          throw new AgentError(
+            'FORMAT_NOT_SUPPORTED',
+            `This agent builds no format ${JSON.stringify(id.id)} at ${id.agent_url}.`,
+            {
+              field,
+              suggestion: `list_creative_formats at ${agentUrl} lists the formats this agent builds, with their format_id.`,
+            },
+          );
         }
         return format;
       });
       const sourceFormat = manifest?.format_id ? findFormat(formats, manifest.format_id, agentUrl) : undefined;
       const prepared = ctx.prepared as Prepared | undefined;
-      const plan = planBuild({ manifest, sourceFormat, message: args.message, brandRef: args.brand, knownBrand: prepared?.brand, macroValues: args.macro_values });
+      const plan = planBuild({
+        manifest,
+        sourceFormat,
+        message: args.message,
+        brandRef: args.brand,
+        knownBrand: prepared?.brand,
+        macroValues: args.macro_values,
+      });
 
       const now = ctx.clock.now();
       const prefix = settings.assetsUrl();
@@ -170,14 +238,22 @@ export function buildCreativeTask(settings: BuildSettings): AgentTask {
       }
       if (problems.length > 0) {
         const several = targets.length > 1;
-        throw new AgentError('VALIDATION_ERROR', `The creative cannot be built: ${problems.map((p) => (several ? `[${p.format_id.id}] ${p.message}` : p.message)).join(' ')}`, {
-          field: problems[0]!.field,
-          details: { assets: problems },
-          suggestion: 'list_creative_formats shows what each format needs; promoted offerings, a landing page and (for video and audio) the spot itself are what a build starts from.',
-        });
+        throw new AgentError(
+          'VALIDATION_ERROR',
+          `The creative cannot be built: ${problems.map((p) => (several ? `[${p.format_id.id}] ${p.message}` : p.message)).join(' ')}`,
+          {
+            field: problems[0]!.field,
+            details: { assets: problems },
+            suggestion:
+              'list_creative_formats shows what each format needs; promoted offerings, a landing page and (for video and audio) the spot itself are what a build starts from.',
+          },
+        );
       }
-      const answer: Record<string, unknown> = args.target_format_ids ? { creative_manifests: manifests } : { creative_manifest: manifests[0] };
-      if (args.include_preview) Object.assign(answer, await previewOf(args, manifests, targets, { ...settings.preview, renderer }, ctx));
+      const answer: Record<string, unknown> = args.target_format_ids
+        ? { creative_manifests: manifests }
+        : { creative_manifest: manifests[0] };
+      if (args.include_preview)
+        Object.assign(answer, await previewOf(args, manifests, targets, { ...settings.preview, renderer }, ctx));
       return answer;
     },
   };
@@ -206,7 +282,10 @@ async function prepareBuild(args: BuildArgs, settings: BuildSettings, db: Databa
     const given = args.creative_manifest;
     if (args.creative_id !== undefined) {
       // The account names the library: read only once the handler's own check would pass it.
-      checkPublishedRequest(REQUEST, asPublished(args as BuildArgs & Record<string, unknown>, args.target_format_id ?? args.target_format_ids?.[0]));
+      checkPublishedRequest(
+        REQUEST,
+        asPublished(args as BuildArgs & Record<string, unknown>, args.target_format_id ?? args.target_format_ids?.[0]),
+      );
       manifest = await libraryManifest(args, settings, db, owner);
     } else manifest = typeof given === 'object' && given !== null && !Array.isArray(given) ? given : undefined;
   } catch (err) {
@@ -217,12 +296,29 @@ async function prepareBuild(args: BuildArgs, settings: BuildSettings, db: Databa
   return { brand, images: await fetchImages(args, manifest, settings, db, brand) };
 }
 
-async function fetchImages(args: BuildArgs, manifest: CreativeManifest | undefined, settings: BuildSettings, db: Database, brand: KnownBrand | undefined): Promise<FetchedImages | undefined> {
+async function fetchImages(
+  args: BuildArgs,
+  manifest: CreativeManifest | undefined,
+  settings: BuildSettings,
+  db: Database,
+  brand: KnownBrand | undefined,
+): Promise<FetchedImages | undefined> {
   let urls: string[];
   try {
-    const sourceFormat = manifest?.format_id ? findFormat(settings.formats(), manifest.format_id, settings.agentUrl()) : undefined;
-    const plan = planBuild({ manifest, sourceFormat, message: args.message, brandRef: args.brand, knownBrand: brand, macroValues: args.macro_values });
-    urls = [plan.source.logo, plan.source.picture, ...(plan.promoted?.brand.logos ?? []).map((l) => l.url)].filter((u): u is string => typeof u === 'string');
+    const sourceFormat = manifest?.format_id
+      ? findFormat(settings.formats(), manifest.format_id, settings.agentUrl())
+      : undefined;
+    const plan = planBuild({
+      manifest,
+      sourceFormat,
+      message: args.message,
+      brandRef: args.brand,
+      knownBrand: brand,
+      macroValues: args.macro_values,
+    });
+    urls = [plan.source.logo, plan.source.picture, ...(plan.promoted?.brand.logos ?? []).map((l) => l.url)].filter(
+      (u): u is string => typeof u === 'string',
+    );
   } catch (err) {
     if (err instanceof AgentError) return undefined;
     throw err;
@@ -237,24 +333,52 @@ async function fetchImages(args: BuildArgs, manifest: CreativeManifest | undefin
  * The creative a creative_id names in the caller's libraries here: of the library `account`
  * names, else of any of them, as long as only one holds it.
  */
-async function libraryManifest(args: BuildArgs, settings: BuildSettings, db: Queryable, owner: string): Promise<CreativeManifest> {
+async function libraryManifest(
+  args: BuildArgs,
+  settings: BuildSettings,
+  db: Queryable,
+  owner: string,
+): Promise<CreativeManifest> {
   if (!settings.library) {
-    throw new AgentError('UNSUPPORTED_FEATURE', 'This agent keeps no creative library: send the creative_manifest to build from.', { field: 'creative_id' });
+    throw new AgentError(
+      'UNSUPPORTED_FEATURE',
+      'This agent keeps no creative library: send the creative_manifest to build from.',
+      { field: 'creative_id' },
+    );
   }
-  const found = await creativeInLibraries(db, owner, args.account ? accountKey(args.account) : undefined, args.creative_id!);
+  const found = await creativeInLibraries(
+    db,
+    owner,
+    args.account ? accountKey(args.account) : undefined,
+    args.creative_id!,
+  );
   if (found.length === 0) {
-    throw new AgentError('CREATIVE_NOT_FOUND', `Your library here holds no creative ${JSON.stringify(args.creative_id)}${args.account ? ' under this account' : ''}.`, {
-      field: 'creative_id',
-      suggestion: 'list_creatives lists your creatives here; sync_creatives adds one.',
-    });
+    throw new AgentError(
+      'CREATIVE_NOT_FOUND',
+      `Your library here holds no creative ${JSON.stringify(args.creative_id)}${args.account ? ' under this account' : ''}.`,
+      {
+        field: 'creative_id',
+        suggestion: 'list_creatives lists your creatives here; sync_creatives adds one.',
+      },
+    );
   }
   if (found.length > 1) {
-    throw new AgentError('INVALID_REQUEST', `Several of your libraries here hold a creative ${JSON.stringify(args.creative_id)}: name the one to build with account.`, { field: 'account' });
+    throw new AgentError(
+      'INVALID_REQUEST',
+      `Several of your libraries here hold a creative ${JSON.stringify(args.creative_id)}: name the one to build with account.`,
+      { field: 'account' },
+    );
   }
   return { format_id: found[0]!.format_id, assets: found[0]!.assets } as CreativeManifest;
 }
 
-function buildTools(embed: (url: string) => Promise<EmbeddedImage | undefined>, db: Queryable, prefix: string, now: Date, fresh: Map<string, Uint8Array>): BuildTools {
+function buildTools(
+  embed: (url: string) => Promise<EmbeddedImage | undefined>,
+  db: Queryable,
+  prefix: string,
+  now: Date,
+  fresh: Map<string, Uint8Array>,
+): BuildTools {
   const images = new Map<string, Promise<EmbeddedImage | undefined>>();
   return {
     image(url) {
@@ -276,11 +400,20 @@ function buildTools(embed: (url: string) => Promise<EmbeddedImage | undefined>, 
  * a single format, one default preview per format (with its format_id) for several. A preview
  * that fails leaves the build standing, with preview_error.
  */
-async function previewOf(args: BuildArgs, manifests: CreativeManifest[], targets: Format[], settings: PreviewSettings, ctx: Parameters<AgentTask['handler']>[1]): Promise<Record<string, unknown>> {
+async function previewOf(
+  args: BuildArgs,
+  manifests: CreativeManifest[],
+  targets: Format[],
+  settings: PreviewSettings,
+  ctx: Parameters<AgentTask['handler']>[1],
+): Promise<Record<string, unknown>> {
   const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + settings.ttlSeconds * 1000);
   const stored = new PreviewSet();
-  const options = { output_format: args.preview_output_format ?? 'url', quality: args.preview_quality ?? 'draft' } as const;
+  const options = {
+    output_format: args.preview_output_format ?? 'url',
+    quality: args.preview_quality ?? 'draft',
+  } as const;
   try {
     const previews: Array<Record<string, unknown>> = [];
     if (args.target_format_ids) {
@@ -289,7 +422,18 @@ async function previewOf(args: BuildArgs, manifests: CreativeManifest[], targets
         previews.push({ ...first, format_id: targets[i]!.format_id });
       }
     } else {
-      previews.push(...(await previewsOf({ creative_manifest: manifests[0]!, ...options, ...(args.preview_inputs ? { inputs: args.preview_inputs } : {}) }, '', settings, stored)));
+      previews.push(
+        ...(await previewsOf(
+          {
+            creative_manifest: manifests[0]!,
+            ...options,
+            ...(args.preview_inputs ? { inputs: args.preview_inputs } : {}),
+          },
+          '',
+          settings,
+          stored,
+        )),
+      );
     }
     await insertPreviews(ctx.db, principalOf(ctx), stored, now, expiresAt);
     return { preview: { previews, expires_at: expiresAt.toISOString() } };
@@ -307,8 +451,19 @@ async function previewOf(args: BuildArgs, manifests: CreativeManifest[], targets
 function asPublished(args: BuildArgs & Record<string, unknown>, target: FormatId | undefined): Record<string, unknown> {
   const manifest = args.creative_manifest;
   if (typeof manifest !== 'object' || manifest === null || Array.isArray(manifest)) return args;
-  const assets = typeof manifest.assets === 'object' && manifest.assets !== null && !Array.isArray(manifest.assets) ? { ...manifest.assets } : manifest.assets;
+  const assets =
+    typeof manifest.assets === 'object' && manifest.assets !== null && !Array.isArray(manifest.assets)
+      ? { ...manifest.assets }
+      : manifest.assets;
   const promoted = assets?.[promotedKey] as Record<string, unknown> | undefined;
-  if (assets && promoted && typeof promoted === 'object' && promoted['asset_type'] === undefined) delete assets[promotedKey];
-  return { ...args, creative_manifest: { ...manifest, ...(manifest.format_id === undefined && target ? { format_id: target } : {}), assets } };
+  if (assets && promoted && typeof promoted === 'object' && promoted['asset_type'] === undefined)
+    delete assets[promotedKey];
+  return {
+    ...args,
+    creative_manifest: {
+      ...manifest,
+      ...(manifest.format_id === undefined && target ? { format_id: target } : {}),
+      assets,
+    },
+  };
 }

@@ -1,4 +1,11 @@
-import { listAnswer, listCreativesInput, listedCreative, pageOf, readListRequest, type CreativeFilters } from '../../creative-library/index.ts';
+import {
+  listAnswer,
+  listCreativesInput,
+  listedCreative,
+  pageOf,
+  readListRequest,
+  type CreativeFilters,
+} from '../../creative-library/index.ts';
 import { checkPublishedRequest, ownerOf, type AgentTask } from '../../runtime/index.ts';
 import { accountKey, isSandbox } from '../library/account.ts';
 import * as sql from '../library/sql.ts';
@@ -32,19 +39,31 @@ export function listCreativesTask(): AgentTask {
       checkPublishedRequest(REQUEST, args);
       const request = readListRequest(args, ownFormatKey);
       const f = request.filters;
-      const filters: sql.ListFilters = { ...request.library, accountKeys: accountKeys(args['account'] as Record<string, unknown> | undefined, f.accounts) };
+      const filters: sql.ListFilters = {
+        ...request.library,
+        accountKeys: accountKeys(args['account'] as Record<string, unknown> | undefined, f.accounts),
+      };
       const owner = ownerOf(ctx.principal);
-      const { page, hasMore } = pageOf(await sql.library(ctx.db, owner, filters, request.sort, request.offset, request.size + 1), request);
+      const { page, hasMore } = pageOf(
+        await sql.library(ctx.db, owner, filters, request.sort, request.offset, request.size + 1),
+        request,
+      );
       const total = await sql.countLibrary(ctx.db, owner, filters);
       const creatives = page.map((c) => listedCreative(c, args, noAssignments));
       const applied = (Object.keys(f) as Array<keyof CreativeFilters>).filter((k) => !ignored.has(k));
-      return listAnswer(request, creatives, hasMore, total, { filtersApplied: applied, sandbox: isSandbox(args['account']) });
+      return listAnswer(request, creatives, hasMore, total, {
+        filtersApplied: applied,
+        sandbox: isSandbox(args['account']),
+      });
     },
   };
 }
 
 /** The libraries to list: the request's account and those of filters.accounts (both given: the account, if among them); undefined for all. */
-function accountKeys(account: Record<string, unknown> | undefined, accounts: CreativeFilters['accounts']): string[] | undefined {
+function accountKeys(
+  account: Record<string, unknown> | undefined,
+  accounts: CreativeFilters['accounts'],
+): string[] | undefined {
   const named = accounts?.map(accountKey);
   if (!account) return named;
   const key = accountKey(account);

@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { AgentError } from '../../../protocol/errors.ts';
 import { inputSetSummary } from '../../creative-library/index.ts';
 import { manifestProblems, type Format, type FormatId } from '../../formats/index.ts';
-import { checkPublishedRequest, errorObject, type AgentTask, type JsonSchema, type TaskContext } from '../../runtime/index.ts';
+import {
+  checkPublishedRequest,
+  errorObject,
+  type AgentTask,
+  type JsonSchema,
+  type TaskContext,
+} from '../../runtime/index.ts';
 import type { CreativeManifest } from '../../formats/index.ts';
 import { ownFormats } from '../own-formats.ts';
 import { insertPreviews, PreviewSet } from '../previews/sql.ts';
@@ -38,7 +44,10 @@ export interface PreviewItem {
 }
 
 const itemProperties: Record<string, JsonSchema> = {
-  format_id: { type: 'object', description: 'core/format-id.json {agent_url, id}; defaults to creative_manifest.format_id.' },
+  format_id: {
+    type: 'object',
+    description: 'core/format-id.json {agent_url, id}; defaults to creative_manifest.format_id.',
+  },
   creative_manifest: { type: 'object', description: 'core/creative-manifest.json: format_id and assets by asset id.' },
   inputs: {
     type: 'array',
@@ -47,8 +56,16 @@ const itemProperties: Record<string, JsonSchema> = {
     description: 'Variants (up to 20): each {name, macros: {MACRO: value}} is rendered with its macros substituted.',
     items: inputSetSummary,
   },
-  output_format: { type: 'string', enum: ['url', 'html'], description: 'url (default): a hosted page until expires_at; html: the markup inline.' },
-  quality: { type: 'string', enum: ['draft', 'production'], description: 'production also renders the PNG snapshot of a display format during the call.' },
+  output_format: {
+    type: 'string',
+    enum: ['url', 'html'],
+    description: 'url (default): a hosted page until expires_at; html: the markup inline.',
+  },
+  quality: {
+    type: 'string',
+    enum: ['draft', 'production'],
+    description: 'production also renders the PNG snapshot of a display format during the call.',
+  },
 };
 
 /**
@@ -70,7 +87,13 @@ export function previewCreativeTask(settings: PreviewSettings): AgentTask {
       properties: {
         request_type: { type: 'string', enum: ['single', 'batch', 'variant'] },
         ...itemProperties,
-        requests: { type: 'array', minItems: 1, maxItems: 50, items: { type: 'object', properties: itemProperties }, description: 'batch: the creatives to preview, answered in order.' },
+        requests: {
+          type: 'array',
+          minItems: 1,
+          maxItems: 50,
+          items: { type: 'object', properties: itemProperties },
+          description: 'batch: the creatives to preview, answered in order.',
+        },
       },
       required: ['request_type'],
       additionalProperties: true,
@@ -82,7 +105,12 @@ export function previewCreativeTask(settings: PreviewSettings): AgentTask {
       const now = ctx.clock.now();
       const expiresAt = new Date(now.getTime() + settings.ttlSeconds * 1000);
       const stored = new PreviewSet();
-      if (type === 'variant') throw new AgentError('UNSUPPORTED_FEATURE', 'This agent keeps no delivered variants to replay; preview a manifest with request_type single or batch.', { field: 'request_type' });
+      if (type === 'variant')
+        throw new AgentError(
+          'UNSUPPORTED_FEATURE',
+          'This agent keeps no delivered variants to replay; preview a manifest with request_type single or batch.',
+          { field: 'request_type' },
+        );
       if (type === 'single') {
         checkPublishedRequest(REQUEST, args);
         const previews = await previewsOf(args as PreviewItem, '', settings, stored);
@@ -90,11 +118,21 @@ export function previewCreativeTask(settings: PreviewSettings): AgentTask {
         return { response_type: 'single', previews, expires_at: expiresAt.toISOString() };
       }
       const { requests, ...rest } = args as { requests?: unknown[] } & Record<string, unknown>;
-      if (!Array.isArray(requests) || requests.length === 0) throw new AgentError('INVALID_REQUEST', 'A batch names its requests[] (1 to 50).', { field: 'requests' });
+      if (!Array.isArray(requests) || requests.length === 0)
+        throw new AgentError('INVALID_REQUEST', 'A batch names its requests[] (1 to 50).', { field: 'requests' });
       // One check of the whole batch; only when it fails is each request checked on its own, so a
       // bad request fails its result alone (the batch's own fields are checked with stand-ins for them).
       const valid = publishedValid(args);
-      if (!valid) checkPublishedRequest(REQUEST, { ...rest, requests: requests.map(() => ({ creative_manifest: { format_id: { agent_url: 'https://placeholder.invalid', id: 'placeholder' }, assets: {} } })) });
+      if (!valid)
+        checkPublishedRequest(REQUEST, {
+          ...rest,
+          requests: requests.map(() => ({
+            creative_manifest: {
+              format_id: { agent_url: 'https://placeholder.invalid', id: 'placeholder' },
+              assets: {},
+            },
+          })),
+        });
       const defaults = { output_format: rest['output_format'], quality: rest['quality'] } as Partial<PreviewItem>;
       const results = [];
       for (const [index, raw] of requests.entries()) {
@@ -105,7 +143,11 @@ export function previewCreativeTask(settings: PreviewSettings): AgentTask {
         try {
           if (!valid) checkPublishedRequest(REQUEST, { request_type: 'single', ...item });
           const previews = await previewsOf(item, `${at}.`, settings, stored);
-          results.push({ success: true, creative_id: creativeId, response: { previews, expires_at: expiresAt.toISOString() } });
+          results.push({
+            success: true,
+            creative_id: creativeId,
+            response: { previews, expires_at: expiresAt.toISOString() },
+          });
         } catch (err) {
           if (!(err instanceof AgentError)) throw err;
           stored.truncate(mark);
@@ -119,20 +161,30 @@ export function previewCreativeTask(settings: PreviewSettings): AgentTask {
 }
 
 /** The previews of one creative, one per input set; hosted ones are added to `stored` (for the caller to insert). */
-export async function previewsOf(item: PreviewItem, at: string, settings: PreviewSettings, stored: PreviewSet): Promise<Record<string, unknown>[]> {
+export async function previewsOf(
+  item: PreviewItem,
+  at: string,
+  settings: PreviewSettings,
+  stored: PreviewSet,
+): Promise<Record<string, unknown>[]> {
   const manifest = item.creative_manifest;
-  if (!manifest) throw new AgentError('INVALID_REQUEST', 'creative_manifest is required.', { field: `${at}creative_manifest` });
+  if (!manifest)
+    throw new AgentError('INVALID_REQUEST', 'creative_manifest is required.', { field: `${at}creative_manifest` });
   const formatId = item.format_id ?? manifest.format_id;
   const formats = ownFormats(settings.formats(), settings.agentUrl());
   const format = formats.find(formatId);
   if (!format) throw formats.unknown(formatId, `${at}${item.format_id ? 'format_id' : 'creative_manifest.format_id'}`);
   const problems = manifestProblems(format, manifest);
   if (problems.length > 0) {
-    throw new AgentError('VALIDATION_ERROR', `The manifest does not meet ${format.name}'s asset requirements: ${problems.map((p) => p.message).join(' ')}`, {
-      field: `${at}${problems[0]!.field}`,
-      details: { assets: problems.map((p) => ({ ...p, field: `${at}${p.field}` })) },
-      suggestion: 'list_creative_formats shows each asset the format requires and its requirements.',
-    });
+    throw new AgentError(
+      'VALIDATION_ERROR',
+      `The manifest does not meet ${format.name}'s asset requirements: ${problems.map((p) => p.message).join(' ')}`,
+      {
+        field: `${at}${problems[0]!.field}`,
+        details: { assets: problems.map((p) => ({ ...p, field: `${at}${p.field}` })) },
+        suggestion: 'list_creative_formats shows each asset the format requires and its requirements.',
+      },
+    );
   }
   // A tag given by URL is fetched once for all the variants (read-only: no transaction waits).
   const shown = await settings.renderer.inlineAdTags(format, manifest);
@@ -152,12 +204,28 @@ export async function previewsOf(item: PreviewItem, at: string, settings: Previe
     } else {
       // Hosted, only its size: the page is built when it is opened.
       const size = settings.renderer.measure(format, shown, { macros });
-      const png = snapshot && item.quality === 'production' ? await settings.renderer.renderPng(format, manifest, { macros }) : null;
+      const png =
+        snapshot && item.quality === 'production'
+          ? await settings.renderer.renderPng(format, manifest, { macros })
+          : null;
       key = stored.add({ source: { format: format.format_id.id, manifest: shown, macros }, ...size, png });
       const url = `${previewsUrl}/${key}`;
-      render = { ...renderOf(key, size), output_format: 'url', preview_url: url, ...(snapshot ? { snapshot_url: `${url}.png` } : {}) };
+      render = {
+        ...renderOf(key, size),
+        output_format: 'url',
+        preview_url: url,
+        ...(snapshot ? { snapshot_url: `${url}.png` } : {}),
+      };
     }
-    previews.push({ preview_id: key, renders: [render], input: { name: input.name, ...(input.macros ? { macros: input.macros } : {}), ...(input.context_description ? { context_description: input.context_description } : {}) } });
+    previews.push({
+      preview_id: key,
+      renders: [render],
+      input: {
+        name: input.name,
+        ...(input.macros ? { macros: input.macros } : {}),
+        ...(input.context_description ? { context_description: input.context_description } : {}),
+      },
+    });
   }
   return previews;
 }
@@ -166,7 +234,11 @@ const renderOf = (key: string, { width, height }: { width: number; height: numbe
   render_id: `${key}-primary`,
   role: 'primary',
   dimensions: { width, height },
-  embedding: { recommended_sandbox: 'allow-scripts allow-popups allow-popups-to-escape-sandbox', requires_https: false, supports_fullscreen: false },
+  embedding: {
+    recommended_sandbox: 'allow-scripts allow-popups allow-popups-to-escape-sandbox',
+    requires_https: false,
+    supports_fullscreen: false,
+  },
 });
 
 function publishedValid(args: Record<string, unknown>): boolean {
@@ -184,5 +256,9 @@ export const principalOf = (ctx: TaskContext) => `${ctx.principal.kind}:${ctx.pr
 /** A batch item's error names its field within the request: `requests[2].creative_manifest.assets.logo`. */
 function prefixed(err: AgentError, at: string): AgentError {
   if (err.field?.startsWith(at)) return err;
-  return new AgentError(err.code, err.message, { field: err.field ? `${at}.${err.field}` : at, ...(err.suggestion ? { suggestion: err.suggestion } : {}), ...(err.details ? { details: err.details } : {}) });
+  return new AgentError(err.code, err.message, {
+    field: err.field ? `${at}.${err.field}` : at,
+    ...(err.suggestion ? { suggestion: err.suggestion } : {}),
+    ...(err.details ? { details: err.details } : {}),
+  });
 }

@@ -1,5 +1,12 @@
 import { AgentError } from '../../../protocol/errors.ts';
-import { creativeAssetSummary, refusal, stageCreatives, type CreativeAsset, type LibraryCreative, type Result } from '../../creative-library/index.ts';
+import {
+  creativeAssetSummary,
+  refusal,
+  stageCreatives,
+  type CreativeAsset,
+  type LibraryCreative,
+  type Result,
+} from '../../creative-library/index.ts';
 import type { Format } from '../../formats/index.ts';
 import { checkPublishedRequest, ownerOf, type AgentTask } from '../../runtime/index.ts';
 import { accountKey, isSandbox } from '../library/account.ts';
@@ -36,10 +43,19 @@ export function syncCreativesTask(settings: LibrarySettings): AgentTask {
       properties: {
         account: { type: 'object', description: 'core/account-ref.json: the library these creatives go to.' },
         creatives: { type: 'array', minItems: 1, maxItems: 100, items: creativeAssetSummary },
-        creative_ids: { type: 'array', minItems: 1, maxItems: 100, items: { type: 'string' }, description: 'Only these of creatives[] are synced.' },
+        creative_ids: {
+          type: 'array',
+          minItems: 1,
+          maxItems: 100,
+          items: { type: 'string' },
+          description: 'Only these of creatives[] are synced.',
+        },
         validation_mode: { type: 'string', enum: ['strict', 'lenient'] },
         dry_run: { type: 'boolean' },
-        delete_missing: { type: 'boolean', description: 'Archive the library’s creatives this sync does not send (not with creative_ids).' },
+        delete_missing: {
+          type: 'boolean',
+          description: 'Archive the library’s creatives this sync does not send (not with creative_ids).',
+        },
       },
       required: ['account', 'creatives'],
       additionalProperties: true,
@@ -51,22 +67,45 @@ export function syncCreativesTask(settings: LibrarySettings): AgentTask {
       const scope = args['creative_ids'] as string[] | undefined;
       const deleteMissing = args['delete_missing'] === true;
       if (deleteMissing && scope) {
-        throw new AgentError('INVALID_REQUEST', 'delete_missing archives every creative of the library a sync leaves out, so it cannot go with creative_ids, which sync only some.', { field: 'delete_missing' });
+        throw new AgentError(
+          'INVALID_REQUEST',
+          'delete_missing archives every creative of the library a sync leaves out, so it cannot go with creative_ids, which sync only some.',
+          { field: 'delete_missing' },
+        );
       }
       const ref = args['account'] as Record<string, unknown>;
       const library = { owner: ownerOf(ctx.principal), account: accountKey(ref) };
       const now = ctx.clock.now();
       const creatives = args['creatives'] as CreativeAsset[];
-      const sent = creatives.map((creative, i) => ({ creative, at: `creatives[${i}]` })).filter(({ creative }) => !scope || scope.includes(creative.creative_id));
+      const sent = creatives
+        .map((creative, i) => ({ creative, at: `creatives[${i}]` }))
+        .filter(({ creative }) => !scope || scope.includes(creative.creative_id));
 
       await sql.lockLibrary(ctx.db, library);
-      const stored = new Map<string, LibraryCreative>((await sql.creativesByIds(ctx.db, library, sent.map((s) => s.creative.creative_id))).map((c) => [c.creative_id, c]));
+      const stored = new Map<string, LibraryCreative>(
+        (
+          await sql.creativesByIds(
+            ctx.db,
+            library,
+            sent.map((s) => s.creative.creative_id),
+          )
+        ).map((c) => [c.creative_id, c]),
+      );
       const formats = ownFormats(settings.formats(), settings.agentUrl());
-      const { results, writes } = stageCreatives(sent, stored, { now, formats, status: 'approved', revives: ['archived'] });
+      const { results, writes } = stageCreatives(sent, stored, {
+        now,
+        formats,
+        status: 'approved',
+        revives: ['archived'],
+      });
       const answer: Result[] = [...results.values()];
       const failed = answer.filter((r) => r.action === 'failed');
       if (failed.length > 0 && args['validation_mode'] !== 'lenient') {
-        throw refusal(failed, answer.length, 'Fix them and sync again, or pass validation_mode: "lenient" to store the valid ones.');
+        throw refusal(
+          failed,
+          answer.length,
+          'Fix them and sync again, or pass validation_mode: "lenient" to store the valid ones.',
+        );
       }
       if (deleteMissing) {
         // A creative the request sends, even one that failed, is not missing.
@@ -74,7 +113,12 @@ export function syncCreativesTask(settings: LibrarySettings): AgentTask {
         for (const creative of await sql.unarchived(ctx.db, library)) {
           if (named.has(creative.creative_id)) continue;
           writes.push({ ...creative, status: 'archived', updated_at: now });
-          answer.push({ creative_id: creative.creative_id, action: 'updated', status: 'archived', changes: ['status'] });
+          answer.push({
+            creative_id: creative.creative_id,
+            action: 'updated',
+            status: 'archived',
+            changes: ['status'],
+          });
         }
       }
       const dryRun = args['dry_run'] === true;

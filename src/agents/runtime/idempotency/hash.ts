@@ -16,5 +16,7 @@ export function payloadHash(args: Record<string, unknown>): string {
       rest['push_notification_config'] = { ...config, authentication: scheme };
     }
   }
-  return createHash('sha256').update(canonicalize(rest) ?? '').digest('hex');
+  return createHash('sha256')
+    .update(canonicalize(rest) ?? '')
+    .digest('hex');
 }

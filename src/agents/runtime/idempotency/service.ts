@@ -26,10 +26,14 @@ const uuidForm = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$
 export function requireKey(args: Record<string, unknown>): string {
   const key = args['idempotency_key'];
   if (typeof key !== 'string' || !keyForm.test(key)) {
-    throw new AgentError('INVALID_REQUEST', 'idempotency_key is required on mutating requests: 16 to 255 letters, digits, or _ . : - (a UUID v4 is best).', {
-      field: 'idempotency_key',
-      suggestion: 'Generate one with crypto.randomUUID() and reuse it only to retry the same request.',
-    });
+    throw new AgentError(
+      'INVALID_REQUEST',
+      'idempotency_key is required on mutating requests: 16 to 255 letters, digits, or _ . : - (a UUID v4 is best).',
+      {
+        field: 'idempotency_key',
+        suggestion: 'Generate one with crypto.randomUUID() and reuse it only to retry the same request.',
+      },
+    );
   }
   return uuidForm.test(key) ? key.toLowerCase() : key;
 }
@@ -55,9 +59,11 @@ export async function runOnce(
   const now = settings.clock.now();
   const replay = (row: IdempotencyRow) => {
     const age = (now.getTime() - row.created_at.getTime()) / 1000;
-    if (age > settings.replayTtlSeconds) throw new AgentError('IDEMPOTENCY_EXPIRED', undefined, { field: 'idempotency_key' });
+    if (age > settings.replayTtlSeconds)
+      throw new AgentError('IDEMPOTENCY_EXPIRED', undefined, { field: 'idempotency_key' });
     // The catalogue's message only: neither payload is echoed.
-    if (row.payload_hash !== hash || row.task !== task) throw new AgentError('IDEMPOTENCY_CONFLICT', undefined, { field: 'idempotency_key' });
+    if (row.payload_hash !== hash || row.task !== task)
+      throw new AgentError('IDEMPOTENCY_CONFLICT', undefined, { field: 'idempotency_key' });
     return { ...row.response, replayed: true };
   };
   const seen = await sql.find(db, scope);
@@ -65,10 +71,14 @@ export async function runOnce(
   try {
     return await db.transaction(async (tx) => {
       if (!(await sql.tryLock(tx, scope))) {
-        throw new AgentError('SERVICE_UNAVAILABLE', 'A request with this idempotency_key is still running; retry shortly to get its result.', {
-          field: 'idempotency_key',
-          retryAfter: 1,
-        });
+        throw new AgentError(
+          'SERVICE_UNAVAILABLE',
+          'A request with this idempotency_key is still running; retry shortly to get its result.',
+          {
+            field: 'idempotency_key',
+            retryAfter: 1,
+          },
+        );
       }
       // Read again under the lock: the first may have committed since.
       const committed = await sql.find(tx, scope);

@@ -19,7 +19,10 @@ const scopeParams = (s: Scope) => [s.tenant, s.principal, s.account, s.key];
 
 /** The record of a key's first success; rows of the previous runtime's `running` state are gone (migration 0014). */
 export async function find(db: Queryable, scope: Scope): Promise<IdempotencyRow | undefined> {
-  const [row] = await db.query<IdempotencyRow>(`select task, payload_hash, response, created_at from idempotency_records where ${where} and state = 'succeeded'`, scopeParams(scope));
+  const [row] = await db.query<IdempotencyRow>(
+    `select task, payload_hash, response, created_at from idempotency_records where ${where} and state = 'succeeded'`,
+    scopeParams(scope),
+  );
   return row;
 }
 
@@ -29,14 +32,22 @@ export async function find(db: Queryable, scope: Scope): Promise<IdempotencyRow 
  * process's connection drops.
  */
 export async function tryLock(tx: Queryable, scope: Scope): Promise<boolean> {
-  const [row] = await tx.query<{ locked: boolean }>(`select pg_try_advisory_xact_lock(hashtextextended($1, 0)) as locked`, [
-    JSON.stringify(['idempotency', ...scopeParams(scope)]),
-  ]);
+  const [row] = await tx.query<{ locked: boolean }>(
+    `select pg_try_advisory_xact_lock(hashtextextended($1, 0)) as locked`,
+    [JSON.stringify(['idempotency', ...scopeParams(scope)])],
+  );
   return row!.locked;
 }
 
 /** Records the first success; the primary key refuses a second one for the same scope. */
-export async function record(tx: Queryable, scope: Scope, task: string, hash: string, response: Record<string, unknown>, now: Date): Promise<void> {
+export async function record(
+  tx: Queryable,
+  scope: Scope,
+  task: string,
+  hash: string,
+  response: Record<string, unknown>,
+  now: Date,
+): Promise<void> {
   await tx.query(
     `insert into idempotency_records (tenant, principal, account, idempotency_key, task, payload_hash, state, response, created_at)
      values ($1, $2, $3, $4, $5, $6, 'succeeded', $7, $8)`,

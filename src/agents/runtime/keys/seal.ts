@@ -9,12 +9,19 @@ export function seal(plain: string, secret: string | undefined): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', keyFrom(secret), iv);
   const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-  return ['sealed', 'v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join(':');
+  return [
+    'sealed',
+    'v1',
+    iv.toString('base64url'),
+    cipher.getAuthTag().toString('base64url'),
+    body.toString('base64url'),
+  ].join(':');
 }
 
 export function unseal(stored: string, secret: string | undefined): string {
   if (!stored.startsWith('sealed:')) return stored;
-  if (!secret) throw new Error('signing keys are sealed; set AP_SIGNING_KEY_SECRET to the secret they were sealed with');
+  if (!secret)
+    throw new Error('signing keys are sealed; set AP_SIGNING_KEY_SECRET to the secret they were sealed with');
   const [, version, iv, tag, body] = stored.split(':');
   if (version !== 'v1' || !iv || !tag || body === undefined) throw new Error('a sealed signing key is malformed');
   const decipher = createDecipheriv('aes-256-gcm', keyFrom(secret), Buffer.from(iv, 'base64url'));

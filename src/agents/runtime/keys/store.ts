@@ -35,7 +35,9 @@ export async function currentKey(db: Database, settings: KeySettings): Promise<S
   return db.transaction(async (tx) => {
     // One instance makes the first key; the others wait here and then find it.
     await tx.query(`select pg_advisory_xact_lock(hashtext('agent_signing_keys'))`);
-    const [existing] = await tx.query<KeyRow>(`select kid, alg, public_jwk, private_key from agent_signing_keys where retired_at is null order by created_at desc, kid desc limit 1`);
+    const [existing] = await tx.query<KeyRow>(
+      `select kid, alg, public_jwk, private_key from agent_signing_keys where retired_at is null order by created_at desc, kid desc limit 1`,
+    );
     if (existing) return open(existing, settings);
     return insertNew(tx, settings);
   });
@@ -61,13 +63,16 @@ export async function publishedKeys(db: Database, settings: KeySettings): Promis
 }
 
 async function newest(db: Database): Promise<KeyRow | undefined> {
-  const [row] = await db.query<KeyRow>(`select kid, alg, public_jwk, private_key from agent_signing_keys where retired_at is null order by created_at desc, kid desc limit 1`);
+  const [row] = await db.query<KeyRow>(
+    `select kid, alg, public_jwk, private_key from agent_signing_keys where retired_at is null order by created_at desc, kid desc limit 1`,
+  );
   return row;
 }
 
 async function insertNew(tx: { query: Database['query'] }, settings: KeySettings): Promise<SigningKey> {
   const kid = `ap-webhook-${new Date(settings.clock.now()).toISOString().slice(0, 10)}-${randomBytes(4).toString('hex')}`;
-  const pair = settings.alg === 'ed25519' ? generateKeyPairSync('ed25519') : generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const pair =
+    settings.alg === 'ed25519' ? generateKeyPairSync('ed25519') : generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const privateJwk = { ...pair.privateKey.export({ format: 'jwk' }), kid };
   const publicJwk = {
     ...pair.publicKey.export({ format: 'jwk' }),
@@ -77,16 +82,23 @@ async function insertNew(tx: { query: Database['query'] }, settings: KeySettings
     key_ops: ['verify'],
     ap_use: 'webhook-signing',
   };
-  await tx.query(`insert into agent_signing_keys (kid, alg, public_jwk, private_key, created_at) values ($1, $2, $3, $4, $5)`, [
-    kid,
-    settings.alg,
-    JSON.stringify(publicJwk),
-    seal(JSON.stringify(privateJwk), settings.secret),
-    settings.clock.now(),
-  ]);
+  await tx.query(
+    `insert into agent_signing_keys (kid, alg, public_jwk, private_key, created_at) values ($1, $2, $3, $4, $5)`,
+    [
+      kid,
+      settings.alg,
+      JSON.stringify(publicJwk),
+      seal(JSON.stringify(privateJwk), settings.secret),
+      settings.clock.now(),
+    ],
+  );
   return { kid, alg: settings.alg, privateJwk };
 }
 
 function open(row: KeyRow, settings: KeySettings): SigningKey {
-  return { kid: row.kid, alg: row.alg, privateJwk: JSON.parse(unseal(row.private_key, settings.secret)) as SigningKey['privateJwk'] };
+  return {
+    kid: row.kid,
+    alg: row.alg,
+    privateJwk: JSON.parse(unseal(row.private_key, settings.secret)) as SigningKey['privateJwk'],
+  };
 }

@@ -28,11 +28,35 @@ export const principalKey = (principal: Principal): string => `${principal.kind}
  * for `completeTask`); the caller gets its id at once. An id the caller named that still names an
  * open task of its own is CONFLICT.
  */
-export async function submitTask(tx: Queryable, clock: Clock, tenant: string, principal: Principal, task: string, args: Record<string, unknown>, options: DeferOptions = {}): Promise<Record<string, unknown>> {
+export async function submitTask(
+  tx: Queryable,
+  clock: Clock,
+  tenant: string,
+  principal: Principal,
+  task: string,
+  args: Record<string, unknown>,
+  options: DeferOptions = {},
+): Promise<Record<string, unknown>> {
   const taskId = options.taskId ?? randomUUID();
-  const row = { task_id: taskId, tenant, principal: principalKey(principal), caller: principal, task, arguments: args, held: options.held === true };
-  if (!(await sql.insert(tx, row, clock.now()))) throw new AgentError('CONFLICT', `Task ${taskId} is still open; finish or cancel it before naming it again.`, { field: 'task_id' });
-  return { ...options.answer, task_id: taskId, status: 'submitted', ...(options.message ? { message: options.message } : {}) };
+  const row = {
+    task_id: taskId,
+    tenant,
+    principal: principalKey(principal),
+    caller: principal,
+    task,
+    arguments: args,
+    held: options.held === true,
+  };
+  if (!(await sql.insert(tx, row, clock.now())))
+    throw new AgentError('CONFLICT', `Task ${taskId} is still open; finish or cancel it before naming it again.`, {
+      field: 'task_id',
+    });
+  return {
+    ...options.answer,
+    task_id: taskId,
+    status: 'submitted',
+    ...(options.message ? { message: options.message } : {}),
+  };
 }
 
 /**
@@ -40,10 +64,22 @@ export async function submitTask(tx: Queryable, clock: Clock, tenant: string, pr
  * webhook in the same transaction: sent once, signed, even if this process stops right after.
  * TASK_NOT_FOUND when the caller has no such task; INVALID_STATE when it is not an open held one.
  */
-export async function completeTask(tx: Queryable, clock: Clock, tenant: string, principal: Principal, taskId: string, outcome: TaskOutcome): Promise<TaskRow> {
+export async function completeTask(
+  tx: Queryable,
+  clock: Clock,
+  tenant: string,
+  principal: Principal,
+  taskId: string,
+  outcome: TaskOutcome,
+): Promise<TaskRow> {
   const found = await findTask(tx, tenant, principal, taskId);
   const row = await sql.completeHeld(tx, tenant, principalKey(principal), found.task_id, outcome, clock.now());
-  if (!row) throw new AgentError('INVALID_STATE', `Task ${taskId} is ${found.status}${found.status === 'submitted' || found.status === 'working' ? ' and runs on its own' : ''}; only an open task waiting for completion can be completed.`, { field: 'task_id' });
+  if (!row)
+    throw new AgentError(
+      'INVALID_STATE',
+      `Task ${taskId} is ${found.status}${found.status === 'submitted' || found.status === 'working' ? ' and runs on its own' : ''}; only an open task waiting for completion can be completed.`,
+      { field: 'task_id' },
+    );
   await enqueueWebhook(tx, row, outcome.status, outcome.result ?? { error: outcome.error }, clock.now());
   return row;
 }
@@ -64,7 +100,14 @@ export function listTasks(db: Queryable, tenant: string, principal: Principal, l
  * instance's run sees the status at its next lease renewal); the status, and its webhook, are
  * written together. A task already canceled answers as it is; one that finished is INVALID_STATE.
  */
-export async function cancelTask(db: Database, clock: Clock, tenant: string, principal: Principal, taskId: string, abort: (tenant: string, principal: string, taskId: string) => void): Promise<TaskRow> {
+export async function cancelTask(
+  db: Database,
+  clock: Clock,
+  tenant: string,
+  principal: Principal,
+  taskId: string,
+  abort: (tenant: string, principal: string, taskId: string) => void,
+): Promise<TaskRow> {
   if (!isTaskId(taskId)) throw new AgentError('TASK_NOT_FOUND', undefined, { field: 'task_id' });
   const id = storedId(taskId);
   abort(tenant, principalKey(principal), id);
@@ -76,7 +119,9 @@ export async function cancelTask(db: Database, clock: Clock, tenant: string, pri
   });
   if (!outcome) throw new AgentError('TASK_NOT_FOUND', undefined, { field: 'task_id' });
   if (!outcome.canceled && outcome.row.status !== 'canceled') {
-    throw new AgentError('INVALID_STATE', `The task is ${outcome.row.status} and can no longer be canceled.`, { field: 'task_id' });
+    throw new AgentError('INVALID_STATE', `The task is ${outcome.row.status} and can no longer be canceled.`, {
+      field: 'task_id',
+    });
   }
   return outcome.row;
 }
@@ -98,17 +143,34 @@ export function tasksGetResponse(row: TaskRow, tenant: Tenant): Record<string, u
   };
 }
 
-const taskIdInput = { type: 'object', properties: { task_id: { type: 'string', minLength: 1, maxLength: maxTaskId } }, required: ['task_id'] };
+const taskIdInput = {
+  type: 'object',
+  properties: { task_id: { type: 'string', minLength: 1, maxLength: maxTaskId } },
+  required: ['task_id'],
+};
 
 /** `get_task`: a caller polls its own long-running task (the protocol's `tasks/get`). */
 export function getTaskTask(): AgentTask {
   return {
     name: 'get_task',
-    description: 'Status of a long-running task this caller started (core/tasks-get-response.json), with progress while it works and its result once completed.',
-    input: { ...taskIdInput, properties: { ...taskIdInput.properties, include_history: { type: 'boolean' }, ap_major_version: { type: 'integer' }, context: { type: 'object' }, ext: { type: 'object' } } },
+    description:
+      'Status of a long-running task this caller started (core/tasks-get-response.json), with progress while it works and its result once completed.',
+    input: {
+      ...taskIdInput,
+      properties: {
+        ...taskIdInput.properties,
+        include_history: { type: 'boolean' },
+        ap_major_version: { type: 'integer' },
+        context: { type: 'object' },
+        ext: { type: 'object' },
+      },
+    },
     mutates: false,
     async handler(args, ctx) {
-      return tasksGetResponse(await findTask(ctx.db, ctx.tenant.name, ctx.principal, String(args['task_id'])), ctx.tenant);
+      return tasksGetResponse(
+        await findTask(ctx.db, ctx.tenant.name, ctx.principal, String(args['task_id'])),
+        ctx.tenant,
+      );
     },
   };
 }
@@ -117,11 +179,18 @@ export function getTaskTask(): AgentTask {
  * `cancel_task`: cancels a long-running task this caller started. Not keyed by `idempotency_key`:
  * canceling twice answers the canceled task twice.
  */
-export function cancelTaskTask(db: Database, abort: (tenant: string, principal: string, taskId: string) => void): AgentTask {
+export function cancelTaskTask(
+  db: Database,
+  abort: (tenant: string, principal: string, taskId: string) => void,
+): AgentTask {
   return {
     name: 'cancel_task',
-    description: 'Cancels a long-running task this caller started; its handler stops and nothing it did is kept. Answers the task as get_task does.',
-    input: { ...taskIdInput, properties: { ...taskIdInput.properties, context: { type: 'object' }, ext: { type: 'object' } } },
+    description:
+      'Cancels a long-running task this caller started; its handler stops and nothing it did is kept. Answers the task as get_task does.',
+    input: {
+      ...taskIdInput,
+      properties: { ...taskIdInput.properties, context: { type: 'object' }, ext: { type: 'object' } },
+    },
     mutates: false,
     async handler(args, ctx) {
       const row = await cancelTask(db, ctx.clock, ctx.tenant.name, ctx.principal, String(args['task_id']), abort);

@@ -3,7 +3,11 @@ import type { Queryable } from '../../../db/database.ts';
 import type { TaskProgress } from '../task.ts';
 
 export type TaskStatus = 'submitted' | 'working' | 'input-required' | 'completed' | 'failed' | 'canceled';
-export type TaskOutcome = { status: 'completed' | 'failed' | 'input-required'; result?: Record<string, unknown>; error?: Record<string, unknown> };
+export type TaskOutcome = {
+  status: 'completed' | 'failed' | 'input-required';
+  result?: Record<string, unknown>;
+  error?: Record<string, unknown>;
+};
 
 export interface TaskRow {
   task_id: string;
@@ -23,29 +27,69 @@ export interface TaskRow {
   completed_at: Date | null;
 }
 
-const columns = 'task_id, tenant, principal, caller, task, arguments, status, result, error, progress, attempts, created_at, updated_at, completed_at';
+const columns =
+  'task_id, tenant, principal, caller, task, arguments, status, result, error, progress, attempts, created_at, updated_at, completed_at';
 const open = `('submitted', 'working', 'input-required')`;
 
 /**
  * Records a submitted task; false (nothing written) when the caller has an open task of that id.
  * A finished one of that id (a sandbox caller naming its ids) is replaced.
  */
-export async function insert(db: Queryable, row: { task_id: string; tenant: string; principal: string; caller: Principal; task: string; arguments: Record<string, unknown>; held: boolean }, now: Date): Promise<boolean> {
-  await db.query(`delete from agent_tasks where tenant = $1 and principal = $2 and task_id = $3 and status not in ${open}`, [row.tenant, row.principal, row.task_id]);
+export async function insert(
+  db: Queryable,
+  row: {
+    task_id: string;
+    tenant: string;
+    principal: string;
+    caller: Principal;
+    task: string;
+    arguments: Record<string, unknown>;
+    held: boolean;
+  },
+  now: Date,
+): Promise<boolean> {
+  await db.query(
+    `delete from agent_tasks where tenant = $1 and principal = $2 and task_id = $3 and status not in ${open}`,
+    [row.tenant, row.principal, row.task_id],
+  );
   const inserted = await db.query(
     `insert into agent_tasks (task_id, tenant, principal, caller, task, arguments, status, held, created_at, updated_at) values ($1, $2, $3, $4, $5, $6, 'submitted', $7, $8, $8)
      on conflict do nothing returning 1`,
-    [row.task_id, row.tenant, row.principal, JSON.stringify(row.caller), row.task, JSON.stringify(row.arguments), row.held, now],
+    [
+      row.task_id,
+      row.tenant,
+      row.principal,
+      JSON.stringify(row.caller),
+      row.task,
+      JSON.stringify(row.arguments),
+      row.held,
+      now,
+    ],
   );
   return inserted.length === 1;
 }
 
 /** Finishes the caller's held task with `outcome`; the row as finished, or undefined when it has no open held task of that id. */
-export async function completeHeld(db: Queryable, tenant: string, principal: string, taskId: string, outcome: TaskOutcome, now: Date): Promise<TaskRow | undefined> {
+export async function completeHeld(
+  db: Queryable,
+  tenant: string,
+  principal: string,
+  taskId: string,
+  outcome: TaskOutcome,
+  now: Date,
+): Promise<TaskRow | undefined> {
   const [row] = await db.query<TaskRow>(
     `update agent_tasks set status = $4, result = $5, error = $6, updated_at = $7, completed_at = case when $4 = 'input-required' then null else $7::timestamptz end
      where tenant = $1 and principal = $2 and task_id = $3 and held and status in ${open} returning ${columns}`,
-    [tenant, principal, taskId, outcome.status, outcome.result ? JSON.stringify(outcome.result) : null, outcome.error ? JSON.stringify(outcome.error) : null, now],
+    [
+      tenant,
+      principal,
+      taskId,
+      outcome.status,
+      outcome.result ? JSON.stringify(outcome.result) : null,
+      outcome.error ? JSON.stringify(outcome.error) : null,
+      now,
+    ],
   );
   return row;
 }
@@ -54,7 +98,12 @@ export async function completeHeld(db: Queryable, tenant: string, principal: str
  * Takes the oldest runnable task of these tenants (submitted, or working with a lapsed lease) and
  * leases it, counting the attempt.
  */
-export async function claimNext(db: Queryable, tenants: readonly string[], now: Date, leaseUntil: Date): Promise<TaskRow | undefined> {
+export async function claimNext(
+  db: Queryable,
+  tenants: readonly string[],
+  now: Date,
+  leaseUntil: Date,
+): Promise<TaskRow | undefined> {
   const [row] = await db.query<TaskRow>(
     `update agent_tasks set status = 'working', lease_until = $3, attempts = attempts + 1, updated_at = $2
      where (tenant, principal, task_id) = (
@@ -71,7 +120,14 @@ export async function claimNext(db: Queryable, tenants: readonly string[], now: 
  * Extends the lease of the run that holds it (and records its progress); false when the run no
  * longer holds the task: it was canceled, or its lease lapsed and another run took it.
  */
-export async function renew(db: Queryable, taskId: string, attempt: number, leaseUntil: Date, progress: TaskProgress | undefined, now: Date): Promise<boolean> {
+export async function renew(
+  db: Queryable,
+  taskId: string,
+  attempt: number,
+  leaseUntil: Date,
+  progress: TaskProgress | undefined,
+  now: Date,
+): Promise<boolean> {
   const rows = await db.query(
     `update agent_tasks set lease_until = $3, progress = coalesce($4, progress), updated_at = $5
      where task_id = $1 and attempts = $2 and status = 'working' returning 1`,
@@ -81,18 +137,37 @@ export async function renew(db: Queryable, taskId: string, attempt: number, leas
 }
 
 /** Writes the outcome of the run that holds the task; false (nothing written) when it no longer does. */
-export async function finish(db: Queryable, taskId: string, attempt: number, outcome: TaskOutcome, now: Date): Promise<boolean> {
+export async function finish(
+  db: Queryable,
+  taskId: string,
+  attempt: number,
+  outcome: TaskOutcome,
+  now: Date,
+): Promise<boolean> {
   const rows = await db.query(
     `update agent_tasks set status = $3, result = $4, error = $5, lease_until = null, updated_at = $6,
        completed_at = case when $3 = 'input-required' then null else $6::timestamptz end
      where task_id = $1 and attempts = $2 and status = 'working' returning 1`,
-    [taskId, attempt, outcome.status, outcome.result ? JSON.stringify(outcome.result) : null, outcome.error ? JSON.stringify(outcome.error) : null, now],
+    [
+      taskId,
+      attempt,
+      outcome.status,
+      outcome.result ? JSON.stringify(outcome.result) : null,
+      outcome.error ? JSON.stringify(outcome.error) : null,
+      now,
+    ],
   );
   return rows.length === 1;
 }
 
 /** Cancels the caller's task if it is still open; the row as it now stands, canceled or not. */
-export async function cancel(db: Queryable, tenant: string, principal: string, taskId: string, now: Date): Promise<{ row: TaskRow; canceled: boolean } | undefined> {
+export async function cancel(
+  db: Queryable,
+  tenant: string,
+  principal: string,
+  taskId: string,
+  now: Date,
+): Promise<{ row: TaskRow; canceled: boolean } | undefined> {
   const [canceled] = await db.query<TaskRow>(
     `update agent_tasks set status = 'canceled', lease_until = null, updated_at = $4, completed_at = $4
      where task_id = $1 and tenant = $2 and principal = $3 and status in ${open} returning ${columns}`,
@@ -103,14 +178,25 @@ export async function cancel(db: Queryable, tenant: string, principal: string, t
   return row ? { row, canceled: false } : undefined;
 }
 
-export async function find(db: Queryable, tenant: string, principal: string, taskId: string): Promise<TaskRow | undefined> {
-  const [row] = await db.query<TaskRow>(`select ${columns} from agent_tasks where task_id = $1 and tenant = $2 and principal = $3`, [taskId, tenant, principal]);
+export async function find(
+  db: Queryable,
+  tenant: string,
+  principal: string,
+  taskId: string,
+): Promise<TaskRow | undefined> {
+  const [row] = await db.query<TaskRow>(
+    `select ${columns} from agent_tasks where task_id = $1 and tenant = $2 and principal = $3`,
+    [taskId, tenant, principal],
+  );
   return row;
 }
 
 /** The caller's tasks, newest first. */
 export async function list(db: Queryable, tenant: string, principal: string, limit: number): Promise<TaskRow[]> {
-  return db.query<TaskRow>(`select ${columns} from agent_tasks where tenant = $1 and principal = $2 order by created_at desc limit $3`, [tenant, principal, limit]);
+  return db.query<TaskRow>(
+    `select ${columns} from agent_tasks where tenant = $1 and principal = $2 order by created_at desc limit $3`,
+    [tenant, principal, limit],
+  );
 }
 
 /** Deletes finished tasks last updated before `before`. */

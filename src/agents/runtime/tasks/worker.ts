@@ -59,7 +59,14 @@ export class TaskWorker {
   private readonly running = new Map<string, Running>();
   private readonly watchers = new Set<(event: TaskEvent) => void>();
 
-  constructor(parts: { db: Database; clock: Clock; tenants: readonly Tenant[]; log: FastifyBaseLogger; onWebhook: () => void; settings: WorkerSettings }) {
+  constructor(parts: {
+    db: Database;
+    clock: Clock;
+    tenants: readonly Tenant[];
+    log: FastifyBaseLogger;
+    onWebhook: () => void;
+    settings: WorkerSettings;
+  }) {
     this.db = parts.db;
     this.clock = parts.clock;
     this.tenants = new Map(parts.tenants.map((t) => [t.name, t]));
@@ -70,7 +77,12 @@ export class TaskWorker {
       // One at a time: the pool asks again while there is room.
       claim: async () => {
         const now = this.clock.now();
-        const row = await sql.claimNext(this.db, [...this.tenants.keys()], now, new Date(now.getTime() + this.settings.leaseMs));
+        const row = await sql.claimNext(
+          this.db,
+          [...this.tenants.keys()],
+          now,
+          new Date(now.getTime() + this.settings.leaseMs),
+        );
         return row ? [row] : [];
       },
       run: async (row) => {
@@ -78,7 +90,11 @@ export class TaskWorker {
         this.tell({ taskId: row.task_id, status: status ?? 'dropped' });
       },
       onClaimError: (err) => this.log.error({ err }, 'task worker could not claim tasks; the next pass retries'),
-      onRunError: (err, row) => this.log.error({ err, taskId: row.task_id }, 'could not record a task outcome; its lease will lapse and it runs again'),
+      onRunError: (err, row) =>
+        this.log.error(
+          { err, taskId: row.task_id },
+          'could not record a task outcome; its lease will lapse and it runs again',
+        ),
       concurrency: parts.settings.concurrency,
       pollMs: parts.settings.pollMs,
     });
@@ -99,7 +115,8 @@ export class TaskWorker {
    */
   abort(tenant: string, principal: string, taskId: string): void {
     const run = this.running.get(taskId);
-    if (run && run.tenant === tenant && run.principal === principal) run.controller.abort(new AgentError('INVALID_STATE', 'The task was canceled.'));
+    if (run && run.tenant === tenant && run.principal === principal)
+      run.controller.abort(new AgentError('INVALID_STATE', 'The task was canceled.'));
   }
 
   /** Something else queued webhooks and committed: the sender should look now. */
@@ -132,33 +149,60 @@ export class TaskWorker {
   private async run(row: TaskRow): Promise<TaskOutcome['status'] | undefined> {
     const tenant = this.tenants.get(row.tenant);
     const task = tenant?.tasks.find((t) => t.name === row.task);
-    if (!tenant || !task) return this.settle(row, failed(new AgentError('INTERNAL_ERROR', `The agent no longer offers ${row.task}.`)));
+    if (!tenant || !task)
+      return this.settle(row, failed(new AgentError('INTERNAL_ERROR', `The agent no longer offers ${row.task}.`)));
     if (row.attempts > this.settings.maxAttempts) {
       const message = `The task was started ${this.settings.maxAttempts} times and did not finish; it is not retried again.`;
       return this.settle(row, failed(new AgentError('INTERNAL_ERROR', message)));
     }
     const controller = new AbortController();
     this.running.set(row.task_id, { tenant: row.tenant, principal: row.principal, controller });
-    const lease = new Lease(this.db, this.clock, row, this.settings.leaseMs, controller, this.log, (progress) => this.tell({ taskId: row.task_id, status: 'working', progress }));
+    const lease = new Lease(this.db, this.clock, row, this.settings.leaseMs, controller, this.log, (progress) =>
+      this.tell({ taskId: row.task_id, status: 'working', progress }),
+    );
     const work = new LazyTransaction(this.db);
     let outcome: TaskOutcome;
     let queued = false;
     try {
       const principal = principalOf(row);
       // Before the handler's first statement opens its transaction.
-      const prepared = task.prepare ? await task.prepare(row.arguments, { db: this.db, clock: this.clock, log: this.log, principal, signal: controller.signal }) : undefined;
-      const ctx = await taskContext(work.queryable, tenant, task, { clock: this.clock, log: this.log, webhooksQueued: () => void (queued = true) }, principal, row.arguments, controller.signal, { progress: (p) => lease.report(p), accountDb: this.db }, prepared);
+      const prepared = task.prepare
+        ? await task.prepare(row.arguments, {
+            db: this.db,
+            clock: this.clock,
+            log: this.log,
+            principal,
+            signal: controller.signal,
+          })
+        : undefined;
+      const ctx = await taskContext(
+        work.queryable,
+        tenant,
+        task,
+        { clock: this.clock, log: this.log, webhooksQueued: () => void (queued = true) },
+        principal,
+        row.arguments,
+        controller.signal,
+        { progress: (p) => lease.report(p), accountDb: this.db },
+        prepared,
+      );
       const result = await task.handler(row.arguments, ctx);
-      if (result instanceof Deferral) throw new AgentError('INTERNAL_ERROR', `${row.task} deferred again while running in the background.`);
+      if (result instanceof Deferral)
+        throw new AgentError('INTERNAL_ERROR', `${row.task} deferred again while running in the background.`);
       checkOutput(task, result, this.settings.validateOutputs, this.log);
       outcome = { status: 'completed', result };
     } catch (err) {
-      if (err instanceof InputRequired) outcome = { status: 'input-required', result: { message: err.message, ...(err.data ? { data: err.data } : {}) } };
+      if (err instanceof InputRequired)
+        outcome = {
+          status: 'input-required',
+          result: { message: err.message, ...(err.data ? { data: err.data } : {}) },
+        };
       else {
         await work.rollback();
         // Canceled: the cancellation wrote the status; nothing of this run remains.
         if (controller.signal.aborted) return undefined;
-        if (!(err instanceof AgentError)) this.log.error({ err, task: row.task, taskId: row.task_id }, 'long-running task failed');
+        if (!(err instanceof AgentError))
+          this.log.error({ err, task: row.task, taskId: row.task_id }, 'long-running task failed');
         return this.settle(row, failed(err));
       }
     } finally {
@@ -205,11 +249,26 @@ class Lease {
   private latest: TaskProgress | undefined;
   private pending = false;
   private beating = false;
-  private readonly parts: { db: Database; clock: Clock; row: TaskRow; leaseMs: number; controller: AbortController; log: FastifyBaseLogger };
+  private readonly parts: {
+    db: Database;
+    clock: Clock;
+    row: TaskRow;
+    leaseMs: number;
+    controller: AbortController;
+    log: FastifyBaseLogger;
+  };
   private readonly onProgress: (progress: TaskProgress) => void;
 
   /** `onProgress` hears each progress report once a renewal has written it. */
-  constructor(db: Database, clock: Clock, row: TaskRow, leaseMs: number, controller: AbortController, log: FastifyBaseLogger, onProgress: (progress: TaskProgress) => void) {
+  constructor(
+    db: Database,
+    clock: Clock,
+    row: TaskRow,
+    leaseMs: number,
+    controller: AbortController,
+    log: FastifyBaseLogger,
+    onProgress: (progress: TaskProgress) => void,
+  ) {
     this.parts = { db, clock, row, leaseMs, controller, log };
     this.onProgress = onProgress;
     this.timer = setInterval(() => void this.beat(), Math.max(1, Math.floor(leaseMs / 3)));
@@ -236,7 +295,8 @@ class Lease {
         this.pending = false;
         const now = clock.now();
         if (!(await sql.renew(db, row.task_id, row.attempts, new Date(now.getTime() + leaseMs), progress, now))) {
-          if (!controller.signal.aborted) controller.abort(new AgentError('INVALID_STATE', 'The task was canceled or taken over.'));
+          if (!controller.signal.aborted)
+            controller.abort(new AgentError('INVALID_STATE', 'The task was canceled or taken over.'));
           return;
         }
         if (progress) this.onProgress(progress);
@@ -267,7 +327,13 @@ export function pushUrl(args: Record<string, unknown>): string | undefined {
 }
 
 /** Queues the task's webhook, when its caller gave a push URL, in the transaction that changed its status. */
-export async function enqueueWebhook(tx: Queryable, row: Pick<TaskRow, 'task_id' | 'tenant' | 'task' | 'arguments'>, status: string, result: Record<string, unknown>, now: Date): Promise<void> {
+export async function enqueueWebhook(
+  tx: Queryable,
+  row: Pick<TaskRow, 'task_id' | 'tenant' | 'task' | 'arguments'>,
+  status: string,
+  result: Record<string, unknown>,
+  now: Date,
+): Promise<void> {
   const url = pushUrl(row.arguments);
   if (!url) return;
   const payload = { task_id: row.task_id, task_type: row.task, status, timestamp: now.toISOString(), result };

@@ -19,7 +19,13 @@ export interface DeliverySettings {
 }
 
 // A destination that can never be reached as given is not retried.
-const terminalReasons = new Set<FetchErrorReason>(['invalid_url', 'unsupported_scheme', 'credentials_in_url', 'forbidden_address', 'redirect_refused']);
+const terminalReasons = new Set<FetchErrorReason>([
+  'invalid_url',
+  'unsupported_scheme',
+  'credentials_in_url',
+  'forbidden_address',
+  'redirect_refused',
+]);
 const leaseMs = 60_000;
 
 /** What one delivery attempt came to, once written to the outbox. */
@@ -49,8 +55,22 @@ export class WebhookDeliverer {
   private readonly pass: BackgroundPass;
   private readonly watchers = new Set<(event: DeliveryEvent) => void>();
 
-  constructor(parts: { db: Database; fetcher: SafeFetch; clock: Clock; signingKey: () => Promise<SigningKey>; settings: DeliverySettings; log: FastifyBaseLogger }) {
-    ({ db: this.db, fetcher: this.fetcher, clock: this.clock, signingKey: this.signingKey, settings: this.settings, log: this.log } = parts);
+  constructor(parts: {
+    db: Database;
+    fetcher: SafeFetch;
+    clock: Clock;
+    signingKey: () => Promise<SigningKey>;
+    settings: DeliverySettings;
+    log: FastifyBaseLogger;
+  }) {
+    ({
+      db: this.db,
+      fetcher: this.fetcher,
+      clock: this.clock,
+      signingKey: this.signingKey,
+      settings: this.settings,
+      log: this.log,
+    } = parts);
     this.pass = new BackgroundPass(
       () => this.drain(),
       (err) => this.log.error({ err }, 'webhook outbox pass failed; the next pass retries'),
@@ -103,8 +123,18 @@ export class WebhookDeliverer {
     let outcome: { ok: true } | { ok: false; retry: boolean; error: string };
     try {
       const key = await this.signingKey();
-      const signed = signWebhook({ method: 'POST', url: row.url, headers: { 'Content-Type': 'application/json' }, body }, key.privateJwk as WebhookSigningKey, { clock: this.clock });
-      const res = await this.fetcher.fetch(row.url, { method: 'POST', headers: signed.headers, body, redirect: 'error', maxBytes: 64 * 1024 });
+      const signed = signWebhook(
+        { method: 'POST', url: row.url, headers: { 'Content-Type': 'application/json' }, body },
+        key.privateJwk as WebhookSigningKey,
+        { clock: this.clock },
+      );
+      const res = await this.fetcher.fetch(row.url, {
+        method: 'POST',
+        headers: signed.headers,
+        body,
+        redirect: 'error',
+        maxBytes: 64 * 1024,
+      });
       outcome =
         res.status >= 200 && res.status < 300
           ? { ok: true }
@@ -119,7 +149,10 @@ export class WebhookDeliverer {
       return this.tell({ ...attempt, outcome: 'delivered' });
     }
     if (!outcome.retry || row.attempts >= this.settings.maxAttempts) {
-      this.log.warn({ delivery: row.id, task: row.task_id, attempts: row.attempts, error: outcome.error }, 'webhook delivery failed for good');
+      this.log.warn(
+        { delivery: row.id, task: row.task_id, attempts: row.attempts, error: outcome.error },
+        'webhook delivery failed for good',
+      );
       await sql.failed(this.db, row.id, outcome.error);
       return this.tell({ ...attempt, outcome: 'failed', error: outcome.error });
     }

@@ -20,7 +20,14 @@ export async function enqueueWebhookEvent(tx: Queryable, event: WebhookEvent, no
   const idempotencyKey = randomUUID();
   await enqueue(
     tx,
-    { id: randomUUID(), tenant: event.tenant, task_id: event.taskId ?? null, url: event.url, idempotency_key: idempotencyKey, payload: { ...event.payload, idempotency_key: idempotencyKey } },
+    {
+      id: randomUUID(),
+      tenant: event.tenant,
+      task_id: event.taskId ?? null,
+      url: event.url,
+      idempotency_key: idempotencyKey,
+      payload: { ...event.payload, idempotency_key: idempotencyKey },
+    },
     now,
   );
 }

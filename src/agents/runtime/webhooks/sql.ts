@@ -33,7 +33,10 @@ export async function claimDue(db: Queryable, now: Date, leaseUntil: Date, limit
 }
 
 export async function delivered(db: Queryable, id: string, now: Date): Promise<void> {
-  await db.query(`update webhook_deliveries set state = 'delivered', delivered_at = $2, last_error = null where id = $1`, [id, now]);
+  await db.query(
+    `update webhook_deliveries set state = 'delivered', delivered_at = $2, last_error = null where id = $1`,
+    [id, now],
+  );
 }
 
 export async function retryAt(db: Queryable, id: string, at: Date, error: string): Promise<void> {

@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 
-export const accountStatuses = ['active', 'pending_approval', 'rejected', 'payment_required', 'suspended', 'closed'] as const;
+export const accountStatuses = [
+  'active',
+  'pending_approval',
+  'rejected',
+  'payment_required',
+  'suspended',
+  'closed',
+] as const;
 /** enums/account-status.json. */
 export type AccountStatus = (typeof accountStatuses)[number];
 
@@ -52,7 +59,16 @@ const newAccountId = () => `acc_${randomBytes(12).toString('hex')}`;
  */
 export function newAccount(owner: string, key: NaturalKey, terms: Terms, at: Date): AccountRow {
   return {
-    seq: 0, account_id: newAccountId(), owner, brand_domain: key.brandDomain, brand_id: key.brandId, operator: key.operator, sandbox: key.sandbox, ...terms, status: 'active', created_at: at,
+    seq: 0,
+    account_id: newAccountId(),
+    owner,
+    brand_domain: key.brandDomain,
+    brand_id: key.brandId,
+    operator: key.operator,
+    sandbox: key.sandbox,
+    ...terms,
+    status: 'active',
+    created_at: at,
   };
 }
 
@@ -65,7 +81,9 @@ export function keyOfRow(row: AccountRow): NaturalKey {
 export const keyText = (key: NaturalKey) => JSON.stringify([key.brandDomain, key.brandId, key.operator, key.sandbox]);
 
 /** The account as core/account.json shows it (bank details are write-only: never answered). */
-export function toAccount(row: AccountRow): Record<string, unknown> & { account_id: string; status: AccountStatus; sandbox: boolean } {
+export function toAccount(
+  row: AccountRow,
+): Record<string, unknown> & { account_id: string; status: AccountStatus; sandbox: boolean } {
   return {
     account_id: row.account_id,
     name: nameOf(row),
@@ -77,7 +95,9 @@ export function toAccount(row: AccountRow): Record<string, unknown> & { account_
     payment_terms: row.payment_terms,
     account_scope: 'operator_brand',
     sandbox: row.sandbox,
-    ...(row.status === 'pending_approval' ? { setup: { message: 'The seller is reviewing this account; it becomes active once approved.' } } : {}),
+    ...(row.status === 'pending_approval'
+      ? { setup: { message: 'The seller is reviewing this account; it becomes active once approved.' } }
+      : {}),
   };
 }
 

@@ -13,7 +13,12 @@ export type { Change } from './sql.ts';
  * with who made it and when; false when there is no such account. Buyers never reach this: their
  * syncs keep whatever status the seller set.
  */
-export function setAccountStatus(db: Queryable, accountId: string, status: AccountStatus, change: sql.Change): Promise<boolean> {
+export function setAccountStatus(
+  db: Queryable,
+  accountId: string,
+  status: AccountStatus,
+  change: sql.Change,
+): Promise<boolean> {
   return sql.setStatus(db, accountId, status, change);
 }
 

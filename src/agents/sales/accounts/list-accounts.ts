@@ -1,4 +1,11 @@
-import { type AgentTask, checkPublishedRequest, cursorPosition, defaultPageSize, pageCursor, pageRequestInput } from '../../runtime/index.ts';
+import {
+  type AgentTask,
+  checkPublishedRequest,
+  cursorPosition,
+  defaultPageSize,
+  pageCursor,
+  pageRequestInput,
+} from '../../runtime/index.ts';
 import { accountStatuses, ownerOf, toAccount, type AccountStatus } from './account.ts';
 import * as sql from './sql.ts';
 
@@ -12,12 +19,20 @@ const REQUEST = '/schemas/3.0.6/account/list-accounts-request.json';
 export function listAccountsTask(): AgentTask {
   return {
     name: 'list_accounts',
-    description: 'List your accounts on this seller, optionally only those of one status or only sandbox (or only production) accounts. Paginated.',
+    description:
+      'List your accounts on this seller, optionally only those of one status or only sandbox (or only production) accounts. Paginated.',
     input: {
       type: 'object',
       properties: {
-        status: { type: 'string', enum: [...accountStatuses], description: 'Only accounts of this status; all when absent.' },
-        sandbox: { type: 'boolean', description: 'true: only sandbox accounts; false: only production ones; all when absent.' },
+        status: {
+          type: 'string',
+          enum: [...accountStatuses],
+          description: 'Only accounts of this status; all when absent.',
+        },
+        sandbox: {
+          type: 'boolean',
+          description: 'true: only sandbox accounts; false: only production ones; all when absent.',
+        },
         pagination: pageRequestInput,
       },
       additionalProperties: true,
@@ -27,7 +42,10 @@ export function listAccountsTask(): AgentTask {
     async handler(args, ctx) {
       checkPublishedRequest(REQUEST, args);
       const owner = ownerOf(ctx.principal);
-      const filters = { status: args['status'] as AccountStatus | undefined, sandbox: args['sandbox'] as boolean | undefined };
+      const filters = {
+        status: args['status'] as AccountStatus | undefined,
+        sandbox: args['sandbox'] as boolean | undefined,
+      };
       const pagination = (args['pagination'] ?? {}) as { max_results?: number; cursor?: string };
       const size = pagination.max_results ?? defaultPageSize;
       const after = pagination.cursor === undefined ? 0 : cursorPosition('a', pagination.cursor);
@@ -37,7 +55,11 @@ export function listAccountsTask(): AgentTask {
       const hasMore = rows.length > size;
       return {
         accounts: page.map(toAccount),
-        pagination: { has_more: hasMore, ...(hasMore ? { cursor: pageCursor('a', page.at(-1)!.seq) } : {}), total_count: await sql.countAccounts(ctx.db, owner, filters) },
+        pagination: {
+          has_more: hasMore,
+          ...(hasMore ? { cursor: pageCursor('a', page.at(-1)!.seq) } : {}),
+          total_count: await sql.countAccounts(ctx.db, owner, filters),
+        },
       };
     },
   };

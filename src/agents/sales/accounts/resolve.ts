@@ -2,7 +2,18 @@ import { AgentError } from '../../../protocol/errors.ts';
 import type { Database, Queryable } from '../../../db/database.ts';
 import type { Principal } from '../../../auth/index.ts';
 import { type AccountUse, type ResolvedAccount, type Tenant, checkPublishedRequest } from '../../runtime/index.ts';
-import { actorOf, defaultPaymentTerms, newAccount, ownerOf, toAccount, type AccountRow, type AccountStatus, type BrandRef, type NaturalKey, type Terms } from './account.ts';
+import {
+  actorOf,
+  defaultPaymentTerms,
+  newAccount,
+  ownerOf,
+  toAccount,
+  type AccountRow,
+  type AccountStatus,
+  type BrandRef,
+  type NaturalKey,
+  type Terms,
+} from './account.ts';
 import * as sql from './sql.ts';
 
 /** How the seller models accounts (get_ap_capabilities `account.require_operator_auth`). */
@@ -44,33 +55,54 @@ export function salesAccountResolver({ requireOperatorAuth }: AccountModel): Non
   };
 }
 
-async function resolve(ref: Record<string, unknown>, db: Queryable, principal: Principal, use: AccountUse, implicit: boolean, now: Date): Promise<ResolvedAccount> {
+async function resolve(
+  ref: Record<string, unknown>,
+  db: Queryable,
+  principal: Principal,
+  use: AccountUse,
+  implicit: boolean,
+  now: Date,
+): Promise<ResolvedAccount> {
   const owner = ownerOf(principal);
   if (typeof ref['account_id'] === 'string') {
     const row = await sql.accountById(db, owner, ref['account_id']);
-    if (!row) throw new AgentError('ACCOUNT_NOT_FOUND', `You have no account ${ref['account_id']} here; list_accounts shows yours.`, { field: 'account.account_id' });
+    if (!row)
+      throw new AgentError(
+        'ACCOUNT_NOT_FOUND',
+        `You have no account ${ref['account_id']} here; list_accounts shows yours.`,
+        { field: 'account.account_id' },
+      );
     return toAccount(row);
   }
   const brand = ref['brand'] as BrandRef;
   const key = keyOfRef(ref);
   const found = await openAccount(db, owner, key);
   if (found) return toAccount(found);
-  if (implicit && use === 'acts') return toAccount(await declare(db, owner, key, brand, { by: actorOf(principal), at: now }));
+  if (implicit && use === 'acts')
+    return toAccount(await declare(db, owner, key, brand, { by: actorOf(principal), at: now }));
   if (implicit) return asNamed(ref);
-  throw new AgentError('ACCOUNT_NOT_FOUND', `You have no open ${key.sandbox ? 'sandbox' : 'production'} account for ${brand.domain}${brand.brand_id ? ` (${brand.brand_id})` : ''} operated by ${key.operator}.`, {
-    field: 'account',
-    suggestion: 'Declare it with sync_accounts, or pass an account_id from list_accounts.',
-  });
+  throw new AgentError(
+    'ACCOUNT_NOT_FOUND',
+    `You have no open ${key.sandbox ? 'sandbox' : 'production'} account for ${brand.domain}${brand.brand_id ? ` (${brand.brand_id})` : ''} operated by ${key.operator}.`,
+    {
+      field: 'account',
+      suggestion: 'Declare it with sync_accounts, or pass an account_id from list_accounts.',
+    },
+  );
 }
 
 /** The open account of the key; undefined when there is none, ACCOUNT_AMBIGUOUS when a key without brand_id matches several brands. */
 async function openAccount(db: Queryable, owner: string, key: NaturalKey): Promise<AccountRow | undefined> {
   const rows = await sql.openAccountsByKey(db, owner, key);
   if (rows.length > 1) {
-    throw new AgentError('ACCOUNT_AMBIGUOUS', `${key.brandDomain} has several brands with accounts operated by ${key.operator}; name the brand_id or pass an account_id.`, {
-      field: 'account.brand.brand_id',
-      suggestion: 'Add brand.brand_id, or pass the account_id list_accounts gives.',
-    });
+    throw new AgentError(
+      'ACCOUNT_AMBIGUOUS',
+      `${key.brandDomain} has several brands with accounts operated by ${key.operator}; name the brand_id or pass an account_id.`,
+      {
+        field: 'account.brand.brand_id',
+        suggestion: 'Add brand.brand_id, or pass the account_id list_accounts gives.',
+      },
+    );
   }
   return rows[0];
 }
@@ -81,7 +113,13 @@ async function openAccount(db: Queryable, owner: string, key: NaturalKey): Promi
  * second finds the account the first made. Outside a transaction (a task that writes nothing
  * else) it opens its own, so the lock holds until the account is there.
  */
-async function declare(db: Queryable, owner: string, key: NaturalKey, brand: BrandRef, change: sql.Change): Promise<AccountRow> {
+async function declare(
+  db: Queryable,
+  owner: string,
+  key: NaturalKey,
+  brand: BrandRef,
+  change: sql.Change,
+): Promise<AccountRow> {
   const write = async (tx: Queryable) => {
     await sql.lockOwner(tx, owner);
     const found = await openAccount(tx, owner, key);
@@ -106,7 +144,12 @@ const isDatabase = (db: Queryable): db is Database => typeof (db as Partial<Data
 
 function keyOfRef(ref: Record<string, unknown>): NaturalKey {
   const brand = ref['brand'] as BrandRef;
-  return { brandDomain: brand.domain, brandId: brand.brand_id ?? null, operator: String(ref['operator']), sandbox: ref['sandbox'] === true };
+  return {
+    brandDomain: brand.domain,
+    brandId: brand.brand_id ?? null,
+    operator: String(ref['operator']),
+    sandbox: ref['sandbox'] === true,
+  };
 }
 
 /**
@@ -134,21 +177,41 @@ function asNamed(ref: Record<string, unknown>): ResolvedAccount {
  * the message naming which), and a request without one with INVALID_REQUEST.
  */
 export function requireActiveAccount(account: ResolvedAccount | undefined): ResolvedAccount {
-  if (!account) throw new AgentError('INVALID_REQUEST', 'This task needs an account: pass account.account_id, or brand and operator.', { field: 'account' });
+  if (!account)
+    throw new AgentError(
+      'INVALID_REQUEST',
+      'This task needs an account: pass account.account_id, or brand and operator.',
+      { field: 'account' },
+    );
   const status = account['status'] as AccountStatus;
   const details = { account_id: account.account_id, status };
   switch (status) {
     case 'active':
       return account;
     case 'pending_approval':
-      return refuse('ACCOUNT_SETUP_REQUIRED', `Account ${account.account_id} is pending the seller's approval.`, { ...details, setup: account['setup'] });
+      return refuse('ACCOUNT_SETUP_REQUIRED', `Account ${account.account_id} is pending the seller's approval.`, {
+        ...details,
+        setup: account['setup'],
+      });
     case 'payment_required':
-      return refuse('ACCOUNT_PAYMENT_REQUIRED', `Account ${account.account_id} needs payment before new buys.`, details);
+      return refuse(
+        'ACCOUNT_PAYMENT_REQUIRED',
+        `Account ${account.account_id} needs payment before new buys.`,
+        details,
+      );
     default:
-      return refuse('ACCOUNT_SUSPENDED', `Account ${account.account_id} is ${status}; it cannot be used for new buys.`, details);
+      return refuse(
+        'ACCOUNT_SUSPENDED',
+        `Account ${account.account_id} is ${status}; it cannot be used for new buys.`,
+        details,
+      );
   }
 }
 
-function refuse(code: 'ACCOUNT_SETUP_REQUIRED' | 'ACCOUNT_PAYMENT_REQUIRED' | 'ACCOUNT_SUSPENDED', message: string, details: Record<string, unknown>): never {
+function refuse(
+  code: 'ACCOUNT_SETUP_REQUIRED' | 'ACCOUNT_PAYMENT_REQUIRED' | 'ACCOUNT_SUSPENDED',
+  message: string,
+  details: Record<string, unknown>,
+): never {
   throw new AgentError(code, message, { field: 'account', details });
 }

@@ -7,7 +7,8 @@ export interface Change {
   at: Date;
 }
 
-const columns = 'seq, account_id, owner, brand_domain, brand_id, operator, sandbox, brand, billing, billing_entity, payment_terms, status, created_at';
+const columns =
+  'seq, account_id, owner, brand_domain, brand_id, operator, sandbox, brand, billing, billing_entity, payment_terms, status, created_at';
 
 // Each write records its change in the same statement: the row and its history never disagree.
 const recorded = (kind: string, byParam: number, atParam: number) =>
@@ -23,17 +24,26 @@ export async function lockOwner(tx: Queryable, owner: string): Promise<void> {
 
 /** The owner's accounts that still hold their natural key (all but the closed ones), oldest first. */
 export async function openAccounts(db: Queryable, owner: string): Promise<AccountRow[]> {
-  return db.query<AccountRow>(`select ${columns} from sales_accounts where owner = $1 and status <> 'closed' order by seq`, [owner]);
+  return db.query<AccountRow>(
+    `select ${columns} from sales_accounts where owner = $1 and status <> 'closed' order by seq`,
+    [owner],
+  );
 }
 
 export async function accountById(db: Queryable, owner: string, accountId: string): Promise<AccountRow | undefined> {
-  const [row] = await db.query<AccountRow>(`select ${columns} from sales_accounts where owner = $1 and account_id = $2`, [owner, accountId]);
+  const [row] = await db.query<AccountRow>(
+    `select ${columns} from sales_accounts where owner = $1 and account_id = $2`,
+    [owner, accountId],
+  );
   return row;
 }
 
 /** The owner's account, locked until the transaction ends: a change of its status reads the status it replaces. */
 export async function lockAccount(tx: Queryable, owner: string, accountId: string): Promise<AccountRow | undefined> {
-  const [row] = await tx.query<AccountRow>(`select ${columns} from sales_accounts where owner = $1 and account_id = $2 for update`, [owner, accountId]);
+  const [row] = await tx.query<AccountRow>(
+    `select ${columns} from sales_accounts where owner = $1 and account_id = $2 for update`,
+    [owner, accountId],
+  );
   return row;
 }
 
@@ -54,8 +64,20 @@ export async function insertAccount(tx: Queryable, row: AccountRow, change: Chan
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) returning account_id, status
      ) ${recorded('created', 13, 14)}`,
     [
-      row.account_id, row.owner, row.brand_domain, row.brand_id, row.operator, row.sandbox, JSON.stringify(row.brand), row.billing,
-      row.billing_entity === null ? null : JSON.stringify(row.billing_entity), row.payment_terms, row.status, row.created_at, change.by, change.at,
+      row.account_id,
+      row.owner,
+      row.brand_domain,
+      row.brand_id,
+      row.operator,
+      row.sandbox,
+      JSON.stringify(row.brand),
+      row.billing,
+      row.billing_entity === null ? null : JSON.stringify(row.billing_entity),
+      row.payment_terms,
+      row.status,
+      row.created_at,
+      change.by,
+      change.at,
     ],
   );
 }
@@ -65,12 +87,25 @@ export async function updateTerms(tx: Queryable, accountId: string, terms: Terms
     `with written as (
        update sales_accounts set brand = $2, billing = $3, billing_entity = $4, payment_terms = $5 where account_id = $1 returning account_id, status
      ) ${recorded('updated', 6, 7)}`,
-    [accountId, JSON.stringify(terms.brand), terms.billing, terms.billing_entity === null ? null : JSON.stringify(terms.billing_entity), terms.payment_terms, change.by, change.at],
+    [
+      accountId,
+      JSON.stringify(terms.brand),
+      terms.billing,
+      terms.billing_entity === null ? null : JSON.stringify(terms.billing_entity),
+      terms.payment_terms,
+      change.by,
+      change.at,
+    ],
   );
 }
 
 /** Sets an account's status; false when there is no such account. A move to `closed` is recorded as a closing. */
-export async function setStatus(db: Queryable, accountId: string, status: AccountStatus, change: Change): Promise<boolean> {
+export async function setStatus(
+  db: Queryable,
+  accountId: string,
+  status: AccountStatus,
+  change: Change,
+): Promise<boolean> {
   const rows = await db.query(
     `with written as (update sales_accounts set status = $2 where account_id = $1 returning account_id, status)
      ${recorded(status === 'closed' ? 'closed' : 'status', 3, 4)} returning account_id`,
@@ -87,18 +122,35 @@ export interface ListFilters {
 const filtered = `owner = $1 and ($2::text is null or status = $2) and ($3::boolean is null or sandbox = $3)`;
 
 /** Up to `limit` of the owner's accounts matching the filters, made after the account `afterSeq`. */
-export async function accountsAfter(db: Queryable, owner: string, filters: ListFilters, afterSeq: number, limit: number): Promise<AccountRow[]> {
-  return db.query<AccountRow>(`select ${columns} from sales_accounts where ${filtered} and seq > $4 order by seq limit $5`, [
-    owner, filters.status ?? null, filters.sandbox ?? null, afterSeq, limit,
-  ]);
+export async function accountsAfter(
+  db: Queryable,
+  owner: string,
+  filters: ListFilters,
+  afterSeq: number,
+  limit: number,
+): Promise<AccountRow[]> {
+  return db.query<AccountRow>(
+    `select ${columns} from sales_accounts where ${filtered} and seq > $4 order by seq limit $5`,
+    [owner, filters.status ?? null, filters.sandbox ?? null, afterSeq, limit],
+  );
 }
 
 export async function countAccounts(db: Queryable, owner: string, filters: ListFilters): Promise<number> {
-  const [row] = await db.query<{ n: number }>(`select count(*)::int as n from sales_accounts where ${filtered}`, [owner, filters.status ?? null, filters.sandbox ?? null]);
+  const [row] = await db.query<{ n: number }>(`select count(*)::int as n from sales_accounts where ${filtered}`, [
+    owner,
+    filters.status ?? null,
+    filters.sandbox ?? null,
+  ]);
   return row!.n;
 }
 
 /** An account's changes, oldest first. */
-export async function changesOf(db: Queryable, accountId: string): Promise<Array<{ change: string; status: AccountStatus; changed_by: string; changed_at: Date }>> {
-  return db.query(`select change, status, changed_by, changed_at from sales_account_changes where account_id = $1 order by id`, [accountId]);
+export async function changesOf(
+  db: Queryable,
+  accountId: string,
+): Promise<Array<{ change: string; status: AccountStatus; changed_by: string; changed_at: Date }>> {
+  return db.query(
+    `select change, status, changed_by, changed_at from sales_account_changes where account_id = $1 order by id`,
+    [accountId],
+  );
 }

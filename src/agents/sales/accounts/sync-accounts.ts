@@ -1,7 +1,19 @@
 import canonicalize from 'canonicalize';
 import { AgentError } from '../../../protocol/errors.ts';
 import { type AgentTask, checkPublishedRequest } from '../../runtime/index.ts';
-import { actorOf, defaultPaymentTerms, keyOfRow, keyText, newAccount, ownerOf, toAccount, type AccountRow, type BrandRef, type NaturalKey, type Terms } from './account.ts';
+import {
+  actorOf,
+  defaultPaymentTerms,
+  keyOfRow,
+  keyText,
+  newAccount,
+  ownerOf,
+  toAccount,
+  type AccountRow,
+  type BrandRef,
+  type NaturalKey,
+  type Terms,
+} from './account.ts';
 import * as sql from './sql.ts';
 
 const REQUEST = '/schemas/3.0.6/account/sync-accounts-request.json';
@@ -47,10 +59,21 @@ export function syncAccountsTask(): AgentTask {
             type: 'object',
             properties: {
               brand: brandRefSummary,
-              operator: { type: 'string', description: 'Domain of who operates on the brand’s behalf; the brand’s own domain when it buys direct.' },
+              operator: {
+                type: 'string',
+                description:
+                  'Domain of who operates on the brand’s behalf; the brand’s own domain when it buys direct.',
+              },
               billing: { type: 'string', enum: ['operator', 'agent', 'advertiser'], description: 'Who is invoiced.' },
-              billing_entity: { type: 'object', description: 'core/business-entity.json: the invoiced party (bank details are stored, never answered).' },
-              payment_terms: { type: 'string', enum: ['net_15', 'net_30', 'net_45', 'net_60', 'net_90', 'prepay'], description: 'Defaults to net_30.' },
+              billing_entity: {
+                type: 'object',
+                description: 'core/business-entity.json: the invoiced party (bank details are stored, never answered).',
+              },
+              payment_terms: {
+                type: 'string',
+                enum: ['net_15', 'net_30', 'net_45', 'net_60', 'net_90', 'prepay'],
+                description: 'Defaults to net_30.',
+              },
               sandbox: { type: 'boolean', description: 'A sandbox account: no real spend. Part of the natural key.' },
             },
             required: ['brand', 'operator', 'billing'],
@@ -111,14 +134,30 @@ export function syncAccountsTask(): AgentTask {
 }
 
 function keyOf(wanted: RequestedAccount): NaturalKey {
-  return { brandDomain: wanted.brand.domain, brandId: wanted.brand.brand_id ?? null, operator: wanted.operator, sandbox: wanted.sandbox === true };
+  return {
+    brandDomain: wanted.brand.domain,
+    brandId: wanted.brand.brand_id ?? null,
+    operator: wanted.operator,
+    sandbox: wanted.sandbox === true,
+  };
 }
 
 function termsOf(wanted: RequestedAccount): Terms {
-  return { brand: wanted.brand, billing: wanted.billing, billing_entity: wanted.billing_entity ?? null, payment_terms: wanted.payment_terms ?? defaultPaymentTerms };
+  return {
+    brand: wanted.brand,
+    billing: wanted.billing,
+    billing_entity: wanted.billing_entity ?? null,
+    payment_terms: wanted.payment_terms ?? defaultPaymentTerms,
+  };
 }
 
-const termsText = (t: Terms) => canonicalize({ brand: t.brand, billing: t.billing, billing_entity: t.billing_entity, payment_terms: t.payment_terms });
+const termsText = (t: Terms) =>
+  canonicalize({
+    brand: t.brand,
+    billing: t.billing,
+    billing_entity: t.billing_entity,
+    payment_terms: t.payment_terms,
+  });
 const sameTerms = (row: AccountRow, terms: Terms) => termsText(row) === termsText(terms);
 
 /** Two entries for one account would leave its outcome to their order: the request is refused whole. */
@@ -127,9 +166,13 @@ function refuseDuplicates(keys: NaturalKey[]): void {
   for (const [i, key] of keys.entries()) {
     const first = seen.get(keyText(key));
     if (first !== undefined) {
-      throw new AgentError('INVALID_REQUEST', `accounts[${i}] names the same account (brand, operator, sandbox) as accounts[${first}]; list each account once.`, {
-        field: `accounts[${i}]`,
-      });
+      throw new AgentError(
+        'INVALID_REQUEST',
+        `accounts[${i}] names the same account (brand, operator, sandbox) as accounts[${first}]; list each account once.`,
+        {
+          field: `accounts[${i}]`,
+        },
+      );
     }
     seen.set(keyText(key), i);
   }

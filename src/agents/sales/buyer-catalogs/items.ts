@@ -61,7 +61,8 @@ export function itemProblem(type: string, item: Record<string, unknown>): string
     const first = validateSchema(schema, item).errors[0];
     if (first) return `${first.path.replace(/^\$\.?/, '') || 'item'} ${first.message}`;
   }
-  if (itemId(type, item) === undefined) return `A ${type} item needs an id (${(idKeys[type] ?? freeformIdKeys).join(' or ')}).`;
+  if (itemId(type, item) === undefined)
+    return `A ${type} item needs an id (${(idKeys[type] ?? freeformIdKeys).join(' or ')}).`;
   return undefined;
 }
 
@@ -72,7 +73,10 @@ const maxQueryWords = 20;
  * `tags` any of them (OR), `category` as the item's category or a sub-category of it, `query`
  * any of its first words found in the item's text. No selector keeps every item.
  */
-export function selectItems(catalog: BuyerCatalog, items: readonly Record<string, unknown>[]): Record<string, unknown>[] {
+export function selectItems(
+  catalog: BuyerCatalog,
+  items: readonly Record<string, unknown>[],
+): Record<string, unknown>[] {
   const ids = catalog.ids && new Set(catalog.ids);
   const gtins = catalog.gtins && new Set(catalog.gtins);
   const tags = catalog.tags && new Set(catalog.tags);

@@ -22,17 +22,35 @@ const maxMatchedIds = 100;
  * narrowed by its selectors. Items that could not be synced (no id, not their type's schema)
  * are left out here too.
  */
-export async function catalogItems(db: Queryable, account: ResolvedAccount | undefined, catalog: BuyerCatalog): Promise<Record<string, unknown>[]> {
+export async function catalogItems(
+  db: Queryable,
+  account: ResolvedAccount | undefined,
+  catalog: BuyerCatalog,
+): Promise<Record<string, unknown>[]> {
   let items = catalog.items;
   if (!items) {
-    const synced = catalog.catalog_id !== undefined && account ? await sql.catalogOf(db, account.account_id, catalog.catalog_id) : undefined;
+    const synced =
+      catalog.catalog_id !== undefined && account
+        ? await sql.catalogOf(db, account.account_id, catalog.catalog_id)
+        : undefined;
     if (!synced) {
-      throw new AgentError('REFERENCE_NOT_FOUND', catalog.catalog_id === undefined ? 'catalog needs its items inline, or the catalog_id of a catalog synced to your account.' : `No catalog ${catalog.catalog_id} is synced to ${account ? `account ${account.account_id}` : 'this request: name the account it was synced to'}.`, {
-        field: catalog.catalog_id === undefined ? 'catalog.items' : 'catalog.catalog_id',
-        suggestion: 'Sync it with sync_catalogs and pass the same account, or send the items inline.',
-      });
+      throw new AgentError(
+        'REFERENCE_NOT_FOUND',
+        catalog.catalog_id === undefined
+          ? 'catalog needs its items inline, or the catalog_id of a catalog synced to your account.'
+          : `No catalog ${catalog.catalog_id} is synced to ${account ? `account ${account.account_id}` : 'this request: name the account it was synced to'}.`,
+        {
+          field: catalog.catalog_id === undefined ? 'catalog.items' : 'catalog.catalog_id',
+          suggestion: 'Sync it with sync_catalogs and pass the same account, or send the items inline.',
+        },
+      );
     }
-    if (synced.type !== catalog.type) throw new AgentError('VALIDATION_ERROR', `Catalog ${catalog.catalog_id} is a ${synced.type} catalog, not ${catalog.type}.`, { field: 'catalog.type' });
+    if (synced.type !== catalog.type)
+      throw new AgentError(
+        'VALIDATION_ERROR',
+        `Catalog ${catalog.catalog_id} is a ${synced.type} catalog, not ${catalog.type}.`,
+        { field: 'catalog.type' },
+      );
     items = synced.catalog.items ?? [];
   }
   return selectItems(
@@ -47,9 +65,14 @@ export async function catalogItems(db: Queryable, account: ResolvedAccount | und
  * products with a match are answered (get-products-request.json: "returns products where
  * matches exist").
  */
-export function matchCatalog(products: readonly Product[], type: string, items: readonly Record<string, unknown>[]): Map<string, CatalogMatch> {
+export function matchCatalog(
+  products: readonly Product[],
+  type: string,
+  items: readonly Record<string, unknown>[],
+): Map<string, CatalogMatch> {
   const ids = items.map((item) => itemId(type, item)!);
-  const gtins = type === 'product' ? items.map((item) => String(item['gtin'] ?? '')).filter((g) => /^[0-9]{8,14}$/.test(g)) : [];
+  const gtins =
+    type === 'product' ? items.map((item) => String(item['gtin'] ?? '')).filter((g) => /^[0-9]{8,14}$/.test(g)) : [];
   const matches = new Map<string, CatalogMatch>();
   if (ids.length === 0) return matches;
   for (const product of products) {

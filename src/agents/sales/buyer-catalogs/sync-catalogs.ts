@@ -75,7 +75,12 @@ export function syncCatalogsTask(): AgentTask {
       const existing = new Map((await sql.catalogsOf(ctx.db, account.account_id)).map((r) => [r.catalog_id, r]));
       const sent = args['catalogs'] as BuyerCatalog[] | undefined;
       if (!sent) {
-        const catalogs = [...existing.values()].map((r): Outcome => ({ catalog_id: r.catalog_id, action: 'unchanged', item_count: r.item_count, last_synced_at: r.updated_at.toISOString() }));
+        const catalogs = [...existing.values()].map((r): Outcome => ({
+          catalog_id: r.catalog_id,
+          action: 'unchanged',
+          item_count: r.item_count,
+          last_synced_at: r.updated_at.toISOString(),
+        }));
         return { catalogs, sandbox };
       }
       const lenient = args['validation_mode'] === 'lenient';
@@ -100,7 +105,8 @@ export function syncCatalogsTask(): AgentTask {
         const kept = (catalog.items ?? []).filter((item, j) => {
           const why = itemProblem(catalog.type, item);
           if (!why) return true;
-          if (!lenient) throw new AgentError('VALIDATION_ERROR', `${at}.items[${j}]: ${why}`, { field: `${at}.items[${j}]` });
+          if (!lenient)
+            throw new AgentError('VALIDATION_ERROR', `${at}.items[${j}]: ${why}`, { field: `${at}.items[${j}]` });
           issues.push({ item_id: itemId(catalog.type, item) ?? `items[${j}]`, status: 'rejected', reasons: [why] });
           return false;
         });
@@ -108,7 +114,16 @@ export function syncCatalogsTask(): AgentTask {
         const before = existing.get(id);
         const changes = before ? changedFields(before.catalog, stored) : [];
         const action = !before ? 'created' : changes.length === 0 ? 'unchanged' : 'updated';
-        if (action !== 'unchanged') writes.push({ account_id: account.account_id, catalog_id: id, type: catalog.type, catalog: stored, item_count: kept.length, created_at: before?.created_at ?? now, updated_at: now });
+        if (action !== 'unchanged')
+          writes.push({
+            account_id: account.account_id,
+            catalog_id: id,
+            type: catalog.type,
+            catalog: stored,
+            item_count: kept.length,
+            created_at: before?.created_at ?? now,
+            updated_at: now,
+          });
         outcomes.push({
           catalog_id: id,
           action,
@@ -132,14 +147,27 @@ export function syncCatalogsTask(): AgentTask {
 
 /** What makes a sent catalog unusable as a whole; undefined when it can be synced. */
 function catalogProblem(catalog: BuyerCatalog, seen: ReadonlySet<string>, at: string): AgentError | undefined {
-  if (!catalog.catalog_id) return new AgentError('INVALID_REQUEST', `${at} needs a catalog_id to be synced.`, { field: `${at}.catalog_id` });
-  if (seen.has(catalog.catalog_id)) return new AgentError('INVALID_REQUEST', `${at} repeats catalog_id ${catalog.catalog_id}; send each catalog once.`, { field: `${at}.catalog_id` });
+  if (!catalog.catalog_id)
+    return new AgentError('INVALID_REQUEST', `${at} needs a catalog_id to be synced.`, { field: `${at}.catalog_id` });
+  if (seen.has(catalog.catalog_id))
+    return new AgentError(
+      'INVALID_REQUEST',
+      `${at} repeats catalog_id ${catalog.catalog_id}; send each catalog once.`,
+      { field: `${at}.catalog_id` },
+    );
   if (catalog.url !== undefined && catalog.items === undefined) {
-    return new AgentError('UNSUPPORTED_FEATURE', `${at}: this seller fetches no catalog feed; send the items inline.`, { field: `${at}.url` });
+    return new AgentError('UNSUPPORTED_FEATURE', `${at}: this seller fetches no catalog feed; send the items inline.`, {
+      field: `${at}.url`,
+    });
   }
-  if (!catalog.items) return new AgentError('INVALID_REQUEST', `${at} has no items; send them inline.`, { field: `${at}.items` });
+  if (!catalog.items)
+    return new AgentError('INVALID_REQUEST', `${at} has no items; send them inline.`, { field: `${at}.items` });
   if (catalog.items.length > maxItemsPerCatalog) {
-    return new AgentError('INVALID_REQUEST', `${at} has ${catalog.items.length} items; this seller takes at most ${maxItemsPerCatalog} per catalog.`, { field: `${at}.items` });
+    return new AgentError(
+      'INVALID_REQUEST',
+      `${at} has ${catalog.items.length} items; this seller takes at most ${maxItemsPerCatalog} per catalog.`,
+      { field: `${at}.items` },
+    );
   }
   return undefined;
 }

@@ -19,7 +19,9 @@ function rewrite(value: unknown, base: string, isFormatId: boolean): unknown {
   return Object.fromEntries(
     Object.entries(value).map(([key, child]) => [
       key,
-      isFormatId && key === 'agent_url' && isPathForm(child) ? base + child : rewrite(child, base, key === 'format_ids' || key === 'format_id'),
+      isFormatId && key === 'agent_url' && isPathForm(child)
+        ? base + child
+        : rewrite(child, base, key === 'format_ids' || key === 'format_id'),
     ]),
   );
 }

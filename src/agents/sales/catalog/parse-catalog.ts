@@ -1,6 +1,13 @@
 import type { PathSegment } from '../../../protocol/json-path.ts';
 import { validateSchema } from '../../../protocol/schemas.ts';
-import { deepFreeze, isObject, readCatalogDocument, reportRepeatedIds, rootList, type CatalogDocument } from '../../catalog-files/index.ts';
+import {
+  deepFreeze,
+  isObject,
+  readCatalogDocument,
+  reportRepeatedIds,
+  rootList,
+  type CatalogDocument,
+} from '../../catalog-files/index.ts';
 import { withAgentUrlsUnder } from './agent-urls.ts';
 import type { Catalog, Product } from './types.ts';
 
@@ -25,14 +32,20 @@ export function parseCatalog(text: string, source: string): Catalog {
 }
 
 function checkProduct(document: CatalogDocument, product: unknown, at: readonly PathSegment[]): void {
-  document.reportSchemaIssues(at, validateSchema(PRODUCT_SCHEMA_ID, withAgentUrlsUnder(placeholderOrigin, product)).errors);
+  document.reportSchemaIssues(
+    at,
+    validateSchema(PRODUCT_SCHEMA_ID, withAgentUrlsUnder(placeholderOrigin, product)).errors,
+  );
   if (!isObject(product) || !Array.isArray(product['pricing_options'])) return;
 
   const options: unknown[] = product['pricing_options'];
   reportRepeatedIds(document.report, options, [...at, 'pricing_options'], 'pricing_option_id');
   options.forEach((option, index) => {
     if (isObject(option) && option['fixed_price'] !== undefined && option['floor_price'] !== undefined) {
-      document.report([...at, 'pricing_options', index, 'floor_price'], 'must not be given with fixed_price (a floor is for auction pricing)');
+      document.report(
+        [...at, 'pricing_options', index, 'floor_price'],
+        'must not be given with fixed_price (a floor is for auction pricing)',
+      );
     }
   });
 }

@@ -33,9 +33,25 @@ export function logEventTask(): AgentTask {
       type: 'object',
       properties: {
         event_source_id: { type: 'string' },
-        events: { type: 'array', minItems: 1, maxItems: 10000, items: { type: 'object', properties: { event_id: { type: 'string' }, event_type: { type: 'string' }, event_time: { type: 'string' } }, required: ['event_id', 'event_type', 'event_time'] } },
+        events: {
+          type: 'array',
+          minItems: 1,
+          maxItems: 10000,
+          items: {
+            type: 'object',
+            properties: {
+              event_id: { type: 'string' },
+              event_type: { type: 'string' },
+              event_time: { type: 'string' },
+            },
+            required: ['event_id', 'event_type', 'event_time'],
+          },
+        },
         test_event_code: { type: 'string' },
-        account: { type: 'object', description: 'core/account-ref.json: only needed when several of your accounts have a source of this id.' },
+        account: {
+          type: 'object',
+          description: 'core/account-ref.json: only needed when several of your accounts have a source of this id.',
+        },
       },
       required: ['event_source_id', 'events'],
       additionalProperties: true,
@@ -45,12 +61,22 @@ export function logEventTask(): AgentTask {
     async handler(args, ctx) {
       checkPublishedRequest(REQUEST, args);
       const id = args['event_source_id'] as string;
-      const candidates = (await sql.ownedEventSources(ctx.db, ownerOf(ctx.principal), id)).filter((r) => !ctx.account || r.account_id === ctx.account.account_id);
+      const candidates = (await sql.ownedEventSources(ctx.db, ownerOf(ctx.principal), id)).filter(
+        (r) => !ctx.account || r.account_id === ctx.account.account_id,
+      );
       if (candidates.length === 0) {
-        throw new AgentError('REFERENCE_NOT_FOUND', `You have no event source ${id}${ctx.account ? ` on account ${ctx.account.account_id}` : ''}; declare it with sync_event_sources.`, { field: 'event_source_id' });
+        throw new AgentError(
+          'REFERENCE_NOT_FOUND',
+          `You have no event source ${id}${ctx.account ? ` on account ${ctx.account.account_id}` : ''}; declare it with sync_event_sources.`,
+          { field: 'event_source_id' },
+        );
       }
       if (candidates.length > 1) {
-        throw new AgentError('ACCOUNT_AMBIGUOUS', `Several of your accounts have an event source ${id}; name the account.`, { field: 'account', suggestion: 'Add account {account_id} to the request.' });
+        throw new AgentError(
+          'ACCOUNT_AMBIGUOUS',
+          `Several of your accounts have an event source ${id}; name the account.`,
+          { field: 'account', suggestion: 'Add account {account_id} to the request.' },
+        );
       }
       const source = candidates[0]!;
       const now = ctx.clock.now();
@@ -58,7 +84,12 @@ export function logEventTask(): AgentTask {
       const accepted = source.source.event_types && new Set(source.source.event_types);
       const failures: { event_id: string; code: string; message: string }[] = [];
       const ok = events.filter((e) => {
-        const problem = accepted && !accepted.has(e.event_type) ? `Event source ${id} takes ${[...accepted].join(', ')}, not ${e.event_type}.` : Date.parse(e.event_time) > now.getTime() + futureSkewMs ? `event_time ${e.event_time} is in the future.` : undefined;
+        const problem =
+          accepted && !accepted.has(e.event_type)
+            ? `Event source ${id} takes ${[...accepted].join(', ')}, not ${e.event_type}.`
+            : Date.parse(e.event_time) > now.getTime() + futureSkewMs
+              ? `event_time ${e.event_time} is in the future.`
+              : undefined;
         if (problem) failures.push({ event_id: e.event_id, code: 'VALIDATION_ERROR', message: problem });
         return !problem;
       });
@@ -68,10 +99,21 @@ export function logEventTask(): AgentTask {
       const firsts = ok.filter((e) => !ids.has(e.event_id) && ids.add(e.event_id));
       let processed = firsts;
       if (args['test_event_code'] === undefined) {
-        const fresh = new Set(await sql.insertEvents(ctx.db, source.account_id, id, firsts.map((e) => ({ event_id: e.event_id, event_type: e.event_type, event_time: e.event_time, event: e })), now));
+        const fresh = new Set(
+          await sql.insertEvents(
+            ctx.db,
+            source.account_id,
+            id,
+            firsts.map((e) => ({ event_id: e.event_id, event_type: e.event_type, event_time: e.event_time, event: e })),
+            now,
+          ),
+        );
         processed = firsts.filter((e) => fresh.has(e.event_id));
         const repeats = ok.length - processed.length;
-        if (repeats > 0) warnings.push(`${repeats} event${repeats === 1 ? ' was' : 's were'} already logged (same event_id) and not counted again.`);
+        if (repeats > 0)
+          warnings.push(
+            `${repeats} event${repeats === 1 ? ' was' : 's were'} already logged (same event_id) and not counted again.`,
+          );
       } else warnings.push('test_event_code: the events were checked and not recorded.');
       const matched = processed.filter((e) => e.user_match !== undefined).length;
       return {

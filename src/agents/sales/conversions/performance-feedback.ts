@@ -21,7 +21,11 @@ export function providePerformanceFeedbackTask(): AgentTask {
         media_buy_id: { type: 'string' },
         package_id: { type: 'string' },
         creative_id: { type: 'string' },
-        measurement_period: { type: 'object', properties: { start: { type: 'string' }, end: { type: 'string' } }, required: ['start', 'end'] },
+        measurement_period: {
+          type: 'object',
+          properties: { start: { type: 'string' }, end: { type: 'string' } },
+          required: ['start', 'end'],
+        },
         performance_index: { type: 'number', minimum: 0 },
         metric_type: { type: 'string' },
         feedback_source: { type: 'string' },
@@ -36,11 +40,20 @@ export function providePerformanceFeedbackTask(): AgentTask {
       checkPublishedRequest(REQUEST, args);
       const mediaBuyId = args['media_buy_id'] as string;
       const buy = await sql.ownedBuy(ctx.db, ownerOf(ctx.principal), mediaBuyId);
-      if (!buy) throw new AgentError('MEDIA_BUY_NOT_FOUND', `You have no media buy ${mediaBuyId} here.`, { field: 'media_buy_id' });
+      if (!buy)
+        throw new AgentError('MEDIA_BUY_NOT_FOUND', `You have no media buy ${mediaBuyId} here.`, {
+          field: 'media_buy_id',
+        });
       const packageId = args['package_id'] as string | undefined;
-      if (packageId !== undefined && !buy.package_ids.includes(packageId)) throw new AgentError('PACKAGE_NOT_FOUND', `Media buy ${mediaBuyId} has no package ${packageId}.`, { field: 'package_id' });
+      if (packageId !== undefined && !buy.package_ids.includes(packageId))
+        throw new AgentError('PACKAGE_NOT_FOUND', `Media buy ${mediaBuyId} has no package ${packageId}.`, {
+          field: 'package_id',
+        });
       const period = args['measurement_period'] as { start: string; end: string };
-      if (Date.parse(period.end) <= Date.parse(period.start)) throw new AgentError('VALIDATION_ERROR', 'measurement_period.end must come after its start.', { field: 'measurement_period.end' });
+      if (Date.parse(period.end) <= Date.parse(period.start))
+        throw new AgentError('VALIDATION_ERROR', 'measurement_period.end must come after its start.', {
+          field: 'measurement_period.end',
+        });
       await sql.insertFeedback(ctx.db, {
         media_buy_id: mediaBuyId,
         package_id: packageId ?? null,

@@ -3,7 +3,12 @@ import type { Queryable } from '../../../db/database.ts';
 export interface EventSourceRow {
   account_id: string;
   event_source_id: string;
-  source: Record<string, unknown> & { event_source_id: string; name?: string; event_types?: string[]; allowed_domains?: string[] };
+  source: Record<string, unknown> & {
+    event_source_id: string;
+    name?: string;
+    event_types?: string[];
+    allowed_domains?: string[];
+  };
   created_at: Date;
   updated_at: Date;
 }
@@ -11,11 +16,18 @@ export interface EventSourceRow {
 const sourceColumns = 's.account_id, s.event_source_id, s.source, s.created_at, s.updated_at';
 
 export async function eventSourcesOf(db: Queryable, accountId: string): Promise<EventSourceRow[]> {
-  return db.query<EventSourceRow>(`select ${sourceColumns} from sales_event_sources s where s.account_id = $1 order by s.event_source_id`, [accountId]);
+  return db.query<EventSourceRow>(
+    `select ${sourceColumns} from sales_event_sources s where s.account_id = $1 order by s.event_source_id`,
+    [accountId],
+  );
 }
 
 /** The caller's event sources of this id, on any of its accounts (log_event names no account). */
-export async function ownedEventSources(db: Queryable, owner: string, eventSourceId: string): Promise<(EventSourceRow & { sandbox: boolean })[]> {
+export async function ownedEventSources(
+  db: Queryable,
+  owner: string,
+  eventSourceId: string,
+): Promise<(EventSourceRow & { sandbox: boolean })[]> {
   return db.query<EventSourceRow & { sandbox: boolean }>(
     `select ${sourceColumns}, a.sandbox from sales_event_sources s join sales_accounts a on a.account_id = s.account_id where a.owner = $1 and s.event_source_id = $2 order by s.account_id`,
     [owner, eventSourceId],
@@ -31,7 +43,10 @@ export async function upsertEventSource(db: Queryable, row: EventSourceRow): Pro
 }
 
 export async function deleteEventSource(db: Queryable, accountId: string, eventSourceId: string): Promise<void> {
-  await db.query(`delete from sales_event_sources where account_id = $1 and event_source_id = $2`, [accountId, eventSourceId]);
+  await db.query(`delete from sales_event_sources where account_id = $1 and event_source_id = $2`, [
+    accountId,
+    eventSourceId,
+  ]);
 }
 
 export interface EventRow {
@@ -42,7 +57,13 @@ export interface EventRow {
 }
 
 /** Records events in one statement, each event_id once; answers the ids that were new. */
-export async function insertEvents(db: Queryable, accountId: string, eventSourceId: string, events: readonly EventRow[], at: Date): Promise<string[]> {
+export async function insertEvents(
+  db: Queryable,
+  accountId: string,
+  eventSourceId: string,
+  events: readonly EventRow[],
+  at: Date,
+): Promise<string[]> {
   if (events.length === 0) return [];
   const rows = await db.query<{ event_id: string }>(
     `insert into sales_events (account_id, event_source_id, event_id, event_type, event_time, event, received_at)
@@ -54,12 +75,19 @@ export async function insertEvents(db: Queryable, accountId: string, eventSource
 }
 
 export async function countEvents(db: Queryable, accountId: string, eventSourceId: string): Promise<number> {
-  const [row] = await db.query<{ n: number }>(`select count(*)::int as n from sales_events where account_id = $1 and event_source_id = $2`, [accountId, eventSourceId]);
+  const [row] = await db.query<{ n: number }>(
+    `select count(*)::int as n from sales_events where account_id = $1 and event_source_id = $2`,
+    [accountId, eventSourceId],
+  );
   return row?.n ?? 0;
 }
 
 /** The caller's buy (its id, account and package ids); undefined when it has none of this id. */
-export async function ownedBuy(db: Queryable, owner: string, mediaBuyId: string): Promise<{ media_buy_id: string; sandbox: boolean; package_ids: string[] } | undefined> {
+export async function ownedBuy(
+  db: Queryable,
+  owner: string,
+  mediaBuyId: string,
+): Promise<{ media_buy_id: string; sandbox: boolean; package_ids: string[] } | undefined> {
   const [row] = await db.query<{ media_buy_id: string; sandbox: boolean; package_ids: string[] | null }>(
     `select b.media_buy_id, b.sandbox, array_remove(array_agg(p.package_id), null) as package_ids
      from sales_media_buys b left join sales_media_buy_packages p on p.media_buy_id = b.media_buy_id
@@ -85,6 +113,16 @@ export async function insertFeedback(db: Queryable, row: FeedbackRow): Promise<v
   await db.query(
     `insert into sales_performance_feedback (media_buy_id, package_id, creative_id, period_start, period_end, performance_index, metric_type, feedback_source, received_at)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    [row.media_buy_id, row.package_id, row.creative_id, row.period_start, row.period_end, row.performance_index, row.metric_type, row.feedback_source, row.received_at],
+    [
+      row.media_buy_id,
+      row.package_id,
+      row.creative_id,
+      row.period_start,
+      row.period_end,
+      row.performance_index,
+      row.metric_type,
+      row.feedback_source,
+      row.received_at,
+    ],
   );
 }

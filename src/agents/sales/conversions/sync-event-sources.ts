@@ -11,7 +11,8 @@ type Source = sql.EventSourceRow['source'];
 /** How a buyer-managed source is set up here: events come server to server, by log_event. */
 const setup = {
   snippet_type: 'server_only',
-  instructions: 'No tag to place: send conversions with log_event {event_source_id, events}, each event once by its event_id (a repeat is not counted again).',
+  instructions:
+    'No tag to place: send conversions with log_event {event_source_id, events}, each event once by its event_id (a repeat is not counted again).',
 } as const;
 
 /**
@@ -39,7 +40,11 @@ export function syncEventSourcesTask(): AgentTask {
             properties: {
               event_source_id: { type: 'string' },
               name: { type: 'string' },
-              event_types: { type: 'array', items: { type: 'string' }, description: 'enums/event-type.json; all when absent.' },
+              event_types: {
+                type: 'array',
+                items: { type: 'string' },
+                description: 'enums/event-type.json; all when absent.',
+              },
               allowed_domains: { type: 'array', items: { type: 'string' } },
             },
             required: ['event_source_id'],
@@ -57,7 +62,9 @@ export function syncEventSourcesTask(): AgentTask {
       const account = requireActiveAccount(ctx.account);
       const sandbox = account['sandbox'] === true;
       const now = ctx.clock.now();
-      const existing = new Map((await sql.eventSourcesOf(ctx.db, account.account_id)).map((r) => [r.event_source_id, r]));
+      const existing = new Map(
+        (await sql.eventSourcesOf(ctx.db, account.account_id)).map((r) => [r.event_source_id, r]),
+      );
       const sent = args['event_sources'] as Source[] | undefined;
       if (!sent) return { event_sources: [...existing.values()].map((r) => answer(r.source, 'unchanged')), sandbox };
 
@@ -65,12 +72,27 @@ export function syncEventSourcesTask(): AgentTask {
       const outcomes: Record<string, unknown>[] = [];
       for (const [i, source] of sent.entries()) {
         if (seen.has(source.event_source_id)) {
-          throw new AgentError('INVALID_REQUEST', `event_sources[${i}] repeats event_source_id ${source.event_source_id}; send each source once.`, { field: `event_sources[${i}].event_source_id` });
+          throw new AgentError(
+            'INVALID_REQUEST',
+            `event_sources[${i}] repeats event_source_id ${source.event_source_id}; send each source once.`,
+            { field: `event_sources[${i}].event_source_id` },
+          );
         }
         seen.add(source.event_source_id);
         const before = existing.get(source.event_source_id);
-        const action = !before ? 'created' : canonicalize(before.source) === canonicalize(source) ? 'unchanged' : 'updated';
-        if (action !== 'unchanged') await sql.upsertEventSource(ctx.db, { account_id: account.account_id, event_source_id: source.event_source_id, source, created_at: before?.created_at ?? now, updated_at: now });
+        const action = !before
+          ? 'created'
+          : canonicalize(before.source) === canonicalize(source)
+            ? 'unchanged'
+            : 'updated';
+        if (action !== 'unchanged')
+          await sql.upsertEventSource(ctx.db, {
+            account_id: account.account_id,
+            event_source_id: source.event_source_id,
+            source,
+            created_at: before?.created_at ?? now,
+            updated_at: now,
+          });
         outcomes.push(answer(source, action));
       }
       if (args['delete_missing'] === true) {
@@ -96,4 +118,5 @@ function answer(source: Source, action: 'created' | 'updated' | 'unchanged' | 'd
   };
 }
 
-const dropUndefined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+const dropUndefined = (o: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));

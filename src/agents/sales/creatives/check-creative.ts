@@ -10,10 +10,14 @@ export function sellerFormats(formats: readonly Format[]): FormatBook {
   return {
     find: (formatId) => formats.find((f) => sameFormatId(f.format_id, formatId)),
     unknown: (formatId, field) =>
-      new AgentError('VALIDATION_ERROR', `Format ${formatId.id} of ${formatId.agent_url} is not one this seller takes.`, {
-        field,
-        details: { format_id: formatId },
-        suggestion: 'list_creative_formats lists the formats, with the agent_url to name them by.',
-      }),
+      new AgentError(
+        'VALIDATION_ERROR',
+        `Format ${formatId.id} of ${formatId.agent_url} is not one this seller takes.`,
+        {
+          field,
+          details: { format_id: formatId },
+          suggestion: 'list_creative_formats lists the formats, with the agent_url to name them by.',
+        },
+      ),
   };
 }

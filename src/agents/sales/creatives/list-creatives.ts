@@ -1,4 +1,13 @@
-import { formatKey, listAnswer, listCreativesInput, listedCreative, pageOf, readListRequest, wantsAssignments, type CreativeFilters } from '../../creative-library/index.ts';
+import {
+  formatKey,
+  listAnswer,
+  listCreativesInput,
+  listedCreative,
+  pageOf,
+  readListRequest,
+  wantsAssignments,
+  type CreativeFilters,
+} from '../../creative-library/index.ts';
 import { checkPublishedRequest, type AgentTask, type ResolvedAccount } from '../../runtime/index.ts';
 import { ownerOf } from '../accounts/index.ts';
 import type { AssignmentRow, CreativeRow } from './creative.ts';
@@ -27,19 +36,41 @@ export function listCreativesTask(): AgentTask {
       const owner = ownerOf(ctx.principal);
       const request = readListRequest(args, formatKey);
       const f = request.filters;
-      const accounts = await accountIds(f.accounts, ctx.account, (ref) => ctx.tenant.resolveAccount!(ref, { db: ctx.db, principal: ctx.principal }));
-      const filters: sql.SalesFilters = { ...request.library, accountIds: accounts, packageIds: f.assigned_to_packages, mediaBuyIds: f.media_buy_ids, unassigned: f.unassigned };
-      const { page, hasMore } = pageOf(await sql.library(ctx.db, owner, filters, request.sort, request.offset, request.size + 1), request);
+      const accounts = await accountIds(f.accounts, ctx.account, (ref) =>
+        ctx.tenant.resolveAccount!(ref, { db: ctx.db, principal: ctx.principal }),
+      );
+      const filters: sql.SalesFilters = {
+        ...request.library,
+        accountIds: accounts,
+        packageIds: f.assigned_to_packages,
+        mediaBuyIds: f.media_buy_ids,
+        unassigned: f.unassigned,
+      };
+      const { page, hasMore } = pageOf(
+        await sql.library(ctx.db, owner, filters, request.sort, request.offset, request.size + 1),
+        request,
+      );
       const total = await sql.countLibrary(ctx.db, owner, filters);
-      const assignments = wantsAssignments(args) ? await assignmentsByCreative(ctx.db, page) : new Map<string, AssignmentRow[]>();
-      const creatives = page.map((c) => listedCreative(c, args, assignmentsOf(assignments.get(`${c.account_id} ${c.creative_id}`) ?? [])));
-      return listAnswer(request, creatives, hasMore, total, { filtersApplied: Object.keys(f), sandbox: ctx.account?.['sandbox'] === true });
+      const assignments = wantsAssignments(args)
+        ? await assignmentsByCreative(ctx.db, page)
+        : new Map<string, AssignmentRow[]>();
+      const creatives = page.map((c) =>
+        listedCreative(c, args, assignmentsOf(assignments.get(`${c.account_id} ${c.creative_id}`) ?? [])),
+      );
+      return listAnswer(request, creatives, hasMore, total, {
+        filtersApplied: Object.keys(f),
+        sandbox: ctx.account?.['sandbox'] === true,
+      });
     },
   };
 }
 
 /** The accounts to list: the request's account and those of filters.accounts, all resolved among the caller's own; undefined for all of them. */
-async function accountIds(refs: CreativeFilters['accounts'], account: ResolvedAccount | undefined, resolve: (ref: Record<string, unknown>) => Promise<ResolvedAccount | undefined>): Promise<string[] | undefined> {
+async function accountIds(
+  refs: CreativeFilters['accounts'],
+  account: ResolvedAccount | undefined,
+  resolve: (ref: Record<string, unknown>) => Promise<ResolvedAccount | undefined>,
+): Promise<string[] | undefined> {
   if (!refs) return account ? [account.account_id] : undefined;
   const ids: string[] = [];
   for (const ref of refs) {
@@ -50,11 +81,22 @@ async function accountIds(refs: CreativeFilters['accounts'], account: ResolvedAc
   return account ? ids.filter((id) => id === account.account_id) : ids;
 }
 
-async function assignmentsByCreative(db: Parameters<typeof sql.assignmentsOf>[0], page: readonly CreativeRow[]): Promise<Map<string, AssignmentRow[]>> {
+async function assignmentsByCreative(
+  db: Parameters<typeof sql.assignmentsOf>[0],
+  page: readonly CreativeRow[],
+): Promise<Map<string, AssignmentRow[]>> {
   const byKey = new Map<string, AssignmentRow[]>();
   for (const accountId of new Set(page.map((c) => c.account_id))) {
-    const rows = await sql.assignmentsOf(db, accountId, page.filter((c) => c.account_id === accountId).map((c) => c.creative_id));
-    for (const row of rows) byKey.set(`${row.account_id} ${row.creative_id}`, [...(byKey.get(`${row.account_id} ${row.creative_id}`) ?? []), row]);
+    const rows = await sql.assignmentsOf(
+      db,
+      accountId,
+      page.filter((c) => c.account_id === accountId).map((c) => c.creative_id),
+    );
+    for (const row of rows)
+      byKey.set(`${row.account_id} ${row.creative_id}`, [
+        ...(byKey.get(`${row.account_id} ${row.creative_id}`) ?? []),
+        row,
+      ]);
   }
   return byKey;
 }

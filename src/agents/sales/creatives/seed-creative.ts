@@ -32,7 +32,10 @@ export interface CreativeSeed {
  * a creative of that id.
  */
 export async function seedCreative(tx: Queryable, seed: CreativeSeed): Promise<boolean> {
-  const creative = { ...creativeFixture(seed.creativeId, seed.fixture, seed.formats, seed.products), creative_id: seed.creativeId } as CreativeAsset;
+  const creative = {
+    ...creativeFixture(seed.creativeId, seed.fixture, seed.formats, seed.products),
+    creative_id: seed.creativeId,
+  } as CreativeAsset;
   checkPublishedRequest(CREATIVE, creative, 'fixture');
   const [problem] = creativeProblems(creative, sellerFormats(seed.formats), 'fixture');
   if (problem) throw problem;
@@ -41,9 +44,24 @@ export async function seedCreative(tx: Queryable, seed: CreativeSeed): Promise<b
   if ((await sql.creativesByIds(tx, accountId, [seed.creativeId])).length > 0) return false;
   const status = (creative['status'] as CreativeStatus | undefined) ?? reviewStatus(seed.account.sandbox === true);
   await sql.upsertCreative(tx, {
-    owner: seed.owner, account_id: accountId, creative_id: seed.creativeId, name: creative.name, format_id: creative.format_id, assets: creative.assets,
-    tags: creative.tags ?? [], status, details: detailsOf(creative), created_at: seed.at, updated_at: seed.at,
+    owner: seed.owner,
+    account_id: accountId,
+    creative_id: seed.creativeId,
+    name: creative.name,
+    format_id: creative.format_id,
+    assets: creative.assets,
+    tags: creative.tags ?? [],
+    status,
+    details: detailsOf(creative),
+    created_at: seed.at,
+    updated_at: seed.at,
   });
-  await sql.recordChange(tx, accountId, seed.creativeId, { change: 'seeded', status, reason: null, changed_by: seed.by, changed_at: seed.at });
+  await sql.recordChange(tx, accountId, seed.creativeId, {
+    change: 'seeded',
+    status,
+    reason: null,
+    changed_by: seed.by,
+    changed_at: seed.at,
+  });
   return true;
 }

@@ -17,13 +17,23 @@ const placeholderOrigin = 'https://placeholder.example';
  * `{type | asset_type, ...}` items (as the protocol's own example writes them) are keyed by the
  * format's first asset of each type. Whatever is filled in is then checked as any creative.
  */
-export function creativeFixture(creativeId: string, fixture: Fixture, formats: readonly Format[], products: readonly Product[]): Fixture {
+export function creativeFixture(
+  creativeId: string,
+  fixture: Fixture,
+  formats: readonly Format[],
+  products: readonly Product[],
+): Fixture {
   const format = formatOf(fixture['format_id'], formats, products);
-  const filled: Fixture = { ...fixture, name: fixture['name'] ?? creativeId, ...(format ? { format_id: format.format_id } : {}) };
+  const filled: Fixture = {
+    ...fixture,
+    name: fixture['name'] ?? creativeId,
+    ...(format ? { format_id: format.format_id } : {}),
+  };
   if (!format) return filled;
   const given = fixture['assets'];
   if (given === undefined) filled['assets'] = placeholders(creativeId, format, {});
-  else if (Array.isArray(given)) filled['assets'] = placeholders(creativeId, format, keyedAssets(creativeId, given, format));
+  else if (Array.isArray(given))
+    filled['assets'] = placeholders(creativeId, format, keyedAssets(creativeId, given, format));
   return filled;
 }
 
@@ -35,25 +45,38 @@ function formatOf(given: unknown, formats: readonly Format[], products: readonly
     return wanted && formats.find((f) => f.format_id.agent_url === wanted.agent_url && f.format_id.id === wanted.id);
   }
   const object = typeof given === 'object' && given !== null && !Array.isArray(given) ? (given as Fixture) : undefined;
-  if (object && typeof object['agent_url'] === 'string') return formats.find((f) => f.format_id.agent_url === object['agent_url'] && f.format_id.id === object['id']);
+  if (object && typeof object['agent_url'] === 'string')
+    return formats.find((f) => f.format_id.agent_url === object['agent_url'] && f.format_id.id === object['id']);
   const id = typeof given === 'string' ? given : object?.['id'];
   if (typeof id !== 'string') return undefined;
   const format = formats.findLast((f) => f.format_id.id === id);
-  if (!format) throw new AgentError('VALIDATION_ERROR', `Format ${id} is not one this seller takes.`, { field: 'fixture.format_id', suggestion: 'list_creative_formats lists them.' });
+  if (!format)
+    throw new AgentError('VALIDATION_ERROR', `Format ${id} is not one this seller takes.`, {
+      field: 'fixture.format_id',
+      suggestion: 'list_creative_formats lists them.',
+    });
   return format;
 }
 
-const individual = (format: Format): Asset[] => (format.assets ?? []).filter((a): a is Asset => a.item_type === 'individual');
+const individual = (format: Format): Asset[] =>
+  (format.assets ?? []).filter((a): a is Asset => a.item_type === 'individual');
 
 /** The assets given, and a stand-in for each other asset the format requires, of the size and length its requirements ask. */
 function placeholders(creativeId: string, format: Format, given: Fixture): Fixture {
   const missing = individual(format).filter((a) => a.required && given[a.asset_id] === undefined);
-  return { ...given, ...Object.fromEntries(missing.map((a) => [a.asset_id, placeholder(creativeId, a, renderOf(format))])) };
+  return {
+    ...given,
+    ...Object.fromEntries(missing.map((a) => [a.asset_id, placeholder(creativeId, a, renderOf(format))])),
+  };
 }
 
 const renderOf = (format: Format) => format.renders?.[0]?.dimensions;
 
-function placeholder(creativeId: string, asset: Asset, render: { width?: number; height?: number } | undefined): Fixture {
+function placeholder(
+  creativeId: string,
+  asset: Asset,
+  render: { width?: number; height?: number } | undefined,
+): Fixture {
   const req = (asset.requirements ?? {}) as Record<string, unknown>;
   const num = (...keys: string[]) => keys.map((k) => req[k]).find((v): v is number => typeof v === 'number');
   const url = (ext: string) => `${placeholderOrigin}/${encodeURIComponent(creativeId)}/${asset.asset_id}.${ext}`;
@@ -62,9 +85,20 @@ function placeholder(creativeId: string, asset: Asset, render: { width?: number;
   const duration = min !== undefined && max !== undefined ? Math.round((min + max) / 2) : (min ?? max ?? 15_000);
   switch (asset.asset_type) {
     case 'image':
-      return { asset_type: 'image', url: url('png'), width: num('min_width', 'max_width') ?? render?.width ?? 300, height: num('min_height', 'max_height') ?? render?.height ?? 250 };
+      return {
+        asset_type: 'image',
+        url: url('png'),
+        width: num('min_width', 'max_width') ?? render?.width ?? 300,
+        height: num('min_height', 'max_height') ?? render?.height ?? 250,
+      };
     case 'video':
-      return { asset_type: 'video', url: url('mp4'), width: num('min_width', 'max_width') ?? 1920, height: num('min_height', 'max_height') ?? 1080, duration_ms: duration };
+      return {
+        asset_type: 'video',
+        url: url('mp4'),
+        width: num('min_width', 'max_width') ?? 1920,
+        height: num('min_height', 'max_height') ?? 1080,
+        duration_ms: duration,
+      };
     case 'audio':
       return { asset_type: 'audio', url: url('mp3'), duration_ms: duration };
     case 'text':
@@ -77,7 +111,11 @@ function placeholder(creativeId: string, asset: Asset, render: { width?: number;
     case 'daast':
       return { asset_type: asset.asset_type, delivery_type: 'url', url: url('xml') };
     default:
-      throw new AgentError('VALIDATION_ERROR', `This seller has no placeholder for a ${asset.asset_type} asset; give fixture.assets.${asset.asset_id}.`, { field: `fixture.assets.${asset.asset_id}` });
+      throw new AgentError(
+        'VALIDATION_ERROR',
+        `This seller has no placeholder for a ${asset.asset_type} asset; give fixture.assets.${asset.asset_id}.`,
+        { field: `fixture.assets.${asset.asset_id}` },
+      );
   }
 }
 
@@ -90,7 +128,12 @@ function keyedAssets(creativeId: string, list: unknown[], format: Format): Fixtu
     const { type, ...rest } = object;
     const assetType = object['asset_type'] ?? type;
     const slot = free.find((a) => a.asset_type === assetType && keyed[a.asset_id] === undefined);
-    if (!slot) throw new AgentError('VALIDATION_ERROR', `fixture.assets[${i}]: format ${format.format_id.id} has no ${String(assetType)} asset left to key it by.`, { field: `fixture.assets[${i}]` });
+    if (!slot)
+      throw new AgentError(
+        'VALIDATION_ERROR',
+        `fixture.assets[${i}]: format ${format.format_id.id} has no ${String(assetType)} asset left to key it by.`,
+        { field: `fixture.assets[${i}]` },
+      );
     keyed[slot.asset_id] = { ...placeholderOr(creativeId, slot, format), ...rest, asset_type: assetType };
   }
   return keyed;

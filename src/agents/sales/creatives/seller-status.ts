@@ -4,7 +4,12 @@ import type { CreativeRow } from './creative.ts';
 import * as sql from './sql.ts';
 
 /** The owner's creative in the account, locked until the transaction ends; undefined when it has none of that id. */
-export function lockCreative(tx: Queryable, owner: string, accountId: string, creativeId: string): Promise<CreativeRow | undefined> {
+export function lockCreative(
+  tx: Queryable,
+  owner: string,
+  accountId: string,
+  creativeId: string,
+): Promise<CreativeRow | undefined> {
   return sql.lockCreative(tx, owner, accountId, creativeId);
 }
 
@@ -13,8 +18,18 @@ export function lockCreative(tx: Queryable, owner: string, accountId: string, cr
  * outcome, recorded in its history with who made it, when and why (a rejection's reason). Which
  * moves are allowed is the caller's decision.
  */
-export function setCreativeStatus(tx: Queryable, creative: CreativeRow, status: CreativeStatus, move: { reason?: string; by: string; at: Date }): Promise<void> {
-  return sql.setStatus(tx, creative.account_id, creative.creative_id, { status, reason: move.reason ?? null, changed_by: move.by, changed_at: move.at });
+export function setCreativeStatus(
+  tx: Queryable,
+  creative: CreativeRow,
+  status: CreativeStatus,
+  move: { reason?: string; by: string; at: Date },
+): Promise<void> {
+  return sql.setStatus(tx, creative.account_id, creative.creative_id, {
+    status,
+    reason: move.reason ?? null,
+    changed_by: move.by,
+    changed_at: move.at,
+  });
 }
 
 /** A creative's history, oldest first: seeded or status changes the seller made, with who, when and why. */

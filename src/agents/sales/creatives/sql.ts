@@ -1,17 +1,35 @@
 import type { Queryable } from '../../../db/database.ts';
-import { formatKey, libraryConditions, orderBy, Params, type CreativeStatus, type LibraryFilters, type Sort } from '../../creative-library/index.ts';
+import {
+  formatKey,
+  libraryConditions,
+  orderBy,
+  Params,
+  type CreativeStatus,
+  type LibraryFilters,
+  type Sort,
+} from '../../creative-library/index.ts';
 import type { AssignmentRow, CreativeRow } from './creative.ts';
 
-const columns = 'seq, owner, account_id, creative_id, name, format_id, assets, tags, status, details, created_at, updated_at';
+const columns =
+  'seq, owner, account_id, creative_id, name, format_id, assets, tags, status, details, created_at, updated_at';
 
 /** Serializes the syncs of one account's library, so two never both decide a creative is new. */
 export async function lockLibrary(tx: Queryable, accountId: string): Promise<void> {
-  await tx.query(`select pg_advisory_xact_lock(hashtextextended($1, 0))`, [JSON.stringify(['sales_creatives', accountId])]);
+  await tx.query(`select pg_advisory_xact_lock(hashtextextended($1, 0))`, [
+    JSON.stringify(['sales_creatives', accountId]),
+  ]);
 }
 
-export async function creativesByIds(db: Queryable, accountId: string, creativeIds: readonly string[]): Promise<CreativeRow[]> {
+export async function creativesByIds(
+  db: Queryable,
+  accountId: string,
+  creativeIds: readonly string[],
+): Promise<CreativeRow[]> {
   if (creativeIds.length === 0) return [];
-  return db.query<CreativeRow>(`select ${columns} from sales_creatives where account_id = $1 and creative_id = any($2::text[])`, [accountId, creativeIds]);
+  return db.query<CreativeRow>(
+    `select ${columns} from sales_creatives where account_id = $1 and creative_id = any($2::text[])`,
+    [accountId, creativeIds],
+  );
 }
 
 /** Inserts the creative, or replaces what a sync may change of it (its creation time and order stay). */
@@ -21,11 +39,28 @@ export async function upsertCreative(tx: Queryable, c: Omit<CreativeRow, 'seq'>)
      values ($1, $2, $3, $4, $5, $6, $7, $8::text[], $9, $10, $11, $12)
      on conflict (account_id, creative_id) do update set name = excluded.name, format_id = excluded.format_id, format_key = excluded.format_key,
        assets = excluded.assets, tags = excluded.tags, status = excluded.status, details = excluded.details, updated_at = excluded.updated_at`,
-    [c.owner, c.account_id, c.creative_id, c.name, JSON.stringify(c.format_id), formatKey(c.format_id), JSON.stringify(c.assets), c.tags, c.status, JSON.stringify(c.details), c.created_at, c.updated_at],
+    [
+      c.owner,
+      c.account_id,
+      c.creative_id,
+      c.name,
+      JSON.stringify(c.format_id),
+      formatKey(c.format_id),
+      JSON.stringify(c.assets),
+      c.tags,
+      c.status,
+      JSON.stringify(c.details),
+      c.created_at,
+      c.updated_at,
+    ],
   );
 }
 
-export async function assignmentsOf(db: Queryable, accountId: string, creativeIds: readonly string[]): Promise<AssignmentRow[]> {
+export async function assignmentsOf(
+  db: Queryable,
+  accountId: string,
+  creativeIds: readonly string[],
+): Promise<AssignmentRow[]> {
   if (creativeIds.length === 0) return [];
   return db.query<AssignmentRow>(
     `select account_id, creative_id, package_id, weight::float8 as weight, placement_ids, assigned_at from sales_creative_assignments
@@ -39,14 +74,29 @@ export async function upsertAssignment(tx: Queryable, a: AssignmentRow): Promise
   await tx.query(
     `insert into sales_creative_assignments (account_id, creative_id, package_id, weight, placement_ids, assigned_at) values ($1, $2, $3, $4, $5, $6)
      on conflict (account_id, creative_id, package_id) do update set weight = excluded.weight, placement_ids = excluded.placement_ids`,
-    [a.account_id, a.creative_id, a.package_id, a.weight, a.placement_ids === null ? null : JSON.stringify(a.placement_ids), a.assigned_at],
+    [
+      a.account_id,
+      a.creative_id,
+      a.package_id,
+      a.weight,
+      a.placement_ids === null ? null : JSON.stringify(a.placement_ids),
+      a.assigned_at,
+    ],
   );
 }
 
 /** Takes creatives off a package: the assignment rows go (the creatives stay in the library). */
-export async function unassign(tx: Queryable, accountId: string, packageId: string, creativeIds: readonly string[]): Promise<void> {
+export async function unassign(
+  tx: Queryable,
+  accountId: string,
+  packageId: string,
+  creativeIds: readonly string[],
+): Promise<void> {
   if (creativeIds.length === 0) return;
-  await tx.query(`delete from sales_creative_assignments where account_id = $1 and package_id = $2 and creative_id = any($3::text[])`, [accountId, packageId, creativeIds]);
+  await tx.query(
+    `delete from sales_creative_assignments where account_id = $1 and package_id = $2 and creative_id = any($3::text[])`,
+    [accountId, packageId, creativeIds],
+  );
 }
 
 /** The sales library's filters: the ones every library has, its accounts, and assignment to packages of media buys. */
@@ -65,15 +115,28 @@ function where(owner: string, f: SalesFilters): { sql: string; params: Params } 
   const conditions = ['c.owner = $1', ...libraryConditions(f, p)];
   if (f.accountIds) conditions.push(`c.account_id = any(${p.add(f.accountIds, 'text[]')})`);
   if (f.packageIds) conditions.push(`${assignedTo} and a.package_id = any(${p.add(f.packageIds, 'text[]')}))`);
-  if (f.mediaBuyIds) conditions.push(`${assignedTo} and a.package_id in (select package_id from sales_media_buy_packages where media_buy_id = any(${p.add(f.mediaBuyIds, 'text[]')})))`);
+  if (f.mediaBuyIds)
+    conditions.push(
+      `${assignedTo} and a.package_id in (select package_id from sales_media_buy_packages where media_buy_id = any(${p.add(f.mediaBuyIds, 'text[]')})))`,
+    );
   if (f.unassigned !== undefined) conditions.push(`${p.add(f.unassigned, 'boolean')} <> ${assignedTo})`);
   return { sql: conditions.join(' and '), params: p };
 }
 
-export async function library(db: Queryable, owner: string, filters: SalesFilters, sort: Sort, offset: number, limit: number): Promise<CreativeRow[]> {
+export async function library(
+  db: Queryable,
+  owner: string,
+  filters: SalesFilters,
+  sort: Sort,
+  offset: number,
+  limit: number,
+): Promise<CreativeRow[]> {
   const { sql, params } = where(owner, filters);
   return db.query<CreativeRow>(
-    `select ${columns.split(', ').map((col) => `c.${col}`).join(', ')} from sales_creatives c where ${sql}
+    `select ${columns
+      .split(', ')
+      .map((col) => `c.${col}`)
+      .join(', ')} from sales_creatives c where ${sql}
      order by ${orderBy(sort, assignmentCount)} offset ${params.add(offset, 'int')} limit ${params.add(limit, 'int')}`,
     params.values,
   );
@@ -81,13 +144,24 @@ export async function library(db: Queryable, owner: string, filters: SalesFilter
 
 export async function countLibrary(db: Queryable, owner: string, filters: SalesFilters): Promise<number> {
   const { sql, params } = where(owner, filters);
-  const [row] = await db.query<{ n: number }>(`select count(*)::int as n from sales_creatives c where ${sql}`, params.values);
+  const [row] = await db.query<{ n: number }>(
+    `select count(*)::int as n from sales_creatives c where ${sql}`,
+    params.values,
+  );
   return row!.n;
 }
 
 /** The owner's creative of the account, locked until the transaction ends. */
-export async function lockCreative(tx: Queryable, owner: string, accountId: string, creativeId: string): Promise<CreativeRow | undefined> {
-  const [row] = await tx.query<CreativeRow>(`select ${columns} from sales_creatives where owner = $1 and account_id = $2 and creative_id = $3 for update`, [owner, accountId, creativeId]);
+export async function lockCreative(
+  tx: Queryable,
+  owner: string,
+  accountId: string,
+  creativeId: string,
+): Promise<CreativeRow | undefined> {
+  const [row] = await tx.query<CreativeRow>(
+    `select ${columns} from sales_creatives where owner = $1 and account_id = $2 and creative_id = $3 for update`,
+    [owner, accountId, creativeId],
+  );
   return row;
 }
 
@@ -101,7 +175,12 @@ export interface CreativeChange {
 }
 
 /** Sets the creative's status and records the change in the same statement: the row and its history never disagree. */
-export async function setStatus(tx: Queryable, accountId: string, creativeId: string, change: Omit<CreativeChange, 'change'>): Promise<void> {
+export async function setStatus(
+  tx: Queryable,
+  accountId: string,
+  creativeId: string,
+  change: Omit<CreativeChange, 'change'>,
+): Promise<void> {
   await tx.query(
     `with written as (update sales_creatives set status = $3, updated_at = $6 where account_id = $1 and creative_id = $2 returning account_id, creative_id, status)
      insert into sales_creative_changes (account_id, creative_id, change, status, reason, changed_by, changed_at) select account_id, creative_id, 'status', status, $4, $5, $6 from written`,
@@ -109,13 +188,22 @@ export async function setStatus(tx: Queryable, accountId: string, creativeId: st
   );
 }
 
-export async function recordChange(tx: Queryable, accountId: string, creativeId: string, change: CreativeChange): Promise<void> {
-  await tx.query(`insert into sales_creative_changes (account_id, creative_id, change, status, reason, changed_by, changed_at) values ($1, $2, $3, $4, $5, $6, $7)`, [
-    accountId, creativeId, change.change, change.status, change.reason, change.changed_by, change.changed_at,
-  ]);
+export async function recordChange(
+  tx: Queryable,
+  accountId: string,
+  creativeId: string,
+  change: CreativeChange,
+): Promise<void> {
+  await tx.query(
+    `insert into sales_creative_changes (account_id, creative_id, change, status, reason, changed_by, changed_at) values ($1, $2, $3, $4, $5, $6, $7)`,
+    [accountId, creativeId, change.change, change.status, change.reason, change.changed_by, change.changed_at],
+  );
 }
 
 /** A creative's changes, oldest first. */
 export async function changesOf(db: Queryable, accountId: string, creativeId: string): Promise<CreativeChange[]> {
-  return db.query<CreativeChange>(`select change, status, reason, changed_by, changed_at from sales_creative_changes where account_id = $1 and creative_id = $2 order by id`, [accountId, creativeId]);
+  return db.query<CreativeChange>(
+    `select change, status, reason, changed_by, changed_at from sales_creative_changes where account_id = $1 and creative_id = $2 order by id`,
+    [accountId, creativeId],
+  );
 }

@@ -4,7 +4,13 @@ import { checkPublishedRequest, errorObject, type AgentTask } from '../../runtim
 import { actorOf, ownerOf, requireActiveAccount } from '../accounts/index.ts';
 import type { Shelf } from '../offering.ts';
 import { assignablePackages, recordCreativesAssigned, type AssignablePackage } from '../media-buys/index.ts';
-import { creativeAssetSummary, refusal, stageCreatives, type CreativeAsset, type LibraryCreative } from '../../creative-library/index.ts';
+import {
+  creativeAssetSummary,
+  refusal,
+  stageCreatives,
+  type CreativeAsset,
+  type LibraryCreative,
+} from '../../creative-library/index.ts';
 import { sellerFormats } from './check-creative.ts';
 import { reviewStatus } from './creative.ts';
 import * as sql from './sql.ts';
@@ -53,13 +59,24 @@ export function syncCreativesTask({ shelf }: CreativeLibraryOptions): AgentTask 
           maxItems: 100,
           items: creativeAssetSummary,
         },
-        creative_ids: { type: 'array', minItems: 1, maxItems: 100, items: { type: 'string' }, description: 'Only these of creatives[] are synced.' },
+        creative_ids: {
+          type: 'array',
+          minItems: 1,
+          maxItems: 100,
+          items: { type: 'string' },
+          description: 'Only these of creatives[] are synced.',
+        },
         assignments: {
           type: 'array',
           minItems: 1,
           items: {
             type: 'object',
-            properties: { creative_id: { type: 'string' }, package_id: { type: 'string' }, weight: { type: 'number', minimum: 0, maximum: 100 }, placement_ids: { type: 'array', items: { type: 'string' } } },
+            properties: {
+              creative_id: { type: 'string' },
+              package_id: { type: 'string' },
+              weight: { type: 'number', minimum: 0, maximum: 100 },
+              placement_ids: { type: 'array', items: { type: 'string' } },
+            },
             required: ['creative_id', 'package_id'],
           },
         },
@@ -75,24 +92,43 @@ export function syncCreativesTask({ shelf }: CreativeLibraryOptions): AgentTask 
     async handler(args, ctx) {
       checkPublishedRequest(REQUEST, args);
       const account = requireActiveAccount(ctx.account);
-      if (args['delete_missing'] === true) throw new AgentError('UNSUPPORTED_FEATURE', 'This seller does not archive creatives missing from a sync yet.', { field: 'delete_missing' });
+      if (args['delete_missing'] === true)
+        throw new AgentError('UNSUPPORTED_FEATURE', 'This seller does not archive creatives missing from a sync yet.', {
+          field: 'delete_missing',
+        });
       const owner = ownerOf(ctx.principal);
       const accountId = account.account_id;
       const sandbox = account['sandbox'] === true;
       const now = ctx.clock.now();
       const dryRun = args['dry_run'] === true;
       const scope = args['creative_ids'] as string[] | undefined;
-      const sent = (args['creatives'] as CreativeAsset[]).map((creative, i) => ({ creative, at: `creatives[${i}]` })).filter(({ creative }) => !scope || scope.includes(creative.creative_id));
+      const sent = (args['creatives'] as CreativeAsset[])
+        .map((creative, i) => ({ creative, at: `creatives[${i}]` }))
+        .filter(({ creative }) => !scope || scope.includes(creative.creative_id));
       const assignments = (args['assignments'] as Assignment[] | undefined) ?? [];
 
       const { formats, products } = await shelf(ctx.db, account);
       await sql.lockLibrary(ctx.db, accountId);
       const ids = [...new Set([...sent.map((s) => s.creative.creative_id), ...assignments.map((a) => a.creative_id)])];
-      const stored = new Map<string, LibraryCreative>((await sql.creativesByIds(ctx.db, accountId, ids)).map((row) => [row.creative_id, row]));
-      const { results, writes } = stageCreatives(sent, stored, { now, formats: sellerFormats(formats), status: reviewStatus(sandbox) });
+      const stored = new Map<string, LibraryCreative>(
+        (await sql.creativesByIds(ctx.db, accountId, ids)).map((row) => [row.creative_id, row]),
+      );
+      const { results, writes } = stageCreatives(sent, stored, {
+        now,
+        formats: sellerFormats(formats),
+        status: reviewStatus(sandbox),
+      });
 
-      const packages = await assignablePackages(ctx.db, owner, accountId, assignments.map((a) => a.package_id), products);
-      const already = new Set((await sql.assignmentsOf(ctx.db, accountId, ids)).map((a) => `${a.creative_id} ${a.package_id}`));
+      const packages = await assignablePackages(
+        ctx.db,
+        owner,
+        accountId,
+        assignments.map((a) => a.package_id),
+        products,
+      );
+      const already = new Set(
+        (await sql.assignmentsOf(ctx.db, accountId, ids)).map((a) => `${a.creative_id} ${a.package_id}`),
+      );
       const assigned: Array<Assignment & { pkg: AssignablePackage; isNew: boolean }> = [];
       for (const [i, assignment] of assignments.entries()) {
         const id = assignment.creative_id;
@@ -100,33 +136,57 @@ export function syncCreativesTask({ shelf }: CreativeLibraryOptions): AgentTask 
         if (result?.action === 'failed') continue;
         const creative = stored.get(id);
         if (!creative) {
-          const error = new AgentError('CREATIVE_NOT_FOUND', `Account ${accountId} has no creative ${id}; sync it first or in this call.`, { field: `assignments[${i}].creative_id` });
+          const error = new AgentError(
+            'CREATIVE_NOT_FOUND',
+            `Account ${accountId} has no creative ${id}; sync it first or in this call.`,
+            { field: `assignments[${i}].creative_id` },
+          );
           results.set(id, { creative_id: id, action: 'failed', errors: [errorObject(error)] });
           continue;
         }
         const line = result ?? { creative_id: id, action: 'unchanged' as const, status: creative.status };
         results.set(id, line);
-        const problem = assignmentProblem(assignment, creative, packages.find((p) => p.package_id === assignment.package_id), accountId);
+        const problem = assignmentProblem(
+          assignment,
+          creative,
+          packages.find((p) => p.package_id === assignment.package_id),
+          accountId,
+        );
         if (problem) {
           line.assignment_errors = { ...line.assignment_errors, [assignment.package_id]: problem };
           continue;
         }
         line.assigned_to = [...new Set([...(line.assigned_to ?? []), assignment.package_id])];
         const key = `${id} ${assignment.package_id}`;
-        assigned.push({ ...assignment, pkg: packages.find((p) => p.package_id === assignment.package_id)!, isNew: !already.has(key) });
+        assigned.push({
+          ...assignment,
+          pkg: packages.find((p) => p.package_id === assignment.package_id)!,
+          isNew: !already.has(key),
+        });
         already.add(key);
       }
 
       const answer = [...results.values()];
       const failed = answer.filter((r) => r.action === 'failed' || r.assignment_errors);
       if (failed.length > 0 && args['validation_mode'] !== 'lenient') {
-        throw refusal(failed, answer.length, 'Fix them and sync again, or pass validation_mode: "lenient" to store the valid ones.');
+        throw refusal(
+          failed,
+          answer.length,
+          'Fix them and sync again, or pass validation_mode: "lenient" to store the valid ones.',
+        );
       }
 
       if (!dryRun) {
         for (const row of writes) await sql.upsertCreative(ctx.db, { ...row, owner, account_id: accountId });
         for (const a of assigned) {
-          await sql.upsertAssignment(ctx.db, { account_id: accountId, creative_id: a.creative_id, package_id: a.package_id, weight: a.weight ?? null, placement_ids: a.placement_ids ?? null, assigned_at: now });
+          await sql.upsertAssignment(ctx.db, {
+            account_id: accountId,
+            creative_id: a.creative_id,
+            package_id: a.package_id,
+            weight: a.weight ?? null,
+            placement_ids: a.placement_ids ?? null,
+            assigned_at: now,
+          });
         }
         const byBuy = new Map<string, Map<string, string[]>>();
         for (const a of assigned.filter((x) => x.isNew)) {
@@ -134,7 +194,8 @@ export function syncCreativesTask({ shelf }: CreativeLibraryOptions): AgentTask 
           packagesOfBuy.set(a.package_id, [...(packagesOfBuy.get(a.package_id) ?? []), a.creative_id]);
           byBuy.set(a.pkg.media_buy_id, packagesOfBuy);
         }
-        for (const [mediaBuyId, byPackage] of byBuy) await recordCreativesAssigned(ctx.db, { owner, mediaBuyId, byPackage, actor: actorOf(ctx.principal), now });
+        for (const [mediaBuyId, byPackage] of byBuy)
+          await recordCreativesAssigned(ctx.db, { owner, mediaBuyId, byPackage, actor: actorOf(ctx.principal), now });
       }
       return { ...(dryRun ? { dry_run: true } : {}), creatives: answer, sandbox };
     },
@@ -142,8 +203,14 @@ export function syncCreativesTask({ shelf }: CreativeLibraryOptions): AgentTask 
 }
 
 /** Why a creative cannot go to a package, as assignment_errors words it; undefined when it can. */
-function assignmentProblem(assignment: Assignment, creative: LibraryCreative, pkg: AssignablePackage | undefined, accountId: string): string | undefined {
-  if (!pkg) return `PACKAGE_NOT_FOUND: account ${accountId} has no package ${assignment.package_id} in your media buys.`;
+function assignmentProblem(
+  assignment: Assignment,
+  creative: LibraryCreative,
+  pkg: AssignablePackage | undefined,
+  accountId: string,
+): string | undefined {
+  if (!pkg)
+    return `PACKAGE_NOT_FOUND: account ${accountId} has no package ${assignment.package_id} in your media buys.`;
   if (pkg.closed) return `INVALID_STATE: package ${pkg.package_id} takes no creatives: ${pkg.closed}.`;
   if (!pkg.formats.some((f) => sameFormatId(f, creative.format_id))) {
     return `VALIDATION_ERROR: package ${pkg.package_id} does not take format ${creative.format_id.id}; it takes ${pkg.formats.map((f) => f.id).join(', ')}.`;

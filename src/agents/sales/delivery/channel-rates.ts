@@ -18,13 +18,62 @@ export interface ChannelRates {
   readonly notionalCpm: number;
 }
 
-const display: ChannelRates = { ctr: 0.001, conversionRate: 0.02, viewability: 0.7, viewRate: 0, completionRate: 0, notionalCpm: 10 };
-const onlineVideo: ChannelRates = { ctr: 0.004, conversionRate: 0.01, viewability: 0.75, viewRate: 0.8, completionRate: 0.7, notionalCpm: 25 };
-const television: ChannelRates = { ctr: 0, conversionRate: 0, viewability: 0.95, viewRate: 0.97, completionRate: 0.95, notionalCpm: 35 };
-const audio: ChannelRates = { ctr: 0, conversionRate: 0, viewability: 0, viewRate: 0.95, completionRate: 0.9, notionalCpm: 15 };
-const social: ChannelRates = { ctr: 0.009, conversionRate: 0.015, viewability: 0.65, viewRate: 0, completionRate: 0, notionalCpm: 8 };
-const search: ChannelRates = { ctr: 0.03, conversionRate: 0.04, viewability: 0, viewRate: 0, completionRate: 0, notionalCpm: 20 };
-const outOfHome: ChannelRates = { ctr: 0, conversionRate: 0, viewability: 0, viewRate: 0, completionRate: 0, notionalCpm: 6 };
+const display: ChannelRates = {
+  ctr: 0.001,
+  conversionRate: 0.02,
+  viewability: 0.7,
+  viewRate: 0,
+  completionRate: 0,
+  notionalCpm: 10,
+};
+const onlineVideo: ChannelRates = {
+  ctr: 0.004,
+  conversionRate: 0.01,
+  viewability: 0.75,
+  viewRate: 0.8,
+  completionRate: 0.7,
+  notionalCpm: 25,
+};
+const television: ChannelRates = {
+  ctr: 0,
+  conversionRate: 0,
+  viewability: 0.95,
+  viewRate: 0.97,
+  completionRate: 0.95,
+  notionalCpm: 35,
+};
+const audio: ChannelRates = {
+  ctr: 0,
+  conversionRate: 0,
+  viewability: 0,
+  viewRate: 0.95,
+  completionRate: 0.9,
+  notionalCpm: 15,
+};
+const social: ChannelRates = {
+  ctr: 0.009,
+  conversionRate: 0.015,
+  viewability: 0.65,
+  viewRate: 0,
+  completionRate: 0,
+  notionalCpm: 8,
+};
+const search: ChannelRates = {
+  ctr: 0.03,
+  conversionRate: 0.04,
+  viewability: 0,
+  viewRate: 0,
+  completionRate: 0,
+  notionalCpm: 20,
+};
+const outOfHome: ChannelRates = {
+  ctr: 0,
+  conversionRate: 0,
+  viewability: 0,
+  viewRate: 0,
+  completionRate: 0,
+  notionalCpm: 6,
+};
 
 /** By enums/channels.json; a channel not named here answers as display. */
 const byChannel: Readonly<Record<string, ChannelRates>> = {

@@ -16,7 +16,15 @@ const REQUEST = '/schemas/3.0.6/media-buy/get-media-buy-delivery-request.json';
 const maxBuys = 500;
 
 /** aggregated_totals' metrics, of those a buy's totals report. */
-const aggregatedMetrics = ['impressions', 'spend', 'clicks', 'views', 'completed_views', 'completion_rate', 'conversions'];
+const aggregatedMetrics = [
+  'impressions',
+  'spend',
+  'clicks',
+  'views',
+  'completed_views',
+  'completion_rate',
+  'conversions',
+];
 
 /**
  * `get_media_buy_delivery` (media-buy/get-media-buy-delivery-request.json): the simulated delivery
@@ -35,11 +43,25 @@ export function getMediaBuyDeliveryTask(shelf: Shelf): AgentTask {
       type: 'object',
       properties: {
         ...buySelection,
-        start_date: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'First UTC day reported (included).' },
-        end_date: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'UTC day the report stops before (excluded).' },
+        start_date: {
+          type: 'string',
+          pattern: '^\\d{4}-\\d{2}-\\d{2}$',
+          description: 'First UTC day reported (included).',
+        },
+        end_date: {
+          type: 'string',
+          pattern: '^\\d{4}-\\d{2}-\\d{2}$',
+          description: 'UTC day the report stops before (excluded).',
+        },
         include_package_daily_breakdown: { type: 'boolean' },
-        attribution_window: { type: 'object', description: 'Not configurable here: the answer names the window applied.' },
-        reporting_dimensions: { type: 'object', description: 'No dimensional breakdowns are offered; ignored, as the schema allows.' },
+        attribution_window: {
+          type: 'object',
+          description: 'Not configurable here: the answer names the window applied.',
+        },
+        reporting_dimensions: {
+          type: 'object',
+          description: 'No dimensional breakdowns are offered; ignored, as the schema allows.',
+        },
       },
       additionalProperties: true,
     },
@@ -52,21 +74,43 @@ export function getMediaBuyDeliveryTask(shelf: Shelf): AgentTask {
       const owner = ownerOf(ctx.principal);
       const ids = args['media_buy_ids'] as string[] | undefined;
       const askedStatus = args['status_filter'] as MediaBuyStatus | MediaBuyStatus[] | undefined;
-      const statuses = askedStatus === undefined ? (ids ? undefined : ['active' as const]) : Array.isArray(askedStatus) ? askedStatus : [askedStatus];
+      const statuses =
+        askedStatus === undefined
+          ? ids
+            ? undefined
+            : ['active' as const]
+          : Array.isArray(askedStatus)
+            ? askedStatus
+            : [askedStatus];
       const filters = { accountId: ctx.account?.account_id, ids, statuses };
 
       const buys = await buysAfter(ctx.db, owner, filters, 0, maxBuys + 1);
       if (buys.length > maxBuys) {
-        throw new AgentError('INVALID_REQUEST', `More than ${maxBuys} of your media buys match; ask for fewer with media_buy_ids, status_filter or account.`, {
-          field: ids ? 'media_buy_ids' : 'status_filter',
-        });
+        throw new AgentError(
+          'INVALID_REQUEST',
+          `More than ${maxBuys} of your media buys match; ask for fewer with media_buy_ids, status_filter or account.`,
+          {
+            field: ids ? 'media_buy_ids' : 'status_filter',
+          },
+        );
       }
       // Asked ids the caller has no buy of (an id only filtered out by status is not missing).
       const missing = [...new Set(ids ?? [])].filter((id) => !buys.some((b) => b.media_buy_id === id));
-      const known = missing.length > 0 ? await buysAfter(ctx.db, owner, { ...filters, ids: missing, statuses: undefined }, 0, missing.length) : [];
+      const known =
+        missing.length > 0
+          ? await buysAfter(ctx.db, owner, { ...filters, ids: missing, statuses: undefined }, 0, missing.length)
+          : [];
       const errors = missing
         .filter((id) => !known.some((b) => b.media_buy_id === id))
-        .map((id) => errorObject(new AgentError('MEDIA_BUY_NOT_FOUND', `You have no media buy ${id}${ctx.account ? ` on account ${ctx.account.account_id}` : ''}.`, { field: 'media_buy_ids' })));
+        .map((id) =>
+          errorObject(
+            new AgentError(
+              'MEDIA_BUY_NOT_FOUND',
+              `You have no media buy ${id}${ctx.account ? ` on account ${ctx.account.account_id}` : ''}.`,
+              { field: 'media_buy_ids' },
+            ),
+          ),
+        );
 
       const { products: catalog } = await shelf(ctx.db);
       // Each buy's account's products (a sandbox account's seeded ones included), read once per account.
@@ -81,30 +125,58 @@ export function getMediaBuyDeliveryTask(shelf: Shelf): AgentTask {
         const { buy, packages: own } = stored;
         const products = await productsOf(buy);
         if (asked.start || asked.end) {
-          const only = lifetimeOnly(own.map((p) => p.product_id), products);
+          const only = lifetimeOnly(
+            own.map((p) => p.product_id),
+            products,
+          );
           if (only.length > 0) {
-            errors.push(errorObject(new AgentError('UNSUPPORTED_FEATURE', `Media buy ${buy.media_buy_id} has products reported over their whole flight only (${only.join(', ')}); ask for it without start_date and end_date.`, {
-              field: asked.start ? 'start_date' : 'end_date',
-              details: { media_buy_id: buy.media_buy_id, product_ids: only },
-            })));
+            errors.push(
+              errorObject(
+                new AgentError(
+                  'UNSUPPORTED_FEATURE',
+                  `Media buy ${buy.media_buy_id} has products reported over their whole flight only (${only.join(', ')}); ask for it without start_date and end_date.`,
+                  {
+                    field: asked.start ? 'start_date' : 'end_date',
+                    details: { media_buy_id: buy.media_buy_id, product_ids: only },
+                  },
+                ),
+              ),
+            );
             continue;
           }
         }
         const sim = simBuyOf(stored, products);
         const simulated = simulateBuy(sim, now);
         const report = buyReport(buy, own, sim, simulated, windowOf(asked, simulated.firstActivity, now), daily);
-        reports.push({ ...report, currency: buy.currency, sandbox: buy.sandbox, firstActivity: simulated.firstActivity });
+        reports.push({
+          ...report,
+          currency: buy.currency,
+          sandbox: buy.sandbox,
+          firstActivity: simulated.firstActivity,
+        });
       }
 
       const currencies = [...new Set(reports.map((r) => r.currency))];
-      const totals = deliveryMetrics(sum(reports.map((r) => r.totals)), reports.map((r) => r.shown).reduce(either, nothingShown));
+      const totals = deliveryMetrics(
+        sum(reports.map((r) => r.totals)),
+        reports.map((r) => r.shown).reduce(either, nothingShown),
+      );
       return {
-        reporting_period: reportingPeriod(asked, reports.map((r) => r.firstActivity), now),
+        reporting_period: reportingPeriod(
+          asked,
+          reports.map((r) => r.firstActivity),
+          now,
+        ),
         currency: currencies[0] ?? sellersCurrency(catalog),
         attribution_window: attributionWindow,
         // Money of several currencies does not add up: each buy's totals stand alone then.
         ...(currencies.length <= 1
-          ? { aggregated_totals: { ...Object.fromEntries(aggregatedMetrics.filter((k) => k in totals).map((k) => [k, totals[k]])), media_buy_count: reports.length } }
+          ? {
+              aggregated_totals: {
+                ...Object.fromEntries(aggregatedMetrics.filter((k) => k in totals).map((k) => [k, totals[k]])),
+                media_buy_count: reports.length,
+              },
+            }
           : {}),
         media_buy_deliveries: reports.map((r) => r.delivery),
         ...(errors.length > 0 ? { errors } : {}),

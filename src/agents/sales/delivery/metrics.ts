@@ -15,12 +15,23 @@ export interface Counts {
   grps_hundredths: number;
 }
 
-export const noCounts: Counts = { spend_cents: 0, impressions: 0, clicks: 0, conversions: 0, views: 0, completed_views: 0, viewable_impressions: 0, grps_hundredths: 0 };
+export const noCounts: Counts = {
+  spend_cents: 0,
+  impressions: 0,
+  clicks: 0,
+  conversions: 0,
+  views: 0,
+  completed_views: 0,
+  viewable_impressions: 0,
+  grps_hundredths: 0,
+};
 
 const keys = Object.keys(noCounts) as Array<keyof Counts>;
 
-export const plus = (a: Counts, b: Counts): Counts => Object.fromEntries(keys.map((k) => [k, a[k] + b[k]])) as unknown as Counts;
-export const minus = (a: Counts, b: Counts): Counts => Object.fromEntries(keys.map((k) => [k, a[k] - b[k]])) as unknown as Counts;
+export const plus = (a: Counts, b: Counts): Counts =>
+  Object.fromEntries(keys.map((k) => [k, a[k] + b[k]])) as unknown as Counts;
+export const minus = (a: Counts, b: Counts): Counts =>
+  Object.fromEntries(keys.map((k) => [k, a[k] - b[k]])) as unknown as Counts;
 export const sum = (all: readonly Counts[]): Counts => all.reduce(plus, noCounts);
 
 /** Which metrics beyond impressions and spend a package reports, by its channel and pricing; the same whatever the period. */
@@ -55,9 +66,18 @@ export function deliveryMetrics(c: Counts, shown: Shown): Record<string, unknown
     spend: money(c.spend_cents),
     ...(shown.clicks ? { clicks: c.clicks, ctr: rate(c.clicks, c.impressions) } : {}),
     ...(shown.conversions ? { conversions: c.conversions } : {}),
-    ...(shown.plays ? { views: c.views, completed_views: c.completed_views, completion_rate: rate(c.completed_views, c.impressions) } : {}),
+    ...(shown.plays
+      ? { views: c.views, completed_views: c.completed_views, completion_rate: rate(c.completed_views, c.impressions) }
+      : {}),
     ...(shown.viewability
-      ? { viewability: { measurable_impressions: c.impressions, viewable_impressions: c.viewable_impressions, viewable_rate: rate(c.viewable_impressions, c.impressions), standard: 'mrc' } }
+      ? {
+          viewability: {
+            measurable_impressions: c.impressions,
+            viewable_impressions: c.viewable_impressions,
+            viewable_rate: rate(c.viewable_impressions, c.impressions),
+            standard: 'mrc',
+          },
+        }
       : {}),
     ...(shown.grps ? { grps: c.grps_hundredths / 100 } : {}),
   };
@@ -80,5 +100,9 @@ const optionalMetrics: Readonly<Record<string, readonly string[]>> = {
 
 /** Delivery metrics (and whatever else the object carries) without the metrics not `requested`. */
 export function requestedOnly(metrics: Record<string, unknown>, requested: readonly string[]): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(metrics).filter(([key]) => !Object.hasOwn(optionalMetrics, key) || optionalMetrics[key]!.some((name) => requested.includes(name))));
+  return Object.fromEntries(
+    Object.entries(metrics).filter(
+      ([key]) => !Object.hasOwn(optionalMetrics, key) || optionalMetrics[key]!.some((name) => requested.includes(name)),
+    ),
+  );
 }

@@ -60,6 +60,10 @@ export function periodEnd(from: Date, frequency: ReportingFrequency, stop: Date)
   const m = from.getUTCMonth();
   const d = from.getUTCDate();
   const next =
-    frequency === 'hourly' ? Date.UTC(y, m, d, from.getUTCHours() + 1) : frequency === 'daily' ? Date.UTC(y, m, d + 1) : Date.UTC(y, m + 1, 1);
+    frequency === 'hourly'
+      ? Date.UTC(y, m, d, from.getUTCHours() + 1)
+      : frequency === 'daily'
+        ? Date.UTC(y, m, d + 1)
+        : Date.UTC(y, m + 1, 1);
   return new Date(Math.min(next, stop.getTime()));
 }

@@ -5,7 +5,11 @@ import type { SimBuy, SimulatedBuy } from './simulate.ts';
 import { utcDays } from './utc-days.ts';
 
 /** How conversions are attributed here, whatever window is asked (the schema lets a seller without configurable windows answer its own). */
-export const attributionWindow = { post_click: { interval: 7, unit: 'days' }, post_view: { interval: 1, unit: 'days' }, model: 'last_touch' };
+export const attributionWindow = {
+  post_click: { interval: 7, unit: 'days' },
+  post_view: { interval: 1, unit: 'days' },
+  model: 'last_touch',
+};
 
 /** One buy's entry of media_buy_deliveries[], with the counts its totals were made of. */
 export interface BuyReport {
@@ -19,7 +23,14 @@ export interface BuyReport {
  * across its packages, by_package with each package's price, pacing and state, and with `daily`,
  * day-by-day delivery of the buy and of each package (UTC days; they add up to the totals).
  */
-export function buyReport(buy: BuyRow, packages: readonly PackageRow[], sim: SimBuy, simulated: SimulatedBuy, span: { from: Date; to: Date }, daily: boolean): BuyReport {
+export function buyReport(
+  buy: BuyRow,
+  packages: readonly PackageRow[],
+  sim: SimBuy,
+  simulated: SimulatedBuy,
+  span: { from: Date; to: Date },
+  daily: boolean,
+): BuyReport {
   const open = span.to > span.from;
   const days = daily && open ? utcDays(span.from, span.to) : [];
   const rows = simulated.packages.map((p, i) => {
@@ -32,7 +43,12 @@ export function buyReport(buy: BuyRow, packages: readonly PackageRow[], sim: Sim
   const shown = rows.map((r) => r.p.shown).reduce(either, nothingShown);
   const models = [...new Set(rows.map((r) => r.terms.pricing.model))];
   const rate = models.length === 1 ? effectiveRate(models[0]!, totals) : undefined;
-  const day = (date: string, c: Counts, conversions: boolean) => ({ date, impressions: c.impressions, spend: money(c.spend_cents), ...(conversions ? { conversions: c.conversions } : {}) });
+  const day = (date: string, c: Counts, conversions: boolean) => ({
+    date,
+    impressions: c.impressions,
+    spend: money(c.spend_cents),
+    ...(conversions ? { conversions: c.conversions } : {}),
+  });
 
   const delivery = {
     media_buy_id: buy.media_buy_id,
@@ -50,7 +66,13 @@ export function buyReport(buy: BuyRow, packages: readonly PackageRow[], sim: Sim
       paused: row.paused,
       ...(daily ? { daily_breakdown: perDay.map((d) => day(d.date, d.counts, p.shown.conversions)) } : {}),
     })),
-    ...(daily ? { daily_breakdown: days.map((d, i) => day(d.date, sum(rows.map((r) => r.perDay[i]!.counts)), shown.conversions)) } : {}),
+    ...(daily
+      ? {
+          daily_breakdown: days.map((d, i) =>
+            day(d.date, sum(rows.map((r) => r.perDay[i]!.counts)), shown.conversions),
+          ),
+        }
+      : {}),
   };
   return { delivery, totals, shown };
 }

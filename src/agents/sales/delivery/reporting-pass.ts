@@ -28,7 +28,7 @@ export function reportingPass(shelf: Shelf, intervalMs = 60_000): TenantPass {
     name: 'reporting',
     intervalMs,
     async run({ db, clock, webhooksQueued }) {
-      for (let after = 0; ; ) {
+      for (let after = 0; ;) {
         const open = await sql.openReporting(db, after, batch);
         for (const row of open) {
           // Read without the lock first: most buys have nothing due on most passes.
@@ -56,10 +56,18 @@ async function sendDue(tx: Queryable, mediaBuyId: string, shelf: Shelf, now: Dat
   let sequence = row.sequence_number;
   for (const report of due) {
     sequence += 1;
-    await enqueueWebhookEvent(tx, { tenant: 'sales', url: webhook.url, payload: webhookReport(stored!, report, sequence, webhook, products, now) }, now);
+    await enqueueWebhookEvent(
+      tx,
+      { tenant: 'sales', url: webhook.url, payload: webhookReport(stored!, report, sequence, webhook, products, now) },
+      now,
+    );
   }
   const lastPeriod = due.findLast((r) => r.kind === 'scheduled')?.period.to ?? row.reported_until;
-  await sql.recordReportsSent(tx, mediaBuyId, { sequence_number: sequence, reported_until: lastPeriod, final_sent: due.some((r) => r.kind === 'final') });
+  await sql.recordReportsSent(tx, mediaBuyId, {
+    sequence_number: sequence,
+    reported_until: lastPeriod,
+    final_sent: due.some((r) => r.kind === 'final'),
+  });
   return due.length;
 }
 

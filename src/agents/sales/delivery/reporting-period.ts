@@ -11,9 +11,13 @@ export function askedPeriod(args: Record<string, unknown>): AskedPeriod {
   const start = utcDay(args['start_date'], 'start_date');
   const end = utcDay(args['end_date'], 'end_date');
   if (start && end && end <= start) {
-    throw new AgentError('VALIDATION_ERROR', `end_date ${String(args['end_date'])} must come after start_date ${String(args['start_date'])}: the range includes its start day and excludes its end day.`, {
-      field: 'end_date',
-    });
+    throw new AgentError(
+      'VALIDATION_ERROR',
+      `end_date ${String(args['end_date'])} must come after start_date ${String(args['start_date'])}: the range includes its start day and excludes its end day.`,
+      {
+        field: 'end_date',
+      },
+    );
   }
   return { ...(start ? { start } : {}), ...(end ? { end } : {}) };
 }
@@ -32,11 +36,18 @@ function utcDay(text: unknown, field: string): Date | undefined {
  * activity; never past now (`to` is just after it, so what was recorded at this very instant counts).
  */
 export function windowOf(asked: AskedPeriod, firstActivity: Date, now: Date): { from: Date; to: Date } {
-  return { from: asked.start ?? firstActivity, to: new Date(Math.min(asked.end?.getTime() ?? Infinity, now.getTime() + 1)) };
+  return {
+    from: asked.start ?? firstActivity,
+    to: new Date(Math.min(asked.end?.getTime() ?? Infinity, now.getTime() + 1)),
+  };
 }
 
 /** reporting_period: from the asked start (else the earliest first activity of the buys answered) to the asked end or now, whichever comes first. */
-export function reportingPeriod(asked: AskedPeriod, firstActivities: readonly Date[], now: Date): { start: string; end: string } {
+export function reportingPeriod(
+  asked: AskedPeriod,
+  firstActivities: readonly Date[],
+  now: Date,
+): { start: string; end: string } {
   const end = Math.min(asked.end?.getTime() ?? Infinity, now.getTime());
   const start = asked.start?.getTime() ?? Math.min(end, ...firstActivities.map((d) => d.getTime()));
   return { start: new Date(start).toISOString(), end: new Date(Math.max(start, end)).toISOString() };
@@ -44,5 +55,7 @@ export function reportingPeriod(asked: AskedPeriod, firstActivities: readonly Da
 
 /** The products among these whose reporting_capabilities.date_range_support is lifetime_only: they take no start_date or end_date. */
 export function lifetimeOnly(productIds: readonly string[], products: readonly Product[]): string[] {
-  return [...new Set(productIds)].filter((id) => products.find((p) => p.product_id === id)?.reporting_capabilities['date_range_support'] === 'lifetime_only');
+  return [...new Set(productIds)].filter(
+    (id) => products.find((p) => p.product_id === id)?.reporting_capabilities['date_range_support'] === 'lifetime_only',
+  );
 }

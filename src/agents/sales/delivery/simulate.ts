@@ -96,15 +96,28 @@ export function simulateBuy(buy: SimBuy, now: Date): SimulatedBuy {
   const statusNow = statusAt(buy.statuses, nowMs);
   const packages = buy.packages.map((pkg) => {
     const added = deliveryShares(buy.adjustments, buy.packages, pkg);
-    const forced = buy.adjustments.flatMap((a) => (a.kind === 'budget_spend' && liveAt(pkg, a.at) ? [{ at: a.at.getTime(), fraction: a.percentage / 100 }] : []));
+    const forced = buy.adjustments.flatMap((a) =>
+      a.kind === 'budget_spend' && liveAt(pkg, a.at) ? [{ at: a.at.getTime(), fraction: a.percentage / 100 }] : [],
+    );
     const spans = servingSpans(pkg, buy.statuses, nowMs);
-    const spendAt = spendCurve(pkg, spans, forced.filter((f) => f.at <= nowMs));
+    const spendAt = spendCurve(
+      pkg,
+      spans,
+      forced.filter((f) => f.at <= nowMs),
+    );
     const before = (t: Date): Counts => {
       const at = t.getTime();
-      return plus(countsFor(spendAt(Math.min(at, nowMs)), pkg.pricing, pkg.rates), sum(added.filter((a) => a.at < at).map((a) => a.counts)));
+      return plus(
+        countsFor(spendAt(Math.min(at, nowMs)), pkg.pricing, pkg.rates),
+        sum(added.filter((a) => a.at < at).map((a) => a.counts)),
+      );
     };
     const spent = spendAt(nowMs);
-    const adjustedShown: Shown = { ...nothingShown, clicks: added.some((a) => a.counts.clicks > 0), conversions: added.some((a) => a.counts.conversions > 0) };
+    const adjustedShown: Shown = {
+      ...nothingShown,
+      clicks: added.some((a) => a.counts.clicks > 0),
+      conversions: added.some((a) => a.counts.conversions > 0),
+    };
     return {
       package_id: pkg.package_id,
       shown: either(shownFor(pkg.pricing, pkg.rates), adjustedShown),
@@ -133,7 +146,8 @@ function pausedAt(pkg: SimPackage, t: number): boolean {
 }
 
 /** Booked and not yet canceled at `at`: the packages an adjustment then applies to. */
-const liveAt = (pkg: SimPackage, at: Date) => pkg.created_at <= at && (pkg.canceled_at === null || pkg.canceled_at > at);
+const liveAt = (pkg: SimPackage, at: Date) =>
+  pkg.created_at <= at && (pkg.canceled_at === null || pkg.canceled_at > at);
 
 interface Span {
   from: number;
@@ -143,7 +157,12 @@ interface Span {
 /** When the package served, up to now: disjoint, in order. */
 function servingSpans(pkg: SimPackage, statuses: SimBuy['statuses'], now: number): Span[] {
   const begin = Math.max(pkg.start.getTime(), pkg.created_at.getTime());
-  const stop = Math.min(pkg.end.getTime(), pkg.canceled_at?.getTime() ?? Infinity, pkg.creativeless_from?.getTime() ?? Infinity, now);
+  const stop = Math.min(
+    pkg.end.getTime(),
+    pkg.canceled_at?.getTime() ?? Infinity,
+    pkg.creativeless_from?.getTime() ?? Infinity,
+    now,
+  );
   const changes = [begin, ...statuses.map((s) => s.at.getTime()), ...pkg.pause_changes.map((c) => c.at.getTime())];
   const cuts = [...new Set(changes)].filter((t) => t >= begin && t < stop).sort((a, b) => a - b);
   const spans: Span[] = [];
@@ -166,7 +185,11 @@ interface Piece {
 }
 
 /** The package's cumulative spend at any instant up to now. */
-function spendCurve(pkg: SimPackage, spans: readonly Span[], forced: ReadonlyArray<{ at: number; fraction: number }>): (t: number) => number {
+function spendCurve(
+  pkg: SimPackage,
+  spans: readonly Span[],
+  forced: ReadonlyArray<{ at: number; fraction: number }>,
+): (t: number) => number {
   const { budget } = pkg;
   const end = pkg.end.getTime();
   const shape = shapes[pkg.pacing];
@@ -175,7 +198,9 @@ function spendCurve(pkg: SimPackage, spans: readonly Span[], forced: ReadonlyArr
     const done = shape((t - piece.from) / (end - piece.from));
     return done >= 1 ? budget : Math.min(budget, piece.spent + (budget - piece.spent) * done);
   };
-  const breaks = [...new Set([...spans.flatMap((s) => [s.from, s.to]), ...forced.map((f) => f.at)])].sort((a, b) => a - b);
+  const breaks = [...new Set([...spans.flatMap((s) => [s.from, s.to]), ...forced.map((f) => f.at)])].sort(
+    (a, b) => a - b,
+  );
   const pieces: Piece[] = [];
   for (const at of breaks) {
     const last = pieces.at(-1);
@@ -198,7 +223,11 @@ function spendCurve(pkg: SimPackage, spans: readonly Span[], forced: ReadonlyArr
  * The package's part of each delivery adjustment: shared among the buy's packages booked and not
  * canceled at its time (all of them if none was), by budget, whole units to the largest remainders.
  */
-function deliveryShares(adjustments: readonly Adjustment[], packages: readonly SimPackage[], pkg: SimPackage): Array<{ at: number; counts: Counts }> {
+function deliveryShares(
+  adjustments: readonly Adjustment[],
+  packages: readonly SimPackage[],
+  pkg: SimPackage,
+): Array<{ at: number; counts: Counts }> {
   return adjustments.flatMap((a) => {
     if (a.kind !== 'delivery') return [];
     const live = packages.filter((p) => liveAt(p, a.at));
@@ -207,10 +236,18 @@ function deliveryShares(adjustments: readonly Adjustment[], packages: readonly S
     if (i < 0) return [];
     const weights = among.map((p) => p.budget);
     const part = (total: number) => shares(total, weights)[i]!;
-    return [{
-      at: a.at.getTime(),
-      counts: { ...noCounts, impressions: part(a.impressions), clicks: part(a.clicks), conversions: part(a.conversions), spend_cents: part(Math.round(a.reported_spend * 100)) },
-    }];
+    return [
+      {
+        at: a.at.getTime(),
+        counts: {
+          ...noCounts,
+          impressions: part(a.impressions),
+          clicks: part(a.clicks),
+          conversions: part(a.conversions),
+          spend_cents: part(Math.round(a.reported_spend * 100)),
+        },
+      },
+    ];
   });
 }
 
@@ -225,13 +262,20 @@ export function shares(total: number, weights: readonly number[]): number[] {
   return out;
 }
 
-function deliveryStatus(pkg: SimPackage, status: MediaBuyStatus | undefined, spent: number, now: number): DeliveryStatus | undefined {
+function deliveryStatus(
+  pkg: SimPackage,
+  status: MediaBuyStatus | undefined,
+  spent: number,
+  now: number,
+): DeliveryStatus | undefined {
   if (now < pkg.start.getTime()) return undefined;
-  if (status === 'canceled' || status === 'rejected' || (pkg.canceled_at !== null && pkg.canceled_at.getTime() <= now)) return undefined;
+  if (status === 'canceled' || status === 'rejected' || (pkg.canceled_at !== null && pkg.canceled_at.getTime() <= now))
+    return undefined;
   const ended = now >= pkg.end.getTime() || status === 'completed';
   if (Math.round(spent * 100) >= Math.round(pkg.budget * 100)) return ended ? 'completed' : 'budget_exhausted';
   if (ended) return 'flight_ended';
-  const waiting = status === 'pending_creatives' || (pkg.creativeless_from !== null && pkg.creativeless_from.getTime() <= now);
+  const waiting =
+    status === 'pending_creatives' || (pkg.creativeless_from !== null && pkg.creativeless_from.getTime() <= now);
   return waiting ? undefined : 'delivering';
 }
 

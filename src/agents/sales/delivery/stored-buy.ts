@@ -22,7 +22,14 @@ export async function storedBuys(db: Queryable, buys: readonly BuyRow[]): Promis
   const ids = buys.map((b) => b.media_buy_id);
   const rows = await packagesOf(db, ids);
   const packages = byBuy(rows);
-  const withCreatives = new Set((await assignmentsOfPackages(db, rows.map((p) => p.package_id))).map((a) => a.package_id));
+  const withCreatives = new Set(
+    (
+      await assignmentsOfPackages(
+        db,
+        rows.map((p) => p.package_id),
+      )
+    ).map((a) => a.package_id),
+  );
   const history = byBuy(await sql.timelinesOf(db, ids));
   const adjustments = byBuy(await sql.adjustmentsOf(db, ids));
   return buys.map((buy) => ({
@@ -46,23 +53,48 @@ function byBuy<T extends { media_buy_id: string }>(rows: readonly T[]): Map<stri
  * status after each change. Past budgets and flights are not in the history, so the current ones
  * stand for the whole flight.
  */
-export function simBuyOf({ buy, packages, withCreatives, history, adjustments }: StoredBuy, products: readonly Product[]): SimBuy {
+export function simBuyOf(
+  { buy, packages, withCreatives, history, adjustments }: StoredBuy,
+  products: readonly Product[],
+): SimBuy {
   return {
     statuses: history.map((e) => ({ at: e.at, status: e.status })),
-    packages: packages.map((pkg) => simPackageOf(pkg, buy, history.filter((e) => e.package_id === pkg.package_id), products, withCreatives.has(pkg.package_id))),
-    adjustments: adjustments.map(
-      (a): Adjustment =>
-        a.kind === 'budget_spend'
-          ? { kind: 'budget_spend', at: a.at, percentage: a.spend_percentage ?? 0 }
-          : { kind: 'delivery', at: a.at, impressions: a.impressions, clicks: a.clicks, conversions: a.conversions, reported_spend: a.reported_spend },
+    packages: packages.map((pkg) =>
+      simPackageOf(
+        pkg,
+        buy,
+        history.filter((e) => e.package_id === pkg.package_id),
+        products,
+        withCreatives.has(pkg.package_id),
+      ),
+    ),
+    adjustments: adjustments.map((a): Adjustment =>
+      a.kind === 'budget_spend'
+        ? { kind: 'budget_spend', at: a.at, percentage: a.spend_percentage ?? 0 }
+        : {
+            kind: 'delivery',
+            at: a.at,
+            impressions: a.impressions,
+            clicks: a.clicks,
+            conversions: a.conversions,
+            reported_spend: a.reported_spend,
+          },
     ),
   };
 }
 
-function simPackageOf(pkg: PackageRow, buy: BuyRow, own: readonly TimelineEntry[], products: readonly Product[], hasCreatives: boolean): SimPackage {
+function simPackageOf(
+  pkg: PackageRow,
+  buy: BuyRow,
+  own: readonly TimelineEntry[],
+  products: readonly Product[],
+  hasCreatives: boolean,
+): SimPackage {
   const product = products.find((p) => p.product_id === pkg.product_id);
   // The action names update_media_buy records for a package's pause and resume.
-  const pauseChanges = own.filter((e) => e.action === 'package_paused' || e.action === 'package_resumed').map((e) => ({ at: e.at, paused: e.action === 'package_paused' }));
+  const pauseChanges = own
+    .filter((e) => e.action === 'package_paused' || e.action === 'package_resumed')
+    .map((e) => ({ at: e.at, paused: e.action === 'package_paused' }));
   const pacing = pkg.details['pacing'] as Pacing | undefined;
   const createdAt = own.find((e) => e.action === 'package_added')?.at ?? buy.confirmed_at;
   // A package left without creatives stops when its last one went; earlier gaps are not recorded as such.
@@ -89,7 +121,10 @@ function simPackageOf(pkg: PackageRow, buy: BuyRow, own: readonly TimelineEntry[
  * product or option no longer in the catalog is delivered as CPM at its bid, or at the channel's
  * notional CPM.
  */
-export function pricingOf(pkg: Pick<PackageRow, 'pricing_option_id' | 'bid_price'>, product: Product | undefined): Pricing {
+export function pricingOf(
+  pkg: Pick<PackageRow, 'pricing_option_id' | 'bid_price'>,
+  product: Product | undefined,
+): Pricing {
   const option = product?.pricing_options.find((o) => o.pricing_option_id === pkg.pricing_option_id);
   if (!option) return { model: 'cpm', rate: pkg.bid_price ?? channelRates(product?.channels).notionalCpm };
   return { model: option.pricing_model, rate: option.fixed_price ?? pkg.bid_price ?? option.floor_price ?? 0 };

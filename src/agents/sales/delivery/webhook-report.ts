@@ -14,7 +14,14 @@ import { simBuyOf, type StoredBuy } from './stored-buy.ts';
  * answers. A scheduled report shows the buy as it was at the period's end (status, pacing,
  * delivery status), so one sent late after downtime says what it would have said on time.
  */
-export function webhookReport(stored: StoredBuy, report: DueReport, sequence: number, webhook: ReportingWebhook, products: readonly Product[], now: Date): Record<string, unknown> {
+export function webhookReport(
+  stored: StoredBuy,
+  report: DueReport,
+  sequence: number,
+  webhook: ReportingWebhook,
+  products: readonly Product[],
+  now: Date,
+): Record<string, unknown> {
   const { buy } = stored;
   const { from, to } = report.period;
   const sim = simBuyOf(stored, products);
@@ -34,7 +41,11 @@ export function webhookReport(stored: StoredBuy, report: DueReport, sequence: nu
     attribution_window: attributionWindow,
     media_buy_deliveries: [
       asked
-        ? { ...delivery, totals: requestedOnly(delivery['totals'] as Record<string, unknown>, asked), by_package: (delivery['by_package'] as Array<Record<string, unknown>>).map((p) => requestedOnly(p, asked)) }
+        ? {
+            ...delivery,
+            totals: requestedOnly(delivery['totals'] as Record<string, unknown>, asked),
+            by_package: (delivery['by_package'] as Array<Record<string, unknown>>).map((p) => requestedOnly(p, asked)),
+          }
         : delivery,
     ],
     ...(webhook.token === undefined ? {} : { token: webhook.token }),

@@ -17,7 +17,13 @@ import { runningStatus } from './state.ts';
 const REQUEST = '/schemas/3.0.6/media-buy/create-media-buy-request.json';
 
 /** Fields of the request a buy keeps and echoes as sent. */
-export const echoedFields = ['brand', 'po_number', 'agency_estimate_number', 'advertiser_industry', 'invoice_recipient'] as const;
+export const echoedFields = [
+  'brand',
+  'po_number',
+  'agency_estimate_number',
+  'advertiser_industry',
+  'invoice_recipient',
+] as const;
 
 /**
  * `create_media_buy` (media-buy/create-media-buy-request.json), answered synchronously unless a
@@ -31,7 +37,11 @@ export const echoedFields = ['brand', 'po_number', 'agency_estimate_number', 'ad
  * packages, their creatives and its `created` history entry are written in the transaction of the
  * call's idempotency record, so a retry replays this answer and never books twice.
  */
-export function createMediaBuyTask(shelf: Shelf, library: CreativeLibrary, takeForcedArm: TakeForcedArm = noForcedArms): AgentTask {
+export function createMediaBuyTask(
+  shelf: Shelf,
+  library: CreativeLibrary,
+  takeForcedArm: TakeForcedArm = noForcedArms,
+): AgentTask {
   return {
     name: 'create_media_buy',
     description:
@@ -39,14 +49,32 @@ export function createMediaBuyTask(shelf: Shelf, library: CreativeLibrary, takeF
     input: {
       type: 'object',
       properties: {
-        account: { type: 'object', description: 'core/account-ref.json: {account_id} or {brand, operator, sandbox?}; with implicit accounts a natural key not yet declared is declared.' },
-        brand: { type: 'object', description: 'core/brand-ref.json: the advertiser, by domain.', properties: { domain: { type: 'string' } }, required: ['domain'] },
+        account: {
+          type: 'object',
+          description:
+            'core/account-ref.json: {account_id} or {brand, operator, sandbox?}; with implicit accounts a natural key not yet declared is declared.',
+        },
+        brand: {
+          type: 'object',
+          description: 'core/brand-ref.json: the advertiser, by domain.',
+          properties: { domain: { type: 'string' } },
+          required: ['domain'],
+        },
         start_time: { type: 'string', description: '"asap" or an ISO 8601 date-time not in the past.' },
         end_time: { type: 'string', description: 'ISO 8601 date-time after the start.' },
         packages: { type: 'array', minItems: 1, items: packageRequestSummary },
         po_number: textInput('name', 'The buyer’s purchase order number'),
-        proposal_id: { type: 'string', description: 'A proposal from get_products to buy (before its expires_at), instead of packages: with total_budget, its allocations become the packages.' },
-        total_budget: { type: 'object', description: 'With proposal_id: the total, shared among the proposal’s allocations by their percentages.', properties: { amount: { type: 'number', minimum: 0 }, currency: { type: 'string' } }, required: ['amount', 'currency'] },
+        proposal_id: {
+          type: 'string',
+          description:
+            'A proposal from get_products to buy (before its expires_at), instead of packages: with total_budget, its allocations become the packages.',
+        },
+        total_budget: {
+          type: 'object',
+          description: 'With proposal_id: the total, shared among the proposal’s allocations by their percentages.',
+          properties: { amount: { type: 'number', minimum: 0 }, currency: { type: 'string' } },
+          required: ['amount', 'currency'],
+        },
         reporting_webhook: reportingWebhookSummary,
       },
       required: ['account', 'brand', 'start_time', 'end_time'],
@@ -62,15 +90,36 @@ export function createMediaBuyTask(shelf: Shelf, library: CreativeLibrary, takeF
       refuseUnoffered(args);
       const now = ctx.clock.now();
       const proposalId = args['proposal_id'] as string | undefined;
-      const requests = proposalId === undefined ? (args['packages'] as PackageRequest[] | undefined) : await proposalPackages(ctx.db, ownerOf(ctx.principal), args, now);
-      if (!requests) throw new AgentError('INVALID_REQUEST', 'A media buy needs packages, or a proposal_id (with total_budget) from get_products.', { field: 'packages' });
+      const requests =
+        proposalId === undefined
+          ? (args['packages'] as PackageRequest[] | undefined)
+          : await proposalPackages(ctx.db, ownerOf(ctx.principal), args, now);
+      if (!requests)
+        throw new AgentError(
+          'INVALID_REQUEST',
+          'A media buy needs packages, or a proposal_id (with total_budget) from get_products.',
+          { field: 'packages' },
+        );
 
       const flight = checkFlight(args['start_time'] as string, args['end_time'] as string, now);
       const mediaBuyId = newId('mb');
       const { products } = await shelf(ctx.db, account);
-      const { rows, currency } = newPackages({ requests, at: 'packages', flight, products, currency: undefined, mediaBuyId, firstPosition: 0 });
+      const { rows, currency } = newPackages({
+        requests,
+        at: 'packages',
+        flight,
+        products,
+        currency: undefined,
+        mediaBuyId,
+        firstPosition: 0,
+      });
       const creatives = creativesOfNewPackages(requests, rows, products, 'packages');
-      if (webhook) checkReportingCapabilities(webhook, rows.map((r) => r.product_id), products);
+      if (webhook)
+        checkReportingCapabilities(
+          webhook,
+          rows.map((r) => r.product_id),
+          products,
+        );
 
       // A sandbox test controller's directive answers the call instead (consumed in its transaction).
       const forced = ctx.background ? undefined : await takeForcedArm(ctx.db, account.account_id);
@@ -78,7 +127,9 @@ export function createMediaBuyTask(shelf: Shelf, library: CreativeLibrary, takeF
       // Checked in full first, so a buy that waits is one that will book; booked by the worker's run.
       const waiting = approvalsNeeded(rows.map((r) => products.find((p) => p.product_id === r.product_id)!));
       if (waiting.length > 0 && !ctx.background) {
-        return ctx.defer({ message: `${waiting.join(', ')} ${waiting.length === 1 ? 'needs' : 'need'} the publisher's approval; the buy is confirmed when this task completes.` });
+        return ctx.defer({
+          message: `${waiting.join(', ')} ${waiting.length === 1 ? 'needs' : 'need'} the publisher's approval; the buy is confirmed when this task completes.`,
+        });
       }
 
       const buy: BuyRow = {
@@ -92,7 +143,10 @@ export function createMediaBuyTask(shelf: Shelf, library: CreativeLibrary, takeF
         sandbox: account['sandbox'] === true,
         start_time: flight.start,
         end_time: flight.end,
-        details: { ...Object.fromEntries(echoedFields.filter((f) => args[f] !== undefined).map((f) => [f, args[f]])), ...(proposalId === undefined ? {} : { proposal_id: proposalId }) },
+        details: {
+          ...Object.fromEntries(echoedFields.filter((f) => args[f] !== undefined).map((f) => [f, args[f]])),
+          ...(proposalId === undefined ? {} : { proposal_id: proposalId }),
+        },
         cancellation: null,
         confirmed_at: now,
         updated_at: now,
@@ -100,25 +154,48 @@ export function createMediaBuyTask(shelf: Shelf, library: CreativeLibrary, takeF
       await sql.insertBuy(ctx.db, buy);
       for (const row of rows) await sql.insertPackage(ctx.db, row);
       if (webhook) await sql.setReportingWebhook(ctx.db, mediaBuyId, webhook, now);
-      await library.assign(ctx.db, { owner: buy.owner, accountId: account.account_id, sandbox: buy.sandbox }, creatives, now);
+      await library.assign(
+        ctx.db,
+        { owner: buy.owner, accountId: account.account_id, sandbox: buy.sandbox },
+        creatives,
+        now,
+      );
       await sql.recordHistory(ctx.db, mediaBuyId, [
-        { revision: 1, action: 'created', summary: `Created${proposalId === undefined ? '' : ` from proposal ${proposalId}`} with ${rows.length} package${rows.length === 1 ? '' : 's'}, ${currency} ${rows.reduce((s, r) => s + r.budget, 0)}.`, status: buy.status, actor: actorOf(ctx.principal), at: now },
+        {
+          revision: 1,
+          action: 'created',
+          summary: `Created${proposalId === undefined ? '' : ` from proposal ${proposalId}`} with ${rows.length} package${rows.length === 1 ? '' : 's'}, ${currency} ${rows.reduce((s, r) => s + r.budget, 0)}.`,
+          status: buy.status,
+          actor: actorOf(ctx.principal),
+          at: now,
+        },
       ]);
-      const assigned = await packageAssignments(ctx.db, rows.map((r) => r.package_id));
-      return { ...buySummary(buy), account, packages: rows.map((r) => toPackage(r, buy, assigned)), sandbox: buy.sandbox };
+      const assigned = await packageAssignments(
+        ctx.db,
+        rows.map((r) => r.package_id),
+      );
+      return {
+        ...buySummary(buy),
+        account,
+        packages: rows.map((r) => toPackage(r, buy, assigned)),
+        sandbox: buy.sandbox,
+      };
     },
   };
 }
 
 /** The products (by name) a buy of them waits for the publisher to approve: catalog `ext.ap.requires_approval`. */
 function approvalsNeeded(products: readonly Product[]): string[] {
-  const needing = products.filter((p) => (p['ext'] as { ap?: { requires_approval?: unknown } } | undefined)?.ap?.requires_approval === true);
+  const needing = products.filter(
+    (p) => (p['ext'] as { ap?: { requires_approval?: unknown } } | undefined)?.ap?.requires_approval === true,
+  );
   return [...new Set(needing.map((p) => p.name))];
 }
 
 /** What the request schema allows but this seller cannot do yet: refused by name, never silently dropped. */
 function refuseUnoffered(args: Record<string, unknown>): void {
   for (const field of ['artifact_webhook'] as const) {
-    if (args[field] !== undefined) throw new AgentError('UNSUPPORTED_FEATURE', `This seller does not offer ${field} yet.`, { field });
+    if (args[field] !== undefined)
+      throw new AgentError('UNSUPPORTED_FEATURE', `This seller does not offer ${field} yet.`, { field });
   }
 }

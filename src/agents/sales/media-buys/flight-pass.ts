@@ -29,8 +29,20 @@ export function flightPass(intervalMs = 60_000): TenantPass {
             buy.revision += 1;
             buy.updated_at = now;
             await sql.updateBuy(tx, buy);
-            const summary = next === 'completed' ? `Flight ended ${buy.end_time.toISOString()}.` : `Flight started ${buy.start_time.toISOString()}.`;
-            await sql.recordHistory(tx, media_buy_id, [{ revision: buy.revision, action: next === 'completed' ? 'completed' : 'started', summary, status: next, actor: seller, at: now }]);
+            const summary =
+              next === 'completed'
+                ? `Flight ended ${buy.end_time.toISOString()}.`
+                : `Flight started ${buy.start_time.toISOString()}.`;
+            await sql.recordHistory(tx, media_buy_id, [
+              {
+                revision: buy.revision,
+                action: next === 'completed' ? 'completed' : 'started',
+                summary,
+                status: next,
+                actor: seller,
+                at: now,
+              },
+            ]);
           });
         }
         if (due.length < batch) return;
@@ -40,7 +52,11 @@ export function flightPass(intervalMs = 60_000): TenantPass {
 }
 
 /** Where the flight takes a buy at `now` (its end completes it, its start starts it), as the state machine allows; undefined when it stays as it is. */
-export function nextStatus(status: MediaBuyStatus, flight: { start: Date; end: Date }, now: Date): MediaBuyStatus | undefined {
+export function nextStatus(
+  status: MediaBuyStatus,
+  flight: { start: Date; end: Date },
+  now: Date,
+): MediaBuyStatus | undefined {
   const due: MediaBuyStatus | undefined = now >= flight.end ? 'completed' : now >= flight.start ? 'active' : undefined;
   return due && canMove(status, due, 'flight') ? due : undefined;
 }

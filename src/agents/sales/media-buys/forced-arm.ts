@@ -26,7 +26,8 @@ export const noForcedArms: TakeForcedArm = async () => undefined;
  * buyer must act: an insertion order to sign).
  */
 export function forcedAnswer(forced: ForcedArm, ctx: TaskContext) {
-  if (forced.arm === 'submitted') return ctx.defer({ held: true, taskId: forced.task_id!, ...(forced.message ? { message: forced.message } : {}) });
+  if (forced.arm === 'submitted')
+    return ctx.defer({ held: true, taskId: forced.task_id!, ...(forced.message ? { message: forced.message } : {}) });
   const message = forced.message ?? 'This media buy needs a signed insertion order before the seller can book it.';
   return { errors: [errorObject(new AgentError('IO_REQUIRED', message))] };
 }

@@ -1,10 +1,25 @@
 import { AgentError } from '../../../protocol/errors.ts';
-import { checkPublishedRequest, errorObject, type AgentTask, cursorPosition, defaultPageSize, pageCursor, pageRequestInput } from '../../runtime/index.ts';
+import {
+  checkPublishedRequest,
+  errorObject,
+  type AgentTask,
+  cursorPosition,
+  defaultPageSize,
+  pageCursor,
+  pageRequestInput,
+} from '../../runtime/index.ts';
 import { ownerOf } from '../accounts/index.ts';
 import type { Product } from '../catalog/index.ts';
 import type { Shelf } from '../offering.ts';
 import { formatsOf } from './creative-assignments.ts';
-import { buySummary, toPackage, totalBudget, type BuyRow, type PackageAssignmentRow, type PackageRow } from './media-buy.ts';
+import {
+  buySummary,
+  toPackage,
+  totalBudget,
+  type BuyRow,
+  type PackageAssignmentRow,
+  type PackageRow,
+} from './media-buy.ts';
 import { buySelection } from './schemas.ts';
 import * as sql from './sql.ts';
 import { isTerminal, type MediaBuyStatus } from './state.ts';
@@ -43,7 +58,8 @@ export function getMediaBuysTask(shelf: Shelf): AgentTask {
       const owner = ownerOf(ctx.principal);
       const ids = args['media_buy_ids'] as string[] | undefined;
       const asked = args['status_filter'] as MediaBuyStatus | MediaBuyStatus[] | undefined;
-      const statuses = asked === undefined ? (ids ? undefined : ['active' as const]) : Array.isArray(asked) ? asked : [asked];
+      const statuses =
+        asked === undefined ? (ids ? undefined : ['active' as const]) : Array.isArray(asked) ? asked : [asked];
       const filters = { accountId: ctx.account?.account_id, ids, statuses };
       const pagination = (args['pagination'] ?? {}) as { max_results?: number; cursor?: string };
       const size = pagination.max_results ?? defaultPageSize;
@@ -55,8 +71,13 @@ export function getMediaBuysTask(shelf: Shelf): AgentTask {
       const buyIds = page.map((b) => b.media_buy_id);
       const rowsOfPackages = await sql.packagesOf(ctx.db, buyIds);
       const packages = groupBy(rowsOfPackages);
-      const assigned = await sql.assignmentsOfPackages(ctx.db, rowsOfPackages.map((p) => p.package_id));
-      const history = groupBy(await sql.historyOf(ctx.db, buyIds, (args['include_history'] as number | undefined) ?? 0));
+      const assigned = await sql.assignmentsOfPackages(
+        ctx.db,
+        rowsOfPackages.map((p) => p.package_id),
+      );
+      const history = groupBy(
+        await sql.historyOf(ctx.db, buyIds, (args['include_history'] as number | undefined) ?? 0),
+      );
       const snapshot = args['include_snapshot'] === true;
       const { products } = await shelf(ctx.db, ctx.account);
 
@@ -79,22 +100,43 @@ export function getMediaBuysTask(shelf: Shelf): AgentTask {
           ...(history.has(buy.media_buy_id)
             ? {
                 history: history.get(buy.media_buy_id)!.map((e) => ({
-                  revision: e.revision, timestamp: e.at.toISOString(), actor: e.actor, action: e.action, summary: e.summary, ...(e.package_id ? { package_id: e.package_id } : {}),
+                  revision: e.revision,
+                  timestamp: e.at.toISOString(),
+                  actor: e.actor,
+                  action: e.action,
+                  summary: e.summary,
+                  ...(e.package_id ? { package_id: e.package_id } : {}),
                 })),
               }
             : {}),
         };
       });
       // Asked ids the caller has no buy of; an id on a later page is not missing.
-      const missing = ids && !hasMore && after === 0 ? ids.filter((id) => !rows.some((b) => b.media_buy_id === id)) : [];
-      const known = missing.length > 0 ? await sql.buysAfter(ctx.db, owner, { ...filters, ids: missing, statuses: undefined }, 0, missing.length) : [];
+      const missing =
+        ids && !hasMore && after === 0 ? ids.filter((id) => !rows.some((b) => b.media_buy_id === id)) : [];
+      const known =
+        missing.length > 0
+          ? await sql.buysAfter(ctx.db, owner, { ...filters, ids: missing, statuses: undefined }, 0, missing.length)
+          : [];
       const errors = missing
         .filter((id) => !known.some((b) => b.media_buy_id === id))
-        .map((id) => errorObject(new AgentError('MEDIA_BUY_NOT_FOUND', `You have no media buy ${id}${ctx.account ? ` on account ${ctx.account.account_id}` : ''}.`, { field: 'media_buy_ids' })));
+        .map((id) =>
+          errorObject(
+            new AgentError(
+              'MEDIA_BUY_NOT_FOUND',
+              `You have no media buy ${id}${ctx.account ? ` on account ${ctx.account.account_id}` : ''}.`,
+              { field: 'media_buy_ids' },
+            ),
+          ),
+        );
       return {
         media_buys,
         ...(errors.length > 0 ? { errors } : {}),
-        pagination: { has_more: hasMore, ...(hasMore ? { cursor: pageCursor('m', page.at(-1)!.seq) } : {}), total_count: await sql.countBuys(ctx.db, owner, filters) },
+        pagination: {
+          has_more: hasMore,
+          ...(hasMore ? { cursor: pageCursor('m', page.at(-1)!.seq) } : {}),
+          total_count: await sql.countBuys(ctx.db, owner, filters),
+        },
         sandbox: ctx.account?.['sandbox'] === true,
       };
     },
@@ -102,7 +144,12 @@ export function getMediaBuysTask(shelf: Shelf): AgentTask {
 }
 
 /** A package still to run without any creative: the formats it waits for (get-media-buys-response.json's format_ids_pending). */
-function pendingFormats(pkg: PackageRow, buy: BuyRow, assigned: readonly PackageAssignmentRow[], products: readonly Product[]): { format_ids_pending?: unknown[] } {
+function pendingFormats(
+  pkg: PackageRow,
+  buy: BuyRow,
+  assigned: readonly PackageAssignmentRow[],
+  products: readonly Product[],
+): { format_ids_pending?: unknown[] } {
   if (isTerminal(buy.status) || pkg.cancellation || assigned.some((a) => a.package_id === pkg.package_id)) return {};
   const formats = formatsOf(pkg, products);
   return formats.length > 0 ? { format_ids_pending: [...formats] } : {};
@@ -113,4 +160,3 @@ function groupBy<T extends { media_buy_id: string }>(rows: readonly T[]): Map<st
   for (const row of rows) groups.set(row.media_buy_id, [...(groups.get(row.media_buy_id) ?? []), row]);
   return groups;
 }
-

@@ -11,11 +11,30 @@ export { createMediaBuyTask } from './create-media-buy.ts';
 export { flightPass } from './flight-pass.ts';
 export { getMediaBuysTask } from './get-media-buys.ts';
 export { updateMediaBuyTask } from './update-media-buy.ts';
-export { canMove, isTerminal, mediaBuyStatuses, moves, nextStatuses, validActions, type MediaBuyStatus, type Move, type Mover, type ValidAction } from './state.ts';
+export {
+  canMove,
+  isTerminal,
+  mediaBuyStatuses,
+  moves,
+  nextStatuses,
+  validActions,
+  type MediaBuyStatus,
+  type Move,
+  type Mover,
+  type ValidAction,
+} from './state.ts';
 export type { ReportingFrequency, ReportingWebhook } from './reporting-webhook.ts';
 export {
-  assignablePackages, packageAssignments, recordCreativesAssigned,
-  type AssignablePackage, type CreativeAssignment, type CreativeLibrary, type CreativesAssigned, type CreativesChange, type LibraryOwner, type PackageCreatives,
+  assignablePackages,
+  packageAssignments,
+  recordCreativesAssigned,
+  type AssignablePackage,
+  type CreativeAssignment,
+  type CreativeLibrary,
+  type CreativesAssigned,
+  type CreativesChange,
+  type LibraryOwner,
+  type PackageCreatives,
 } from './creative-assignments.ts';
 export { buySelection } from './schemas.ts';
 export { toAssignment, totalBudget, type BuyRow, type PackageAssignmentRow, type PackageRow } from './media-buy.ts';

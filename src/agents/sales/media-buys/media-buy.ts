@@ -68,13 +68,18 @@ export function creativeDeadline(buy: Pick<BuyRow, 'start_time' | 'confirmed_at'
 }
 
 /** What a buy spends: its packages' budgets but those canceled. */
-export const totalBudget = (packages: readonly PackageRow[]) => packages.filter((p) => !p.cancellation).reduce((sum, p) => sum + p.budget, 0);
+export const totalBudget = (packages: readonly PackageRow[]) =>
+  packages.filter((p) => !p.cancellation).reduce((sum, p) => sum + p.budget, 0);
 
 /**
  * A package as core/package.json answers it, its flight resolved from the buy's when it has none
  * of its own, with its creative assignments when given (any package's among them).
  */
-export function toPackage(pkg: PackageRow, buy: BuyRow, assignments?: readonly PackageAssignmentRow[]): Record<string, unknown> & { package_id: string } {
+export function toPackage(
+  pkg: PackageRow,
+  buy: BuyRow,
+  assignments?: readonly PackageAssignmentRow[],
+): Record<string, unknown> & { package_id: string } {
   return {
     package_id: pkg.package_id,
     product_id: pkg.product_id,
@@ -82,7 +87,9 @@ export function toPackage(pkg: PackageRow, buy: BuyRow, assignments?: readonly P
     budget: pkg.budget,
     ...(pkg.bid_price === null ? {} : { bid_price: pkg.bid_price }),
     ...shown(pkg.details),
-    ...(assignments ? { creative_assignments: assignments.filter((a) => a.package_id === pkg.package_id).map(toAssignment) } : {}),
+    ...(assignments
+      ? { creative_assignments: assignments.filter((a) => a.package_id === pkg.package_id).map(toAssignment) }
+      : {}),
     start_time: (pkg.start_time ?? buy.start_time).toISOString(),
     end_time: (pkg.end_time ?? buy.end_time).toISOString(),
     paused: pkg.paused,
@@ -92,8 +99,16 @@ export function toPackage(pkg: PackageRow, buy: BuyRow, assignments?: readonly P
 }
 
 /** core/creative-assignment.json. */
-export function toAssignment(a: PackageAssignmentRow): { creative_id: string; weight?: number; placement_ids?: string[] } {
-  return { creative_id: a.creative_id, ...(a.weight === null ? {} : { weight: a.weight }), ...(a.placement_ids === null ? {} : { placement_ids: a.placement_ids }) };
+export function toAssignment(a: PackageAssignmentRow): {
+  creative_id: string;
+  weight?: number;
+  placement_ids?: string[];
+} {
+  return {
+    creative_id: a.creative_id,
+    ...(a.weight === null ? {} : { weight: a.weight }),
+    ...(a.placement_ids === null ? {} : { placement_ids: a.placement_ids }),
+  };
 }
 
 /** The buy's fields every answer shares: state, revision, what may be done next, and the buyer's own echoed fields. */
@@ -119,7 +134,10 @@ function shown(details: Record<string, unknown>): Record<string, unknown> {
   const overlay = details['targeting_overlay'] as Record<string, unknown> | undefined;
   if (overlay) {
     out['targeting_overlay'] = Object.fromEntries(
-      Object.entries(overlay).map(([key, value]) => [key, key === 'property_list' || key.startsWith('collection_list') ? withoutKey(value, 'auth_token') : value]),
+      Object.entries(overlay).map(([key, value]) => [
+        key,
+        key === 'property_list' || key.startsWith('collection_list') ? withoutKey(value, 'auth_token') : value,
+      ]),
     );
   }
   if (details['invoice_recipient']) out['invoice_recipient'] = withoutKey(details['invoice_recipient'], 'bank');

@@ -3,8 +3,17 @@ import { AgentError } from '../../../protocol/errors.ts';
 import type { Product } from '../catalog/index.ts';
 import type { PackageRow } from './media-buy.ts';
 import {
-  checkBid, checkFormats, checkMeasurementTerms, checkMinimumSpend, checkPositive, checkTargeting, packageFlight, pricedProduct, termsOf,
-  type Flight, type PackageRequest,
+  checkBid,
+  checkFormats,
+  checkMeasurementTerms,
+  checkMinimumSpend,
+  checkPositive,
+  checkTargeting,
+  packageFlight,
+  pricedProduct,
+  termsOf,
+  type Flight,
+  type PackageRequest,
 } from './package-terms.ts';
 
 /** Seller-assigned ids: 96 random bits, so one id tells nothing of another. */
@@ -28,7 +37,10 @@ export interface NewPackages {
  * formats, targeting and measurement terms. All or nothing: the first problem is the answer. Their
  * creatives are the creative library's to check and assign (creativesOfNewPackages).
  */
-export function newPackages({ requests, at, flight, products, currency, mediaBuyId, firstPosition }: NewPackages): { rows: PackageRow[]; currency: string } {
+export function newPackages({ requests, at, flight, products, currency, mediaBuyId, firstPosition }: NewPackages): {
+  rows: PackageRow[];
+  currency: string;
+} {
   const flights = requests.map((pkg, i) => {
     checkPositive(pkg.budget, `${at}[${i}].budget`);
     return packageFlight(pkg, flight, `${at}[${i}]`);
@@ -39,9 +51,13 @@ export function newPackages({ requests, at, flight, products, currency, mediaBuy
     const { product, option } = pricedProduct(pkg, products, where);
     buyCurrency ??= option.currency;
     if (option.currency !== buyCurrency) {
-      throw new AgentError('VALIDATION_ERROR', `${where} is priced in ${option.currency}, the media buy in ${buyCurrency}; one buy is in one currency.`, {
-        field: `${where}.pricing_option_id`,
-      });
+      throw new AgentError(
+        'VALIDATION_ERROR',
+        `${where} is priced in ${option.currency}, the media buy in ${buyCurrency}; one buy is in one currency.`,
+        {
+          field: `${where}.pricing_option_id`,
+        },
+      );
     }
     checkMinimumSpend(pkg.budget, option, `${where}.budget`);
     checkBid(pkg.bid_price, option, where);

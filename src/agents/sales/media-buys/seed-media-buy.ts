@@ -39,11 +39,16 @@ export interface MediaBuySeed {
  */
 export async function seedMediaBuy(tx: Queryable, seed: MediaBuySeed): Promise<boolean> {
   const { fixture, now } = seed;
-  const given = (typeof fixture['flight'] === 'object' && fixture['flight'] !== null ? fixture['flight'] : {}) as Record<string, unknown>;
+  const given = (
+    typeof fixture['flight'] === 'object' && fixture['flight'] !== null ? fixture['flight'] : {}
+  ) as Record<string, unknown>;
   const start = dateTime(fixture['start_time'] ?? given['start_time'] ?? given['start'], 'start') ?? 'asap';
   // A start the schema will refuse still needs some end to be checked beside it.
-  const from = typeof start === 'string' && start !== 'asap' && !Number.isNaN(Date.parse(start)) ? new Date(start) : now;
-  const end = dateTime(fixture['end_time'] ?? given['end_time'] ?? given['end'], 'end') ?? new Date(from.getTime() + defaultFlightMs).toISOString();
+  const from =
+    typeof start === 'string' && start !== 'asap' && !Number.isNaN(Date.parse(start)) ? new Date(start) : now;
+  const end =
+    dateTime(fixture['end_time'] ?? given['end_time'] ?? given['end'], 'end') ??
+    new Date(from.getTime() + defaultFlightMs).toISOString();
   const request: Record<string, unknown> = {
     ...Object.fromEntries(echoedFields.filter((f) => fixture[f] !== undefined).map((f) => [f, fixture[f]])),
     idempotency_key: 'seeded-by-test-controller',
@@ -57,19 +62,45 @@ export async function seedMediaBuy(tx: Queryable, seed: MediaBuySeed): Promise<b
   if (fixture['status'] !== undefined) checkPublishedRequest(STATUS, fixture['status'], 'fixture.status');
   const requests = request['packages'] as Array<PackageRequest & { package_id?: unknown }>;
   const named = requests.map((r, i) => namedPackageId(r.package_id, `fixture.packages[${i}].package_id`));
-  if (new Set(named.filter(Boolean)).size < named.filter(Boolean).length) throw new AgentError('INVALID_REQUEST', 'Two packages of the fixture have one package_id.', { field: 'fixture.packages' });
+  if (new Set(named.filter(Boolean)).size < named.filter(Boolean).length)
+    throw new AgentError('INVALID_REQUEST', 'Two packages of the fixture have one package_id.', {
+      field: 'fixture.packages',
+    });
 
   for (const [i, r] of requests.entries()) {
     const given = (['creative_assignments', 'creatives'] as const).find((f) => r[f] !== undefined);
-    if (given) throw new AgentError('UNSUPPORTED_FEATURE', 'A seeded media buy takes no creatives: seed them with seed_creative, then assign them with sync_creatives.', { field: `fixture.packages[${i}].${given}` });
+    if (given)
+      throw new AgentError(
+        'UNSUPPORTED_FEATURE',
+        'A seeded media buy takes no creatives: seed them with seed_creative, then assign them with sync_creatives.',
+        { field: `fixture.packages[${i}].${given}` },
+      );
   }
 
   const flight = checkFlight(start as string, end as string, now);
-  const { rows, currency } = newPackages({ requests, at: 'fixture.packages', flight, products: seed.products, currency: undefined, mediaBuyId: seed.mediaBuyId, firstPosition: 0 });
+  const { rows, currency } = newPackages({
+    requests,
+    at: 'fixture.packages',
+    flight,
+    products: seed.products,
+    currency: undefined,
+    mediaBuyId: seed.mediaBuyId,
+    firstPosition: 0,
+  });
   for (const [i, row] of rows.entries()) row.package_id = named[i] ?? row.package_id;
-  if ((await sql.takenIds(tx, seed.mediaBuyId, rows.map((r) => r.package_id))).length > 0) return false;
+  if (
+    (
+      await sql.takenIds(
+        tx,
+        seed.mediaBuyId,
+        rows.map((r) => r.package_id),
+      )
+    ).length > 0
+  )
+    return false;
 
-  const status = (fixture['status'] as MediaBuyStatus | undefined) ?? runningStatus({ creatives: 0, start: flight.start }, now);
+  const status =
+    (fixture['status'] as MediaBuyStatus | undefined) ?? runningStatus({ creatives: 0, start: flight.start }, now);
   const buy: BuyRow = {
     seq: 0,
     media_buy_id: seed.mediaBuyId,
@@ -90,20 +121,29 @@ export async function seedMediaBuy(tx: Queryable, seed: MediaBuySeed): Promise<b
   for (const row of rows) await sql.insertPackage(tx, row);
   const total = rows.reduce((s, r) => s + r.budget, 0);
   await sql.recordHistory(tx, seed.mediaBuyId, [
-    { revision: 1, action: 'created', summary: `Seeded (${status}) with ${rows.length} package${rows.length === 1 ? '' : 's'}, ${currency} ${total}.`, status, actor: seed.actor, at: now },
+    {
+      revision: 1,
+      action: 'created',
+      summary: `Seeded (${status}) with ${rows.length} package${rows.length === 1 ? '' : 's'}, ${currency} ${total}.`,
+      status,
+      actor: seed.actor,
+      at: now,
+    },
   ]);
   return true;
 }
 
 function namedPackageId(id: unknown, field: string): string | undefined {
   if (id === undefined) return undefined;
-  if (typeof id !== 'string' || id.length === 0) throw new AgentError('INVALID_REQUEST', `${field} must be a non-empty string.`, { field });
+  if (typeof id !== 'string' || id.length === 0)
+    throw new AgentError('INVALID_REQUEST', `${field} must be a non-empty string.`, { field });
   return id;
 }
 
 /** A fixture's date (YYYY-MM-DD, the start or end of that UTC day) or date-time; anything else as given, for the schema to refuse. */
 function dateTime(value: unknown, side: 'start' | 'end'): unknown {
-  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) return `${value}T${side === 'start' ? '00:00:00' : '23:59:59'}Z`;
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value))
+    return `${value}T${side === 'start' ? '00:00:00' : '23:59:59'}Z`;
   return value;
 }
 
@@ -125,11 +165,17 @@ function defaultPackages(given: unknown, total: number | undefined, products: re
     const field = `fixture.packages[${i}].product_id`;
     filled['product_id'] ??= products[0]?.product_id;
     const product = products.find((p) => p.product_id === filled['product_id']);
-    if (!product) throw new AgentError('PRODUCT_NOT_FOUND', `There is no product ${String(filled['product_id'])} for this account; seed it with seed_product first.`, { field });
+    if (!product)
+      throw new AgentError(
+        'PRODUCT_NOT_FOUND',
+        `There is no product ${String(filled['product_id'])} for this account; seed it with seed_product first.`,
+        { field },
+      );
     filled['pricing_option_id'] ??= product.pricing_options[0]?.pricing_option_id;
     const option = product.pricing_options.find((o) => o.pricing_option_id === filled['pricing_option_id']);
     filled['budget'] ??= total !== undefined ? total / packages.length : (option?.min_spend_per_package ?? 1000);
-    if (option && option.fixed_price === undefined && filled['bid_price'] === undefined) filled['bid_price'] = option.floor_price ?? 1;
+    if (option && option.fixed_price === undefined && filled['bid_price'] === undefined)
+      filled['bid_price'] = option.floor_price ?? 1;
     return filled;
   });
 }

@@ -9,7 +9,13 @@ export function lockMediaBuy(tx: Queryable, owner: string, mediaBuyId: string): 
 }
 
 /** History actions get-media-buys-response.json names for a move to these statuses; other moves are `status_changed`. */
-const actions: Partial<Record<MediaBuyStatus, string>> = { active: 'activated', paused: 'paused', canceled: 'canceled', rejected: 'rejected', completed: 'completed' };
+const actions: Partial<Record<MediaBuyStatus, string>> = {
+  active: 'activated',
+  paused: 'paused',
+  canceled: 'canceled',
+  rejected: 'rejected',
+  completed: 'completed',
+};
 
 export interface SellerMove {
   /** Why, when the seller says (a rejection's reason). */
@@ -24,7 +30,12 @@ export interface SellerMove {
  * a rejection's reason is answered as the buy's `rejection_reason`. Which moves are allowed is the
  * caller's decision. Answers the buy as it now is.
  */
-export async function setMediaBuyStatus(tx: Queryable, buy: BuyRow, status: MediaBuyStatus, { reason, actor, now }: SellerMove): Promise<BuyRow> {
+export async function setMediaBuyStatus(
+  tx: Queryable,
+  buy: BuyRow,
+  status: MediaBuyStatus,
+  { reason, actor, now }: SellerMove,
+): Promise<BuyRow> {
   const after: BuyRow = {
     ...buy,
     status,
@@ -36,7 +47,14 @@ export async function setMediaBuyStatus(tx: Queryable, buy: BuyRow, status: Medi
   await sql.updateBuy(tx, after);
   const why = status === 'rejected' && reason !== undefined ? `: ${reason}` : '.';
   await sql.recordHistory(tx, buy.media_buy_id, [
-    { revision: after.revision, action: actions[status] ?? 'status_changed', summary: `Moved from ${buy.status} to ${status} by the seller${why}`.slice(0, 500), status, actor, at: now },
+    {
+      revision: after.revision,
+      action: actions[status] ?? 'status_changed',
+      summary: `Moved from ${buy.status} to ${status} by the seller${why}`.slice(0, 500),
+      status,
+      actor,
+      at: now,
+    },
   ]);
   return after;
 }

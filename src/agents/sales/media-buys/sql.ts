@@ -3,7 +3,8 @@ import type { BuyRow, HistoryEntry, PackageAssignmentRow, PackageRow } from './m
 import type { ReportingFrequency, ReportingWebhook } from './reporting-webhook.ts';
 import type { MediaBuyStatus } from './state.ts';
 
-const buyColumns = 'seq, media_buy_id, owner, account_id, status, revision, currency, sandbox, start_time, end_time, details, cancellation, confirmed_at, updated_at';
+const buyColumns =
+  'seq, media_buy_id, owner, account_id, status, revision, currency, sandbox, start_time, end_time, details, cancellation, confirmed_at, updated_at';
 // Money is numeric in the table (exact); JSON answers carry numbers.
 const packageColumns =
   'package_id, media_buy_id, position, product_id, pricing_option_id, budget::float8 as budget, bid_price::float8 as bid_price, start_time, end_time, paused, cancellation, details';
@@ -14,7 +15,21 @@ export async function insertBuy(tx: Queryable, buy: Omit<BuyRow, 'seq'>): Promis
   await tx.query(
     `insert into sales_media_buys (media_buy_id, owner, account_id, status, revision, currency, sandbox, start_time, end_time, details, cancellation, confirmed_at, updated_at)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-    [buy.media_buy_id, buy.owner, buy.account_id, buy.status, buy.revision, buy.currency, buy.sandbox, buy.start_time, buy.end_time, json(buy.details), json(buy.cancellation), buy.confirmed_at, buy.updated_at],
+    [
+      buy.media_buy_id,
+      buy.owner,
+      buy.account_id,
+      buy.status,
+      buy.revision,
+      buy.currency,
+      buy.sandbox,
+      buy.start_time,
+      buy.end_time,
+      json(buy.details),
+      json(buy.cancellation),
+      buy.confirmed_at,
+      buy.updated_at,
+    ],
   );
 }
 
@@ -22,7 +37,20 @@ export async function insertPackage(tx: Queryable, pkg: PackageRow): Promise<voi
   await tx.query(
     `insert into sales_media_buy_packages (package_id, media_buy_id, position, product_id, pricing_option_id, budget, bid_price, start_time, end_time, paused, cancellation, details)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-    [pkg.package_id, pkg.media_buy_id, pkg.position, pkg.product_id, pkg.pricing_option_id, pkg.budget, pkg.bid_price, pkg.start_time, pkg.end_time, pkg.paused, json(pkg.cancellation), json(pkg.details)],
+    [
+      pkg.package_id,
+      pkg.media_buy_id,
+      pkg.position,
+      pkg.product_id,
+      pkg.pricing_option_id,
+      pkg.budget,
+      pkg.bid_price,
+      pkg.start_time,
+      pkg.end_time,
+      pkg.paused,
+      json(pkg.cancellation),
+      json(pkg.details),
+    ],
   );
 }
 
@@ -39,7 +67,16 @@ export async function takenIds(db: Queryable, mediaBuyId: string, packageIds: re
 export async function updatePackage(tx: Queryable, pkg: PackageRow): Promise<void> {
   await tx.query(
     `update sales_media_buy_packages set budget = $2, bid_price = $3, start_time = $4, end_time = $5, paused = $6, cancellation = $7, details = $8 where package_id = $1`,
-    [pkg.package_id, pkg.budget, pkg.bid_price, pkg.start_time, pkg.end_time, pkg.paused, json(pkg.cancellation), json(pkg.details)],
+    [
+      pkg.package_id,
+      pkg.budget,
+      pkg.bid_price,
+      pkg.start_time,
+      pkg.end_time,
+      pkg.paused,
+      json(pkg.cancellation),
+      json(pkg.details),
+    ],
   );
 }
 
@@ -48,24 +85,44 @@ export async function updatePackage(tx: Queryable, pkg: PackageRow): Promise<voi
  * other here, so each reads the revision the one before it wrote and no change is lost.
  */
 export async function lockBuy(tx: Queryable, owner: string, mediaBuyId: string): Promise<BuyRow | undefined> {
-  const [row] = await tx.query<BuyRow>(`select ${buyColumns} from sales_media_buys where owner = $1 and media_buy_id = $2 for update`, [owner, mediaBuyId]);
+  const [row] = await tx.query<BuyRow>(
+    `select ${buyColumns} from sales_media_buys where owner = $1 and media_buy_id = $2 for update`,
+    [owner, mediaBuyId],
+  );
   return row;
 }
 
 /** Writes what an update may change of a buy. */
 export async function updateBuy(tx: Queryable, buy: BuyRow): Promise<void> {
-  await tx.query(`update sales_media_buys set status = $2, revision = $3, start_time = $4, end_time = $5, cancellation = $6, updated_at = $7, details = $8 where media_buy_id = $1`, [
-    buy.media_buy_id, buy.status, buy.revision, buy.start_time, buy.end_time, json(buy.cancellation), buy.updated_at, json(buy.details),
-  ]);
+  await tx.query(
+    `update sales_media_buys set status = $2, revision = $3, start_time = $4, end_time = $5, cancellation = $6, updated_at = $7, details = $8 where media_buy_id = $1`,
+    [
+      buy.media_buy_id,
+      buy.status,
+      buy.revision,
+      buy.start_time,
+      buy.end_time,
+      json(buy.cancellation),
+      buy.updated_at,
+      json(buy.details),
+    ],
+  );
 }
 
 /** The packages of these buys, in each buy's order. */
 export async function packagesOf(db: Queryable, mediaBuyIds: readonly string[]): Promise<PackageRow[]> {
   if (mediaBuyIds.length === 0) return [];
-  return db.query<PackageRow>(`select ${packageColumns} from sales_media_buy_packages where media_buy_id = any($1::text[]) order by media_buy_id, position`, [mediaBuyIds]);
+  return db.query<PackageRow>(
+    `select ${packageColumns} from sales_media_buy_packages where media_buy_id = any($1::text[]) order by media_buy_id, position`,
+    [mediaBuyIds],
+  );
 }
 
-export async function recordHistory(tx: Queryable, mediaBuyId: string, entries: readonly HistoryEntry[]): Promise<void> {
+export async function recordHistory(
+  tx: Queryable,
+  mediaBuyId: string,
+  entries: readonly HistoryEntry[],
+): Promise<void> {
   for (const e of entries) {
     await tx.query(
       `insert into sales_media_buy_history (media_buy_id, revision, action, package_id, summary, status, actor, at) values ($1, $2, $3, $4, $5, $6, $7, $8)`,
@@ -75,7 +132,11 @@ export async function recordHistory(tx: Queryable, mediaBuyId: string, entries: 
 }
 
 /** The latest `limit` entries of each buy, most recent first. */
-export async function historyOf(db: Queryable, mediaBuyIds: readonly string[], limit: number): Promise<Array<HistoryEntry & { media_buy_id: string }>> {
+export async function historyOf(
+  db: Queryable,
+  mediaBuyIds: readonly string[],
+  limit: number,
+): Promise<Array<HistoryEntry & { media_buy_id: string }>> {
   if (mediaBuyIds.length === 0 || limit === 0) return [];
   return db.query(
     `select media_buy_id, revision, action, package_id, summary, status, actor, at from (
@@ -95,12 +156,24 @@ const filtered = `owner = $1 and ($2::text is null or account_id = $2) and ($3::
 const filterParams = (owner: string, f: ListFilters) => [owner, f.accountId ?? null, f.ids ?? null, f.statuses ?? null];
 
 /** Up to `limit` of the owner's buys matching the filters, made after the buy `afterSeq`. */
-export async function buysAfter(db: Queryable, owner: string, filters: ListFilters, afterSeq: number, limit: number): Promise<BuyRow[]> {
-  return db.query<BuyRow>(`select ${buyColumns} from sales_media_buys where ${filtered} and seq > $5 order by seq limit $6`, [...filterParams(owner, filters), afterSeq, limit]);
+export async function buysAfter(
+  db: Queryable,
+  owner: string,
+  filters: ListFilters,
+  afterSeq: number,
+  limit: number,
+): Promise<BuyRow[]> {
+  return db.query<BuyRow>(
+    `select ${buyColumns} from sales_media_buys where ${filtered} and seq > $5 order by seq limit $6`,
+    [...filterParams(owner, filters), afterSeq, limit],
+  );
 }
 
 export async function countBuys(db: Queryable, owner: string, filters: ListFilters): Promise<number> {
-  const [row] = await db.query<{ n: number }>(`select count(*)::int as n from sales_media_buys where ${filtered}`, filterParams(owner, filters));
+  const [row] = await db.query<{ n: number }>(
+    `select count(*)::int as n from sales_media_buys where ${filtered}`,
+    filterParams(owner, filters),
+  );
   return row!.n;
 }
 
@@ -114,7 +187,12 @@ export interface AssignablePackageRow {
   buy_status: MediaBuyStatus;
 }
 
-export async function packagesOfAccount(db: Queryable, owner: string, accountId: string, packageIds: readonly string[]): Promise<AssignablePackageRow[]> {
+export async function packagesOfAccount(
+  db: Queryable,
+  owner: string,
+  accountId: string,
+  packageIds: readonly string[],
+): Promise<AssignablePackageRow[]> {
   if (packageIds.length === 0) return [];
   return db.query<AssignablePackageRow>(
     `select p.package_id, p.media_buy_id, p.product_id, p.details, p.cancellation, b.status as buy_status
@@ -134,7 +212,10 @@ export async function hasCreatives(db: Queryable, mediaBuyId: string): Promise<b
 }
 
 /** The creatives assigned to these packages (sales_creative_assignments, the creative library's), each package's in the order they were assigned. */
-export async function assignmentsOfPackages(db: Queryable, packageIds: readonly string[]): Promise<PackageAssignmentRow[]> {
+export async function assignmentsOfPackages(
+  db: Queryable,
+  packageIds: readonly string[],
+): Promise<PackageAssignmentRow[]> {
   if (packageIds.length === 0) return [];
   return db.query<PackageAssignmentRow>(
     `select package_id, creative_id, weight::float8 as weight, placement_ids from sales_creative_assignments where package_id = any($1::text[]) order by package_id, assigned_at, creative_id`,
@@ -146,7 +227,11 @@ export async function assignmentsOfPackages(db: Queryable, packageIds: readonly 
  * Buys the flight has moved past a boundary of at `now`: waiting for their start once it has
  * come, or not yet finished once their end has passed; oldest first, at most `limit`.
  */
-export async function buysAtFlightBoundary(db: Queryable, now: Date, limit: number): Promise<Array<{ owner: string; media_buy_id: string }>> {
+export async function buysAtFlightBoundary(
+  db: Queryable,
+  now: Date,
+  limit: number,
+): Promise<Array<{ owner: string; media_buy_id: string }>> {
   return db.query(
     `select owner, media_buy_id from sales_media_buys
      where (status = 'pending_start' and start_time <= $1) or (status in ('pending_creatives', 'pending_start', 'active', 'paused') and end_time <= $1)
@@ -159,7 +244,12 @@ export async function buysAtFlightBoundary(db: Queryable, now: Date, limit: numb
  * Sets the buy's reporting webhook (sales_reporting_webhooks), or replaces its configuration: how
  * far its reports went is kept, so the numbering goes on and no period is sent twice.
  */
-export async function setReportingWebhook(tx: Queryable, mediaBuyId: string, webhook: ReportingWebhook, now: Date): Promise<void> {
+export async function setReportingWebhook(
+  tx: Queryable,
+  mediaBuyId: string,
+  webhook: ReportingWebhook,
+  now: Date,
+): Promise<void> {
   await tx.query(
     `insert into sales_reporting_webhooks (media_buy_id, url, token, reporting_frequency, requested_metrics, updated_at) values ($1, $2, $3, $4, $5, $6)
      on conflict (media_buy_id) do update set url = excluded.url, token = excluded.token, reporting_frequency = excluded.reporting_frequency,
@@ -170,7 +260,12 @@ export async function setReportingWebhook(tx: Queryable, mediaBuyId: string, web
 
 /** The buy's reporting webhook, if it has one. */
 export async function reportingWebhookOf(db: Queryable, mediaBuyId: string): Promise<ReportingWebhook | undefined> {
-  const [row] = await db.query<{ url: string; token: string | null; reporting_frequency: ReportingFrequency; requested_metrics: string[] | null }>(
+  const [row] = await db.query<{
+    url: string;
+    token: string | null;
+    reporting_frequency: ReportingFrequency;
+    requested_metrics: string[] | null;
+  }>(
     `select url, token, reporting_frequency, requested_metrics from sales_reporting_webhooks where media_buy_id = $1`,
     [mediaBuyId],
   );
@@ -178,7 +273,12 @@ export async function reportingWebhookOf(db: Queryable, mediaBuyId: string): Pro
 }
 
 /** A stored configuration as core/reporting-webhook.json has it. */
-export function reportingWebhook(row: { url: string; token: string | null; reporting_frequency: ReportingFrequency; requested_metrics: string[] | null }): ReportingWebhook {
+export function reportingWebhook(row: {
+  url: string;
+  token: string | null;
+  reporting_frequency: ReportingFrequency;
+  requested_metrics: string[] | null;
+}): ReportingWebhook {
   return {
     url: row.url,
     ...(row.token === null ? {} : { token: row.token }),

@@ -1,9 +1,26 @@
 /** enums/media-buy-status.json. */
-export const mediaBuyStatuses = ['pending_creatives', 'pending_start', 'active', 'paused', 'completed', 'rejected', 'canceled'] as const;
+export const mediaBuyStatuses = [
+  'pending_creatives',
+  'pending_start',
+  'active',
+  'paused',
+  'completed',
+  'rejected',
+  'canceled',
+] as const;
 export type MediaBuyStatus = (typeof mediaBuyStatuses)[number];
 
 /** enums/media-buy-valid-action.json, in its order (valid_actions are answered in it). */
-const actionOrder = ['pause', 'resume', 'cancel', 'update_budget', 'update_dates', 'update_packages', 'add_packages', 'sync_creatives'] as const;
+const actionOrder = [
+  'pause',
+  'resume',
+  'cancel',
+  'update_budget',
+  'update_dates',
+  'update_packages',
+  'add_packages',
+  'sync_creatives',
+] as const;
 export type ValidAction = (typeof actionOrder)[number];
 
 /** What moves a buy: the buyer's update, the seller (or its test controller), its flight's clock, its first creative. */
@@ -46,20 +63,31 @@ export const moves: readonly Move[] = [
 ];
 
 /** Buyer changes that move no status: allowed in every status a move leaves. */
-const changes: readonly ValidAction[] = ['update_budget', 'update_dates', 'update_packages', 'add_packages', 'sync_creatives'];
+const changes: readonly ValidAction[] = [
+  'update_budget',
+  'update_dates',
+  'update_packages',
+  'add_packages',
+  'sync_creatives',
+];
 
 /** Completed, rejected and canceled: no move leaves them. */
 export const isTerminal = (status: MediaBuyStatus) => !moves.some((m) => m.from.includes(status));
 
 /** Whether the state machine has a move from `from` to `to`, by `by` (by anyone when absent). */
-export const canMove = (from: MediaBuyStatus, to: MediaBuyStatus, by?: Mover) => moves.some((m) => m.to === to && m.from.includes(from) && (by === undefined || m.by === by));
+export const canMove = (from: MediaBuyStatus, to: MediaBuyStatus, by?: Mover) =>
+  moves.some((m) => m.to === to && m.from.includes(from) && (by === undefined || m.by === by));
 
 /** The statuses a buy may move to from `status`, in the enum's order. */
-export const nextStatuses = (status: MediaBuyStatus): MediaBuyStatus[] => mediaBuyStatuses.filter((to) => canMove(status, to));
+export const nextStatuses = (status: MediaBuyStatus): MediaBuyStatus[] =>
+  mediaBuyStatuses.filter((to) => canMove(status, to));
 
 /** What a buyer may do to a buy in `status`: the buyer's moves out of it, and the changes when it is not finished. */
 export function validActions(status: MediaBuyStatus): ValidAction[] {
-  const allowed = new Set<ValidAction>([...moves.filter((m) => m.action && m.from.includes(status)).map((m) => m.action!), ...(isTerminal(status) ? [] : changes)]);
+  const allowed = new Set<ValidAction>([
+    ...moves.filter((m) => m.action && m.from.includes(status)).map((m) => m.action!),
+    ...(isTerminal(status) ? [] : changes),
+  ]);
   return actionOrder.filter((a) => allowed.has(a));
 }
 
@@ -79,7 +107,12 @@ const byFlight = (start: Date, now: Date): MediaBuyStatus => (now < start ? 'pen
  * by its flight when it has some; every other keeps its status (taking creatives off a running
  * buy is no move of the lifecycle: its packages report them missing).
  */
-export function statusWithCreatives(status: MediaBuyStatus, hasCreatives: boolean, start: Date, now: Date): MediaBuyStatus {
+export function statusWithCreatives(
+  status: MediaBuyStatus,
+  hasCreatives: boolean,
+  start: Date,
+  now: Date,
+): MediaBuyStatus {
   const to = byFlight(start, now);
   return hasCreatives && canMove(status, to, 'creatives') ? to : status;
 }

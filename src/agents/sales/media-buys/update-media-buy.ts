@@ -3,12 +3,36 @@ import { checkPublishedRequest, type AgentTask, type ResolvedAccount } from '../
 import { actorOf, ownerOf, requireActiveAccount } from '../accounts/index.ts';
 import type { Product } from '../catalog/index.ts';
 import type { Shelf } from '../offering.ts';
-import { creativesHistory, creativesOfNewPackages, formatsOf, packageAssignments, type CreativeAssignment, type CreativeLibrary, type PackageCreatives } from './creative-assignments.ts';
+import {
+  creativesHistory,
+  creativesOfNewPackages,
+  formatsOf,
+  packageAssignments,
+  type CreativeAssignment,
+  type CreativeLibrary,
+  type PackageCreatives,
+} from './creative-assignments.ts';
 import { buySummary, toPackage, type BuyRow, type HistoryEntry, type PackageRow } from './media-buy.ts';
 import { newPackages } from './new-packages.ts';
-import { checkBid, checkMinimumSpend, checkPositive, checkTargeting, checkWithin, movedFlight, packageFlight, termsOf, updatableTerms, type PackageRequest } from './package-terms.ts';
+import {
+  checkBid,
+  checkMinimumSpend,
+  checkPositive,
+  checkTargeting,
+  checkWithin,
+  movedFlight,
+  packageFlight,
+  termsOf,
+  updatableTerms,
+  type PackageRequest,
+} from './package-terms.ts';
 import { checkReportingCapabilities, readReportingWebhook } from './reporting-webhook.ts';
-import { creativeAssignmentSummary, inlineCreatives, packageRequestSummary, reportingWebhookSummary } from './schemas.ts';
+import {
+  creativeAssignmentSummary,
+  inlineCreatives,
+  packageRequestSummary,
+  reportingWebhookSummary,
+} from './schemas.ts';
 import * as sql from './sql.ts';
 import { isTerminal, resumedStatus, statusWithCreatives, validActions, type ValidAction } from './state.ts';
 
@@ -31,9 +55,22 @@ interface PackageUpdate {
 }
 
 /** What the buy-level request may change besides cancellation. */
-const buyChanges = ['paused', 'start_time', 'end_time', 'packages', 'new_packages', 'invoice_recipient', 'reporting_webhook'] as const;
+const buyChanges = [
+  'paused',
+  'start_time',
+  'end_time',
+  'packages',
+  'new_packages',
+  'invoice_recipient',
+  'reporting_webhook',
+] as const;
 /** Package-update fields this seller cannot apply yet: refused by name, never silently dropped. */
-const unofferedPackageFields = ['keyword_targets_add', 'keyword_targets_remove', 'negative_keywords_add', 'negative_keywords_remove'] as const;
+const unofferedPackageFields = [
+  'keyword_targets_add',
+  'keyword_targets_remove',
+  'negative_keywords_add',
+  'negative_keywords_remove',
+] as const;
 /** Fields of a package (update or new) that give it creatives. */
 const creativeFields = ['creative_assignments', 'creatives'] as const;
 
@@ -59,7 +96,11 @@ export function updateMediaBuyTask(shelf: Shelf, library: CreativeLibrary): Agen
       properties: {
         account: { type: 'object', description: 'core/account-ref.json: the account the buy is billed to.' },
         media_buy_id: { type: 'string' },
-        revision: { type: 'integer', minimum: 1, description: 'The revision you expect; CONFLICT when the buy has moved on.' },
+        revision: {
+          type: 'integer',
+          minimum: 1,
+          description: 'The revision you expect; CONFLICT when the buy has moved on.',
+        },
         paused: { type: 'boolean', description: 'true pauses the buy, false resumes it.' },
         canceled: { type: 'boolean', const: true, description: 'Cancels the buy for good.' },
         cancellation_reason: { type: 'string', maxLength: 500 },
@@ -80,14 +121,22 @@ export function updateMediaBuyTask(shelf: Shelf, library: CreativeLibrary): Agen
               start_time: { type: 'string' },
               end_time: { type: 'string' },
               targeting_overlay: { type: 'object' },
-              creative_assignments: { type: 'array', description: 'Replaces the package’s creative assignments (library creatives from sync_creatives); [] removes them all.', items: creativeAssignmentSummary },
+              creative_assignments: {
+                type: 'array',
+                description:
+                  'Replaces the package’s creative assignments (library creatives from sync_creatives); [] removes them all.',
+                items: creativeAssignmentSummary,
+              },
               creatives: inlineCreatives,
             },
             required: ['package_id'],
           },
         },
         new_packages: { type: 'array', minItems: 1, items: packageRequestSummary },
-        reporting_webhook: { ...reportingWebhookSummary, description: `Sets or replaces the buy's reporting webhook; the reports' numbering goes on. ${reportingWebhookSummary.description}` },
+        reporting_webhook: {
+          ...reportingWebhookSummary,
+          description: `Sets or replaces the buy's reporting webhook; the reports' numbering goes on. ${reportingWebhookSummary.description}`,
+        },
       },
       required: ['account', 'media_buy_id'],
       additionalProperties: true,
@@ -98,7 +147,8 @@ export function updateMediaBuyTask(shelf: Shelf, library: CreativeLibrary): Agen
       const webhook = readReportingWebhook(args['reporting_webhook']);
       checkPublishedRequest(REQUEST, args);
       const account = ctx.account;
-      if (!account) throw new AgentError('INVALID_REQUEST', 'Name the account the media buy is billed to.', { field: 'account' });
+      if (!account)
+        throw new AgentError('INVALID_REQUEST', 'Name the account the media buy is billed to.', { field: 'account' });
       const now = ctx.clock.now();
       const mediaBuyId = args['media_buy_id'] as string;
 
@@ -108,15 +158,21 @@ export function updateMediaBuyTask(shelf: Shelf, library: CreativeLibrary): Agen
       const buy = await sql.lockBuy(ctx.db, owner, mediaBuyId);
       // Another account's buy (even the caller's own) is not this account's to change.
       if (!buy || buy.account_id !== account.account_id) {
-        throw new AgentError('MEDIA_BUY_NOT_FOUND', `Account ${account.account_id} has no media buy ${mediaBuyId}.`, { field: 'media_buy_id' });
+        throw new AgentError('MEDIA_BUY_NOT_FOUND', `Account ${account.account_id} has no media buy ${mediaBuyId}.`, {
+          field: 'media_buy_id',
+        });
       }
       const expected = args['revision'] as number | undefined;
       if (expected !== undefined && expected !== buy.revision) {
-        throw new AgentError('CONFLICT', `Media buy ${mediaBuyId} is at revision ${buy.revision}, not ${expected}: it changed since you read it.`, {
-          field: 'revision',
-          details: { current_revision: buy.revision },
-          suggestion: 'Read it again with get_media_buys and retry with its revision.',
-        });
+        throw new AgentError(
+          'CONFLICT',
+          `Media buy ${mediaBuyId} is at revision ${buy.revision}, not ${expected}: it changed since you read it.`,
+          {
+            field: 'revision',
+            details: { current_revision: buy.revision },
+            suggestion: 'Read it again with get_media_buys and retry with its revision.',
+          },
+        );
       }
       const packages = await sql.packagesOf(ctx.db, [mediaBuyId]);
       const { products } = await shelf(ctx.db, account);
@@ -124,17 +180,45 @@ export function updateMediaBuyTask(shelf: Shelf, library: CreativeLibrary): Agen
       if (args['canceled'] === true) update.cancel(args);
       else update.change(args);
       // Whatever the buy reports to must suit its products: a new webhook, or new products under the one it has.
-      const reporting = webhook ?? (update.added.length > 0 ? await sql.reportingWebhookOf(ctx.db, mediaBuyId) : undefined);
-      if (reporting) checkReportingCapabilities(reporting, [...update.packages, ...update.added].filter((p) => !p.cancellation).map((p) => p.product_id), products);
-      if (webhook) update.history.push({ action: 'updated_reporting_webhook', summary: `Reporting webhook set: ${webhook.reporting_frequency} reports to ${new URL(webhook.url).host}.` });
+      const reporting =
+        webhook ?? (update.added.length > 0 ? await sql.reportingWebhookOf(ctx.db, mediaBuyId) : undefined);
+      if (reporting)
+        checkReportingCapabilities(
+          reporting,
+          [...update.packages, ...update.added].filter((p) => !p.cancellation).map((p) => p.product_id),
+          products,
+        );
+      if (webhook)
+        update.history.push({
+          action: 'updated_reporting_webhook',
+          summary: `Reporting webhook set: ${webhook.reporting_frequency} reports to ${new URL(webhook.url).host}.`,
+        });
 
       // Packages first: the creatives assigned to new ones need their rows.
-      for (const id of update.changedPackages) await sql.updatePackage(ctx.db, update.packages.find((p) => p.package_id === id)!);
+      for (const id of update.changedPackages)
+        await sql.updatePackage(
+          ctx.db,
+          update.packages.find((p) => p.package_id === id)!,
+        );
       for (const row of update.added) await sql.insertPackage(ctx.db, row);
       if (webhook) await sql.setReportingWebhook(ctx.db, mediaBuyId, webhook, now);
-      const given = update.packageCreatives.length === 0 ? [] : await library.assign(ctx.db, { owner, accountId: account.account_id, sandbox: buy.sandbox }, update.packageCreatives, now);
+      const given =
+        update.packageCreatives.length === 0
+          ? []
+          : await library.assign(
+              ctx.db,
+              { owner, accountId: account.account_id, sandbox: buy.sandbox },
+              update.packageCreatives,
+              now,
+            );
       const before = update.buy.status;
-      if (given.length > 0) update.buy.status = statusWithCreatives(before, await sql.hasCreatives(ctx.db, mediaBuyId), update.buy.start_time, now);
+      if (given.length > 0)
+        update.buy.status = statusWithCreatives(
+          before,
+          await sql.hasCreatives(ctx.db, mediaBuyId),
+          update.buy.start_time,
+          now,
+        );
       const revision = buy.revision + 1;
       const after: BuyRow = { ...update.buy, revision, updated_at: now };
       await sql.updateBuy(ctx.db, after);
@@ -142,7 +226,13 @@ export function updateMediaBuyTask(shelf: Shelf, library: CreativeLibrary): Agen
       await sql.recordHistory(
         ctx.db,
         mediaBuyId,
-        [...update.history, ...creativesHistory(given, before, after.status)].map((e) => ({ ...e, revision, status: after.status, actor, at: now })),
+        [...update.history, ...creativesHistory(given, before, after.status)].map((e) => ({
+          ...e,
+          revision,
+          status: after.status,
+          actor,
+          at: now,
+        })),
       );
 
       const affected = new Set([...update.changedPackages, ...update.added.map((p) => p.package_id)]);
@@ -155,7 +245,9 @@ export function updateMediaBuyTask(shelf: Shelf, library: CreativeLibrary): Agen
         implementation_date: now.toISOString(),
         // Echoed (without bank details) when this update set it, as the response schema says.
         ...(args['invoice_recipient'] === undefined ? {} : { invoice_recipient }),
-        affected_packages: [...update.packages, ...update.added].filter((p) => affected.has(p.package_id)).map((p) => toPackage(p, after, assigned)),
+        affected_packages: [...update.packages, ...update.added]
+          .filter((p) => affected.has(p.package_id))
+          .map((p) => toPackage(p, after, assigned)),
         valid_actions,
         sandbox: after.sandbox,
       };
@@ -188,26 +280,51 @@ class Update {
 
   cancel(args: Record<string, unknown>): void {
     const mixed = buyChanges.filter((f) => args[f] !== undefined);
-    if (mixed.length > 0) throw new AgentError('INVALID_REQUEST', `Cancel a media buy on its own: drop ${mixed.join(', ')}.`, { field: mixed[0] });
+    if (mixed.length > 0)
+      throw new AgentError('INVALID_REQUEST', `Cancel a media buy on its own: drop ${mixed.join(', ')}.`, {
+        field: mixed[0],
+      });
     if (isTerminal(this.buy.status)) {
-      throw new AgentError('NOT_CANCELLABLE', `Media buy ${this.buy.media_buy_id} is already ${this.buy.status}.`, { field: 'canceled', details: { status: this.buy.status } });
+      throw new AgentError('NOT_CANCELLABLE', `Media buy ${this.buy.media_buy_id} is already ${this.buy.status}.`, {
+        field: 'canceled',
+        details: { status: this.buy.status },
+      });
     }
     const reason = args['cancellation_reason'] as string | undefined;
     this.buy.status = 'canceled';
-    this.buy.cancellation = { canceled_at: this.#now.toISOString(), canceled_by: 'buyer', ...(reason === undefined ? {} : { reason }) };
-    this.history.push({ action: 'canceled', summary: reason === undefined ? 'Canceled by the buyer.' : `Canceled by the buyer: ${reason}`.slice(0, 500) });
+    this.buy.cancellation = {
+      canceled_at: this.#now.toISOString(),
+      canceled_by: 'buyer',
+      ...(reason === undefined ? {} : { reason }),
+    };
+    this.history.push({
+      action: 'canceled',
+      summary: reason === undefined ? 'Canceled by the buyer.' : `Canceled by the buyer: ${reason}`.slice(0, 500),
+    });
   }
 
   change(args: Record<string, unknown>): void {
-    if (args['cancellation_reason'] !== undefined) throw new AgentError('INVALID_REQUEST', 'cancellation_reason goes with canceled: true.', { field: 'cancellation_reason' });
+    if (args['cancellation_reason'] !== undefined)
+      throw new AgentError('INVALID_REQUEST', 'cancellation_reason goes with canceled: true.', {
+        field: 'cancellation_reason',
+      });
     if (isTerminal(this.buy.status)) {
-      throw new AgentError('INVALID_STATE', `Media buy ${this.buy.media_buy_id} is ${this.buy.status}; it takes no more changes.`, { details: { status: this.buy.status } });
+      throw new AgentError(
+        'INVALID_STATE',
+        `Media buy ${this.buy.media_buy_id} is ${this.buy.status}; it takes no more changes.`,
+        { details: { status: this.buy.status } },
+      );
     }
     if (!buyChanges.some((f) => args[f] !== undefined)) {
-      throw new AgentError('INVALID_REQUEST', `Nothing to change: give one of ${buyChanges.join(', ')}, or canceled: true.`);
+      throw new AgentError(
+        'INVALID_REQUEST',
+        `Nothing to change: give one of ${buyChanges.join(', ')}, or canceled: true.`,
+      );
     }
-    if (args['start_time'] !== undefined || args['end_time'] !== undefined) this.#moveFlight(args['start_time'] as string | undefined, args['end_time'] as string | undefined);
-    for (const [i, pkg] of ((args['packages'] as PackageUpdate[] | undefined) ?? []).entries()) this.#changePackage(pkg, `packages[${i}]`, args['packages'] as PackageUpdate[]);
+    if (args['start_time'] !== undefined || args['end_time'] !== undefined)
+      this.#moveFlight(args['start_time'] as string | undefined, args['end_time'] as string | undefined);
+    for (const [i, pkg] of ((args['packages'] as PackageUpdate[] | undefined) ?? []).entries())
+      this.#changePackage(pkg, `packages[${i}]`, args['packages'] as PackageUpdate[]);
     if (args['new_packages'] !== undefined) this.#addPackages(args['new_packages'] as PackageRequest[]);
     if (args['invoice_recipient'] !== undefined) {
       this.buy.details = { ...this.buy.details, invoice_recipient: args['invoice_recipient'] };
@@ -222,7 +339,10 @@ class Update {
   #need(action: ValidAction, field: string): void {
     const allowed = validActions(this.buy.status);
     if (!allowed.includes(action)) {
-      throw new AgentError('INVALID_STATE', `A ${this.buy.status} media buy cannot ${action.replace('_', ' ')}.`, { field, details: { status: this.buy.status, valid_actions: allowed } });
+      throw new AgentError('INVALID_STATE', `A ${this.buy.status} media buy cannot ${action.replace('_', ' ')}.`, {
+        field,
+        details: { status: this.buy.status, valid_actions: allowed },
+      });
     }
   }
 
@@ -247,27 +367,49 @@ class Update {
     this.buy.start_time = flight.start;
     this.buy.end_time = flight.end;
     this.#checkPackagesWithin();
-    this.history.push({ action: 'updated_dates', summary: `Flight moved from ${before.start.toISOString()}–${before.end.toISOString()} to ${flight.start.toISOString()}–${flight.end.toISOString()}.` });
+    this.history.push({
+      action: 'updated_dates',
+      summary: `Flight moved from ${before.start.toISOString()}–${before.end.toISOString()} to ${flight.start.toISOString()}–${flight.end.toISOString()}.`,
+    });
   }
 
   #checkPackagesWithin(): void {
     const flight = { start: this.buy.start_time, end: this.buy.end_time };
-    for (const pkg of this.packages) if (!pkg.cancellation) checkWithin({ start: pkg.start_time, end: pkg.end_time }, flight, `package ${pkg.package_id}`);
+    for (const pkg of this.packages)
+      if (!pkg.cancellation)
+        checkWithin({ start: pkg.start_time, end: pkg.end_time }, flight, `package ${pkg.package_id}`);
   }
 
   #changePackage(asked: PackageUpdate, at: string, all: PackageUpdate[]): void {
     this.#need('update_packages', 'packages');
     if (all.findIndex((p) => p.package_id === asked.package_id) !== all.indexOf(asked)) {
-      throw new AgentError('INVALID_REQUEST', `Package ${asked.package_id} is listed twice; give each package's changes once.`, { field: `${at}.package_id` });
+      throw new AgentError(
+        'INVALID_REQUEST',
+        `Package ${asked.package_id} is listed twice; give each package's changes once.`,
+        { field: `${at}.package_id` },
+      );
     }
     const pkg = this.packages.find((p) => p.package_id === asked.package_id);
-    if (!pkg) throw new AgentError('PACKAGE_NOT_FOUND', `Media buy ${this.buy.media_buy_id} has no package ${asked.package_id}.`, { field: `${at}.package_id` });
+    if (!pkg)
+      throw new AgentError(
+        'PACKAGE_NOT_FOUND',
+        `Media buy ${this.buy.media_buy_id} has no package ${asked.package_id}.`,
+        { field: `${at}.package_id` },
+      );
     for (const field of unofferedPackageFields) {
-      if (asked[field] !== undefined) throw new AgentError('UNSUPPORTED_FEATURE', `This seller does not take ${field} yet.`, { field: `${at}.${field}` });
+      if (asked[field] !== undefined)
+        throw new AgentError('UNSUPPORTED_FEATURE', `This seller does not take ${field} yet.`, {
+          field: `${at}.${field}`,
+        });
     }
     if (pkg.cancellation) {
-      if (asked.canceled === true) throw new AgentError('NOT_CANCELLABLE', `Package ${pkg.package_id} is already canceled.`, { field: `${at}.canceled` });
-      throw new AgentError('INVALID_STATE', `Package ${pkg.package_id} is canceled; it takes no more changes.`, { field: `${at}.package_id` });
+      if (asked.canceled === true)
+        throw new AgentError('NOT_CANCELLABLE', `Package ${pkg.package_id} is already canceled.`, {
+          field: `${at}.canceled`,
+        });
+      throw new AgentError('INVALID_STATE', `Package ${pkg.package_id} is canceled; it takes no more changes.`, {
+        field: `${at}.package_id`,
+      });
     }
     const id = pkg.package_id;
     const entry = (action: string, summary: string) => this.history.push({ action, summary, package_id: id });
@@ -279,25 +421,39 @@ class Update {
       checkPositive(asked.budget, `${at}.budget`);
       if (option) checkMinimumSpend(asked.budget, option, `${at}.budget`);
       if (asked.budget > pkg.budget) requireActiveAccount(this.#account);
-      entry('updated_budget', `Budget of ${id} changed from ${this.buy.currency} ${pkg.budget} to ${this.buy.currency} ${asked.budget}.`);
+      entry(
+        'updated_budget',
+        `Budget of ${id} changed from ${this.buy.currency} ${pkg.budget} to ${this.buy.currency} ${asked.budget}.`,
+      );
       pkg.budget = asked.budget;
     }
     if (asked.bid_price !== undefined) {
-      if (!option) throw new AgentError('PRODUCT_NOT_FOUND', `Product ${pkg.product_id} of package ${id} is no longer sold; its bid cannot change.`, { field: `${at}.bid_price` });
+      if (!option)
+        throw new AgentError(
+          'PRODUCT_NOT_FOUND',
+          `Product ${pkg.product_id} of package ${id} is no longer sold; its bid cannot change.`,
+          { field: `${at}.bid_price` },
+        );
       checkBid(asked.bid_price, option, at);
       entry('updated_packages', `Bid of ${id} changed from ${pkg.bid_price} to ${asked.bid_price}.`);
       pkg.bid_price = asked.bid_price;
     }
     if (asked.start_time !== undefined || asked.end_time !== undefined) {
       this.#need('update_dates', `${at}.start_time`);
-      const own = packageFlight(asked, { start: this.buy.start_time, end: this.buy.end_time }, at, { start: pkg.start_time, end: pkg.end_time });
+      const own = packageFlight(asked, { start: this.buy.start_time, end: this.buy.end_time }, at, {
+        start: pkg.start_time,
+        end: pkg.end_time,
+      });
       pkg.start_time = own.start;
       pkg.end_time = own.end;
       entry('updated_dates', `Flight of ${id} changed.`);
     }
     if (asked.targeting_overlay !== undefined && found) checkTargeting(asked.targeting_overlay, found, at);
     if (creativeFields.some((f) => asked[f] !== undefined)) {
-      if (asked.canceled === true) throw new AgentError('INVALID_REQUEST', `Package ${id} is being canceled; it takes no creatives.`, { field: `${at}.canceled` });
+      if (asked.canceled === true)
+        throw new AgentError('INVALID_REQUEST', `Package ${id} is being canceled; it takes no creatives.`, {
+          field: `${at}.canceled`,
+        });
       // Uploading or assigning is what sync_creatives does, and it needs an active account; taking creatives off does not.
       if ((asked.creative_assignments?.length ?? 0) > 0 || asked.creatives) requireActiveAccount(this.#account);
       this.packageCreatives.push({
@@ -311,15 +467,31 @@ class Update {
     const terms = termsOf(asked, pkg.details, updatableTerms);
     if (JSON.stringify(terms) !== JSON.stringify(pkg.details)) {
       pkg.details = terms;
-      entry('updated_packages', `Terms of ${id} changed (${updatableTerms.filter((k) => asked[k] !== undefined).join(', ')}).`);
+      entry(
+        'updated_packages',
+        `Terms of ${id} changed (${updatableTerms.filter((k) => asked[k] !== undefined).join(', ')}).`,
+      );
     }
     if (asked.paused !== undefined && asked.paused !== pkg.paused) {
       pkg.paused = asked.paused;
-      entry(asked.paused ? 'package_paused' : 'package_resumed', `Package ${id} ${asked.paused ? 'paused' : 'resumed'}.`);
+      entry(
+        asked.paused ? 'package_paused' : 'package_resumed',
+        `Package ${id} ${asked.paused ? 'paused' : 'resumed'}.`,
+      );
     }
     if (asked.canceled === true) {
-      pkg.cancellation = { canceled_at: this.#now.toISOString(), canceled_by: 'buyer', ...(asked.cancellation_reason === undefined ? {} : { reason: asked.cancellation_reason }) };
-      entry('package_canceled', `Package ${id} canceled${asked.cancellation_reason === undefined ? '' : `: ${asked.cancellation_reason}`}.`.slice(0, 500));
+      pkg.cancellation = {
+        canceled_at: this.#now.toISOString(),
+        canceled_by: 'buyer',
+        ...(asked.cancellation_reason === undefined ? {} : { reason: asked.cancellation_reason }),
+      };
+      entry(
+        'package_canceled',
+        `Package ${id} canceled${asked.cancellation_reason === undefined ? '' : `: ${asked.cancellation_reason}`}.`.slice(
+          0,
+          500,
+        ),
+      );
     }
     this.changedPackages.add(id);
   }
@@ -338,12 +510,20 @@ class Update {
     });
     this.added.push(...rows);
     this.packageCreatives.push(...creativesOfNewPackages(requests, rows, this.#products, 'new_packages'));
-    for (const row of rows) this.history.push({ action: 'package_added', summary: `Package ${row.package_id} added: ${row.product_id}, ${this.buy.currency} ${row.budget}.`, package_id: row.package_id });
+    for (const row of rows)
+      this.history.push({
+        action: 'package_added',
+        summary: `Package ${row.package_id} added: ${row.product_id}, ${this.buy.currency} ${row.budget}.`,
+        package_id: row.package_id,
+      });
   }
 }
 
 /** Whether the request gives any package creatives (library ones or uploaded). */
 function givesCreatives(args: Record<string, unknown>): boolean {
-  const packages = [...((args['packages'] as PackageUpdate[] | undefined) ?? []), ...((args['new_packages'] as PackageRequest[] | undefined) ?? [])];
+  const packages = [
+    ...((args['packages'] as PackageUpdate[] | undefined) ?? []),
+    ...((args['new_packages'] as PackageRequest[] | undefined) ?? []),
+  ];
   return packages.some((pkg) => creativeFields.some((f) => pkg[f] !== undefined));
 }

@@ -73,7 +73,8 @@ export function makeProposal(matches: readonly Match[], brief: string, now: Date
     const { option } = m;
     const bid = bidOf(option);
     if (bid !== undefined) bids[m.product.product_id] = bid;
-    const floor = option.min_spend_per_package ?? (option.pricing_model === 'flat_rate' ? option.fixed_price : undefined);
+    const floor =
+      option.min_spend_per_package ?? (option.pricing_model === 'flat_rate' ? option.fixed_price : undefined);
     if (floor !== undefined) min = Math.max(min, Math.ceil((floor * 100) / shares[i]!));
     return {
       product_id: m.product.product_id,
@@ -98,7 +99,10 @@ export function makeProposal(matches: readonly Match[], brief: string, now: Date
 
 /** The option a product is proposed at: in `currency` when given, a fixed price before an auction that can be bid on. */
 function optionOf(product: Product, currency?: string): PricingOption | undefined {
-  const usable = product.pricing_options.filter((o) => (currency === undefined || o.currency === currency) && (o.fixed_price !== undefined || bidOf(o) !== undefined));
+  const usable = product.pricing_options.filter(
+    (o) =>
+      (currency === undefined || o.currency === currency) && (o.fixed_price !== undefined || bidOf(o) !== undefined),
+  );
   return usable.find((o) => o.fixed_price !== undefined) ?? usable[0];
 }
 
@@ -109,7 +113,9 @@ function bidOf(option: PricingOption): number | undefined {
 }
 
 function priceText(option: PricingOption, bid: number | undefined): string {
-  return bid === undefined ? `${option.pricing_model} at ${option.fixed_price} ${option.currency}` : `${option.pricing_model} auction, bid ${bid} ${option.currency}`;
+  return bid === undefined
+    ? `${option.pricing_model} at ${option.fixed_price} ${option.currency}`
+    : `${option.pricing_model} auction, bid ${bid} ${option.currency}`;
 }
 
 /** Whole percentages proportional to the weights, summing to exactly 100 (largest remainder), none below 1. */

@@ -31,11 +31,36 @@ export async function refineProposals(
     const action = entry.action ?? 'include';
     if (action === 'omit') return { scope: 'proposal', proposal_id: id, status: 'applied' };
     const row = await sql.proposalOf(db, owner, id);
-    if (!row) return { scope: 'proposal', proposal_id: id, status: 'unable', notes: `No proposal ${id} of yours here; get_products with a brief makes one.` };
-    if (now >= row.expires_at) return { scope: 'proposal', proposal_id: id, status: 'unable', notes: `Proposal ${id} expired at ${row.expires_at.toISOString()}; brief again for a fresh one.` };
+    if (!row)
+      return {
+        scope: 'proposal',
+        proposal_id: id,
+        status: 'unable',
+        notes: `No proposal ${id} of yours here; get_products with a brief makes one.`,
+      };
+    if (now >= row.expires_at)
+      return {
+        scope: 'proposal',
+        proposal_id: id,
+        status: 'unable',
+        notes: `Proposal ${id} expired at ${row.expires_at.toISOString()}; brief again for a fresh one.`,
+      };
     if (!proposals.some((p) => p.proposal_id === id)) proposals.push(row.proposal);
-    if (action === 'finalize') return { scope: 'proposal', proposal_id: id, status: 'applied', notes: `Already firm: buy it with create_media_buy before ${row.proposal.expires_at}.` };
-    if (entry.ask) return { scope: 'proposal', proposal_id: id, status: 'partial', notes: 'Answered as made: this seller does not re-plan a proposal on request; brief again with what you want changed.' };
+    if (action === 'finalize')
+      return {
+        scope: 'proposal',
+        proposal_id: id,
+        status: 'applied',
+        notes: `Already firm: buy it with create_media_buy before ${row.proposal.expires_at}.`,
+      };
+    if (entry.ask)
+      return {
+        scope: 'proposal',
+        proposal_id: id,
+        status: 'partial',
+        notes:
+          'Answered as made: this seller does not re-plan a proposal on request; brief again with what you want changed.',
+      };
     return { scope: 'proposal', proposal_id: id, status: 'applied' };
   }
 }

@@ -12,14 +12,26 @@ export interface ProposalRow {
 }
 
 export async function insertProposal(db: Queryable, row: ProposalRow): Promise<void> {
-  await db.query(`insert into sales_proposals (proposal_id, owner, proposal, terms, currency, created_at, expires_at) values ($1, $2, $3, $4, $5, $6, $7)`, [
-    row.proposal_id, row.owner, JSON.stringify(row.proposal), JSON.stringify(row.terms), row.currency, row.created_at, row.expires_at,
-  ]);
+  await db.query(
+    `insert into sales_proposals (proposal_id, owner, proposal, terms, currency, created_at, expires_at) values ($1, $2, $3, $4, $5, $6, $7)`,
+    [
+      row.proposal_id,
+      row.owner,
+      JSON.stringify(row.proposal),
+      JSON.stringify(row.terms),
+      row.currency,
+      row.created_at,
+      row.expires_at,
+    ],
+  );
 }
 
 /** The caller's proposal, expired or not (the caller tells the two apart); another caller's is none. */
 export async function proposalOf(db: Queryable, owner: string, proposalId: string): Promise<ProposalRow | undefined> {
-  const [row] = await db.query<ProposalRow>(`select proposal_id, owner, proposal, terms, currency, created_at, expires_at from sales_proposals where owner = $1 and proposal_id = $2`, [owner, proposalId]);
+  const [row] = await db.query<ProposalRow>(
+    `select proposal_id, owner, proposal, terms, currency, created_at, expires_at from sales_proposals where owner = $1 and proposal_id = $2`,
+    [owner, proposalId],
+  );
   return row;
 }
 

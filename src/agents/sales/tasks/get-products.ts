@@ -1,6 +1,14 @@
 import type { Queryable } from '../../../db/database.ts';
 import { AgentError } from '../../../protocol/errors.ts';
-import { checkPublishedRequest, errorObject, pageRequestInput, paginate, textInput, type AgentTask, type PageRequest } from '../../runtime/index.ts';
+import {
+  checkPublishedRequest,
+  errorObject,
+  pageRequestInput,
+  paginate,
+  textInput,
+  type AgentTask,
+  type PageRequest,
+} from '../../runtime/index.ts';
 import { ownerOf } from '../accounts/index.ts';
 import { catalogItems, matchCatalog, type BuyerCatalog, type CatalogMatch } from '../buyer-catalogs/index.ts';
 import type { Chosen, Shelf } from '../offering.ts';
@@ -39,13 +47,29 @@ export function getProductsTask(shelf: Shelf): AgentTask {
       properties: {
         buying_mode: { type: 'string', enum: ['brief', 'wholesale', 'refine'], description: 'Defaults to brief.' },
         brief: textInput('prose', 'What the campaign wants, in words'),
-        brand: { type: 'object', description: 'core/brand-ref.json: the advertiser, by domain.', properties: { domain: { type: 'string' } } },
-        refine: { type: 'array', items: { type: 'object', properties: { ask: textInput('prose', 'What the buyer asks for, in words') } }, description: 'Change requests (buying_mode refine).' },
+        brand: {
+          type: 'object',
+          description: 'core/brand-ref.json: the advertiser, by domain.',
+          properties: { domain: { type: 'string' } },
+        },
+        refine: {
+          type: 'array',
+          items: { type: 'object', properties: { ask: textInput('prose', 'What the buyer asks for, in words') } },
+          description: 'Change requests (buying_mode refine).',
+        },
         filters: { type: 'object', description: 'core/product-filters.json.' },
-        catalog: { type: 'object', description: 'core/catalog.json: {type, items} inline, or {catalog_id, type} synced with sync_catalogs to the account; only products that take its type answer, with catalog_match.' },
+        catalog: {
+          type: 'object',
+          description:
+            'core/catalog.json: {type, items} inline, or {catalog_id, type} synced with sync_catalogs to the account; only products that take its type answer, with catalog_match.',
+        },
         preferred_delivery_types: { type: 'array', items: { type: 'string' } },
         account: { type: 'object', description: 'core/account-ref.json.' },
-        fields: { type: 'array', items: { type: 'string' }, description: 'Product fields to answer; product_id and name always.' },
+        fields: {
+          type: 'array',
+          items: { type: 'string' },
+          description: 'Product fields to answer; product_id and name always.',
+        },
         pagination: pageRequestInput,
       },
       additionalProperties: true,
@@ -56,7 +80,8 @@ export function getProductsTask(shelf: Shelf): AgentTask {
     accountUse: 'informs',
     async handler(rawArgs, ctx) {
       // v3 clients name the mode; the spec's calls (and pre-v3 clients) do not, and mean a brief.
-      const args = { ...rawArgs, buying_mode: rawArgs['buying_mode'] ?? 'brief' } as GetProductsArgs & Record<string, unknown>;
+      const args = { ...rawArgs, buying_mode: rawArgs['buying_mode'] ?? 'brief' } as GetProductsArgs &
+        Record<string, unknown>;
       checkPublishedRequest(REQUEST, args);
       checkMode(args);
       const { listed: products, search, standardFormatIds } = await shelf(ctx.db, ctx.account);
@@ -81,7 +106,11 @@ export function getProductsTask(shelf: Shelf): AgentTask {
       // A catalog narrows every mode to the products that can carry its items.
       let catalogMatches: Map<string, CatalogMatch> | undefined;
       if (args.catalog) {
-        catalogMatches = matchCatalog(products, args.catalog.type, await catalogItems(ctx.db, ctx.account, args.catalog));
+        catalogMatches = matchCatalog(
+          products,
+          args.catalog.type,
+          await catalogItems(ctx.db, ctx.account, args.catalog),
+        );
         chosen = chosen.filter((c) => catalogMatches!.has(c.product.product_id));
       }
 
@@ -109,7 +138,13 @@ export function getProductsTask(shelf: Shelf): AgentTask {
         ...(ignored.length > 0
           ? {
               errors: ignored.map((name) =>
-                errorObject(new AgentError('UNSUPPORTED_FEATURE', `This seller cannot evaluate filters.${name}; it narrowed nothing.`, { field: `filters.${name}` })),
+                errorObject(
+                  new AgentError(
+                    'UNSUPPORTED_FEATURE',
+                    `This seller cannot evaluate filters.${name}; it narrowed nothing.`,
+                    { field: `filters.${name}` },
+                  ),
+                ),
               ),
             }
           : {}),
@@ -135,7 +170,14 @@ function nothingMatched(brief: string, account: Record<string, unknown> | undefi
 }
 
 /** The proposal for a brief's matches that the filters kept, in the registry for create_media_buy; undefined when none can be priced. */
-async function propose(db: Queryable, owner: string, matches: readonly Match[], kept: readonly Chosen[], brief: string, now: Date): Promise<Proposal | undefined> {
+async function propose(
+  db: Queryable,
+  owner: string,
+  matches: readonly Match[],
+  kept: readonly Chosen[],
+  brief: string,
+  now: Date,
+): Promise<Proposal | undefined> {
   const admitted = new Set(kept.map((c) => c.product));
   const made = makeProposal(
     matches.filter((m) => admitted.has(m.product)),
@@ -143,16 +185,30 @@ async function propose(db: Queryable, owner: string, matches: readonly Match[], 
     now,
   );
   if (!made) return undefined;
-  await proposalSql.insertProposal(db, { proposal_id: made.proposal.proposal_id, owner, proposal: made.proposal, terms: made.terms, currency: made.currency, created_at: now, expires_at: new Date(made.proposal.expires_at) });
+  await proposalSql.insertProposal(db, {
+    proposal_id: made.proposal.proposal_id,
+    owner,
+    proposal: made.proposal,
+    terms: made.terms,
+    currency: made.currency,
+    created_at: now,
+    expires_at: new Date(made.proposal.expires_at),
+  });
   return made.proposal;
 }
 
 function checkMode(args: GetProductsArgs): void {
   if (args.buying_mode === 'wholesale' && args.brief !== undefined) {
-    throw new AgentError('INVALID_REQUEST', 'A wholesale request takes no brief: drop the brief, or use buying_mode "brief".', { field: 'brief' });
+    throw new AgentError(
+      'INVALID_REQUEST',
+      'A wholesale request takes no brief: drop the brief, or use buying_mode "brief".',
+      { field: 'brief' },
+    );
   }
   if (args.buying_mode === 'refine' && args.refine === undefined) {
-    throw new AgentError('INVALID_REQUEST', 'buying_mode "refine" needs refine[], the change requests to apply.', { field: 'refine' });
+    throw new AgentError('INVALID_REQUEST', 'buying_mode "refine" needs refine[], the change requests to apply.', {
+      field: 'refine',
+    });
   }
   if (args.buying_mode !== 'refine' && args.refine !== undefined) {
     throw new AgentError('INVALID_REQUEST', 'refine[] is only read with buying_mode "refine".', { field: 'refine' });
@@ -166,16 +222,36 @@ function preferred(chosen: Chosen[], types: string[] | undefined): Chosen[] {
     const at = types.indexOf(c.product.delivery_type);
     return at < 0 ? types.length : at;
   };
-  return chosen.map((c, i) => ({ c, i })).sort((a, b) => rank(a.c) - rank(b.c) || a.i - b.i).map(({ c }) => c);
+  return chosen
+    .map((c, i) => ({ c, i }))
+    .sort((a, b) => rank(a.c) - rank(b.c) || a.i - b.i)
+    .map(({ c }) => c);
 }
 
 // The request schema promises product_id and name whatever `fields` asks; core/product.json, which
 // the answer must still meet, requires these too.
-const requiredFields = ['product_id', 'name', 'description', 'publisher_properties', 'format_ids', 'delivery_type', 'pricing_options', 'reporting_capabilities'];
+const requiredFields = [
+  'product_id',
+  'name',
+  'description',
+  'publisher_properties',
+  'format_ids',
+  'delivery_type',
+  'pricing_options',
+  'reporting_capabilities',
+];
 
 /** The product as answered: the asked fields (and those every product must carry), and why it fits the brief. */
-function project({ product, relevance }: Chosen, fields: string[] | undefined, catalogMatch: CatalogMatch | undefined): Record<string, unknown> {
-  const whole: Record<string, unknown> = { ...product, ...(relevance ? { brief_relevance: relevance } : {}), ...(catalogMatch ? { catalog_match: catalogMatch } : {}) };
+function project(
+  { product, relevance }: Chosen,
+  fields: string[] | undefined,
+  catalogMatch: CatalogMatch | undefined,
+): Record<string, unknown> {
+  const whole: Record<string, unknown> = {
+    ...product,
+    ...(relevance ? { brief_relevance: relevance } : {}),
+    ...(catalogMatch ? { catalog_match: catalogMatch } : {}),
+  };
   if (!fields) return whole;
   const wanted = new Set([...requiredFields, ...(catalogMatch ? ['catalog_match'] : []), ...fields]);
   return Object.fromEntries(Object.entries(whole).filter(([key]) => wanted.has(key)));

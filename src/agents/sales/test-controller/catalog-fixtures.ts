@@ -24,13 +24,27 @@ const modelFormatId = 'display_300x250';
  */
 export function seededFormat(id: string, fixture: Fixture, catalog: Offering, agentUrl: string): Format {
   const model = catalog.formats.find((f) => f.format_id.id === modelFormatId) ?? catalog.formats[0];
-  const { format_id: _id, name: _name, description: _description, assets_required: _required, ...shape } = structuredClone(model ?? { format_id: { agent_url: agentUrl, id }, name: id });
+  const {
+    format_id: _id,
+    name: _name,
+    description: _description,
+    assets_required: _required,
+    ...shape
+  } = structuredClone(model ?? { format_id: { agent_url: agentUrl, id }, name: id });
   const { format_id: _ignored, ...given } = fixture;
-  const format = { ...shape, ...given, format_id: { agent_url: agentUrl, id }, name: typeof fixture['name'] === 'string' ? fixture['name'] : `Test format ${id}` } as Format;
-  if (format.description === undefined) format.description = 'A creative format seeded by the compliance test controller for this sandbox account.';
+  const format = {
+    ...shape,
+    ...given,
+    format_id: { agent_url: agentUrl, id },
+    name: typeof fixture['name'] === 'string' ? fixture['name'] : `Test format ${id}`,
+  } as Format;
+  if (format.description === undefined)
+    format.description = 'A creative format seeded by the compliance test controller for this sandbox account.';
   checkShape(FORMAT, format, 'fixture', 'a creative format');
   const assets = Array.isArray(format.assets) ? format.assets : [];
-  format.assets_required = assets.filter((a) => a.item_type === 'individual' && a.required === true) as Format['assets_required'];
+  format.assets_required = assets.filter(
+    (a) => a.item_type === 'individual' && a.required === true,
+  ) as Format['assets_required'];
   return format;
 }
 
@@ -39,24 +53,41 @@ export function seededFormat(id: string, fixture: Fixture, catalog: Offering, ag
  * account's seeded format of that id, else the standard one; any other is INVALID_PARAMS (seed the
  * format first). Its pricing options get an id, model and currency when they leave them out.
  */
-export function seededProduct(productId: string, fixture: Fixture, catalog: Offering, formats: readonly Format[]): Product {
+export function seededProduct(
+  productId: string,
+  fixture: Fixture,
+  catalog: Offering,
+  formats: readonly Format[],
+): Product {
   const template = catalog.products.find((p) => p.delivery_type === fixture['delivery_type']) ?? catalog.products[0];
   const firstOption = template?.pricing_options[0];
   const currency = firstOption?.currency ?? 'USD';
   const given = fixture['pricing_options'];
   const options = Array.isArray(given)
-    ? given.map((o, i) => (isObject(o) ? { pricing_option_id: `${productId}_pricing_${i + 1}`, pricing_model: 'cpm', currency, ...o } : o))
-    : firstOption ? [firstOption] : undefined;
+    ? given.map((o, i) =>
+        isObject(o) ? { pricing_option_id: `${productId}_pricing_${i + 1}`, pricing_model: 'cpm', currency, ...o } : o,
+      )
+    : firstOption
+      ? [firstOption]
+      : undefined;
   const product: Fixture = {
     name: `Test product ${productId}`,
     description: 'A product seeded by the compliance test controller for this sandbox account.',
-    ...(template ? { publisher_properties: template.publisher_properties, format_ids: template.format_ids, delivery_type: template.delivery_type, reporting_capabilities: template.reporting_capabilities } : {}),
+    ...(template
+      ? {
+          publisher_properties: template.publisher_properties,
+          format_ids: template.format_ids,
+          delivery_type: template.delivery_type,
+          reporting_capabilities: template.reporting_capabilities,
+        }
+      : {}),
     ...(template?.channels && fixture['channels'] === undefined ? { channels: template.channels } : {}),
     ...withoutHidden(fixture),
     product_id: productId,
     ...(options ? { pricing_options: options } : {}),
   };
-  if (Array.isArray(fixture['format_ids'])) product['format_ids'] = fixture['format_ids'].map((f, i) => formatIdOf(f, formats, `fixture.format_ids[${i}]`));
+  if (Array.isArray(fixture['format_ids']))
+    product['format_ids'] = fixture['format_ids'].map((f, i) => formatIdOf(f, formats, `fixture.format_ids[${i}]`));
   checkShape(PRODUCT_SCHEMA_ID, product, 'fixture', 'a product');
   return product as Product;
 }
@@ -69,23 +100,41 @@ export function seededProduct(productId: string, fixture: Fixture, catalog: Offe
 export function seededPricingOption(optionId: string, fixture: Fixture, product: Product): Product {
   const first = product.pricing_options[0];
   const pricesItself = ['pricing_model', 'fixed_price', 'floor_price'].some((k) => fixture[k] !== undefined);
-  const base = first ? (pricesItself ? { pricing_model: first.pricing_model, currency: first.currency } : structuredClone(first)) : { pricing_model: 'cpm', currency: 'USD' };
+  const base = first
+    ? pricesItself
+      ? { pricing_model: first.pricing_model, currency: first.currency }
+      : structuredClone(first)
+    : { pricing_model: 'cpm', currency: 'USD' };
   const option = { ...base, ...fixture, pricing_option_id: optionId } as PricingOption;
   if (product.pricing_options.some((o) => o.pricing_option_id === optionId)) {
-    throw new Refusal('INVALID_PARAMS', `Product ${product.product_id} already has a pricing option ${optionId}; seed another id.`);
+    throw new Refusal(
+      'INVALID_PARAMS',
+      `Product ${product.product_id} already has a pricing option ${optionId}; seed another id.`,
+    );
   }
   const priced = { ...product, pricing_options: [...product.pricing_options, option] };
-  checkShape(PRODUCT_SCHEMA_ID, priced, 'fixture', 'a pricing option', `$.pricing_options[${product.pricing_options.length}]`);
+  checkShape(
+    PRODUCT_SCHEMA_ID,
+    priced,
+    'fixture',
+    'a pricing option',
+    `$.pricing_options[${product.pricing_options.length}]`,
+  );
   return priced;
 }
 
 /** A fixture's format id: whole as given when it names its agent, else this account's format of that id. */
 function formatIdOf(given: unknown, formats: readonly Format[], field: string): unknown {
-  const id = typeof given === 'string' ? given : isObject(given) && given['agent_url'] === undefined ? given['id'] : undefined;
+  const id =
+    typeof given === 'string' ? given : isObject(given) && given['agent_url'] === undefined ? given['id'] : undefined;
   if (typeof id !== 'string') return given;
   // The account's seeded formats come after the standard ones: the last of that id is the one meant.
   const known = formats.findLast((f) => f.format_id.id === id);
-  if (!known) throw new Refusal('INVALID_PARAMS', `${field}: format ${id} is neither a standard format nor one seeded for this account; seed it with seed_creative_format first.`);
+  if (!known)
+    throw new Refusal(
+      'INVALID_PARAMS',
+      `${field}: format ${id} is neither a standard format nor one seeded for this account; seed it with seed_creative_format first.`,
+    );
   const { id: _id, agent_url: _url, ...dimensions } = isObject(given) ? given : {};
   return { ...known.format_id, ...dimensions } satisfies FormatId;
 }
@@ -95,7 +144,10 @@ function checkShape(schema: string, value: unknown, at: string, what: string, wi
   const issue = validateSchema(schema, value).errors.find((e) => e.path.startsWith(within));
   if (!issue) return;
   const path = issue.path.slice(within.length).replace(/^\./, '');
-  throw new Refusal('INVALID_PARAMS', `The fixture does not make ${what}: ${path ? `${at}.${path}` : at} ${issue.message}.`);
+  throw new Refusal(
+    'INVALID_PARAMS',
+    `The fixture does not make ${what}: ${path ? `${at}.${path}` : at} ${issue.message}.`,
+  );
 }
 
 /** Whether a product fixture asks to be left out of get_products (bought only by its id). */

@@ -10,12 +10,17 @@ import { seed } from './seeds.ts';
 export function seedProductScenario(scope: Scope): Promise<Answer> {
   const { params, account, options } = scope;
   const id = params['product_id'] as string;
-  return seed(scope, { kind: 'product', accountId: account.account_id, entityId: id }, `Product ${id}`, async (tx, fixture) => {
-    const offering = await options.shelf(tx, account);
-    if (offering.products.some((p) => p.product_id === id)) return false;
-    seededProduct(id, fixture, offering, offering.formats);
-    return true;
-  });
+  return seed(
+    scope,
+    { kind: 'product', accountId: account.account_id, entityId: id },
+    `Product ${id}`,
+    async (tx, fixture) => {
+      const offering = await options.shelf(tx, account);
+      if (offering.products.some((p) => p.product_id === id)) return false;
+      seededProduct(id, fixture, offering, offering.formats);
+      return true;
+    },
+  );
 }
 
 /**
@@ -27,12 +32,21 @@ export function seedPricingOptionScenario(scope: Scope): Promise<Answer> {
   const { params, account, options } = scope;
   const productId = params['product_id'] as string;
   const id = params['pricing_option_id'] as string;
-  return seed(scope, { kind: 'pricing_option', accountId: account.account_id, parent: productId, entityId: id }, `Pricing option ${id} of product ${productId}`, async (tx, fixture) => {
-    const product = (await options.shelf(tx, account)).products.find((p) => p.product_id === productId);
-    if (!product) throw new Refusal('INVALID_PARAMS', `Account ${account.account_id} has no product ${productId}; seed it with seed_product first.`);
-    seededPricingOption(id, fixture, product);
-    return true;
-  });
+  return seed(
+    scope,
+    { kind: 'pricing_option', accountId: account.account_id, parent: productId, entityId: id },
+    `Pricing option ${id} of product ${productId}`,
+    async (tx, fixture) => {
+      const product = (await options.shelf(tx, account)).products.find((p) => p.product_id === productId);
+      if (!product)
+        throw new Refusal(
+          'INVALID_PARAMS',
+          `Account ${account.account_id} has no product ${productId}; seed it with seed_product first.`,
+        );
+      seededPricingOption(id, fixture, product);
+      return true;
+    },
+  );
 }
 
 /**
@@ -43,10 +57,15 @@ export function seedPricingOptionScenario(scope: Scope): Promise<Answer> {
 export function seedCreativeFormatScenario(scope: Scope): Promise<Answer> {
   const { params, account, options } = scope;
   const id = params['format_id'] as string;
-  return seed(scope, { kind: 'creative_format', accountId: account.account_id, entityId: id }, `Creative format ${id}`, async (tx, fixture) => {
-    const offering = await options.shelf(tx, account);
-    if (offering.seededFormats.some((f) => f.format_id.id === id)) return false;
-    seededFormat(id, fixture, offering, options.agentUrl());
-    return true;
-  });
+  return seed(
+    scope,
+    { kind: 'creative_format', accountId: account.account_id, entityId: id },
+    `Creative format ${id}`,
+    async (tx, fixture) => {
+      const offering = await options.shelf(tx, account);
+      if (offering.seededFormats.some((f) => f.format_id.id === id)) return false;
+      seededFormat(id, fixture, offering, options.agentUrl());
+      return true;
+    },
+  );
 }

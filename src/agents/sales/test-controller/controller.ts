@@ -43,7 +43,14 @@ const elsewhere: Record<string, string> = {
 };
 
 /** What `get_ap_capabilities` may say of them: its `compliance_testing.scenarios` names only these. */
-const declarable = ['force_creative_status', 'force_account_status', 'force_media_buy_status', 'force_session_status', 'simulate_delivery', 'simulate_budget_spend'];
+const declarable = [
+  'force_creative_status',
+  'force_account_status',
+  'force_media_buy_status',
+  'force_session_status',
+  'simulate_delivery',
+  'simulate_budget_spend',
+];
 
 /** The `compliance_testing` block of the agent's capabilities: the supported scenarios its enum can name. */
 export const complianceTesting = () => ({ scenarios: declarable.filter((name) => Object.hasOwn(scenarios, name)) });
@@ -70,7 +77,9 @@ export function testControllerTask(options: TestControllerOptions): AgentTask {
       properties: {
         scenario: { type: 'string', description: 'list_scenarios, or one of the scenarios it lists.' },
         // Untyped here so that a malformed one is the controller's own INVALID_PARAMS answer.
-        params: { description: 'An object: the scenario\'s parameters (compliance/comply-test-controller-request.json).' },
+        params: {
+          description: "An object: the scenario's parameters (compliance/comply-test-controller-request.json).",
+        },
         account: { type: 'object', description: 'core/account-ref.json: your sandbox account the scenario acts on.' },
       },
       required: ['scenario'],
@@ -83,10 +92,16 @@ export function testControllerTask(options: TestControllerOptions): AgentTask {
     async handler(args, ctx) {
       const scenario = args['scenario'] as string;
       const account = ctx.account;
-      if (account && account['sandbox'] !== true) return forbidden(`Account ${account.account_id} is not a sandbox account; the test controller acts on sandbox accounts only.`);
+      if (account && account['sandbox'] !== true)
+        return forbidden(
+          `Account ${account.account_id} is not a sandbox account; the test controller acts on sandbox accounts only.`,
+        );
       // Before the published schema's enum: a scenario string it does not know is answered, not refused.
       if (scenario !== 'list_scenarios' && !Object.hasOwn(scenarios, scenario)) {
-        return new Refusal('UNKNOWN_SCENARIO', `${Object.hasOwn(elsewhere, scenario) ? `${elsewhere[scenario]} ` : ''}This seller does not support ${scenario}; list_scenarios lists those it does.`).answer;
+        return new Refusal(
+          'UNKNOWN_SCENARIO',
+          `${Object.hasOwn(elsewhere, scenario) ? `${elsewhere[scenario]} ` : ''}This seller does not support ${scenario}; list_scenarios lists those it does.`,
+        ).answer;
       }
       const malformed = publishedProblem(args);
       if (malformed) return malformed.answer;
@@ -94,7 +109,14 @@ export function testControllerTask(options: TestControllerOptions): AgentTask {
       if (!account) return forbidden('Name your sandbox account (account) for the test controller to act on.');
       const params = (args['params'] as Record<string, unknown> | undefined) ?? {};
       try {
-        return await scenarios[scenario]!({ ctx, params, account, owner: ownerOf(ctx.principal), now: ctx.clock.now(), options });
+        return await scenarios[scenario]!({
+          ctx,
+          params,
+          account,
+          owner: ownerOf(ctx.principal),
+          now: ctx.clock.now(),
+          options,
+        });
       } catch (err) {
         if (err instanceof Refusal) return err.answer;
         throw err;

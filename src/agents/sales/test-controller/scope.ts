@@ -26,7 +26,14 @@ export type Answer = Record<string, unknown>;
 export type Scenario = (scope: Scope) => Promise<Answer>;
 
 /** comply-test-controller-response.json's ControllerError codes. */
-export type ControllerErrorCode = 'INVALID_TRANSITION' | 'INVALID_STATE' | 'NOT_FOUND' | 'UNKNOWN_SCENARIO' | 'INVALID_PARAMS' | 'FORBIDDEN' | 'INTERNAL_ERROR';
+export type ControllerErrorCode =
+  | 'INVALID_TRANSITION'
+  | 'INVALID_STATE'
+  | 'NOT_FOUND'
+  | 'UNKNOWN_SCENARIO'
+  | 'INVALID_PARAMS'
+  | 'FORBIDDEN'
+  | 'INTERNAL_ERROR';
 
 /**
  * A scenario's business failure, thrown so that a transaction it runs in rolls back, and answered
@@ -38,12 +45,20 @@ export class Refusal extends Error {
   constructor(code: ControllerErrorCode, detail: string, currentState?: string | null) {
     super(detail);
     this.name = 'Refusal';
-    this.answer = { success: false, error: code, error_detail: detail, ...(currentState === undefined ? {} : { current_state: currentState }) };
+    this.answer = {
+      success: false,
+      error: code,
+      error_detail: detail,
+      ...(currentState === undefined ? {} : { current_state: currentState }),
+    };
   }
 }
 
 /** StateTransitionSuccess: the same state again changes nothing and says so. */
 export function transition(entity: string, previous: string, current: string): Answer {
-  const message = previous === current ? `${entity} is already ${current}; nothing changed.` : `${entity} moved from ${previous} to ${current}.`;
+  const message =
+    previous === current
+      ? `${entity} is already ${current}; nothing changed.`
+      : `${entity} moved from ${previous} to ${current}.`;
   return { success: true, previous_state: previous, current_state: current, message };
 }

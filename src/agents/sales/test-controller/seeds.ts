@@ -10,20 +10,30 @@ import * as sql from './sql.ts';
 export function seedCreativeScenario(scope: Scope): Promise<Answer> {
   const { params, account, owner, now, options } = scope;
   const id = params['creative_id'] as string;
-  return seed(scope, { kind: 'creative', accountId: account.account_id, entityId: id }, `Creative ${id}`, async (tx, fixture) => {
-    const { formats, products } = await options.shelf(tx, account);
-    return seedCreative(tx, { owner, account, creativeId: id, fixture, formats, products, by: actor, at: now });
-  });
+  return seed(
+    scope,
+    { kind: 'creative', accountId: account.account_id, entityId: id },
+    `Creative ${id}`,
+    async (tx, fixture) => {
+      const { formats, products } = await options.shelf(tx, account);
+      return seedCreative(tx, { owner, account, creativeId: id, fixture, formats, products, by: actor, at: now });
+    },
+  );
 }
 
 /** seed_media_buy: a buy of the sandbox account under the caller's media_buy_id (see media-buys' seedMediaBuy), of its products, seeded ones included. */
 export function seedMediaBuyScenario(scope: Scope): Promise<Answer> {
   const { params, account, owner, now, options } = scope;
   const id = params['media_buy_id'] as string;
-  return seed(scope, { kind: 'media_buy', accountId: account.account_id, entityId: id }, `Media buy ${id}`, async (tx, fixture) => {
-    const { products } = await options.shelf(tx, account);
-    return seedMediaBuy(tx, { owner, account, mediaBuyId: id, fixture, products, actor, now });
-  });
+  return seed(
+    scope,
+    { kind: 'media_buy', accountId: account.account_id, entityId: id },
+    `Media buy ${id}`,
+    async (tx, fixture) => {
+      const { products } = await options.shelf(tx, account);
+      return seedMediaBuy(tx, { owner, account, mediaBuyId: id, fixture, products, actor, now });
+    },
+  );
 }
 
 /**
@@ -32,18 +42,31 @@ export function seedMediaBuyScenario(scope: Scope): Promise<Answer> {
  * is INVALID_PARAMS, as is a fixture the entity's own checks refuse (their message said). `write`
  * answers false when the id is taken.
  */
-export async function seed(scope: Scope, key: sql.SeedKey, entity: string, write: (tx: Queryable, fixture: Record<string, unknown>) => Promise<boolean>): Promise<Answer> {
+export async function seed(
+  scope: Scope,
+  key: sql.SeedKey,
+  entity: string,
+  write: (tx: Queryable, fixture: Record<string, unknown>) => Promise<boolean>,
+): Promise<Answer> {
   const { ctx, params, account, now } = scope;
   const fixture = (params['fixture'] as Record<string, unknown> | undefined) ?? {};
   return ctx.atomically(async (tx) => {
     await sql.lockSeed(tx, key);
     const before = await sql.seededFixture(tx, key);
     if (before) {
-      if (canonicalize(before) === canonicalize(fixture)) return { success: true, message: `${entity} was already seeded with this fixture; nothing changed.` };
-      throw new Refusal('INVALID_PARAMS', `${entity} was seeded with another fixture (${diverging(before, fixture).join(', ')} differ); seed another id, or change it with a force_* scenario.`);
+      if (canonicalize(before) === canonicalize(fixture))
+        return { success: true, message: `${entity} was already seeded with this fixture; nothing changed.` };
+      throw new Refusal(
+        'INVALID_PARAMS',
+        `${entity} was seeded with another fixture (${diverging(before, fixture).join(', ')} differ); seed another id, or change it with a force_* scenario.`,
+      );
     }
     const written = await write(tx, fixture).catch((err: unknown) => {
-      if (err instanceof AgentError) throw new Refusal('INVALID_PARAMS', `The fixture is refused: ${err.code}${err.field ? ` at ${err.field}` : ''}: ${err.message}`);
+      if (err instanceof AgentError)
+        throw new Refusal(
+          'INVALID_PARAMS',
+          `The fixture is refused: ${err.code}${err.field ? ` at ${err.field}` : ''}: ${err.message}`,
+        );
       throw err;
     });
     if (!written) throw new Refusal('INVALID_PARAMS', `${entity} already exists; seed another id.`);

@@ -55,7 +55,14 @@ function merged(base: Offering, seeds: readonly sql.CatalogSeed[], agentUrl: str
     if (at >= 0) tolerate(() => (products[at] = seededPricingOption(seed.entity_id, seed.fixture, products[at]!)));
   }
   const listed = products.filter((p) => !hidden.has(p.product_id));
-  return { products, listed, search: new ProductSearch(listed), standardFormatIds: base.standardFormatIds, formats, seededFormats };
+  return {
+    products,
+    listed,
+    search: new ProductSearch(listed),
+    standardFormatIds: base.standardFormatIds,
+    formats,
+    seededFormats,
+  };
 }
 
 function tolerate(build: () => unknown): void {

@@ -9,11 +9,18 @@ export function simulateDelivery(scope: Scope): Promise<Answer> {
   const { params, owner, now } = scope;
   const id = params['media_buy_id'] as string;
   const delivery: SimulatedDelivery = { owner, media_buy_id: id };
-  for (const field of ['impressions', 'clicks', 'conversions'] as const) if (params[field] !== undefined) delivery[field] = params[field] as number;
-  if (params['reported_spend'] !== undefined) delivery.reported_spend = params['reported_spend'] as SimulatedDelivery['reported_spend'];
+  for (const field of ['impressions', 'clicks', 'conversions'] as const)
+    if (params[field] !== undefined) delivery[field] = params[field] as number;
+  if (params['reported_spend'] !== undefined)
+    delivery.reported_spend = params['reported_spend'] as SimulatedDelivery['reported_spend'];
   return onBuy(scope, id, async (tx) => {
     const { simulated, cumulative } = await recordSimulatedDelivery(tx, delivery, now);
-    return { success: true, simulated, cumulative, message: `Delivery simulated for ${id}: ${simulated.impressions} impressions, ${simulated.clicks} clicks, ${simulated.conversions} conversions, ${simulated.reported_spend.currency} ${simulated.reported_spend.amount} reported spend.` };
+    return {
+      success: true,
+      simulated,
+      cumulative,
+      message: `Delivery simulated for ${id}: ${simulated.impressions} impressions, ${simulated.clicks} clicks, ${simulated.conversions} conversions, ${simulated.reported_spend.currency} ${simulated.reported_spend.amount} reported spend.`,
+    };
   });
 }
 
@@ -26,14 +33,24 @@ export function simulateBudgetSpend(scope: Scope): Promise<Answer> {
   const { params, account, owner, now } = scope;
   const id = params['media_buy_id'] as string | undefined;
   const accountId = params['account_id'] as string | undefined;
-  if (accountId !== undefined && accountId !== account.account_id) return Promise.reject(new Refusal('NOT_FOUND', `Account ${accountId} is not the sandbox account of this call.`, null));
-  if (id === undefined) return Promise.reject(new Refusal('INVALID_PARAMS', 'This seller simulates spend per media buy: name its media_buy_id.'));
+  if (accountId !== undefined && accountId !== account.account_id)
+    return Promise.reject(
+      new Refusal('NOT_FOUND', `Account ${accountId} is not the sandbox account of this call.`, null),
+    );
+  if (id === undefined)
+    return Promise.reject(
+      new Refusal('INVALID_PARAMS', 'This seller simulates spend per media buy: name its media_buy_id.'),
+    );
   return onBuy(scope, id, async (tx) => {
     const spent = await recordBudgetSpend(tx, { owner, media_buy_id: id }, params['spend_percentage'] as number, now);
     const money = (amount: number) => ({ amount, currency: spent.currency });
     return {
       success: true,
-      simulated: { spend_percentage: spent.spend_percentage, computed_spend: money(spent.computed_spend), budget: money(spent.budget) },
+      simulated: {
+        spend_percentage: spent.spend_percentage,
+        computed_spend: money(spent.computed_spend),
+        budget: money(spent.budget),
+      },
       message: `Budget of ${id} ${spent.spend_percentage}% spent (${spent.currency} ${spent.computed_spend} of ${spent.budget}).`,
     };
   });
@@ -44,9 +61,11 @@ function onBuy(scope: Scope, mediaBuyId: string, fn: (tx: Queryable) => Promise<
   const { ctx, account, owner } = scope;
   return ctx.atomically(async (tx) => {
     const buy = await lockMediaBuy(tx, owner, mediaBuyId);
-    if (!buy || buy.account_id !== account.account_id) throw new Refusal('NOT_FOUND', `Media buy ${mediaBuyId} was not found in account ${account.account_id}.`, null);
+    if (!buy || buy.account_id !== account.account_id)
+      throw new Refusal('NOT_FOUND', `Media buy ${mediaBuyId} was not found in account ${account.account_id}.`, null);
     return fn(tx).catch((err: unknown) => {
-      if (err instanceof AgentError) throw new Refusal('INVALID_PARAMS', `${err.code}${err.field ? ` at ${err.field}` : ''}: ${err.message}`);
+      if (err instanceof AgentError)
+        throw new Refusal('INVALID_PARAMS', `${err.code}${err.field ? ` at ${err.field}` : ''}: ${err.message}`);
       throw err;
     });
   });

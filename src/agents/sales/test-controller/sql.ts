@@ -12,7 +12,10 @@ export async function putForcedArm(db: Queryable, accountId: string, forced: For
 
 /** Deletes the account's directive and answers it: of two transactions taking it, one gets it. */
 export async function takeForcedArm(db: Queryable, accountId: string): Promise<ForcedArm | undefined> {
-  const [row] = await db.query<ForcedArm>(`delete from sales_forced_create_arms where account_id = $1 returning arm, task_id, message`, [accountId]);
+  const [row] = await db.query<ForcedArm>(
+    `delete from sales_forced_create_arms where account_id = $1 returning arm, task_id, message`,
+    [accountId],
+  );
   return row;
 }
 
@@ -32,7 +35,9 @@ export interface SeedKey {
  */
 export async function lockSeed(tx: Queryable, key: SeedKey): Promise<void> {
   const scope = key.kind === 'media_buy' ? '' : key.accountId;
-  await tx.query(`select pg_advisory_xact_lock(hashtextextended($1, 0))`, [JSON.stringify(['sales_test_seeds', key.kind, scope, key.parent ?? '', key.entityId])]);
+  await tx.query(`select pg_advisory_xact_lock(hashtextextended($1, 0))`, [
+    JSON.stringify(['sales_test_seeds', key.kind, scope, key.parent ?? '', key.entityId]),
+  ]);
 }
 
 /** The fixture the account seeded this id with; undefined when it seeded none. */
@@ -44,10 +49,16 @@ export async function seededFixture(db: Queryable, key: SeedKey): Promise<Record
   return row?.fixture;
 }
 
-export async function recordSeed(tx: Queryable, key: SeedKey, fixture: Record<string, unknown>, now: Date): Promise<void> {
-  await tx.query(`insert into sales_test_seeds (kind, account_id, parent_id, entity_id, fixture, seeded_at) values ($1, $2, $3, $4, $5, $6)`, [
-    key.kind, key.accountId, key.parent ?? '', key.entityId, JSON.stringify(fixture), now,
-  ]);
+export async function recordSeed(
+  tx: Queryable,
+  key: SeedKey,
+  fixture: Record<string, unknown>,
+  now: Date,
+): Promise<void> {
+  await tx.query(
+    `insert into sales_test_seeds (kind, account_id, parent_id, entity_id, fixture, seeded_at) values ($1, $2, $3, $4, $5, $6)`,
+    [key.kind, key.accountId, key.parent ?? '', key.entityId, JSON.stringify(fixture), now],
+  );
 }
 
 /** A seed the account's catalog reads: a product, a pricing option (of `parent_id`) or a creative format. */

@@ -5,7 +5,9 @@ import { completeTask, findTask } from '../../runtime/index.ts';
 import { Refusal, type Answer, type Scope } from './scope.ts';
 
 /** The response schema a completed task's result must meet, by the task it completes (the only one this agent holds). */
-const resultSchemas: Record<string, string> = { create_media_buy: '/schemas/3.0.6/media-buy/create-media-buy-response.json' };
+const resultSchemas: Record<string, string> = {
+  create_media_buy: '/schemas/3.0.6/media-buy/create-media-buy-response.json',
+};
 /** The schema lets a seller refuse larger results. */
 const maxResultBytes = 256 * 1024;
 
@@ -19,33 +21,57 @@ const maxResultBytes = 256 * 1024;
 export async function forceTaskCompletion({ ctx, params, account }: Scope): Promise<Answer> {
   const taskId = params['task_id'] as string;
   const result = params['result'] as Record<string, unknown>;
-  if (Buffer.byteLength(JSON.stringify(result)) > maxResultBytes) throw new Refusal('INVALID_PARAMS', `result is larger than ${maxResultBytes / 1024} KB.`);
+  if (Buffer.byteLength(JSON.stringify(result)) > maxResultBytes)
+    throw new Refusal('INVALID_PARAMS', `result is larger than ${maxResultBytes / 1024} KB.`);
   await ctx.atomically(async (tx) => {
-    const row = await completeTask(tx, ctx.clock, ctx.tenant.name, ctx.principal, taskId, { status: 'completed', result }).catch(async (err: unknown) => {
+    const row = await completeTask(tx, ctx.clock, ctx.tenant.name, ctx.principal, taskId, {
+      status: 'completed',
+      result,
+    }).catch(async (err: unknown) => {
       // A task that is not held open (already completed, failed or canceled) cannot move to completed.
-      if (err instanceof AgentError && err.code === 'INVALID_STATE') throw new Refusal('INVALID_TRANSITION', err.message, (await findTask(tx, ctx.tenant.name, ctx.principal, taskId)).status);
-      if (err instanceof AgentError && err.code === 'TASK_NOT_FOUND') throw new Refusal('NOT_FOUND', `Task ${taskId} was not found.`, null);
+      if (err instanceof AgentError && err.code === 'INVALID_STATE')
+        throw new Refusal(
+          'INVALID_TRANSITION',
+          err.message,
+          (await findTask(tx, ctx.tenant.name, ctx.principal, taskId)).status,
+        );
+      if (err instanceof AgentError && err.code === 'TASK_NOT_FOUND')
+        throw new Refusal('NOT_FOUND', `Task ${taskId} was not found.`, null);
       throw err;
     });
     // Checked once the task is known; a refusal rolls its completion and webhook back.
-    if (!(await madeFor(ctx, tx, row.arguments['account'], account.account_id))) throw new Refusal('NOT_FOUND', `Task ${taskId} was not found in account ${account.account_id}.`, null);
+    if (!(await madeFor(ctx, tx, row.arguments['account'], account.account_id)))
+      throw new Refusal('NOT_FOUND', `Task ${taskId} was not found in account ${account.account_id}.`, null);
     const schema = resultSchemas[row.task];
-    if (!schema) throw new Refusal('INVALID_PARAMS', `Task ${taskId} is a ${row.task} task, which this controller does not complete.`);
+    if (!schema)
+      throw new Refusal(
+        'INVALID_PARAMS',
+        `Task ${taskId} is a ${row.task} task, which this controller does not complete.`,
+      );
     const [issue] = validateSchema(schema, result).errors;
-    if (issue) throw new Refusal('INVALID_PARAMS', `result is not a ${row.task} response: ${issue.path} ${issue.message}.`);
-    if (result['status'] === 'submitted') throw new Refusal('INVALID_PARAMS', 'result is another submitted envelope, not a completion.');
+    if (issue)
+      throw new Refusal('INVALID_PARAMS', `result is not a ${row.task} response: ${issue.path} ${issue.message}.`);
+    if (result['status'] === 'submitted')
+      throw new Refusal('INVALID_PARAMS', 'result is another submitted envelope, not a completion.');
   });
   ctx.webhooksQueued();
   // This agent holds a task only as submitted (a forced create), so that is what it leaves.
-  return { success: true, previous_state: 'submitted', current_state: 'completed', message: `Task ${taskId} completed; its webhook carries the result.` };
+  return {
+    success: true,
+    previous_state: 'submitted',
+    current_state: 'completed',
+    message: `Task ${taskId} completed; its webhook carries the result.`,
+  };
 }
 
 /** Whether the account the task was called with is this sandbox account, resolved as it would be now. */
 async function madeFor(ctx: Scope['ctx'], tx: Queryable, ref: unknown, accountId: string): Promise<boolean> {
   if (!ref || typeof ref !== 'object' || !ctx.tenant.resolveAccount) return false;
-  const resolved = await ctx.tenant.resolveAccount(ref as Record<string, unknown>, { db: tx, principal: ctx.principal }).catch((err: unknown) => {
-    if (err instanceof AgentError) return undefined;
-    throw err;
-  });
+  const resolved = await ctx.tenant
+    .resolveAccount(ref as Record<string, unknown>, { db: tx, principal: ctx.principal })
+    .catch((err: unknown) => {
+      if (err instanceof AgentError) return undefined;
+      throw err;
+    });
   return resolved?.account_id === accountId;
 }

@@ -11,6 +11,9 @@ export function agentActivationKey(signalAgentSegmentId: string): ActivationKey 
  * (an activation made again after a deactivation gets the same id), and telling nothing of them.
  */
 export function platformSegmentId(platform: string, owner: string, signal: string, target: string): ActivationKey {
-  const digest = createHash('sha256').update(JSON.stringify([owner, signal, target])).digest('hex').slice(0, 12);
+  const digest = createHash('sha256')
+    .update(JSON.stringify([owner, signal, target]))
+    .digest('hex')
+    .slice(0, 12);
   return { type: 'segment_id', segment_id: `${platform}-${digest}` };
 }

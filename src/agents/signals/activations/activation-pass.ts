@@ -26,7 +26,11 @@ export function activationPass(tenant: string, intervalMs: number): TenantPass {
           const due = await claimDue(tx, tenant, now, batch);
           const tasks = new Map<string, { owner: string; caller: Principal }>();
           for (const row of due) {
-            const caller = { kind: row.caller.kind as Principal['kind'], subject: row.caller.subject, displayName: row.caller.subject };
+            const caller = {
+              kind: row.caller.kind as Principal['kind'],
+              subject: row.caller.subject,
+              displayName: row.caller.subject,
+            };
             if (row.task_id && !tasks.has(row.task_id)) {
               if (await abandoned(tx, tenant, caller, row.task_id)) {
                 await dropPending(tx, tenant, row.owner, row.task_id);
@@ -35,12 +39,23 @@ export function activationPass(tenant: string, intervalMs: number): TenantPass {
               tasks.set(row.task_id, { owner: row.owner, caller });
             }
             const platform = row.destination.type === 'platform' ? row.destination.platform : 'agent';
-            await markLive(tx, tenant, row.owner, row.signal_agent_segment_id, row.target, platformSegmentId(platform, row.owner, row.signal_agent_segment_id, row.target), now);
+            await markLive(
+              tx,
+              tenant,
+              row.owner,
+              row.signal_agent_segment_id,
+              row.target,
+              platformSegmentId(platform, row.owner, row.signal_agent_segment_id, row.target),
+              now,
+            );
           }
           for (const [taskId, { owner, caller }] of tasks) {
             const rows = await taskActivations(tx, tenant, owner, taskId);
             if (rows.some((r) => !r.deployed_at)) continue;
-            await completeTask(tx, clock, tenant, caller, taskId, { status: 'completed', result: { deployments: rows.map((r) => activationDeployment(r, now)) } });
+            await completeTask(tx, clock, tenant, caller, taskId, {
+              status: 'completed',
+              result: { deployments: rows.map((r) => activationDeployment(r, now)) },
+            });
             queued = true;
           }
           return due.length;

@@ -15,7 +15,12 @@ export const destinationsInput = {
   maxItems: 50,
   items: {
     type: 'object',
-    properties: { type: { type: 'string', enum: ['platform', 'agent'] }, platform: { type: 'string' }, agent_url: { type: 'string' }, account: { type: 'string' } },
+    properties: {
+      type: { type: 'string', enum: ['platform', 'agent'] },
+      platform: { type: 'string' },
+      agent_url: { type: 'string' },
+      account: { type: 'string' },
+    },
     required: ['type'],
   },
 } as const;
@@ -27,16 +32,24 @@ export const destinationsInput = {
  */
 export function destinationsOf(named: unknown, field: string): Destination[] | undefined {
   if (named === undefined) return undefined;
-  if (!Array.isArray(named) || named.length === 0) throw new AgentError('INVALID_REQUEST', `${field} must be a non-empty array of deployment targets.`, { field });
+  if (!Array.isArray(named) || named.length === 0)
+    throw new AgentError('INVALID_REQUEST', `${field} must be a non-empty array of deployment targets.`, { field });
   return named.map((raw, index) => {
     const at = `${field}[${index}]`;
     const target = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
     const account = target['account'];
-    if (account !== undefined && (typeof account !== 'string' || account.length === 0)) throw new AgentError('INVALID_REQUEST', 'account must be a non-empty string.', { field: `${at}.account` });
+    if (account !== undefined && (typeof account !== 'string' || account.length === 0))
+      throw new AgentError('INVALID_REQUEST', 'account must be a non-empty string.', { field: `${at}.account` });
     const onAccount = account === undefined ? {} : { account };
-    if (target['type'] === 'platform' && typeof target['platform'] === 'string' && target['platform'].length > 0) return { type: 'platform', platform: target['platform'], ...onAccount };
-    if (target['type'] === 'agent' && typeof target['agent_url'] === 'string') return { type: 'agent', agent_url: canonicalUrl(target['agent_url'], `${at}.agent_url`), ...onAccount };
-    throw new AgentError('INVALID_REQUEST', 'A deployment target is {type: "platform", platform, account?} or {type: "agent", agent_url, account?}.', { field: at });
+    if (target['type'] === 'platform' && typeof target['platform'] === 'string' && target['platform'].length > 0)
+      return { type: 'platform', platform: target['platform'], ...onAccount };
+    if (target['type'] === 'agent' && typeof target['agent_url'] === 'string')
+      return { type: 'agent', agent_url: canonicalUrl(target['agent_url'], `${at}.agent_url`), ...onAccount };
+    throw new AgentError(
+      'INVALID_REQUEST',
+      'A deployment target is {type: "platform", platform, account?} or {type: "agent", agent_url, account?}.',
+      { field: at },
+    );
   });
 }
 
@@ -53,6 +66,7 @@ function canonicalUrl(text: string, field: string): string {
   } catch {
     throw new AgentError('INVALID_REQUEST', 'agent_url must be an absolute http(s) URL.', { field });
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new AgentError('INVALID_REQUEST', 'agent_url must be an absolute http(s) URL.', { field });
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new AgentError('INVALID_REQUEST', 'agent_url must be an absolute http(s) URL.', { field });
   return url.href;
 }

@@ -8,5 +8,23 @@ export { demoSignalsPath } from './demo-signals.ts';
 export { loadSignalsCatalog } from './load-signals-catalog.ts';
 export { GET_SIGNALS_RESPONSE_SCHEMA_ID, parseSignalsCatalog } from './parse-signals-catalog.ts';
 export { signalCategories, signalTypes } from './types.ts';
-export type { CatalogSignal, CustomSignal, MarketplaceSignal, OwnedSignal, PlatformAvailability, SignalCategory, SignalId, SignalPricingOption, SignalsCatalog, SignalType } from './types.ts';
-export { catalogPlatformDeployment, cpmPricing, toWireSignal, type ActivationKey, type Deployment, type WireSignal } from './wire-signal.ts';
+export type {
+  CatalogSignal,
+  CustomSignal,
+  MarketplaceSignal,
+  OwnedSignal,
+  PlatformAvailability,
+  SignalCategory,
+  SignalId,
+  SignalPricingOption,
+  SignalsCatalog,
+  SignalType,
+} from './types.ts';
+export {
+  catalogPlatformDeployment,
+  cpmPricing,
+  toWireSignal,
+  type ActivationKey,
+  type Deployment,
+  type WireSignal,
+} from './wire-signal.ts';

@@ -1,6 +1,14 @@
 import type { PathSegment } from '../../../protocol/json-path.ts';
 import { validateSchema } from '../../../protocol/schemas.ts';
-import { deepFreeze, isObject, isPathForm, readCatalogDocument, reportRepeatedIds, rootList, type CatalogDocument } from '../../catalog-files/index.ts';
+import {
+  deepFreeze,
+  isObject,
+  isPathForm,
+  readCatalogDocument,
+  reportRepeatedIds,
+  rootList,
+  type CatalogDocument,
+} from '../../catalog-files/index.ts';
 import { signalCategories, type CatalogSignal, type SignalsCatalog } from './types.ts';
 
 export const GET_SIGNALS_RESPONSE_SCHEMA_ID = '/schemas/3.0.6/signals/get-signals-response.json';
@@ -9,7 +17,19 @@ export const GET_SIGNALS_RESPONSE_SCHEMA_ID = '/schemas/3.0.6/signals/get-signal
 const placeholderOrigin = 'https://placeholder.invalid';
 
 /** The fields of an entry that go on the wire as written (deployments are the request's). */
-const wireFields = ['signal_agent_segment_id', 'signal_id', 'name', 'description', 'value_type', 'categories', 'range', 'signal_type', 'data_provider', 'coverage_percentage', 'pricing_options'];
+const wireFields = [
+  'signal_agent_segment_id',
+  'signal_id',
+  'name',
+  'description',
+  'value_type',
+  'categories',
+  'range',
+  'signal_type',
+  'data_provider',
+  'coverage_percentage',
+  'pricing_options',
+];
 const catalogFields = ['category', 'taxonomy', 'keywords', 'countries', 'platforms'];
 const ownershipFields = { marketplace: [], custom: ['principals'], owned: ['owner'] } as const;
 const allowedFields = new Set([...wireFields, ...catalogFields, 'principals', 'owner']);
@@ -41,18 +61,25 @@ function checkSignal(document: CatalogDocument, signal: unknown, at: readonly Pa
   const item = '$.signals[0]';
   document.reportSchemaIssues(
     at,
-    issues.filter((issue) => issue.path.startsWith(item)).map((issue) => ({ ...issue, path: `$${issue.path.slice(item.length)}` })),
+    issues
+      .filter((issue) => issue.path.startsWith(item))
+      .map((issue) => ({ ...issue, path: `$${issue.path.slice(item.length)}` })),
   );
   if (!isObject(signal)) return;
 
-  for (const key of Object.keys(signal)) if (!allowedFields.has(key)) report([...at, key], 'is not an allowed property here');
+  for (const key of Object.keys(signal))
+    if (!allowedFields.has(key)) report([...at, key], 'is not an allowed property here');
   for (const key of catalogFields) if (signal[key] === undefined) report([...at, key], 'is required');
 
   const category = signal['category'];
-  if (category !== undefined && !(signalCategories as readonly unknown[]).includes(category)) report([...at, 'category'], `must be one of ${signalCategories.map((c) => JSON.stringify(c)).join(', ')}`);
+  if (category !== undefined && !(signalCategories as readonly unknown[]).includes(category))
+    report([...at, 'category'], `must be one of ${signalCategories.map((c) => JSON.stringify(c)).join(', ')}`);
   checkStrings(document, signal['taxonomy'], [...at, 'taxonomy']);
   checkStrings(document, signal['keywords'], [...at, 'keywords']);
-  checkStrings(document, signal['countries'], [...at, 'countries'], { pattern: countryCode, meaning: 'an ISO 3166-1 alpha-2 code such as US' });
+  checkStrings(document, signal['countries'], [...at, 'countries'], {
+    pattern: countryCode,
+    meaning: 'an ISO 3166-1 alpha-2 code such as US',
+  });
   checkPlatforms(document, signal['platforms'], [...at, 'platforms']);
   checkValues(document, signal, at);
   checkType(document, signal, at);
@@ -64,11 +91,17 @@ function wireProjection(signal: unknown): unknown {
   const projection: Record<string, unknown> = { deployments: [] };
   for (const key of wireFields) if (signal[key] !== undefined) projection[key] = signal[key];
   const id = projection['signal_id'];
-  if (isObject(id) && id['source'] === 'agent' && isPathForm(id['agent_url'])) projection['signal_id'] = { ...id, agent_url: placeholderOrigin + id['agent_url'] };
+  if (isObject(id) && id['source'] === 'agent' && isPathForm(id['agent_url']))
+    projection['signal_id'] = { ...id, agent_url: placeholderOrigin + id['agent_url'] };
   return projection;
 }
 
-function checkStrings(document: CatalogDocument, value: unknown, at: readonly PathSegment[], format?: { pattern: RegExp; meaning: string }): void {
+function checkStrings(
+  document: CatalogDocument,
+  value: unknown,
+  at: readonly PathSegment[],
+  format?: { pattern: RegExp; meaning: string },
+): void {
   if (value === undefined) return;
   if (!Array.isArray(value)) return document.report(at, 'must be a list of strings');
   if (value.length === 0) return document.report(at, 'must list at least one');
@@ -89,25 +122,34 @@ function checkPlatforms(document: CatalogDocument, value: unknown, at: readonly 
   value.forEach((platform: unknown, index) => {
     const here = [...at, index];
     if (!isObject(platform)) return report(here, 'must be a mapping with platform and activation_minutes');
-    for (const key of Object.keys(platform)) if (!['platform', 'segment_id', 'activation_minutes'].includes(key)) report([...here, key], 'is not an allowed property here');
+    for (const key of Object.keys(platform))
+      if (!['platform', 'segment_id', 'activation_minutes'].includes(key))
+        report([...here, key], 'is not an allowed property here');
     const id = platform['platform'];
-    if (typeof id !== 'string' || !platformId.test(id)) report([...here, 'platform'], 'must be a platform identifier (lowercase letters, digits and dashes)');
+    if (typeof id !== 'string' || !platformId.test(id))
+      report([...here, 'platform'], 'must be a platform identifier (lowercase letters, digits and dashes)');
     else if (seen.has(id)) report([...here, 'platform'], `repeats ${JSON.stringify(id)}`);
     seen.add(id);
     const minutes = platform['activation_minutes'];
-    if (typeof minutes !== 'number' || !Number.isFinite(minutes) || minutes < 0) report([...here, 'activation_minutes'], 'must be a number of minutes >= 0');
+    if (typeof minutes !== 'number' || !Number.isFinite(minutes) || minutes < 0)
+      report([...here, 'activation_minutes'], 'must be a number of minutes >= 0');
     const segment = platform['segment_id'];
-    if (segment !== undefined && (typeof segment !== 'string' || segment === '')) report([...here, 'segment_id'], 'must be a non-empty string');
+    if (segment !== undefined && (typeof segment !== 'string' || segment === ''))
+      report([...here, 'segment_id'], 'must be a non-empty string');
   });
 }
 
 /** The schema says categories and range are present for their value types; the catalog holds it to that both ways. */
 function checkValues(document: CatalogDocument, signal: Record<string, unknown>, at: readonly PathSegment[]): void {
   const type = signal['value_type'];
-  if (type === 'categorical' && signal['categories'] === undefined) document.report([...at, 'categories'], 'is required for a categorical signal');
-  if (type !== 'categorical' && signal['categories'] !== undefined) document.report([...at, 'categories'], 'is only for a categorical signal');
-  if (type === 'numeric' && signal['range'] === undefined) document.report([...at, 'range'], 'is required for a numeric signal');
-  if (type !== 'numeric' && signal['range'] !== undefined) document.report([...at, 'range'], 'is only for a numeric signal');
+  if (type === 'categorical' && signal['categories'] === undefined)
+    document.report([...at, 'categories'], 'is required for a categorical signal');
+  if (type !== 'categorical' && signal['categories'] !== undefined)
+    document.report([...at, 'categories'], 'is only for a categorical signal');
+  if (type === 'numeric' && signal['range'] === undefined)
+    document.report([...at, 'range'], 'is required for a numeric signal');
+  if (type !== 'numeric' && signal['range'] !== undefined)
+    document.report([...at, 'range'], 'is only for a numeric signal');
 }
 
 function checkType(document: CatalogDocument, signal: Record<string, unknown>, at: readonly PathSegment[]): void {
@@ -115,20 +157,30 @@ function checkType(document: CatalogDocument, signal: Record<string, unknown>, a
   const type = signal['signal_type'];
   if (type !== 'marketplace' && type !== 'custom' && type !== 'owned') return; // the schema said so
   for (const key of ['principals', 'owner'] as const) {
-    if (signal[key] !== undefined && !(ownershipFields[type] as readonly string[]).includes(key)) report([...at, key], `is not for a ${type} signal`);
+    if (signal[key] !== undefined && !(ownershipFields[type] as readonly string[]).includes(key))
+      report([...at, key], `is not for a ${type} signal`);
   }
   const options = Array.isArray(signal['pricing_options']) ? (signal['pricing_options'] as unknown[]) : [];
   if (type === 'marketplace') {
-    if (!options.some((o) => isObject(o) && o['model'] === 'cpm')) report([...at, 'pricing_options'], 'must include a cpm option: a marketplace signal is licensed per thousand impressions');
+    if (!options.some((o) => isObject(o) && o['model'] === 'cpm'))
+      report(
+        [...at, 'pricing_options'],
+        'must include a cpm option: a marketplace signal is licensed per thousand impressions',
+      );
   } else if (type === 'custom') {
-    if (signal['principals'] === undefined) report([...at, 'principals'], 'is required: a custom signal is visible only to the principal accounts it was built for');
+    if (signal['principals'] === undefined)
+      report(
+        [...at, 'principals'],
+        'is required: a custom signal is visible only to the principal accounts it was built for',
+      );
     else checkStrings(document, signal['principals'], [...at, 'principals']);
   } else {
     const owner = signal['owner'];
     if (owner === undefined) report([...at, 'owner'], 'is required: an owned signal is private to its owner');
     else if (typeof owner !== 'string' || owner.trim() === '') report([...at, 'owner'], 'must be a non-empty string');
     options.forEach((o, index) => {
-      if (isObject(o) && !(o['model'] === 'cpm' && o['cpm'] === 0)) report([...at, 'pricing_options', index], 'must be a cpm option of 0: an owned signal costs its owner nothing');
+      if (isObject(o) && !(o['model'] === 'cpm' && o['cpm'] === 0))
+        report([...at, 'pricing_options', index], 'must be a cpm option of 0: an owned signal costs its owner nothing');
     });
   }
 }
@@ -156,7 +208,11 @@ function checkUniquePricingOptionIds(document: CatalogDocument, signals: readonl
       if (typeof id !== 'string') return;
       const first = seen.get(id);
       if (first === undefined) seen.set(id, `signals[${index}].pricing_options[${optionIndex}]`);
-      else document.report(['signals', index, 'pricing_options', optionIndex, 'pricing_option_id'], `${JSON.stringify(id)} is already the id of ${first}`);
+      else
+        document.report(
+          ['signals', index, 'pricing_options', optionIndex, 'pricing_option_id'],
+          `${JSON.stringify(id)} is already the id of ${first}`,
+        );
     });
   });
 }

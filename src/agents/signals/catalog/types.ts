@@ -7,7 +7,16 @@
  */
 
 /** The eight families a planner browses by; every signal belongs to one. */
-export const signalCategories = ['demographics', 'interests', 'in_market', 'life_events', 'geography', 'behaviours', 'b2b', 'contextual'] as const;
+export const signalCategories = [
+  'demographics',
+  'interests',
+  'in_market',
+  'life_events',
+  'geography',
+  'behaviours',
+  'b2b',
+  'contextual',
+] as const;
 export type SignalCategory = (typeof signalCategories)[number];
 
 export const signalTypes = ['marketplace', 'custom', 'owned'] as const;

@@ -2,10 +2,14 @@ import { underBase } from '../../catalog-files/index.ts';
 import type { CatalogSignal, PlatformAvailability, SignalId, SignalPricingOption } from './types.ts';
 
 /** core/activation-key.json. */
-export type ActivationKey = { readonly type: 'segment_id'; readonly segment_id: string } | { readonly type: 'key_value'; readonly key: string; readonly value: string };
+export type ActivationKey =
+  | { readonly type: 'segment_id'; readonly segment_id: string }
+  | { readonly type: 'key_value'; readonly key: string; readonly value: string };
 
 /** core/deployment.json: one target, and whether the signal is live there. */
-export type Deployment = ({ readonly type: 'platform'; readonly platform: string } | { readonly type: 'agent'; readonly agent_url: string }) & {
+export type Deployment = (
+  { readonly type: 'platform'; readonly platform: string } | { readonly type: 'agent'; readonly agent_url: string }
+) & {
   readonly account?: string;
   readonly is_live: boolean;
   readonly activation_key?: ActivationKey;
@@ -36,10 +40,16 @@ export interface WireSignal {
  * fields (category, taxonomy, keywords, countries, platforms, principals, owner) stay behind; a
  * path-form agent_url of an agent-native id becomes absolute under `baseUrl`.
  */
-export function toWireSignal(signal: CatalogSignal, options: { baseUrl: string; deployments: readonly Deployment[] }): WireSignal {
+export function toWireSignal(
+  signal: CatalogSignal,
+  options: { baseUrl: string; deployments: readonly Deployment[] },
+): WireSignal {
   const pricing = cpmPricing(signal.pricing_options);
   return {
-    signal_id: signal.signal_id.source === 'agent' ? { ...signal.signal_id, agent_url: underBase(options.baseUrl, signal.signal_id.agent_url) } : signal.signal_id,
+    signal_id:
+      signal.signal_id.source === 'agent'
+        ? { ...signal.signal_id, agent_url: underBase(options.baseUrl, signal.signal_id.agent_url) }
+        : signal.signal_id,
     signal_agent_segment_id: signal.signal_agent_segment_id,
     name: signal.name,
     description: signal.description,
@@ -58,8 +68,18 @@ export function toWireSignal(signal: CatalogSignal, options: { baseUrl: string; 
 /** The deployment on a platform as the catalog states it: live with its segment id, or its activation estimate. */
 export function catalogPlatformDeployment(availability: PlatformAvailability): Deployment {
   return availability.segment_id === undefined
-    ? { type: 'platform', platform: availability.platform, is_live: false, estimated_activation_duration_minutes: availability.activation_minutes }
-    : { type: 'platform', platform: availability.platform, is_live: true, activation_key: { type: 'segment_id', segment_id: availability.segment_id } };
+    ? {
+        type: 'platform',
+        platform: availability.platform,
+        is_live: false,
+        estimated_activation_duration_minutes: availability.activation_minutes,
+      }
+    : {
+        type: 'platform',
+        platform: availability.platform,
+        is_live: true,
+        activation_key: { type: 'segment_id', segment_id: availability.segment_id },
+      };
 }
 
 /** The CPM a max_cpm filter compares with: the first CPM option's (0 for an owned signal). */

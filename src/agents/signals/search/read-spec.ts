@@ -1,4 +1,16 @@
-import { ageWords, b2bWords, contextualWords, countryCodes, countryNames, genderWords, incomeWords, inMarketPhrases, lifeEventPhrases, placeAliases, visitorWords } from './vocabulary.ts';
+import {
+  ageWords,
+  b2bWords,
+  contextualWords,
+  countryCodes,
+  countryNames,
+  genderWords,
+  incomeWords,
+  inMarketPhrases,
+  lifeEventPhrases,
+  placeAliases,
+  visitorWords,
+} from './vocabulary.ts';
 
 /** A closed range; `Infinity` for an open top. Ages in years, incomes in thousands. */
 export type Range = readonly [number, number];
@@ -23,20 +35,28 @@ export interface SpecReading {
   readonly b2b: boolean;
 }
 
-const ageRange = /\b(?:aged?\s+|ages\s+)?(1[3-9]|[2-9]\d)\s*(?:-|–|to|through)\s*(1[3-9]|[2-9]\d)\b(?!\s*(?:k\b|,\d|%|employees|\$|€|£))/gi;
-const ageOpen = /\b(?:(?:over|above|older than)\s+(1[8-9]|[2-9]\d)(?!\s*(?:k\b|,\d|%))|(1[8-9]|[2-9]\d)\s*(?:\+|\s+and\s+(?:over|older|up))(?!\s*employees))/gi;
+const ageRange =
+  /\b(?:aged?\s+|ages\s+)?(1[3-9]|[2-9]\d)\s*(?:-|–|to|through)\s*(1[3-9]|[2-9]\d)\b(?!\s*(?:k\b|,\d|%|employees|\$|€|£))/gi;
+const ageOpen =
+  /\b(?:(?:over|above|older than)\s+(1[8-9]|[2-9]\d)(?!\s*(?:k\b|,\d|%))|(1[8-9]|[2-9]\d)\s*(?:\+|\s+and\s+(?:over|older|up))(?!\s*employees))/gi;
 const ageUnder = /\b(?:under|younger than|below)\s+([2-9]\d)\b(?!\s*(?:k\b|,\d|%))/gi;
 const decade = /\b(?:in\s+their\s+)?([2-8])0s\b/gi;
 // A number starts where no digit or thousands comma comes before it: otherwise a long run of digits
 // would be tried from each of its digits, each try reading to its end (quadratic in the run).
 const money = String.raw`[$€£]?\s?(?<![\d,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*(k|K|,000)?`;
 const incomeRange = new RegExp(String.raw`${money}\s*(?:-|–|to)\s*${money}`, 'g');
-const incomeAtLeast = new RegExp(String.raw`(?:(?:over|above|at least|more than)\s+${money}|${money}\s*(?:\+|or more|and up|and above))`, 'g');
+const incomeAtLeast = new RegExp(
+  String.raw`(?:(?:over|above|at least|more than)\s+${money}|${money}\s*(?:\+|or more|and up|and above))`,
+  'g',
+);
 const incomeBelow = new RegExp(String.raw`(?:under|below|less than)\s+${money}`, 'g');
 const employeeWords = String.raw`\s*(?:employees|staff|people|workers|headcount|persons)`;
 const count = String.raw`(?<![\d,])(\d{1,3}(?:,\d{3})+|\d+)`;
 const employeeRange = new RegExp(String.raw`${count}\s*(?:-|–|to)\s*${count}${employeeWords}`, 'gi');
-const employeesAtLeast = new RegExp(String.raw`(?:(?:over|more than|at least)\s+${count}${employeeWords}|${count}\s*(?:\+|or more)${employeeWords})`, 'gi');
+const employeesAtLeast = new RegExp(
+  String.raw`(?:(?:over|more than|at least)\s+${count}${employeeWords}|${count}\s*(?:\+|or more)${employeeWords})`,
+  'gi',
+);
 const employeesBelow = new RegExp(String.raw`(?:under|fewer than|less than)\s+${count}${employeeWords}`, 'gi');
 const incomeContext = /\b(?:income|hhi|earn|earning|earners|making|salary|salaries|household)\b|[$€£]/i;
 
@@ -51,7 +71,9 @@ export function readSpec(spec: string): SpecReading {
   const lower = () => text.toLowerCase();
   const take = (re: RegExp, fn: (m: RegExpExecArray) => boolean) => {
     text = text.replace(re, (...args) => {
-      const match = Object.assign([...args.slice(0, -2)] as unknown as RegExpExecArray, { index: args.at(-2) as number });
+      const match = Object.assign([...args.slice(0, -2)] as unknown as RegExpExecArray, {
+        index: args.at(-2) as number,
+      });
       return fn(match) ? ' ' : args[0];
     });
   };
@@ -76,16 +98,22 @@ export function readSpec(spec: string): SpecReading {
   // the text keeps them, as catalogs use such words too ("millennials", "affluent").
   let unread = lower();
   const read = <T>(table: Readonly<Record<string, T>>, found: T[]) => {
-    for (const [phrase, value] of longestFirst(table)) unread = unread.replace(phraseRe(phrase), () => (found.push(value), ' '));
+    for (const [phrase, value] of longestFirst(table))
+      unread = unread.replace(phraseRe(phrase), () => (found.push(value), ' '));
   };
   read(ageWords, ages);
   read(incomeWords, incomes);
 
   const words = lower();
-  const genders = new Set(Object.entries(genderWords).filter(([word]) => hasPhrase(words, word)).map(([, gender]) => gender));
+  const genders = new Set(
+    Object.entries(genderWords)
+      .filter(([word]) => hasPhrase(words, word))
+      .map(([, gender]) => gender),
+  );
   const countries = new Set<string>();
   for (const [name, code] of Object.entries(countryNames)) if (hasPhrase(words, name)) countries.add(code);
-  for (const [written, code] of Object.entries(countryCodes)) if (new RegExp(String.raw`(?<![\w.])${written}(?![\w])`).test(text)) countries.add(code);
+  for (const [written, code] of Object.entries(countryCodes))
+    if (new RegExp(String.raw`(?<![\w.])${written}(?![\w])`).test(text)) countries.add(code);
 
   return {
     text: text.trim(),
@@ -110,7 +138,10 @@ export function placesNamed(spec: string, places: ReadonlySet<string>): string[]
   for (const place of places) if (hasPhrase(words, place)) found.add(place);
   for (const [alias, named] of Object.entries(placeAliases)) {
     // Two-letter aliases (LA, SF, DC) only as capitals: "la" and "dc" are common lower-case text.
-    const said = alias.replaceAll('.', '').length <= 2 ? new RegExp(String.raw`(?<![\w])${escape(alias.toUpperCase())}(?![\w])`).test(spec) : hasPhrase(words, alias);
+    const said =
+      alias.replaceAll('.', '').length <= 2
+        ? new RegExp(String.raw`(?<![\w])${escape(alias.toUpperCase())}(?![\w])`).test(spec)
+        : hasPhrase(words, alias);
     if (said) for (const place of typeof named === 'string' ? [named] : named) if (places.has(place)) found.add(place);
   }
   return [...found];
@@ -122,7 +153,8 @@ const compiled = new Map<string, RegExp>();
 /** The phrase as a whole word or words (global: reset `lastIndex` before `test`). */
 function phraseRe(phrase: string): RegExp {
   let re = compiled.get(phrase);
-  if (!re) compiled.set(phrase, (re = new RegExp(String.raw`(?<![\p{L}\p{N}])${escape(phrase)}(?![\p{L}\p{N}])`, 'giu')));
+  if (!re)
+    compiled.set(phrase, (re = new RegExp(String.raw`(?<![\p{L}\p{N}])${escape(phrase)}(?![\p{L}\p{N}])`, 'giu')));
   re.lastIndex = 0;
   return re;
 }
@@ -131,7 +163,8 @@ function hasPhrase(words: string, phrase: string): boolean {
   return phraseRe(phrase).test(words);
 }
 
-const longestFirst = <T>(table: Readonly<Record<string, T>>) => Object.entries(table).sort((a, b) => b[0].length - a[0].length);
+const longestFirst = <T>(table: Readonly<Record<string, T>>) =>
+  Object.entries(table).sort((a, b) => b[0].length - a[0].length);
 
 const escape = (text: string) => text.replaceAll(/[.*+?^${}()|[\]\\]/g, String.raw`\$&`);
 

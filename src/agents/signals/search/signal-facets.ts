@@ -28,10 +28,13 @@ export function facetsOf(signal: CatalogSignal): SignalFacets {
     const gender = /^women\b/i.test(signal.name) ? 'female' : /^men\b/i.test(signal.name) ? 'male' : undefined;
     return { ages: ageBand(value), ...(gender ? { gender } : {}), visitors: false };
   }
-  if (family === 'demographics' && kind === 'household income' && value) return { income: incomeBand(value), visitors: false };
+  if (family === 'demographics' && kind === 'household income' && value)
+    return { income: incomeBand(value), visitors: false };
   if (family === 'b2b' && kind === 'company size' && value) return { employees: employeeBand(value), visitors: false };
-  if (family === 'geography' && (kind === 'city' || kind === 'visitors') && value) return { place: value, visitors: kind === 'visitors' };
-  if (family === 'geography' && kind === 'country' && signal.countries.length === 1) return { residentsOf: signal.countries[0]!, visitors: false };
+  if (family === 'geography' && (kind === 'city' || kind === 'visitors') && value)
+    return { place: value, visitors: kind === 'visitors' };
+  if (family === 'geography' && kind === 'country' && signal.countries.length === 1)
+    return { residentsOf: signal.countries[0]!, visitors: false };
   return { visitors: false };
 }
 

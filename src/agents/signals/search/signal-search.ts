@@ -1,6 +1,15 @@
 import MiniSearch from 'minisearch';
 import { stemmer } from 'stemmer';
-import { fuzzyOptions, prefixOption, queryLimits, queryTerms, queryText, termCounts, type QueryLimits, type QueryTerms } from '../../text-search/index.ts';
+import {
+  fuzzyOptions,
+  prefixOption,
+  queryLimits,
+  queryTerms,
+  queryText,
+  termCounts,
+  type QueryLimits,
+  type QueryTerms,
+} from '../../text-search/index.ts';
 import type { CatalogSignal } from '../catalog/index.ts';
 import { placesNamed, readSpec, type SpecReading } from './read-spec.ts';
 import { facetsOf, overlap, type SignalFacets } from './signal-facets.ts';
@@ -65,9 +74,12 @@ export class SignalSearch {
   constructor(signals: readonly CatalogSignal[]) {
     this.signals = signals;
     this.facets = signals.map(facetsOf);
-    this.faceted = this.facets.flatMap((f, i) => (f.ages || f.income || f.employees || f.place || f.residentsOf ? [i] : []));
+    this.faceted = this.facets.flatMap((f, i) =>
+      f.ages || f.income || f.employees || f.place || f.residentsOf ? [i] : [],
+    );
     this.places = new Set(this.facets.flatMap((f) => (f.place ? [f.place] : [])));
-    for (const [i, f] of this.facets.entries()) if (f.place && !f.visitors) this.placeCountries.set(f.place, signals[i]!.countries);
+    for (const [i, f] of this.facets.entries())
+      if (f.place && !f.visitors) this.placeCountries.set(f.place, signals[i]!.countries);
     this.index = new MiniSearch<Document>({
       fields: ['name', 'keywords', 'taxonomy', 'description', 'provider'],
       processTerm,
@@ -78,7 +90,14 @@ export class SignalSearch {
       },
     });
     this.index.addAll(
-      signals.map((s, id) => ({ id, name: s.name, keywords: s.keywords.join(' '), taxonomy: s.taxonomy.join(' '), description: s.description, provider: s.data_provider })),
+      signals.map((s, id) => ({
+        id,
+        name: s.name,
+        keywords: s.keywords.join(' '),
+        taxonomy: s.taxonomy.join(' '),
+        description: s.description,
+        provider: s.data_provider,
+      })),
     );
   }
 
@@ -92,7 +111,10 @@ export class SignalSearch {
   }
 
   /** As `rank`, and whether the spec matched any signal of the catalog at all, admitted or not (a spec of stop words such as "audience" matches none). */
-  search(whole: string, include: (signal: CatalogSignal) => boolean = () => true): { ranked: RankedSignal[]; matched: boolean } {
+  search(
+    whole: string,
+    include: (signal: CatalogSignal) => boolean = () => true,
+  ): { ranked: RankedSignal[]; matched: boolean } {
     const spec = whole.slice(0, limits.maxScan);
     const read = readSpec(spec);
     const places = placesNamed(spec, this.places);
@@ -147,7 +169,10 @@ export class SignalSearch {
     let hits = query === '' ? [] : this.index.search(query, { boostTerm: (term) => boosts.get(term) ?? 1 });
     if (hits.length === 0 && own.words.length > 0) {
       const ownCounts = termCounts(own);
-      hits = this.index.search(queryText(own), { ...fuzzyOptions(limits), boostTerm: (term) => ownCounts.get(term) ?? 1 });
+      hits = this.index.search(queryText(own), {
+        ...fuzzyOptions(limits),
+        boostTerm: (term) => ownCounts.get(term) ?? 1,
+      });
     }
     const best = hits[0]?.score ?? 1;
     return new Map(hits.map((hit) => [hit.id as number, hit.score / best]));
@@ -174,7 +199,8 @@ export class SignalSearch {
       if (!signal.countries.some((c) => reading.countries.includes(c))) score += weight.notInCountry;
       if (facets.residentsOf && reading.countries.includes(facets.residentsOf)) score += weight.residentsOfCountry;
     }
-    if (facets.place && reading.places.includes(facets.place)) score += facets.visitors === reading.visitors ? weight.placeAsAsked : weight.placeOtherwise;
+    if (facets.place && reading.places.includes(facets.place))
+      score += facets.visitors === reading.visitors ? weight.placeAsAsked : weight.placeOtherwise;
     if (reading.inMarket && signal.category === 'in_market') score += weight.categoryAsked;
     if (reading.lifeEvent && signal.category === 'life_events') score += weight.categoryAsked;
     if (reading.b2b && signal.category === 'b2b') score += weight.categoryAsked;
@@ -183,4 +209,9 @@ export class SignalSearch {
   }
 }
 
-const hasStructure = (r: SpecReading) => r.ages !== undefined || r.income !== undefined || r.employees !== undefined || r.places.length > 0 || r.countries.length > 0;
+const hasStructure = (r: SpecReading) =>
+  r.ages !== undefined ||
+  r.income !== undefined ||
+  r.employees !== undefined ||
+  r.places.length > 0 ||
+  r.countries.length > 0;

@@ -3,8 +3,19 @@ import { AgentError } from '../../../protocol/errors.ts';
 import { checkPublishedRequest, errorObject, ownerOf, type AgentTask } from '../../runtime/index.ts';
 import { agentActivationKey } from '../activations/activation-keys.ts';
 import { destinationsInput, destinationsOf, targetKey, type Destination } from '../activations/destination.ts';
-import { deleteActivations, insertActivation, lockSignalActivations, type ActivationRow, type NewActivation } from '../activations/sql.ts';
-import { catalogPlatformDeployment, type CatalogSignal, type Deployment, type PlatformAvailability } from '../catalog/index.ts';
+import {
+  deleteActivations,
+  insertActivation,
+  lockSignalActivations,
+  type ActivationRow,
+  type NewActivation,
+} from '../activations/sql.ts';
+import {
+  catalogPlatformDeployment,
+  type CatalogSignal,
+  type Deployment,
+  type PlatformAvailability,
+} from '../catalog/index.ts';
 import { activationDeployment } from '../deployments.ts';
 import { inCatalogTerms, unservedPlatform } from '../platforms.ts';
 import type { SignalsView } from './get-signals.ts';
@@ -28,7 +39,6 @@ interface ActivateArgs {
   pricing_option_id?: string;
 }
 
-
 /**
  * `activate_signal` (spec section 4; signals/activate-signal-request.json), mutating and
  * idempotent: on an agent target the signal is live at once (a key-value activation key); on a
@@ -49,9 +59,16 @@ export function activateSignalTask(view: SignalsView, seats: readonly PlatformSe
         destinations: { ...destinationsInput, minItems: 1, description: 'core/destination.json targets.' },
         deployments: { ...destinationsInput, minItems: 1, description: 'The spec’s name for destinations.' },
         action: { type: 'string', enum: ['activate', 'deactivate'], description: 'Defaults to activate.' },
-        pricing_option_id: { type: 'string', description: 'The pricing option chosen from the signal’s pricing_options; its first when absent.' },
+        pricing_option_id: {
+          type: 'string',
+          description: 'The pricing option chosen from the signal’s pricing_options; its first when absent.',
+        },
         account: { type: 'object', description: 'core/account-ref.json.' },
-        push_notification_config: { type: 'object', description: 'Where to send the completion webhook: {url, authentication: {schemes: ["HTTP_MESSAGE_SIGNATURES"]}}.' },
+        push_notification_config: {
+          type: 'object',
+          description:
+            'Where to send the completion webhook: {url, authentication: {schemes: ["HTTP_MESSAGE_SIGNATURES"]}}.',
+        },
       },
       // idempotency_key: the runtime's, as for every mutating task (runtime/arguments.ts).
       required: ['signal_agent_segment_id'],
@@ -64,11 +81,18 @@ export function activateSignalTask(view: SignalsView, seats: readonly PlatformSe
       const args = rawArgs as ActivateArgs & Record<string, unknown>;
       const field = args.destinations !== undefined ? 'destinations' : 'deployments';
       const named = args.destinations ?? args.deployments;
-      if (named === undefined) throw new AgentError('INVALID_REQUEST', 'Name the deployment targets in destinations (or deployments).', { field: 'destinations' });
+      if (named === undefined)
+        throw new AgentError('INVALID_REQUEST', 'Name the deployment targets in destinations (or deployments).', {
+          field: 'destinations',
+        });
       checkPublishedRequest(REQUEST, { ...args, destinations: named });
       const signal = view.offering().bySegmentId(args.signal_agent_segment_id);
       if (!signal) {
-        throw new AgentError('SIGNAL_AGENT_SEGMENT_NOT_FOUND', `No signal ${JSON.stringify(args.signal_agent_segment_id)}.`, { field: 'signal_agent_segment_id', suggestion: 'Take signal_agent_segment_id from a get_signals answer.' });
+        throw new AgentError(
+          'SIGNAL_AGENT_SEGMENT_NOT_FOUND',
+          `No signal ${JSON.stringify(args.signal_agent_segment_id)}.`,
+          { field: 'signal_agent_segment_id', suggestion: 'Take signal_agent_segment_id from a get_signals answer.' },
+        );
       }
       checkVisible(signal, principalAccount(ctx.principal));
       const offering = view.offering();
@@ -80,20 +104,32 @@ export function activateSignalTask(view: SignalsView, seats: readonly PlatformSe
       checkTargets(targets.flatMap((target, index) => refusalOf(signal, target, `${field}[${index}]`, caller) ?? []));
 
       const owner = ownerOf(ctx.principal);
-      const existing = new Map((await lockSignalActivations(ctx.db, ctx.tenant.name, owner, signal.signal_agent_segment_id)).map((row) => [row.target, row]));
+      const existing = new Map(
+        (await lockSignalActivations(ctx.db, ctx.tenant.name, owner, signal.signal_agent_segment_id)).map((row) => [
+          row.target,
+          row,
+        ]),
+      );
       const now = ctx.clock.now();
 
       if (args.action === 'deactivate') {
         targets.forEach((target, index) => {
           const row = existing.get(targetKey(target));
-          if (row && !row.deployed_at) throw new AgentError('INVALID_STATE', `The activation on this target is still under way (task ${row.task_id}); cancel that task instead.`, { field: `${field}[${index}]` });
+          if (row && !row.deployed_at)
+            throw new AgentError(
+              'INVALID_STATE',
+              `The activation on this target is still under way (task ${row.task_id}); cancel that task instead.`,
+              { field: `${field}[${index}]` },
+            );
         });
         await deleteActivations(ctx.db, ctx.tenant.name, owner, signal.signal_agent_segment_id, targets.map(targetKey));
         // Live for everyone on the agent's own seat is the platform's, not the caller's to take down: it stays as it is.
-        return { deployments: targets.map((target): Deployment => {
+        return {
+          deployments: targets.map((target): Deployment => {
             const live = liveForEveryone(signal, target);
             return live ? catalogPlatformDeployment(live) : { ...target, is_live: false };
-          }) };
+          }),
+        };
       }
 
       const by = { kind: ctx.principal.kind, subject: ctx.principal.subject };
@@ -102,10 +138,14 @@ export function activateSignalTask(view: SignalsView, seats: readonly PlatformSe
         const key = targetKey(target);
         const row = existing.get(key);
         if (row?.deployed_at || liveForEveryone(signal, target)) {
-          throw new AgentError('ALREADY_ACTIVATED', `${signal.name} is already live on this target.`, { field: `${field}[${index}]`, suggestion: 'Use the activation key get_signals shows for this target.' });
+          throw new AgentError('ALREADY_ACTIVATED', `${signal.name} is already live on this target.`, {
+            field: `${field}[${index}]`,
+            suggestion: 'Use the activation key get_signals shows for this target.',
+          });
         }
         if (row) return activationDeployment(row, now);
-        const pending = target.type === 'platform' ? new Date(now.getTime() + minutesOn(signal, target, view) * 60_000) : null;
+        const pending =
+          target.type === 'platform' ? new Date(now.getTime() + minutesOn(signal, target, view) * 60_000) : null;
         const activation: NewActivation = {
           signal: signal.signal_agent_segment_id,
           target: key,
@@ -122,9 +162,16 @@ export function activateSignalTask(view: SignalsView, seats: readonly PlatformSe
       });
       // A call that waits on a platform answers its task, whose result will list every target it activated.
       const taskId = fresh.some((a) => a.dueAt !== null) ? randomUUID() : null;
-      for (const activation of fresh) await insertActivation(ctx.db, ctx.tenant.name, owner, { ...activation, taskId }, now);
+      for (const activation of fresh)
+        await insertActivation(ctx.db, ctx.tenant.name, owner, { ...activation, taskId }, now);
       const deployments = answer.map((item) => ('is_live' in item ? item : activationDeployment(asRow(item), now)));
-      if (taskId) return ctx.defer({ held: true, taskId, answer: { deployments }, message: 'Activation on the platform is under way; poll get_task or get_signals, or wait for the webhook.' });
+      if (taskId)
+        return ctx.defer({
+          held: true,
+          taskId,
+          answer: { deployments },
+          message: 'Activation on the platform is under way; poll get_task or get_signals, or wait for the webhook.',
+        });
       return { deployments };
     },
   };
@@ -135,21 +182,34 @@ function checkVisible(signal: CatalogSignal, account: string | undefined): void 
   // A custom signal is built to order and known by name, so the caller is told it may not use it;
   // an owned signal is someone's first-party data, whose existence is not the caller's to learn.
   const suggestion = 'Activate a signal get_signals lists for this principal.';
-  if (signal.signal_type === 'custom') throw new AgentError('AGENT_ACCESS_DENIED', 'This custom signal was built for other accounts; this principal may not activate it.', { field: 'signal_agent_segment_id', suggestion });
-  throw new AgentError('AGENT_NOT_FOUND', 'No such signal is visible to this principal.', { field: 'signal_agent_segment_id', suggestion });
+  if (signal.signal_type === 'custom')
+    throw new AgentError(
+      'AGENT_ACCESS_DENIED',
+      'This custom signal was built for other accounts; this principal may not activate it.',
+      { field: 'signal_agent_segment_id', suggestion },
+    );
+  throw new AgentError('AGENT_NOT_FOUND', 'No such signal is visible to this principal.', {
+    field: 'signal_agent_segment_id',
+    suggestion,
+  });
 }
 
 function checkDistinct(targets: readonly Destination[], field: string): void {
   const seen = new Set<string>();
   targets.forEach((target, index) => {
-    if (seen.has(targetKey(target))) throw new AgentError('INVALID_REQUEST', 'The same target is named twice.', { field: `${field}[${index}]` });
+    if (seen.has(targetKey(target)))
+      throw new AgentError('INVALID_REQUEST', 'The same target is named twice.', { field: `${field}[${index}]` });
     seen.add(targetKey(target));
   });
 }
 
 function checkPricingOption(signal: CatalogSignal, chosen: string | undefined): void {
   if (chosen === undefined || signal.pricing_options.some((o) => o.pricing_option_id === chosen)) return;
-  throw new AgentError('INVALID_REQUEST', `pricing_option_id must be one of the signal's: ${signal.pricing_options.map((o) => o.pricing_option_id).join(', ')}.`, { field: 'pricing_option_id' });
+  throw new AgentError(
+    'INVALID_REQUEST',
+    `pricing_option_id must be one of the signal's: ${signal.pricing_options.map((o) => o.pricing_option_id).join(', ')}.`,
+    { field: 'pricing_option_id' },
+  );
 }
 
 /**
@@ -160,7 +220,10 @@ function checkPricingOption(signal: CatalogSignal, chosen: string | undefined): 
 function checkTargets(refusals: readonly AgentError[]): void {
   const [first] = refusals;
   if (!first) return;
-  const message = refusals.length === 1 ? first.message : `${refusals.length} of the targets cannot take this signal: ${refusals.map((r) => `${r.field}: ${r.message}`).join(' ')}`;
+  const message =
+    refusals.length === 1
+      ? first.message
+      : `${refusals.length} of the targets cannot take this signal: ${refusals.map((r) => `${r.field}: ${r.message}`).join(' ')}`;
   throw new AgentError(first.code, message, {
     field: first.field,
     suggestion: first.suggestion,
@@ -170,16 +233,28 @@ function checkTargets(refusals: readonly AgentError[]): void {
 }
 
 /** Why the signal cannot go on a target: a platform the agent does not serve, or a seat the caller does not hold, is unauthorized; a platform that does not carry the signal refuses it. */
-function refusalOf(signal: CatalogSignal, target: Destination, field: string, caller: { served: ReadonlySet<string>; seats: readonly PlatformSeat[]; account: string | undefined }): AgentError | undefined {
+function refusalOf(
+  signal: CatalogSignal,
+  target: Destination,
+  field: string,
+  caller: { served: ReadonlySet<string>; seats: readonly PlatformSeat[]; account: string | undefined },
+): AgentError | undefined {
   if (target.type !== 'platform') return undefined;
   const { account } = caller;
   const platformSeats = caller.seats.filter((s) => s.platform === target.platform);
   if (!caller.served.has(target.platform)) return unservedPlatform(target.platform, `${field}.platform`, caller.served);
-  if (target.account !== undefined && !platformSeats.some((s) => s.account === target.account && account !== undefined && s.principals.includes(account))) {
-    return new AgentError('DEPLOYMENT_UNAUTHORIZED', `This principal may not use account ${JSON.stringify(target.account)} on ${target.platform}.`, {
-      field: `${field}.account`,
-      suggestion: 'Name a seat your account holds on the platform, or no account for the agent’s own seat.',
-    });
+  if (
+    target.account !== undefined &&
+    !platformSeats.some((s) => s.account === target.account && account !== undefined && s.principals.includes(account))
+  ) {
+    return new AgentError(
+      'DEPLOYMENT_UNAUTHORIZED',
+      `This principal may not use account ${JSON.stringify(target.account)} on ${target.platform}.`,
+      {
+        field: `${field}.account`,
+        suggestion: 'Name a seat your account holds on the platform, or no account for the agent’s own seat.',
+      },
+    );
   }
   if (!signal.platforms.some((p) => p.platform === target.platform)) {
     return new AgentError('ACTIVATION_FAILED', `${target.platform} does not carry ${signal.name}.`, {

@@ -1,5 +1,14 @@
 import { AgentError } from '../../../protocol/errors.ts';
-import { checkPublishedRequest, errorObject, ownerOf, pageRequestInput, paginate, textInput, type AgentTask, type PageRequest } from '../../runtime/index.ts';
+import {
+  checkPublishedRequest,
+  errorObject,
+  ownerOf,
+  pageRequestInput,
+  paginate,
+  textInput,
+  type AgentTask,
+  type PageRequest,
+} from '../../runtime/index.ts';
 import { destinationsInput, destinationsOf, type Destination } from '../activations/destination.ts';
 import { ownerActivations, type ActivationRow } from '../activations/sql.ts';
 import { toWireSignal, type CatalogSignal, type PlatformAvailability, type SignalId } from '../catalog/index.ts';
@@ -48,14 +57,26 @@ export function getSignalsTask(view: SignalsView): AgentTask {
       type: 'object',
       properties: {
         signal_spec: textInput('prose', 'The audience wanted, in natural language'),
-        signal_ids: { type: 'array', maxItems: 1000, items: { type: 'object' }, description: 'core/signal-id.json: exact lookups (up to 1,000); unknown ids are omitted.' },
+        signal_ids: {
+          type: 'array',
+          maxItems: 1000,
+          items: { type: 'object' },
+          description: 'core/signal-id.json: exact lookups (up to 1,000); unknown ids are omitted.',
+        },
         deliver_to: {
           type: 'object',
           description: 'The spec’s delivery targets: deployments[] (deployment targets) and countries[] (ISO codes).',
           properties: { deployments: destinationsInput, countries: { type: 'array', items: { type: 'string' } } },
         },
-        destinations: { ...destinationsInput, description: 'core/destination.json targets (the published schema’s name for deliver_to.deployments).' },
-        countries: { type: 'array', items: { type: 'string', pattern: '^[A-Z]{2}$' }, description: 'ISO 3166-1 alpha-2 codes where the signals will be used.' },
+        destinations: {
+          ...destinationsInput,
+          description: 'core/destination.json targets (the published schema’s name for deliver_to.deployments).',
+        },
+        countries: {
+          type: 'array',
+          items: { type: 'string', pattern: '^[A-Z]{2}$' },
+          description: 'ISO 3166-1 alpha-2 codes where the signals will be used.',
+        },
         filters: {
           type: 'object',
           description: 'core/signal-filters.json.',
@@ -67,7 +88,11 @@ export function getSignalsTask(view: SignalsView): AgentTask {
             min_coverage_percentage: { type: 'number', minimum: 0, maximum: 100 },
           },
         },
-        max_results: { type: 'integer', minimum: 1, description: 'Page size (deprecated for pagination.max_results); at most 100.' },
+        max_results: {
+          type: 'integer',
+          minimum: 1,
+          description: 'Page size (deprecated for pagination.max_results); at most 100.',
+        },
         account: { type: 'object', description: 'core/account-ref.json.' },
         pagination: pageRequestInput,
       },
@@ -78,7 +103,8 @@ export function getSignalsTask(view: SignalsView): AgentTask {
     async handler(rawArgs, ctx) {
       const args = rawArgs as GetSignalsArgs & Record<string, unknown>;
       checkPublishedRequest(REQUEST, args);
-      if (args.deliver_to !== undefined && (typeof args.deliver_to !== 'object' || args.deliver_to === null)) throw new AgentError('INVALID_REQUEST', 'deliver_to must be an object.', { field: 'deliver_to' });
+      if (args.deliver_to !== undefined && (typeof args.deliver_to !== 'object' || args.deliver_to === null))
+        throw new AgentError('INVALID_REQUEST', 'deliver_to must be an object.', { field: 'deliver_to' });
       const targetsField = args.destinations !== undefined ? 'destinations' : 'deliver_to.deployments';
       const offering = view.offering();
       const named = destinationsOf(args.destinations ?? args.deliver_to?.deployments, targetsField);
@@ -86,7 +112,10 @@ export function getSignalsTask(view: SignalsView): AgentTask {
       const countries = countriesOf(args);
       const account = principalAccount(ctx.principal);
       const include = (signal: CatalogSignal) =>
-        visibleTo(signal, account) && passesFilters(signal, args.filters) && (countries === undefined || signal.countries.some((c) => countries.has(c))) && canGoOn(signal, targets);
+        visibleTo(signal, account) &&
+        passesFilters(signal, args.filters) &&
+        (countries === undefined || signal.countries.some((c) => countries.has(c))) &&
+        canGoOn(signal, targets);
 
       const chosen: CatalogSignal[] = [];
       const seen = new Set<string>();
@@ -112,16 +141,34 @@ export function getSignalsTask(view: SignalsView): AgentTask {
 
       const size = Math.min(maxPage, args.pagination?.max_results ?? args.max_results ?? 50);
       const { page, pagination } = paginate(chosen, { ...args.pagination, max_results: size });
-      const activations = byTarget(page.length > 0 ? await ownerActivations(ctx.db, ctx.tenant.name, ownerOf(ctx.principal)) : []);
+      const activations = byTarget(
+        page.length > 0 ? await ownerActivations(ctx.db, ctx.tenant.name, ownerOf(ctx.principal)) : [],
+      );
       const now = ctx.clock.now();
       const baseUrl = view.base();
       const signals = page.map((signal) =>
-        toWireSignal(signal, { baseUrl, deployments: deploymentsOf(signal, { targets, activations: activations.get(signal.signal_agent_segment_id) ?? new Map(), now, minutes: view.minutes }) ?? [] }),
+        toWireSignal(signal, {
+          baseUrl,
+          deployments:
+            deploymentsOf(signal, {
+              targets,
+              activations: activations.get(signal.signal_agent_segment_id) ?? new Map(),
+              now,
+              minutes: view.minutes,
+            }) ?? [],
+        }),
       );
       const unserved = (targets ?? []).flatMap((target, index) =>
-        target.type === 'platform' && !offering.platforms.has(target.platform) ? [errorObject(unservedPlatform(target.platform, `${targetsField}[${index}].platform`, offering.platforms))] : [],
+        target.type === 'platform' && !offering.platforms.has(target.platform)
+          ? [errorObject(unservedPlatform(target.platform, `${targetsField}[${index}].platform`, offering.platforms))]
+          : [],
       );
-      return { signals, ...(unserved.length > 0 ? { errors: unserved } : {}), ...(message ? { message } : {}), pagination };
+      return {
+        signals,
+        ...(unserved.length > 0 ? { errors: unserved } : {}),
+        ...(message ? { message } : {}),
+        pagination,
+      };
     },
   };
 }
@@ -130,15 +177,26 @@ function countriesOf(args: GetSignalsArgs): Set<string> | undefined {
   const named = args.countries ?? args.deliver_to?.countries;
   if (named === undefined) return undefined;
   const field = args.countries !== undefined ? 'countries' : 'deliver_to.countries';
-  if (!Array.isArray(named) || named.length === 0 || !named.every((c) => typeof c === 'string' && /^[A-Za-z]{2}$/.test(c))) {
-    throw new AgentError('INVALID_REQUEST', `${field} must be a non-empty list of ISO 3166-1 alpha-2 country codes such as "US".`, { field });
+  if (
+    !Array.isArray(named) ||
+    named.length === 0 ||
+    !named.every((c) => typeof c === 'string' && /^[A-Za-z]{2}$/.test(c))
+  ) {
+    throw new AgentError(
+      'INVALID_REQUEST',
+      `${field} must be a non-empty list of ISO 3166-1 alpha-2 country codes such as "US".`,
+      { field },
+    );
   }
   return new Set(named.map((c: string) => c.toUpperCase()));
 }
 
 /** Whether the signal can go on one of the named targets (any signal can go to an agent). */
 function canGoOn(signal: CatalogSignal, targets: readonly Destination[] | undefined): boolean {
-  return targets === undefined || targets.some((t) => t.type === 'agent' || signal.platforms.some((p) => p.platform === t.platform));
+  return (
+    targets === undefined ||
+    targets.some((t) => t.type === 'agent' || signal.platforms.some((p) => p.platform === t.platform))
+  );
 }
 
 function byTarget(rows: readonly ActivationRow[]): Map<string, Map<string, ActivationRow>> {
@@ -150,4 +208,3 @@ function byTarget(rows: readonly ActivationRow[]): Map<string, Map<string, Activ
   }
   return bySignal;
 }
-

@@ -35,14 +35,21 @@ export function createRoute(app: FastifyInstance, ctx: AppContext): void {
       const { document, warnings, publisher } = await buildAdagents(ctx.db, request.body, now);
       if (request.query.download) {
         // Sent as text, so it is the file byte for byte (indented, as people keep it), not the serializer's view of a 200.
-        return reply.type('application/json; charset=utf-8').header('content-disposition', 'attachment; filename="adagents.json"').send(`${JSON.stringify(document, null, 2)}\n`);
+        return reply
+          .type('application/json; charset=utf-8')
+          .header('content-disposition', 'attachment; filename="adagents.json"')
+          .send(`${JSON.stringify(document, null, 2)}\n`);
       }
       const shown = warnings.map(finding);
       return reply.send({
         document,
         warnings: shown,
         success: true,
-        data: { success: true, adagents_json: document, validation: { valid: true, errors: [], warnings: shown, domain: publisher ?? null } },
+        data: {
+          success: true,
+          adagents_json: document,
+          validation: { valid: true, errors: [], warnings: shown, domain: publisher ?? null },
+        },
         timestamp: now.toISOString(),
       });
     },

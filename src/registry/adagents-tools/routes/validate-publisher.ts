@@ -36,7 +36,10 @@ export function validatePublisherRoute(app: FastifyInstance, ctx: AppContext, fo
       const index = liveIndex(follower);
       return cache.get(domain, async () => {
         await requirePublicDomain(domain, ctx.fetcher, { in: 'querystring', field: 'domain' });
-        return publisherReport({ db: ctx.db, fetcher: ctx.fetcher, index, limits: crawler, now: ctx.clock.now() }, domain);
+        return publisherReport(
+          { db: ctx.db, fetcher: ctx.fetcher, index, limits: crawler, now: ctx.clock.now() },
+          domain,
+        );
       });
     },
   );

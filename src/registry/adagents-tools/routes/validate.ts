@@ -38,7 +38,9 @@ export function validateRoute(app: FastifyInstance, ctx: AppContext): void {
       const { domain, document, check_agents } = request.body;
       if ((domain === undefined) === (document === undefined)) {
         const message = 'give either domain or document, not both or neither';
-        throw new ApError('validation_failed', `Invalid body.domain: ${message}.`, { details: [{ in: 'body', field: 'domain', message }] });
+        throw new ApError('validation_failed', `Invalid body.domain: ${message}.`, {
+          details: [{ in: 'body', field: 'domain', message }],
+        });
       }
       const now = ctx.clock.now();
       let findings;
@@ -65,7 +67,12 @@ export function validateRoute(app: FastifyInstance, ctx: AppContext): void {
         source,
         ...(reach ? { agents: reach.agents } : {}),
         success: true,
-        data: { domain: source.domain, found, validation: { ...findings, url: source.url, chain: source.chain }, ...(reach ? { agent_cards: reach.agents } : {}) },
+        data: {
+          domain: source.domain,
+          found,
+          validation: { ...findings, url: source.url, chain: source.chain },
+          ...(reach ? { agent_cards: reach.agents } : {}),
+        },
         timestamp: now.toISOString(),
       };
     },

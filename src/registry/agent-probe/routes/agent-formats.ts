@@ -9,7 +9,11 @@ import { probeTask, type TaskProbeAnswer } from '../task-probe.ts';
 
 /** `GET /api/public/agent-formats?url=`: the agent's list_creative_formats, asked live. */
 export function agentFormatsRoute(app: FastifyInstance, ctx: AppContext): void {
-  const cache = new ProbeCache<TaskProbeAnswer>(ctx.clock, { ttlMs: probeCaps.cacheTtlMs, entries: probeCaps.cacheEntries, maxBytes: probeCaps.cacheBytes });
+  const cache = new ProbeCache<TaskProbeAnswer>(ctx.clock, {
+    ttlMs: probeCaps.cacheTtlMs,
+    entries: probeCaps.cacheEntries,
+    maxBytes: probeCaps.cacheBytes,
+  });
   app.get<{ Querystring: AgentQuery; Headers: AgentCredentialHeaders }>(
     '/api/public/agent-formats',
     {
@@ -28,7 +32,12 @@ export function agentFormatsRoute(app: FastifyInstance, ctx: AppContext): void {
     },
     async (request, reply) => {
       const target = agentTarget(request.query.url, request.headers);
-      const probe = { task: 'list_creative_formats', args: {}, expected: 'formats', schema: '/schemas/3.0.6/media-buy/list-creative-formats-response.json' };
+      const probe = {
+        task: 'list_creative_formats',
+        args: {},
+        expected: 'formats',
+        schema: '/schemas/3.0.6/media-buy/list-creative-formats-response.json',
+      };
       return reply.send(await cache.get(target.cacheKey, () => probeTask(ctx, target, probe)));
     },
   );

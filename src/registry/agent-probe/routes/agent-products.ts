@@ -9,7 +9,11 @@ import { probeTask, type TaskProbeAnswer } from '../task-probe.ts';
 
 /** `GET /api/public/agent-products?url=&brief=`: a sales agent's get_products for a brief (or wholesale without one), asked live. */
 export function agentProductsRoute(app: FastifyInstance, ctx: AppContext): void {
-  const cache = new ProbeCache<TaskProbeAnswer>(ctx.clock, { ttlMs: probeCaps.cacheTtlMs, entries: probeCaps.cacheEntries, maxBytes: probeCaps.cacheBytes });
+  const cache = new ProbeCache<TaskProbeAnswer>(ctx.clock, {
+    ttlMs: probeCaps.cacheTtlMs,
+    entries: probeCaps.cacheEntries,
+    maxBytes: probeCaps.cacheBytes,
+  });
   app.get<{ Querystring: AgentProductsQuery; Headers: AgentCredentialHeaders }>(
     '/api/public/agent-products',
     {
@@ -32,8 +36,17 @@ export function agentProductsRoute(app: FastifyInstance, ctx: AppContext): void 
       const { brief } = request.query;
       // Without a brief, the protocol's no-brief form: the catalog as it stands (wholesale takes no brief).
       const args = brief === undefined ? { buying_mode: 'wholesale' } : { buying_mode: 'brief', brief };
-      const probe = { task: 'get_products', args, expected: 'products', schema: '/schemas/3.0.6/media-buy/get-products-response.json' };
-      return reply.send(await cache.get(`${target.cacheKey}\n${brief === undefined ? 'wholesale' : `brief:${brief}`}`, () => probeTask(ctx, target, probe)));
+      const probe = {
+        task: 'get_products',
+        args,
+        expected: 'products',
+        schema: '/schemas/3.0.6/media-buy/get-products-response.json',
+      };
+      return reply.send(
+        await cache.get(`${target.cacheKey}\n${brief === undefined ? 'wholesale' : `brief:${brief}`}`, () =>
+          probeTask(ctx, target, probe),
+        ),
+      );
     },
   );
 }

@@ -11,7 +11,11 @@ import { AgentCredentialHeaders, AgentDiscovery, AgentQuery } from '../schemas.t
 
 /** `GET /api/public/discover-agent?url=`: what an agent URL speaks (MCP, A2A) and offers, asked live. */
 export function discoverAgentRoute(app: FastifyInstance, ctx: AppContext): void {
-  const cache = new ProbeCache<Static<typeof AgentDiscovery>>(ctx.clock, { ttlMs: probeCaps.cacheTtlMs, entries: probeCaps.cacheEntries, maxBytes: probeCaps.cacheBytes });
+  const cache = new ProbeCache<Static<typeof AgentDiscovery>>(ctx.clock, {
+    ttlMs: probeCaps.cacheTtlMs,
+    entries: probeCaps.cacheEntries,
+    maxBytes: probeCaps.cacheBytes,
+  });
   app.get<{ Querystring: AgentQuery; Headers: AgentCredentialHeaders }>(
     '/api/public/discover-agent',
     {
@@ -33,7 +37,9 @@ export function discoverAgentRoute(app: FastifyInstance, ctx: AppContext): void 
     },
     async (request, reply) => {
       const target = agentTarget(request.query.url, request.headers);
-      const report = await cache.get(target.cacheKey, () => withAgent(ctx.fetcher, target, (found) => discoveryReport(found, target.url, ctx.clock.now())));
+      const report = await cache.get(target.cacheKey, () =>
+        withAgent(ctx.fetcher, target, (found) => discoveryReport(found, target.url, ctx.clock.now())),
+      );
       return reply.send(report);
     },
   );

@@ -17,7 +17,14 @@ export async function complianceDetail(db: Queryable, agentUrl: string, now: Dat
   if (!row) return undefined;
   const changes = await complianceChanges(db, agentUrl, historyShown);
   const summary = complianceSummary(
-    { status: row.compliance_status, checks: row.compliance, checkedAt: row.probed_at, since: row.compliance_status_since, verified: row.verified, verifiedRole: row.verified_role },
+    {
+      status: row.compliance_status,
+      checks: row.compliance,
+      checkedAt: row.probed_at,
+      since: row.compliance_status_since,
+      verified: row.verified,
+      verifiedRole: row.verified_role,
+    },
     now,
   );
   const iso = (d: Date | null) => d?.toISOString() ?? null;

@@ -19,7 +19,13 @@ export type ProbeState = {
   /** null until a get_ap_capabilities answer was read. */
   capabilities: CapabilitiesSummary | null;
   compliance: { status: ComplianceStatus; checked_at: string | null; checks: ComplianceCheck[] };
-  verification: { verified: boolean; role: string | null; specialisms: string[]; verified_at: string | null; reason?: string };
+  verification: {
+    verified: boolean;
+    role: string | null;
+    specialisms: string[];
+    verified_at: string | null;
+    reason?: string;
+  };
   /** The compliance as the protocol's registry client reads it (compliance-summary.ts). */
   summary: ComplianceSummary;
   /** The task names the agent listed at its last probe that reached it; null before. */
@@ -52,7 +58,12 @@ export interface Metric {
  * The probing state of each agent asked for that has one (enrolled agents get their row at
  * enrollment), by agent URL. `now` dates the capabilities' age.
  */
-export async function probeStates(db: Queryable, agentUrls: readonly string[], now: Date = new Date(), capabilitiesTtlMs = defaultProbeSettings.capabilitiesTtlMs): Promise<Map<string, ProbeState>> {
+export async function probeStates(
+  db: Queryable,
+  agentUrls: readonly string[],
+  now: Date = new Date(),
+  capabilitiesTtlMs = defaultProbeSettings.capabilitiesTtlMs,
+): Promise<Map<string, ProbeState>> {
   const rows = await probeRows(db, agentUrls);
   return new Map(rows.map((row) => [row.agent_url, stateOf(row, now, capabilitiesTtlMs)]));
 }
@@ -66,8 +77,15 @@ function stateOf(row: ProbeRow, now: Date, ttlMs: number): ProbeState {
       last_probed_at: row.probed_at?.toISOString() ?? null,
       ...(row.health_error ? { error: row.health_error } : {}),
     },
-    capabilities: row.capabilities_fetched_at && isRecord(row.capabilities) ? summary(row.capabilities, row.capabilities_fetched_at, now, ttlMs) : null,
-    compliance: { status: row.compliance_status, checked_at: row.probed_at?.toISOString() ?? null, checks: row.compliance },
+    capabilities:
+      row.capabilities_fetched_at && isRecord(row.capabilities)
+        ? summary(row.capabilities, row.capabilities_fetched_at, now, ttlMs)
+        : null,
+    compliance: {
+      status: row.compliance_status,
+      checked_at: row.probed_at?.toISOString() ?? null,
+      checks: row.compliance,
+    },
     verification: {
       verified: row.verified,
       role: row.verified_role,
@@ -76,7 +94,14 @@ function stateOf(row: ProbeRow, now: Date, ttlMs: number): ProbeState {
       ...(row.verification_reason && !row.verified ? { reason: row.verification_reason } : {}),
     },
     summary: complianceSummary(
-      { status: row.compliance_status, checks: row.compliance, checkedAt: row.probed_at, since: row.compliance_status_since, verified: row.verified, verifiedRole: row.verified_role },
+      {
+        status: row.compliance_status,
+        checks: row.compliance,
+        checkedAt: row.probed_at,
+        since: row.compliance_status_since,
+        verified: row.verified,
+        verifiedRole: row.verified_role,
+      },
       now,
     ),
     tasks: row.tasks,
@@ -101,13 +126,17 @@ function summary(doc: Record<string, unknown>, fetchedAt: Date, now: Date, ttlMs
 
 /** The metric catalog as claimed; accreditations are vendor claims, never endorsed by the registry (spec section 2). */
 function metrics(items: unknown[]): Metric[] {
-  return items.filter((m): m is Record<string, unknown> => isRecord(m) && typeof m['metric_id'] === 'string').map((m) => ({
-    ...m,
-    metric_id: m['metric_id'] as string,
-    accreditations: (Array.isArray(m['accreditations']) ? m['accreditations'] : [])
-      .filter((a): a is Record<string, unknown> => isRecord(a) && typeof a['accrediting_body'] === 'string')
-      .map((a) => ({ ...a, accrediting_body: a['accrediting_body'] as string, verified_by_registry: false as const })),
-  }));
+  return items
+    .filter((m): m is Record<string, unknown> => isRecord(m) && typeof m['metric_id'] === 'string')
+    .map((m) => ({
+      ...m,
+      metric_id: m['metric_id'] as string,
+      accreditations: (Array.isArray(m['accreditations']) ? m['accreditations'] : [])
+        .filter((a): a is Record<string, unknown> => isRecord(a) && typeof a['accrediting_body'] === 'string')
+        .map((a) => ({
+          ...a,
+          accrediting_body: a['accrediting_body'] as string,
+          verified_by_registry: false as const,
+        })),
+    }));
 }
-
-

@@ -12,7 +12,15 @@ export { ProbeWorker, defaultProbeSettings, type ProbeReport, type ProbeSettings
 export { probeStates, type CapabilitiesSummary, type Metric, type ProbeState } from './enrichment.ts';
 export { checkNames, type CheckName, type ComplianceCheck, type ComplianceStatus } from './compliance.ts';
 export type { BadgeRole } from './verification.ts';
-export { ComplianceDetailSchema, ComplianceSummarySchema, ProbeCapabilities, ProbeCompliance, ProbeHealth, ProbeVerification, probingSchemas } from './schemas.ts';
+export {
+  ComplianceDetailSchema,
+  ComplianceSummarySchema,
+  ProbeCapabilities,
+  ProbeCompliance,
+  ProbeHealth,
+  ProbeVerification,
+  probingSchemas,
+} from './schemas.ts';
 export { complianceDetail } from './compliance-detail.ts';
 export { complianceSummary, type ComplianceFacts, type ComplianceSummary } from './compliance-summary.ts';
 
@@ -37,7 +45,13 @@ export interface ProbingOptions {
  */
 export const probingPlugin = fp<ProbingOptions>(async (app, { ctx, settings, worker = true }) => {
   if (!worker) return;
-  const prober = new ProbeWorker({ db: ctx.db, fetcher: ctx.fetcher, clock: ctx.clock, log: app.log, ...(settings ? { settings } : {}) });
+  const prober = new ProbeWorker({
+    db: ctx.db,
+    fetcher: ctx.fetcher,
+    clock: ctx.clock,
+    log: app.log,
+    ...(settings ? { settings } : {}),
+  });
   app.decorate('agentProber', prober);
   app.addHook('onReady', async () => prober.start());
   app.addHook('preClose', async () => prober.stop());

@@ -13,7 +13,10 @@ type Json = Record<string, unknown>;
 
 /** Whether the agent sells media (its capabilities say media_buy) and lists get_products. */
 export function sellsMedia(capabilities: unknown, tasks: readonly string[]): boolean {
-  return strings((capabilities as Json | undefined)?.['supported_protocols']).includes('media_buy') && tasks.includes('get_products');
+  return (
+    strings((capabilities as Json | undefined)?.['supported_protocols']).includes('media_buy') &&
+    tasks.includes('get_products')
+  );
 }
 
 /**
@@ -34,7 +37,8 @@ export async function readInventory(agent: AgentConnection): Promise<InventorySu
     if (typeof p['delivery_type'] === 'string') deliveryTypes.add(p['delivery_type']);
     for (const format of Array.isArray(p['format_ids']) ? p['format_ids'] : []) {
       const f = format as Json;
-      if (typeof f?.['agent_url'] === 'string' && typeof f['id'] === 'string') formats.set(`${f['agent_url']}\u0000${f['id']}`, { agent_url: f['agent_url'], id: f['id'] });
+      if (typeof f?.['agent_url'] === 'string' && typeof f['id'] === 'string')
+        formats.set(`${f['agent_url']}\u0000${f['id']}`, { agent_url: f['agent_url'], id: f['id'] });
     }
   }
   return {

@@ -1,4 +1,10 @@
-import { describeError, discoverAgent, readCapabilities, type AgentConnection, type AgentProtocol } from '../../../client/agents/index.ts';
+import {
+  describeError,
+  discoverAgent,
+  readCapabilities,
+  type AgentConnection,
+  type AgentProtocol,
+} from '../../../client/agents/index.ts';
 import type { SafeFetch } from '../../../net/safe-fetch.ts';
 import { readInventory, sellsMedia } from './inventory.ts';
 import type { ProbeObservation } from './observation.ts';
@@ -19,14 +25,25 @@ const unknownTask = 'ap_registry_probe_no_such_task';
  * given), its task list and its answer to an unknown task; and its JWKS. Never throws: whatever
  * fails is what was observed.
  */
-export async function probeAgent(agentUrl: string, cachedCapabilities: unknown, options: ProbeAgentOptions): Promise<ProbeObservation> {
-  const found = await discoverAgent(agentUrl, { fetcher: options.fetcher, clientName: 'ap-registry-probe', ...(options.authorization ? { authorization: options.authorization } : {}) });
+export async function probeAgent(
+  agentUrl: string,
+  cachedCapabilities: unknown,
+  options: ProbeAgentOptions,
+): Promise<ProbeObservation> {
+  const found = await discoverAgent(agentUrl, {
+    fetcher: options.fetcher,
+    clientName: 'ap-registry-probe',
+    ...(options.authorization ? { authorization: options.authorization } : {}),
+  });
   const protocols: AgentProtocol[] = found.connections.map((c) => c.protocol);
   const seen: ProbeObservation = { reachable: found.latencyMs !== undefined, protocols };
   if (found.latencyMs !== undefined) seen.latencyMs = found.latencyMs;
   const agent = found.connections[0];
   if (!agent) {
-    seen.healthError = found.fetchFailure && found.latencyMs === undefined ? `${found.fetchFailure.reason}: ${found.fetchFailure.message}` : `speaks neither MCP nor A2A: ${found.problems.mcp ?? 'no answer'}`;
+    seen.healthError =
+      found.fetchFailure && found.latencyMs === undefined
+        ? `${found.fetchFailure.reason}: ${found.fetchFailure.message}`
+        : `speaks neither MCP nor A2A: ${found.problems.mcp ?? 'no answer'}`;
     return seen;
   }
   try {
@@ -52,7 +69,8 @@ export async function probeAgent(agentUrl: string, cachedCapabilities: unknown, 
 
 /** The webhook-signing keys' origin the capabilities name (identity.key_origins), else the agent's own. */
 function jwksUrl(agentUrl: string, capabilities: unknown): string {
-  const origins = (capabilities as { identity?: { key_origins?: Record<string, unknown> } } | undefined)?.identity?.key_origins;
+  const origins = (capabilities as { identity?: { key_origins?: Record<string, unknown> } } | undefined)?.identity
+    ?.key_origins;
   const declared = typeof origins?.['webhook_signing'] === 'string' ? origins['webhook_signing'] : undefined;
   let origin = new URL(agentUrl).origin;
   if (declared) {
@@ -69,7 +87,8 @@ async function unknownTaskAnswer(agent: AgentConnection): Promise<ProbeObservati
   try {
     const answer = await agent.call(unknownTask);
     if (answer.ok) return { problem: `a call of an unknown task (${unknownTask}) was answered as a success` };
-    if (!answer.error) return { problem: 'a call of an unknown task was answered as an error without a readable error object' };
+    if (!answer.error)
+      return { problem: 'a call of an unknown task was answered as an error without a readable error object' };
     return { errorObject: answer.error };
   } catch (err) {
     return { problem: `a call of an unknown task was not answered with the error envelope: ${describeError(err)}` };
@@ -81,9 +100,10 @@ async function readJwks(fetcher: SafeFetch, url: string): Promise<NonNullable<Pr
     const response = await fetcher.fetch(url, { headers: { accept: 'application/json' } });
     if (response.status !== 200) return { url, problem: `answered ${response.status}` };
     const body = response.json() as { keys?: unknown };
-    return Array.isArray(body?.keys) ? { url, keys: body.keys } : { url, problem: 'is not a JSON Web Key Set (no keys array)' };
+    return Array.isArray(body?.keys)
+      ? { url, keys: body.keys }
+      : { url, problem: 'is not a JSON Web Key Set (no keys array)' };
   } catch (err) {
     return { url, problem: describeError(err) };
   }
 }
-

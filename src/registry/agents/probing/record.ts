@@ -24,7 +24,8 @@ export type RecordOutcome = 'recorded' | 'superseded' | 'unenrolled';
 /** The task names kept of an agent's listing (its tools count is counted from them): an agent answers what it likes. */
 const tasksKept = 500;
 const taskNameMax = 128;
-const keptTasks = (tasks: readonly string[]) => [...new Set(tasks)].slice(0, tasksKept).map((t) => t.slice(0, taskNameMax));
+const keptTasks = (tasks: readonly string[]) =>
+  [...new Set(tasks)].slice(0, tasksKept).map((t) => t.slice(0, taskNameMax));
 
 /**
  * Records a probe in one transaction with the events its changes make. The agent's row is locked
@@ -32,7 +33,12 @@ const keptTasks = (tasks: readonly string[]) => [...new Set(tasks)].slice(0, tas
  * lapsed mid-probe lets a second one in), each change is compared once against the state before it
  * and emits its event exactly once; a probe that began before the recorded one is dropped.
  */
-export async function recordProbe(db: Database, agentUrl: string, seen: ProbeObservation, timing: RecordTiming): Promise<RecordOutcome> {
+export async function recordProbe(
+  db: Database,
+  agentUrl: string,
+  seen: ProbeObservation,
+  timing: RecordTiming,
+): Promise<RecordOutcome> {
   return db.transaction(async (tx) => {
     const before = await sql.lockProbe(tx, agentUrl);
     if (!before) return 'unenrolled';
@@ -45,16 +51,27 @@ export async function recordProbe(db: Database, agentUrl: string, seen: ProbeObs
     const verification = verify(before.type, checks, inForce);
 
     const events: NewEvent[] = [];
-    const event = (event_type: NewEvent['event_type'], payload: Record<string, unknown>) => events.push({ event_type, entity_type: 'agent', entity_id: agentUrl, payload, actor });
+    const event = (event_type: NewEvent['event_type'], payload: Record<string, unknown>) =>
+      events.push({ event_type, entity_type: 'agent', entity_id: agentUrl, payload, actor });
     // Its status's start, and the last passing and failing probes, carried from probe to probe.
-    const since = status !== before.compliance_status || before.compliance_status_since === null ? timing.now : before.compliance_status_since;
+    const since =
+      status !== before.compliance_status || before.compliance_status_since === null
+        ? timing.now
+        : before.compliance_status_since;
     const lastPassed = status === 'passing' ? timing.now : before.last_passed_at;
     const lastFailed = status === 'degraded' || status === 'failing' ? timing.now : before.last_failed_at;
     const tracks = tracksOf(checks);
     if (JSON.stringify(tracksOf(before.compliance)) !== JSON.stringify(tracks)) {
       const passing = checks.filter((c) => c.passed).length;
       const headline = headlineOf(checks);
-      await sql.addComplianceChange(tx, agentUrl, { changed_at: timing.now, previous_status: before.compliance_status, current_status: status, headline, checks_passing: passing, checks_total: checks.length });
+      await sql.addComplianceChange(tx, agentUrl, {
+        changed_at: timing.now,
+        previous_status: before.compliance_status,
+        current_status: status,
+        headline,
+        checks_passing: passing,
+        checks_total: checks.length,
+      });
       const verifiedRole = verification.verified ? (verification.role ?? null) : null;
       event('agent.compliance_changed', {
         agent_url: agentUrl,
@@ -64,18 +81,36 @@ export async function recordProbe(db: Database, agentUrl: string, seen: ProbeObs
         tracks,
         storyboards_passing: passing,
         storyboards_total: checks.length,
-        storyboards: checks.map((c) => ({ storyboard_id: c.name, status: c.skipped ? 'skipped' : c.passed ? 'passing' : 'failing', steps_passed: c.passed ? 1 : 0, steps_total: 1 })),
+        storyboards: checks.map((c) => ({
+          storyboard_id: c.name,
+          status: c.skipped ? 'skipped' : c.passed ? 'passing' : 'failing',
+          steps_passed: c.passed ? 1 : 0,
+          steps_total: 1,
+        })),
         // What a follower keeps of the agent's compliance (the registry client's AgentCompliance).
-        compliance_summary: complianceSummary({ status, checks, checkedAt: timing.now, since, verified: verification.verified, verifiedRole }, timing.now),
+        compliance_summary: complianceSummary(
+          { status, checks, checkedAt: timing.now, since, verified: verification.verified, verifiedRole },
+          timing.now,
+        ),
       });
     }
     const apVersion = verification.apVersion ? { ap_version: verification.apVersion } : {};
     const roleChanged = before.verified && verification.verified && before.verified_role !== verification.role;
     if (before.verified && (!verification.verified || roleChanged)) {
-      event('agent.verification_lost', { agent_url: agentUrl, role: before.verified_role, reason: verification.reason ?? `its role is now ${verification.role}`, ...apVersion });
+      event('agent.verification_lost', {
+        agent_url: agentUrl,
+        role: before.verified_role,
+        reason: verification.reason ?? `its role is now ${verification.role}`,
+        ...apVersion,
+      });
     }
     if (verification.verified && (!before.verified || roleChanged)) {
-      event('agent.verification_earned', { agent_url: agentUrl, role: verification.role, verified_specialisms: verification.specialisms, ...apVersion });
+      event('agent.verification_earned', {
+        agent_url: agentUrl,
+        role: verification.role,
+        verified_specialisms: verification.specialisms,
+        ...apVersion,
+      });
     }
 
     await sql.saveProbe(tx, {

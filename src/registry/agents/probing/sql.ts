@@ -75,7 +75,10 @@ export async function lockProbe(tx: Queryable, agentUrl: string): Promise<ProbeR
 }
 
 /** A probe's result as written: the row's state, probed now. */
-export type ProbeUpdate = Omit<ProbeRow, 'type' | 'visibility' | 'claimed_until' | 'probed_at' | 'reachable'> & { probed_at: Date; reachable: boolean };
+export type ProbeUpdate = Omit<ProbeRow, 'type' | 'visibility' | 'claimed_until' | 'probed_at' | 'reachable'> & {
+  probed_at: Date;
+  reachable: boolean;
+};
 
 /** Writes a probe's result and releases the lease. */
 export async function saveProbe(tx: Queryable, u: ProbeUpdate): Promise<void> {
@@ -86,24 +89,46 @@ export async function saveProbe(tx: Queryable, u: ProbeUpdate): Promise<void> {
        compliance_status_since = $18, last_passed_at = $19, last_failed_at = $20, tasks = $21
      where agent_url = $1`,
     [
-      u.agent_url, u.next_probe_at, u.probed_at, u.reachable, u.latency_ms, u.protocols, u.health_error,
-      u.capabilities === undefined || u.capabilities === null ? null : JSON.stringify(u.capabilities), u.capabilities_fetched_at,
-      JSON.stringify(u.compliance), u.compliance_status, u.verified, u.verified_role, u.verified_specialisms, u.verified_at, u.verification_reason,
+      u.agent_url,
+      u.next_probe_at,
+      u.probed_at,
+      u.reachable,
+      u.latency_ms,
+      u.protocols,
+      u.health_error,
+      u.capabilities === undefined || u.capabilities === null ? null : JSON.stringify(u.capabilities),
+      u.capabilities_fetched_at,
+      JSON.stringify(u.compliance),
+      u.compliance_status,
+      u.verified,
+      u.verified_role,
+      u.verified_specialisms,
+      u.verified_at,
+      u.verification_reason,
       u.inventory === null ? null : JSON.stringify(u.inventory),
-      u.compliance_status_since, u.last_passed_at, u.last_failed_at, u.tasks,
+      u.compliance_status_since,
+      u.last_passed_at,
+      u.last_failed_at,
+      u.tasks,
     ],
   );
 }
 
 /** Gives a claimed agent back to the queue, due at `at`, without a result (its probe failed unexpectedly). */
 export async function releaseProbe(db: Queryable, agentUrl: string, at: Date): Promise<void> {
-  await db.query('update registry_agent_probes set claimed_until = null, next_probe_at = $2 where agent_url = $1', [agentUrl, at]);
+  await db.query('update registry_agent_probes set claimed_until = null, next_probe_at = $2 where agent_url = $1', [
+    agentUrl,
+    at,
+  ]);
 }
 
 /** The probe rows of these agents (those that have one). */
 export async function probeRows(db: Queryable, agentUrls: readonly string[]): Promise<ProbeRow[]> {
   if (agentUrls.length === 0) return [];
-  return db.query<ProbeRow>(`select ${columns} from registry_agent_probes p join registry_agents a on a.agent_url = p.agent_url where p.agent_url = any($1::text[])`, [agentUrls]);
+  return db.query<ProbeRow>(
+    `select ${columns} from registry_agent_probes p join registry_agents a on a.agent_url = p.agent_url where p.agent_url = any($1::text[])`,
+    [agentUrls],
+  );
 }
 
 /** A change of an agent's checks, as its history keeps it. */
@@ -124,7 +149,15 @@ export async function addComplianceChange(tx: Queryable, agentUrl: string, chang
   await tx.query(
     `insert into registry_agent_compliance_changes (agent_url, changed_at, previous_status, current_status, headline, checks_passing, checks_total)
      values ($1, $2, $3, $4, $5, $6, $7)`,
-    [agentUrl, change.changed_at, change.previous_status, change.current_status, change.headline, change.checks_passing, change.checks_total],
+    [
+      agentUrl,
+      change.changed_at,
+      change.previous_status,
+      change.current_status,
+      change.headline,
+      change.checks_passing,
+      change.checks_total,
+    ],
   );
   await tx.query(
     `delete from registry_agent_compliance_changes where agent_url = $1

@@ -57,9 +57,14 @@ export interface Verification {
 export function verify(type: string, checks: readonly ComplianceCheck[], capabilities: unknown): Verification {
   const role = roleOfType[type];
   const doc = isRecord(capabilities) ? capabilities : {};
-  const declared = Array.isArray(doc['specialisms']) ? doc['specialisms'].filter((s): s is string => typeof s === 'string') : [];
+  const declared = Array.isArray(doc['specialisms'])
+    ? doc['specialisms'].filter((s): s is string => typeof s === 'string')
+    : [];
   const specialisms = role ? declared.filter((s) => roleOfSpecialism[s] === role) : [];
-  const versions = isRecord(doc['ap']) && Array.isArray(doc['ap']['major_versions']) ? doc['ap']['major_versions'].filter((v): v is number => typeof v === 'number') : [];
+  const versions =
+    isRecord(doc['ap']) && Array.isArray(doc['ap']['major_versions'])
+      ? doc['ap']['major_versions'].filter((v): v is number => typeof v === 'number')
+      : [];
   const apVersion = versions.length > 0 ? String(Math.max(...versions)) : undefined;
   const base = { role, specialisms, ...(apVersion ? { apVersion } : {}) };
   if (!role) return { ...base, verified: false, reason: `a ${type} agent has no badge role` };
@@ -67,8 +72,9 @@ export function verify(type: string, checks: readonly ComplianceCheck[], capabil
   if (failed) return { ...base, verified: false, reason: `compliance check ${failed.name} failed: ${failed.message}` };
   const protocols = Array.isArray(doc['supported_protocols']) ? doc['supported_protocols'] : [];
   const protocol = role.replaceAll('-', '_');
-  if (!protocols.includes(protocol)) return { ...base, verified: false, reason: `its capabilities do not declare the ${protocol} protocol` };
-  if (specialisms.length === 0) return { ...base, verified: false, reason: `its capabilities declare no ${role} specialism` };
+  if (!protocols.includes(protocol))
+    return { ...base, verified: false, reason: `its capabilities do not declare the ${protocol} protocol` };
+  if (specialisms.length === 0)
+    return { ...base, verified: false, reason: `its capabilities declare no ${role} specialism` };
   return { ...base, verified: true };
 }
-

@@ -55,7 +55,13 @@ export class ProbeWorker {
   readonly settings: ProbeSettings;
   private readonly pass: BackgroundPass;
 
-  constructor(parts: { db: Database; fetcher: SafeFetch; clock: Clock; log: FastifyBaseLogger; settings?: Partial<ProbeSettings> }) {
+  constructor(parts: {
+    db: Database;
+    fetcher: SafeFetch;
+    clock: Clock;
+    log: FastifyBaseLogger;
+    settings?: Partial<ProbeSettings>;
+  }) {
     ({ db: this.db, fetcher: this.fetcher, clock: this.clock, log: this.log } = parts);
     this.settings = { ...defaultProbeSettings, ...parts.settings };
     this.pass = new BackgroundPass(
@@ -89,7 +95,12 @@ export class ProbeWorker {
     const reports: ProbeReport[] = [];
     for (;;) {
       const now = this.clock.now();
-      const claimed = await sql.claimDue(this.db, this.settings.concurrency, now, new Date(now.getTime() + this.settings.leaseMs));
+      const claimed = await sql.claimDue(
+        this.db,
+        this.settings.concurrency,
+        now,
+        new Date(now.getTime() + this.settings.leaseMs),
+      );
       this.log.debug({ claimed: claimed.length }, 'agent prober claimed');
       if (claimed.length === 0) return reports;
       reports.push(...(await Promise.all(claimed.map((row) => this.probeOne(row)))));
@@ -98,18 +109,43 @@ export class ProbeWorker {
 
   private async probeOne(row: sql.ProbeRow): Promise<ProbeReport> {
     const startedAt = this.clock.now();
-    const fresh = row.capabilities !== null && row.capabilities_fetched_at !== null && startedAt.getTime() - row.capabilities_fetched_at.getTime() < this.settings.capabilitiesTtlMs;
+    const fresh =
+      row.capabilities !== null &&
+      row.capabilities_fetched_at !== null &&
+      startedAt.getTime() - row.capabilities_fetched_at.getTime() < this.settings.capabilitiesTtlMs;
     try {
       const authorization = this.settings.authorization?.(row.agent_url);
-      const seen = await probeAgent(row.agent_url, fresh ? row.capabilities : undefined, { fetcher: this.settings.fetcherFor?.(row.agent_url) ?? this.fetcher, ...(authorization ? { authorization } : {}) });
+      const seen = await probeAgent(row.agent_url, fresh ? row.capabilities : undefined, {
+        fetcher: this.settings.fetcherFor?.(row.agent_url) ?? this.fetcher,
+        ...(authorization ? { authorization } : {}),
+      });
       const now = this.clock.now();
-      const outcome = await recordProbe(this.db, row.agent_url, seen, { startedAt, now, nextAt: new Date(now.getTime() + this.settings.intervalMs), usedCache: fresh });
-      this.log.info({ agentUrl: row.agent_url, outcome, reachable: seen.reachable, latencyMs: seen.latencyMs }, 'agent probed');
-      return { agentUrl: row.agent_url, outcome, reachable: seen.reachable, fetchedCapabilities: seen.fetchedCapabilities !== undefined };
+      const outcome = await recordProbe(this.db, row.agent_url, seen, {
+        startedAt,
+        now,
+        nextAt: new Date(now.getTime() + this.settings.intervalMs),
+        usedCache: fresh,
+      });
+      this.log.info(
+        { agentUrl: row.agent_url, outcome, reachable: seen.reachable, latencyMs: seen.latencyMs },
+        'agent probed',
+      );
+      return {
+        agentUrl: row.agent_url,
+        outcome,
+        reachable: seen.reachable,
+        fetchedCapabilities: seen.fetchedCapabilities !== undefined,
+      };
     } catch (err) {
       // Not the agent's doing (the database, a bug): try again a little later, not a whole interval.
       this.log.error({ err, agentUrl: row.agent_url }, 'agent probe failed');
-      await sql.releaseProbe(this.db, row.agent_url, new Date(this.clock.now().getTime() + Math.min(this.settings.intervalMs, 60_000))).catch(() => {});
+      await sql
+        .releaseProbe(
+          this.db,
+          row.agent_url,
+          new Date(this.clock.now().getTime() + Math.min(this.settings.intervalMs, 60_000)),
+        )
+        .catch(() => {});
       return { agentUrl: row.agent_url, outcome: 'failed' };
     }
   }

@@ -26,17 +26,26 @@ export function agentComplianceRoute(app: FastifyInstance, db: Database, clock: 
           '(status, tracks, streak_days, headline, the badge), the checks of the last probe, since when the status holds, the last passing and failing probes, and the latest changes ' +
           'of the checks. Visible to whoever may see the agent in the list; 404 not_found for an agent not enrolled or hidden from you.',
         tags: ['Agent Discovery'],
-        params: Type.Object({ url: Type.String({ minLength: 1, maxLength: 2048, description: 'The agent’s URL, URL-encoded.' }) }),
+        params: Type.Object({
+          url: Type.String({ minLength: 1, maxLength: 2048, description: 'The agent’s URL, URL-encoded.' }),
+        }),
         response: { 200: ComplianceDetailSchema, ...errorResponses(400, 401, 404) },
       },
     },
     async (request) => {
       const url = canonicalAgentUrl(request.params.url);
       if (url === undefined) {
-        throw new ApError('validation_failed', 'Invalid params.url: must be an absolute URL, URL-encoded into the path.', { details: [{ in: 'params', field: 'url', message: 'must be an absolute URL' }] });
+        throw new ApError(
+          'validation_failed',
+          'Invalid params.url: must be an absolute URL, URL-encoded into the path.',
+          { details: [{ in: 'params', field: 'url', message: 'must be an absolute URL' }] },
+        );
       }
       const agent = await findAgent(db, url);
-      const detail = agent && canSee(viewerOf(request.principal), agent) ? await complianceDetail(db, url, clock.now(), intervalMs()) : undefined;
+      const detail =
+        agent && canSee(viewerOf(request.principal), agent)
+          ? await complianceDetail(db, url, clock.now(), intervalMs())
+          : undefined;
       if (!detail) throw new ApError('not_found', `No agent ${url} is enrolled in the catalog you may see.`);
       return detail;
     },

@@ -16,7 +16,8 @@ export function changeAgentRoutes(app: FastifyInstance, ctx: AppContext): void {
       config,
       schema: {
         summary: 'Change an enrolled agent',
-        description: 'Its name, type, description (null clears it) or visibility. Only the organization that enrolled it (or a registry admin) may.',
+        description:
+          'Its name, type, description (null clears it) or visibility. Only the organization that enrolled it (or a registry admin) may.',
         tags: ['Agent Discovery'],
         security: [{ bearer: [] }],
         querystring: AgentUrlQuery,
@@ -32,7 +33,8 @@ export function changeAgentRoutes(app: FastifyInstance, ctx: AppContext): void {
       config,
       schema: {
         summary: 'Remove an enrolled agent',
-        description: 'Takes the agent out of the catalog (with its probe results); the feed says `agent.removed` when it was public.',
+        description:
+          'Takes the agent out of the catalog (with its probe results); the feed says `agent.removed` when it was public.',
         tags: ['Agent Discovery'],
         security: [{ bearer: [] }],
         querystring: AgentUrlQuery,

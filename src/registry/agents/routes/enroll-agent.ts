@@ -26,7 +26,10 @@ export function enrollAgentRoute(app: FastifyInstance, ctx: AppContext, enrollme
       },
     },
     async (request, reply) => {
-      const agent = await enrollAgent(enrollment, request.principal!, { ...request.body, visibility: request.body.visibility ?? 'public' });
+      const agent = await enrollAgent(enrollment, request.principal!, {
+        ...request.body,
+        visibility: request.body.visibility ?? 'public',
+      });
       return reply.code(201).send(entryOf(agent));
     },
   );

@@ -21,7 +21,12 @@ const allMeasurement = 100_000;
 const publisherDomainsShown = 100;
 
 /** `GET /api/registry/agents`: the catalog of enrolled agents the caller may see, with the enrichments asked for. */
-export function listAgentsRoute(app: FastifyInstance, db: Database, readProbes: ReadProbes, index: () => AuthorizationIndex): void {
+export function listAgentsRoute(
+  app: FastifyInstance,
+  db: Database,
+  readProbes: ReadProbes,
+  index: () => AuthorizationIndex,
+): void {
   app.get<{ Querystring: Static<typeof ListQuery> }>(
     '/api/registry/agents',
     {
@@ -46,20 +51,47 @@ export function listAgentsRoute(app: FastifyInstance, db: Database, readProbes: 
       const viewer = viewerOf(request.principal);
       const limit = query.limit ?? 500;
       const after = decodeCursor(query.cursor, ['agent_url'])?.['agent_url'];
-      const modes = query.verification_mode === undefined ? [] : Array.isArray(query.verification_mode) ? query.verification_mode : [query.verification_mode];
+      const modes =
+        query.verification_mode === undefined
+          ? []
+          : Array.isArray(query.verification_mode)
+            ? query.verification_mode
+            : [query.verification_mode];
       // The badge is earned by the protocol checks (spec); no agent is verified live.
-      if (modes.includes('live')) return { agents: [], count: 0, cursor: null, has_more: false, sources: { registered: 0, discovered: 0 } };
+      if (modes.includes('live'))
+        return { agents: [], count: 0, cursor: null, has_more: false, sources: { registered: 0, discovered: 0 } };
       const verified = query.verified === true || modes.includes('spec');
       let among: string[] | undefined;
       if (filter) {
         const measured = await listAgents(db, { viewer, type: 'measurement', verified, limit: allMeasurement });
-        const probes = await readProbes(db, measured.map((a) => a.agent_url));
-        among = measured.filter((a) => matchesMeasurement(probes.get(a.agent_url)?.capabilities?.metrics ?? [], filter)).map((a) => a.agent_url);
+        const probes = await readProbes(
+          db,
+          measured.map((a) => a.agent_url),
+        );
+        among = measured
+          .filter((a) => matchesMeasurement(probes.get(a.agent_url)?.capabilities?.metrics ?? [], filter))
+          .map((a) => a.agent_url);
       }
-      const rows = await listAgents(db, { viewer, type: filter ? 'measurement' : query.type, verified, after, limit: limit + 1, ...(among ? { among } : {}) });
+      const rows = await listAgents(db, {
+        viewer,
+        type: filter ? 'measurement' : query.type,
+        verified,
+        after,
+        limit: limit + 1,
+        ...(among ? { among } : {}),
+      });
       const page = rows.slice(0, limit);
-      const probes = query.capabilities || query.health || query.compliance || query.verification ? await readProbes(db, page.map((a) => a.agent_url)) : undefined;
-      const agents = page.map((row) => ({ ...entryOf(row), ...enrichments(row, query, probes?.get(row.agent_url), index) }));
+      const probes =
+        query.capabilities || query.health || query.compliance || query.verification
+          ? await readProbes(
+              db,
+              page.map((a) => a.agent_url),
+            )
+          : undefined;
+      const agents = page.map((row) => ({
+        ...entryOf(row),
+        ...enrichments(row, query, probes?.get(row.agent_url), index),
+      }));
       const has_more = rows.length > limit;
       return {
         agents,
@@ -76,13 +108,20 @@ export function listAgentsRoute(app: FastifyInstance, db: Database, readProbes: 
  * The enrichments asked for, each with, beside our fields, those the protocol's registry client
  * reads (its AgentHealth, AgentCapabilities, AgentCompliance, PropertySummary).
  */
-function enrichments(row: AgentRow, query: Static<typeof ListQuery>, probe: ProbeState | undefined, index: () => AuthorizationIndex): Record<string, unknown> {
+function enrichments(
+  row: AgentRow,
+  query: Static<typeof ListQuery>,
+  probe: ProbeState | undefined,
+  index: () => AuthorizationIndex,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const toolsCount = probe?.tasks ? { tools_count: probe.tasks.length } : {};
   if (query.capabilities) {
     const capabilities = probe?.capabilities;
     out['capabilities'] = {
-      ...(capabilities ? { fetched_at: capabilities.fetched_at, stale: capabilities.stale } : { fetched_at: null, stale: true }),
+      ...(capabilities
+        ? { fetched_at: capabilities.fetched_at, stale: capabilities.stale }
+        : { fetched_at: null, stale: true }),
       tools_count: probe?.tasks?.length ?? 0,
       ...(row.type === 'measurement' ? { measurement_capabilities: { metrics: capabilities?.metrics ?? [] } } : {}),
     };
@@ -93,7 +132,13 @@ function enrichments(row: AgentRow, query: Static<typeof ListQuery>, probe: Prob
   if (query.health) {
     const health = probe?.health;
     out['health'] = health
-      ? { ...health, online: health.reachable === true, checked_at: health.last_probed_at, ...(health.latency_ms !== undefined ? { response_time_ms: health.latency_ms } : {}), ...toolsCount }
+      ? {
+          ...health,
+          online: health.reachable === true,
+          checked_at: health.last_probed_at,
+          ...(health.latency_ms !== undefined ? { response_time_ms: health.latency_ms } : {}),
+          ...toolsCount,
+        }
       : { probed_at: null, online: false, checked_at: null };
   }
   if (query.compliance) out['compliance'] = probe ? { ...probe.compliance, ...probe.summary } : null;

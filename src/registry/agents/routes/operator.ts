@@ -17,7 +17,12 @@ const publishersShown = 1000;
 
 /** Which visibilities a `scope` keeps: it narrows what the caller may see, never widens it. */
 function inScope(scope: (typeof operatorScopes)[number], visibility: Visibility): boolean {
-  return scope === 'all' || (scope === 'public' && visibility === 'public') || (scope === 'member' && visibility !== 'private') || (scope === 'private' && visibility === 'private');
+  return (
+    scope === 'all' ||
+    (scope === 'public' && visibility === 'public') ||
+    (scope === 'member' && visibility !== 'private') ||
+    (scope === 'private' && visibility === 'private')
+  );
 }
 
 /** The catalog type a brand.json's agent_type names, or unknown. */
@@ -51,18 +56,29 @@ export function operatorRoute(app: FastifyInstance, db: Database, index: () => A
       const domain = normalizeDomain(request.query.domain);
       const viewer = viewerOf(request.principal);
       const declared = await operatorSide(db, domain);
-      const visible = (await agentsOfOperator(db, domain, declared.agents.map((a) => a.url))).filter((row) => canSee(viewer, row));
+      const visible = (
+        await agentsOfOperator(
+          db,
+          domain,
+          declared.agents.map((a) => a.url),
+        )
+      ).filter((row) => canSee(viewer, row));
       const graph = index();
       // Whether the domain is known is judged on all the caller may see: a narrower scope answers fewer agents, never 404.
       if (visible.length === 0 && !declared.known && graph.publisher(domain) === undefined) {
-        throw new ApError('not_found', `The registry knows nothing of ${domain}: no agent you may see is enrolled on it, it has no brand.json, and no publisher by that name.`);
+        throw new ApError(
+          'not_found',
+          `The registry knows nothing of ${domain}: no agent you may see is enrolled on it, it has no brand.json, and no publisher by that name.`,
+        );
       }
       const scope = request.query.scope ?? 'all';
       const rows = visible.filter((row) => inScope(scope, row.visibility));
       const byUrl = new Map<string, { row?: AgentRow; declared?: DeclaredAgent }>();
       for (const row of rows) byUrl.set(row.agent_url, { row });
       // What the domain's brand.json lists is public: shown (without its enrollment) in every scope but private, unless its enrollment is.
-      for (const agent of declared.agents) if (scope !== 'private' || byUrl.has(agent.url)) byUrl.set(agent.url, { ...byUrl.get(agent.url), declared: agent });
+      for (const agent of declared.agents)
+        if (scope !== 'private' || byUrl.has(agent.url))
+          byUrl.set(agent.url, { ...byUrl.get(agent.url), declared: agent });
       const trusting = new Set<string>();
       const agents = [...byUrl.entries()]
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
@@ -79,13 +95,23 @@ export function operatorRoute(app: FastifyInstance, db: Database, index: () => A
             publishers: shown.map((d) => ({ domain: d.domain, status: d.status, property_count: d.property_count })),
             authorized_by: shown.map((d) => {
               const authorizedFor = d.authorizations.find((a) => a.authorized_for)?.authorized_for;
-              return { publisher_domain: d.domain, ...(authorizedFor ? { authorized_for: authorizedFor } : {}), source: 'adagents_json' as const };
+              return {
+                publisher_domain: d.domain,
+                ...(authorizedFor ? { authorized_for: authorizedFor } : {}),
+                source: 'adagents_json' as const,
+              };
             }),
           };
         });
       // The member operating the domain: whoever enrolled the first agent shown on the domain itself or a host under it.
       const own = rows.find((row) => row.host === domain || row.host.endsWith(`.${domain}`));
-      return { domain, agents, count: agents.length, publisher_count: trusting.size, ...(own ? { member: { slug: own.organization_slug, display_name: own.organization_name } } : {}) };
+      return {
+        domain,
+        agents,
+        count: agents.length,
+        publisher_count: trusting.size,
+        ...(own ? { member: { slug: own.organization_slug, display_name: own.organization_name } } : {}),
+      };
     },
   );
 }

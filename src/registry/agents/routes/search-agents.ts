@@ -28,6 +28,16 @@ export function searchAgentsRoute(app: FastifyInstance, search: AgentSearch): vo
       },
     },
     // The body as kept (see AgentSearch): bytes are sent as they are, not serialized again.
-    async (request, reply) => reply.type('application/json; charset=utf-8').send(search.search(searchQuery(request.query), viewerOf(request.principal), request.query.limit ?? 50, request.query.cursor)),
+    async (request, reply) =>
+      reply
+        .type('application/json; charset=utf-8')
+        .send(
+          search.search(
+            searchQuery(request.query),
+            viewerOf(request.principal),
+            request.query.limit ?? 50,
+            request.query.cursor,
+          ),
+        ),
   );
 }

@@ -27,7 +27,11 @@ const object = (value: unknown): JsonObject | undefined => (isRecord(value) ? va
 
 function formatIdsOf(value: unknown): Array<{ agent_url: string; id: string }> {
   if (!Array.isArray(value)) return [];
-  return value.flatMap((f) => (typeof f?.agent_url === 'string' && typeof f?.id === 'string' ? [{ agent_url: f.agent_url as string, id: f.id as string }] : []));
+  return value.flatMap((f) =>
+    typeof f?.agent_url === 'string' && typeof f?.id === 'string'
+      ? [{ agent_url: f.agent_url as string, id: f.id as string }]
+      : [],
+  );
 }
 
 /**
@@ -38,7 +42,10 @@ function formatIdsOf(value: unknown): Array<{ agent_url: string; id: string }> {
 export function extrasFrom(row: ExtrasRow): AgentExtras {
   const mediaBuy = object(object(row.capabilities)?.['media_buy']);
   const portfolio = object(mediaBuy?.['portfolio']);
-  const updated = row.capabilities_fetched_at && row.capabilities_fetched_at > row.updated_at ? row.capabilities_fetched_at : row.updated_at;
+  const updated =
+    row.capabilities_fetched_at && row.capabilities_fetched_at > row.updated_at
+      ? row.capabilities_fetched_at
+      : row.updated_at;
   return {
     type: row.type,
     name: row.name,
@@ -54,7 +61,14 @@ export function extrasFrom(row: ExtrasRow): AgentExtras {
     updatedAt: updated,
     compliance:
       row.probed_at && row.compliance_status && row.compliance
-        ? { status: row.compliance_status, checks: row.compliance, checkedAt: row.probed_at, since: row.compliance_status_since, verified: row.verified === true, verifiedRole: row.verified_role }
+        ? {
+            status: row.compliance_status,
+            checks: row.compliance,
+            checkedAt: row.probed_at,
+            since: row.compliance_status_since,
+            verified: row.verified === true,
+            verifiedRole: row.verified_role,
+          }
         : undefined,
   };
 }

@@ -50,7 +50,11 @@ export class AgentSearch {
     if (cursor !== undefined) {
       const position = decodeCursor(cursor, ['s', 'o']) as { s: string; o: string };
       offset = Number(position.o);
-      if (!Number.isSafeInteger(offset) || offset < 0) throw new ApError('invalid_cursor', 'The cursor is malformed; pass the cursor from the previous page unchanged.');
+      if (!Number.isSafeInteger(offset) || offset < 0)
+        throw new ApError(
+          'invalid_cursor',
+          'The cursor is malformed; pass the cursor from the previous page unchanged.',
+        );
       snapshot = this.snapshots.named(position.s);
     } else {
       const entries = this.profiles.current(this.index());
@@ -59,7 +63,8 @@ export class AgentSearch {
       snapshot = this.snapshots.ranking(key, this.profiles.generation, () => {
         const ranked: Ranked[] = [];
         for (const { profile, extras } of entries.values()) {
-          if (extras && !canSee(viewer, { visibility: extras.visibility, organization_id: extras.organizationId })) continue;
+          if (extras && !canSee(viewer, { visibility: extras.visibility, organization_id: extras.organizationId }))
+            continue;
           if (query.type !== undefined && (extras?.type ?? 'sales') !== query.type) continue;
           const hit = rank(profile, query);
           if (hit) ranked.push({ ...hit, extras });
@@ -68,7 +73,13 @@ export class AgentSearch {
       });
     }
     const key = `${snapshot.id}:${offset}:${limit}`;
-    return this.pages.get(key) ?? this.pages.set(key, Buffer.from(JSON.stringify(pageOf(snapshot.id, snapshot.ranked, offset, limit, this.clock.now()))));
+    return (
+      this.pages.get(key) ??
+      this.pages.set(
+        key,
+        Buffer.from(JSON.stringify(pageOf(snapshot.id, snapshot.ranked, offset, limit, this.clock.now()))),
+      )
+    );
   }
 
   /** Derives every profile now rather than at the next search. */
@@ -85,10 +96,14 @@ export class AgentSearch {
       return;
     }
     this.profiles.replaceExtras(new Map<string, AgentExtras>(rows.map((row) => [row.agent_url, extrasFrom(row)])));
-    this.members?.replace(new Map(rows.flatMap((row): Array<[string, CatalogMember]> => {
-      const member = memberOf(row);
-      return member ? [[row.agent_url, member]] : [];
-    })));
+    this.members?.replace(
+      new Map(
+        rows.flatMap((row): Array<[string, CatalogMember]> => {
+          const member = memberOf(row);
+          return member ? [[row.agent_url, member]] : [];
+        }),
+      ),
+    );
   }
 }
 

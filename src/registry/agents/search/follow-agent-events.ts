@@ -17,24 +17,37 @@ const publishMs = 30_000;
  * follows the authorization index by itself. With
  * AGENT_PROFILE_EVENTS, profile changes are published to the feed every 30 s (ProfilePublisher).
  */
-export function followAgentEvents(app: FastifyInstance, { db, clock, config }: Pick<AppContext, 'db' | 'clock' | 'config'>, search: AgentSearch): void {
+export function followAgentEvents(
+  app: FastifyInstance,
+  { db, clock, config }: Pick<AppContext, 'db' | 'clock' | 'config'>,
+  search: AgentSearch,
+): void {
   let loaded = false;
   let timer: NodeJS.Timeout | undefined;
   const reload = (agentUrl?: string) =>
-    search.reload(db, agentUrl).catch((err: unknown) => app.log.warn({ err, agentUrl }, 'agent profiles could not be read; the next reload tries again'));
-  app.readiness.add('agent profiles', () => (loaded ? undefined : 'still reading the enrolled agents and deriving inventory profiles'));
+    search
+      .reload(db, agentUrl)
+      .catch((err: unknown) =>
+        app.log.warn({ err, agentUrl }, 'agent profiles could not be read; the next reload tries again'),
+      );
+  app.readiness.add('agent profiles', () =>
+    loaded ? undefined : 'still reading the enrolled agents and deriving inventory profiles',
+  );
   app.addHook('onReady', async () => {
     const unsubscribe = app.feedHub.subscribe({
       follower: true,
       deliver(batch: readonly EventRow[]) {
-        for (const event of batch) if (event.event_type.startsWith('agent.')) void reload((JSON.parse(event.json) as { entity_id: string }).entity_id);
+        for (const event of batch)
+          if (event.event_type.startsWith('agent.'))
+            void reload((JSON.parse(event.json) as { entity_id: string }).entity_id);
       },
       heartbeat() {},
       end() {},
     });
     const publisher = new ProfilePublisher();
     const publishing = new BackgroundPass(
-      async () => void (await publisher.publish(db, search.profiles.current(app.authorizationIndex.index), clock.now())),
+      async () =>
+        void (await publisher.publish(db, search.profiles.current(app.authorizationIndex.index), clock.now())),
       (err) => app.log.warn({ err }, 'agent profile changes could not be published; the next pass tries again'),
       publishMs,
     );
@@ -51,7 +64,10 @@ export function followAgentEvents(app: FastifyInstance, { db, clock, config }: P
       const started = performance.now();
       search.warm();
       loaded = true;
-      app.log.info({ agents: search.profiles.size, ms: Math.round(performance.now() - started) }, 'agent inventory profiles derived');
+      app.log.info(
+        { agents: search.profiles.size, ms: Math.round(performance.now() - started) },
+        'agent inventory profiles derived',
+      );
       if (config.profileEvents) publishing.start();
     })();
     timer = setInterval(() => void reload(), fullReloadMs).unref();

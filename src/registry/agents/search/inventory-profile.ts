@@ -32,10 +32,17 @@ const signalScopes = new Set(['signal_id', 'signal_tag']);
 
 /** The agent's share of the graph: every property a grant of it covers (each once), its types and tags, and the grants' countries. */
 export function graphPart(index: AuthorizationIndex, agent: string): GraphPart {
-  const part: GraphPart = { propertyTypes: new Set(), tags: new Set(), markets: new Set(), propertyCount: 0, publisherCount: 0 };
+  const part: GraphPart = {
+    propertyTypes: new Set(),
+    tags: new Set(),
+    markets: new Set(),
+    propertyCount: 0,
+    publisherCount: 0,
+  };
   const publishers = new Set<string>();
   for (const grant of index.grantsOf(agent)) {
-    for (const country of grant.countries ?? []) if (/^[A-Za-z]{2}$/.test(country)) part.markets.add(country.toUpperCase());
+    for (const country of grant.countries ?? [])
+      if (/^[A-Za-z]{2}$/.test(country)) part.markets.add(country.toUpperCase());
     for (const scope of grant.scopes) if (!signalScopes.has(scope.kind)) publishers.add(scope.target_publisher);
   }
   for (const publisher of publishers) {
@@ -54,7 +61,12 @@ export function graphPart(index: AuthorizationIndex, agent: string): GraphPart {
 }
 
 /** The profile from the graph's part and what probing and enrollment add (an agent that is not enrolled has only the graph's). */
-export function profileOf(agent: string, graph: GraphPart, extras: AgentExtras | undefined, updatedAt: string): InventoryProfile {
+export function profileOf(
+  agent: string,
+  graph: GraphPart,
+  extras: AgentExtras | undefined,
+  updatedAt: string,
+): InventoryProfile {
   const channels = new Set([...channelsOf(graph.propertyTypes), ...(extras?.channels ?? [])]);
   const markets = new Set([...graph.markets, ...(extras?.markets ?? [])]);
   return {

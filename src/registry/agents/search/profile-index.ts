@@ -117,6 +117,12 @@ function sameExtras(a: AgentExtras | undefined, b: AgentExtras | undefined): boo
 
 /** Whether two agents' extras derive the same profile: they differ at most in what the search shows beside it. */
 function sameProfileInputs(a: AgentExtras, b: AgentExtras): boolean {
-  const inputs = ({ name: _name, compliance: _compliance, visibility: _visibility, organizationId: _organization, ...rest }: AgentExtras) => JSON.stringify(rest);
+  const inputs = ({
+    name: _name,
+    compliance: _compliance,
+    visibility: _visibility,
+    organizationId: _organization,
+    ...rest
+  }: AgentExtras) => JSON.stringify(rest);
   return inputs(a) === inputs(b);
 }

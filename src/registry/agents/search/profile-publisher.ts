@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { Database } from '../../../db/database.ts';
 import { appendEvents, type NewEvent } from '../../feed/index.ts';
-import { lockProfilePublishing, publishedAgents, publishedProfiles, removePublishedProfile, savePublishedProfile } from '../sql.ts';
+import {
+  lockProfilePublishing,
+  publishedAgents,
+  publishedProfiles,
+  removePublishedProfile,
+  savePublishedProfile,
+} from '../sql.ts';
 import type { AgentExtras } from './agent-extras.ts';
 import type { InventoryProfile } from './inventory-profile.ts';
 import type { ProfileEntry } from './profile-index.ts';
@@ -25,13 +31,18 @@ export class ProfilePublisher {
   /** One pass; the number of events it wrote (0 also when another instance held the lock). */
   async publish(db: Database, entries: ReadonlyMap<string, ProfileEntry>, now: Date): Promise<number> {
     const current = new Map<string, ProfileEntry>();
-    for (const [agent, entry] of entries) if (!entry.extras || entry.extras.visibility === 'public') current.set(agent, entry);
-    const moved = [...current.values()].filter((e) => this.seen.get(e.profile.agent_url) !== e.profile).map((e) => e.profile.agent_url);
+    for (const [agent, entry] of entries)
+      if (!entry.extras || entry.extras.visibility === 'public') current.set(agent, entry);
+    const moved = [...current.values()]
+      .filter((e) => this.seen.get(e.profile.agent_url) !== e.profile)
+      .map((e) => e.profile.agent_url);
     const gone = [...this.seen.keys()].filter((agent) => !current.has(agent));
     if (this.primed && moved.length === 0 && gone.length === 0) return 0;
     const written = await db.transaction(async (tx) => {
       if (!(await lockProfilePublishing(tx))) return undefined;
-      if (!this.primed) for (const agent of await publishedAgents(tx)) if (!current.has(agent) && !gone.includes(agent)) gone.push(agent);
+      if (!this.primed)
+        for (const agent of await publishedAgents(tx))
+          if (!current.has(agent) && !gone.includes(agent)) gone.push(agent);
       const published = new Map((await publishedProfiles(tx, [...moved, ...gone])).map((row) => [row.agent_url, row]));
       const events: NewEvent[] = [];
       for (const agent of moved) {
@@ -39,15 +50,36 @@ export class ProfilePublisher {
         const digest = digestOf(profile);
         const before = published.get(agent);
         if (before?.digest === digest) continue;
-        await savePublishedProfile(tx, { agent_url: agent, profile, digest, enrolled: extras !== undefined, published_at: now });
-        const changed = before ? changedFields(before.profile as unknown as InventoryProfile, profile) : Object.keys(profile).filter((k) => k !== 'agent_url' && k !== 'updated_at');
-        events.push({ event_type: 'agent.profile_updated', entity_type: 'agent', entity_id: agent, actor, payload: profilePayload(profile, extras, changed) });
+        await savePublishedProfile(tx, {
+          agent_url: agent,
+          profile,
+          digest,
+          enrolled: extras !== undefined,
+          published_at: now,
+        });
+        const changed = before
+          ? changedFields(before.profile as unknown as InventoryProfile, profile)
+          : Object.keys(profile).filter((k) => k !== 'agent_url' && k !== 'updated_at');
+        events.push({
+          event_type: 'agent.profile_updated',
+          entity_type: 'agent',
+          entity_id: agent,
+          actor,
+          payload: profilePayload(profile, extras, changed),
+        });
       }
       for (const agent of gone) {
         const before = published.get(agent);
         if (!before) continue;
         await removePublishedProfile(tx, agent);
-        if (!before.enrolled) events.push({ event_type: 'agent.removed', entity_type: 'agent', entity_id: agent, actor, payload: { agent_url: agent } });
+        if (!before.enrolled)
+          events.push({
+            event_type: 'agent.removed',
+            entity_type: 'agent',
+            entity_id: agent,
+            actor,
+            payload: { agent_url: agent },
+          });
       }
       await appendEvents(tx, events);
       return events.length;
@@ -69,7 +101,11 @@ export const payloadListMax = 250;
  * client keeps as its copy of the agent's inventory; the enrolled agent's name; the changed fields.
  * A list longer than `payloadListMax` is cut, and named in `truncated_fields`.
  */
-function profilePayload(profile: InventoryProfile, extras: AgentExtras | undefined, changed: string[]): Record<string, unknown> {
+function profilePayload(
+  profile: InventoryProfile,
+  extras: AgentExtras | undefined,
+  changed: string[],
+): Record<string, unknown> {
   const truncated: string[] = [];
   const cap = <T>(field: string, values: T[]): T[] => {
     if (values.length <= payloadListMax) return values;
@@ -106,6 +142,8 @@ function digestOf(profile: InventoryProfile): string {
 
 /** The top-level fields whose values differ (the feed's advisory list; at least one). */
 function changedFields(before: InventoryProfile, after: InventoryProfile): string[] {
-  const fields = (Object.keys(after) as Array<keyof InventoryProfile>).filter((k) => k !== 'agent_url' && k !== 'updated_at' && JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+  const fields = (Object.keys(after) as Array<keyof InventoryProfile>).filter(
+    (k) => k !== 'agent_url' && k !== 'updated_at' && JSON.stringify(before[k]) !== JSON.stringify(after[k]),
+  );
   return fields.length > 0 ? fields : ['updated_at'];
 }

@@ -37,4 +37,6 @@ export function rank(profile: InventoryProfile, query: SearchQuery): Ranked | un
 }
 
 /** Best first; equal scores in agent URL order, so a ranking is one total order. */
-export const byRank = (a: Ranked, b: Ranked): number => b.relevance_score - a.relevance_score || (a.profile.agent_url < b.profile.agent_url ? -1 : a.profile.agent_url > b.profile.agent_url ? 1 : 0);
+export const byRank = (a: Ranked, b: Ranked): number =>
+  b.relevance_score - a.relevance_score ||
+  (a.profile.agent_url < b.profile.agent_url ? -1 : a.profile.agent_url > b.profile.agent_url ? 1 : 0);

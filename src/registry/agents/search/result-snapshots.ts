@@ -41,7 +41,12 @@ export class ResultSnapshots {
     const now = this.clock.now().getTime();
     const kept = this.byKey.get(key);
     if (kept && kept.generation === generation && kept.expiresAt > now) return kept;
-    const snapshot: Snapshot = { id: randomBytes(9).toString('base64url'), ranked: rankAll(), generation, expiresAt: now + this.limits.ttlMs };
+    const snapshot: Snapshot = {
+      id: randomBytes(9).toString('base64url'),
+      ranked: rankAll(),
+      generation,
+      expiresAt: now + this.limits.ttlMs,
+    };
     this.byKey.delete(key);
     this.byKey.set(key, snapshot);
     this.byId.set(snapshot.id, snapshot);
@@ -53,7 +58,10 @@ export class ResultSnapshots {
   named(id: string): Snapshot {
     const snapshot = this.byId.get(id);
     if (!snapshot || snapshot.expiresAt <= this.clock.now().getTime()) {
-      throw new ApError('cursor_expired', `This search cursor has expired (a ranking serves its later pages for ${Math.round(this.limits.ttlMs / 60_000)} minutes); search again from the first page.`);
+      throw new ApError(
+        'cursor_expired',
+        `This search cursor has expired (a ranking serves its later pages for ${Math.round(this.limits.ttlMs / 60_000)} minutes); search again from the first page.`,
+      );
     }
     return snapshot;
   }

@@ -19,16 +19,24 @@ const maxValues = 100;
  * 100; markets compared upper-case, as country codes are written), `has_tmp`, `min_properties`,
  * and the agent's `type`.
  */
-export function searchQuery(raw: Partial<Record<Dimension, string>> & { has_tmp?: boolean; min_properties?: number; type?: string }): SearchQuery {
+export function searchQuery(
+  raw: Partial<Record<Dimension, string>> & { has_tmp?: boolean; min_properties?: number; type?: string },
+): SearchQuery {
   const filters = new Map<Dimension, Set<string>>();
   for (const dimension of dimensions) {
     const csv = raw[dimension];
     if (csv === undefined) continue;
-    const values = csv.split(',').map((v) => v.trim()).filter((v) => v !== '');
+    const values = csv
+      .split(',')
+      .map((v) => v.trim())
+      .filter((v) => v !== '');
     if (values.length > maxValues) {
-      throw new ApError('invalid_request', `${dimension} takes at most ${maxValues} values; it has ${values.length}.`, { details: [{ in: 'querystring', field: dimension, message: `at most ${maxValues} comma-separated values` }] });
+      throw new ApError('invalid_request', `${dimension} takes at most ${maxValues} values; it has ${values.length}.`, {
+        details: [{ in: 'querystring', field: dimension, message: `at most ${maxValues} comma-separated values` }],
+      });
     }
-    if (values.length > 0) filters.set(dimension, new Set(dimension === 'markets' ? values.map((v) => v.toUpperCase()) : values));
+    if (values.length > 0)
+      filters.set(dimension, new Set(dimension === 'markets' ? values.map((v) => v.toUpperCase()) : values));
   }
   return { filters, hasTmp: raw.has_tmp, minProperties: raw.min_properties, type: raw.type };
 }
@@ -36,5 +44,7 @@ export function searchQuery(raw: Partial<Record<Dimension, string>> & { has_tmp?
 /** One key per distinct search, whatever the order of its values. */
 export function queryKey(query: SearchQuery): string {
   const parts = [...query.filters].map(([dimension, values]) => `${dimension}=${[...values].sort().join(',')}`);
-  return [...parts, `tmp=${query.hasTmp ?? ''}`, `min=${query.minProperties ?? ''}`, `type=${query.type ?? ''}`].join('&');
+  return [...parts, `tmp=${query.hasTmp ?? ''}`, `min=${query.minProperties ?? ''}`, `type=${query.type ?? ''}`].join(
+    '&',
+  );
 }

@@ -62,7 +62,11 @@ export function brandDataApiProvider(fetcher: SafeFetch, settings: BrandDataProv
 
 // The client sees why, never where: the provider's URL is the operator's business (the log has it).
 function failed(domain: string, why: string, cause?: unknown): ApError {
-  return new ApError('brand_data_provider_failed', `The brand-data provider could not be used for ${domain}: ${why}. Nothing was stored; try again later.`, { cause });
+  return new ApError(
+    'brand_data_provider_failed',
+    `The brand-data provider could not be used for ${domain}: ${why}. Nothing was stored; try again later.`,
+    { cause },
+  );
 }
 
 function describe(err: FetchError): string {
@@ -106,7 +110,9 @@ export function readBrand(body: unknown): EnrichmentResult | null {
 
 /** The logo's kind and theme (`logo`, `icon`, `dark`...) are tags in the registry's manifest. */
 function logoTags(logo: Record<string, unknown>): string[] {
-  const tags = [logo.type, logo.theme, ...strings(logo.tags)].map((tag) => text(tag, 100)).filter((tag): tag is string => tag !== undefined);
+  const tags = [logo.type, logo.theme, ...strings(logo.tags)]
+    .map((tag) => text(tag, 100))
+    .filter((tag): tag is string => tag !== undefined);
   return [...new Set(tags)].slice(0, 20);
 }
 

@@ -43,7 +43,10 @@ async function fromHomePage(fetcher: SafeFetch, domain: string): Promise<Enrichm
   } catch (err) {
     // Only the domain's own address: a redirect elsewhere that is refused says nothing of the domain.
     if (err instanceof FetchError && err.reason === 'forbidden_address' && err.host === domain) {
-      throw new ApError('domain_not_public', `${domain} resolves to a private or reserved address, which is never fetched.`);
+      throw new ApError(
+        'domain_not_public',
+        `${domain} resolves to a private or reserved address, which is never fetched.`,
+      );
     }
     if (err instanceof FetchError) return null;
     throw err;
@@ -81,7 +84,8 @@ export function readHtmlMetadata(html: string, pageUrl: string): HtmlMetadata {
           if (!content) return;
           if (key === 'og:site_name') found.siteName ??= content;
           else if (key === 'description' || key === 'og:description') found.description ??= content;
-          else if (key === 'theme-color' && /^#([0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/i.test(content)) found.themeColor ??= content.toLowerCase();
+          else if (key === 'theme-color' && /^#([0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/i.test(content))
+            found.themeColor ??= content.toLowerCase();
         }
         if (name === 'link' && attrs.href && /(^|\s)(icon|apple-touch-icon)(\s|$)/i.test(attrs.rel ?? '')) {
           const href = absolute(attrs.href, pageUrl);
@@ -109,7 +113,11 @@ function brandFromBrandJson(doc: unknown, domain: string): EnrichmentResult | nu
   const file = doc as { house?: unknown; brands?: unknown };
   if (!Array.isArray(file.brands) || file.brands.length === 0) return null;
   const brands = file.brands as Array<Record<string, unknown>>;
-  const own = brands.find((b) => Array.isArray(b.properties) && (b.properties as Array<{ identifier?: string }>).some((p) => p.identifier === domain));
+  const own = brands.find(
+    (b) =>
+      Array.isArray(b.properties) &&
+      (b.properties as Array<{ identifier?: string }>).some((p) => p.identifier === domain),
+  );
   const brand = own ?? brands[0]!;
   const names = Array.isArray(brand.names) ? (brand.names as Array<Record<string, string>>) : [];
   const name = names.map((n) => Object.values(n)[0]).find((v) => typeof v === 'string' && v.trim() !== '');
@@ -120,7 +128,10 @@ function brandFromBrandJson(doc: unknown, domain: string): EnrichmentResult | nu
     manifest.logos = (brand.logos as Array<{ url?: unknown; tags?: unknown }>)
       .filter((l) => typeof l.url === 'string')
       .slice(0, 20)
-      .map((l) => ({ url: l.url as string, tags: Array.isArray(l.tags) ? (l.tags as unknown[]).filter((t): t is string => typeof t === 'string') : [] }));
+      .map((l) => ({
+        url: l.url as string,
+        tags: Array.isArray(l.tags) ? (l.tags as unknown[]).filter((t): t is string => typeof t === 'string') : [],
+      }));
   }
   return { brand_name: name, manifest, provider: NAME };
 }

@@ -21,7 +21,13 @@ export function brandJsonRoute(app: FastifyInstance, { db, fetcher }: AppContext
     async (request) => {
       const domain = normalizeDomain(request.query.domain);
       const doc = await storedOrFetched(db, fetcher, domain, 'brand_json');
-      return { domain, url: doc.url, fetched_at: doc.fetched_at.toISOString(), data: doc.document, brand_json: doc.document };
+      return {
+        domain,
+        url: doc.url,
+        fetched_at: doc.fetched_at.toISOString(),
+        data: doc.document,
+        brand_json: doc.document,
+      };
     },
   );
 }

@@ -26,7 +26,12 @@ export function enrichRoute(app: FastifyInstance, { db, config }: AppContext, pr
       const domain = normalizeDomain(request.query.domain);
       const found = await provider.enrich(domain);
       if (!found) throw new ApError('not_found', `${provider.name} found no brand data for ${domain}.`);
-      const stored = await saveEnriched(db, { domain, brand_name: found.brand_name, manifest: found.manifest, provider: found.provider });
+      const stored = await saveEnriched(db, {
+        domain,
+        brand_name: found.brand_name,
+        manifest: found.manifest,
+        provider: found.provider,
+      });
       return {
         domain,
         brand_name: found.brand_name,

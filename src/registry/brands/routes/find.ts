@@ -32,7 +32,9 @@ export function findRoute(app: FastifyInstance, db: Database): void {
       // Padding must not get a one-character (match-almost-everything) search past the minimum.
       if (q.length < 2 || words.length === 0) {
         const message = 'must have at least 2 characters besides surrounding spaces, and a letter or digit';
-        throw new ApError('validation_failed', `Invalid querystring.q: ${message}.`, { details: [{ in: 'querystring', field: 'q', message }] });
+        throw new ApError('validation_failed', `Invalid querystring.q: ${message}.`, {
+          details: [{ in: 'querystring', field: 'q', message }],
+        });
       }
       const found = await findBrands(db, {
         text: q.toLowerCase(),

@@ -35,8 +35,7 @@ export function submitCommunityRoute(app: FastifyInstance, ctx: AppContext): voi
       onSend: markDeprecated,
       schema: {
         summary: 'Submit a brand for review (deprecated)',
-        description:
-          `Deprecated: use \`POST ${SUCCESSOR}\`, which takes the same body. Queues the brand for a registry administrator and answers 202; nothing is saved until one approves, which saves it as the submitter (who must have proven control of the domain, as for a save). Every answer carries \`Deprecation\` (RFC 9745) and \`Link: <${SUCCESSOR}>; rel="successor-version"\`. Shares the save endpoint's rate limits.`,
+        description: `Deprecated: use \`POST ${SUCCESSOR}\`, which takes the same body. Queues the brand for a registry administrator and answers 202; nothing is saved until one approves, which saves it as the submitter (who must have proven control of the domain, as for a save). Every answer carries \`Deprecation\` (RFC 9745) and \`Link: <${SUCCESSOR}>; rel="successor-version"\`. Shares the save endpoint's rate limits.`,
         tags: ['Brand Resolution'],
         deprecated: true,
         security: [{ bearer: [] }],
@@ -49,8 +48,15 @@ export function submitCommunityRoute(app: FastifyInstance, ctx: AppContext): voi
       // Refused now rather than at approval, where it could only fail.
       const current = (await brandKind.find(ctx.db, [domain])).get(domain);
       if (current?.source === brandKind.tables.authoritative) throw authoritative(brandKind, domain);
-      const review = await submitForReview(ctx, { kind: 'brand', domain, payload: request.body, principal: request.principal! });
-      const lookalike = review.reason ? ` It looks like ${review.reason === 'deny_list' ? `the protected brand "${review.similar_to}"` : `the registered domain ${review.similar_to}`}.` : '';
+      const review = await submitForReview(ctx, {
+        kind: 'brand',
+        domain,
+        payload: request.body,
+        principal: request.principal!,
+      });
+      const lookalike = review.reason
+        ? ` It looks like ${review.reason === 'deny_list' ? `the protected brand "${review.similar_to}"` : `the registered domain ${review.similar_to}`}.`
+        : '';
       return reply.code(202).send({
         status: 'pending_review' as const,
         review_id: review.id,

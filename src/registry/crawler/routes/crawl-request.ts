@@ -20,7 +20,13 @@ export function crawlRequestRoute(app: FastifyInstance, ctx: AppContext, wake: (
     // only as many of one asker's as its budget allows may wait.
     { name: 'crawl-request', max: limits.crawlRequestsPerHourPerPrincipal, windowSeconds: 3600, by: 'principal' },
     // Only a queued crawl uses the domain's window: a refused request must not block everyone else.
-    { name: 'crawl-request-domain', max: 1, windowSeconds: limits.crawlRequestDomainWindowSeconds, by: 'domain', counts: 'accepted' },
+    {
+      name: 'crawl-request-domain',
+      max: 1,
+      windowSeconds: limits.crawlRequestDomainWindowSeconds,
+      by: 'domain',
+      counts: 'accepted',
+    },
   ];
   app.post<{ Body: Static<typeof CrawlRequestBody> }>(
     '/api/registry/crawl-request',
@@ -41,7 +47,9 @@ export function crawlRequestRoute(app: FastifyInstance, ctx: AppContext, wake: (
       await requirePublicDomain(domain, ctx.fetcher, { in: 'body', field: 'domain' });
       await sql.enqueue(ctx.db, [domain], ctx.clock.now());
       wake();
-      return reply.code(202).send({ message: `Crawl of ${domain} queued; changes appear in the feed as it completes.`, domain });
+      return reply
+        .code(202)
+        .send({ message: `Crawl of ${domain} queued; changes appear in the feed as it completes.`, domain });
     },
   );
 }

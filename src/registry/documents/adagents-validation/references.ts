@@ -14,11 +14,31 @@ export function checkReferences(doc: Record<string, unknown>, agents: unknown[],
 
   const checks: [string, Set<string>, FindingCode, (name: string) => string][] = [
     ['property_ids', propertyIds, 'unknown_property_id', (id) => `no property in this file has property_id "${id}"`],
-    ['property_tags', tagsOf(properties), 'unknown_property_tag', (tag) => `no property in this file has the tag "${tag}", so it selects nothing`],
-    ['placement_ids', placementIds, 'unknown_placement_id', (id) => `no placement in this file has placement_id "${id}"`],
-    ['placement_tags', tagsOf(placements), 'unknown_placement_tag', (tag) => `no placement in this file has the tag "${tag}", so it selects nothing`],
+    [
+      'property_tags',
+      tagsOf(properties),
+      'unknown_property_tag',
+      (tag) => `no property in this file has the tag "${tag}", so it selects nothing`,
+    ],
+    [
+      'placement_ids',
+      placementIds,
+      'unknown_placement_id',
+      (id) => `no placement in this file has placement_id "${id}"`,
+    ],
+    [
+      'placement_tags',
+      tagsOf(placements),
+      'unknown_placement_tag',
+      (tag) => `no placement in this file has the tag "${tag}", so it selects nothing`,
+    ],
     ['signal_ids', signalIds, 'unknown_signal_id', (id) => `no signal in this file has id "${id}"`],
-    ['signal_tags', tagsOf(signals), 'unknown_signal_tag', (tag) => `no signal in this file has the tag "${tag}", so it selects nothing`],
+    [
+      'signal_tags',
+      tagsOf(signals),
+      'unknown_signal_tag',
+      (tag) => `no signal in this file has the tag "${tag}", so it selects nothing`,
+    ],
   ];
   const selectors: [string, unknown[]][] = [
     ['authorized_agents', agents],
@@ -29,19 +49,31 @@ export function checkReferences(doc: Record<string, unknown>, agents: unknown[],
       if (!isRecord(entry)) return;
       for (const [field, declared, code, message] of checks) {
         arrayOf(entry[field]).forEach((name, position) => {
-          if (typeof name === 'string' && !declared.has(name)) report(code, [list, index, field, position], message(name));
+          if (typeof name === 'string' && !declared.has(name))
+            report(code, [list, index, field, position], message(name));
         });
       }
     });
   }
 }
 
-function declaredIds(entries: unknown[], field: string, list: string, duplicateCode: FindingCode, report: Report): Set<string> {
+function declaredIds(
+  entries: unknown[],
+  field: string,
+  list: string,
+  duplicateCode: FindingCode,
+  report: Report,
+): Set<string> {
   const ids = new Set<string>();
   entries.forEach((entry, index) => {
     const id = isRecord(entry) ? entry[field] : undefined;
     if (typeof id !== 'string') return;
-    if (ids.has(id)) report(duplicateCode, [list, index, field], `"${id}" is declared more than once; selections by it become ambiguous`);
+    if (ids.has(id))
+      report(
+        duplicateCode,
+        [list, index, field],
+        `"${id}" is declared more than once; selections by it become ambiguous`,
+      );
     ids.add(id);
   });
   return ids;
@@ -55,13 +87,19 @@ function checkIdentifiers(properties: unknown[], report: Report): void {
   properties.forEach((property, index) => {
     if (!isRecord(property)) return;
     arrayOf(property['identifiers']).forEach((identifier, position) => {
-      if (!isRecord(identifier) || typeof identifier['type'] !== 'string' || typeof identifier['value'] !== 'string') return;
+      if (!isRecord(identifier) || typeof identifier['type'] !== 'string' || typeof identifier['value'] !== 'string')
+        return;
       const { type, value } = identifier;
       const key = `${type}\u0000${domainTypes.has(type) ? value.toLowerCase() : value}`;
       const where = `properties[${index}]`;
       const earlier = first.get(key);
       if (earlier === undefined) first.set(key, where);
-      else report('duplicate_identifier', ['properties', index, 'identifiers', position], `${type} "${value}" is already declared by ${earlier === where ? 'this property' : `$.${earlier}`}; lookups by it become ambiguous`);
+      else
+        report(
+          'duplicate_identifier',
+          ['properties', index, 'identifiers', position],
+          `${type} "${value}" is already declared by ${earlier === where ? 'this property' : `$.${earlier}`}; lookups by it become ambiguous`,
+        );
     });
   });
 }

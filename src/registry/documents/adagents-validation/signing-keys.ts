@@ -7,8 +7,18 @@ import type { Report } from './findings.ts';
 const privateMembers = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
 const requiredMembers: Record<string, string[]> = { OKP: ['crv', 'x'], EC: ['crv', 'x', 'y'], RSA: ['n', 'e'] };
 // Decoded sizes of the coordinates, where the curve fixes them.
-const coordinateBytes: Record<string, number> = { Ed25519: 32, Ed448: 57, 'P-256': 32, 'P-384': 48, 'P-521': 66, secp256k1: 32 };
-const signingCurves: Record<string, string[]> = { OKP: ['Ed25519', 'Ed448'], EC: ['P-256', 'P-384', 'P-521', 'secp256k1'] };
+const coordinateBytes: Record<string, number> = {
+  Ed25519: 32,
+  Ed448: 57,
+  'P-256': 32,
+  'P-384': 48,
+  'P-521': 66,
+  secp256k1: 32,
+};
+const signingCurves: Record<string, string[]> = {
+  OKP: ['Ed25519', 'Ed448'],
+  EC: ['P-256', 'P-384', 'P-521', 'secp256k1'],
+};
 const base64url = /^[A-Za-z0-9_-]+$/;
 
 /**
@@ -27,7 +37,12 @@ export function checkSigningKeys(agents: unknown[], report: Report): void {
       const kid = key['kid'];
       if (typeof kid === 'string') {
         const earlier = kids.get(kid);
-        if (earlier !== undefined) report('duplicate_signing_key_id', [...at, 'kid'], `"${kid}" is also the kid of signing_keys[${earlier}]; a verifier cannot tell which key to use`);
+        if (earlier !== undefined)
+          report(
+            'duplicate_signing_key_id',
+            [...at, 'kid'],
+            `"${kid}" is also the kid of signing_keys[${earlier}]; a verifier cannot tell which key to use`,
+          );
         else kids.set(kid, position);
       }
       checkKey(key, at, report);
@@ -38,14 +53,22 @@ export function checkSigningKeys(agents: unknown[], report: Report): void {
 function checkKey(key: Record<string, unknown>, at: PathSegment[], report: Report): void {
   const secret = privateMembers.filter((member) => Object.hasOwn(key, member));
   if (secret.length > 0) {
-    report('signing_key_private_material', [...at, secret[0]!], `has private members (${secret.join(', ')}): this publishes the private key; rotate it and publish only the public part`);
+    report(
+      'signing_key_private_material',
+      [...at, secret[0]!],
+      `has private members (${secret.join(', ')}): this publishes the private key; rotate it and publish only the public part`,
+    );
     return;
   }
   const kty = key['kty'];
   if (typeof kty !== 'string') return;
   const required = requiredMembers[kty];
   if (!required) {
-    report('signing_key_unsupported_type', [...at, 'kty'], `"${kty}" is not a public signing key type (OKP, EC or RSA)`);
+    report(
+      'signing_key_unsupported_type',
+      [...at, 'kty'],
+      `"${kty}" is not a public signing key type (OKP, EC or RSA)`,
+    );
     return;
   }
   const missing = required.filter((member) => typeof key[member] !== 'string');
@@ -55,7 +78,11 @@ function checkKey(key: Record<string, unknown>, at: PathSegment[], report: Repor
   }
   const crv = typeof key['crv'] === 'string' ? key['crv'] : undefined;
   if (crv !== undefined && !signingCurves[kty]?.includes(crv)) {
-    report('signing_key_invalid', [...at, 'crv'], `"${crv}" is not a signing curve for ${kty} (${signingCurves[kty]!.join(', ')})`);
+    report(
+      'signing_key_invalid',
+      [...at, 'crv'],
+      `"${crv}" is not a signing curve for ${kty} (${signingCurves[kty]!.join(', ')})`,
+    );
     return;
   }
   for (const member of required.filter((m) => m !== 'crv')) {
@@ -66,12 +93,20 @@ function checkKey(key: Record<string, unknown>, at: PathSegment[], report: Repor
     }
     const size = crv === undefined ? undefined : coordinateBytes[crv];
     if (size !== undefined && Buffer.from(value, 'base64url').length !== size) {
-      report('signing_key_invalid', [...at, member], `decodes to ${Buffer.from(value, 'base64url').length} bytes; a ${crv} coordinate has ${size}`);
+      report(
+        'signing_key_invalid',
+        [...at, member],
+        `decodes to ${Buffer.from(value, 'base64url').length} bytes; a ${crv} coordinate has ${size}`,
+      );
       return;
     }
   }
   if (!importable(key, required)) {
-    report('signing_key_invalid', at, `is not a usable ${kty} public key${kty === 'EC' ? ' (the point is not on the curve)' : ''}`);
+    report(
+      'signing_key_invalid',
+      at,
+      `is not a usable ${kty} public key${kty === 'EC' ? ' (the point is not on the curve)' : ''}`,
+    );
     return;
   }
   checkUse(key, crv, at, report);
@@ -94,11 +129,13 @@ function checkUse(key: Record<string, unknown>, crv: string | undefined, at: Pat
     report('signing_key_algorithm_mismatch', [...at, 'alg'], `${alg} does not sign with a ${crv ?? key['kty']} key`);
   }
   const use = key['use'];
-  if (typeof use === 'string' && use !== 'sig') report('signing_key_not_for_signing', [...at, 'use'], `is "${use}"; a signing key's use is "sig"`);
+  if (typeof use === 'string' && use !== 'sig')
+    report('signing_key_not_for_signing', [...at, 'use'], `is "${use}"; a signing key's use is "sig"`);
 }
 
 function algorithmFits(kty: string, crv: string | undefined, alg: string): boolean {
   if (kty === 'OKP') return alg === 'EdDSA' || alg === crv;
-  if (kty === 'EC') return { 'P-256': 'ES256', 'P-384': 'ES384', 'P-521': 'ES512', secp256k1: 'ES256K' }[crv ?? ''] === alg;
+  if (kty === 'EC')
+    return { 'P-256': 'ES256', 'P-384': 'ES384', 'P-521': 'ES512', secp256k1: 'ES256K' }[crv ?? ''] === alg;
   return /^(RS|PS)(256|384|512)$/.test(alg);
 }

@@ -25,7 +25,8 @@ const dayMs = 24 * 60 * 60 * 1000;
 
 export function validateAdagents(doc: unknown, options: AdagentsValidationOptions = {}): AdagentsValidation {
   const found = collector();
-  for (const { pointer, path, message } of validateSchema(ADAGENTS_SCHEMA_ID, doc).errors) found.add({ code: 'schema_violation', path, pointer, message });
+  for (const { pointer, path, message } of validateSchema(ADAGENTS_SCHEMA_ID, doc).errors)
+    found.add({ code: 'schema_violation', path, pointer, message });
   if (isRecord(doc)) checkDocument(doc, options, found.report);
   return found.result();
 }
@@ -38,7 +39,11 @@ export function validateAdagentsText(text: string, options: AdagentsValidationOp
     doc = parseBoundedJson(text.startsWith('\uFEFF') ? text.slice(1) : text);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return { valid: false, errors: [{ path: '$', pointer: '', message: `is not valid JSON: ${reason}`, code: 'invalid_json' }], warnings: [] };
+    return {
+      valid: false,
+      errors: [{ path: '$', pointer: '', message: `is not valid JSON: ${reason}`, code: 'invalid_json' }],
+      warnings: [],
+    };
   }
   return validateAdagents(doc, options);
 }
@@ -49,9 +54,17 @@ function checkDocument(doc: Record<string, unknown>, options: AdagentsValidation
   const inline = Object.hasOwn(doc, 'authorized_agents');
   if (typeof reference === 'string') {
     if (inline) {
-      report('reference_and_inline', ['authoritative_location'], 'the file both points elsewhere and lists agents itself; readers may follow either, so keep only one');
+      report(
+        'reference_and_inline',
+        ['authoritative_location'],
+        'the file both points elsewhere and lists agents itself; readers may follow either, so keep only one',
+      );
     } else {
-      report('reference_file', ['authoritative_location'], `agents are authorized by the file at ${reference}, which must be valid too; this file only points to it`);
+      report(
+        'reference_file',
+        ['authoritative_location'],
+        `agents are authorized by the file at ${reference}, which must be valid too; this file only points to it`,
+      );
     }
   }
   checkLastUpdated(doc['last_updated'], inline, now, options.staleAfterDays ?? defaultStaleAfterDays, report);
@@ -67,14 +80,20 @@ function checkDocument(doc: Record<string, unknown>, options: AdagentsValidation
 function checkLastUpdated(value: unknown, inline: boolean, now: number, staleAfterDays: number, report: Report): void {
   if (value === undefined) {
     // A reference's own timestamp matters little; the file it points to carries the real one.
-    if (inline) report('last_updated_missing', ['last_updated'], 'is missing; readers cannot tell how current the file is');
+    if (inline)
+      report('last_updated_missing', ['last_updated'], 'is missing; readers cannot tell how current the file is');
     return;
   }
   const time = typeof value === 'string' ? Date.parse(value) : Number.NaN;
   if (Number.isNaN(time)) return;
-  if (time > now + futureToleranceMs) report('last_updated_in_future', ['last_updated'], `${String(value)} is in the future`);
+  if (time > now + futureToleranceMs)
+    report('last_updated_in_future', ['last_updated'], `${String(value)} is in the future`);
   else if (now - time > staleAfterDays * dayMs) {
-    report('last_updated_stale', ['last_updated'], `${String(value)} is more than ${staleAfterDays} days ago; check the file is still current`);
+    report(
+      'last_updated_stale',
+      ['last_updated'],
+      `${String(value)} is more than ${staleAfterDays} days ago; check the file is still current`,
+    );
   }
 }
 
@@ -86,17 +105,33 @@ function checkWindows(agents: unknown[], now: number, report: Report): void {
     const until = timeOf(agent['effective_until']);
     const at = ['authorized_agents', index];
     if (from !== undefined && until !== undefined && until <= from) {
-      report('authorization_window_empty', [...at, 'effective_until'], 'is not after effective_from, so this authorization never applies');
+      report(
+        'authorization_window_empty',
+        [...at, 'effective_until'],
+        'is not after effective_from, so this authorization never applies',
+      );
     } else if (until !== undefined && until <= now) {
-      report('authorization_expired', [...at, 'effective_until'], `${String(agent['effective_until'])} has passed; this authorization no longer applies`);
+      report(
+        'authorization_expired',
+        [...at, 'effective_until'],
+        `${String(agent['effective_until'])} has passed; this authorization no longer applies`,
+      );
     } else if (from !== undefined && from > now) {
-      report('authorization_not_yet_effective', [...at, 'effective_from'], `this authorization applies only from ${String(agent['effective_from'])}`);
+      report(
+        'authorization_not_yet_effective',
+        [...at, 'effective_from'],
+        `this authorization applies only from ${String(agent['effective_from'])}`,
+      );
     } else {
       current++;
     }
   });
   if (agents.length > 0 && current === 0) {
-    report('no_authorized_agents', ['authorized_agents'], 'no agent is authorized at the moment: every entry is outside its effective window');
+    report(
+      'no_authorized_agents',
+      ['authorized_agents'],
+      'no agent is authorized at the moment: every entry is outside its effective window',
+    );
   }
 }
 
@@ -106,4 +141,13 @@ function timeOf(value: unknown): number | undefined {
   return Number.isNaN(time) ? undefined : time;
 }
 
-export { adagentsErrorCodes, adagentsWarningCodes, describeCodes, findingCodes, MAX_FINDINGS, type AdagentsValidation, type FindingCode, type Issue } from './findings.ts';
+export {
+  adagentsErrorCodes,
+  adagentsWarningCodes,
+  describeCodes,
+  findingCodes,
+  MAX_FINDINGS,
+  type AdagentsValidation,
+  type FindingCode,
+  type Issue,
+} from './findings.ts';

@@ -7,7 +7,12 @@ import type { RouteDocs } from '../kind.ts';
  * What the routes that edit an entry (save, rollback) share: an organization's credential, the
  * save limits, and the entity's tag; `schema` adds the route's own body and responses.
  */
-export function editRouteOptions(ctx: AppContext, tag: string, docs: RouteDocs, schema: Pick<FastifySchema, 'body' | 'response'>) {
+export function editRouteOptions(
+  ctx: AppContext,
+  tag: string,
+  docs: RouteDocs,
+  schema: Pick<FastifySchema, 'body' | 'response'>,
+) {
   const config: FastifyContextConfig = { auth: 'required', access: 'organization', rateLimit: saveLimits(ctx.config) };
   return { config, schema: { ...docs, tags: [tag], security: [{ bearer: [] }], ...schema } };
 }

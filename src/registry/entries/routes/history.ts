@@ -10,7 +10,11 @@ import { History, HistoryQuery, Revision } from '../schemas.ts';
 import { revisionsOf } from '../sql.ts';
 
 /** `GET {path}/history`: public, newest first, paged by limit and offset. */
-export function historyRoute<Row extends EntryRow, Fields, Body>(app: FastifyInstance, db: Database, kind: EntityKind<Row, Fields, Body>): void {
+export function historyRoute<Row extends EntryRow, Fields, Body>(
+  app: FastifyInstance,
+  db: Database,
+  kind: EntityKind<Row, Fields, Body>,
+): void {
   // The entities share the revision record; whichever registers first adds it.
   if (!app.getSchema('Revision')) app.addSchema(Revision);
   app.get<{ Querystring: Static<typeof HistoryQuery> }>(

@@ -15,7 +15,11 @@ interface RegistryQuery {
   offset?: number;
 }
 
-export function registryRoute<Row extends EntryRow, Fields, Body>(app: FastifyInstance, db: Database, kind: EntityKind<Row, Fields, Body>): void {
+export function registryRoute<Row extends EntryRow, Fields, Body>(
+  app: FastifyInstance,
+  db: Database,
+  kind: EntityKind<Row, Fields, Body>,
+): void {
   const { wire, tables } = kind;
   app.get<{ Querystring: RegistryQuery }>(
     `${wire.path}/registry`,
@@ -35,7 +39,10 @@ export function registryRoute<Row extends EntryRow, Fields, Body>(app: FastifyIn
       }
       const limit = request.query.limit ?? 50;
       const after = decodeCursor(cursor, ['domain'])?.domain;
-      const [rows, counts] = await Promise.all([listPage<Row>(db, tables, { q, source, after, offset, limit }), tally(db, tables, q)]);
+      const [rows, counts] = await Promise.all([
+        listPage<Row>(db, tables, { q, source, after, offset, limit }),
+        tally(db, tables, q),
+      ]);
       const page = rows.slice(0, limit);
       const hasMore = rows.length > limit;
       const all = Object.values(counts.bySource).reduce((a, b) => a + b, 0);
@@ -55,10 +62,13 @@ export function registryRoute<Row extends EntryRow, Fields, Body>(app: FastifyIn
 
 /** `q`, or `search` as the protocol's registry client names it; both, only when they agree. */
 function searchText({ q, search }: RegistryQuery): string | undefined {
-  if (q !== undefined && search !== undefined && q !== search) throw refusal('search', 'q and search are the same parameter; send one, or both equal');
+  if (q !== undefined && search !== undefined && q !== search)
+    throw refusal('search', 'q and search are the same parameter; send one, or both equal');
   return q ?? search;
 }
 
 function refusal(field: string, message: string): ApError {
-  return new ApError('validation_failed', `Invalid querystring.${field}: ${message}.`, { details: [{ in: 'querystring', field, message }] });
+  return new ApError('validation_failed', `Invalid querystring.${field}: ${message}.`, {
+    details: [{ in: 'querystring', field, message }],
+  });
 }

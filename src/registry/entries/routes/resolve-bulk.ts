@@ -5,7 +5,11 @@ import { bulkResolveLimit } from '../../limits.ts';
 import { normalizeAll } from '../../normalize-all.ts';
 import type { EntityKind, EntryRow } from '../kind.ts';
 
-export function resolveBulkRoute<Row extends EntryRow, Fields, Body>(app: FastifyInstance, { db, config }: AppContext, kind: EntityKind<Row, Fields, Body>): void {
+export function resolveBulkRoute<Row extends EntryRow, Fields, Body>(
+  app: FastifyInstance,
+  { db, config }: AppContext,
+  kind: EntityKind<Row, Fields, Body>,
+): void {
   const { wire } = kind;
   app.post<{ Body: { domains: string[] } }>(
     `${wire.path}/resolve/bulk`,

@@ -7,7 +7,11 @@ import { errorResponses } from '../../../protocol/wire/error.ts';
 import type { EntityKind, EntryRow } from '../kind.ts';
 import { DomainQuery } from '../schemas.ts';
 
-export function resolveRoute<Row extends EntryRow, Fields, Body>(app: FastifyInstance, db: Database, kind: EntityKind<Row, Fields, Body>): void {
+export function resolveRoute<Row extends EntryRow, Fields, Body>(
+  app: FastifyInstance,
+  db: Database,
+  kind: EntityKind<Row, Fields, Body>,
+): void {
   const { wire } = kind;
   app.get<{ Querystring: Static<typeof DomainQuery> }>(
     `${wire.path}/resolve`,

@@ -10,15 +10,25 @@ import { RollbackBody } from '../schemas.ts';
 import { editRouteOptions } from './edit-options.ts';
 
 function rollbackDocs(noun: string) {
-  return { summary: `Roll a ${noun} back to an earlier revision`, description: 'Adds a revision with the earlier content, marked is_rollback with rolled_back_to.' };
+  return {
+    summary: `Roll a ${noun} back to an earlier revision`,
+    description: 'Adds a revision with the earlier content, marked is_rollback with rolled_back_to.',
+  };
 }
 
-export function rollbackRoute<Row extends EntryRow, Fields, Body>(app: FastifyInstance, ctx: AppContext, kind: EntityKind<Row, Fields, Body>): void {
+export function rollbackRoute<Row extends EntryRow, Fields, Body>(
+  app: FastifyInstance,
+  ctx: AppContext,
+  kind: EntityKind<Row, Fields, Body>,
+): void {
   const { wire } = kind;
   const proof = proofCheck(ctx);
   app.post<{ Body: Static<typeof RollbackBody> }>(
     `${wire.path}/rollback`,
-    editRouteOptions(ctx, wire.tag, rollbackDocs(kind.noun), { body: RollbackBody, response: { 200: wire.schemas.SaveResult, ...errorResponses(400, 401, 403, 404, 409, 415, 429) } }),
+    editRouteOptions(ctx, wire.tag, rollbackDocs(kind.noun), {
+      body: RollbackBody,
+      response: { 200: wire.schemas.SaveResult, ...errorResponses(400, 401, 403, 404, 409, 415, 429) },
+    }),
     async (request) => {
       const { to_revision } = request.body;
       const domain = normalizeDomain(request.body.domain, { in: 'body' });

@@ -34,12 +34,16 @@ export function pagedSnapshotRoute(app: FastifyInstance, db: Database, listing: 
         security: [{ bearer: [] }],
         querystring: SnapshotQuery,
         response: {
-          200: snapshotPageSchema(listing.sections.map((s) => s.entityType), { description: listing.page, example: listing.example }),
+          200: snapshotPageSchema(
+            listing.sections.map((s) => s.entityType),
+            { description: listing.page, example: listing.example },
+          ),
           ...errorResponses(400, 401),
         },
       },
     },
-    async (request) => readSnapshot(db, listing.sections, request.query.page_token, request.query.limit ?? 500, listing.name),
+    async (request) =>
+      readSnapshot(db, listing.sections, request.query.page_token, request.query.limit ?? 500, listing.name),
   );
 }
 

@@ -44,7 +44,13 @@ export function streamRoute(app: FastifyInstance, db: Database, settings: FeedSe
         'x-accel-buffering': 'no',
         'x-request-id': request.id,
       });
-      new FeedStream(reply.raw, { hub, db, settings, request: { cursor, types, limit: request.query.limit ?? 100 }, log: request.log }).start();
+      new FeedStream(reply.raw, {
+        hub,
+        db,
+        settings,
+        request: { cursor, types, limit: request.query.limit ?? 100 },
+        log: request.log,
+      }).start();
     },
   );
 }

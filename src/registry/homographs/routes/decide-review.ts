@@ -18,7 +18,10 @@ export function decideReviewRoute(app: FastifyInstance, db: Database, appliers: 
         security: [{ bearer: [] }],
         params: ReviewParams,
         body: DecisionBody,
-        response: { 200: Type.Ref('HomographReview', { description: 'The decided review.' }), ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
+        response: {
+          200: Type.Ref('HomographReview', { description: 'The decided review.' }),
+          ...errorResponses(400, 401, 403, 404, 409, 413, 415),
+        },
       },
     },
     async (request) => decideReview(db, appliers, request.params.id, request.body, request.principal!),

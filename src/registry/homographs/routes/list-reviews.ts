@@ -12,7 +12,8 @@ export function listReviewsRoute(app: FastifyInstance, db: Database): void {
       config: { auth: 'required', access: 'registry-admin' },
       schema: {
         summary: 'List saves held for review',
-        description: 'Saves whose domain looks like a deny-listed brand or a registered domain (UTS #39 confusables), and brands sent to the deprecated community submission (`source`), newest first. Registry administrators only.',
+        description:
+          'Saves whose domain looks like a deny-listed brand or a registered domain (UTS #39 confusables), and brands sent to the deprecated community submission (`source`), newest first. Registry administrators only.',
         tags: ['Administration'],
         security: [{ bearer: [] }],
         querystring: ReviewsQuery,

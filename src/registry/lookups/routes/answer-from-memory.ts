@@ -10,7 +10,13 @@ import type { IndexFollower } from '../index-follower.ts';
  * serialized (by the route's response schema) the first time the URL is asked after a change, then
  * sent as it was. An ad server asks the same few questions per impression, all day.
  */
-export function answerFromMemory(reply: FastifyReply, follower: IndexFollower, answers: IndexAnswers<string>, url: string, compute: (index: AuthorizationIndex) => unknown): FastifyReply {
+export function answerFromMemory(
+  reply: FastifyReply,
+  follower: IndexFollower,
+  answers: IndexAnswers<string>,
+  url: string,
+  compute: (index: AuthorizationIndex) => unknown,
+): FastifyReply {
   const index = liveIndex(follower);
   const body = answers.get(index, url, () => reply.serialize(compute(index)) as string);
   return reply.type('application/json; charset=utf-8').send(body);
@@ -38,7 +44,8 @@ export function answerStampedFromMemory(
 }
 
 function unstamped(body: string): string {
-  if (!body.startsWith(`${stampHead}"`)) throw new Error('a stamped answer begins with an empty checked_at: its response schema lists checked_at first');
+  if (!body.startsWith(`${stampHead}"`))
+    throw new Error('a stamped answer begins with an empty checked_at: its response schema lists checked_at first');
   return body.slice(stampHead.length);
 }
 

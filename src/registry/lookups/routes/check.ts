@@ -26,7 +26,12 @@ interface OneCheck {
  * `GET /api/registry/validate/property-authorization`: the real-time check an ad server makes per
  * impression, answered from memory; `POST` the same for up to 1,000 checks at once.
  */
-export function checkRoutes(app: FastifyInstance, follower: IndexFollower, answers: IndexAnswers<string>, clock: Clock): void {
+export function checkRoutes(
+  app: FastifyInstance,
+  follower: IndexFollower,
+  answers: IndexAnswers<string>,
+  clock: Clock,
+): void {
   const now = isoStamps(clock);
   app.get<{ Querystring: CheckQuery }>(
     '/api/registry/validate/property-authorization',
@@ -46,9 +51,17 @@ export function checkRoutes(app: FastifyInstance, follower: IndexFollower, answe
     (request, reply) =>
       answerStampedFromMemory(reply, follower, answers, request.url, now, (index) => {
         const q = request.query;
-        const identifier = q.identifier_type !== undefined || q.identifier_value !== undefined ? { type: q.identifier_type ?? '', value: q.identifier_value ?? '' } : undefined;
+        const identifier =
+          q.identifier_type !== undefined || q.identifier_value !== undefined
+            ? { type: q.identifier_type ?? '', value: q.identifier_value ?? '' }
+            : undefined;
         const check = readCheck({ ...q, identifier }, 'querystring', '');
-        return answer('', q, identifier, renderCheck(index, checkAuthorization(index, check), q.agent_url, check.agent, q.delegation_type));
+        return answer(
+          '',
+          q,
+          identifier,
+          renderCheck(index, checkAuthorization(index, check), q.agent_url, check.agent, q.delegation_type),
+        );
       }),
   );
 
@@ -71,7 +84,12 @@ export function checkRoutes(app: FastifyInstance, follower: IndexFollower, answe
       return {
         results: checks.map((check, i) => {
           const asked = request.body.checks[i]!;
-          return answer(at, asked, asked.identifier, renderCheck(index, checkAuthorization(index, check), asked.agent_url, check.agent, check.delegation_type));
+          return answer(
+            at,
+            asked,
+            asked.identifier,
+            renderCheck(index, checkAuthorization(index, check), asked.agent_url, check.agent, check.delegation_type),
+          );
         }),
       };
     },
@@ -79,7 +97,12 @@ export function checkRoutes(app: FastifyInstance, follower: IndexFollower, answe
 }
 
 /** A check's answer with the fields the protocol's registry client reads: the verdict as a boolean, and the question as asked. */
-function answer<T extends string>(checkedAt: T, asked: { agent_url: string }, identifier: { type: string; value: string } | undefined, rendered: ReturnType<typeof renderCheck>) {
+function answer<T extends string>(
+  checkedAt: T,
+  asked: { agent_url: string },
+  identifier: { type: string; value: string } | undefined,
+  rendered: ReturnType<typeof renderCheck>,
+) {
   return {
     checked_at: checkedAt,
     authorized: rendered.result.status === 'authorized',
@@ -90,20 +113,41 @@ function answer<T extends string>(checkedAt: T, asked: { agent_url: string }, id
 }
 
 /** One check's parameters, named by where they came from when one is missing or malformed. */
-function readCheck(c: OneCheck, where: 'querystring' | 'body', prefix: string): { agent: string; property: PropertyRef; delegation_type: string | undefined } {
+function readCheck(
+  c: OneCheck,
+  where: 'querystring' | 'body',
+  prefix: string,
+): { agent: string; property: PropertyRef; delegation_type: string | undefined } {
   const invalid = (field: string, message: string) =>
-    new ApError('validation_failed', `Invalid ${where}.${prefix}${field}: ${message}.`, { details: [{ in: where, field: `${prefix}${field}`, message }] });
+    new ApError('validation_failed', `Invalid ${where}.${prefix}${field}: ${message}.`, {
+      details: [{ in: where, field: `${prefix}${field}`, message }],
+    });
   const agent = canonicalRequestAgentUrl(c.agent_url);
   if (agent === undefined) throw invalid('agent_url', 'must be an absolute URL');
   const identifierField = where === 'querystring' ? 'identifier_type' : 'identifier';
   if (c.identifier !== undefined) {
-    if (c.publisher_domain !== undefined || c.property_id !== undefined) throw invalid(identifierField, 'name the property by identifier or by publisher_domain and property_id, not both');
-    if (c.identifier.type === '' || c.identifier.value === '') throw invalid(c.identifier.type === '' ? 'identifier_type' : 'identifier_value', 'identifier_type and identifier_value go together');
+    if (c.publisher_domain !== undefined || c.property_id !== undefined)
+      throw invalid(
+        identifierField,
+        'name the property by identifier or by publisher_domain and property_id, not both',
+      );
+    if (c.identifier.type === '' || c.identifier.value === '')
+      throw invalid(
+        c.identifier.type === '' ? 'identifier_type' : 'identifier_value',
+        'identifier_type and identifier_value go together',
+      );
     return { agent, property: { identifier: c.identifier }, delegation_type: c.delegation_type };
   }
   if (c.publisher_domain === undefined || c.property_id === undefined) {
-    throw invalid(c.publisher_domain === undefined ? 'publisher_domain' : 'property_id', `name the property by ${where === 'querystring' ? 'identifier_type and identifier_value' : 'identifier'}, or by publisher_domain and property_id`);
+    throw invalid(
+      c.publisher_domain === undefined ? 'publisher_domain' : 'property_id',
+      `name the property by ${where === 'querystring' ? 'identifier_type and identifier_value' : 'identifier'}, or by publisher_domain and property_id`,
+    );
   }
   const domain = normalizeRequestDomain(c.publisher_domain, { field: `${prefix}publisher_domain`, in: where });
-  return { agent, property: { publisher_domain: domain, property_id: c.property_id }, delegation_type: c.delegation_type };
+  return {
+    agent,
+    property: { publisher_domain: domain, property_id: c.property_id },
+    delegation_type: c.delegation_type,
+  };
 }

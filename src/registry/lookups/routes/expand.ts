@@ -35,21 +35,46 @@ export function expandRoute(app: FastifyInstance, follower: IndexFollower, clock
       const index = liveIndex(follower);
       // Every property once (catalog ones by rid), and every identifier once with the first property carrying it.
       const properties = new Map<string | object, ExpandedProperty>();
-      const identifiers = new Map<string, Identifier & { property_id: string | null; publisher_domain: string | null }>();
+      const identifiers = new Map<
+        string,
+        Identifier & { property_id: string | null; publisher_domain: string | null }
+      >();
       const out = selectors.map((s, i) => {
         const selected: ExpandedProperty[] =
           s.selection_type === 'inline'
-            ? s.properties.map((p) => ({ property_rid: null, property_id: null, publisher_domain: null, name: p.name, property_type: p.property_type, identifiers: p.identifiers }))
-            : selectedProperties(index, s).map((p) => ({ property_rid: p.rid, property_id: p.propertyId, publisher_domain: p.publisher, name: p.name, property_type: p.type, identifiers: p.identifiers }));
+            ? s.properties.map((p) => ({
+                property_rid: null,
+                property_id: null,
+                publisher_domain: null,
+                name: p.name,
+                property_type: p.property_type,
+                identifiers: p.identifiers,
+              }))
+            : selectedProperties(index, s).map((p) => ({
+                property_rid: p.rid,
+                property_id: p.propertyId,
+                publisher_domain: p.publisher,
+                name: p.name,
+                property_type: p.type,
+                identifiers: p.identifiers,
+              }));
         for (const p of selected) {
           properties.set(p.property_rid ?? p, p);
-          for (const id of p.identifiers) if (!identifiers.has(key(id))) identifiers.set(key(id), { type: id.type, value: id.value, property_id: p.property_id, publisher_domain: p.publisher_domain });
+          for (const id of p.identifiers)
+            if (!identifiers.has(key(id)))
+              identifiers.set(key(id), {
+                type: id.type,
+                value: id.value,
+                property_id: p.property_id,
+                publisher_domain: p.publisher_domain,
+              });
         }
         return {
           index: i,
           selection_type: s.selection_type,
           publisher_domain: s.selection_type === 'inline' ? null : s.publisher_domain,
-          publisher_status: s.selection_type === 'inline' ? ('inline' as const) : publisherStatus(index, s.publisher_domain),
+          publisher_status:
+            s.selection_type === 'inline' ? ('inline' as const) : publisherStatus(index, s.publisher_domain),
           properties: selected.map(({ publisher_domain: _, ...p }) => p),
           identifiers: unique(selected.flatMap((p) => p.identifiers)),
         };

@@ -4,6 +4,7 @@ import type { IndexFollower } from '../index-follower.ts';
 
 /** The index, once it has caught up with the feed; before that, lookups answer 503 rather than guess. */
 export function liveIndex(follower: IndexFollower): AuthorizationIndex {
-  if (!follower.live) throw new ApError('service_unavailable', 'The authorization index is still loading; retry shortly.');
+  if (!follower.live)
+    throw new ApError('service_unavailable', 'The authorization index is still loading; retry shortly.');
   return follower.index;
 }

@@ -29,7 +29,11 @@ export function lookupAgentDomainsRoute(app: FastifyInstance, follower: IndexFol
       const agentUrl = request.params.agentUrl;
       const agent = canonicalAgentUrl(agentUrl);
       if (agent === undefined) {
-        throw new ApError('validation_failed', 'Invalid params.agentUrl: must be an absolute URL, URL-encoded into the path.', { details: [{ in: 'params', field: 'agentUrl', message: 'must be an absolute URL' }] });
+        throw new ApError(
+          'validation_failed',
+          'Invalid params.agentUrl: must be an absolute URL, URL-encoded into the path.',
+          { details: [{ in: 'params', field: 'agentUrl', message: 'must be an absolute URL' }] },
+        );
       }
       const limit = request.query.limit ?? 100;
       const after = decodeCursor(request.query.cursor, ['domain'])?.['domain'];

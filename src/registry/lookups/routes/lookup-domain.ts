@@ -14,7 +14,12 @@ import { answerFromMemory } from './answer-from-memory.ts';
 import { perImpression } from './per-impression.ts';
 
 /** `GET /api/registry/lookup/domain/{domain}`: who may sell a domain, and which of its properties. */
-export function lookupDomainRoute(app: FastifyInstance, follower: IndexFollower, answers: IndexAnswers<string>, members: CatalogMembers): void {
+export function lookupDomainRoute(
+  app: FastifyInstance,
+  follower: IndexFollower,
+  answers: IndexAnswers<string>,
+  members: CatalogMembers,
+): void {
   app.get<{ Params: { domain: string } }>(
     '/api/registry/lookup/domain/:domain',
     {
@@ -35,7 +40,10 @@ export function lookupDomainRoute(app: FastifyInstance, follower: IndexFollower,
         const domain = normalizeRequestDomain(request.params.domain, { field: 'domain', in: 'params' });
         const publisher = index.publisher(domain);
         const own = index.propertiesOfPublisher(domain);
-        const named = [...index.propertiesByIdentifier('domain', domain), ...index.propertiesByIdentifier('subdomain', domain)].filter((p) => p.publisher !== domain);
+        const named = [
+          ...index.propertiesByIdentifier('domain', domain),
+          ...index.propertiesByIdentifier('subdomain', domain),
+        ].filter((p) => p.publisher !== domain);
         const agents = grantsOver(index, [...own, ...named], publisher ? [domain] : []);
         return {
           domain,
@@ -57,7 +65,11 @@ export function lookupDomainRoute(app: FastifyInstance, follower: IndexFollower,
  * One entry per grant covering any of `properties`, with those it covers; a grant of a publisher
  * in `withoutProperties` that reaches none of them (a file declaring no properties yet) is still listed.
  */
-export function grantsOver(index: AuthorizationIndex, properties: readonly IndexedProperty[], withoutProperties: readonly string[] = []) {
+export function grantsOver(
+  index: AuthorizationIndex,
+  properties: readonly IndexedProperty[],
+  withoutProperties: readonly string[] = [],
+) {
   const entries = new Map<string, { grant: ReturnType<typeof grantSummary>; properties: IndexedProperty[] }>();
   const publishers = new Set([...properties.map((p) => p.publisher), ...withoutProperties]);
   for (const publisher of publishers) {
@@ -73,19 +85,38 @@ export function grantsOver(index: AuthorizationIndex, properties: readonly Index
     }
   }
   return [...entries.values()]
-    .sort((a, b) => compare(a.grant.agent_url_canonical, b.grant.agent_url_canonical) || compare(a.grant.authorization_id, b.grant.authorization_id))
-    .map(({ grant, properties: covered }) => ({ ...grant, properties: covered.map((p) => ({ property_rid: p.rid, property_id: p.propertyId, name: p.name, status: p.stale ? 'stale' : 'active' })) }));
+    .sort(
+      (a, b) =>
+        compare(a.grant.agent_url_canonical, b.grant.agent_url_canonical) ||
+        compare(a.grant.authorization_id, b.grant.authorization_id),
+    )
+    .map(({ grant, properties: covered }) => ({
+      ...grant,
+      properties: covered.map((p) => ({
+        property_rid: p.rid,
+        property_id: p.propertyId,
+        name: p.name,
+        status: p.stale ? 'stale' : 'active',
+      })),
+    }));
 }
 
 /** The grants' agents once each (grants come sorted by agent), with what their grants say they are authorized for. */
-function authorizedAgents(grants: ReadonlyArray<{ agent_url_canonical: string; authorized_for: string | null }>, members: CatalogMembers) {
+function authorizedAgents(
+  grants: ReadonlyArray<{ agent_url_canonical: string; authorized_for: string | null }>,
+  members: CatalogMembers,
+) {
   const byAgent = new Map<string, Set<string>>();
   for (const g of grants) {
     const texts = byAgent.get(g.agent_url_canonical) ?? new Set<string>();
     if (g.authorized_for) texts.add(g.authorized_for);
     byAgent.set(g.agent_url_canonical, texts);
   }
-  return [...byAgent].map(([url, texts]) => ({ url, ...(texts.size > 0 ? { authorized_for: [...texts].join('; ') } : {}), ...standing(url, members) }));
+  return [...byAgent].map(([url, texts]) => ({
+    url,
+    ...(texts.size > 0 ? { authorized_for: [...texts].join('; ') } : {}),
+    ...standing(url, members),
+  }));
 }
 
 /** The agents of every operator declaring one of `properties` in its brand.json: the agent side's claim, authorized or not. */
@@ -94,7 +125,10 @@ function claimingAgents(properties: readonly IndexedProperty[], members: Catalog
   return [...urls].sort(compare).map((url) => ({ url, ...standing(url, members) }));
 }
 
-function standing(url: string, members: CatalogMembers): { source: 'registered' | 'discovered'; member?: CatalogMember } {
+function standing(
+  url: string,
+  members: CatalogMembers,
+): { source: 'registered' | 'discovered'; member?: CatalogMember } {
   const member = members.of(url);
   return member ? { source: 'registered', member } : { source: 'discovered' };
 }

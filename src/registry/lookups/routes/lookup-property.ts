@@ -30,17 +30,35 @@ export function lookupPropertyRoute(app: FastifyInstance, follower: IndexFollowe
       const value = oneOf(request.query, 'identifier_value', 'value');
       const properties = index.propertiesByIdentifier(type, value);
       const identifier = { type, value: normalizeIdentifier(type, value) };
-      const agents = grantsOver(index, properties).map(({ properties: covered, ...grant }) => ({ ...grant, property_rids: covered.map((p) => p.property_rid) }));
-      return { identifier, type: identifier.type, value: identifier.value, properties: properties.map(propertySummary), agents, count: agents.length };
+      const agents = grantsOver(index, properties).map(({ properties: covered, ...grant }) => ({
+        ...grant,
+        property_rids: covered.map((p) => p.property_rid),
+      }));
+      return {
+        identifier,
+        type: identifier.type,
+        value: identifier.value,
+        properties: properties.map(propertySummary),
+        agents,
+        count: agents.length,
+      };
     },
   );
 }
 
 /** A parameter given under either of its two names (the same value twice is one). */
-function oneOf(query: PropertyLookupQuery, ours: 'identifier_type' | 'identifier_value', theirs: 'type' | 'value'): string {
+function oneOf(
+  query: PropertyLookupQuery,
+  ours: 'identifier_type' | 'identifier_value',
+  theirs: 'type' | 'value',
+): string {
   const [a, b] = [query[ours], query[theirs]];
-  const invalid = (field: string, message: string) => new ApError('validation_failed', `Invalid querystring.${field}: ${message}.`, { details: [{ in: 'querystring', field, message }] });
-  if (a !== undefined && b !== undefined && a !== b) throw invalid(theirs, `${theirs} and ${ours} are one parameter; give one`);
+  const invalid = (field: string, message: string) =>
+    new ApError('validation_failed', `Invalid querystring.${field}: ${message}.`, {
+      details: [{ in: 'querystring', field, message }],
+    });
+  if (a !== undefined && b !== undefined && a !== b)
+    throw invalid(theirs, `${theirs} and ${ours} are one parameter; give one`);
   const given = a ?? b;
   if (given === undefined) throw invalid(ours, `required (as ${ours} or ${theirs})`);
   return given;

@@ -28,14 +28,21 @@ export function productAuthorizationRoute(app: FastifyInstance, follower: IndexF
     async (request) => {
       const { agent_url: agentUrl, delegation_type: claimed } = request.body;
       const agent = canonicalAgentUrl(agentUrl);
-      if (agent === undefined) throw new ApError('validation_failed', 'Invalid body.agent_url: must be an absolute URL.', { details: [{ in: 'body', field: 'agent_url', message: 'must be an absolute URL' }] });
+      if (agent === undefined)
+        throw new ApError('validation_failed', 'Invalid body.agent_url: must be an absolute URL.', {
+          details: [{ in: 'body', field: 'agent_url', message: 'must be an absolute URL' }],
+        });
       const selectors = readSelectors(request.body.publisher_properties);
       const index = liveIndex(follower);
       const results = selectors.map((s, i) => {
         const targets = targetsOf(index, s);
         const properties = targets.map(({ identifiers, judge }) => {
           const verdict = judge({ agent, delegation_type: claimed });
-          return { property: verdict.property ? propertySummary(verdict.property) : null, identifiers, result: authorizationResult(verdict, agentUrl) };
+          return {
+            property: verdict.property ? propertySummary(verdict.property) : null,
+            identifiers,
+            result: authorizationResult(verdict, agentUrl),
+          };
         });
         const count = (status: string) => properties.filter((p) => p.result.status === status).length;
         return {
@@ -48,7 +55,13 @@ export function productAuthorizationRoute(app: FastifyInstance, follower: IndexF
         };
       });
       const authorized = results.every((r) => r.properties.length > 0 && r.counts.authorized === r.properties.length);
-      return { agent_url: agentUrl, agent_url_canonical: agent, authorized, checked_at: clock.now().toISOString(), selectors: results };
+      return {
+        agent_url: agentUrl,
+        agent_url_canonical: agent,
+        authorized,
+        checked_at: clock.now().toISOString(),
+        selectors: results,
+      };
     },
   );
 }
@@ -65,20 +78,40 @@ interface Target {
  * ones the identifiers given, judged by the catalog properties they name.
  */
 function targetsOf(index: AuthorizationIndex, s: Selector): Target[] {
-  const found = (property: IndexedProperty): Target => ({ identifiers: property.identifiers, judge: (request) => checkProperty(index, request, property) });
+  const found = (property: IndexedProperty): Target => ({
+    identifiers: property.identifiers,
+    judge: (request) => checkProperty(index, request, property),
+  });
   if (s.selection_type === 'by_id') {
     return [...new Set(s.property_ids)].flatMap((id): Target[] => {
       const property = index.propertyById(s.publisher_domain, id);
       if (property) return ofType(s, property) ? [found(property)] : [];
-      return [{ identifiers: [], judge: (request) => checkAuthorization(index, { ...request, property: { publisher_domain: s.publisher_domain, property_id: id } }) }];
+      return [
+        {
+          identifiers: [],
+          judge: (request) =>
+            checkAuthorization(index, {
+              ...request,
+              property: { publisher_domain: s.publisher_domain, property_id: id },
+            }),
+        },
+      ];
     });
   }
   if (s.selection_type !== 'inline') return selectedProperties(index, s).map(found);
-  return s.properties.map((p) => ({ identifiers: p.identifiers, judge: (request) => checkIdentifiers(index, request, p.identifiers) }));
+  return s.properties.map((p) => ({
+    identifiers: p.identifiers,
+    judge: (request) => checkIdentifiers(index, request, p.identifiers),
+  }));
 }
 
 function emptySelection(index: AuthorizationIndex, s: Selector): { code: string; message: string } {
-  if (s.selection_type === 'inline') return { code: 'property_not_found', message: 'The inline selector lists no property.' };
-  if (publisherStatus(index, s.publisher_domain) === 'unknown') return { code: 'publisher_file_unknown', message: `The registry has no adagents.json for ${s.publisher_domain}.` };
-  return { code: 'property_not_found', message: `The adagents.json of ${s.publisher_domain} declares no property this selector selects.` };
+  if (s.selection_type === 'inline')
+    return { code: 'property_not_found', message: 'The inline selector lists no property.' };
+  if (publisherStatus(index, s.publisher_domain) === 'unknown')
+    return { code: 'publisher_file_unknown', message: `The registry has no adagents.json for ${s.publisher_domain}.` };
+  return {
+    code: 'property_not_found',
+    message: `The adagents.json of ${s.publisher_domain} declares no property this selector selects.`,
+  };
 }

@@ -13,7 +13,8 @@ export function historyRoute(app: FastifyInstance, db: Database): void {
     {
       schema: {
         summary: 'Revision history of a policy',
-        description: 'Every save of the policy is a revision: its number, the version it carried, who saved it and when, newest first.',
+        description:
+          'Every save of the policy is a revision: its number, the version it carried, who saved it and when, newest first.',
         tags: ['Policy Registry'],
         querystring: HistoryQuery,
         response: { 200: PolicyHistory, ...errorResponses(400, 404) },

@@ -24,7 +24,14 @@ export function registryRoute(app: FastifyInstance, db: Database): void {
       const { search, q, category, enforcement, jurisdiction, policy_category, domain } = request.query;
       const limit = request.query.limit ?? 20;
       const offset = request.query.offset ?? 0;
-      const filter: ListFilter = { search: search ?? q, category, enforcement, jurisdiction: jurisdiction?.toUpperCase(), policyCategory: policy_category, domain };
+      const filter: ListFilter = {
+        search: search ?? q,
+        category,
+        enforcement,
+        jurisdiction: jurisdiction?.toUpperCase(),
+        policyCategory: policy_category,
+        domain,
+      };
       const [rows, counts] = await Promise.all([listPage(db, filter, limit, offset), countByCategory(db, filter)]);
       return {
         policies: rows.slice(0, limit).map(toSummary),

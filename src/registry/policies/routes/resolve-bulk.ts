@@ -15,7 +15,8 @@ export function resolveBulkRoute(app: FastifyInstance, { db, config }: AppContex
       config: { rateLimit: [bulkResolveLimit(config, 'policies')] },
       schema: {
         summary: 'Resolve up to 100 policies',
-        description: 'Each policy as resolve answers it (the current version), keyed by the policy_id as sent; null for an unknown one.',
+        description:
+          'Each policy as resolve answers it (the current version), keyed by the policy_id as sent; null for an unknown one.',
         tags: ['Policy Registry'],
         body: BulkBody,
         response: { 200: BulkResults, ...errorResponses(400, 413, 415, 429) },

@@ -28,7 +28,11 @@ export function resolveRoute(app: FastifyInstance, db: Database): void {
       if (!row) throw new ApError('not_found', `No policy ${policy_id} is registered.`);
       if (version === undefined || version === row.version) return toPolicy(row);
       const pinned = await revisionWithVersion(db, policy_id, version);
-      if (!pinned) throw new ApError('not_found', `Policy ${policy_id} has no version ${version} (its current version is ${row.version}).`);
+      if (!pinned)
+        throw new ApError(
+          'not_found',
+          `Policy ${policy_id} has no version ${version} (its current version is ${row.version}).`,
+        );
       return toPolicy(row, pinned);
     },
   );

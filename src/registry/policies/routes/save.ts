@@ -32,7 +32,9 @@ export function saveRoute(app: FastifyInstance, ctx: AppContext): void {
       const { row, created } = await saveCommunityPolicy(ctx.db, request.body, request.principal!);
       return reply.code(created ? 201 : 200).send({
         success: true,
-        message: created ? `Policy ${row.policy_id} created at version ${row.version}.` : `Policy ${row.policy_id} updated to revision ${row.revision} (version ${row.version}).`,
+        message: created
+          ? `Policy ${row.policy_id} created at version ${row.version}.`
+          : `Policy ${row.policy_id} updated to revision ${row.revision} (version ${row.version}).`,
         policy_id: row.policy_id,
         version: row.version,
         revision_number: row.revision,

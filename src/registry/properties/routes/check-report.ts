@@ -22,7 +22,11 @@ export function checkReportRoute(app: FastifyInstance, { db, clock }: AppContext
     },
     async (request) => {
       const report = await checkReport(db, request.params.reportId, clock.now());
-      if (!report) throw new ApError('not_found', `No property check report ${request.params.reportId}: it never existed or expired (reports are kept ${checkReportDays} days).`);
+      if (!report)
+        throw new ApError(
+          'not_found',
+          `No property check report ${request.params.reportId}: it never existed or expired (reports are kept ${checkReportDays} days).`,
+        );
       const { id, created_at, expires_at, ...summary } = report;
       return { report_id: id, summary, created_at: created_at.toISOString(), expires_at: expires_at.toISOString() };
     },

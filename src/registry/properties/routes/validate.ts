@@ -27,7 +27,11 @@ export function validateRoute(app: FastifyInstance, { fetcher }: AppContext): vo
         // A 200 that is not JSON is a broken file, reported with the validator's code for it, not an HTTP failure.
         const code = live.status === undefined ? 'fetch_failed' : live.status === 200 ? 'invalid_json' : 'http_status';
         const status = live.status === undefined ? {} : { status_code: live.status };
-        return answer({ domain, url: live.url, valid: false, ...status }, [{ path: '$', message: live.problem, code }], []);
+        return answer(
+          { domain, url: live.url, valid: false, ...status },
+          [{ path: '$', message: live.problem, code }],
+          [],
+        );
       }
       const { valid, errors, warnings } = validateAdagentsText(live.text);
       return answer({ domain, url: live.url, valid, status_code: 200 }, errors, warnings);
@@ -49,5 +53,10 @@ interface Found {
 function answer<T>(head: T, errors: Found[], warnings: Found[]) {
   const lines = (found: Found[]) => found.map((f) => `${f.path}: ${f.message}`);
   const issue = ({ path, message, code }: Found) => ({ path, message, ...(code ? { code } : {}) });
-  return { ...head, errors: lines(errors), warnings: lines(warnings), issues: { errors: errors.map(issue), warnings: warnings.map(issue) } };
+  return {
+    ...head,
+    errors: lines(errors),
+    warnings: lines(warnings),
+    issues: { errors: errors.map(issue), warnings: warnings.map(issue) },
+  };
 }

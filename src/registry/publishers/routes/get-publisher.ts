@@ -25,7 +25,11 @@ export function getPublisherRoute(app: FastifyInstance, follower: IndexFollower)
     (request, reply) => {
       const domain = normalizeRequestDomain(request.query.domain, { field: 'domain', in: 'querystring' });
       const view = publisherView(liveIndex(follower), domain);
-      if (!view) throw new ApError('not_found', `The registry has no adagents.json for ${domain}; POST /api/registry/crawl-request asks for a crawl.`);
+      if (!view)
+        throw new ApError(
+          'not_found',
+          `The registry has no adagents.json for ${domain}; POST /api/registry/crawl-request asks for a crawl.`,
+        );
       return reply.send(view);
     },
   );

@@ -26,18 +26,33 @@ export function searchRoute(app: FastifyInstance, db: Database): void {
   app.get<{ Querystring: Static<typeof Query> }>(
     '/api/search',
     {
-      schema: { summary: 'Search brands, publishers and properties', tags: ['Search'], querystring: Query, response: { 200: Results, ...errorResponses(400) } },
+      schema: {
+        summary: 'Search brands, publishers and properties',
+        tags: ['Search'],
+        querystring: Query,
+        response: { 200: Results, ...errorResponses(400) },
+      },
     },
     async (request) => {
       const q = request.query.q.trim();
       // Padding must not get a one-character (match-everything) search past the minimum length.
       if (q.length < 2) {
-        throw new ApError('validation_failed', 'Invalid querystring.q: must have at least 2 characters besides surrounding spaces.', {
-          details: [{ in: 'querystring', field: 'q', message: 'must have at least 2 characters besides surrounding spaces' }],
-        });
+        throw new ApError(
+          'validation_failed',
+          'Invalid querystring.q: must have at least 2 characters besides surrounding spaces.',
+          {
+            details: [
+              { in: 'querystring', field: 'q', message: 'must have at least 2 characters besides surrounding spaces' },
+            ],
+          },
+        );
       }
       const search = { q, limit: request.query.limit ?? 10 };
-      const [brands, publishers, properties] = await Promise.all([matchingBrands(db, search), matchingPublishers(db, search), matchingProperties(db, search)]);
+      const [brands, publishers, properties] = await Promise.all([
+        matchingBrands(db, search),
+        matchingPublishers(db, search),
+        matchingProperties(db, search),
+      ]);
       return { q, brands, publishers, properties };
     },
   );

@@ -21,7 +21,8 @@ export function getStatsRoute(app: FastifyInstance, follower: IndexFollower, sum
     },
     async (_request, reply) => {
       const counted = await summary.counted();
-      if (!counted) throw new ApError('service_unavailable', 'The registry statistics are still being counted; retry shortly.');
+      if (!counted)
+        throw new ApError('service_unavailable', 'The registry statistics are still being counted; retry shortly.');
       const index = liveIndex(follower);
       const t = index.totals();
       return reply.send({

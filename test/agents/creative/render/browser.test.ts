@@ -56,11 +56,23 @@ describe('preview pages in Chromium', () => {
     const { page, seen } = await open(browser, html, { 'https://cdn.test/hero.png': solidPng(1200, 628, '#00aa00') });
     try {
       assert.deepEqual(await boxOf(page), { x: 0, y: 0, width, height });
-      assert.match(await page.locator('.n-headline').innerText(), /^<img src=x\sonerror=alert\(1\)><script>/, 'shown as text');
+      assert.match(
+        await page.locator('.n-headline').innerText(),
+        /^<img src=x\sonerror=alert\(1\)><script>/,
+        'shown as text',
+      );
       assert.equal(await page.locator('a').count(), 0);
-      assert.equal(await page.locator('.n-image').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth), 1200, 'the image loaded under the policy');
+      assert.equal(
+        await page.locator('.n-image').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+        1200,
+        'the image loaded under the policy',
+      );
       assert.deepEqual(seen.dialogs, []);
-      assert.deepEqual(seen.console.filter((m) => /Content Security Policy/i.test(m)), [], 'the style block matches its hash');
+      assert.deepEqual(
+        seen.console.filter((m) => /Content Security Policy/i.test(m)),
+        [],
+        'the style block matches its hash',
+      );
       assert.deepEqual(seen.refused, []);
     } finally {
       await page.close();
@@ -80,7 +92,10 @@ describe('preview pages in Chromium', () => {
       const frame = page.frameLocator('iframe');
       await frame.locator('#out', { hasText: 'ran' }).waitFor();
       assert.equal(await frame.locator('#out').innerText(), 'ran 300 blocked');
-      assert.deepEqual(seen.console.filter((m) => /Content Security Policy/i.test(m)), []);
+      assert.deepEqual(
+        seen.console.filter((m) => /Content Security Policy/i.test(m)),
+        [],
+      );
     } finally {
       await page.close();
     }

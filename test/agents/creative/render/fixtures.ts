@@ -13,7 +13,13 @@ export function format(id: string): Format {
   return found;
 }
 
-const individual = (asset_id: string, asset_type: string, asset_role: string, required = true): Asset => ({ item_type: 'individual', asset_id, asset_type, asset_role, required });
+const individual = (asset_id: string, asset_type: string, asset_role: string, required = true): Asset => ({
+  item_type: 'individual',
+  asset_id,
+  asset_type,
+  asset_role,
+  required,
+});
 
 const clickUrl: Asset = { ...individual('click_url', 'url', 'clickthrough'), requirements: { role: 'clickthrough' } };
 
@@ -22,15 +28,29 @@ export const html5Format: Format = {
   format_id: { agent_url: agentUrl, id: 'html5_300x250' },
   name: 'HTML5 Medium Rectangle 300x250',
   type: 'display',
-  renders: [{ role: 'primary', dimensions: { width: 300, height: 250, unit: 'px', responsive: { width: false, height: false } } }],
-  assets: [individual('creative_html', 'html', 'hero_html'), individual('backup_image', 'image', 'backup_image', false), clickUrl],
+  renders: [
+    {
+      role: 'primary',
+      dimensions: { width: 300, height: 250, unit: 'px', responsive: { width: false, height: false } },
+    },
+  ],
+  assets: [
+    individual('creative_html', 'html', 'hero_html'),
+    individual('backup_image', 'image', 'backup_image', false),
+    clickUrl,
+  ],
 };
 
 export const vastFormat: Format = {
   format_id: { agent_url: agentUrl, id: 'video_vast_30s' },
   name: 'VAST Video 30s',
   type: 'video',
-  renders: [{ role: 'primary', dimensions: { min_width: 640, min_height: 360, aspect_ratio: '16:9', responsive: { width: true, height: true } } }],
+  renders: [
+    {
+      role: 'primary',
+      dimensions: { min_width: 640, min_height: 360, aspect_ratio: '16:9', responsive: { width: true, height: true } },
+    },
+  ],
   assets: [individual('vast_tag', 'vast', 'hero_video'), { ...clickUrl, required: false }],
 };
 
@@ -41,7 +61,10 @@ export const daastFormat: Format = {
   assets: [individual('daast_tag', 'daast', 'hero_audio')],
 };
 
-export const manifest = (f: Format, assets: CreativeManifest['assets']): CreativeManifest => ({ format_id: f.format_id, assets });
+export const manifest = (f: Format, assets: CreativeManifest['assets']): CreativeManifest => ({
+  format_id: f.format_id,
+  assets,
+});
 
 /** A PNG of one colour, drawn by resvg itself. */
 export function solidPng(width: number, height: number, color: string): Uint8Array {
@@ -68,13 +91,20 @@ export function countColor(png: Uint8Array, [r, g, b]: [number, number, number],
   const image = decode(png);
   let n = 0;
   for (let i = 0; i < image.data.length; i += image.channels) {
-    if (Math.abs(image.data[i]! - r) <= tolerance && Math.abs(image.data[i + 1]! - g) <= tolerance && Math.abs(image.data[i + 2]! - b) <= tolerance) n++;
+    if (
+      Math.abs(image.data[i]! - r) <= tolerance &&
+      Math.abs(image.data[i + 1]! - g) <= tolerance &&
+      Math.abs(image.data[i + 2]! - b) <= tolerance
+    )
+      n++;
   }
   return n;
 }
 
-export const loaderOf = (images: Record<string, Uint8Array>, calls: string[] = []) => async (url: string) => {
-  calls.push(url);
-  const bytes = images[url];
-  return bytes ? { bytes, contentType: 'image/png' } : undefined;
-};
+export const loaderOf =
+  (images: Record<string, Uint8Array>, calls: string[] = []) =>
+  async (url: string) => {
+    calls.push(url);
+    const bytes = images[url];
+    return bytes ? { bytes, contentType: 'image/png' } : undefined;
+  };

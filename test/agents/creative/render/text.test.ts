@@ -14,12 +14,19 @@ function drawnWidth(text: string, weight: 'regular' | 'bold', size: number): num
 
 describe('text measuring and wrapping', () => {
   it('measures text as resvg draws it, from the font’s own tables', () => {
-    for (const [text, weight, size] of [['Order now', 'bold', 14], ['Fresh bread every morning, from ovens lit at four.', 'regular', 14], ['Ünïcödé – “quotes” …', 'bold', 17]] as const) {
+    for (const [text, weight, size] of [
+      ['Order now', 'bold', 14],
+      ['Fresh bread every morning, from ovens lit at four.', 'regular', 14],
+      ['Ünïcödé – “quotes” …', 'bold', 17],
+    ] as const) {
       const measured = textWidth(text, weight, size);
       const drawn = drawnWidth(text, weight, size);
       // Never narrower than drawn, so wrapped lines fit; wider by kerning (which resvg applies) and
       // the side bearings the bounding box leaves out.
-      assert.ok(measured >= drawn - 1 && measured <= drawn * 1.03 + size * 0.25, `${text}: measured ${measured}, drawn ${drawn}`);
+      assert.ok(
+        measured >= drawn - 1 && measured <= drawn * 1.03 + size * 0.25,
+        `${text}: measured ${measured}, drawn ${drawn}`,
+      );
     }
     assert.ok(textWidth('WWW', 'regular', 10) > textWidth('iii', 'regular', 10));
     assert.ok(textWidth('abc', 'bold', 10) > textWidth('abc', 'regular', 10));
@@ -50,6 +57,9 @@ describe('text measuring and wrapping', () => {
   it('drops what XML cannot carry and escapes markup', () => {
     assert.equal(cleanText('a\u0000b\u0008c\td\ne\uFFFEf\uD800g'), 'abc\td\nefg');
     assert.equal(cleanText('emoji 😀 stays'), 'emoji 😀 stays');
-    assert.equal(escapeMarkup(`<a href="x" title='y'>&</a>`), '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;');
+    assert.equal(
+      escapeMarkup(`<a href="x" title='y'>&</a>`),
+      '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;',
+    );
   });
 });

@@ -75,8 +75,13 @@ eachEngine('a mutating task interrupted between its handler and its reply', (eng
     await app.close(); // closes the database too
   });
 
-  const make = async (key: string, name: string) => JSON.parse(((await client.callTool({ name: 'make_widget', arguments: { idempotency_key: key, name } })) as Json).content[0].text) as Json;
-  const widgets = async (name: string) => (await db.query<{ id: string }>('select id from crash_widgets where name = $1', [name])).map((r) => r.id);
+  const make = async (key: string, name: string) =>
+    JSON.parse(
+      ((await client.callTool({ name: 'make_widget', arguments: { idempotency_key: key, name } })) as Json).content[0]
+        .text,
+    ) as Json;
+  const widgets = async (name: string) =>
+    (await db.query<{ id: string }>('select id from crash_widgets where name = $1', [name])).map((r) => r.id);
 
   it('killed before the commit: neither the effect nor the record survives, and the retry runs it once', async () => {
     const key = randomUUID();

@@ -55,14 +55,18 @@ eachEngine('idempotency records', (engine) => {
   it('leaves context out of the payload compared: a retry may carry a different one', async () => {
     const s = scope();
     await runOnce(db, settings, s, 'make', { n: 1, context: { trace: 'a' } }, async () => ({ made: 1 }));
-    const again = await runOnce(db, settings, s, 'make', { n: 1, context: { trace: 'b' } }, async () => assert.fail('ran twice'));
+    const again = await runOnce(db, settings, s, 'make', { n: 1, context: { trace: 'b' } }, async () =>
+      assert.fail('ran twice'),
+    );
     assert.equal(again['replayed'], true);
   });
 
   it('answers a conflict with no part of either payload', async () => {
     const s = scope();
     await runOnce(db, settings, s, 'make', { secret_name: 'first-payload-value' }, async () => ({ made: 1 }));
-    const error = await runOnce(db, settings, s, 'make', { secret_name: 'second-payload-value' }, async () => assert.fail('ran')).then(
+    const error = await runOnce(db, settings, s, 'make', { secret_name: 'second-payload-value' }, async () =>
+      assert.fail('ran'),
+    ).then(
       () => assert.fail('no conflict'),
       (err: unknown) => err as AgentError,
     );
@@ -73,11 +77,23 @@ eachEngine('idempotency records', (engine) => {
 
   it('records nothing for a run that fails, so its key runs again', async () => {
     const s = scope();
-    await assert.rejects(runOnce(db, settings, s, 'make', {}, async (tx) => {
-      await tx.query(`insert into idempotency_records (tenant, principal, account, idempotency_key, task, payload_hash, state, created_at) values ('other', 'p', '', $1, 'x', 'h', 'succeeded', now())`, [randomUUID()]);
-      throw new Error('boom');
-    }));
-    assert.equal((await db.query(`select 1 from idempotency_records where tenant = 'other'`)).length, 0, 'the failed run\'s writes rolled back');
-    assert.deepEqual(await runOnce(db, settings, s, 'make', {}, async () => ({ made: 2 })), { made: 2, replayed: false });
+    await assert.rejects(
+      runOnce(db, settings, s, 'make', {}, async (tx) => {
+        await tx.query(
+          `insert into idempotency_records (tenant, principal, account, idempotency_key, task, payload_hash, state, created_at) values ('other', 'p', '', $1, 'x', 'h', 'succeeded', now())`,
+          [randomUUID()],
+        );
+        throw new Error('boom');
+      }),
+    );
+    assert.equal(
+      (await db.query(`select 1 from idempotency_records where tenant = 'other'`)).length,
+      0,
+      "the failed run's writes rolled back",
+    );
+    assert.deepEqual(await runOnce(db, settings, s, 'make', {}, async () => ({ made: 2 })), {
+      made: 2,
+      replayed: false,
+    });
   });
 });

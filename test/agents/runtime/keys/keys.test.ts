@@ -32,7 +32,10 @@ eachEngine('agent signing keys', (engine) => {
       const key = await currentKey(db, settings);
       assert.match(row!.private_key, /^sealed:v1:/);
       assert.ok(!row!.private_key.includes(String(key.privateJwk.d)));
-      await assert.rejects(currentKey(db, { ...settings, secret: 'another-secret-that-is-at-least-32-chars' }), /sealed with another secret/);
+      await assert.rejects(
+        currentKey(db, { ...settings, secret: 'another-secret-that-is-at-least-32-chars' }),
+        /sealed with another secret/,
+      );
       await assert.rejects(currentKey(db, { ...settings, secret: undefined }), /AP_SIGNING_KEY_SECRET/);
     });
 
@@ -51,7 +54,10 @@ eachEngine('agent signing keys', (engine) => {
   describe('published', () => {
     let server: TestServer;
     before(async () => {
-      server = await startTestServer(engine, { deps: { tenants: [testTenant().tenant] }, env: { AP_SIGNING_KEY_SECRET: secret } });
+      server = await startTestServer(engine, {
+        deps: { tenants: [testTenant().tenant] },
+        env: { AP_SIGNING_KEY_SECRET: secret },
+      });
     });
     after(() => server.close());
 
@@ -59,10 +65,21 @@ eachEngine('agent signing keys', (engine) => {
       const jwks = (await (await fetch(`${server.url}/.well-known/jwks.json`)).json()) as Json;
       assert.equal(jwks.keys.length, 1);
       const [key] = jwks.keys;
-      assert.deepEqual({ use: key.use, key_ops: key.key_ops, ap_use: key.ap_use, alg: key.alg, kty: key.kty, crv: key.crv }, { use: 'sig', key_ops: ['verify'], ap_use: 'webhook-signing', alg: 'EdDSA', kty: 'OKP', crv: 'Ed25519' });
+      assert.deepEqual(
+        { use: key.use, key_ops: key.key_ops, ap_use: key.ap_use, alg: key.alg, kty: key.kty, crv: key.crv },
+        { use: 'sig', key_ops: ['verify'], ap_use: 'webhook-signing', alg: 'EdDSA', kty: 'OKP', crv: 'Ed25519' },
+      );
       assert.equal(key.d, undefined, 'no private part');
       const brand = (await (await fetch(`${server.url}/.well-known/brand.json`)).json()) as Json;
-      assert.deepEqual(brand.agents, [{ type: 'sales', id: 'test', url: `${server.url}/test/mcp`, description: 'Test tasks for the agent runtime.', jwks_uri: `${server.url}/.well-known/jwks.json` }]);
+      assert.deepEqual(brand.agents, [
+        {
+          type: 'sales',
+          id: 'test',
+          url: `${server.url}/test/mcp`,
+          description: 'Test tasks for the agent runtime.',
+          jwks_uri: `${server.url}/.well-known/jwks.json`,
+        },
+      ]);
     });
   });
 });

@@ -31,7 +31,11 @@ function deferringTenant(receiverUrl: () => string) {
         // A name of enums/task-type.json, so get_task's answer validates against the published schema.
         name: 'create_media_buy',
         description: 'Books now, or later when asked to wait.',
-        input: { type: 'object', properties: { name: { type: 'string' }, wait: { enum: ['worker', 'held'] }, task_id: { type: 'string' } }, required: ['name'] },
+        input: {
+          type: 'object',
+          properties: { name: { type: 'string' }, wait: { enum: ['worker', 'held'] }, task_id: { type: 'string' } },
+          required: ['name'],
+        },
         output: { type: 'object', properties: { booked: { type: 'string' } }, required: ['booked'] },
         mutates: true,
         mayDefer: true,
@@ -39,7 +43,11 @@ function deferringTenant(receiverUrl: () => string) {
           const name = String(args['name']);
           runs.push({ name, background: ctx.background });
           if (args['wait'] !== undefined && !ctx.background) {
-            return ctx.defer({ held: args['wait'] === 'held', message: `Waiting for approval of ${name}.`, ...(args['task_id'] ? { taskId: String(args['task_id']) } : {}) });
+            return ctx.defer({
+              held: args['wait'] === 'held',
+              message: `Waiting for approval of ${name}.`,
+              ...(args['task_id'] ? { taskId: String(args['task_id']) } : {}),
+            });
           }
           await ctx.db.query('insert into deferral_effects (name) values ($1)', [name]);
           return { booked: name };
@@ -48,10 +56,19 @@ function deferringTenant(receiverUrl: () => string) {
       {
         name: 'approve',
         description: 'Completes a held task of the caller with a result.',
-        input: { type: 'object', properties: { task_id: { type: 'string' }, booked: { type: 'string' } }, required: ['task_id'] },
+        input: {
+          type: 'object',
+          properties: { task_id: { type: 'string' }, booked: { type: 'string' } },
+          required: ['task_id'],
+        },
         mutates: false,
         handler: async (args, ctx) => {
-          const row = await ctx.atomically((tx) => completeTask(tx, ctx.clock, ctx.tenant.name, ctx.principal, String(args['task_id']), { status: 'completed', result: { booked: String(args['booked']) } }));
+          const row = await ctx.atomically((tx) =>
+            completeTask(tx, ctx.clock, ctx.tenant.name, ctx.principal, String(args['task_id']), {
+              status: 'completed',
+              result: { booked: String(args['booked']) },
+            }),
+          );
           ctx.webhooksQueued();
           return { status: row.status };
         },
@@ -62,7 +79,17 @@ function deferringTenant(receiverUrl: () => string) {
         name: 'report',
         intervalMs: 3_600_000,
         async run({ db, clock, webhooksQueued }) {
-          await db.transaction((tx) => enqueueWebhookEvent(tx, { tenant: 'deferring', url: `${receiverUrl()}/hooks/report`, payload: { notification_type: 'scheduled', sent_at: clock.now().toISOString() } }, clock.now()));
+          await db.transaction((tx) =>
+            enqueueWebhookEvent(
+              tx,
+              {
+                tenant: 'deferring',
+                url: `${receiverUrl()}/hooks/report`,
+                payload: { notification_type: 'scheduled', sent_at: clock.now().toISOString() },
+              },
+              clock.now(),
+            ),
+          );
           webhooksQueued();
         },
       },
@@ -77,10 +104,20 @@ eachEngine('tasks a handler defers', (engine) => {
   const receiver = new TestReceiver();
   const { tenant, runs } = deferringTenant(() => receiver.url);
   const tasks = new Reports<TaskEvent>();
-  const call = async (name: string, args: Record<string, unknown>) => JSON.parse(((await client.callTool({ name, arguments: args })) as Json).content[0].text) as Json;
+  const call = async (name: string, args: Record<string, unknown>) =>
+    JSON.parse(((await client.callTool({ name, arguments: args })) as Json).content[0].text) as Json;
   const create = (name: string, extra: Record<string, unknown> = {}) =>
-    call('create_media_buy', { idempotency_key: randomUUID(), name, push_notification_config: { url: `${receiver.url}/hooks/ap/${name}`, authentication: { schemes: ['HTTP_MESSAGE_SIGNATURES'] } }, ...extra });
-  const effects = async (name: string) => (await server.db.query('select 1 from deferral_effects where name = $1', [name])).length;
+    call('create_media_buy', {
+      idempotency_key: randomUUID(),
+      name,
+      push_notification_config: {
+        url: `${receiver.url}/hooks/ap/${name}`,
+        authentication: { schemes: ['HTTP_MESSAGE_SIGNATURES'] },
+      },
+      ...extra,
+    });
+  const effects = async (name: string) =>
+    (await server.db.query('select 1 from deferral_effects where name = $1', [name])).length;
   const webhooksOf = (taskId: string) => receiver.events.filter((e) => e.task_id === taskId);
 
   before(async () => {
@@ -113,7 +150,13 @@ eachEngine('tasks a handler defers', (engine) => {
     assert.equal(accepted.message, 'Waiting for approval of later.');
     assert.match(accepted.task_id, /^[0-9a-f-]{36}$/);
     await tasks.until((t) => t.taskId === accepted.task_id && t.status === 'completed');
-    assert.deepEqual(runs.filter((r) => r.name === 'later'), [{ name: 'later', background: false }, { name: 'later', background: true }]);
+    assert.deepEqual(
+      runs.filter((r) => r.name === 'later'),
+      [
+        { name: 'later', background: false },
+        { name: 'later', background: true },
+      ],
+    );
     assert.equal(await effects('later'), 1, 'only the background run wrote');
     const done = await call('get_task', { task_id: accepted.task_id });
     assert.deepEqual(done.result, { booked: 'later' });
@@ -129,7 +172,12 @@ eachEngine('tasks a handler defers', (engine) => {
     const waiting = await call('get_task', { task_id: taskId });
     assert.equal(waiting.status, 'submitted', 'no worker takes a held task');
 
-    const busy = await call('create_media_buy', { idempotency_key: randomUUID(), name: 'again', wait: 'held', task_id: taskId });
+    const busy = await call('create_media_buy', {
+      idempotency_key: randomUUID(),
+      name: 'again',
+      wait: 'held',
+      task_id: taskId,
+    });
     assert.equal(busy.code, 'CONFLICT', 'an open task keeps its id');
 
     assert.deepEqual(await call('approve', { task_id: taskId, booked: 'by approval' }), { status: 'completed' });
@@ -160,6 +208,8 @@ eachEngine('tasks a handler defers', (engine) => {
     const ran = pass.nextPass();
     pass.wake();
     await ran;
-    await receiver.until(() => receiver.events.filter((e) => e.notification_type === 'scheduled').length === before + 1);
+    await receiver.until(
+      () => receiver.events.filter((e) => e.notification_type === 'scheduled').length === before + 1,
+    );
   });
 });

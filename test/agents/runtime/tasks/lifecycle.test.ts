@@ -28,7 +28,8 @@ function gatedTenant() {
     // One known account; the lookup runs on the database it is given, as a tenant's would.
     resolveAccount: async (ref, { db, principal }) => {
       const [row] = await db.query<{ ok: number }>('select 1 as ok');
-      if (ref['account_id'] !== 'acct-1' || !row) throw new AgentError('ACCOUNT_NOT_FOUND', undefined, { field: 'account.account_id' });
+      if (ref['account_id'] !== 'acct-1' || !row)
+        throw new AgentError('ACCOUNT_NOT_FOUND', undefined, { field: 'account.account_id' });
       return { account_id: 'acct-1', for: principal.subject };
     },
     tasks: [
@@ -43,7 +44,11 @@ function gatedTenant() {
         // A name of enums/task-type.json, so get_task's answer validates against the published schema.
         name: 'sync_catalogs',
         description: 'Syncs a catalog, slowly; writes a row once it may finish.',
-        input: { type: 'object', properties: { name: { type: 'string' }, answer: { type: 'string' } }, required: ['name'] },
+        input: {
+          type: 'object',
+          properties: { name: { type: 'string' }, answer: { type: 'string' } },
+          required: ['name'],
+        },
         output: { type: 'object', properties: { synced: { type: 'string' } }, required: ['synced'] },
         mutates: true,
         longRunning: true,
@@ -68,13 +73,17 @@ eachEngine('long-running tasks', (engine) => {
   let server: TestServer;
   let client: Client;
   const { tenant, gates, seen } = gatedTenant();
-  const call = async (name: string, args: Record<string, unknown>) => JSON.parse(((await client.callTool({ name, arguments: args })) as Json).content[0].text) as Json;
-  const start = (name: string, extra: Record<string, unknown> = {}) => call('sync_catalogs', { idempotency_key: randomUUID(), name, ...extra });
-  const effects = async (name: string) => (await server.db.query('select 1 from lifecycle_effects where name = $1', [name])).length;
+  const call = async (name: string, args: Record<string, unknown>) =>
+    JSON.parse(((await client.callTool({ name, arguments: args })) as Json).content[0].text) as Json;
+  const start = (name: string, extra: Record<string, unknown> = {}) =>
+    call('sync_catalogs', { idempotency_key: randomUUID(), name, ...extra });
+  const effects = async (name: string) =>
+    (await server.db.query('select 1 from lifecycle_effects where name = $1', [name])).length;
   /** Resolves, with the function that opens it, once the run for `name` waits at its gate. */
   const gate = async (name: string) => (await gates.until((g) => g.name === name)).open;
   const tasks = new Reports<TaskEvent>();
-  const changed = (taskId: string, status: TaskEvent['status']) => tasks.until((t) => t.taskId === taskId && t.status === status);
+  const changed = (taskId: string, status: TaskEvent['status']) =>
+    tasks.until((t) => t.taskId === taskId && t.status === status);
 
   before(async () => {
     server = await startTestServer(engine, {
@@ -117,19 +126,25 @@ eachEngine('long-running tasks', (engine) => {
   it('gives handlers the account the request names, resolved by the tenant, or its error', async () => {
     const caller = await call('whoami', {});
     assert.equal(caller.account, undefined, 'no account asked for, none resolved');
-    assert.deepEqual((await call('whoami', { account: { account_id: 'acct-1' } })).account, { account_id: 'acct-1', for: caller.principal.subject });
+    assert.deepEqual((await call('whoami', { account: { account_id: 'acct-1' } })).account, {
+      account_id: 'acct-1',
+      for: caller.principal.subject,
+    });
     const unknown = await call('whoami', { account: { account_id: 'nope' } });
     assert.equal(unknown.code, 'ACCOUNT_NOT_FOUND');
     assert.equal(unknown.field, 'account.account_id');
   });
 
-  it('resolves a long task\'s account without holding its transaction open, so other calls go on while it waits', async () => {
+  it("resolves a long task's account without holding its transaction open, so other calls go on while it waits", async () => {
     const name = randomUUID();
     const accepted = await start(name, { account: { account_id: 'acct-1' } });
     const open = await gate(name);
     // On PGlite, a transaction opened for the account would hold the one connection until the gate opens.
     assert.equal((await call('get_task', { task_id: accepted.task_id })).status, 'working');
-    assert.deepEqual(seen.get(name)?.account, { account_id: 'acct-1', for: (await call('whoami', {})).principal.subject });
+    assert.deepEqual(seen.get(name)?.account, {
+      account_id: 'acct-1',
+      for: (await call('whoami', {})).principal.subject,
+    });
     open();
     await changed(accepted.task_id, 'completed');
   });
@@ -148,7 +163,7 @@ eachEngine('long-running tasks', (engine) => {
     assert.equal((await call('cancel_task', { task_id: accepted.task_id })).status, 'canceled');
   });
 
-  it('refuses to cancel a finished task, and another caller\'s task is not found', async () => {
+  it("refuses to cancel a finished task, and another caller's task is not found", async () => {
     const name = randomUUID();
     const accepted = await start(name);
     (await gate(name))();
@@ -178,7 +193,10 @@ eachEngine('long-running tasks', (engine) => {
     const accepted = await start(name);
     const open = await gate(name);
     // As if three instances in turn had claimed it and died: its lease lapsed on the third run.
-    await server.db.query(`update agent_tasks set attempts = 3, lease_until = $2 where task_id = $1`, [accepted.task_id, new Date(Date.now() - 1000)]);
+    await server.db.query(`update agent_tasks set attempts = 3, lease_until = $2 where task_id = $1`, [
+      accepted.task_id,
+      new Date(Date.now() - 1000),
+    ]);
     await changed(accepted.task_id, 'failed');
     const failed = await call('get_task', { task_id: accepted.task_id });
     assert.equal(failed.error.code, 'INTERNAL_ERROR');
@@ -196,7 +214,20 @@ eachEngine('long-running tasks', (engine) => {
         contextId: '',
         taskId: '',
         role: 1,
-        parts: [{ content: { $case: 'data', value: { skill: 'sync_catalogs', parameters: { idempotency_key: randomUUID(), name, context: { trace: name } } } }, metadata: undefined, filename: '', mediaType: 'application/json' }],
+        parts: [
+          {
+            content: {
+              $case: 'data',
+              value: {
+                skill: 'sync_catalogs',
+                parameters: { idempotency_key: randomUUID(), name, context: { trace: name } },
+              },
+            },
+            metadata: undefined,
+            filename: '',
+            mediaType: 'application/json',
+          },
+        ],
         metadata: undefined,
         extensions: [],
         referenceTaskIds: [],
@@ -209,7 +240,7 @@ eachEngine('long-running tasks', (engine) => {
     // The worker may have claimed it before the answer was built.
     assert.ok([TaskState.TASK_STATE_SUBMITTED, TaskState.TASK_STATE_WORKING].includes(answer.status!.state));
     const statusData = answer.status!.message!.parts[0]!.content as { $case: 'data'; value: Json };
-    assert.deepEqual(statusData.value['context'], { trace: name }, 'the accepting answer echoes the call\'s context');
+    assert.deepEqual(statusData.value['context'], { trace: name }, "the accepting answer echoes the call's context");
     await gate(name);
     const got = await a2a.getTask({ tenant: '', id: taskId, historyLength: undefined });
     assert.equal(got.status?.state, TaskState.TASK_STATE_WORKING);

@@ -23,11 +23,29 @@ eachEngine('long-running tasks and signed webhooks', (engine) => {
   const { tenant, executions, held } = testTenant();
   const tasks = new Reports<TaskEvent>();
   const attempts = new Reports<DeliveryEvent>();
-  const attempt = (taskId: string, outcome: DeliveryEvent['outcome']) => attempts.until((a) => a.taskId === taskId && a.outcome === outcome);
+  const attempt = (taskId: string, outcome: DeliveryEvent['outcome']) =>
+    attempts.until((a) => a.taskId === taskId && a.outcome === outcome);
   const received = (taskId: string) => receiver.until(() => receiver.events.some((e) => e.task_id === taskId));
   const build = async (name: string, extra: Record<string, unknown> = {}) =>
-    payloadOf(await client.callTool({ name: 'build_thing', arguments: { idempotency_key: randomUUID(), name, push_notification_config: { url: `${receiver.url}/hooks/ap/${name}`, authentication: { schemes: ['HTTP_MESSAGE_SIGNATURES'] } }, ...extra } }));
-  const deliveries = (taskId: string) => server.db.query<{ state: string; attempts: number; last_error: string | null }>('select state, attempts, last_error from webhook_deliveries where task_id = $1', [taskId]);
+    payloadOf(
+      await client.callTool({
+        name: 'build_thing',
+        arguments: {
+          idempotency_key: randomUUID(),
+          name,
+          push_notification_config: {
+            url: `${receiver.url}/hooks/ap/${name}`,
+            authentication: { schemes: ['HTTP_MESSAGE_SIGNATURES'] },
+          },
+          ...extra,
+        },
+      }),
+    );
+  const deliveries = (taskId: string) =>
+    server.db.query<{ state: string; attempts: number; last_error: string | null }>(
+      'select state, attempts, last_error from webhook_deliveries where task_id = $1',
+      [taskId],
+    );
 
   before(async () => {
     await receiver.listen();
@@ -55,7 +73,10 @@ eachEngine('long-running tasks and signed webhooks', (engine) => {
       assert.equal(accepted.status, 'submitted');
       assert.match(accepted.task_id, /^[0-9a-f-]{36}$/);
       const release = await started;
-      assert.equal(payloadOf(await client.callTool({ name: 'get_task', arguments: { task_id: accepted.task_id } })).status, 'working');
+      assert.equal(
+        payloadOf(await client.callTool({ name: 'get_task', arguments: { task_id: accepted.task_id } })).status,
+        'working',
+      );
       release();
       await tasks.until((t) => t.taskId === accepted.task_id && t.status === 'completed');
       const done = payloadOf(await client.callTool({ name: 'get_task', arguments: { task_id: accepted.task_id } }));
@@ -65,7 +86,9 @@ eachEngine('long-running tasks and signed webhooks', (engine) => {
 
     it('does not show a task to another caller', async () => {
       const accepted = await build('mine');
-      const other = await mcpClient(server.url, '/test', { authorization: `Bearer ${await createApiKeyFor(server.db, (await seedOrganization(server.db)).slug)}` });
+      const other = await mcpClient(server.url, '/test', {
+        authorization: `Bearer ${await createApiKeyFor(server.db, (await seedOrganization(server.db)).slug)}`,
+      });
       try {
         const error = payloadOf(await other.callTool({ name: 'get_task', arguments: { task_id: accepted.task_id } }));
         assert.equal(error.code, 'TASK_NOT_FOUND');
@@ -80,14 +103,24 @@ eachEngine('long-running tasks and signed webhooks', (engine) => {
       const accepted = await build('hooked');
       await received(accepted.task_id);
       const event = receiver.events.find((e) => e.task_id === accepted.task_id)!;
-      assert.deepEqual(Object.keys(event).sort(), ['idempotency_key', 'result', 'status', 'task_id', 'task_type', 'timestamp']);
+      assert.deepEqual(Object.keys(event).sort(), [
+        'idempotency_key',
+        'result',
+        'status',
+        'task_id',
+        'task_type',
+        'timestamp',
+      ]);
       assert.equal(event.status, 'completed');
       assert.equal(event.task_type, 'build_thing');
       assert.equal((event.result as Json).name, 'hooked');
       assert.match(String(event.timestamp), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       assert.equal(receiver.events.filter((e) => e.task_id === accepted.task_id).length, 1);
       const request = receiver.requests.find((r) => r.body.includes(accepted.task_id))!;
-      assert.match(String(request.headers['signature-input']), /^sig1=\("@method" "@target-uri" "@authority" "content-type" "content-digest"\);created=\d+;expires=\d+;nonce="[A-Za-z0-9_-]{22,}";keyid="[^"]+";alg="ed25519";tag="ap\/webhook-signing\/v1"$/);
+      assert.match(
+        String(request.headers['signature-input']),
+        /^sig1=\("@method" "@target-uri" "@authority" "content-type" "content-digest"\);created=\d+;expires=\d+;nonce="[A-Za-z0-9_-]{22,}";keyid="[^"]+";alg="ed25519";tag="ap\/webhook-signing\/v1"$/,
+      );
       // The receiver has the event before the sender has recorded its 200.
       await attempt(accepted.task_id, 'delivered');
       assert.deepEqual(await deliveries(accepted.task_id), [{ state: 'delivered', attempts: 1, last_error: null }]);
@@ -113,8 +146,16 @@ eachEngine('long-running tasks and signed webhooks', (engine) => {
       const { signWebhook } = await import('../../../../src/signing/index.ts');
       const [row] = await server.db.query<{ private_key: string }>('select private_key from agent_signing_keys');
       const key = JSON.parse(row!.private_key) as Parameters<typeof signWebhook>[1];
-      const signed = signWebhook({ method: 'POST', url: first.url, headers: { 'Content-Type': 'application/json' }, body: first.body }, key);
-      const again = await receiver.handle({ method: 'POST', url: first.url, headers: { ...signed.headers }, body: first.body });
+      const signed = signWebhook(
+        { method: 'POST', url: first.url, headers: { 'Content-Type': 'application/json' }, body: first.body },
+        key,
+      );
+      const again = await receiver.handle({
+        method: 'POST',
+        url: first.url,
+        headers: { ...signed.headers },
+        body: first.body,
+      });
       assert.equal(again.status, 200);
       assert.deepEqual(JSON.parse(again.body), { status: 'duplicate' });
       assert.equal(processed(), 1);
@@ -124,13 +165,23 @@ eachEngine('long-running tasks and signed webhooks', (engine) => {
       const accepted = await build('tampered');
       await receiver.until(() => receiver.requests.some((r) => r.body.includes(accepted.task_id)));
       const original = receiver.requests.find((r) => r.body.includes(accepted.task_id))!;
-      const reject = async (request: typeof original, reason: string, handle = (r: typeof original) => receiver.handle(r)) => {
+      const reject = async (
+        request: typeof original,
+        reason: string,
+        handle = (r: typeof original) => receiver.handle(r),
+      ) => {
         const out = await handle(request);
         assert.equal(out.status, 401, reason);
         assert.equal(out.headers['www-authenticate'], `Signature error="${reason}"`);
       };
-      await reject({ ...original, body: original.body.replace('tampered', 'tampored') }, 'webhook_signature_digest_mismatch');
-      await reject({ ...original, headers: { ...original.headers, 'content-type': 'text/plain' } }, 'webhook_signature_invalid');
+      await reject(
+        { ...original, body: original.body.replace('tampered', 'tampored') },
+        'webhook_signature_digest_mismatch',
+      );
+      await reject(
+        { ...original, headers: { ...original.headers, 'content-type': 'text/plain' } },
+        'webhook_signature_invalid',
+      );
       const late = new ManualClock();
       late.advance(10 * 60_000);
       const lateReceiver = new TestReceiver();
@@ -150,7 +201,14 @@ eachEngine('long-running tasks and signed webhooks', (engine) => {
 
     it('never sends to an address the SSRF-safe client refuses', async () => {
       const accepted = payloadOf(
-        await client.callTool({ name: 'build_thing', arguments: { idempotency_key: randomUUID(), name: 'private', push_notification_config: { url: 'http://10.0.0.1/hook' } } }),
+        await client.callTool({
+          name: 'build_thing',
+          arguments: {
+            idempotency_key: randomUUID(),
+            name: 'private',
+            push_notification_config: { url: 'http://10.0.0.1/hook' },
+          },
+        }),
       );
       await attempt(accepted.task_id, 'failed');
       assert.match((await deliveries(accepted.task_id))[0]!.last_error!, /10\.0\.0\.1/);
@@ -159,7 +217,11 @@ eachEngine('long-running tasks and signed webhooks', (engine) => {
     it('runs each long task once per idempotency key', async () => {
       const key = randomUUID();
       const before = executions.build_thing;
-      const args = { idempotency_key: key, name: 'once', push_notification_config: { url: `${receiver.url}/hooks/ap` } };
+      const args = {
+        idempotency_key: key,
+        name: 'once',
+        push_notification_config: { url: `${receiver.url}/hooks/ap` },
+      };
       const first = payloadOf(await client.callTool({ name: 'build_thing', arguments: args }));
       const second = payloadOf(await client.callTool({ name: 'build_thing', arguments: args }));
       assert.equal(second.task_id, first.task_id);

@@ -77,7 +77,8 @@ describe('[postgres] a restart between accepting a task and delivering its webho
     await app.listen({ port: 0, host: '127.0.0.1' });
     apps.push(app);
     const { port } = app.server.address() as { port: number };
-    const attempt = (taskId: string, outcome: DeliveryEvent['outcome']) => attempts.until((a) => a.taskId === taskId && a.outcome === outcome);
+    const attempt = (taskId: string, outcome: DeliveryEvent['outcome']) =>
+      attempts.until((a) => a.taskId === taskId && a.outcome === outcome);
     return { app, url: `http://127.0.0.1:${port}`, attempt };
   };
 
@@ -97,7 +98,12 @@ describe('[postgres] a restart between accepting a task and delivering its webho
     const first = await instance(tenant, {});
     const client = await mcpClient(first.url, '/restart');
     const accepted = JSON.parse(
-      ((await client.callTool({ name: 'provision', arguments: { idempotency_key: randomUUID(), push_notification_config: { url: `${receiver.url}/hook` } } })) as Json).content[0].text,
+      (
+        (await client.callTool({
+          name: 'provision',
+          arguments: { idempotency_key: randomUUID(), push_notification_config: { url: `${receiver.url}/hook` } },
+        })) as Json
+      ).content[0].text,
     ) as Json;
     await client.close();
     await stalled;
@@ -128,7 +134,12 @@ describe('[postgres] a restart between accepting a task and delivering its webho
     await client.callTool({ name: 'provision', arguments: { idempotency_key: randomUUID() } });
     receiver.answerWith = [503];
     const accepted = JSON.parse(
-      ((await client.callTool({ name: 'provision', arguments: { idempotency_key: randomUUID(), push_notification_config: { url: `${receiver.url}/hook` } } })) as Json).content[0].text,
+      (
+        (await client.callTool({
+          name: 'provision',
+          arguments: { idempotency_key: randomUUID(), push_notification_config: { url: `${receiver.url}/hook` } },
+        })) as Json
+      ).content[0].text,
     ) as Json;
     await client.close();
     // Wait for the failed attempt, then stop before the retry (2 to 4 s later).
@@ -142,7 +153,10 @@ describe('[postgres] a restart between accepting a task and delivering its webho
     seller = second.url;
     await second.attempt(accepted.task_id, 'delivered');
     assert.equal(receiver.events.filter((e) => e.task_id === accepted.task_id).length, 1);
-    const [delivery] = await schemaDb.query<{ state: string; attempts: number }>('select state, attempts from webhook_deliveries where task_id = $1', [accepted.task_id]);
+    const [delivery] = await schemaDb.query<{ state: string; attempts: number }>(
+      'select state, attempts from webhook_deliveries where task_id = $1',
+      [accepted.task_id],
+    );
     assert.equal(delivery!.state, 'delivered');
     // The new instance may try once before the receiver can reach its keys (answered 5xx, retried).
     assert.ok(delivery!.attempts >= 2);

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { listAccountsTask, requireActiveAccount, salesAccountResolver, syncAccountsTask, type AccountModel } from '../../../../src/agents/sales/accounts/index.ts';
+import {
+  listAccountsTask,
+  requireActiveAccount,
+  salesAccountResolver,
+  syncAccountsTask,
+  type AccountModel,
+} from '../../../../src/agents/sales/accounts/index.ts';
 import type { Tenant } from '../../../../src/agents/runtime/index.ts';
 import { validateSchema } from '../../../../src/protocol/schemas.ts';
 import { mcpClient } from '../../../support/agents.ts';
@@ -79,7 +85,11 @@ const published: Record<string, string> = {
   list_accounts: '/schemas/3.0.6/account/list-accounts-response.json',
 };
 
-export async function callerWith(server: TestServer, headers: Record<string, string>, path = '/sales'): Promise<Caller> {
+export async function callerWith(
+  server: TestServer,
+  headers: Record<string, string>,
+  path = '/sales',
+): Promise<Caller> {
   const client = await mcpClient(server.url, path, headers);
   const raw = async (name: string, args: Record<string, unknown>) => {
     const result = (await client.callTool({ name, arguments: args })) as Json;
@@ -121,7 +131,12 @@ export async function twoKeysOfOneOrganization(server: TestServer): Promise<[Cal
 
 /** An account entry of a sync_accounts request. */
 export function entry(domain: string, operator: string, more: Json = {}): Json {
-  return { brand: { domain, ...(more.brand_id ? { brand_id: more.brand_id } : {}) }, operator, billing: 'operator', ...withoutBrandId(more) };
+  return {
+    brand: { domain, ...(more.brand_id ? { brand_id: more.brand_id } : {}) },
+    operator,
+    billing: 'operator',
+    ...withoutBrandId(more),
+  };
 }
 
 function withoutBrandId({ brand_id: _brandId, ...rest }: Json): Json {

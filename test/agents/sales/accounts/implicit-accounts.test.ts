@@ -49,7 +49,8 @@ async function newBuyer(server: TestServer): Promise<Buyer> {
     async call(name, args) {
       const { isError, payload } = await raw(name, args);
       assert.equal(isError, false, `${name} failed: ${JSON.stringify(payload)}`);
-      if (published[name]) assert.deepEqual(validateSchema(published[name], payload).errors, [], `${name} answers its published schema`);
+      if (published[name])
+        assert.deepEqual(validateSchema(published[name], payload).errors, [], `${name} answers its published schema`);
       return payload;
     },
     async fail(name, args) {
@@ -104,7 +105,12 @@ eachEngine('sales agent: implicit accounts, as buyers name them', (engine) => {
     it('get_products with an account it has never seen answers products, and declares nothing', async () => {
       const b = await buyer();
       for (const account of [acme, acmeSandbox, { account_id: 'acc_000000000000000000000000' }]) {
-        const answer = await b.call('get_products', { buying_mode: 'brief', brief: 'Display inventory on news content.', brand: { domain: 'acmeoutdoor.example' }, account });
+        const answer = await b.call('get_products', {
+          buying_mode: 'brief',
+          brief: 'Display inventory on news content.',
+          brand: { domain: 'acmeoutdoor.example' },
+          account,
+        });
         assert.ok((answer.products as Json[]).length > 0, JSON.stringify(account));
         assert.equal(answer.sandbox, account === acmeSandbox, 'the reference says whether the answer is sandbox');
       }
@@ -118,11 +124,17 @@ eachEngine('sales agent: implicit accounts, as buyers name them', (engine) => {
       assert.equal(buy.status, 'pending_creatives');
       const [account, ...others] = await b.accounts();
       assert.equal(others.length, 0);
-      assert.deepEqual([account!.status, account!.sandbox, account!.operator, account!.brand], ['active', true, 'pinnacle-agency.example', { domain: 'acmeoutdoor.example' }]);
+      assert.deepEqual(
+        [account!.status, account!.sandbox, account!.operator, account!.brand],
+        ['active', true, 'pinnacle-agency.example', { domain: 'acmeoutdoor.example' }],
+      );
       assert.equal(buy.account.account_id, account!.account_id, 'the buy is on the declared account');
 
       const listed = await b.call('get_media_buys', { account: acmeSandbox, status_filter: ['pending_creatives'] });
-      assert.deepEqual((listed.media_buys as Json[]).map((m) => m.media_buy_id), [buy.media_buy_id]);
+      assert.deepEqual(
+        (listed.media_buys as Json[]).map((m) => m.media_buy_id),
+        [buy.media_buy_id],
+      );
       const again = await b.call('create_media_buy', buyArgs(acmeSandbox));
       assert.equal(again.account.account_id, account!.account_id, 'named again, the same account');
       assert.equal((await b.accounts()).length, 1);
@@ -133,12 +145,20 @@ eachEngine('sales agent: implicit accounts, as buyers name them', (engine) => {
       const buy = await b.call('create_media_buy', buyArgs(acme));
       assert.equal(buy.sandbox, false);
       const [account] = await b.accounts();
-      assert.deepEqual([account!.account_id, account!.status, account!.sandbox], [buy.account.account_id, 'active', false]);
+      assert.deepEqual(
+        [account!.account_id, account!.status, account!.sandbox],
+        [buy.account.account_id, 'active', false],
+      );
     });
 
     it('update_media_buy of an unknown buy under an undeclared natural key is MEDIA_BUY_NOT_FOUND', async () => {
       const b = await buyer();
-      const error = await b.fail('update_media_buy', { idempotency_key: randomUUID(), account: acme, media_buy_id: 'does-not-exist-invalid-transitions-v1', paused: true });
+      const error = await b.fail('update_media_buy', {
+        idempotency_key: randomUUID(),
+        account: acme,
+        media_buy_id: 'does-not-exist-invalid-transitions-v1',
+        paused: true,
+      });
       assert.equal(error.code, 'MEDIA_BUY_NOT_FOUND');
       assert.deepEqual(await b.accounts(), [], 'a refused call leaves nothing behind');
     });
@@ -146,10 +166,19 @@ eachEngine('sales agent: implicit accounts, as buyers name them', (engine) => {
     it('list tasks under an undeclared natural key answer empty lists, and declare nothing', async () => {
       const b = await buyer();
       // The caller has buys on another account: none of them is under the undeclared key.
-      await b.call('create_media_buy', buyArgs({ brand: { domain: 'other.example' }, operator: 'pinnacle-agency.example', sandbox: true }));
-      const buys = await b.call('get_media_buys', { account: acmeSandbox, status_filter: ['pending_creatives', 'pending_start', 'active', 'paused', 'completed', 'rejected', 'canceled'] });
+      await b.call(
+        'create_media_buy',
+        buyArgs({ brand: { domain: 'other.example' }, operator: 'pinnacle-agency.example', sandbox: true }),
+      );
+      const buys = await b.call('get_media_buys', {
+        account: acmeSandbox,
+        status_filter: ['pending_creatives', 'pending_start', 'active', 'paused', 'completed', 'rejected', 'canceled'],
+      });
       assert.deepEqual(buys.media_buys, []);
-      const delivery = await b.call('get_media_buy_delivery', { account: acmeSandbox, status_filter: ['pending_creatives', 'pending_start', 'active', 'paused', 'completed'] });
+      const delivery = await b.call('get_media_buy_delivery', {
+        account: acmeSandbox,
+        status_filter: ['pending_creatives', 'pending_start', 'active', 'paused', 'completed'],
+      });
       assert.deepEqual(delivery.media_buy_deliveries, []);
       const creatives = await b.call('list_creatives', { account: acmeSandbox });
       assert.deepEqual(creatives.creatives, []);
@@ -158,18 +187,33 @@ eachEngine('sales agent: implicit accounts, as buyers name them', (engine) => {
 
     it('sync_creatives and the test controller declare the account they act on', async () => {
       const b = await buyer();
-      const synced = await b.call('sync_creatives', { idempotency_key: randomUUID(), account: acmeSandbox, creatives: [banner(server, 'implicit_banner')] });
+      const synced = await b.call('sync_creatives', {
+        idempotency_key: randomUUID(),
+        account: acmeSandbox,
+        creatives: [banner(server, 'implicit_banner')],
+      });
       assert.equal((synced.creatives as Json[])[0]!.action, 'created');
       const [account] = await b.accounts();
       assert.equal(account!.sandbox, true);
-      assert.deepEqual(((await b.call('list_creatives', { account: acmeSandbox })).creatives as Json[]).map((c) => c.creative_id), ['implicit_banner']);
+      assert.deepEqual(
+        ((await b.call('list_creatives', { account: acmeSandbox })).creatives as Json[]).map((c) => c.creative_id),
+        ['implicit_banner'],
+      );
 
       const other = await buyer();
-      const forced = await other.call('comply_test_controller', { account: acmeSandbox, scenario: 'force_media_buy_status', params: { media_buy_id: 'mb_unknown', status: 'paused' } });
+      const forced = await other.call('comply_test_controller', {
+        account: acmeSandbox,
+        scenario: 'force_media_buy_status',
+        params: { media_buy_id: 'mb_unknown', status: 'paused' },
+      });
       assert.deepEqual([forced.success, forced.error], [false, 'NOT_FOUND'], 'the account is there; the buy is not');
       const [declared] = await other.accounts();
       assert.deepEqual([declared!.sandbox, declared!.status], [true, 'active']);
-      assert.notEqual(declared!.account_id, account!.account_id, 'another organization’s same natural key is another account');
+      assert.notEqual(
+        declared!.account_id,
+        account!.account_id,
+        'another organization’s same natural key is another account',
+      );
     });
   });
 
@@ -177,7 +221,10 @@ eachEngine('sales agent: implicit accounts, as buyers name them', (engine) => {
     let server: TestServer;
     let b: Buyer;
     before(async () => {
-      server = await startTestServer(engine, { env: { AGENTS: 'true', SALES_REQUIRE_OPERATOR_AUTH: 'true' }, deps: { clock } });
+      server = await startTestServer(engine, {
+        env: { AGENTS: 'true', SALES_REQUIRE_OPERATOR_AUTH: 'true' },
+        deps: { clock },
+      });
       b = await newBuyer(server);
     });
     after(async () => {
@@ -190,16 +237,28 @@ eachEngine('sales agent: implicit accounts, as buyers name them', (engine) => {
       for (const account of [acme, acmeSandbox]) {
         const error = await b.fail('create_media_buy', buyArgs(account));
         assert.equal(error.code, 'ACCOUNT_NOT_FOUND');
-        const update = await b.fail('update_media_buy', { idempotency_key: randomUUID(), account, media_buy_id: 'mb_unknown', paused: true });
+        const update = await b.fail('update_media_buy', {
+          idempotency_key: randomUUID(),
+          account,
+          media_buy_id: 'mb_unknown',
+          paused: true,
+        });
         assert.equal(update.code, 'ACCOUNT_NOT_FOUND');
         assert.equal((await b.fail('get_media_buys', { account })).code, 'ACCOUNT_NOT_FOUND');
       }
       // Products still never depend on an account.
-      const products = await b.call('get_products', { buying_mode: 'brief', brief: 'Display inventory on news content.', account: acmeSandbox });
+      const products = await b.call('get_products', {
+        buying_mode: 'brief',
+        brief: 'Display inventory on news content.',
+        account: acmeSandbox,
+      });
       assert.ok((products.products as Json[]).length > 0);
       assert.deepEqual(await b.accounts(), []);
 
-      await b.call('sync_accounts', { idempotency_key: randomUUID(), accounts: [{ ...acmeSandbox, billing: 'operator' }] });
+      await b.call('sync_accounts', {
+        idempotency_key: randomUUID(),
+        accounts: [{ ...acmeSandbox, billing: 'operator' }],
+      });
       const buy = await b.call('create_media_buy', buyArgs(acmeSandbox));
       assert.equal(buy.sandbox, true, 'a declared account works as before');
     });

@@ -4,7 +4,15 @@ import { setAccountStatus } from '../../../../src/agents/sales/accounts/index.ts
 import { eachEngine } from '../../../support/engines.ts';
 import type { Json } from '../../../support/http.ts';
 import { startTestServer, type TestServer } from '../../../support/server.ts';
-import { callerWith, entry, organizationCaller, publicToken, salesTenant, twoKeysOfOneOrganization, type Caller } from './harness.ts';
+import {
+  callerWith,
+  entry,
+  organizationCaller,
+  publicToken,
+  salesTenant,
+  twoKeysOfOneOrganization,
+  type Caller,
+} from './harness.ts';
 
 eachEngine('sales agent: list_accounts', (engine) => {
   let server: TestServer;
@@ -27,7 +35,11 @@ eachEngine('sales agent: list_accounts', (engine) => {
   it('lists the caller’s accounts as core/account.json, filtered by status and by sandbox', async () => {
     const buyer = await caller();
     const [live, sandbox, suspended] = (
-      await buyer.sync([entry('list.example', 'list.example'), entry('list.example', 'list.example', { sandbox: true }), entry('paused.example', 'list.example')])
+      await buyer.sync([
+        entry('list.example', 'list.example'),
+        entry('list.example', 'list.example', { sandbox: true }),
+        entry('paused.example', 'list.example'),
+      ])
     ).accounts;
     await setAccountStatus(server.db, suspended.account_id, 'suspended', { by: 'seller:ops', at: new Date() });
 
@@ -54,7 +66,9 @@ eachEngine('sales agent: list_accounts', (engine) => {
 
   it('pages through the accounts in the order they were made, each once', async () => {
     const buyer = await caller();
-    const made = idsOf(await buyer.sync(['a', 'b', 'c', 'd', 'e'].map((name) => entry(`${name}.page.example`, 'page.example'))));
+    const made = idsOf(
+      await buyer.sync(['a', 'b', 'c', 'd', 'e'].map((name) => entry(`${name}.page.example`, 'page.example'))),
+    );
     const seen: string[] = [];
     let cursor: string | undefined;
     const pages: Json[] = [];
@@ -65,7 +79,14 @@ eachEngine('sales agent: list_accounts', (engine) => {
       cursor = page.pagination.cursor;
     } while (cursor);
     assert.deepEqual(seen, made);
-    assert.deepEqual(pages.map((p) => [p.has_more, p.total_count]), [[true, 5], [true, 5], [false, 5]]);
+    assert.deepEqual(
+      pages.map((p) => [p.has_more, p.total_count]),
+      [
+        [true, 5],
+        [true, 5],
+        [false, 5],
+      ],
+    );
 
     const bad = await buyer.fail('list_accounts', { pagination: { cursor: 'not-ours' } });
     assert.equal(bad.code, 'INVALID_REQUEST');

@@ -16,11 +16,14 @@ eachEngine('sales agent: resolving a request’s account', (engine) => {
     return made;
   };
   const resolved = async (who: Caller, account: Json) => (await who.call('which_account', { account })).account as Json;
-  const actedOn = async (who: Caller, account: Json) => (await who.call('act_on_account', { account, idempotency_key: randomUUID() })).account as Json;
+  const actedOn = async (who: Caller, account: Json) =>
+    (await who.call('act_on_account', { account, idempotency_key: randomUUID() })).account as Json;
 
   before(async () => {
     // /sales: implicit accounts (what the sales agent advertises); /sales-strict: explicit ones.
-    server = await startTestServer(engine, { deps: { tenants: [salesTenant(), salesTenant({ requireOperatorAuth: true }, '/sales-strict')] } });
+    server = await startTestServer(engine, {
+      deps: { tenants: [salesTenant(), salesTenant({ requireOperatorAuth: true }, '/sales-strict')] },
+    });
   });
   after(async () => {
     for (const c of callers) await c.client.close();
@@ -29,15 +32,31 @@ eachEngine('sales agent: resolving a request’s account', (engine) => {
 
   it('gives the task the account named by id or by natural key, sandbox meaning production when absent', async () => {
     const buyer = await caller();
-    const [live, sandbox] = (await buyer.sync([entry('resolve.example', 'agency.example'), entry('resolve.example', 'agency.example', { sandbox: true })])).accounts;
+    const [live, sandbox] = (
+      await buyer.sync([
+        entry('resolve.example', 'agency.example'),
+        entry('resolve.example', 'agency.example', { sandbox: true }),
+      ])
+    ).accounts;
     const byId = await resolved(buyer, { account_id: live.account_id });
     assert.deepEqual(byId, (await buyer.list()).accounts[0]);
     assert.equal(byId.status, 'active');
     assert.equal(byId.sandbox, false);
 
-    assert.equal((await resolved(buyer, { brand: { domain: 'resolve.example' }, operator: 'agency.example' })).account_id, live.account_id);
-    assert.equal((await resolved(buyer, { brand: { domain: 'resolve.example' }, operator: 'agency.example', sandbox: false })).account_id, live.account_id);
-    const sandboxed = await resolved(buyer, { brand: { domain: 'resolve.example' }, operator: 'agency.example', sandbox: true });
+    assert.equal(
+      (await resolved(buyer, { brand: { domain: 'resolve.example' }, operator: 'agency.example' })).account_id,
+      live.account_id,
+    );
+    assert.equal(
+      (await resolved(buyer, { brand: { domain: 'resolve.example' }, operator: 'agency.example', sandbox: false }))
+        .account_id,
+      live.account_id,
+    );
+    const sandboxed = await resolved(buyer, {
+      brand: { domain: 'resolve.example' },
+      operator: 'agency.example',
+      sandbox: true,
+    });
     assert.deepEqual([sandboxed.account_id, sandboxed.sandbox], [sandbox.account_id, true]);
     assert.equal((await buyer.call('which_account', {})).account, null, 'no reference, no account');
   });
@@ -76,10 +95,17 @@ eachEngine('sales agent: resolving a request’s account', (engine) => {
     assert.equal(listed.billing, 'agent');
     assert.equal(listed.payment_terms, 'net_30');
     const history = await accountHistory(server.db, listed.account_id);
-    assert.deepEqual(history.map((h) => [h.change, h.status]), [['created', 'active']]);
+    assert.deepEqual(
+      history.map((h) => [h.change, h.status]),
+      [['created', 'active']],
+    );
     assert.match(history[0]!.changed_by, /^api_key:/);
 
-    assert.equal((await actedOn(buyer, { ...key, sandbox: true })).account_id, listed.account_id, 'named again, the same account');
+    assert.equal(
+      (await actedOn(buyer, { ...key, sandbox: true })).account_id,
+      listed.account_id,
+      'named again, the same account',
+    );
     assert.equal((await resolved(buyer, { ...key, sandbox: true })).account_id, listed.account_id, 'and reads find it');
     const production = await actedOn(buyer, key);
     assert.notEqual(production.account_id, listed.account_id, 'the production account is another one');
@@ -110,14 +136,23 @@ eachEngine('sales agent: resolving a request’s account', (engine) => {
     assert.equal(read.undeclared, true, 'the owner’s account does not answer for the stranger');
     const own = await actedOn(stranger, key);
     assert.notEqual(own.account_id, theirs.account_id);
-    assert.deepEqual((await stranger.list()).accounts.map((a: Json) => a.account_id), [own.account_id]);
-    assert.deepEqual((await owner.list()).accounts.map((a: Json) => a.account_id), [theirs.account_id]);
+    assert.deepEqual(
+      (await stranger.list()).accounts.map((a: Json) => a.account_id),
+      [own.account_id],
+    );
+    assert.deepEqual(
+      (await owner.list()).accounts.map((a: Json) => a.account_id),
+      [theirs.account_id],
+    );
   });
 
   it('explicit accounts (require_operator_auth): an undeclared natural key is ACCOUNT_NOT_FOUND, read or acted on, sandbox or not', async () => {
     const buyer = await caller('/sales-strict');
     const [declared] = (await buyer.sync([entry('strict.example', 'agency.example')])).accounts;
-    assert.equal((await actedOn(buyer, { brand: { domain: 'strict.example' }, operator: 'agency.example' })).account_id, declared.account_id);
+    assert.equal(
+      (await actedOn(buyer, { brand: { domain: 'strict.example' }, operator: 'agency.example' })).account_id,
+      declared.account_id,
+    );
     for (const account of [
       { brand: { domain: 'strict.example' }, operator: 'agency.example', sandbox: true },
       { brand: { domain: 'acmeoutdoor.example' }, operator: 'pinnacle-agency.example' },
@@ -134,9 +169,15 @@ eachEngine('sales agent: resolving a request’s account', (engine) => {
   it('a task the account only informs never fails on an account it does not know, in either model', async () => {
     for (const path of ['/sales', '/sales-strict']) {
       const buyer = await caller(path);
-      const byKey = (await buyer.call('inform_with_account', { account: { brand: { domain: 'acmeoutdoor.example' }, operator: 'pinnacle-agency.example', sandbox: true } })).account as Json;
+      const byKey = (
+        await buyer.call('inform_with_account', {
+          account: { brand: { domain: 'acmeoutdoor.example' }, operator: 'pinnacle-agency.example', sandbox: true },
+        })
+      ).account as Json;
       assert.deepEqual([byKey.sandbox, byKey.undeclared], [true, true], path);
-      const byId = (await buyer.call('inform_with_account', { account: { account_id: 'acc_000000000000000000000000' } })).account as Json;
+      const byId = (
+        await buyer.call('inform_with_account', { account: { account_id: 'acc_000000000000000000000000' } })
+      ).account as Json;
       assert.deepEqual([byId.account_id, byId.sandbox], ['acc_000000000000000000000000', false], path);
       assert.equal((await buyer.list()).accounts.length, 0, `${path}: nothing declared`);
     }
@@ -144,17 +185,35 @@ eachEngine('sales agent: resolving a request’s account', (engine) => {
 
   it('answers ACCOUNT_AMBIGUOUS when a reference without brand_id matches several brands of the house', async () => {
     const buyer = await caller();
-    const [spark] = (await buyer.sync([entry('house.example', 'agency.example', { brand_id: 'spark' }), entry('house.example', 'agency.example', { brand_id: 'glow' })])).accounts;
-    const error = await buyer.fail('which_account', { account: { brand: { domain: 'house.example' }, operator: 'agency.example' } });
+    const [spark] = (
+      await buyer.sync([
+        entry('house.example', 'agency.example', { brand_id: 'spark' }),
+        entry('house.example', 'agency.example', { brand_id: 'glow' }),
+      ])
+    ).accounts;
+    const error = await buyer.fail('which_account', {
+      account: { brand: { domain: 'house.example' }, operator: 'agency.example' },
+    });
     assert.equal(error.code, 'ACCOUNT_AMBIGUOUS');
     assert.equal(error.field, 'account.brand.brand_id');
-    const acting = await buyer.fail('act_on_account', { account: { brand: { domain: 'house.example' }, operator: 'agency.example' }, idempotency_key: randomUUID() });
+    const acting = await buyer.fail('act_on_account', {
+      account: { brand: { domain: 'house.example' }, operator: 'agency.example' },
+      idempotency_key: randomUUID(),
+    });
     assert.equal(acting.code, 'ACCOUNT_AMBIGUOUS', 'a task that acts declares nothing on an ambiguous key');
     assert.equal((await buyer.list()).accounts.length, 2);
-    assert.equal((await resolved(buyer, { brand: { domain: 'house.example', brand_id: 'spark' }, operator: 'agency.example' })).account_id, spark.account_id);
+    assert.equal(
+      (await resolved(buyer, { brand: { domain: 'house.example', brand_id: 'spark' }, operator: 'agency.example' }))
+        .account_id,
+      spark.account_id,
+    );
 
     const [single] = (await buyer.sync([entry('one-brand.example', 'agency.example', { brand_id: 'only' })])).accounts;
-    assert.equal((await resolved(buyer, { brand: { domain: 'one-brand.example' }, operator: 'agency.example' })).account_id, single.account_id, 'one brand of the house: no ambiguity');
+    assert.equal(
+      (await resolved(buyer, { brand: { domain: 'one-brand.example' }, operator: 'agency.example' })).account_id,
+      single.account_id,
+      'one brand of the house: no ambiguity',
+    );
   });
 
   it('refuses a reference that is not a core/account-ref.json, naming the field', async () => {
@@ -167,21 +226,41 @@ eachEngine('sales agent: resolving a request’s account', (engine) => {
   it('resolves a closed account by id only, and lets a task that spends refuse every account but an active one', async () => {
     const buyer = await caller();
     const names = ['active', 'pending', 'payment', 'suspended', 'closed'];
-    const accounts = (await buyer.sync(names.map((n) => entry(`${n}.status.example`, 'agency.example')))).accounts as Json[];
+    const accounts = (await buyer.sync(names.map((n) => entry(`${n}.status.example`, 'agency.example'))))
+      .accounts as Json[];
     const byName = new Map(names.map((n, i) => [n, accounts[i]!.account_id as string]));
-    const statuses: Array<[string, AccountStatus]> = [['pending', 'pending_approval'], ['payment', 'payment_required'], ['suspended', 'suspended'], ['closed', 'closed']];
-    for (const [name, status] of statuses) await setAccountStatus(server.db, byName.get(name)!, status, { by: 'seller:ops', at: new Date() });
+    const statuses: Array<[string, AccountStatus]> = [
+      ['pending', 'pending_approval'],
+      ['payment', 'payment_required'],
+      ['suspended', 'suspended'],
+      ['closed', 'closed'],
+    ];
+    for (const [name, status] of statuses)
+      await setAccountStatus(server.db, byName.get(name)!, status, { by: 'seller:ops', at: new Date() });
 
-    assert.deepEqual(await buyer.call('spend', { account: { account_id: byName.get('active') } }), { status: 'completed', spent_on: byName.get('active') });
+    assert.deepEqual(await buyer.call('spend', { account: { account_id: byName.get('active') } }), {
+      status: 'completed',
+      spent_on: byName.get('active'),
+    });
     const refusals = [];
-    for (const name of ['pending', 'payment', 'suspended', 'closed']) refusals.push((await buyer.fail('spend', { account: { account_id: byName.get(name) } })).code);
-    assert.deepEqual(refusals, ['ACCOUNT_SETUP_REQUIRED', 'ACCOUNT_PAYMENT_REQUIRED', 'ACCOUNT_SUSPENDED', 'ACCOUNT_SUSPENDED']);
+    for (const name of ['pending', 'payment', 'suspended', 'closed'])
+      refusals.push((await buyer.fail('spend', { account: { account_id: byName.get(name) } })).code);
+    assert.deepEqual(refusals, [
+      'ACCOUNT_SETUP_REQUIRED',
+      'ACCOUNT_PAYMENT_REQUIRED',
+      'ACCOUNT_SUSPENDED',
+      'ACCOUNT_SUSPENDED',
+    ]);
 
     assert.equal((await resolved(buyer, { account_id: byName.get('closed') })).status, 'closed');
     const closedKey = { brand: { domain: 'closed.status.example' }, operator: 'agency.example' };
     assert.equal((await resolved(buyer, closedKey)).undeclared, true, 'a closed account gave up its natural key');
     const reopened = await actedOn(buyer, closedKey);
-    assert.notEqual(reopened.account_id, byName.get('closed'), 'named again, the key opens a new account, as a sync of it would');
+    assert.notEqual(
+      reopened.account_id,
+      byName.get('closed'),
+      'named again, the key opens a new account, as a sync of it would',
+    );
     assert.equal(reopened.status, 'active');
   });
 });

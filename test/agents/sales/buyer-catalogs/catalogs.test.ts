@@ -16,7 +16,13 @@ const groceries = {
   name: 'Pantry staples',
   type: 'product',
   items: [
-    { item_id: 'sku-olive-oil', title: 'Extra virgin olive oil', category: 'pantry/oils', gtin: '00012345678905', tags: ['italian'] },
+    {
+      item_id: 'sku-olive-oil',
+      title: 'Extra virgin olive oil',
+      category: 'pantry/oils',
+      gtin: '00012345678905',
+      tags: ['italian'],
+    },
     { item_id: 'sku-pasta', title: 'Bronze-cut rigatoni', category: 'pantry/pasta', tags: ['italian'] },
     { item_id: 'sku-rice', title: 'Jasmine rice', category: 'pantry/grains' },
   ],
@@ -59,12 +65,22 @@ eachEngine('sales agent: catalogs', (engine) => {
 
   it('syncs catalogs per account, says created, unchanged or updated (with the changed fields), and lists them', async () => {
     const b = await buyers.add();
-    assert.deepEqual(outcomes(await sync(b, { catalogs: [groceries, venues] })), [['grocery-feed', 'created', 3], ['venues', 'created', 1]]);
+    assert.deepEqual(outcomes(await sync(b, { catalogs: [groceries, venues] })), [
+      ['grocery-feed', 'created', 3],
+      ['venues', 'created', 1],
+    ]);
     assert.deepEqual(outcomes(await sync(b, { catalogs: [groceries] })), [['grocery-feed', 'unchanged', 3]]);
     const renamed = await sync(b, { catalogs: [{ ...groceries, name: 'Pantry' }] });
     assert.deepEqual(outcomes(renamed), [['grocery-feed', 'updated', 3]]);
     assert.deepEqual((renamed.catalogs as Json[])[0]!.changes, ['name']);
-    assert.deepEqual(outcomes(await sync(b, {})), [['grocery-feed', 'unchanged', 3], ['venues', 'unchanged', 1]], 'without catalogs: discovery');
+    assert.deepEqual(
+      outcomes(await sync(b, {})),
+      [
+        ['grocery-feed', 'unchanged', 3],
+        ['venues', 'unchanged', 1],
+      ],
+      'without catalogs: discovery',
+    );
 
     const other = await buyers.add();
     assert.deepEqual(outcomes(await sync(other, {})), [], 'another account sees none of them');
@@ -73,38 +89,85 @@ eachEngine('sales agent: catalogs', (engine) => {
   it('matches a synced catalog against the products that take its type, answering catalog_match', async () => {
     const b = await buyers.add();
     await sync(b, { catalogs: [groceries] });
-    const answer = await products(b, { buying_mode: 'wholesale', brand: { domain: b.domain }, account: b.account, catalog: { catalog_id: 'grocery-feed', type: 'product' } });
+    const answer = await products(b, {
+      buying_mode: 'wholesale',
+      brand: { domain: b.domain },
+      account: b.account,
+      catalog: { catalog_id: 'grocery-feed', type: 'product' },
+    });
     assert.equal(answer.catalog_applied, true);
-    assert.deepEqual((answer.products as Json[]).map((p) => p.product_id), ['cr_recipe_native']);
+    assert.deepEqual(
+      (answer.products as Json[]).map((p) => p.product_id),
+      ['cr_recipe_native'],
+    );
     const [match] = (answer.products as Json[]).map((p) => p.catalog_match as Json);
     assert.deepEqual(match!.matched_ids, ['sku-olive-oil', 'sku-pasta', 'sku-rice']);
     assert.deepEqual(match!.matched_gtins, ['00012345678905']);
     assert.deepEqual([match!.matched_count, match!.submitted_count], [3, 3]);
 
-    const italian = await products(b, { brief: 'recipes', brand: { domain: b.domain }, account: b.account, catalog: { catalog_id: 'grocery-feed', type: 'product', tags: ['italian'] } });
-    assert.deepEqual((italian.products as Json[]).map((p) => (p.catalog_match as Json).matched_ids), [['sku-olive-oil', 'sku-pasta']], 'selectors narrow the items');
+    const italian = await products(b, {
+      brief: 'recipes',
+      brand: { domain: b.domain },
+      account: b.account,
+      catalog: { catalog_id: 'grocery-feed', type: 'product', tags: ['italian'] },
+    });
+    assert.deepEqual(
+      (italian.products as Json[]).map((p) => (p.catalog_match as Json).matched_ids),
+      [['sku-olive-oil', 'sku-pasta']],
+      'selectors narrow the items',
+    );
 
     const inline = await products(b, { buying_mode: 'wholesale', brand: { domain: b.domain }, catalog: venues });
-    assert.deepEqual((inline.products as Json[]).map((p) => p.product_id), ['mw_whats_on_native'], 'inline items need no account');
+    assert.deepEqual(
+      (inline.products as Json[]).map((p) => p.product_id),
+      ['mw_whats_on_native'],
+      'inline items need no account',
+    );
   });
 
   it('answers REFERENCE_NOT_FOUND for a catalog_id not synced to the account', async () => {
     const b = await buyers.add();
-    const error = await b.fail('get_products', { buying_mode: 'wholesale', brand: { domain: b.domain }, account: b.account, catalog: { catalog_id: 'nope', type: 'product' } });
+    const error = await b.fail('get_products', {
+      buying_mode: 'wholesale',
+      brand: { domain: b.domain },
+      account: b.account,
+      catalog: { catalog_id: 'nope', type: 'product' },
+    });
     assert.deepEqual([error.code, error.field], ['REFERENCE_NOT_FOUND', 'catalog.catalog_id']);
   });
 
   it('rejects bad items: the whole sync in strict mode, only those items in lenient mode', async () => {
     const b = await buyers.add();
     const bad = { ...venues, items: [...venues.items, { store_id: 'nowhere', name: 'No location' }] };
-    const strict = await b.fail('sync_catalogs', { idempotency_key: randomUUID(), account: b.account, catalogs: [bad] });
+    const strict = await b.fail('sync_catalogs', {
+      idempotency_key: randomUUID(),
+      account: b.account,
+      catalogs: [bad],
+    });
     assert.deepEqual([strict.code, strict.field], ['VALIDATION_ERROR', 'catalogs[0].items[1]']);
     assert.deepEqual(outcomes(await sync(b, {})), [], 'nothing synced');
 
-    const lenient = await sync(b, { catalogs: [bad, { catalog_id: 'feed', type: 'product', url: 'https://feeds.example/p.xml', feed_format: 'google_merchant_center' }], validation_mode: 'lenient' });
+    const lenient = await sync(b, {
+      catalogs: [
+        bad,
+        {
+          catalog_id: 'feed',
+          type: 'product',
+          url: 'https://feeds.example/p.xml',
+          feed_format: 'google_merchant_center',
+        },
+      ],
+      validation_mode: 'lenient',
+    });
     const [venuesOutcome, feed] = lenient.catalogs as Json[];
-    assert.deepEqual([venuesOutcome!.action, venuesOutcome!.item_count, venuesOutcome!.items_rejected], ['created', 1, 1]);
-    assert.deepEqual((venuesOutcome!.item_issues as Json[]).map((i) => [i.item_id, i.status]), [['nowhere', 'rejected']]);
+    assert.deepEqual(
+      [venuesOutcome!.action, venuesOutcome!.item_count, venuesOutcome!.items_rejected],
+      ['created', 1, 1],
+    );
+    assert.deepEqual(
+      (venuesOutcome!.item_issues as Json[]).map((i) => [i.item_id, i.status]),
+      [['nowhere', 'rejected']],
+    );
     assert.deepEqual([feed!.action, (feed!.errors as Json[])[0]!.code], ['failed', 'UNSUPPORTED_FEATURE']);
   });
 
@@ -113,7 +176,10 @@ eachEngine('sales agent: catalogs', (engine) => {
     await sync(b, { catalogs: [groceries, venues] });
     const preview = await sync(b, { catalogs: [venues], delete_missing: true, dry_run: true });
     assert.equal(preview.dry_run, true);
-    assert.deepEqual(outcomes(preview), [['venues', 'unchanged', 1], ['grocery-feed', 'deleted', undefined]]);
+    assert.deepEqual(outcomes(preview), [
+      ['venues', 'unchanged', 1],
+      ['grocery-feed', 'deleted', undefined],
+    ]);
     assert.equal((await sync(b, {})).catalogs.length, 2, 'a dry run writes nothing');
     await sync(b, { catalogs: [venues], delete_missing: true });
     assert.deepEqual(outcomes(await sync(b, {})), [['venues', 'unchanged', 1]]);

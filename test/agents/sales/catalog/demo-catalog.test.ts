@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
-import { demoCatalogPath, loadCatalogFile, PRODUCT_SCHEMA_ID, resolveProducts } from '../../../../src/agents/sales/catalog/index.ts';
+import {
+  demoCatalogPath,
+  loadCatalogFile,
+  PRODUCT_SCHEMA_ID,
+  resolveProducts,
+} from '../../../../src/agents/sales/catalog/index.ts';
 import { validateSchema } from '../../../../src/protocol/schemas.ts';
 
 const adagentsDir = resolve(import.meta.dirname, '../../../../src/registry/demo/world/adagents');
@@ -23,9 +28,14 @@ interface DemoGrant {
 
 /** Whether the publisher's adagents.json authorizes Meridian for the property (grants by id or tag, as the demo's are). */
 function authorizesMeridian(domain: string, property: DemoProperty): boolean {
-  const document = JSON.parse(readFileSync(join(adagentsDir, `${domain}.json`), 'utf8')) as { authorized_agents: DemoGrant[] };
+  const document = JSON.parse(readFileSync(join(adagentsDir, `${domain}.json`), 'utf8')) as {
+    authorized_agents: DemoGrant[];
+  };
   return document.authorized_agents.some(
-    (grant) => grant.url === meridian && (grant.property_ids?.includes(property.property_id) || grant.property_tags?.some((tag) => property.tags?.includes(tag))),
+    (grant) =>
+      grant.url === meridian &&
+      (grant.property_ids?.includes(property.property_id) ||
+        grant.property_tags?.some((tag) => property.tags?.includes(tag))),
   );
 }
 
@@ -72,11 +82,17 @@ describe('the demo catalog', async () => {
         assert.ok(properties, `${product.product_id}: no demo publisher ${selector.publisher_domain}`);
         if (selector.selection_type === 'by_id') {
           for (const id of selector.property_ids) {
-            assert.ok(properties.some((p) => p.property_id === id), `${product.product_id}: ${selector.publisher_domain} has no property ${id}`);
+            assert.ok(
+              properties.some((p) => p.property_id === id),
+              `${product.product_id}: ${selector.publisher_domain} has no property ${id}`,
+            );
           }
         } else if (selector.selection_type === 'by_tag') {
           for (const tag of selector.property_tags) {
-            assert.ok(properties.some((p) => p.tags?.includes(tag)), `${product.product_id}: no property of ${selector.publisher_domain} is tagged ${tag}`);
+            assert.ok(
+              properties.some((p) => p.tags?.includes(tag)),
+              `${product.product_id}: no property of ${selector.publisher_domain} is tagged ${tag}`,
+            );
           }
         }
       }
@@ -89,9 +105,17 @@ describe('the demo catalog', async () => {
       for (const selector of product.publisher_properties) {
         const properties = publishers.get(selector.publisher_domain)!;
         const selected = properties.filter((p) =>
-          selector.selection_type === 'by_id' ? selector.property_ids.includes(p.property_id) : selector.selection_type === 'by_tag' ? selector.property_tags.some((tag) => p.tags?.includes(tag)) : true,
+          selector.selection_type === 'by_id'
+            ? selector.property_ids.includes(p.property_id)
+            : selector.selection_type === 'by_tag'
+              ? selector.property_tags.some((tag) => p.tags?.includes(tag))
+              : true,
         );
-        for (const property of selected) assert.ok(authorizesMeridian(selector.publisher_domain, property), `${product.product_id}: ${selector.publisher_domain} does not authorize Meridian for ${property.property_id}`);
+        for (const property of selected)
+          assert.ok(
+            authorizesMeridian(selector.publisher_domain, property),
+            `${product.product_id}: ${selector.publisher_domain} does not authorize Meridian for ${property.property_id}`,
+          );
       }
     }
   });
@@ -107,7 +131,10 @@ describe('the demo catalog', async () => {
 
   it('offers both delivery types, fixed and auction CPM, and another pricing model, in USD', () => {
     const options = products.flatMap((product) => product.pricing_options);
-    assert.deepEqual(new Set(products.map((product) => product.delivery_type)), new Set(['guaranteed', 'non_guaranteed']));
+    assert.deepEqual(
+      new Set(products.map((product) => product.delivery_type)),
+      new Set(['guaranteed', 'non_guaranteed']),
+    );
     assert.ok(options.some((option) => option.pricing_model === 'cpm' && option.fixed_price !== undefined));
     assert.ok(options.some((option) => option.pricing_model === 'cpm' && option.floor_price !== undefined));
     assert.ok(options.some((option) => option.pricing_model !== 'cpm'));

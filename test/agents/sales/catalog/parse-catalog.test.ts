@@ -3,7 +3,10 @@ import { describe, it } from 'node:test';
 import { CatalogError, parseCatalog } from '../../../../src/agents/sales/catalog/index.ts';
 
 /** A minimal valid product, as YAML lines indented to sit under `products:`. */
-function productYaml(id: string, pricing = '      - { pricing_option_id: cpm_fixed, pricing_model: cpm, currency: USD, fixed_price: 10 }'): string {
+function productYaml(
+  id: string,
+  pricing = '      - { pricing_option_id: cpm_fixed, pricing_model: cpm, currency: USD, fixed_price: 10 }',
+): string {
   return [
     `  - product_id: ${id}`,
     `    name: Product ${id}`,
@@ -65,7 +68,12 @@ describe('parseCatalog', () => {
   });
 
   it('names the line, column and path of a schema violation in YAML', () => {
-    const pricing = ['      - pricing_option_id: auction', '        pricing_model: cpm', '        currency: USD', '        floor_price: -1'].join('\n');
+    const pricing = [
+      '      - pricing_option_id: auction',
+      '        pricing_model: cpm',
+      '        currency: USD',
+      '        floor_price: -1',
+    ].join('\n');
     const text = catalogYaml(productYaml('one'), productYaml('two', pricing));
     const error = problemsOf(text);
     const line = text.split('\n').findIndex((l) => l.includes('floor_price: -1')) + 1;
@@ -77,7 +85,9 @@ describe('parseCatalog', () => {
       product_id: id,
       name: id,
       description: 'A product',
-      publisher_properties: [{ publisher_domain: 'dailyharbor.example', selection_type: selection, property_ids: ['harbor_web'] }],
+      publisher_properties: [
+        { publisher_domain: 'dailyharbor.example', selection_type: selection, property_ids: ['harbor_web'] },
+      ],
       format_ids: [{ agent_url: 'https://creative.example/mcp', id: 'display_300x250' }],
       delivery_type: 'guaranteed',
       pricing_options: [{ pricing_option_id: 'cpm_fixed', pricing_model: 'cpm', currency: 'USD', fixed_price: 10 }],
@@ -95,21 +105,36 @@ describe('parseCatalog', () => {
     const lines = text.split('\n');
     const line = lines.findIndex((l) => l.includes('"by_name"')) + 1;
     const column = lines[line - 1]!.indexOf('"selection_type"') + 1;
-    assert.equal(error.message, `catalog.json:${line}:${column}: products[1].publisher_properties[0].selection_type: must be one of "all", "by_id", "by_tag"`);
+    assert.equal(
+      error.message,
+      `catalog.json:${line}:${column}: products[1].publisher_properties[0].selection_type: must be one of "all", "by_id", "by_tag"`,
+    );
   });
 
   it('lists every problem, one per line, in the order they appear', () => {
-    const text = catalogYaml(productYaml('one').replace('currency: USD', 'currency: usd'), productYaml('two').replace('delivery_type: guaranteed', 'delivery_type: sometimes'));
+    const text = catalogYaml(
+      productYaml('one').replace('currency: USD', 'currency: usd'),
+      productYaml('two').replace('delivery_type: guaranteed', 'delivery_type: sometimes'),
+    );
     const lines = problemsOf(text).message.split('\n');
     assert.equal(lines.length, 2);
-    assert.match(lines[0]!, /^catalog\.yaml:\d+:\d+: products\[0\]\.pricing_options\[0\]\.currency: must match pattern/);
-    assert.match(lines[1]!, /^catalog\.yaml:\d+:\d+: products\[1\]\.delivery_type: must be one of "guaranteed", "non_guaranteed"$/);
+    assert.match(
+      lines[0]!,
+      /^catalog\.yaml:\d+:\d+: products\[0\]\.pricing_options\[0\]\.currency: must match pattern/,
+    );
+    assert.match(
+      lines[1]!,
+      /^catalog\.yaml:\d+:\d+: products\[1\]\.delivery_type: must be one of "guaranteed", "non_guaranteed"$/,
+    );
   });
 
   it('rejects a duplicate product id at the second one', () => {
     const text = catalogYaml(productYaml('same'), productYaml('same'));
     const line = text.split('\n').lastIndexOf('  - product_id: same') + 1;
-    assert.equal(problemsOf(text).message, `catalog.yaml:${line}:5: products[1].product_id: "same" is already the id of products[0]`);
+    assert.equal(
+      problemsOf(text).message,
+      `catalog.yaml:${line}:5: products[1].product_id: "same" is already the id of products[0]`,
+    );
   });
 
   it('rejects a duplicate pricing_option_id within a product, and a fixed price with a floor', () => {
@@ -146,7 +171,9 @@ describe('parseCatalog', () => {
   });
 
   it('caps the list of problems and says how many more there are', () => {
-    const products = Array.from({ length: 25 }, (_, i) => productYaml(`p${i}`).replace('delivery_type: guaranteed', 'delivery_type: soon'));
+    const products = Array.from({ length: 25 }, (_, i) =>
+      productYaml(`p${i}`).replace('delivery_type: guaranteed', 'delivery_type: soon'),
+    );
     const lines = problemsOf(catalogYaml(...products)).message.split('\n');
     assert.equal(lines.length, 21);
     assert.equal(lines[20], '(5 more not shown)');

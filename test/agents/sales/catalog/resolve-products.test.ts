@@ -14,7 +14,9 @@ const catalog = parseCatalog(
           { agent_url: '/creative/mcp', id: 'display_300x250' },
           { agent_url: 'https://creative.partner.example/mcp', id: 'display_728x90' },
         ],
-        placements: [{ placement_id: 'top', name: 'Top', format_ids: [{ agent_url: '/creative/mcp', id: 'display_728x90' }] }],
+        placements: [
+          { placement_id: 'top', name: 'Top', format_ids: [{ agent_url: '/creative/mcp', id: 'display_728x90' }] },
+        ],
         delivery_type: 'non_guaranteed',
         pricing_options: [{ pricing_option_id: 'auction', pricing_model: 'cpm', currency: 'USD', floor_price: 2 }],
         reporting_capabilities: {
@@ -32,7 +34,7 @@ const catalog = parseCatalog(
 );
 
 describe('resolveProducts', () => {
-  it("makes path agent_urls absolute on this deployment and leaves absolute ones alone", () => {
+  it('makes path agent_urls absolute on this deployment and leaves absolute ones alone', () => {
     const [product] = resolveProducts(catalog, 'https://ap.example');
     assert.deepEqual(
       product!.format_ids.map((format) => format.agent_url),
@@ -44,7 +46,10 @@ describe('resolveProducts', () => {
   });
 
   it('keeps a base URL prefix and drops a trailing slash', () => {
-    assert.equal(resolveProducts(catalog, 'https://ap.example/tenant/')[0]!.format_ids[0]!.agent_url, 'https://ap.example/tenant/creative/mcp');
+    assert.equal(
+      resolveProducts(catalog, 'https://ap.example/tenant/')[0]!.format_ids[0]!.agent_url,
+      'https://ap.example/tenant/creative/mcp',
+    );
   });
 
   it('computes once per base URL and hands out read-only products', () => {

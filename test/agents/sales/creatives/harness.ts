@@ -13,7 +13,11 @@ const published: Record<string, string> = {
 };
 
 /** A creative-library call that must succeed, its answer checked against the published schema. */
-export async function library(b: Buyer, name: 'sync_creatives' | 'list_creatives', args: Record<string, unknown>): Promise<Json> {
+export async function library(
+  b: Buyer,
+  name: 'sync_creatives' | 'list_creatives',
+  args: Record<string, unknown>,
+): Promise<Json> {
   const payload = await b.call(name, args);
   assert.deepEqual(validateSchema(published[name]!, payload).errors, [], `${name} answers its published schema`);
   return payload;
@@ -44,6 +48,14 @@ export function video(server: TestServer, creativeId: string): Json {
     creative_id: creativeId,
     name: `Video ${creativeId}`,
     format_id: { agent_url: `${server.url}/creative/mcp`, id: 'video_15s' },
-    assets: { video_file: { asset_type: 'video', url: `https://cdn.example.com/${creativeId}.mp4`, width: 1920, height: 1080, duration_ms: 15000 } },
+    assets: {
+      video_file: {
+        asset_type: 'video',
+        url: `https://cdn.example.com/${creativeId}.mp4`,
+        width: 1920,
+        height: 1080,
+        duration_ms: 15000,
+      },
+    },
   };
 }

@@ -30,11 +30,19 @@ export async function deliveryOf(b: Buyer, mediaBuyId: string, more: Record<stri
  * CPM 14 package of 5,000 and an auction package of 1,000 bid at 5), with a banner of the buyer's
  * library assigned to both packages.
  */
-export async function servingBuy(server: TestServer, clock: ManualClock, b: Buyer, more: Record<string, unknown> = {}): Promise<Json> {
+export async function servingBuy(
+  server: TestServer,
+  clock: ManualClock,
+  b: Buyer,
+  more: Record<string, unknown> = {},
+): Promise<Json> {
   const creativeId = `cr_${randomUUID().slice(0, 8)}`;
   await sync(b, [banner(server, creativeId)]);
   const args = createArgs(clock, b.account, b.domain, more);
-  args['packages'] = (args['packages'] as Json[]).map((p) => ({ ...p, creative_assignments: [{ creative_id: creativeId }] }));
+  args['packages'] = (args['packages'] as Json[]).map((p) => ({
+    ...p,
+    creative_assignments: [{ creative_id: creativeId }],
+  }));
   return b.call('create_media_buy', args);
 }
 

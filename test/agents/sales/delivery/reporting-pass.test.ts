@@ -43,7 +43,9 @@ eachEngine('sales agent: reporting webhooks', (engine) => {
   const hookUrl = () => `${receiver.url}/hooks/reports/${randomUUID()}`;
   /** The reports queued for a URL (the outbox, committed by the pass), in their order. */
   const queued = async (url: string): Promise<Json[]> => {
-    const rows = await server.db.query<{ payload: Json }>('select payload from webhook_deliveries where url = $1', [url]);
+    const rows = await server.db.query<{ payload: Json }>('select payload from webhook_deliveries where url = $1', [
+      url,
+    ]);
     return rows.map((r) => r.payload).sort((a, b) => a.sequence_number - b.sequence_number);
   };
   /** The reports to a URL as the receiver verified them, once every queued one has arrived; each valid against the published schema. */
@@ -51,15 +53,29 @@ eachEngine('sales agent: reporting webhooks', (engine) => {
     const keys = new Set((await queued(url)).map((p) => p.idempotency_key as string));
     const arrived = () => receiver.events.filter((e) => keys.has(e.idempotency_key));
     await receiver.until(() => arrived().length === keys.size || receiver.statuses.some((s) => s !== 200));
-    assert.deepEqual(receiver.statuses.filter((s) => s !== 200), [], 'every report is signed and verifies');
+    assert.deepEqual(
+      receiver.statuses.filter((s) => s !== 200),
+      [],
+      'every report is signed and verifies',
+    );
     const reports = (arrived() as Json[]).sort((a, b) => a.sequence_number - b.sequence_number);
-    for (const report of reports) assert.deepEqual(validateSchema(RESPONSE, report).errors, [], `report ${report.sequence_number} answers the published schema`);
+    for (const report of reports)
+      assert.deepEqual(
+        validateSchema(RESPONSE, report).errors,
+        [],
+        `report ${report.sequence_number} answers the published schema`,
+      );
     return reports;
   };
   /** A buy of one display package with a banner, from `start` to `end`, reporting as asked. */
   const buy = async (b: Buyer, start: number, end: number, more: Record<string, unknown> = {}) => {
     const [first] = createArgs(clock, b.account, b.domain).packages as Json[];
-    return b.create({ start_time: iso(start), end_time: iso(end), packages: [{ ...first, creatives: [banner(server, `cr-${randomUUID().slice(0, 8)}`)] }], ...more });
+    return b.create({
+      start_time: iso(start),
+      end_time: iso(end),
+      packages: [{ ...first, creatives: [banner(server, `cr-${randomUUID().slice(0, 8)}`)] }],
+      ...more,
+    });
   };
   /** The first UTC midnight (or hour) at least a day from now. */
   const nextMidnight = () => Math.ceil((clock.now().getTime() + day) / day) * day;
@@ -78,7 +94,9 @@ eachEngine('sales agent: reporting webhooks', (engine) => {
     const b = await newBuyer();
     const url = hookUrl();
     const start = nextMidnight();
-    const created = await buy(b, start, start + 3 * day, { reporting_webhook: { url, reporting_frequency: 'daily', token: 'buyer-token-0123456789', authentication: signed } });
+    const created = await buy(b, start, start + 3 * day, {
+      reporting_webhook: { url, reporting_frequency: 'daily', token: 'buyer-token-0123456789', authentication: signed },
+    });
     assert.equal(created.status, 'pending_start');
 
     await passes();
@@ -90,13 +108,39 @@ eachEngine('sales agent: reporting webhooks', (engine) => {
     await passes();
     const first = (await received(url))[0]!;
     assert.deepEqual(
-      [first.notification_type, first.sequence_number, first.reporting_period, first.next_expected_at, first.token, first.partial_data, first.sandbox, first.aggregated_totals],
-      ['scheduled', 1, { start: iso(start), end: iso(start + day) }, iso(start + 2 * day), 'buyer-token-0123456789', false, false, undefined],
+      [
+        first.notification_type,
+        first.sequence_number,
+        first.reporting_period,
+        first.next_expected_at,
+        first.token,
+        first.partial_data,
+        first.sandbox,
+        first.aggregated_totals,
+      ],
+      [
+        'scheduled',
+        1,
+        { start: iso(start), end: iso(start + day) },
+        iso(start + 2 * day),
+        'buyer-token-0123456789',
+        false,
+        false,
+        undefined,
+      ],
     );
     const [mine] = first.media_buy_deliveries;
     assert.deepEqual([mine.media_buy_id, mine.status, mine.totals.spend], [created.media_buy_id, 'active', 1666.67]);
-    const asked = await delivery(b, { media_buy_ids: [created.media_buy_id], start_date: iso(start).slice(0, 10), end_date: iso(start + day).slice(0, 10) });
-    assert.deepEqual(mine.totals, asked.media_buy_deliveries[0].totals, 'the same day as get_media_buy_delivery reports it');
+    const asked = await delivery(b, {
+      media_buy_ids: [created.media_buy_id],
+      start_date: iso(start).slice(0, 10),
+      end_date: iso(start + day).slice(0, 10),
+    });
+    assert.deepEqual(
+      mine.totals,
+      asked.media_buy_deliveries[0].totals,
+      'the same day as get_media_buy_delivery reports it',
+    );
 
     await passes();
     assert.equal((await queued(url)).length, 1, 'a second pass sends nothing again');
@@ -104,15 +148,33 @@ eachEngine('sales agent: reporting webhooks', (engine) => {
     clock.set(start + 3 * day + 60_000);
     await passes();
     const reports = await received(url);
-    assert.deepEqual(reports.map((r) => [r.sequence_number, r.notification_type]), [[1, 'scheduled'], [2, 'scheduled'], [3, 'scheduled'], [4, 'final']]);
-    assert.deepEqual(reports.slice(1, 3).map((r) => [r.reporting_period.start, r.reporting_period.end, r.next_expected_at]), [
-      [iso(start + day), iso(start + 2 * day), iso(start + 3 * day)],
-      [iso(start + 2 * day), iso(start + 3 * day), iso(start + 3 * day)],
-    ]);
+    assert.deepEqual(
+      reports.map((r) => [r.sequence_number, r.notification_type]),
+      [
+        [1, 'scheduled'],
+        [2, 'scheduled'],
+        [3, 'scheduled'],
+        [4, 'final'],
+      ],
+    );
+    assert.deepEqual(
+      reports.slice(1, 3).map((r) => [r.reporting_period.start, r.reporting_period.end, r.next_expected_at]),
+      [
+        [iso(start + day), iso(start + 2 * day), iso(start + 3 * day)],
+        [iso(start + 2 * day), iso(start + 3 * day), iso(start + 3 * day)],
+      ],
+    );
     const final = reports[3]!;
-    assert.deepEqual([final.reporting_period, final.next_expected_at, final.media_buy_deliveries[0].status], [{ start: iso(start), end: iso(start + 3 * day) }, undefined, 'completed']);
+    assert.deepEqual(
+      [final.reporting_period, final.next_expected_at, final.media_buy_deliveries[0].status],
+      [{ start: iso(start), end: iso(start + 3 * day) }, undefined, 'completed'],
+    );
     assert.equal(final.media_buy_deliveries[0].totals.spend, 5000, 'the whole budget over the flight');
-    assert.equal(reports.slice(0, 3).reduce((sum, r) => sum + cents(r.media_buy_deliveries[0].totals.spend), 0), cents(5000), 'the days add up to the flight');
+    assert.equal(
+      reports.slice(0, 3).reduce((sum, r) => sum + cents(r.media_buy_deliveries[0].totals.spend), 0),
+      cents(5000),
+      'the days add up to the flight',
+    );
 
     await passes();
     assert.equal((await queued(url)).length, 4, 'nothing after the final report');
@@ -122,35 +184,74 @@ eachEngine('sales agent: reporting webhooks', (engine) => {
     const b = await newBuyer();
     const url = hookUrl();
     const start = nextHour() + hour / 2;
-    const created = await buy(b, start, start + 10 * day, { reporting_webhook: { url, reporting_frequency: 'hourly', requested_metrics: ['clicks'] } });
+    const created = await buy(b, start, start + 10 * day, {
+      reporting_webhook: { url, reporting_frequency: 'hourly', requested_metrics: ['clicks'] },
+    });
     // Down for a day and a quarter: half an hour, then 29 whole hours have elapsed.
     clock.set(start + 29.5 * hour + 10 * 60_000);
     await pass('flight');
     await pass('reporting');
     assert.equal((await queued(url)).length, maxReportsPerPass, 'one pass sends at most its bound');
 
-    const second = salesAgent({ catalog: await loadCatalogFile(demoCatalogPath), base: () => server.url }).passes!.find((p) => p.name === 'reporting')!;
-    const otherInstance = second.run({ db: server.db, clock, log: server.app.log, webhooksQueued: () => server.app.webhookDeliverer!.wake() });
+    const second = salesAgent({ catalog: await loadCatalogFile(demoCatalogPath), base: () => server.url }).passes!.find(
+      (p) => p.name === 'reporting',
+    )!;
+    const otherInstance = second.run({
+      db: server.db,
+      clock,
+      log: server.app.log,
+      webhooksQueued: () => server.app.webhookDeliverer!.wake(),
+    });
     await Promise.all([pass('reporting'), otherInstance]);
     await pass('reporting');
     const caughtUp = await received(url);
-    assert.deepEqual(caughtUp.map((r) => r.sequence_number), Array.from({ length: 30 }, (_, i) => i + 1), 'every hour once, in order');
-    assert.deepEqual([caughtUp[0]!.reporting_period.start, caughtUp[0]!.reporting_period.end], [iso(start), iso(start + hour / 2)]);
-    caughtUp.slice(1).forEach((r, i) => assert.equal(r.reporting_period.start, caughtUp[i]!.reporting_period.end, 'periods follow each other'));
+    assert.deepEqual(
+      caughtUp.map((r) => r.sequence_number),
+      Array.from({ length: 30 }, (_, i) => i + 1),
+      'every hour once, in order',
+    );
+    assert.deepEqual(
+      [caughtUp[0]!.reporting_period.start, caughtUp[0]!.reporting_period.end],
+      [iso(start), iso(start + hour / 2)],
+    );
+    caughtUp
+      .slice(1)
+      .forEach((r, i) =>
+        assert.equal(r.reporting_period.start, caughtUp[i]!.reporting_period.end, 'periods follow each other'),
+      );
     assert.equal(caughtUp.at(-1)!.reporting_period.end, iso(start + 29.5 * hour));
     for (const r of caughtUp) {
       const [mine] = r.media_buy_deliveries;
-      assert.deepEqual([Object.keys(mine.totals).sort(), 'ctr' in mine.by_package[0], 'viewability' in mine.by_package[0], 'clicks' in mine.by_package[0]], [['clicks', 'effective_rate', 'impressions', 'spend'], false, false, true]);
+      assert.deepEqual(
+        [
+          Object.keys(mine.totals).sort(),
+          'ctr' in mine.by_package[0],
+          'viewability' in mine.by_package[0],
+          'clicks' in mine.by_package[0],
+        ],
+        [['clicks', 'effective_rate', 'impressions', 'spend'], false, false, true],
+      );
     }
 
     const canceledAt = clock.now().getTime();
     await b.update(created.media_buy_id, { canceled: true });
     await passes();
     const reports = await received(url);
-    assert.deepEqual(reports.slice(30).map((r) => [r.sequence_number, r.notification_type, r.reporting_period.start, r.reporting_period.end, r.next_expected_at]), [
-      [31, 'scheduled', iso(start + 29.5 * hour), iso(canceledAt), iso(canceledAt)],
-      [32, 'final', iso(start), iso(canceledAt), undefined],
-    ]);
+    assert.deepEqual(
+      reports
+        .slice(30)
+        .map((r) => [
+          r.sequence_number,
+          r.notification_type,
+          r.reporting_period.start,
+          r.reporting_period.end,
+          r.next_expected_at,
+        ]),
+      [
+        [31, 'scheduled', iso(start + 29.5 * hour), iso(canceledAt), iso(canceledAt)],
+        [32, 'final', iso(start), iso(canceledAt), undefined],
+      ],
+    );
     assert.equal(reports[31]!.media_buy_deliveries[0].status, 'canceled');
     await passes();
     assert.equal((await queued(url)).length, 32);
@@ -161,16 +262,30 @@ eachEngine('sales agent: reporting webhooks', (engine) => {
     const url = hookUrl();
     const start = nextMidnight();
     const created = await buy(b, start, start + 5 * day);
-    const set = await b.update(created.media_buy_id, { reporting_webhook: { url, reporting_frequency: 'daily', authentication: signed } });
+    const set = await b.update(created.media_buy_id, {
+      reporting_webhook: { url, reporting_frequency: 'daily', authentication: signed },
+    });
     assert.equal(set.revision, 2);
-    const [history] = (await b.get({ media_buy_ids: [created.media_buy_id], include_history: 1 })).media_buys[0].history;
+    const [history] = (await b.get({ media_buy_ids: [created.media_buy_id], include_history: 1 })).media_buys[0]
+      .history;
     assert.equal(history.action, 'updated_reporting_webhook');
 
-    const refusal = await b.fail('update_media_buy', { idempotency_key: randomUUID(), account: b.account, media_buy_id: created.media_buy_id, reporting_webhook: { url, reporting_frequency: 'monthly' } });
+    const refusal = await b.fail('update_media_buy', {
+      idempotency_key: randomUUID(),
+      account: b.account,
+      media_buy_id: created.media_buy_id,
+      reporting_webhook: { url, reporting_frequency: 'monthly' },
+    });
     assert.deepEqual([refusal.code, refusal.field], ['UNSUPPORTED_FEATURE', 'reporting_webhook.reporting_frequency']);
     const legacy = await b.fail('update_media_buy', {
-      idempotency_key: randomUUID(), account: b.account, media_buy_id: created.media_buy_id,
-      reporting_webhook: { url, reporting_frequency: 'daily', authentication: { schemes: ['HMAC-SHA256'], credentials: 'a-shared-secret-of-32-characters!' } },
+      idempotency_key: randomUUID(),
+      account: b.account,
+      media_buy_id: created.media_buy_id,
+      reporting_webhook: {
+        url,
+        reporting_frequency: 'daily',
+        authentication: { schemes: ['HMAC-SHA256'], credentials: 'a-shared-secret-of-32-characters!' },
+      },
     });
     assert.deepEqual([legacy.code, legacy.field], ['UNSUPPORTED_FEATURE', 'reporting_webhook.authentication.schemes']);
 
@@ -182,11 +297,14 @@ eachEngine('sales agent: reporting webhooks', (engine) => {
     await b.update(created.media_buy_id, { reporting_webhook: { url, reporting_frequency: 'hourly' } });
     await passes();
     const reports = await received(url);
-    assert.deepEqual(reports.map((r) => [r.sequence_number, r.reporting_period.start, r.reporting_period.end]), [
-      [1, iso(start), iso(start + day)],
-      [2, iso(start + day), iso(start + day + hour)],
-      [3, iso(start + day + hour), iso(start + day + 2 * hour)],
-    ]);
+    assert.deepEqual(
+      reports.map((r) => [r.sequence_number, r.reporting_period.start, r.reporting_period.end]),
+      [
+        [1, iso(start), iso(start + day)],
+        [2, iso(start + day), iso(start + day + hour)],
+        [3, iso(start + day + hour), iso(start + day + 2 * hour)],
+      ],
+    );
   });
 
   it('refuses a webhook the products or this seller cannot serve, naming the field, and books nothing', async () => {
@@ -194,17 +312,52 @@ eachEngine('sales agent: reporting webhooks', (engine) => {
     const url = hookUrl();
     const start = nextMidnight();
     const refused = async (webhook: unknown, code: string, field: string) => {
-      const error = await b.fail('create_media_buy', createArgs(clock, b.account, b.domain, { start_time: iso(start), end_time: iso(start + day), reporting_webhook: webhook }));
+      const error = await b.fail(
+        'create_media_buy',
+        createArgs(clock, b.account, b.domain, {
+          start_time: iso(start),
+          end_time: iso(start + day),
+          reporting_webhook: webhook,
+        }),
+      );
       assert.deepEqual([error.code, error.field], [code, field], JSON.stringify(webhook));
       return error;
     };
-    const monthly = await refused({ url, reporting_frequency: 'monthly', authentication: signed }, 'UNSUPPORTED_FEATURE', 'reporting_webhook.reporting_frequency');
+    const monthly = await refused(
+      { url, reporting_frequency: 'monthly', authentication: signed },
+      'UNSUPPORTED_FEATURE',
+      'reporting_webhook.reporting_frequency',
+    );
     assert.deepEqual(monthly.details.available_reporting_frequencies, ['hourly', 'daily']);
-    await refused({ url, reporting_frequency: 'daily', authentication: { schemes: ['Bearer'], credentials: 'a-bearer-token-of-32-characters!!' } }, 'UNSUPPORTED_FEATURE', 'reporting_webhook.authentication.schemes');
-    await refused({ url, reporting_frequency: 'daily', authentication: { schemes: ['HMAC-SHA256'] } }, 'UNSUPPORTED_FEATURE', 'reporting_webhook.authentication.schemes');
-    await refused({ url, reporting_frequency: 'daily', requested_metrics: ['impressions', 'conversions'] }, 'UNSUPPORTED_FEATURE', 'reporting_webhook.requested_metrics[1]');
-    await refused({ url, reporting_frequency: 'daily', requested_metrics: ['sentiment'] }, 'INVALID_REQUEST', 'reporting_webhook.requested_metrics[0]');
-    await refused({ url: 'ftp://buyer.example/reports', reporting_frequency: 'daily' }, 'VALIDATION_ERROR', 'reporting_webhook.url');
+    await refused(
+      {
+        url,
+        reporting_frequency: 'daily',
+        authentication: { schemes: ['Bearer'], credentials: 'a-bearer-token-of-32-characters!!' },
+      },
+      'UNSUPPORTED_FEATURE',
+      'reporting_webhook.authentication.schemes',
+    );
+    await refused(
+      { url, reporting_frequency: 'daily', authentication: { schemes: ['HMAC-SHA256'] } },
+      'UNSUPPORTED_FEATURE',
+      'reporting_webhook.authentication.schemes',
+    );
+    await refused(
+      { url, reporting_frequency: 'daily', requested_metrics: ['impressions', 'conversions'] },
+      'UNSUPPORTED_FEATURE',
+      'reporting_webhook.requested_metrics[1]',
+    );
+    await refused(
+      { url, reporting_frequency: 'daily', requested_metrics: ['sentiment'] },
+      'INVALID_REQUEST',
+      'reporting_webhook.requested_metrics[0]',
+    );
+    await refused(
+      { url: 'ftp://buyer.example/reports', reporting_frequency: 'daily' },
+      'VALIDATION_ERROR',
+      'reporting_webhook.url',
+    );
     await refused({ url: '/reports', reporting_frequency: 'daily' }, 'INVALID_REQUEST', 'reporting_webhook.url');
     await refused({ url, reporting_frequency: 'weekly' }, 'INVALID_REQUEST', 'reporting_webhook.reporting_frequency');
     await refused({ url }, 'INVALID_REQUEST', 'reporting_webhook.reporting_frequency');

@@ -41,7 +41,10 @@ describe('delivery simulation', () => {
   it('delivers nothing before the flight starts', () => {
     const p = first(buy(), at(-1));
     assert.equal(p.spent, 0);
-    assert.deepEqual(Object.values(p.before(at(100))), Object.values(countsFor(0, { model: 'cpm', rate: 10 }, display)));
+    assert.deepEqual(
+      Object.values(p.before(at(100))),
+      Object.values(countsFor(0, { model: 'cpm', rate: 10 }, display)),
+    );
     assert.equal(soFar(buy(), -1).impressions, 0);
     assert.equal(p.deliveryStatus, undefined);
     assert.equal(p.pacingIndex, undefined);
@@ -97,16 +100,32 @@ describe('delivery simulation', () => {
   });
 
   it('delivers nothing while a package is paused, whether it was made paused or paused later', () => {
-    const later = buy({ packages: [pkg({ pause_changes: [{ at: at(10), paused: true }, { at: at(20), paused: false }] })] });
+    const later = buy({
+      packages: [
+        pkg({
+          pause_changes: [
+            { at: at(10), paused: true },
+            { at: at(20), paused: false },
+          ],
+        }),
+      ],
+    });
     assert.equal(spent(later, 20), 1000);
     assert.equal(spent(later, 25), 2000);
-    const madePaused = buy({ packages: [pkg({ paused_at_creation: true, pause_changes: [{ at: at(15), paused: false }] })] });
+    const madePaused = buy({
+      packages: [pkg({ paused_at_creation: true, pause_changes: [{ at: at(15), paused: false }] })],
+    });
     assert.equal(spent(madePaused, 15), 0);
     assert.equal(spent(madePaused, 22.5), 1500);
   });
 
   it('delivers nothing while the buy waits for creatives', () => {
-    const b = buy({ statuses: [{ at: at(-5), status: 'pending_creatives' }, { at: at(10), status: 'pending_start' }] });
+    const b = buy({
+      statuses: [
+        { at: at(-5), status: 'pending_creatives' },
+        { at: at(10), status: 'pending_start' },
+      ],
+    });
     assert.equal(spent(b, 10), 0);
     assert.equal(first(b, at(5)).deliveryStatus, undefined);
     assert.equal(spent(b, 20), 1500);
@@ -144,7 +163,12 @@ describe('delivery simulation', () => {
   });
 
   it('spends to a forced share of the budget at once, never back, and paces the rest', () => {
-    const b = buy({ adjustments: [{ kind: 'budget_spend', at: at(5), percentage: 80 }, { kind: 'budget_spend', at: at(20), percentage: 10 }] });
+    const b = buy({
+      adjustments: [
+        { kind: 'budget_spend', at: at(5), percentage: 80 },
+        { kind: 'budget_spend', at: at(20), percentage: 10 },
+      ],
+    });
     assert.equal(spent(b, 4), 400);
     assert.equal(spent(b, 5), 2400);
     assert.equal(spent(b, 17.5), 2700);
@@ -159,7 +183,9 @@ describe('delivery simulation', () => {
   it('adds recorded delivery from its time on, shared among the packages by budget, without touching the budget', () => {
     const b = buy({
       packages: [pkg(), pkg({ package_id: 'pkg_b', budget: 1000 })],
-      adjustments: [{ kind: 'delivery', at: at(2), impressions: 1001, clicks: 7, conversions: 3, reported_spend: 10.01 }],
+      adjustments: [
+        { kind: 'delivery', at: at(2), impressions: 1001, clicks: 7, conversions: 3, reported_spend: 10.01 },
+      ],
     });
     const adjusted = simulateBuy(b, at(3)).packages;
     const plain = simulateBuy({ ...b, adjustments: [] }, at(3)).packages;
@@ -173,13 +199,23 @@ describe('delivery simulation', () => {
     );
     assert.deepEqual(extra(0, at(2)), noCounts, 'nothing before its time');
     assert.deepEqual(extra(0, new Date(at(2).getTime() + 1)), extra(0, at(10)), 'all of it from its time on');
-    assert.deepEqual(adjusted.map((p) => p.spent), plain.map((p) => p.spent), 'reported spend is not spent from the budget');
+    assert.deepEqual(
+      adjusted.map((p) => p.spent),
+      plain.map((p) => p.spent),
+      'reported spend is not spent from the budget',
+    );
   });
 
   it('adds up day by day to the whole span, pauses and adjustments included', () => {
     const b = buy({
-      statuses: [...booked, { at: new Date(at(3).getTime() + 5 * 3600_000), status: 'paused' }, { at: at(6.5), status: 'active' }],
-      adjustments: [{ kind: 'delivery', at: at(4.2), impressions: 12345, clicks: 3, conversions: 0, reported_spend: 99.99 }],
+      statuses: [
+        ...booked,
+        { at: new Date(at(3).getTime() + 5 * 3600_000), status: 'paused' },
+        { at: at(6.5), status: 'active' },
+      ],
+      adjustments: [
+        { kind: 'delivery', at: at(4.2), impressions: 12345, clicks: 3, conversions: 0, reported_spend: 99.99 },
+      ],
     });
     const p = first(b, at(12.3));
     const span = { from: at(-2), to: new Date(at(12.3).getTime() + 1) };
@@ -191,7 +227,10 @@ describe('delivery simulation', () => {
   });
 
   it('is deterministic', () => {
-    const b = buy({ statuses: [...booked, { at: at(10), status: 'paused' }, { at: at(12), status: 'active' }], packages: [pkg({ pacing: 'front_loaded' })] });
+    const b = buy({
+      statuses: [...booked, { at: at(10), status: 'paused' }, { at: at(12), status: 'active' }],
+      packages: [pkg({ pacing: 'front_loaded' })],
+    });
     assert.deepEqual(first(b, at(17)).before(at(17)), first(b, at(17)).before(at(17)));
     assert.equal(spent(b, 17), spent(b, 17));
   });
@@ -206,10 +245,18 @@ describe('delivery simulation', () => {
     assert.equal(vcpm.viewable_impressions, 10_000);
     assert.equal(effectiveRate('vcpm', vcpm), 19);
     assert.equal(countsFor(50, { model: 'cpc', rate: 0.5 }, display).clicks, 100);
-    assert.equal(countsFor(1000, { model: 'flat_rate', rate: 18000 }, display).impressions, 100_000, 'flat prices buy impressions at the notional CPM');
+    assert.equal(
+      countsFor(1000, { model: 'flat_rate', rate: 18000 }, display).impressions,
+      100_000,
+      'flat prices buy impressions at the notional CPM',
+    );
     assert.equal(countsFor(300, { model: 'cpp', rate: 150 }, channelRates(['linear_tv'])).grps_hundredths, 200);
     assert.equal(effectiveRate('flat_rate', countsFor(1000, { model: 'flat_rate', rate: 18000 }, display)), undefined);
-    assert.equal(countsFor(1250, { model: 'cpm', rate: 12.5 }, display).impressions, 100_000, 'float noise costs no impression');
+    assert.equal(
+      countsFor(1250, { model: 'cpm', rate: 12.5 }, display).impressions,
+      100_000,
+      'float noise costs no impression',
+    );
   });
 
   it('splits whole units by weight, remainders to the largest fractions', () => {

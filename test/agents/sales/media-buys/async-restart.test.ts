@@ -68,23 +68,40 @@ describe('[postgres] sales agent: async create_media_buy webhooks across a resta
   /** Another process of the service on the shared schema, with its own pool; it becomes the one the receiver trusts. */
   const start = async (): Promise<Instance> => {
     const db = await anotherPool(schemaDb, 4);
-    const app = await buildApp({ config: testConfig({ AGENTS: 'true' }), db, migrations, clock, fetcher: new SafeFetch({ allow: parseAllowList(new URL(receiver.url).host) }) });
+    const app = await buildApp({
+      config: testConfig({ AGENTS: 'true' }),
+      db,
+      migrations,
+      clock,
+      fetcher: new SafeFetch({ allow: parseAllowList(new URL(receiver.url).host) }),
+    });
     const tasks = new Reports<TaskEvent>();
     const attempts = new Reports<DeliveryEvent>();
     app.taskWorker!.watch(tasks.add);
     app.webhookDeliverer!.watch(attempts.add);
     await app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.server.address() as { port: number };
-    const server: TestServer = { app, db, url: `http://127.0.0.1:${port}`, close: () => app.close().finally(() => open.delete(server)) };
+    const server: TestServer = {
+      app,
+      db,
+      url: `http://127.0.0.1:${port}`,
+      close: () => app.close().finally(() => open.delete(server)),
+    };
     open.add(server);
     seller = server.url;
     return { server, tasks, attempts };
   };
   const outbox = (taskId: string) =>
-    schemaDb.query<{ state: string; attempts: number; idempotency_key: string }>('select state, attempts, idempotency_key from webhook_deliveries where task_id = $1', [taskId]);
+    schemaDb.query<{ state: string; attempts: number; idempotency_key: string }>(
+      'select state, attempts, idempotency_key from webhook_deliveries where task_id = $1',
+      [taskId],
+    );
   const endpoint = () => {
     const path = `${hooks}${randomUUID()}`;
-    return { path, config: { url: `${receiver.url}${path}`, authentication: { schemes: ['HTTP_MESSAGE_SIGNATURES'] } } };
+    return {
+      path,
+      config: { url: `${receiver.url}${path}`, authentication: { schemes: ['HTTP_MESSAGE_SIGNATURES'] } },
+    };
   };
   const arrivedAt = (path: string) => receiver.requests.filter((r) => new URL(r.url).pathname === path);
   const webhooksOf = (taskId: string) => receiver.events.filter((e) => e.task_id === taskId);
@@ -99,9 +116,15 @@ describe('[postgres] sales agent: async create_media_buy webhooks across a resta
     assert.equal(arrivedAt(path).length, 1, 'and no other request for it, not even a duplicate the receiver dropped');
     const [webhook] = received;
     assert.deepEqual(validateSchema(WEBHOOK, webhook).errors, [], 'the published webhook envelope');
-    assert.deepEqual([webhook!.task_id, webhook!.task_type, webhook!.status], [taskId, 'create_media_buy', 'completed']);
+    assert.deepEqual(
+      [webhook!.task_id, webhook!.task_type, webhook!.status],
+      [taskId, 'create_media_buy', 'completed'],
+    );
     const rows = await outbox(taskId);
-    assert.deepEqual(rows.map((d) => [d.state, d.attempts]), [['delivered', 2]]);
+    assert.deepEqual(
+      rows.map((d) => [d.state, d.attempts]),
+      [['delivered', 2]],
+    );
     assert.equal(webhook!.idempotency_key, rows[0]!.idempotency_key);
     return webhook!;
   };
@@ -123,7 +146,10 @@ describe('[postgres] sales agent: async create_media_buy webhooks across a resta
     // The takeover waits for the publisher's approval, which the first instance's worker gives: it
     // books the buy and queues the webhook in that one transaction.
     const takeoverHook = endpoint();
-    const takeoverArgs = createArgs(clock, b.account, b.domain, { packages: [takeover], push_notification_config: takeoverHook.config });
+    const takeoverArgs = createArgs(clock, b.account, b.domain, {
+      packages: [takeover],
+      push_notification_config: takeoverHook.config,
+    });
     const accepted = await b.call('create_media_buy', takeoverArgs);
     assert.equal(accepted.status, 'submitted');
     approved = { taskId: accepted.task_id, path: takeoverHook.path, args: takeoverArgs };
@@ -136,7 +162,11 @@ describe('[postgres] sales agent: async create_media_buy webhooks across a resta
     const heldArgs = createArgs(clock, sandbox.account, sandbox.domain, { push_notification_config: heldHook.config });
     const waiting = await sandbox.call('create_media_buy', heldArgs);
     assert.deepEqual([waiting.status, waiting.task_id], ['submitted', taskId]);
-    const result = { media_buy_id: `mb_restart_${randomUUID().slice(0, 8)}`, status: 'active', packages: [{ package_id: 'pkg-0', product_id: 'dh_news_display', budget: 30000 }] };
+    const result = {
+      media_buy_id: `mb_restart_${randomUUID().slice(0, 8)}`,
+      status: 'active',
+      packages: [{ package_id: 'pkg-0', product_id: 'dh_news_display', budget: 30000 }],
+    };
     await succeeds(sandbox, 'force_task_completion', { task_id: taskId, result });
     held = { taskId, path: heldHook.path, args: heldArgs, result };
 
@@ -147,7 +177,11 @@ describe('[postgres] sales agent: async create_media_buy webhooks across a resta
     for (const b of buyers) await b.client.close();
     await first.server.close();
     for (const { taskId, path } of [approved, held]) {
-      assert.deepEqual((await outbox(taskId)).map((d) => [d.state, d.attempts]), [['pending', 1]], 'the webhook waits in the outbox');
+      assert.deepEqual(
+        (await outbox(taskId)).map((d) => [d.state, d.attempts]),
+        [['pending', 1]],
+        'the webhook waits in the outbox',
+      );
       assert.equal(arrivedAt(path).length, 0, 'nothing reached the buyer while the first instance lived');
     }
 
@@ -177,7 +211,11 @@ describe('[postgres] sales agent: async create_media_buy webhooks across a resta
     const task = await b.call('get_task', { task_id: approved.taskId });
     assert.deepEqual([task.status, task.result.media_buy_id], ['completed', buy.media_buy_id]);
     const buys = (await b.get({ media_buy_ids: [buy.media_buy_id] })).media_buys as Json[];
-    assert.deepEqual(buys.map((m) => [m.media_buy_id, m.status]), [[buy.media_buy_id, 'pending_creatives']], 'booked, waiting for creatives');
+    assert.deepEqual(
+      buys.map((m) => [m.media_buy_id, m.status]),
+      [[buy.media_buy_id, 'pending_creatives']],
+      'booked, waiting for creatives',
+    );
     // The buyer retrying its create against the new instance gets the same task back, and no second webhook.
     const replay = await b.call('create_media_buy', approved.args);
     assert.deepEqual([replay.status, replay.task_id, replay.replayed], ['submitted', approved.taskId, true]);
@@ -200,7 +238,11 @@ describe('[postgres] sales agent: async create_media_buy webhooks across a resta
     deliverer.wake();
     await pass;
     assert.equal(second.attempts.all.length, heard, 'no attempt in the later pass');
-    assert.deepEqual(receiver.statuses, [503, 503, 200, 200], 'two refused attempts before the restart, one delivery of each after');
+    assert.deepEqual(
+      receiver.statuses,
+      [503, 503, 200, 200],
+      'two refused attempts before the restart, one delivery of each after',
+    );
     for (const { taskId, path } of [approved, held]) {
       assert.equal(webhooksOf(taskId).length, 1);
       assert.equal(arrivedAt(path).length, 1);

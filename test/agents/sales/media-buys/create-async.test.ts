@@ -27,7 +27,12 @@ eachEngine('sales agent: create_media_buy waiting for approval', (engine) => {
   const receiver = new TestReceiver();
   const tasks = new Reports<TaskEvent>();
   const buyers = buyerPool(() => server, clock);
-  const push = (name: string) => ({ push_notification_config: { url: `${receiver.url}/hooks/ap/${name}`, authentication: { schemes: ['HTTP_MESSAGE_SIGNATURES'] } } });
+  const push = (name: string) => ({
+    push_notification_config: {
+      url: `${receiver.url}/hooks/ap/${name}`,
+      authentication: { schemes: ['HTTP_MESSAGE_SIGNATURES'] },
+    },
+  });
   const completed = (taskId: string) => tasks.until((t) => t.taskId === taskId && t.status === 'completed');
 
   before(async () => {
@@ -45,7 +50,11 @@ eachEngine('sales agent: create_media_buy waiting for approval', (engine) => {
     const accepted = await b.call('create_media_buy', args);
     assert.equal(accepted.status, 'submitted');
     assert.match(accepted.message, /The Daily Harbor Homepage Takeover needs the publisher's approval/);
-    assert.deepEqual(validateSchema(CREATE_RESPONSE, accepted).errors, [], 'the submitted branch of the published response');
+    assert.deepEqual(
+      validateSchema(CREATE_RESPONSE, accepted).errors,
+      [],
+      'the submitted branch of the published response',
+    );
     assert.equal(accepted.media_buy_id, undefined, 'no buy before the approval');
 
     await completed(accepted.task_id);
@@ -57,7 +66,10 @@ eachEngine('sales agent: create_media_buy waiting for approval', (engine) => {
     assert.deepEqual(validateSchema(CREATE_RESPONSE, buy).errors, [], 'the result is a booked media buy');
     assert.equal(buy.status, 'pending_creatives');
     assert.equal(buy.packages[0].product_id, 'dh_homepage_takeover');
-    assert.deepEqual((await b.get({ media_buy_ids: [buy.media_buy_id] })).media_buys.map((m: Json) => m.media_buy_id), [buy.media_buy_id]);
+    assert.deepEqual(
+      (await b.get({ media_buy_ids: [buy.media_buy_id] })).media_buys.map((m: Json) => m.media_buy_id),
+      [buy.media_buy_id],
+    );
 
     await receiver.until(() => receiver.events.some((e) => e.task_id === accepted.task_id));
     const hooks = receiver.events.filter((e) => e.task_id === accepted.task_id);
@@ -66,20 +78,31 @@ eachEngine('sales agent: create_media_buy waiting for approval', (engine) => {
     assert.equal((hooks[0]!.result as Json).media_buy_id, buy.media_buy_id);
 
     const replay = await b.call('create_media_buy', args);
-    assert.deepEqual([replay.task_id, replay.status, replay.replayed], [accepted.task_id, 'submitted', true], 'a retry replays the acceptance, never books twice');
+    assert.deepEqual(
+      [replay.task_id, replay.status, replay.replayed],
+      [accepted.task_id, 'submitted', true],
+      'a retry replays the acceptance, never books twice',
+    );
     assert.equal((await b.get({ status_filter: ['pending_creatives'] })).media_buys.length, 1);
   });
 
   it('refuses a buy that could not book before accepting it: the checks run first', async () => {
     const b = await buyers.add();
-    const error = await b.fail('create_media_buy', createArgs(clock, b.account, b.domain, { packages: [{ ...takeover, pricing_option_id: 'nope' }] }));
+    const error = await b.fail(
+      'create_media_buy',
+      createArgs(clock, b.account, b.domain, { packages: [{ ...takeover, pricing_option_id: 'nope' }] }),
+    );
     assert.equal(error.field, 'packages[0].pricing_option_id');
   });
 
   it('over A2A, answers the submitted buy as a Task whose artifact is the media buy once approved', async () => {
     const b = await buyers.add();
     const a2a = await a2aClient(server.url, '/sales', { authorization: `Bearer ${publicTestCredential}` });
-    const answer = await sendSkill(a2a, 'create_media_buy', createArgs(clock, b.account, b.domain, { packages: [takeover] }));
+    const answer = await sendSkill(
+      a2a,
+      'create_media_buy',
+      createArgs(clock, b.account, b.domain, { packages: [takeover] }),
+    );
     assert.ok('status' in answer, `expected a Task, got ${JSON.stringify(answer)}`);
     await completed(answer.id);
     const got = await a2a.getTask({ tenant: '', id: answer.id, historyLength: undefined });

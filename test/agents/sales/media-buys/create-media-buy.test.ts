@@ -18,7 +18,12 @@ eachEngine('sales agent: create_media_buy', (engine) => {
   const buyers = buyerPool(() => server, clock);
   const newBuyer = buyers.add;
   const fixed = { product_id: 'dh_news_display', pricing_option_id: 'cpm_fixed', budget: 5000 };
-  const auction = { product_id: 'dh_news_display_auction', pricing_option_id: 'cpm_auction', budget: 1000, bid_price: 5 };
+  const auction = {
+    product_id: 'dh_news_display_auction',
+    pricing_option_id: 'cpm_auction',
+    budget: 1000,
+    bid_price: 5,
+  };
   /** Asserts the create fails with `code` at `field`, and leaves no buy behind. */
   const refused = async (b: Buyer, more: Record<string, unknown>, code: string, field: string) => {
     const error = await b.fail('create_media_buy', createArgs(clock, b.account, b.domain, more));
@@ -39,11 +44,21 @@ eachEngine('sales agent: create_media_buy', (engine) => {
     const b = await newBuyer();
     const targeting = {
       geo_countries: ['US'],
-      property_list: { agent_url: 'https://lists.example/mcp', list_id: 'news-allow', auth_token: 'secret-token-of-the-list' },
+      property_list: {
+        agent_url: 'https://lists.example/mcp',
+        list_id: 'news-allow',
+        auth_token: 'secret-token-of-the-list',
+      },
       collection_list: { agent_url: 'https://lists.example/mcp', list_id: 'shows' },
     };
-    const terms = { billing_measurement: { vendor: { domain: 'campaignmanager.google.com' }, max_variance_percent: 10 }, makegood_policy: { available_remedies: ['credit'] } };
-    const answer = await b.create({ po_number: 'PO-7', packages: [{ ...fixed, targeting_overlay: targeting, measurement_terms: terms }, auction] });
+    const terms = {
+      billing_measurement: { vendor: { domain: 'campaignmanager.google.com' }, max_variance_percent: 10 },
+      makegood_policy: { available_remedies: ['credit'] },
+    };
+    const answer = await b.create({
+      po_number: 'PO-7',
+      packages: [{ ...fixed, targeting_overlay: targeting, measurement_terms: terms }, auction],
+    });
     assert.match(answer.media_buy_id, /^mb_[0-9a-f]{24}$/);
     assert.equal(answer.status, 'pending_creatives');
     assert.equal(answer.revision, 1);
@@ -59,9 +74,16 @@ eachEngine('sales agent: create_media_buy', (engine) => {
     assert.notEqual(first.package_id, second.package_id);
     assert.deepEqual(
       answer.packages.map((p: Json) => [p.product_id, p.pricing_option_id, p.budget, p.bid_price]),
-      [['dh_news_display', 'cpm_fixed', 5000, undefined], ['dh_news_display_auction', 'cpm_auction', 1000, 5]],
+      [
+        ['dh_news_display', 'cpm_fixed', 5000, undefined],
+        ['dh_news_display_auction', 'cpm_auction', 1000, 5],
+      ],
     );
-    assert.deepEqual(first.targeting_overlay, { ...targeting, property_list: { agent_url: 'https://lists.example/mcp', list_id: 'news-allow' } }, 'persisted and echoed, the list’s token never');
+    assert.deepEqual(
+      first.targeting_overlay,
+      { ...targeting, property_list: { agent_url: 'https://lists.example/mcp', list_id: 'news-allow' } },
+      'persisted and echoed, the list’s token never',
+    );
     assert.deepEqual(first.measurement_terms, terms);
     assert.equal(first.start_time, inDays(clock, 10), 'the buy’s flight, resolved');
     // Creatives are due two days before the start.
@@ -71,7 +93,11 @@ eachEngine('sales agent: create_media_buy', (engine) => {
     assert.equal(stored.status, 'pending_creatives');
     assert.equal(stored.total_budget, 6000);
     assert.equal(stored.currency, 'USD');
-    assert.deepEqual(stored.packages[0].targeting_overlay, first.targeting_overlay, 'get_media_buys echoes the persisted targeting');
+    assert.deepEqual(
+      stored.packages[0].targeting_overlay,
+      first.targeting_overlay,
+      'get_media_buys echoes the persisted targeting',
+    );
   });
 
   it('starts an asap buy now, and marks a sandbox account’s buy as sandbox', async () => {
@@ -87,31 +113,80 @@ eachEngine('sales agent: create_media_buy', (engine) => {
     const localhost = server.url.replace('127.0.0.1', 'localhost');
     assert.notEqual(localhost, server.url, 'the server introduced itself as 127.0.0.1');
     const formatId = { agent_url: `${localhost}/creative/mcp`, id: 'display_300x250' };
-    const answer = await b.create({ packages: [{ product_id: 'dh_news_display', pricing_option_id: 'cpm_fixed', budget: 5000, format_ids: [formatId] }] });
+    const answer = await b.create({
+      packages: [
+        { product_id: 'dh_news_display', pricing_option_id: 'cpm_fixed', budget: 5000, format_ids: [formatId] },
+      ],
+    });
     const creative: Json = { ...banner(server, `lh-${randomUUID().slice(0, 8)}`), format_id: formatId };
-    const synced = await b.call('sync_creatives', { idempotency_key: randomUUID(), account: b.account, creatives: [creative], assignments: [{ creative_id: creative.creative_id, package_id: answer.packages[0].package_id }] });
+    const synced = await b.call('sync_creatives', {
+      idempotency_key: randomUUID(),
+      account: b.account,
+      creatives: [creative],
+      assignments: [{ creative_id: creative.creative_id, package_id: answer.packages[0].package_id }],
+    });
     assert.equal(synced.assignment_errors, undefined, JSON.stringify(synced));
   });
 
   it('checks the flight and the budgets before the products, each mistake with its own code and field', async () => {
     const b = await newBuyer();
     const unknown = { ...fixed, product_id: 'no_such_product' };
-    await refused(b, { start_time: inDays(clock, 5), end_time: inDays(clock, 4), packages: [unknown] }, 'VALIDATION_ERROR', 'end_time');
-    await refused(b, { start_time: new Date(clock.now().getTime() - 60_000).toISOString() }, 'VALIDATION_ERROR', 'start_time');
+    await refused(
+      b,
+      { start_time: inDays(clock, 5), end_time: inDays(clock, 4), packages: [unknown] },
+      'VALIDATION_ERROR',
+      'end_time',
+    );
+    await refused(
+      b,
+      { start_time: new Date(clock.now().getTime() - 60_000).toISOString() },
+      'VALIDATION_ERROR',
+      'start_time',
+    );
     await refused(b, { packages: [{ ...unknown, budget: 0 }] }, 'BUDGET_TOO_LOW', 'packages[0].budget');
-    await refused(b, { packages: [fixed, { ...fixed, start_time: inDays(clock, 9) }] }, 'VALIDATION_ERROR', 'packages[1].start_time');
+    await refused(
+      b,
+      { packages: [fixed, { ...fixed, start_time: inDays(clock, 9) }] },
+      'VALIDATION_ERROR',
+      'packages[1].start_time',
+    );
     await refused(b, { packages: [fixed, unknown] }, 'PRODUCT_NOT_FOUND', 'packages[1].product_id');
-    const option = await refused(b, { packages: [{ ...fixed, pricing_option_id: 'cpm_whatever' }] }, 'VALIDATION_ERROR', 'packages[0].pricing_option_id');
+    const option = await refused(
+      b,
+      { packages: [{ ...fixed, pricing_option_id: 'cpm_whatever' }] },
+      'VALIDATION_ERROR',
+      'packages[0].pricing_option_id',
+    );
     assert.deepEqual(option.details.pricing_option_ids, ['cpm_fixed', 'vcpm_fixed']);
     const low = await refused(b, { packages: [{ ...fixed, budget: 2499 }] }, 'BUDGET_TOO_LOW', 'packages[0].budget');
     assert.equal(low.details.min_spend_per_package, 2500);
-    const floor = await refused(b, { packages: [{ ...auction, bid_price: 4.49 }] }, 'VALIDATION_ERROR', 'packages[0].bid_price');
+    const floor = await refused(
+      b,
+      { packages: [{ ...auction, bid_price: 4.49 }] },
+      'VALIDATION_ERROR',
+      'packages[0].bid_price',
+    );
     assert.equal(floor.details.floor_price, 4.5);
     await refused(b, { packages: [{ ...auction, bid_price: undefined }] }, 'VALIDATION_ERROR', 'packages[0].bid_price');
     await refused(b, { packages: [{ ...fixed, bid_price: 20 }] }, 'VALIDATION_ERROR', 'packages[0].bid_price');
-    await refused(b, { packages: [{ ...fixed, format_ids: [{ agent_url: `${server.url}/creative/mcp`, id: 'video_30s' }] }] }, 'VALIDATION_ERROR', 'packages[0].format_ids[0]');
-    await refused(b, { packages: [{ ...fixed, creative_assignments: [{ creative_id: 'cr_1' }] }] }, 'CREATIVE_NOT_FOUND', 'packages[0].creative_assignments[0].creative_id');
-    await refused(b, { proposal_id: 'p1', total_budget: { amount: 1, currency: 'USD' } }, 'REFERENCE_NOT_FOUND', 'proposal_id');
+    await refused(
+      b,
+      { packages: [{ ...fixed, format_ids: [{ agent_url: `${server.url}/creative/mcp`, id: 'video_30s' }] }] },
+      'VALIDATION_ERROR',
+      'packages[0].format_ids[0]',
+    );
+    await refused(
+      b,
+      { packages: [{ ...fixed, creative_assignments: [{ creative_id: 'cr_1' }] }] },
+      'CREATIVE_NOT_FOUND',
+      'packages[0].creative_assignments[0].creative_id',
+    );
+    await refused(
+      b,
+      { proposal_id: 'p1', total_budget: { amount: 1, currency: 'USD' } },
+      'REFERENCE_NOT_FOUND',
+      'proposal_id',
+    );
     await refused(b, { packages: [{ ...fixed, budget: -1 }] }, 'INVALID_REQUEST', 'packages[0].budget');
 
     const none = await b.get({ status_filter: allStatuses });
@@ -120,11 +195,44 @@ eachEngine('sales agent: create_media_buy', (engine) => {
 
   it('rejects measurement terms it cannot accept, naming the term and what it would accept', async () => {
     const b = await newBuyer();
-    const tight = await refused(b, { packages: [{ ...fixed, measurement_terms: { billing_measurement: { vendor: { domain: 'dcm.example' }, max_variance_percent: 5 } } }] }, 'TERMS_REJECTED', 'packages[0].measurement_terms.billing_measurement.max_variance_percent');
+    const tight = await refused(
+      b,
+      {
+        packages: [
+          {
+            ...fixed,
+            measurement_terms: { billing_measurement: { vendor: { domain: 'dcm.example' }, max_variance_percent: 5 } },
+          },
+        ],
+      },
+      'TERMS_REJECTED',
+      'packages[0].measurement_terms.billing_measurement.max_variance_percent',
+    );
     assert.equal(tight.details.minimum_max_variance_percent, 10);
-    const remedy = await refused(b, { packages: [{ ...fixed, measurement_terms: { makegood_policy: { available_remedies: ['invoice_adjustment'] } } }] }, 'TERMS_REJECTED', 'packages[0].measurement_terms.makegood_policy.available_remedies');
+    const remedy = await refused(
+      b,
+      {
+        packages: [
+          { ...fixed, measurement_terms: { makegood_policy: { available_remedies: ['invoice_adjustment'] } } },
+        ],
+      },
+      'TERMS_REJECTED',
+      'packages[0].measurement_terms.makegood_policy.available_remedies',
+    );
     assert.deepEqual(remedy.details.available_remedies, ['additional_delivery', 'credit']);
-    await refused(b, { packages: [{ ...fixed, measurement_terms: { billing_measurement: { vendor: { domain: 'dcm.example' }, measurement_window: 'c7' } } }] }, 'TERMS_REJECTED', 'packages[0].measurement_terms.billing_measurement.measurement_window');
+    await refused(
+      b,
+      {
+        packages: [
+          {
+            ...fixed,
+            measurement_terms: { billing_measurement: { vendor: { domain: 'dcm.example' }, measurement_window: 'c7' } },
+          },
+        ],
+      },
+      'TERMS_REJECTED',
+      'packages[0].measurement_terms.billing_measurement.measurement_window',
+    );
   });
 
   it('needs an active account', async () => {
@@ -144,7 +252,11 @@ eachEngine('sales agent: create_media_buy', (engine) => {
     const conflict = await b.fail('create_media_buy', { ...args, po_number: 'other' });
     assert.equal(conflict.code, 'IDEMPOTENCY_CONFLICT');
     const buys = await b.get({ status_filter: allStatuses });
-    assert.deepEqual(buys.media_buys.map((m: Json) => m.media_buy_id), [first.media_buy_id], 'one buy, booked once');
+    assert.deepEqual(
+      buys.media_buys.map((m: Json) => m.media_buy_id),
+      [first.media_buy_id],
+      'one buy, booked once',
+    );
 
     clock.advance(day + 1000);
     const expired = await b.fail('create_media_buy', args);

@@ -14,9 +14,15 @@ it('moves a waiting buy to active at its start, and every unfinished buy to comp
   const at = (iso: string) => new Date(iso);
   assert.equal(nextStatus('pending_start', flight, at('2026-01-09T23:59:59Z')), undefined);
   assert.equal(nextStatus('pending_start', flight, at('2026-01-10T00:00:00Z')), 'active');
-  assert.equal(nextStatus('pending_creatives', flight, at('2026-01-20T00:00:00Z')), undefined, 'without creatives it cannot serve');
-  for (const status of ['pending_creatives', 'pending_start', 'active', 'paused'] as const) assert.equal(nextStatus(status, flight, flight.end), 'completed', status);
-  for (const status of ['completed', 'rejected', 'canceled'] as const) assert.equal(nextStatus(status, flight, at('2027-01-01T00:00:00Z')), undefined, status);
+  assert.equal(
+    nextStatus('pending_creatives', flight, at('2026-01-20T00:00:00Z')),
+    undefined,
+    'without creatives it cannot serve',
+  );
+  for (const status of ['pending_creatives', 'pending_start', 'active', 'paused'] as const)
+    assert.equal(nextStatus(status, flight, flight.end), 'completed', status);
+  for (const status of ['completed', 'rejected', 'canceled'] as const)
+    assert.equal(nextStatus(status, flight, at('2027-01-01T00:00:00Z')), undefined, status);
 });
 
 eachEngine('sales agent: buys move with their flight', (engine) => {
@@ -30,7 +36,8 @@ eachEngine('sales agent: buys move with their flight', (engine) => {
     flight.wake();
     await done;
   };
-  const buyOf = async (id: string) => ((await b.get({ media_buy_ids: [id], include_history: 5 })).media_buys as Json[])[0]!;
+  const buyOf = async (id: string) =>
+    ((await b.get({ media_buy_ids: [id], include_history: 5 })).media_buys as Json[])[0]!;
 
   before(async () => {
     server = await startSales(engine, clock);
@@ -42,7 +49,14 @@ eachEngine('sales agent: buys move with their flight', (engine) => {
   });
 
   it('goes active when the start comes and completed when the end passes, each a revision the seller made', async () => {
-    const created = await b.create({ packages: [{ ...(createArgs(clock, b.account, b.domain).packages as Json[])[0], creatives: [banner(server, `flight-${Date.now()}`)] }] });
+    const created = await b.create({
+      packages: [
+        {
+          ...(createArgs(clock, b.account, b.domain).packages as Json[])[0],
+          creatives: [banner(server, `flight-${Date.now()}`)],
+        },
+      ],
+    });
     assert.equal(created.status, 'pending_start');
     await pass();
     assert.equal((await buyOf(created.media_buy_id)).status, 'pending_start', 'nothing moves before the start');
@@ -58,6 +72,16 @@ eachEngine('sales agent: buys move with their flight', (engine) => {
     await pass();
     const ended = await buyOf(created.media_buy_id);
     assert.deepEqual([ended.status, ended.revision, ended.valid_actions], ['completed', 3, []]);
-    assert.equal((await b.fail('update_media_buy', { idempotency_key: crypto.randomUUID(), account: b.account, media_buy_id: created.media_buy_id, paused: true })).code, 'INVALID_STATE');
+    assert.equal(
+      (
+        await b.fail('update_media_buy', {
+          idempotency_key: crypto.randomUUID(),
+          account: b.account,
+          media_buy_id: created.media_buy_id,
+          paused: true,
+        })
+      ).code,
+      'INVALID_STATE',
+    );
   });
 });

@@ -49,14 +49,24 @@ eachEngine('sales agent: get_media_buys', (engine) => {
     await b.update(second.media_buy_id, { paused: true });
     assert.deepEqual(ids(await b.get()), [], 'active only by default: none is');
     assert.deepEqual(ids(await b.get({ status_filter: 'paused' })), [second.media_buy_id]);
-    assert.deepEqual(ids(await b.get({ status_filter: ['pending_creatives', 'paused'] })), [first.media_buy_id, second.media_buy_id]);
+    assert.deepEqual(ids(await b.get({ status_filter: ['pending_creatives', 'paused'] })), [
+      first.media_buy_id,
+      second.media_buy_id,
+    ]);
     // By id, no implicit status filter.
-    assert.deepEqual(ids(await b.get({ media_buy_ids: [second.media_buy_id, first.media_buy_id] })), [first.media_buy_id, second.media_buy_id]);
+    assert.deepEqual(ids(await b.get({ media_buy_ids: [second.media_buy_id, first.media_buy_id] })), [
+      first.media_buy_id,
+      second.media_buy_id,
+    ]);
 
     const other = await newBuyer({ org: true });
     const theirs = await other.create();
     const withoutAccount = await other.call('get_media_buys', { status_filter: ['pending_creatives', 'paused'] });
-    assert.deepEqual(ids(withoutAccount), [theirs.media_buy_id], 'all of the caller’s accounts, none of another caller’s');
+    assert.deepEqual(
+      ids(withoutAccount),
+      [theirs.media_buy_id],
+      'all of the caller’s accounts, none of another caller’s',
+    );
   });
 
   it('pages through the buys in the order they were made', async () => {
@@ -66,7 +76,10 @@ eachEngine('sales agent: get_media_buys', (engine) => {
     const seen: string[] = [];
     let cursor: string | undefined;
     for (;;) {
-      const page = await b.get({ status_filter: 'pending_creatives', pagination: { max_results: 2, ...(cursor ? { cursor } : {}) } });
+      const page = await b.get({
+        status_filter: 'pending_creatives',
+        pagination: { max_results: 2, ...(cursor ? { cursor } : {}) },
+      });
       assert.equal(page.pagination.total_count, 5);
       seen.push(...ids(page));
       if (!page.pagination.has_more) break;
@@ -85,7 +98,10 @@ eachEngine('sales agent: get_media_buys', (engine) => {
     const [buy] = (await b.get({ media_buy_ids: [id], include_history: 2 })).media_buys;
     assert.deepEqual(
       buy.history.map((e: Json) => [e.revision, e.action, e.package_id]),
-      [[3, 'paused', undefined], [2, 'updated_budget', packages[0].package_id]],
+      [
+        [3, 'paused', undefined],
+        [2, 'updated_budget', packages[0].package_id],
+      ],
     );
     assert.match(buy.history[1].summary, /5000 to USD 6000/);
     assert.equal((await b.get({ media_buy_ids: [id] })).media_buys[0].history, undefined, 'none unless asked');

@@ -23,9 +23,18 @@ export async function startSales(engine: TestEngine, clock: ManualClock): Promis
  * The test deployment whose webhooks may reach a buyer's `receiver` on loopback (started here,
  * trusting the deployment's signing keys); `extend` as startTestServer's.
  */
-export async function startSalesWithReceiver(engine: TestEngine, clock: ManualClock, receiver: TestReceiver, extend?: (app: FastifyInstance) => void): Promise<TestServer> {
+export async function startSalesWithReceiver(
+  engine: TestEngine,
+  clock: ManualClock,
+  receiver: TestReceiver,
+  extend?: (app: FastifyInstance) => void,
+): Promise<TestServer> {
   await receiver.listen();
-  const server = await startTestServer(engine, { env: { AGENTS: 'true' }, deps: { clock, fetcher: new SafeFetch({ allow: parseAllowList(new URL(receiver.url).host) }) }, ...(extend ? { extend } : {}) });
+  const server = await startTestServer(engine, {
+    env: { AGENTS: 'true' },
+    deps: { clock, fetcher: new SafeFetch({ allow: parseAllowList(new URL(receiver.url).host) }) },
+    ...(extend ? { extend } : {}),
+  });
   receiver.trust(server.url, clock);
   return server;
 }
@@ -53,13 +62,27 @@ export interface Buyer<Account extends object = { account_id: string }> {
 }
 
 /** The public test credential's caller; `org: true` for a caller with an organization's API key instead. */
-export async function buyer(server: TestServer, clock: ManualClock, options: { org?: boolean; sandbox?: boolean } = {}): Promise<Buyer> {
-  const token = options.org ? await createApiKeyFor(server.db, (await seedOrganization(server.db)).slug) : publicTestCredential;
+export async function buyer(
+  server: TestServer,
+  clock: ManualClock,
+  options: { org?: boolean; sandbox?: boolean } = {},
+): Promise<Buyer> {
+  const token = options.org
+    ? await createApiKeyFor(server.db, (await seedOrganization(server.db)).slug)
+    : publicTestCredential;
   // Each buyer its own brand, so buys of one test never show in another's.
   const domain = `brand-${randomUUID().slice(0, 8)}.example`;
   const connection = await connect(server, token, domain);
-  const synced = await connection.call('sync_accounts', { idempotency_key: randomUUID(), accounts: [{ brand: { domain }, operator: domain, billing: 'operator', ...(options.sandbox ? { sandbox: true } : {}) }] });
-  return { ...connection, ...accountCalls(connection, clock, { account_id: (synced.accounts as Json[])[0]!.account_id as string }) };
+  const synced = await connection.call('sync_accounts', {
+    idempotency_key: randomUUID(),
+    accounts: [
+      { brand: { domain }, operator: domain, billing: 'operator', ...(options.sandbox ? { sandbox: true } : {}) },
+    ],
+  });
+  return {
+    ...connection,
+    ...accountCalls(connection, clock, { account_id: (synced.accounts as Json[])[0]!.account_id as string }),
+  };
 }
 
 /** A sandbox account named by natural key (core/account-ref.json), as buyers' tools name it. */
@@ -73,11 +96,20 @@ export interface NaturalKey {
  * A buyer whose sandbox account is never declared: it names it by natural key from its first call
  * on, which the agent's implicit accounts take as the declaration.
  */
-export async function naturalKeyBuyer(server: TestServer, clock: ManualClock, options: { org?: boolean } = {}): Promise<Buyer<NaturalKey>> {
-  const token = options.org ? await createApiKeyFor(server.db, (await seedOrganization(server.db)).slug) : publicTestCredential;
+export async function naturalKeyBuyer(
+  server: TestServer,
+  clock: ManualClock,
+  options: { org?: boolean } = {},
+): Promise<Buyer<NaturalKey>> {
+  const token = options.org
+    ? await createApiKeyFor(server.db, (await seedOrganization(server.db)).slug)
+    : publicTestCredential;
   const domain = `brand-${randomUUID().slice(0, 8)}.example`;
   const connection = await connect(server, token, domain);
-  return { ...connection, ...accountCalls(connection, clock, { brand: { domain }, operator: `agency-${domain}`, sandbox: true }) };
+  return {
+    ...connection,
+    ...accountCalls(connection, clock, { brand: { domain }, operator: `agency-${domain}`, sandbox: true }),
+  };
 }
 
 /**
@@ -118,11 +150,21 @@ async function connect(server: TestServer, token: string, domain: string): Promi
 }
 
 /** The calls that name the buyer's account. */
-function accountCalls<Account extends object>(connection: Connection, clock: ManualClock, account: Account): Pick<Buyer<Account>, 'account' | 'create' | 'update' | 'get'> {
+function accountCalls<Account extends object>(
+  connection: Connection,
+  clock: ManualClock,
+  account: Account,
+): Pick<Buyer<Account>, 'account' | 'create' | 'update' | 'get'> {
   return {
     account,
     create: (more = {}) => connection.call('create_media_buy', createArgs(clock, account, connection.domain, more)),
-    update: (mediaBuyId, changes) => connection.call('update_media_buy', { idempotency_key: randomUUID(), account, media_buy_id: mediaBuyId, ...changes }),
+    update: (mediaBuyId, changes) =>
+      connection.call('update_media_buy', {
+        idempotency_key: randomUUID(),
+        account,
+        media_buy_id: mediaBuyId,
+        ...changes,
+      }),
     get: (args = {}) => connection.call('get_media_buys', { account, ...args }),
   };
 }
@@ -131,7 +173,11 @@ function accountCalls<Account extends object>(connection: Connection, clock: Man
  * The buyers a suite makes, each closed once it is done: `add` makes one (with `defaults` when
  * given no options), `closeAll` goes in the suite's `after`.
  */
-export function buyerPool(server: () => TestServer, clock: ManualClock, defaults: { org?: boolean; sandbox?: boolean } = {}) {
+export function buyerPool(
+  server: () => TestServer,
+  clock: ManualClock,
+  defaults: { org?: boolean; sandbox?: boolean } = {},
+) {
   const made: Buyer[] = [];
   return {
     async add(options = defaults): Promise<Buyer> {
@@ -149,7 +195,12 @@ export const day = 24 * 3600 * 1000;
 export const inDays = (clock: ManualClock, days: number) => new Date(clock.now().getTime() + days * day).toISOString();
 
 /** A valid create_media_buy request: a fixed-price guaranteed package and an auction one, from ten days on for a month. */
-export function createArgs(clock: ManualClock, account: object, domain: string, more: Record<string, unknown> = {}): Record<string, unknown> {
+export function createArgs(
+  clock: ManualClock,
+  account: object,
+  domain: string,
+  more: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     idempotency_key: randomUUID(),
     account,

@@ -2,11 +2,22 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { it } from 'node:test';
 import { nextStatus } from '../../../../src/agents/sales/media-buys/flight-pass.ts';
-import { canMove, isTerminal, mediaBuyStatuses, moves, nextStatuses, validActions, type MediaBuyStatus } from '../../../../src/agents/sales/media-buys/index.ts';
+import {
+  canMove,
+  isTerminal,
+  mediaBuyStatuses,
+  moves,
+  nextStatuses,
+  validActions,
+  type MediaBuyStatus,
+} from '../../../../src/agents/sales/media-buys/index.ts';
 import { resumedStatus, runningStatus, statusWithCreatives } from '../../../../src/agents/sales/media-buys/state.ts';
 import { validateSchema } from '../../../../src/protocol/schemas.ts';
 
-const published = (file: string) => JSON.parse(readFileSync(new URL(`../../../../schemas/3.0.6/enums/${file}`, import.meta.url), 'utf8')) as { enum: string[] };
+const published = (file: string) =>
+  JSON.parse(readFileSync(new URL(`../../../../schemas/3.0.6/enums/${file}`, import.meta.url), 'utf8')) as {
+    enum: string[];
+  };
 
 const changes = ['update_budget', 'update_dates', 'update_packages', 'add_packages', 'sync_creatives'];
 
@@ -33,20 +44,41 @@ it('offers at least the published expected valid_actions of every status (get_me
     rejected: [],
     canceled: [],
   };
-  for (const status of mediaBuyStatuses) for (const action of mapping[status]) assert.ok(validActions(status).includes(action as never), `${status}: ${action}`);
+  for (const status of mediaBuyStatuses)
+    for (const action of mapping[status])
+      assert.ok(validActions(status).includes(action as never), `${status}: ${action}`);
 });
 
 it('moves exactly as the table says, each pair of statuses', () => {
   // [from, to]: the moves the state machine has; every other pair is none.
   const allowed = new Set([
-    'pending_creatives>pending_start', 'pending_creatives>active', 'pending_creatives>paused', 'pending_creatives>completed', 'pending_creatives>rejected', 'pending_creatives>canceled',
-    'pending_start>active', 'pending_start>paused', 'pending_start>completed', 'pending_start>rejected', 'pending_start>canceled',
-    'active>paused', 'active>completed', 'active>canceled',
-    'paused>pending_start', 'paused>active', 'paused>completed', 'paused>canceled',
+    'pending_creatives>pending_start',
+    'pending_creatives>active',
+    'pending_creatives>paused',
+    'pending_creatives>completed',
+    'pending_creatives>rejected',
+    'pending_creatives>canceled',
+    'pending_start>active',
+    'pending_start>paused',
+    'pending_start>completed',
+    'pending_start>rejected',
+    'pending_start>canceled',
+    'active>paused',
+    'active>completed',
+    'active>canceled',
+    'paused>pending_start',
+    'paused>active',
+    'paused>completed',
+    'paused>canceled',
   ]);
   for (const from of mediaBuyStatuses) {
-    for (const to of mediaBuyStatuses) assert.equal(canMove(from, to), allowed.has(`${from}>${to}`), `${from} -> ${to}`);
-    assert.deepEqual(nextStatuses(from), mediaBuyStatuses.filter((to) => allowed.has(`${from}>${to}`)), from);
+    for (const to of mediaBuyStatuses)
+      assert.equal(canMove(from, to), allowed.has(`${from}>${to}`), `${from} -> ${to}`);
+    assert.deepEqual(
+      nextStatuses(from),
+      mediaBuyStatuses.filter((to) => allowed.has(`${from}>${to}`)),
+      from,
+    );
   }
 });
 
@@ -60,11 +92,22 @@ it('keeps the published rules: terminal states, rejection before running only, p
     assert.ok(canMove(status, 'canceled', 'buyer'), `${status} -> canceled`);
     assert.ok(canMove(status, 'completed', 'flight'), `${status} -> completed when the flight ends`);
   }
-  assert.deepEqual(mediaBuyStatuses.filter((s) => canMove(s, 'rejected')), ['pending_creatives', 'pending_start']);
+  assert.deepEqual(
+    mediaBuyStatuses.filter((s) => canMove(s, 'rejected')),
+    ['pending_creatives', 'pending_start'],
+  );
   assert.ok(canMove('pending_start', 'active', 'flight'));
-  assert.ok(canMove('active', 'paused', 'buyer') && canMove('paused', 'active', 'buyer') && canMove('paused', 'pending_start', 'buyer'));
+  assert.ok(
+    canMove('active', 'paused', 'buyer') &&
+      canMove('paused', 'active', 'buyer') &&
+      canMove('paused', 'pending_start', 'buyer'),
+  );
   assert.ok(!canMove('pending_creatives', 'active', 'flight'), 'the flight starts only a buy that has its creatives');
-  assert.deepEqual(mediaBuyStatuses.filter((s) => canMove(s, 'pending_creatives')), [], 'only creation gives pending_creatives');
+  assert.deepEqual(
+    mediaBuyStatuses.filter((s) => canMove(s, 'pending_creatives')),
+    [],
+    'only creation gives pending_creatives',
+  );
 });
 
 it('knows every status and action of the protocol, and nothing else', () => {
@@ -75,7 +118,8 @@ it('knows every status and action of the protocol, and nothing else', () => {
     if (move.action) assert.ok(actions.includes(move.action));
   }
   for (const status of mediaBuyStatuses) {
-    for (const action of validActions(status)) assert.deepEqual(validateSchema('/schemas/3.0.6/enums/media-buy-valid-action.json', action).errors, [], action);
+    for (const action of validActions(status))
+      assert.deepEqual(validateSchema('/schemas/3.0.6/enums/media-buy-valid-action.json', action).errors, [], action);
   }
 });
 
@@ -92,14 +136,25 @@ it('gives a new buy, a resumed one, one given creatives and the flight pass the 
 
   assert.equal(statusWithCreatives('pending_creatives', true, later, now), 'pending_start');
   assert.equal(statusWithCreatives('pending_creatives', true, earlier, now), 'active');
-  for (const status of ['pending_start', 'active', 'paused'] as const) assert.equal(statusWithCreatives(status, false, earlier, now), status, `${status} keeps its status without creatives`);
+  for (const status of ['pending_start', 'active', 'paused'] as const)
+    assert.equal(
+      statusWithCreatives(status, false, earlier, now),
+      status,
+      `${status} keeps its status without creatives`,
+    );
   assert.equal(statusWithCreatives('pending_creatives', false, earlier, now), 'pending_creatives');
 
   const flight = { start: earlier, end: later };
   assert.equal(nextStatus('pending_start', flight, now), 'active');
-  assert.equal(nextStatus('pending_creatives', flight, now), undefined, 'started without creatives: it still waits for them');
+  assert.equal(
+    nextStatus('pending_creatives', flight, now),
+    undefined,
+    'started without creatives: it still waits for them',
+  );
   assert.equal(nextStatus('active', flight, now), undefined);
   assert.equal(nextStatus('paused', flight, now), undefined);
-  for (const status of ['pending_creatives', 'pending_start', 'active', 'paused'] as const) assert.equal(nextStatus(status, flight, later), 'completed', status);
-  for (const status of ['completed', 'rejected', 'canceled'] as const) assert.equal(nextStatus(status, flight, later), undefined, status);
+  for (const status of ['pending_creatives', 'pending_start', 'active', 'paused'] as const)
+    assert.equal(nextStatus(status, flight, later), 'completed', status);
+  for (const status of ['completed', 'rejected', 'canceled'] as const)
+    assert.equal(nextStatus(status, flight, later), undefined, status);
 });

@@ -13,13 +13,25 @@ eachEngine('sales agent: update_media_buy', (engine) => {
   const clock = new ManualClock();
   const buyers = buyerPool(() => server, clock);
   const newBuyer = buyers.add;
-  const refused = async (b: Buyer, mediaBuyId: string, changes: Record<string, unknown>, code: string, field?: string) => {
-    const error = await b.fail('update_media_buy', { idempotency_key: randomUUID(), account: b.account, media_buy_id: mediaBuyId, ...changes });
+  const refused = async (
+    b: Buyer,
+    mediaBuyId: string,
+    changes: Record<string, unknown>,
+    code: string,
+    field?: string,
+  ) => {
+    const error = await b.fail('update_media_buy', {
+      idempotency_key: randomUUID(),
+      account: b.account,
+      media_buy_id: mediaBuyId,
+      ...changes,
+    });
     assert.equal(error.code, code, JSON.stringify(error));
     if (field !== undefined) assert.equal(error.field, field, JSON.stringify(error));
     return error;
   };
-  const current = async (b: Buyer, mediaBuyId: string, history = 0) => (await b.get({ media_buy_ids: [mediaBuyId], include_history: history })).media_buys[0] as Json;
+  const current = async (b: Buyer, mediaBuyId: string, history = 0) =>
+    (await b.get({ media_buy_ids: [mediaBuyId], include_history: history })).media_buys[0] as Json;
 
   before(async () => {
     server = await startSales(engine, clock);
@@ -39,19 +51,33 @@ eachEngine('sales agent: update_media_buy', (engine) => {
 
     clock.advance(60_000);
     const resumed = await b.update(id, { paused: false });
-    assert.deepEqual([resumed.status, resumed.revision, resumed.valid_actions], ['pending_start', 3, validActions('pending_start')], 'resumed to where its flight has it, before its start');
+    assert.deepEqual(
+      [resumed.status, resumed.revision, resumed.valid_actions],
+      ['pending_start', 3, validActions('pending_start')],
+      'resumed to where its flight has it, before its start',
+    );
     const waiting = await current(b, id);
-    for (const pkg of waiting.packages) assert.ok(pkg.format_ids_pending.length > 0, 'its packages report the creatives they lack');
+    for (const pkg of waiting.packages)
+      assert.ok(pkg.format_ids_pending.length > 0, 'its packages report the creatives they lack');
     await refused(b, id, { paused: false }, 'INVALID_STATE', 'paused');
 
     const canceled = await b.update(id, { canceled: true, cancellation_reason: 'Campaign pulled' });
     assert.deepEqual([canceled.status, canceled.revision, canceled.valid_actions], ['canceled', 4, []]);
     const stored = await current(b, id, 10);
     assert.equal(stored.status, 'canceled');
-    assert.deepEqual(stored.cancellation, { canceled_at: clock.now().toISOString(), canceled_by: 'buyer', reason: 'Campaign pulled' });
+    assert.deepEqual(stored.cancellation, {
+      canceled_at: clock.now().toISOString(),
+      canceled_by: 'buyer',
+      reason: 'Campaign pulled',
+    });
     assert.deepEqual(
       stored.history.map((e: Json) => [e.revision, e.action]),
-      [[4, 'canceled'], [3, 'resumed'], [2, 'paused'], [1, 'created']],
+      [
+        [4, 'canceled'],
+        [3, 'resumed'],
+        [2, 'paused'],
+        [1, 'created'],
+      ],
     );
     for (const entry of stored.history) assert.match(entry.actor, /\S/);
     assert.equal(stored.history[1].timestamp, clock.now().toISOString());
@@ -76,7 +102,10 @@ eachEngine('sales agent: update_media_buy', (engine) => {
     assert.equal(stored.history[0].action, 'resumed');
     for (const pkg of stored.packages) {
       assert.ok(!('creative_approvals' in pkg));
-      assert.ok(pkg.format_ids_pending.some((f: Json) => f.id === 'display_300x250'), `${pkg.package_id} reports the formats it waits for`);
+      assert.ok(
+        pkg.format_ids_pending.some((f: Json) => f.id === 'display_300x250'),
+        `${pkg.package_id} reports the formats it waits for`,
+      );
     }
   });
 
@@ -108,31 +137,84 @@ eachEngine('sales agent: update_media_buy', (engine) => {
 
     await refused(b, id, { packages: [{ package_id: fixed, budget: 2000 }] }, 'BUDGET_TOO_LOW', 'packages[0].budget');
     await refused(b, id, { packages: [{ package_id: fixed, budget: 0 }] }, 'BUDGET_TOO_LOW', 'packages[0].budget');
-    await refused(b, id, { packages: [{ package_id: auction, bid_price: 1 }] }, 'VALIDATION_ERROR', 'packages[0].bid_price');
-    await refused(b, id, { packages: [{ package_id: fixed, bid_price: 20 }] }, 'VALIDATION_ERROR', 'packages[0].bid_price');
+    await refused(
+      b,
+      id,
+      { packages: [{ package_id: auction, bid_price: 1 }] },
+      'VALIDATION_ERROR',
+      'packages[0].bid_price',
+    );
+    await refused(
+      b,
+      id,
+      { packages: [{ package_id: fixed, bid_price: 20 }] },
+      'VALIDATION_ERROR',
+      'packages[0].bid_price',
+    );
     await refused(b, id, { packages: [{ package_id: 'pkg_nope' }] }, 'PACKAGE_NOT_FOUND', 'packages[0].package_id');
-    await refused(b, id, { packages: [{ package_id: fixed, start_time: inDays(clock, 1) }] }, 'VALIDATION_ERROR', 'packages[0].start_time');
+    await refused(
+      b,
+      id,
+      { packages: [{ package_id: fixed, start_time: inDays(clock, 1) }] },
+      'VALIDATION_ERROR',
+      'packages[0].start_time',
+    );
     await refused(b, id, { end_time: inDays(clock, 20) }, 'VALIDATION_ERROR', `package ${auction}.end_time`);
     await refused(b, id, { end_time: inDays(clock, 5) }, 'VALIDATION_ERROR', 'end_time');
     await refused(b, id, { start_time: inDays(clock, -1) }, 'VALIDATION_ERROR', 'start_time');
     await refused(b, id, {}, 'INVALID_REQUEST');
 
-    const recipient = { legal_name: 'Acme Corporation GmbH', bank: { account_holder: 'Acme Corporation GmbH', iban: 'DE75512108001245126199' } };
+    const recipient = {
+      legal_name: 'Acme Corporation GmbH',
+      bank: { account_holder: 'Acme Corporation GmbH', iban: 'DE75512108001245126199' },
+    };
     const moved = await b.update(id, { end_time: inDays(clock, 50), invoice_recipient: recipient });
     assert.equal(moved.revision, 3);
-    assert.deepEqual(moved.invoice_recipient, { legal_name: 'Acme Corporation GmbH' }, 'bank details are stored, never answered');
+    assert.deepEqual(
+      moved.invoice_recipient,
+      { legal_name: 'Acme Corporation GmbH' },
+      'bank details are stored, never answered',
+    );
 
-    const canceled = await b.update(id, { packages: [{ package_id: auction, canceled: true, cancellation_reason: 'Underdelivering' }] });
+    const canceled = await b.update(id, {
+      packages: [{ package_id: auction, canceled: true, cancellation_reason: 'Underdelivering' }],
+    });
     assert.equal(canceled.affected_packages[0].canceled, true);
     assert.equal(canceled.affected_packages[0].cancellation.reason, 'Underdelivering');
-    await refused(b, id, { packages: [{ package_id: auction, canceled: true }] }, 'NOT_CANCELLABLE', 'packages[0].canceled');
-    await refused(b, id, { packages: [{ package_id: auction, budget: 5000 }] }, 'INVALID_STATE', 'packages[0].package_id');
+    await refused(
+      b,
+      id,
+      { packages: [{ package_id: auction, canceled: true }] },
+      'NOT_CANCELLABLE',
+      'packages[0].canceled',
+    );
+    await refused(
+      b,
+      id,
+      { packages: [{ package_id: auction, budget: 5000 }] },
+      'INVALID_STATE',
+      'packages[0].package_id',
+    );
 
-    const added = await b.update(id, { new_packages: [{ product_id: 'cr_recipe_display', pricing_option_id: 'cpm_fixed', budget: 2000 }] });
+    const added = await b.update(id, {
+      new_packages: [{ product_id: 'cr_recipe_display', pricing_option_id: 'cpm_fixed', budget: 2000 }],
+    });
     assert.equal(added.revision, 5);
     assert.equal(added.affected_packages[0].product_id, 'cr_recipe_display');
-    await refused(b, id, { new_packages: [{ product_id: 'cr_recipe_display', pricing_option_id: 'cpm_fixed', budget: 100 }] }, 'BUDGET_TOO_LOW', 'new_packages[0].budget');
-    await refused(b, id, { new_packages: [{ product_id: 'nope', pricing_option_id: 'cpm_fixed', budget: 2000 }] }, 'PRODUCT_NOT_FOUND', 'new_packages[0].product_id');
+    await refused(
+      b,
+      id,
+      { new_packages: [{ product_id: 'cr_recipe_display', pricing_option_id: 'cpm_fixed', budget: 100 }] },
+      'BUDGET_TOO_LOW',
+      'new_packages[0].budget',
+    );
+    await refused(
+      b,
+      id,
+      { new_packages: [{ product_id: 'nope', pricing_option_id: 'cpm_fixed', budget: 2000 }] },
+      'PRODUCT_NOT_FOUND',
+      'new_packages[0].product_id',
+    );
 
     const stored = await current(b, id);
     assert.equal(stored.revision, 5);
@@ -160,18 +242,39 @@ eachEngine('sales agent: update_media_buy', (engine) => {
     const id = created.media_buy_id;
     const pkg = created.packages[0].package_id;
     const budgets = [3000, 3100, 3200, 3300, 3400, 3500];
-    const answers = await Promise.all(budgets.map((budget) => b.update(id, { packages: [{ package_id: pkg, budget }] })));
-    assert.deepEqual(answers.map((a) => a.revision).sort((x, y) => x - y), [2, 3, 4, 5, 6, 7]);
+    const answers = await Promise.all(
+      budgets.map((budget) => b.update(id, { packages: [{ package_id: pkg, budget }] })),
+    );
+    assert.deepEqual(
+      answers.map((a) => a.revision).sort((x, y) => x - y),
+      [2, 3, 4, 5, 6, 7],
+    );
     const last = answers.find((a) => a.revision === 7)!;
     const stored = await current(b, id, 100);
     assert.equal(stored.revision, 7);
-    assert.equal(stored.packages[0].budget, last.affected_packages[0].budget, 'the last change applied is the one kept');
-    assert.deepEqual(stored.history.map((e: Json) => e.revision), [7, 6, 5, 4, 3, 2, 1]);
+    assert.equal(
+      stored.packages[0].budget,
+      last.affected_packages[0].budget,
+      'the last change applied is the one kept',
+    );
+    assert.deepEqual(
+      stored.history.map((e: Json) => e.revision),
+      [7, 6, 5, 4, 3, 2, 1],
+    );
 
     // Against one revision, only one of several wins.
     const outcomes = await Promise.all(
       [0, 1, 2].map(async (i) => {
-        const result = (await b.client.callTool({ name: 'update_media_buy', arguments: { idempotency_key: randomUUID(), account: b.account, media_buy_id: id, revision: 7, packages: [{ package_id: pkg, budget: 4000 + i }] } })) as Json;
+        const result = (await b.client.callTool({
+          name: 'update_media_buy',
+          arguments: {
+            idempotency_key: randomUUID(),
+            account: b.account,
+            media_buy_id: id,
+            revision: 7,
+            packages: [{ package_id: pkg, budget: 4000 + i }],
+          },
+        })) as Json;
         return result.isError ? JSON.parse(result.content[0].text).code : 'ok';
       }),
     );
@@ -185,11 +288,19 @@ eachEngine('sales agent: update_media_buy', (engine) => {
     const { media_buy_id: id } = await owner.create();
     await refused(other, id, { paused: true }, 'MEDIA_BUY_NOT_FOUND', 'media_buy_id');
     await refused(owner, 'mb_000000000000000000000000', { paused: true }, 'MEDIA_BUY_NOT_FOUND', 'media_buy_id');
-    const borrowed = await other.fail('update_media_buy', { idempotency_key: randomUUID(), account: owner.account, media_buy_id: id, paused: true });
+    const borrowed = await other.fail('update_media_buy', {
+      idempotency_key: randomUUID(),
+      account: owner.account,
+      media_buy_id: id,
+      paused: true,
+    });
     assert.equal(borrowed.code, 'ACCOUNT_NOT_FOUND');
     const seen = await other.get({ media_buy_ids: [id] });
     assert.deepEqual(seen.media_buys, []);
-    assert.deepEqual(seen.errors.map((e: Json) => e.code), ['MEDIA_BUY_NOT_FOUND']);
+    assert.deepEqual(
+      seen.errors.map((e: Json) => e.code),
+      ['MEDIA_BUY_NOT_FOUND'],
+    );
     assert.equal((await current(owner, id)).status, 'pending_creatives', 'untouched');
   });
 });

@@ -47,14 +47,26 @@ eachEngine('sales agent: proposals', (engine) => {
 
   it('answers a proposal over the products a brief matches, and buys it as packages sharing the total budget', async () => {
     const b = await buyers.add();
-    const answer = await discover(b, { buying_mode: 'brief', brief: 'Online video pre-roll around the news', brand: { domain: b.domain }, account: b.account });
+    const answer = await discover(b, {
+      buying_mode: 'brief',
+      brief: 'Online video pre-roll around the news',
+      brand: { domain: b.domain },
+      account: b.account,
+    });
     const [proposal] = answer.proposals as Json[];
     assert.ok(proposal, 'a brief that matches answers a proposal');
     const productIds = new Set((answer.products as Json[]).map((p) => p.product_id));
     const allocations = proposal.allocations as Json[];
     assert.ok(allocations.length >= 1 && allocations.length <= 3);
-    assert.ok(allocations.every((a) => productIds.has(a.product_id)), 'each allocation is of a product answered');
-    assert.equal(allocations.reduce((s, a) => s + (a.allocation_percentage as number), 0), 100, 'allocations sum to 100');
+    assert.ok(
+      allocations.every((a) => productIds.has(a.product_id)),
+      'each allocation is of a product answered',
+    );
+    assert.equal(
+      allocations.reduce((s, a) => s + (a.allocation_percentage as number), 0),
+      100,
+      'allocations sum to 100',
+    );
     assert.equal(new Date(proposal.expires_at).getTime(), clock.now().getTime() + 7 * day);
     const min = (proposal.total_budget_guidance as Json).min as number;
     assert.ok(min > 0, 'the products have minimum spends, so the plan has a minimum');
@@ -67,8 +79,15 @@ eachEngine('sales agent: proposals', (engine) => {
       packages.map((p) => [p.product_id, p.pricing_option_id]),
       allocations.map((a) => [a.product_id, a.pricing_option_id]),
     );
-    assert.equal(Math.round(packages.reduce((s, p) => s + (p.budget as number), 0) * 100), Math.round(amount * 100), 'the budgets add up to the total, to the cent');
-    for (const [i, p] of packages.slice(0, -1).entries()) assert.ok(Math.abs((p.budget as number) - (amount * (allocations[i]!.allocation_percentage as number)) / 100) < 0.01);
+    assert.equal(
+      Math.round(packages.reduce((s, p) => s + (p.budget as number), 0) * 100),
+      Math.round(amount * 100),
+      'the budgets add up to the total, to the cent',
+    );
+    for (const [i, p] of packages.slice(0, -1).entries())
+      assert.ok(
+        Math.abs((p.budget as number) - (amount * (allocations[i]!.allocation_percentage as number)) / 100) < 0.01,
+      );
     const [listed] = (await b.get({ media_buy_ids: [buy.media_buy_id] })).media_buys as Json[];
     assert.equal(listed!.media_buy_id, buy.media_buy_id);
   });
@@ -79,7 +98,10 @@ eachEngine('sales agent: proposals', (engine) => {
     const min = (proposal!.total_budget_guidance as Json).min as number;
     const low = await b.fail('create_media_buy', buyArgs(b, proposal!.proposal_id, min - 1));
     assert.deepEqual([low.code, low.field], ['BUDGET_TOO_LOW', 'total_budget.amount']);
-    const euros = await b.fail('create_media_buy', buyArgs(b, proposal!.proposal_id, min, { total_budget: { amount: min, currency: 'EUR' } }));
+    const euros = await b.fail(
+      'create_media_buy',
+      buyArgs(b, proposal!.proposal_id, min, { total_budget: { amount: min, currency: 'EUR' } }),
+    );
     assert.deepEqual([euros.code, euros.field], ['VALIDATION_ERROR', 'total_budget.currency']);
     const { total_budget: _, ...without } = buyArgs(b, proposal!.proposal_id, min);
     const none = await b.fail('create_media_buy', without);
@@ -101,8 +123,14 @@ eachEngine('sales agent: proposals', (engine) => {
     clock.advance(7 * day);
     const expired = await b.fail('create_media_buy', buyArgs(b, proposal!.proposal_id, amount));
     assert.deepEqual([expired.code, expired.field], ['PROPOSAL_EXPIRED', 'proposal_id']);
-    const refined = await discover(b, { buying_mode: 'refine', refine: [{ scope: 'proposal', proposal_id: proposal!.proposal_id }] });
-    assert.deepEqual((refined.refinement_applied as Json[]).map((r) => [r.scope, r.proposal_id, r.status]), [['proposal', proposal!.proposal_id, 'unable']]);
+    const refined = await discover(b, {
+      buying_mode: 'refine',
+      refine: [{ scope: 'proposal', proposal_id: proposal!.proposal_id }],
+    });
+    assert.deepEqual(
+      (refined.refinement_applied as Json[]).map((r) => [r.scope, r.proposal_id, r.status]),
+      [['proposal', proposal!.proposal_id, 'unable']],
+    );
     assert.match((refined.refinement_applied as Json[])[0]!.notes as string, /expired/);
   });
 
@@ -116,9 +144,18 @@ eachEngine('sales agent: proposals', (engine) => {
         { scope: 'proposal', proposal_id: proposal!.proposal_id, ask: 'more mobile' },
       ],
     });
-    assert.deepEqual((refined.proposals as Json[]).map((p) => p.proposal_id), [proposal!.proposal_id]);
-    assert.deepEqual((refined.refinement_applied as Json[]).map((r) => r.status), ['applied', 'partial']);
-    const omitted = await discover(b, { buying_mode: 'refine', refine: [{ scope: 'proposal', proposal_id: proposal!.proposal_id, action: 'omit' }] });
+    assert.deepEqual(
+      (refined.proposals as Json[]).map((p) => p.proposal_id),
+      [proposal!.proposal_id],
+    );
+    assert.deepEqual(
+      (refined.refinement_applied as Json[]).map((r) => r.status),
+      ['applied', 'partial'],
+    );
+    const omitted = await discover(b, {
+      buying_mode: 'refine',
+      refine: [{ scope: 'proposal', proposal_id: proposal!.proposal_id, action: 'omit' }],
+    });
     assert.equal(omitted.proposals, undefined);
   });
 

@@ -12,8 +12,18 @@ import { banner, list, sync } from '../creatives/harness.ts';
 import { buyerPool, createArgs, refused, startSales, succeeds, type Buyer } from './harness.ts';
 
 const supported = [
-  'force_account_status', 'force_media_buy_status', 'force_creative_status', 'force_create_media_buy_arm', 'force_task_completion',
-  'seed_product', 'seed_pricing_option', 'seed_creative_format', 'seed_creative', 'seed_media_buy', 'simulate_delivery', 'simulate_budget_spend',
+  'force_account_status',
+  'force_media_buy_status',
+  'force_creative_status',
+  'force_create_media_buy_arm',
+  'force_task_completion',
+  'seed_product',
+  'seed_pricing_option',
+  'seed_creative_format',
+  'seed_creative',
+  'seed_media_buy',
+  'simulate_delivery',
+  'simulate_budget_spend',
 ];
 
 eachEngine('sales agent: comply_test_controller, statuses and the sandbox gate', (engine) => {
@@ -21,7 +31,8 @@ eachEngine('sales agent: comply_test_controller, statuses and the sandbox gate',
   const clock = new ManualClock();
   const buyers = buyerPool(() => server, clock, { sandbox: true });
   const newBuyer = buyers.add;
-  const buyOf = async (b: Buyer, mediaBuyId: string) => (await b.get({ media_buy_ids: [mediaBuyId], include_history: 1 })).media_buys[0] as Json;
+  const buyOf = async (b: Buyer, mediaBuyId: string) =>
+    (await b.get({ media_buy_ids: [mediaBuyId], include_history: 1 })).media_buys[0] as Json;
 
   before(async () => {
     server = await startSales(engine, clock);
@@ -39,36 +50,77 @@ eachEngine('sales agent: comply_test_controller, statuses and the sandbox gate',
 
   it('answers UNKNOWN_SCENARIO, saying why, for plans and sessions (no such entities here) and for scenarios the schema does not name', async () => {
     const b = await newBuyer();
-    assert.match((await refused(b, 'UNKNOWN_SCENARIO', 'seed_plan', { plan_id: 'plan' })).error_detail, /governance agent/);
-    assert.match((await refused(b, 'UNKNOWN_SCENARIO', 'seed_plan')).error_detail, /no media plans/, 'before its params are read');
-    assert.match((await refused(b, 'UNKNOWN_SCENARIO', 'force_session_status', { session_id: 's', status: 'terminated' })).error_detail, /no sponsored-intelligence sessions/);
+    assert.match(
+      (await refused(b, 'UNKNOWN_SCENARIO', 'seed_plan', { plan_id: 'plan' })).error_detail,
+      /governance agent/,
+    );
+    assert.match(
+      (await refused(b, 'UNKNOWN_SCENARIO', 'seed_plan')).error_detail,
+      /no media plans/,
+      'before its params are read',
+    );
+    assert.match(
+      (await refused(b, 'UNKNOWN_SCENARIO', 'force_session_status', { session_id: 's', status: 'terminated' }))
+        .error_detail,
+      /no sponsored-intelligence sessions/,
+    );
     await refused(b, 'UNKNOWN_SCENARIO', 'force_weather', {});
   });
 
   it('is FORBIDDEN on a production account, and without an account for a scenario that acts', async () => {
     const production = await newBuyer({});
     const buy = await production.create();
-    const forbidden = await refused(production, 'FORBIDDEN', 'force_media_buy_status', { media_buy_id: buy.media_buy_id, status: 'active' });
+    const forbidden = await refused(production, 'FORBIDDEN', 'force_media_buy_status', {
+      media_buy_id: buy.media_buy_id,
+      status: 'active',
+    });
     assert.match(forbidden.error_detail, /not a sandbox account/);
-    await refused(production, 'FORBIDDEN', 'force_account_status', { account_id: production.account.account_id, status: 'suspended' });
+    await refused(production, 'FORBIDDEN', 'force_account_status', {
+      account_id: production.account.account_id,
+      status: 'suspended',
+    });
     await refused(production, 'FORBIDDEN', 'force_create_media_buy_arm', { arm: 'input-required' });
     await refused(production, 'FORBIDDEN', 'list_scenarios');
     assert.equal((await buyOf(production, buy.media_buy_id)).status, 'pending_creatives', 'nothing changed');
     assert.equal((await production.create()).status, 'pending_creatives', 'no directive was stored');
 
     const sandbox = await newBuyer();
-    await refused(sandbox, 'FORBIDDEN', 'force_media_buy_status', { media_buy_id: buy.media_buy_id, status: 'active' }, null);
+    await refused(
+      sandbox,
+      'FORBIDDEN',
+      'force_media_buy_status',
+      { media_buy_id: buy.media_buy_id, status: 'active' },
+      null,
+    );
   });
 
   it('answers params its published schema refuses as INVALID_PARAMS, naming the field; an unknown account stays an agent error', async () => {
     const b = await newBuyer();
-    assert.match((await refused(b, 'INVALID_PARAMS', 'force_media_buy_status', { media_buy_id: 'mb_x', status: 'sleeping' })).error_detail, /params\.status/);
+    assert.match(
+      (await refused(b, 'INVALID_PARAMS', 'force_media_buy_status', { media_buy_id: 'mb_x', status: 'sleeping' }))
+        .error_detail,
+      /params\.status/,
+    );
     assert.match((await refused(b, 'INVALID_PARAMS', 'force_creative_status')).error_detail, /params/);
     assert.match((await refused(b, 'INVALID_PARAMS', 'seed_product', {})).error_detail, /params\.product_id/);
-    assert.match((await refused(b, 'INVALID_PARAMS', 'seed_creative_format', { format_id: 7 })).error_detail, /params\.format_id/);
-    assert.match((await refused(b, 'INVALID_PARAMS', 'seed_media_buy', 'mb_x' as unknown as Json)).error_detail, /params/, 'params that are not an object');
-    assert.match((await refused(b, 'INVALID_PARAMS', 'simulate_delivery', { media_buy_id: 'mb_x', impressions: -1 })).error_detail, /params\.impressions/);
-    assert.equal((await b.fail('comply_test_controller', { scenario: 'list_scenarios', account: { account_id: 'acc_missing' } })).code, 'ACCOUNT_NOT_FOUND');
+    assert.match(
+      (await refused(b, 'INVALID_PARAMS', 'seed_creative_format', { format_id: 7 })).error_detail,
+      /params\.format_id/,
+    );
+    assert.match(
+      (await refused(b, 'INVALID_PARAMS', 'seed_media_buy', 'mb_x' as unknown as Json)).error_detail,
+      /params/,
+      'params that are not an object',
+    );
+    assert.match(
+      (await refused(b, 'INVALID_PARAMS', 'simulate_delivery', { media_buy_id: 'mb_x', impressions: -1 })).error_detail,
+      /params\.impressions/,
+    );
+    assert.equal(
+      (await b.fail('comply_test_controller', { scenario: 'list_scenarios', account: { account_id: 'acc_missing' } }))
+        .code,
+      'ACCOUNT_NOT_FOUND',
+    );
   });
 
   it('forces the sandbox account’s status, recorded as the test controller’s; the same status again changes nothing; closed is terminal', async () => {
@@ -81,15 +133,21 @@ eachEngine('sales agent: comply_test_controller, statuses and the sandbox gate',
     assert.deepEqual([again.previous_state, again.current_state], ['suspended', 'suspended']);
     await succeeds(b, 'force_account_status', { account_id: id, status: 'active' });
     await succeeds(b, 'force_account_status', { account_id: id, status: 'closed' });
-    const reopened = await refused(b, 'INVALID_TRANSITION', 'force_account_status', { account_id: id, status: 'active' });
+    const reopened = await refused(b, 'INVALID_TRANSITION', 'force_account_status', {
+      account_id: id,
+      status: 'active',
+    });
     assert.equal(reopened.current_state, 'closed');
     const history = await accountHistory(server.db, id);
-    assert.deepEqual(history.map((h) => [h.change, h.status, h.changed_by]), [
-      ['created', 'active', 'credential:sales/public-test'],
-      ['status', 'suspended', 'test-controller'],
-      ['status', 'active', 'test-controller'],
-      ['closed', 'closed', 'test-controller'],
-    ]);
+    assert.deepEqual(
+      history.map((h) => [h.change, h.status, h.changed_by]),
+      [
+        ['created', 'active', 'credential:sales/public-test'],
+        ['status', 'suspended', 'test-controller'],
+        ['status', 'active', 'test-controller'],
+        ['closed', 'closed', 'test-controller'],
+      ],
+    );
   });
 
   it('answers NOT_FOUND for an account other than the call’s sandbox account', async () => {
@@ -97,7 +155,10 @@ eachEngine('sales agent: comply_test_controller, statuses and the sandbox gate',
     const sibling = await newBuyer();
     const other = await newBuyer({ org: true, sandbox: true });
     for (const account of [sibling.account, other.account, { account_id: 'acc_nowhere' }]) {
-      const answer = await refused(b, 'NOT_FOUND', 'force_account_status', { account_id: account.account_id, status: 'suspended' });
+      const answer = await refused(b, 'NOT_FOUND', 'force_account_status', {
+        account_id: account.account_id,
+        status: 'suspended',
+      });
       assert.equal(answer.current_state, null);
     }
     assert.equal((await accountHistory(server.db, sibling.account.account_id)).length, 1, 'untouched');
@@ -110,7 +171,10 @@ eachEngine('sales agent: comply_test_controller, statuses and the sandbox gate',
     assert.deepEqual([active.previous_state, active.current_state], ['pending_creatives', 'active']);
     let buy = await buyOf(b, id);
     assert.deepEqual([buy.status, buy.revision, buy.valid_actions], ['active', 2, validActions('active')]);
-    assert.deepEqual([buy.history[0].actor, buy.history[0].action, buy.history[0].revision], ['test-controller', 'activated', 2]);
+    assert.deepEqual(
+      [buy.history[0].actor, buy.history[0].action, buy.history[0].revision],
+      ['test-controller', 'activated', 2],
+    );
 
     await succeeds(b, 'force_media_buy_status', { media_buy_id: id, status: 'active' });
     assert.equal((await buyOf(b, id)).revision, 2, 'the same status is no change');
@@ -130,13 +194,24 @@ eachEngine('sales agent: comply_test_controller, statuses and the sandbox gate',
     }
 
     const { media_buy_id: rejectedId } = await b.create();
-    await succeeds(b, 'force_media_buy_status', { media_buy_id: rejectedId, status: 'rejected', rejection_reason: 'Inventory withdrawn' });
+    await succeeds(b, 'force_media_buy_status', {
+      media_buy_id: rejectedId,
+      status: 'rejected',
+      rejection_reason: 'Inventory withdrawn',
+    });
     const rejected = await buyOf(b, rejectedId);
-    assert.deepEqual([rejected.status, rejected.rejection_reason, rejected.history[0].action], ['rejected', 'Inventory withdrawn', 'rejected']);
+    assert.deepEqual(
+      [rejected.status, rejected.rejection_reason, rejected.history[0].action],
+      ['rejected', 'Inventory withdrawn', 'rejected'],
+    );
     assert.match(rejected.history[0].summary, /Inventory withdrawn/);
     const { media_buy_id: doneId } = await b.create();
     await succeeds(b, 'force_media_buy_status', { media_buy_id: doneId, status: 'completed' });
-    assert.equal((await refused(b, 'INVALID_TRANSITION', 'force_media_buy_status', { media_buy_id: doneId, status: 'active' })).current_state, 'completed');
+    assert.equal(
+      (await refused(b, 'INVALID_TRANSITION', 'force_media_buy_status', { media_buy_id: doneId, status: 'active' }))
+        .current_state,
+      'completed',
+    );
   });
 
   it('forces only the moves of the state machine: pending_creatives to pending_start to active, no rejection once it ran, never back to pending_creatives', async () => {
@@ -151,7 +226,11 @@ eachEngine('sales agent: comply_test_controller, statuses and the sandbox gate',
       assert.match(answer.error_detail, /cannot move from active/);
     }
     await succeeds(b, 'force_media_buy_status', { media_buy_id: id, status: 'paused' });
-    assert.equal((await refused(b, 'INVALID_TRANSITION', 'force_media_buy_status', { media_buy_id: id, status: 'rejected' })).current_state, 'paused');
+    assert.equal(
+      (await refused(b, 'INVALID_TRANSITION', 'force_media_buy_status', { media_buy_id: id, status: 'rejected' }))
+        .current_state,
+      'paused',
+    );
     const buy = await buyOf(b, id);
     assert.deepEqual([buy.status, buy.revision], ['paused', 4], 'refused moves change nothing');
   });
@@ -163,7 +242,10 @@ eachEngine('sales agent: comply_test_controller, statuses and the sandbox gate',
     const siblings = await sibling.create();
     const others = await other.create();
     for (const id of [siblings.media_buy_id, others.media_buy_id, 'mb_nowhere']) {
-      assert.equal((await refused(b, 'NOT_FOUND', 'force_media_buy_status', { media_buy_id: id, status: 'active' })).current_state, null);
+      assert.equal(
+        (await refused(b, 'NOT_FOUND', 'force_media_buy_status', { media_buy_id: id, status: 'active' })).current_state,
+        null,
+      );
     }
     assert.equal((await buyOf(other, others.media_buy_id)).status, 'pending_creatives');
     assert.equal((await buyOf(sibling, siblings.media_buy_id)).revision, 1);
@@ -172,19 +254,30 @@ eachEngine('sales agent: comply_test_controller, statuses and the sandbox gate',
   it('forces a creative’s status with its reason in the creative’s history; archived only goes back to approved', async () => {
     const b = await newBuyer();
     await sync(b, [banner(server, 'hero')]);
-    const rejected = await succeeds(b, 'force_creative_status', { creative_id: 'hero', status: 'rejected', rejection_reason: 'Brand safety policy violation' });
+    const rejected = await succeeds(b, 'force_creative_status', {
+      creative_id: 'hero',
+      status: 'rejected',
+      rejection_reason: 'Brand safety policy violation',
+    });
     assert.deepEqual([rejected.previous_state, rejected.current_state], ['approved', 'rejected']);
     const listed = await list(b, { filters: { creative_ids: ['hero'] } });
     assert.equal((listed.creatives as Json[])[0]!.status, 'rejected');
     await succeeds(b, 'force_creative_status', { creative_id: 'hero', status: 'archived' });
-    assert.equal((await refused(b, 'INVALID_TRANSITION', 'force_creative_status', { creative_id: 'hero', status: 'processing' })).current_state, 'archived');
+    assert.equal(
+      (await refused(b, 'INVALID_TRANSITION', 'force_creative_status', { creative_id: 'hero', status: 'processing' }))
+        .current_state,
+      'archived',
+    );
     await succeeds(b, 'force_creative_status', { creative_id: 'hero', status: 'approved' });
     const history = await creativeHistory(server.db, b.account.account_id, 'hero');
-    assert.deepEqual(history.map((h) => [h.change, h.status, h.reason, h.changed_by]), [
-      ['status', 'rejected', 'Brand safety policy violation', 'test-controller'],
-      ['status', 'archived', null, 'test-controller'],
-      ['status', 'approved', null, 'test-controller'],
-    ]);
+    assert.deepEqual(
+      history.map((h) => [h.change, h.status, h.reason, h.changed_by]),
+      [
+        ['status', 'rejected', 'Brand safety policy violation', 'test-controller'],
+        ['status', 'archived', null, 'test-controller'],
+        ['status', 'approved', null, 'test-controller'],
+      ],
+    );
   });
 
   it('answers NOT_FOUND for a creative of another buyer or another account', async () => {
@@ -193,12 +286,18 @@ eachEngine('sales agent: comply_test_controller, statuses and the sandbox gate',
     await sync(other, [banner(server, 'theirs')]);
     await refused(b, 'NOT_FOUND', 'force_creative_status', { creative_id: 'theirs', status: 'rejected' });
     await refused(b, 'NOT_FOUND', 'force_creative_status', { creative_id: `none-${randomUUID()}`, status: 'approved' });
-    assert.equal(((await list(other, { filters: { creative_ids: ['theirs'] } })).creatives as Json[])[0]!.status, 'approved');
+    assert.equal(
+      ((await list(other, { filters: { creative_ids: ['theirs'] } })).creatives as Json[])[0]!.status,
+      'approved',
+    );
   });
 
   it('answers through MCP with the request’s context echoed', async () => {
     const b = await newBuyer();
-    const result = (await b.client.callTool({ name: 'comply_test_controller', arguments: { scenario: 'list_scenarios', context: { run: 'r1' } } })) as Json;
+    const result = (await b.client.callTool({
+      name: 'comply_test_controller',
+      arguments: { scenario: 'list_scenarios', context: { run: 'r1' } },
+    })) as Json;
     const payload = JSON.parse(result.content[0].text as string) as Json;
     assert.deepEqual(payload.context, { run: 'r1' });
   });

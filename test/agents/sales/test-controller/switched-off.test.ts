@@ -9,7 +9,10 @@ import { buyer, type Buyer } from './harness.ts';
 it('AGENT_TEST_CONTROLLER is true unless set to false', () => {
   assert.equal(loadConfig({}, {}).agents.testController, true);
   assert.equal(loadConfig({}, { AGENT_TEST_CONTROLLER: 'false' }).agents.testController, false);
-  assert.throws(() => loadConfig({}, { AGENT_TEST_CONTROLLER: 'no' }), /AGENT_TEST_CONTROLLER must be one of true, false/);
+  assert.throws(
+    () => loadConfig({}, { AGENT_TEST_CONTROLLER: 'no' }),
+    /AGENT_TEST_CONTROLLER must be one of true, false/,
+  );
 });
 
 eachEngine('sales agent with AGENT_TEST_CONTROLLER=false', (engine) => {
@@ -18,7 +21,10 @@ eachEngine('sales agent with AGENT_TEST_CONTROLLER=false', (engine) => {
   const clock = new ManualClock();
 
   before(async () => {
-    server = await startTestServer(engine, { env: { AGENTS: 'true', AGENT_TEST_CONTROLLER: 'false' }, deps: { clock } });
+    server = await startTestServer(engine, {
+      env: { AGENTS: 'true', AGENT_TEST_CONTROLLER: 'false' },
+      deps: { clock },
+    });
     b = await buyer(server, clock, { sandbox: true });
   });
   after(async () => {
@@ -36,8 +42,15 @@ eachEngine('sales agent with AGENT_TEST_CONTROLLER=false', (engine) => {
   });
 
   it('never uses a directive left from a run with the controller', async () => {
-    await server.db.query(`insert into sales_forced_create_arms (account_id, arm, created_at) values ($1, 'input-required', $2)`, [b.account.account_id, clock.now()]);
+    await server.db.query(
+      `insert into sales_forced_create_arms (account_id, arm, created_at) values ($1, 'input-required', $2)`,
+      [b.account.account_id, clock.now()],
+    );
     assert.match((await b.create()).media_buy_id, /^mb_/);
-    assert.equal((await server.db.query('select 1 from sales_forced_create_arms where account_id = $1', [b.account.account_id])).length, 1);
+    assert.equal(
+      (await server.db.query('select 1 from sales_forced_create_arms where account_id = $1', [b.account.account_id]))
+        .length,
+      1,
+    );
   });
 });

@@ -57,7 +57,14 @@ describe('readSpec: the structure of a signal_spec', () => {
 });
 
 describe('placesNamed', () => {
-  const places = new Set(['new york', 'los angeles', 'san francisco bay area', 'houston', 'dallas-fort worth', 'mumbai']);
+  const places = new Set([
+    'new york',
+    'los angeles',
+    'san francisco bay area',
+    'houston',
+    'dallas-fort worth',
+    'mumbai',
+  ]);
   it('finds the catalog’s places by name, alias and state', () => {
     assert.deepEqual(placesNamed('commuters in New York', places), ['new york']);
     assert.deepEqual(placesNamed('NYC foodies', places), ['new york']);

@@ -17,8 +17,17 @@ describe('get_signals ranking against the relevance set', () => {
     const search = new SignalSearch(catalog.signals.filter((s) => s.signal_type === 'marketplace'));
     const set = loadRelevanceSet();
     const result = evaluate(set, (brief) => search.rank(brief).map((r) => r.signal.signal_agent_segment_id));
-    const worst = [...result.perBrief].sort((a, b) => a.ndcg - b.ndcg).slice(0, 5).map((b) => `${b.ndcg.toFixed(2)} ${b.brief}: ${b.top.slice(0, 3).join(', ')}`);
-    assert.ok(result.mrr >= floors.mrr, `MRR@10 ${result.mrr.toFixed(3)} < ${floors.mrr}; worst briefs:\n${worst.join('\n')}`);
-    assert.ok(result.ndcg >= floors.ndcg, `nDCG@10 ${result.ndcg.toFixed(3)} < ${floors.ndcg}; worst briefs:\n${worst.join('\n')}`);
+    const worst = [...result.perBrief]
+      .sort((a, b) => a.ndcg - b.ndcg)
+      .slice(0, 5)
+      .map((b) => `${b.ndcg.toFixed(2)} ${b.brief}: ${b.top.slice(0, 3).join(', ')}`);
+    assert.ok(
+      result.mrr >= floors.mrr,
+      `MRR@10 ${result.mrr.toFixed(3)} < ${floors.mrr}; worst briefs:\n${worst.join('\n')}`,
+    );
+    assert.ok(
+      result.ndcg >= floors.ndcg,
+      `nDCG@10 ${result.ndcg.toFixed(3)} < ${floors.ndcg}; worst briefs:\n${worst.join('\n')}`,
+    );
   });
 });

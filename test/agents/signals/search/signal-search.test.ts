@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { demoSignalsPath, loadSignalsCatalog, type CatalogSignal } from '../../../../src/agents/signals/catalog/index.ts';
+import {
+  demoSignalsPath,
+  loadSignalsCatalog,
+  type CatalogSignal,
+} from '../../../../src/agents/signals/catalog/index.ts';
 import { SignalSearch } from '../../../../src/agents/signals/search/signal-search.ts';
 import { readSpec } from '../../../../src/agents/signals/search/read-spec.ts';
 import { textBounds } from '../../../../src/agents/runtime/index.ts';
@@ -9,7 +13,11 @@ import { queryLimits } from '../../../../src/agents/text-search/index.ts';
 describe('SignalSearch over the demo catalog', () => {
   let search: SignalSearch;
   let signals: readonly CatalogSignal[];
-  const top = (spec: string, n = 3, include?: (s: CatalogSignal) => boolean) => search.rank(spec, include).slice(0, n).map((r) => r.signal.name);
+  const top = (spec: string, n = 3, include?: (s: CatalogSignal) => boolean) =>
+    search
+      .rank(spec, include)
+      .slice(0, n)
+      .map((r) => r.signal.name);
 
   before(async () => {
     signals = (await loadSignalsCatalog(demoSignalsPath)).signals;
@@ -18,9 +26,15 @@ describe('SignalSearch over the demo catalog', () => {
 
   it('puts the demographic a spec states first, and never the opposite gender or a disjoint age', () => {
     const ranked = search.rank('women 25-34');
-    assert.deepEqual(ranked.slice(0, 2).map((r) => r.signal.name), ['Women 25-34', 'Women 25-34']);
+    assert.deepEqual(
+      ranked.slice(0, 2).map((r) => r.signal.name),
+      ['Women 25-34', 'Women 25-34'],
+    );
     assert.ok(!ranked.some((r) => /^Men /.test(r.signal.name)), 'no men');
-    assert.ok(!ranked.some((r) => /18-24|65\+/.test(r.signal.name) && r.signal.category === 'demographics'), 'no other ages');
+    assert.ok(
+      !ranked.some((r) => /18-24|65\+/.test(r.signal.name) && r.signal.category === 'demographics'),
+      'no other ages',
+    );
   });
 
   it('ranks in-market signals first when the spec says the buyer is shopping', () => {
@@ -101,8 +115,15 @@ describe('SignalSearch: the work a spec costs is bounded', () => {
 
   it('reads a run of digits as one number from its first digit (a run was once tried from each of its digits: seconds of work for a long one)', () => {
     assert.deepEqual(readSpec(`HHI $${'1'.repeat(12)}+`).income, [Number('1'.repeat(12)) / 1000, Infinity]);
-    assert.deepEqual(readSpec(`${'3'.repeat(12)} to ${'4'.repeat(12)} employees`).employees, [Number('3'.repeat(12)), Number('4'.repeat(12))]);
-    for (const spec of [`HHI $${'1'.repeat(9_995)}`, `${'1'.repeat(9_990)} employees`, `income $1${',000'.repeat(2_499)}`]) {
+    assert.deepEqual(readSpec(`${'3'.repeat(12)} to ${'4'.repeat(12)} employees`).employees, [
+      Number('3'.repeat(12)),
+      Number('4'.repeat(12)),
+    ]);
+    for (const spec of [
+      `HHI $${'1'.repeat(9_995)}`,
+      `${'1'.repeat(9_990)} employees`,
+      `income $1${',000'.repeat(2_499)}`,
+    ]) {
       assert.ok(Array.isArray(search.rank(spec)));
     }
   });

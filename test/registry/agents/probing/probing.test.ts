@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Database } from '../../../../src/db/database.ts';
 import { parseAllowList } from '../../../../src/net/allow-list.ts';
-import { ProbeWorker, complianceDetail, probeStates, type ProbeState } from '../../../../src/registry/agents/probing/index.ts';
+import {
+  ProbeWorker,
+  complianceDetail,
+  probeStates,
+  type ProbeState,
+} from '../../../../src/registry/agents/probing/index.ts';
 import { publicToken, startSignals } from '../../../agents/signals/harness.ts';
 import { ManualClock } from '../../../support/clock.ts';
 import { eachEngine } from '../../../support/engines.ts';
@@ -47,11 +52,21 @@ eachEngine('probing enrolled agents', (engine) => {
   });
 
   const probeWorker = (db: Database, concurrency = 4) =>
-    new ProbeWorker({ db, fetcher, clock, log: server.app.log, settings: { concurrency, authorization: () => `Bearer ${publicToken}` } });
-  const state = async (url: string): Promise<ProbeState> => (await probeStates(server.db, [url], clock.now())).get(url)!;
+    new ProbeWorker({
+      db,
+      fetcher,
+      clock,
+      log: server.app.log,
+      settings: { concurrency, authorization: () => `Bearer ${publicToken}` },
+    });
+  const state = async (url: string): Promise<ProbeState> =>
+    (await probeStates(server.db, [url], clock.now())).get(url)!;
   /** The events written since the last call, oldest first. */
   const newEvents = async () => {
-    const rows = await server.db.query<EventRow>('select * from registry_events where event_id > $1 order by event_id', [seen]);
+    const rows = await server.db.query<EventRow>(
+      'select * from registry_events where event_id > $1 order by event_id',
+      [seen],
+    );
     if (rows.length > 0) seen = rows.at(-1)!.event_id;
     return rows;
   };
@@ -61,24 +76,41 @@ eachEngine('probing enrolled agents', (engine) => {
       await newEvents();
       await enrollAgent(server.db, healthy, 'signals', clock.now());
       const reports = await worker.probeDue();
-      assert.deepEqual(reports, [{ agentUrl: healthy, outcome: 'recorded', reachable: true, fetchedCapabilities: true }]);
+      assert.deepEqual(reports, [
+        { agentUrl: healthy, outcome: 'recorded', reachable: true, fetchedCapabilities: true },
+      ]);
 
       const { health, capabilities, compliance, verification } = await state(healthy);
       assert.equal(health.reachable, true);
       assert.equal(typeof health.latency_ms, 'number');
       assert.deepEqual(health.protocols, ['mcp', 'a2a']);
       assert.equal(health.last_probed_at, clock.now().toISOString());
-      assert.deepEqual(capabilities && { protocols: capabilities.supported_protocols, age: capabilities.age_seconds, stale: capabilities.stale }, { protocols: ['signals'], age: 0, stale: false });
+      assert.deepEqual(
+        capabilities && {
+          protocols: capabilities.supported_protocols,
+          age: capabilities.age_seconds,
+          stale: capabilities.stale,
+        },
+        { protocols: ['signals'], age: 0, stale: false },
+      );
       assert.deepEqual(
         compliance.checks.filter((c) => !c.passed),
         [],
       );
       assert.equal(compliance.checks.length, 7);
       assert.equal(compliance.status, 'passing');
-      assert.deepEqual(verification, { verified: true, role: 'signals', specialisms: ['signal-owned'], verified_at: clock.now().toISOString() });
+      assert.deepEqual(verification, {
+        verified: true,
+        role: 'signals',
+        specialisms: ['signal-owned'],
+        verified_at: clock.now().toISOString(),
+      });
 
       const events = await newEvents();
-      assert.deepEqual(events.map((e) => e.event_type), ['agent.compliance_changed', 'agent.verification_earned']);
+      assert.deepEqual(
+        events.map((e) => e.event_type),
+        ['agent.compliance_changed', 'agent.verification_earned'],
+      );
       assert.deepEqual(events[0]!.payload, {
         agent_url: healthy,
         previous_status: 'unknown',
@@ -87,7 +119,12 @@ eachEngine('probing enrolled agents', (engine) => {
         tracks: Object.fromEntries(compliance.checks.map((c) => [c.name, 'pass'])),
         storyboards_passing: 7,
         storyboards_total: 7,
-        storyboards: compliance.checks.map((c) => ({ storyboard_id: c.name, status: 'passing', steps_passed: 1, steps_total: 1 })),
+        storyboards: compliance.checks.map((c) => ({
+          storyboard_id: c.name,
+          status: 'passing',
+          steps_passed: 1,
+          steps_total: 1,
+        })),
         // What a follower keeps of the agent's compliance (the registry client's AgentCompliance).
         compliance_summary: {
           status: 'passing',
@@ -100,7 +137,12 @@ eachEngine('probing enrolled agents', (engine) => {
           verified_roles: ['signals'],
         },
       });
-      assert.deepEqual(events[1]!.payload, { agent_url: healthy, role: 'signals', verified_specialisms: ['signal-owned'], ap_version: '3' });
+      assert.deepEqual(events[1]!.payload, {
+        agent_url: healthy,
+        role: 'signals',
+        verified_specialisms: ['signal-owned'],
+        ap_version: '3',
+      });
       assert.equal(events[1]!.entity_id, healthy);
     });
 
@@ -108,7 +150,9 @@ eachEngine('probing enrolled agents', (engine) => {
       const calls = fetcher.capabilityCalls;
       assert.deepEqual(await worker.probeDue(), []);
       clock.advance(hour);
-      assert.deepEqual(await worker.probeDue(), [{ agentUrl: healthy, outcome: 'recorded', reachable: true, fetchedCapabilities: false }]);
+      assert.deepEqual(await worker.probeDue(), [
+        { agentUrl: healthy, outcome: 'recorded', reachable: true, fetchedCapabilities: false },
+      ]);
       assert.equal(fetcher.capabilityCalls, calls);
       const { capabilities, compliance } = await state(healthy);
       assert.equal(capabilities!.age_seconds, 3600);
@@ -120,7 +164,9 @@ eachEngine('probing enrolled agents', (engine) => {
     it('fetches its capabilities again once they are 24 h old', async () => {
       const calls = fetcher.capabilityCalls;
       clock.advance(23 * hour);
-      assert.deepEqual(await worker.probeDue(), [{ agentUrl: healthy, outcome: 'recorded', reachable: true, fetchedCapabilities: true }]);
+      assert.deepEqual(await worker.probeDue(), [
+        { agentUrl: healthy, outcome: 'recorded', reachable: true, fetchedCapabilities: true },
+      ]);
       assert.equal(fetcher.capabilityCalls, calls + 1);
       const { capabilities } = await state(healthy);
       assert.equal(capabilities!.fetched_at, clock.now().toISOString());
@@ -133,7 +179,9 @@ eachEngine('probing enrolled agents', (engine) => {
     it('is unreachable without a latency, and loses its badge once, with a reason', async () => {
       await proxy.close();
       clock.advance(hour);
-      assert.deepEqual(await worker.probeDue(), [{ agentUrl: healthy, outcome: 'recorded', reachable: false, fetchedCapabilities: false }]);
+      assert.deepEqual(await worker.probeDue(), [
+        { agentUrl: healthy, outcome: 'recorded', reachable: false, fetchedCapabilities: false },
+      ]);
       const { health, capabilities, compliance, verification } = await state(healthy);
       assert.equal(health.reachable, false);
       assert.equal(health.latency_ms, undefined);
@@ -148,7 +196,10 @@ eachEngine('probing enrolled agents', (engine) => {
       assert.match(verification.reason!, /^compliance check reachable failed: connection_failed/);
 
       const events = await newEvents();
-      assert.deepEqual(events.map((e) => e.event_type), ['agent.compliance_changed', 'agent.verification_lost']);
+      assert.deepEqual(
+        events.map((e) => e.event_type),
+        ['agent.compliance_changed', 'agent.verification_lost'],
+      );
       assert.equal(events[0]!.payload['previous_status'], 'passing');
       assert.equal(events[0]!.payload['current_status'], 'failing');
       assert.equal(events[1]!.payload['role'], 'signals');
@@ -184,8 +235,22 @@ eachEngine('probing enrolled agents', (engine) => {
       const [down, up] = detail.history;
       assert.equal(detail.history.length, 2);
       assert.match(down!.headline!, /^reachable: connection_failed/);
-      assert.deepEqual(down, { changed_at: at(25), previous_status: 'passing', current_status: 'failing', headline: down!.headline, checks_passing: 0, checks_total: 7 });
-      assert.deepEqual(up, { changed_at: at(0), previous_status: 'unknown', current_status: 'passing', headline: 'all 7 checks pass', checks_passing: 7, checks_total: 7 });
+      assert.deepEqual(down, {
+        changed_at: at(25),
+        previous_status: 'passing',
+        current_status: 'failing',
+        headline: down!.headline,
+        checks_passing: 0,
+        checks_total: 7,
+      });
+      assert.deepEqual(up, {
+        changed_at: at(0),
+        previous_status: 'unknown',
+        current_status: 'passing',
+        headline: 'all 7 checks pass',
+        checks_passing: 7,
+        checks_total: 7,
+      });
       assert.match(detail.headline!, /^reachable: connection_failed/);
     });
 
@@ -198,10 +263,16 @@ eachEngine('probing enrolled agents', (engine) => {
       assert.deepEqual(await newEvents(), []);
       const detail = (await complianceDetail(server.db, url, clock.now(), hour / 4))!;
       assert.equal(detail.status, 'failing');
-      assert.deepEqual(detail.history.map((c) => [c.previous_status, c.current_status]), [['unknown', 'failing']]);
+      assert.deepEqual(
+        detail.history.map((c) => [c.previous_status, c.current_status]),
+        [['unknown', 'failing']],
+      );
       await server.db.query('delete from registry_agents where agent_url = $1', [url]);
       assert.equal(await complianceDetail(server.db, url, clock.now(), hour / 4), undefined, 'gone with its agent');
-      assert.equal((await server.db.query('select 1 from registry_agent_compliance_changes where agent_url = $1', [url])).length, 0);
+      assert.equal(
+        (await server.db.query('select 1 from registry_agent_compliance_changes where agent_url = $1', [url])).length,
+        0,
+      );
     });
   });
 
@@ -221,7 +292,10 @@ eachEngine('probing enrolled agents', (engine) => {
       assert.equal(compliance.status, 'failing');
       assert.equal(verification.verified, false);
       const events = await newEvents();
-      assert.deepEqual(events.map((e) => e.event_type), ['agent.compliance_changed']);
+      assert.deepEqual(
+        events.map((e) => e.event_type),
+        ['agent.compliance_changed'],
+      );
       assert.equal((events[0]!.payload['tracks'] as Record<string, string>)['capabilities_valid'], 'fail');
 
       clock.advance(hour);
@@ -235,7 +309,16 @@ eachEngine('probing enrolled agents', (engine) => {
       const measuring = await startFakeMcpAgent({
         ap: { major_versions: [3], idempotency: { supported: true, replay_ttl_seconds: 86400 } },
         supported_protocols: ['governance'],
-        measurement: { metrics: [{ metric_id: 'viewability', unit: 'percent', accreditations: [{ accrediting_body: 'MRC', verified_by_registry: true }, { note: 'no body' }] }, { unit: 'no id' }] },
+        measurement: {
+          metrics: [
+            {
+              metric_id: 'viewability',
+              unit: 'percent',
+              accreditations: [{ accrediting_body: 'MRC', verified_by_registry: true }, { note: 'no body' }],
+            },
+            { unit: 'no id' },
+          ],
+        },
       });
       const probing = new CountingFetch({ allow: parseAllowList(measuring.host) });
       try {
@@ -244,9 +327,21 @@ eachEngine('probing enrolled agents', (engine) => {
         const prober = new ProbeWorker({ db: server.db, fetcher: probing, clock, log: server.app.log });
         await prober.probeDue();
         const { capabilities, compliance, verification } = await state(url);
-        assert.deepEqual(capabilities!.metrics, [{ metric_id: 'viewability', unit: 'percent', accreditations: [{ accrediting_body: 'MRC', verified_by_registry: false }] }]);
+        assert.deepEqual(capabilities!.metrics, [
+          {
+            metric_id: 'viewability',
+            unit: 'percent',
+            accreditations: [{ accrediting_body: 'MRC', verified_by_registry: false }],
+          },
+        ]);
         assert.equal(compliance.checks.find((c) => c.name === 'capabilities_valid')!.passed, true);
-        assert.deepEqual(verification, { verified: false, role: null, specialisms: [], verified_at: null, reason: 'a measurement agent has no badge role' });
+        assert.deepEqual(verification, {
+          verified: false,
+          role: null,
+          specialisms: [],
+          verified_at: null,
+          reason: 'a measurement agent has no badge role',
+        });
       } finally {
         await probing.close();
         await measuring.close();
@@ -264,8 +359,15 @@ eachEngine('probing enrolled agents', (engine) => {
         const workers = [probeWorker(server.db, 1), probeWorker(otherDb, 1), probeWorker(otherDb, 2)];
         const rounds = await Promise.all(workers.map((w) => w.probeDue()));
         const probed = rounds.flat().map((r) => r.agentUrl);
-        assert.deepEqual([...probed].sort(), [...urls].sort(), `each agent probed exactly once: ${JSON.stringify(rounds.map((r) => r.length))}`);
-        assert.ok(rounds.filter((r) => r.length > 0).length >= 2, `the workers shared the round: ${JSON.stringify(rounds.map((r) => r.length))}`);
+        assert.deepEqual(
+          [...probed].sort(),
+          [...urls].sort(),
+          `each agent probed exactly once: ${JSON.stringify(rounds.map((r) => r.length))}`,
+        );
+        assert.ok(
+          rounds.filter((r) => r.length > 0).length >= 2,
+          `the workers shared the round: ${JSON.stringify(rounds.map((r) => r.length))}`,
+        );
         const events = await newEvents();
         assert.deepEqual(events.map((e) => e.entity_id).sort(), [...urls].sort());
         assert.ok(events.every((e) => e.event_type === 'agent.compliance_changed'));

@@ -11,7 +11,10 @@ import { scheduleProbe } from '../../../../src/registry/agents/probing/index.ts'
  */
 export async function enrollAgent(db: Queryable, agentUrl: string, type: string, at: Date): Promise<void> {
   const org = '00000000-0000-4000-8000-00000000a9e1';
-  await db.query(`insert into organizations (id, slug, name) values ($1, 'probe-test-org', 'Probe test') on conflict (id) do nothing`, [org]);
+  await db.query(
+    `insert into organizations (id, slug, name) values ($1, 'probe-test-org', 'Probe test') on conflict (id) do nothing`,
+    [org],
+  );
   await db.query(
     `insert into registry_agents (agent_url, host, organization_id, type, name, visibility, enrolled_at, updated_at) values ($1, $2, $3, $4, $5, 'public', $6, $6)`,
     [agentUrl, new URL(agentUrl).host, org, type, `Agent ${randomUUID().slice(0, 8)}`, at],
@@ -34,7 +37,9 @@ export class CountingFetch extends SafeFetch {
  * get_ap_capabilities answers `capabilities`, whatever it is; any other tool is unknown and
  * answered with the error envelope. Every path serves it, so each path is another agent.
  */
-export async function startFakeMcpAgent(capabilities: unknown): Promise<{ url: string; host: string; close(): Promise<void> }> {
+export async function startFakeMcpAgent(
+  capabilities: unknown,
+): Promise<{ url: string; host: string; close(): Promise<void> }> {
   const server = http.createServer((req, res) => {
     if (req.method !== 'POST') {
       res.writeHead(req.method === 'GET' && req.url?.endsWith('/mcp') ? 405 : 404).end();
@@ -43,29 +48,47 @@ export async function startFakeMcpAgent(capabilities: unknown): Promise<{ url: s
     let raw = '';
     req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
     req.on('end', () => {
-      const message = JSON.parse(raw) as { id?: number; method: string; params?: { name?: string; protocolVersion?: string } };
+      const message = JSON.parse(raw) as {
+        id?: number;
+        method: string;
+        params?: { name?: string; protocolVersion?: string };
+      };
       if (message.id === undefined) {
         res.writeHead(202).end();
         return;
       }
       const result = answer(message.method, message.params ?? {});
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
     });
   });
   const answer = (method: string, params: { name?: string; protocolVersion?: string }): Record<string, unknown> => {
-    if (method === 'initialize') return { protocolVersion: params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'fake', version: '1.0.0' } };
+    if (method === 'initialize')
+      return {
+        protocolVersion: params.protocolVersion,
+        capabilities: { tools: {} },
+        serverInfo: { name: 'fake', version: '1.0.0' },
+      };
     if (method === 'tools/list') return { tools: [{ name: 'get_ap_capabilities', inputSchema: { type: 'object' } }] };
-    if (method === 'tools/call' && params.name === 'get_ap_capabilities') return { content: [{ type: 'text', text: JSON.stringify(capabilities) }] };
-    return { isError: true, content: [{ type: 'text', text: JSON.stringify({ code: 'INVALID_REQUEST', message: `Unknown task "${params.name}".` }) }] };
+    if (method === 'tools/call' && params.name === 'get_ap_capabilities')
+      return { content: [{ type: 'text', text: JSON.stringify(capabilities) }] };
+    return {
+      isError: true,
+      content: [
+        { type: 'text', text: JSON.stringify({ code: 'INVALID_REQUEST', message: `Unknown task "${params.name}".` }) },
+      ],
+    };
   };
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as net.AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     host: `127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

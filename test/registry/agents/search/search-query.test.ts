@@ -15,7 +15,9 @@ describe('searchQuery: an agent search’s filters, bounded whatever the query s
   it('takes up to 100 distinct values per dimension, and refuses more before any matching', () => {
     const hundred = Array.from({ length: 100 }, (_, i) => `t${i}`);
     assert.equal(searchQuery({ tags: hundred.join(',') }).filters.get('tags')!.size, 100);
-    const many = Array.from({ length: 4000 }, (_, i) => `t${i}`).join(',').slice(0, maxCsv);
+    const many = Array.from({ length: 4000 }, (_, i) => `t${i}`)
+      .join(',')
+      .slice(0, maxCsv);
     assert.throws(
       () => searchQuery({ tags: many }),
       (err: unknown) => err instanceof ApError && err.code === 'invalid_request' && /at most 100/.test(err.message),
@@ -26,6 +28,10 @@ describe('searchQuery: an agent search’s filters, bounded whatever the query s
     const query = searchQuery({ channels: Array(100).fill('display').join(','), markets: 'us,US, us ' });
     assert.deepEqual([...query.filters.get('channels')!], ['display']);
     assert.deepEqual([...query.filters.get('markets')!], ['US']);
-    assert.equal(queryKey(query), queryKey(searchQuery({ markets: 'US', channels: 'display' })), 'the same search, the same ranking');
+    assert.equal(
+      queryKey(query),
+      queryKey(searchQuery({ markets: 'US', channels: 'display' })),
+      'the same search, the same ranking',
+    );
   });
 });
