@@ -63,21 +63,22 @@ export const ProbeCapabilities = Type.Union(
   { $id: 'AgentProbeCapabilities', description: 'From the agent’s own get_ap_capabilities, cached; null until read.' },
 );
 
+/** One check of a probe: passed or not, and why. */
+const ComplianceCheck = Type.Object(
+  {
+    name: Type.String(),
+    passed: Type.Boolean(),
+    message: Type.String(),
+    skipped: Type.Optional(Type.Literal(true)),
+  },
+  { additionalProperties: false },
+);
+
 export const ProbeCompliance = Type.Object(
   {
     status: Type.String({ enum: ['passing', 'degraded', 'failing', 'unknown'] }),
     checked_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-    checks: Type.Array(
-      Type.Object(
-        {
-          name: Type.String(),
-          passed: Type.Boolean(),
-          message: Type.String(),
-          skipped: Type.Optional(Type.Literal(true)),
-        },
-        { additionalProperties: false },
-      ),
-    ),
+    checks: Type.Array(ComplianceCheck),
   },
   {
     $id: 'AgentProbeCompliance',
@@ -173,18 +174,9 @@ export const ComplianceDetailSchema = Type.Object(
       description: 'The specialisms its get_ap_capabilities declares.',
     }),
     checked_at: Timestamp,
-    checks: Type.Array(
-      Type.Object(
-        {
-          name: Type.String(),
-          passed: Type.Boolean(),
-          message: Type.String(),
-          skipped: Type.Optional(Type.Literal(true)),
-        },
-        { additionalProperties: false },
-      ),
-      { description: 'The checks of the last probe, as the list’s compliance=true shows them.' },
-    ),
+    checks: Type.Array(ComplianceCheck, {
+      description: 'The checks of the last probe, as the list’s compliance=true shows them.',
+    }),
     verification: Type.Ref('AgentProbeVerification'),
     history: Type.Array(
       Type.Object({
