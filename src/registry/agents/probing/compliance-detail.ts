@@ -1,6 +1,6 @@
 import type { Queryable } from '../../../db/database.ts';
 import { isRecord, strings } from '../../../protocol/json-values.ts';
-import { complianceSummary } from './compliance-summary.ts';
+import { summaryOfProbe } from './compliance-summary.ts';
 import { complianceChanges, probeRows } from './sql.ts';
 
 /** Changes of its checks an answer shows, newest first (the table keeps more: sql.historyKept). */
@@ -16,17 +16,7 @@ export async function complianceDetail(db: Queryable, agentUrl: string, now: Dat
   const [row] = await probeRows(db, [agentUrl]);
   if (!row) return undefined;
   const changes = await complianceChanges(db, agentUrl, historyShown);
-  const summary = complianceSummary(
-    {
-      status: row.compliance_status,
-      checks: row.compliance,
-      checkedAt: row.probed_at,
-      since: row.compliance_status_since,
-      verified: row.verified,
-      verifiedRole: row.verified_role,
-    },
-    now,
-  );
+  const summary = summaryOfProbe(row, now);
   const iso = (d: Date | null) => d?.toISOString() ?? null;
   return {
     agent_url: agentUrl,

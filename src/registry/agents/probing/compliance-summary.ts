@@ -1,4 +1,5 @@
 import type { ComplianceCheck, ComplianceStatus } from './compliance.ts';
+import type { ProbeRow } from './sql.ts';
 
 const day = 24 * 3_600_000;
 /** A headline quotes what the agent answered (a schema error, a fetch failure): kept to this length. */
@@ -59,4 +60,20 @@ export function complianceSummary(facts: ComplianceFacts, now: Date): Compliance
     verified: facts.verified,
     verified_roles: facts.verified && facts.verifiedRole ? [facts.verifiedRole] : [],
   };
+}
+
+/** The summary of an agent's last probes, as its probe row keeps them. */
+export function summaryOfProbe(row: ProbeRow, now: Date): ComplianceSummary {
+  const { compliance_status, compliance, probed_at, compliance_status_since, verified, verified_role } = row;
+  return complianceSummary(
+    {
+      status: compliance_status,
+      checks: compliance,
+      checkedAt: probed_at,
+      since: compliance_status_since,
+      verified,
+      verifiedRole: verified_role,
+    },
+    now,
+  );
 }

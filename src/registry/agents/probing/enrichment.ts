@@ -1,7 +1,7 @@
 import type { Queryable } from '../../../db/database.ts';
 import { isRecord, strings } from '../../../protocol/json-values.ts';
 import type { ComplianceCheck, ComplianceStatus } from './compliance.ts';
-import { complianceSummary, type ComplianceSummary } from './compliance-summary.ts';
+import { summaryOfProbe, type ComplianceSummary } from './compliance-summary.ts';
 import { probeRows, type ProbeRow } from './sql.ts';
 import { defaultProbeSettings } from './worker.ts';
 
@@ -93,17 +93,7 @@ function stateOf(row: ProbeRow, now: Date, ttlMs: number): ProbeState {
       verified_at: row.verified_at?.toISOString() ?? null,
       ...(row.verification_reason && !row.verified ? { reason: row.verification_reason } : {}),
     },
-    summary: complianceSummary(
-      {
-        status: row.compliance_status,
-        checks: row.compliance,
-        checkedAt: row.probed_at,
-        since: row.compliance_status_since,
-        verified: row.verified,
-        verifiedRole: row.verified_role,
-      },
-      now,
-    ),
+    summary: summaryOfProbe(row, now),
     tasks: row.tasks,
   };
 }
