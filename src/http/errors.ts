@@ -2,6 +2,8 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApError, codeForStatus, errorBody, type FieldIssue } from '../protocol/errors.ts';
+import { dottedField, pointerTokens } from '../protocol/json-path.ts';
+import { faultPointer } from '../protocol/schema-issues.ts';
 
 /**
  * The one place errors become responses. Our own `ApError`s render as they are; errors raised by
@@ -97,14 +99,7 @@ function fieldIssues(err: FastifyError): FieldIssue[] {
 }
 
 function fieldOf(issue: AjvIssue): string {
-  const path = issue.instancePath
-    .split('/')
-    .filter(Boolean)
-    .map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'));
-  const params = issue.params as Record<string, unknown>;
-  const extra = params.missingProperty ?? params.additionalProperty;
-  if (typeof extra === 'string') path.push(extra);
-  return path.join('.');
+  return dottedField(pointerTokens(faultPointer(issue)));
 }
 
 function validationMessage(err: FastifyError): string {

@@ -3,6 +3,7 @@ import { Ajv, type AnySchema, type ErrorObject, type Options, type ValidateFunct
 import addFormats from 'ajv-formats';
 import { ApError } from '../protocol/errors.ts';
 import { jsonFault } from '../protocol/json-faults.ts';
+import { dottedField, pointerChild } from '../protocol/json-path.ts';
 
 /**
  * Request validation with two Ajv instances. Query strings, params and headers arrive as text,
@@ -69,9 +70,7 @@ function nonFiniteAt(data: unknown): string | undefined {
   if (!data || typeof data !== 'object') return undefined;
   for (const [key, value] of Object.entries(data)) {
     const values = Array.isArray(value) ? value : [value];
-    for (const item of values)
-      if (typeof item === 'number' && !Number.isFinite(item))
-        return `/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+    for (const item of values) if (typeof item === 'number' && !Number.isFinite(item)) return pointerChild('', key);
   }
   return undefined;
 }
@@ -117,7 +116,7 @@ export function refuseUnstorableText(app: FastifyInstance): void {
 export function textRefusal(part: 'querystring' | 'params' | 'body', value: unknown): ApError | undefined {
   const found = jsonFault(value);
   if (!found) return undefined;
-  const field = found.path.join('.');
+  const field = dottedField(found.path);
   const where = field ? `${part}.${field}` : part;
   return new ApError('validation_failed', `Invalid ${where}: ${found.problem}.`, {
     details: [{ in: part, field, message: found.problem }],

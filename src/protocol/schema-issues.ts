@@ -111,17 +111,29 @@ function explainVariants(
   return issues.map((issue) => ({ pointer: error.instancePath + issue.pointer, message: issue.message }));
 }
 
+/** What of an Ajv error (or Fastify's copy of one) says where it is. */
+export type LocatedError = Pick<ErrorObject, 'keyword' | 'instancePath'> & { params: object };
+
+/**
+ * The JSON Pointer of the value an Ajv error is about: Ajv places a missing or unexpected property
+ * at its parent, but a reader wants that property named.
+ */
+export function faultPointer(error: LocatedError): string {
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'required') return pointerChild(error.instancePath, String(params['missingProperty']));
+  if (error.keyword === 'additionalProperties')
+    return pointerChild(error.instancePath, String(params['additionalProperty']));
+  return error.instancePath;
+}
+
 function describe(error: ErrorObject): RawIssue | undefined {
   const at = error.instancePath;
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'required':
-      return { pointer: pointerChild(at, String(params['missingProperty'])), message: 'is required' };
+      return { pointer: faultPointer(error), message: 'is required' };
     case 'additionalProperties':
-      return {
-        pointer: pointerChild(at, String(params['additionalProperty'])),
-        message: 'is not an allowed property here',
-      };
+      return { pointer: faultPointer(error), message: 'is not an allowed property here' };
     case 'const':
       return { pointer: at, message: `must be ${JSON.stringify(params['allowedValue'])}` };
     case 'enum':

@@ -15,6 +15,7 @@ import {
   type SchemaNode,
   type VariantNarrowing,
 } from './schema-issues.ts';
+import { pointerValue } from './json-path.ts';
 import { pickVariant, unmatchedDiscriminator } from './schema-variants.ts';
 
 export type { SchemaIssue } from './schema-issues.ts';
@@ -294,15 +295,9 @@ function rebase(node: unknown, file: string | undefined): unknown {
   return copy;
 }
 
-function resolvePointer(root: unknown, pointer: string): unknown {
-  let node = root;
-  for (const raw of pointer.split('/').slice(1)) {
-    const token = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
-    if (Array.isArray(node)) node = node[Number(token)];
-    else if (isNode(node)) node = node[token];
-    else return undefined;
-  }
-  return node;
+/** A `$ref`'s fragment is a JSON Pointer written into a URI, so percent-escaped first (RFC 6901 section 6). */
+function resolvePointer(root: unknown, fragment: string): unknown {
+  return pointerValue(root, decodeURIComponent(fragment));
 }
 
 function listOf(value: unknown): unknown[] {

@@ -2,6 +2,8 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { AgentError } from '../../protocol/errors.ts';
 import { jsonFault } from '../../protocol/json-faults.ts';
+import { jsonPathLite, pointerTokens } from '../../protocol/json-path.ts';
+import { faultPointer } from '../../protocol/schema-issues.ts';
 import { idempotencyKeyPattern } from './idempotency/service.ts';
 import { invalidArgument } from './invalid-argument.ts';
 import type { AgentTask, JsonSchema } from './task.ts';
@@ -110,24 +112,5 @@ export function validateArguments(task: AgentTask, args: Record<string, unknown>
 
 /** The field at fault in core/error.json's JSONPath-lite: `packages[0].budget`. */
 function fieldOf(error: ErrorObject): string {
-  const path = error.instancePath
-    .split('/')
-    .slice(1)
-    .map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'));
-  if (error.keyword === 'required') path.push(String((error.params as { missingProperty: string }).missingProperty));
-  if (error.keyword === 'additionalProperties')
-    path.push(String((error.params as { additionalProperty: string }).additionalProperty));
-  return jsonPathLite(path);
-}
-
-function jsonPathLite(path: ReadonlyArray<string | number>): string {
-  return path.reduce<string>(
-    (field, segment) =>
-      typeof segment === 'number' || /^\d+$/.test(segment)
-        ? `${field}[${segment}]`
-        : field
-          ? `${field}.${segment}`
-          : segment,
-    '',
-  );
+  return jsonPathLite(pointerTokens(faultPointer(error)));
 }

@@ -1,4 +1,5 @@
 import { invalidArgument } from './invalid-argument.ts';
+import { jsonPathLite, pointerTokens } from '../../protocol/json-path.ts';
 import { validateSchema } from '../../protocol/schemas.ts';
 
 /**
@@ -10,8 +11,7 @@ import { validateSchema } from '../../protocol/schemas.ts';
 export function checkPublishedRequest(schemaId: string, value: unknown, at = ''): void {
   const first = validateSchema(schemaId, asPublished(value)).errors[0];
   if (!first) return;
-  const inner = first.path.replace(/^\$\.?/, '');
-  const field = at && inner ? (inner.startsWith('[') ? `${at}${inner}` : `${at}.${inner}`) : at || inner;
+  const field = jsonPathLite([...(at ? [at] : []), ...pointerTokens(first.pointer)]);
   throw invalidArgument(at ? { [at]: value } : value, field, first.message);
 }
 

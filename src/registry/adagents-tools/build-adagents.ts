@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/database.ts';
 import { normalizeDomain } from '../../protocol/domain.ts';
 import { ApError } from '../../protocol/errors.ts';
+import { dottedField, pointerTokens } from '../../protocol/json-path.ts';
 import { isRecord } from '../../protocol/json-values.ts';
 import type { Issue } from '../documents/adagents-validation/findings.ts';
 import { validateAdagents } from '../documents/adagents-validation/validate.ts';
@@ -170,12 +171,9 @@ function selectorInWords(agent: Record<string, unknown>): string {
 
 /** The body field a finding about the built file comes from: the file's fields are the body's, but registry properties are not the caller's. */
 function fieldOf(error: Issue, fromRegistry: boolean): string {
-  const segments = error.pointer
-    .split('/')
-    .slice(1)
-    .map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const segments = pointerTokens(error.pointer);
   if (fromRegistry && segments[0] === 'properties') return 'properties_from';
-  return segments.length > 0 ? segments.join('.') : 'authorized_agents';
+  return segments.length > 0 ? dottedField(segments) : 'authorized_agents';
 }
 
 function refuse(details: FieldIssue[]): never {

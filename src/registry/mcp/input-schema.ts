@@ -1,4 +1,5 @@
 import type { RouteEntry } from '../../http/route-table.ts';
+import { pointerValue } from '../../protocol/json-path.ts';
 import { isRecord as isObject, type JsonObject } from '../../protocol/json-values.ts';
 
 /** What MCP's tools/list needs of an input schema: an object schema that stands alone. */
@@ -53,7 +54,7 @@ function inline(value: unknown, resolve: (id: string) => unknown, stack: string[
     const [id = '', pointer = ''] = ref.split('#');
     if (stack.includes(ref))
       throw new Error(`the shared schema ${ref} refers to itself; a tool's input schema cannot be written out`);
-    const target = at(resolve(id), pointer);
+    const target = pointerValue(resolve(id), pointer);
     if (target === undefined) throw new Error(`no shared schema ${ref}`);
     return inline(target, resolve, [...stack, ref]);
   }
@@ -62,15 +63,6 @@ function inline(value: unknown, resolve: (id: string) => unknown, stack: string[
       .filter(([key]) => key !== '$id')
       .map(([key, v]) => [key, inline(v, resolve, stack)]),
   );
-}
-
-function at(schema: unknown, pointer: string): unknown {
-  let node = schema;
-  for (const token of pointer.split('/').filter(Boolean)) {
-    if (!isObject(node)) return undefined;
-    node = node[token.replaceAll('~1', '/').replaceAll('~0', '~')];
-  }
-  return node;
 }
 
 /** Plain JSON: TypeBox's symbol keys dropped. */

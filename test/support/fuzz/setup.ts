@@ -9,6 +9,7 @@ import {
   type Client as A2aClient,
 } from '@a2a-js/sdk/client';
 import YAML from 'yaml';
+import { pointerValue } from '../../../src/protocol/json-path.ts';
 import { schemasDir } from '../../../src/protocol/schemas.ts';
 import { Random } from '../random.ts';
 import type { CaseContext, Target } from './cases.ts';
@@ -186,10 +187,7 @@ function readSchema(ref: string): Schema | undefined {
       schemaFiles.set(file, undefined);
     }
   }
-  let node: unknown = schemaFiles.get(file);
-  for (const step of (pointer ?? '').split('/').filter(Boolean))
-    node = (node as Record<string, unknown> | undefined)?.[step.replaceAll('~1', '/').replaceAll('~0', '~')];
-  return node as Schema | undefined;
+  return pointerValue(schemaFiles.get(file), pointer ?? '') as Schema | undefined;
 }
 
 /** The schema with its local references (`#/$defs/x`) written against its own `$id`, so they resolve from anywhere. */
