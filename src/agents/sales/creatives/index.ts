@@ -10,5 +10,18 @@ export { syncCreativesTask, type CreativeLibraryOptions } from './sync-creatives
 export { reviewStatus } from './creative.ts';
 export { creativeStatuses, type CreativeStatus } from '../../creative-library/index.ts';
 export { libraryForBuys, type BuysLibraryOptions } from './library-for-buys.ts';
+export {
+  toAssignment,
+  type AssignablePackage,
+  type BuysDesk,
+  type CreativeAssignment,
+  type CreativeLibrary,
+  type CreativesAssigned,
+  type CreativesChange,
+  type LibraryOwner,
+  type PackageAssignmentRow,
+  type PackageCreatives,
+} from './buys.ts';
+export { assignmentsOfPackages } from './sql.ts';
 export { creativeHistory, lockCreative, setCreativeStatus } from './seller-status.ts';
 export { seedCreative, type CreativeSeed } from './seed-creative.ts';

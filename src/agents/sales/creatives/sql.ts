@@ -8,6 +8,7 @@ import {
   type LibraryFilters,
   type Sort,
 } from '../../creative-library/index.ts';
+import type { PackageAssignmentRow } from './buys.ts';
 import type { AssignmentRow, CreativeRow } from './creative.ts';
 
 const columns =
@@ -82,6 +83,18 @@ export async function upsertAssignment(tx: Queryable, a: AssignmentRow): Promise
       a.placement_ids === null ? null : JSON.stringify(a.placement_ids),
       a.assigned_at,
     ],
+  );
+}
+
+/** The creatives assigned to these packages, each package's in the order they were assigned. */
+export async function assignmentsOfPackages(
+  db: Queryable,
+  packageIds: readonly string[],
+): Promise<PackageAssignmentRow[]> {
+  if (packageIds.length === 0) return [];
+  return db.query<PackageAssignmentRow>(
+    `select package_id, creative_id, weight::float8 as weight, placement_ids from sales_creative_assignments where package_id = any($1::text[]) order by package_id, assigned_at, creative_id`,
+    [packageIds],
   );
 }
 

@@ -3,7 +3,6 @@ import { AgentError } from '../../../protocol/errors.ts';
 import { checkPublishedRequest, errorObject, type AgentTask } from '../../runtime/index.ts';
 import { actorOf, ownerOf, requireActiveAccount } from '../accounts/index.ts';
 import type { Shelf } from '../offering.ts';
-import { assignablePackages, recordCreativesAssigned, type AssignablePackage } from '../media-buys/index.ts';
 import {
   creativeAssetSummary,
   refusal,
@@ -11,6 +10,7 @@ import {
   type CreativeAsset,
   type LibraryCreative,
 } from '../../creative-library/index.ts';
+import type { AssignablePackage, BuysDesk } from './buys.ts';
 import { sellerFormats } from './check-creative.ts';
 import { reviewStatus } from './creative.ts';
 import * as sql from './sql.ts';
@@ -24,6 +24,8 @@ export interface CreativeLibraryOptions {
    * formats a package takes).
    */
   shelf: Shelf;
+  /** The media buys whose packages creatives are assigned to (the composition hands them over: the library does not import media buys). */
+  buys: BuysDesk;
 }
 
 interface Assignment {
@@ -42,9 +44,9 @@ interface Assignment {
  * take the creative's format (VALIDATION_ERROR) in its `assignment_errors`. In `strict` mode (the
  * schema's default) any problem fails the whole call and nothing is written; in `lenient` mode the
  * rest is stored and the problems answered per creative. A buy's first creative moves it out of
- * pending_creatives (media-buys' recordCreativesAssigned). `dry_run` answers the same, writing nothing.
+ * pending_creatives (`buys.recordCreativesAssigned`, media buys' own). `dry_run` answers the same, writing nothing.
  */
-export function syncCreativesTask({ shelf }: CreativeLibraryOptions): AgentTask {
+export function syncCreativesTask({ shelf, buys }: CreativeLibraryOptions): AgentTask {
   return {
     name: 'sync_creatives',
     description:
@@ -119,7 +121,7 @@ export function syncCreativesTask({ shelf }: CreativeLibraryOptions): AgentTask 
         status: reviewStatus(sandbox),
       });
 
-      const packages = await assignablePackages(
+      const packages = await buys.assignablePackages(
         ctx.db,
         owner,
         accountId,
@@ -195,7 +197,13 @@ export function syncCreativesTask({ shelf }: CreativeLibraryOptions): AgentTask 
           byBuy.set(a.pkg.media_buy_id, packagesOfBuy);
         }
         for (const [mediaBuyId, byPackage] of byBuy)
-          await recordCreativesAssigned(ctx.db, { owner, mediaBuyId, byPackage, actor: actorOf(ctx.principal), now });
+          await buys.recordCreativesAssigned(ctx.db, {
+            owner,
+            mediaBuyId,
+            byPackage,
+            actor: actorOf(ctx.principal),
+            now,
+          });
       }
       return { ...(dryRun ? { dry_run: true } : {}), creatives: answer, sandbox };
     },
