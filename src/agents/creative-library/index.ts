@@ -27,11 +27,19 @@ export {
   type ListRequest,
 } from './list.ts';
 export {
+  countLibrary,
   creativeSortFields,
+  creativesByIds,
   libraryConditions,
+  listLibrary,
+  lockLibrary,
   orderBy,
   Params,
+  unarchived,
+  upsertCreative,
   type LibraryFilters,
+  type LibraryQuery,
+  type LibraryTable,
   type Sort,
   type SortField,
 } from './sql.ts';
