@@ -4,10 +4,10 @@ import { checkPublishedRequest, errorObject, type AgentTask } from '../../runtim
 import { actorOf, ownerOf, requireActiveAccount } from '../accounts/index.ts';
 import type { Shelf } from '../offering.ts';
 import {
-  creativeAssetSummary,
-  refusal,
+  refuseIfStrict,
+  sentCreatives,
   stageCreatives,
-  type CreativeAsset,
+  syncCreativesProperties,
   type LibraryCreative,
 } from '../../creative-library/index.ts';
 import type { AssignablePackage, BuysDesk } from './buys.ts';
@@ -54,20 +54,7 @@ export function syncCreativesTask({ shelf, buys }: CreativeLibraryOptions): Agen
     input: {
       type: 'object',
       properties: {
-        account: { type: 'object', description: 'core/account-ref.json: the account that owns these creatives.' },
-        creatives: {
-          type: 'array',
-          minItems: 1,
-          maxItems: 100,
-          items: creativeAssetSummary,
-        },
-        creative_ids: {
-          type: 'array',
-          minItems: 1,
-          maxItems: 100,
-          items: { type: 'string' },
-          description: 'Only these of creatives[] are synced.',
-        },
+        ...syncCreativesProperties('core/account-ref.json: the account that owns these creatives.'),
         assignments: {
           type: 'array',
           minItems: 1,
@@ -82,8 +69,6 @@ export function syncCreativesTask({ shelf, buys }: CreativeLibraryOptions): Agen
             required: ['creative_id', 'package_id'],
           },
         },
-        validation_mode: { type: 'string', enum: ['strict', 'lenient'] },
-        dry_run: { type: 'boolean' },
         delete_missing: { type: 'boolean', description: 'Not offered by this seller.' },
       },
       required: ['account', 'creatives'],
@@ -103,10 +88,7 @@ export function syncCreativesTask({ shelf, buys }: CreativeLibraryOptions): Agen
       const sandbox = account['sandbox'] === true;
       const now = ctx.clock.now();
       const dryRun = args['dry_run'] === true;
-      const scope = args['creative_ids'] as string[] | undefined;
-      const sent = (args['creatives'] as CreativeAsset[])
-        .map((creative, i) => ({ creative, at: `creatives[${i}]` }))
-        .filter(({ creative }) => !scope || scope.includes(creative.creative_id));
+      const sent = sentCreatives(args);
       const assignments = (args['assignments'] as Assignment[] | undefined) ?? [];
 
       const { formats, products } = await shelf(ctx.db, account);
@@ -170,13 +152,7 @@ export function syncCreativesTask({ shelf, buys }: CreativeLibraryOptions): Agen
 
       const answer = [...results.values()];
       const failed = answer.filter((r) => r.action === 'failed' || r.assignment_errors);
-      if (failed.length > 0 && args['validation_mode'] !== 'lenient') {
-        throw refusal(
-          failed,
-          answer.length,
-          'Fix them and sync again, or pass validation_mode: "lenient" to store the valid ones.',
-        );
-      }
+      refuseIfStrict(args, answer, failed);
 
       if (!dryRun) {
         for (const row of writes) await sql.upsertCreative(ctx.db, { ...row, owner, account_id: accountId });
