@@ -1,8 +1,10 @@
 /**
- * What the creative libraries share (the sales agent's, tied to its accounts and media buys, and
- * the creative agent's own): the creative as a library keeps it, the check of an upload against
- * the library's formats (stageCreatives, the one check of every upload path), and list_creatives'
- * request, filters, order and answer. Each agent keeps its own table and keys.
+ * The one creative library both agents' sync_creatives and list_creatives run on (the sales
+ * agent's, tied to its accounts and packages, and the creative agent's own): the creative as a
+ * library keeps it, its SQL over the agent's table (sql.ts), the check of an upload against the
+ * library's formats (stageCreatives, the one check of every upload path), sync's shared request,
+ * and list_creatives' request, filters, order and answer. Each agent keeps its own table and keys,
+ * and passes in what differs (its formats, review status, conditions, assignments).
  */
 export {
   creativeAssetSummary,
@@ -15,23 +17,31 @@ export {
   type LibraryCreative,
 } from './creative.ts';
 export { creativeProblems, type FormatBook } from './check-creative.ts';
+export { refuseIfStrict, sentCreatives, syncCreativesProperties } from './sync-request.ts';
 export { refusal, stageCreatives, type Result, type Staged, type Uploader } from './stage-creatives.ts';
 export {
-  listAnswer,
+  listCreatives,
   listCreativesInput,
-  listedCreative,
-  pageOf,
   readListRequest,
   wantsAssignments,
   type CreativeFilters,
   type ListRequest,
+  type ListSource,
 } from './list.ts';
 export {
+  countLibrary,
   creativeSortFields,
+  creativesByIds,
   libraryConditions,
+  listLibrary,
+  lockLibrary,
   orderBy,
   Params,
+  unarchived,
+  upsertCreative,
   type LibraryFilters,
+  type LibraryQuery,
+  type LibraryTable,
   type Sort,
   type SortField,
 } from './sql.ts';

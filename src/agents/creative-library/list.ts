@@ -161,3 +161,30 @@ export function listAnswer(
     sandbox: more.sandbox,
   };
 }
+
+/** Where a library's list comes from: its rows and count for the request, each listed creative's assignments, and what the answer says besides. */
+export interface ListSource<Row extends LibraryCreative> {
+  /** The rows of the request's filters and sort from `offset`, at most `limit`. */
+  rows(offset: number, limit: number): Promise<Row[]>;
+  count(): Promise<number>;
+  /** Each creative's assignments as the answer gives them (fetched once for the page), or undefined for none. */
+  assignments(page: readonly Row[]): Promise<(creative: Row) => Record<string, unknown> | undefined>;
+  filtersApplied: string[];
+  sandbox: boolean;
+}
+
+/** list_creatives' answer over one library: the page the request's cursor points at, the total, and each creative as `listedCreative` shapes it. */
+export async function listCreatives<Row extends LibraryCreative>(
+  args: Record<string, unknown>,
+  request: ListRequest,
+  source: ListSource<Row>,
+) {
+  const { page, hasMore } = pageOf(await source.rows(request.offset, request.size + 1), request);
+  const total = await source.count();
+  const assignmentsOf = await source.assignments(page);
+  const creatives = page.map((c) => listedCreative(c, args, assignmentsOf(c)));
+  return listAnswer(request, creatives, hasMore, total, {
+    filtersApplied: source.filtersApplied,
+    sandbox: source.sandbox,
+  });
+}

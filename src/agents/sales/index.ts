@@ -8,10 +8,12 @@ import type { Catalog, Product, PublisherPropertySelector } from './catalog/inde
 import { libraryForBuys, listCreativesTask, syncCreativesTask } from './creatives/index.ts';
 import { getMediaBuyDeliveryTask, reportingPass } from './delivery/index.ts';
 import {
+  assignablePackages,
   createMediaBuyTask,
   flightPass,
   getMediaBuysTask,
   noForcedArms,
+  recordCreativesAssigned,
   updateMediaBuyTask,
 } from './media-buys/index.ts';
 import { salesBuildCreativeTask, type CreativeBuilding } from './creative-building.ts';
@@ -123,7 +125,7 @@ export function salesAgent({
       updateMediaBuyTask(shelf, library),
       getMediaBuysTask(shelf),
       getMediaBuyDeliveryTask(shelf),
-      syncCreativesTask({ shelf }),
+      syncCreativesTask({ shelf, buys: { assignablePackages, recordCreativesAssigned } }),
       listCreativesTask(),
       syncCatalogsTask(),
       syncEventSourcesTask(),

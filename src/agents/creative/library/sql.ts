@@ -1,10 +1,15 @@
 import type { Queryable } from '../../../db/database.ts';
 import {
-  libraryConditions,
-  orderBy,
-  Params,
+  countLibrary as countIn,
+  creativesByIds as byIdsIn,
+  listLibrary,
+  lockLibrary as lockIn,
+  unarchived as unarchivedIn,
+  upsertCreative as upsertIn,
   type LibraryCreative,
   type LibraryFilters,
+  type LibraryTable,
+  type Params,
   type Sort,
 } from '../../creative-library/index.ts';
 import { ownFormatKey } from '../own-formats.ts';
@@ -22,27 +27,26 @@ export interface StoredCreative extends LibraryCreative {
   account_key: string;
 }
 
-const columns =
-  'c.seq, c.owner, c.account_key, c.creative_id, c.name, c.format_id, c.assets, c.tags, c.status, c.details, c.created_at, c.updated_at';
+/** creative_library: one library a (owner, account reference), its formats keyed by any spelling of this agent's URL. */
+const table: LibraryTable = {
+  table: 'creative_library',
+  keyColumns: ['owner', 'account_key'],
+  scopeColumn: 'account_key',
+  formatKey: ownFormatKey,
+};
 
-/** Serializes the syncs of one library, so two never both decide a creative is new, nor archive what the other stores. */
-export async function lockLibrary(tx: Queryable, key: LibraryKey): Promise<void> {
-  await tx.query(`select pg_advisory_xact_lock(hashtextextended($1, 0))`, [
-    JSON.stringify(['creative_library', key.owner, key.account]),
-  ]);
-}
+const keyOf = (key: LibraryKey) => [key.owner, key.account];
 
-export async function creativesByIds(
-  db: Queryable,
-  key: LibraryKey,
-  creativeIds: readonly string[],
-): Promise<StoredCreative[]> {
-  if (creativeIds.length === 0) return [];
-  return db.query<StoredCreative>(
-    `select ${columns} from creative_library c where c.owner = $1 and c.account_key = $2 and c.creative_id = any($3::text[])`,
-    [key.owner, key.account, creativeIds],
-  );
-}
+export const lockLibrary = (tx: Queryable, key: LibraryKey) => lockIn(tx, table, keyOf(key));
+
+export const creativesByIds = (db: Queryable, key: LibraryKey, creativeIds: readonly string[]) =>
+  byIdsIn<StoredCreative>(db, table, keyOf(key), creativeIds);
+
+/** The library's creatives that are not archived, in the order they were first synced: what delete_missing archives when a sync leaves them out. */
+export const unarchived = (db: Queryable, key: LibraryKey) => unarchivedIn<StoredCreative>(db, table, keyOf(key));
+
+export const upsertCreative = (tx: Queryable, key: LibraryKey, c: LibraryCreative) =>
+  upsertIn(tx, table, { owner: key.owner, scope: key.account }, c);
 
 /** A creative of the owner's libraries by its id: of the one `account` names, else of any (several when libraries share the id). */
 export async function creativeInLibraries(
@@ -52,40 +56,9 @@ export async function creativeInLibraries(
   creativeId: string,
 ): Promise<StoredCreative[]> {
   return db.query<StoredCreative>(
-    `select ${columns} from creative_library c where c.owner = $1 and ($2::text is null or c.account_key = $2) and c.creative_id = $3 order by c.seq limit 2`,
+    `select c.seq, c.owner, c.account_key, c.creative_id, c.name, c.format_id, c.assets, c.tags, c.status, c.details, c.created_at, c.updated_at
+     from creative_library c where c.owner = $1 and ($2::text is null or c.account_key = $2) and c.creative_id = $3 order by c.seq limit 2`,
     [owner, account ?? null, creativeId],
-  );
-}
-
-/** The library's creatives that are not archived, in the order they were first synced: what delete_missing archives when a sync leaves them out. */
-export async function unarchived(db: Queryable, key: LibraryKey): Promise<StoredCreative[]> {
-  return db.query<StoredCreative>(
-    `select ${columns} from creative_library c where c.owner = $1 and c.account_key = $2 and c.status <> 'archived' order by c.seq`,
-    [key.owner, key.account],
-  );
-}
-
-/** Inserts the creative, or replaces what a sync may change of it (its creation time and order stay). */
-export async function upsertCreative(tx: Queryable, key: LibraryKey, c: LibraryCreative): Promise<void> {
-  await tx.query(
-    `insert into creative_library (owner, account_key, creative_id, name, format_id, format_key, assets, tags, status, details, created_at, updated_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8::text[], $9, $10, $11, $12)
-     on conflict (owner, account_key, creative_id) do update set name = excluded.name, format_id = excluded.format_id, format_key = excluded.format_key,
-       assets = excluded.assets, tags = excluded.tags, status = excluded.status, details = excluded.details, updated_at = excluded.updated_at`,
-    [
-      key.owner,
-      key.account,
-      c.creative_id,
-      c.name,
-      JSON.stringify(c.format_id),
-      ownFormatKey(c.format_id),
-      JSON.stringify(c.assets),
-      c.tags,
-      c.status,
-      JSON.stringify(c.details),
-      c.created_at,
-      c.updated_at,
-    ],
   );
 }
 
@@ -94,17 +67,16 @@ export interface ListFilters extends LibraryFilters {
   accountKeys?: readonly string[];
 }
 
-function where(owner: string, f: ListFilters): { sql: string; params: Params } {
-  const p = new Params([owner]);
-  const conditions = ['c.owner = $1', ...libraryConditions(f, p)];
-  if (f.accountKeys) conditions.push(`c.account_key = any(${p.add(f.accountKeys, 'text[]')})`);
-  return { sql: conditions.join(' and '), params: p };
-}
+const query = (owner: string, f: ListFilters) => ({
+  owner,
+  filters: f,
+  own: (p: Params) => (f.accountKeys ? [`c.account_key = any(${p.add(f.accountKeys, 'text[]')})`] : []),
+});
 
 // This agent assigns creatives to no package: every creative's count is 0, so that sort keeps the order they were synced in.
 const assignmentCount = '0::int';
 
-export async function library(
+export function library(
   db: Queryable,
   owner: string,
   filters: ListFilters,
@@ -112,18 +84,8 @@ export async function library(
   offset: number,
   limit: number,
 ): Promise<StoredCreative[]> {
-  const { sql, params } = where(owner, filters);
-  return db.query<StoredCreative>(
-    `select ${columns} from creative_library c where ${sql} order by ${orderBy(sort, assignmentCount)} offset ${params.add(offset, 'int')} limit ${params.add(limit, 'int')}`,
-    params.values,
-  );
+  return listLibrary<StoredCreative>(db, table, query(owner, filters), { sort, assignmentCount, offset, limit });
 }
 
-export async function countLibrary(db: Queryable, owner: string, filters: ListFilters): Promise<number> {
-  const { sql, params } = where(owner, filters);
-  const [row] = await db.query<{ n: number }>(
-    `select count(*)::int as n from creative_library c where ${sql}`,
-    params.values,
-  );
-  return row!.n;
-}
+export const countLibrary = (db: Queryable, owner: string, filters: ListFilters) =>
+  countIn(db, table, query(owner, filters));

@@ -1,8 +1,6 @@
 import {
-  listAnswer,
+  listCreatives,
   listCreativesInput,
-  listedCreative,
-  pageOf,
   readListRequest,
   type CreativeFilters,
 } from '../../creative-library/index.ts';
@@ -44,15 +42,11 @@ export function listCreativesTask(): AgentTask {
         accountKeys: accountKeys(args['account'] as Record<string, unknown> | undefined, f.accounts),
       };
       const owner = ownerOf(ctx.principal);
-      const { page, hasMore } = pageOf(
-        await sql.library(ctx.db, owner, filters, request.sort, request.offset, request.size + 1),
-        request,
-      );
-      const total = await sql.countLibrary(ctx.db, owner, filters);
-      const creatives = page.map((c) => listedCreative(c, args, noAssignments));
-      const applied = (Object.keys(f) as Array<keyof CreativeFilters>).filter((k) => !ignored.has(k));
-      return listAnswer(request, creatives, hasMore, total, {
-        filtersApplied: applied,
+      return listCreatives(args, request, {
+        rows: (offset, limit) => sql.library(ctx.db, owner, filters, request.sort, offset, limit),
+        count: () => sql.countLibrary(ctx.db, owner, filters),
+        assignments: async () => () => noAssignments,
+        filtersApplied: (Object.keys(f) as Array<keyof CreativeFilters>).filter((k) => !ignored.has(k)),
         sandbox: isSandbox(args['account']),
       });
     },

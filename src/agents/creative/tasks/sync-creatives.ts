@@ -1,8 +1,9 @@
 import { AgentError } from '../../../protocol/errors.ts';
 import {
-  creativeAssetSummary,
-  refusal,
+  refuseIfStrict,
+  sentCreatives,
   stageCreatives,
+  syncCreativesProperties,
   type CreativeAsset,
   type LibraryCreative,
   type Result,
@@ -41,17 +42,7 @@ export function syncCreativesTask(settings: LibrarySettings): AgentTask {
     input: {
       type: 'object',
       properties: {
-        account: { type: 'object', description: 'core/account-ref.json: the library these creatives go to.' },
-        creatives: { type: 'array', minItems: 1, maxItems: 100, items: creativeAssetSummary },
-        creative_ids: {
-          type: 'array',
-          minItems: 1,
-          maxItems: 100,
-          items: { type: 'string' },
-          description: 'Only these of creatives[] are synced.',
-        },
-        validation_mode: { type: 'string', enum: ['strict', 'lenient'] },
-        dry_run: { type: 'boolean' },
+        ...syncCreativesProperties('core/account-ref.json: the library these creatives go to.'),
         delete_missing: {
           type: 'boolean',
           description: 'Archive the library’s creatives this sync does not send (not with creative_ids).',
@@ -77,9 +68,7 @@ export function syncCreativesTask(settings: LibrarySettings): AgentTask {
       const library = { owner: ownerOf(ctx.principal), account: accountKey(ref) };
       const now = ctx.clock.now();
       const creatives = args['creatives'] as CreativeAsset[];
-      const sent = creatives
-        .map((creative, i) => ({ creative, at: `creatives[${i}]` }))
-        .filter(({ creative }) => !scope || scope.includes(creative.creative_id));
+      const sent = sentCreatives(args);
 
       await sql.lockLibrary(ctx.db, library);
       const stored = new Map<string, LibraryCreative>(
@@ -100,13 +89,7 @@ export function syncCreativesTask(settings: LibrarySettings): AgentTask {
       });
       const answer: Result[] = [...results.values()];
       const failed = answer.filter((r) => r.action === 'failed');
-      if (failed.length > 0 && args['validation_mode'] !== 'lenient') {
-        throw refusal(
-          failed,
-          answer.length,
-          'Fix them and sync again, or pass validation_mode: "lenient" to store the valid ones.',
-        );
-      }
+      refuseIfStrict(args, answer, failed);
       if (deleteMissing) {
         // A creative the request sends, even one that failed, is not missing.
         const named = new Set(creatives.map((c) => c.creative_id));

@@ -3,14 +3,13 @@ import { sameFormatId, type Format, type FormatId } from '../../formats/index.ts
 import type { Shelf } from '../offering.ts';
 import type { Queryable } from '../../../db/database.ts';
 import {
-  packageAssignments,
   toAssignment,
   type CreativeAssignment,
   type CreativeLibrary,
   type CreativesChange,
   type LibraryOwner,
   type PackageCreatives,
-} from '../media-buys/index.ts';
+} from './buys.ts';
 import { refusal, stageCreatives, type CreativeAsset, type LibraryCreative } from '../../creative-library/index.ts';
 import { reviewStatus } from './creative.ts';
 import { sellerFormats } from './check-creative.ts';
@@ -148,7 +147,7 @@ async function reassign(
   packages: readonly PackageCreatives[],
   now: Date,
 ): Promise<CreativesChange[]> {
-  const current = await packageAssignments(
+  const current = await sql.assignmentsOfPackages(
     db,
     packages.map((p) => p.package_id),
   );

@@ -1,9 +1,7 @@
 import {
   formatKey,
-  listAnswer,
+  listCreatives,
   listCreativesInput,
-  listedCreative,
-  pageOf,
   readListRequest,
   wantsAssignments,
   type CreativeFilters,
@@ -46,18 +44,15 @@ export function listCreativesTask(): AgentTask {
         mediaBuyIds: f.media_buy_ids,
         unassigned: f.unassigned,
       };
-      const { page, hasMore } = pageOf(
-        await sql.library(ctx.db, owner, filters, request.sort, request.offset, request.size + 1),
-        request,
-      );
-      const total = await sql.countLibrary(ctx.db, owner, filters);
-      const assignments = wantsAssignments(args)
-        ? await assignmentsByCreative(ctx.db, page)
-        : new Map<string, AssignmentRow[]>();
-      const creatives = page.map((c) =>
-        listedCreative(c, args, assignmentsOf(assignments.get(`${c.account_id} ${c.creative_id}`) ?? [])),
-      );
-      return listAnswer(request, creatives, hasMore, total, {
+      return listCreatives(args, request, {
+        rows: (offset, limit) => sql.library(ctx.db, owner, filters, request.sort, offset, limit),
+        count: () => sql.countLibrary(ctx.db, owner, filters),
+        async assignments(page) {
+          const byCreative = wantsAssignments(args)
+            ? await assignmentsByCreative(ctx.db, page)
+            : new Map<string, AssignmentRow[]>();
+          return (c) => assignmentsOf(byCreative.get(`${c.account_id} ${c.creative_id}`) ?? []);
+        },
         filtersApplied: Object.keys(f),
         sandbox: ctx.account?.['sandbox'] === true,
       });

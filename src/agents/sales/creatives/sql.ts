@@ -1,60 +1,37 @@
 import type { Queryable } from '../../../db/database.ts';
 import {
+  countLibrary as countIn,
+  creativesByIds as byIdsIn,
   formatKey,
-  libraryConditions,
-  orderBy,
-  Params,
+  listLibrary,
+  lockLibrary as lockIn,
+  upsertCreative as upsertIn,
   type CreativeStatus,
   type LibraryFilters,
+  type LibraryQuery,
+  type LibraryTable,
   type Sort,
 } from '../../creative-library/index.ts';
+import type { PackageAssignmentRow } from './buys.ts';
 import type { AssignmentRow, CreativeRow } from './creative.ts';
 
-const columns =
-  'seq, owner, account_id, creative_id, name, format_id, assets, tags, status, details, created_at, updated_at';
+/** sales_creatives: one library an account (its ids are unique across owners), formats keyed as spelled. */
+const table: LibraryTable = {
+  table: 'sales_creatives',
+  keyColumns: ['account_id'],
+  scopeColumn: 'account_id',
+  formatKey,
+};
 
 /** Serializes the syncs of one account's library, so two never both decide a creative is new. */
-export async function lockLibrary(tx: Queryable, accountId: string): Promise<void> {
-  await tx.query(`select pg_advisory_xact_lock(hashtextextended($1, 0))`, [
-    JSON.stringify(['sales_creatives', accountId]),
-  ]);
-}
+export const lockLibrary = (tx: Queryable, accountId: string) => lockIn(tx, table, [accountId]);
 
-export async function creativesByIds(
-  db: Queryable,
-  accountId: string,
-  creativeIds: readonly string[],
-): Promise<CreativeRow[]> {
-  if (creativeIds.length === 0) return [];
-  return db.query<CreativeRow>(
-    `select ${columns} from sales_creatives where account_id = $1 and creative_id = any($2::text[])`,
-    [accountId, creativeIds],
-  );
-}
+export const creativesByIds = (db: Queryable, accountId: string, creativeIds: readonly string[]) =>
+  byIdsIn<CreativeRow>(db, table, [accountId], creativeIds);
 
 /** Inserts the creative, or replaces what a sync may change of it (its creation time and order stay). */
-export async function upsertCreative(tx: Queryable, c: Omit<CreativeRow, 'seq'>): Promise<void> {
-  await tx.query(
-    `insert into sales_creatives (owner, account_id, creative_id, name, format_id, format_key, assets, tags, status, details, created_at, updated_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8::text[], $9, $10, $11, $12)
-     on conflict (account_id, creative_id) do update set name = excluded.name, format_id = excluded.format_id, format_key = excluded.format_key,
-       assets = excluded.assets, tags = excluded.tags, status = excluded.status, details = excluded.details, updated_at = excluded.updated_at`,
-    [
-      c.owner,
-      c.account_id,
-      c.creative_id,
-      c.name,
-      JSON.stringify(c.format_id),
-      formatKey(c.format_id),
-      JSON.stringify(c.assets),
-      c.tags,
-      c.status,
-      JSON.stringify(c.details),
-      c.created_at,
-      c.updated_at,
-    ],
-  );
-}
+export const upsertCreative = (tx: Queryable, c: Omit<CreativeRow, 'seq'>) =>
+  upsertIn(tx, table, { owner: c.owner, scope: c.account_id }, c);
 
 export async function assignmentsOf(
   db: Queryable,
@@ -85,6 +62,18 @@ export async function upsertAssignment(tx: Queryable, a: AssignmentRow): Promise
   );
 }
 
+/** The creatives assigned to these packages, each package's in the order they were assigned. */
+export async function assignmentsOfPackages(
+  db: Queryable,
+  packageIds: readonly string[],
+): Promise<PackageAssignmentRow[]> {
+  if (packageIds.length === 0) return [];
+  return db.query<PackageAssignmentRow>(
+    `select package_id, creative_id, weight::float8 as weight, placement_ids from sales_creative_assignments where package_id = any($1::text[]) order by package_id, assigned_at, creative_id`,
+    [packageIds],
+  );
+}
+
 /** Takes creatives off a package: the assignment rows go (the creatives stay in the library). */
 export async function unassign(
   tx: Queryable,
@@ -110,20 +99,24 @@ export interface SalesFilters extends LibraryFilters {
 const assignedTo = `exists (select 1 from sales_creative_assignments a where a.account_id = c.account_id and a.creative_id = c.creative_id`;
 const assignmentCount = `(select count(*) from sales_creative_assignments a where a.account_id = c.account_id and a.creative_id = c.creative_id)`;
 
-function where(owner: string, f: SalesFilters): { sql: string; params: Params } {
-  const p = new Params([owner]);
-  const conditions = ['c.owner = $1', ...libraryConditions(f, p)];
-  if (f.accountIds) conditions.push(`c.account_id = any(${p.add(f.accountIds, 'text[]')})`);
-  if (f.packageIds) conditions.push(`${assignedTo} and a.package_id = any(${p.add(f.packageIds, 'text[]')}))`);
-  if (f.mediaBuyIds)
-    conditions.push(
-      `${assignedTo} and a.package_id in (select package_id from sales_media_buy_packages where media_buy_id = any(${p.add(f.mediaBuyIds, 'text[]')})))`,
-    );
-  if (f.unassigned !== undefined) conditions.push(`${p.add(f.unassigned, 'boolean')} <> ${assignedTo})`);
-  return { sql: conditions.join(' and '), params: p };
+function query(owner: string, f: SalesFilters): LibraryQuery {
+  return {
+    owner,
+    filters: f,
+    own: (p) => [
+      ...(f.accountIds ? [`c.account_id = any(${p.add(f.accountIds, 'text[]')})`] : []),
+      ...(f.packageIds ? [`${assignedTo} and a.package_id = any(${p.add(f.packageIds, 'text[]')}))`] : []),
+      ...(f.mediaBuyIds
+        ? [
+            `${assignedTo} and a.package_id in (select package_id from sales_media_buy_packages where media_buy_id = any(${p.add(f.mediaBuyIds, 'text[]')})))`,
+          ]
+        : []),
+      ...(f.unassigned !== undefined ? [`${p.add(f.unassigned, 'boolean')} <> ${assignedTo})`] : []),
+    ],
+  };
 }
 
-export async function library(
+export function library(
   db: Queryable,
   owner: string,
   filters: SalesFilters,
@@ -131,25 +124,11 @@ export async function library(
   offset: number,
   limit: number,
 ): Promise<CreativeRow[]> {
-  const { sql, params } = where(owner, filters);
-  return db.query<CreativeRow>(
-    `select ${columns
-      .split(', ')
-      .map((col) => `c.${col}`)
-      .join(', ')} from sales_creatives c where ${sql}
-     order by ${orderBy(sort, assignmentCount)} offset ${params.add(offset, 'int')} limit ${params.add(limit, 'int')}`,
-    params.values,
-  );
+  return listLibrary<CreativeRow>(db, table, query(owner, filters), { sort, assignmentCount, offset, limit });
 }
 
-export async function countLibrary(db: Queryable, owner: string, filters: SalesFilters): Promise<number> {
-  const { sql, params } = where(owner, filters);
-  const [row] = await db.query<{ n: number }>(
-    `select count(*)::int as n from sales_creatives c where ${sql}`,
-    params.values,
-  );
-  return row!.n;
-}
+export const countLibrary = (db: Queryable, owner: string, filters: SalesFilters) =>
+  countIn(db, table, query(owner, filters));
 
 /** The owner's creative of the account, locked until the transaction ends. */
 export async function lockCreative(
@@ -159,7 +138,8 @@ export async function lockCreative(
   creativeId: string,
 ): Promise<CreativeRow | undefined> {
   const [row] = await tx.query<CreativeRow>(
-    `select ${columns} from sales_creatives where owner = $1 and account_id = $2 and creative_id = $3 for update`,
+    `select seq, owner, account_id, creative_id, name, format_id, assets, tags, status, details, created_at, updated_at
+     from sales_creatives where owner = $1 and account_id = $2 and creative_id = $3 for update`,
     [owner, accountId, creativeId],
   );
   return row;

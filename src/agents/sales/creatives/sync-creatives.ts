@@ -3,14 +3,14 @@ import { AgentError } from '../../../protocol/errors.ts';
 import { checkPublishedRequest, errorObject, type AgentTask } from '../../runtime/index.ts';
 import { actorOf, ownerOf, requireActiveAccount } from '../accounts/index.ts';
 import type { Shelf } from '../offering.ts';
-import { assignablePackages, recordCreativesAssigned, type AssignablePackage } from '../media-buys/index.ts';
 import {
-  creativeAssetSummary,
-  refusal,
+  refuseIfStrict,
+  sentCreatives,
   stageCreatives,
-  type CreativeAsset,
+  syncCreativesProperties,
   type LibraryCreative,
 } from '../../creative-library/index.ts';
+import type { AssignablePackage, BuysDesk } from './buys.ts';
 import { sellerFormats } from './check-creative.ts';
 import { reviewStatus } from './creative.ts';
 import * as sql from './sql.ts';
@@ -24,6 +24,8 @@ export interface CreativeLibraryOptions {
    * formats a package takes).
    */
   shelf: Shelf;
+  /** The media buys whose packages creatives are assigned to (the composition hands them over: the library does not import media buys). */
+  buys: BuysDesk;
 }
 
 interface Assignment {
@@ -42,9 +44,9 @@ interface Assignment {
  * take the creative's format (VALIDATION_ERROR) in its `assignment_errors`. In `strict` mode (the
  * schema's default) any problem fails the whole call and nothing is written; in `lenient` mode the
  * rest is stored and the problems answered per creative. A buy's first creative moves it out of
- * pending_creatives (media-buys' recordCreativesAssigned). `dry_run` answers the same, writing nothing.
+ * pending_creatives (`buys.recordCreativesAssigned`, media buys' own). `dry_run` answers the same, writing nothing.
  */
-export function syncCreativesTask({ shelf }: CreativeLibraryOptions): AgentTask {
+export function syncCreativesTask({ shelf, buys }: CreativeLibraryOptions): AgentTask {
   return {
     name: 'sync_creatives',
     description:
@@ -52,20 +54,7 @@ export function syncCreativesTask({ shelf }: CreativeLibraryOptions): AgentTask 
     input: {
       type: 'object',
       properties: {
-        account: { type: 'object', description: 'core/account-ref.json: the account that owns these creatives.' },
-        creatives: {
-          type: 'array',
-          minItems: 1,
-          maxItems: 100,
-          items: creativeAssetSummary,
-        },
-        creative_ids: {
-          type: 'array',
-          minItems: 1,
-          maxItems: 100,
-          items: { type: 'string' },
-          description: 'Only these of creatives[] are synced.',
-        },
+        ...syncCreativesProperties('core/account-ref.json: the account that owns these creatives.'),
         assignments: {
           type: 'array',
           minItems: 1,
@@ -80,8 +69,6 @@ export function syncCreativesTask({ shelf }: CreativeLibraryOptions): AgentTask 
             required: ['creative_id', 'package_id'],
           },
         },
-        validation_mode: { type: 'string', enum: ['strict', 'lenient'] },
-        dry_run: { type: 'boolean' },
         delete_missing: { type: 'boolean', description: 'Not offered by this seller.' },
       },
       required: ['account', 'creatives'],
@@ -101,10 +88,7 @@ export function syncCreativesTask({ shelf }: CreativeLibraryOptions): AgentTask 
       const sandbox = account['sandbox'] === true;
       const now = ctx.clock.now();
       const dryRun = args['dry_run'] === true;
-      const scope = args['creative_ids'] as string[] | undefined;
-      const sent = (args['creatives'] as CreativeAsset[])
-        .map((creative, i) => ({ creative, at: `creatives[${i}]` }))
-        .filter(({ creative }) => !scope || scope.includes(creative.creative_id));
+      const sent = sentCreatives(args);
       const assignments = (args['assignments'] as Assignment[] | undefined) ?? [];
 
       const { formats, products } = await shelf(ctx.db, account);
@@ -119,7 +103,7 @@ export function syncCreativesTask({ shelf }: CreativeLibraryOptions): AgentTask 
         status: reviewStatus(sandbox),
       });
 
-      const packages = await assignablePackages(
+      const packages = await buys.assignablePackages(
         ctx.db,
         owner,
         accountId,
@@ -168,13 +152,7 @@ export function syncCreativesTask({ shelf }: CreativeLibraryOptions): AgentTask 
 
       const answer = [...results.values()];
       const failed = answer.filter((r) => r.action === 'failed' || r.assignment_errors);
-      if (failed.length > 0 && args['validation_mode'] !== 'lenient') {
-        throw refusal(
-          failed,
-          answer.length,
-          'Fix them and sync again, or pass validation_mode: "lenient" to store the valid ones.',
-        );
-      }
+      refuseIfStrict(args, answer, failed);
 
       if (!dryRun) {
         for (const row of writes) await sql.upsertCreative(ctx.db, { ...row, owner, account_id: accountId });
@@ -195,7 +173,13 @@ export function syncCreativesTask({ shelf }: CreativeLibraryOptions): AgentTask 
           byBuy.set(a.pkg.media_buy_id, packagesOfBuy);
         }
         for (const [mediaBuyId, byPackage] of byBuy)
-          await recordCreativesAssigned(ctx.db, { owner, mediaBuyId, byPackage, actor: actorOf(ctx.principal), now });
+          await buys.recordCreativesAssigned(ctx.db, {
+            owner,
+            mediaBuyId,
+            byPackage,
+            actor: actorOf(ctx.principal),
+            now,
+          });
       }
       return { ...(dryRun ? { dry_run: true } : {}), creatives: answer, sandbox };
     },

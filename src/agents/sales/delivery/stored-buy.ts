@@ -1,6 +1,7 @@
 import type { Queryable } from '../../../db/database.ts';
 import type { Product } from '../catalog/index.ts';
-import { assignmentsOfPackages, packagesOf, type BuyRow, type PackageRow } from '../media-buys/index.ts';
+import { assignmentsOfPackages } from '../creatives/index.ts';
+import { packagesOf, type BuyRow, type PackageRow } from '../media-buys/index.ts';
 import { channelRates } from './channel-rates.ts';
 import type { Pricing } from './pricing.ts';
 import { pacings, type Adjustment, type Pacing, type SimBuy, type SimPackage } from './simulate.ts';

@@ -4,7 +4,8 @@ import { actorOf, ownerOf, requireActiveAccount } from '../accounts/index.ts';
 import type { Product } from '../catalog/index.ts';
 import type { Shelf } from '../offering.ts';
 import { proposalPackages } from '../proposals/index.ts';
-import { creativesOfNewPackages, packageAssignments, type CreativeLibrary } from './creative-assignments.ts';
+import { assignmentsOfPackages, type CreativeLibrary } from '../creatives/index.ts';
+import { creativesOfNewPackages } from './creative-assignments.ts';
 import { forcedAnswer, noForcedArms, type TakeForcedArm } from './forced-arm.ts';
 import { buySummary, toPackage, type BuyRow } from './media-buy.ts';
 import { newId, newPackages } from './new-packages.ts';
@@ -170,7 +171,7 @@ export function createMediaBuyTask(
           at: now,
         },
       ]);
-      const assigned = await packageAssignments(
+      const assigned = await assignmentsOfPackages(
         ctx.db,
         rows.map((r) => r.package_id),
       );

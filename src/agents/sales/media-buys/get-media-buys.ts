@@ -11,15 +11,9 @@ import {
 import { ownerOf } from '../accounts/index.ts';
 import type { Product } from '../catalog/index.ts';
 import type { Shelf } from '../offering.ts';
+import { assignmentsOfPackages, type PackageAssignmentRow } from '../creatives/index.ts';
 import { formatsOf } from './creative-assignments.ts';
-import {
-  buySummary,
-  toPackage,
-  totalBudget,
-  type BuyRow,
-  type PackageAssignmentRow,
-  type PackageRow,
-} from './media-buy.ts';
+import { buySummary, toPackage, totalBudget, type BuyRow, type PackageRow } from './media-buy.ts';
 import { buySelection } from './schemas.ts';
 import * as sql from './sql.ts';
 import { isTerminal, type MediaBuyStatus } from './state.ts';
@@ -71,7 +65,7 @@ export function getMediaBuysTask(shelf: Shelf): AgentTask {
       const buyIds = page.map((b) => b.media_buy_id);
       const rowsOfPackages = await sql.packagesOf(ctx.db, buyIds);
       const packages = groupBy(rowsOfPackages);
-      const assigned = await sql.assignmentsOfPackages(
+      const assigned = await assignmentsOfPackages(
         ctx.db,
         rowsOfPackages.map((p) => p.package_id),
       );

@@ -24,22 +24,11 @@ export {
   type ValidAction,
 } from './state.ts';
 export type { ReportingFrequency, ReportingWebhook } from './reporting-webhook.ts';
-export {
-  assignablePackages,
-  packageAssignments,
-  recordCreativesAssigned,
-  type AssignablePackage,
-  type CreativeAssignment,
-  type CreativeLibrary,
-  type CreativesAssigned,
-  type CreativesChange,
-  type LibraryOwner,
-  type PackageCreatives,
-} from './creative-assignments.ts';
+export { assignablePackages, recordCreativesAssigned } from './creative-assignments.ts';
 export { buySelection } from './schemas.ts';
-export { toAssignment, totalBudget, type BuyRow, type PackageAssignmentRow, type PackageRow } from './media-buy.ts';
+export { totalBudget, type BuyRow, type PackageRow } from './media-buy.ts';
 // Read-only: what delivery reporting reads of the buys (delivery/).
-export { assignmentsOfPackages, buysAfter, packagesOf, reportingWebhook, type ListFilters } from './sql.ts';
+export { buysAfter, packagesOf, reportingWebhook, type ListFilters } from './sql.ts';
 export { noForcedArms, type ForcedArm, type TakeForcedArm } from './forced-arm.ts';
 export { lockMediaBuy, setMediaBuyStatus } from './seller-status.ts';
 export { seedMediaBuy, type MediaBuySeed } from './seed-media-buy.ts';

@@ -1,3 +1,4 @@
+import { toAssignment, type PackageAssignmentRow } from '../creatives/index.ts';
 import { isTerminal, validActions, type MediaBuyStatus } from './state.ts';
 
 /** core/media-buy.json's cancellation (and core/package.json's). */
@@ -40,14 +41,6 @@ export interface PackageRow {
   cancellation: Cancellation | null;
   /** The package's other agreed terms, answered as they are (targeting_overlay, measurement_terms, format_ids, pacing...). */
   details: Record<string, unknown>;
-}
-
-/** A creative assigned to a package, as core/package.json's creative_assignments answers it. */
-export interface PackageAssignmentRow {
-  package_id: string;
-  creative_id: string;
-  weight: number | null;
-  placement_ids: string[] | null;
 }
 
 export interface HistoryEntry {
@@ -95,19 +88,6 @@ export function toPackage(
     paused: pkg.paused,
     canceled: pkg.cancellation !== null,
     ...(pkg.cancellation ? { cancellation: pkg.cancellation } : {}),
-  };
-}
-
-/** core/creative-assignment.json. */
-export function toAssignment(a: PackageAssignmentRow): {
-  creative_id: string;
-  weight?: number;
-  placement_ids?: string[];
-} {
-  return {
-    creative_id: a.creative_id,
-    ...(a.weight === null ? {} : { weight: a.weight }),
-    ...(a.placement_ids === null ? {} : { placement_ids: a.placement_ids }),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../../db/database.ts';
-import type { BuyRow, HistoryEntry, PackageAssignmentRow, PackageRow } from './media-buy.ts';
+import type { BuyRow, HistoryEntry, PackageRow } from './media-buy.ts';
 import type { ReportingFrequency, ReportingWebhook } from './reporting-webhook.ts';
 import type { MediaBuyStatus } from './state.ts';
 
@@ -209,18 +209,6 @@ export async function hasCreatives(db: Queryable, mediaBuyId: string): Promise<b
     [mediaBuyId],
   );
   return row!.found;
-}
-
-/** The creatives assigned to these packages (sales_creative_assignments, the creative library's), each package's in the order they were assigned. */
-export async function assignmentsOfPackages(
-  db: Queryable,
-  packageIds: readonly string[],
-): Promise<PackageAssignmentRow[]> {
-  if (packageIds.length === 0) return [];
-  return db.query<PackageAssignmentRow>(
-    `select package_id, creative_id, weight::float8 as weight, placement_ids from sales_creative_assignments where package_id = any($1::text[]) order by package_id, assigned_at, creative_id`,
-    [packageIds],
-  );
 }
 
 /**

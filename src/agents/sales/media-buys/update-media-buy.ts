@@ -4,14 +4,12 @@ import { actorOf, ownerOf, requireActiveAccount } from '../accounts/index.ts';
 import type { Product } from '../catalog/index.ts';
 import type { Shelf } from '../offering.ts';
 import {
-  creativesHistory,
-  creativesOfNewPackages,
-  formatsOf,
-  packageAssignments,
+  assignmentsOfPackages,
   type CreativeAssignment,
   type CreativeLibrary,
   type PackageCreatives,
-} from './creative-assignments.ts';
+} from '../creatives/index.ts';
+import { creativesHistory, creativesOfNewPackages, formatsOf } from './creative-assignments.ts';
 import { buySummary, toPackage, type BuyRow, type HistoryEntry, type PackageRow } from './media-buy.ts';
 import { newPackages } from './new-packages.ts';
 import {
@@ -236,7 +234,7 @@ export function updateMediaBuyTask(shelf: Shelf, library: CreativeLibrary): Agen
       );
 
       const affected = new Set([...update.changedPackages, ...update.added.map((p) => p.package_id)]);
-      const assigned = await packageAssignments(ctx.db, [...affected]);
+      const assigned = await assignmentsOfPackages(ctx.db, [...affected]);
       const { media_buy_id, status, valid_actions, invoice_recipient } = buySummary(after);
       return {
         media_buy_id,
