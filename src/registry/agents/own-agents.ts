@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { isLoopbackHost } from '../../net/address-policy.ts';
 import { parseAllowList } from '../../net/allow-list.ts';
 import { SafeFetch } from '../../net/safe-fetch.ts';
 import type { AgentType } from './agent-types.ts';
@@ -31,8 +32,6 @@ const typeOfProtocol: Record<string, AgentType> = {
   brand: 'brand',
 };
 
-const isLoopbackIp = (host: string) => /^127(\.\d{1,3}){3}$/.test(host) || host === '[::1]' || host === '::1';
-
 /**
  * This deployment's agents as the catalog enrolls them. An agent is enrolled on a domain name,
  * never an IP address (agent-url.ts), and `npm start` listens on 127.0.0.1: a loopback address
@@ -57,7 +56,7 @@ export function ownEnrollments(own: OwnDeployment): { enrollments: Enrollment[];
 
 function catalogUrl(served: string): string | undefined {
   const url = new URL(served);
-  if (isLoopbackIp(url.hostname)) url.hostname = 'localhost';
+  if (isLoopbackHost(url.hostname)) url.hostname = 'localhost';
   else if (isIP(url.hostname.replace(/^\[|\]$/g, '')) !== 0) return undefined;
   return url.href;
 }

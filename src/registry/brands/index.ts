@@ -51,3 +51,11 @@ export { brandIdentity, type BrandIdentity } from './identity.ts';
 export { saveAuthoritative, saveEnriched } from './service.ts';
 export type { AuthoritativeBrand, BrandRow } from './sql.ts';
 export type { EnrichmentProvider } from './enrichment/provider.ts';
+export {
+  brandsSettings,
+  loadBrandsLimits,
+  loadBrandsSettings,
+  type BrandDataProviderConfig,
+  type BrandsLimits,
+  type BrandsSettings,
+} from './settings.ts';

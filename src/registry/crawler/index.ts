@@ -6,6 +6,13 @@ import { crawlRequestRoute } from './routes/crawl-request.ts';
 import { CrawlWorker } from './worker.ts';
 
 export { Crawler, type CrawlReport } from './crawler.ts';
+export {
+  crawlerSettings,
+  loadCrawlerLimits,
+  loadCrawlerSettings,
+  type CrawlerConfig,
+  type CrawlerLimits,
+} from './settings.ts';
 
 export interface CrawlerOptions {
   ctx: AppContext;

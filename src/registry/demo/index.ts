@@ -7,6 +7,7 @@ import { seedDemo } from './seed.ts';
 export { demoOrganization, enrollDeploymentAgents, type DeploymentAgentsOutcome } from './deployment-agents.ts';
 export { seedDemo, type SeedOptions, type SeedOutcome } from './seed.ts';
 export { loadWorld, type World, type WorldDocument } from './world.ts';
+export { demoSettings, loadDemoSettings, type DemoSettings } from './settings.ts';
 
 export interface DemoOptions {
   ctx: AppContext;
