@@ -21,13 +21,13 @@ import { recordRoutes } from './http/route-table.ts';
 import { resolveTxt } from 'node:dns/promises';
 import { systemClock, type Clock } from './clock.ts';
 import type { AppContext, TxtResolver } from './context.ts';
-import { enforceRateLimits, openCounterStore } from './http/rate-limit.ts';
+import { enforceRateLimits, openCounterStore } from './http/rate-limit/enforce.ts';
 import { parseAllowList } from './net/allow-list.ts';
 import { SafeFetch } from './net/safe-fetch.ts';
 import { ApError } from './protocol/errors.ts';
 // Capabilities, each through its one public face: its index.ts (lint refuses anything deeper).
 import { agentsPlugin, servedAgents, testDeployment, type Tenant } from './agents/index.ts';
-import { authPlugin, type Authenticator } from './auth/index.ts';
+import { authPlugin, rateLimitCaller, type Authenticator } from './auth/index.ts';
 import { dashboardPlugin } from './dashboard/index.ts';
 import { adagentsToolsPlugin } from './registry/adagents-tools/index.ts';
 import { agentProbePlugin } from './registry/agent-probe/index.ts';
@@ -103,7 +103,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock: deps.clock ?? systemClock,
     resolveTxt: deps.resolveTxt ?? resolveTxt,
   };
-  enforceRateLimits(app, openCounterStore(config, db, app.log, ctx.clock), ctx.clock);
+  enforceRateLimits(app, openCounterStore(config, db, app.log, ctx.clock), rateLimitCaller, ctx.clock);
   registerErrorRendering(app);
   echoRequestId(app);
 

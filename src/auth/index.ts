@@ -27,7 +27,7 @@ export const authPlugin = fp<AuthOptions>(
 export type { Authenticator } from './authenticator.ts';
 export type { ConfiguredCredential } from './configured-credentials.ts';
 export type { Principal, Standing } from './principal.ts';
-export { signInLimit } from './limits.ts';
+export { rateLimitCaller, signInLimit } from './limits.ts';
 export {
   addMember,
   createLocalUser,

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
 import pkg from '../../package.json' with { type: 'json' };
 import { ErrorBody, errorResponses } from '../protocol/wire/error.ts';
 import './route-config.ts';
-import './rate-limit.ts';
+import './rate-limit/rules.ts';
 
 export const OPENAPI_PATHS = ['/openapi/registry.yaml', '/.well-known/openapi.yaml'] as const;
 

@@ -1,5 +1,5 @@
 import type { Config } from '../config.ts';
-import type { RateLimitRule } from '../http/rate-limit.ts';
+import type { RateLimitRule } from '../http/rate-limit/rules.ts';
 
 /** The spec's limits (section 8), shared by the routes that have them. */
 export function bulkResolveLimit(config: Config, kind: 'brands' | 'properties' | 'policies'): RateLimitRule {

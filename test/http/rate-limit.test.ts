@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerErrorRendering } from '../../src/http/errors.ts';
-import { enforceRateLimits, type CounterStore, type RateLimitRule, type Take } from '../../src/http/rate-limit.ts';
+import { rateLimitCaller } from '../../src/auth/index.ts';
+import type { CounterStore, Take } from '../../src/http/rate-limit/counter-store.ts';
+import { enforceRateLimits } from '../../src/http/rate-limit/enforce.ts';
+import type { RateLimitRule } from '../../src/http/rate-limit/rules.ts';
 import { ManualClock } from '../support/clock.ts';
 import { eachEngine, engines, type TestEngine } from '../support/engines.ts';
 import { json } from '../support/http.ts';
@@ -41,7 +44,7 @@ async function appWith(
   clock = new ManualClock(),
 ): Promise<FastifyInstance> {
   const app = Fastify();
-  enforceRateLimits(app, store, clock);
+  enforceRateLimits(app, store, rateLimitCaller, clock);
   registerErrorRendering(app);
   // Stands in for the auth guard: a principal named by a header.
   app.addHook('onRequest', async (request) => {

@@ -9,7 +9,7 @@ import type {
 } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { Database } from '../../db/database.ts';
-import type { RateLimitRule } from '../../http/rate-limit.ts';
+import type { RateLimitRule } from '../../http/rate-limit/rules.ts';
 import { signIn } from '../accounts/service.ts';
 import { escapeHtml, page, signInForm } from '../../http/html.ts';
 import { PROVIDER_ROUTES } from './provider.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { signIn } from '../../auth/index.ts';
 import type { Queryable } from '../../db/database.ts';
-import type { RateLimitRule } from '../../http/rate-limit.ts';
+import type { RateLimitRule } from '../../http/rate-limit/rules.ts';
 import { formField } from '../form-fields.ts';
 import { LOGIN_PATH, localNext } from '../navigation.ts';
 import { sendHtml } from '../respond.ts';

@@ -1,5 +1,5 @@
 /**
- * Where rate-limit logs live. The limit hook (`../rate-limit.ts`) decides what to count and when;
+ * Where rate-limit logs live. The limit hook (`enforce.ts`) decides what to count and when;
  * a store keeps, per key, the times of the requests counted within the last window (a sliding
  * log), shared by every instance that uses it, so "N per period" holds for every period-long span,
  * not only for spans aligned to the clock.

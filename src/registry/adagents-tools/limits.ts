@@ -1,5 +1,5 @@
 import type { Config } from '../../config.ts';
-import { perIpAndPerUser, type RateLimitRule } from '../../http/rate-limit.ts';
+import { perIpAndPerUser, type RateLimitRule } from '../../http/rate-limit/rules.ts';
 
 /** Each tool its own budget per IP: validating may fetch a domain and ask its agents; creating and looking up are cheap but unbounded otherwise. */
 export function toolLimit(config: Config, tool: string): RateLimitRule[] {

@@ -1,5 +1,5 @@
 import type { Config } from '../../config.ts';
-import { perIpAndPerUser, type RateLimitRule } from '../../http/rate-limit.ts';
+import { perIpAndPerUser, type RateLimitRule } from '../../http/rate-limit/rules.ts';
 
 /**
  * One budget for the three probing endpoints: each request makes the registry call someone's

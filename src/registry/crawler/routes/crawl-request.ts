@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import type { AppContext } from '../../../context.ts';
-import type { RateLimitRule } from '../../../http/rate-limit.ts';
+import type { RateLimitRule } from '../../../http/rate-limit/rules.ts';
 import { normalizeDomain } from '../../../protocol/domain.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
 import { requirePublicDomain } from '../../documents/public-domain.ts';

@@ -6,47 +6,16 @@ import type {
   onSendHookHandler,
   preHandlerHookHandler,
 } from 'fastify';
-import { systemClock, type Clock } from '../clock.ts';
-import type { Config } from '../config.ts';
-import type { Database } from '../db/database.ts';
-import { normalizeDomain } from '../protocol/domain.ts';
-import { ApError } from '../protocol/errors.ts';
-import type { CounterStore } from './rate-limit/counter-store.ts';
-import { databaseCounters } from './rate-limit/database-counters.ts';
-import { KeyTurns } from './rate-limit/key-turns.ts';
-import { redisCounters } from './rate-limit/redis-counters.ts';
-import '../auth/principal.ts';
-
-export type { CounterStore, Take } from './rate-limit/counter-store.ts';
-
-/** A limit a route declares: at most `max` requests in any `windowSeconds`-long span, for each key. */
-export interface RateLimitRule {
-  /** Names the log, so two routes can share one budget by sharing a name. */
-  name: string;
-  max: number;
-  windowSeconds: number;
-  /**
-   * Whose budget a request spends; undefined skips the rule for that request. `domain` is the
-   * normalized `domain` of the body (else of the query string); a request without a valid one
-   * skips the rule, and the route's own validation refuses it.
-   */
-  by: 'ip' | 'principal' | 'organization' | 'domain' | ((request: FastifyRequest) => string | undefined);
-  /**
-   * `accepted`: only requests the route accepts (answered below 400) count, so a refused one
-   * spends nobody's budget. The request holds its place while it runs and gives it back if it is
-   * refused, so concurrent requests still cannot pass the limit; in one process, those arriving
-   * meanwhile wait for its answer and are then judged on the window it left (key-turns.ts).
-   * Default `every`: every request
-   * that gets past the limits counts, whatever the route answers (sign-in guesses, say).
-   */
-  counts?: 'every' | 'accepted';
-}
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    rateLimit?: RateLimitRule[];
-  }
-}
+import { systemClock, type Clock } from '../../clock.ts';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/database.ts';
+import { normalizeDomain } from '../../protocol/domain.ts';
+import { ApError } from '../../protocol/errors.ts';
+import type { CounterStore } from './counter-store.ts';
+import { databaseCounters } from './database-counters.ts';
+import { KeyTurns } from './key-turns.ts';
+import { redisCounters } from './redis-counters.ts';
+import type { CallerOf, RateLimitRule } from './rules.ts';
 
 /**
  * Where the logs live: Redis when `REDIS_URL` is configured, else the database. Either way they
@@ -80,9 +49,15 @@ const heldPlaceWaitMs = 30_000;
  * counted in the `windowSeconds` before it, and a refusal's `Retry-After` is when one of them
  * leaves the window (sooner, if a place held by a request still running is given back). A request refused by any rule counts against none. Attached only to
  * routes that declare limits, as their first preHandler: after authentication (so per-principal
- * keys are known) and body parsing (so a rule can key on the body). The store closes with the app.
+ * keys are known) and body parsing (so a rule can key on the body). `callerOf` says whose request it
+ * is (auth's `rateLimitCaller`: http/ imports nothing of auth/). The store closes with the app.
  */
-export function enforceRateLimits(app: FastifyInstance, store: CounterStore, clock: Clock = systemClock): void {
+export function enforceRateLimits(
+  app: FastifyInstance,
+  store: CounterStore,
+  callerOf: CallerOf,
+  clock: Clock = systemClock,
+): void {
   // Places held for `counts: 'accepted'` rules until the answer is known, and the turns of their keys.
   const pending = new WeakMap<FastifyRequest, Held[]>();
   const turns = new KeyTurns();
@@ -103,7 +78,7 @@ export function enforceRateLimits(app: FastifyInstance, store: CounterStore, clo
       const now = clock.now().getTime();
       const taken: Array<Held & { rule: RateLimitRule }> = [];
       for (const rule of rules) {
-        const subject = keyOf(rule, request);
+        const subject = keyOf(rule, request, callerOf);
         if (subject === undefined) continue;
         const key = `${rule.name}:${subject}`;
         const turn = rule.counts === 'accepted' ? await turns.take(key, heldPlaceWaitMs) : undefined;
@@ -149,15 +124,19 @@ export function enforceRateLimits(app: FastifyInstance, store: CounterStore, clo
   app.addHook('onClose', async () => store.close());
 }
 
-function keyOf(rule: RateLimitRule, request: FastifyRequest): string | undefined {
-  if (typeof rule.by === 'function') return rule.by(request);
+function keyOf(rule: RateLimitRule, request: FastifyRequest, callerOf: CallerOf): string | undefined {
+  if (typeof rule.by === 'function') return rule.by(request, callerOf(request));
   switch (rule.by) {
     case 'ip':
       return `ip:${request.ip}`;
-    case 'principal':
-      return request.principal ? `principal:${request.principal.kind}:${request.principal.subject}` : undefined;
-    case 'organization':
-      return request.principal?.organization ? `org:${request.principal.organization.organizationId}` : undefined;
+    case 'principal': {
+      const caller = callerOf(request);
+      return caller ? `principal:${caller.principal}` : undefined;
+    }
+    case 'organization': {
+      const organization = callerOf(request)?.organization;
+      return organization === undefined ? undefined : `org:${organization}`;
+    }
     case 'domain': {
       const domain = domainOf(request);
       return domain === undefined ? undefined : `domain:${domain}`;
@@ -182,21 +161,4 @@ function describe(seconds: number): string {
   if (seconds % 3600 === 0) return seconds === 3600 ? 'hour' : `${seconds / 3600} hours`;
   if (seconds % 60 === 0) return seconds === 60 ? 'minute' : `${seconds / 60} minutes`;
   return `${seconds} seconds`;
-}
-
-/** Users (or keys) behind one address together get at most this many users' budgets. */
-const usersPerAddress = 4;
-
-/** The rules of a budget kept per IP for anonymous callers and per user for others, with a ceiling per IP for all. */
-export function perIpAndPerUser(name: string, perIp: number, perUser: number): RateLimitRule[] {
-  return [
-    {
-      name: `${name}-ip`,
-      max: perIp,
-      windowSeconds: 60,
-      by: (request) => (request.principal ? undefined : `ip:${request.ip}`),
-    },
-    { name, max: perUser, windowSeconds: 60, by: 'principal' },
-    { name: `${name}-address`, max: perUser * usersPerAddress, windowSeconds: 60, by: 'ip' },
-  ];
 }
