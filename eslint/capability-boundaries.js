@@ -1,9 +1,10 @@
-// Capabilities never import each other's internals: outside a capability's folder, its `routes/`,
-// `sql.ts` and `service.ts` (at any depth) may not be imported; files directly under src/ (the
-// composition root among them) import a capability through its index.ts alone, or config.ts its
-// settings.ts (which loads none of the capability's code and so ties no cycle through `Config`). Built on ESLint's
-// own `no-restricted-imports`: one block per folder of src/, whose patterns are the exact relative
-// paths from that folder to every other capability.
+// Capabilities reach each other through their index.ts alone: outside a capability's folder,
+// no other file of it may be imported. Files directly under src/ (config.ts among them) may also
+// import a capability's settings.ts, which loads none of the capability's code and so ties no cycle
+// through `Config`. And http/, the app-wide plumbing the capabilities build on, imports nothing of
+// auth/ (which imports it). Built on ESLint's own `no-restricted-imports`: one block per folder of
+// src/, whose patterns are the exact relative paths from that folder to every other capability
+// (one block, since a later block's options for a rule replace an earlier one's).
 import { readdirSync } from 'node:fs';
 import { join, posix, relative, sep } from 'node:path';
 
@@ -23,25 +24,30 @@ export const capabilities = [
     .filter((c) => !libraries.includes(c)),
 ];
 
-const internals = '(?:.+/)?(?:routes/.+|sql\\.ts|service\\.ts)$';
+/** Folders below some capabilities, which may import nothing of them, not even their index.ts. */
+const beneath = { http: ['auth'] };
+
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function patternsFor(dir) {
   const own = capabilities.find((c) => dir === c || dir.startsWith(`${c}/`));
+  const layer = Object.keys(beneath).find((l) => dir === l || dir.startsWith(`${l}/`));
   return capabilities
     .filter((c) => c !== own)
     .map((c) => {
       const path = posix.relative(dir, c);
       const prefix = escape(path.startsWith('..') ? path : `./${path}`);
-      return dir === ''
-        ? {
-            regex: `^${prefix}/(?!(?:index|settings)\\.ts$)`,
-            message: `Import the ${c} capability through its index.ts, its one public face.`,
-          }
-        : {
-            regex: `^${prefix}/${internals}`,
-            message: `Routes, sql.ts and service.ts are internal to the ${c} capability: import its index.ts instead.`,
-          };
+      if (layer && beneath[layer].includes(c)) {
+        return {
+          regex: `^${prefix}(?:/|$)`,
+          message: `${layer}/ sits below the ${c} capability, which imports it: it imports nothing of ${c}/ and takes what it needs as a parameter.`,
+        };
+      }
+      const open = dir === '' ? '(?:index|settings)' : 'index';
+      return {
+        regex: `^${prefix}/(?!${open}\\.ts$)`,
+        message: `Import the ${c} capability through its index.ts, its one public face.`,
+      };
     });
 }
 

@@ -12,11 +12,10 @@ import {
   organizationBySlug,
 } from '../auth/index.ts';
 import { ApError } from '../protocol/errors.ts';
-import { rotate, type SigningAlg } from '../agents/runtime/keys/store.ts';
-import { signatureLifetimeSeconds } from '../agents/runtime/keys/lifetime.ts';
+import { rotate, signatureLifetimeSeconds, type SigningAlg } from '../agents/index.ts';
 import { systemClock } from '../clock.ts';
 import { normalizeDomain } from '../protocol/domain.ts';
-import type { Crawler } from '../registry/crawler/crawler.ts';
+import type { Crawler } from '../registry/crawler/index.ts';
 import {
   allAgentsShown,
   enrollAgent,

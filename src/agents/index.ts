@@ -21,6 +21,8 @@ import { WebhookDeliverer } from './runtime/webhooks/deliverer.ts';
 export type { AgentTask, TaskContext, Tenant } from './runtime/index.ts';
 export type { TaskEvent } from './runtime/tasks/worker.ts';
 export type { DeliveryEvent } from './runtime/webhooks/deliverer.ts';
+export { signatureLifetimeSeconds } from './runtime/keys/lifetime.ts';
+export { rotate, type SigningAlg } from './runtime/keys/store.ts';
 export { agentsSettings, loadAgentsSettings, publicTestCredential, type AgentsConfig } from './settings.ts';
 
 declare module 'fastify' {

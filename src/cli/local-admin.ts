@@ -7,7 +7,7 @@ import { openDatabase } from '../db/open.ts';
 import { skipWasmTierUp } from '../db/pglite.ts';
 import { parseAllowList } from '../net/allow-list.ts';
 import { SafeFetch } from '../net/safe-fetch.ts';
-import { Crawler } from '../registry/crawler/crawler.ts';
+import { Crawler } from '../registry/crawler/index.ts';
 import { scheduleProbe } from '../registry/agents/index.ts';
 
 /** An admin session against the database itself (see withAdmin): opened and migrated once, closed when `use` is done. */

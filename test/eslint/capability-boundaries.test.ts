@@ -39,17 +39,40 @@ describe('the capability boundary lint rule', () => {
     );
   });
 
+  it('refuses any other file of another capability: only its index.ts is public', async () => {
+    assert.ok(refused(await lint('src/registry/feed/peek.ts', importing('../brands/identity.ts')), 'registry/brands'));
+    assert.ok(refused(await lint('src/agents/runtime/peek.ts', importing('../../auth/principal.ts')), 'auth'));
+    assert.ok(refused(await lint('src/registry/properties/peek.ts', importing('../feed/append.ts')), 'registry/feed'));
+    assert.ok(refused(await lint('src/admin/peek.ts', importing('../agents/runtime/keys/store.ts')), 'agents'));
+  });
+
   it("accepts another capability's index.ts, and a capability's own internals", async () => {
     assert.deepEqual(await lint('src/registry/feed/peek.ts', importing('../brands/index.ts')), []);
     assert.deepEqual(await lint('src/dashboard/routes/peek.ts', importing('../../auth/index.ts')), []);
     assert.deepEqual(await lint('src/registry/brands/routes/peek.ts', importing('../sql.ts')), []);
     assert.deepEqual(await lint('src/auth/peek.ts', importing('./accounts/service.ts')), []);
+    assert.deepEqual(await lint('src/registry/feed/routes/peek.ts', importing('../append.ts')), []);
+    assert.deepEqual(await lint('src/agents/runtime/peek.ts', importing('../sales/index.ts')), []);
   });
 
   it('lets files directly under src/, the composition root among them, import a capability through its index.ts only', async () => {
     assert.ok(refused(await lint('src/server.ts', importing('./registry/graph/snapshot.ts')), 'registry/graph'));
     assert.ok(refused(await lint('src/server.ts', importing('./agents/runtime/index.ts')), 'agents'));
     assert.deepEqual(await lint('src/server.ts', importing('./registry/graph/index.ts')), []);
+  });
+
+  it("lets only files directly under src/ (config.ts assembling them) import a capability's settings.ts", async () => {
+    assert.deepEqual(await lint('src/config.ts', importing('./registry/feed/settings.ts')), []);
+    assert.deepEqual(await lint('src/config.ts', importing('./auth/settings.ts')), []);
+    assert.ok(refused(await lint('src/registry/feed/peek.ts', importing('../brands/settings.ts')), 'registry/brands'));
+    assert.ok(refused(await lint('src/agents/peek.ts', importing('../auth/settings.ts')), 'auth'));
+  });
+
+  it('keeps http/, which auth/ builds on, from importing anything of auth/, its index.ts included', async () => {
+    assert.ok(refused(await lint('src/http/peek.ts', importing('../auth/index.ts')), 'auth'));
+    assert.ok(refused(await lint('src/http/rate-limit/peek.ts', importing('../../auth/principal.ts')), 'auth'));
+    assert.ok(refused(await lint('src/http/mcp/peek.ts', importing('../../auth/limits.ts')), 'auth'));
+    assert.deepEqual(await lint('src/http/peek.ts', importing('../protocol/errors.ts')), []);
   });
 
   it('lets tests and benches import internals, to test units', async () => {

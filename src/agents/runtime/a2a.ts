@@ -11,7 +11,7 @@ import {
   type TaskStore,
   type User,
 } from '@a2a-js/sdk/server';
-import type { Principal } from '../../auth/principal.ts';
+import type { Principal } from '../../auth/index.ts';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/database.ts';
 import { jsonRpcRefusal } from '../../http/json-rpc-refusal.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
-import type { Principal } from '../../auth/principal.ts';
+import type { Principal } from '../../auth/index.ts';
 import { mcpDispatcher, type McpCallBase } from '../../http/mcp/dispatcher.ts';
 import { serveMcp } from '../../http/mcp/endpoint.ts';
 import { AgentError } from '../../protocol/errors.ts';

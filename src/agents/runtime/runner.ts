@@ -1,6 +1,6 @@
 import canonicalize from 'canonicalize';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Principal } from '../../auth/principal.ts';
+import type { Principal } from '../../auth/index.ts';
 import type { Clock } from '../../clock.ts';
 import type { Database, Queryable } from '../../db/database.ts';
 import { AgentError } from '../../protocol/errors.ts';

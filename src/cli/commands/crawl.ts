@@ -4,7 +4,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig, type ConfigFlags } from '../../config.ts';
 import { normalizeDomain } from '../../protocol/domain.ts';
 import { ApError } from '../../protocol/errors.ts';
-import type { CrawlReport } from '../../registry/crawler/crawler.ts';
+import type { CrawlReport } from '../../registry/crawler/index.ts';
 import { print, withAdmin } from '../admin.ts';
 import { withDatabaseOptions } from './database-options.ts';
 

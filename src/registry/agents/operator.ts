@@ -1,4 +1,4 @@
-import type { Principal } from '../../auth/principal.ts';
+import type { Principal } from '../../auth/index.ts';
 
 /**
  * The registry's operator at the command line (`ap agents`), acting for `org` when enrolling, for

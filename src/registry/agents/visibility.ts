@@ -1,4 +1,4 @@
-import type { Principal } from '../../auth/principal.ts';
+import type { Principal } from '../../auth/index.ts';
 
 export const visibilities = ['public', 'members_only', 'private'] as const;
 export type Visibility = (typeof visibilities)[number];

@@ -1,4 +1,4 @@
-import type { Principal } from '../../auth/principal.ts';
+import type { Principal } from '../../auth/index.ts';
 import type { Database } from '../../db/database.ts';
 import { ApError } from '../../protocol/errors.ts';
 import type { ProofCheck } from '../ownership/index.ts';

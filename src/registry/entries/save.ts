@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Principal } from '../../auth/principal.ts';
+import type { Principal } from '../../auth/index.ts';
 import type { AppContext } from '../../context.ts';
 import type { Database, Queryable } from '../../db/database.ts';
 import { ApError } from '../../protocol/errors.ts';

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { Principal } from '../../auth/principal.ts';
+import type { Principal } from '../../auth/index.ts';
 import type { Database, Queryable } from '../../db/database.ts';
 import { ApError } from '../../protocol/errors.ts';
 import { actorOf } from '../entries/index.ts';

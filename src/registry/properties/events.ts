@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Queryable } from '../../db/database.ts';
 import { snapshotAt } from '../entries/index.ts';
-import { appendEvent } from '../feed/append.ts';
+import { appendEvent } from '../feed/index.ts';
 import { snapshot, toResolution } from './rows.ts';
 import { propertyTables, type PropertyRow } from './sql.ts';
 

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock.ts';
 import { isDeepStrictEqual } from 'node:util';
-import type { Principal } from '../../auth/principal.ts';
+import type { Principal } from '../../auth/index.ts';
 import { recordSkeleton } from '../homographs/index.ts';
 import type { ProofCheck } from '../ownership/index.ts';
 import type { Database, Queryable } from '../../db/database.ts';
 import { lockEntry, recordRevision, saveEntry, type SaveOutcome } from '../entries/index.ts';
-import { appendEvent } from '../feed/append.ts';
+import { appendEvent } from '../feed/index.ts';
 import type { SnapshotSection } from '../feed/index.ts';
 import { bucket, domainsToLookUp, readDomains, type PropertyCheck, type RegistryFacts } from './check.ts';
 import { propertyKind } from './kind.ts';
