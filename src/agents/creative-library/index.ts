@@ -29,11 +29,10 @@ export {
   type ListSource,
 } from './list.ts';
 export {
-  countLibrary,
   creativeSortFields,
   creativesByIds,
   libraryConditions,
-  listLibrary,
+  listing,
   lockLibrary,
   orderBy,
   Params,

@@ -89,6 +89,8 @@ export interface LibraryTable {
   scopeColumn: string;
   /** The format_key column's text of a format id: what format_ids filters compare. */
   formatKey: (format: FormatId) => string;
+  /** How this library counts a creative's assignments (SQL over `c`): what `assignment_count` sorts on. */
+  assignmentCount: string;
 }
 
 const creativeColumns = (t: LibraryTable) =>
@@ -176,27 +178,24 @@ function queryWhere(q: LibraryQuery): { sql: string; params: Params } {
   return { sql: conditions.join(' and '), params: p };
 }
 
-/** A page of the creatives a query selects, in `sort`'s order (`assignmentCount` as `orderBy` takes it). */
-export async function listLibrary<Row extends LibraryCreative>(
-  db: Queryable,
-  t: LibraryTable,
-  q: LibraryQuery,
-  order: { sort: Sort; assignmentCount: string; offset: number; limit: number },
-): Promise<Row[]> {
-  const { sql, params } = queryWhere(q);
-  return db.query<Row>(
-    `select ${creativeColumns(t)} from ${t.table} c where ${sql} order by ${orderBy(order.sort, order.assignmentCount)}
-     offset ${params.add(order.offset, 'int')} limit ${params.add(order.limit, 'int')}`,
-    params.values,
-  );
-}
-
-/** How many creatives a query selects. */
-export async function countLibrary(db: Queryable, t: LibraryTable, q: LibraryQuery): Promise<number> {
-  const { sql, params } = queryWhere(q);
-  const [row] = await db.query<{ n: number }>(
-    `select count(*)::int as n from ${t.table} c where ${sql}`,
-    params.values,
-  );
-  return row!.n;
+/** The creatives a query selects, as list_creatives reads them: a page in `sort`'s order, and how many there are. */
+export function listing<Row extends LibraryCreative>(db: Queryable, t: LibraryTable, q: LibraryQuery, sort: Sort) {
+  return {
+    rows(offset: number, limit: number): Promise<Row[]> {
+      const { sql, params } = queryWhere(q);
+      return db.query<Row>(
+        `select ${creativeColumns(t)} from ${t.table} c where ${sql} order by ${orderBy(sort, t.assignmentCount)}
+         offset ${params.add(offset, 'int')} limit ${params.add(limit, 'int')}`,
+        params.values,
+      );
+    },
+    async count(): Promise<number> {
+      const { sql, params } = queryWhere(q);
+      const [row] = await db.query<{ n: number }>(
+        `select count(*)::int as n from ${t.table} c where ${sql}`,
+        params.values,
+      );
+      return row!.n;
+    },
+  };
 }

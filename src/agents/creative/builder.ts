@@ -1,13 +1,9 @@
 import type { ConfiguredCredential } from '../../auth/index.ts';
 import type { SafeFetch } from '../../net/safe-fetch.ts';
-import { listCreativeFormatsTask, standardFormatsAt } from '../formats/index.ts';
-import type { Tenant, TenantPass } from '../runtime/index.ts';
-import { assetRoutes } from './build/asset-routes.ts';
+import { listCreativeFormatsTask } from '../formats/index.ts';
+import type { Tenant } from '../runtime/index.ts';
 import type { BrandLookup } from './build/known-brand.ts';
-import { localAssets } from './build/local-assets.ts';
-import { rendererWith } from './previews/renderer.ts';
-import { previewRoutes } from './previews/routes.ts';
-import { pruneExpired } from './previews/sql.ts';
+import { creativeHosting } from './hosting.ts';
 import { buildCreativeTask } from './tasks/build-creative.ts';
 import { previewCreativeTask } from './tasks/preview-creative.ts';
 
@@ -34,9 +30,6 @@ export interface CreativeBuilderOptions {
   previewTtlSeconds?: number;
 }
 
-/** Expired previews answer 410 for a week, then are forgotten (404), as the creative agent's. */
-const goneForMs = 7 * 86_400_000;
-
 /**
  * The creative builder (the test deployment's `/creative-builder`):
  * build_creative, generating a creative from a brief alone or from promoted offerings, or
@@ -55,18 +48,15 @@ export function creativeBuilderAgent({
   fetcher,
   previewTtlSeconds = 86_400,
 }: CreativeBuilderOptions): Tenant {
-  const agentUrl = () => `${base()}${formatsPath}/mcp`;
-  const formats = () => standardFormatsAt(agentUrl());
-  const assetsUrl = () => `${base()}${assetsPath}`;
-  const local = localAssets(assetsUrl);
-  const renderer = rendererWith(fetcher, local.images);
-  const previewsUrl = () => `${base()}${path}/previews`;
-  const preview = { formats, agentUrl, previewsUrl, ttlSeconds: previewTtlSeconds };
-  const prune: TenantPass = {
-    name: 'previews',
-    intervalMs: 3_600_000,
-    run: async ({ db, clock }) => void (await pruneExpired(db, new Date(clock.now().getTime() - goneForMs))),
-  };
+  const { agentUrl, formats, assetsUrl, preview, renderer, passes, routes } = creativeHosting({
+    base,
+    path,
+    formatsPath,
+    assetsPath,
+    servesAssets,
+    fetcher,
+    previewTtlSeconds,
+  });
   return {
     name: 'creative-builder',
     path,
@@ -76,7 +66,7 @@ export function creativeBuilderAgent({
     // creative-generative is not claimed: its storyboards sync catalogs (sync_catalogs), which it does not serve.
     httpEnvelope: 'creative',
     credentials,
-    passes: [prune],
+    passes,
     capabilities: () => ({
       creative: {
         supports_compliance: false,
@@ -85,11 +75,7 @@ export function creativeBuilderAgent({
         supports_transformation: true,
       },
     }),
-    routes: (app, deps) => {
-      local.use(deps.db);
-      previewRoutes(app, { db: deps.db, clock: deps.clock, path, formats, renderer });
-      if (servesAssets) assetRoutes(app, { db: deps.db, path: assetsPath });
-    },
+    routes,
     tasks: [
       listCreativeFormatsTask({ formats, protocol: 'creative' }),
       buildCreativeTask({ formats, agentUrl, assetsUrl, fetcher, preview, fromBrief: true, brands }),

@@ -1,13 +1,9 @@
 import type { ConfiguredCredential } from '../../auth/index.ts';
 import type { SafeFetch } from '../../net/safe-fetch.ts';
-import { listCreativeFormatsTask, standardFormatsAt } from '../formats/index.ts';
-import type { Tenant, TenantPass } from '../runtime/index.ts';
-import { assetRoutes } from './build/asset-routes.ts';
+import { listCreativeFormatsTask } from '../formats/index.ts';
+import type { Tenant } from '../runtime/index.ts';
 import type { BrandLookup } from './build/known-brand.ts';
-import { localAssets } from './build/local-assets.ts';
-import { rendererWith } from './previews/renderer.ts';
-import { previewRoutes } from './previews/routes.ts';
-import { pruneExpired } from './previews/sql.ts';
+import { creativeHosting } from './hosting.ts';
 import { buildCreativeTask } from './tasks/build-creative.ts';
 import { listCreativesTask } from './tasks/list-creatives.ts';
 import { previewCreativeTask } from './tasks/preview-creative.ts';
@@ -36,9 +32,6 @@ export interface CreativeAgentOptions {
   generator?: () => string;
 }
 
-/** Expired previews answer 410 for a week, then are forgotten (404). */
-const goneForMs = 7 * 86_400_000;
-
 /**
  * The creative agent (agent-tasks spec, creative tasks; specialism creative-template): defines the
  * standard formats (the ones the sales agent's products take), builds creatives in them from their
@@ -55,18 +48,16 @@ export function creativeAgent({
   brands,
   generator,
 }: CreativeAgentOptions): Tenant {
-  const agentUrl = () => `${base()}${path}/mcp`;
-  const formats = () => standardFormatsAt(agentUrl());
-  const assetsUrl = () => `${base()}${path}/assets`;
-  // What the creative builder generates is served under this agent's path: snapshots read it locally.
-  const assets = localAssets(assetsUrl);
-  const renderer = rendererWith(fetcher, assets.images);
-  const preview = { formats, agentUrl, previewsUrl: () => `${base()}${path}/previews`, ttlSeconds: previewTtlSeconds };
-  const prune: TenantPass = {
-    name: 'previews',
-    intervalMs: 3_600_000,
-    run: async ({ db, clock }) => void (await pruneExpired(db, new Date(clock.now().getTime() - goneForMs))),
-  };
+  // It serves the assets the creative builder generates too (under its path), and its snapshots read them locally.
+  const { agentUrl, formats, assetsUrl, preview, renderer, passes, routes } = creativeHosting({
+    base,
+    path,
+    formatsPath: path,
+    assetsPath: `${path}/assets`,
+    servesAssets: true,
+    fetcher,
+    previewTtlSeconds,
+  });
   return {
     name: 'creative',
     path,
@@ -76,7 +67,7 @@ export function creativeAgent({
     specialisms: ['creative-template'],
     httpEnvelope: 'creative',
     credentials,
-    passes: [prune],
+    passes,
     capabilities: () => ({
       creative: {
         supports_compliance: false,
@@ -85,11 +76,7 @@ export function creativeAgent({
         supports_transformation: true,
       },
     }),
-    routes: (app, { db, clock }) => {
-      assets.use(db);
-      previewRoutes(app, { db, clock, path, formats, renderer });
-      assetRoutes(app, { db, path: `${path}/assets` });
-    },
+    routes,
     tasks: [
       listCreativeFormatsTask({ formats, protocol: 'creative' }),
       buildCreativeTask({

@@ -1,7 +1,7 @@
 import type { ConfiguredCredential } from '../../auth/index.ts';
 import { listCreativeFormatsTask, standardFormats, standardFormatsAt, type Format } from '../formats/index.ts';
 import type { Tenant } from '../runtime/index.ts';
-import { listAccountsTask, salesAccountResolver, syncAccountsTask } from './accounts/index.ts';
+import { accountCapabilities, listAccountsTask, salesAccountResolver, syncAccountsTask } from './accounts/index.ts';
 import { syncCatalogsTask } from './buyer-catalogs/index.ts';
 import { logEventTask, providePerformanceFeedbackTask, syncEventSourcesTask } from './conversions/index.ts';
 import type { Catalog, Product, PublisherPropertySelector } from './catalog/index.ts';
@@ -89,12 +89,7 @@ export function salesAgent({
     passes: [flightPass(), reportingPass(shelf), proposalExpiryPass()],
     capabilities: () => ({
       // Implicit accounts (unless configured otherwise): a buyer declares its brands and operators with sync_accounts, or by naming them.
-      account: {
-        require_operator_auth: requireOperatorAuth,
-        supported_billing: ['operator', 'agent', 'advertiser'],
-        required_for_products: false,
-        sandbox: true,
-      },
+      account: accountCapabilities({ requireOperatorAuth }),
       media_buy: {
         supported_pricing_models: [
           ...new Set(offering().products.flatMap((p) => p.pricing_options.map((o) => o.pricing_model))),

@@ -33,29 +33,10 @@ const channelWords: Record<string, string> = {
   retail_media: 'retail media commerce',
 };
 
-const stopWords = new Set([
-  'a',
-  'an',
-  'and',
-  'at',
-  'for',
-  'in',
-  'of',
-  'on',
-  'or',
-  'the',
-  'to',
-  'with',
-  'our',
-  'we',
-  'want',
-  'looking',
-  'campaign',
-  'reach',
-  'ads',
-  'ad',
-  'inventory',
-]);
+// Words of a brief that say nothing of the inventory it wants.
+const stopWords = new Set(
+  'a an and at for in of on or the to with our we want looking campaign reach ads ad inventory'.split(' '),
+);
 
 interface Document {
   id: string;

@@ -1,6 +1,6 @@
 import type { ConfiguredCredential } from '../../auth/index.ts';
 import type { Tenant } from '../runtime/index.ts';
-import { listAccountsTask, syncAccountsTask } from '../sales/accounts/index.ts';
+import { accountCapabilities, listAccountsTask, syncAccountsTask } from '../sales/accounts/index.ts';
 import { activationPass } from './activations/activation-pass.ts';
 import type { PlatformAvailability, SignalsCatalog } from './catalog/index.ts';
 import { offeringOf } from './offering.ts';
@@ -73,12 +73,7 @@ export function signalsAgent({
     capabilities: () => ({
       // Implicit accounts, the deployment's one account book (sync_accounts here or at the sales
       // agent declares the same accounts). Signals never depend on one: the catalog is public.
-      account: {
-        require_operator_auth: false,
-        supported_billing: ['operator', 'agent', 'advertiser'],
-        required_for_products: false,
-        sandbox: true,
-      },
+      account: accountCapabilities({ requireOperatorAuth: false }),
       signals: {
         data_provider_domains: providers,
         // The targets it activates on: any agent (live at once) and these platforms (asynchronously).

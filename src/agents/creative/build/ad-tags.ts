@@ -31,15 +31,16 @@ export function clockTime(ms: number): string {
 }
 
 /**
- * A VAST 4.2 InLine ad playing the spot: one linear creative with its media file, clickthrough and
- * impression tracker. The UniversalAdId VAST 4 requires is the creative's own id, with no registry.
+ * An InLine ad of one linear creative, as VAST and DAAST (its audio sibling) both write it: its
+ * id, maker, title, advertiser and impression tracker, then the creative (opened by `creative`)
+ * playing the spot, its media file with `mediaAttributes`, and `clicks`.
  */
-export function vastXml(spot: Spot, content: TagContent): string {
-  const size = spot.width && spot.height ? ` width="${spot.width}" height="${spot.height}"` : '';
-  const bitrate = spot.bitrateKbps ? ` bitrate="${spot.bitrateKbps}"` : '';
+function inLineAd(
+  spot: Spot,
+  content: TagContent,
+  parts: { creative: string[]; mediaAttributes: string; clicks: string[] },
+): string[] {
   return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    '<VAST version="4.2" xmlns="http://www.iab.com/VAST">',
     `<Ad id="${e(content.id)}">`,
     '<InLine>',
     '<AdSystem version="1.0">ap creative builder</AdSystem>',
@@ -47,21 +48,43 @@ export function vastXml(spot: Spot, content: TagContent): string {
     ...(content.advertiser ? [`<Advertiser>${e(content.advertiser)}</Advertiser>`] : []),
     ...(content.impression ? [`<Impression id="impression">${cdata(content.impression)}</Impression>`] : []),
     '<Creatives>',
-    `<Creative id="${e(content.id)}" adId="${e(content.id)}">`,
-    `<UniversalAdId idRegistry="unknown">${e(content.id)}</UniversalAdId>`,
+    ...parts.creative,
     '<Linear>',
     `<Duration>${clockTime(spot.durationMs)}</Duration>`,
     '<MediaFiles>',
-    `<MediaFile delivery="progressive" type="${e(spot.type)}"${size}${bitrate}>${cdata(spot.url)}</MediaFile>`,
+    `<MediaFile delivery="progressive" type="${e(spot.type)}"${parts.mediaAttributes}>${cdata(spot.url)}</MediaFile>`,
     '</MediaFiles>',
-    ...(content.click
-      ? ['<VideoClicks>', `<ClickThrough id="clickthrough">${cdata(content.click)}</ClickThrough>`, '</VideoClicks>']
-      : []),
+    ...parts.clicks,
     '</Linear>',
     '</Creative>',
     '</Creatives>',
     '</InLine>',
     '</Ad>',
+  ];
+}
+
+const bitrateOf = (spot: Spot) => (spot.bitrateKbps ? ` bitrate="${spot.bitrateKbps}"` : '');
+
+/**
+ * A VAST 4.2 InLine ad playing the spot: one linear creative with its media file, clickthrough and
+ * impression tracker. The UniversalAdId VAST 4 requires is the creative's own id, with no registry.
+ */
+export function vastXml(spot: Spot, content: TagContent): string {
+  const size = spot.width && spot.height ? ` width="${spot.width}" height="${spot.height}"` : '';
+  const ad = inLineAd(spot, content, {
+    creative: [
+      `<Creative id="${e(content.id)}" adId="${e(content.id)}">`,
+      `<UniversalAdId idRegistry="unknown">${e(content.id)}</UniversalAdId>`,
+    ],
+    mediaAttributes: `${size}${bitrateOf(spot)}`,
+    clicks: content.click
+      ? ['<VideoClicks>', `<ClickThrough id="clickthrough">${cdata(content.click)}</ClickThrough>`, '</VideoClicks>']
+      : [],
+  });
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<VAST version="4.2" xmlns="http://www.iab.com/VAST">',
+    ...ad,
     '</VAST>',
     '',
   ].join('\n');
@@ -69,32 +92,12 @@ export function vastXml(spot: Spot, content: TagContent): string {
 
 /** A DAAST 1.0 InLine ad playing the audio spot, with its clickthrough (for players with a screen) and impression tracker. */
 export function daastXml(spot: Spot, content: TagContent): string {
-  const bitrate = spot.bitrateKbps ? ` bitrate="${spot.bitrateKbps}"` : '';
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    '<DAAST version="1.0">',
-    `<Ad id="${e(content.id)}">`,
-    '<InLine>',
-    '<AdSystem version="1.0">ap creative builder</AdSystem>',
-    `<AdTitle>${e(content.title)}</AdTitle>`,
-    ...(content.advertiser ? [`<Advertiser>${e(content.advertiser)}</Advertiser>`] : []),
-    ...(content.impression ? [`<Impression id="impression">${cdata(content.impression)}</Impression>`] : []),
-    '<Creatives>',
-    `<Creative id="${e(content.id)}">`,
-    '<Linear>',
-    `<Duration>${clockTime(spot.durationMs)}</Duration>`,
-    '<MediaFiles>',
-    `<MediaFile delivery="progressive" type="${e(spot.type)}"${bitrate}>${cdata(spot.url)}</MediaFile>`,
-    '</MediaFiles>',
-    ...(content.click
+  const ad = inLineAd(spot, content, {
+    creative: [`<Creative id="${e(content.id)}">`],
+    mediaAttributes: bitrateOf(spot),
+    clicks: content.click
       ? ['<AudioInteractions>', `<ClickThrough>${cdata(content.click)}</ClickThrough>`, '</AudioInteractions>']
-      : []),
-    '</Linear>',
-    '</Creative>',
-    '</Creatives>',
-    '</InLine>',
-    '</Ad>',
-    '</DAAST>',
-    '',
-  ].join('\n');
+      : [],
+  });
+  return ['<?xml version="1.0" encoding="UTF-8"?>', '<DAAST version="1.0">', ...ad, '</DAAST>', ''].join('\n');
 }

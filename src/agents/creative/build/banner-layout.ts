@@ -86,6 +86,39 @@ function button(
   return { width, height: Math.min(maxHeight, Math.round(size * 2.3)), lines };
 }
 
+/** The call-to-action button's label: bold, one line, centred at `x` and in the box's height. */
+function buttonLabel(lines: string[], size: number, box: Box, x: number): Block {
+  const lineHeight = lineHeightOf(size);
+  const y = box.y + (box.height - lineHeight) / 2;
+  return { lines, size, weight: 'bold', x, y, width: box.width, lineHeight, align: 'middle' };
+}
+
+/** Where a banner's words go: a region `width` wide with `room` of height from `top`, of which the body may take `bodyRoom`. */
+interface WordsArea {
+  /** The headline's largest size. */
+  maxSize: number;
+  width: number;
+  room: number;
+  bodyRoom: number;
+  x: number;
+  top: number;
+  align: Block['align'];
+}
+
+/**
+ * Sets the headline at the largest size that leaves the body its room, then the body (when it has
+ * room) at half the headline's size, in what the headline left; `centreVertically` places them.
+ */
+function setWords(layout: BannerLayout, headline: string, body: string | undefined, area: WordsArea): void {
+  const { width, room, bodyRoom, x, align } = area;
+  layout.headline = fitBlock(headline, 'bold', area.maxSize, 8, width, room - bodyRoom, x, area.top, align);
+  if (body && bodyRoom > 0 && layout.headline) {
+    const size = Math.max(9, Math.round(layout.headline.size * 0.5));
+    const left = room - blockHeight(layout.headline);
+    layout.body = fitBlock(body, 'regular', size, Math.max(8, size - 3), width, left, x, 0, align);
+  }
+}
+
 /**
  * A banner laid out for its shape: a strip (leaderboards, mobile banners, billboards: 2.5 times
  * wider than high or more) reads left to right, picture, logo, headline, button; any other shape
@@ -124,19 +157,7 @@ function strip(content: BannerContent, w: number, h: number): BannerLayout {
         width: made.width,
         height: made.height,
       };
-      layout.cta = {
-        box,
-        label: {
-          lines: made.lines,
-          size,
-          weight: 'bold',
-          x: box.x + box.width / 2,
-          y: box.y + (box.height - lineHeightOf(size)) / 2,
-          width: box.width,
-          lineHeight: lineHeightOf(size),
-          align: 'middle',
-        },
-      };
+      layout.cta = { box, label: buttonLabel(made.lines, size, box, box.x + box.width / 2) };
       right = box.x - pad;
     }
   }
@@ -156,31 +177,15 @@ function strip(content: BannerContent, w: number, h: number): BannerLayout {
     room -= used;
   }
   const bodyRoom = content.body && h >= 200 ? Math.round(room * 0.35) : 0;
-  layout.headline = fitBlock(
-    content.headline,
-    'bold',
-    Math.min(Math.round(h * 0.3), 44),
-    8,
-    regionWidth,
-    room - bodyRoom,
+  setWords(layout, content.headline, content.body, {
+    maxSize: Math.min(Math.round(h * 0.3), 44),
+    width: regionWidth,
+    room,
+    bodyRoom,
     x,
     top,
-    'start',
-  );
-  if (content.body && bodyRoom > 0 && layout.headline) {
-    const size = Math.max(9, Math.round(layout.headline.size * 0.5));
-    layout.body = fitBlock(
-      content.body,
-      'regular',
-      size,
-      Math.max(8, size - 3),
-      regionWidth,
-      room - blockHeight(layout.headline),
-      x,
-      0,
-      'start',
-    );
-  }
+    align: 'start',
+  });
   centreVertically([layout.wordmark, layout.headline, layout.body], pad, h - pad);
   return layout;
 }
@@ -221,19 +226,7 @@ function stack(content: BannerContent, w: number, h: number): BannerLayout {
         width: made.width,
         height: made.height,
       };
-      layout.cta = {
-        box,
-        label: {
-          lines: made.lines,
-          size,
-          weight: 'bold',
-          x: w / 2,
-          y: box.y + (box.height - lineHeightOf(size)) / 2,
-          width: box.width,
-          lineHeight: lineHeightOf(size),
-          align: 'middle',
-        },
-      };
+      layout.cta = { box, label: buttonLabel(made.lines, size, box, w / 2) };
       bottom = box.y - pad;
     }
   }
@@ -254,31 +247,15 @@ function stack(content: BannerContent, w: number, h: number): BannerLayout {
   }
   const room = bottom - y;
   const bodyRoom = content.body && room >= 80 ? Math.round(room * 0.35) : 0;
-  layout.headline = fitBlock(
-    content.headline,
-    'bold',
-    Math.round(Math.min(w * 0.15, h * 0.1)),
-    8,
-    inner,
-    room - bodyRoom,
-    w / 2,
-    y,
-    'middle',
-  );
-  if (content.body && bodyRoom > 0 && layout.headline) {
-    const size = Math.max(9, Math.round(layout.headline.size * 0.5));
-    layout.body = fitBlock(
-      content.body,
-      'regular',
-      size,
-      Math.max(8, size - 3),
-      inner,
-      room - blockHeight(layout.headline),
-      w / 2,
-      0,
-      'middle',
-    );
-  }
+  setWords(layout, content.headline, content.body, {
+    maxSize: Math.round(Math.min(w * 0.15, h * 0.1)),
+    width: inner,
+    room,
+    bodyRoom,
+    x: w / 2,
+    top: y,
+    align: 'middle',
+  });
   centreVertically([layout.headline, layout.body], y, bottom);
   return layout;
 }

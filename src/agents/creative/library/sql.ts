@@ -1,8 +1,7 @@
 import type { Queryable } from '../../../db/database.ts';
 import {
-  countLibrary as countIn,
   creativesByIds as byIdsIn,
-  listLibrary,
+  listing as listingIn,
   lockLibrary as lockIn,
   unarchived as unarchivedIn,
   upsertCreative as upsertIn,
@@ -33,6 +32,8 @@ const table: LibraryTable = {
   keyColumns: ['owner', 'account_key'],
   scopeColumn: 'account_key',
   formatKey: ownFormatKey,
+  // This agent assigns creatives to no package: every creative's count is 0, so that sort keeps the order they were synced in.
+  assignmentCount: '0::int',
 };
 
 const keyOf = (key: LibraryKey) => [key.owner, key.account];
@@ -73,19 +74,6 @@ const query = (owner: string, f: ListFilters) => ({
   own: (p: Params) => (f.accountKeys ? [`c.account_key = any(${p.add(f.accountKeys, 'text[]')})`] : []),
 });
 
-// This agent assigns creatives to no package: every creative's count is 0, so that sort keeps the order they were synced in.
-const assignmentCount = '0::int';
-
-export function library(
-  db: Queryable,
-  owner: string,
-  filters: ListFilters,
-  sort: Sort,
-  offset: number,
-  limit: number,
-): Promise<StoredCreative[]> {
-  return listLibrary<StoredCreative>(db, table, query(owner, filters), { sort, assignmentCount, offset, limit });
-}
-
-export const countLibrary = (db: Queryable, owner: string, filters: ListFilters) =>
-  countIn(db, table, query(owner, filters));
+/** The owner's creatives the filters select, in `sort`'s order, as list_creatives pages and counts them. */
+export const listing = (db: Queryable, owner: string, filters: ListFilters, sort: Sort) =>
+  listingIn<StoredCreative>(db, table, query(owner, filters), sort);

@@ -43,8 +43,7 @@ export function listCreativesTask(): AgentTask {
       };
       const owner = ownerOf(ctx.principal);
       return listCreatives(args, request, {
-        rows: (offset, limit) => sql.library(ctx.db, owner, filters, request.sort, offset, limit),
-        count: () => sql.countLibrary(ctx.db, owner, filters),
+        ...sql.listing(ctx.db, owner, filters, request.sort),
         assignments: async () => () => noAssignments,
         filtersApplied: (Object.keys(f) as Array<keyof CreativeFilters>).filter((k) => !ignored.has(k)),
         sandbox: isSandbox(args['account']),

@@ -4,7 +4,13 @@ import * as sql from './sql.ts';
 
 export { accountStatuses, actorOf, ownerOf, type AccountStatus } from './account.ts';
 export { listAccountsTask } from './list-accounts.ts';
-export { implicitTerms, requireActiveAccount, salesAccountResolver, type AccountModel } from './resolve.ts';
+export {
+  accountCapabilities,
+  implicitTerms,
+  requireActiveAccount,
+  salesAccountResolver,
+  type AccountModel,
+} from './resolve.ts';
 export { syncAccountsTask } from './sync-accounts.ts';
 export type { Change } from './sql.ts';
 

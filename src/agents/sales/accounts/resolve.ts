@@ -27,6 +27,20 @@ export interface AccountModel {
 }
 
 /**
+ * get_ap_capabilities' `account` of an agent whose accounts are these (the sales agent's and the
+ * signals agent's, one account book): the model, the parties sync_accounts bills, products
+ * discoverable without an account, and sandbox accounts.
+ */
+export function accountCapabilities({ requireOperatorAuth }: AccountModel) {
+  return {
+    require_operator_auth: requireOperatorAuth,
+    supported_billing: ['operator', 'agent', 'advertiser'],
+    required_for_products: false,
+    sandbox: true,
+  };
+}
+
+/**
  * Resolves a request's `account` (core/account-ref.json) among the caller's own accounts, to
  * core/account.json's fields. By `account_id`: that account, whatever its status (a closed
  * account's delivery can still be read). By natural key: the open account of brand + operator,

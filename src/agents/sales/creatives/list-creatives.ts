@@ -45,8 +45,7 @@ export function listCreativesTask(): AgentTask {
         unassigned: f.unassigned,
       };
       return listCreatives(args, request, {
-        rows: (offset, limit) => sql.library(ctx.db, owner, filters, request.sort, offset, limit),
-        count: () => sql.countLibrary(ctx.db, owner, filters),
+        ...sql.listing(ctx.db, owner, filters, request.sort),
         async assignments(page) {
           const byCreative = wantsAssignments(args)
             ? await assignmentsByCreative(ctx.db, page)

@@ -1,9 +1,8 @@
 import type { Queryable } from '../../../db/database.ts';
 import {
-  countLibrary as countIn,
   creativesByIds as byIdsIn,
   formatKey,
-  listLibrary,
+  listing as listingIn,
   lockLibrary as lockIn,
   upsertCreative as upsertIn,
   type CreativeStatus,
@@ -21,6 +20,7 @@ const table: LibraryTable = {
   keyColumns: ['account_id'],
   scopeColumn: 'account_id',
   formatKey,
+  assignmentCount: `(select count(*) from sales_creative_assignments a where a.account_id = c.account_id and a.creative_id = c.creative_id)`,
 };
 
 /** Serializes the syncs of one account's library, so two never both decide a creative is new. */
@@ -97,7 +97,6 @@ export interface SalesFilters extends LibraryFilters {
 }
 
 const assignedTo = `exists (select 1 from sales_creative_assignments a where a.account_id = c.account_id and a.creative_id = c.creative_id`;
-const assignmentCount = `(select count(*) from sales_creative_assignments a where a.account_id = c.account_id and a.creative_id = c.creative_id)`;
 
 function query(owner: string, f: SalesFilters): LibraryQuery {
   return {
@@ -116,19 +115,9 @@ function query(owner: string, f: SalesFilters): LibraryQuery {
   };
 }
 
-export function library(
-  db: Queryable,
-  owner: string,
-  filters: SalesFilters,
-  sort: Sort,
-  offset: number,
-  limit: number,
-): Promise<CreativeRow[]> {
-  return listLibrary<CreativeRow>(db, table, query(owner, filters), { sort, assignmentCount, offset, limit });
-}
-
-export const countLibrary = (db: Queryable, owner: string, filters: SalesFilters) =>
-  countIn(db, table, query(owner, filters));
+/** The owner's creatives the filters select, in `sort`'s order, as list_creatives pages and counts them. */
+export const listing = (db: Queryable, owner: string, filters: SalesFilters, sort: Sort) =>
+  listingIn<CreativeRow>(db, table, query(owner, filters), sort);
 
 /** The owner's creative of the account, locked until the transaction ends. */
 export async function lockCreative(

@@ -2,7 +2,7 @@ import { AgentError } from '../../../protocol/errors.ts';
 import { checkPublishedRequest, errorObject, type AgentTask } from '../../runtime/index.ts';
 import { ownerOf } from '../accounts/index.ts';
 import type { Product } from '../catalog/index.ts';
-import { buySelection, buysAfter, type MediaBuyStatus } from '../media-buys/index.ts';
+import { buySelection, buysAfter, buysNotFound, type MediaBuyStatus } from '../media-buys/index.ts';
 import type { Offering, Shelf } from '../offering.ts';
 import { deliveryMetrics, either, nothingShown, sum } from './metrics.ts';
 import { attributionWindow, buyReport, type BuyReport } from './report.ts';
@@ -96,21 +96,7 @@ export function getMediaBuyDeliveryTask(shelf: Shelf): AgentTask {
       }
       // Asked ids the caller has no buy of (an id only filtered out by status is not missing).
       const missing = [...new Set(ids ?? [])].filter((id) => !buys.some((b) => b.media_buy_id === id));
-      const known =
-        missing.length > 0
-          ? await buysAfter(ctx.db, owner, { ...filters, ids: missing, statuses: undefined }, 0, missing.length)
-          : [];
-      const errors = missing
-        .filter((id) => !known.some((b) => b.media_buy_id === id))
-        .map((id) =>
-          errorObject(
-            new AgentError(
-              'MEDIA_BUY_NOT_FOUND',
-              `You have no media buy ${id}${ctx.account ? ` on account ${ctx.account.account_id}` : ''}.`,
-              { field: 'media_buy_ids' },
-            ),
-          ),
-        );
+      const errors = await buysNotFound(ctx.db, owner, filters, missing);
 
       const { products: catalog } = await shelf(ctx.db);
       // Each buy's account's products (a sandbox account's seeded ones included), read once per account.

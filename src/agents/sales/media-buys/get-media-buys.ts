@@ -1,7 +1,5 @@
-import { AgentError } from '../../../protocol/errors.ts';
 import {
   checkPublishedRequest,
-  errorObject,
   type AgentTask,
   cursorPosition,
   defaultPageSize,
@@ -14,6 +12,7 @@ import type { Shelf } from '../offering.ts';
 import { assignmentsOfPackages, type PackageAssignmentRow } from '../creatives/index.ts';
 import { formatsOf } from './creative-assignments.ts';
 import { buySummary, toPackage, totalBudget, type BuyRow, type PackageRow } from './media-buy.ts';
+import { buysNotFound } from './not-found.ts';
 import { buySelection } from './schemas.ts';
 import * as sql from './sql.ts';
 import { isTerminal, type MediaBuyStatus } from './state.ts';
@@ -108,21 +107,7 @@ export function getMediaBuysTask(shelf: Shelf): AgentTask {
       // Asked ids the caller has no buy of; an id on a later page is not missing.
       const missing =
         ids && !hasMore && after === 0 ? ids.filter((id) => !rows.some((b) => b.media_buy_id === id)) : [];
-      const known =
-        missing.length > 0
-          ? await sql.buysAfter(ctx.db, owner, { ...filters, ids: missing, statuses: undefined }, 0, missing.length)
-          : [];
-      const errors = missing
-        .filter((id) => !known.some((b) => b.media_buy_id === id))
-        .map((id) =>
-          errorObject(
-            new AgentError(
-              'MEDIA_BUY_NOT_FOUND',
-              `You have no media buy ${id}${ctx.account ? ` on account ${ctx.account.account_id}` : ''}.`,
-              { field: 'media_buy_ids' },
-            ),
-          ),
-        );
+      const errors = await buysNotFound(ctx.db, owner, filters, missing);
       return {
         media_buys,
         ...(errors.length > 0 ? { errors } : {}),

@@ -10,17 +10,12 @@ import { seed } from './seeds.ts';
 export function seedProductScenario(scope: Scope): Promise<Answer> {
   const { params, account, options } = scope;
   const id = params['product_id'] as string;
-  return seed(
-    scope,
-    { kind: 'product', accountId: account.account_id, entityId: id },
-    `Product ${id}`,
-    async (tx, fixture) => {
-      const offering = await options.shelf(tx, account);
-      if (offering.products.some((p) => p.product_id === id)) return false;
-      seededProduct(id, fixture, offering, offering.formats);
-      return true;
-    },
-  );
+  return seed(scope, { kind: 'product', entityId: id }, `Product ${id}`, async (tx, fixture) => {
+    const offering = await options.shelf(tx, account);
+    if (offering.products.some((p) => p.product_id === id)) return false;
+    seededProduct(id, fixture, offering, offering.formats);
+    return true;
+  });
 }
 
 /**
@@ -34,7 +29,7 @@ export function seedPricingOptionScenario(scope: Scope): Promise<Answer> {
   const id = params['pricing_option_id'] as string;
   return seed(
     scope,
-    { kind: 'pricing_option', accountId: account.account_id, parent: productId, entityId: id },
+    { kind: 'pricing_option', parent: productId, entityId: id },
     `Pricing option ${id} of product ${productId}`,
     async (tx, fixture) => {
       const product = (await options.shelf(tx, account)).products.find((p) => p.product_id === productId);
@@ -57,15 +52,10 @@ export function seedPricingOptionScenario(scope: Scope): Promise<Answer> {
 export function seedCreativeFormatScenario(scope: Scope): Promise<Answer> {
   const { params, account, options } = scope;
   const id = params['format_id'] as string;
-  return seed(
-    scope,
-    { kind: 'creative_format', accountId: account.account_id, entityId: id },
-    `Creative format ${id}`,
-    async (tx, fixture) => {
-      const offering = await options.shelf(tx, account);
-      if (offering.seededFormats.some((f) => f.format_id.id === id)) return false;
-      seededFormat(id, fixture, offering, options.agentUrl());
-      return true;
-    },
-  );
+  return seed(scope, { kind: 'creative_format', entityId: id }, `Creative format ${id}`, async (tx, fixture) => {
+    const offering = await options.shelf(tx, account);
+    if (offering.seededFormats.some((f) => f.format_id.id === id)) return false;
+    seededFormat(id, fixture, offering, options.agentUrl());
+    return true;
+  });
 }

@@ -10,45 +10,36 @@ import * as sql from './sql.ts';
 export function seedCreativeScenario(scope: Scope): Promise<Answer> {
   const { params, account, owner, now, options } = scope;
   const id = params['creative_id'] as string;
-  return seed(
-    scope,
-    { kind: 'creative', accountId: account.account_id, entityId: id },
-    `Creative ${id}`,
-    async (tx, fixture) => {
-      const { formats, products } = await options.shelf(tx, account);
-      return seedCreative(tx, { owner, account, creativeId: id, fixture, formats, products, by: actor, at: now });
-    },
-  );
+  return seed(scope, { kind: 'creative', entityId: id }, `Creative ${id}`, async (tx, fixture) => {
+    const { formats, products } = await options.shelf(tx, account);
+    return seedCreative(tx, { owner, account, creativeId: id, fixture, formats, products, by: actor, at: now });
+  });
 }
 
 /** seed_media_buy: a buy of the sandbox account under the caller's media_buy_id (see media-buys' seedMediaBuy), of its products, seeded ones included. */
 export function seedMediaBuyScenario(scope: Scope): Promise<Answer> {
   const { params, account, owner, now, options } = scope;
   const id = params['media_buy_id'] as string;
-  return seed(
-    scope,
-    { kind: 'media_buy', accountId: account.account_id, entityId: id },
-    `Media buy ${id}`,
-    async (tx, fixture) => {
-      const { products } = await options.shelf(tx, account);
-      return seedMediaBuy(tx, { owner, account, mediaBuyId: id, fixture, products, actor, now });
-    },
-  );
+  return seed(scope, { kind: 'media_buy', entityId: id }, `Media buy ${id}`, async (tx, fixture) => {
+    const { products } = await options.shelf(tx, account);
+    return seedMediaBuy(tx, { owner, account, mediaBuyId: id, fixture, products, actor, now });
+  });
 }
 
 /**
- * A seed, atomically: the same fixture for an id the account seeded before changes nothing and
- * succeeds again; another fixture (the fields that differ said), or an id that is already taken,
- * is INVALID_PARAMS, as is a fixture the entity's own checks refuse (their message said). `write`
- * answers false when the id is taken.
+ * A seed in the scope's account, atomically: the same fixture for an id the account seeded before
+ * changes nothing and succeeds again; another fixture (the fields that differ said), or an id that
+ * is already taken, is INVALID_PARAMS, as is a fixture the entity's own checks refuse (their
+ * message said). `write` answers false when the id is taken.
  */
 export async function seed(
   scope: Scope,
-  key: sql.SeedKey,
+  entityKey: Omit<sql.SeedKey, 'accountId'>,
   entity: string,
   write: (tx: Queryable, fixture: Record<string, unknown>) => Promise<boolean>,
 ): Promise<Answer> {
   const { ctx, params, account, now } = scope;
+  const key = { ...entityKey, accountId: account.account_id };
   const fixture = (params['fixture'] as Record<string, unknown> | undefined) ?? {};
   return ctx.atomically(async (tx) => {
     await sql.lockSeed(tx, key);
