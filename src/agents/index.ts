@@ -21,7 +21,7 @@ import { WebhookDeliverer } from './runtime/webhooks/deliverer.ts';
 export type { AgentTask, TaskContext, Tenant } from './runtime/index.ts';
 export type { TaskEvent } from './runtime/tasks/worker.ts';
 export type { DeliveryEvent } from './runtime/webhooks/deliverer.ts';
-export { agentsSettings, loadAgentsSettings, publicTestCredential, type AgentsConfig } from './settings.ts';
+export { agentsSettings, publicTestCredential, type AgentsConfig } from './settings.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
