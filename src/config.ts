@@ -7,42 +7,22 @@
  * no capability; files a setting names are read by the capability that uses them, when it
  * registers (so a bad file still stops the start).
  */
-import { agentsSettings, loadAgentsSettings, type AgentsConfig } from './agents/settings.ts';
-import { authSettings, loadAuthLimits, loadAuthSettings, type AuthLimits, type AuthSettings } from './auth/settings.ts';
-import { databaseSettings, loadDatabaseSettings, type DatabaseSettings } from './db/settings.ts';
-import { httpSettings, loadHttpSettings, type HttpSettings } from './http/settings.ts';
-import { loadNetSettings, netSettings, type NetSettings } from './net/settings.ts';
-import {
-  adagentsToolsSettings,
-  loadAdagentsToolsLimits,
-  type AdagentsToolsLimits,
-} from './registry/adagents-tools/settings.ts';
-import { agentProbeSettings, loadAgentProbeLimits, type AgentProbeLimits } from './registry/agent-probe/settings.ts';
-import {
-  agentCatalogSettings,
-  loadAgentCatalogSettings,
-  type AgentCatalogSettings,
-} from './registry/agents/settings.ts';
-import {
-  brandsSettings,
-  loadBrandsLimits,
-  loadBrandsSettings,
-  type BrandsLimits,
-  type BrandsSettings,
-} from './registry/brands/settings.ts';
-import {
-  crawlerSettings,
-  loadCrawlerLimits,
-  loadCrawlerSettings,
-  type CrawlerConfig,
-  type CrawlerLimits,
-} from './registry/crawler/settings.ts';
+import { agentsSettings, type AgentsConfig } from './agents/settings.ts';
+import { authLimits, authSettings, type AuthLimits, type AuthSettings } from './auth/settings.ts';
+import { databaseSettings, type DatabaseSettings } from './db/settings.ts';
+import { httpSettings, type HttpSettings } from './http/settings.ts';
+import { netSettings, type NetSettings } from './net/settings.ts';
+import { adagentsToolsLimits, type AdagentsToolsLimits } from './registry/adagents-tools/settings.ts';
+import { agentProbeLimits, type AgentProbeLimits } from './registry/agent-probe/settings.ts';
+import { agentCatalogSettings, type AgentCatalogSettings } from './registry/agents/settings.ts';
+import { brandsLimits, brandsSettings, type BrandsLimits, type BrandsSettings } from './registry/brands/settings.ts';
+import { crawlerLimits, crawlerSettings, type CrawlerConfig, type CrawlerLimits } from './registry/crawler/settings.ts';
 import { demoSettings, loadDemoSettings, type DemoSettings } from './registry/demo/settings.ts';
-import { feedSettings, loadFeedSettings, type FeedConfig } from './registry/feed/settings.ts';
-import { homographsSettings, loadHomographsSettings, type HomographsSettings } from './registry/homographs/settings.ts';
-import { loadLookupsSettings, lookupsSettings, type LookupsSettings } from './registry/lookups/settings.ts';
-import { loadOwnershipSettings, ownershipSettings, type OwnershipSettings } from './registry/ownership/settings.ts';
-import { loadRegistryLimits, registrySettings, type RegistryLimits } from './registry/settings.ts';
+import { feedSettings, type FeedConfig } from './registry/feed/settings.ts';
+import { homographsSettings, type HomographsSettings } from './registry/homographs/settings.ts';
+import { lookupsSettings, type LookupsSettings } from './registry/lookups/settings.ts';
+import { ownershipSettings, type OwnershipSettings } from './registry/ownership/settings.ts';
+import { registryLimits, type RegistryLimits } from './registry/settings.ts';
 import type { Env } from './settings.ts';
 
 export interface Config
@@ -80,48 +60,51 @@ export interface ConfigFlags {
 
 /** The environment variables, with their meaning and default; the README's table is this one. */
 export const envVars = {
-  ...httpSettings,
-  ...databaseSettings,
-  ...netSettings,
-  ...authSettings,
-  ...ownershipSettings,
-  ...homographsSettings,
-  ...lookupsSettings,
-  ...demoSettings,
-  ...registrySettings,
-  ...feedSettings,
-  ...agentsSettings,
-  ...agentCatalogSettings,
-  ...crawlerSettings,
-  ...agentProbeSettings,
-  ...adagentsToolsSettings,
-  ...brandsSettings,
-} as const;
+  ...httpSettings.table,
+  ...databaseSettings.table,
+  ...netSettings.table,
+  ...authSettings.table,
+  ...authLimits.table,
+  ...ownershipSettings.table,
+  ...homographsSettings.table,
+  ...lookupsSettings.table,
+  ...demoSettings.table,
+  ...registryLimits.table,
+  ...feedSettings.table,
+  ...agentsSettings.table,
+  ...agentCatalogSettings.table,
+  ...crawlerSettings.table,
+  ...crawlerLimits.table,
+  ...agentProbeLimits.table,
+  ...adagentsToolsLimits.table,
+  ...brandsLimits.table,
+  ...brandsSettings.table,
+};
 
 export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Config {
-  const database = loadDatabaseSettings(flags, env);
+  const database = databaseSettings.load(env, flags);
   return {
-    ...loadHttpSettings(flags, env),
+    ...httpSettings.load(env, flags),
     ...database,
-    ...loadAuthSettings(env),
-    ...loadOwnershipSettings(env),
-    ...loadHomographsSettings(env),
-    ...loadNetSettings(env),
-    ...loadLookupsSettings(env),
+    ...authSettings.load(env),
+    ...ownershipSettings.load(env),
+    ...homographsSettings.load(env),
+    ...netSettings.load(env),
+    ...lookupsSettings.load(env),
     ...loadDemoSettings(env, database.databaseUrl),
     limits: {
-      ...loadRegistryLimits(env),
-      ...loadAuthLimits(env),
-      ...loadCrawlerLimits(env),
-      ...loadBrandsLimits(env),
-      ...loadAgentProbeLimits(env),
-      ...loadAdagentsToolsLimits(env),
+      ...registryLimits.load(env),
+      ...authLimits.load(env),
+      ...crawlerLimits.load(env),
+      ...brandsLimits.load(env),
+      ...agentProbeLimits.load(env),
+      ...adagentsToolsLimits.load(env),
     },
-    feed: loadFeedSettings(env),
-    agents: loadAgentsSettings(env),
-    crawler: loadCrawlerSettings(env),
-    ...loadAgentCatalogSettings(env),
-    ...loadBrandsSettings(env),
+    feed: feedSettings.load(env),
+    agents: agentsSettings.load(env),
+    crawler: crawlerSettings.load(env),
+    ...agentCatalogSettings.load(env),
+    ...brandsSettings.load(env),
   };
 }
 

@@ -23,7 +23,7 @@ export type { TaskEvent } from './runtime/tasks/worker.ts';
 export type { DeliveryEvent } from './runtime/webhooks/deliverer.ts';
 export { signatureLifetimeSeconds } from './runtime/keys/lifetime.ts';
 export { rotate, type SigningAlg } from './runtime/keys/store.ts';
-export { agentsSettings, loadAgentsSettings, publicTestCredential, type AgentsConfig } from './settings.ts';
+export { agentsSettings, publicTestCredential, type AgentsConfig } from './settings.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

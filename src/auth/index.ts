@@ -42,11 +42,4 @@ export {
 } from './accounts/service.ts';
 export type { MembershipRow } from './accounts/sql.ts';
 export { createAdminKey, createKey, keyById, listKeys, revokeKey, type ApiKeyRow } from './api-keys/service.ts';
-export {
-  authSettings,
-  loadAuthLimits,
-  loadAuthSettings,
-  type AuthLimits,
-  type AuthSettings,
-  type IdentityConfig,
-} from './settings.ts';
+export { authLimits, authSettings, type AuthLimits, type AuthSettings, type IdentityConfig } from './settings.ts';

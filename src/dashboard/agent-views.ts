@@ -9,7 +9,7 @@ import {
   type ProbeState,
 } from '../registry/agents/index.ts';
 import { AGENTS_PATH, agentLocation, agentsLocation, keysLocation } from './navigation.ts';
-import { csrfField, errorLine, organizationPicker, sectionNav, signedInAs, when, WIDE } from './page-parts.ts';
+import { csrfField, errorLine, sectionTop, table, when } from './page-parts.ts';
 import type { Session } from './sessions.ts';
 
 /** The pages of an organization's enrolled agents: plain forms, no script; every value from outside goes through escapeHtml. */
@@ -56,21 +56,14 @@ export function agentsView({
   proof,
   values,
 }: AgentsViewInput): string {
-  const table = agents.length
-    ? `<div style="overflow-x:auto"><table>
-<thead><tr><th>Agent</th><th>Type</th><th>Visibility</th><th>Enrolled</th><th>Health</th><th>Compliance</th><th>Verified</th><th></th></tr></thead>
-<tbody>
-${agents.map((agent) => agentRow(agent, probes.get(agent.agent_url), current)).join('\n')}
-</tbody></table></div>`
-    : '<p>This organization has enrolled no agents yet.</p>';
+  const rows = agents.map((agent) => agentRow(agent, probes.get(agent.agent_url), current));
+  const headings = ['Agent', 'Type', 'Visibility', 'Enrolled', 'Health', 'Compliance', 'Verified', ''];
   return page(
     'Agents',
-    `${WIDE}${signedInAs(session)}
-${sectionNav(AGENTS_PATH, current.slug)}
-${organizationPicker(memberships, current, agentsLocation)}
+    `${sectionTop(AGENTS_PATH, session, current, memberships)}
 <p>The agents <strong>${escapeHtml(current.name)}</strong> operates, in the registry’s catalog whatever their visibility.
 The registry probes each one (health, capabilities, compliance) after it is enrolled and then regularly.</p>
-${table}
+${table(headings, rows, 'This organization has enrolled no agents yet.')}
 <h2>Enroll an agent</h2>
 <p>Its host must be one your organization has proven control of (the host itself or a domain above it).</p>
 ${errorLine(error)}
@@ -99,8 +92,7 @@ export function agentView({ session, current, agent, probe, error, values }: Age
   const hidden = `${csrfField(session)}<input type="hidden" name="org" value="${escapeHtml(current.slug)}"><input type="hidden" name="agent_url" value="${escapeHtml(agent.agent_url)}">`;
   return page(
     agent.name,
-    `${WIDE}${signedInAs(session)}
-${sectionNav(AGENTS_PATH, current.slug)}
+    `${sectionTop(AGENTS_PATH, session, current)}
 <p><code>${escapeHtml(agent.agent_url)}</code>, enrolled ${when(agent.enrolled_at)} by <strong>${escapeHtml(current.name)}</strong>, last changed ${when(agent.updated_at)}.</p>
 ${probeSummary(probe)}
 ${errorLine(error)}

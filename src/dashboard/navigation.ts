@@ -28,13 +28,13 @@ export function loginLocation(path: string): string {
   return `${LOGIN_PATH}?next=${encodeURIComponent(path).replaceAll('%2F', '/')}`;
 }
 
-export function keysLocation(organizationSlug: string): string {
-  return `${KEYS_PATH}?org=${encodeURIComponent(organizationSlug)}`;
+/** A section's page for one organization. */
+export function sectionLocation(section: SectionPath, organizationSlug: string): string {
+  return `${section}?org=${encodeURIComponent(organizationSlug)}`;
 }
 
-export function agentsLocation(organizationSlug: string): string {
-  return `${AGENTS_PATH}?org=${encodeURIComponent(organizationSlug)}`;
-}
+export const keysLocation = (organizationSlug: string): string => sectionLocation(KEYS_PATH, organizationSlug);
+export const agentsLocation = (organizationSlug: string): string => sectionLocation(AGENTS_PATH, organizationSlug);
 
 /** One enrolled agent's page: its URL travels in the query, as the API's `agent_url` does. */
 export function agentLocation(organizationSlug: string, agentUrl: string): string {

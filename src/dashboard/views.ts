@@ -1,7 +1,7 @@
 import type { MembershipRow, ApiKeyRow } from '../auth/index.ts';
 import { escapeHtml, page, signInForm } from '../http/html.ts';
 import { KEYS_PATH, LOGIN_PATH, SECTIONS, keysLocation, type SectionPath } from './navigation.ts';
-import { csrfField, errorLine, organizationPicker, sectionNav, signedInAs, when, WIDE } from './page-parts.ts';
+import { csrfField, errorLine, sectionTop, signedInAs, table, when } from './page-parts.ts';
 import { mayRevoke, rolesOffered } from './permissions.ts';
 import type { Session } from './sessions.ts';
 
@@ -25,23 +25,15 @@ export interface KeysViewInput {
 }
 
 export function keysView({ session, memberships, current, keys, error, name }: KeysViewInput): string {
-  const rows = keys.map((key) => keyRow(key, current, session)).join('\n');
-  const table = keys.length
-    ? `<div style="overflow-x:auto"><table>
-<thead><tr><th>Name</th><th>Key</th><th>Role</th><th>Created</th><th>Last used</th><th>Status</th></tr></thead>
-<tbody>
-${rows}
-</tbody></table></div>`
-    : '<p>This organization has no API keys yet.</p>';
+  const rows = keys.map((key) => keyRow(key, current, session));
+  const headings = ['Name', 'Key', 'Role', 'Created', 'Last used', 'Status'];
   return page(
     'API keys',
-    `${WIDE}${signedInAs(session)}
-${sectionNav(KEYS_PATH, current.slug)}
-${organizationPicker(memberships, current, keysLocation)}
+    `${sectionTop(KEYS_PATH, session, current, memberships)}
 <p>Keys of <strong>${escapeHtml(current.name)}</strong> act for the organization from your servers:
 send <code>Authorization: Bearer &lt;key&gt;</code>. Your role here: ${escapeHtml(current.role)}.</p>
 ${errorLine(error)}
-${table}
+${table(headings, rows, 'This organization has no API keys yet.')}
 <h2>Create a key</h2>
 ${createForm(current, session, name)}`,
   );

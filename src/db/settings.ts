@@ -1,25 +1,22 @@
-import { integer, nonEmpty, reader, type Env, type Setting } from '../settings.ts';
+import { integer, optional, settings, text, type Loaded } from '../settings.ts';
 
 /** Which database engine, where its files or server are, and how many connections. */
-export interface DatabaseSettings {
+export const databaseSettings = settings({
   /** PostgreSQL connection string; when absent the embedded PGlite engine is used. */
-  databaseUrl: string | undefined;
+  databaseUrl: {
+    env: 'DATABASE_URL',
+    default: '',
+    meaning: 'PostgreSQL connection string; unset uses embedded PGlite',
+    parse: optional,
+  },
   /** Where PGlite keeps its files (`memory://` for none). */
-  dataDir: string;
-  poolMax: number;
-}
+  dataDir: {
+    env: 'DATA_DIR',
+    default: './data',
+    meaning: 'PGlite data directory (memory:// keeps nothing)',
+    parse: text,
+  },
+  poolMax: { env: 'DATABASE_POOL_MAX', default: '10', meaning: 'PostgreSQL pool size', parse: integer(1, 1000) },
+});
 
-export const databaseSettings = {
-  DATABASE_URL: { default: '', meaning: 'PostgreSQL connection string; unset uses embedded PGlite' },
-  DATA_DIR: { default: './data', meaning: 'PGlite data directory (memory:// keeps nothing)' },
-  DATABASE_POOL_MAX: { default: '10', meaning: 'PostgreSQL pool size' },
-} as const satisfies Record<string, Setting>;
-
-export function loadDatabaseSettings(flags: { databaseUrl?: string; dataDir?: string }, env: Env): DatabaseSettings {
-  const get = reader(databaseSettings, env);
-  return {
-    databaseUrl: nonEmpty(get('DATABASE_URL', flags.databaseUrl)),
-    dataDir: get('DATA_DIR', flags.dataDir),
-    poolMax: integer('DATABASE_POOL_MAX', get('DATABASE_POOL_MAX'), 1, 1000),
-  };
-}
+export type DatabaseSettings = Loaded<typeof databaseSettings>;

@@ -1,8 +1,17 @@
-import type { FastifyReply } from 'fastify';
-import type { MembershipRow } from '../../auth/index.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { membershipsOf, type MembershipRow } from '../../auth/index.ts';
 import type { Queryable } from '../../db/database.ts';
 import { ApError } from '../../protocol/errors.ts';
-import { allAgentsShown, probeStates, type AgentRow, type EnrollmentContext } from '../../registry/agents/index.ts';
+import {
+  allAgentsShown,
+  isAgentType,
+  isVisibility,
+  probeStates,
+  type AgentRow,
+  type AgentType,
+  type EnrollmentContext,
+  type Visibility,
+} from '../../registry/agents/index.ts';
 import { saveLimits } from '../../registry/limits.ts';
 import {
   agentsView,
@@ -16,6 +25,7 @@ import { AGENTS_PATH } from '../navigation.ts';
 import { sendHtml } from '../respond.ts';
 import type { Session } from '../sessions.ts';
 import { messageView } from '../views.ts';
+import { formSession } from './form-session.ts';
 import { hidden } from './hidden.ts';
 
 /** What the agent pages' routes share: loading what a page shows, reading its forms, refusing. */
@@ -64,15 +74,36 @@ export function sendRefusal(reply: FastifyReply, session: Session, err: ApError)
   return sendHtml(reply, messageView(title, err.message, { session, back: AGENTS_PATH }), err.status);
 }
 
-export function notMember(reply: FastifyReply, session: Session, action: string): FastifyReply {
-  return sendHtml(
-    reply,
-    messageView('Not allowed', `You can ${action} only for an organization you are a member of.`, {
-      session,
-      back: AGENTS_PATH,
-    }),
-    403,
-  );
+/**
+ * Who posts an agent form, and for which of their organizations (the form's `org`). Undefined when
+ * a refusal has been sent instead: sign in first, a form not from our page, or not a member (of
+ * the organization they would `action` for).
+ */
+export async function agentFormPoster(
+  db: Queryable,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  action: string,
+): Promise<{ session: Session; memberships: MembershipRow[]; current: MembershipRow } | undefined> {
+  const session = await formSession(db, request, reply, AGENTS_PATH);
+  if (!session) return undefined;
+  const memberships = await membershipsOf(db, session.userId);
+  const current = memberships.find((m) => m.slug === formField(request.body, 'org'));
+  if (current) return { session, memberships, current };
+  const message = `You can ${action} only for an organization you are a member of.`;
+  sendHtml(reply, messageView('Not allowed', message, { session, back: AGENTS_PATH }), 403);
+  return undefined;
+}
+
+/** The type and visibility the form chose; `invalid_request` when it chose none of the choices. */
+export function agentChoices({ type, visibility }: { type: string; visibility: string }): {
+  type: AgentType;
+  visibility: Visibility;
+} {
+  if (!isAgentType(type)) throw new ApError('invalid_request', 'Choose the agent’s type: what it does.');
+  if (!isVisibility(visibility))
+    throw new ApError('invalid_request', 'Choose who may see the agent: public, members_only or private.');
+  return { type, visibility };
 }
 
 /**

@@ -1,13 +1,18 @@
 import type { FastifyInstance } from 'fastify';
-import { membershipsOf } from '../../auth/index.ts';
 import { ApError } from '../../protocol/errors.ts';
-import { changeAgent, isAgentType, isVisibility, type EnrollmentContext } from '../../registry/agents/index.ts';
-import { formField } from '../form-fields.ts';
+import { changeAgent, type EnrollmentContext } from '../../registry/agents/index.ts';
 import { AGENTS_PATH, agentsLocation } from '../navigation.ts';
 import { actingFor } from '../permissions.ts';
 import { sendHtml } from '../respond.ts';
-import { agentFormValues, agentOf, notMember, renderAgent, sendRefusal, writeOptions } from './agent-pages.ts';
-import { formSession } from './form-session.ts';
+import {
+  agentChoices,
+  agentFormPoster,
+  agentFormValues,
+  agentOf,
+  renderAgent,
+  sendRefusal,
+  writeOptions,
+} from './agent-pages.ts';
 
 /**
  * Changes an agent's type, name, description (empty clears it) or visibility through the service,
@@ -16,10 +21,9 @@ import { formSession } from './form-session.ts';
 export function changeAgentRoute(app: FastifyInstance, enrollment: EnrollmentContext): void {
   const { db } = enrollment;
   app.post(`${AGENTS_PATH}/change`, writeOptions(enrollment), async (request, reply) => {
-    const session = await formSession(db, request, reply, AGENTS_PATH);
-    if (!session) return reply;
-    const current = (await membershipsOf(db, session.userId)).find((m) => m.slug === formField(request.body, 'org'));
-    if (!current) return notMember(reply, session, 'change agents');
+    const poster = await agentFormPoster(db, request, reply, 'change agents');
+    if (!poster) return reply;
+    const { session, current } = poster;
     const values = agentFormValues(request.body);
 
     const refuse = async (err: ApError) => {
@@ -32,14 +36,9 @@ export function changeAgentRoute(app: FastifyInstance, enrollment: EnrollmentCon
         err.status,
       );
     };
-    const { type, visibility } = values;
-    if (!isAgentType(type)) return refuse(new ApError('invalid_request', 'Choose the agent’s type: what it does.'));
-    if (!isVisibility(visibility))
-      return refuse(new ApError('invalid_request', 'Choose who may see the agent: public, members_only or private.'));
     try {
       await changeAgent(enrollment, actingFor(session, current), values.agent_url, {
-        type,
-        visibility,
+        ...agentChoices(values),
         name: values.name,
         description: values.description || null,
       });

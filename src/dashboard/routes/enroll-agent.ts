@@ -1,13 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { membershipsOf } from '../../auth/index.ts';
 import { ApError } from '../../protocol/errors.ts';
-import { enrollAgent, isAgentType, isVisibility, type EnrollmentContext } from '../../registry/agents/index.ts';
-import { formField } from '../form-fields.ts';
+import { enrollAgent, type EnrollmentContext } from '../../registry/agents/index.ts';
 import { AGENTS_PATH, agentsLocation } from '../navigation.ts';
 import { actingFor } from '../permissions.ts';
 import { sendHtml } from '../respond.ts';
-import { agentFormValues, notMember, renderAgents, writeOptions } from './agent-pages.ts';
-import { formSession } from './form-session.ts';
+import { agentChoices, agentFormPoster, agentFormValues, renderAgents, writeOptions } from './agent-pages.ts';
 
 /**
  * Enrolls an agent for the organization the form names, under the API's rules (the service's): a
@@ -17,12 +14,10 @@ import { formSession } from './form-session.ts';
 export function enrollAgentRoute(app: FastifyInstance, enrollment: EnrollmentContext): void {
   const { db } = enrollment;
   app.post(AGENTS_PATH, writeOptions(enrollment), async (request, reply) => {
-    const session = await formSession(db, request, reply, AGENTS_PATH);
-    if (!session) return reply;
-    const memberships = await membershipsOf(db, session.userId);
+    const poster = await agentFormPoster(db, request, reply, 'enroll agents');
+    if (!poster) return reply;
+    const { session, memberships, current } = poster;
     const values = agentFormValues(request.body);
-    const current = memberships.find((m) => m.slug === formField(request.body, 'org'));
-    if (!current) return notMember(reply, session, 'enroll agents');
 
     const refuse = async (err: ApError) => {
       const proof =
@@ -35,15 +30,10 @@ export function enrollAgentRoute(app: FastifyInstance, enrollment: EnrollmentCon
         err.status,
       );
     };
-    const { type, visibility } = values;
-    if (!isAgentType(type)) return refuse(new ApError('invalid_request', 'Choose the agent’s type: what it does.'));
-    if (!isVisibility(visibility))
-      return refuse(new ApError('invalid_request', 'Choose who may see the agent: public, members_only or private.'));
     try {
       await enrollAgent(enrollment, actingFor(session, current), {
         ...values,
-        type,
-        visibility,
+        ...agentChoices(values),
         description: values.description || null,
       });
     } catch (err) {

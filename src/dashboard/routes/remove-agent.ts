@@ -1,13 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { membershipsOf } from '../../auth/index.ts';
 import { ApError } from '../../protocol/errors.ts';
 import { removeAgent, type EnrollmentContext } from '../../registry/agents/index.ts';
 import { formField } from '../form-fields.ts';
 import { AGENTS_PATH, agentsLocation } from '../navigation.ts';
 import { actingFor } from '../permissions.ts';
 import { sendHtml } from '../respond.ts';
-import { agentOf, notMember, renderAgent, sendRefusal, writeOptions } from './agent-pages.ts';
-import { formSession } from './form-session.ts';
+import { agentFormPoster, agentOf, renderAgent, sendRefusal, writeOptions } from './agent-pages.ts';
 
 /**
  * Removes an agent once the person has ticked the confirmation (pages have no script to ask
@@ -16,10 +14,9 @@ import { formSession } from './form-session.ts';
 export function removeAgentRoute(app: FastifyInstance, enrollment: EnrollmentContext): void {
   const { db } = enrollment;
   app.post(`${AGENTS_PATH}/remove`, writeOptions(enrollment), async (request, reply) => {
-    const session = await formSession(db, request, reply, AGENTS_PATH);
-    if (!session) return reply;
-    const current = (await membershipsOf(db, session.userId)).find((m) => m.slug === formField(request.body, 'org'));
-    if (!current) return notMember(reply, session, 'remove agents');
+    const poster = await agentFormPoster(db, request, reply, 'remove agents');
+    if (!poster) return reply;
+    const { session, current } = poster;
     const agentUrl = formField(request.body, 'agent_url');
     if (formField(request.body, 'confirm') !== 'yes') {
       const agent = await agentOf(db, current, agentUrl);

@@ -5,7 +5,7 @@ import { manifestRefsLookupRoute } from './routes/manifest-refs-lookup.ts';
 import { validatePublisherRoute } from './routes/validate-publisher.ts';
 import { validateRoute } from './routes/validate.ts';
 
-export { adagentsToolsSettings, loadAdagentsToolsLimits, type AdagentsToolsLimits } from './settings.ts';
+export { adagentsToolsLimits, type AdagentsToolsLimits } from './settings.ts';
 
 export interface AdagentsToolsOptions {
   ctx: AppContext;

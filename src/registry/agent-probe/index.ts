@@ -4,7 +4,7 @@ import { agentFormatsRoute } from './routes/agent-formats.ts';
 import { agentProductsRoute } from './routes/agent-products.ts';
 import { discoverAgentRoute } from './routes/discover-agent.ts';
 
-export { agentProbeSettings, loadAgentProbeLimits, type AgentProbeLimits } from './settings.ts';
+export { agentProbeLimits, type AgentProbeLimits } from './settings.ts';
 
 export interface AgentProbeOptions {
   ctx: AppContext;

@@ -1,4 +1,6 @@
+import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
+import { ProbeCache } from '../../http/probe-cache.ts';
 import { perIpAndPerUser, type RateLimitRule } from '../../http/rate-limit/rules.ts';
 
 /**
@@ -29,3 +31,12 @@ export const probeCaps = {
   /** Schema findings shown of a task's answer. */
   schemaIssues: 50,
 };
+
+/** The answers one probing endpoint keeps, within `probeCaps`. */
+export function probeCache<T>(clock: Clock): ProbeCache<T> {
+  return new ProbeCache<T>(clock, {
+    ttlMs: probeCaps.cacheTtlMs,
+    entries: probeCaps.cacheEntries,
+    maxBytes: probeCaps.cacheBytes,
+  });
+}

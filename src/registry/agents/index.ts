@@ -35,7 +35,7 @@ export { ownEnrollments, type OwnDeployment, type ServedAgent } from './own-agen
 export { DESCRIPTION_MAX, NAME_MAX, isAgentType, isVisibility } from './profile.ts';
 export { visibilities, type Visibility } from './visibility.ts';
 export { probeStates, scheduleProbe, type ProbeState } from './probing/index.ts';
-export { agentCatalogSettings, loadAgentCatalogSettings, type AgentCatalogSettings } from './settings.ts';
+export { agentCatalogSettings, type AgentCatalogSettings } from './settings.ts';
 
 export interface AgentCatalogOptions {
   ctx: AppContext;

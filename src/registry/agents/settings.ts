@@ -1,28 +1,21 @@
-import { flag, reader, type Env, type Setting } from '../../settings.ts';
+import { flag, settings, type Loaded } from '../../settings.ts';
 
-export interface AgentCatalogSettings {
+export const agentCatalogSettings = settings({
   /** Whether this instance probes the catalog's enrolled agents (health, capabilities, compliance). */
-  probeWorker: boolean;
-  /** Whether this instance publishes inventory profile changes to the feed (one instance at a time does). */
-  profileEvents: boolean;
-}
-
-export const agentCatalogSettings = {
-  PROBE_WORKER: {
+  probeWorker: {
+    env: 'PROBE_WORKER',
     default: 'true',
     meaning: "probe the agent catalog's enrolled agents from this instance (true or false)",
+    parse: flag,
   },
-  AGENT_PROFILE_EVENTS: {
+  /** Whether this instance publishes inventory profile changes to the feed (one instance at a time does). */
+  profileEvents: {
+    env: 'AGENT_PROFILE_EVENTS',
     default: 'true',
     meaning:
       'publish agent.profile_updated events for inventory profile changes from this instance (true or false; one instance at a time does)',
+    parse: flag,
   },
-} as const satisfies Record<string, Setting>;
+});
 
-export function loadAgentCatalogSettings(env: Env): AgentCatalogSettings {
-  const get = reader(agentCatalogSettings, env);
-  return {
-    probeWorker: flag('PROBE_WORKER', get('PROBE_WORKER')),
-    profileEvents: flag('AGENT_PROFILE_EVENTS', get('AGENT_PROFILE_EVENTS')),
-  };
-}
+export type AgentCatalogSettings = Loaded<typeof agentCatalogSettings>;

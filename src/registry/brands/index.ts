@@ -52,9 +52,8 @@ export { saveAuthoritative, saveEnriched } from './service.ts';
 export type { AuthoritativeBrand, BrandRow } from './sql.ts';
 export type { EnrichmentProvider } from './enrichment/provider.ts';
 export {
+  brandsLimits,
   brandsSettings,
-  loadBrandsLimits,
-  loadBrandsSettings,
   type BrandDataProviderConfig,
   type BrandsLimits,
   type BrandsSettings,

@@ -1,5 +1,5 @@
 import { isLoopbackHost } from '../../net/address-policy.ts';
-import { ConfigError, integer, nonEmpty, reader, type Env, type Setting } from '../../settings.ts';
+import { ConfigError, integer, optional, perWindow, settings, type Loaded } from '../../settings.ts';
 
 export interface BrandsSettings {
   /** The third-party brand-data API `/api/brands/enrich` asks first; undefined: the site's own metadata only. */
@@ -14,42 +14,53 @@ export interface BrandDataProviderConfig {
   timeoutMs: number;
 }
 
-export interface BrandsLimits {
+export const brandsLimits = settings({
   /** `/api/brands/enrich` fetches on an anonymous caller's behalf, so it is limited per IP (the spec sets no limit). */
-  enrichPerMinutePerIp: number;
-}
-
-export const brandsSettings = {
-  RATE_LIMIT_ENRICH_PER_MINUTE: { default: '30', meaning: 'brand enrichment requests per minute per IP' },
-  BRAND_DATA_PROVIDER_URL: {
-    default: '',
-    meaning:
-      "base URL of a third-party brand-data API that /api/brands/enrich asks first (GET <url>/brands/<domain>); https, or http on a loopback host; unset: the site's own metadata only",
+  enrichPerMinutePerIp: {
+    env: 'RATE_LIMIT_ENRICH_PER_MINUTE',
+    default: '30',
+    meaning: 'brand enrichment requests per minute per IP',
+    parse: perWindow,
   },
-  BRAND_DATA_PROVIDER_KEY: {
-    default: '',
-    meaning: "the brand-data API's key, sent as a Bearer token (required with BRAND_DATA_PROVIDER_URL)",
+});
+
+export type BrandsLimits = Loaded<typeof brandsLimits>;
+
+export const brandsSettings = settings(
+  {
+    url: {
+      env: 'BRAND_DATA_PROVIDER_URL',
+      default: '',
+      meaning:
+        "base URL of a third-party brand-data API that /api/brands/enrich asks first (GET <url>/brands/<domain>); https, or http on a loopback host; unset: the site's own metadata only",
+      parse: optional,
+    },
+    key: {
+      env: 'BRAND_DATA_PROVIDER_KEY',
+      default: '',
+      meaning: "the brand-data API's key, sent as a Bearer token (required with BRAND_DATA_PROVIDER_URL)",
+      parse: optional,
+    },
+    timeoutMs: {
+      env: 'BRAND_DATA_PROVIDER_TIMEOUT_MS',
+      default: '5000',
+      meaning: 'time allowed for one answer of the brand-data API (100 to 60000)',
+      parse: integer(100, 60_000),
+    },
   },
-  BRAND_DATA_PROVIDER_TIMEOUT_MS: {
-    default: '5000',
-    meaning: 'time allowed for one answer of the brand-data API (100 to 60000)',
-  },
-} as const satisfies Record<string, Setting>;
+  (provider): BrandsSettings => ({ brandDataProvider: brandDataProvider(provider) }),
+);
 
-export function loadBrandsSettings(env: Env): BrandsSettings {
-  return { brandDataProvider: brandDataProvider(env) };
-}
-
-export function loadBrandsLimits(env: Env): BrandsLimits {
-  const get = reader(brandsSettings, env);
-  return { enrichPerMinutePerIp: integer('RATE_LIMIT_ENRICH_PER_MINUTE', get('RATE_LIMIT_ENRICH_PER_MINUTE'), 1, 1e6) };
-}
-
-function brandDataProvider(env: Env): BrandDataProviderConfig | undefined {
-  const get = reader(brandsSettings, env);
-  const url = nonEmpty(get('BRAND_DATA_PROVIDER_URL'));
-  const key = nonEmpty(get('BRAND_DATA_PROVIDER_KEY'));
-  const timeoutMs = integer('BRAND_DATA_PROVIDER_TIMEOUT_MS', get('BRAND_DATA_PROVIDER_TIMEOUT_MS'), 100, 60_000);
+/** Both the URL and the key, or neither; the key travels safely. */
+function brandDataProvider({
+  url,
+  key,
+  timeoutMs,
+}: {
+  url?: string;
+  key?: string;
+  timeoutMs: number;
+}): BrandDataProviderConfig | undefined {
   if (url === undefined && key === undefined) return undefined;
   if (url === undefined)
     throw new ConfigError('BRAND_DATA_PROVIDER_KEY needs BRAND_DATA_PROVIDER_URL, the API it is for');

@@ -6,13 +6,7 @@ import { crawlRequestRoute } from './routes/crawl-request.ts';
 import { CrawlWorker } from './worker.ts';
 
 export { Crawler, type CrawlReport } from './crawler.ts';
-export {
-  crawlerSettings,
-  loadCrawlerLimits,
-  loadCrawlerSettings,
-  type CrawlerConfig,
-  type CrawlerLimits,
-} from './settings.ts';
+export { crawlerLimits, crawlerSettings, type CrawlerConfig, type CrawlerLimits } from './settings.ts';
 
 export interface CrawlerOptions {
   ctx: AppContext;

@@ -8,4 +8,4 @@ export { registerEntryRoutes } from './routes.ts';
 export { actorOf, authoritative, heldSaveApplier, saveEntry, type Edit, type SaveOutcome } from './save.ts';
 export { recordRevision, type RevisionNote } from './revisions.ts';
 export { entriesByDomain, lockEntry, snapshotAt, upsertEditable } from './sql.ts';
-export { bulkBody, bulkResults, DomainQuery, registryPage, registryQuery, saveResult } from './schemas.ts';
+export { bulkBody, bulkResults, DomainQuery, historyPage, registryPage, registryQuery, saveResult } from './schemas.ts';

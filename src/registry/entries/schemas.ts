@@ -120,11 +120,13 @@ export const History = Type.Object(
   { description: 'Revision history of the entry.' },
 );
 
-export const HistoryQuery = Type.Object({
-  domain: Domain,
+/** Which page of a revision history to answer (newest first): 20 revisions unless asked. */
+export const historyPage = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 })),
-});
+};
+
+export const HistoryQuery = Type.Object({ domain: Domain, ...historyPage });
 
 export const RollbackBody = Type.Object(
   {

@@ -21,7 +21,7 @@ export type { EntityType } from './event-types.ts';
 export { readSnapshot, type SnapshotSection } from './snapshot.ts';
 export type { FeedHub, HubSubscriber } from './hub.ts';
 export type { EventRow } from './sql.ts';
-export { feedSettings, loadFeedSettings, type FeedConfig } from './settings.ts';
+export { feedSettings, type FeedConfig } from './settings.ts';
 
 /** Every event after `cursor` (all when undefined), in id order, up to `limit`. */
 export function readEvents(db: Queryable, cursor: string | undefined, limit: number): Promise<EventRow[]> {

@@ -66,4 +66,4 @@ export {
 } from './service.ts';
 export { domainSkeleton, labelSkeleton, registrableLabel, textSkeleton } from './skeleton.ts';
 export type { ReviewKind, ReviewReason, ReviewSource, ReviewStatus } from './sql.ts';
-export { homographsSettings, loadHomographsSettings, type HomographsSettings } from './settings.ts';
+export { homographsSettings, type HomographsSettings } from './settings.ts';

@@ -154,41 +154,14 @@ export async function holdIfAmbiguous(
   return heldForReview({ ...review, reason: verdict.reason, similar_to: verdict.similar_to });
 }
 
-/** A review as the admin API shows it. */
-export interface Review {
-  id: string;
-  kind: ReviewKind;
-  domain: string;
-  payload: Record<string, unknown>;
-  organization_id: string | null;
-  submitted_by: string;
-  source: ReviewSource;
-  reason: ReviewReason | null;
-  similar_to: string | null;
-  status: ReviewStatus;
-  decided_by: string | null;
+/** A review as the admin API shows it: its row, times as ISO strings, without who submitted it. */
+export type Review = Omit<ReviewRow, 'submitter' | 'decided_at' | 'created_at'> & {
   decided_at: string | null;
-  note: string | null;
   created_at: string;
-}
+};
 
-function toReview(row: ReviewRow): Review {
-  return {
-    id: row.id,
-    kind: row.kind,
-    domain: row.domain,
-    payload: row.payload,
-    organization_id: row.organization_id,
-    submitted_by: row.submitted_by,
-    source: row.source,
-    reason: row.reason,
-    similar_to: row.similar_to,
-    status: row.status,
-    decided_by: row.decided_by,
-    decided_at: row.decided_at ? row.decided_at.toISOString() : null,
-    note: row.note,
-    created_at: row.created_at.toISOString(),
-  };
+function toReview({ submitter: _submitter, ...row }: ReviewRow): Review {
+  return { ...row, decided_at: row.decided_at?.toISOString() ?? null, created_at: row.created_at.toISOString() };
 }
 
 export async function listReviews(

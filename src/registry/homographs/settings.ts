@@ -1,17 +1,13 @@
-import { nonEmpty, reader, type Env, type Setting } from '../../settings.ts';
+import { optional, settings, type Loaded } from '../../settings.ts';
 
-export interface HomographsSettings {
+export const homographsSettings = settings({
   /** File of high-value brands whose look-alike domains are held for review; deny-list.ts reads it at registration. */
-  brandDenyListPath: string | undefined;
-}
-
-export const homographsSettings = {
-  AP_BRAND_DENY_LIST: {
+  brandDenyListPath: {
+    env: 'AP_BRAND_DENY_LIST',
     default: '',
     meaning: 'JSON or YAML file of high-value brands whose look-alike domains are held for review',
+    parse: optional,
   },
-} as const satisfies Record<string, Setting>;
+});
 
-export function loadHomographsSettings(env: Env): HomographsSettings {
-  return { brandDenyListPath: nonEmpty(reader(homographsSettings, env)('AP_BRAND_DENY_LIST')) };
-}
+export type HomographsSettings = Loaded<typeof homographsSettings>;

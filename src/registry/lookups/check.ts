@@ -203,22 +203,22 @@ export function checkProperty(
     return {
       ...base,
       matching: [],
-      status: 'unknown',
-      violation: {
-        code: 'property_stale',
-        message: `Property ${label(property)} failed its last re-crawl${reason}; its authorizations cannot be vouched for.`,
-      },
+      ...refused(
+        'unknown',
+        'property_stale',
+        `Property ${label(property)} failed its last re-crawl${reason}; its authorizations cannot be vouched for.`,
+      ),
     };
   }
   if (covering.length === 0) {
     return {
       ...base,
       matching: [],
-      status: 'unauthorized',
-      violation: {
-        code: 'agent_not_authorized',
-        message: `The adagents.json of ${property.publisher} does not authorize ${req.agent} for property ${label(property)}.`,
-      },
+      ...refused(
+        'unauthorized',
+        'agent_not_authorized',
+        `The adagents.json of ${property.publisher} does not authorize ${req.agent} for property ${label(property)}.`,
+      ),
     };
   }
   const claimed = req.delegation_type;
@@ -229,44 +229,39 @@ export function checkProperty(
     return {
       ...base,
       matching,
-      status: 'unauthorized',
-      violation: {
-        code: 'delegation_mismatch',
-        message: `The publisher authorizes ${req.agent} with delegation_type ${stated}, not ${claimed}.`,
-      },
+      ...refused(
+        'unauthorized',
+        'delegation_mismatch',
+        `The publisher authorizes ${req.agent} with delegation_type ${stated}, not ${claimed}.`,
+      ),
     };
   }
   // Unclaimed, any delegation the publisher states for the agent may be the one the operator
   // confirms (grants from several files can state different ones); none stated reads as null.
   const delegations = claimed !== undefined ? [claimed] : statedDelegations(agreeing);
+  // Past this point a grant matched, and only the operator's confirmation is missing.
+  const unconfirmed = (code: ViolationCode, message: string): Verdict => ({
+    ...base,
+    matching,
+    delegation: delegations[0] ?? null,
+    ...refused('unauthorized', code, message),
+  });
   const ofAgent = declarations.filter((d) => d.agents.includes(req.agent));
   if (ofAgent.length === 0) {
-    return {
-      ...base,
-      matching,
-      delegation: delegations[0] ?? null,
-      status: 'unauthorized',
-      violation: {
-        code: 'operator_not_declared',
-        message: `No operator whose brand.json lists ${req.agent} declares property ${label(property)}.`,
-      },
-    };
+    return unconfirmed(
+      'operator_not_declared',
+      `No operator whose brand.json lists ${req.agent} declares property ${label(property)}.`,
+    );
   }
   for (const delegation of delegations) {
     const confirmedBy = ofAgent.find((d) => relationshipMatches(d.relationship, delegation));
     if (confirmedBy) return { ...base, matching, delegation, status: 'authorized', confirmedBy };
   }
   const relationships = [...new Set(ofAgent.map((d) => d.relationship))].join(', ');
-  return {
-    ...base,
-    matching,
-    delegation: delegations[0] ?? null,
-    status: 'unauthorized',
-    violation: {
-      code: 'relationship_mismatch',
-      message: `The operator declares property ${label(property)} as ${relationships}, which does not match delegation_type ${delegations.join(' or ')}.`,
-    },
-  };
+  return unconfirmed(
+    'relationship_mismatch',
+    `The operator declares property ${label(property)} as ${relationships}, which does not match delegation_type ${delegations.join(' or ')}.`,
+  );
 }
 
 /** The delegations the grants state, each once in order, or [null] when none states one. */

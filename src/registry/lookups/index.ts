@@ -21,7 +21,7 @@ export type { IndexedCollection, IndexedGrant, IndexedProperty, IndexedPublisher
 export { grantSummary, propertySummary } from './render.ts';
 export { liveIndex } from './routes/live-index.ts';
 export { compare, firstAfter } from './sorted-domains.ts';
-export { loadLookupsSettings, lookupsSettings, type LookupsSettings } from './settings.ts';
+export { lookupsSettings, type LookupsSettings } from './settings.ts';
 
 /** At most this many characters of kept answers (about 64 MiB), however many entries that is. */
 const answerCacheChars = 64 * 1024 * 1024;

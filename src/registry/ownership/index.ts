@@ -15,4 +15,4 @@ export const ownershipPlugin = fp<OwnershipOptions>(async (app, { ctx }) => regi
 });
 
 export { proofCheck, requireProof, requireProofOfAny, type ProofCheck } from './service.ts';
-export { loadOwnershipSettings, ownershipSettings, type OwnershipSettings } from './settings.ts';
+export { ownershipSettings, type OwnershipSettings } from './settings.ts';

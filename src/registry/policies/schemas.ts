@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { maxLikeText } from '../../db/like.ts';
+import { historyPage } from '../entries/index.ts';
 
 /**
  * The policy registry's wire schemas: the protocol's governance/policy-entry.json for what a policy
@@ -319,11 +320,7 @@ export const BulkResults = Type.Object(
   { description: 'One result per requested policy.' },
 );
 
-export const HistoryQuery = Type.Object({
-  policy_id: LookupId,
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 })),
-});
+export const HistoryQuery = Type.Object({ policy_id: LookupId, ...historyPage });
 
 export const PolicyHistory = Type.Object(
   {

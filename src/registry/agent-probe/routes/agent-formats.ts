@@ -2,18 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../context.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
 import { agentTarget } from '../agent-target.ts';
-import { probeCaps, probeLimits } from '../limits.ts';
-import { ProbeCache } from '../../../http/probe-cache.ts';
+import { probeCache, probeLimits } from '../limits.ts';
 import { AgentCredentialHeaders, AgentFormats, AgentQuery } from '../schemas.ts';
 import { probeTask, type TaskProbeAnswer } from '../task-probe.ts';
 
 /** `GET /api/public/agent-formats?url=`: the agent's list_creative_formats, asked live. */
 export function agentFormatsRoute(app: FastifyInstance, ctx: AppContext): void {
-  const cache = new ProbeCache<TaskProbeAnswer>(ctx.clock, {
-    ttlMs: probeCaps.cacheTtlMs,
-    entries: probeCaps.cacheEntries,
-    maxBytes: probeCaps.cacheBytes,
-  });
+  const cache = probeCache<TaskProbeAnswer>(ctx.clock);
   app.get<{ Querystring: AgentQuery; Headers: AgentCredentialHeaders }>(
     '/api/public/agent-formats',
     {

@@ -2,18 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../context.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
 import { agentTarget } from '../agent-target.ts';
-import { probeCaps, probeLimits } from '../limits.ts';
-import { ProbeCache } from '../../../http/probe-cache.ts';
+import { probeCache, probeLimits } from '../limits.ts';
 import { AgentCredentialHeaders, AgentProducts, AgentProductsQuery } from '../schemas.ts';
 import { probeTask, type TaskProbeAnswer } from '../task-probe.ts';
 
 /** `GET /api/public/agent-products?url=&brief=`: a sales agent's get_products for a brief (or wholesale without one), asked live. */
 export function agentProductsRoute(app: FastifyInstance, ctx: AppContext): void {
-  const cache = new ProbeCache<TaskProbeAnswer>(ctx.clock, {
-    ttlMs: probeCaps.cacheTtlMs,
-    entries: probeCaps.cacheEntries,
-    maxBytes: probeCaps.cacheBytes,
-  });
+  const cache = probeCache<TaskProbeAnswer>(ctx.clock);
   app.get<{ Querystring: AgentProductsQuery; Headers: AgentCredentialHeaders }>(
     '/api/public/agent-products',
     {

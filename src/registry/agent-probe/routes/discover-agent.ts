@@ -4,18 +4,13 @@ import type { AppContext } from '../../../context.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
 import { agentTarget } from '../agent-target.ts';
 import { discoveryReport } from '../discovery-report.ts';
-import { probeCaps, probeLimits } from '../limits.ts';
-import { ProbeCache } from '../../../http/probe-cache.ts';
+import { probeCache, probeLimits } from '../limits.ts';
 import { withAgent } from '../reach-agent.ts';
 import { AgentCredentialHeaders, AgentDiscovery, AgentQuery } from '../schemas.ts';
 
 /** `GET /api/public/discover-agent?url=`: what an agent URL speaks (MCP, A2A) and offers, asked live. */
 export function discoverAgentRoute(app: FastifyInstance, ctx: AppContext): void {
-  const cache = new ProbeCache<Static<typeof AgentDiscovery>>(ctx.clock, {
-    ttlMs: probeCaps.cacheTtlMs,
-    entries: probeCaps.cacheEntries,
-    maxBytes: probeCaps.cacheBytes,
-  });
+  const cache = probeCache<Static<typeof AgentDiscovery>>(ctx.clock);
   app.get<{ Querystring: AgentQuery; Headers: AgentCredentialHeaders }>(
     '/api/public/discover-agent',
     {
