@@ -10,7 +10,7 @@ import { lookupAgentDomainsRoute } from './routes/lookup-agent-domains.ts';
 import { lookupDomainRoute } from './routes/lookup-domain.ts';
 import { lookupPropertyRoute } from './routes/lookup-property.ts';
 import { productAuthorizationRoute } from './routes/product-authorization.ts';
-import { lookupSchemas } from './schemas.ts';
+import { lookupSchemas } from './schemas/index.ts';
 
 export { AuthorizationIndex, covers } from './authorization-index.ts';
 export { agentDomains, type AgentDomain } from './agent-domains.ts';
@@ -19,6 +19,7 @@ export { authorizationStatus, checkAuthorization, type Verdict } from './check.t
 export type { IndexFollower } from './index-follower.ts';
 export type { IndexedCollection, IndexedGrant, IndexedProperty, IndexedPublisher } from './index-records.ts';
 export { grantSummary, propertySummary } from './render.ts';
+export { Declaration as OperatorDeclaration } from './schemas/index.ts';
 export { liveIndex } from './routes/live-index.ts';
 export { compare, firstAfter } from './sorted-domains.ts';
 export { loadLookupsSettings, lookupsSettings, type LookupsSettings } from './settings.ts';

@@ -1,19 +1,16 @@
 import { Type } from 'typebox';
 import { Domain } from '../../../protocol/wire/common.ts';
+import { OperatorDeclaration } from '../../lookups/index.ts';
 import { exampleAgent, exampleDomain, exampleUrl, Finding, nullable, Omitted, Timestamp } from './common.ts';
 
 /** `GET /api/public/validate-publisher`: a publisher's live file judged beside what the registry holds. */
 
 export const DomainQuery = Type.Object({ domain: Domain });
 
+/** An operator's declaration as the check answers it, with the publisher's properties it names. */
 const Relationship = Type.Object(
   {
-    operator_domain: Type.String(),
-    brand_id: Type.String(),
-    relationship: Type.String({
-      description: 'As the operator’s brand.json declares it (owned, direct, delegated, ...).',
-    }),
-    agents: Type.Array(Type.String(), { description: 'The agents the operator’s brand.json lists (canonical URLs).' }),
+    ...OperatorDeclaration.properties,
     property_ids: Type.Array(Type.String(), {
       description: 'The publisher’s properties it declares (property_id, else the registry id).',
     }),

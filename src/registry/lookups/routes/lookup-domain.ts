@@ -9,7 +9,7 @@ import type { IndexAnswers } from '../index-answers.ts';
 import type { IndexFollower } from '../index-follower.ts';
 import type { IndexedProperty } from '../index-records.ts';
 import { grantSummary, publisherStatus } from '../render.ts';
-import { DomainLookup } from '../schemas.ts';
+import { DomainLookup } from '../schemas/index.ts';
 import { answerFromMemory } from './answer-from-memory.ts';
 import { perImpression } from './per-impression.ts';
 

@@ -4,7 +4,7 @@ import { errorResponses } from '../../../protocol/wire/error.ts';
 import { normalizeIdentifier } from '../authorization-index.ts';
 import type { IndexFollower } from '../index-follower.ts';
 import { propertySummary } from '../render.ts';
-import { PropertyLookup, PropertyLookupQuery } from '../schemas.ts';
+import { PropertyLookup, PropertyLookupQuery } from '../schemas/index.ts';
 import { grantsOver } from './lookup-domain.ts';
 import { liveIndex } from './live-index.ts';
 import { perImpression } from './per-impression.ts';
