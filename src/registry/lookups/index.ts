@@ -12,7 +12,8 @@ import { lookupPropertyRoute } from './routes/lookup-property.ts';
 import { productAuthorizationRoute } from './routes/product-authorization.ts';
 import { lookupSchemas } from './schemas/index.ts';
 
-export { AuthorizationIndex, covers } from './authorization-index.ts';
+export { AuthorizationIndex } from './authorization-index.ts';
+export { covers } from './coverage.ts';
 export { agentDomains, type AgentDomain } from './agent-domains.ts';
 export type { CatalogMember, CatalogMembers } from './catalog-members.ts';
 export { authorizationStatus, checkAuthorization, type Verdict } from './check.ts';

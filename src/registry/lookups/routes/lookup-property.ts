@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ApError } from '../../../protocol/errors.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
-import { normalizeIdentifier } from '../authorization-index.ts';
+import { normalizeIdentifier } from '../identifiers.ts';
 import type { IndexFollower } from '../index-follower.ts';
 import { propertySummary } from '../render.ts';
 import { PropertyLookup, PropertyLookupQuery } from '../schemas/index.ts';
