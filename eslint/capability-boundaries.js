@@ -1,5 +1,5 @@
 // Capabilities never import each other's internals: outside a capability's folder, its `routes/`,
-// `sql.ts` and `service.ts` (at any depth) may not be imported; files directly under src/ (the
+// `sql.ts` (or `sql/`) and `service.ts` (at any depth) may not be imported; files directly under src/ (the
 // composition root among them) import a capability through its index.ts alone, or config.ts its
 // settings.ts (which loads none of the capability's code and so ties no cycle through `Config`). Built on ESLint's
 // own `no-restricted-imports`: one block per folder of src/, whose patterns are the exact relative
@@ -23,7 +23,7 @@ export const capabilities = [
     .filter((c) => !libraries.includes(c)),
 ];
 
-const internals = '(?:.+/)?(?:routes/.+|sql\\.ts|service\\.ts)$';
+const internals = '(?:.+/)?(?:routes/.+|sql\\.ts|sql/.+|service\\.ts)$';
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function patternsFor(dir) {
