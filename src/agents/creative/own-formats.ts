@@ -2,6 +2,12 @@ import { AgentError } from '../../protocol/errors.ts';
 import { formatKey, type FormatBook } from '../creative-library/index.ts';
 import { agentKey, findFormat, type Format, type FormatId } from '../formats/index.ts';
 
+/** What every task of this agent is given of its formats: the formats, and the creative agent URL they are named by. */
+export interface AgentFormats {
+  formats: () => readonly Format[];
+  agentUrl: () => string;
+}
+
 /**
  * The formats this agent defines, as previews and its library look them up: named by any spelling
  * of its URL (`findFormat`); another agent's format or an id it does not define is

@@ -4,7 +4,7 @@
  * the check of a creative manifest against its format.
  */
 export type { Asset, AssetGroup, Format, FormatId, FormatType, Render, WcagLevel } from './format.ts';
-export { standardFormats, standardFormatsAt } from './standard.ts';
+export { standardFormats, standardFormatsAt } from './standard/index.ts';
 export { agentKey, findFormat, pathUnder, sameAgentUrl, sameFormatId } from './find-format.ts';
 export { manifestProblems, type ManifestProblem } from './check-manifest.ts';
 export type { CreativeManifest, ManifestAsset } from './manifest.ts';

@@ -5,7 +5,7 @@ import { dottedField, pointerTokens } from '../../protocol/json-path.ts';
 import { isRecord } from '../../protocol/json-values.ts';
 import type { Issue } from '../documents/adagents-validation/findings.ts';
 import { validateAdagents } from '../documents/adagents-validation/validate.ts';
-import type { CreateBody } from './schemas.ts';
+import type { CreateBody } from './schemas/index.ts';
 import * as sql from './sql.ts';
 
 interface FieldIssue {

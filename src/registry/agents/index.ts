@@ -16,7 +16,7 @@ import { enrollAgentRoute } from './routes/enroll-agent.ts';
 import { listAgentsRoute, type ReadProbes } from './routes/list-agents.ts';
 import { operatorRoute } from './routes/operator.ts';
 import { searchAgentsRoute } from './routes/search-agents.ts';
-import { AgentEntry, SearchResult } from './schemas.ts';
+import { AgentEntry, SearchResult } from './schemas/index.ts';
 import { AgentSearch } from './search/agent-search.ts';
 import { followAgentEvents } from './search/follow-agent-events.ts';
 

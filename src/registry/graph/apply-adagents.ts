@@ -8,7 +8,7 @@ import * as events from './events.ts';
 import { matchRecords } from './match.ts';
 import { declarationsOf } from './operator-declarations.ts';
 import type { AdagentsProjection, ProjectedProperty, Scope } from './project-adagents.ts';
-import * as sql from './sql.ts';
+import * as sql from './sql/index.ts';
 
 export interface ApplySummary {
   /** Feed events written (not counting the end of a community entry the file replaces). */

@@ -7,7 +7,7 @@ import type { ApplySummary } from './apply-adagents.ts';
 import { propertyEvent } from './events.ts';
 import { declarationsOf } from './operator-declarations.ts';
 import type { BrandJsonProjection } from './project-brand-json.ts';
-import * as sql from './sql.ts';
+import * as sql from './sql/index.ts';
 
 /**
  * Brings the operator side in line with a validated brand.json: its brands become authoritative

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { NewEvent } from '../feed/index.ts';
 import type { OperatorDeclaration } from './operator-declarations.ts';
-import type { AuthorizationRow, CatalogPropertyRow, CollectionRow } from './sql.ts';
+import type { AuthorizationRow, CatalogPropertyRow, CollectionRow } from './sql/index.ts';
 
 /**
  * The feed events of the authorization graph (core/registry-event.json). Each carries the entity's

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/database.ts';
 import type { Identifier } from './project-adagents.ts';
-import * as sql from './sql.ts';
+import * as sql from './sql/index.ts';
 
 /**
  * The operator side of a property: which operators' brand.json declare it (by one of its

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/database.ts';
-import * as sql from './sql.ts';
+import * as sql from './sql/index.ts';
 
 /** An agent an operator's brand.json lists. */
 export interface DeclaredAgent {

@@ -1,7 +1,7 @@
 import { canonicalAgentUrl } from '../../protocol/agent-url.ts';
 import { isRecord, records, type JsonObject as Json } from '../../protocol/json-values.ts';
 import type { AuthoritativeBrand } from '../brands/index.ts';
-import type { OperatorAgent, OperatorProperty } from './sql.ts';
+import type { OperatorAgent, OperatorProperty } from './sql/index.ts';
 
 /**
  * A validated brand.json turned into the operator side of the graph: the house and its brands

@@ -2,7 +2,7 @@ import type { Queryable } from '../../db/database.ts';
 import type { EntityType, SnapshotSection } from '../feed/index.ts';
 import * as events from './events.ts';
 import { declarationsOf } from './operator-declarations.ts';
-import * as sql from './sql.ts';
+import * as sql from './sql/index.ts';
 
 /**
  * The graph's sections of the feed snapshot: each record as its latest feed event describes it,

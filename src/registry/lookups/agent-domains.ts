@@ -1,4 +1,5 @@
-import { covers, type AuthorizationIndex } from './authorization-index.ts';
+import type { AuthorizationIndex } from './authorization-index.ts';
+import { covers } from './coverage.ts';
 import { IndexAnswers } from './index-answers.ts';
 import { publisherStatus } from './render.ts';
 

@@ -1,4 +1,5 @@
-import type { AuthorizationIndex, Coverage } from './authorization-index.ts';
+import type { AuthorizationIndex } from './authorization-index.ts';
+import type { Coverage } from './coverage.ts';
 import { Outcome } from './decision-table.ts';
 import type { Declaration, Identifier, IndexedGrant, IndexedProperty, PropertyRef } from './index-records.ts';
 

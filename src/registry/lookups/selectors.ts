@@ -1,8 +1,10 @@
 import { normalizeDomain } from '../../protocol/domain.ts';
 import { ApError, type FieldIssue } from '../../protocol/errors.ts';
-import { covers, normalizeIdentifier, type AuthorizationIndex } from './authorization-index.ts';
+import type { AuthorizationIndex } from './authorization-index.ts';
+import { covers } from './coverage.ts';
+import { normalizeIdentifier } from './identifiers.ts';
 import type { Identifier, IndexedProperty } from './index-records.ts';
-import type { ExpandBody } from './schemas.ts';
+import type { ExpandBody } from './schemas/index.ts';
 
 type RawSelector = ExpandBody['publisher_properties'][number];
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Queryable } from '../../../src/db/database.ts';
-import * as graph from '../../../src/registry/graph/sql.ts';
+import * as graph from '../../../src/registry/graph/sql/index.ts';
 import { target } from '../../../src/registry/crawler/sql.ts';
 import { saveCommunity } from '../../../src/registry/properties/service.ts';
 import type { Principal } from '../../../src/auth/principal.ts';

@@ -1,76 +1,24 @@
 import { AgentError } from '../../../protocol/errors.ts';
-import type { Database, Queryable } from '../../../db/database.ts';
-import type { SafeFetch } from '../../../net/safe-fetch.ts';
-import {
-  findFormat,
-  type CreativeManifest,
-  type Format,
-  type FormatId,
-  type ManifestProblem,
-} from '../../formats/index.ts';
+import type { Database } from '../../../db/database.ts';
+import { findFormat, type CreativeManifest, type FormatId, type ManifestProblem } from '../../formats/index.ts';
 import { inputSetSummary } from '../../creative-library/index.ts';
-import {
-  checkPublishedRequest,
-  errorObject,
-  ownerOf,
-  textInput,
-  type AgentTask,
-  type JsonSchema,
-} from '../../runtime/index.ts';
-import { assetUrl } from '../build/asset-routes.ts';
-import { storeAsset } from '../build/asset-store.ts';
-import { buildFormat, type BuildTools } from '../build/build-format.ts';
-import { brandDomainOf, type BrandLookup, type KnownBrand } from '../build/known-brand.ts';
+import { checkPublishedRequest, ownerOf, textInput, type AgentTask, type JsonSchema } from '../../runtime/index.ts';
+import { buildFormat } from '../build/build-format.ts';
+import { brandDomainOf, type KnownBrand } from '../build/known-brand.ts';
 import { assetImage } from '../build/local-assets.ts';
 import { planBuild } from '../build/plan.ts';
 import { promotedKey } from '../build/promoted.ts';
-import { accountKey } from '../library/account.ts';
-import { creativeInLibraries } from '../library/sql.ts';
 import { rendererWith, type LocalImages } from '../previews/renderer.ts';
-import { insertPreviews, PreviewSet } from '../previews/sql.ts';
-import { svgPng, type EmbeddedImage } from '../render/index.ts';
-import { previewsOf, principalOf, type PreviewSettings } from './preview-creative.ts';
+import { buildTools, previewOf } from './build-outputs.ts';
+import {
+  fetchImages,
+  libraryManifest,
+  type BuildArgs,
+  type BuildSettings,
+  type FetchedImages,
+} from './build-sources.ts';
 
 const REQUEST = '/schemas/3.0.6/media-buy/build-creative-request.json';
-
-export interface BuildSettings {
-  /** The formats it builds, and the creative agent URL they are named by. */
-  formats: () => readonly Format[];
-  agentUrl: () => string;
-  /** Where its generated assets are served: `<base><assets path>`. */
-  assetsUrl: () => string;
-  /** Fetches the images a build draws (logos, pictures to re-lay): the SSRF-safe client. */
-  fetcher: SafeFetch;
-  /** How include_preview previews are made and hosted (preview_creative's own settings, less the renderer a build brings). */
-  preview: Omit<PreviewSettings, 'renderer'>;
-  /**
-   * Whether it generates from a brief alone (`message` and the `brand` referenced, no manifest):
-   * the generative builder does; a template agent builds only from a manifest or its library, and
-   * points such a request to `generator`.
-   */
-  fromBrief: boolean;
-  /** Where a brief alone is built, named in a template agent's refusal. */
-  generator?: () => string;
-  /** Builds a creative_id of this agent's library (the caller's creatives, by account). */
-  library?: boolean;
-  /** What the registry knows of a referenced brand (name, site, colours, logos); nothing when absent. */
-  brands?: BrandLookup | undefined;
-}
-
-interface BuildArgs {
-  message?: string;
-  creative_manifest?: CreativeManifest;
-  creative_id?: string;
-  target_format_id?: FormatId;
-  target_format_ids?: FormatId[];
-  brand?: unknown;
-  account?: Record<string, unknown>;
-  include_preview?: boolean;
-  preview_inputs?: Array<{ name: string; macros?: Record<string, string>; context_description?: string }>;
-  preview_output_format?: 'url' | 'html';
-  preview_quality?: 'draft' | 'production';
-  macro_values?: Record<string, string>;
-}
 
 const formatId: JsonSchema = {
   type: 'object',
@@ -259,9 +207,6 @@ export function buildCreativeTask(settings: BuildSettings): AgentTask {
   };
 }
 
-/** The buyer's images a build may draw, as loaded (undefined: could not be), by URL. */
-type FetchedImages = Map<string, EmbeddedImage | undefined>;
-
 /** What a build reads before its transaction: the referenced brand as the registry knows it, and the images it may draw. */
 interface Prepared {
   brand?: KnownBrand | undefined;
@@ -294,153 +239,6 @@ async function prepareBuild(args: BuildArgs, settings: BuildSettings, db: Databa
   }
   if (!manifest && !settings.fromBrief) return { brand };
   return { brand, images: await fetchImages(args, manifest, settings, db, brand) };
-}
-
-async function fetchImages(
-  args: BuildArgs,
-  manifest: CreativeManifest | undefined,
-  settings: BuildSettings,
-  db: Database,
-  brand: KnownBrand | undefined,
-): Promise<FetchedImages | undefined> {
-  let urls: string[];
-  try {
-    const sourceFormat = manifest?.format_id
-      ? findFormat(settings.formats(), manifest.format_id, settings.agentUrl())
-      : undefined;
-    const plan = planBuild({
-      manifest,
-      sourceFormat,
-      message: args.message,
-      brandRef: args.brand,
-      knownBrand: brand,
-      macroValues: args.macro_values,
-    });
-    urls = [plan.source.logo, plan.source.picture, ...(plan.promoted?.brand.logos ?? []).map((l) => l.url)].filter(
-      (u): u is string => typeof u === 'string',
-    );
-  } catch (err) {
-    if (err instanceof AgentError) return undefined;
-    throw err;
-  }
-  const prefix = settings.assetsUrl();
-  const loader = rendererWith(settings.fetcher, (url) => assetImage(db, prefix, url));
-  const unique = [...new Set(urls)];
-  return new Map(await Promise.all(unique.map(async (url) => [url, await loader.embedImage(url)] as const)));
-}
-
-/**
- * The creative a creative_id names in the caller's libraries here: of the library `account`
- * names, else of any of them, as long as only one holds it.
- */
-async function libraryManifest(
-  args: BuildArgs,
-  settings: BuildSettings,
-  db: Queryable,
-  owner: string,
-): Promise<CreativeManifest> {
-  if (!settings.library) {
-    throw new AgentError(
-      'UNSUPPORTED_FEATURE',
-      'This agent keeps no creative library: send the creative_manifest to build from.',
-      { field: 'creative_id' },
-    );
-  }
-  const found = await creativeInLibraries(
-    db,
-    owner,
-    args.account ? accountKey(args.account) : undefined,
-    args.creative_id!,
-  );
-  if (found.length === 0) {
-    throw new AgentError(
-      'CREATIVE_NOT_FOUND',
-      `Your library here holds no creative ${JSON.stringify(args.creative_id)}${args.account ? ' under this account' : ''}.`,
-      {
-        field: 'creative_id',
-        suggestion: 'list_creatives lists your creatives here; sync_creatives adds one.',
-      },
-    );
-  }
-  if (found.length > 1) {
-    throw new AgentError(
-      'INVALID_REQUEST',
-      `Several of your libraries here hold a creative ${JSON.stringify(args.creative_id)}: name the one to build with account.`,
-      { field: 'account' },
-    );
-  }
-  return { format_id: found[0]!.format_id, assets: found[0]!.assets } as CreativeManifest;
-}
-
-function buildTools(
-  embed: (url: string) => Promise<EmbeddedImage | undefined>,
-  db: Queryable,
-  prefix: string,
-  now: Date,
-  fresh: Map<string, Uint8Array>,
-): BuildTools {
-  const images = new Map<string, Promise<EmbeddedImage | undefined>>();
-  return {
-    image(url) {
-      let image = images.get(url);
-      if (!image) images.set(url, (image = embed(url)));
-      return image;
-    },
-    draw: svgPng,
-    async store(png) {
-      const url = assetUrl(prefix, await storeAsset(db, png, 'png', now));
-      fresh.set(url, png);
-      return url;
-    },
-  };
-}
-
-/**
- * The preview include_preview asks for, as preview_creative makes it: one per preview input for
- * a single format, one default preview per format (with its format_id) for several. A preview
- * that fails leaves the build standing, with preview_error.
- */
-async function previewOf(
-  args: BuildArgs,
-  manifests: CreativeManifest[],
-  targets: Format[],
-  settings: PreviewSettings,
-  ctx: Parameters<AgentTask['handler']>[1],
-): Promise<Record<string, unknown>> {
-  const now = ctx.clock.now();
-  const expiresAt = new Date(now.getTime() + settings.ttlSeconds * 1000);
-  const stored = new PreviewSet();
-  const options = {
-    output_format: args.preview_output_format ?? 'url',
-    quality: args.preview_quality ?? 'draft',
-  } as const;
-  try {
-    const previews: Array<Record<string, unknown>> = [];
-    if (args.target_format_ids) {
-      for (const [i, manifest] of manifests.entries()) {
-        const [first] = await previewsOf({ creative_manifest: manifest, ...options }, '', settings, stored);
-        previews.push({ ...first, format_id: targets[i]!.format_id });
-      }
-    } else {
-      previews.push(
-        ...(await previewsOf(
-          {
-            creative_manifest: manifests[0]!,
-            ...options,
-            ...(args.preview_inputs ? { inputs: args.preview_inputs } : {}),
-          },
-          '',
-          settings,
-          stored,
-        )),
-      );
-    }
-    await insertPreviews(ctx.db, principalOf(ctx), stored, now, expiresAt);
-    return { preview: { previews, expires_at: expiresAt.toISOString() } };
-  } catch (err) {
-    if (!(err instanceof AgentError)) throw err;
-    return { preview_error: errorObject(err) };
-  }
 }
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AgentError } from '../../../protocol/errors.ts';
 import { inputSetSummary } from '../../creative-library/index.ts';
-import { manifestProblems, type Format, type FormatId } from '../../formats/index.ts';
+import { manifestProblems, type FormatId } from '../../formats/index.ts';
 import {
   checkPublishedRequest,
   errorObject,
@@ -10,16 +10,13 @@ import {
   type TaskContext,
 } from '../../runtime/index.ts';
 import type { CreativeManifest } from '../../formats/index.ts';
-import { ownFormats } from '../own-formats.ts';
+import { ownFormats, type AgentFormats } from '../own-formats.ts';
 import { insertPreviews, PreviewSet } from '../previews/sql.ts';
 import { hasSnapshot, type Renderer } from '../previews/renderer.ts';
 
 const REQUEST = '/schemas/3.0.6/creative/preview-creative-request.json';
 
-export interface PreviewSettings {
-  /** This agent's formats, and the URL they are named by. */
-  formats: () => readonly Format[];
-  agentUrl: () => string;
+export interface PreviewSettings extends AgentFormats {
   /** Where its hosted previews are served: `<base><path>/previews/<key>`. */
   previewsUrl: () => string;
   renderer: Renderer;

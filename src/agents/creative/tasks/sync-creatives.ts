@@ -8,19 +8,14 @@ import {
   type LibraryCreative,
   type Result,
 } from '../../creative-library/index.ts';
-import type { Format } from '../../formats/index.ts';
 import { checkPublishedRequest, ownerOf, type AgentTask } from '../../runtime/index.ts';
 import { accountKey, isSandbox } from '../library/account.ts';
 import * as sql from '../library/sql.ts';
-import { ownFormats } from '../own-formats.ts';
+import { ownFormats, type AgentFormats } from '../own-formats.ts';
 
 const REQUEST = '/schemas/3.0.6/creative/sync-creatives-request.json';
 
-export interface LibrarySettings {
-  /** This agent's formats, and the URL they are named by. */
-  formats: () => readonly Format[];
-  agentUrl: () => string;
-}
+export type LibrarySettings = AgentFormats;
 
 /**
  * `sync_creatives` (creative/sync-creatives-request.json) into this agent's library: the library

@@ -10,7 +10,7 @@ import {
   lifeEventPhrases,
   placeAliases,
   visitorWords,
-} from './vocabulary.ts';
+} from './vocabulary/index.ts';
 
 /** A closed range; `Infinity` for an open top. Ages in years, incomes in thousands. */
 export type Range = readonly [number, number];

@@ -13,7 +13,7 @@ import {
 import type { CatalogSignal } from '../catalog/index.ts';
 import { placesNamed, readSpec, type SpecReading } from './read-spec.ts';
 import { facetsOf, overlap, type SignalFacets } from './signal-facets.ts';
-import { stopWords, synonyms } from './vocabulary.ts';
+import { stopWords, synonyms } from './vocabulary/index.ts';
 
 /** A signal a spec matched, and how well (higher is better; only the order means anything). */
 export interface RankedSignal {

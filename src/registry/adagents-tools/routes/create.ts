@@ -5,7 +5,7 @@ import { errorResponses } from '../../../protocol/wire/error.ts';
 import { buildAdagents } from '../build-adagents.ts';
 import { toolLimit } from '../limits.ts';
 import { finding } from '../render.ts';
-import { CreateBody, CreateQuery, Created } from '../schemas.ts';
+import { CreateBody, CreateQuery, Created } from '../schemas/index.ts';
 
 /** `POST /api/adagents/create`: a schema-valid adagents.json from a publisher's properties and agents. */
 export function createRoute(app: FastifyInstance, ctx: AppContext): void {

@@ -5,7 +5,7 @@ import { normalizeRequestDomain } from '../../../protocol/domain.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
 import { toolLimit } from '../limits.ts';
 import { manifestRefs } from '../manifest-refs.ts';
-import { ManifestRefs, ManifestRefsQuery, manifestTypes } from '../schemas.ts';
+import { ManifestRefs, ManifestRefsQuery, manifestTypes } from '../schemas/index.ts';
 
 /** `GET /api/manifest-refs/lookup?domain=&type=`: where a domain's manifests live, from what the registry keeps. */
 export function manifestRefsLookupRoute(app: FastifyInstance, ctx: AppContext): void {

@@ -8,7 +8,7 @@ import { requirePublicDomain } from '../../documents/public-domain.ts';
 import { liveIndex, type IndexFollower } from '../../lookups/index.ts';
 import { reportCache, validatePublisherLimits } from '../limits.ts';
 import { publisherReport } from '../publisher-report.ts';
-import { DomainQuery, PublisherReport } from '../schemas.ts';
+import { DomainQuery, PublisherReport } from '../schemas/index.ts';
 
 /** `GET /api/public/validate-publisher?domain=`: a publisher's live adagents.json, brand.json relationships and registry state in one report. */
 export function validatePublisherRoute(app: FastifyInstance, ctx: AppContext, follower: IndexFollower): void {

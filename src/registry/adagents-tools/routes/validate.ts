@@ -9,7 +9,7 @@ import { checkAgents } from '../agent-reachability.ts';
 import { toolLimit } from '../limits.ts';
 import { validateLive } from '../live-validation.ts';
 import { finding, renderFindings } from '../render.ts';
-import { ValidateBody, ValidationReport } from '../schemas.ts';
+import { ValidateBody, ValidationReport } from '../schemas/index.ts';
 
 /** `POST /api/adagents/validate`: a domain's adagents.json (fetched now) or an inline one, judged. */
 export function validateRoute(app: FastifyInstance, ctx: AppContext): void {

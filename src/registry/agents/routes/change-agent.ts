@@ -5,7 +5,7 @@ import { errorResponses } from '../../../protocol/wire/error.ts';
 import { saveLimits } from '../../limits.ts';
 import { changeAgent, removeAgent } from '../enrollment.ts';
 import { entryOf } from '../entry.ts';
-import { AgentUrlQuery, ChangeBody, Removed } from '../schemas.ts';
+import { AgentUrlQuery, ChangeBody, Removed } from '../schemas/index.ts';
 
 /** `PATCH` and `DELETE /api/registry/agents?agent_url=`: the operating organization changes or removes its agent. */
 export function changeAgentRoutes(app: FastifyInstance, ctx: AppContext): void {

@@ -5,7 +5,7 @@ import { errorResponses } from '../../../protocol/wire/error.ts';
 import { saveLimits } from '../../limits.ts';
 import { enrollAgent, type EnrollmentContext } from '../enrollment.ts';
 import { entryOf } from '../entry.ts';
-import { EnrollBody } from '../schemas.ts';
+import { EnrollBody } from '../schemas/index.ts';
 
 /** `POST /api/registry/agents`: a member organization enrolls an agent it operates. */
 export function enrollAgentRoute(app: FastifyInstance, ctx: AppContext, enrollment: EnrollmentContext): void {

@@ -8,7 +8,7 @@ import { entryOf } from '../entry.ts';
 import { matchesMeasurement, measurementFilter } from '../measurement.ts';
 import type { ProbeState } from '../probing/index.ts';
 import { propertySummaryOf } from '../property-summary.ts';
-import { AgentList, ListQuery } from '../schemas.ts';
+import { AgentList, ListQuery } from '../schemas/index.ts';
 import { listAgents, type AgentRow } from '../sql.ts';
 import { viewerOf } from '../visibility.ts';
 

@@ -8,7 +8,7 @@ import { operatorSide, type DeclaredAgent } from '../../graph/index.ts';
 import { agentDomains, type AuthorizationIndex } from '../../lookups/index.ts';
 import { entryOf } from '../entry.ts';
 import { isAgentType } from '../profile.ts';
-import { OperatorAnswer, OperatorQuery, operatorScopes } from '../schemas.ts';
+import { OperatorAnswer, OperatorQuery, operatorScopes } from '../schemas/index.ts';
 import { agentsOfOperator, type AgentRow } from '../sql.ts';
 import { canSee, viewerOf, type Visibility } from '../visibility.ts';
 

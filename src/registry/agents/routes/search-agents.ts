@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { errorResponses } from '../../../protocol/wire/error.ts';
-import { SearchPageSchema, SearchQueryString } from '../schemas.ts';
+import { SearchPageSchema, SearchQueryString } from '../schemas/index.ts';
 import type { AgentSearch } from '../search/agent-search.ts';
 import { searchQuery } from '../search/search-query.ts';
 import { viewerOf } from '../visibility.ts';

@@ -9,7 +9,7 @@ import type { PropertyRef } from '../index-records.ts';
 import type { IndexAnswers } from '../index-answers.ts';
 import type { IndexFollower } from '../index-follower.ts';
 import { renderCheck } from '../render.ts';
-import { BulkCheckBody, BulkCheckResponse, CheckQuery, maxBulkChecks } from '../schemas.ts';
+import { BulkCheckBody, BulkCheckResponse, CheckQuery, maxBulkChecks } from '../schemas/index.ts';
 import { answerStampedFromMemory, isoStamps } from './answer-from-memory.ts';
 import { liveIndex } from './live-index.ts';
 import { perImpression } from './per-impression.ts';

@@ -4,7 +4,7 @@ import { errorResponses } from '../../../protocol/wire/error.ts';
 import type { IndexFollower } from '../index-follower.ts';
 import type { Identifier } from '../index-records.ts';
 import { publisherStatus } from '../render.ts';
-import { ExpandBody, ExpandResponse, maxSelectors } from '../schemas.ts';
+import { ExpandBody, ExpandResponse, maxSelectors } from '../schemas/index.ts';
 import { readSelectors, selectedProperties } from '../selectors.ts';
 import { liveIndex } from './live-index.ts';
 

@@ -5,7 +5,7 @@ import { decodeCursor, encodeCursor } from '../../../protocol/cursor.ts';
 import { ApError } from '../../../protocol/errors.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
 import type { IndexFollower } from '../index-follower.ts';
-import { AgentDomains, AgentDomainsQuery } from '../schemas.ts';
+import { AgentDomains, AgentDomainsQuery } from '../schemas/index.ts';
 import { agentDomains } from '../agent-domains.ts';
 import { liveIndex } from './live-index.ts';
 

@@ -3,13 +3,14 @@ import { Type } from 'typebox';
 import { normalizeRequestDomain } from '../../../protocol/domain.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
 import { Domain } from '../../../protocol/wire/common.ts';
-import { covers, type AuthorizationIndex } from '../authorization-index.ts';
+import type { AuthorizationIndex } from '../authorization-index.ts';
+import { covers } from '../coverage.ts';
 import type { CatalogMember, CatalogMembers } from '../catalog-members.ts';
 import type { IndexAnswers } from '../index-answers.ts';
 import type { IndexFollower } from '../index-follower.ts';
 import type { IndexedProperty } from '../index-records.ts';
 import { grantSummary, publisherStatus } from '../render.ts';
-import { DomainLookup } from '../schemas.ts';
+import { DomainLookup } from '../schemas/index.ts';
 import { answerFromMemory } from './answer-from-memory.ts';
 import { perImpression } from './per-impression.ts';
 

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { ApError } from '../../../protocol/errors.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
-import { normalizeIdentifier } from '../authorization-index.ts';
+import { normalizeIdentifier } from '../identifiers.ts';
 import type { IndexFollower } from '../index-follower.ts';
 import { propertySummary } from '../render.ts';
-import { PropertyLookup, PropertyLookupQuery } from '../schemas.ts';
+import { PropertyLookup, PropertyLookupQuery } from '../schemas/index.ts';
 import { grantsOver } from './lookup-domain.ts';
 import { liveIndex } from './live-index.ts';
 import { perImpression } from './per-impression.ts';

@@ -8,7 +8,7 @@ import { checkAuthorization, checkIdentifiers, checkProperty, type CheckRequest,
 import type { IndexFollower } from '../index-follower.ts';
 import type { Identifier, IndexedProperty } from '../index-records.ts';
 import { authorizationResult, propertySummary, publisherStatus } from '../render.ts';
-import { maxSelectors, ProductAuthorization, ProductAuthorizationBody } from '../schemas.ts';
+import { maxSelectors, ProductAuthorization, ProductAuthorizationBody } from '../schemas/index.ts';
 import { ofType, readSelectors, selectedProperties, type Selector } from '../selectors.ts';
 import { liveIndex } from './live-index.ts';
 
