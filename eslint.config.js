@@ -2,6 +2,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { capabilityBoundaries } from './eslint/capability-boundaries.js';
+import { decoratorBoundaries } from './eslint/decorator-boundaries.js';
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'data/', 'coverage/'] },
@@ -16,4 +17,5 @@ export default tseslint.config(
   },
   { files: ['src/cli/**', 'bench/**', 'bin/**', 'scripts/**'], rules: { 'no-console': 'off' } },
   ...capabilityBoundaries(),
+  ...decoratorBoundaries(),
 );

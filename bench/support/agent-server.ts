@@ -3,7 +3,7 @@
 import { loadConfig } from '../../src/config.ts';
 import { loadMigrations, migrate } from '../../src/db/migrate.ts';
 import { openPglite } from '../../src/db/pglite.ts';
-import { buildApp } from '../../src/server.ts';
+import { buildApp } from '../../src/app/build-app.ts';
 import { testTenant } from '../../test/support/agents.ts';
 
 const config = loadConfig({ port: '0', dataDir: 'memory://' });

@@ -4,7 +4,7 @@
 import { loadConfig } from '../../src/config.ts';
 import { loadMigrations, migrate } from '../../src/db/migrate.ts';
 import { openPglite } from '../../src/db/pglite.ts';
-import { buildApp } from '../../src/server.ts';
+import { buildApp } from '../../src/app/build-app.ts';
 import { buildLookupWorld } from './lookup-world.ts';
 
 const config = loadConfig({ port: '0', dataDir: 'memory://' }, { ...process.env, AP_DEMO: 'false' });

@@ -89,10 +89,3 @@ export class AgentResources {
     return this.agents.some((a) => this.audiences(a).includes(resource));
   }
 }
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The agents served here as protected resources; set by the identity capability. */
-    agentResources: AgentResources;
-  }
-}

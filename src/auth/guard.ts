@@ -14,7 +14,7 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
  * A valid credential without the standing `access` asks for answers 403. Attached per route, so
  * public routes pay nothing.
  *
- * An agent's routes (declared in `app.agentResources` before they are added) are resources of
+ * An agent's routes (declared in `agents` before they are added) are resources of
  * their own: their challenge names the agent's metadata, an access token must be meant for that
  * agent (its audience), and the agent's configured tokens are accepted there too. The registry's
  * own routes take tokens for its REST API or its MCP endpoint alike; the challenge names the
@@ -24,6 +24,7 @@ export function guardRoutes(
   app: FastifyInstance,
   authenticator: Authenticator,
   resourceMetadataUrl: (resource: RegistryResource) => string | undefined,
+  agents: AgentResources,
 ): void {
   const challenge = (reply: FastifyReply, metadata: string | undefined, error?: string) => {
     const params = ['realm="ap"', error && `error="${error}"`, metadata && `resource_metadata="${metadata}"`].filter(
@@ -39,7 +40,7 @@ export function guardRoutes(
   ): onRequestHookHandler =>
     async function authenticate(request, reply) {
       const metadata = () =>
-        target ? app.agentResources.metadataUrl(target.agent, target.endpoint) : resourceMetadataUrl(resource);
+        target ? agents.metadataUrl(target.agent, target.endpoint) : resourceMetadataUrl(resource);
       const header = request.headers.authorization;
       if (!header) {
         if (!required) return;
@@ -53,7 +54,7 @@ export function guardRoutes(
       const organization = request.headers['ap-organization'];
       const options = {
         organization: typeof organization === 'string' ? organization : undefined,
-        ...(target ? { audiences: app.agentResources.audiences(target.agent) } : {}),
+        ...(target ? { audiences: agents.audiences(target.agent) } : {}),
       };
       const credential = match?.[1];
       const principal = credential
@@ -73,7 +74,7 @@ export function guardRoutes(
   app.addHook('onRoute', (route) => {
     const auth = route.config?.auth;
     if (auth !== 'required' && auth !== 'optional') return;
-    const target = app.hasDecorator('agentResources') ? app.agentResources.routeOf(route.url) : undefined;
+    const target = agents.routeOf(route.url);
     const existing = route.onRequest ? [route.onRequest].flat() : [];
     route.onRequest = [
       ...existing,

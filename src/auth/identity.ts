@@ -17,6 +17,8 @@ import { jwtVerifier, localKeys, remoteKeys, type TokenVerifier } from './tokens
 
 export interface Identity {
   authenticator: Authenticator;
+  /** The agents served here as protected resources of their own (each declares itself before its routes). */
+  agents: AgentResources;
   /** Where a 401's challenge points OAuth clients (RFC 9728): the metadata of the resource the route belongs to. */
   resourceMetadataUrl(resource: RegistryResource): string;
   /** Adds the identity routes; call after the guard is attached. */
@@ -60,7 +62,6 @@ export function createIdentity(app: FastifyInstance, { config, db, fetcher, cloc
   const cache = new CredentialCache(db, clock, { ttlMs: 300_000, maxEntries: 10_000 });
   addResourceMetadataSchema(app);
   const agents = new AgentResources(app, base, issuer, db, cache);
-  app.decorate('agentResources', agents);
   const provider = once(async (): Promise<Provider> =>
     buildProvider({
       issuer: base(),
@@ -82,6 +83,7 @@ export function createIdentity(app: FastifyInstance, { config, db, fetcher, cloc
 
   return {
     authenticator: credentialAuthenticator(db, tokens, cache, () => clock.now().getTime()),
+    agents,
     resourceMetadataUrl: (resource) => `${base()}/.well-known/oauth-protected-resource/${resource}`,
     async registerRoutes() {
       registerResourceMetadata(app, base, issuer);

@@ -1,6 +1,6 @@
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import fp from 'fastify-plugin';
+import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { signInLimit } from '../auth/index.ts';
 import type { EnrollmentContext } from '../registry/agents/index.ts';
@@ -18,33 +18,30 @@ import { signOutRoute } from './routes/sign-out.ts';
 
 export interface DashboardOptions {
   ctx: AppContext;
-  /** The agent catalog's enrollment (`app.agentEnrollment`): the dashboard enrolls as the API does, first probe queued. */
+  /** The agent catalog's enrollment: the dashboard enrolls as the API does, first probe queued. */
   enrollment: EnrollmentContext;
 }
 
 /**
  * The dashboard: server-rendered pages where signed-in users manage their organization's API
  * keys and enrolled agents. Encapsulated, so form bodies, cookies and HTML error pages exist only
- * under /dashboard and the API keeps taking JSON alone. Registers after the agent catalog, whose
- * enrollment it is handed.
+ * under /dashboard and the API keeps taking JSON alone.
  */
-export const dashboardPlugin = fp<DashboardOptions>(
-  async (app, { ctx: { db, config }, enrollment }) => {
-    await app.register(async (dashboard) => {
-      await dashboard.register(formbody, { bodyLimit: 16 * 1024 });
-      await dashboard.register(cookie);
-      renderErrorsAsPages(dashboard);
-      signInRoutes(dashboard, db, signInLimit(config));
-      signOutRoute(dashboard, db);
-      listKeysRoute(dashboard, db);
-      createKeyRoute(dashboard, db);
-      revokeKeyRoute(dashboard, db);
-      listAgentsRoute(dashboard, enrollment);
-      enrollAgentRoute(dashboard, enrollment);
-      manageAgentRoute(dashboard, enrollment);
-      changeAgentRoute(dashboard, enrollment);
-      removeAgentRoute(dashboard, enrollment);
-    });
-  },
-  { name: 'dashboard', dependencies: ['agent-catalog'] },
-);
+export const dashboardPlugin: FastifyPluginAsync<DashboardOptions> = async (
+  dashboard,
+  { ctx: { db, config }, enrollment },
+) => {
+  await dashboard.register(formbody, { bodyLimit: 16 * 1024 });
+  await dashboard.register(cookie);
+  renderErrorsAsPages(dashboard);
+  signInRoutes(dashboard, db, signInLimit(config));
+  signOutRoute(dashboard, db);
+  listKeysRoute(dashboard, db);
+  createKeyRoute(dashboard, db);
+  revokeKeyRoute(dashboard, db);
+  listAgentsRoute(dashboard, enrollment);
+  enrollAgentRoute(dashboard, enrollment);
+  manageAgentRoute(dashboard, enrollment);
+  changeAgentRoute(dashboard, enrollment);
+  removeAgentRoute(dashboard, enrollment);
+};

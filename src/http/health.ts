@@ -43,9 +43,8 @@ export class Readiness {
  * Liveness (the process answers) and readiness (the database answers and is fully migrated, and
  * every capability's readiness check passes, e.g. the authorization index has caught up).
  */
-export function registerHealth(app: FastifyInstance, db: Database, migrations: Migration[]): void {
+export function registerHealth(app: FastifyInstance, db: Database, migrations: Migration[]): Readiness {
   const readiness = new Readiness();
-  app.decorate('readiness', readiness);
   app.get(
     '/healthz',
     {
@@ -86,6 +85,7 @@ export function registerHealth(app: FastifyInstance, db: Database, migrations: M
       };
     },
   );
+  return readiness;
 }
 
 async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
@@ -97,12 +97,5 @@ async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
     return await Promise.race([work, timeout]);
   } finally {
     clearTimeout(timer);
-  }
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Where capabilities declare what `/readyz` must also wait for. */
-    readiness: Readiness;
   }
 }

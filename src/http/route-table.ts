@@ -9,17 +9,9 @@ export interface RouteEntry {
   schema: (FastifySchema & { hide?: boolean; response?: Record<string, unknown> }) | undefined;
 }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Every route registered, in order; tests and the OpenAPI check are built from it. */
-    routeTable: RouteEntry[];
-  }
-}
-
-/** Records each route as it is registered. Call before any route exists. */
-export function recordRoutes(app: FastifyInstance): void {
+/** Records each route as it is registered, in the table it returns (in order). Call before any route exists. */
+export function recordRoutes(app: FastifyInstance): RouteEntry[] {
   const table: RouteEntry[] = [];
-  app.decorate('routeTable', table);
   app.addHook('onRoute', (route: RouteOptions) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
@@ -31,4 +23,5 @@ export function recordRoutes(app: FastifyInstance): void {
       });
     }
   });
+  return table;
 }

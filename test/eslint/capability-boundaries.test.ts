@@ -55,10 +55,12 @@ describe('the capability boundary lint rule', () => {
     assert.deepEqual(await lint('src/agents/runtime/peek.ts', importing('../sales/index.ts')), []);
   });
 
-  it('lets files directly under src/, the composition root among them, import a capability through its index.ts only', async () => {
-    assert.ok(refused(await lint('src/server.ts', importing('./registry/graph/snapshot.ts')), 'registry/graph'));
-    assert.ok(refused(await lint('src/server.ts', importing('./agents/runtime/index.ts')), 'agents'));
-    assert.deepEqual(await lint('src/server.ts', importing('./registry/graph/index.ts')), []);
+  it('lets the composition root (src/app/) and files directly under src/ import a capability through its index.ts only', async () => {
+    assert.ok(refused(await lint('src/app/peek.ts', importing('../registry/graph/snapshot.ts')), 'registry/graph'));
+    assert.ok(refused(await lint('src/app/peek.ts', importing('../agents/runtime/index.ts')), 'agents'));
+    assert.deepEqual(await lint('src/app/peek.ts', importing('../registry/graph/index.ts')), []);
+    assert.ok(refused(await lint('src/context.ts', importing('./registry/graph/snapshot.ts')), 'registry/graph'));
+    assert.deepEqual(await lint('src/context.ts', importing('./registry/graph/index.ts')), []);
   });
 
   it("lets only files directly under src/ (config.ts assembling them) import a capability's settings.ts", async () => {

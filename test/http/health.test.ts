@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Database } from '../../src/db/database.ts';
 import { loadMigrations, migrate } from '../../src/db/migrate.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
-import { buildApp } from '../../src/server.ts';
+import { buildApp } from '../../src/app/build-app.ts';
 import { eachEngine, engines } from '../support/engines.ts';
 import { startTestServer, testConfig, type TestServer } from '../support/server.ts';
 import { json } from '../support/http.ts';

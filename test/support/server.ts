@@ -1,7 +1,7 @@
 import { loadConfig, type Config } from '../../src/config.ts';
 import type { Database } from '../../src/db/database.ts';
 import { loadMigrations } from '../../src/db/migrate.ts';
-import { buildApp, type AppDeps } from '../../src/server.ts';
+import { buildApp, type AppDeps } from '../../src/app/build-app.ts';
 import type { FastifyInstance } from 'fastify';
 import type { TestEngine } from './engines.ts';
 

@@ -54,7 +54,7 @@ export interface TaskWorkerHandle {
 /**
  * Serves a tenant's tasks, plus `get_ap_capabilities` (and `get_task`, `cancel_task` when some
  * run long), over MCP at `<path>/mcp`, A2A at `<path>/a2a` and, with an envelope, plain HTTP at
- * `<path>/tasks/<task>`.
+ * `<path>/tasks/<task>`. Declare the tenant a protected resource (auth's agent resources) first.
  */
 export function mountTenant(app: FastifyInstance, ctx: AppContext, tenant: Tenant, worker: TaskWorkerHandle): void {
   const { agents } = ctx.config;
@@ -85,8 +85,6 @@ export function mountTenant(app: FastifyInstance, ctx: AppContext, tenant: Tenan
     return answer;
   };
   const served = { tasks: runner.tasks, run };
-  // Before its routes: the auth guard then knows them as this agent's (audience, challenge, tokens).
-  app.agentResources.add({ name: tenant.name, path: tenant.path, credentials: tenant.credentials ?? [] });
   const hostGuard = deploymentHostCheck(ctx.config);
   mountMcp(app, withBuiltIns, served, hostGuard);
   mountA2a(app, withBuiltIns, served, () => baseUrl(app, ctx.config), hostGuard, {

@@ -13,7 +13,7 @@ export function serveCommand(): Command {
     const config = loadConfig(flags);
     // Loaded only when serving: the whole server takes about a second to load, which every other
     // command (and `ap --help`) would otherwise pay.
-    const { startServer } = await import('../../server.ts');
+    const { startServer } = await import('../../app/start-server.ts');
     const server = await startServer(config);
     server.app.log.info({ engine: server.engine }, `ap serving at ${server.url}`);
     // SIGTERM/SIGINT stop accepting requests, let in-flight ones finish, then close the database.

@@ -1,5 +1,6 @@
-import fp from 'fastify-plugin';
+import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import type { IndexFollower } from '../lookups/index.ts';
 import { createRoute } from './routes/create.ts';
 import { manifestRefsLookupRoute } from './routes/manifest-refs-lookup.ts';
 import { validatePublisherRoute } from './routes/validate-publisher.ts';
@@ -9,6 +10,8 @@ export { adagentsToolsLimits, type AdagentsToolsLimits } from './settings.ts';
 
 export interface AdagentsToolsOptions {
   ctx: AppContext;
+  /** The lookups' authorization index, which the publisher report reads. */
+  index: IndexFollower;
 }
 
 /**
@@ -16,15 +19,11 @@ export interface AdagentsToolsOptions {
  * inline one (`POST /api/adagents/validate`), generating one (`POST /api/adagents/create`), where a
  * domain's manifests live (`GET /api/manifest-refs/lookup`) and a publisher's report
  * (`GET /api/public/validate-publisher`). Files are fetched live through `ctx.fetcher` and judged by
- * the one validator (registry/documents/adagents-validation); nothing is stored. Registers after the
- * lookups plugin, whose authorization index the publisher report reads.
+ * the one validator (registry/documents/adagents-validation); nothing is stored.
  */
-export const adagentsToolsPlugin = fp<AdagentsToolsOptions>(
-  async (app, { ctx }) => {
-    validateRoute(app, ctx);
-    createRoute(app, ctx);
-    manifestRefsLookupRoute(app, ctx);
-    validatePublisherRoute(app, ctx, app.authorizationIndex);
-  },
-  { name: 'adagents-tools', dependencies: ['lookups'] },
-);
+export const adagentsToolsPlugin: FastifyPluginAsync<AdagentsToolsOptions> = async (app, { ctx, index }) => {
+  validateRoute(app, ctx);
+  createRoute(app, ctx);
+  manifestRefsLookupRoute(app, ctx);
+  validatePublisherRoute(app, ctx, index);
+};

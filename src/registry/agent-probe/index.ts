@@ -1,4 +1,4 @@
-import fp from 'fastify-plugin';
+import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { agentFormatsRoute } from './routes/agent-formats.ts';
 import { agentProductsRoute } from './routes/agent-products.ts';
@@ -17,11 +17,8 @@ export interface AgentProbeOptions {
  * size, rate-limited and kept a minute in memory; nothing is stored. Enrolled agents are probed
  * in the background by the agent catalog's prober, with the same calling code (src/client/agents).
  */
-export const agentProbePlugin = fp<AgentProbeOptions>(
-  async (app, { ctx }) => {
-    discoverAgentRoute(app, ctx);
-    agentFormatsRoute(app, ctx);
-    agentProductsRoute(app, ctx);
-  },
-  { name: 'agent-probe' },
-);
+export const agentProbePlugin: FastifyPluginAsync<AgentProbeOptions> = async (app, { ctx }) => {
+  discoverAgentRoute(app, ctx);
+  agentFormatsRoute(app, ctx);
+  agentProductsRoute(app, ctx);
+};

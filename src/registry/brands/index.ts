@@ -1,4 +1,4 @@
-import fp from 'fastify-plugin';
+import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { heldSaveApplier, registerEntryRoutes } from '../entries/index.ts';
 import type { ReviewApplier } from '../homographs/index.ts';
@@ -22,20 +22,20 @@ export interface BrandsOptions {
   enrichment?: EnrichmentProvider | undefined;
 }
 
+/** The brands' shared schemas, added app-wide: other capabilities' answers carry them too. */
+export const brandSchemas = [BrandManifest, BrandResolution, BrandEntry];
+
 /** Brand resolution, listing, search by name, enrichment, saves, history and rollback. */
-export const brandsPlugin = fp<BrandsOptions>(
-  async (app, { ctx, enrichment = defaultEnrichment(ctx) }) => {
-    app.addSchema(BrandManifest);
-    app.addSchema(BrandResolution);
-    app.addSchema(BrandEntry);
-    registerEntryRoutes(app, ctx, brandKind);
-    brandJsonRoute(app, ctx);
-    enrichRoute(app, ctx, enrichment);
-    findRoute(app, ctx.db);
-    submitCommunityRoute(app, ctx);
-  },
-  { name: 'brands' },
-);
+export const brandsPlugin: FastifyPluginAsync<BrandsOptions> = async (
+  app,
+  { ctx, enrichment = defaultEnrichment(ctx) },
+) => {
+  registerEntryRoutes(app, ctx, brandKind);
+  brandJsonRoute(app, ctx);
+  enrichRoute(app, ctx, enrichment);
+  findRoute(app, ctx.db);
+  submitCommunityRoute(app, ctx);
+};
 
 function defaultEnrichment({ config, fetcher }: AppContext): EnrichmentProvider {
   const site = siteMetadataProvider(fetcher);

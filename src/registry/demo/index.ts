@@ -1,6 +1,7 @@
-import fp from 'fastify-plugin';
+import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import type { OwnDeployment } from '../agents/index.ts';
+import type { Readiness } from '../../http/health.ts';
+import type { EnrollmentContext, OwnDeployment } from '../agents/index.ts';
 import { enrollDeploymentAgents, type DeploymentAgentsOutcome } from './deployment-agents.ts';
 import { seedDemo } from './seed.ts';
 
@@ -9,17 +10,39 @@ export { seedDemo, type SeedOptions, type SeedOutcome } from './seed.ts';
 export { loadWorld, type World, type WorldDocument } from './world.ts';
 export { demoSettings, loadDemoSettings, type DemoSettings } from './settings.ts';
 
-export interface DemoOptions {
-  ctx: AppContext;
-  /** The agents this deployment serves, which the demo enrolls in the catalog. */
-  own?: OwnDeployment;
+/** This deployment's agents, which the demo enrolls in the catalog once the server listens (their URL is known then). */
+export interface DemoAgents {
+  /** Enrolls them; the demo plugin calls it once. */
+  enroll(): Promise<DeploymentAgentsOutcome>;
+  /** Settles as `enroll` does. */
+  enrolled: Promise<DeploymentAgentsOutcome>;
 }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Settles once the demo has enrolled this deployment's agents (after the server listens); absent without the demo. */
-    demoAgents?: Promise<DeploymentAgentsOutcome>;
-  }
+/** With the demo on and agents served, what enrolls them with the catalog's `enrollment`; else undefined. */
+export function createDemoAgents(
+  ctx: Pick<AppContext, 'db' | 'config'>,
+  own: OwnDeployment | undefined,
+  enrollment: EnrollmentContext,
+): DemoAgents | undefined {
+  if (!ctx.config.demo || !own) return undefined;
+  let settle!: (outcome: Promise<DeploymentAgentsOutcome>) => void;
+  const enrolled = new Promise<DeploymentAgentsOutcome>((resolve) => (settle = resolve));
+  return {
+    enrolled,
+    enroll() {
+      const outcome = enrollDeploymentAgents(ctx.db, enrollment, own);
+      settle(outcome);
+      return outcome;
+    },
+  };
+}
+
+export interface DemoOptions {
+  ctx: AppContext;
+  /** The agents this deployment serves, to enroll in the catalog. */
+  agents: DemoAgents | undefined;
+  /** `/readyz` waits for them to be enrolled. */
+  readiness: Readiness;
 }
 
 /**
@@ -29,46 +52,36 @@ declare module 'fastify' {
  * Once the server listens (the agents' URL is known then), it enrolls the agents this deployment
  * serves in the catalog under the demo organization; /readyz waits for that.
  */
-export const demoPlugin = fp<DemoOptions>(
-  async (app, { ctx, own }) => {
-    if (!ctx.config.demo) return;
-    app.addHook('onReady', async () => {
-      const outcome = await seedDemo(ctx.db, ctx.clock, { createAdminKey: ctx.config.adminKey === undefined });
-      if (!outcome.seeded) return;
-      const { adminKey, ...counts } = outcome;
-      if (adminKey) app.log.info({ demo: counts }, `demo registry seeded; admin API key (shown once): ${adminKey}`);
-      else app.log.info({ demo: counts }, 'demo registry seeded; use AP_ADMIN_KEY as the bearer key for the feed');
-    });
-    if (!own) return;
-    let settle!: (outcome: Promise<DeploymentAgentsOutcome>) => void;
-    const enrolled = new Promise<DeploymentAgentsOutcome>((resolve) => (settle = resolve));
-    let done = false;
-    app.decorate('demoAgents', enrolled);
-    app.readiness.add('demo agents', () =>
-      done ? undefined : 'enrolling the deployment’s agents in the demo catalog',
-    );
-    app.addHook('onListen', async () => {
-      const outcome = enrollDeploymentAgents(ctx.db, app.agentEnrollment, own);
-      settle(outcome);
-      try {
-        const result = await outcome;
-        if (result.demo) {
-          app.log.info(
-            { enrolled: result.enrolled, removed: result.removed },
-            `demo catalog: ${result.enrolled.length + result.kept.length} agents of this deployment enrolled`,
+export const demoPlugin: FastifyPluginAsync<DemoOptions> = async (app, { ctx, agents, readiness }) => {
+  if (!ctx.config.demo) return;
+  app.addHook('onReady', async () => {
+    const outcome = await seedDemo(ctx.db, ctx.clock, { createAdminKey: ctx.config.adminKey === undefined });
+    if (!outcome.seeded) return;
+    const { adminKey, ...counts } = outcome;
+    if (adminKey) app.log.info({ demo: counts }, `demo registry seeded; admin API key (shown once): ${adminKey}`);
+    else app.log.info({ demo: counts }, 'demo registry seeded; use AP_ADMIN_KEY as the bearer key for the feed');
+  });
+  if (!agents) return;
+  let done = false;
+  readiness.add('demo agents', () => (done ? undefined : 'enrolling the deployment’s agents in the demo catalog'));
+  app.addHook('onListen', async () => {
+    try {
+      const result = await agents.enroll();
+      if (result.demo) {
+        app.log.info(
+          { enrolled: result.enrolled, removed: result.removed },
+          `demo catalog: ${result.enrolled.length + result.kept.length} agents of this deployment enrolled`,
+        );
+        if (result.skipped.length > 0)
+          app.log.warn(
+            { skipped: result.skipped },
+            'demo catalog: agents on an IP address are not enrolled (an agent is enrolled on a domain name): set PUBLIC_URL',
           );
-          if (result.skipped.length > 0)
-            app.log.warn(
-              { skipped: result.skipped },
-              'demo catalog: agents on an IP address are not enrolled (an agent is enrolled on a domain name): set PUBLIC_URL',
-            );
-        }
-      } catch (err) {
-        app.log.error({ err }, 'demo catalog: could not enroll this deployment’s agents; the next start tries again');
-      } finally {
-        done = true;
       }
-    });
-  },
-  { name: 'demo', dependencies: ['agent-catalog'] },
-);
+    } catch (err) {
+      app.log.error({ err }, 'demo catalog: could not enroll this deployment’s agents; the next start tries again');
+    } finally {
+      done = true;
+    }
+  });
+};

@@ -1,4 +1,4 @@
-import fp from 'fastify-plugin';
+import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { loadBrandDenyList } from './deny-list.ts';
 import { decideReviewRoute } from './routes/decide-review.ts';
@@ -12,20 +12,19 @@ import type { ReviewAppliers } from './service.ts';
  *
  * For the integrator: the save routes call `screenSave` (or `holdIfAmbiguous`, or `checkHomograph`
  * and `holdForReview`) before saving and answer 202 `HeldForReview` when it holds the save; every
- * save calls `recordSkeleton(s)` in its transaction; start-up runs `backfillSkeletons` after
- * migrating. The plugin reads the operator's deny list (`AP_BRAND_DENY_LIST`; a bad file stops the
+ * save calls `recordSkeleton(s)` in its transaction; `ap serve` runs `backfillSkeletons` once at
+ * start, in the background. The plugin reads the operator's deny list (`AP_BRAND_DENY_LIST`; a bad file stops the
  * start) and adds the admin routes, with one applier per kind that re-applies an approved save
  * through `tx`.
  */
-export const homographsPlugin = fp<HomographsOptions>(
-  async (app, { ctx, appliers }) => {
-    loadBrandDenyList(ctx.config);
-    app.addSchema(HomographReview);
-    listReviewsRoute(app, ctx.db);
-    decideReviewRoute(app, ctx.db, appliers);
-  },
-  { name: 'homographs' },
-);
+export const homographsPlugin: FastifyPluginAsync<HomographsOptions> = async (app, { ctx, appliers }) => {
+  loadBrandDenyList(ctx.config);
+  listReviewsRoute(app, ctx.db);
+  decideReviewRoute(app, ctx.db, appliers);
+};
+
+/** The review queue's shared schema, added app-wide. */
+export const homographSchemas = [HomographReview];
 
 export interface HomographsOptions {
   ctx: Pick<AppContext, 'db' | 'config'>;

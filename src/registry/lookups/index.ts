@@ -1,5 +1,8 @@
-import fp from 'fastify-plugin';
+import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import type { Queryable } from '../../db/database.ts';
+import type { Readiness } from '../../http/health.ts';
+import type { FeedHub } from '../feed/index.ts';
 import { graphSnapshot } from '../graph/index.ts';
 import { CatalogMembers } from './catalog-members.ts';
 import { IndexAnswers } from './index-answers.ts';
@@ -10,7 +13,6 @@ import { lookupAgentDomainsRoute } from './routes/lookup-agent-domains.ts';
 import { lookupDomainRoute } from './routes/lookup-domain.ts';
 import { lookupPropertyRoute } from './routes/lookup-property.ts';
 import { productAuthorizationRoute } from './routes/product-authorization.ts';
-import { lookupSchemas } from './schemas/index.ts';
 
 export { AuthorizationIndex } from './authorization-index.ts';
 export { covers } from './coverage.ts';
@@ -22,56 +24,58 @@ export type { IndexedCollection, IndexedGrant, IndexedProperty, IndexedPublisher
 export { grantSummary, propertySummary } from './render.ts';
 export { Declaration as OperatorDeclaration } from './schemas/index.ts';
 export { liveIndex } from './routes/live-index.ts';
+export { lookupSchemas } from './schemas/index.ts';
 export { compare, firstAfter } from './sorted-domains.ts';
 export { lookupsSettings, type LookupsSettings } from './settings.ts';
 
 /** At most this many characters of kept answers (about 64 MiB), however many entries that is. */
 const answerCacheChars = 64 * 1024 * 1024;
 
-export interface LookupsOptions {
+/** What the lookups offer the capabilities that answer from the registry graph. */
+export interface AuthorizationIndexService {
+  /** This process's authorization index, following the change feed (where it stands, and the index itself). */
+  index: IndexFollower;
+  /** Which member organization enrolled each publicly listed agent (the agent catalog keeps it current). */
+  members: CatalogMembers;
+}
+
+/** Builds the authorization index over the feed's hub; the lookups plugin starts it once the app is ready. */
+export function createAuthorizationIndex(parts: {
+  db: Queryable;
+  hub: FeedHub;
+  log: FastifyBaseLogger;
+}): AuthorizationIndexService {
+  return { index: new IndexFollower({ ...parts, sections: graphSnapshot }), members: new CatalogMembers() };
+}
+
+export interface LookupsOptions extends AuthorizationIndexService {
   ctx: AppContext;
+  /** `/readyz` waits for the index to catch up. */
+  readiness: Readiness;
 }
 
 /**
  * Lookups and the real-time authorization check (spec section 4), answered from this process's
  * in-memory authorization index, which follows the change feed. Registers after the feed plugin:
- * it subscribes to the feed's hub. `/readyz` answers 503 until the index has caught up.
+ * the index reads once the feed's hub listens. `/readyz` answers 503 until the index has caught up.
  */
-export const lookupsPlugin = fp<LookupsOptions>(
-  async (app, { ctx }) => {
-    for (const schema of lookupSchemas) app.addSchema(schema);
-    const follower = new IndexFollower({ db: ctx.db, hub: app.feedHub, sections: graphSnapshot, log: app.log });
-    app.readiness.add('authorization index', () =>
-      follower.live ? undefined : 'still loading the registry graph and catching up with the change feed',
-    );
-    // The two per-impression GETs keep their serialized answers until the index changes.
-    const answers = new IndexAnswers<string>({
-      entries: ctx.config.lookupCacheEntries,
-      size: answerCacheChars,
-      sizeOf: (body, url) => body.length + url.length,
-    });
-    // Fed by the agent catalog as it reads enrollments; the domain lookup names members from it.
-    const members = new CatalogMembers();
-    checkRoutes(app, follower, answers, ctx.clock);
-    lookupDomainRoute(app, follower, answers, members);
-    lookupPropertyRoute(app, follower);
-    lookupAgentDomainsRoute(app, follower);
-    productAuthorizationRoute(app, follower, ctx.clock);
-    expandRoute(app, follower, ctx.clock);
-    // After the feed's own onReady (registration order): its hub listens before the index reads.
-    app.addHook('onReady', async () => follower.start());
-    app.addHook('preClose', async () => follower.close());
-    app.decorate('authorizationIndex', follower);
-    app.decorate('catalogMembers', members);
-  },
-  { name: 'lookups', dependencies: ['feed'] },
-);
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** This process's authorization index and where it stands in the feed (tests wait on it). */
-    authorizationIndex: IndexFollower;
-    /** Which member organization enrolled each publicly listed agent (the agent catalog keeps it current). */
-    catalogMembers: CatalogMembers;
-  }
-}
+export const lookupsPlugin: FastifyPluginAsync<LookupsOptions> = async (app, { ctx, index, members, readiness }) => {
+  readiness.add('authorization index', () =>
+    index.live ? undefined : 'still loading the registry graph and catching up with the change feed',
+  );
+  // The two per-impression GETs keep their serialized answers until the index changes.
+  const answers = new IndexAnswers<string>({
+    entries: ctx.config.lookupCacheEntries,
+    size: answerCacheChars,
+    sizeOf: (body, url) => body.length + url.length,
+  });
+  checkRoutes(app, index, answers, ctx.clock);
+  lookupDomainRoute(app, index, answers, members);
+  lookupPropertyRoute(app, index);
+  lookupAgentDomainsRoute(app, index);
+  productAuthorizationRoute(app, index, ctx.clock);
+  expandRoute(app, index, ctx.clock);
+  // After the feed's own onReady (registration order): its hub listens before the index reads.
+  app.addHook('onReady', async () => index.start());
+  app.addHook('preClose', async () => index.close());
+};

@@ -1,4 +1,4 @@
-import fp from 'fastify-plugin';
+import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { SnapshotSection } from '../feed/index.ts';
 import { toPolicy } from './rows.ts';
@@ -7,7 +7,6 @@ import { registryRoute } from './routes/registry.ts';
 import { resolveBulkRoute } from './routes/resolve-bulk.ts';
 import { resolveRoute } from './routes/resolve.ts';
 import { saveRoute } from './routes/save.ts';
-import { policySchemas } from './schemas.ts';
 import { pageById } from './sql.ts';
 
 export interface PoliciesOptions {
@@ -18,17 +17,13 @@ export interface PoliciesOptions {
  * The policy registry (governance/policy-entry.json): the listing, resolve (a version pinned or
  * not), bulk resolve, history and community saves, each save a revision with its feed event.
  */
-export const policiesPlugin = fp<PoliciesOptions>(
-  async (app, { ctx }) => {
-    for (const schema of policySchemas) app.addSchema(schema);
-    registryRoute(app, ctx.db);
-    resolveRoute(app, ctx.db);
-    resolveBulkRoute(app, ctx);
-    historyRoute(app, ctx.db);
-    saveRoute(app, ctx);
-  },
-  { name: 'policies' },
-);
+export const policiesPlugin: FastifyPluginAsync<PoliciesOptions> = async (app, { ctx }) => {
+  registryRoute(app, ctx.db);
+  resolveRoute(app, ctx.db);
+  resolveBulkRoute(app, ctx);
+  historyRoute(app, ctx.db);
+  saveRoute(app, ctx);
+};
 
 /** The snapshot section of policies: each as resolve serves it, keyed like its feed events (by policy_id). */
 export const policySnapshot: SnapshotSection = {
@@ -45,5 +40,6 @@ export const policySnapshot: SnapshotSection = {
   },
 };
 
+export { policySchemas } from './schemas.ts';
 export { entryOf, publishRegistryPolicy } from './service.ts';
 export type { PolicyRow, StoredEntry } from './sql.ts';

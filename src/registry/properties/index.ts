@@ -1,4 +1,4 @@
-import fp from 'fastify-plugin';
+import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { heldSaveApplier, registerEntryRoutes } from '../entries/index.ts';
 import type { ReviewApplier } from '../homographs/index.ts';
@@ -12,19 +12,16 @@ export interface PropertiesOptions {
   ctx: AppContext;
 }
 
+/** The properties' shared schemas, added app-wide: other capabilities' answers carry them too. */
+export const propertySchemas = [PropertyEntry, PropertyResolution, PropertyRegistryItem];
+
 /** Property resolution, listing, validation, list checks, saves, history and rollback. */
-export const propertiesPlugin = fp<PropertiesOptions>(
-  async (app, { ctx }) => {
-    app.addSchema(PropertyEntry);
-    app.addSchema(PropertyResolution);
-    app.addSchema(PropertyRegistryItem);
-    registerEntryRoutes(app, ctx, propertyKind);
-    validateRoute(app, ctx);
-    checkRoute(app, ctx);
-    checkReportRoute(app, ctx);
-  },
-  { name: 'properties' },
-);
+export const propertiesPlugin: FastifyPluginAsync<PropertiesOptions> = async (app, { ctx }) => {
+  registerEntryRoutes(app, ctx, propertyKind);
+  validateRoute(app, ctx);
+  checkRoute(app, ctx);
+  checkReportRoute(app, ctx);
+};
 
 /** Applies a held property save an admin approved, as its submitter, still subject to the proof rule. */
 export function applyHeldProperty(ctx: AppContext): ReviewApplier {

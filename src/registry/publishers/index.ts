@@ -1,16 +1,18 @@
-import fp from 'fastify-plugin';
+import type { FastifyPluginAsync } from 'fastify';
+import type { IndexFollower } from '../lookups/index.ts';
 import { getPublisherRoute } from './routes/get-publisher.ts';
 import { listPublishersRoute } from './routes/list-publishers.ts';
+
+export interface PublishersOptions {
+  /** The lookups' authorization index. */
+  index: IndexFollower;
+}
 
 /**
  * Publishers (spec sections 1 and 4): one publisher's inventory and authorized agents, and the
  * listing of all, answered from the lookups' authorization index (no database I/O on a request).
- * Registers after the lookups plugin, whose `app.authorizationIndex` it reads.
  */
-export const publishersPlugin = fp(
-  async (app) => {
-    getPublisherRoute(app, app.authorizationIndex);
-    listPublishersRoute(app, app.authorizationIndex);
-  },
-  { name: 'publishers', dependencies: ['lookups'] },
-);
+export const publishersPlugin: FastifyPluginAsync<PublishersOptions> = async (app, { index }) => {
+  getPublisherRoute(app, index);
+  listPublishersRoute(app, index);
+};

@@ -1,4 +1,4 @@
-import fp from 'fastify-plugin';
+import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { searchRoute } from './routes/search.ts';
 
@@ -7,9 +7,6 @@ export interface SearchOptions {
 }
 
 /** `GET /api/search`: one box that finds brands, publishers and the properties they declare. */
-export const searchPlugin = fp<SearchOptions>(
-  async (app, { ctx }) => {
-    searchRoute(app, ctx.db);
-  },
-  { name: 'search' },
-);
+export const searchPlugin: FastifyPluginAsync<SearchOptions> = async (app, { ctx }) => {
+  searchRoute(app, ctx.db);
+};

@@ -1,35 +1,33 @@
-import fp from 'fastify-plugin';
+import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import type { IndexFollower } from '../lookups/index.ts';
 import { getStatsRoute } from './routes/get-stats.ts';
 import { RegistrySummary } from './summary.ts';
 
 export type { RegistrySummary } from './summary.ts';
 
+/** The small summary of what the index does not hold (brands, agents, feed, crawl health), counted again every `intervalMs`. */
+export function createRegistrySummary(
+  { db, clock }: Pick<AppContext, 'db' | 'clock'>,
+  log: FastifyBaseLogger,
+  intervalMs = 60_000,
+): RegistrySummary {
+  return new RegistrySummary({ db, clock, log, intervalMs });
+}
+
 export interface StatsOptions {
-  ctx: AppContext;
-  /** How often the summary is counted again (brands, agents, feed, crawl health). */
-  refreshIntervalMs?: number;
+  /** The lookups' authorization index, read from memory. */
+  index: IndexFollower;
+  summary: RegistrySummary;
 }
 
 /**
  * Registry statistics (spec section 4, `GET /api/registry/stats`): what the authorization index
- * holds, read from memory, plus a small summary of the rest counted in the background. Registers
- * after the lookups plugin, whose `app.authorizationIndex` it reads.
+ * holds, read from memory, plus the summary of the rest, counted in the background from when the
+ * app is ready.
  */
-export const statsPlugin = fp<StatsOptions>(
-  async (app, { ctx, refreshIntervalMs = 60_000 }) => {
-    const summary = new RegistrySummary({ db: ctx.db, clock: ctx.clock, log: app.log, intervalMs: refreshIntervalMs });
-    getStatsRoute(app, app.authorizationIndex, summary);
-    app.addHook('onReady', async () => summary.start());
-    app.addHook('preClose', async () => summary.stop());
-    app.decorate('registrySummary', summary);
-  },
-  { name: 'stats', dependencies: ['lookups'] },
-);
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The stats' background summary (tests refresh it instead of waiting a minute). */
-    registrySummary: RegistrySummary;
-  }
-}
+export const statsPlugin: FastifyPluginAsync<StatsOptions> = async (app, { index, summary }) => {
+  getStatsRoute(app, index, summary);
+  app.addHook('onReady', async () => summary.start());
+  app.addHook('preClose', async () => summary.stop());
+};

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadMigrations, migrate } from '../../../src/db/migrate.ts';
-import { buildApp } from '../../../src/server.ts';
+import { buildApp } from '../../../src/app/build-app.ts';
 import { agents, buildWorld } from '../../support/authorization-world.ts';
 import { engines } from '../../support/engines.ts';
 import { anotherPool } from '../../support/feed.ts';

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../context.ts';
 import { BackgroundPass } from '../../../jobs/background-pass.ts';
-import type { EventRow } from '../../feed/index.ts';
+import type { Readiness } from '../../../http/health.ts';
+import type { EventRow, FeedHub } from '../../feed/index.ts';
+import type { IndexFollower } from '../../lookups/index.ts';
 import type { AgentSearch } from './agent-search.ts';
 import { ProfilePublisher } from './profile-publisher.ts';
 
@@ -21,6 +23,7 @@ export function followAgentEvents(
   app: FastifyInstance,
   { db, clock, config }: Pick<AppContext, 'db' | 'clock' | 'config'>,
   search: AgentSearch,
+  { hub, index, readiness }: { hub: FeedHub; index: IndexFollower; readiness: Readiness },
 ): void {
   let loaded = false;
   let timer: NodeJS.Timeout | undefined;
@@ -30,11 +33,11 @@ export function followAgentEvents(
       .catch((err: unknown) =>
         app.log.warn({ err, agentUrl }, 'agent profiles could not be read; the next reload tries again'),
       );
-  app.readiness.add('agent profiles', () =>
+  readiness.add('agent profiles', () =>
     loaded ? undefined : 'still reading the enrolled agents and deriving inventory profiles',
   );
   app.addHook('onReady', async () => {
-    const unsubscribe = app.feedHub.subscribe({
+    const unsubscribe = hub.subscribe({
       follower: true,
       deliver(batch: readonly EventRow[]) {
         for (const event of batch)
@@ -46,8 +49,7 @@ export function followAgentEvents(
     });
     const publisher = new ProfilePublisher();
     const publishing = new BackgroundPass(
-      async () =>
-        void (await publisher.publish(db, search.profiles.current(app.authorizationIndex.index), clock.now())),
+      async () => void (await publisher.publish(db, search.profiles.current(index.index), clock.now())),
       (err) => app.log.warn({ err }, 'agent profile changes could not be published; the next pass tries again'),
       publishMs,
     );
@@ -60,7 +62,7 @@ export function followAgentEvents(
     // the first search does not pay for deriving every agent's (a second at a million properties).
     void (async () => {
       await reload();
-      await app.authorizationIndex.until((follower) => follower.live);
+      await index.until((follower) => follower.live);
       const started = performance.now();
       search.warm();
       loaded = true;

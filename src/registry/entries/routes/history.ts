@@ -6,7 +6,7 @@ import { ApError } from '../../../protocol/errors.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
 import type { EntityKind, EntryRow } from '../kind.ts';
 import { revisionToWire } from '../revisions.ts';
-import { History, HistoryQuery, Revision } from '../schemas.ts';
+import { History, HistoryQuery } from '../schemas.ts';
 import { revisionsOf } from '../sql.ts';
 
 /** `GET {path}/history`: public, newest first, paged by limit and offset. */
@@ -15,8 +15,6 @@ export function historyRoute<Row extends EntryRow, Fields, Body>(
   db: Database,
   kind: EntityKind<Row, Fields, Body>,
 ): void {
-  // The entities share the revision record; whichever registers first adds it.
-  if (!app.getSchema('Revision')) app.addSchema(Revision);
   app.get<{ Querystring: Static<typeof HistoryQuery> }>(
     `${kind.wire.path}/history`,
     {

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Tenant } from '../../../../src/agents/runtime/index.ts';
 import type { Database } from '../../../../src/db/database.ts';
 import { loadMigrations } from '../../../../src/db/migrate.ts';
-import { buildApp } from '../../../../src/server.ts';
+import { buildApp } from '../../../../src/app/build-app.ts';
 import { mcpClient } from '../../../support/agents.ts';
 import { eachEngine } from '../../../support/engines.ts';
 import type { Json } from '../../../support/http.ts';

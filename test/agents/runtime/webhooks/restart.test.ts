@@ -8,7 +8,7 @@ import type { Database } from '../../../../src/db/database.ts';
 import { loadMigrations, migrate } from '../../../../src/db/migrate.ts';
 import { parseAllowList } from '../../../../src/net/allow-list.ts';
 import { SafeFetch } from '../../../../src/net/safe-fetch.ts';
-import { buildApp } from '../../../../src/server.ts';
+import { buildApp } from '../../../../src/app/build-app.ts';
 import { mcpClient } from '../../../support/agents.ts';
 import { ManualClock } from '../../../support/clock.ts';
 import { engines } from '../../../support/engines.ts';

@@ -7,7 +7,7 @@ import { loadMigrations, migrate, type Migration } from '../../../../src/db/migr
 import { parseAllowList } from '../../../../src/net/allow-list.ts';
 import { SafeFetch } from '../../../../src/net/safe-fetch.ts';
 import { validateSchema } from '../../../../src/protocol/schemas.ts';
-import { buildApp } from '../../../../src/server.ts';
+import { buildApp } from '../../../../src/app/build-app.ts';
 import { ManualClock } from '../../../support/clock.ts';
 import { engines } from '../../../support/engines.ts';
 import { Reports } from '../../../support/events.ts';
