@@ -15,7 +15,7 @@ import { feedSchemas } from './schemas.ts';
 import type { SnapshotSection } from './snapshot.ts';
 import { eventsAfter, type EventRow } from './sql.ts';
 
-export { appendEvent, appendEvents, type NewEvent } from './append.ts';
+export { appendEvent, appendEvents, changedFields, feedEvent, type NewEvent } from './append.ts';
 export { bootstrapPaths } from './bootstrap-paths.ts';
 export type { EntityType } from './event-types.ts';
 export { readSnapshot, type SnapshotSection } from './snapshot.ts';
