@@ -2,7 +2,7 @@ import type { Principal } from '../../auth/index.ts';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/database.ts';
 import { ApError } from '../../protocol/errors.ts';
-import { appendEvent } from '../feed/index.ts';
+import { appendEvent, feedEvent, type NewEvent } from '../feed/index.ts';
 import { requireProofOfAny } from '../ownership/index.ts';
 import type { AgentType } from './agent-types.ts';
 import { enrollableUrl, provingDomains } from './agent-url.ts';
@@ -149,29 +149,17 @@ function profileEvent(
   agent: { agent_url: string; type: AgentType; name: string; description: string | null },
   changed: string[],
   principal: Principal,
-) {
-  return {
-    event_type: 'agent.profile_updated' as const,
-    entity_type: 'agent' as const,
-    entity_id: agent.agent_url,
-    payload: {
-      agent_url: agent.agent_url,
-      name: agent.name,
-      type: feedType(agent.type),
-      enrolled_type: agent.type,
-      ...(agent.description ? { description: agent.description } : {}),
-      changed_fields: changed,
-    },
-    actor: actorOf(principal),
-  };
+): NewEvent {
+  return feedEvent('agent.profile_updated', agent.agent_url, actorOf(principal), {
+    agent_url: agent.agent_url,
+    name: agent.name,
+    type: feedType(agent.type),
+    enrolled_type: agent.type,
+    ...(agent.description ? { description: agent.description } : {}),
+    changed_fields: changed,
+  });
 }
 
-function removedEvent(url: string, principal: Principal) {
-  return {
-    event_type: 'agent.removed' as const,
-    entity_type: 'agent' as const,
-    entity_id: url,
-    payload: { agent_url: url },
-    actor: actorOf(principal),
-  };
+function removedEvent(url: string, principal: Principal): NewEvent {
+  return feedEvent('agent.removed', url, actorOf(principal), { agent_url: url });
 }

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Queryable } from '../../db/database.ts';
 import type { EntityType, EventType } from './event-types.ts';
 
@@ -8,6 +9,23 @@ export interface NewEvent {
   payload: Record<string, unknown>;
   /** Who caused it, for audit: `api:<principal>`, `pipeline:crawler`, ... */
   actor: string;
+}
+
+/** An event about the entity `entityId`, of the entity type its type names, so the two never disagree. */
+export function feedEvent(
+  type: EventType,
+  entityId: string,
+  actor: string,
+  payload: Record<string, unknown>,
+): NewEvent {
+  const entity = type.slice(0, type.indexOf('.')) as EntityType;
+  return { event_type: type, entity_type: entity, entity_id: entityId, payload, actor };
+}
+
+/** The top-level fields whose values differ, sorted: an event's `changed_fields`. */
+export function changedFields(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
+  const fields = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...fields].filter((field) => !isDeepStrictEqual(before[field], after[field])).sort();
 }
 
 /**

@@ -36,7 +36,8 @@ export const eventTypes = [...publishedEventTypes, ...extensionEventTypes] as co
 
 export type EventType = (typeof eventTypes)[number];
 
-export type EntityType = 'property' | 'collection' | 'agent' | 'publisher' | 'authorization' | 'policy';
+/** What an event is about: its type's prefix (`property.created` is about a `property`). */
+export type EntityType = EventType extends `${infer Entity}.${string}` ? Entity : never;
 
 /** Whether a subscription without `types` gets events of this type. */
 export function defaultSubscribed(type: EventType): boolean {

@@ -14,7 +14,7 @@ import { streamRoute } from './routes/stream.ts';
 import type { SnapshotSection } from './snapshot.ts';
 import { eventsAfter, type EventRow } from './sql.ts';
 
-export { appendEvent, appendEvents, type NewEvent } from './append.ts';
+export { appendEvent, appendEvents, changedFields, feedEvent, type NewEvent } from './append.ts';
 export { bootstrapPaths } from './bootstrap-paths.ts';
 export type { EntityType } from './event-types.ts';
 export { feedSchemas } from './schemas.ts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { Queryable } from '../../db/database.ts';
-import { appendEvents, type NewEvent } from '../feed/index.ts';
+import { appendEvents, changedFields, type NewEvent } from '../feed/index.ts';
 import { storedDocument, storeDocument } from '../documents/well-known.ts';
 import { markEntryStale, saveAuthoritative } from '../properties/index.ts';
 import * as events from './events.ts';
@@ -83,7 +83,7 @@ export async function applyAdagents(
         properties_removed: props.removed,
         agents_added: auths.agentsAdded,
         agents_removed: auths.agentsRemoved,
-        ...events.changedFields(previousDocument ?? {}, document),
+        ...events.changedFieldsEntry(previousDocument ?? {}, document),
       }),
     );
   }
@@ -192,7 +192,7 @@ async function applyProperties(tx: Queryable, p: AdagentsProjection, now: Date) 
       continue;
     }
     // Named as the publisher declares them: the property object's own fields.
-    const change = events.changedFields(before.property, write.property);
+    const change = events.changedFieldsEntry(before.property, write.property);
     if (before.status === 'stale') {
       writes.push(write);
       out.push(events.propertyEvent('property.reactivated', row, { reactivated_at: now.toISOString(), ...change }));
@@ -278,7 +278,7 @@ async function applyCollections(tx: Queryable, p: AdagentsProjection): Promise<N
       out.push(events.collectionEvent('collection.created', row));
       continue;
     }
-    const fields = events.changedFields(before.collection, next.collection).changed_fields ?? [];
+    const fields = changedFields(before.collection, next.collection);
     if (before.status === 'removed') fields.push('status');
     if (fields.length > 0 || match.merged.length > 0) {
       writes.push(write);
@@ -333,7 +333,7 @@ async function applyAuthorizations(tx: Queryable, p: AdagentsProjection, ridOfKe
       out.push(events.authorizationEvent('authorization.granted', row));
     } else if (!isDeepStrictEqual(before.entry, a.entry) || !isDeepStrictEqual(sortScopes(before.scopes), scopes)) {
       writes.push(write);
-      const change = events.changedFields(before.entry, a.entry);
+      const change = events.changedFieldsEntry(before.entry, a.entry);
       out.push(
         events.authorizationEvent(
           'authorization.modified',

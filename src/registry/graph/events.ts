@@ -1,5 +1,4 @@
-import { isDeepStrictEqual } from 'node:util';
-import type { NewEvent } from '../feed/index.ts';
+import { changedFields, feedEvent, type NewEvent } from '../feed/index.ts';
 import type { OperatorDeclaration } from './operator-declarations.ts';
 import type { AuthorizationRow, CatalogPropertyRow, CollectionRow } from './sql/index.ts';
 
@@ -26,42 +25,30 @@ export function propertyEvent(
   row: PropertyState,
   extra: Json = {},
 ): NewEvent {
-  return {
-    event_type: type,
-    entity_type: 'property',
-    entity_id: row.property_rid,
-    actor: crawlerActor,
-    payload: {
-      property_rid: row.property_rid,
-      classification: 'property',
-      source: 'authoritative',
-      identifiers: row.identifiers,
-      publisher_domain: row.publisher_domain,
-      status: row.status,
-      property: row.property,
-      operator_declarations: row.operator_declarations,
-      ...extra,
-    },
-  };
+  return feedEvent(type, row.property_rid, crawlerActor, {
+    property_rid: row.property_rid,
+    classification: 'property',
+    source: 'authoritative',
+    identifiers: row.identifiers,
+    publisher_domain: row.publisher_domain,
+    status: row.status,
+    property: row.property,
+    operator_declarations: row.operator_declarations,
+    ...extra,
+  });
 }
 
 export function propertyStale(
   row: Pick<CatalogPropertyRow, 'property_rid' | 'publisher_domain' | 'last_resolved_at'>,
   reason: string,
 ): NewEvent {
-  return {
-    event_type: 'property.stale',
-    entity_type: 'property',
-    entity_id: row.property_rid,
-    actor: crawlerActor,
-    payload: {
-      property_rid: row.property_rid,
-      publisher_domain: row.publisher_domain,
-      status: 'stale',
-      last_resolved_at: row.last_resolved_at.toISOString(),
-      reason,
-    },
-  };
+  return feedEvent('property.stale', row.property_rid, crawlerActor, {
+    property_rid: row.property_rid,
+    publisher_domain: row.publisher_domain,
+    status: 'stale',
+    last_resolved_at: row.last_resolved_at.toISOString(),
+    reason,
+  });
 }
 
 /** One record became an alias of another (`property.merged`, `collection.merged`). */
@@ -71,18 +58,12 @@ export function merged(
   canonical: string,
   publisherDomain: string,
 ): NewEvent {
-  return {
-    event_type: `${entity}.merged`,
-    entity_type: entity,
-    entity_id: alias,
-    actor: crawlerActor,
-    payload: {
-      alias_rid: alias,
-      canonical_rid: canonical,
-      evidence: 'adagents_json',
-      publisher_domain: publisherDomain,
-    },
-  };
+  return feedEvent(`${entity}.merged`, alias, crawlerActor, {
+    alias_rid: alias,
+    canonical_rid: canonical,
+    evidence: 'adagents_json',
+    publisher_domain: publisherDomain,
+  });
 }
 
 export function collectionEvent(
@@ -90,34 +71,25 @@ export function collectionEvent(
   row: Omit<CollectionRow, 'kind'> & { kind: string | null },
   extra: Json = {},
 ): NewEvent {
-  return {
-    event_type: type,
-    entity_type: 'collection',
-    entity_id: row.collection_rid,
-    actor: crawlerActor,
-    payload: {
-      collection_rid: row.collection_rid,
-      publisher_domain: row.publisher_domain,
-      collection_id: row.collection_id,
-      name: row.name,
-      kind: row.kind,
-      source: 'authoritative',
-      status: row.status,
-      identifiers: row.identifiers,
-      collection: row.collection,
-      ...extra,
-    },
-  };
+  return feedEvent(type, row.collection_rid, crawlerActor, {
+    collection_rid: row.collection_rid,
+    publisher_domain: row.publisher_domain,
+    collection_id: row.collection_id,
+    name: row.name,
+    kind: row.kind,
+    source: 'authoritative',
+    status: row.status,
+    identifiers: row.identifiers,
+    collection: row.collection,
+    ...extra,
+  });
 }
 
 export function agentDiscovered(agentUrl: string, publisherDomain: string): NewEvent {
-  return {
-    event_type: 'agent.discovered',
-    entity_type: 'agent',
-    entity_id: agentUrl,
-    actor: crawlerActor,
-    payload: { agent_url: agentUrl, discovered_at_publisher: publisherDomain },
-  };
+  return feedEvent('agent.discovered', agentUrl, crawlerActor, {
+    agent_url: agentUrl,
+    discovered_at_publisher: publisherDomain,
+  });
 }
 
 /**
@@ -133,24 +105,18 @@ export function authorizationEvent(
   extra: Json = {},
 ): NewEvent {
   const { url: _url, ...entry } = row.entry;
-  return {
-    event_type: type,
-    entity_type: 'authorization',
-    entity_id: row.id,
-    actor: crawlerActor,
-    payload: {
-      ...entry,
-      id: row.id,
-      agent_url: row.agent_url,
-      agent_url_canonical: row.agent_url_canonical,
-      publisher_domain: row.publisher_domain,
-      scopes: row.scopes,
-      evidence: 'adagents_json',
-      created_at: row.created_at.toISOString(),
-      updated_at: row.updated_at.toISOString(),
-      ...extra,
-    },
-  };
+  return feedEvent(type, row.id, crawlerActor, {
+    ...entry,
+    id: row.id,
+    agent_url: row.agent_url,
+    agent_url_canonical: row.agent_url_canonical,
+    publisher_domain: row.publisher_domain,
+    scopes: row.scopes,
+    evidence: 'adagents_json',
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    ...extra,
+  });
 }
 
 export function publisherEvent(
@@ -158,19 +124,11 @@ export function publisherEvent(
   domain: string,
   payload: Json,
 ): NewEvent {
-  return {
-    event_type: type,
-    entity_type: 'publisher',
-    entity_id: domain,
-    actor: crawlerActor,
-    payload: { publisher_domain: domain, source: 'adagents_json', ...payload },
-  };
+  return feedEvent(type, domain, crawlerActor, { publisher_domain: domain, source: 'adagents_json', ...payload });
 }
 
-/** Top-level fields whose values differ, for `changed_fields` (omitted when none). */
-export function changedFields(before: Json, after: Json): { changed_fields?: string[] } {
-  const names = [...new Set([...Object.keys(before), ...Object.keys(after)])]
-    .filter((k) => !isDeepStrictEqual(before[k], after[k]))
-    .sort();
-  return names.length > 0 ? { changed_fields: names } : {};
+/** `changed_fields` as a payload entry: the top-level fields whose values differ, left out when none. */
+export function changedFieldsEntry(before: Json, after: Json): { changed_fields?: string[] } {
+  const fields = changedFields(before, after);
+  return fields.length > 0 ? { changed_fields: fields } : {};
 }

@@ -1,6 +1,5 @@
-import { isDeepStrictEqual } from 'node:util';
 import type { Queryable } from '../../db/database.ts';
-import { appendEvent } from '../feed/index.ts';
+import { appendEvent, changedFields, feedEvent } from '../feed/index.ts';
 import { toPolicy } from './rows.ts';
 import type { PolicyRow } from './sql.ts';
 
@@ -26,23 +25,11 @@ export async function recordChange(
   };
   const policy = toPolicy(after);
   if (!before) {
-    await appendEvent(tx, {
-      event_type: 'policy.created',
-      entity_type: 'policy',
-      entity_id: after.policy_id,
-      payload: { ...common, policy },
-      actor,
-    });
+    await appendEvent(tx, feedEvent('policy.created', after.policy_id, actor, { ...common, policy }));
     return;
   }
-  const fields = new Set([...Object.keys(before.entry), ...Object.keys(after.entry)]);
-  const changed = [...fields].filter((f) => !isDeepStrictEqual(before.entry[f], after.entry[f])).sort();
+  const changed = changedFields(before.entry, after.entry);
   if (before.source_type !== after.source_type) changed.push('source_type');
-  await appendEvent(tx, {
-    event_type: 'policy.updated',
-    entity_type: 'policy',
-    entity_id: after.policy_id,
-    payload: { ...common, ...(changed.length > 0 ? { changed_fields: changed } : {}), policy },
-    actor,
-  });
+  const payload = { ...common, ...(changed.length > 0 ? { changed_fields: changed } : {}), policy };
+  await appendEvent(tx, feedEvent('policy.updated', after.policy_id, actor, payload));
 }

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Queryable } from '../../db/database.ts';
 import { snapshotAt } from '../entries/index.ts';
-import { appendEvent } from '../feed/index.ts';
+import { appendEvent, feedEvent } from '../feed/index.ts';
 import { snapshot, toResolution } from './rows.ts';
 import { propertyTables, type PropertyRow } from './sql.ts';
 
@@ -21,13 +21,7 @@ export async function recordChange(tx: Queryable, after: PropertyRow, actor: str
     entry: toResolution(after),
   };
   if (!before) {
-    await appendEvent(tx, {
-      event_type: 'property.created',
-      entity_type: 'property',
-      entity_id: after.id,
-      payload: { ...common, classification: 'property' },
-      actor,
-    });
+    await appendEvent(tx, feedEvent('property.created', after.id, actor, { ...common, classification: 'property' }));
     return;
   }
   const changed = (['source', 'authorized_agents', 'inventory', 'contact'] as const).filter(
@@ -35,11 +29,5 @@ export async function recordChange(tx: Queryable, after: PropertyRow, actor: str
   );
   if (changed.length === 0) return;
   const changed_fields = changed.map((f) => (f === 'inventory' ? 'properties' : f));
-  await appendEvent(tx, {
-    event_type: 'property.updated',
-    entity_type: 'property',
-    entity_id: after.id,
-    payload: { ...common, changed_fields },
-    actor,
-  });
+  await appendEvent(tx, feedEvent('property.updated', after.id, actor, { ...common, changed_fields }));
 }

@@ -1,5 +1,5 @@
 import type { Database } from '../../../db/database.ts';
-import { appendEvents, type NewEvent } from '../../feed/index.ts';
+import { appendEvents, feedEvent, type NewEvent } from '../../feed/index.ts';
 import { complianceChecks, complianceStatus } from './compliance.ts';
 import { complianceSummary, headlineOf, tracksOf } from './compliance-summary.ts';
 import type { ProbeObservation } from './observation.ts';
@@ -51,8 +51,8 @@ export async function recordProbe(
     const verification = verify(before.type, checks, inForce);
 
     const events: NewEvent[] = [];
-    const event = (event_type: NewEvent['event_type'], payload: Record<string, unknown>) =>
-      events.push({ event_type, entity_type: 'agent', entity_id: agentUrl, payload, actor });
+    const event = (type: NewEvent['event_type'], payload: Record<string, unknown>) =>
+      events.push(feedEvent(type, agentUrl, actor, payload));
     // Its status's start, and the last passing and failing probes, carried from probe to probe.
     const since =
       status !== before.compliance_status || before.compliance_status_since === null

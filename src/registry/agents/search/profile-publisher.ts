@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Database } from '../../../db/database.ts';
-import { appendEvents, type NewEvent } from '../../feed/index.ts';
+import { appendEvents, feedEvent, type NewEvent } from '../../feed/index.ts';
 import {
   lockProfilePublishing,
   publishedAgents,
@@ -60,26 +60,13 @@ export class ProfilePublisher {
         const changed = before
           ? changedFields(before.profile as unknown as InventoryProfile, profile)
           : Object.keys(profile).filter((k) => k !== 'agent_url' && k !== 'updated_at');
-        events.push({
-          event_type: 'agent.profile_updated',
-          entity_type: 'agent',
-          entity_id: agent,
-          actor,
-          payload: profilePayload(profile, extras, changed),
-        });
+        events.push(feedEvent('agent.profile_updated', agent, actor, profilePayload(profile, extras, changed)));
       }
       for (const agent of gone) {
         const before = published.get(agent);
         if (!before) continue;
         await removePublishedProfile(tx, agent);
-        if (!before.enrolled)
-          events.push({
-            event_type: 'agent.removed',
-            entity_type: 'agent',
-            entity_id: agent,
-            actor,
-            payload: { agent_url: agent },
-          });
+        if (!before.enrolled) events.push(feedEvent('agent.removed', agent, actor, { agent_url: agent }));
       }
       await appendEvents(tx, events);
       return events.length;
