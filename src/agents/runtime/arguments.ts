@@ -6,6 +6,7 @@ import { jsonPathLite, pointerTokens } from '../../protocol/json-path.ts';
 import { faultPointer } from '../../protocol/schema-issues.ts';
 import { idempotencyKeyPattern } from './idempotency/service.ts';
 import { invalidArgument } from './invalid-argument.ts';
+import { checkPublishedRequest } from './published-request.ts';
 import type { AgentTask, JsonSchema } from './task.ts';
 
 // Task arguments are JSON and are never coerced; the first error is reported, as for HTTP bodies.
@@ -89,10 +90,11 @@ export function advertisedOutput(task: AgentTask): JsonSchema | undefined {
 
 /**
  * Checks the arguments before anything reads them (a handler, the idempotency hash, a log line):
- * text that cannot be stored or hashed (`protocol/json-faults.ts`), then the task's input schema.
- * The error names the field at fault.
+ * text that cannot be stored or hashed (`protocol/json-faults.ts`), the task's input schema, the
+ * `account` reference when the tenant resolves one (`resolvesAccounts`: core/account-ref.json),
+ * then the published request schema the task declares. The error names the field at fault.
  */
-export function validateArguments(task: AgentTask, args: Record<string, unknown>): void {
+export function validateArguments(task: AgentTask, args: Record<string, unknown>, resolvesAccounts = false): void {
   const fault = jsonFault(args);
   if (fault)
     throw new AgentError(
@@ -105,9 +107,14 @@ export function validateArguments(task: AgentTask, args: Record<string, unknown>
     validate = ajv.compile(advertisedInput(task));
     compiled.set(task.input, validate);
   }
-  if (validate(args)) return;
-  const error = validate.errors![0]!;
-  throw invalidArgument(args, fieldOf(error), error.message ?? 'is invalid');
+  if (!validate(args)) {
+    const error = validate.errors![0]!;
+    throw invalidArgument(args, fieldOf(error), error.message ?? 'is invalid');
+  }
+  const account = args['account'];
+  if (resolvesAccounts && typeof account === 'object' && account !== null && !Array.isArray(account))
+    checkPublishedRequest('/schemas/3.0.6/core/account-ref.json', account, 'account');
+  if (task.request) checkPublishedRequest(task.request, task.publishedForm ? task.publishedForm(args) : args);
 }
 
 /** The field at fault in core/error.json's JSONPath-lite: `packages[0].budget`. */

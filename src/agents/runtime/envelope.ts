@@ -75,7 +75,10 @@ export function successBody(payload: Record<string, unknown>, echo: Echo): Recor
  * submitted task's, get_task's, or a media buy's status where its published response puts one;
  * the protocol's client reads a domain status beside a payload as completed).
  */
-function answered(payload: Record<string, unknown>, echo: Echo): { body: Record<string, unknown>; text: string } {
+export function answered(
+  payload: Record<string, unknown>,
+  echo: Echo,
+): { body: Record<string, unknown>; text: string } {
   const { context: _ignored, ...fields } = payload;
   const rest = 'status' in fields ? fields : { status: 'completed', ...fields };
   const withContext = (value: Record<string, unknown>) => (echo.context ? { ...value, context: echo.context } : value);
@@ -91,29 +94,6 @@ function answered(payload: Record<string, unknown>, echo: Echo): { body: Record<
 /** An error object as answered, credentials redacted. */
 export function errorBody(err: unknown, echo: Echo): ErrorObject {
   return redact(errorObject(err), echo.secrets);
-}
-
-/** The MCP tool result of a payload: its JSON in `content[0].text` and the object in `structuredContent`. */
-export function mcpToolResult(payload: Record<string, unknown>, echo: Echo): McpToolResult {
-  const { body, text } = answered(payload, echo);
-  return { content: [{ type: 'text', text }], structuredContent: body };
-}
-
-/** The MCP tool result of an error: `isError`, the error object's JSON as text (the spec's shape), `{status: failed, ap_error, context?}` as structured content. */
-export function mcpToolError(err: unknown, echo: Echo): McpToolResult {
-  const error = errorBody(err, echo);
-  return {
-    isError: true,
-    content: [{ type: 'text', text: JSON.stringify(error) }],
-    structuredContent: failed({ ap_error: error }, echo),
-  };
-}
-
-export interface McpToolResult {
-  [key: string]: unknown;
-  content: Array<{ type: 'text'; text: string }>;
-  structuredContent: Record<string, unknown>;
-  isError?: true;
 }
 
 export type HttpEnvelope = 'creative' | 'signals';

@@ -1,14 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { baseUrl } from '../../http/base-url.ts';
+import { serveAgentMcp } from '../../http/mcp/agent.ts';
 import { mountA2a } from './a2a.ts';
 import { capabilitiesTask } from './capabilities.ts';
 import { deploymentHostCheck } from '../../http/mcp/host-check.ts';
 import { mountHttp } from './http.ts';
-import { mountMcp } from './mcp.ts';
 import { createRunner, type Submit } from './runner.ts';
 import type { Tenant } from './task.ts';
 import { cancelTaskTask, getTaskTask, submitTask } from './tasks/service.ts';
+import { taskTools } from './tools.ts';
 
 export type {
   AccountUse,
@@ -20,6 +21,7 @@ export type {
   Tenant,
   TenantPass,
   TenantRouteDeps,
+  TaskArguments,
   TaskContext,
   TaskProgress,
   ResolvedAccount,
@@ -28,17 +30,19 @@ export { InputRequired } from './task.ts';
 export { completeTask, findTask, type TaskOutcome } from './tasks/service.ts';
 export { actorOf, ownerOf } from './owner.ts';
 export { enqueueWebhookEvent, type WebhookEvent } from './webhooks/outbox.ts';
-export { errorObject } from './envelope.ts';
+export { errorObject, type ErrorObject } from './envelope.ts';
 export {
   cursorPosition,
   defaultPageSize,
+  keysetPage,
+  keysetRange,
   pageCursor,
   pageRequestInput,
   paginate,
   type PageInfo,
   type PageRequest,
 } from './pagination.ts';
-export { checkPublishedRequest } from './published-request.ts';
+export { checkPublishedRequest, publishedSchemas } from './published-request.ts';
 export { textBounds, textInput } from './text-bounds.ts';
 
 /** What the tenant's transports need of the long-task worker. */
@@ -86,7 +90,7 @@ export function mountTenant(app: FastifyInstance, ctx: AppContext, tenant: Tenan
   };
   const served = { tasks: runner.tasks, run };
   const hostGuard = deploymentHostCheck(ctx.config);
-  mountMcp(app, withBuiltIns, served, hostGuard);
+  serveAgentMcp(app, taskTools(withBuiltIns, served), hostGuard);
   mountA2a(app, withBuiltIns, served, () => baseUrl(app, ctx.config), hostGuard, {
     db: ctx.db,
     clock: ctx.clock,

@@ -46,6 +46,44 @@ export function paginate<T>(
 }
 
 /**
+ * Where a page of a list the database keeps in order (`seq`) starts: after the row its cursor
+ * names (0 for the first page); `limit` rows are read, one more than the page, which shows
+ * whether another follows.
+ */
+export interface KeysetRange {
+  tag: string;
+  after: number;
+  limit: number;
+}
+
+export function keysetRange(tag: string, request: PageRequest | undefined): KeysetRange {
+  const after = request?.cursor === undefined ? 0 : cursorPosition(tag, request.cursor);
+  return { tag, after, limit: (request?.max_results ?? defaultPageSize) + 1 };
+}
+
+/**
+ * The page of the rows read over a range, its pagination (the cursor names its last row) and
+ * whether it holds the whole list: the first page, none after.
+ */
+export function keysetPage<T extends { seq: number }>(
+  range: KeysetRange,
+  rows: readonly T[],
+  total: number,
+): { page: T[]; pagination: PageInfo; whole: boolean } {
+  const page = rows.slice(0, range.limit - 1);
+  const has_more = rows.length > page.length;
+  return {
+    page,
+    pagination: {
+      has_more,
+      ...(has_more ? { cursor: pageCursor(range.tag, page.at(-1)!.seq) } : {}),
+      total_count: total,
+    },
+    whole: range.after === 0 && !has_more,
+  };
+}
+
+/**
  * A cursor: a position (an offset, or the sequence number of the last row shown for keyset
  * pages) tagged with which list it belongs to, so one list's cursor is refused by another.
  */

@@ -1,6 +1,19 @@
 import { invalidArgument } from './invalid-argument.ts';
 import { jsonPathLite, pointerTokens } from '../../protocol/json-path.ts';
 import { validateSchema } from '../../protocol/schemas.ts';
+import type { AgentTask } from './task.ts';
+
+/**
+ * What a task declares to be the protocol's task of that name (`media-buy/create-media-buy`): its
+ * published request schema, which the runner checks the arguments against (runtime/arguments.ts),
+ * and its published response schema as the task's output.
+ */
+export function publishedSchemas(task: string): Required<Pick<AgentTask, 'request' | 'output'>> {
+  return {
+    request: `/schemas/3.0.6/${task}-request.json`,
+    output: { $ref: `/schemas/3.0.6/${task}-response.json` },
+  };
+}
 
 /**
  * Checks a task's arguments against the protocol's published request schema, which a task's own

@@ -73,7 +73,7 @@ export function createRunner(db: Database, tenant: Tenant, settings: RunnerSetti
         throw new AgentError('INVALID_REQUEST', 'Arguments must be a JSON object.', { field: 'arguments' });
       checkMajorVersion(args);
       const typed = args as Record<string, unknown>;
-      validateArguments(task, typed);
+      validateArguments(task, typed, tenant.resolveAccount !== undefined);
       let queued = false;
       const callSettings = { ...settings, webhooksQueued: () => void (queued = true) };
       const prepared =

@@ -94,11 +94,31 @@ export class InputRequired extends Error {
   }
 }
 
-/** One task an agent offers: what it takes, what it answers, and whether it changes anything. */
-export interface AgentTask {
+/** The arguments a task's handler receives: checked against its input schema and its published request schema. */
+export type TaskArguments = Record<string, unknown>;
+
+/**
+ * One task an agent offers: what it takes, what it answers, and whether it changes anything.
+ * `Args` is what its handler receives, once the runner has checked the arguments.
+ */
+export interface AgentTask<Args extends TaskArguments = TaskArguments> {
   name: string;
   description: string;
+  /** What MCP's tools/list advertises, self-contained; checked first (runtime/arguments.ts). */
   input: JsonSchema;
+  /**
+   * The protocol's published request schema (`/schemas/3.0.6/…`; `publishedSchemas` declares it
+   * with the response as `output`), which the input schema only summarizes and buyers' tools are
+   * written to: the runner checks the arguments against it once, after the input schema and the
+   * account reference, before the idempotency key, `prepare`, the account's resolution or the handler.
+   */
+  request?: string;
+  /**
+   * The arguments as the published schema reads them, when the task also takes what the spec
+   * names otherwise (a field's older name, a mode the schema requires and older clients leave
+   * out); what the handler receives is unchanged.
+   */
+  publishedForm?(args: Args): TaskArguments;
   /**
    * What the task answers (for a long task: its result). Checked against every answer when
    * AGENT_VALIDATE_OUTPUTS is on (always in the tests). `{$ref: '/schemas/…'}` names a published schema.
@@ -120,8 +140,8 @@ export interface AgentTask {
    * `ctx.prepared`: fetching what a buyer's URLs name, so that no transaction (on PGlite, the one
    * connection) waits on another host. It runs on every call, replays included, and writes nothing.
    */
-  prepare?(args: Record<string, unknown>, ctx: PrepareContext): Promise<unknown>;
-  handler(args: Record<string, unknown>, ctx: TaskContext): Promise<Record<string, unknown> | Deferral>;
+  prepare?(args: Args, ctx: PrepareContext): Promise<unknown>;
+  handler(args: Args, ctx: TaskContext): Promise<Record<string, unknown> | Deferral>;
 }
 
 /** What a task's `prepare` is given: the database itself (no transaction), the clock and the caller. */
@@ -175,9 +195,9 @@ export interface Tenant {
    */
   authorize?: (principal: Principal) => boolean | Promise<boolean>;
   /**
-   * Resolves a request's `account` reference (core/account-ref.json: `{account_id}` or
-   * `{brand, operator, sandbox?}`) inside the task's transaction; throws an AgentError when the
-   * caller may not use it. Without it, handlers get `account: undefined`.
+   * Resolves a request's `account` reference (core/account-ref.json, which the runner has checked it
+   * against: `{account_id}` or `{brand, operator, sandbox?}`) inside the task's transaction; throws
+   * an AgentError when the caller may not use it. Without it, handlers get `account: undefined`.
    */
   resolveAccount?: (
     ref: Record<string, unknown>,

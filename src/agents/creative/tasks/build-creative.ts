@@ -2,7 +2,14 @@ import { AgentError } from '../../../protocol/errors.ts';
 import type { Database } from '../../../db/database.ts';
 import { findFormat, type CreativeManifest, type FormatId, type ManifestProblem } from '../../formats/index.ts';
 import { inputSetSummary } from '../../creative-library/index.ts';
-import { checkPublishedRequest, ownerOf, textInput, type AgentTask, type JsonSchema } from '../../runtime/index.ts';
+import {
+  ownerOf,
+  publishedSchemas,
+  textInput,
+  type AgentTask,
+  type JsonSchema,
+  type TaskArguments,
+} from '../../runtime/index.ts';
 import { buildFormat } from '../build/build-format.ts';
 import { brandDomainOf, type KnownBrand } from '../build/known-brand.ts';
 import { assetImage } from '../build/local-assets.ts';
@@ -17,8 +24,6 @@ import {
   type BuildSettings,
   type FetchedImages,
 } from './build-sources.ts';
-
-const REQUEST = '/schemas/3.0.6/media-buy/build-creative-request.json';
 
 const formatId: JsonSchema = {
   type: 'object',
@@ -39,7 +44,7 @@ const formatId: JsonSchema = {
  * `creative_manifests[]`, all or nothing. `account` names the library a creative_id is of; this
  * agent charges nothing, so it is otherwise only accepted.
  */
-export function buildCreativeTask(settings: BuildSettings): AgentTask {
+export function buildCreativeTask(settings: BuildSettings): AgentTask<BuildArgs & TaskArguments> {
   const sources = settings.fromBrief
     ? 'from a brief alone (message, with brand: {domain}: "a banner promoting our winter sale"), from promoted offerings (creative_manifest.assets.promoted_offerings: {brand_manifest: {name, url, colors, logos}, inline_offerings: [{name, description, landing_url}]}), or transform a complete creative_manifest,'
     : `from a format's template filled with a creative_manifest's promoted offerings (assets.promoted_offerings: {brand_manifest, inline_offerings}) or a complete creative_manifest to adapt${settings.library ? ', or a creative_id of your library here (account names the library)' : ''},`;
@@ -89,17 +94,12 @@ export function buildCreativeTask(settings: BuildSettings): AgentTask {
       },
       additionalProperties: true,
     },
-    output: { $ref: '/schemas/3.0.6/media-buy/build-creative-response.json' },
+    ...publishedSchemas('media-buy/build-creative'),
+    publishedForm: (args) => asPublished(args, oneTarget(args)),
     mutates: true,
     // The buyer's logos and pictures, and the referenced brand's, are fetched before the call's transaction opens.
-    prepare: (raw, { db, principal }) => prepareBuild(raw as BuildArgs, settings, db, ownerOf(principal)),
-    async handler(raw, ctx) {
-      const args = raw as BuildArgs & Record<string, unknown>;
-      if (args.target_format_id && args.target_format_ids) {
-        throw new AgentError('INVALID_REQUEST', 'Send target_format_id or target_format_ids, not both.', {
-          field: 'target_format_ids',
-        });
-      }
+    prepare: (args, { db, principal }) => prepareBuild(args, settings, db, ownerOf(principal)),
+    async handler(args, ctx) {
       const targetIds: Array<{ id: FormatId; field: string }> = args.target_format_ids
         ? args.target_format_ids.map((id, i) => ({ id, field: `target_format_ids[${i}]` }))
         : args.target_format_id
@@ -107,7 +107,6 @@ export function buildCreativeTask(settings: BuildSettings): AgentTask {
           : args.creative_manifest?.format_id
             ? [{ id: args.creative_manifest.format_id, field: 'creative_manifest.format_id' }]
             : [];
-      checkPublishedRequest(REQUEST, asPublished(args, targetIds[0]?.id));
       const manifest =
         args.creative_id !== undefined
           ? await libraryManifest(args, settings, ctx.db, ownerOf(ctx.principal))
@@ -226,11 +225,6 @@ async function prepareBuild(args: BuildArgs, settings: BuildSettings, db: Databa
   try {
     const given = args.creative_manifest;
     if (args.creative_id !== undefined) {
-      // The account names the library: read only once the handler's own check would pass it.
-      checkPublishedRequest(
-        REQUEST,
-        asPublished(args as BuildArgs & Record<string, unknown>, args.target_format_id ?? args.target_format_ids?.[0]),
-      );
       manifest = await libraryManifest(args, settings, db, owner);
     } else manifest = typeof given === 'object' && given !== null && !Array.isArray(given) ? given : undefined;
   } catch (err) {
@@ -239,6 +233,16 @@ async function prepareBuild(args: BuildArgs, settings: BuildSettings, db: Databa
   }
   if (!manifest && !settings.fromBrief) return { brand };
   return { brand, images: await fetchImages(args, manifest, settings, db, brand) };
+}
+
+/** The one target format a build names, if any; both fields at once are refused. */
+function oneTarget(args: BuildArgs): FormatId | undefined {
+  if (args.target_format_id && args.target_format_ids) {
+    throw new AgentError('INVALID_REQUEST', 'Send target_format_id or target_format_ids, not both.', {
+      field: 'target_format_ids',
+    });
+  }
+  return args.target_format_ids?.[0] ?? args.target_format_id;
 }
 
 /**

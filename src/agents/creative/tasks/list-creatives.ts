@@ -4,12 +4,10 @@ import {
   readListRequest,
   type CreativeFilters,
 } from '../../creative-library/index.ts';
-import { checkPublishedRequest, ownerOf, type AgentTask } from '../../runtime/index.ts';
+import { ownerOf, publishedSchemas, type AgentTask } from '../../runtime/index.ts';
 import { accountKey, isSandbox } from '../library/account.ts';
 import * as sql from '../library/sql.ts';
 import { ownFormatKey } from '../own-formats.ts';
-
-const REQUEST = '/schemas/3.0.6/creative/list-creatives-request.json';
 
 /** Filters about packages and media buys, which creative-filters.json says an agent without media buys ignores. */
 const ignored = new Set<keyof CreativeFilters>(['assigned_to_packages', 'media_buy_ids', 'unassigned']);
@@ -31,10 +29,9 @@ export function listCreativesTask(): AgentTask {
     description:
       'List the creatives of your library here: account (optional) names one library; filters (statuses, tags, tags_any, name_contains, creative_ids, format_ids, created/updated after/before, accounts), sort (created_date, updated_date, name, status; asc/desc), pagination (max_results, cursor). Archived creatives are listed only when a status filter names them.',
     input: listCreativesInput,
-    output: { $ref: '/schemas/3.0.6/creative/list-creatives-response.json' },
+    ...publishedSchemas('creative/list-creatives'),
     mutates: false,
     async handler(args, ctx) {
-      checkPublishedRequest(REQUEST, args);
       const request = readListRequest(args, ownFormatKey);
       const f = request.filters;
       const filters: sql.ListFilters = {

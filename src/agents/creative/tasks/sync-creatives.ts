@@ -8,12 +8,10 @@ import {
   type LibraryCreative,
   type Result,
 } from '../../creative-library/index.ts';
-import { checkPublishedRequest, ownerOf, type AgentTask } from '../../runtime/index.ts';
+import { ownerOf, publishedSchemas, type AgentTask } from '../../runtime/index.ts';
 import { accountKey, isSandbox } from '../library/account.ts';
 import * as sql from '../library/sql.ts';
 import { ownFormats, type AgentFormats } from '../own-formats.ts';
-
-const REQUEST = '/schemas/3.0.6/creative/sync-creatives-request.json';
 
 export type LibrarySettings = AgentFormats;
 
@@ -46,10 +44,9 @@ export function syncCreativesTask(settings: LibrarySettings): AgentTask {
       required: ['account', 'creatives'],
       additionalProperties: true,
     },
-    output: { $ref: '/schemas/3.0.6/creative/sync-creatives-response.json' },
+    ...publishedSchemas('creative/sync-creatives'),
     mutates: true,
     async handler(args, ctx) {
-      checkPublishedRequest(REQUEST, args);
       const scope = args['creative_ids'] as string[] | undefined;
       const deleteMissing = args['delete_missing'] === true;
       if (deleteMissing && scope) {

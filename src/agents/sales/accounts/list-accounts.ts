@@ -1,15 +1,13 @@
 import {
-  type AgentTask,
-  checkPublishedRequest,
-  cursorPosition,
-  defaultPageSize,
-  pageCursor,
+  keysetPage,
+  keysetRange,
   pageRequestInput,
+  publishedSchemas,
+  type AgentTask,
+  type PageRequest,
 } from '../../runtime/index.ts';
 import { accountStatuses, ownerOf, toAccount, type AccountStatus } from './account.ts';
 import * as sql from './sql.ts';
-
-const REQUEST = '/schemas/3.0.6/account/list-accounts-request.json';
 
 /**
  * `list_accounts` (account/list-accounts-request.json): the caller's accounts, in the order they
@@ -37,30 +35,18 @@ export function listAccountsTask(): AgentTask {
       },
       additionalProperties: true,
     },
-    output: { $ref: '/schemas/3.0.6/account/list-accounts-response.json' },
+    ...publishedSchemas('account/list-accounts'),
     mutates: false,
     async handler(args, ctx) {
-      checkPublishedRequest(REQUEST, args);
       const owner = ownerOf(ctx.principal);
       const filters = {
         status: args['status'] as AccountStatus | undefined,
         sandbox: args['sandbox'] as boolean | undefined,
       };
-      const pagination = (args['pagination'] ?? {}) as { max_results?: number; cursor?: string };
-      const size = pagination.max_results ?? defaultPageSize;
-      const after = pagination.cursor === undefined ? 0 : cursorPosition('a', pagination.cursor);
-      // One more than the page shows whether another page follows.
-      const rows = await sql.accountsAfter(ctx.db, owner, filters, after, size + 1);
-      const page = rows.slice(0, size);
-      const hasMore = rows.length > size;
-      return {
-        accounts: page.map(toAccount),
-        pagination: {
-          has_more: hasMore,
-          ...(hasMore ? { cursor: pageCursor('a', page.at(-1)!.seq) } : {}),
-          total_count: await sql.countAccounts(ctx.db, owner, filters),
-        },
-      };
+      const range = keysetRange('a', args['pagination'] as PageRequest | undefined);
+      const rows = await sql.accountsAfter(ctx.db, owner, filters, range.after, range.limit);
+      const { page, pagination } = keysetPage(range, rows, await sql.countAccounts(ctx.db, owner, filters));
+      return { accounts: page.map(toAccount), pagination };
     },
   };
 }

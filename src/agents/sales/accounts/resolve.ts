@@ -1,7 +1,7 @@
 import { AgentError } from '../../../protocol/errors.ts';
 import type { Database, Queryable } from '../../../db/database.ts';
 import type { Principal } from '../../../auth/index.ts';
-import { type AccountUse, type ResolvedAccount, type Tenant, checkPublishedRequest } from '../../runtime/index.ts';
+import type { AccountUse, ResolvedAccount, Tenant } from '../../runtime/index.ts';
 import {
   actorOf,
   defaultPaymentTerms,
@@ -41,9 +41,9 @@ export function accountCapabilities({ requireOperatorAuth }: AccountModel) {
 }
 
 /**
- * Resolves a request's `account` (core/account-ref.json) among the caller's own accounts, to
- * core/account.json's fields. By `account_id`: that account, whatever its status (a closed
- * account's delivery can still be read). By natural key: the open account of brand + operator,
+ * Resolves a request's `account` (core/account-ref.json, which the runner has checked it against)
+ * among the caller's own accounts, to core/account.json's fields. By `account_id`: that account,
+ * whatever its status (a closed account's delivery can still be read). By natural key: the open account of brand + operator,
  * sandbox meaning production when absent (the schema's default); a reference without brand_id
  * matches the domain's accounts of every brand, so a house of several is ACCOUNT_AMBIGUOUS.
  * Another caller's account is ACCOUNT_NOT_FOUND, exactly as one that does not exist; its natural
@@ -58,7 +58,6 @@ export function accountCapabilities({ requireOperatorAuth }: AccountModel) {
  */
 export function salesAccountResolver({ requireOperatorAuth }: AccountModel): NonNullable<Tenant['resolveAccount']> {
   return async (ref, { db, principal, use = 'reads', now = new Date() }) => {
-    checkPublishedRequest('/schemas/3.0.6/core/account-ref.json', ref, 'account');
     try {
       return await resolve(ref, db, principal, use, !requireOperatorAuth, now);
     } catch (err) {

@@ -1,6 +1,6 @@
 import canonicalize from 'canonicalize';
 import { AgentError } from '../../../protocol/errors.ts';
-import { type AgentTask, checkPublishedRequest } from '../../runtime/index.ts';
+import { publishedSchemas, type AgentTask } from '../../runtime/index.ts';
 import {
   actorOf,
   defaultPaymentTerms,
@@ -15,8 +15,6 @@ import {
   type Terms,
 } from './account.ts';
 import * as sql from './sql.ts';
-
-const REQUEST = '/schemas/3.0.6/account/sync-accounts-request.json';
 
 interface RequestedAccount {
   brand: BrandRef;
@@ -85,10 +83,9 @@ export function syncAccountsTask(): AgentTask {
       required: ['accounts'],
       additionalProperties: true,
     },
-    output: { $ref: '/schemas/3.0.6/account/sync-accounts-response.json' },
+    ...publishedSchemas('account/sync-accounts'),
     mutates: true,
     async handler(args, ctx) {
-      checkPublishedRequest(REQUEST, args);
       const requested = args['accounts'] as RequestedAccount[];
       const dryRun = args['dry_run'] === true;
       const owner = ownerOf(ctx.principal);

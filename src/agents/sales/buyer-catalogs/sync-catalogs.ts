@@ -1,11 +1,10 @@
 import canonicalize from 'canonicalize';
 import { AgentError } from '../../../protocol/errors.ts';
-import { checkPublishedRequest, errorObject, type AgentTask } from '../../runtime/index.ts';
+import { errorObject, publishedSchemas, type AgentTask } from '../../runtime/index.ts';
 import { requireActiveAccount } from '../accounts/index.ts';
 import { itemId, itemProblem, type BuyerCatalog } from './items.ts';
 import * as sql from './sql.ts';
 
-const REQUEST = '/schemas/3.0.6/media-buy/sync-catalogs-request.json';
 /** Items one catalog may carry inline: enough for a shop's feed, bounded so one call's work is. */
 export const maxItemsPerCatalog = 10_000;
 
@@ -65,10 +64,9 @@ export function syncCatalogsTask(): AgentTask {
       required: ['account'],
       additionalProperties: true,
     },
-    output: { $ref: '/schemas/3.0.6/media-buy/sync-catalogs-response.json' },
+    ...publishedSchemas('media-buy/sync-catalogs'),
     mutates: true,
     async handler(args, ctx) {
-      checkPublishedRequest(REQUEST, args);
       const account = requireActiveAccount(ctx.account);
       const sandbox = account['sandbox'] === true;
       const now = ctx.clock.now();

@@ -1,8 +1,7 @@
 import { AgentError } from '../../../protocol/errors.ts';
-import { checkPublishedRequest, ownerOf, type AgentTask } from '../../runtime/index.ts';
+import { ownerOf, publishedSchemas, type AgentTask } from '../../runtime/index.ts';
 import * as sql from './sql.ts';
 
-const REQUEST = '/schemas/3.0.6/media-buy/log-event-request.json';
 /** How far ahead of the seller's clock an event may be stamped (clock skew), no further. */
 const futureSkewMs = 5 * 60 * 1000;
 
@@ -56,10 +55,9 @@ export function logEventTask(): AgentTask {
       required: ['event_source_id', 'events'],
       additionalProperties: true,
     },
-    output: { $ref: '/schemas/3.0.6/media-buy/log-event-response.json' },
+    ...publishedSchemas('media-buy/log-event'),
     mutates: true,
     async handler(args, ctx) {
-      checkPublishedRequest(REQUEST, args);
       const id = args['event_source_id'] as string;
       const candidates = (await sql.ownedEventSources(ctx.db, ownerOf(ctx.principal), id)).filter(
         (r) => !ctx.account || r.account_id === ctx.account.account_id,

@@ -1,8 +1,6 @@
 import { AgentError } from '../../../protocol/errors.ts';
-import { checkPublishedRequest, ownerOf, type AgentTask } from '../../runtime/index.ts';
+import { ownerOf, publishedSchemas, type AgentTask } from '../../runtime/index.ts';
 import * as sql from './sql.ts';
-
-const REQUEST = '/schemas/3.0.6/media-buy/provide-performance-feedback-request.json';
 
 /**
  * `provide_performance_feedback` (media-buy/provide-performance-feedback-request.json): records
@@ -34,10 +32,9 @@ export function providePerformanceFeedbackTask(): AgentTask {
       required: ['media_buy_id', 'measurement_period', 'performance_index'],
       additionalProperties: true,
     },
-    output: { $ref: '/schemas/3.0.6/media-buy/provide-performance-feedback-response.json' },
+    ...publishedSchemas('media-buy/provide-performance-feedback'),
     mutates: true,
     async handler(args, ctx) {
-      checkPublishedRequest(REQUEST, args);
       const mediaBuyId = args['media_buy_id'] as string;
       const buy = await sql.ownedBuy(ctx.db, ownerOf(ctx.principal), mediaBuyId);
       if (!buy)

@@ -1,10 +1,8 @@
 import canonicalize from 'canonicalize';
 import { AgentError } from '../../../protocol/errors.ts';
-import { checkPublishedRequest, type AgentTask } from '../../runtime/index.ts';
+import { publishedSchemas, type AgentTask } from '../../runtime/index.ts';
 import { requireActiveAccount } from '../accounts/index.ts';
 import * as sql from './sql.ts';
-
-const REQUEST = '/schemas/3.0.6/media-buy/sync-event-sources-request.json';
 
 type Source = sql.EventSourceRow['source'];
 
@@ -55,10 +53,9 @@ export function syncEventSourcesTask(): AgentTask {
       required: ['account'],
       additionalProperties: true,
     },
-    output: { $ref: '/schemas/3.0.6/media-buy/sync-event-sources-response.json' },
+    ...publishedSchemas('media-buy/sync-event-sources'),
     mutates: true,
     async handler(args, ctx) {
-      checkPublishedRequest(REQUEST, args);
       const account = requireActiveAccount(ctx.account);
       const sandbox = account['sandbox'] === true;
       const now = ctx.clock.now();

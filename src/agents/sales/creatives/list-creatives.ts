@@ -6,12 +6,10 @@ import {
   wantsAssignments,
   type CreativeFilters,
 } from '../../creative-library/index.ts';
-import { checkPublishedRequest, type AgentTask, type ResolvedAccount } from '../../runtime/index.ts';
+import { publishedSchemas, type AgentTask, type ResolvedAccount } from '../../runtime/index.ts';
 import { ownerOf } from '../accounts/index.ts';
 import type { AssignmentRow, CreativeRow } from './creative.ts';
 import * as sql from './sql.ts';
-
-const REQUEST = '/schemas/3.0.6/creative/list-creatives-request.json';
 
 /**
  * `list_creatives` (creative/list-creatives-request.json): the caller's creatives, of the
@@ -27,10 +25,9 @@ export function listCreativesTask(): AgentTask {
     description:
       'List your creatives: filters (statuses, tags, tags_any, name_contains, creative_ids, format_ids, created/updated after/before, assigned_to_packages, media_buy_ids, unassigned), sort (created_date, updated_date, name, status, assignment_count; asc/desc), pagination (max_results, cursor). Answers each creative with its status, format, assets, tags and package assignments.',
     input: listCreativesInput,
-    output: { $ref: '/schemas/3.0.6/creative/list-creatives-response.json' },
+    ...publishedSchemas('creative/list-creatives'),
     mutates: false,
     async handler(args, ctx) {
-      checkPublishedRequest(REQUEST, args);
       const owner = ownerOf(ctx.principal);
       const request = readListRequest(args, formatKey);
       const f = request.filters;

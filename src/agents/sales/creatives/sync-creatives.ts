@@ -1,6 +1,6 @@
 import { sameFormatId } from '../../formats/index.ts';
 import { AgentError } from '../../../protocol/errors.ts';
-import { checkPublishedRequest, errorObject, type AgentTask } from '../../runtime/index.ts';
+import { errorObject, publishedSchemas, type AgentTask } from '../../runtime/index.ts';
 import { actorOf, ownerOf, requireActiveAccount } from '../accounts/index.ts';
 import type { Shelf } from '../offering.ts';
 import {
@@ -14,8 +14,6 @@ import type { AssignablePackage, BuysDesk } from './buys.ts';
 import { sellerFormats } from './check-creative.ts';
 import { reviewStatus } from './creative.ts';
 import * as sql from './sql.ts';
-
-const REQUEST = '/schemas/3.0.6/creative/sync-creatives-request.json';
 
 export interface CreativeLibraryOptions {
   /**
@@ -74,10 +72,9 @@ export function syncCreativesTask({ shelf, buys }: CreativeLibraryOptions): Agen
       required: ['account', 'creatives'],
       additionalProperties: true,
     },
-    output: { $ref: '/schemas/3.0.6/creative/sync-creatives-response.json' },
+    ...publishedSchemas('creative/sync-creatives'),
     mutates: true,
     async handler(args, ctx) {
-      checkPublishedRequest(REQUEST, args);
       const account = requireActiveAccount(ctx.account);
       if (args['delete_missing'] === true)
         throw new AgentError('UNSUPPORTED_FEATURE', 'This seller does not archive creatives missing from a sync yet.', {

@@ -1,16 +1,14 @@
 import { AgentError } from '../../../protocol/errors.ts';
-import { checkPublishedRequest, errorObject, type AgentTask } from '../../runtime/index.ts';
+import { errorObject, publishedSchemas, type AgentTask } from '../../runtime/index.ts';
 import { ownerOf } from '../accounts/index.ts';
 import type { Product } from '../catalog/index.ts';
-import { buySelection, buysAfter, buysNotFound, type MediaBuyStatus } from '../media-buys/index.ts';
+import { buySelection, buysAfter, missingBuys, selectedBuys } from '../media-buys/index.ts';
 import type { Offering, Shelf } from '../offering.ts';
 import { deliveryMetrics, either, nothingShown, sum } from './metrics.ts';
 import { attributionWindow, buyReport, type BuyReport } from './report.ts';
 import { askedPeriod, lifetimeOnly, reportingPeriod, windowOf } from './reporting-period.ts';
 import { simulateBuy } from './simulate.ts';
 import { simBuyOf, storedBuys } from './stored-buy.ts';
-
-const REQUEST = '/schemas/3.0.6/media-buy/get-media-buy-delivery-request.json';
 
 /** The most buys one report covers: the request has no pagination, so a larger answer is refused rather than cut short. */
 const maxBuys = 500;
@@ -65,24 +63,13 @@ export function getMediaBuyDeliveryTask(shelf: Shelf): AgentTask {
       },
       additionalProperties: true,
     },
-    output: { $ref: '/schemas/3.0.6/media-buy/get-media-buy-delivery-response.json' },
+    ...publishedSchemas('media-buy/get-media-buy-delivery'),
     mutates: false,
     async handler(args, ctx) {
-      checkPublishedRequest(REQUEST, args);
       const asked = askedPeriod(args);
       const now = ctx.clock.now();
       const owner = ownerOf(ctx.principal);
-      const ids = args['media_buy_ids'] as string[] | undefined;
-      const askedStatus = args['status_filter'] as MediaBuyStatus | MediaBuyStatus[] | undefined;
-      const statuses =
-        askedStatus === undefined
-          ? ids
-            ? undefined
-            : ['active' as const]
-          : Array.isArray(askedStatus)
-            ? askedStatus
-            : [askedStatus];
-      const filters = { accountId: ctx.account?.account_id, ids, statuses };
+      const filters = selectedBuys(args, ctx.account);
 
       const buys = await buysAfter(ctx.db, owner, filters, 0, maxBuys + 1);
       if (buys.length > maxBuys) {
@@ -90,13 +77,13 @@ export function getMediaBuyDeliveryTask(shelf: Shelf): AgentTask {
           'INVALID_REQUEST',
           `More than ${maxBuys} of your media buys match; ask for fewer with media_buy_ids, status_filter or account.`,
           {
-            field: ids ? 'media_buy_ids' : 'status_filter',
+            field: filters.ids ? 'media_buy_ids' : 'status_filter',
           },
         );
       }
       // Asked ids the caller has no buy of (an id only filtered out by status is not missing).
-      const missing = [...new Set(ids ?? [])].filter((id) => !buys.some((b) => b.media_buy_id === id));
-      const errors = await buysNotFound(ctx.db, owner, filters, missing);
+      const unanswered = [...new Set(filters.ids ?? [])].filter((id) => !buys.some((b) => b.media_buy_id === id));
+      const errors = await missingBuys(ctx.db, owner, filters, unanswered, ctx.account);
 
       const { products: catalog } = await shelf(ctx.db);
       // Each buy's account's products (a sandbox account's seeded ones included), read once per account.

@@ -1,5 +1,5 @@
 import { AgentError } from '../../../protocol/errors.ts';
-import { checkPublishedRequest, textInput, type AgentTask } from '../../runtime/index.ts';
+import { textInput, publishedSchemas, type AgentTask, type TaskArguments } from '../../runtime/index.ts';
 import { actorOf, ownerOf, requireActiveAccount } from '../accounts/index.ts';
 import type { Product } from '../catalog/index.ts';
 import type { Shelf } from '../offering.ts';
@@ -10,12 +10,23 @@ import { forcedAnswer, noForcedArms, type TakeForcedArm } from './forced-arm.ts'
 import { buySummary, toPackage, type BuyRow } from './media-buy.ts';
 import { newId, newPackages } from './new-packages.ts';
 import { checkFlight, type PackageRequest } from './package-terms.ts';
-import { checkReportingCapabilities, readReportingWebhook } from './reporting-webhook.ts';
+import { checkReportingCapabilities, readReportingWebhook, webhookReadFirst } from './reporting-webhook.ts';
 import { packageRequestSummary, reportingWebhookSummary } from './schemas.ts';
 import * as sql from './sql.ts';
 import { runningStatus } from './state.ts';
 
-const REQUEST = '/schemas/3.0.6/media-buy/create-media-buy-request.json';
+/** media-buy/create-media-buy-request.json as the runner has checked it: the fields this seller reads. */
+export interface CreateMediaBuyRequest extends TaskArguments {
+  account: Record<string, unknown>;
+  brand: { domain: string; brand_id?: string };
+  /** "asap" or an ISO 8601 date-time. */
+  start_time: string;
+  end_time: string;
+  packages?: PackageRequest[];
+  proposal_id?: string;
+  total_budget?: { amount: number; currency: string };
+  reporting_webhook?: unknown;
+}
 
 /** Fields of the request a buy keeps and echoes as sent. */
 export const echoedFields = [
@@ -42,7 +53,7 @@ export function createMediaBuyTask(
   shelf: Shelf,
   library: CreativeLibrary,
   takeForcedArm: TakeForcedArm = noForcedArms,
-): AgentTask {
+): AgentTask<CreateMediaBuyRequest> {
   return {
     name: 'create_media_buy',
     description:
@@ -81,20 +92,18 @@ export function createMediaBuyTask(
       required: ['account', 'brand', 'start_time', 'end_time'],
       additionalProperties: true,
     },
-    output: { $ref: '/schemas/3.0.6/media-buy/create-media-buy-response.json' },
+    ...publishedSchemas('media-buy/create-media-buy'),
+    publishedForm: webhookReadFirst,
     mutates: true,
     mayDefer: true,
     async handler(args, ctx) {
       const webhook = readReportingWebhook(args['reporting_webhook']);
-      checkPublishedRequest(REQUEST, args);
       const account = requireActiveAccount(ctx.account);
       refuseUnoffered(args);
       const now = ctx.clock.now();
-      const proposalId = args['proposal_id'] as string | undefined;
+      const proposalId = args.proposal_id;
       const requests =
-        proposalId === undefined
-          ? (args['packages'] as PackageRequest[] | undefined)
-          : await proposalPackages(ctx.db, ownerOf(ctx.principal), args, now);
+        proposalId === undefined ? args.packages : await proposalPackages(ctx.db, ownerOf(ctx.principal), args, now);
       if (!requests)
         throw new AgentError(
           'INVALID_REQUEST',
@@ -102,7 +111,7 @@ export function createMediaBuyTask(
           { field: 'packages' },
         );
 
-      const flight = checkFlight(args['start_time'] as string, args['end_time'] as string, now);
+      const flight = checkFlight(args.start_time, args.end_time, now);
       const mediaBuyId = newId('mb');
       const { products } = await shelf(ctx.db, account);
       const { rows, currency } = newPackages({

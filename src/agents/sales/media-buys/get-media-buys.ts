@@ -1,10 +1,10 @@
 import {
-  checkPublishedRequest,
-  type AgentTask,
-  cursorPosition,
-  defaultPageSize,
-  pageCursor,
+  keysetPage,
+  keysetRange,
   pageRequestInput,
+  publishedSchemas,
+  type AgentTask,
+  type PageRequest,
 } from '../../runtime/index.ts';
 import { ownerOf } from '../accounts/index.ts';
 import type { Product } from '../catalog/index.ts';
@@ -12,12 +12,10 @@ import type { Shelf } from '../offering.ts';
 import { assignmentsOfPackages, type PackageAssignmentRow } from '../creatives/index.ts';
 import { formatsOf } from './creative-assignments.ts';
 import { buySummary, toPackage, totalBudget, type BuyRow, type PackageRow } from './media-buy.ts';
-import { buysNotFound } from './not-found.ts';
 import { buySelection } from './schemas.ts';
+import { missingBuys, selectedBuys } from './selection.ts';
 import * as sql from './sql.ts';
-import { isTerminal, type MediaBuyStatus } from './state.ts';
-
-const REQUEST = '/schemas/3.0.6/media-buy/get-media-buys-request.json';
+import { isTerminal } from './state.ts';
 
 /**
  * `get_media_buys` (media-buy/get-media-buys-request.json): the caller's own buys, of the account
@@ -44,23 +42,14 @@ export function getMediaBuysTask(shelf: Shelf): AgentTask {
       },
       additionalProperties: true,
     },
-    output: { $ref: '/schemas/3.0.6/media-buy/get-media-buys-response.json' },
+    ...publishedSchemas('media-buy/get-media-buys'),
     mutates: false,
     async handler(args, ctx) {
-      checkPublishedRequest(REQUEST, args);
       const owner = ownerOf(ctx.principal);
-      const ids = args['media_buy_ids'] as string[] | undefined;
-      const asked = args['status_filter'] as MediaBuyStatus | MediaBuyStatus[] | undefined;
-      const statuses =
-        asked === undefined ? (ids ? undefined : ['active' as const]) : Array.isArray(asked) ? asked : [asked];
-      const filters = { accountId: ctx.account?.account_id, ids, statuses };
-      const pagination = (args['pagination'] ?? {}) as { max_results?: number; cursor?: string };
-      const size = pagination.max_results ?? defaultPageSize;
-      const after = pagination.cursor === undefined ? 0 : cursorPosition('m', pagination.cursor);
-
-      const rows = await sql.buysAfter(ctx.db, owner, filters, after, size + 1);
-      const page = rows.slice(0, size);
-      const hasMore = rows.length > size;
+      const filters = selectedBuys(args, ctx.account);
+      const range = keysetRange('m', args['pagination'] as PageRequest | undefined);
+      const rows = await sql.buysAfter(ctx.db, owner, filters, range.after, range.limit);
+      const { page, pagination, whole } = keysetPage(range, rows, await sql.countBuys(ctx.db, owner, filters));
       const buyIds = page.map((b) => b.media_buy_id);
       const rowsOfPackages = await sql.packagesOf(ctx.db, buyIds);
       const packages = groupBy(rowsOfPackages);
@@ -105,17 +94,12 @@ export function getMediaBuysTask(shelf: Shelf): AgentTask {
         };
       });
       // Asked ids the caller has no buy of; an id on a later page is not missing.
-      const missing =
-        ids && !hasMore && after === 0 ? ids.filter((id) => !rows.some((b) => b.media_buy_id === id)) : [];
-      const errors = await buysNotFound(ctx.db, owner, filters, missing);
+      const unanswered = whole ? (filters.ids ?? []).filter((id) => !page.some((b) => b.media_buy_id === id)) : [];
+      const errors = await missingBuys(ctx.db, owner, filters, unanswered, ctx.account);
       return {
         media_buys,
         ...(errors.length > 0 ? { errors } : {}),
-        pagination: {
-          has_more: hasMore,
-          ...(hasMore ? { cursor: pageCursor('m', page.at(-1)!.seq) } : {}),
-          total_count: await sql.countBuys(ctx.db, owner, filters),
-        },
+        pagination,
         sandbox: ctx.account?.['sandbox'] === true,
       };
     },

@@ -26,10 +26,10 @@ export {
 export type { ReportingFrequency, ReportingWebhook } from './reporting-webhook.ts';
 export { assignablePackages, recordCreativesAssigned } from './creative-assignments.ts';
 export { buySelection } from './schemas.ts';
+export { missingBuys, selectedBuys } from './selection.ts';
 export { totalBudget, type BuyRow, type PackageRow } from './media-buy.ts';
 // Read-only: what delivery reporting reads of the buys (delivery/).
 export { buysAfter, packagesOf, reportingWebhook, type ListFilters } from './sql.ts';
-export { buysNotFound } from './not-found.ts';
 export { noForcedArms, type ForcedArm, type TakeForcedArm } from './forced-arm.ts';
 export { lockMediaBuy, setMediaBuyStatus } from './seller-status.ts';
 export { seedMediaBuy, type MediaBuySeed } from './seed-media-buy.ts';

@@ -1,5 +1,5 @@
 import { AgentError } from '../../../protocol/errors.ts';
-import { checkPublishedRequest } from '../../runtime/index.ts';
+import { checkPublishedRequest, type TaskArguments } from '../../runtime/index.ts';
 import type { Product } from '../catalog/index.ts';
 
 /** enums/reporting-frequency.json. */
@@ -18,6 +18,15 @@ const at = 'reporting_webhook';
 const signatures = 'HTTP_MESSAGE_SIGNATURES';
 /** Always in a report, whatever a product lists (reporting-capabilities.json's available_metrics). */
 const implicitMetrics = new Set(['impressions', 'spend']);
+
+/**
+ * A buy request as its published schema reads it (a task's `publishedForm`), once its
+ * `reporting_webhook` has been read: before the schema, so a legacy block is refused as such.
+ */
+export function webhookReadFirst<Args extends TaskArguments>(args: Args): Args {
+  readReportingWebhook(args['reporting_webhook']);
+  return args;
+}
 
 /**
  * A request's `reporting_webhook`, checked as far as it goes without the buy's products. The

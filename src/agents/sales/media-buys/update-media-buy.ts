@@ -1,12 +1,12 @@
 import { AgentError } from '../../../protocol/errors.ts';
-import { checkPublishedRequest, type AgentTask } from '../../runtime/index.ts';
+import { publishedSchemas, type AgentTask } from '../../runtime/index.ts';
 import { actorOf, ownerOf } from '../accounts/index.ts';
 import type { Shelf } from '../offering.ts';
 import { assignmentsOfPackages, type CreativeLibrary } from '../creatives/index.ts';
 import { BuyUpdate, givesCreatives } from './buy-update.ts';
 import { creativesHistory } from './creative-assignments.ts';
 import { buySummary, toPackage, type BuyRow } from './media-buy.ts';
-import { checkReportingCapabilities, readReportingWebhook } from './reporting-webhook.ts';
+import { checkReportingCapabilities, readReportingWebhook, webhookReadFirst } from './reporting-webhook.ts';
 import {
   creativeAssignmentSummary,
   inlineCreatives,
@@ -15,8 +15,6 @@ import {
 } from './schemas.ts';
 import * as sql from './sql.ts';
 import { statusWithCreatives } from './state.ts';
-
-const REQUEST = '/schemas/3.0.6/media-buy/update-media-buy-request.json';
 
 /**
  * `update_media_buy` (media-buy/update-media-buy-request.json): pause or resume, cancel (terminal),
@@ -85,11 +83,11 @@ export function updateMediaBuyTask(shelf: Shelf, library: CreativeLibrary): Agen
       required: ['account', 'media_buy_id'],
       additionalProperties: true,
     },
-    output: { $ref: '/schemas/3.0.6/media-buy/update-media-buy-response.json' },
+    ...publishedSchemas('media-buy/update-media-buy'),
+    publishedForm: webhookReadFirst,
     mutates: true,
     async handler(args, ctx) {
       const webhook = readReportingWebhook(args['reporting_webhook']);
-      checkPublishedRequest(REQUEST, args);
       const account = ctx.account;
       if (!account)
         throw new AgentError('INVALID_REQUEST', 'Name the account the media buy is billed to.', { field: 'account' });

@@ -1,13 +1,14 @@
 import type { Queryable } from '../../../db/database.ts';
 import { AgentError } from '../../../protocol/errors.ts';
 import {
-  checkPublishedRequest,
   errorObject,
   pageRequestInput,
   paginate,
   textInput,
+  publishedSchemas,
   type AgentTask,
   type PageRequest,
+  type TaskArguments,
 } from '../../runtime/index.ts';
 import { ownerOf } from '../accounts/index.ts';
 import { catalogItems, matchCatalog, type BuyerCatalog, type CatalogMatch } from '../buyer-catalogs/index.ts';
@@ -16,10 +17,9 @@ import { makeProposal, proposalSql, refineProposals, type Match, type Proposal }
 import { applyFilters, type ProductFilters } from '../product-filters.ts';
 import { refine, type RefineEntry } from '../refine.ts';
 
-const REQUEST = '/schemas/3.0.6/media-buy/get-products-request.json';
-
 interface GetProductsArgs {
-  buying_mode?: 'brief' | 'wholesale' | 'refine';
+  /** The input schema's default fills it in: brief. */
+  buying_mode: 'brief' | 'wholesale' | 'refine';
   brief?: string;
   refine?: RefineEntry[];
   filters?: ProductFilters;
@@ -37,7 +37,7 @@ interface GetProductsArgs {
  * answers the catalog as it is; `refine` applies change requests to a previous answer (proposal
  * entries from the registry). Filters narrow every mode.
  */
-export function getProductsTask(shelf: Shelf): AgentTask {
+export function getProductsTask(shelf: Shelf): AgentTask<GetProductsArgs & TaskArguments> {
   return {
     name: 'get_products',
     description:
@@ -45,7 +45,8 @@ export function getProductsTask(shelf: Shelf): AgentTask {
     input: {
       type: 'object',
       properties: {
-        buying_mode: { type: 'string', enum: ['brief', 'wholesale', 'refine'], description: 'Defaults to brief.' },
+        // v3 clients name the mode; the spec's calls (and pre-v3 clients) do not, and mean a brief.
+        buying_mode: { type: 'string', enum: ['brief', 'wholesale', 'refine'], default: 'brief' },
         brief: textInput('prose', 'What the campaign wants, in words'),
         brand: {
           type: 'object',
@@ -74,15 +75,11 @@ export function getProductsTask(shelf: Shelf): AgentTask {
       },
       additionalProperties: true,
     },
-    output: { $ref: '/schemas/3.0.6/media-buy/get-products-response.json' },
+    ...publishedSchemas('media-buy/get-products'),
     mutates: false,
     // Products never depend on the account here (capabilities: required_for_products false): it only says whether the answer is sandbox.
     accountUse: 'informs',
-    async handler(rawArgs, ctx) {
-      // v3 clients name the mode; the spec's calls (and pre-v3 clients) do not, and mean a brief.
-      const args = { ...rawArgs, buying_mode: rawArgs['buying_mode'] ?? 'brief' } as GetProductsArgs &
-        Record<string, unknown>;
-      checkPublishedRequest(REQUEST, args);
+    async handler(args, ctx) {
       checkMode(args);
       const { listed: products, search, standardFormatIds } = await shelf(ctx.db, ctx.account);
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AgentError } from '../../../protocol/errors.ts';
-import { checkPublishedRequest, errorObject, ownerOf, type AgentTask } from '../../runtime/index.ts';
+import { errorObject, ownerOf, publishedSchemas, type AgentTask, type TaskArguments } from '../../runtime/index.ts';
 import { agentActivationKey } from '../activations/activation-keys.ts';
 import { destinationsInput, destinationsOf, targetKey, type Destination } from '../activations/destination.ts';
 import {
@@ -21,7 +21,15 @@ import { inCatalogTerms, unservedPlatform } from '../platforms.ts';
 import type { SignalsView } from './get-signals.ts';
 import { principalAccount, visibleTo } from '../visibility.ts';
 
-const REQUEST = '/schemas/3.0.6/signals/activate-signal-request.json';
+/** The deployment targets named: `destinations` as the published schema names them, or `deployments` as the spec's calls do. */
+function targetsOf(args: ActivateArgs): unknown {
+  const named = args.destinations ?? args.deployments;
+  if (named === undefined)
+    throw new AgentError('INVALID_REQUEST', 'Name the deployment targets in destinations (or deployments).', {
+      field: 'destinations',
+    });
+  return named;
+}
 
 /** A buyer's account (seat) on a platform: who may have signals activated there. */
 export interface PlatformSeat {
@@ -47,7 +55,10 @@ interface ActivateArgs {
  * task (polled with get_task or get_signals, or pushed as a signed webhook). All or nothing: one
  * target refused refuses the call. `action: deactivate` takes live activations down.
  */
-export function activateSignalTask(view: SignalsView, seats: readonly PlatformSeat[]): AgentTask {
+export function activateSignalTask(
+  view: SignalsView,
+  seats: readonly PlatformSeat[],
+): AgentTask<ActivateArgs & TaskArguments> {
   return {
     name: 'activate_signal',
     description:
@@ -74,18 +85,13 @@ export function activateSignalTask(view: SignalsView, seats: readonly PlatformSe
       required: ['signal_agent_segment_id'],
       additionalProperties: true,
     },
-    output: { $ref: '/schemas/3.0.6/signals/activate-signal-response.json' },
+    ...publishedSchemas('signals/activate-signal'),
+    publishedForm: (args) => ({ ...args, destinations: targetsOf(args) }),
     mutates: true,
     mayDefer: true,
-    async handler(rawArgs, ctx) {
-      const args = rawArgs as ActivateArgs & Record<string, unknown>;
+    async handler(args, ctx) {
       const field = args.destinations !== undefined ? 'destinations' : 'deployments';
-      const named = args.destinations ?? args.deployments;
-      if (named === undefined)
-        throw new AgentError('INVALID_REQUEST', 'Name the deployment targets in destinations (or deployments).', {
-          field: 'destinations',
-        });
-      checkPublishedRequest(REQUEST, { ...args, destinations: named });
+      const named = targetsOf(args);
       const signal = view.offering().bySegmentId(args.signal_agent_segment_id);
       if (!signal) {
         throw new AgentError(

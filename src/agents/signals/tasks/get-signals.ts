@@ -1,13 +1,14 @@
 import { AgentError } from '../../../protocol/errors.ts';
 import {
-  checkPublishedRequest,
   errorObject,
   ownerOf,
   pageRequestInput,
   paginate,
   textInput,
+  publishedSchemas,
   type AgentTask,
   type PageRequest,
+  type TaskArguments,
 } from '../../runtime/index.ts';
 import { destinationsInput, destinationsOf, type Destination } from '../activations/destination.ts';
 import { ownerActivations, type ActivationRow } from '../activations/sql.ts';
@@ -18,7 +19,6 @@ import { inCatalogTerms, unservedPlatform } from '../platforms.ts';
 import { passesFilters, type SignalFilters } from '../signal-filters.ts';
 import { principalAccount, visibleTo } from '../visibility.ts';
 
-const REQUEST = '/schemas/3.0.6/signals/get-signals-request.json';
 const maxPage = 100;
 
 interface GetSignalsArgs {
@@ -48,7 +48,7 @@ export interface SignalsView {
  * serve is answered in `errors` (one per target), and a spec that matches nothing in the catalog
  * with the broadest signals the rest of the request admits and a `message` saying so.
  */
-export function getSignalsTask(view: SignalsView): AgentTask {
+export function getSignalsTask(view: SignalsView): AgentTask<GetSignalsArgs & TaskArguments> {
   return {
     name: 'get_signals',
     description:
@@ -98,11 +98,9 @@ export function getSignalsTask(view: SignalsView): AgentTask {
       },
       additionalProperties: true,
     },
-    output: { $ref: '/schemas/3.0.6/signals/get-signals-response.json' },
+    ...publishedSchemas('signals/get-signals'),
     mutates: false,
-    async handler(rawArgs, ctx) {
-      const args = rawArgs as GetSignalsArgs & Record<string, unknown>;
-      checkPublishedRequest(REQUEST, args);
+    async handler(args, ctx) {
       if (args.deliver_to !== undefined && (typeof args.deliver_to !== 'object' || args.deliver_to === null))
         throw new AgentError('INVALID_REQUEST', 'deliver_to must be an object.', { field: 'deliver_to' });
       const targetsField = args.destinations !== undefined ? 'destinations' : 'deliver_to.deployments';
