@@ -118,6 +118,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (!deps.fetcher) await fetcher.close();
     await db.close();
   });
-  decorateServices(app, { routeTable, ...registry, ...agents });
+  decorateServices(app, { routeTable, readiness, ...registry, ...agents });
   return app;
 }

@@ -44,7 +44,10 @@ export interface RegistryDeps {
 }
 
 /** The registry's services, as the root decorates them. */
-export type RegistryServices = Omit<RootServices, 'routeTable' | 'taskWorker' | 'webhookDeliverer' | 'agentPasses'>;
+export type RegistryServices = Omit<
+  RootServices,
+  'routeTable' | 'readiness' | 'taskWorker' | 'webhookDeliverer' | 'agentPasses'
+>;
 
 /**
  * The registry's capabilities, each an encapsulated plugin handed the services it uses, built

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TaskWorker, WebhookDeliverer } from '../agents/index.ts';
+import type { Readiness } from '../http/health.ts';
 import type { RouteEntry } from '../http/route-table.ts';
 import type { BackgroundPass } from '../jobs/background-pass.ts';
 import type { AgentSearch, EnrollmentContext, ProbeWorker } from '../registry/agents/index.ts';
@@ -18,6 +19,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every route registered, in order; tests and the OpenAPI check are built from it. */
     routeTable: RouteEntry[];
+    /** What /readyz waits for; tests wait on `ready()` as a deployment waits on /readyz. */
+    readiness: Readiness;
     /** The process's feed hub (open streams, for metrics and tests). */
     feedHub: FeedHub;
     /** The feed's retention job, so a test can wait for its next pass instead of sleeping. */
@@ -49,6 +52,7 @@ declare module 'fastify' {
 export type RootServices = Pick<
   FastifyInstance,
   | 'routeTable'
+  | 'readiness'
   | 'feedHub'
   | 'feedRetention'
   | 'authorizationIndex'

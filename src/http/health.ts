@@ -24,9 +24,24 @@ const Ready = Type.Object(
  */
 export class Readiness {
   private readonly checks = new Map<string, () => string | undefined>();
+  private waiting: Array<() => void> = [];
 
   add(name: string, check: () => string | undefined): void {
     this.checks.set(name, check);
+  }
+
+  /** A capability says one of its checks may have turned: wakes `ready()`'s waiters once all pass. */
+  changed(): void {
+    if (this.blocker() !== undefined) return;
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const wake of waiting) wake();
+  }
+
+  /** Settles once every check passes, as a deployment waits on /readyz (tests and tooling wait on it). */
+  ready(): Promise<void> {
+    if (this.blocker() === undefined) return Promise.resolve();
+    return new Promise((resolve) => this.waiting.push(resolve));
   }
 
   /** The first reason not to take traffic, if any. */

@@ -4,6 +4,7 @@ import type { Database } from '../../src/db/database.ts';
 import { loadMigrations, migrate } from '../../src/db/migrate.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
 import { buildApp } from '../../src/app/build-app.ts';
+import { Readiness } from '../../src/http/health.ts';
 import { eachEngine, engines } from '../support/engines.ts';
 import { startTestServer, testConfig, type TestServer } from '../support/server.ts';
 import { json } from '../support/http.ts';
@@ -62,5 +63,27 @@ describe('readiness when not ready', () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+describe('Readiness', () => {
+  it('settles ready() only once every check passes, when told a check has turned', async () => {
+    const readiness = new Readiness();
+    let index = false;
+    let demo = false;
+    readiness.add('index', () => (index ? undefined : 'catching up'));
+    readiness.add('demo', () => (demo ? undefined : 'enrolling'));
+    let settled = false;
+    const ready = readiness.ready().then(() => (settled = true));
+    index = true;
+    readiness.changed();
+    await Promise.resolve();
+    assert.equal(settled, false);
+    assert.equal(readiness.blocker(), 'demo: enrolling');
+    demo = true;
+    readiness.changed();
+    await ready;
+    assert.equal(readiness.blocker(), undefined);
+    await readiness.ready();
   });
 });

@@ -61,8 +61,9 @@ export async function startTestServer(engine: TestEngine, options: TestServerOpt
     const app = await buildApp({ config: testConfig(options.env), db, migrations, ...options.deps });
     await options.extend?.(app, db);
     await app.listen({ port: 0, host: '127.0.0.1' });
-    // As a deployment waits for /readyz: the authorization index has read the registry.
-    await app.authorizationIndex.until((index) => index.live);
+    // As a deployment waits for /readyz: the authorization index has read the registry, the
+    // agents' profiles are derived, the demo has enrolled this deployment's agents.
+    await app.readiness.ready();
     const address = app.server.address();
     if (!address || typeof address === 'string') throw new Error('server has no TCP address');
     return { app, db, url: `http://127.0.0.1:${address.port}`, close: () => app.close() };

@@ -82,6 +82,7 @@ export const demoPlugin: FastifyPluginAsync<DemoOptions> = async (app, { ctx, ag
       app.log.error({ err }, 'demo catalog: could not enroll this deployment’s agents; the next start tries again');
     } finally {
       done = true;
+      readiness.changed();
     }
   });
 };

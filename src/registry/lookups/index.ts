@@ -63,6 +63,7 @@ export const lookupsPlugin: FastifyPluginAsync<LookupsOptions> = async (app, { c
   readiness.add('authorization index', () =>
     index.live ? undefined : 'still loading the registry graph and catching up with the change feed',
   );
+  void index.until((follower) => follower.live).then(() => readiness.changed());
   // The two per-impression GETs keep their serialized answers until the index changes.
   const answers = new IndexAnswers<string>({
     entries: ctx.config.lookupCacheEntries,

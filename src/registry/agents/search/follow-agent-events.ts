@@ -66,6 +66,7 @@ export function followAgentEvents(
       const started = performance.now();
       search.warm();
       loaded = true;
+      readiness.changed();
       app.log.info(
         { agents: search.profiles.size, ms: Math.round(performance.now() - started) },
         'agent inventory profiles derived',
