@@ -95,18 +95,29 @@ export function mcpDispatcher<C extends McpCallBase>(
     }
   };
 
+  const settle = async (
+    id: RequestId,
+    method: string,
+    work: () => Promise<Record<string, unknown>>,
+    call: C,
+  ): Promise<RpcAnswer> => {
+    try {
+      return { jsonrpc: '2.0', id, result: await work() };
+    } catch (err) {
+      if (err instanceof RpcError) return rpcError(id, err.code, err.message, err.data);
+      call.log.error({ err, method }, 'MCP request failed');
+      return rpcError(id, ErrorCode.InternalError, 'Internal error.');
+    }
+  };
+
   const one = async (message: unknown, call: C): Promise<RpcAnswer | undefined> => {
+    const plain = plainToolCall(message);
+    if (plain) return settle(plain.id, 'tools/call', () => spec.callTool(plain.name, plain.args, call), call);
     if (!JSONRPCMessageSchema.safeParse(message).success)
       return rpcError(idOf(message), ErrorCode.InvalidRequest, 'Invalid Request: not a JSON-RPC 2.0 message.');
     // Notifications (initialized, cancelled, ...) and responses need no answer: nothing is kept between calls.
     if (!isJSONRPCRequest(message)) return undefined;
-    try {
-      return { jsonrpc: '2.0', id: message.id, result: await answer(message, call) };
-    } catch (err) {
-      if (err instanceof RpcError) return rpcError(message.id, err.code, err.message, err.data);
-      call.log.error({ err, method: message.method }, 'MCP request failed');
-      return rpcError(message.id, ErrorCode.InternalError, 'Internal error.');
-    }
+    return settle(message.id, message.method, () => answer(message, call), call);
   };
 
   return async (body, call) => {
@@ -178,6 +189,31 @@ function invalidParams(error: { issues: ReadonlyArray<{ path: PropertyKey[]; mes
     ErrorCode.InvalidParams,
     `Invalid params${where ? ` at ${where}` : ''}: ${issue?.message ?? 'invalid'}.`,
   );
+}
+
+const requestKeys = new Set(['jsonrpc', 'id', 'method', 'params']);
+const callParamKeys = new Set(['name', 'arguments']);
+
+/**
+ * A `tools/call` of the shape nearly every client sends (no `_meta`, no task), checked by hand:
+ * what passes here passes the SDK's schemas too, which decide every other message. Three schema
+ * parses per call cost more than the rest of the dispatch.
+ */
+function plainToolCall(
+  message: unknown,
+): { id: RequestId; name: string; args: Record<string, unknown> | undefined } | undefined {
+  if (!isPlainObject(message) || message['jsonrpc'] !== '2.0' || message['method'] !== 'tools/call') return undefined;
+  const { id, params } = message;
+  if (!(typeof id === 'string' || Number.isSafeInteger(id)) || !isPlainObject(params)) return undefined;
+  if (!Object.keys(message).every((key) => requestKeys.has(key))) return undefined;
+  if (!Object.keys(params).every((key) => callParamKeys.has(key))) return undefined;
+  const { name, arguments: args } = params;
+  if (typeof name !== 'string' || !(args === undefined || isPlainObject(args))) return undefined;
+  return { id: id as RequestId, name, args };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function idOf(message: unknown): RequestId | null {

@@ -29,13 +29,20 @@ export function hostCheck(
   };
 }
 
+// Every call of a connection sends the same Host, so the last one parsed is kept: parsing a URL per call cost more than the check.
+let lastHost: { header: string; hostname: string | undefined } | undefined;
+
 function hostnameOf(host: string | undefined): string | undefined {
   if (!host) return undefined;
+  if (lastHost?.header === host) return lastHost.hostname;
+  let hostname: string | undefined;
   try {
-    return new URL(`http://${host}`).hostname.toLowerCase();
+    hostname = new URL(`http://${host}`).hostname.toLowerCase();
   } catch {
-    return undefined;
+    hostname = undefined;
   }
+  lastHost = { header: host, hostname };
+  return hostname;
 }
 
 /**

@@ -141,6 +141,30 @@ eachEngine('MCP transport (stateless JSON-RPC)', (engine) => {
       assert.equal(errorOf(init.body).code, ErrorCode.InvalidParams);
     });
 
+    it('decides calls off the common shape as the SDK’s schemas do', async () => {
+      const args = { message: 'meta' };
+      // `_meta` and `task` are the SDK's own params: the call is served.
+      for (const params of [
+        { name: 'echo', arguments: args, _meta: { progressToken: 'p1' } },
+        { name: 'echo', arguments: args, task: { ttl: 1000 } },
+      ]) {
+        const answer = await rpc({ jsonrpc: '2.0', id: 'with-extras', method: 'tools/call', params });
+        assert.equal(answer.status, 200, JSON.stringify(params));
+        assert.equal(CallToolResultSchema.parse(resultOf(answer.body)).isError, undefined, JSON.stringify(params));
+      }
+      // An array of arguments is no record; an id beyond the safe integers and a key JSON-RPC lacks are no request.
+      const array = await rpc({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'echo', arguments: [] } });
+      assert.equal(errorOf(array.body).code, ErrorCode.InvalidParams);
+      for (const body of [
+        { ...echo, id: 2 ** 53 },
+        { ...echo, extra: true },
+      ]) {
+        const answer = await rpc(body);
+        assert.equal(answer.status, 400, JSON.stringify(body));
+        assert.equal((answer.body as { error: { code: number } }).error.code, ErrorCode.InvalidRequest);
+      }
+    });
+
     it('answers a body that is not JSON with a parse error, and a message that is not JSON-RPC with Invalid Request', async () => {
       const parse = await rpc('{"jsonrpc": "2.0", ');
       assert.equal(parse.status, 400);
