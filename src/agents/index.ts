@@ -11,6 +11,8 @@ import { mountTenant, type TaskWorkerHandle, type Tenant } from './runtime/index
 import { CatalogError, demoCatalogPath, loadCatalogFile, salesAgent } from './sales/index.ts';
 import { demoSignalsPath, loadSignalsCatalog, signalsAgent, type PlatformSeat } from './signals/index.ts';
 import { creativeAgent, creativeBuilderAgent, type BrandLookup } from './creative/index.ts';
+import { signingKeys } from './background-work.ts';
+import { governanceAgent } from './governance/index.ts';
 
 export type { AgentTask, TaskContext, Tenant } from './runtime/index.ts';
 export type { TaskEvent, TaskWorker } from './runtime/tasks/worker.ts';
@@ -25,6 +27,7 @@ export {
   signingKeys,
 } from './background-work.ts';
 export { agentsSettings, publicTestCredential, type AgentsConfig } from './settings.ts';
+export { GovernanceTokenError, verifyGovernanceToken, type GovernanceClaims } from './governance/index.ts';
 export { signatureLifetimeSeconds } from './runtime/keys/lifetime.ts';
 export { rotate, type SigningAlg } from './runtime/keys/store.ts';
 
@@ -89,7 +92,8 @@ export async function testDeployment(
     servesAssets: false,
     ...(brands ? { brands } : {}),
   });
-  return [sales, signals, creative, builder];
+  const governance = governanceAgent({ base, credentials, keys: signingKeys(ctx) });
+  return [sales, signals, creative, builder, governance];
 }
 
 /** The agents served, as a catalog enrolls them: each tenant's MCP endpoint at `base`, named after the deployment. */

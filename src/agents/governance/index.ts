@@ -1,0 +1,59 @@
+import type { ConfiguredCredential } from '../../auth/index.ts';
+import type { KeySettings } from '../runtime/keys/store.ts';
+import type { Tenant } from '../runtime/index.ts';
+import { getPlanAuditLogsTask } from './audit/get-plan-audit-logs.ts';
+import { checkGovernanceTask } from './checks/check-governance.ts';
+import { reportPlanOutcomeTask } from './outcomes/report-plan-outcome.ts';
+import { syncPlansTask } from './plans/sync-plans.ts';
+import { TokenKeys } from './tokens/token-keys.ts';
+
+export {
+  GovernanceTokenError,
+  governanceTokenType,
+  verifyGovernanceToken,
+  type GovernanceClaims,
+  type TokenPhase,
+  type VerifyOptions,
+} from './tokens/governance-token.ts';
+
+export interface GovernanceAgentOptions {
+  /** The deployment's public base URL, asked when answering (known once the server listens). */
+  base: () => string;
+  /** Where it is mounted; `/governance` serves `/governance/mcp` and `/governance/a2a`. */
+  path?: string;
+  /** Tokens it accepts besides the registry's own (the test deployment's public credential). */
+  credentials?: readonly ConfiguredCredential[];
+  /** The deployment's signing keys: approvals are signed with its governance key, published in its JWKS. */
+  keys: KeySettings;
+}
+
+/**
+ * The governance agent (campaign governance): buyers register campaign plans, and both the
+ * buyer's orchestrator (intent) and the sellers (execution) check every spend against them; the
+ * agent tracks the budget committed, signs each approval so a seller can verify it offline against
+ * the deployment's JWKS, and keeps the audit log.
+ */
+export function governanceAgent({ base, path = '/governance', credentials, keys }: GovernanceAgentOptions): Tenant {
+  const governance = { issuer: () => `${base()}${path}/mcp`, keys: new TokenKeys(keys) };
+  return {
+    name: 'governance',
+    path,
+    description:
+      'Governance agent: register campaign plans, check every spend against them (signed approvals, budget authority, delivery drift) and read the audit log.',
+    protocols: ['governance'],
+    specialisms: ['governance-spend-authority', 'governance-delivery-monitor'],
+    credentials,
+    capabilities: () => ({
+      // No aggregation_window_days: spend is aggregated over a plan's whole life, not a trailing window.
+      governance: {},
+      // Campaign governance is experimental in 3.0: an agent that serves it says so.
+      experimental_features: ['governance.campaign'],
+    }),
+    tasks: [
+      syncPlansTask(),
+      checkGovernanceTask(governance),
+      reportPlanOutcomeTask(governance),
+      getPlanAuditLogsTask(governance),
+    ],
+  };
+}

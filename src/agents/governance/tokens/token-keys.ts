@@ -1,0 +1,67 @@
+import { decodeProtectedHeader, type JWK } from 'jose';
+import type { Queryable } from '../../../db/database.ts';
+import { currentKeyIn, publishedKeys, type KeySettings, type SigningKey } from '../../runtime/keys/store.ts';
+import {
+  signGovernanceToken,
+  verifyGovernanceToken,
+  type GovernanceClaims,
+  type VerifyOptions,
+} from './governance-token.ts';
+
+/** How long a key read from the database is used before it is read again (a rotation shows within it). */
+const keyCacheMs = 60_000;
+
+/**
+ * The governance agent's signing and verifying of its own approvals, with the deployment's
+ * governance key (made at first use, shared by every instance through the database) and the
+ * published key set, each kept in memory for a minute: a check signs without a key query.
+ */
+export class TokenKeys {
+  readonly #settings: KeySettings;
+  #signing: { key: SigningKey; until: number } | undefined;
+  #published: { keys: JWK[]; until: number; readAt: number } | undefined;
+
+  constructor(settings: KeySettings) {
+    this.#settings = settings;
+  }
+
+  async sign(tx: Queryable, claims: Omit<GovernanceClaims, 'jti'>): Promise<string> {
+    const now = this.#settings.clock.now().getTime();
+    if (!this.#signing || this.#signing.until <= now)
+      this.#signing = {
+        key: await currentKeyIn(tx, this.#settings, 'governance-signing'),
+        until: now + keyCacheMs,
+      };
+    return signGovernanceToken(this.#signing.key, claims);
+  }
+
+  /**
+   * Verifies one of this deployment's tokens. A `kid` it does not know (another instance's new key)
+   * sends it to the database, at most once a second whatever kids hostile tokens name.
+   */
+  async verify(db: Queryable, token: string, options: Omit<VerifyOptions, 'keys'>): Promise<GovernanceClaims> {
+    const now = this.#settings.clock.now().getTime();
+    if (!this.#published || this.#published.until <= now) await this.#read(db, now);
+    const kid = kidOf(token);
+    if (kid && !this.#published!.keys.some((k) => k.kid === kid) && now - this.#published!.readAt >= 1000)
+      await this.#read(db, now);
+    return verifyGovernanceToken(token, { ...options, keys: this.#published!.keys });
+  }
+
+  async #read(db: Queryable, now: number): Promise<void> {
+    this.#published = {
+      keys: (await publishedKeys(db, this.#settings)) as JWK[],
+      until: now + keyCacheMs,
+      readAt: now,
+    };
+  }
+}
+
+function kidOf(token: string): string | undefined {
+  try {
+    const { kid } = decodeProtectedHeader(token);
+    return typeof kid === 'string' ? kid : undefined;
+  } catch {
+    return undefined;
+  }
+}

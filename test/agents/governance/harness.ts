@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { governanceAgent } from '../../../src/agents/governance/index.ts';
+import { validateSchema } from '../../../src/protocol/schemas.ts';
+import { mcpClient } from '../../support/agents.ts';
+import type { ManualClock } from '../../support/clock.ts';
+import type { TestEngine } from '../../support/engines.ts';
+import type { Json } from '../../support/http.ts';
+import { createApiKeyFor, seedOrganization } from '../../support/identity.ts';
+import { startTestServer, type TestServer } from '../../support/server.ts';
+
+/** The governance agent alone, at /governance, on a clock the test moves. */
+export async function startGovernance(engine: TestEngine, clock: ManualClock): Promise<TestServer> {
+  const tenant = governanceAgent({
+    base: () => server.url,
+    keys: { alg: 'ed25519', secret: undefined, clock, publishWindowSeconds: 300 },
+  });
+  const server = await startTestServer(engine, { deps: { tenants: [tenant], clock } });
+  return server;
+}
+
+const published: Record<string, string> = {
+  sync_plans: '/schemas/3.0.6/governance/sync-plans-response.json',
+  check_governance: '/schemas/3.0.6/governance/check-governance-response.json',
+  report_plan_outcome: '/schemas/3.0.6/governance/report-plan-outcome-response.json',
+  get_plan_audit_logs: '/schemas/3.0.6/governance/get-plan-audit-logs-response.json',
+};
+
+/** A caller of the governance agent over MCP (the official SDK client), each answer checked against its published schema. */
+export interface Caller {
+  client: Client;
+  call(task: string, args: Record<string, unknown>): Promise<Json>;
+  /** The error object of a call that must fail. */
+  fail(task: string, args: Record<string, unknown>): Promise<Json>;
+}
+
+export async function organizationCaller(server: TestServer): Promise<Caller> {
+  const org = await seedOrganization(server.db);
+  const client = await mcpClient(server.url, '/governance', {
+    authorization: `Bearer ${await createApiKeyFor(server.db, org.slug)}`,
+  });
+  const raw = async (task: string, args: Record<string, unknown>) => {
+    const result = (await client.callTool({ name: task, arguments: args })) as Json;
+    const payload = JSON.parse(result.content[0].text as string) as Json;
+    assert.deepEqual(validateSchema('/schemas/3.0.6/core/protocol-envelope.json', envelopeOf(payload)).errors, []);
+    return { isError: result.isError === true, payload };
+  };
+  return {
+    client,
+    async call(task, args) {
+      const { isError, payload } = await raw(task, args);
+      assert.equal(isError, false, `${task} failed: ${JSON.stringify(payload)}`);
+      assert.deepEqual(validateSchema(published[task]!, envelopeOf(payload).payload).errors, [], task);
+      return payload;
+    },
+    async fail(task, args) {
+      const { isError, payload } = await raw(task, args);
+      assert.equal(isError, true, `${task} should have failed: ${JSON.stringify(payload)}`);
+      assert.deepEqual(validateSchema('/schemas/3.0.6/core/error.json', payload).errors, []);
+      return payload;
+    },
+  };
+}
+
+const taskStatuses = new Set(['submitted', 'working', 'input-required', 'completed', 'canceled', 'failed', 'rejected']);
+
+/**
+ * A flat answer as core/protocol-envelope.json sees it: the task status beside the payload, or,
+ * where the payload's own `status` is a domain status (check_governance's decision), the payload
+ * whole and the task completed, as the protocol's client reads it.
+ */
+function envelopeOf({ status, replayed, ...rest }: Json): { status: string; payload: Json; replayed?: boolean } {
+  const flat = typeof status === 'string' && taskStatuses.has(status);
+  return {
+    status: flat ? (status as string) : 'completed',
+    payload: flat ? rest : { status, ...rest },
+    ...(replayed === undefined ? {} : { replayed: replayed as boolean }),
+  };
+}
+
+/** A plan of $100,000 in the US on OLV and display, for Q1 2027, with a fresh id. */
+export function plan(overrides: Record<string, unknown> = {}): Json {
+  return {
+    plan_id: `plan_${randomUUID().slice(0, 8)}`,
+    brand: { domain: 'acme.example' },
+    objectives: 'Launch the spring range to adults 25-54.',
+    budget: { total: 100_000, currency: 'USD', reallocation_threshold: 10_000 },
+    flight: { start: '2027-01-01T00:00:00Z', end: '2027-03-31T23:59:59Z' },
+    countries: ['US'],
+    channels: { allowed: ['olv', 'display'] },
+    ...overrides,
+  };
+}
+
+export const idempotent = (args: Record<string, unknown>) => ({ idempotency_key: randomUUID(), ...args });
