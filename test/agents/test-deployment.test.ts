@@ -41,6 +41,7 @@ describe('the test deployment', () => {
         ['signals', `${server.url}/signals/mcp`],
         ['creative', `${server.url}/creative/mcp`],
         ['creative-builder', `${server.url}/creative-builder/mcp`],
+        ['governance', `${server.url}/governance/mcp`],
       ],
     );
     assert.deepEqual(tenants[0]!.tools, [
@@ -304,7 +305,7 @@ describe('the test deployment', () => {
   });
 
   it('says in each agent card that the bearer scheme is required and that a public test credential exists', async () => {
-    for (const path of ['/sales', '/signals', '/creative', '/creative-builder']) {
+    for (const path of ['/sales', '/signals', '/creative', '/creative-builder', '/governance']) {
       const card = await json(await fetch(`${server.url}${path}/.well-known/agent-card.json`));
       const bearer = (card.securitySchemes as Json).bearer.httpAuthSecurityScheme as Json;
       assert.equal(bearer.scheme, 'Bearer', path);

@@ -28,7 +28,9 @@ eachEngine('the demo catalog of the deployment’s own agents', (engine) => {
     const list = async (query = '') => json(await fetch(`${server.url}/api/registry/agents${query}`));
     /** The deployment's agents as the catalog keeps them, in its (URL) order. */
     const served = (port: number) =>
-      ['creative', 'creative-builder', 'sales', 'signals'].map((path) => `http://localhost:${port}/${path}/mcp`).sort();
+      ['creative', 'creative-builder', 'governance', 'sales', 'signals']
+        .map((path) => `http://localhost:${port}/${path}/mcp`)
+        .sort();
 
     it('lists the deployment’s agents in the public catalog, on localhost rather than the loopback address it listens on', async () => {
       const outcome = await server.app.demoAgents!;
@@ -49,7 +51,7 @@ eachEngine('the demo catalog of the deployment’s own agents', (engine) => {
         })),
         served(port).map((url) => ({
           url,
-          type: url.includes('/sales/') ? 'sales' : url.includes('/signals/') ? 'signals' : 'creative',
+          type: (['sales', 'signals', 'governance'] as const).find((t) => url.includes(`/${t}/`)) ?? 'creative',
           visibility: 'public',
           operator: 'ap-test-deployment',
         })),
@@ -66,7 +68,7 @@ eachEngine('the demo catalog of the deployment’s own agents', (engine) => {
       prober.wake();
       await pass;
       const body = await list('?health=true&compliance=true');
-      assert.equal(body.agents.length, 4);
+      assert.equal(body.agents.length, served(port).length);
       for (const agent of body.agents as Json[]) {
         assert.equal(agent.health.reachable, true, `${agent.agent_url}: ${JSON.stringify(agent.health)}`);
         const failed = (agent.compliance.checks as Json[]).filter((c) => !c.passed);
@@ -108,7 +110,7 @@ eachEngine('the demo catalog of the deployment’s own agents', (engine) => {
         removed: [],
         skipped: [],
       });
-      assert.equal(await count(server.db, 'registry_agents'), 4);
+      assert.equal(await count(server.db, 'registry_agents'), served(port).length);
       assert.equal(await count(server.db, 'registry_events'), events, 'no event either');
 
       const moved: OwnDeployment = {
