@@ -28,7 +28,12 @@ export function keyRoutes(
 ): void {
   app.get(
     '/.well-known/jwks.json',
-    { schema: { summary: 'Public keys the agents sign webhooks with (RFC 7517)', tags: ['Agents'] } },
+    {
+      schema: {
+        summary: 'Public keys the agents sign webhooks and governance approvals with (RFC 7517)',
+        tags: ['Agents'],
+      },
+    },
     async (_request, reply) =>
       reply.header('cache-control', 'public, max-age=300').send({ keys: await publishedKeys(db, settings) }),
   );
