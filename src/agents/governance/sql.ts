@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/database.ts';
+import type { BudgetState } from './checks/evaluate.ts';
 import type { Plan, StoredPlan } from './plans/plan.ts';
 
 /** A governed action (one buy, one activation) and what it has committed against its plan. */
@@ -18,10 +19,25 @@ const planColumns = `id, owner, plan_id, version, plan, plan_hash, status`;
 const actionColumns = `action_id, purchase_type, status, committed::float8 as committed, delivered::float8 as delivered,
   check_count, seller, seller_reference, governance_context`;
 
-export async function planOf(db: Queryable, owner: string, planId: string): Promise<StoredPlan | undefined> {
+/** The caller's plan; `lock` holds its row for the rest of the transaction (checks that move budget take turns). */
+export async function planOf(
+  db: Queryable,
+  owner: string,
+  planId: string,
+  lock = false,
+): Promise<StoredPlan | undefined> {
   const [row] = await db.query<StoredPlan>(
-    `select ${planColumns} from governance_plans where owner = $1 and plan_id = $2`,
+    `select ${planColumns} from governance_plans where owner = $1 and plan_id = $2${lock ? ' for update' : ''}`,
     [owner, planId],
+  );
+  return row;
+}
+
+/** A plan by the agent's own key (a token's `ap_plan`), locked as `planOf`. */
+export async function planById(db: Queryable, id: string, lock = false): Promise<StoredPlan | undefined> {
+  const [row] = await db.query<StoredPlan>(
+    `select ${planColumns} from governance_plans where id = $1${lock ? ' for update' : ''}`,
+    [id],
   );
   return row;
 }
@@ -31,14 +47,6 @@ export async function plansOf(db: Queryable, owner: string, planIds: readonly st
     `select ${planColumns} from governance_plans where owner = $1 and plan_id = any($2::text[]) order by plan_id`,
     [owner, planIds],
   );
-}
-
-/** The plan by the agent's own key, its row locked for the rest of the transaction: checks of one plan take turns. */
-export async function lockPlan(db: Queryable, id: string): Promise<StoredPlan | undefined> {
-  const [row] = await db.query<StoredPlan>(`select ${planColumns} from governance_plans where id = $1 for update`, [
-    id,
-  ]);
-  return row;
 }
 
 export async function insertPlan(
@@ -59,6 +67,27 @@ export async function revisePlan(db: Queryable, id: string, plan: Plan, planHash
     [id, JSON.stringify(plan), planHash, at],
   );
   return row!.version;
+}
+
+/**
+ * Where a plan's budget stands, one action left out (its own reservation is what a check replaces):
+ * what the others committed and delivered, what those of `seller` committed, and what it has.
+ */
+export async function budgetState(
+  db: Queryable,
+  plan: string,
+  actionId: string,
+  seller: string | null,
+): Promise<BudgetState> {
+  const [row] = await db.query<BudgetState>(
+    `select coalesce(sum(committed) filter (where others), 0)::float8 as "committedByOthers",
+            coalesce(sum(committed) filter (where others and seller = $3), 0)::float8 as "committedBySellerOthers",
+            coalesce(sum(delivered) filter (where others), 0)::float8 as "deliveredByOthers",
+            coalesce(sum(committed) filter (where action_id = $2), 0)::float8 as "committedByAction"
+       from (select *, action_id <> $2 and status <> 'completed' as others from governance_actions where plan = $1) actions`,
+    [plan, actionId, seller],
+  );
+  return row!;
 }
 
 export async function actionsOf(db: Queryable, plan: string): Promise<ActionRow[]> {

@@ -18,7 +18,7 @@ import {
 } from '../tokens/governance-token.ts';
 import { GovernanceTokenError } from '../tokens/governance-token.ts';
 import type { TokenKeys } from '../tokens/token-keys.ts';
-import { evaluate, type BudgetState, type Evaluation } from './evaluate.ts';
+import { evaluate, type Evaluation } from './evaluate.ts';
 import { intentProposal, plannedProposal, type Proposal } from './proposal.ts';
 
 type Json = Record<string, unknown>;
@@ -99,7 +99,8 @@ async function check(
   execution: boolean,
   token: GovernanceClaims | undefined,
 ): Promise<Json> {
-  const plan = await lockedPlan(tx, ctx, args.plan_id, token);
+  // Execution checks move the budget, so they take turns on the plan's row; intent checks only read it.
+  const plan = await planChecked(tx, ctx, args.plan_id, token, execution);
   const now = ctx.clock.now();
   const phase = execution ? (args.phase ?? 'purchase') : undefined;
   const purchaseType = args.purchase_type ?? 'media_buy';
@@ -115,12 +116,13 @@ async function check(
     kind: execution ? 'execution' : 'intent',
     phase,
     proposal,
-    budget: await budgetState(tx, plan.id, actionId, proposal.seller),
+    budget: await sql.budgetState(tx, plan.id, actionId, proposal.seller ?? null),
     cumulativeSpend,
     actionStatus: action?.status,
   });
-  // A denied first check leaves no governed action behind, only its audit entry.
-  const tracked = action !== undefined || evaluation.status !== 'denied';
+  // A governed action is tracked from its first execution check (a seller's, which moves budget);
+  // intent checks and a denied first check leave only their audit entry.
+  const tracked = action !== undefined || (execution && evaluation.status !== 'denied');
   if (!action && tracked) await sql.insertAction(tx, { plan: plan.id, actionId, purchaseType, at: now });
 
   const checkId = `chk_${randomUUID()}`;
@@ -203,18 +205,20 @@ async function check(
 }
 
 /**
- * The plan checked, locked: found through the token when one came (a seller checks the buyer's
- * plan), else among the caller's own. One the caller may not reach is PLAN_NOT_FOUND, the same as
- * one that does not exist, so plans cannot be enumerated.
+ * The plan checked (locked for an execution check): found through the token when one came (a
+ * seller checks the buyer's plan), else among the caller's own. One the caller may not reach is
+ * PLAN_NOT_FOUND, the same as one that does not exist, so plans cannot be enumerated.
  */
-async function lockedPlan(
+async function planChecked(
   tx: Queryable,
   ctx: TaskContext,
   planId: string,
   token: GovernanceClaims | undefined,
+  lock: boolean,
 ): Promise<StoredPlan> {
-  const id = token?.ap_plan ?? (await sql.planOf(tx, ownerOf(ctx.principal), planId))?.id;
-  const plan = id ? await sql.lockPlan(tx, id) : undefined;
+  const plan = token
+    ? await sql.planById(tx, token.ap_plan, lock)
+    : await sql.planOf(tx, ownerOf(ctx.principal), planId, lock);
   if (!plan || plan.plan_id !== planId)
     throw new AgentError('PLAN_NOT_FOUND', `No plan ${planId} is accessible to this caller.`, { field: 'plan_id' });
   if (plan.status === 'suspended')
@@ -234,25 +238,6 @@ async function ownToken(governance: Governance, ctx: TaskContext, args: CheckArg
       throw new AgentError('PERMISSION_DENIED', err.message, { field: 'governance_context' });
     throw err;
   }
-}
-
-async function budgetState(
-  tx: Queryable,
-  plan: string,
-  actionId: string,
-  seller: string | undefined,
-): Promise<BudgetState> {
-  const actions = await sql.actionsOf(tx, plan);
-  const others = actions.filter((a) => a.action_id !== actionId && a.status !== 'completed');
-  const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
-  return {
-    committedByOthers: sum(others.map((a) => a.committed)),
-    committedBySellerOthers: sum(
-      others.filter((a) => seller !== undefined && a.seller === seller).map((a) => a.committed),
-    ),
-    deliveredByOthers: sum(others.map((a) => a.delivered)),
-    committedByAction: actions.find((a) => a.action_id === actionId)?.committed ?? 0,
-  };
 }
 
 /** Whom an approval is addressed to: the checking seller itself, or the seller a buyer named (or the plan's approved sellers). */

@@ -54,7 +54,7 @@ export function reportPlanOutcomeTask(governance: Governance): AgentTask<Outcome
           throw new AgentError('PERMISSION_DENIED', err.message, { field: 'governance_context' });
         throw err;
       }
-      const plan = await sql.lockPlan(ctx.db, token.ap_plan);
+      const plan = await sql.planById(ctx.db, token.ap_plan, true);
       const action = plan ? await sql.actionOf(ctx.db, plan.id, token.ap_action) : undefined;
       if (!plan || !action)
         throw new AgentError('PLAN_NOT_FOUND', `No plan ${args.plan_id} is accessible to this caller.`, {
@@ -63,9 +63,7 @@ export function reportPlanOutcomeTask(governance: Governance): AgentTask<Outcome
       if (plan.status === 'suspended')
         throw new AgentError('CAMPAIGN_SUSPENDED', `The plan ${args.plan_id} is suspended pending human review.`);
 
-      const actions = await sql.actionsOf(ctx.db, plan.id);
-      const others = actions.filter((a) => a.action_id !== action.action_id && a.status !== 'completed');
-      const committedByOthers = others.reduce((sum, a) => sum + a.committed, 0);
+      const { committedByOthers } = await sql.budgetState(ctx.db, plan.id, action.action_id, null);
       const total = plan.plan.budget.total;
       const currency = plan.plan.budget.currency;
       const reported = number(args.seller_response?.['committed_budget']);
