@@ -14,6 +14,7 @@ import { signalsBench } from './signals.bench.ts';
 import { creativeBench } from './creative.bench.ts';
 import { agentSearchBench } from './agent-search.bench.ts';
 import { discoverAgentBench } from './discover-agent.bench.ts';
+import { governanceBench } from './governance.bench.ts';
 import { soakBench } from './soak.bench.ts';
 
 const benches: Array<[string, (flags: BenchFlags) => Promise<void>]> = [
@@ -29,6 +30,7 @@ const benches: Array<[string, (flags: BenchFlags) => Promise<void>]> = [
   ['creative', creativeBench],
   ['agent-search', agentSearchBench],
   ['discover-agent', discoverAgentBench],
+  ['governance', governanceBench],
   ['soak', soakBench],
 ];
 

@@ -86,7 +86,10 @@ export function checkGovernanceTask(governance: Governance): AgentTask<CheckArgs
           { field: 'planned_delivery' },
         );
       const token = args.governance_context ? await ownToken(governance, ctx, args) : undefined;
-      return ctx.atomically((tx) => check(governance, ctx, tx, args, execution, token));
+      // Only an execution check moves budget, and so needs the plan's row held to the end.
+      return execution
+        ? ctx.atomically((tx) => check(governance, ctx, tx, args, execution, token))
+        : check(governance, ctx, ctx.db, args, execution, token);
     },
   };
 }

@@ -32,15 +32,23 @@ export interface GovernanceClaims {
   media_buy_id?: string;
 }
 
-/** Signs claims with the governance key (its private JWK, with `kid`). */
-export async function signGovernanceToken(
-  key: { kid: string; privateJwk: JWK },
-  claims: Omit<GovernanceClaims, 'jti'>,
-): Promise<string> {
+/** A governance key ready to sign: its `kid` and the imported private key. */
+export interface TokenSigner {
+  kid: string;
+  key: Awaited<ReturnType<typeof importJWK>>;
+}
+
+/** Imports a private JWK (with `kid`) once, for every token it will sign. */
+export async function tokenSigner(privateJwk: JWK & { kid: string }): Promise<TokenSigner> {
+  return { kid: privateJwk.kid, key: await importJWK(privateJwk, 'EdDSA') };
+}
+
+/** Signs claims with the governance key. */
+export async function signGovernanceToken(signer: TokenSigner, claims: Omit<GovernanceClaims, 'jti'>): Promise<string> {
   const jti = randomBytes(16).toString('base64url');
   return new SignJWT({ ...claims, jti })
-    .setProtectedHeader({ alg: 'EdDSA', kid: key.kid, typ: governanceTokenType })
-    .sign(await importJWK(key.privateJwk, 'EdDSA'));
+    .setProtectedHeader({ alg: 'EdDSA', kid: signer.kid, typ: governanceTokenType })
+    .sign(signer.key);
 }
 
 /** Why a token was refused; the seller answers PERMISSION_DENIED with it. */

@@ -1,9 +1,11 @@
 import { decodeProtectedHeader, type JWK } from 'jose';
 import type { Queryable } from '../../../db/database.ts';
-import { currentKeyIn, publishedKeys, type KeySettings, type SigningKey } from '../../runtime/keys/store.ts';
+import { currentKeyIn, publishedKeys, type KeySettings } from '../../runtime/keys/store.ts';
 import {
   signGovernanceToken,
+  tokenSigner,
   verifyGovernanceToken,
+  type TokenSigner,
   type GovernanceClaims,
   type VerifyOptions,
 } from './governance-token.ts';
@@ -18,7 +20,7 @@ const keyCacheMs = 60_000;
  */
 export class TokenKeys {
   readonly #settings: KeySettings;
-  #signing: { key: SigningKey; until: number } | undefined;
+  #signing: { signer: TokenSigner; until: number } | undefined;
   #published: { keys: JWK[]; until: number; readAt: number } | undefined;
 
   constructor(settings: KeySettings) {
@@ -29,10 +31,10 @@ export class TokenKeys {
     const now = this.#settings.clock.now().getTime();
     if (!this.#signing || this.#signing.until <= now)
       this.#signing = {
-        key: await currentKeyIn(tx, this.#settings, 'governance-signing'),
+        signer: await tokenSigner((await currentKeyIn(tx, this.#settings, 'governance-signing')).privateJwk),
         until: now + keyCacheMs,
       };
-    return signGovernanceToken(this.#signing.key, claims);
+    return signGovernanceToken(this.#signing.signer, claims);
   }
 
   /**
