@@ -92,7 +92,12 @@ export async function testDeployment(
     servesAssets: false,
     ...(brands ? { brands } : {}),
   });
-  const governance = governanceAgent({ base, credentials, keys: signingKeys(ctx) });
+  const governance = governanceAgent({
+    base,
+    credentials,
+    keys: signingKeys(ctx),
+    ...(agents.testCredential ? { demoFor: 'public-test' } : {}),
+  });
   return [sales, signals, creative, builder, governance];
 }
 

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import type { Queryable } from '../db/database.ts';
 import { organizationBySlug } from './accounts/sql.ts';
 import type { CredentialCache } from './cache/credential-cache.ts';
@@ -35,7 +35,7 @@ export function configuredCredentials(
   db: Queryable,
   cache: CredentialCache,
 ): ConfiguredCredentials {
-  const digest = (value: string) => createHash('sha256').update(value).digest();
+  const digest = (value: string) => hash('sha256', value, 'buffer');
   const known = credentials.map((credential) => {
     if (credential.token.length < 16)
       throw new Error(`agent ${agent}: the configured credential "${credential.name}" is shorter than 16 characters`);

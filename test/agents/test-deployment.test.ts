@@ -5,7 +5,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { publicTestCredential } from '../../src/config.ts';
 import { validateSchema } from '../../src/protocol/schemas.ts';
-import { mcpClient } from '../support/agents.ts';
+import { a2aClient, callSkill, mcpClient } from '../support/agents.ts';
 import { engines } from '../support/engines.ts';
 import { json, type Json } from '../support/http.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -188,6 +188,48 @@ describe('the test deployment', () => {
     } finally {
       await creative.close();
     }
+  });
+
+  it('serves the governance agent with demo plans the public credential checks at once, over MCP and A2A', async () => {
+    // The pass ran at start; one more run, awaited, means the demo plans are there.
+    const demo = server.app.agentPasses!.get('governance:demo-plans')!;
+    const seeded = demo.nextPass();
+    demo.wake();
+    await seeded;
+    const governance = await mcpClient(server.url, '/governance', {
+      authorization: `Bearer ${publicTestCredential}`,
+    });
+    try {
+      const check = async (planId: string) =>
+        JSON.parse(
+          (
+            (await governance.callTool({
+              name: 'check_governance',
+              arguments: {
+                plan_id: planId,
+                caller: 'https://buyer.example',
+                tool: 'create_media_buy',
+                payload: { packages: [{ budget: 10_000 }], geo: { countries: ['US'] } },
+              },
+            })) as Json
+          ).content[0].text as string,
+        ) as Json;
+      const approved = await check('demo_spring_launch');
+      assert.equal(approved.status, 'approved', JSON.stringify(approved));
+      assert.deepEqual(validateSchema('/schemas/3.0.6/governance/check-governance-response.json', approved).errors, []);
+      const review = await check('demo_human_review');
+      assert.equal(review.status, 'denied');
+      assert.equal((review.findings as Json[])[0]!.category_id, 'human_review');
+    } finally {
+      await governance.close();
+    }
+    const a2a = await callSkill(
+      await a2aClient(server.url, '/governance', { authorization: `Bearer ${publicTestCredential}` }),
+      'get_plan_audit_logs',
+      { plan_ids: ['demo_spring_launch'] },
+    );
+    const [plan] = a2a['plans'] as Json[];
+    assert.equal((plan!.summary as Json).checks_performed, 1);
   });
 
   it('serves the creative builder: it builds a format the sales agent names, and serves the generated image', async () => {

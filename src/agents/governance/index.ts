@@ -1,9 +1,10 @@
 import type { ConfiguredCredential } from '../../auth/index.ts';
 import type { KeySettings } from '../runtime/keys/store.ts';
-import type { Tenant } from '../runtime/index.ts';
+import { ownerOf, type Tenant } from '../runtime/index.ts';
 import { getPlanAuditLogsTask } from './audit/get-plan-audit-logs.ts';
 import { checkGovernanceTask } from './checks/check-governance.ts';
 import { reportPlanOutcomeTask } from './outcomes/report-plan-outcome.ts';
+import { demoPlansPass } from './plans/demo-plans.ts';
 import { syncPlansTask } from './plans/sync-plans.ts';
 import { TokenKeys } from './tokens/token-keys.ts';
 
@@ -25,6 +26,8 @@ export interface GovernanceAgentOptions {
   credentials?: readonly ConfiguredCredential[];
   /** The deployment's signing keys: approvals are signed with its governance key, published in its JWKS. */
   keys: KeySettings;
+  /** The configured credential (by name) whose caller finds the demo plans synced for it. */
+  demoFor?: string;
 }
 
 /**
@@ -33,16 +36,26 @@ export interface GovernanceAgentOptions {
  * agent tracks the budget committed, signs each approval so a seller can verify it offline against
  * the deployment's JWKS, and keeps the audit log.
  */
-export function governanceAgent({ base, path = '/governance', credentials, keys }: GovernanceAgentOptions): Tenant {
+export function governanceAgent({
+  base,
+  path = '/governance',
+  credentials,
+  keys,
+  demoFor,
+}: GovernanceAgentOptions): Tenant {
   const governance = { issuer: () => `${base()}${path}/mcp`, keys: new TokenKeys(keys) };
+  const name = 'governance';
+  // A configured credential's caller is its own owner (runtime/owner.ts), named after this agent.
+  const demoOwner = demoFor && ownerOf({ kind: 'credential', subject: `${name}/${demoFor}`, displayName: demoFor });
   return {
-    name: 'governance',
+    name,
     path,
     description:
       'Governance agent: register campaign plans, check every spend against them (signed approvals, budget authority, delivery drift) and read the audit log.',
     protocols: ['governance'],
     specialisms: ['governance-spend-authority', 'governance-delivery-monitor'],
     credentials,
+    ...(demoOwner ? { passes: [demoPlansPass(demoOwner)] } : {}),
     capabilities: () => ({
       // No aggregation_window_days: spend is aggregated over a plan's whole life, not a trailing window.
       governance: {},
