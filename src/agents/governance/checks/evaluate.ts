@@ -168,5 +168,5 @@ function explain(
     return `Delivery is within the plan: ${money(input.cumulativeSpend ?? 0, currency)} spent of ${money(input.budget.committedByAction, currency)} committed.`;
   return amount === undefined
     ? 'The action is within the plan’s parameters.'
-    : `Within the plan: ${money(amount, currency)}, with ${money(total - input.budget.committedByOthers, currency)} of ${money(total, currency)} left before it.`;
+    : `Within the plan: ${money(amount, currency)} of the ${money(total - input.budget.committedByOthers, currency)} it has left (budget ${money(total, currency)}).`;
 }
