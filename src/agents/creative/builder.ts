@@ -1,17 +1,12 @@
-import type { ConfiguredCredential } from '../../auth/index.ts';
 import type { SafeFetch } from '../../net/safe-fetch.ts';
 import { listCreativeFormatsTask } from '../formats/index.ts';
-import type { Tenant } from '../runtime/index.ts';
+import type { Tenant, TenantMount } from '../runtime/index.ts';
 import type { BrandLookup } from './build/known-brand.ts';
 import { creativeHosting } from './hosting.ts';
 import { buildCreativeTask } from './tasks/build-creative.ts';
 import { previewCreativeTask } from './tasks/preview-creative.ts';
 
-export interface CreativeBuilderOptions {
-  /** The deployment's public base URL, asked when answering (known once the server listens). */
-  base: () => string;
-  /** Where it is mounted: `/creative-builder` serves `/creative-builder/mcp`, `/a2a`, `/tasks/<task>` and its previews. */
-  path?: string;
+export interface CreativeBuilderOptions extends TenantMount {
   /** Where the creative agent whose formats it builds is mounted: its format ids name `<base><formatsPath>/mcp`. */
   formatsPath?: string;
   /**
@@ -23,7 +18,6 @@ export interface CreativeBuilderOptions {
   servesAssets?: boolean;
   /** What the registry knows of a referenced brand, which a build draws (name, site, colours, logos). */
   brands?: BrandLookup;
-  credentials?: readonly ConfiguredCredential[];
   /** Fetches the images a build draws and a preview snapshots: the SSRF-safe client. */
   fetcher: SafeFetch;
   /** How long a hosted preview lives (default a day). */

@@ -1,7 +1,6 @@
-import type { ConfiguredCredential } from '../../auth/index.ts';
 import type { SafeFetch } from '../../net/safe-fetch.ts';
 import { listCreativeFormatsTask } from '../formats/index.ts';
-import type { Tenant } from '../runtime/index.ts';
+import type { Tenant, TenantMount } from '../runtime/index.ts';
 import type { BrandLookup } from './build/known-brand.ts';
 import { creativeHosting } from './hosting.ts';
 import { buildCreativeTask } from './tasks/build-creative.ts';
@@ -15,13 +14,7 @@ export type { BrandLookup, KnownBrand } from './build/known-brand.ts';
 // The build task itself, for a seller that builds the creative agent's formats (sales-catalog-driven).
 export { buildCreativeTask } from './tasks/build-creative.ts';
 
-export interface CreativeAgentOptions {
-  /** The deployment's public base URL, asked when answering (known once the server listens). */
-  base: () => string;
-  /** Where it is mounted; `/creative` serves `/creative/mcp`, `/creative/a2a`, `/creative/tasks/<task>` and its previews. */
-  path?: string;
-  /** Tokens it accepts besides the registry's own (the test deployment's public credential). */
-  credentials?: readonly ConfiguredCredential[];
+export interface CreativeAgentOptions extends TenantMount {
   /** Fetches the images a manifest names (for PNG snapshots): the SSRF-safe client. */
   fetcher: SafeFetch;
   /** How long a hosted preview lives (default a day). */

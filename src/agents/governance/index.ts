@@ -1,6 +1,5 @@
-import type { ConfiguredCredential } from '../../auth/index.ts';
 import type { KeySettings } from '../runtime/keys/store.ts';
-import { ownerOf, type Tenant } from '../runtime/index.ts';
+import { ownerOf, type Tenant, type TenantMount } from '../runtime/index.ts';
 import { getPlanAuditLogsTask } from './audit/get-plan-audit-logs.ts';
 import { checkGovernanceTask } from './checks/check-governance.ts';
 import { reportPlanOutcomeTask } from './outcomes/report-plan-outcome.ts';
@@ -17,13 +16,7 @@ export {
   type VerifyOptions,
 } from './tokens/governance-token.ts';
 
-export interface GovernanceAgentOptions {
-  /** The deployment's public base URL, asked when answering (known once the server listens). */
-  base: () => string;
-  /** Where it is mounted; `/governance` serves `/governance/mcp` and `/governance/a2a`. */
-  path?: string;
-  /** Tokens it accepts besides the registry's own (the test deployment's public credential). */
-  credentials?: readonly ConfiguredCredential[];
+export interface GovernanceAgentOptions extends TenantMount {
   /** The deployment's signing keys: approvals are signed with its governance key, published in its JWKS. */
   keys: KeySettings;
   /** The configured credential (by name) whose caller finds the demo plans synced for it. */
@@ -43,7 +36,7 @@ export function governanceAgent({
   keys,
   demoFor,
 }: GovernanceAgentOptions): Tenant {
-  const governance = { issuer: () => `${base()}${path}/mcp`, keys: new TokenKeys(keys) };
+  const tokens = new TokenKeys(keys, () => `${base()}${path}/mcp`);
   const name = 'governance';
   // A configured credential's caller is its own owner (runtime/owner.ts), named after this agent.
   const demoOwner = demoFor && ownerOf({ kind: 'credential', subject: `${name}/${demoFor}`, displayName: demoFor });
@@ -62,11 +55,6 @@ export function governanceAgent({
       // Campaign governance is experimental in 3.0: an agent that serves it says so.
       experimental_features: ['governance.campaign'],
     }),
-    tasks: [
-      syncPlansTask(),
-      checkGovernanceTask(governance),
-      reportPlanOutcomeTask(governance),
-      getPlanAuditLogsTask(governance),
-    ],
+    tasks: [syncPlansTask(), checkGovernanceTask(tokens), reportPlanOutcomeTask(tokens), getPlanAuditLogsTask(tokens)],
   };
 }

@@ -173,26 +173,18 @@ export async function logOf(db: Queryable, plan: string, limit: number): Promise
   return rows.map((r) => r.entry);
 }
 
-/** How many checks and outcomes a plan's log holds, by type and decision. */
-export async function logCounts(
-  db: Queryable,
-  plan: string,
-): Promise<{
+/** How many checks and outcomes a plan's log holds, by type and decision, and the findings they carry. */
+export interface LogCounts {
   checks: number;
   outcomes: number;
   approved: number;
   denied: number;
   conditions: number;
   findings: number;
-}> {
-  const [row] = await db.query<{
-    checks: number;
-    outcomes: number;
-    approved: number;
-    denied: number;
-    conditions: number;
-    findings: number;
-  }>(
+}
+
+export async function logCounts(db: Queryable, plan: string): Promise<LogCounts> {
+  const [row] = await db.query<LogCounts>(
     `select count(*) filter (where type = 'check')::int as checks,
             count(*) filter (where type = 'outcome')::int as outcomes,
             count(*) filter (where entry->>'status' = 'approved')::int as approved,

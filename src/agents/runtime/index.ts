@@ -20,6 +20,7 @@ export type {
   PrepareContext,
   Tenant,
   TenantPass,
+  TenantMount,
   TenantRouteDeps,
   TaskArguments,
   TaskContext,

@@ -229,6 +229,16 @@ export interface Tenant {
   credentials?: readonly ConfiguredCredential[];
 }
 
+/** Where and for whom an agent is mounted: what each agent's options start with. */
+export interface TenantMount {
+  /** The deployment's public base URL, asked when answering (known once the server listens). */
+  base: () => string;
+  /** Where it is mounted (`/sales` serves `/sales/mcp`, `/sales/a2a`, ...); each agent has its own default. */
+  path?: string;
+  /** Tokens it accepts besides the registry's own (the test deployment's public credential). */
+  credentials?: readonly ConfiguredCredential[];
+}
+
 /** What a tenant's own routes are given when it is mounted. */
 export interface TenantRouteDeps {
   db: Database;

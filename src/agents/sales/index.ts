@@ -1,6 +1,5 @@
-import type { ConfiguredCredential } from '../../auth/index.ts';
 import { listCreativeFormatsTask, standardFormats, standardFormatsAt, type Format } from '../formats/index.ts';
-import type { Tenant } from '../runtime/index.ts';
+import type { Tenant, TenantMount } from '../runtime/index.ts';
 import { accountCapabilities, listAccountsTask, salesAccountResolver, syncAccountsTask } from './accounts/index.ts';
 import { syncCatalogsTask } from './buyer-catalogs/index.ts';
 import { logEventTask, providePerformanceFeedbackTask, syncEventSourcesTask } from './conversions/index.ts';
@@ -25,14 +24,8 @@ import { complianceTesting, seededShelf, takeForcedArm, testControllerTask } fro
 export { accountHistory, setAccountStatus } from './accounts/index.ts';
 export { CatalogError, demoCatalogPath, loadCatalogFile, parseCatalog, type Catalog } from './catalog/index.ts';
 
-export interface SalesAgentOptions {
+export interface SalesAgentOptions extends TenantMount {
   catalog: Catalog;
-  /** The deployment's public base URL, asked when answering (known once the server listens). */
-  base: () => string;
-  /** Where it is mounted; `/sales` serves `/sales/mcp` and `/sales/a2a`. */
-  path?: string;
-  /** Tokens it accepts besides the registry's own (the test deployment's public credential). */
-  credentials?: readonly ConfiguredCredential[];
   /** Serve comply_test_controller to callers' sandbox accounts (default true). */
   testController?: boolean;
   /**

@@ -1,5 +1,4 @@
-import type { ConfiguredCredential } from '../../auth/index.ts';
-import type { Tenant } from '../runtime/index.ts';
+import type { Tenant, TenantMount } from '../runtime/index.ts';
 import { accountCapabilities, listAccountsTask, syncAccountsTask } from '../sales/accounts/index.ts';
 import { activationPass } from './activations/activation-pass.ts';
 import type { PlatformAvailability, SignalsCatalog } from './catalog/index.ts';
@@ -16,14 +15,8 @@ export {
 } from './catalog/index.ts';
 export type { PlatformSeat } from './tasks/activate-signal.ts';
 
-export interface SignalsAgentOptions {
+export interface SignalsAgentOptions extends TenantMount {
   catalog: SignalsCatalog;
-  /** The deployment's public base URL, asked when answering (known once the server listens). */
-  base: () => string;
-  /** Where it is mounted; `/signals` serves `/signals/mcp`, `/signals/a2a` and `/signals/tasks/<task>`. */
-  path?: string;
-  /** Tokens it accepts besides the registry's own (the test deployment's public credential). */
-  credentials?: readonly ConfiguredCredential[];
   /** Buyers' accounts on platforms: a platform target naming an account must be one of the caller's. */
   seats?: readonly PlatformSeat[];
   /** Minutes every platform activation takes, instead of each platform's (a test deployment's short delay). */

@@ -188,29 +188,21 @@ eachEngine('governance agent: campaign plans, checks and the audit log', (engine
       assert.equal(smallBuy.status, 'denied');
 
       // Delivery within the commitment, then past it: denied and the action suspended.
-      const onTrack = await sellerCaller.call('check_governance', {
-        plan_id: planId,
-        caller: seller,
-        phase: 'delivery',
-        governance_context: bought.governance_context,
-        planned_delivery: { total_budget: 60_000, currency: 'USD' },
-        delivery_metrics: {
-          reporting_period: { start: '2027-01-01T00:00:00Z', end: '2027-01-08T00:00:00Z' },
-          cumulative_spend: 20_000,
-        },
-      });
+      const deliver = (cumulative_spend: number, week: number) =>
+        sellerCaller.call('check_governance', {
+          plan_id: planId,
+          caller: seller,
+          phase: 'delivery',
+          governance_context: bought.governance_context,
+          planned_delivery: { total_budget: 60_000, currency: 'USD' },
+          delivery_metrics: {
+            reporting_period: { start: `2027-01-0${week}T00:00:00Z`, end: `2027-01-0${week + 1}T00:00:00Z` },
+            cumulative_spend,
+          },
+        });
+      const onTrack = await deliver(20_000, 1);
       assert.equal(onTrack.status, 'approved', JSON.stringify(onTrack));
-      const drifted = await sellerCaller.call('check_governance', {
-        plan_id: planId,
-        caller: seller,
-        phase: 'delivery',
-        governance_context: bought.governance_context,
-        planned_delivery: { total_budget: 60_000, currency: 'USD' },
-        delivery_metrics: {
-          reporting_period: { start: '2027-01-08T00:00:00Z', end: '2027-01-15T00:00:00Z' },
-          cumulative_spend: 65_000,
-        },
-      });
+      const drifted = await deliver(65_000, 2);
       assert.equal(drifted.status, 'denied');
       assert.ok((drifted.findings as Json[]).some((f) => f.category_id === 'delivery_drift'));
 

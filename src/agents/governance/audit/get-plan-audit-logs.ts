@@ -1,6 +1,6 @@
 import type { Queryable } from '../../../db/database.ts';
 import { ownerOf, publishedSchemas, type AgentTask, type TaskArguments } from '../../runtime/index.ts';
-import type { Governance } from '../checks/check-governance.ts';
+import type { TokenKeys } from '../tokens/token-keys.ts';
 import type { StoredPlan } from '../plans/plan.ts';
 import * as sql from '../sql.ts';
 
@@ -22,7 +22,7 @@ interface AuditArgs extends TaskArguments {
  * governed actions and, with `include_entries`, its newest entries (each check's token and plan hash,
  * for an auditor to verify against the published keys).
  */
-export function getPlanAuditLogsTask(governance: Governance): AgentTask<AuditArgs> {
+export function getPlanAuditLogsTask(keys: TokenKeys): AgentTask<AuditArgs> {
   const list = { type: 'array', minItems: 1, maxItems: maxAuditPlans, items: { type: 'string', maxLength: 8192 } };
   return {
     name: 'get_plan_audit_logs',
@@ -50,9 +50,7 @@ export function getPlanAuditLogsTask(governance: Governance): AgentTask<AuditArg
       }
       for (const token of args.governance_contexts ?? []) {
         // A token that is not this agent's names no plan: nothing to answer for it.
-        const claims = await governance.keys
-          .verify(ctx.db, token, { issuer: governance.issuer() })
-          .catch(() => undefined);
+        const claims = await keys.own(ctx.db, token).catch(() => undefined);
         if (claims) ids.add(claims.sub);
       }
       const plans = await sql.plansOf(ctx.db, owner, [...ids].slice(0, maxAuditPlans));

@@ -16,7 +16,6 @@ import {
   type GovernanceClaims,
   type TokenPhase,
 } from '../tokens/governance-token.ts';
-import { GovernanceTokenError } from '../tokens/governance-token.ts';
 import type { TokenKeys } from '../tokens/token-keys.ts';
 import { evaluate, type Evaluation } from './evaluate.ts';
 import { intentProposal, plannedProposal, type Proposal } from './proposal.ts';
@@ -36,12 +35,6 @@ interface CheckArgs extends TaskArguments {
   modification_summary?: string;
 }
 
-/** What the campaign tasks share: the agent's own MCP URL (its tokens' issuer) and its keys. */
-export interface Governance {
-  issuer: () => string;
-  keys: TokenKeys;
-}
-
 /** How soon an approved execution check expects the seller's next delivery report. */
 const deliveryCadenceMs = 7 * 24 * 3600 * 1000;
 
@@ -55,7 +48,7 @@ const deliveryCadenceMs = 7 * 24 * 3600 * 1000;
  * denies drift past what was committed. Approvals carry a signed `governance_context`; every check
  * is written to the plan's audit log.
  */
-export function checkGovernanceTask(governance: Governance): AgentTask<CheckArgs> {
+export function checkGovernanceTask(keys: TokenKeys): AgentTask<CheckArgs> {
   return {
     name: 'check_governance',
     description:
@@ -85,17 +78,17 @@ export function checkGovernanceTask(governance: Governance): AgentTask<CheckArgs
           'Name the action: tool and payload (an intent check) or planned_delivery (an execution check).',
           { field: 'planned_delivery' },
         );
-      const token = args.governance_context ? await ownToken(governance, ctx, args) : undefined;
+      const token = args.governance_context ? await keys.own(ctx.db, args.governance_context, args.plan_id) : undefined;
       // Only an execution check moves budget, and so needs the plan's row held to the end.
       return execution
-        ? ctx.atomically((tx) => check(governance, ctx, tx, args, execution, token))
-        : check(governance, ctx, ctx.db, args, execution, token);
+        ? ctx.atomically((tx) => check(keys, ctx, tx, args, execution, token))
+        : check(keys, ctx, ctx.db, args, execution, token);
     },
   };
 }
 
 async function check(
-  governance: Governance,
+  keys: TokenKeys,
   ctx: TaskContext,
   tx: Queryable,
   args: CheckArgs,
@@ -132,8 +125,8 @@ async function check(
   const tokenPhase: TokenPhase = phase ?? 'intent';
   const context =
     evaluation.status === 'approved'
-      ? await governance.keys.sign(tx, {
-          iss: governance.issuer(),
+      ? await keys.sign(tx, {
+          iss: keys.issuer(),
           sub: plan.plan_id,
           ...(audienceOf(execution, args, proposal, plan) ?? {}),
           phase: tokenPhase,
@@ -227,20 +220,6 @@ async function planChecked(
   if (plan.status === 'suspended')
     throw new AgentError('CAMPAIGN_SUSPENDED', `The plan ${planId} is suspended pending human review.`);
   return plan;
-}
-
-/** The token a caller sent back, as this agent issued it (signature and plan; an old one still names its action). */
-async function ownToken(governance: Governance, ctx: TaskContext, args: CheckArgs): Promise<GovernanceClaims> {
-  try {
-    return await governance.keys.verify(ctx.db, args.governance_context!, {
-      issuer: governance.issuer(),
-      planId: args.plan_id,
-    });
-  } catch (err) {
-    if (err instanceof GovernanceTokenError)
-      throw new AgentError('PERMISSION_DENIED', err.message, { field: 'governance_context' });
-    throw err;
-  }
 }
 
 /** Whom an approval is addressed to: the checking seller itself, or the seller a buyer named (or the plan's approved sellers). */

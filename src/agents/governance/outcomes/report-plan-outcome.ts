@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { AgentError } from '../../../protocol/errors.ts';
 import { publishedSchemas, type AgentTask, type TaskArguments } from '../../runtime/index.ts';
-import type { Governance } from '../checks/check-governance.ts';
+import type { TokenKeys } from '../tokens/token-keys.ts';
 import * as sql from '../sql.ts';
-import { GovernanceTokenError } from '../tokens/governance-token.ts';
 
 type Json = Record<string, unknown>;
 
@@ -25,7 +24,7 @@ interface OutcomeArgs extends TaskArguments {
  * spend. A commitment or spend past what the plan has left is accepted as reported (it happened)
  * and answered with `findings`.
  */
-export function reportPlanOutcomeTask(governance: Governance): AgentTask<OutcomeArgs> {
+export function reportPlanOutcomeTask(keys: TokenKeys): AgentTask<OutcomeArgs> {
   return {
     name: 'report_plan_outcome',
     description:
@@ -43,17 +42,7 @@ export function reportPlanOutcomeTask(governance: Governance): AgentTask<Outcome
     ...publishedSchemas('governance/report-plan-outcome'),
     mutates: true,
     async handler(args, ctx) {
-      let token;
-      try {
-        token = await governance.keys.verify(ctx.db, args.governance_context, {
-          issuer: governance.issuer(),
-          planId: args.plan_id,
-        });
-      } catch (err) {
-        if (err instanceof GovernanceTokenError)
-          throw new AgentError('PERMISSION_DENIED', err.message, { field: 'governance_context' });
-        throw err;
-      }
+      const token = await keys.own(ctx.db, args.governance_context, args.plan_id);
       const plan = await sql.planById(ctx.db, token.ap_plan, true);
       const action = plan ? await sql.actionOf(ctx.db, plan.id, token.ap_action) : undefined;
       if (!plan || !action)

@@ -1,7 +1,9 @@
 import { decodeProtectedHeader, type JWK } from 'jose';
 import type { Queryable } from '../../../db/database.ts';
 import { currentKeyIn, publishedKeys, type KeySettings } from '../../runtime/keys/store.ts';
+import { AgentError } from '../../../protocol/errors.ts';
 import {
+  GovernanceTokenError,
   signGovernanceToken,
   tokenSigner,
   verifyGovernanceToken,
@@ -20,11 +22,14 @@ const keyCacheMs = 60_000;
  */
 export class TokenKeys {
   readonly #settings: KeySettings;
+  /** This agent's MCP URL: the issuer of its tokens. */
+  readonly issuer: () => string;
   #signing: { signer: TokenSigner; until: number } | undefined;
   #published: { keys: JWK[]; until: number; readAt: number } | undefined;
 
-  constructor(settings: KeySettings) {
+  constructor(settings: KeySettings, issuer: () => string) {
     this.#settings = settings;
+    this.issuer = issuer;
   }
 
   async sign(tx: Queryable, claims: Omit<GovernanceClaims, 'jti'>): Promise<string> {
@@ -48,6 +53,20 @@ export class TokenKeys {
     if (kid && !this.#published!.keys.some((k) => k.kid === kid) && now - this.#published!.readAt >= 1000)
       await this.#read(db, now);
     return verifyGovernanceToken(token, { ...options, keys: this.#published!.keys });
+  }
+
+  /**
+   * A token a caller sent back, as this agent issued it for `planId` (signature, issuer and plan;
+   * an old one still names its action). Anything else is PERMISSION_DENIED on `governance_context`.
+   */
+  async own(db: Queryable, token: string, planId?: string): Promise<GovernanceClaims> {
+    try {
+      return await this.verify(db, token, { issuer: this.issuer(), ...(planId === undefined ? {} : { planId }) });
+    } catch (err) {
+      if (err instanceof GovernanceTokenError)
+        throw new AgentError('PERMISSION_DENIED', err.message, { field: 'governance_context' });
+      throw err;
+    }
   }
 
   async #read(db: Queryable, now: number): Promise<void> {

@@ -45,14 +45,7 @@ export async function currentKey(
   purpose: KeyPurpose = 'webhook-signing',
 ): Promise<SigningKey> {
   const [found] = await db.query<KeyRow>(NEWEST, [purpose]);
-  if (found) return open(found, settings);
-  return db.transaction(async (tx) => {
-    // One instance makes the first key; the others wait here and then find it.
-    await tx.query(`select pg_advisory_xact_lock(hashtext('agent_signing_keys'))`);
-    const [existing] = await tx.query<KeyRow>(NEWEST, [purpose]);
-    if (existing) return open(existing, settings);
-    return insertNew(tx, settings, purpose);
-  });
+  return found ? open(found, settings) : db.transaction((tx) => currentKeyIn(tx, settings, purpose));
 }
 
 /** `currentKey` inside a transaction the caller holds (a task's): made there when there is none yet. */
@@ -63,6 +56,7 @@ export async function currentKeyIn(
 ): Promise<SigningKey> {
   const [found] = await tx.query<KeyRow>(NEWEST, [purpose]);
   if (found) return open(found, settings);
+  // One instance makes the first key; the others wait here and then find it.
   await tx.query(`select pg_advisory_xact_lock(hashtext('agent_signing_keys'))`);
   const [existing] = await tx.query<KeyRow>(NEWEST, [purpose]);
   return existing ? open(existing, settings) : insertNew(tx, settings, purpose);
@@ -101,11 +95,7 @@ export async function publishedKeys(db: Queryable, settings: KeySettings): Promi
   return rows.map((r) => r.public_jwk);
 }
 
-async function insertNew(
-  tx: Queryable,
-  settings: KeySettings,
-  purpose: KeyPurpose,
-): Promise<SigningKey> {
+async function insertNew(tx: Queryable, settings: KeySettings, purpose: KeyPurpose): Promise<SigningKey> {
   const alg: SigningAlg = purpose === 'governance-signing' ? 'ed25519' : settings.alg;
   const label = purpose === 'governance-signing' ? 'governance' : 'webhook';
   const kid = `ap-${label}-${new Date(settings.clock.now()).toISOString().slice(0, 10)}-${randomBytes(4).toString('hex')}`;
