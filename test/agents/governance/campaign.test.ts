@@ -256,6 +256,16 @@ eachEngine('governance agent: campaign plans, checks and the audit log', (engine
       });
       assert.equal(crossed.code, 'PERMISSION_DENIED');
       assert.match(crossed.message as string, /another plan/);
+      // A buyer's approval for one seller does not let another seller check against it.
+      const forSeller = (await intent(p.plan_id as string, { budget: 1_000, seller_agent_url: seller }))
+        .governance_context as string;
+      const elsewhere = await sellerCaller.fail('check_governance', {
+        plan_id: p.plan_id,
+        caller: otherSeller,
+        governance_context: forSeller,
+        planned_delivery: { total_budget: 1_000 },
+      });
+      assert.match(elsewhere.message as string, /addressed to another seller/);
     });
 
     it('approves exactly as many of 50 concurrent purchases as the budget allows', async () => {

@@ -78,7 +78,10 @@ export function checkGovernanceTask(keys: TokenKeys): AgentTask<CheckArgs> {
           'Name the action: tool and payload (an intent check) or planned_delivery (an execution check).',
           { field: 'planned_delivery' },
         );
-      const token = args.governance_context ? await keys.own(ctx.db, args.governance_context, args.plan_id) : undefined;
+      // A seller checks with a token addressed to it: the `caller` it names must be the token's audience.
+      const token = args.governance_context
+        ? await keys.own(ctx.db, args.governance_context, args.plan_id, execution ? args.caller : undefined)
+        : undefined;
       // Only an execution check moves budget, and so needs the plan's row held to the end.
       return execution
         ? ctx.atomically((tx) => check(keys, ctx, tx, args, execution, token))

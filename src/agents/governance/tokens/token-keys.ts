@@ -57,11 +57,16 @@ export class TokenKeys {
 
   /**
    * A token a caller sent back, as this agent issued it for `planId` (signature, issuer and plan;
-   * an old one still names its action). Anything else is PERMISSION_DENIED on `governance_context`.
+   * an old one still names its action) and, given an `audience`, addressed to it or to no one.
+   * Anything else is PERMISSION_DENIED on `governance_context`.
    */
-  async own(db: Queryable, token: string, planId?: string): Promise<GovernanceClaims> {
+  async own(db: Queryable, token: string, planId?: string, audience?: string): Promise<GovernanceClaims> {
     try {
-      return await this.verify(db, token, { issuer: this.issuer(), ...(planId === undefined ? {} : { planId }) });
+      return await this.verify(db, token, {
+        issuer: this.issuer(),
+        ...(planId === undefined ? {} : { planId }),
+        ...(audience === undefined ? {} : { audience }),
+      });
     } catch (err) {
       if (err instanceof GovernanceTokenError)
         throw new AgentError('PERMISSION_DENIED', err.message, { field: 'governance_context' });
