@@ -15,6 +15,7 @@ export {
   type TokenPhase,
   type VerifyOptions,
 } from './tokens/governance-token.ts';
+export { GovernanceUnavailableError, IssuerKeys } from './tokens/issuer-keys.ts';
 
 export interface GovernanceAgentOptions extends TenantMount {
   /** The deployment's signing keys: approvals are signed with its governance key, published in its JWKS. */
