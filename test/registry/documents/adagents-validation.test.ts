@@ -418,6 +418,7 @@ describe('signing keys', () => {
 describe('finding codes', () => {
   it('are snake_case, all exercised above (but those only a fetch finds), and nothing emits an undeclared one', () => {
     const codes = [...adagentsErrorCodes, ...adagentsWarningCodes];
+    assert.equal(codes.length, Object.keys(findingCodes).length, 'every code is an error or a warning');
     for (const code of codes) assert.match(code, /^[a-z]+(_[a-z]+)*$/);
     const ofDocuments = codes.filter((code) => !('fetch' in findingCodes[code]));
     assert.deepEqual([...seenCodes].sort(), ofDocuments.sort());
