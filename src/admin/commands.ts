@@ -77,14 +77,16 @@ export const adminCommands = {
     if (!org) throw new ApError('not_found', `No organization has the slug "${args.org}".`);
     return listKeys(db, org.id);
   },
-  /** Retires the agents' current signing key (still published for its signatures' lifetime) and makes a new one. */
-  async 'signing-keys.rotate'(db: Database, args: { alg: SigningAlg; secret?: string }) {
-    const key = await rotate(db, {
-      alg: args.alg,
-      secret: args.secret,
-      clock: systemClock,
-      publishWindowSeconds: signatureLifetimeSeconds,
-    });
+  /** Retires the agents' current signing key of a purpose (still published for its signatures' lifetime) and makes a new one. */
+  async 'signing-keys.rotate'(
+    db: Database,
+    args: { alg: SigningAlg; secret?: string; purpose?: 'webhook-signing' | 'governance-signing' },
+  ) {
+    const key = await rotate(
+      db,
+      { alg: args.alg, secret: args.secret, clock: systemClock, publishWindowSeconds: signatureLifetimeSeconds },
+      args.purpose === 'governance-signing' ? 'governance-signing' : 'webhook-signing',
+    );
     return { kid: key.kid, alg: key.alg };
   },
   /** Crawls one domain now, as the queue worker would, and says what came of it. */

@@ -34,4 +34,26 @@ describe('[postgres] ap signing-keys rotate', () => {
       { kid: second.kid, retired: false, sealed: true },
     ]);
   });
+
+  it('rotates the governance key apart from the webhook key, always Ed25519', async () => {
+    const rotate = async (...extra: string[]) => {
+      const result = await runAp(['signing-keys', 'rotate', '--json', ...extra], {
+        DATABASE_URL: shared.databaseUrl,
+        AP_SIGNING_KEY_SECRET: secret,
+        AGENT_SIGNING_ALG: 'ecdsa-p256-sha256',
+      });
+      assert.equal(result.code, 0, result.stderr);
+      return JSON.parse(result.stdout) as { kid: string; alg: string };
+    };
+    const governance = await rotate('--governance');
+    assert.equal(governance.alg, 'ed25519');
+    assert.match(governance.kid, /^ap-governance-/);
+    const rows = await shared.db.query<{ purpose: string; live: number }>(
+      `select purpose, count(*) filter (where retired_at is null)::int as live from agent_signing_keys group by purpose order by purpose`,
+    );
+    assert.deepEqual(rows, [
+      { purpose: 'governance-signing', live: 1 },
+      { purpose: 'webhook-signing', live: 1 },
+    ]);
+  });
 });
