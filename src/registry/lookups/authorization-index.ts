@@ -66,6 +66,11 @@ export class AuthorizationIndex extends IndexStore {
     return this.properties.get(rid);
   }
 
+  /** Every property the index holds, in the order learnt (the index's own records: do not change them). */
+  allProperties(): IterableIterator<IndexedProperty> {
+    return this.properties.values();
+  }
+
   grant(id: string): IndexedGrant | undefined {
     return this.grants.get(id);
   }
