@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AgentResources } from '../auth/index.ts';
 import { ConfigError } from '../config.ts';
 import type { AppContext } from '../context.ts';
+import type { AuthorizationIndex } from '../registry/lookups/index.ts';
 import { baseUrl } from '../http/base-url.ts';
 import { compileTaskSchemas } from '../protocol/schemas.ts';
 import { listingRoutes } from './listing.ts';
@@ -31,9 +32,11 @@ export { GovernanceTokenError, verifyGovernanceToken, type GovernanceClaims } fr
 export { signatureLifetimeSeconds } from './runtime/keys/lifetime.ts';
 export { rotate, type SigningAlg } from './runtime/keys/store.ts';
 
-/** What the registry hands the agents: the brands it knows, which creatives are drawn from. */
+/** What the registry hands the agents: the brands it knows, which creatives are drawn from, and its authorization index, which property lists resolve from. */
 export interface DeploymentRegistry {
   brands?: BrandLookup;
+  /** The index as it stands now (the follower swaps it when it rebuilds). */
+  authorization?: () => AuthorizationIndex;
 }
 
 /**
@@ -96,6 +99,7 @@ export async function testDeployment(
     base,
     credentials,
     keys: signingKeys(ctx),
+    ...(registry.authorization ? { authorization: registry.authorization } : {}),
     ...(agents.testCredential ? { demoFor: 'public-test' } : {}),
   });
   return [sales, signals, creative, builder, governance];

@@ -17,18 +17,28 @@ import { baseUrl, listeningAddress } from '../http/base-url.ts';
 import type { OwnDeployment } from '../registry/agents/index.ts';
 import { brandIdentity } from '../registry/brands/index.ts';
 import { register } from './register.ts';
+import type { RegistryCore } from './registry.ts';
 import type { RootServices } from './services.ts';
 
 /**
  * The agents to serve: those given (tests), else the test deployment's (none with AGENTS=false),
- * whose creative agents draw a referenced brand as the registry knows it.
+ * whose creative agents draw a referenced brand as the registry knows it, and whose governance
+ * agent resolves property lists from the registry's authorization index.
  */
 export async function agentTenants(
   app: FastifyInstance,
   ctx: AppContext,
   given: Tenant[] | undefined,
+  core: RegistryCore,
 ): Promise<readonly Tenant[]> {
-  return given ?? (await testDeployment(ctx, () => baseUrl(app, ctx.config), { brands: brandIdentity }));
+  const follower = core.authorization.index;
+  return (
+    given ??
+    (await testDeployment(ctx, () => baseUrl(app, ctx.config), {
+      brands: brandIdentity,
+      authorization: () => follower.index,
+    }))
+  );
 }
 
 /** The agents served beside the registry, as the agent catalog and the demo see them. */

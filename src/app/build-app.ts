@@ -28,7 +28,7 @@ import type { ReviewAppliers } from '../registry/homographs/index.ts';
 import { registryMcpPlugin } from '../registry/mcp/index.ts';
 import { agentTenants, ownDeployment, registerAgents } from './agents.ts';
 import { register } from './register.ts';
-import { registerRegistry } from './registry.ts';
+import { createRegistryCore, registerRegistry } from './registry.ts';
 import { decorateServices } from './services.ts';
 
 export interface AppDeps {
@@ -101,9 +101,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Before any capability: its guard attaches to every route registered after it.
   const agentResources = await registerAuth(app, { ctx, authenticator: deps.authenticator });
 
-  const tenants = await agentTenants(app, ctx, deps.tenants);
+  const core = createRegistryCore(ctx, app.log);
+  const tenants = await agentTenants(app, ctx, deps.tenants, core);
   const registry = await registerRegistry(app, {
     ctx,
+    core,
     metrics,
     readiness,
     own: ownDeployment(app, ctx, tenants),

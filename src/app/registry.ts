@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import type { AppContext } from '../context.ts';
 import type { Readiness } from '../http/health.ts';
@@ -33,8 +33,23 @@ import { createRegistrySummary, statsPlugin } from '../registry/stats/index.ts';
 import { register } from './register.ts';
 import type { RootServices } from './services.ts';
 
+/**
+ * The registry's services the agents read too, built before the tenants that are handed them:
+ * the change feed and the authorization index that follows it (started by their plugins).
+ */
+export interface RegistryCore {
+  feed: ReturnType<typeof createFeed>;
+  authorization: ReturnType<typeof createAuthorizationIndex>;
+}
+
+export function createRegistryCore(ctx: AppContext, log: FastifyBaseLogger): RegistryCore {
+  const feed = createFeed(ctx, log);
+  return { feed, authorization: createAuthorizationIndex({ db: ctx.db, hub: feed.hub, log }) };
+}
+
 export interface RegistryDeps {
   ctx: AppContext;
+  core: RegistryCore;
   metrics: Registry;
   readiness: Readiness;
   /** The agents served beside the registry: the demo enrolls them, the prober calls them with their credential. */
@@ -56,6 +71,7 @@ export type RegistryServices = Omit<
  */
 export async function registerRegistry(app: FastifyInstance, deps: RegistryDeps): Promise<RegistryServices> {
   const { ctx, metrics, readiness, own } = deps;
+  const { feed } = deps.core;
   // App-wide, as other capabilities' answers (and the MCP tools' input schemas) refer to them.
   const shared = [
     ...brandSchemas,
@@ -72,7 +88,6 @@ export async function registerRegistry(app: FastifyInstance, deps: RegistryDeps)
   await register(app, brandsPlugin, { ctx, enrichment: deps.enrichment });
   await register(app, propertiesPlugin, { ctx });
   await register(app, policiesPlugin, { ctx });
-  const feed = createFeed(ctx, app.log);
   await register(app, feedPlugin, {
     ctx,
     feed,
@@ -85,7 +100,7 @@ export async function registerRegistry(app: FastifyInstance, deps: RegistryDeps)
   });
   const crawler = createCrawler(ctx, metrics);
   await register(app, crawlerPlugin, { ctx, crawler });
-  const { index, members } = createAuthorizationIndex({ db: ctx.db, hub: feed.hub, log: app.log });
+  const { index, members } = deps.core.authorization;
   await register(app, lookupsPlugin, { ctx, index, members, readiness });
   await register(app, publishersPlugin, { index });
   const summary = createRegistrySummary(ctx, app.log);

@@ -1,3 +1,4 @@
+import type { AuthorizationIndex } from '../../registry/lookups/index.ts';
 import type { KeySettings } from '../runtime/keys/store.ts';
 import { ownerOf, type Tenant, type TenantMount } from '../runtime/index.ts';
 import { getPlanAuditLogsTask } from './audit/get-plan-audit-logs.ts';
@@ -5,6 +6,7 @@ import { checkGovernanceTask } from './checks/check-governance.ts';
 import { reportPlanOutcomeTask } from './outcomes/report-plan-outcome.ts';
 import { demoPlansPass } from './plans/demo-plans.ts';
 import { syncPlansTask } from './plans/sync-plans.ts';
+import { propertyListTasks } from './property-lists/index.ts';
 import { TokenKeys } from './tokens/token-keys.ts';
 
 export {
@@ -22,6 +24,8 @@ export interface GovernanceAgentOptions extends TenantMount {
   keys: KeySettings;
   /** The configured credential (by name) whose caller finds the demo plans synced for it. */
   demoFor?: string;
+  /** The registry's authorization index as it stands now, which property lists resolve from; no property lists without it. */
+  authorization?: () => AuthorizationIndex;
 }
 
 /**
@@ -36,6 +40,7 @@ export function governanceAgent({
   credentials,
   keys,
   demoFor,
+  authorization,
 }: GovernanceAgentOptions): Tenant {
   const tokens = new TokenKeys(keys, () => `${base()}${path}/mcp`);
   const name = 'governance';
@@ -56,6 +61,12 @@ export function governanceAgent({
       // Campaign governance is experimental in 3.0: an agent that serves it says so.
       experimental_features: ['governance.campaign'],
     }),
-    tasks: [syncPlansTask(), checkGovernanceTask(tokens), reportPlanOutcomeTask(tokens), getPlanAuditLogsTask(tokens)],
+    tasks: [
+      syncPlansTask(),
+      checkGovernanceTask(tokens),
+      reportPlanOutcomeTask(tokens),
+      getPlanAuditLogsTask(tokens),
+      ...(authorization ? propertyListTasks(authorization) : []),
+    ],
   };
 }

@@ -15,12 +15,19 @@ export async function startGovernance(engine: TestEngine, clock: ManualClock): P
   const tenant = governanceAgent({
     base: () => server.url,
     keys: { alg: 'ed25519', secret: undefined, clock, publishWindowSeconds: 300 },
+    // The server's own authorization index, as the composition root hands it.
+    authorization: () => server.app.authorizationIndex.index,
   });
   const server = await startTestServer(engine, { deps: { tenants: [tenant], clock } });
   return server;
 }
 
 const published: Record<string, string> = {
+  create_property_list: '/schemas/3.0.6/property/create-property-list-response.json',
+  update_property_list: '/schemas/3.0.6/property/update-property-list-response.json',
+  get_property_list: '/schemas/3.0.6/property/get-property-list-response.json',
+  list_property_lists: '/schemas/3.0.6/property/list-property-lists-response.json',
+  delete_property_list: '/schemas/3.0.6/property/delete-property-list-response.json',
   sync_plans: '/schemas/3.0.6/governance/sync-plans-response.json',
   check_governance: '/schemas/3.0.6/governance/check-governance-response.json',
   report_plan_outcome: '/schemas/3.0.6/governance/report-plan-outcome-response.json',

@@ -1,0 +1,97 @@
+import type { Queryable } from '../../../db/database.ts';
+import type { ListDefinition } from './resolve-list.ts';
+
+/** A stored property list: what defines it, never its members. */
+export interface ListRow {
+  list_id: string;
+  owner: string;
+  name: string;
+  description: string | null;
+  definition: ListDefinition & { brand?: Record<string, unknown> };
+  webhook_url: string | null;
+  created_at: Date;
+  updated_at: Date;
+  seq: number;
+}
+
+const columns = `list_id, owner, name, description, definition, webhook_url, created_at, updated_at, seq::int as seq`;
+
+export async function insertList(
+  db: Queryable,
+  row: Omit<ListRow, 'seq' | 'updated_at'> & { authTokenHash: Buffer },
+): Promise<ListRow> {
+  const [inserted] = await db.query<ListRow>(
+    `insert into governance_property_lists (list_id, owner, name, description, definition, webhook_url, auth_token_hash, created_at, updated_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $8) returning ${columns}`,
+    [
+      row.list_id,
+      row.owner,
+      row.name,
+      row.description,
+      JSON.stringify(row.definition),
+      row.webhook_url,
+      row.authTokenHash,
+      row.created_at,
+    ],
+  );
+  return inserted!;
+}
+
+/** The caller's list; another's is not found, exactly as one that does not exist. */
+export async function listOf(db: Queryable, owner: string, listId: string): Promise<ListRow | undefined> {
+  const [row] = await db.query<ListRow>(
+    `select ${columns} from governance_property_lists where owner = $1 and list_id = $2`,
+    [owner, listId],
+  );
+  return row;
+}
+
+/** A page of the caller's lists after `after` (their order of creation), their name containing `name` when given. */
+export async function listsAfter(
+  db: Queryable,
+  owner: string,
+  name: string | undefined,
+  after: number,
+  limit: number,
+): Promise<ListRow[]> {
+  return db.query<ListRow>(
+    `select ${columns} from governance_property_lists
+      where owner = $1 and seq > $2 and ($3::text is null or strpos(lower(name), lower($3)) > 0)
+      order by seq limit $4`,
+    [owner, after, name ?? null, limit],
+  );
+}
+
+export async function updateList(db: Queryable, row: ListRow): Promise<ListRow> {
+  const [updated] = await db.query<ListRow>(
+    `update governance_property_lists set name = $3, description = $4, definition = $5, webhook_url = $6, updated_at = $7
+      where owner = $1 and list_id = $2 returning ${columns}`,
+    [
+      row.owner,
+      row.list_id,
+      row.name,
+      row.description,
+      JSON.stringify(row.definition),
+      row.webhook_url,
+      row.updated_at,
+    ],
+  );
+  return updated!;
+}
+
+export async function deleteList(db: Queryable, owner: string, listId: string): Promise<boolean> {
+  const rows = await db.query(`delete from governance_property_lists where owner = $1 and list_id = $2 returning 1`, [
+    owner,
+    listId,
+  ]);
+  return rows.length > 0;
+}
+
+export async function countLists(db: Queryable, owner: string, name: string | undefined): Promise<number> {
+  const [row] = await db.query<{ count: number }>(
+    `select count(*)::int as count from governance_property_lists
+      where owner = $1 and ($2::text is null or strpos(lower(name), lower($2)) > 0)`,
+    [owner, name ?? null],
+  );
+  return row!.count;
+}
