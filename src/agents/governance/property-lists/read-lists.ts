@@ -11,14 +11,43 @@ import {
   type PageRequest,
   type TaskArguments,
 } from '../../runtime/index.ts';
-import { identifiersOf, resolveList } from './resolve-list.ts';
+import { identifiersOf, resolveList, type Identifier } from './resolve-list.ts';
 import * as sql from './sql.ts';
+import type { ListRow } from './sql.ts';
 import { cacheHours, wireList } from './wire-list.ts';
 import { ownList } from './write-lists.ts';
 
 /** A page of a resolved list holds up to this many identifiers (the published maximum), 1,000 unless asked. */
 const maxIdentifiers = 10_000;
 const defaultIdentifiers = 1000;
+/** Resolved lists kept, so the pages of one list cost one resolution while the index stands still. */
+const keptResolutions = 64;
+
+type Resolution = { members: number; identifiers: Identifier[] };
+
+/**
+ * The lists resolved lately, each valid while neither the index (`version`) nor the list's
+ * definition has changed: reading a long list page by page resolves it once. Oldest dropped first.
+ */
+class Resolutions {
+  readonly #kept = new Map<
+    string,
+    { version: number; index: AuthorizationIndex; definition: string; resolution: Resolution }
+  >();
+
+  of(index: AuthorizationIndex, row: ListRow): Resolution {
+    const definition = JSON.stringify(row.definition);
+    const kept = this.#kept.get(row.list_id);
+    if (kept && kept.index === index && kept.version === index.version && kept.definition === definition)
+      return kept.resolution;
+    const members = resolveList(index, row.definition);
+    const resolution = { members: members.length, identifiers: identifiersOf(members) };
+    this.#kept.delete(row.list_id);
+    if (this.#kept.size >= keptResolutions) this.#kept.delete(this.#kept.keys().next().value!);
+    this.#kept.set(row.list_id, { version: index.version, index, definition, resolution });
+    return resolution;
+  }
+}
 
 interface GetArgs extends TaskArguments {
   list_id: string;
@@ -32,6 +61,7 @@ interface GetArgs extends TaskArguments {
  * paged (up to 10,000 a page). The index is in memory: resolving reads no table.
  */
 export function getPropertyListTask(authorization: () => AuthorizationIndex): AgentTask<GetArgs> {
+  const resolutions = new Resolutions();
   return {
     name: 'get_property_list',
     description:
@@ -58,14 +88,14 @@ export function getPropertyListTask(authorization: () => AuthorizationIndex): Ag
     async handler(args, ctx) {
       const row = await ownList(ctx.db, ownerOf(ctx.principal), args.list_id);
       if (args.resolve === false) return { list: wireList(row) };
-      const members = resolveList(authorization(), row.definition);
-      const { page, pagination } = paginate(identifiersOf(members), {
+      const { members, identifiers } = resolutions.of(authorization(), row);
+      const { page, pagination } = paginate(identifiers, {
         max_results: args.pagination?.max_results ?? defaultIdentifiers,
         ...(args.pagination?.cursor === undefined ? {} : { cursor: args.pagination.cursor }),
       });
       const now = ctx.clock.now();
       return {
-        list: wireList(row, members.length),
+        list: wireList(row, members),
         identifiers: page,
         pagination,
         resolved_at: now.toISOString(),
