@@ -26,7 +26,7 @@ const claims: Record<string, string[]> = {
   signals: ['signal-owned'],
   creative: ['creative-template'],
   'creative-builder': [],
-  governance: ['governance-spend-authority', 'governance-delivery-monitor'],
+  governance: ['governance-spend-authority', 'governance-delivery-monitor', 'property-lists'],
 };
 
 /**

@@ -52,7 +52,11 @@ export function governanceAgent({
     description:
       'Governance agent: register campaign plans, check every spend against them (signed approvals, budget authority, delivery drift) and read the audit log.',
     protocols: ['governance'],
-    specialisms: ['governance-spend-authority', 'governance-delivery-monitor'],
+    specialisms: [
+      'governance-spend-authority',
+      'governance-delivery-monitor',
+      ...(authorization ? (['property-lists'] as const) : []),
+    ],
     credentials,
     ...(demoOwner ? { passes: [demoPlansPass(demoOwner)] } : {}),
     capabilities: () => ({

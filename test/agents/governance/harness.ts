@@ -28,6 +28,7 @@ const published: Record<string, string> = {
   get_property_list: '/schemas/3.0.6/property/get-property-list-response.json',
   list_property_lists: '/schemas/3.0.6/property/list-property-lists-response.json',
   delete_property_list: '/schemas/3.0.6/property/delete-property-list-response.json',
+  validate_property_delivery: '/schemas/3.0.6/property/validate-property-delivery-response.json',
   sync_plans: '/schemas/3.0.6/governance/sync-plans-response.json',
   check_governance: '/schemas/3.0.6/governance/check-governance-response.json',
   report_plan_outcome: '/schemas/3.0.6/governance/report-plan-outcome-response.json',

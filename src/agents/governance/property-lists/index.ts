@@ -1,6 +1,7 @@
 import type { AuthorizationIndex } from '../../../registry/lookups/index.ts';
 import type { AgentTask } from '../../runtime/index.ts';
 import { getPropertyListTask, listPropertyListsTask } from './read-lists.ts';
+import { validatePropertyDeliveryTask } from './validate-delivery.ts';
 import { createPropertyListTask, deletePropertyListTask, updatePropertyListTask } from './write-lists.ts';
 
 export { identifiersOf, resolveList, type ListDefinition } from './resolve-list.ts';
@@ -13,5 +14,6 @@ export function propertyListTasks(authorization: () => AuthorizationIndex): Agen
     getPropertyListTask(authorization),
     listPropertyListsTask(),
     deletePropertyListTask(),
+    validatePropertyDeliveryTask(authorization),
   ];
 }

@@ -30,6 +30,10 @@ eachEngine('governance agent: property lists over MCP', (engine) => {
           tags: [k % 2 ? 'std' : 'premium'],
         },
         status: 'active',
+        // The operator of the agent declares the property, so the registry's check answers authorized.
+        operator_declarations: [
+          { operator_domain: 'sales.example', brand_id: 'sales', relationship: 'owned', agents: [agent] },
+        ],
       });
     index.apply('authorization', {
       id: `grant-${domain}`,
@@ -119,5 +123,55 @@ eachEngine('governance agent: property lists over MCP', (engine) => {
       [true, listId],
     );
     assert.equal((await buyer.fail('get_property_list', { list_id: listId })).code, 'REFERENCE_NOT_FOUND');
+  });
+
+  it('validates delivery records against a list, with each sales agent’s authorization from the registry', async () => {
+    const created = await buyer.call(
+      'create_property_list',
+      idempotent({
+        name: 'News premium',
+        base_properties: [{ selection_type: 'publisher_tags', publisher_domain: 'news.example', tags: ['premium'] }],
+      }),
+    );
+    const listId = (created.list as Json).list_id as string;
+    const record = (value: string, impressions: number, sales_agent_url?: string) => ({
+      identifier: { type: 'domain', value },
+      impressions,
+      ...(sales_agent_url ? { sales_agent_url } : {}),
+    });
+    const answer = await buyer.call('validate_property_delivery', {
+      list_id: listId,
+      records: [
+        record('s0.news.example', 1000, agent),
+        record('s1.news.example', 200, 'https://rogue.example/mcp'),
+        record('nowhere.example', 50),
+      ],
+    });
+    assert.equal(answer.compliant, false);
+    assert.deepEqual(answer.summary, {
+      total_records: 3,
+      total_impressions: 1250,
+      compliant_records: 1,
+      compliant_impressions: 1000,
+      non_compliant_records: 1,
+      non_compliant_impressions: 200,
+      not_covered_records: 0,
+      not_covered_impressions: 0,
+      unidentified_records: 1,
+      unidentified_impressions: 50,
+    });
+    assert.deepEqual(
+      (answer.results as Json[]).map((r) => [
+        r.identifier.value,
+        r.status,
+        (r.authorization as Json | undefined)?.status,
+      ]),
+      [
+        ['s1.news.example', 'non_compliant', 'unauthorized'],
+        ['nowhere.example', 'unidentified', undefined],
+      ],
+      'compliant records only when asked',
+    );
+    assert.deepEqual((answer.authorization_summary as Json).authorized_records, 1);
   });
 });
