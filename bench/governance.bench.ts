@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { identifiersOf, resolveList } from '../src/agents/governance/property-lists/resolve-list.ts';
 import { publicTestCredential } from '../src/config.ts';
 import { AuthorizationIndex } from '../src/registry/lookups/index.ts';
+import { indexPublisher } from '../test/support/indexed-publisher.ts';
 import { serveAp } from '../test/support/cli.ts';
 import { benchOptions, load, type LoadResult } from './support/load.ts';
 import { mcpCall, toolResult } from './support/tool-result.ts';
@@ -91,32 +92,12 @@ export async function governanceBench(): Promise<void> {
  */
 function listResolution(): void {
   const index = new AuthorizationIndex();
-  const agent = 'https://sales.example/mcp';
-  for (let i = 0; i < 1000; i++) {
-    const domain = `p${i}.example`;
-    index.apply('publisher', { publisher_domain: domain, status: 'active' });
-    for (let k = 0; k < 100; k++)
-      index.apply('property', {
-        property_rid: `${domain}-${k}`,
-        publisher_domain: domain,
-        identifiers: [{ type: 'domain', value: `s${k}.${domain}` }],
-        property: { property_id: `prop_${k}`, property_type: 'website', name: `${domain} ${k}`, tags: ['news'] },
-        status: 'active',
-      });
-    index.apply('authorization', {
-      id: `grant-${i}`,
-      publisher_domain: domain,
-      agent_url: agent,
-      agent_url_canonical: agent,
-      authorization_type: 'publisher_properties',
-      scopes: [{ target_publisher: domain, kind: 'all', value: '' }],
-    });
-  }
+  for (let i = 0; i < 1000; i++) indexPublisher(index, `p${i}.example`, 100);
   const list = {
     base_properties: Array.from({ length: 1000 }, (_, i) => ({
       selection_type: 'publisher_tags' as const,
       publisher_domain: `p${i}.example`,
-      tags: ['news'],
+      tags: ['premium', 'standard'],
     })),
   };
   const times: number[] = [];

@@ -88,36 +88,21 @@ export function validatePropertyDeliveryTask(authorization: () => AuthorizationI
             : {}),
         });
       }
-      const total = args.records.length;
-      const impressions = args.records.reduce((sum, r) => sum + r.impressions, 0);
-      const checked = authorizations.authorized[0]! + authorizations.unauthorized[0]! + authorizations.unknown[0]!;
+      const checked = sum(Object.values(authorizations), 0);
       return {
         compliant: counts.non_compliant[0] === 0 && counts.unidentified[0] === 0,
         list_id: row.list_id,
         summary: {
-          total_records: total,
-          total_impressions: impressions,
-          compliant_records: counts.compliant[0],
-          compliant_impressions: counts.compliant[1],
-          non_compliant_records: counts.non_compliant[0],
-          non_compliant_impressions: counts.non_compliant[1],
-          not_covered_records: counts.not_covered[0],
-          not_covered_impressions: counts.not_covered[1],
-          unidentified_records: counts.unidentified[0],
-          unidentified_impressions: counts.unidentified[1],
+          total_records: args.records.length,
+          total_impressions: sum(Object.values(counts), 1),
+          ...tally(counts),
         },
         ...(checked > 0
           ? {
               authorization_summary: {
                 records_checked: checked,
-                impressions_checked:
-                  authorizations.authorized[1]! + authorizations.unauthorized[1]! + authorizations.unknown[1]!,
-                authorized_records: authorizations.authorized[0],
-                authorized_impressions: authorizations.authorized[1],
-                unauthorized_records: authorizations.unauthorized[0],
-                unauthorized_impressions: authorizations.unauthorized[1],
-                unknown_records: authorizations.unknown[0],
-                unknown_impressions: authorizations.unknown[1],
+                impressions_checked: sum(Object.values(authorizations), 1),
+                ...tally(authorizations),
               },
             }
           : {}),
@@ -127,6 +112,20 @@ export function validatePropertyDeliveryTask(authorization: () => AuthorizationI
       };
     },
   };
+}
+
+/** `<kind>_records` and `<kind>_impressions` for each kind counted, as the summaries name them. */
+function tally(counts: Record<string, number[]>): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(counts).flatMap(([kind, [records, impressions]]) => [
+      [`${kind}_records`, records!],
+      [`${kind}_impressions`, impressions!],
+    ]),
+  );
+}
+
+function sum(counts: number[][], at: 0 | 1): number {
+  return counts.reduce((total, count) => total + count[at]!, 0);
 }
 
 function violationMessage(code: string): string {

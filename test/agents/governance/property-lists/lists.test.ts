@@ -2,11 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { ManualClock } from '../../../support/clock.ts';
 import { eachEngine } from '../../../support/engines.ts';
+import { indexedAgent, indexPublisher } from '../../../support/indexed-publisher.ts';
 import type { Json } from '../../../support/http.ts';
 import type { TestServer } from '../../../support/server.ts';
 import { idempotent, organizationCaller, startGovernance, type Caller } from '../harness.ts';
-
-const agent = 'https://sales.example/mcp';
 
 eachEngine('governance agent: property lists over MCP', (engine) => {
   const clock = new ManualClock();
@@ -14,36 +13,8 @@ eachEngine('governance agent: property lists over MCP', (engine) => {
   let buyer: Caller;
   let other: Caller;
 
-  /** A publisher of the registry with `count` properties (premium every other one), all granted to one agent. */
-  const publisher = (domain: string, count: number) => {
-    const index = server.app.authorizationIndex.index;
-    index.apply('publisher', { publisher_domain: domain, status: 'active' });
-    for (let k = 0; k < count; k++)
-      index.apply('property', {
-        property_rid: `${domain}-${k}`,
-        publisher_domain: domain,
-        identifiers: [{ type: 'domain', value: `s${k}.${domain}` }],
-        property: {
-          property_id: `prop_${k}`,
-          property_type: 'website',
-          name: `${domain} ${k}`,
-          tags: [k % 2 ? 'std' : 'premium'],
-        },
-        status: 'active',
-        // The operator of the agent declares the property, so the registry's check answers authorized.
-        operator_declarations: [
-          { operator_domain: 'sales.example', brand_id: 'sales', relationship: 'owned', agents: [agent] },
-        ],
-      });
-    index.apply('authorization', {
-      id: `grant-${domain}`,
-      publisher_domain: domain,
-      agent_url: agent,
-      agent_url_canonical: agent,
-      authorization_type: 'publisher_properties',
-      scopes: [{ target_publisher: domain, kind: 'all', value: '' }],
-    });
-  };
+  const publisher = (domain: string, count: number) =>
+    indexPublisher(server.app.authorizationIndex.index, domain, count);
 
   before(async () => {
     server = await startGovernance(engine, clock);
@@ -142,7 +113,7 @@ eachEngine('governance agent: property lists over MCP', (engine) => {
     const answer = await buyer.call('validate_property_delivery', {
       list_id: listId,
       records: [
-        record('s0.news.example', 1000, agent),
+        record('s0.news.example', 1000, indexedAgent),
         record('s1.news.example', 200, 'https://rogue.example/mcp'),
         record('nowhere.example', 50),
       ],

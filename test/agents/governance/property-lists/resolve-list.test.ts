@@ -2,42 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { identifiersOf, resolveList } from '../../../../src/agents/governance/property-lists/resolve-list.ts';
 import { AuthorizationIndex } from '../../../../src/registry/lookups/index.ts';
-
-type Json = Record<string, unknown>;
-const agent = 'https://sales.example/mcp';
-
-/** A publisher with `count` properties (web, premium every other one), all granted to `agent` unless `granted` is false. */
-function publisher(index: AuthorizationIndex, domain: string, count: number, { granted = true, stale = false } = {}) {
-  index.apply('publisher', { publisher_domain: domain, status: stale ? 'stale' : 'active' });
-  for (let k = 0; k < count; k++)
-    index.apply('property', {
-      property_rid: `${domain}-${k}`,
-      publisher_domain: domain,
-      identifiers: [{ type: 'domain', value: `s${k}.${domain}` }],
-      property: {
-        property_id: `prop_${k}`,
-        property_type: k % 3 === 2 ? 'mobile_app' : 'website',
-        name: `${domain} ${k}`,
-        tags: [k % 2 === 0 ? 'premium' : 'standard'],
-      },
-      status: 'active',
-    } satisfies Json);
-  if (granted)
-    index.apply('authorization', {
-      id: `grant-${domain}`,
-      publisher_domain: domain,
-      agent_url: agent,
-      agent_url_canonical: agent,
-      authorization_type: 'publisher_properties',
-      scopes: [{ target_publisher: domain, kind: 'all', value: '' }],
-    });
-}
+import { indexPublisher } from '../../../support/indexed-publisher.ts';
 
 describe('a property list resolved from the registry’s authorization index', () => {
   it('holds the properties its sources name, of the filtered types, less exclusions, each once', () => {
     const index = new AuthorizationIndex();
-    publisher(index, 'news.example', 6);
-    publisher(index, 'sport.example', 3);
+    const typeOf = (k: number) => (k % 3 === 2 ? 'mobile_app' : 'website');
+    indexPublisher(index, 'news.example', 6, { typeOf });
+    indexPublisher(index, 'sport.example', 3, { typeOf });
     const members = resolveList(index, {
       base_properties: [
         { selection_type: 'publisher_tags', publisher_domain: 'news.example', tags: ['premium'] },
@@ -55,9 +27,9 @@ describe('a property list resolved from the registry’s authorization index', (
 
   it('drops a property whose publisher went stale or that lost its last authorization, as the index learns it', () => {
     const index = new AuthorizationIndex();
-    publisher(index, 'news.example', 2);
-    publisher(index, 'blog.example', 2);
-    publisher(index, 'ungranted.example', 2, { granted: false });
+    indexPublisher(index, 'news.example', 2);
+    indexPublisher(index, 'blog.example', 2);
+    indexPublisher(index, 'ungranted.example', 2, { granted: false });
     const list = {};
     assert.equal(resolveList(index, list).length, 4, 'the whole registry: the granted publishers’ properties');
     index.apply('publisher', { publisher_domain: 'news.example', status: 'stale', reason: 'HTTP 404' });
@@ -67,7 +39,7 @@ describe('a property list resolved from the registry’s authorization index', (
 
   it('resolves a list of 100,000 properties', () => {
     const index = new AuthorizationIndex();
-    for (let i = 0; i < 1000; i++) publisher(index, `p${i}.example`, 100);
+    for (let i = 0; i < 1000; i++) indexPublisher(index, `p${i}.example`, 100);
     const list = {
       base_properties: Array.from({ length: 1000 }, (_, i) => ({
         selection_type: 'publisher_tags' as const,
