@@ -6,7 +6,7 @@ import { checkGovernanceTask } from './checks/check-governance.ts';
 import { reportPlanOutcomeTask } from './outcomes/report-plan-outcome.ts';
 import { demoPlansPass } from './plans/demo-plans.ts';
 import { syncPlansTask } from './plans/sync-plans.ts';
-import { propertyListTasks } from './property-lists/index.ts';
+import { listChangesPass, propertyListTasks } from './property-lists/index.ts';
 import { TokenKeys } from './tokens/token-keys.ts';
 
 export {
@@ -26,6 +26,8 @@ export interface GovernanceAgentOptions extends TenantMount {
   demoFor?: string;
   /** The registry's authorization index as it stands now, which property lists resolve from; no property lists without it. */
   authorization?: () => AuthorizationIndex;
+  /** How often lists with a webhook are looked at for changes (default every second). */
+  listChangesMs?: number;
 }
 
 /**
@@ -41,6 +43,7 @@ export function governanceAgent({
   keys,
   demoFor,
   authorization,
+  listChangesMs = 1000,
 }: GovernanceAgentOptions): Tenant {
   const tokens = new TokenKeys(keys, () => `${base()}${path}/mcp`);
   const name = 'governance';
@@ -58,7 +61,10 @@ export function governanceAgent({
       ...(authorization ? (['property-lists'] as const) : []),
     ],
     credentials,
-    ...(demoOwner ? { passes: [demoPlansPass(demoOwner)] } : {}),
+    passes: [
+      ...(demoOwner ? [demoPlansPass(demoOwner)] : []),
+      ...(authorization ? [listChangesPass(name, authorization, tokens, listChangesMs)] : []),
+    ],
     capabilities: () => ({
       // No aggregation_window_days: spend is aggregated over a plan's whole life, not a trailing window.
       governance: {},

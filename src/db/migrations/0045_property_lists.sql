@@ -14,6 +14,10 @@ create table governance_property_lists (
   auth_token_hash bytea not null,
   created_at timestamptz not null,
   updated_at timestamptz not null,
+  -- What the list resolved to when last looked at for its webhook (SHA-256 of its identifiers, and
+  -- how many): a change announces itself once, whichever instance sees it first.
+  members_hash text,
+  members_count integer,
   seq bigint generated always as identity
 );
 create index governance_property_lists_by_owner on governance_property_lists (owner, seq);

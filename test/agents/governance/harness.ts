@@ -9,17 +9,40 @@ import type { TestEngine } from '../../support/engines.ts';
 import type { Json } from '../../support/http.ts';
 import { createApiKeyFor, seedOrganization } from '../../support/identity.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
+import type { TestReceiver } from '../../support/webhooks.ts';
+import { parseAllowList } from '../../../src/net/allow-list.ts';
+import { SafeFetch } from '../../../src/net/safe-fetch.ts';
 
-/** The governance agent alone, at /governance, on a clock the test moves. */
-export async function startGovernance(engine: TestEngine, clock: ManualClock): Promise<TestServer> {
+/**
+ * The governance agent alone, at /governance, on a clock the test moves; with a `receiver`, its
+ * webhooks may reach it on loopback and it trusts this server's keys. Its list-changes pass runs
+ * when a test wakes it (`runPass`), not on its own.
+ */
+export async function startGovernance(
+  engine: TestEngine,
+  clock: ManualClock,
+  receiver?: TestReceiver,
+): Promise<TestServer> {
+  if (receiver) await receiver.listen();
   const tenant = governanceAgent({
     base: () => server.url,
     keys: { alg: 'ed25519', secret: undefined, clock, publishWindowSeconds: 300 },
     // The server's own authorization index, as the composition root hands it.
     authorization: () => server.app.authorizationIndex.index,
+    listChangesMs: 3_600_000,
   });
-  const server = await startTestServer(engine, { deps: { tenants: [tenant], clock } });
+  const fetcher = receiver ? { fetcher: new SafeFetch({ allow: parseAllowList(new URL(receiver.url).host) }) } : {};
+  const server = await startTestServer(engine, { deps: { tenants: [tenant], clock, ...fetcher } });
+  if (receiver) receiver.trust(server.url, clock);
   return server;
+}
+
+/** Runs one of the agent's passes once, from now, and waits for it to finish. */
+export async function runPass(server: TestServer, name: string): Promise<void> {
+  const pass = server.app.agentPasses!.get(`governance:${name}`)!;
+  const done = pass.nextPass();
+  pass.wake();
+  await done;
 }
 
 const published: Record<string, string> = {

@@ -4,6 +4,7 @@ import { getPropertyListTask, listPropertyListsTask } from './read-lists.ts';
 import { validatePropertyDeliveryTask } from './validate-delivery.ts';
 import { createPropertyListTask, deletePropertyListTask, updatePropertyListTask } from './write-lists.ts';
 
+export { listChangesPass } from './list-changes.ts';
 export { identifiersOf, resolveList, type ListDefinition } from './resolve-list.ts';
 
 /** The property-list tasks, resolving lists from the registry's authorization index as it stands. */

@@ -95,3 +95,32 @@ export async function countLists(db: Queryable, owner: string, name: string | un
   );
   return row!.count;
 }
+
+/** A page of the lists that have a webhook, after `after` (their order of creation). */
+export async function listsWithWebhooks(db: Queryable, after: number, limit: number): Promise<ListRow[]> {
+  return db.query<ListRow>(
+    `select ${columns} from governance_property_lists where webhook_url is not null and seq > $1 order by seq limit $2`,
+    [after, limit],
+  );
+}
+
+/**
+ * Records what a list resolves to now; answers what it resolved to before when that differs (the
+ * first record answers `null` before), nothing when it is unchanged or another instance recorded
+ * the change first.
+ */
+export async function recordMembers(
+  db: Queryable,
+  listId: string,
+  hash: string,
+  count: number,
+): Promise<{ before: number | null } | undefined> {
+  const [row] = await db.query<{ before: number | null }>(
+    `update governance_property_lists lists set members_hash = $2, members_count = $3
+       from (select list_id, members_count from governance_property_lists where list_id = $1 for update) previous
+      where lists.list_id = previous.list_id and lists.members_hash is distinct from $2
+      returning previous.members_count as before`,
+    [listId, hash, count],
+  );
+  return row;
+}

@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { compactVerify, createLocalJWKSet, decodeProtectedHeader, importJWK, SignJWT, type JWK } from 'jose';
+import {
+  CompactSign,
+  compactVerify,
+  createLocalJWKSet,
+  decodeProtectedHeader,
+  importJWK,
+  SignJWT,
+  type JWK,
+} from 'jose';
 
 /** What a token approves: the buyer's intended action, or a phase of the seller's execution. */
 export type TokenPhase = 'intent' | 'purchase' | 'modification' | 'delivery';
@@ -49,6 +57,17 @@ export async function signGovernanceToken(signer: TokenSigner, claims: Omit<Gove
   return new SignJWT({ ...claims, jti })
     .setProtectedHeader({ alg: 'EdDSA', kid: signer.kid, typ: governanceTokenType })
     .sign(signer.key);
+}
+
+/**
+ * A compact JWS of `payload` with the payload detached (RFC 7515 appendix F: `header..signature`),
+ * signed with the governance key: what a governance webhook carries in its `signature` field, over
+ * the RFC 8785 form of its body without that field.
+ */
+export async function signDetached(signer: TokenSigner, payload: Uint8Array): Promise<string> {
+  const jws = await new CompactSign(payload).setProtectedHeader({ alg: 'EdDSA', kid: signer.kid }).sign(signer.key);
+  const [header, , signature] = jws.split('.');
+  return `${header}..${signature}`;
 }
 
 /** Why a token was refused; the seller answers PERMISSION_DENIED with it. */

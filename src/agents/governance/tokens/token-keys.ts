@@ -4,6 +4,7 @@ import { currentKeyIn, publishedKeys, type KeySettings } from '../../runtime/key
 import { AgentError } from '../../../protocol/errors.ts';
 import {
   GovernanceTokenError,
+  signDetached,
   signGovernanceToken,
   tokenSigner,
   verifyGovernanceToken,
@@ -33,13 +34,22 @@ export class TokenKeys {
   }
 
   async sign(tx: Queryable, claims: Omit<GovernanceClaims, 'jti'>): Promise<string> {
+    return signGovernanceToken(await this.#signer(tx), claims);
+  }
+
+  /** A detached compact JWS of `payload` (a governance webhook's `signature`). */
+  async signDetached(tx: Queryable, payload: Uint8Array): Promise<string> {
+    return signDetached(await this.#signer(tx), payload);
+  }
+
+  async #signer(tx: Queryable): Promise<TokenSigner> {
     const now = this.#settings.clock.now().getTime();
     if (!this.#signing || this.#signing.until <= now)
       this.#signing = {
         signer: await tokenSigner((await currentKeyIn(tx, this.#settings, 'governance-signing')).privateJwk),
         until: now + keyCacheMs,
       };
-    return signGovernanceToken(this.#signing.signer, claims);
+    return this.#signing.signer;
   }
 
   /**

@@ -9,6 +9,8 @@ export interface WebhookEvent {
   taskId?: string;
   /** The body, to which the event's `idempotency_key` is added. */
   payload: Record<string, unknown>;
+  /** The key, when the body must be complete before it is queued (a payload that signs itself); a new UUID otherwise. */
+  idempotencyKey?: string;
 }
 
 /**
@@ -17,7 +19,7 @@ export interface WebhookEvent {
  * the same on every retry, so the receiver drops duplicates.
  */
 export async function enqueueWebhookEvent(tx: Queryable, event: WebhookEvent, now: Date): Promise<void> {
-  const idempotencyKey = randomUUID();
+  const idempotencyKey = event.idempotencyKey ?? randomUUID();
   await enqueue(
     tx,
     {

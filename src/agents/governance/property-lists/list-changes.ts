@@ -1,0 +1,67 @@
+import { createHash, randomUUID } from 'node:crypto';
+import canonicalize from 'canonicalize';
+import type { AuthorizationIndex } from '../../../registry/lookups/index.ts';
+import { enqueueWebhookEvent, type TenantPass } from '../../runtime/index.ts';
+import type { TokenKeys } from '../tokens/token-keys.ts';
+import { identifiersOf, resolveList } from './resolve-list.ts';
+import * as sql from './sql.ts';
+import { cacheHours } from './wire-list.ts';
+
+/** Lists looked at per page of a pass: every list with a webhook is looked at each pass, a page at a time. */
+const pageSize = 200;
+
+/**
+ * Announces a property list whose members changed (the registry moved under it, or its owner
+ * changed it) to its `webhook_url` (property/property-list-changed-webhook.json), once whichever
+ * instance notices first: each pass resolves every list that has a webhook from the index in
+ * memory and records what it resolved to; the record that changes it queues the webhook in the
+ * same transaction. The first look at a list only records it. The body's `signature` is a
+ * detached compact JWS over its RFC 8785 form without that field, made with the governance key.
+ */
+export function listChangesPass(
+  tenant: string,
+  authorization: () => AuthorizationIndex,
+  keys: TokenKeys,
+  intervalMs: number,
+): TenantPass {
+  return {
+    name: 'property-list-changes',
+    intervalMs,
+    async run({ db, clock, webhooksQueued }) {
+      const index = authorization();
+      for (let after = 0; ;) {
+        const lists = await sql.listsWithWebhooks(db, after, pageSize);
+        if (lists.length === 0) return;
+        after = lists.at(-1)!.seq;
+        for (const list of lists) {
+          const identifiers = identifiersOf(resolveList(index, list.definition));
+          const hash = createHash('sha256')
+            .update(identifiers.map((i) => `${i.type}\u0000${i.value}`).join('\n'))
+            .digest('base64url');
+          const now = clock.now();
+          const queued = await db.transaction(async (tx) => {
+            const change = await sql.recordMembers(tx, list.list_id, hash, identifiers.length);
+            if (!change || change.before === null) return false;
+            const body = {
+              idempotency_key: randomUUID(),
+              event: 'property_list_changed',
+              list_id: list.list_id,
+              list_name: list.name,
+              change_summary: { total_properties: identifiers.length },
+              resolved_at: now.toISOString(),
+              cache_valid_until: new Date(now.getTime() + cacheHours * 3_600_000).toISOString(),
+            };
+            const signature = await keys.signDetached(tx, new TextEncoder().encode(canonicalize(body)));
+            await enqueueWebhookEvent(
+              tx,
+              { tenant, url: list.webhook_url!, payload: { ...body, signature }, idempotencyKey: body.idempotency_key },
+              now,
+            );
+            return true;
+          });
+          if (queued) webhooksQueued();
+        }
+      }
+    },
+  };
+}
