@@ -24,16 +24,29 @@ export function listChangesPass(
   keys: TokenKeys,
   intervalMs: number,
 ): TenantPass {
+  // What each list was last looked at against (the index's version, the list's revision): a list
+  // neither moved under nor changed since is not resolved again, so a quiet pass costs one query.
+  let lookedAt = new Map<string, string>();
   return {
     name: 'property-list-changes',
     intervalMs,
     async run({ db, clock, webhooksQueued }) {
       const index = authorization();
+      // Lists gone since the last pass drop out of `lookedAt` with it.
+      const seen = new Map<string, string>();
       for (let after = 0; ;) {
         const lists = await sql.listsWithWebhooks(db, after, pageSize);
-        if (lists.length === 0) return;
+        if (lists.length === 0) {
+          lookedAt = seen;
+          return;
+        }
         after = lists.at(-1)!.seq;
         for (const list of lists) {
+          const state = `${index.version}:${list.updated_at.toISOString()}:${list.members_hash ?? ''}`;
+          if (lookedAt.get(list.list_id) === state) {
+            seen.set(list.list_id, state);
+            continue;
+          }
           const identifiers = identifiersOf(resolveList(index, list.definition));
           const hash = createHash('sha256')
             .update(identifiers.map((i) => `${i.type}\u0000${i.value}`).join('\n'))
@@ -60,6 +73,7 @@ export function listChangesPass(
             return true;
           });
           if (queued) webhooksQueued();
+          seen.set(list.list_id, `${index.version}:${list.updated_at.toISOString()}:${hash}`);
         }
       }
     },

@@ -9,12 +9,14 @@ export interface ListRow {
   description: string | null;
   definition: ListDefinition & { brand?: Record<string, unknown> };
   webhook_url: string | null;
+  /** What it resolved to when last looked at for its webhook. */
+  members_hash?: string | null;
   created_at: Date;
   updated_at: Date;
   seq: number;
 }
 
-const columns = `list_id, owner, name, description, definition, webhook_url, created_at, updated_at, seq::int as seq`;
+const columns = `list_id, owner, name, description, definition, webhook_url, members_hash, created_at, updated_at, seq::int as seq`;
 
 export async function insertList(
   db: Queryable,
