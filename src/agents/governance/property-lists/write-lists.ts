@@ -65,13 +65,20 @@ export function updatePropertyListTask(): AgentTask<ListFields & { list_id: stri
       'Update one of your property lists: name, description, base_properties and filters (each replaced whole), brand, webhook_url ("" removes it).',
     input: {
       type: 'object',
-      properties: { list_id: { type: 'string', maxLength: 255 }, ...definitionInput, webhook_url: { type: 'string' } },
+      properties: {
+        list_id: { type: 'string', maxLength: 255 },
+        ...definitionInput,
+        webhook_url: { type: 'string', maxLength: 2048, description: 'An http(s) URL; "" removes it.' },
+      },
       required: ['list_id'],
       additionalProperties: true,
     },
     ...publishedSchemas('property/update-property-list'),
+    // "" removes the webhook, as the schema's description says, though its `format: uri` refuses it.
+    publishedForm: ({ webhook_url, ...rest }) => (webhook_url === '' ? rest : { ...rest, webhook_url }),
     mutates: true,
     async handler(args, ctx) {
+      if (args.webhook_url) webhookUrl(args.webhook_url);
       const row = await ownList(ctx.db, ownerOf(ctx.principal), args.list_id);
       const definition = { ...row.definition, ...definitionOf(args) };
       const updated = await sql.updateList(ctx.db, {
@@ -111,6 +118,20 @@ export async function ownList(db: Parameters<typeof sql.listOf>[0], owner: strin
   const row = await sql.listOf(db, owner, listId);
   if (!row) throw notFound(listId);
   return row;
+}
+
+/** A webhook URL the sender can use: absolute http(s); where it leads is the SSRF-safe client's to judge at each delivery. */
+function webhookUrl(value: string): void {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:'))
+    throw new AgentError('INVALID_REQUEST', 'webhook_url must be an absolute http(s) URL ("" removes it).', {
+      field: 'webhook_url',
+    });
 }
 
 function notFound(listId: string): AgentError {

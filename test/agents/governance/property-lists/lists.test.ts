@@ -77,6 +77,18 @@ eachEngine('governance agent: property lists over MCP', (engine) => {
     );
     assert.equal((updated.list as Json).name, 'Everything');
     assert.equal(((await buyer.call('get_property_list', { list_id: listId })).list as Json).property_count, 9);
+    for (const webhook_url of ['not a url', 'ftp://lists.example/changed'])
+      assert.equal(
+        (await buyer.fail('update_property_list', idempotent({ list_id: listId, webhook_url }))).field,
+        'webhook_url',
+      );
+    const hooked = await buyer.call(
+      'update_property_list',
+      idempotent({ list_id: listId, webhook_url: 'https://buyer.example/lists' }),
+    );
+    assert.equal((hooked.list as Json).webhook_url, 'https://buyer.example/lists');
+    const unhooked = await buyer.call('update_property_list', idempotent({ list_id: listId, webhook_url: '' }));
+    assert.equal((unhooked.list as Json).webhook_url, undefined, 'an empty webhook_url removes it');
     const mine = await buyer.call('list_property_lists', { name_contains: 'every' });
     assert.deepEqual(
       (mine.lists as Json[]).map((l) => l.list_id),
