@@ -35,7 +35,7 @@ export const maxPathParamLength = 6144;
 export const frameworkRefusals = {
   // Agent URLs ride in paths (`/api/registry/agents/{url}/compliance`): one of 2,048 characters,
   // percent-encoded, fits. The router's own default (100) refused ordinary long agent URLs.
-  maxParamLength: maxPathParamLength,
+  routerOptions: { maxParamLength: maxPathParamLength },
   frameworkErrors: (err: FastifyError, _request: FastifyRequest, reply: FastifyReply) => send(reply, toApError(err)),
   clientErrorHandler(this: FastifyInstance, err: Error & { code?: string }, socket: Duplex) {
     // A connection reset or already closed has no one to answer.

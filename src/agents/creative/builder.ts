@@ -42,7 +42,7 @@ export function creativeBuilderAgent({
   fetcher,
   previewTtlSeconds = 86_400,
 }: CreativeBuilderOptions): Tenant {
-  const { agentUrl, formats, assetsUrl, preview, renderer, passes, routes } = creativeHosting({
+  const { agentUrl, formats, assetsUrl, preview, renderer, tenant } = creativeHosting({
     base,
     path,
     formatsPath,
@@ -50,26 +50,16 @@ export function creativeBuilderAgent({
     servesAssets,
     fetcher,
     previewTtlSeconds,
+    credentials,
+    offers: { library: false, generation: true },
   });
   return {
+    ...tenant,
     name: 'creative-builder',
     path,
     description:
       'Creative builder: generates creatives in the standard formats from a brand and its offerings, adapts existing ones to other formats, and previews them.',
-    protocols: ['creative'],
     // creative-generative is not claimed: its storyboards sync catalogs (sync_catalogs), which it does not serve.
-    httpEnvelope: 'creative',
-    credentials,
-    passes,
-    capabilities: () => ({
-      creative: {
-        supports_compliance: false,
-        has_creative_library: false,
-        supports_generation: true,
-        supports_transformation: true,
-      },
-    }),
-    routes,
     tasks: [
       listCreativeFormatsTask({ formats, protocol: 'creative' }),
       buildCreativeTask({ formats, agentUrl, assetsUrl, fetcher, preview, fromBrief: true, brands }),

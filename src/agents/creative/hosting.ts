@@ -22,6 +22,9 @@ export interface HostingOptions {
   fetcher: SafeFetch;
   /** How long a hosted preview lives. */
   previewTtlSeconds: number;
+  credentials: Tenant['credentials'];
+  /** What the tenant offers beyond transforming a creative into other formats. */
+  offers: { library: boolean; generation: boolean };
 }
 
 /** Expired previews answer 410 for a week, then are forgotten (404). */
@@ -37,7 +40,8 @@ const prunePreviews: TenantPass = {
  * What the creative agent and the creative builder host alike: the standard formats, named by the
  * creative agent's URL; hosted previews, whose snapshots read the generated assets from the
  * database rather than fetch this server's own URLs; the hourly pass that forgets expired
- * previews; and the routes that serve the previews and, where asked, the assets.
+ * previews; the routes that serve the previews and, where asked, the assets; and what each
+ * declares of itself alike (`tenant`: protocol, envelope, credentials, capabilities).
  */
 export function creativeHosting(o: HostingOptions) {
   const agentUrl = () => `${o.base()}${o.formatsPath}/mcp`;
@@ -57,7 +61,20 @@ export function creativeHosting(o: HostingOptions) {
     assetsUrl,
     renderer,
     preview: { formats, agentUrl, previewsUrl, ttlSeconds: o.previewTtlSeconds },
-    passes: [prunePreviews],
-    routes,
+    tenant: {
+      protocols: ['creative'],
+      httpEnvelope: 'creative',
+      credentials: o.credentials,
+      passes: [prunePreviews],
+      routes,
+      capabilities: () => ({
+        creative: {
+          supports_compliance: false,
+          has_creative_library: o.offers.library,
+          supports_generation: o.offers.generation,
+          supports_transformation: true,
+        },
+      }),
+    } satisfies Partial<Tenant>,
   };
 }

@@ -42,7 +42,7 @@ export function creativeAgent({
   generator,
 }: CreativeAgentOptions): Tenant {
   // It serves the assets the creative builder generates too (under its path), and its snapshots read them locally.
-  const { agentUrl, formats, assetsUrl, preview, renderer, passes, routes } = creativeHosting({
+  const { agentUrl, formats, assetsUrl, preview, renderer, tenant } = creativeHosting({
     base,
     path,
     formatsPath: path,
@@ -50,26 +50,16 @@ export function creativeAgent({
     servesAssets: true,
     fetcher,
     previewTtlSeconds,
+    credentials,
+    offers: { library: true, generation: false },
   });
   return {
+    ...tenant,
     name: 'creative',
     path,
     description:
       'Creative agent: the standard formats, with their assets and renders; builds creatives in them from their templates and a manifest or a creative of its library; hosted previews of creatives in them, and a creative library.',
-    protocols: ['creative'],
     specialisms: ['creative-template'],
-    httpEnvelope: 'creative',
-    credentials,
-    passes,
-    capabilities: () => ({
-      creative: {
-        supports_compliance: false,
-        has_creative_library: true,
-        supports_generation: false,
-        supports_transformation: true,
-      },
-    }),
-    routes,
     tasks: [
       listCreativeFormatsTask({ formats, protocol: 'creative' }),
       buildCreativeTask({

@@ -35,8 +35,7 @@ export { errorObject, type ErrorObject } from './envelope.ts';
 export {
   cursorPosition,
   defaultPageSize,
-  keysetPage,
-  keysetRange,
+  keysetList,
   pageCursor,
   pageRequestInput,
   paginate,

@@ -45,41 +45,35 @@ export function paginate<T>(
   };
 }
 
-/**
- * Where a page of a list the database keeps in order (`seq`) starts: after the row its cursor
- * names (0 for the first page); `limit` rows are read, one more than the page, which shows
- * whether another follows.
- */
-export interface KeysetRange {
-  tag: string;
-  after: number;
-  limit: number;
+/** How a keyset-paged list is read: its rows after a `seq` (at most `limit`), and how many it holds in all. */
+export interface KeysetReader<T> {
+  rowsAfter(after: number, limit: number): Promise<T[]>;
+  count(): Promise<number>;
 }
 
-export function keysetRange(tag: string, request: PageRequest | undefined): KeysetRange {
+/**
+ * A page of a list the database keeps in order (`seq`): the rows after the one the cursor names
+ * (from the first for no cursor), one more read than the page holds to learn whether another
+ * follows; its pagination (the cursor names its last row) and whether it holds the whole list.
+ */
+export async function keysetList<T extends { seq: number }>(
+  tag: string,
+  request: PageRequest | undefined,
+  read: KeysetReader<T>,
+): Promise<{ page: T[]; pagination: PageInfo; whole: boolean }> {
   const after = request?.cursor === undefined ? 0 : cursorPosition(tag, request.cursor);
-  return { tag, after, limit: (request?.max_results ?? defaultPageSize) + 1 };
-}
-
-/**
- * The page of the rows read over a range, its pagination (the cursor names its last row) and
- * whether it holds the whole list: the first page, none after.
- */
-export function keysetPage<T extends { seq: number }>(
-  range: KeysetRange,
-  rows: readonly T[],
-  total: number,
-): { page: T[]; pagination: PageInfo; whole: boolean } {
-  const page = rows.slice(0, range.limit - 1);
-  const has_more = rows.length > page.length;
+  const size = request?.max_results ?? defaultPageSize;
+  const rows = await read.rowsAfter(after, size + 1);
+  const page = rows.slice(0, size);
+  const has_more = rows.length > size;
   return {
     page,
     pagination: {
       has_more,
-      ...(has_more ? { cursor: pageCursor(range.tag, page.at(-1)!.seq) } : {}),
-      total_count: total,
+      ...(has_more ? { cursor: pageCursor(tag, page.at(-1)!.seq) } : {}),
+      total_count: await read.count(),
     },
-    whole: range.after === 0 && !has_more,
+    whole: after === 0 && !has_more,
   };
 }
 

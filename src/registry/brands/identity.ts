@@ -1,18 +1,7 @@
 import type { Queryable } from '../../db/database.ts';
+import type { BrandIdentity } from '../../protocol/brand-identity.ts';
 import type { BrandManifest } from './rows.ts';
 import { brandsForDomains } from './sql.ts';
-
-/** What the registry knows of a brand's look, as a creative is drawn from it. */
-export interface BrandIdentity {
-  domain: string;
-  name: string;
-  url?: string;
-  tagline?: string;
-  description?: string;
-  /** Its colours by role; a palette's colour of another role (`brand`, `theme`) stands for the primary one it lacks. */
-  colors: { primary?: string; secondary?: string; accent?: string };
-  logos: Array<{ url: string }>;
-}
 
 /**
  * The identity of the brand a domain resolves to (its own entry, or the brand whose house declares

@@ -47,7 +47,7 @@ export function applyHeldBrand(ctx: AppContext): ReviewApplier {
   return heldSaveApplier(ctx, brandKind);
 }
 
-export { brandIdentity, type BrandIdentity } from './identity.ts';
+export { brandIdentity } from './identity.ts';
 export { saveAuthoritative, saveEnriched } from './service.ts';
 export type { AuthoritativeBrand, BrandRow } from './sql.ts';
 export type { EnrichmentProvider } from './enrichment/provider.ts';

@@ -138,6 +138,20 @@ export const BrandJsonDocument = Type.Object(
   { description: 'The brand.json last fetched for the domain.' },
 );
 
+/** The example brand the schemas' examples save or enrich, its logo and colour as each source names them. */
+function acmeWidgets(logo: string, logoTags: string[], colorType: string) {
+  return {
+    domain: 'acme-widgets.example',
+    brand_name: 'Acme Widgets',
+    brand_manifest: {
+      name: 'Acme Widgets',
+      description: 'Widgets for every home.',
+      logos: [{ url: logo, tags: logoTags }],
+      colors: [{ hex: '#0055aa', type: colorType }],
+    },
+  };
+}
+
 export const Enrichment = Type.Object(
   {
     domain: Type.String(),
@@ -158,14 +172,7 @@ export const Enrichment = Type.Object(
     description: 'Brand data from the brand-data provider or the domain’s own public metadata.',
     examples: [
       {
-        domain: 'acme-widgets.example',
-        brand_name: 'Acme Widgets',
-        brand_manifest: {
-          name: 'Acme Widgets',
-          description: 'Widgets for every home.',
-          logos: [{ url: 'https://cdn.brand-data.example/acme-widgets/logo.svg', tags: ['logo', 'light'] }],
-          colors: [{ hex: '#0055aa', type: 'brand' }],
-        },
+        ...acmeWidgets('https://cdn.brand-data.example/acme-widgets/logo.svg', ['logo', 'light'], 'brand'),
         provider: 'brand-data-api',
         source: 'enriched',
         stored: true,
@@ -178,18 +185,7 @@ export const Enrichment = Type.Object(
 /** The save's body, as the legacy submission takes it: one shape for both, so moving to the save endpoint changes only the path. */
 export const CommunitySubmissionBody = Type.Object(SaveBody.properties, {
   additionalProperties: false,
-  examples: [
-    {
-      domain: 'acme-widgets.example',
-      brand_name: 'Acme Widgets',
-      brand_manifest: {
-        name: 'Acme Widgets',
-        description: 'Widgets for every home.',
-        logos: [{ url: 'https://acme-widgets.example/logo.svg', tags: ['primary'] }],
-        colors: [{ hex: '#0055aa', type: 'primary' }],
-      },
-    },
-  ],
+  examples: [acmeWidgets('https://acme-widgets.example/logo.svg', ['primary'], 'primary')],
 });
 
 export const CommunitySubmissionQueued = Type.Object(

@@ -1,14 +1,8 @@
 import type { Queryable } from '../../../db/database.ts';
+import type { BrandIdentity } from '../../../protocol/brand-identity.ts';
 
-/** A brand as the registry of this deployment knows it (its brand.json or saved manifest), which a build draws from. */
-export interface KnownBrand {
-  name: string;
-  url?: string;
-  tagline?: string;
-  description?: string;
-  colors: { primary?: string; secondary?: string; accent?: string };
-  logos: ReadonlyArray<{ url: string }>;
-}
+/** A brand as the registry of this deployment knows it, which a build draws from. */
+export type KnownBrand = BrandIdentity;
 
 /** Looks a brand up by its domain: the composition root hands the registry's lookup to the creative agents. */
 export type BrandLookup = (db: Queryable, domain: string) => Promise<KnownBrand | undefined>;

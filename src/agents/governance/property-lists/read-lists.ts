@@ -1,7 +1,6 @@
 import type { AuthorizationIndex } from '../../../registry/lookups/index.ts';
 import {
-  keysetPage,
-  keysetRange,
+  keysetList,
   ownerOf,
   pageRequestInput,
   paginate,
@@ -125,9 +124,10 @@ export function listPropertyListsTask(): AgentTask<
     mutates: false,
     async handler(args, ctx) {
       const owner = ownerOf(ctx.principal);
-      const range = keysetRange('l', args.pagination);
-      const rows = await sql.listsAfter(ctx.db, owner, args.name_contains, range.after, range.limit);
-      const { page, pagination } = keysetPage(range, rows, await sql.countLists(ctx.db, owner, args.name_contains));
+      const { page, pagination } = await keysetList('l', args.pagination, {
+        rowsAfter: (after, limit) => sql.listsAfter(ctx.db, owner, args.name_contains, after, limit),
+        count: () => sql.countLists(ctx.db, owner, args.name_contains),
+      });
       return { lists: page.map((row) => wireList(row)), pagination };
     },
   };

@@ -1,6 +1,5 @@
 import {
-  keysetPage,
-  keysetRange,
+  keysetList,
   pageRequestInput,
   publishedSchemas,
   type AgentTask,
@@ -43,9 +42,10 @@ export function listAccountsTask(): AgentTask {
         status: args['status'] as AccountStatus | undefined,
         sandbox: args['sandbox'] as boolean | undefined,
       };
-      const range = keysetRange('a', args['pagination'] as PageRequest | undefined);
-      const rows = await sql.accountsAfter(ctx.db, owner, filters, range.after, range.limit);
-      const { page, pagination } = keysetPage(range, rows, await sql.countAccounts(ctx.db, owner, filters));
+      const { page, pagination } = await keysetList('a', args['pagination'] as PageRequest | undefined, {
+        rowsAfter: (after, limit) => sql.accountsAfter(ctx.db, owner, filters, after, limit),
+        count: () => sql.countAccounts(ctx.db, owner, filters),
+      });
       return { accounts: page.map(toAccount), pagination };
     },
   };

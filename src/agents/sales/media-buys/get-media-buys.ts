@@ -1,6 +1,5 @@
 import {
-  keysetPage,
-  keysetRange,
+  keysetList,
   pageRequestInput,
   publishedSchemas,
   type AgentTask,
@@ -47,9 +46,10 @@ export function getMediaBuysTask(shelf: Shelf): AgentTask {
     async handler(args, ctx) {
       const owner = ownerOf(ctx.principal);
       const filters = selectedBuys(args, ctx.account);
-      const range = keysetRange('m', args['pagination'] as PageRequest | undefined);
-      const rows = await sql.buysAfter(ctx.db, owner, filters, range.after, range.limit);
-      const { page, pagination, whole } = keysetPage(range, rows, await sql.countBuys(ctx.db, owner, filters));
+      const { page, pagination, whole } = await keysetList('m', args['pagination'] as PageRequest | undefined, {
+        rowsAfter: (after, limit) => sql.buysAfter(ctx.db, owner, filters, after, limit),
+        count: () => sql.countBuys(ctx.db, owner, filters),
+      });
       const buyIds = page.map((b) => b.media_buy_id);
       const rowsOfPackages = await sql.packagesOf(ctx.db, buyIds);
       const packages = groupBy(rowsOfPackages);

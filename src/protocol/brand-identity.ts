@@ -1,0 +1,14 @@
+/**
+ * What a deployment's registry knows of a brand's look (its brand.json as crawled, an enrichment
+ * or a community save): the registry answers it, the creative agents draw from it.
+ */
+export interface BrandIdentity {
+  domain: string;
+  name: string;
+  url?: string;
+  tagline?: string;
+  description?: string;
+  /** Its colours by role; a palette's colour of another role (`brand`, `theme`) stands for the primary one it lacks. */
+  colors: { primary?: string; secondary?: string; accent?: string };
+  logos: Array<{ url: string }>;
+}
