@@ -65,6 +65,7 @@ export async function testDeployment(
       previewTtlSeconds: agents.creativePreviewTtlSeconds,
       ...(brands ? { brands } : {}),
     },
+    governance: { fetcher: ctx.fetcher, secret: agents.signingKeySecret, clock: ctx.clock },
   });
   const signals = signalsAgent({
     catalog: await catalogSetting('SIGNALS_CATALOG', () =>

@@ -22,7 +22,13 @@ const specialismEnum = (
 
 /** What each tenant of the test deployment claims (signal-marketplace waits for governance-aware selling: sync_governance). */
 const claims: Record<string, string[]> = {
-  sales: ['sales-guaranteed', 'sales-non-guaranteed', 'sales-proposal-mode', 'sales-catalog-driven'],
+  sales: [
+    'sales-guaranteed',
+    'sales-non-guaranteed',
+    'sales-proposal-mode',
+    'sales-catalog-driven',
+    'governance-aware-seller',
+  ],
   signals: ['signal-owned'],
   creative: ['creative-template'],
   'creative-builder': [],

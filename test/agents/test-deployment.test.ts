@@ -52,6 +52,7 @@ describe('the test deployment', () => {
       'list_creative_formats',
       'sync_accounts',
       'list_accounts',
+      'sync_governance',
       'create_media_buy',
       'update_media_buy',
       'get_media_buys',
@@ -118,6 +119,7 @@ describe('the test deployment', () => {
       'sales-non-guaranteed',
       'sales-proposal-mode',
       'sales-catalog-driven',
+      'governance-aware-seller',
     ]);
     assert.deepEqual((capabilities.compliance_testing as Json).scenarios, [
       'force_creative_status',

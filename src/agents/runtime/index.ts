@@ -27,6 +27,7 @@ export type {
   TaskProgress,
   ResolvedAccount,
 } from './task.ts';
+export { seal, unseal } from './keys/seal.ts';
 export { InputRequired } from './task.ts';
 export { completeTask, findTask, type TaskOutcome } from './tasks/service.ts';
 export { actorOf, ownerOf } from './owner.ts';

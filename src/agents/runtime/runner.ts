@@ -76,9 +76,10 @@ export function createRunner(db: Database, tenant: Tenant, settings: RunnerSetti
       validateArguments(task, typed, tenant.resolveAccount !== undefined);
       let queued = false;
       const callSettings = { ...settings, webhooksQueued: () => void (queued = true) };
-      const prepared =
+      // Before the transaction opens, and not for a replay, whose answer is the one recorded.
+      const prepare = async () =>
         task.prepare && !task.longRunning
-          ? await task.prepare(typed, {
+          ? task.prepare(typed, {
               db,
               clock: settings.clock,
               log: settings.log,
@@ -86,7 +87,7 @@ export function createRunner(db: Database, tenant: Tenant, settings: RunnerSetti
               signal: options.signal ?? new AbortController().signal,
             })
           : undefined;
-      const execute = async (tx: Queryable) => {
+      const execute = async (tx: Queryable, prepared: unknown) => {
         if (task.longRunning) return submit(tx, task, typed, principal);
         const ctx = await taskContext(
           tx,
@@ -109,7 +110,7 @@ export function createRunner(db: Database, tenant: Tenant, settings: RunnerSetti
       const key = task.mutates ? requireKey(typed) : undefined;
       const answer =
         key === undefined
-          ? await execute(db)
+          ? await execute(db, await prepare())
           : await runOnce(
               db,
               settings,
@@ -122,6 +123,7 @@ export function createRunner(db: Database, tenant: Tenant, settings: RunnerSetti
               task.name,
               typed,
               execute,
+              prepare,
             );
       if (queued) settings.webhooksQueued?.();
       return answer;

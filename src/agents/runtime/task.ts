@@ -138,7 +138,8 @@ export interface AgentTask<Args extends TaskArguments = TaskArguments> {
   /**
    * Work done before the call's transaction opens, whose result the handler reads as
    * `ctx.prepared`: fetching what a buyer's URLs name, so that no transaction (on PGlite, the one
-   * connection) waits on another host. It runs on every call, replays included, and writes nothing.
+   * connection) waits on another host, or asking another agent (a governance check). It runs before
+   * every call but a replay (whose answer is the one recorded), and writes nothing of this agent's.
    */
   prepare?(args: Args, ctx: PrepareContext): Promise<unknown>;
   handler(args: Args, ctx: TaskContext): Promise<Record<string, unknown> | Deferral>;

@@ -1,22 +1,26 @@
 import { listCreativeFormatsTask, standardFormats, standardFormatsAt, type Format } from '../formats/index.ts';
 import type { Tenant, TenantMount } from '../runtime/index.ts';
+import { SellerGovernance, type DeliveryOf, type SellerGovernanceOptions } from '../seller-governance/index.ts';
 import { accountCapabilities, listAccountsTask, salesAccountResolver, syncAccountsTask } from './accounts/index.ts';
 import { syncCatalogsTask } from './buyer-catalogs/index.ts';
 import { logEventTask, providePerformanceFeedbackTask, syncEventSourcesTask } from './conversions/index.ts';
 import type { Catalog, Product, PublisherPropertySelector } from './catalog/index.ts';
 import { libraryForBuys, listCreativesTask, syncCreativesTask } from './creatives/index.ts';
-import { getMediaBuyDeliveryTask, reportingPass } from './delivery/index.ts';
+import { deliveredSoFar, getMediaBuyDeliveryTask, reportingPass } from './delivery/index.ts';
 import {
   assignablePackages,
   createMediaBuyTask,
+  canMove,
   flightPass,
   getMediaBuysTask,
+  lockMediaBuy,
   noForcedArms,
   recordCreativesAssigned,
+  setMediaBuyStatus,
   updateMediaBuyTask,
 } from './media-buys/index.ts';
 import { salesBuildCreativeTask, type CreativeBuilding } from './creative-building.ts';
-import { catalogShelf, offeringOf } from './offering.ts';
+import { catalogShelf, offeringOf, type Shelf } from './offering.ts';
 import { proposalExpiryPass } from './proposals/index.ts';
 import { getProductsTask } from './tasks/get-products.ts';
 import { complianceTesting, seededShelf, takeForcedArm, testControllerTask } from './test-controller/index.ts';
@@ -39,6 +43,11 @@ export interface SalesAgentOptions extends TenantMount {
    * with it the agent is catalog-driven (sales-catalog-driven needs build_creative); without it, not.
    */
   creativeBuilding?: CreativeBuilding;
+  /**
+   * Be a governance-aware seller: buyers register their governance agents (sync_governance), and a
+   * buy on a governed account is checked with them first and its delivery reported to them.
+   */
+  governance?: Pick<SellerGovernanceOptions, 'fetcher' | 'secret' | 'clock'>;
 }
 
 /**
@@ -54,6 +63,7 @@ export function salesAgent({
   testController = true,
   requireOperatorAuth = false,
   creativeBuilding,
+  governance: governing,
 }: SalesAgentOptions): Tenant {
   const creativeAgentUrl = () => `${base()}/creative/mcp`;
   const standardIds = new Set(standardFormats('').map((f) => f.format_id.id));
@@ -62,6 +72,10 @@ export function salesAgent({
   // What each call sees: the catalog, and a sandbox account's own seeds when the controller runs.
   const shelf = testController ? seededShelf(offering, () => `${base()}${path}/mcp`) : catalogShelf(offering);
   const library = libraryForBuys({ shelf });
+  const resolveAccount = salesAccountResolver({ requireOperatorAuth });
+  const governance =
+    governing &&
+    new SellerGovernance({ ...governing, tenant: 'sales', seller: () => `${base()}${path}/mcp`, resolveAccount });
   return {
     name: 'sales',
     path,
@@ -75,11 +89,17 @@ export function salesAgent({
       'sales-non-guaranteed',
       'sales-proposal-mode',
       ...(creativeBuilding ? (['sales-catalog-driven'] as const) : []),
+      ...(governance ? (['governance-aware-seller'] as const) : []),
     ],
     credentials,
     sells: () => soldSelectors(offering().products),
-    resolveAccount: salesAccountResolver({ requireOperatorAuth }),
-    passes: [flightPass(), reportingPass(shelf), proposalExpiryPass()],
+    resolveAccount,
+    passes: [
+      flightPass(),
+      reportingPass(shelf),
+      proposalExpiryPass(),
+      ...(governance ? [governance.deliveryPass(governedBuys(shelf))] : []),
+    ],
     capabilities: () => ({
       // Implicit accounts (unless configured otherwise): a buyer declares its brands and operators with sync_accounts, or by naming them.
       account: accountCapabilities({ requireOperatorAuth }),
@@ -108,8 +128,9 @@ export function salesAgent({
       }),
       syncAccountsTask(),
       listAccountsTask(),
+      ...(governance ? [governance.syncGovernanceTask()] : []),
       // Without the controller, a directive left from a run with it is never used.
-      createMediaBuyTask(shelf, library, testController ? takeForcedArm : noForcedArms),
+      createMediaBuyTask(shelf, library, testController ? takeForcedArm : noForcedArms, governance),
       updateMediaBuyTask(shelf, library),
       getMediaBuysTask(shelf),
       getMediaBuyDeliveryTask(shelf),
@@ -122,6 +143,21 @@ export function salesAgent({
       ...(creativeBuilding ? [salesBuildCreativeTask(base, creativeBuilding)] : []),
       ...(testController ? [testControllerTask({ shelf, agentUrl: () => `${base()}${path}/mcp` })] : []),
     ],
+  };
+}
+
+/**
+ * A governed buy's delivery as its governance agent is told of it (the spend get_media_buy_delivery
+ * totals), and the seller's stop when a delivery check is denied: the buy is paused.
+ */
+function governedBuys(shelf: Shelf): DeliveryOf {
+  return {
+    spendOf: (db, { owner, action_id }, now) => deliveredSoFar(db, shelf, owner, action_id, now),
+    async halt(tx, { owner, action_id }, reason, now) {
+      const buy = await lockMediaBuy(tx, owner, action_id);
+      if (buy && canMove(buy.status, 'paused', 'governance'))
+        await setMediaBuyStatus(tx, buy, 'paused', { reason, actor: 'seller', now });
+    },
   };
 }
 

@@ -166,7 +166,7 @@ async function check(
     ...(evaluation.findings.length ? { findings: evaluation.findings } : {}),
     ...(evaluation.conditions.length ? { conditions: evaluation.conditions } : {}),
     ...(expiresAt ? { expires_at: expiresAt } : {}),
-    ...(execution && evaluation.status === 'approved' && phase !== 'delivery'
+    ...(execution && evaluation.status === 'approved'
       ? { next_check: new Date(now.getTime() + deliveryCadenceMs).toISOString() }
       : {}),
     categories_evaluated: categoriesOf(evaluation, execution),

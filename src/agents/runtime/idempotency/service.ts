@@ -53,7 +53,9 @@ export async function runOnce(
   scope: Scope,
   task: string,
   args: Record<string, unknown>,
-  execute: (tx: Queryable) => Promise<Record<string, unknown>>,
+  execute: (tx: Queryable, prepared: unknown) => Promise<Record<string, unknown>>,
+  /** Work before the transaction (the task's `prepare`), whose result `execute` gets; skipped for a replay. */
+  prepare?: () => Promise<unknown>,
 ): Promise<Record<string, unknown>> {
   const hash = payloadHash(args);
   const now = settings.clock.now();
@@ -68,6 +70,7 @@ export async function runOnce(
   };
   const seen = await sql.find(db, scope);
   if (seen) return replay(seen);
+  const prepared = await prepare?.();
   try {
     return await db.transaction(async (tx) => {
       if (!(await sql.tryLock(tx, scope))) {
@@ -83,7 +86,7 @@ export async function runOnce(
       // Read again under the lock: the first may have committed since.
       const committed = await sql.find(tx, scope);
       if (committed) return replay(committed);
-      const response = { ...(await execute(tx)), replayed: false };
+      const response = { ...(await execute(tx, prepared)), replayed: false };
       await sql.record(tx, scope, task, hash, response, now);
       return response;
     });

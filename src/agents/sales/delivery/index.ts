@@ -5,6 +5,7 @@
  * (simulate_delivery, simulate_budget_spend) in sales_delivery_adjustments (sql.ts). The reporting
  * pass pushes the same reports, period by period, to buys' reporting webhooks (reporting-pass.ts).
  */
+export { deliveredSoFar } from './delivered.ts';
 export { getMediaBuyDeliveryTask } from './get-media-buy-delivery.ts';
 export { recordBudgetSpend, recordSimulatedDelivery, type SimulatedDelivery } from './adjustments.ts';
 export { reportingPass } from './reporting-pass.ts';

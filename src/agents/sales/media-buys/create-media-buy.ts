@@ -1,5 +1,12 @@
 import { AgentError } from '../../../protocol/errors.ts';
-import { textInput, publishedSchemas, type AgentTask, type TaskArguments } from '../../runtime/index.ts';
+import type { Approval, SellerGovernance } from '../../seller-governance/index.ts';
+import {
+  textInput,
+  publishedSchemas,
+  type AgentTask,
+  type PrepareContext,
+  type TaskArguments,
+} from '../../runtime/index.ts';
 import { actorOf, ownerOf, requireActiveAccount } from '../accounts/index.ts';
 import type { Product } from '../catalog/index.ts';
 import type { Shelf } from '../offering.ts';
@@ -53,6 +60,7 @@ export function createMediaBuyTask(
   shelf: Shelf,
   library: CreativeLibrary,
   takeForcedArm: TakeForcedArm = noForcedArms,
+  governance?: SellerGovernance,
 ): AgentTask<CreateMediaBuyRequest> {
   return {
     name: 'create_media_buy',
@@ -96,7 +104,21 @@ export function createMediaBuyTask(
     publishedForm: webhookReadFirst,
     mutates: true,
     mayDefer: true,
+    // On an account under campaign governance, the buyer's governance agent approves the buy
+    // before the transaction opens (it is another agent, perhaps of this deployment).
+    ...(governance
+      ? {
+          prepare: async (args: CreateMediaBuyRequest, pctx: PrepareContext): Promise<Governed> => {
+            const mediaBuyId = newId('mb');
+            const approval = await governance.checkPurchase(args, pctx, async (account) =>
+              plannedDelivery(args, (await shelf(pctx.db, account)).products, mediaBuyId, pctx.clock.now()),
+            );
+            return { mediaBuyId, approval };
+          },
+        }
+      : {}),
     async handler(args, ctx) {
+      const governed = ctx.prepared as Governed | undefined;
       const webhook = readReportingWebhook(args['reporting_webhook']);
       const account = requireActiveAccount(ctx.account);
       refuseUnoffered(args);
@@ -112,7 +134,7 @@ export function createMediaBuyTask(
         );
 
       const flight = checkFlight(args.start_time, args.end_time, now);
-      const mediaBuyId = newId('mb');
+      const mediaBuyId = governed?.mediaBuyId ?? newId('mb');
       const { products } = await shelf(ctx.db, account);
       const { rows, currency } = newPackages({
         requests,
@@ -164,6 +186,7 @@ export function createMediaBuyTask(
       await sql.insertBuy(ctx.db, buy);
       for (const row of rows) await sql.insertPackage(ctx.db, row);
       if (webhook) await sql.setReportingWebhook(ctx.db, mediaBuyId, webhook, now);
+      if (governed?.approval) await governance!.recordApproval(ctx.db, buy.owner, mediaBuyId, governed.approval);
       await library.assign(
         ctx.db,
         { owner: buy.owner, accountId: account.account_id, sandbox: buy.sandbox },
@@ -191,6 +214,44 @@ export function createMediaBuyTask(
         sandbox: buy.sandbox,
       };
     },
+  };
+}
+
+/** What create_media_buy's prepare hands its handler: the buy's id, and its governance approval when the account is governed. */
+interface Governed {
+  mediaBuyId: string;
+  approval: Approval | undefined;
+}
+
+/**
+ * What the seller will deliver for the request, as a governance agent checks it
+ * (core/planned-delivery.json): the flight, the budget in all, its currency and channels when the
+ * products say, and the buy's id (beside the schema's fields), which the approval is bound to.
+ */
+function plannedDelivery(
+  args: CreateMediaBuyRequest,
+  products: readonly Product[],
+  mediaBuyId: string,
+  now: Date,
+): Record<string, unknown> {
+  const packages = args.packages ?? [];
+  const bought = packages.map((p) => products.find((product) => product.product_id === p.product_id));
+  const currencies = new Set(
+    packages.flatMap((p, i) =>
+      (bought[i]?.pricing_options ?? [])
+        .filter((o) => o.pricing_option_id === p.pricing_option_id)
+        .map((o) => o.currency),
+    ),
+  );
+  const channels = [...new Set(bought.flatMap((p) => (p?.['channels'] as string[] | undefined) ?? []))];
+  const total = args.total_budget?.amount ?? packages.reduce((sum, p) => sum + p.budget, 0);
+  return {
+    media_buy_id: mediaBuyId,
+    start_time: args.start_time === 'asap' ? now.toISOString() : args.start_time,
+    end_time: args.end_time,
+    total_budget: total,
+    ...(currencies.size === 1 ? { currency: [...currencies][0] } : {}),
+    ...(channels.length > 0 ? { channels } : {}),
   };
 }
 

@@ -80,6 +80,15 @@ export async function updatePackage(tx: Queryable, pkg: PackageRow): Promise<voi
   );
 }
 
+/** The owner's buy as it stands, without a lock. */
+export async function buyOf(db: Queryable, owner: string, mediaBuyId: string): Promise<BuyRow | undefined> {
+  const [row] = await db.query<BuyRow>(
+    `select ${buyColumns} from sales_media_buys where owner = $1 and media_buy_id = $2`,
+    [owner, mediaBuyId],
+  );
+  return row;
+}
+
 /**
  * The caller's buy, locked until the transaction ends: concurrent updates of one buy wait for each
  * other here, so each reads the revision the one before it wrote and no change is lost.

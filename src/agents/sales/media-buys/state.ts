@@ -24,7 +24,7 @@ const actionOrder = [
 export type ValidAction = (typeof actionOrder)[number];
 
 /** What moves a buy: the buyer's update, the seller (or its test controller), its flight's clock, its first creative. */
-export type Mover = 'buyer' | 'seller' | 'flight' | 'creatives';
+export type Mover = 'buyer' | 'seller' | 'flight' | 'creatives' | 'governance';
 
 /** One edge of the state machine: from any of `from` to `to`, by whom, and the buyer action it is when it is one. */
 export interface Move {
@@ -48,7 +48,8 @@ const notFinished: readonly MediaBuyStatus[] = ['pending_creatives', 'pending_st
  *  - the flight's end completes every buy not finished, not only active and paused ones: a buy
  *    that never got creatives or never started is over when its flight is.
  * Rejection is only from pending_creatives or pending_start; completed, rejected and canceled
- * are terminal (no move leaves them).
+ * are terminal (no move leaves them). A buy whose delivery the buyer's governance agent denies is
+ * paused by the seller at once (governance/campaign: "the seller pauses delivery immediately").
  */
 export const moves: readonly Move[] = [
   { from: ['pending_creatives'], to: 'pending_start', by: 'creatives' },
@@ -59,6 +60,7 @@ export const moves: readonly Move[] = [
   { from: ['paused'], to: 'active', by: 'buyer', action: 'resume' },
   { from: notFinished, to: 'completed', by: 'flight' },
   { from: ['pending_creatives', 'pending_start'], to: 'rejected', by: 'seller' },
+  { from: ['pending_creatives', 'pending_start', 'active'], to: 'paused', by: 'governance' },
   { from: notFinished, to: 'canceled', by: 'buyer', action: 'cancel' },
 ];
 

@@ -1,0 +1,264 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { governanceAgent } from '../../../src/agents/governance/index.ts';
+import { demoCatalogPath, loadCatalogFile, salesAgent } from '../../../src/agents/sales/index.ts';
+import { validateSchema } from '../../../src/protocol/schemas.ts';
+import { mcpClient } from '../../support/agents.ts';
+import { ManualClock } from '../../support/clock.ts';
+import { engines } from '../../support/engines.ts';
+import type { Json } from '../../support/http.ts';
+import { createApiKeyFor, seedOrganization } from '../../support/identity.ts';
+import { startTestServer, type TestServer } from '../../support/server.ts';
+import { startTlsFront, type TlsFront } from '../../support/tls-front.ts';
+
+const published: Record<string, string> = {
+  sync_accounts: '/schemas/3.0.6/account/sync-accounts-response.json',
+  sync_governance: '/schemas/3.0.6/account/sync-governance-response.json',
+  create_media_buy: '/schemas/3.0.6/media-buy/create-media-buy-response.json',
+  get_media_buys: '/schemas/3.0.6/media-buy/get-media-buys-response.json',
+  comply_test_controller: '/schemas/3.0.6/compliance/comply-test-controller-response.json',
+  sync_plans: '/schemas/3.0.6/governance/sync-plans-response.json',
+  check_governance: '/schemas/3.0.6/governance/check-governance-response.json',
+  get_plan_audit_logs: '/schemas/3.0.6/governance/get-plan-audit-logs-response.json',
+};
+
+/** An agent called over MCP (the official SDK client), each answer checked against its published schema. */
+function caller(client: Client) {
+  const raw = async (task: string, args: Json) => {
+    const result = (await client.callTool({ name: task, arguments: args })) as Json;
+    return { isError: result.isError === true, payload: JSON.parse(result.content[0].text as string) as Json };
+  };
+  return {
+    client,
+    async call(task: string, args: Json): Promise<Json> {
+      const { isError, payload } = await raw(task, args);
+      assert.equal(isError, false, `${task} failed: ${JSON.stringify(payload)}`);
+      const { replayed: _, ...body } = payload;
+      // check_governance's `status` is its decision, beside the envelope's.
+      if (published[task]) assert.deepEqual(validateSchema(published[task]!, body).errors, [], task);
+      return payload;
+    },
+    async fail(task: string, args: Json): Promise<Json> {
+      const { isError, payload } = await raw(task, args);
+      assert.equal(isError, true, `${task} should have failed: ${JSON.stringify(payload)}`);
+      assert.deepEqual(validateSchema('/schemas/3.0.6/core/error.json', payload).errors, []);
+      return payload;
+    },
+  };
+}
+type Caller = ReturnType<typeof caller>;
+
+/**
+ * The whole governance loop across the deployment's own agents, behind a TLS front (governance
+ * agent URLs must be https): a buyer registers its governance agent with the seller, syncs a plan,
+ * gets an intent approval, buys with it; the seller verifies the token, runs its own execution
+ * check and books; delivery past what the buy committed is denied at the seller's next report, and
+ * the seller halts the buy. The audit log shows each step. With the governance agent unreachable,
+ * the seller halts before writing anything.
+ */
+for (const engine of engines) {
+  describe(`a governance-aware seller (${engine.name})`, () => {
+    const clock = new ManualClock();
+    let front: TlsFront;
+    let server: TestServer;
+    let token: string;
+    let sales: Caller;
+    let governance: Caller;
+    const seller = () => `${front.url}/sales/mcp`;
+    const governanceUrl = () => `${front.url}/governance/mcp`;
+
+    before(async () => {
+      clock.set(Date.parse('2027-01-10T00:00:00Z'));
+      front = await startTlsFront();
+      const base = () => front.url;
+      const fetcher = front.fetcher();
+      const tenants = [
+        salesAgent({
+          catalog: await loadCatalogFile(demoCatalogPath),
+          base,
+          governance: { fetcher, secret: 'a-test-secret-of-at-least-thirty-two-chars', clock },
+        }),
+        governanceAgent({ base, keys: { alg: 'ed25519', secret: undefined, clock, publishWindowSeconds: 300 } }),
+      ];
+      server = await startTestServer(engine, { deps: { tenants, clock, fetcher } });
+      front.forwardTo(server.url);
+      token = await createApiKeyFor(server.db, (await seedOrganization(server.db)).slug);
+      const authorization = { authorization: `Bearer ${token}` };
+      sales = caller(await mcpClient(server.url, '/sales', authorization));
+      governance = caller(await mcpClient(server.url, '/governance', authorization));
+    });
+    after(async () => {
+      await sales?.client.close();
+      await governance?.client.close();
+      await server?.close();
+      await front?.close().catch(() => undefined);
+    });
+
+    /** A sandbox account of a brand of its own, governed by the deployment's governance agent; a plan of $10,000 for it. */
+    async function governedAccount(): Promise<{ account: Json; domain: string; planId: string }> {
+      const domain = `brand-${randomUUID().slice(0, 8)}.example`;
+      const synced = await sales.call('sync_accounts', {
+        idempotency_key: randomUUID(),
+        accounts: [{ brand: { domain }, operator: domain, billing: 'operator', sandbox: true }],
+      });
+      const account = { account_id: (synced.accounts as Json[])[0]!.account_id };
+      const registered = await sales.call('sync_governance', {
+        idempotency_key: randomUUID(),
+        accounts: [
+          {
+            account,
+            governance_agents: [{ url: governanceUrl(), authentication: { schemes: ['Bearer'], credentials: token } }],
+          },
+        ],
+      });
+      assert.deepEqual(registered.accounts, [
+        { account, status: 'synced', governance_agents: [{ url: governanceUrl() }] },
+      ]);
+      const planId = `plan_${randomUUID().slice(0, 8)}`;
+      await governance.call('sync_plans', {
+        idempotency_key: randomUUID(),
+        plans: [
+          {
+            plan_id: planId,
+            brand: { domain },
+            objectives: 'Launch the spring range.',
+            budget: { total: 10_000, currency: 'USD', reallocation_threshold: 1000 },
+            flight: { start: '2027-01-01T00:00:00Z', end: '2027-06-30T23:59:59Z' },
+          },
+        ],
+      });
+      return { account, domain, planId };
+    }
+
+    async function intent(planId: string, budget: number): Promise<string> {
+      const approved = await governance.call('check_governance', {
+        plan_id: planId,
+        caller: 'https://buyer.example/orchestrator',
+        tool: 'create_media_buy',
+        payload: { budget, seller_agent_url: seller() },
+      });
+      assert.equal(approved.status, 'approved', JSON.stringify(approved));
+      return approved.governance_context as string;
+    }
+
+    const buy = (account: Json, domain: string, more: Json) => ({
+      idempotency_key: randomUUID(),
+      account,
+      brand: { domain },
+      start_time: '2027-01-15T00:00:00Z',
+      end_time: '2027-02-15T00:00:00Z',
+      packages: [{ product_id: 'dh_news_display', pricing_option_id: 'cpm_fixed', budget: 5000 }],
+      ...more,
+    });
+
+    const buysOf = async (account: Json) =>
+      ((await sales.call('get_media_buys', { account })).media_buys as Json[]).map((b) => b.media_buy_id);
+
+    it('books a buy the plan approves, reports its delivery, and halts it when delivery leaves the plan', async () => {
+      const { account, domain, planId } = await governedAccount();
+      const governance_context = await intent(planId, 5000);
+
+      const creative = {
+        creative_id: `cr_${randomUUID().slice(0, 8)}`,
+        name: 'Spring banner',
+        format_id: { agent_url: `${front.url}/creative/mcp`, id: 'display_300x250' },
+        assets: {
+          banner_image: { asset_type: 'image', url: 'https://cdn.example.com/spring.png', width: 300, height: 250 },
+          click_url: { asset_type: 'url', url: 'https://brand.example/landing' },
+        },
+      };
+      const created = await sales.call(
+        'create_media_buy',
+        buy(account, domain, {
+          plan_id: planId,
+          governance_context,
+          packages: [
+            { product_id: 'dh_news_display', pricing_option_id: 'cpm_fixed', budget: 5000, creatives: [creative] },
+          ],
+        }),
+      );
+      const mediaBuyId = created.media_buy_id as string;
+      const tokens = await server.db.query<{ phase: string; sub: string; aud: string }>(
+        `select phase, sub, aud from seller_governance_tokens where action_id = $1 order by phase`,
+        [mediaBuyId],
+      );
+      assert.deepEqual(tokens, [
+        { phase: 'intent', sub: planId, aud: seller() },
+        { phase: 'purchase', sub: planId, aud: seller() },
+      ]);
+
+      // Delivery past the $5,000 the buy committed: the seller's next report is denied, and it halts the buy.
+      clock.set(Date.parse('2027-01-20T00:00:00Z'));
+      await runPass(server, 'sales:flight');
+      await sales.call('comply_test_controller', {
+        account,
+        scenario: 'simulate_delivery',
+        params: { media_buy_id: mediaBuyId, impressions: 500_000, reported_spend: { amount: 7500, currency: 'USD' } },
+      });
+      clock.advance(3_600_000);
+      await runPass(server, 'sales:governance-delivery');
+      const [halted] = (await sales.call('get_media_buys', { account, media_buy_ids: [mediaBuyId] }))
+        .media_buys as Json[];
+      assert.equal(halted!.status, 'paused');
+
+      const log = await governance.call('get_plan_audit_logs', { plan_ids: [planId], include_entries: true });
+      const entries = ((log.plans as Json[])[0]!.entries as Json[]).map((e) => [e.check_type, e.status]);
+      assert.deepEqual(entries, [
+        ['intent', 'approved'],
+        ['execution', 'approved'],
+        ['execution', 'denied'],
+      ]);
+    });
+
+    it('refuses a buy on a governed account without a valid intent token, or one its plan denies, writing nothing', async () => {
+      const { account, domain, planId } = await governedAccount();
+      const missing = await sales.fail('create_media_buy', buy(account, domain, { plan_id: planId }));
+      assert.equal(missing.code, 'PERMISSION_DENIED');
+      const forged = await sales.fail(
+        'create_media_buy',
+        buy(account, domain, { plan_id: planId, governance_context: 'eyJhbGciOiJub25lIn0.e30.' }),
+      );
+      assert.equal(forged.code, 'PERMISSION_DENIED');
+      const otherPlan = await sales.fail(
+        'create_media_buy',
+        buy(account, domain, { plan_id: 'plan_other', governance_context: await intent(planId, 5000) }),
+      );
+      assert.equal(otherPlan.code, 'PERMISSION_DENIED');
+      // The buyer's intent is within the plan; what the seller plans to deliver ($15,000) is not.
+      const over = await sales.fail(
+        'create_media_buy',
+        buy(account, domain, {
+          plan_id: planId,
+          governance_context: await intent(planId, 5000),
+          packages: [{ product_id: 'dh_news_display', pricing_option_id: 'cpm_fixed', budget: 15_000 }],
+        }),
+      );
+      assert.equal(over.code, 'GOVERNANCE_DENIED');
+      assert.deepEqual(await buysOf(account), []);
+    });
+
+    it('halts with GOVERNANCE_UNAVAILABLE and writes nothing when the governance agent cannot be reached', async () => {
+      const { account, domain, planId } = await governedAccount();
+      const governance_context = await intent(planId, 5000);
+      await front.close();
+      const down = await sales.fail('create_media_buy', buy(account, domain, { plan_id: planId, governance_context }));
+      assert.equal(down.code, 'GOVERNANCE_UNAVAILABLE');
+      assert.deepEqual(await buysOf(account), []);
+      const [row] = await server.db.query<{ n: number }>(
+        `select count(*)::int as n from seller_governed_actions where account_id = $1`,
+        [account.account_id],
+      );
+      assert.equal(row!.n, 0);
+    });
+  });
+}
+
+/** Runs one of the tenants' passes once, from now, and waits for it to finish. */
+async function runPass(server: TestServer, name: string): Promise<void> {
+  const pass = server.app.agentPasses!.get(name)!;
+  const done = pass.nextPass();
+  pass.wake();
+  await done;
+}
