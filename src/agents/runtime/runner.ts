@@ -81,6 +81,7 @@ export function createRunner(db: Database, tenant: Tenant, settings: RunnerSetti
         task.prepare && !task.longRunning
           ? task.prepare(typed, {
               db,
+              background: false,
               clock: settings.clock,
               log: settings.log,
               principal,

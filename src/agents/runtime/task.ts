@@ -148,6 +148,8 @@ export interface AgentTask<Args extends TaskArguments = TaskArguments> {
 /** What a task's `prepare` is given: the database itself (no transaction), the clock and the caller. */
 export interface PrepareContext {
   db: Database;
+  /** A worker runs a task answered `submitted` earlier: what the call's prepare checked then need not be checked again. */
+  background: boolean;
   clock: Clock;
   log: FastifyBaseLogger;
   principal: Principal;

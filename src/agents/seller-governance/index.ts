@@ -166,6 +166,16 @@ export class SellerGovernance {
       await sql.recordToken(tx, this.#o.tenant, actionId, token, now);
   }
 
+  /**
+   * The action an intent token was accepted for, when it was: a deferred buy, booked by a worker
+   * after the call that checked it, takes the id its approval is bound to.
+   */
+  async actionApproved(db: Queryable, token: unknown): Promise<string | undefined> {
+    if (typeof token !== 'string') return undefined;
+    const jti = readClaims(token)['jti'];
+    return typeof jti === 'string' ? sql.actionOfToken(db, this.#o.tenant, jti) : undefined;
+  }
+
   /** The governance tokens kept for an action, oldest first (the seller's side of the audit trail). */
   tokensOf(db: Queryable, actionId: string) {
     return sql.tokensOf(db, this.#o.tenant, actionId);

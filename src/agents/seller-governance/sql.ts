@@ -83,6 +83,15 @@ export async function tokenSeen(db: Queryable, jti: string): Promise<boolean> {
   return rows.length > 0;
 }
 
+/** The action a token was kept for. */
+export async function actionOfToken(db: Queryable, tenant: string, jti: string): Promise<string | undefined> {
+  const [row] = await db.query<{ action_id: string }>(
+    `select action_id from seller_governance_tokens where tenant = $1 and jti = $2`,
+    [tenant, jti],
+  );
+  return row?.action_id;
+}
+
 export async function recordToken(
   tx: Queryable,
   tenant: string,

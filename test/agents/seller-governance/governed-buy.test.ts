@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { governanceAgent } from '../../../src/agents/governance/index.ts';
 import { demoCatalogPath, loadCatalogFile, salesAgent } from '../../../src/agents/sales/index.ts';
@@ -89,6 +89,8 @@ for (const engine of engines) {
       sales = caller(await mcpClient(server.url, '/sales', authorization));
       governance = caller(await mcpClient(server.url, '/governance', authorization));
     });
+    // Each test starts before the buys' flight (the first moves the clock past their start).
+    beforeEach(() => clock.set(Date.parse('2027-01-10T00:00:00Z')));
     after(async () => {
       await sales?.client.close();
       await governance?.client.close();
@@ -97,7 +99,7 @@ for (const engine of engines) {
     });
 
     /** A sandbox account of a brand of its own, governed by the deployment's governance agent; a plan of $10,000 for it. */
-    async function governedAccount(): Promise<{ account: Json; domain: string; planId: string }> {
+    async function governedAccount(total = 10_000): Promise<{ account: Json; domain: string; planId: string }> {
       const domain = `brand-${randomUUID().slice(0, 8)}.example`;
       const synced = await sales.call('sync_accounts', {
         idempotency_key: randomUUID(),
@@ -124,7 +126,7 @@ for (const engine of engines) {
             plan_id: planId,
             brand: { domain },
             objectives: 'Launch the spring range.',
-            budget: { total: 10_000, currency: 'USD', reallocation_threshold: 1000 },
+            budget: { total, currency: 'USD', reallocation_threshold: 1000 },
             flight: { start: '2027-01-01T00:00:00Z', end: '2027-06-30T23:59:59Z' },
           },
         ],
@@ -153,8 +155,14 @@ for (const engine of engines) {
       ...more,
     });
 
+    /** Every buy the seller holds on the account, whatever its status. */
     const buysOf = async (account: Json) =>
-      ((await sales.call('get_media_buys', { account })).media_buys as Json[]).map((b) => b.media_buy_id);
+      (
+        await server.db.query<{ media_buy_id: string }>(
+          `select media_buy_id from sales_media_buys where account_id = $1`,
+          [account.account_id],
+        )
+      ).map((r) => r.media_buy_id);
 
     it('books a buy the plan approves, reports its delivery, and halts it when delivery leaves the plan', async () => {
       const { account, domain, planId } = await governedAccount();
@@ -237,6 +245,39 @@ for (const engine of engines) {
       );
       assert.equal(over.code, 'GOVERNANCE_DENIED');
       assert.deepEqual(await buysOf(account), []);
+    });
+
+    it('books a governed buy that waits for the publisher under the id its approval is bound to', async () => {
+      const { account, domain, planId } = await governedAccount(50_000);
+      const finished = new Map<string, () => void>();
+      const stop = server.app.taskWorker!.watch((e) => {
+        if (e.status === 'completed') finished.get(e.taskId)?.();
+      });
+      try {
+        const takeover = { product_id: 'dh_homepage_takeover', pricing_option_id: 'takeover_day_flat', budget: 18_000 };
+        const accepted = await sales.call(
+          'create_media_buy',
+          buy(account, domain, {
+            plan_id: planId,
+            governance_context: await intent(planId, 18_000),
+            packages: [takeover],
+          }),
+        );
+        assert.equal(accepted.status, 'submitted');
+        const [approved] = await server.db.query<{ action_id: string }>(
+          `select action_id from seller_governed_actions where account_id = $1`,
+          [account.account_id],
+        );
+        const done = new Promise<void>((resolve) => finished.set(accepted.task_id as string, resolve));
+        const [stillOpen] = await server.db.query<{ status: string }>(
+          `select status from agent_tasks where task_id = $1`,
+          [accepted.task_id],
+        );
+        if (stillOpen?.status !== 'completed') await done;
+        assert.deepEqual(await buysOf(account), [approved!.action_id]);
+      } finally {
+        stop();
+      }
     });
 
     it('halts with GOVERNANCE_UNAVAILABLE and writes nothing when the governance agent cannot be reached', async () => {

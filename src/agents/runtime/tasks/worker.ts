@@ -169,6 +169,7 @@ export class TaskWorker {
       const prepared = task.prepare
         ? await task.prepare(row.arguments, {
             db: this.db,
+            background: true,
             clock: this.clock,
             log: this.log,
             principal,

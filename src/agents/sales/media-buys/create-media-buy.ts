@@ -109,6 +109,12 @@ export function createMediaBuyTask(
     ...(governance
       ? {
           prepare: async (args: CreateMediaBuyRequest, pctx: PrepareContext): Promise<Governed> => {
+            // Booked by the worker after the publisher's approval: approved (and recorded) when it was asked for.
+            if (pctx.background)
+              return {
+                mediaBuyId: (await governance.actionApproved(pctx.db, args['governance_context'])) ?? newId('mb'),
+                approval: undefined,
+              };
             const mediaBuyId = newId('mb');
             const approval = await governance.checkPurchase(args, pctx, async (account) =>
               plannedDelivery(args, (await shelf(pctx.db, account)).products, mediaBuyId, pctx.clock.now()),
@@ -159,6 +165,8 @@ export function createMediaBuyTask(
       // Checked in full first, so a buy that waits is one that will book; booked by the worker's run.
       const waiting = approvalsNeeded(rows.map((r) => products.find((p) => p.product_id === r.product_id)!));
       if (waiting.length > 0 && !ctx.background) {
+        if (governed?.approval)
+          await governance!.recordApproval(ctx.db, ownerOf(ctx.principal), mediaBuyId, governed.approval);
         return ctx.defer({
           message: `${waiting.join(', ')} ${waiting.length === 1 ? 'needs' : 'need'} the publisher's approval; the buy is confirmed when this task completes.`,
         });
