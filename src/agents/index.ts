@@ -13,7 +13,7 @@ import { CatalogError, demoCatalogPath, loadCatalogFile, salesAgent } from './sa
 import { demoSignalsPath, loadSignalsCatalog, signalsAgent, type PlatformSeat } from './signals/index.ts';
 import { creativeAgent, creativeBuilderAgent, type BrandLookup } from './creative/index.ts';
 import { signingKeys } from './background-work.ts';
-import { governanceAgent } from './governance/index.ts';
+import { governanceAgent, planOwnerOf, seedPlan } from './governance/index.ts';
 
 export type { AgentTask, TaskContext, Tenant } from './runtime/index.ts';
 export type { TaskEvent, TaskWorker } from './runtime/tasks/worker.ts';
@@ -66,6 +66,7 @@ export async function testDeployment(
       ...(brands ? { brands } : {}),
     },
     governance: { fetcher: ctx.fetcher, secret: agents.signingKeySecret, clock: ctx.clock },
+    seedPlan: (db, caller, planId, fixture, now) => seedPlan(db, planOwnerOf(caller), planId, fixture, now),
   });
   const signals = signalsAgent({
     catalog: await catalogSetting('SIGNALS_CATALOG', () =>

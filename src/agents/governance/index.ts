@@ -18,6 +18,7 @@ export {
   type VerifyOptions,
 } from './tokens/governance-token.ts';
 export { GovernanceUnavailableError, IssuerKeys } from './tokens/issuer-keys.ts';
+export { planOwnerOf, seedPlan } from './plans/seed-plan.ts';
 
 export interface GovernanceAgentOptions extends TenantMount {
   /** The deployment's signing keys: approvals are signed with its governance key, published in its JWKS. */

@@ -23,7 +23,13 @@ import { salesBuildCreativeTask, type CreativeBuilding } from './creative-buildi
 import { catalogShelf, offeringOf, type Shelf } from './offering.ts';
 import { proposalExpiryPass } from './proposals/index.ts';
 import { getProductsTask } from './tasks/get-products.ts';
-import { complianceTesting, seededShelf, takeForcedArm, testControllerTask } from './test-controller/index.ts';
+import {
+  complianceTesting,
+  seededShelf,
+  takeForcedArm,
+  testControllerTask,
+  type TestControllerOptions,
+} from './test-controller/index.ts';
 
 export { accountHistory, setAccountStatus } from './accounts/index.ts';
 export { CatalogError, demoCatalogPath, loadCatalogFile, parseCatalog, type Catalog } from './catalog/index.ts';
@@ -48,6 +54,8 @@ export interface SalesAgentOptions extends TenantMount {
    * buy on a governed account is checked with them first and its delivery reported to them.
    */
   governance?: Pick<SellerGovernanceOptions, 'fetcher' | 'secret' | 'clock'>;
+  /** The deployment's governance agent's plan seeding, for the test controller's seed_plan. */
+  seedPlan?: TestControllerOptions['seedPlan'];
 }
 
 /**
@@ -64,6 +72,7 @@ export function salesAgent({
   requireOperatorAuth = false,
   creativeBuilding,
   governance: governing,
+  seedPlan,
 }: SalesAgentOptions): Tenant {
   const creativeAgentUrl = () => `${base()}/creative/mcp`;
   const standardIds = new Set(standardFormats('').map((f) => f.format_id.id));
@@ -141,7 +150,9 @@ export function salesAgent({
       logEventTask(),
       providePerformanceFeedbackTask(),
       ...(creativeBuilding ? [salesBuildCreativeTask(base, creativeBuilding)] : []),
-      ...(testController ? [testControllerTask({ shelf, agentUrl: () => `${base()}${path}/mcp` })] : []),
+      ...(testController
+        ? [testControllerTask({ shelf, agentUrl: () => `${base()}${path}/mcp`, ...(seedPlan ? { seedPlan } : {}) })]
+        : []),
     ],
   };
 }

@@ -2,6 +2,12 @@
 -- buyer's governance agents before it commits spend on that account, and keep the tokens it
 -- accepted and was issued, as the protocol asks sellers to (governance/campaign, seller enforcement).
 
+-- The sales agent's sandbox test controller seeds plans too (seed_plan), with the deployment's
+-- governance agent.
+alter table sales_test_seeds drop constraint sales_test_seeds_kind_check;
+alter table sales_test_seeds add constraint sales_test_seeds_kind_check
+  check (kind in ('creative', 'media_buy', 'product', 'pricing_option', 'creative_format', 'plan'));
+
 -- The governance agents registered for an account, replaced whole by each sync.
 create table seller_governance_agents (
   -- Which agent of the deployment sells (sales, signals) and whose account it is (runtime/owner.ts).

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Queryable } from '../../../db/database.ts';
 import { ownerOf, publishedSchemas, textInput, type AgentTask, type TaskArguments } from '../../runtime/index.ts';
 import * as sql from '../sql.ts';
 import { evaluatedCategories, planHash, type Plan } from './plan.ts';
@@ -59,21 +60,17 @@ export function syncPlansTask(): AgentTask<SyncArgs> {
       const answered = [];
       const errors = [];
       for (const [i, plan] of plans.entries()) {
-        const problem = planProblem(plan);
-        const stored = await sql.planOf(ctx.db, owner, plan.plan_id);
-        if (problem) {
-          answered.push({ plan_id: plan.plan_id, status: 'error', version: stored?.version ?? 0 });
+        const stored = await storePlan(ctx.db, owner, plan, now);
+        if ('problem' in stored) {
+          answered.push({ plan_id: plan.plan_id, status: 'error', version: stored.version });
           errors.push({
             code: 'VALIDATION_ERROR',
-            message: `${plan.plan_id}: ${problem.message}`,
-            field: `plans[${i}].${problem.field}`,
+            message: `${plan.plan_id}: ${stored.problem.message}`,
+            field: `plans[${i}].${stored.problem.field}`,
           });
           continue;
         }
-        const hash = planHash(plan);
-        let version = stored?.version ?? 1;
-        if (!stored) await sql.insertPlan(ctx.db, { id: randomUUID(), owner, plan, planHash: hash, at: now });
-        else if (stored.plan_hash !== hash) version = await sql.revisePlan(ctx.db, stored.id, plan, hash, now);
+        const { version } = stored;
         answered.push({
           plan_id: plan.plan_id,
           status: 'active',
@@ -94,6 +91,29 @@ export function syncPlansTask(): AgentTask<SyncArgs> {
       return { plans: answered, ...(errors.length ? { errors } : {}) };
     },
   };
+}
+
+/**
+ * Stores the owner's plan as sync_plans does, upserted by `plan_id`: a new version when its content
+ * changed; a plan whose flight ends before it starts, or whose budget is not positive, is not stored
+ * (the problem and the version it stays at are answered). `created`: no plan of that id was there.
+ */
+export async function storePlan(
+  db: Queryable,
+  owner: string,
+  plan: Plan,
+  now: Date,
+): Promise<{ version: number; created: boolean } | { version: number; problem: { field: string; message: string } }> {
+  const stored = await sql.planOf(db, owner, plan.plan_id);
+  const problem = planProblem(plan);
+  if (problem) return { version: stored?.version ?? 0, problem };
+  const hash = planHash(plan);
+  if (!stored) {
+    await sql.insertPlan(db, { id: randomUUID(), owner, plan, planHash: hash, at: now });
+    return { version: 1, created: true };
+  }
+  if (stored.plan_hash === hash) return { version: stored.version, created: false };
+  return { version: await sql.revisePlan(db, stored.id, plan, hash, now), created: false };
 }
 
 function planProblem(plan: Plan): { field: string; message: string } | undefined {

@@ -4,7 +4,7 @@ import { ownerOf } from '../accounts/index.ts';
 import { seedCreativeFormatScenario, seedPricingOptionScenario, seedProductScenario } from './catalog-seeds.ts';
 import { forceCreateMediaBuyArm } from './forced-arm.ts';
 import { Refusal, type Scenario, type TestControllerOptions } from './scope.ts';
-import { seedCreativeScenario, seedMediaBuyScenario } from './seeds.ts';
+import { seedCreativeScenario, seedMediaBuyScenario, seedPlanScenario } from './seeds.ts';
 import { simulateBudgetSpend, simulateDelivery } from './simulations.ts';
 import { forceAccountStatus, forceCreativeStatus, forceMediaBuyStatus } from './statuses.ts';
 import { forceTaskCompletion } from './task-completion.ts';
@@ -38,9 +38,14 @@ const scenarios: Record<string, Scenario> = {
  * failure), with why.
  */
 const elsewhere: Record<string, string> = {
-  seed_plan: 'This seller has no media plans: plans are a governance agent’s, and this deployment runs none yet.',
+  seed_plan: 'This seller has no media plans: plans are a governance agent’s, and none was handed to it.',
   force_session_status: 'This seller runs no sponsored-intelligence sessions.',
 };
+
+/** The scenarios of this controller: seed_plan too when the deployment's governance agent takes plans. */
+function supportedBy(options: TestControllerOptions): Record<string, Scenario> {
+  return options.seedPlan ? { ...scenarios, seed_plan: seedPlanScenario } : scenarios;
+}
 
 /** What `get_ap_capabilities` may say of them: its `compliance_testing.scenarios` names only these. */
 const declarable = [
@@ -68,10 +73,11 @@ export const complianceTesting = () => ({ scenarios: declarable.filter((name) =>
  * converges; simulate_delivery adds again (its cumulative totals say so).
  */
 export function testControllerTask(options: TestControllerOptions): AgentTask {
+  const supported = supportedBy(options);
   return {
     name: 'comply_test_controller',
     description:
-      'Sandbox only: drives seller-side state for compliance tests on your sandbox account (pass account). scenario "list_scenarios" lists what this seller supports; force_*_status moves an account, media buy or creative; force_create_media_buy_arm shapes your next create_media_buy (submitted with your task_id, or input-required); force_task_completion completes that task with a result; simulate_delivery and simulate_budget_spend add delivery to a buy; seed_product, seed_pricing_option, seed_creative_format, seed_creative and seed_media_buy create fixtures under your ids (a minimal fixture is filled in from the catalog), which your account then sees in get_products, list_creative_formats and the other tasks. Answers success, or success false with error and error_detail.',
+      'Sandbox only: drives seller-side state for compliance tests on your sandbox account (pass account). scenario "list_scenarios" lists what this seller supports; force_*_status moves an account, media buy or creative; force_create_media_buy_arm shapes your next create_media_buy (submitted with your task_id, or input-required); force_task_completion completes that task with a result; simulate_delivery and simulate_budget_spend add delivery to a buy; seed_product, seed_pricing_option, seed_creative_format, seed_creative and seed_media_buy create fixtures under your ids (a minimal fixture is filled in from the catalog), which your account then sees in get_products, list_creative_formats and the other tasks; seed_plan (where listed) makes a campaign plan of yours with the deployment’s governance agent. Answers success, or success false with error and error_detail.',
     input: {
       type: 'object',
       properties: {
@@ -97,7 +103,7 @@ export function testControllerTask(options: TestControllerOptions): AgentTask {
           `Account ${account.account_id} is not a sandbox account; the test controller acts on sandbox accounts only.`,
         );
       // Before the published schema's enum: a scenario string it does not know is answered, not refused.
-      if (scenario !== 'list_scenarios' && !Object.hasOwn(scenarios, scenario)) {
+      if (scenario !== 'list_scenarios' && !Object.hasOwn(supported, scenario)) {
         return new Refusal(
           'UNKNOWN_SCENARIO',
           `${Object.hasOwn(elsewhere, scenario) ? `${elsewhere[scenario]} ` : ''}This seller does not support ${scenario}; list_scenarios lists those it does.`,
@@ -105,11 +111,11 @@ export function testControllerTask(options: TestControllerOptions): AgentTask {
       }
       const malformed = publishedProblem(args);
       if (malformed) return malformed.answer;
-      if (scenario === 'list_scenarios') return { success: true, scenarios: Object.keys(scenarios) };
+      if (scenario === 'list_scenarios') return { success: true, scenarios: Object.keys(supported) };
       if (!account) return forbidden('Name your sandbox account (account) for the test controller to act on.');
       const params = (args['params'] as Record<string, unknown> | undefined) ?? {};
       try {
-        return await scenarios[scenario]!({
+        return await supported[scenario]!({
           ctx,
           params,
           account,

@@ -1,3 +1,5 @@
+import type { Principal } from '../../../auth/index.ts';
+import type { Queryable } from '../../../db/database.ts';
 import type { ResolvedAccount, TaskContext } from '../../runtime/index.ts';
 import type { Shelf } from '../offering.ts';
 
@@ -10,6 +12,17 @@ export interface TestControllerOptions {
   shelf: Shelf;
   /** This sales agent's own URL: the agent that defines the formats seeded here. */
   agentUrl: () => string;
+  /**
+   * Seeds a plan of the caller's with the deployment's governance agent (seed_plan); false when the
+   * caller has one of that id. Without it, this seller has no plans to seed.
+   */
+  seedPlan?: (
+    db: Queryable,
+    caller: Principal,
+    planId: string,
+    fixture: Record<string, unknown>,
+    now: Date,
+  ) => Promise<boolean>;
 }
 
 /** One scenario's call: the caller's sandbox account (resolved and checked), its owner key, the time. */

@@ -26,6 +26,15 @@ export function seedMediaBuyScenario(scope: Scope): Promise<Answer> {
   });
 }
 
+/** seed_plan: a plan of the caller's with the deployment's governance agent, which its checks then run against. */
+export function seedPlanScenario(scope: Scope): Promise<Answer> {
+  const { ctx, params, now, options } = scope;
+  const id = params['plan_id'] as string;
+  return seed(scope, { kind: 'plan', entityId: id }, `Plan ${id}`, (tx, fixture) =>
+    options.seedPlan!(tx, ctx.principal, id, fixture, now),
+  );
+}
+
 /**
  * A seed in the scope's account, atomically: the same fixture for an id the account seeded before
  * changes nothing and succeeds again; another fixture (the fields that differ said), or an id that

@@ -19,7 +19,7 @@ export async function takeForcedArm(db: Queryable, accountId: string): Promise<F
   return row;
 }
 
-export type SeedKind = 'creative' | 'media_buy' | 'product' | 'pricing_option' | 'creative_format';
+export type SeedKind = 'creative' | 'media_buy' | 'product' | 'pricing_option' | 'creative_format' | 'plan';
 
 /** A seed's key in its account: pricing options are their product's (`parent`), the rest have none (''). */
 export interface SeedKey {

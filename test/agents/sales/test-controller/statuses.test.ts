@@ -4,6 +4,7 @@ import { after, before, it } from 'node:test';
 import { accountHistory } from '../../../../src/agents/sales/accounts/index.ts';
 import { creativeHistory } from '../../../../src/agents/sales/creatives/index.ts';
 import { validActions } from '../../../../src/agents/sales/media-buys/index.ts';
+import { mcpClient } from '../../../support/agents.ts';
 import { ManualClock } from '../../../support/clock.ts';
 import { eachEngine } from '../../../support/engines.ts';
 import type { Json } from '../../../support/http.ts';
@@ -24,6 +25,7 @@ const supported = [
   'seed_media_buy',
   'simulate_delivery',
   'simulate_budget_spend',
+  'seed_plan',
 ];
 
 eachEngine('sales agent: comply_test_controller, statuses and the sandbox gate', (engine) => {
@@ -48,23 +50,55 @@ eachEngine('sales agent: comply_test_controller, statuses and the sandbox gate',
     assert.deepEqual((await succeeds(b, 'list_scenarios', undefined, null)).scenarios, supported);
   });
 
-  it('answers UNKNOWN_SCENARIO, saying why, for plans and sessions (no such entities here) and for scenarios the schema does not name', async () => {
+  it('answers UNKNOWN_SCENARIO, saying why, for sessions (no such entities here) and for scenarios the schema does not name', async () => {
     const b = await newBuyer();
-    assert.match(
-      (await refused(b, 'UNKNOWN_SCENARIO', 'seed_plan', { plan_id: 'plan' })).error_detail,
-      /governance agent/,
-    );
-    assert.match(
-      (await refused(b, 'UNKNOWN_SCENARIO', 'seed_plan')).error_detail,
-      /no media plans/,
-      'before its params are read',
-    );
     assert.match(
       (await refused(b, 'UNKNOWN_SCENARIO', 'force_session_status', { session_id: 's', status: 'terminated' }))
         .error_detail,
       /no sponsored-intelligence sessions/,
     );
     await refused(b, 'UNKNOWN_SCENARIO', 'force_weather', {});
+  });
+
+  it('seeds a plan of the caller with the deployment’s governance agent, which its checks then run against', async () => {
+    const b = await newBuyer();
+    const planId = `gov_${randomUUID().slice(0, 8)}`;
+    const fixture = {
+      budget: { total: 30_000, currency: 'USD' },
+      brand: { domain: 'acmeoutdoor.example' },
+      flight: { start: '2027-04-01', end: '2027-06-30' },
+    };
+    await succeeds(b, 'seed_plan', { plan_id: planId, fixture });
+    assert.match((await succeeds(b, 'seed_plan', { plan_id: planId, fixture })).message, /already seeded/);
+    const changed = await refused(b, 'INVALID_PARAMS', 'seed_plan', {
+      plan_id: planId,
+      fixture: { ...fixture, budget: { total: 1, currency: 'USD' } },
+    });
+    assert.match(changed.error_detail, /fixture\.budget differ/);
+    await refused(b, 'INVALID_PARAMS', 'seed_plan', {
+      plan_id: `gov_${randomUUID().slice(0, 8)}`,
+      fixture: { flight: { start: '2027-06-30', end: '2027-04-01' } },
+    });
+
+    const governance = await mcpClient(server.url, '/governance', { authorization: `Bearer ${b.token}` });
+    try {
+      const check = async (budget: number) => {
+        const result = (await governance.callTool({
+          name: 'check_governance',
+          arguments: {
+            plan_id: planId,
+            caller: 'https://buyer.example',
+            tool: 'create_media_buy',
+            payload: { budget },
+          },
+        })) as Json;
+        return JSON.parse(result.content[0].text as string) as Json;
+      };
+      assert.equal((await check(20_000)).status, 'approved');
+      assert.equal((await check(40_000)).status, 'denied', 'past the seeded budget of 30,000');
+    } finally {
+      await governance.close();
+    }
   });
 
   it('is FORBIDDEN on a production account, and without an account for a scenario that acts', async () => {
