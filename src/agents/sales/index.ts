@@ -140,7 +140,7 @@ export function salesAgent({
       ...(governance ? [governance.syncGovernanceTask()] : []),
       // Without the controller, a directive left from a run with it is never used.
       createMediaBuyTask(shelf, library, testController ? takeForcedArm : noForcedArms, governance),
-      updateMediaBuyTask(shelf, library),
+      updateMediaBuyTask(shelf, library, governance),
       getMediaBuysTask(shelf),
       getMediaBuyDeliveryTask(shelf),
       syncCreativesTask({ shelf, buys: { assignablePackages, recordCreativesAssigned } }),

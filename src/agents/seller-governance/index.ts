@@ -56,6 +56,24 @@ export interface GovernedAction {
   action_id: string;
 }
 
+/** What a change of a governed action asks its governance agent to approve (phase `modification`). */
+export interface Change {
+  /** The seller's planned delivery after the change (core/planned-delivery.json). */
+  planned: Json;
+  /** What changed, in words (`modification_summary`). */
+  summary: string;
+  /** The change commits more spend than the action held: a spend-commit, which needs the buyer's intent token. */
+  commitsMore: boolean;
+}
+
+/** A change its governance agent approved: what the seller records with it. */
+export interface ChangeApproval {
+  actionId: string;
+  intent: sql.TokenRecord | undefined;
+  execution: sql.TokenRecord;
+  nextCheckAt: Date | null;
+}
+
 /** How a selling agent reads an action's delivery for its governance reports, and stops one that is denied. */
 export interface DeliveryOf {
   /** What the owner's action has delivered so far; undefined when it is gone. */
@@ -146,6 +164,71 @@ export class SellerGovernance {
       execution: tokenRecord(token, readClaims(token), 'approved'),
       nextCheckAt: typeof verdict['next_check'] === 'string' ? new Date(verdict['next_check']) : null,
     };
+  }
+
+  /**
+   * Checks a change of a governed action before it is made (update_media_buy: phase
+   * `modification`): undefined when the action is not governed or `change` says there is nothing
+   * its governance agent needs to see (no spend or flight moved, nothing resumed). A change that
+   * commits more needs the buyer's intent token, as a purchase does; every check carries the
+   * action's own token. Refusals are checkPurchase's.
+   */
+  async checkChange(
+    request: PurchaseRequest & { actionId: string },
+    ctx: PrepareContext,
+    change: (action: sql.ActionRow, account: ResolvedAccount) => Promise<Change | undefined>,
+  ): Promise<ChangeApproval | undefined> {
+    const { actionId, governance_context: token } = request;
+    const action = await sql.actionOf(ctx.db, this.#o.tenant, actionId);
+    if (!action || action.owner !== ownerOf(ctx.principal)) return undefined;
+    // Another account's buy is refused by the call itself.
+    const account = await this.#accountOf(request.account, ctx);
+    if (account?.account_id !== action.account_id) return undefined;
+    const agents = await sql.agentsOf(ctx.db, action, action.account_id);
+    const agent = agents.find((a) => a.url === action.agent_url);
+    if (!agent) return undefined;
+    const asked = await change(action, account);
+    if (!asked) return undefined;
+    const seller = this.#o.seller();
+    let intent: sql.TokenRecord | undefined;
+    if (asked.commitsMore) {
+      const claims = await verifyIntent(token, {
+        registered: agents.map((a) => a.url),
+        seller,
+        planId: action.plan_id,
+        keys: this.#keys,
+        now: this.#o.clock.now(),
+      });
+      if (await sql.tokenSeen(ctx.db, claims.jti))
+        throw new AgentError('PERMISSION_DENIED', 'This governance_context was already used for another request.', {
+          field: 'governance_context',
+        });
+      intent = tokenRecord(token as string, { ...claims }, 'approved');
+    }
+    const verdict = await askGovernance(this.#agentOf(agent), this.#fetch, {
+      plan_id: action.plan_id,
+      caller: seller,
+      governance_context: action.governance_context,
+      phase: 'modification',
+      planned_delivery: asked.planned,
+      modification_summary: asked.summary.slice(0, 2000),
+    });
+    refuseUnapproved(verdict, agent.url);
+    const issued = verdict['governance_context'] as string;
+    return {
+      actionId,
+      intent,
+      execution: tokenRecord(issued, readClaims(issued), 'approved'),
+      nextCheckAt: typeof verdict['next_check'] === 'string' ? new Date(verdict['next_check']) : null,
+    };
+  }
+
+  /** Records an approved change, in the transaction that makes it: its tokens, and the action's latest token and standing. */
+  async recordChange(tx: Queryable, approval: ChangeApproval): Promise<void> {
+    const now = this.#o.clock.now();
+    for (const token of [approval.intent, approval.execution])
+      if (token) await sql.recordToken(tx, this.#o.tenant, approval.actionId, token, now);
+    await sql.approveAgain(tx, this.#o.tenant, approval.actionId, approval.execution.token, approval.nextCheckAt);
   }
 
   /** Records an approved action, in the transaction that commits it: its governance and both tokens. */

@@ -189,3 +189,18 @@ export async function recordReport(
     [tenant, actionId, report.spend, report.until, report.nextCheckAt, report.governanceContext ?? null, report.halted],
   );
 }
+
+/** A change approved: the action's latest token and next report, and it is approved again (a halted one resumes its reports). */
+export async function approveAgain(
+  tx: Queryable,
+  tenant: string,
+  actionId: string,
+  governanceContext: string,
+  nextCheckAt: Date | null,
+): Promise<void> {
+  await tx.query(
+    `update seller_governed_actions set governance_context = $3, next_check_at = $4, state = 'approved'
+      where tenant = $1 and action_id = $2`,
+    [tenant, actionId, governanceContext, nextCheckAt],
+  );
+}

@@ -211,13 +211,59 @@ for (const engine of engines) {
         .media_buys as Json[];
       assert.equal(halted!.status, 'paused');
 
+      // The buyer cannot resume what its governance halted: the modification check is denied.
+      const resumed = await sales.fail('update_media_buy', {
+        idempotency_key: randomUUID(),
+        account,
+        media_buy_id: mediaBuyId,
+        paused: false,
+      });
+      assert.equal(resumed.code, 'GOVERNANCE_DENIED');
+
       const log = await governance.call('get_plan_audit_logs', { plan_ids: [planId], include_entries: true });
       const entries = ((log.plans as Json[])[0]!.entries as Json[]).map((e) => [e.check_type, e.status]);
       assert.deepEqual(entries, [
         ['intent', 'approved'],
         ['execution', 'approved'],
         ['execution', 'denied'],
+        ['execution', 'denied'],
       ]);
+    });
+
+    it('asks the governance agent before a governed buy spends more, with the buyer’s intent token', async () => {
+      const { account, domain, planId } = await governedAccount();
+      const created = await sales.call(
+        'create_media_buy',
+        buy(account, domain, { plan_id: planId, governance_context: await intent(planId, 5000) }),
+      );
+      const mediaBuyId = created.media_buy_id as string;
+      const packageId = (created.packages as Json[])[0]!.package_id as string;
+      const raise = (budget: number, more: Json = {}) => ({
+        idempotency_key: randomUUID(),
+        account,
+        media_buy_id: mediaBuyId,
+        packages: [{ package_id: packageId, budget }],
+        ...more,
+      });
+      assert.equal((await sales.fail('update_media_buy', raise(8000))).code, 'PERMISSION_DENIED');
+      const raised = await sales.call(
+        'update_media_buy',
+        raise(8000, { governance_context: await intent(planId, 3000) }),
+      );
+      assert.equal(raised.revision, 2);
+      // The plan has $2,000 left: its agent refuses what would take $12,000 in all.
+      const over = await sales.fail(
+        'update_media_buy',
+        raise(12_000, { governance_context: await intent(planId, 2000) }),
+      );
+      assert.equal(over.code, 'GOVERNANCE_DENIED');
+      const phases = await server.db.query<{ phase: string }>(
+        `select phase from seller_governance_tokens where action_id = $1 order by accepted_at, phase`,
+        [mediaBuyId],
+      );
+      assert.deepEqual(phases.map((t) => t.phase).sort(), ['intent', 'intent', 'modification', 'purchase']);
+      const log = await governance.call('get_plan_audit_logs', { plan_ids: [planId] });
+      assert.equal(((log.plans as Json[])[0]!.budget as Json).committed, 8000);
     });
 
     it('refuses a buy on a governed account without a valid intent token, or one its plan denies, writing nothing', async () => {

@@ -1,11 +1,13 @@
+import type { Queryable } from '../../../db/database.ts';
 import { AgentError } from '../../../protocol/errors.ts';
-import { publishedSchemas, type AgentTask } from '../../runtime/index.ts';
+import type { Change, ChangeApproval, SellerGovernance } from '../../seller-governance/index.ts';
+import { publishedSchemas, type AgentTask, type PrepareContext, type ResolvedAccount } from '../../runtime/index.ts';
 import { actorOf, ownerOf } from '../accounts/index.ts';
 import type { Shelf } from '../offering.ts';
 import { assignmentsOfPackages, type CreativeLibrary } from '../creatives/index.ts';
 import { BuyUpdate, givesCreatives } from './buy-update.ts';
 import { creativesHistory } from './creative-assignments.ts';
-import { buySummary, toPackage, type BuyRow } from './media-buy.ts';
+import { buySummary, toPackage, type BuyRow, type PackageRow } from './media-buy.ts';
 import { checkReportingCapabilities, readReportingWebhook, webhookReadFirst } from './reporting-webhook.ts';
 import {
   creativeAssignmentSummary,
@@ -28,7 +30,7 @@ import { statusWithCreatives } from './state.ts';
  * exactly one and records what it changed, who and when. What the status does not allow (see
  * valid_actions) is INVALID_STATE; a finished buy takes no change, and canceling one is NOT_CANCELLABLE.
  */
-export function updateMediaBuyTask(shelf: Shelf, library: CreativeLibrary): AgentTask {
+export function updateMediaBuyTask(shelf: Shelf, library: CreativeLibrary, governance?: SellerGovernance): AgentTask {
   return {
     name: 'update_media_buy',
     description:
@@ -86,6 +88,22 @@ export function updateMediaBuyTask(shelf: Shelf, library: CreativeLibrary): Agen
     ...publishedSchemas('media-buy/update-media-buy'),
     publishedForm: webhookReadFirst,
     mutates: true,
+    // A governed buy's change of spend or flight (or a resume of one its delivery halted) is
+    // approved by its governance agent first, before the transaction opens.
+    ...(governance
+      ? {
+          prepare: (args: Record<string, unknown>, pctx: PrepareContext) =>
+            governance.checkChange(
+              {
+                account: args['account'],
+                governance_context: args['governance_context'],
+                actionId: String(args['media_buy_id']),
+              },
+              pctx,
+              (action, account) => governedChange(pctx.db, shelf, action, account, args, pctx.clock.now()),
+            ),
+        }
+      : {}),
     async handler(args, ctx) {
       const webhook = readReportingWebhook(args['reporting_webhook']);
       const account = ctx.account;
@@ -164,6 +182,8 @@ export function updateMediaBuyTask(shelf: Shelf, library: CreativeLibrary): Agen
       const revision = buy.revision + 1;
       const after: BuyRow = { ...update.buy, revision, updated_at: now };
       await sql.updateBuy(ctx.db, after);
+      const approval = ctx.prepared as ChangeApproval | undefined;
+      if (approval) await governance!.recordChange(ctx.db, approval);
       const actor = actorOf(ctx.principal);
       await sql.recordHistory(
         ctx.db,
@@ -194,5 +214,48 @@ export function updateMediaBuyTask(shelf: Shelf, library: CreativeLibrary): Agen
         sandbox: after.sandbox,
       };
     },
+  };
+}
+
+/**
+ * What a change of a governed buy asks its governance agent (phase `modification`): the buy's
+ * planned delivery after it (the same update, worked out on the buy as it stands; the call does it
+ * again under the buy's lock), when it moves the spend or the flight, or resumes a buy whose
+ * delivery was halted; nothing for a cancellation or a change of creatives, targeting or pause.
+ */
+async function governedChange(
+  db: Queryable,
+  shelf: Shelf,
+  action: { owner: string; action_id: string; state: string },
+  account: ResolvedAccount,
+  args: Record<string, unknown>,
+  now: Date,
+): Promise<Change | undefined> {
+  if (args['canceled'] === true) return undefined;
+  const buy = await sql.buyOf(db, action.owner, action.action_id);
+  if (!buy) return undefined;
+  const packages = await sql.packagesOf(db, [buy.media_buy_id]);
+  const { products } = await shelf(db, account);
+  const update = new BuyUpdate(buy, packages, now, account, products);
+  update.change(args);
+  const total = (rows: readonly PackageRow[]) =>
+    rows.filter((p) => !p.cancellation).reduce((sum, p) => sum + p.budget, 0);
+  const before = total(packages);
+  const after = total([...update.packages, ...update.added]);
+  const flightMoved =
+    update.buy.start_time.getTime() !== buy.start_time.getTime() ||
+    update.buy.end_time.getTime() !== buy.end_time.getTime();
+  const resumes = args['paused'] === false && action.state === 'halted';
+  if (after === before && !flightMoved && !resumes) return undefined;
+  return {
+    planned: {
+      media_buy_id: buy.media_buy_id,
+      start_time: update.buy.start_time.toISOString(),
+      end_time: update.buy.end_time.toISOString(),
+      total_budget: after,
+      currency: buy.currency,
+    },
+    summary: update.history.map((e) => e.summary).join(' ') || 'Resumed.',
+    commitsMore: after > before,
   };
 }
