@@ -77,6 +77,7 @@ export async function testDeployment(
     seats: demoSeats,
     ...(agents.signalActivationSeconds === undefined ? {} : { activationMinutes: agents.signalActivationSeconds / 60 }),
     activationPollMs: Math.min(1000, Math.max(100, (agents.signalActivationSeconds ?? 1) * 200)),
+    governance: { fetcher: ctx.fetcher, secret: agents.signingKeySecret, clock: ctx.clock },
   });
   const builderPath = '/creative-builder';
   const creative = creativeAgent({

@@ -20,7 +20,7 @@ const specialismEnum = (
   JSON.parse(readFileSync(join(schemasDir, '3.0.6', 'enums', 'specialism.json'), 'utf8')) as { enum: string[] }
 ).enum;
 
-/** What each tenant of the test deployment claims (signal-marketplace waits for governance-aware selling: sync_governance). */
+/** What each tenant of the test deployment claims. */
 const claims: Record<string, string[]> = {
   sales: [
     'sales-guaranteed',
@@ -29,7 +29,7 @@ const claims: Record<string, string[]> = {
     'sales-catalog-driven',
     'governance-aware-seller',
   ],
-  signals: ['signal-owned'],
+  signals: ['signal-owned', 'signal-marketplace'],
   creative: ['creative-template'],
   'creative-builder': [],
   governance: ['governance-spend-authority', 'governance-delivery-monitor', 'property-lists'],

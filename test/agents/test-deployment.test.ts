@@ -74,6 +74,7 @@ describe('the test deployment', () => {
       'activate_signal',
       'sync_accounts',
       'list_accounts',
+      'sync_governance',
     ]);
     assert.deepEqual(tenants[2]!.tools, [
       'get_ap_capabilities',
@@ -312,7 +313,7 @@ describe('the test deployment', () => {
         [],
       );
       assert.deepEqual(capabilities.supported_protocols, ['signals']);
-      assert.deepEqual(capabilities.specialisms, ['signal-owned']);
+      assert.deepEqual(capabilities.specialisms, ['signal-owned', 'signal-marketplace']);
       assert.deepEqual((capabilities.signals as Json).platforms, [
         'amazon-dsp',
         'dv360',

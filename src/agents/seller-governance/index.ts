@@ -45,7 +45,7 @@ export interface Approval {
 
 /** What a purchase is checked with: the account, the plan, the buyer's token, and the seller's planned delivery. */
 export interface PurchaseRequest {
-  account: unknown;
+  account?: unknown;
   plan_id?: unknown;
   governance_context?: unknown;
 }

@@ -1,5 +1,11 @@
 import type { Tenant, TenantMount } from '../runtime/index.ts';
-import { accountCapabilities, listAccountsTask, syncAccountsTask } from '../sales/accounts/index.ts';
+import {
+  accountCapabilities,
+  listAccountsTask,
+  salesAccountResolver,
+  syncAccountsTask,
+} from '../sales/accounts/index.ts';
+import { SellerGovernance, type SellerGovernanceOptions } from '../seller-governance/index.ts';
 import { activationPass } from './activations/activation-pass.ts';
 import type { PlatformAvailability, SignalsCatalog } from './catalog/index.ts';
 import { offeringOf } from './offering.ts';
@@ -23,6 +29,11 @@ export interface SignalsAgentOptions extends TenantMount {
   activationMinutes?: number;
   /** How often pending activations are looked at (default every second). */
   activationPollMs?: number;
+  /**
+   * Be a governance-aware seller (signal-marketplace): buyers register their governance agents
+   * (sync_governance), and an activation on a governed account is approved by them first.
+   */
+  governance?: Pick<SellerGovernanceOptions, 'fetcher' | 'secret' | 'clock'>;
 }
 
 /**
@@ -37,6 +48,7 @@ export function signalsAgent({
   seats = [],
   activationMinutes,
   activationPollMs = 1000,
+  governance: governing,
 }: SignalsAgentOptions): Tenant {
   const offering = offeringOf(catalog);
   const view = {
@@ -50,16 +62,24 @@ export function signalsAgent({
     ),
   ].sort();
   const name = 'signals';
+  // The deployment's one account book: the accounts a buyer declared here or at the sales agent.
+  const governance =
+    governing &&
+    new SellerGovernance({
+      ...governing,
+      tenant: name,
+      seller: () => `${base()}${path}/mcp`,
+      resolveAccount: salesAccountResolver({ requireOperatorAuth: false }),
+    });
   return {
     name,
     path,
     description:
       'Signals agent: find audience signals with a natural-language spec, then activate them on platforms and sales agents.',
     protocols: ['signals'],
-    // Principals' own first-party segments beside the catalog's. Not signal-marketplace: its
-    // storyboard registers governance agents (sync_governance) and plans (sync_plans) that
-    // activations then answer to; that comes with the governance agent.
-    specialisms: ['signal-owned'],
+    // Principals' own first-party segments beside the catalog's; a marketplace when activations
+    // answer to the buyers' governance agents (sync_governance; sync_plans is the governance agent's).
+    specialisms: ['signal-owned', ...(governance ? (['signal-marketplace'] as const) : [])],
     httpEnvelope: 'signals',
     credentials,
     passes: [activationPass(name, activationPollMs)],
@@ -76,6 +96,12 @@ export function signalsAgent({
     }),
     // Buyers register the accounts they buy for (sync_accounts) before they discover and activate,
     // as the protocol's marketplace storyboard does.
-    tasks: [getSignalsTask(view), activateSignalTask(view, seats), syncAccountsTask(), listAccountsTask()],
+    tasks: [
+      getSignalsTask(view),
+      activateSignalTask(view, seats, governance),
+      syncAccountsTask(),
+      listAccountsTask(),
+      ...(governance ? [governance.syncGovernanceTask()] : []),
+    ],
   };
 }

@@ -4,6 +4,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { governanceAgent } from '../../../src/agents/governance/index.ts';
 import { demoCatalogPath, loadCatalogFile, salesAgent } from '../../../src/agents/sales/index.ts';
+import { demoSignalsPath, loadSignalsCatalog, signalsAgent } from '../../../src/agents/signals/index.ts';
 import { validateSchema } from '../../../src/protocol/schemas.ts';
 import { mcpClient } from '../../support/agents.ts';
 import { ManualClock } from '../../support/clock.ts';
@@ -16,6 +17,7 @@ import { startTlsFront, type TlsFront } from '../../support/tls-front.ts';
 const published: Record<string, string> = {
   sync_accounts: '/schemas/3.0.6/account/sync-accounts-response.json',
   sync_governance: '/schemas/3.0.6/account/sync-governance-response.json',
+  activate_signal: '/schemas/3.0.6/signals/activate-signal-response.json',
   create_media_buy: '/schemas/3.0.6/media-buy/create-media-buy-response.json',
   get_media_buys: '/schemas/3.0.6/media-buy/get-media-buys-response.json',
   comply_test_controller: '/schemas/3.0.6/compliance/comply-test-controller-response.json',
@@ -66,6 +68,7 @@ for (const engine of engines) {
     let token: string;
     let sales: Caller;
     let governance: Caller;
+    let signals: Caller;
     const seller = () => `${front.url}/sales/mcp`;
     const governanceUrl = () => `${front.url}/governance/mcp`;
 
@@ -81,6 +84,11 @@ for (const engine of engines) {
           governance: { fetcher, secret: 'a-test-secret-of-at-least-thirty-two-chars', clock },
         }),
         governanceAgent({ base, keys: { alg: 'ed25519', secret: undefined, clock, publishWindowSeconds: 300 } }),
+        signalsAgent({
+          catalog: await loadSignalsCatalog(demoSignalsPath),
+          base,
+          governance: { fetcher, secret: undefined, clock },
+        }),
       ];
       server = await startTestServer(engine, { deps: { tenants, clock, fetcher } });
       front.forwardTo(server.url);
@@ -88,12 +96,14 @@ for (const engine of engines) {
       const authorization = { authorization: `Bearer ${token}` };
       sales = caller(await mcpClient(server.url, '/sales', authorization));
       governance = caller(await mcpClient(server.url, '/governance', authorization));
+      signals = caller(await mcpClient(server.url, '/signals', authorization));
     });
     // Each test starts before the buys' flight (the first moves the clock past their start).
     beforeEach(() => clock.set(Date.parse('2027-01-10T00:00:00Z')));
     after(async () => {
       await sales?.client.close();
       await governance?.client.close();
+      await signals?.client.close();
       await server?.close();
       await front?.close().catch(() => undefined);
     });
@@ -324,6 +334,53 @@ for (const engine of engines) {
       } finally {
         stop();
       }
+    });
+
+    it('has the signals agent ask the governance agent before an activation on a governed account', async () => {
+      const { account, planId } = await governedAccount();
+      await signals.call('sync_governance', {
+        idempotency_key: randomUUID(),
+        accounts: [
+          {
+            account,
+            governance_agents: [{ url: governanceUrl(), authentication: { schemes: ['Bearer'], credentials: token } }],
+          },
+        ],
+      });
+      const activation = (more: Json) => ({
+        idempotency_key: randomUUID(),
+        account,
+        signal_agent_segment_id: 'agr_demo_adults_18_24',
+        destinations: [{ type: 'agent', agent_url: `https://dsp-${randomUUID().slice(0, 6)}.example/mcp` }],
+        ...more,
+      });
+      assert.equal((await signals.fail('activate_signal', activation({ plan_id: planId }))).code, 'PERMISSION_DENIED');
+      // An approval addressed to the sales agent is not the signals agent's to use.
+      assert.equal(
+        (
+          await signals.fail(
+            'activate_signal',
+            activation({ plan_id: planId, governance_context: await intent(planId, 100) }),
+          )
+        ).code,
+        'PERMISSION_DENIED',
+      );
+      const approved = await governance.call('check_governance', {
+        plan_id: planId,
+        caller: 'https://buyer.example/orchestrator',
+        tool: 'activate_signal',
+        payload: { signal_agent_segment_id: 'agr_demo_adults_18_24', seller_agent_url: `${front.url}/signals/mcp` },
+      });
+      const live = await signals.call(
+        'activate_signal',
+        activation({ plan_id: planId, governance_context: approved.governance_context }),
+      );
+      assert.equal((live.deployments as Json[])[0]!.is_live as boolean, true);
+      const [kept] = await server.db.query<{ n: number }>(
+        `select count(*)::int as n from seller_governance_tokens where tenant = 'signals' and sub = $1`,
+        [planId],
+      );
+      assert.equal(kept!.n, 2, 'the intent token and the purchase token');
     });
 
     it('halts with GOVERNANCE_UNAVAILABLE and writes nothing when the governance agent cannot be reached', async () => {

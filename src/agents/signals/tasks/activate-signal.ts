@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { AgentError } from '../../../protocol/errors.ts';
-import { errorObject, ownerOf, publishedSchemas, type AgentTask, type TaskArguments } from '../../runtime/index.ts';
+import {
+  errorObject,
+  ownerOf,
+  publishedSchemas,
+  type AgentTask,
+  type PrepareContext,
+  type TaskArguments,
+} from '../../runtime/index.ts';
+import type { Approval, PurchaseRequest, SellerGovernance } from '../../seller-governance/index.ts';
 import { agentActivationKey } from '../activations/activation-keys.ts';
 import { destinationsInput, destinationsOf, targetKey, type Destination } from '../activations/destination.ts';
 import {
@@ -58,6 +66,7 @@ interface ActivateArgs {
 export function activateSignalTask(
   view: SignalsView,
   seats: readonly PlatformSeat[],
+  governance?: SellerGovernance,
 ): AgentTask<ActivateArgs & TaskArguments> {
   return {
     name: 'activate_signal',
@@ -89,6 +98,18 @@ export function activateSignalTask(
     publishedForm: (args) => ({ ...args, destinations: targetsOf(args) }),
     mutates: true,
     mayDefer: true,
+    // An activation on a governed account is approved by the buyer's governance agent first
+    // (phase purchase, before the transaction opens); taking one down commits nothing.
+    ...(governance
+      ? {
+          prepare: (args: ActivateArgs & TaskArguments, pctx: PrepareContext) =>
+            args.action === 'deactivate'
+              ? Promise.resolve(undefined)
+              : governance.checkPurchase(args as PurchaseRequest, pctx, async () => ({
+                  start_time: pctx.clock.now().toISOString(),
+                })),
+        }
+      : {}),
     async handler(args, ctx) {
       const field = args.destinations !== undefined ? 'destinations' : 'deployments';
       const named = targetsOf(args);
@@ -170,6 +191,8 @@ export function activateSignalTask(
       const taskId = fresh.some((a) => a.dueAt !== null) ? randomUUID() : null;
       for (const activation of fresh)
         await insertActivation(ctx.db, ctx.tenant.name, owner, { ...activation, taskId }, now);
+      const approval = ctx.prepared as Approval | undefined;
+      if (approval) await governance!.recordApproval(ctx.db, owner, taskId ?? `act_${randomUUID()}`, approval);
       const deployments = answer.map((item) => ('is_live' in item ? item : activationDeployment(asRow(item), now)));
       if (taskId)
         return ctx.defer({
