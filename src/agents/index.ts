@@ -13,7 +13,7 @@ import { CatalogError, demoCatalogPath, loadCatalogFile, salesAgent } from './sa
 import { demoSignalsPath, loadSignalsCatalog, signalsAgent, type PlatformSeat } from './signals/index.ts';
 import { creativeAgent, creativeBuilderAgent, type BrandLookup } from './creative/index.ts';
 import { signingKeys } from './background-work.ts';
-import { governanceAgent, planOwnerOf, seedPlan } from './governance/index.ts';
+import { governanceAgent, planOwnerOf, seedPlan, sharedLists } from './governance/index.ts';
 
 export type { AgentTask, TaskContext, Tenant } from './runtime/index.ts';
 export type { TaskEvent, TaskWorker } from './runtime/tasks/worker.ts';
@@ -67,6 +67,9 @@ export async function testDeployment(
     },
     governance: { fetcher: ctx.fetcher, secret: agents.signingKeySecret, clock: ctx.clock },
     seedPlan: (db, caller, planId, fixture, now) => seedPlan(db, planOwnerOf(caller), planId, fixture, now),
+    ...(registry.authorization
+      ? { propertyLists: sharedLists(() => `${base()}/governance/mcp`, registry.authorization) }
+      : {}),
   });
   const signals = signalsAgent({
     catalog: await catalogSetting('SIGNALS_CATALOG', () =>

@@ -111,7 +111,7 @@ describe('the test deployment', () => {
     assert.equal((capabilities.account as Json).require_operator_auth, false);
     assert.deepEqual((capabilities.media_buy as Json).features, {
       inline_creative_management: true,
-      property_list_filtering: false,
+      property_list_filtering: true,
       catalog_management: true,
     });
     assert.deepEqual((capabilities.media_buy as Json).conversion_tracking, { multi_source_event_dedup: false });

@@ -7,6 +7,8 @@ import { reportPlanOutcomeTask } from './outcomes/report-plan-outcome.ts';
 import { demoPlansPass } from './plans/demo-plans.ts';
 import { syncPlansTask } from './plans/sync-plans.ts';
 import { listChangesPass, propertyListTasks } from './property-lists/index.ts';
+
+export { sharedLists } from './property-lists/index.ts';
 import { TokenKeys } from './tokens/token-keys.ts';
 
 export {

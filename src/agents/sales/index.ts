@@ -21,6 +21,7 @@ import {
 } from './media-buys/index.ts';
 import { salesBuildCreativeTask, type CreativeBuilding } from './creative-building.ts';
 import { catalogShelf, offeringOf, type Shelf } from './offering.ts';
+import type { PropertyListReader } from './property-list-filter.ts';
 import { proposalExpiryPass } from './proposals/index.ts';
 import { getProductsTask } from './tasks/get-products.ts';
 import {
@@ -54,6 +55,8 @@ export interface SalesAgentOptions extends TenantMount {
    * buy on a governed account is checked with them first and its delivery reported to them.
    */
   governance?: Pick<SellerGovernanceOptions, 'fetcher' | 'secret' | 'clock'>;
+  /** Reads the buyers' property lists get_products references (the deployment's governance agent's); none read without it. */
+  propertyLists?: PropertyListReader;
   /** The deployment's governance agent's plan seeding, for the test controller's seed_plan. */
   seedPlan?: TestControllerOptions['seedPlan'];
 }
@@ -73,6 +76,7 @@ export function salesAgent({
   creativeBuilding,
   governance: governing,
   seedPlan,
+  propertyLists,
 }: SalesAgentOptions): Tenant {
   const creativeAgentUrl = () => `${base()}/creative/mcp`;
   const standardIds = new Set(standardFormats('').map((f) => f.format_id.id));
@@ -116,8 +120,13 @@ export function salesAgent({
         supported_pricing_models: [
           ...new Set(offering().products.flatMap((p) => p.pricing_options.map((o) => o.pricing_model))),
         ],
-        // Creatives may come inline with a buy's packages; get_products reads no property_list; sync_catalogs reviews items.
-        features: { inline_creative_management: true, property_list_filtering: false, catalog_management: true },
+        // Creatives may come inline with a buy's packages; get_products reads the deployment's
+        // governance agent's property lists; sync_catalogs reviews items.
+        features: {
+          inline_creative_management: true,
+          property_list_filtering: propertyLists !== undefined,
+          catalog_management: true,
+        },
         // Besides polling get_media_buy_delivery: reports pushed to a buy's reporting_webhook.
         reporting_delivery_methods: ['webhook'],
         // sync_event_sources and log_event: one source's events counted once by event_id, none across sources.
@@ -127,7 +136,7 @@ export function salesAgent({
       ...(testController ? { compliance_testing: complianceTesting() } : {}),
     }),
     tasks: [
-      getProductsTask(shelf),
+      getProductsTask(shelf, propertyLists),
       listCreativeFormatsTask({
         formats: async (ctx) => {
           const { formats: all, products, seededFormats } = await shelf(ctx.db, ctx.account);

@@ -6,6 +6,7 @@ import { createPropertyListTask, deletePropertyListTask, updatePropertyListTask 
 
 export { listChangesPass } from './list-changes.ts';
 export { identifiersOf, resolveList, type ListDefinition } from './resolve-list.ts';
+export { sharedListMembers, sharedLists } from './shared-list.ts';
 
 /** The property-list tasks, resolving lists from the registry's authorization index as it stands. */
 export function propertyListTasks(authorization: () => AuthorizationIndex): AgentTask[] {

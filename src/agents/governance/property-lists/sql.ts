@@ -49,6 +49,20 @@ export async function listOf(db: Queryable, owner: string, listId: string): Prom
 }
 
 /** A page of the caller's lists after `after` (their order of creation), their name containing `name` when given. */
+/** The list of that id shared with `authTokenHash` (its auth_token's SHA-256), or the owner's own; undefined otherwise. */
+export async function sharedList(
+  db: Queryable,
+  listId: string,
+  authTokenHash: Buffer | undefined,
+  owner: string,
+): Promise<ListRow | undefined> {
+  const [row] = await db.query<ListRow>(
+    `select ${columns} from governance_property_lists where list_id = $1 and (owner = $2 or auth_token_hash = $3)`,
+    [listId, owner, authTokenHash ?? null],
+  );
+  return row;
+}
+
 export async function listsAfter(
   db: Queryable,
   owner: string,

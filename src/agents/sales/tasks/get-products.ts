@@ -1,4 +1,5 @@
 import type { Queryable } from '../../../db/database.ts';
+import { byPublisher, sellsListed, type PropertyListReader, type PropertyListRef } from '../property-list-filter.ts';
 import { AgentError } from '../../../protocol/errors.ts';
 import {
   errorObject,
@@ -24,6 +25,7 @@ interface GetProductsArgs {
   refine?: RefineEntry[];
   filters?: ProductFilters;
   catalog?: BuyerCatalog;
+  property_list?: PropertyListRef;
   preferred_delivery_types?: string[];
   fields?: string[];
   pagination?: PageRequest;
@@ -37,7 +39,10 @@ interface GetProductsArgs {
  * answers the catalog as it is; `refine` applies change requests to a previous answer (proposal
  * entries from the registry). Filters narrow every mode.
  */
-export function getProductsTask(shelf: Shelf): AgentTask<GetProductsArgs & TaskArguments> {
+export function getProductsTask(
+  shelf: Shelf,
+  propertyLists?: PropertyListReader,
+): AgentTask<GetProductsArgs & TaskArguments> {
   return {
     name: 'get_products',
     description:
@@ -111,6 +116,16 @@ export function getProductsTask(shelf: Shelf): AgentTask<GetProductsArgs & TaskA
         chosen = chosen.filter((c) => catalogMatches!.has(c.product.product_id));
       }
 
+      // A buyer's property list narrows every mode to the products that sell one of its properties.
+      const listed =
+        args.property_list && propertyLists
+          ? await propertyLists(ctx.db, ctx.principal, args.property_list)
+          : undefined;
+      if (listed) {
+        const byDomain = byPublisher(listed);
+        chosen = chosen.filter((c) => sellsListed(c.product, byDomain));
+      }
+
       const { products: admitted, ignored } = applyFilters(
         chosen.map((c) => c.product),
         args.filters,
@@ -130,6 +145,7 @@ export function getProductsTask(shelf: Shelf): AgentTask<GetProductsArgs & TaskA
       return {
         products: page.map((c) => project(c, args.fields, catalogMatches?.get(c.product.product_id))),
         ...(catalogMatches ? { catalog_applied: true } : {}),
+        ...(listed ? { property_list_applied: true } : {}),
         ...(proposals.length > 0 ? { proposals } : {}),
         ...(refinementApplied ? { refinement_applied: refinementApplied } : {}),
         ...(ignored.length > 0
