@@ -1,5 +1,6 @@
 import { AgentError } from '../../protocol/errors.ts';
 import {
+  accountRefInput,
   errorObject,
   ownerOf,
   publishedSchemas,
@@ -48,7 +49,7 @@ export function syncGovernanceTask(options: {
           items: {
             type: 'object',
             properties: {
-              account: { type: 'object', description: 'core/account-ref.json.' },
+              account: accountRefInput,
               governance_agents: { type: 'array', minItems: 1, maxItems: 10, items: { type: 'object' } },
             },
             required: ['account', 'governance_agents'],

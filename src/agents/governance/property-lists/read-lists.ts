@@ -1,5 +1,6 @@
 import type { AuthorizationIndex } from '../../../registry/lookups/index.ts';
 import {
+  accountRefInput,
   keysetList,
   ownerOf,
   pageRequestInput,
@@ -77,7 +78,7 @@ export function getPropertyListTask(authorization: () => AuthorizationIndex): Ag
             cursor: { type: 'string' },
           },
         },
-        account: { type: 'object', description: 'core/account-ref.json.' },
+        account: accountRefInput,
       },
       required: ['list_id'],
       additionalProperties: true,
@@ -116,7 +117,7 @@ export function listPropertyListsTask(): AgentTask<
       properties: {
         name_contains: textInput('name', 'Only lists whose name contains this'),
         pagination: pageRequestInput,
-        account: { type: 'object', description: 'core/account-ref.json.' },
+        account: accountRefInput,
       },
       additionalProperties: true,
     },

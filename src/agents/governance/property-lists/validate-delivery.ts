@@ -1,6 +1,6 @@
 import { canonicalAgentUrl } from '../../../protocol/agent-url.ts';
 import { authorizationStatus, type AuthorizationIndex } from '../../../registry/lookups/index.ts';
-import { ownerOf, publishedSchemas, type AgentTask, type TaskArguments } from '../../runtime/index.ts';
+import { accountRefInput, ownerOf, publishedSchemas, type AgentTask, type TaskArguments } from '../../runtime/index.ts';
 import { resolveList, type Identifier } from './resolve-list.ts';
 import { ownList } from './write-lists.ts';
 
@@ -38,7 +38,7 @@ export function validatePropertyDeliveryTask(authorization: () => AuthorizationI
         list_id: { type: 'string', maxLength: 255 },
         records: { type: 'array', minItems: 1, maxItems: 10_000, items: { type: 'object' } },
         include_compliant: { type: 'boolean' },
-        account: { type: 'object', description: 'core/account-ref.json.' },
+        account: accountRefInput,
       },
       required: ['list_id', 'records'],
       additionalProperties: true,

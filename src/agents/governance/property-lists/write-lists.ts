@@ -1,6 +1,13 @@
 import { hash, randomBytes, randomUUID } from 'node:crypto';
 import { AgentError } from '../../../protocol/errors.ts';
-import { ownerOf, publishedSchemas, textInput, type AgentTask, type TaskArguments } from '../../runtime/index.ts';
+import {
+  accountRefInput,
+  ownerOf,
+  publishedSchemas,
+  textInput,
+  type AgentTask,
+  type TaskArguments,
+} from '../../runtime/index.ts';
 import type { BasePropertySource, ListDefinition } from './resolve-list.ts';
 import * as sql from './sql.ts';
 import { wireList } from './wire-list.ts';
@@ -27,7 +34,7 @@ const definitionInput = {
   },
   filters: { type: 'object', description: 'property/property-list-filters.json: property_types, exclude_identifiers…' },
   brand: { type: 'object', description: 'core/brand-ref.json.' },
-  account: { type: 'object', description: 'core/account-ref.json.' },
+  account: accountRefInput,
 };
 
 /** `create_property_list` (property/create-property-list-request.json): a list of the caller's, and the token sellers fetch it with. */

@@ -1,6 +1,6 @@
 import canonicalize from 'canonicalize';
 import { AgentError } from '../../../protocol/errors.ts';
-import { errorObject, publishedSchemas, type AgentTask } from '../../runtime/index.ts';
+import { accountRefInput, errorObject, publishedSchemas, type AgentTask } from '../../runtime/index.ts';
 import { requireActiveAccount } from '../accounts/index.ts';
 import { itemId, itemProblem, type BuyerCatalog } from './items.ts';
 import * as sql from './sql.ts';
@@ -40,7 +40,7 @@ export function syncCatalogsTask(): AgentTask {
     input: {
       type: 'object',
       properties: {
-        account: { type: 'object', description: 'core/account-ref.json.' },
+        account: accountRefInput,
         catalogs: {
           type: 'array',
           minItems: 1,

@@ -1,6 +1,6 @@
 import canonicalize from 'canonicalize';
 import { AgentError } from '../../../protocol/errors.ts';
-import { publishedSchemas, type AgentTask } from '../../runtime/index.ts';
+import { accountRefInput, publishedSchemas, type AgentTask } from '../../runtime/index.ts';
 import { requireActiveAccount } from '../accounts/index.ts';
 import * as sql from './sql.ts';
 
@@ -28,7 +28,7 @@ export function syncEventSourcesTask(): AgentTask {
     input: {
       type: 'object',
       properties: {
-        account: { type: 'object', description: 'core/account-ref.json.' },
+        account: accountRefInput,
         event_sources: {
           type: 'array',
           minItems: 1,

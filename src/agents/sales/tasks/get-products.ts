@@ -2,6 +2,7 @@ import type { Queryable } from '../../../db/database.ts';
 import { byPublisher, sellsListed, type PropertyListReader, type PropertyListRef } from '../property-list-filter.ts';
 import { AgentError } from '../../../protocol/errors.ts';
 import {
+  accountRefInput,
   errorObject,
   pageRequestInput,
   paginate,
@@ -70,7 +71,7 @@ export function getProductsTask(
             'core/catalog.json: {type, items} inline, or {catalog_id, type} synced with sync_catalogs to the account; only products that take its type answer, with catalog_match.',
         },
         preferred_delivery_types: { type: 'array', items: { type: 'string' } },
-        account: { type: 'object', description: 'core/account-ref.json.' },
+        account: accountRefInput,
         fields: {
           type: 'array',
           items: { type: 'string' },

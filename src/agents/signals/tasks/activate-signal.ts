@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AgentError } from '../../../protocol/errors.ts';
 import {
+  accountRefInput,
   errorObject,
   ownerOf,
   publishedSchemas,
@@ -83,7 +84,7 @@ export function activateSignalTask(
           type: 'string',
           description: 'The pricing option chosen from the signal’s pricing_options; its first when absent.',
         },
-        account: { type: 'object', description: 'core/account-ref.json.' },
+        account: accountRefInput,
         push_notification_config: {
           type: 'object',
           description:

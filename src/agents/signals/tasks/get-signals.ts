@@ -1,5 +1,6 @@
 import { AgentError } from '../../../protocol/errors.ts';
 import {
+  accountRefInput,
   errorObject,
   ownerOf,
   pageRequestInput,
@@ -93,7 +94,7 @@ export function getSignalsTask(view: SignalsView): AgentTask<GetSignalsArgs & Ta
           minimum: 1,
           description: 'Page size (deprecated for pagination.max_results); at most 100.',
         },
-        account: { type: 'object', description: 'core/account-ref.json.' },
+        account: accountRefInput,
         pagination: pageRequestInput,
       },
       additionalProperties: true,
