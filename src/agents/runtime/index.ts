@@ -43,7 +43,8 @@ export {
   type PageInfo,
   type PageRequest,
 } from './pagination.ts';
-export { accountRefInput, checkPublishedRequest, publishedSchemas } from './published-request.ts';
+export { accountRefInput, objectsInput } from './input-schemas.ts';
+export { checkPublishedRequest, publishedSchemas } from './published-request.ts';
 export { textBounds, textInput } from './text-bounds.ts';
 
 /** What the tenant's transports need of the long-task worker. */

@@ -3,9 +3,6 @@ import { jsonPathLite, pointerTokens } from '../../protocol/json-path.ts';
 import { validateSchema } from '../../protocol/schemas.ts';
 import type { AgentTask } from './task.ts';
 
-/** A task's `account` as its input schema shows it: the published account reference, which the published request schema checks in full. */
-export const accountRefInput = { type: 'object', description: 'core/account-ref.json.' } as const;
-
 /**
  * What a task declares to be the protocol's task of that name (`media-buy/create-media-buy`): its
  * published request schema, which the runner checks the arguments against (runtime/arguments.ts),

@@ -1,5 +1,6 @@
 import { AgentError } from '../../protocol/errors.ts';
 import {
+  objectsInput,
   accountRefInput,
   errorObject,
   ownerOf,
@@ -42,19 +43,14 @@ export function syncGovernanceTask(options: {
     input: {
       type: 'object',
       properties: {
-        accounts: {
-          type: 'array',
-          minItems: 1,
-          maxItems: 100,
-          items: {
-            type: 'object',
-            properties: {
-              account: accountRefInput,
-              governance_agents: { type: 'array', minItems: 1, maxItems: 10, items: { type: 'object' } },
-            },
-            required: ['account', 'governance_agents'],
+        accounts: objectsInput(
+          100,
+          {
+            account: accountRefInput,
+            governance_agents: { type: 'array', minItems: 1, maxItems: 10, items: { type: 'object' } },
           },
-        },
+          ['account', 'governance_agents'],
+        ),
       },
       required: ['accounts'],
       additionalProperties: true,

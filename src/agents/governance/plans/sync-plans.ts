@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../../../db/database.ts';
-import { ownerOf, publishedSchemas, textInput, type AgentTask, type TaskArguments } from '../../runtime/index.ts';
+import {
+  objectsInput,
+  ownerOf,
+  publishedSchemas,
+  textInput,
+  type AgentTask,
+  type TaskArguments,
+} from '../../runtime/index.ts';
 import * as sql from '../sql.ts';
 import { evaluatedCategories, planHash, type Plan } from './plan.ts';
 
@@ -25,29 +32,24 @@ export function syncPlansTask(): AgentTask<SyncArgs> {
     input: {
       type: 'object',
       properties: {
-        plans: {
-          type: 'array',
-          minItems: 1,
-          maxItems: maxPlansPerSync,
-          items: {
-            type: 'object',
-            properties: {
-              plan_id: { type: 'string', maxLength: 255 },
-              objectives: textInput('prose', 'What the campaign is for'),
-              budget: {
-                type: 'object',
-                properties: { total: { type: 'number' }, currency: { type: 'string' } },
-                required: ['total', 'currency'],
-              },
-              flight: {
-                type: 'object',
-                properties: { start: { type: 'string' }, end: { type: 'string' } },
-                required: ['start', 'end'],
-              },
+        plans: objectsInput(
+          maxPlansPerSync,
+          {
+            plan_id: { type: 'string', maxLength: 255 },
+            objectives: textInput('prose', 'What the campaign is for'),
+            budget: {
+              type: 'object',
+              properties: { total: { type: 'number' }, currency: { type: 'string' } },
+              required: ['total', 'currency'],
             },
-            required: ['plan_id', 'brand', 'objectives', 'budget', 'flight'],
+            flight: {
+              type: 'object',
+              properties: { start: { type: 'string' }, end: { type: 'string' } },
+              required: ['start', 'end'],
+            },
           },
-        },
+          ['plan_id', 'brand', 'objectives', 'budget', 'flight'],
+        ),
       },
       required: ['plans'],
       additionalProperties: true,

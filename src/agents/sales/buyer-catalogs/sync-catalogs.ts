@@ -1,6 +1,6 @@
 import canonicalize from 'canonicalize';
 import { AgentError } from '../../../protocol/errors.ts';
-import { accountRefInput, errorObject, publishedSchemas, type AgentTask } from '../../runtime/index.ts';
+import { objectsInput, accountRefInput, errorObject, publishedSchemas, type AgentTask } from '../../runtime/index.ts';
 import { requireActiveAccount } from '../accounts/index.ts';
 import { itemId, itemProblem, type BuyerCatalog } from './items.ts';
 import * as sql from './sql.ts';
@@ -41,21 +41,16 @@ export function syncCatalogsTask(): AgentTask {
       type: 'object',
       properties: {
         account: accountRefInput,
-        catalogs: {
-          type: 'array',
-          minItems: 1,
-          maxItems: 50,
-          items: {
-            type: 'object',
-            properties: {
-              catalog_id: { type: 'string' },
-              type: { type: 'string', description: 'enums/catalog-type.json: product, offering, store, job, hotel...' },
-              name: { type: 'string' },
-              items: { type: 'array', minItems: 1, maxItems: maxItemsPerCatalog, items: { type: 'object' } },
-            },
-            required: ['catalog_id', 'type'],
+        catalogs: objectsInput(
+          50,
+          {
+            catalog_id: { type: 'string' },
+            type: { type: 'string', description: 'enums/catalog-type.json: product, offering, store, job, hotel...' },
+            name: { type: 'string' },
+            items: { type: 'array', minItems: 1, maxItems: maxItemsPerCatalog, items: { type: 'object' } },
           },
-        },
+          ['catalog_id', 'type'],
+        ),
         catalog_ids: { type: 'array', items: { type: 'string' } },
         delete_missing: { type: 'boolean' },
         dry_run: { type: 'boolean' },

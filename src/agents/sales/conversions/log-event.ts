@@ -1,5 +1,5 @@
 import { AgentError } from '../../../protocol/errors.ts';
-import { ownerOf, publishedSchemas, type AgentTask } from '../../runtime/index.ts';
+import { objectsInput, ownerOf, publishedSchemas, type AgentTask } from '../../runtime/index.ts';
 import * as sql from './sql.ts';
 
 /** How far ahead of the seller's clock an event may be stamped (clock skew), no further. */
@@ -32,20 +32,15 @@ export function logEventTask(): AgentTask {
       type: 'object',
       properties: {
         event_source_id: { type: 'string' },
-        events: {
-          type: 'array',
-          minItems: 1,
-          maxItems: 10000,
-          items: {
-            type: 'object',
-            properties: {
-              event_id: { type: 'string' },
-              event_type: { type: 'string' },
-              event_time: { type: 'string' },
-            },
-            required: ['event_id', 'event_type', 'event_time'],
+        events: objectsInput(
+          10000,
+          {
+            event_id: { type: 'string' },
+            event_type: { type: 'string' },
+            event_time: { type: 'string' },
           },
-        },
+          ['event_id', 'event_type', 'event_time'],
+        ),
         test_event_code: { type: 'string' },
         account: {
           type: 'object',

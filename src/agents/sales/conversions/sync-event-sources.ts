@@ -1,6 +1,6 @@
 import canonicalize from 'canonicalize';
 import { AgentError } from '../../../protocol/errors.ts';
-import { accountRefInput, publishedSchemas, type AgentTask } from '../../runtime/index.ts';
+import { objectsInput, accountRefInput, publishedSchemas, type AgentTask } from '../../runtime/index.ts';
 import { requireActiveAccount } from '../accounts/index.ts';
 import * as sql from './sql.ts';
 
@@ -29,25 +29,20 @@ export function syncEventSourcesTask(): AgentTask {
       type: 'object',
       properties: {
         account: accountRefInput,
-        event_sources: {
-          type: 'array',
-          minItems: 1,
-          maxItems: 100,
-          items: {
-            type: 'object',
-            properties: {
-              event_source_id: { type: 'string' },
-              name: { type: 'string' },
-              event_types: {
-                type: 'array',
-                items: { type: 'string' },
-                description: 'enums/event-type.json; all when absent.',
-              },
-              allowed_domains: { type: 'array', items: { type: 'string' } },
+        event_sources: objectsInput(
+          100,
+          {
+            event_source_id: { type: 'string' },
+            name: { type: 'string' },
+            event_types: {
+              type: 'array',
+              items: { type: 'string' },
+              description: 'enums/event-type.json; all when absent.',
             },
-            required: ['event_source_id'],
+            allowed_domains: { type: 'array', items: { type: 'string' } },
           },
-        },
+          ['event_source_id'],
+        ),
         delete_missing: { type: 'boolean' },
       },
       required: ['account'],
