@@ -2,7 +2,7 @@ import { startServerProcess } from './support/child-server.ts';
 import { benchOptions, load, type LoadResult } from './support/load.ts';
 
 const TOKEN = 'bench-admin-key-0123456789abcdef0123456789';
-const targets = { throughput: 0.25, p99: 3 };
+const targets = { throughput: 0.45, p99: 3 };
 
 /**
  * An MCP `tools/call` of a trivial task (echo: authentication through the credential cache,
