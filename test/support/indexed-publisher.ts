@@ -42,3 +42,28 @@ export function indexPublisher(
       scopes: [{ target_publisher: domain, kind: 'all', value: '' }],
     });
 }
+
+/**
+ * A collection of `domain`'s catalog (adagents.json `collections`) in the index, as its follower
+ * applies a `collection.*` event: `fields` are core/collection.json's (genre, content_rating…),
+ * its distribution identifiers the given ones.
+ */
+export function indexCollection(
+  index: AuthorizationIndex,
+  domain: string,
+  collectionId: string,
+  ids: Array<{ type: string; value: string }>,
+  fields: Record<string, unknown> = {},
+  status: 'active' | 'removed' = 'active',
+): void {
+  index.apply('collection.updated', {
+    collection_rid: `${domain}-${collectionId}`,
+    publisher_domain: domain,
+    collection_id: collectionId,
+    name: `${collectionId} of ${domain}`,
+    kind: fields['kind'] ?? null,
+    status,
+    identifiers: ids.map((i) => ({ publisher_domain: domain, ...i })),
+    collection: { collection_id: collectionId, name: `${collectionId} of ${domain}`, ...fields },
+  });
+}

@@ -6,10 +6,12 @@ import { checkGovernanceTask } from './checks/check-governance.ts';
 import { reportPlanOutcomeTask } from './outcomes/report-plan-outcome.ts';
 import { demoPlansPass } from './plans/demo-plans.ts';
 import { syncPlansTask } from './plans/sync-plans.ts';
-import { listChangesPass, propertyListTasks } from './property-lists/index.ts';
+import { collectionListTasks, collectionLists } from './collection-lists/index.ts';
+import { listChangesPass } from './lists/index.ts';
+import { propertyListTasks, propertyLists } from './property-lists/index.ts';
+import { TokenKeys } from './tokens/token-keys.ts';
 
 export { sharedLists } from './property-lists/index.ts';
-import { TokenKeys } from './tokens/token-keys.ts';
 
 export {
   GovernanceTokenError,
@@ -27,7 +29,7 @@ export interface GovernanceAgentOptions extends TenantMount {
   keys: KeySettings;
   /** The configured credential (by name) whose caller finds the demo plans synced for it. */
   demoFor?: string;
-  /** The registry's authorization index as it stands now, which property lists resolve from; no property lists without it. */
+  /** The registry's authorization index as it stands now, which property and collection lists resolve from; no lists without it. */
   authorization?: () => AuthorizationIndex;
   /** How often lists with a webhook are looked at for changes (default every second). */
   listChangesMs?: number;
@@ -61,12 +63,14 @@ export function governanceAgent({
     specialisms: [
       'governance-spend-authority',
       'governance-delivery-monitor',
-      ...(authorization ? (['property-lists'] as const) : []),
+      ...(authorization ? (['property-lists', 'collection-lists'] as const) : []),
     ],
     credentials,
     passes: [
       ...(demoOwner ? [demoPlansPass(demoOwner)] : []),
-      ...(authorization ? [listChangesPass(name, authorization, tokens, listChangesMs)] : []),
+      ...(authorization
+        ? [listChangesPass(name, [propertyLists, collectionLists], authorization, tokens, listChangesMs)]
+        : []),
     ],
     capabilities: () => ({
       // No aggregation_window_days: spend is aggregated over a plan's whole life, not a trailing window.
@@ -79,7 +83,7 @@ export function governanceAgent({
       checkGovernanceTask(tokens),
       reportPlanOutcomeTask(tokens),
       getPlanAuditLogsTask(tokens),
-      ...(authorization ? propertyListTasks(authorization) : []),
+      ...(authorization ? [...propertyListTasks(authorization), ...collectionListTasks(authorization)] : []),
     ],
   };
 }

@@ -8,7 +8,7 @@ import type {
   IndexedPublisher,
   PropertyRef,
 } from './index-records.ts';
-import { IndexStore, none, type PlacedProperty, type PublisherNode } from './index-store.ts';
+import { distributionKey, IndexStore, none, type PlacedProperty, type PublisherNode } from './index-store.ts';
 
 /**
  * The authorization graph in memory, in both directions: identifier → properties → publisher →
@@ -93,6 +93,17 @@ export class AuthorizationIndex extends IndexStore {
   collectionsOfPublisher(publisher: string): IndexedCollection[] {
     const node = this.nodes.get(publisher);
     return node ? [...node.collections.values()] : [];
+  }
+
+  /** Every collection the index holds, removed ones included. */
+  allCollections(): IterableIterator<IndexedCollection> {
+    return this.collections.values();
+  }
+
+  /** The collections distributed under a platform identifier (core/collection-distribution.json). */
+  collectionsByDistribution(type: string, value: string): readonly IndexedCollection[] {
+    const found = this.collectionsByDistributionId.get(distributionKey(type, value));
+    return found ? [...found] : none;
   }
 
   /** What of the agent's grants covers this property (any delegation). */

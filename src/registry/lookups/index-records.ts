@@ -77,6 +77,13 @@ export interface IndexedCollection {
   name: string;
   kind: string | null;
   removed: boolean;
+  /** Where it is distributed (core/collection-distribution.json), each platform identifier once. */
+  distributionIds: Array<{ type: string; value: string }>;
+  /** What a collection list filters on (core/collection.json), null where the publisher declares none. */
+  genres: string[] | null;
+  genreTaxonomy: string | null;
+  contentRating: { system: string; rating: string } | null;
+  productionQuality: string | null;
 }
 
 type Json = Record<string, unknown>;
@@ -203,6 +210,7 @@ export function collectionFrom(p: Json, intern: Interner): IndexedCollection | u
   const rid = str(p['collection_rid']);
   const publisher = str(p['publisher_domain']);
   if (!rid || !publisher) return undefined;
+  const body = (typeof p['collection'] === 'object' && p['collection'] !== null ? p['collection'] : {}) as Json;
   return {
     rid,
     publisher: intern.string(publisher),
@@ -210,5 +218,31 @@ export function collectionFrom(p: Json, intern: Interner): IndexedCollection | u
     name: str(p['name']) ?? '',
     kind: str(p['kind']),
     removed: p['status'] === 'removed',
+    distributionIds: distributionIdsOf(p['identifiers'], intern),
+    genres: Array.isArray(body['genre']) ? strs(body['genre']).map((g) => intern.string(g)) : null,
+    genreTaxonomy: nullable(str(body['genre_taxonomy']), intern),
+    contentRating: ratingOf(body['content_rating']),
+    productionQuality: nullable(str(body['production_quality']), intern),
   };
+}
+
+const nullable = (v: string | null, intern: Interner): string | null => (v === null ? null : intern.string(v));
+
+function distributionIdsOf(v: unknown, intern: Interner): Array<{ type: string; value: string }> {
+  const seen = new Set<string>();
+  const out: Array<{ type: string; value: string }> = [];
+  for (const i of objs(v)) {
+    const type = str(i['type']);
+    const value = str(i['value']);
+    if (type === null || value === null || seen.has(`${type}\u0000${value}`)) continue;
+    seen.add(`${type}\u0000${value}`);
+    out.push({ type: intern.string(type), value });
+  }
+  return out;
+}
+
+function ratingOf(v: unknown): { system: string; rating: string } | null {
+  if (typeof v !== 'object' || v === null) return null;
+  const { system, rating } = v as Json;
+  return typeof system === 'string' && typeof rating === 'string' ? { system, rating } : null;
 }

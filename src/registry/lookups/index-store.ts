@@ -73,6 +73,8 @@ export class IndexStore {
   protected readonly nodes = new Map<string, PublisherNode>();
   protected readonly properties = new Map<string, PlacedProperty>();
   protected readonly collections = new Map<string, IndexedCollection>();
+  /** distribution identifier (`type\u0000value`) → the collections distributed under it. */
+  protected readonly collectionsByDistributionId = new Map<string, Set<IndexedCollection>>();
   protected readonly grants = new Map<string, IndexedGrant>();
   /** identifier type → normalized value → the property, or the properties when several share it (rare). */
   protected readonly byIdentifier = new Map<string, Map<string, OneOrMany<PlacedProperty>>>();
@@ -261,6 +263,8 @@ export class IndexStore {
     if (!collection) return;
     this.removeCollection(collection.rid);
     this.collections.set(collection.rid, collection);
+    for (const id of collection.distributionIds)
+      addToSetOf(this.collectionsByDistributionId, distributionKey(id.type, id.value), collection);
     if (collection.removed) this.tally.removedCollections++;
     this.node(collection.publisher).collections.set(collection.rid, collection);
   }
@@ -269,6 +273,8 @@ export class IndexStore {
     const old = rid === undefined ? undefined : this.collections.get(rid);
     if (!old) return;
     this.collections.delete(old.rid);
+    for (const id of old.distributionIds)
+      deleteFromSetOf(this.collectionsByDistributionId, distributionKey(id.type, id.value), old);
     if (old.removed) this.tally.removedCollections--;
     const node = this.nodes.get(old.publisher);
     if (!node) return;
@@ -276,6 +282,10 @@ export class IndexStore {
     this.prune(node);
   }
 }
+
+/** A distribution identifier as collections are found by it: a domain in any case, other platforms' ids as given. */
+export const distributionKey = (type: string, value: string): string =>
+  `${type}\u0000${type === 'domain' ? value.toLowerCase() : value}`;
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 

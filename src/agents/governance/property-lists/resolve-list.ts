@@ -12,7 +12,7 @@ export type BasePropertySource =
   | { selection_type: 'identifiers'; identifiers: Identifier[] };
 
 /** What a list says of its members (create-property-list-request.json's `base_properties` and `filters`). */
-export interface ListDefinition {
+export interface PropertyListDefinition {
   base_properties?: BasePropertySource[];
   filters?: { property_types?: string[]; exclude_identifiers?: Identifier[] };
 }
@@ -26,7 +26,7 @@ export interface ListDefinition {
  * through the index's own maps (by publisher, by identifier): the work is the candidates', never
  * a scan of the index unless the list names no source.
  */
-export function resolveList(index: AuthorizationIndex, list: ListDefinition): IndexedProperty[] {
+export function resolveList(index: AuthorizationIndex, list: PropertyListDefinition): IndexedProperty[] {
   const types = list.filters?.property_types?.length ? new Set(list.filters.property_types) : undefined;
   const excluded = new Set((list.filters?.exclude_identifiers ?? []).map(identifierKey));
   const members: IndexedProperty[] = [];

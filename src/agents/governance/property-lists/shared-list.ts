@@ -5,7 +5,7 @@ import { AgentError } from '../../../protocol/errors.ts';
 import { planOwnerOf } from '../plans/seed-plan.ts';
 import type { AuthorizationIndex, IndexedProperty } from '../../../registry/lookups/index.ts';
 import { resolveList } from './resolve-list.ts';
-import { sharedList } from './sql.ts';
+import { sharedList } from '../lists/index.ts';
 
 /**
  * A list as a seller of the deployment reads it by its reference (core/property-list-ref.json):
@@ -20,7 +20,7 @@ export async function sharedListMembers(
   owner: string,
 ): Promise<readonly IndexedProperty[] | undefined> {
   const tokenHash = ref.auth_token ? hash('sha256', ref.auth_token, 'buffer') : undefined;
-  const row = await sharedList(db, ref.list_id, tokenHash, owner);
+  const row = await sharedList(db, 'property', ref.list_id, tokenHash, owner);
   return row && resolveList(index, row.definition);
 }
 

@@ -2,7 +2,8 @@ import { canonicalAgentUrl } from '../../../protocol/agent-url.ts';
 import { authorizationStatus, type AuthorizationIndex } from '../../../registry/lookups/index.ts';
 import { accountRefInput, ownerOf, publishedSchemas, type AgentTask, type TaskArguments } from '../../runtime/index.ts';
 import { resolveList, type Identifier } from './resolve-list.ts';
-import { ownList } from './write-lists.ts';
+import { ownList } from '../lists/index.ts';
+import { propertyLists } from './kind.ts';
 
 interface DeliveryRecord {
   identifier: Identifier;
@@ -46,7 +47,7 @@ export function validatePropertyDeliveryTask(authorization: () => AuthorizationI
     ...publishedSchemas('property/validate-property-delivery'),
     mutates: false,
     async handler(args, ctx) {
-      const row = await ownList(ctx.db, ownerOf(ctx.principal), args.list_id);
+      const row = await ownList(ctx.db, propertyLists, ownerOf(ctx.principal), args.list_id);
       const index = authorization();
       const members = new Set(resolveList(index, row.definition));
       const now = ctx.clock.now().toISOString();

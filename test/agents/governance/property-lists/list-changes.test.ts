@@ -33,14 +33,14 @@ eachEngine('governance agent: a property list announces its changes', (engine) =
     const created = await buyer.call('create_property_list', idempotent({ name: 'All news and sport' }));
     const listId = (created.list as Json).list_id as string;
     await buyer.call('update_property_list', idempotent({ list_id: listId, webhook_url: `${receiver.url}/lists` }));
-    await runPass(server, 'property-list-changes');
-    await runPass(server, 'property-list-changes');
+    await runPass(server, 'list-changes');
+    await runPass(server, 'list-changes');
     assert.equal(receiver.events.length, 0, 'the first look records the list; an unchanged list says nothing');
 
     server.app.authorizationIndex.index.apply('publisher', { publisher_domain: 'sport.example', status: 'stale' });
-    await runPass(server, 'property-list-changes');
+    await runPass(server, 'list-changes');
     await receiver.until(() => receiver.events.length >= 1);
-    await runPass(server, 'property-list-changes');
+    await runPass(server, 'list-changes');
     const [event] = receiver.events;
     assert.equal(receiver.events.length, 1);
     const body = event as Json;

@@ -1,13 +1,16 @@
 import type { Queryable } from '../../../db/database.ts';
-import type { ListDefinition } from './resolve-list.ts';
+import type { ListDefinition, ListKind } from './kind.ts';
 
-/** A stored property list: what defines it, never its members. */
+type Kind = ListKind['noun'];
+
+/** A stored list (property or collection): what defines it, never its members. */
 export interface ListRow {
   list_id: string;
+  kind: Kind;
   owner: string;
   name: string;
   description: string | null;
-  definition: ListDefinition & { brand?: Record<string, unknown> };
+  definition: ListDefinition;
   webhook_url: string | null;
   /** What it resolved to when last looked at for its webhook. */
   members_hash?: string | null;
@@ -16,15 +19,15 @@ export interface ListRow {
   seq: number;
 }
 
-const columns = `list_id, owner, name, description, definition, webhook_url, members_hash, created_at, updated_at, seq::int as seq`;
+const columns = `list_id, kind, owner, name, description, definition, webhook_url, members_hash, created_at, updated_at, seq::int as seq`;
 
 export async function insertList(
   db: Queryable,
   row: Omit<ListRow, 'seq' | 'updated_at'> & { authTokenHash: Buffer },
 ): Promise<ListRow> {
   const [inserted] = await db.query<ListRow>(
-    `insert into governance_property_lists (list_id, owner, name, description, definition, webhook_url, auth_token_hash, created_at, updated_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $8) returning ${columns}`,
+    `insert into governance_lists (list_id, owner, name, description, definition, webhook_url, auth_token_hash, created_at, updated_at, kind)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9) returning ${columns}`,
     [
       row.list_id,
       row.owner,
@@ -34,53 +37,56 @@ export async function insertList(
       row.webhook_url,
       row.authTokenHash,
       row.created_at,
+      row.kind,
     ],
   );
   return inserted!;
 }
 
-/** The caller's list; another's is not found, exactly as one that does not exist. */
-export async function listOf(db: Queryable, owner: string, listId: string): Promise<ListRow | undefined> {
+/** The caller's list of that kind; another's is not found, exactly as one that does not exist. */
+export async function listOf(db: Queryable, kind: Kind, owner: string, listId: string): Promise<ListRow | undefined> {
   const [row] = await db.query<ListRow>(
-    `select ${columns} from governance_property_lists where owner = $1 and list_id = $2`,
-    [owner, listId],
+    `select ${columns} from governance_lists where owner = $1 and list_id = $2 and kind = $3`,
+    [owner, listId, kind],
   );
   return row;
 }
 
-/** A page of the caller's lists after `after` (their order of creation), their name containing `name` when given. */
 /** The list of that id shared with `authTokenHash` (its auth_token's SHA-256), or the owner's own; undefined otherwise. */
 export async function sharedList(
   db: Queryable,
+  kind: Kind,
   listId: string,
   authTokenHash: Buffer | undefined,
   owner: string,
 ): Promise<ListRow | undefined> {
   const [row] = await db.query<ListRow>(
-    `select ${columns} from governance_property_lists where list_id = $1 and (owner = $2 or auth_token_hash = $3)`,
-    [listId, owner, authTokenHash ?? null],
+    `select ${columns} from governance_lists where list_id = $1 and kind = $4 and (owner = $2 or auth_token_hash = $3)`,
+    [listId, owner, authTokenHash ?? null, kind],
   );
   return row;
 }
 
+/** A page of the caller's lists of a kind after `after` (their order of creation), their name containing `name` when given. */
 export async function listsAfter(
   db: Queryable,
+  kind: Kind,
   owner: string,
   name: string | undefined,
   after: number,
   limit: number,
 ): Promise<ListRow[]> {
   return db.query<ListRow>(
-    `select ${columns} from governance_property_lists
-      where owner = $1 and seq > $2 and ($3::text is null or strpos(lower(name), lower($3)) > 0)
+    `select ${columns} from governance_lists
+      where owner = $1 and kind = $5 and seq > $2 and ($3::text is null or strpos(lower(name), lower($3)) > 0)
       order by seq limit $4`,
-    [owner, after, name ?? null, limit],
+    [owner, after, name ?? null, limit, kind],
   );
 }
 
 export async function updateList(db: Queryable, row: ListRow): Promise<ListRow> {
   const [updated] = await db.query<ListRow>(
-    `update governance_property_lists set name = $3, description = $4, definition = $5, webhook_url = $6, updated_at = $7
+    `update governance_lists set name = $3, description = $4, definition = $5, webhook_url = $6, updated_at = $7
       where owner = $1 and list_id = $2 returning ${columns}`,
     [
       row.owner,
@@ -95,27 +101,27 @@ export async function updateList(db: Queryable, row: ListRow): Promise<ListRow> 
   return updated!;
 }
 
-export async function deleteList(db: Queryable, owner: string, listId: string): Promise<boolean> {
-  const rows = await db.query(`delete from governance_property_lists where owner = $1 and list_id = $2 returning 1`, [
-    owner,
-    listId,
-  ]);
+export async function deleteList(db: Queryable, kind: Kind, owner: string, listId: string): Promise<boolean> {
+  const rows = await db.query(
+    `delete from governance_lists where owner = $1 and list_id = $2 and kind = $3 returning 1`,
+    [owner, listId, kind],
+  );
   return rows.length > 0;
 }
 
-export async function countLists(db: Queryable, owner: string, name: string | undefined): Promise<number> {
+export async function countLists(db: Queryable, kind: Kind, owner: string, name: string | undefined): Promise<number> {
   const [row] = await db.query<{ count: number }>(
-    `select count(*)::int as count from governance_property_lists
-      where owner = $1 and ($2::text is null or strpos(lower(name), lower($2)) > 0)`,
-    [owner, name ?? null],
+    `select count(*)::int as count from governance_lists
+      where owner = $1 and kind = $3 and ($2::text is null or strpos(lower(name), lower($2)) > 0)`,
+    [owner, name ?? null, kind],
   );
   return row!.count;
 }
 
-/** A page of the lists that have a webhook, after `after` (their order of creation). */
+/** A page of the lists (of every kind) that have a webhook, after `after` (their order of creation). */
 export async function listsWithWebhooks(db: Queryable, after: number, limit: number): Promise<ListRow[]> {
   return db.query<ListRow>(
-    `select ${columns} from governance_property_lists where webhook_url is not null and seq > $1 order by seq limit $2`,
+    `select ${columns} from governance_lists where webhook_url is not null and seq > $1 order by seq limit $2`,
     [after, limit],
   );
 }
@@ -132,8 +138,8 @@ export async function recordMembers(
   count: number,
 ): Promise<{ before: number | null } | undefined> {
   const [row] = await db.query<{ before: number | null }>(
-    `update governance_property_lists lists set members_hash = $2, members_count = $3
-       from (select list_id, members_count from governance_property_lists where list_id = $1 for update) previous
+    `update governance_lists lists set members_hash = $2, members_count = $3
+       from (select list_id, members_count from governance_lists where list_id = $1 for update) previous
       where lists.list_id = previous.list_id and lists.members_hash is distinct from $2
       returning previous.members_count as before`,
     [listId, hash, count],

@@ -3,16 +3,16 @@ import canonicalize from 'canonicalize';
 import type { AuthorizationIndex } from '../../../registry/lookups/index.ts';
 import { enqueueWebhookEvent, type TenantPass } from '../../runtime/index.ts';
 import type { TokenKeys } from '../tokens/token-keys.ts';
-import { identifiersOf, resolveList } from './resolve-list.ts';
+import type { ListKind } from './kind.ts';
 import * as sql from './sql.ts';
-import { cacheHours } from './wire-list.ts';
 
 /** Lists looked at per page of a pass: every list with a webhook is looked at each pass, a page at a time. */
 const pageSize = 200;
 
 /**
- * Announces a property list whose members changed (the registry moved under it, or its owner
- * changed it) to its `webhook_url` (property/property-list-changed-webhook.json), once whichever
+ * Announces a list whose members changed (the registry moved under it, or its owner changed it)
+ * to its `webhook_url` (property/property-list-changed-webhook.json,
+ * collection/collection-list-changed-webhook.json), once whichever
  * instance notices first: each pass resolves every list that has a webhook from the index in
  * memory and records what it resolved to; the record that changes it queues the webhook in the
  * same transaction. The first look at a list only records it. The body's `signature` is a
@@ -20,6 +20,7 @@ const pageSize = 200;
  */
 export function listChangesPass(
   tenant: string,
+  kinds: readonly ListKind[],
   authorization: () => AuthorizationIndex,
   keys: TokenKeys,
   intervalMs: number,
@@ -28,7 +29,7 @@ export function listChangesPass(
   // neither moved under nor changed since is not resolved again, so a quiet pass costs one query.
   let lookedAt = new Map<string, string>();
   return {
-    name: 'property-list-changes',
+    name: 'list-changes',
     intervalMs,
     async run({ db, clock, webhooksQueued }) {
       const index = authorization();
@@ -47,22 +48,22 @@ export function listChangesPass(
             seen.set(list.list_id, state);
             continue;
           }
-          const identifiers = identifiersOf(resolveList(index, list.definition));
-          const hash = createHash('sha256')
-            .update(identifiers.map((i) => `${i.type}\u0000${i.value}`).join('\n'))
-            .digest('base64url');
+          const kind = kinds.find((k) => k.noun === list.kind);
+          if (!kind) continue;
+          const { count, items } = kind.resolve(index, list.definition);
+          const hash = createHash('sha256').update(items.map(kind.itemKey).join('\n')).digest('base64url');
           const now = clock.now();
           const queued = await db.transaction(async (tx) => {
-            const change = await sql.recordMembers(tx, list.list_id, hash, identifiers.length);
+            const change = await sql.recordMembers(tx, list.list_id, hash, count);
             if (!change || change.before === null) return false;
             const body = {
               idempotency_key: randomUUID(),
-              event: 'property_list_changed',
+              event: `${kind.noun}_list_changed`,
               list_id: list.list_id,
               list_name: list.name,
-              change_summary: { total_properties: identifiers.length },
+              change_summary: { [`total_${kind.members}`]: count },
               resolved_at: now.toISOString(),
-              cache_valid_until: new Date(now.getTime() + cacheHours * 3_600_000).toISOString(),
+              cache_valid_until: new Date(now.getTime() + kind.cacheHours * 3_600_000).toISOString(),
             };
             const signature = await keys.signDetached(tx, new TextEncoder().encode(canonicalize(body)));
             await enqueueWebhookEvent(

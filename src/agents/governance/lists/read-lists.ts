@@ -11,19 +11,17 @@ import {
   type PageRequest,
   type TaskArguments,
 } from '../../runtime/index.ts';
-import { identifiersOf, resolveList, type Identifier } from './resolve-list.ts';
+import type { ListKind, Resolution } from './kind.ts';
 import * as sql from './sql.ts';
 import type { ListRow } from './sql.ts';
-import { cacheHours, wireList } from './wire-list.ts';
+import { wireList } from './wire-list.ts';
 import { ownList } from './write-lists.ts';
 
-/** A page of a resolved list holds up to this many identifiers (the published maximum), 1,000 unless asked. */
-const maxIdentifiers = 10_000;
-const defaultIdentifiers = 1000;
+/** A page of a resolved list holds up to this many items (the published maximum), 1,000 unless asked. */
+const maxItems = 10_000;
+const defaultItems = 1000;
 /** Resolved lists kept, so the pages of one list cost one resolution while the index stands still. */
 const keptResolutions = 64;
-
-type Resolution = { members: number; identifiers: Identifier[] };
 
 /**
  * The lists resolved lately, each valid while neither the index (`version`) nor the list's
@@ -35,13 +33,18 @@ class Resolutions {
     { version: number; index: AuthorizationIndex; definition: string; resolution: Resolution }
   >();
 
+  readonly #kind: ListKind;
+
+  constructor(kind: ListKind) {
+    this.#kind = kind;
+  }
+
   of(index: AuthorizationIndex, row: ListRow): Resolution {
     const definition = JSON.stringify(row.definition);
     const kept = this.#kept.get(row.list_id);
     if (kept && kept.index === index && kept.version === index.version && kept.definition === definition)
       return kept.resolution;
-    const members = resolveList(index, row.definition);
-    const resolution = { members: members.length, identifiers: identifiersOf(members) };
+    const resolution = this.#kind.resolve(index, row.definition);
     this.#kept.delete(row.list_id);
     if (this.#kept.size >= keptResolutions) this.#kept.delete(this.#kept.keys().next().value!);
     this.#kept.set(row.list_id, { version: index.version, index, definition, resolution });
@@ -56,16 +59,15 @@ interface GetArgs extends TaskArguments {
 }
 
 /**
- * `get_property_list` (property/get-property-list-request.json): the list and, unless `resolve` is
- * false, its members' identifiers as the registry's authorization index holds them at this moment,
- * paged (up to 10,000 a page). The index is in memory: resolving reads no table.
+ * `get_<noun>_list`: the list and, unless `resolve` is false, its members as the registry's
+ * authorization index holds them at this moment, paged (up to 10,000 a page). The index is in
+ * memory: resolving reads no table.
  */
-export function getPropertyListTask(authorization: () => AuthorizationIndex): AgentTask<GetArgs> {
-  const resolutions = new Resolutions();
+export function getListTask(kind: ListKind, authorization: () => AuthorizationIndex): AgentTask<GetArgs> {
+  const resolutions = new Resolutions(kind);
   return {
-    name: 'get_property_list',
-    description:
-      'Read one of your property lists and (resolve, the default) its members’ identifiers, resolved from the registry now: only properties whose publisher’s adagents.json is current and that some agent is authorized for. Paged up to 10,000 identifiers.',
+    name: `get_${kind.noun}_list`,
+    description: `Read one of your ${kind.noun} lists and (resolve, the default) its ${kind.itemsField}, resolved from the registry now: only ${kind.members} whose publisher’s adagents.json is current. Paged up to 10,000.`,
     input: {
       type: 'object',
       properties: {
@@ -74,7 +76,7 @@ export function getPropertyListTask(authorization: () => AuthorizationIndex): Ag
         pagination: {
           type: 'object',
           properties: {
-            max_results: { type: 'integer', minimum: 1, maximum: maxIdentifiers },
+            max_results: { type: 'integer', minimum: 1, maximum: maxItems },
             cursor: { type: 'string' },
           },
         },
@@ -83,35 +85,36 @@ export function getPropertyListTask(authorization: () => AuthorizationIndex): Ag
       required: ['list_id'],
       additionalProperties: true,
     },
-    ...publishedSchemas('property/get-property-list'),
+    ...publishedSchemas(`${kind.schemas}/get-${kind.noun}-list`),
     mutates: false,
     async handler(args, ctx) {
-      const row = await ownList(ctx.db, ownerOf(ctx.principal), args.list_id);
-      if (args.resolve === false) return { list: wireList(row) };
-      const { members, identifiers } = resolutions.of(authorization(), row);
-      const { page, pagination } = paginate(identifiers, {
-        max_results: args.pagination?.max_results ?? defaultIdentifiers,
+      const row = await ownList(ctx.db, kind, ownerOf(ctx.principal), args.list_id);
+      if (args.resolve === false) return { list: wireList(kind, row) };
+      const { count, items, beside } = resolutions.of(authorization(), row);
+      const { page, pagination } = paginate(items, {
+        max_results: args.pagination?.max_results ?? defaultItems,
         ...(args.pagination?.cursor === undefined ? {} : { cursor: args.pagination.cursor }),
       });
       const now = ctx.clock.now();
       return {
-        list: wireList(row, members),
-        identifiers: page,
+        list: wireList(kind, row, count),
+        [kind.itemsField]: page,
         pagination,
         resolved_at: now.toISOString(),
-        cache_valid_until: new Date(now.getTime() + cacheHours * 3_600_000).toISOString(),
+        cache_valid_until: new Date(now.getTime() + kind.cacheHours * 3_600_000).toISOString(),
+        ...beside,
       };
     },
   };
 }
 
-/** `list_property_lists`: the caller's lists (metadata only), in the order they were made. */
-export function listPropertyListsTask(): AgentTask<
-  { name_contains?: string; pagination?: PageRequest } & TaskArguments
-> {
+/** `list_<noun>_lists`: the caller's lists of the kind (metadata only), in the order they were made. */
+export function listListsTask(
+  kind: ListKind,
+): AgentTask<{ name_contains?: string; pagination?: PageRequest } & TaskArguments> {
   return {
-    name: 'list_property_lists',
-    description: 'List your property lists (metadata only), optionally those whose name contains a text. Paginated.',
+    name: `list_${kind.noun}_lists`,
+    description: `List your ${kind.noun} lists (metadata only), optionally those whose name contains a text. Paginated.`,
     input: {
       type: 'object',
       properties: {
@@ -121,15 +124,15 @@ export function listPropertyListsTask(): AgentTask<
       },
       additionalProperties: true,
     },
-    ...publishedSchemas('property/list-property-lists'),
+    ...publishedSchemas(`${kind.schemas}/list-${kind.noun}-lists`),
     mutates: false,
     async handler(args, ctx) {
       const owner = ownerOf(ctx.principal);
       const { page, pagination } = await keysetList('l', args.pagination, {
-        rowsAfter: (after, limit) => sql.listsAfter(ctx.db, owner, args.name_contains, after, limit),
-        count: () => sql.countLists(ctx.db, owner, args.name_contains),
+        rowsAfter: (after, limit) => sql.listsAfter(ctx.db, kind.noun, owner, args.name_contains, after, limit),
+        count: () => sql.countLists(ctx.db, kind.noun, owner, args.name_contains),
       });
-      return { lists: page.map((row) => wireList(row)), pagination };
+      return { lists: page.map((row) => wireList(kind, row)), pagination };
     },
   };
 }
