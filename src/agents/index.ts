@@ -13,7 +13,7 @@ import { CatalogError, demoCatalogPath, loadCatalogFile, salesAgent } from './sa
 import { demoSignalsPath, loadSignalsCatalog, signalsAgent, type PlatformSeat } from './signals/index.ts';
 import { creativeAgent, creativeBuilderAgent, type BrandLookup } from './creative/index.ts';
 import { signingKeys } from './background-work.ts';
-import { governanceAgent, planOwnerOf, seedPlan, sharedLists } from './governance/index.ts';
+import { governanceAgent, planOwnerOf, seedPlan, sharedLists, type RegistryPolicies } from './governance/index.ts';
 
 export type { AgentTask, TaskContext, Tenant } from './runtime/index.ts';
 export type { TaskEvent, TaskWorker } from './runtime/tasks/worker.ts';
@@ -37,6 +37,8 @@ export interface DeploymentRegistry {
   brands?: BrandLookup;
   /** The index as it stands now (the follower swaps it when it rebuilds). */
   authorization?: () => AuthorizationIndex;
+  /** The registry's policies by id, which content standards name. */
+  policies?: RegistryPolicies;
 }
 
 /**
@@ -106,6 +108,8 @@ export async function testDeployment(
     credentials,
     keys: signingKeys(ctx),
     ...(registry.authorization ? { authorization: registry.authorization } : {}),
+    ...(registry.policies ? { registryPolicies: registry.policies } : {}),
+    fetcher: ctx.fetcher,
     ...(agents.testCredential ? { demoFor: 'public-test' } : {}),
   });
   return [sales, signals, creative, builder, governance];

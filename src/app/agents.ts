@@ -16,6 +16,7 @@ import type { AppContext } from '../context.ts';
 import { baseUrl, listeningAddress } from '../http/base-url.ts';
 import type { OwnDeployment } from '../registry/agents/index.ts';
 import { brandIdentity } from '../registry/brands/index.ts';
+import { registryPolicyEntries } from '../registry/policies/index.ts';
 import { register } from './register.ts';
 import type { RegistryCore } from './registry.ts';
 import type { RootServices } from './services.ts';
@@ -37,6 +38,7 @@ export async function agentTenants(
     (await testDeployment(ctx, () => baseUrl(app, ctx.config), {
       brands: brandIdentity,
       authorization: () => follower.index,
+      policies: registryPolicyEntries,
     }))
   );
 }

@@ -6,12 +6,15 @@ import { checkGovernanceTask } from './checks/check-governance.ts';
 import { reportPlanOutcomeTask } from './outcomes/report-plan-outcome.ts';
 import { demoPlansPass } from './plans/demo-plans.ts';
 import { syncPlansTask } from './plans/sync-plans.ts';
+import type { SafeFetch } from '../../net/safe-fetch.ts';
 import { collectionListTasks, collectionLists } from './collection-lists/index.ts';
+import { contentStandardsTasks, type RegistryPolicies } from './content-standards/index.ts';
 import { listChangesPass } from './lists/index.ts';
 import { propertyListTasks, propertyLists } from './property-lists/index.ts';
 import { TokenKeys } from './tokens/token-keys.ts';
 
 export { sharedLists } from './property-lists/index.ts';
+export type { RegistryPolicies } from './content-standards/index.ts';
 
 export {
   GovernanceTokenError,
@@ -33,6 +36,10 @@ export interface GovernanceAgentOptions extends TenantMount {
   authorization?: () => AuthorizationIndex;
   /** How often lists with a webhook are looked at for changes (default every second). */
   listChangesMs?: number;
+  /** Reads the pages content artifacts name by URL (the SSRF-safe client). */
+  fetcher?: SafeFetch;
+  /** The registry's policies, which content standards name by `registry_policy_ids`. */
+  registryPolicies?: RegistryPolicies;
 }
 
 /**
@@ -49,6 +56,8 @@ export function governanceAgent({
   demoFor,
   authorization,
   listChangesMs = 1000,
+  fetcher,
+  registryPolicies,
 }: GovernanceAgentOptions): Tenant {
   const tokens = new TokenKeys(keys, () => `${base()}${path}/mcp`);
   const name = 'governance';
@@ -58,11 +67,12 @@ export function governanceAgent({
     name,
     path,
     description:
-      'Governance agent: register campaign plans, check every spend against them (signed approvals, budget authority, delivery drift) and read the audit log.',
+      'Governance agent: register campaign plans, check every spend against them (signed approvals, budget authority, delivery drift) and read the audit log; property and collection lists resolved from the registry; content standards evaluated locally.',
     protocols: ['governance'],
     specialisms: [
       'governance-spend-authority',
       'governance-delivery-monitor',
+      'content-standards',
       ...(authorization ? (['property-lists', 'collection-lists'] as const) : []),
     ],
     credentials,
@@ -84,6 +94,7 @@ export function governanceAgent({
       reportPlanOutcomeTask(tokens),
       getPlanAuditLogsTask(tokens),
       ...(authorization ? [...propertyListTasks(authorization), ...collectionListTasks(authorization)] : []),
+      ...contentStandardsTasks({ fetcher, registryPolicies }),
     ],
   };
 }

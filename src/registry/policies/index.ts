@@ -41,5 +41,5 @@ export const policySnapshot: SnapshotSection = {
 };
 
 export { policySchemas } from './schemas.ts';
-export { entryOf, publishRegistryPolicy } from './service.ts';
+export { entryOf, publishRegistryPolicy, registryPolicyEntries } from './service.ts';
 export type { PolicyRow, StoredEntry } from './sql.ts';

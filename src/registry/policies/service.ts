@@ -52,6 +52,12 @@ export function entryOf(fields: SaveBody | Record<string, unknown>): StoredEntry
   return entry as StoredEntry;
 }
 
+/** The entries of the policies of these ids the registry holds (its own and community ones), by id. */
+export async function registryPolicyEntries(db: Queryable, ids: readonly string[]): Promise<Map<string, StoredEntry>> {
+  const rows = await sql.policiesById(db, ids);
+  return new Map([...rows].map(([id, row]) => [id, row.entry]));
+}
+
 export interface SaveOutcome {
   row: PolicyRow;
   created: boolean;

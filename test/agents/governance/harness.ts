@@ -12,26 +12,31 @@ import { startTestServer, type TestServer } from '../../support/server.ts';
 import type { TestReceiver } from '../../support/webhooks.ts';
 import { parseAllowList } from '../../../src/net/allow-list.ts';
 import { SafeFetch } from '../../../src/net/safe-fetch.ts';
+import { registryPolicyEntries } from '../../../src/registry/policies/index.ts';
 
 /**
  * The governance agent alone, at /governance, on a clock the test moves; with a `receiver`, its
- * webhooks may reach it on loopback and it trusts this server's keys. Its list-changes pass runs
- * when a test wakes it (`runPass`), not on its own.
+ * webhooks may reach it on loopback and it trusts this server's keys; `pages` are loopback hosts
+ * whose pages it may read. Its list-changes pass runs when a test wakes it (`runPass`), not on its own.
  */
 export async function startGovernance(
   engine: TestEngine,
   clock: ManualClock,
   receiver?: TestReceiver,
+  pages: string[] = [],
 ): Promise<TestServer> {
   if (receiver) await receiver.listen();
+  const allowed = [...(receiver ? [new URL(receiver.url).host] : []), ...pages];
+  const fetcher = allowed.length > 0 ? { fetcher: new SafeFetch({ allow: parseAllowList(allowed.join(',')) }) } : {};
   const tenant = governanceAgent({
     base: () => server.url,
     keys: { alg: 'ed25519', secret: undefined, clock, publishWindowSeconds: 300 },
     // The server's own authorization index, as the composition root hands it.
     authorization: () => server.app.authorizationIndex.index,
     listChangesMs: 3_600_000,
+    ...fetcher,
+    registryPolicies: registryPolicyEntries,
   });
-  const fetcher = receiver ? { fetcher: new SafeFetch({ allow: parseAllowList(new URL(receiver.url).host) }) } : {};
   const server = await startTestServer(engine, { deps: { tenants: [tenant], clock, ...fetcher } });
   if (receiver) receiver.trust(server.url, clock);
   return server;
@@ -61,6 +66,12 @@ const published: Record<string, string> = {
   check_governance: '/schemas/3.0.6/governance/check-governance-response.json',
   report_plan_outcome: '/schemas/3.0.6/governance/report-plan-outcome-response.json',
   get_plan_audit_logs: '/schemas/3.0.6/governance/get-plan-audit-logs-response.json',
+  create_content_standards: '/schemas/3.0.6/content-standards/create-content-standards-response.json',
+  update_content_standards: '/schemas/3.0.6/content-standards/update-content-standards-response.json',
+  get_content_standards: '/schemas/3.0.6/content-standards/get-content-standards-response.json',
+  list_content_standards: '/schemas/3.0.6/content-standards/list-content-standards-response.json',
+  calibrate_content: '/schemas/3.0.6/content-standards/calibrate-content-response.json',
+  validate_content_delivery: '/schemas/3.0.6/content-standards/validate-content-delivery-response.json',
 };
 
 /** A caller of the governance agent over MCP (the official SDK client), each answer checked against its published schema. */
