@@ -57,6 +57,7 @@ describe('the test deployment', () => {
       'update_media_buy',
       'get_media_buys',
       'get_media_buy_delivery',
+      'get_media_buy_artifacts',
       'sync_creatives',
       'list_creatives',
       'sync_catalogs',
@@ -193,12 +194,14 @@ describe('the test deployment', () => {
     }
   });
 
-  it('serves the governance agent with demo plans the public credential checks at once, over MCP and A2A', async () => {
-    // The pass ran at start; one more run, awaited, means the demo plans are there.
-    const demo = server.app.agentPasses!.get('governance:demo-plans')!;
-    const seeded = demo.nextPass();
-    demo.wake();
-    await seeded;
+  it('serves the governance agent with demo plans and standards the public credential uses at once, over MCP and A2A', async () => {
+    // The passes ran at start; one more run, awaited, means the demo plans and standards are there.
+    for (const name of ['governance:demo-plans', 'governance:demo-standards']) {
+      const demo = server.app.agentPasses!.get(name)!;
+      const seeded = demo.nextPass();
+      demo.wake();
+      await seeded;
+    }
     const governance = await mcpClient(server.url, '/governance', {
       authorization: `Bearer ${publicTestCredential}`,
     });
@@ -223,6 +226,23 @@ describe('the test deployment', () => {
       const review = await check('demo_human_review');
       assert.equal(review.status, 'denied');
       assert.equal((review.findings as Json[])[0]!.category_id, 'human_review');
+      const calibrated = JSON.parse(
+        (
+          (await governance.callTool({
+            name: 'calibrate_content',
+            arguments: {
+              idempotency_key: `demo-calibration-${Date.now()}`,
+              standards_id: 'demo_brand_safety',
+              artifact: {
+                property_rid: 'demo',
+                artifact_id: 'a1',
+                assets: [{ type: 'text', content: 'Hunting rifles and other weapons on sale.' }],
+              },
+            },
+          })) as Json
+        ).content[0].text as string,
+      ) as Json;
+      assert.equal(calibrated.verdict, 'fail', JSON.stringify(calibrated));
     } finally {
       await governance.close();
     }

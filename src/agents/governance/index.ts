@@ -8,7 +8,7 @@ import { demoPlansPass } from './plans/demo-plans.ts';
 import { syncPlansTask } from './plans/sync-plans.ts';
 import type { SafeFetch } from '../../net/safe-fetch.ts';
 import { collectionListTasks, collectionLists } from './collection-lists/index.ts';
-import { contentStandardsTasks, type RegistryPolicies } from './content-standards/index.ts';
+import { contentStandardsTasks, demoStandardsPass, type RegistryPolicies } from './content-standards/index.ts';
 import { listChangesPass } from './lists/index.ts';
 import { propertyListTasks, propertyLists } from './property-lists/index.ts';
 import { TokenKeys } from './tokens/token-keys.ts';
@@ -77,7 +77,7 @@ export function governanceAgent({
     ],
     credentials,
     passes: [
-      ...(demoOwner ? [demoPlansPass(demoOwner)] : []),
+      ...(demoOwner ? [demoPlansPass(demoOwner), demoStandardsPass(demoOwner)] : []),
       ...(authorization
         ? [listChangesPass(name, [propertyLists, collectionLists], authorization, tokens, listChangesMs)]
         : []),

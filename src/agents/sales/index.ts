@@ -6,7 +6,7 @@ import { syncCatalogsTask } from './buyer-catalogs/index.ts';
 import { logEventTask, providePerformanceFeedbackTask, syncEventSourcesTask } from './conversions/index.ts';
 import type { Catalog, Product, PublisherPropertySelector } from './catalog/index.ts';
 import { libraryForBuys, listCreativesTask, syncCreativesTask } from './creatives/index.ts';
-import { deliveredSoFar, getMediaBuyDeliveryTask, reportingPass } from './delivery/index.ts';
+import { deliveredSoFar, getMediaBuyArtifactsTask, getMediaBuyDeliveryTask, reportingPass } from './delivery/index.ts';
 import {
   assignablePackages,
   createMediaBuyTask,
@@ -131,6 +131,8 @@ export function salesAgent({
         reporting_delivery_methods: ['webhook'],
         // sync_event_sources and log_event: one source's events counted once by event_id, none across sources.
         conversion_tracking: { multi_source_event_dedup: false },
+        // get_media_buy_artifacts, without a local model of our own (every local_verdict unevaluated).
+        content_standards: { supports_local_evaluation: false, supports_webhook_delivery: false },
       },
       // Declares comply_test_controller; list_scenarios names the rest of what it does.
       ...(testController ? { compliance_testing: complianceTesting() } : {}),
@@ -152,6 +154,7 @@ export function salesAgent({
       updateMediaBuyTask(shelf, library, governance),
       getMediaBuysTask(shelf),
       getMediaBuyDeliveryTask(shelf),
+      getMediaBuyArtifactsTask(shelf),
       syncCreativesTask({ shelf, buys: { assignablePackages, recordCreativesAssigned } }),
       listCreativesTask(),
       syncCatalogsTask(),

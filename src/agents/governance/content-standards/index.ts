@@ -11,6 +11,7 @@ import {
 } from './standards-tasks.ts';
 
 export type { RegistryPolicies } from './standards-tasks.ts';
+export { demoStandardsPass } from './demo-standards.ts';
 
 export interface ContentStandardsOptions {
   /** Reads the pages artifacts name by URL; without it, such artifacts are judged on what they declare. */

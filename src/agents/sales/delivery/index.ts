@@ -6,6 +6,7 @@
  * pass pushes the same reports, period by period, to buys' reporting webhooks (reporting-pass.ts).
  */
 export { deliveredSoFar } from './delivered.ts';
+export { getMediaBuyArtifactsTask } from './get-media-buy-artifacts.ts';
 export { getMediaBuyDeliveryTask } from './get-media-buy-delivery.ts';
 export { recordBudgetSpend, recordSimulatedDelivery, type SimulatedDelivery } from './adjustments.ts';
 export { reportingPass } from './reporting-pass.ts';
