@@ -32,7 +32,13 @@ const claims: Record<string, string[]> = {
   signals: ['signal-owned', 'signal-marketplace'],
   creative: ['creative-template'],
   'creative-builder': [],
-  governance: ['governance-spend-authority', 'governance-delivery-monitor', 'content-standards', 'property-lists', 'collection-lists'],
+  governance: [
+    'governance-spend-authority',
+    'governance-delivery-monitor',
+    'content-standards',
+    'property-lists',
+    'collection-lists',
+  ],
 };
 
 /**
