@@ -95,6 +95,23 @@ export class AuthorizationIndex extends IndexStore {
     return node ? [...node.collections.values()] : [];
   }
 
+  /**
+   * A property's number, dense from 0 to below `propertySlots`, so a reader visiting many can
+   * mark them in an array instead of a set.
+   */
+  numberOf(property: IndexedProperty): number {
+    return (property as Partial<PlacedProperty>).number ?? (this.properties.get(property.rid)?.number ?? -1);
+  }
+
+  get propertySlots(): number {
+    return this.byNumber.length;
+  }
+
+  /** Whether another property has carried one of this property's identifiers (see PlacedProperty). */
+  sharesIdentifier(property: IndexedProperty): boolean {
+    return (property as Partial<PlacedProperty>).sharesIdentifier === true;
+  }
+
   /** Every collection the index holds, removed ones included. */
   allCollections(): IterableIterator<IndexedCollection> {
     return this.collections.values();

@@ -60,6 +60,11 @@ export interface PlacedProperty extends IndexedProperty {
   readonly node: PublisherNode;
   /** Its number in the decision table. */
   readonly number: number;
+  /**
+   * Set once another property has carried one of its identifiers (never cleared: a stale true
+   * only costs a reader a check), so a reader listing identifiers dedups only these properties'.
+   */
+  sharesIdentifier?: true;
 }
 
 /**
@@ -190,6 +195,11 @@ export class IndexStore {
     for (const { type, value } of normalized) {
       let values = this.byIdentifier.get(type);
       if (!values) this.byIdentifier.set(type, (values = new Map()));
+      const known = values.get(value);
+      if (known !== undefined) {
+        property.sharesIdentifier = true;
+        for (const other of Array.isArray(known) ? known : [known]) other.sharesIdentifier = true;
+      }
       addOneOrMany(values, value, property);
     }
     node.properties.set(property.rid, property);

@@ -17,7 +17,7 @@ export const propertyLists: ListKind = {
   cacheHours: 1,
   resolve(index, definition) {
     const members = resolveList(index, definition);
-    return { count: members.length, items: identifiersOf(members) };
+    return { count: members.length, items: identifiersOf(index, members) };
   },
   itemKey: (item) => `${(item as Identifier).type}\u0000${(item as Identifier).value}`,
 };

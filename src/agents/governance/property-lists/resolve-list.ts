@@ -30,7 +30,8 @@ export function resolveList(index: AuthorizationIndex, list: PropertyListDefinit
   const types = list.filters?.property_types?.length ? new Set(list.filters.property_types) : undefined;
   const excluded = new Set((list.filters?.exclude_identifiers ?? []).map(identifierKey));
   const members: IndexedProperty[] = [];
-  const seen = new Set<IndexedProperty>();
+  // Marked by number, not kept in a set: at 100,000 members the set's growth is most of the work.
+  const seen = new Uint8Array(index.propertySlots);
   // Each publisher's grants, asked once per publisher, not once per property.
   const grantsAt = new Map<string, ReturnType<AuthorizationIndex['coveragesAt']>[]>();
   const authorized = (property: IndexedProperty) => {
@@ -43,8 +44,9 @@ export function resolveList(index: AuthorizationIndex, list: PropertyListDefinit
     return grants.some((coverages) => coverages.some((c) => covers(c, property)));
   };
   const consider = (property: IndexedProperty) => {
-    if (seen.has(property)) return;
-    seen.add(property);
+    const number = index.numberOf(property);
+    if (number < 0 || seen[number] === 1) return;
+    seen[number] = 1;
     if (types && !types.has(property.type)) return;
     if (excluded.size > 0 && property.identifiers.some((i) => excluded.has(identifierKey(i)))) return;
     if (property.stale || index.publisherStale(property) || !authorized(property)) return;
@@ -56,18 +58,25 @@ export function resolveList(index: AuthorizationIndex, list: PropertyListDefinit
   return members;
 }
 
-/** The identifiers a list answers, each once, in member order (the index holds them normalized). */
-export function identifiersOf(members: readonly IndexedProperty[]): Identifier[] {
-  const seen = new Map<string, Set<string>>();
+/**
+ * The identifiers a list answers, each once, in member order: the index's own objects (it holds
+ * them normalized), compared only for the properties the index says share one.
+ */
+export function identifiersOf(index: AuthorizationIndex, members: readonly IndexedProperty[]): Identifier[] {
+  const shared = new Set<string>();
   const out: Identifier[] = [];
-  for (const property of members)
-    for (const { type, value } of property.identifiers) {
-      let values = seen.get(type);
-      if (!values) seen.set(type, (values = new Set()));
-      if (values.has(value)) continue;
-      values.add(value);
-      out.push({ type, value });
+  for (const property of members) {
+    if (!index.sharesIdentifier(property)) {
+      for (const identifier of property.identifiers) out.push(identifier);
+      continue;
     }
+    for (const identifier of property.identifiers) {
+      const key = `${identifier.type}\u0000${identifier.value}`;
+      if (shared.has(key)) continue;
+      shared.add(key);
+      out.push(identifier);
+    }
+  }
   return out;
 }
 

@@ -19,7 +19,7 @@ describe('a property list resolved from the registry’s authorization index', (
       filters: { property_types: ['website'], exclude_identifiers: [{ type: 'domain', value: 's4.news.example' }] },
     });
     assert.deepEqual(
-      identifiersOf(members).map((i) => i.value),
+      identifiersOf(index, members).map((i) => i.value),
       ['s0.news.example', 's1.news.example', 's1.sport.example'],
       'premium 0, 2 (mobile: out), 4 (excluded); ids 0 (again) and 1; sport 1 by identifier',
     );
@@ -37,6 +37,27 @@ describe('a property list resolved from the registry’s authorization index', (
     assert.deepEqual(resolveList(index, list), []);
   });
 
+  it('answers an identifier two properties share once', () => {
+    const index = new AuthorizationIndex();
+    indexPublisher(index, 'a.example', 2);
+    indexPublisher(index, 'b.example', 1);
+    // b's property also claims a's first property's domain.
+    index.apply('property', {
+      property_rid: 'b.example-0',
+      publisher_domain: 'b.example',
+      identifiers: [
+        { type: 'domain', value: 's0.a.example' },
+        { type: 'domain', value: 's0.b.example' },
+      ],
+      property: { property_id: 'prop_0', property_type: 'website', name: 'b 0', tags: ['premium'] },
+      status: 'active',
+    });
+    assert.deepEqual(
+      identifiersOf(index, resolveList(index, {})).map((i) => i.value),
+      ['s0.a.example', 's1.a.example', 's0.b.example'],
+    );
+  });
+
   it('resolves a list of 100,000 properties', () => {
     const index = new AuthorizationIndex();
     for (let i = 0; i < 1000; i++) indexPublisher(index, `p${i}.example`, 100);
@@ -49,6 +70,6 @@ describe('a property list resolved from the registry’s authorization index', (
     };
     const members = resolveList(index, list);
     assert.equal(members.length, 100_000);
-    assert.equal(identifiersOf(members).length, 100_000);
+    assert.equal(identifiersOf(index, members).length, 100_000);
   });
 });
