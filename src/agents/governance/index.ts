@@ -2,7 +2,9 @@ import type { AuthorizationIndex } from '../../registry/lookups/index.ts';
 import type { KeySettings } from '../runtime/keys/store.ts';
 import { ownerOf, type Tenant, type TenantMount } from '../runtime/index.ts';
 import { getPlanAuditLogsTask } from './audit/get-plan-audit-logs.ts';
+import { LogWriter } from './audit/log-writer.ts';
 import { checkGovernanceTask } from './checks/check-governance.ts';
+import { IntentReads } from './checks/intent-reads.ts';
 import { reportPlanOutcomeTask } from './outcomes/report-plan-outcome.ts';
 import { demoPlansPass } from './plans/demo-plans.ts';
 import { syncPlansTask } from './plans/sync-plans.ts';
@@ -60,6 +62,7 @@ export function governanceAgent({
   registryPolicies,
 }: GovernanceAgentOptions): Tenant {
   const tokens = new TokenKeys(keys, () => `${base()}${path}/mcp`);
+  const reads = new IntentReads();
   const name = 'governance';
   // A configured credential's caller is its own owner (runtime/owner.ts), named after this agent.
   const demoOwner = demoFor && ownerOf({ kind: 'credential', subject: `${name}/${demoFor}`, displayName: demoFor });
@@ -89,9 +92,9 @@ export function governanceAgent({
       experimental_features: ['governance.campaign'],
     }),
     tasks: [
-      syncPlansTask(),
-      checkGovernanceTask(tokens),
-      reportPlanOutcomeTask(tokens),
+      syncPlansTask(reads),
+      checkGovernanceTask({ keys: tokens, reads, log: new LogWriter() }),
+      reportPlanOutcomeTask(tokens, reads),
       getPlanAuditLogsTask(tokens),
       ...(authorization ? [...propertyListTasks(authorization), ...collectionListTasks(authorization)] : []),
       ...contentStandardsTasks({ fetcher, registryPolicies }),

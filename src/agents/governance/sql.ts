@@ -164,6 +164,31 @@ export async function appendLog(
   ]);
 }
 
+/** Several entries in one statement, in the order given (arrays unnested: a quarter of jsonb_to_recordset's cost). */
+export async function appendLogs(
+  db: Queryable,
+  entries: ReadonlyArray<{
+    id: string;
+    plan: string;
+    type: 'check' | 'outcome';
+    at: Date;
+    entry: Record<string, unknown>;
+  }>,
+): Promise<void> {
+  if (entries.length === 0) return;
+  await db.query(
+    `insert into governance_log (id, plan, type, at, entry)
+     select * from unnest($1::text[], $2::uuid[], $3::text[], $4::timestamptz[], $5::jsonb[])`,
+    [
+      entries.map((e) => e.id),
+      entries.map((e) => e.plan),
+      entries.map((e) => e.type),
+      entries.map((e) => e.at.toISOString()),
+      entries.map((e) => JSON.stringify(e.entry)),
+    ],
+  );
+}
+
 /** The newest `limit` entries of a plan's log, oldest first. */
 export async function logOf(db: Queryable, plan: string, limit: number): Promise<Array<Record<string, unknown>>> {
   const rows = await db.query<{ entry: Record<string, unknown> }>(

@@ -17,7 +17,9 @@ import {
   type TokenPhase,
 } from '../tokens/governance-token.ts';
 import type { TokenKeys } from '../tokens/token-keys.ts';
+import type { LogWriter } from '../audit/log-writer.ts';
 import { evaluate, type Evaluation } from './evaluate.ts';
+import type { IntentReads } from './intent-reads.ts';
 import { intentProposal, plannedProposal, type Proposal } from './proposal.ts';
 
 type Json = Record<string, unknown>;
@@ -35,6 +37,13 @@ interface CheckArgs extends TaskArguments {
   modification_summary?: string;
 }
 
+/** What checks share: the signing keys, intent checks' reads kept for a second, and the audit log's group-committing writer. */
+export interface CheckDesk {
+  keys: TokenKeys;
+  reads: IntentReads;
+  log: LogWriter;
+}
+
 /** How soon an approved execution check expects the seller's next delivery report. */
 const deliveryCadenceMs = 7 * 24 * 3600 * 1000;
 
@@ -48,7 +57,8 @@ const deliveryCadenceMs = 7 * 24 * 3600 * 1000;
  * denies drift past what was committed. Approvals carry a signed `governance_context`; every check
  * is written to the plan's audit log.
  */
-export function checkGovernanceTask(keys: TokenKeys): AgentTask<CheckArgs> {
+export function checkGovernanceTask(desk: CheckDesk): AgentTask<CheckArgs> {
+  const { keys } = desk;
   return {
     name: 'check_governance',
     description:
@@ -82,25 +92,28 @@ export function checkGovernanceTask(keys: TokenKeys): AgentTask<CheckArgs> {
       const token = args.governance_context
         ? await keys.own(ctx.db, args.governance_context, args.plan_id, execution ? args.caller : undefined)
         : undefined;
-      // Only an execution check moves budget, and so needs the plan's row held to the end.
-      return execution
-        ? ctx.atomically((tx) => check(keys, ctx, tx, args, execution, token))
-        : check(keys, ctx, ctx.db, args, execution, token);
+      // Only an execution check moves budget, and so needs the plan's row held to the end; what
+      // intent checks kept of the plan is forgotten.
+      if (!execution) return check(desk, ctx, ctx.db, args, execution, token);
+      desk.reads.forget(ctx.clock.now().getTime());
+      return ctx.atomically((tx) => check(desk, ctx, tx, args, execution, token));
     },
   };
 }
 
 async function check(
-  keys: TokenKeys,
+  { keys, reads, log }: CheckDesk,
   ctx: TaskContext,
   tx: Queryable,
   args: CheckArgs,
   execution: boolean,
   token: GovernanceClaims | undefined,
 ): Promise<Json> {
-  // Execution checks move the budget, so they take turns on the plan's row; intent checks only read it.
-  const plan = await planChecked(tx, ctx, args.plan_id, token, execution);
   const now = ctx.clock.now();
+  // Execution checks move the budget, so they take turns on the plan's row; intent checks only
+  // read it, and one without a token (a buyer's, the usual) reads it as kept for a second.
+  const kept = !execution && token === undefined ? reads : undefined;
+  const plan = await planChecked(tx, ctx, args.plan_id, token, execution, kept);
   const phase = execution ? (args.phase ?? 'purchase') : undefined;
   const purchaseType = args.purchase_type ?? 'media_buy';
   const proposal: Proposal = execution
@@ -115,7 +128,9 @@ async function check(
     kind: execution ? 'execution' : 'intent',
     phase,
     proposal,
-    budget: await sql.budgetState(tx, plan.id, actionId, proposal.seller ?? null),
+    budget: kept
+      ? await kept.budget(tx, plan.id, actionId, proposal.seller ?? null, now.getTime())
+      : await sql.budgetState(tx, plan.id, actionId, proposal.seller ?? null),
     cumulativeSpend,
     actionStatus: action?.status,
   });
@@ -174,10 +189,10 @@ async function check(
     mode: 'enforce',
     ...(context ? { governance_context: context } : {}),
   };
-  await sql.appendLog(tx, {
+  const logged = {
     id: checkId,
     plan: plan.id,
-    type: 'check',
+    type: 'check' as const,
     at: now,
     entry: {
       id: checkId,
@@ -199,7 +214,11 @@ async function check(
       plan_hash: plan.plan_hash,
       purchase_type: action?.purchase_type ?? purchaseType,
     },
-  });
+  };
+  // Inside an execution check's transaction the entry commits with the budget it moved; an intent
+  // check's waits for the next group write.
+  if (execution) await sql.appendLog(tx, logged);
+  else await log.append(tx, logged);
   return answer;
 }
 
@@ -214,10 +233,13 @@ async function planChecked(
   planId: string,
   token: GovernanceClaims | undefined,
   lock: boolean,
+  kept: IntentReads | undefined,
 ): Promise<StoredPlan> {
   const plan = token
     ? await sql.planById(tx, token.ap_plan, lock)
-    : await sql.planOf(tx, ownerOf(ctx.principal), planId, lock);
+    : kept
+      ? await kept.plan(tx, ownerOf(ctx.principal), planId, ctx.clock.now().getTime())
+      : await sql.planOf(tx, ownerOf(ctx.principal), planId, lock);
   if (!plan || plan.plan_id !== planId)
     throw new AgentError('PLAN_NOT_FOUND', `No plan ${planId} is accessible to this caller.`, { field: 'plan_id' });
   if (plan.status === 'suspended')

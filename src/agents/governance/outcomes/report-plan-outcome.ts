@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AgentError } from '../../../protocol/errors.ts';
 import { publishedSchemas, type AgentTask, type TaskArguments } from '../../runtime/index.ts';
 import type { TokenKeys } from '../tokens/token-keys.ts';
+import type { IntentReads } from '../checks/intent-reads.ts';
 import * as sql from '../sql.ts';
 
 type Json = Record<string, unknown>;
@@ -24,7 +25,7 @@ interface OutcomeArgs extends TaskArguments {
  * spend. A commitment or spend past what the plan has left is accepted as reported (it happened)
  * and answered with `findings`.
  */
-export function reportPlanOutcomeTask(keys: TokenKeys): AgentTask<OutcomeArgs> {
+export function reportPlanOutcomeTask(keys: TokenKeys, reads: IntentReads): AgentTask<OutcomeArgs> {
   return {
     name: 'report_plan_outcome',
     description:
@@ -43,6 +44,7 @@ export function reportPlanOutcomeTask(keys: TokenKeys): AgentTask<OutcomeArgs> {
     mutates: true,
     async handler(args, ctx) {
       const token = await keys.own(ctx.db, args.governance_context, args.plan_id);
+      reads.forget(ctx.clock.now().getTime());
       const plan = await sql.planById(ctx.db, token.ap_plan, true);
       const action = plan ? await sql.actionOf(ctx.db, plan.id, token.ap_action) : undefined;
       if (!plan || !action)

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../../../db/database.ts';
+import type { IntentReads } from '../checks/intent-reads.ts';
 import {
   objectsInput,
   ownerOf,
@@ -24,7 +25,7 @@ interface SyncArgs extends TaskArguments {
  * later approval attests to); the budget its actions committed stays with it. A plan whose flight
  * ends before it starts, or whose budget is not positive, is answered `error` and not stored.
  */
-export function syncPlansTask(): AgentTask<SyncArgs> {
+export function syncPlansTask(reads: IntentReads): AgentTask<SyncArgs> {
   return {
     name: 'sync_plans',
     description:
@@ -59,6 +60,7 @@ export function syncPlansTask(): AgentTask<SyncArgs> {
     async handler({ plans }, ctx) {
       const owner = ownerOf(ctx.principal);
       const now = ctx.clock.now();
+      reads.forget(now.getTime());
       const answered = [];
       const errors = [];
       for (const [i, plan] of plans.entries()) {

@@ -46,7 +46,7 @@ export class TokenKeys {
     const now = this.#settings.clock.now().getTime();
     if (!this.#signing || this.#signing.until <= now)
       this.#signing = {
-        signer: await tokenSigner((await currentKeyIn(tx, this.#settings, 'governance-signing')).privateJwk),
+        signer: tokenSigner((await currentKeyIn(tx, this.#settings, 'governance-signing')).privateJwk),
         until: now + keyCacheMs,
       };
     return this.#signing.signer;
