@@ -39,6 +39,8 @@ export {
   keysetList,
   pageCursor,
   pageRequestInput,
+  largePageRequestInput,
+  paginateLarge,
   paginate,
   type PageInfo,
   type PageRequest,

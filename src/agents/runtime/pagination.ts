@@ -26,6 +26,25 @@ export const pageRequestInput = {
 export const defaultPageSize = 50;
 
 /**
+ * The larger pages of resolved lists and artifacts (get_property_list, get_collection_list,
+ * get_media_buy_artifacts): up to 10,000 items, 1,000 unless asked, as their requests publish.
+ */
+export const largePages = { max: 10_000, default: 1000 } as const;
+
+export const largePageRequestInput = {
+  type: 'object',
+  properties: {
+    max_results: { type: 'integer', minimum: 1, maximum: largePages.max, description: 'Page size; 1,000 when absent.' },
+    cursor: { type: 'string', description: 'The previous page’s cursor.' },
+  },
+} as const;
+
+/** A large page (`largePages`) of a list computed in full. */
+export function paginateLarge<T>(items: readonly T[], request: PageRequest | undefined) {
+  return paginate(items, { ...request, max_results: request?.max_results ?? largePages.default });
+}
+
+/**
  * One page of a list a task computed in full (a catalog, a format list): the cursor is the
  * position after the page, opaque to the caller. A cursor that is not one of ours is the caller's
  * mistake, answered as INVALID_REQUEST naming it.

@@ -100,7 +100,7 @@ export class AuthorizationIndex extends IndexStore {
    * mark them in an array instead of a set.
    */
   numberOf(property: IndexedProperty): number {
-    return (property as Partial<PlacedProperty>).number ?? (this.properties.get(property.rid)?.number ?? -1);
+    return (property as Partial<PlacedProperty>).number ?? this.properties.get(property.rid)?.number ?? -1;
   }
 
   get propertySlots(): number {

@@ -52,10 +52,22 @@ export function entryOf(fields: SaveBody | Record<string, unknown>): StoredEntry
   return entry as StoredEntry;
 }
 
-/** The entries of the policies of these ids the registry holds (its own and community ones), by id. */
-export async function registryPolicyEntries(db: Queryable, ids: readonly string[]): Promise<Map<string, StoredEntry>> {
+/**
+ * The policies of these ids the registry holds (its own and community ones), by id, as
+ * governance/policy-entry.json has them for an agent applying them: `source: registry`, and
+ * without the registry's own `description`, which the entry has no room for.
+ */
+export async function registryPolicyEntries(
+  db: Queryable,
+  ids: readonly string[],
+): Promise<Map<string, Record<string, unknown>>> {
   const rows = await sql.policiesById(db, ids);
-  return new Map([...rows].map(([id, row]) => [id, row.entry]));
+  return new Map(
+    [...rows].map(([id, { entry }]) => {
+      const { description: _, ...policyEntry } = entry;
+      return [id, { ...policyEntry, source: 'registry' }];
+    }),
+  );
 }
 
 export interface SaveOutcome {

@@ -14,7 +14,7 @@ import {
 import * as sql from './sql.ts';
 import { wireStandards, type Exemplar, type PolicyEntry, type Scope, type StandardsDefinition } from './standard.ts';
 
-/** The registry's policies by id, as the composition root reads them (governance/policy-entry.json fields). */
+/** The registry's policies by id, as the composition root reads them (governance/policy-entry.json, `source: registry`). */
 export type RegistryPolicies = (db: Queryable, ids: readonly string[]) => Promise<Map<string, Record<string, unknown>>>;
 
 interface StandardsFields extends TaskArguments {
@@ -56,29 +56,6 @@ const definitionInput = {
   },
 };
 
-// The policy-entry fields a registry policy keeps when a standard holds it (the entry refuses others).
-const entryFields = [
-  'policy_id',
-  'version',
-  'name',
-  'category',
-  'enforcement',
-  'requires_human_review',
-  'jurisdictions',
-  'region_aliases',
-  'policy_categories',
-  'channels',
-  'governance_domains',
-  'effective_date',
-  'sunset_date',
-  'source_url',
-  'source_name',
-  'policy',
-  'guidance',
-  'exemplars',
-  'ext',
-];
-
 /** The policies a standard applies: its bespoke ones, then the registry's it names, as the registry holds them now. */
 async function policiesOf(
   db: Queryable,
@@ -94,13 +71,7 @@ async function policiesOf(
       field: `${field}registry_policy_ids`,
       suggestion: 'List the registry’s policies at /api/policies/registry.',
     });
-  const fromRegistry = ids.map((id) => {
-    const entry = found.get(id)!;
-    return {
-      ...Object.fromEntries(entryFields.filter((k) => entry[k] !== undefined).map((k) => [k, entry[k]])),
-      source: 'registry',
-    } as PolicyEntry;
-  });
+  const fromRegistry = ids.map((id) => found.get(id) as PolicyEntry);
   const bespoke = (args.policies ?? []).map((p) => ({ ...p, source: p.source ?? 'inline' }));
   const seen = new Set<string>();
   for (const policy of [...bespoke, ...fromRegistry]) {

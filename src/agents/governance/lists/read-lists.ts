@@ -4,7 +4,8 @@ import {
   keysetList,
   ownerOf,
   pageRequestInput,
-  paginate,
+  largePageRequestInput,
+  paginateLarge,
   publishedSchemas,
   textInput,
   type AgentTask,
@@ -17,9 +18,6 @@ import type { ListRow } from './sql.ts';
 import { wireList } from './wire-list.ts';
 import { ownList } from './write-lists.ts';
 
-/** A page of a resolved list holds up to this many items (the published maximum), 1,000 unless asked. */
-const maxItems = 10_000;
-const defaultItems = 1000;
 /** Resolved lists kept, so the pages of one list cost one resolution while the index stands still. */
 const keptResolutions = 64;
 
@@ -73,13 +71,7 @@ export function getListTask(kind: ListKind, authorization: () => AuthorizationIn
       properties: {
         list_id: { type: 'string', maxLength: 255 },
         resolve: { type: 'boolean' },
-        pagination: {
-          type: 'object',
-          properties: {
-            max_results: { type: 'integer', minimum: 1, maximum: maxItems },
-            cursor: { type: 'string' },
-          },
-        },
+        pagination: largePageRequestInput,
         account: accountRefInput,
       },
       required: ['list_id'],
@@ -91,10 +83,7 @@ export function getListTask(kind: ListKind, authorization: () => AuthorizationIn
       const row = await ownList(ctx.db, kind, ownerOf(ctx.principal), args.list_id);
       if (args.resolve === false) return { list: wireList(kind, row) };
       const { count, items, beside } = resolutions.of(authorization(), row);
-      const { page, pagination } = paginate(items, {
-        max_results: args.pagination?.max_results ?? defaultItems,
-        ...(args.pagination?.cursor === undefined ? {} : { cursor: args.pagination.cursor }),
-      });
+      const { page, pagination } = paginateLarge(items, args.pagination);
       const now = ctx.clock.now();
       return {
         list: wireList(kind, row, count),

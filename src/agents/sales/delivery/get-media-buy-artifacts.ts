@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { AgentError } from '../../../protocol/errors.ts';
 import {
   accountRefInput,
-  paginate,
+  largePageRequestInput,
+  paginateLarge,
   publishedSchemas,
   type AgentTask,
   type PageRequest,
@@ -16,9 +17,6 @@ import { simulateBuy } from './simulate.ts';
 import { simBuyOf, storedBuys } from './stored-buy.ts';
 import { utcDays } from './utc-days.ts';
 
-/** A page holds up to this many artifacts (the published maximum), 1,000 unless asked. */
-const maxArtifacts = 10_000;
-const defaultArtifacts = 1000;
 /** The longest span read at once: a year of days per package bounds the work of one call. */
 const maxDays = 366;
 
@@ -53,13 +51,7 @@ export function getMediaBuyArtifactsTask(shelf: Shelf): AgentTask<ArtifactsArgs>
           type: 'object',
           properties: { start: { type: 'string', format: 'date-time' }, end: { type: 'string', format: 'date-time' } },
         },
-        pagination: {
-          type: 'object',
-          properties: {
-            max_results: { type: 'integer', minimum: 1, maximum: maxArtifacts },
-            cursor: { type: 'string' },
-          },
-        },
+        pagination: largePageRequestInput,
         account: accountRefInput,
       },
       required: ['media_buy_id'],
@@ -99,10 +91,7 @@ export function getMediaBuyArtifactsTask(shelf: Shelf): AgentTask<ArtifactsArgs>
       }
       // No local model: nothing is a local failure.
       const shown = args.failures_only ? [] : collected;
-      const { page, pagination } = paginate(shown, {
-        max_results: args.pagination?.max_results ?? defaultArtifacts,
-        ...(args.pagination?.cursor === undefined ? {} : { cursor: args.pagination.cursor }),
-      });
+      const { page, pagination } = paginateLarge(shown, args.pagination);
       return {
         media_buy_id: buy.media_buy_id,
         artifacts: page,
