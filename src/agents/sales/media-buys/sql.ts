@@ -80,10 +80,15 @@ export async function updatePackage(tx: Queryable, pkg: PackageRow): Promise<voi
   );
 }
 
-/** The owner's buy as it stands, without a lock. */
-export async function buyOf(db: Queryable, owner: string, mediaBuyId: string): Promise<BuyRow | undefined> {
+/** The owner's buy as it stands (locked until the transaction ends with `lock`). */
+export async function buyOf(
+  db: Queryable,
+  owner: string,
+  mediaBuyId: string,
+  lock = false,
+): Promise<BuyRow | undefined> {
   const [row] = await db.query<BuyRow>(
-    `select ${buyColumns} from sales_media_buys where owner = $1 and media_buy_id = $2`,
+    `select ${buyColumns} from sales_media_buys where owner = $1 and media_buy_id = $2${lock ? ' for update' : ''}`,
     [owner, mediaBuyId],
   );
   return row;
@@ -93,13 +98,8 @@ export async function buyOf(db: Queryable, owner: string, mediaBuyId: string): P
  * The caller's buy, locked until the transaction ends: concurrent updates of one buy wait for each
  * other here, so each reads the revision the one before it wrote and no change is lost.
  */
-export async function lockBuy(tx: Queryable, owner: string, mediaBuyId: string): Promise<BuyRow | undefined> {
-  const [row] = await tx.query<BuyRow>(
-    `select ${buyColumns} from sales_media_buys where owner = $1 and media_buy_id = $2 for update`,
-    [owner, mediaBuyId],
-  );
-  return row;
-}
+export const lockBuy = (tx: Queryable, owner: string, mediaBuyId: string): Promise<BuyRow | undefined> =>
+  buyOf(tx, owner, mediaBuyId, true);
 
 /** Writes what an update may change of a buy. */
 export async function updateBuy(tx: Queryable, buy: BuyRow): Promise<void> {
