@@ -13,6 +13,7 @@ import { CatalogError, demoCatalogPath, loadCatalogFile, salesAgent } from './sa
 import { demoSignalsPath, loadSignalsCatalog, signalsAgent, type PlatformSeat } from './signals/index.ts';
 import { creativeAgent, creativeBuilderAgent, type BrandLookup } from './creative/index.ts';
 import { signingKeys } from './background-work.ts';
+import { brandAgent, type BrandRecords } from './brand/index.ts';
 import { governanceAgent, planOwnerOf, seedPlan, sharedLists, type RegistryPolicies } from './governance/index.ts';
 
 export type { AgentTask, TaskContext, Tenant } from './runtime/index.ts';
@@ -39,6 +40,8 @@ export interface DeploymentRegistry {
   authorization?: () => AuthorizationIndex;
   /** The registry's policies by id, which content standards name. */
   policies?: RegistryPolicies;
+  /** The registry's brand records, which the brand agent answers from; no brand agent without them. */
+  brandRecords?: BrandRecords;
 }
 
 /**
@@ -112,7 +115,8 @@ export async function testDeployment(
     fetcher: ctx.fetcher,
     ...(agents.testCredential ? { demoFor: 'public-test' } : {}),
   });
-  return [sales, signals, creative, builder, governance];
+  const brand = registry.brandRecords && brandAgent({ base, credentials, brands: registry.brandRecords });
+  return [sales, signals, creative, builder, governance, ...(brand ? [brand] : [])];
 }
 
 /** The agents served, as a catalog enrolls them: each tenant's MCP endpoint at `base`, named after the deployment. */

@@ -15,7 +15,8 @@ import type { AgentResources } from '../auth/index.ts';
 import type { AppContext } from '../context.ts';
 import { baseUrl, listeningAddress } from '../http/base-url.ts';
 import type { OwnDeployment } from '../registry/agents/index.ts';
-import { brandIdentity } from '../registry/brands/index.ts';
+import { brandIdentity, brandRecord } from '../registry/brands/index.ts';
+import { provesAny } from '../registry/ownership/index.ts';
 import { registryPolicyEntries } from '../registry/policies/index.ts';
 import { register } from './register.ts';
 import type { RegistryCore } from './registry.ts';
@@ -39,6 +40,10 @@ export async function agentTenants(
       brands: brandIdentity,
       authorization: () => follower.index,
       policies: registryPolicyEntries,
+      brandRecords: {
+        record: brandRecord,
+        unlocks: (db, caller, domains) => provesAny(db, ctx, caller, domains),
+      },
     }))
   );
 }

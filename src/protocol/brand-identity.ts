@@ -12,3 +12,18 @@ export interface BrandIdentity {
   colors: { primary?: string; secondary?: string; accent?: string };
   logos: Array<{ url: string }>;
 }
+
+/**
+ * A brand as the registry records it, for the brand agent: its registry id and domain, the id its
+ * house's brand.json gives it, its architecture (`keller_type`), its house, and the identity its
+ * manifest keeps (brand.json's as crawled, an enrichment, or a community save).
+ */
+export interface BrandRecord {
+  id: string;
+  domain: string;
+  name: string;
+  brandKey: string | null;
+  kellerType: string;
+  house: { domain: string; name: string };
+  manifest: Record<string, unknown>;
+}

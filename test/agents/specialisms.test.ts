@@ -39,6 +39,8 @@ const claims: Record<string, string[]> = {
     'property-lists',
     'collection-lists',
   ],
+  // brand-rights exercises get_rights and acquire_rights, which it does not serve yet.
+  brand: [],
 };
 
 /**
@@ -68,7 +70,7 @@ for (const engine of engines) {
       }));
       assert.deepEqual(
         tenants.map((t) => t.name),
-        ['sales', 'signals', 'creative', 'creative-builder', 'governance'],
+        ['sales', 'signals', 'creative', 'creative-builder', 'governance', 'brand'],
       );
       // A specialism's storyboard may exercise another protocol's tools (campaign governance buys
       // with create_media_buy): a tenant of the deployment serving that protocol must serve them.

@@ -42,6 +42,7 @@ describe('the test deployment', () => {
         ['creative', `${server.url}/creative/mcp`],
         ['creative-builder', `${server.url}/creative-builder/mcp`],
         ['governance', `${server.url}/governance/mcp`],
+        ['brand', `${server.url}/brand/mcp`],
       ],
     );
     assert.deepEqual(tenants[0]!.tools, [

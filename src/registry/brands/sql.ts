@@ -151,3 +151,13 @@ export async function findBrands(db: Queryable, s: BrandSearch): Promise<FoundBr
     [s.words, s.text, prefix, s.limit, findCandidates, s.domain],
   );
 }
+
+const uuidShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The brand of a registry id, or the one brand whose house's brand.json gives it this id (none when several do). */
+export async function brandByIdOrKey(db: Queryable, key: string): Promise<BrandRow | undefined> {
+  const rows = uuidShape.test(key)
+    ? await db.query<BrandRow>(`select ${COLUMNS} from brands e where e.id = $1`, [key.toLowerCase()])
+    : await db.query<BrandRow>(`select ${COLUMNS} from brands e where e.brand_key = $1 limit 2`, [key]);
+  return rows.length === 1 ? rows[0] : undefined;
+}

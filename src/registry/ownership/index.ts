@@ -13,5 +13,5 @@ export interface OwnershipOptions {
 export const ownershipPlugin: FastifyPluginAsync<OwnershipOptions> = async (app, { ctx }) =>
   registerOwnership(app, ctx);
 
-export { proofCheck, requireProof, requireProofOfAny, type ProofCheck } from './service.ts';
+export { proofCheck, provesAny, requireProof, requireProofOfAny, type ProofCheck } from './service.ts';
 export { ownershipSettings, type OwnershipSettings } from './settings.ts';

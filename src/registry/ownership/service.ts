@@ -103,6 +103,38 @@ export async function requireProof(
   await requireProofOfAny(tx, ctx, principal, [domain], `save ${domain}`);
 }
 
+/**
+ * Whether the caller's organization holds a proof of any of `domains` young enough (a registry
+ * admin always does): who may see what only a brand's owner sees.
+ */
+export async function provesAny(
+  tx: Queryable,
+  ctx: Pick<AppContext, 'clock' | 'config'>,
+  principal: Principal,
+  domains: readonly string[],
+): Promise<boolean> {
+  const org = principal.organization;
+  if (org?.registryAdmin) return true;
+  return org !== undefined && (await standing(tx, ctx, org.organizationId, domains)).proven;
+}
+
+/** Whether an organization's proof of any of `domains` is within the window, and its newest proof when none is. */
+async function standing(
+  tx: Queryable,
+  ctx: Pick<AppContext, 'clock' | 'config'>,
+  organizationId: string,
+  domains: readonly string[],
+): Promise<{ proven: boolean; newest?: Date }> {
+  const windowMs = ctx.config.ownershipProofDays * 86_400_000;
+  let newest: Date | undefined;
+  for (const domain of domains) {
+    const proof = await sql.latestProof(tx, organizationId, domain);
+    if (proof && ctx.clock.now().getTime() - proof.proved_at.getTime() <= windowMs) return { proven: true };
+    if (proof && (!newest || proof.proved_at > newest)) newest = proof.proved_at;
+  }
+  return newest ? { proven: false, newest } : { proven: false };
+}
+
 /** As `requireProof`, where a proof of any of `domains` will do (a host, or a domain above it); `action` says what it is for. */
 export async function requireProofOfAny(
   tx: Queryable,
@@ -114,13 +146,8 @@ export async function requireProofOfAny(
   const org = principal.organization;
   if (org?.registryAdmin) return;
   if (!org) throw new ApError('forbidden', 'This acts for an organization; the credential belongs to none.');
-  const windowMs = ctx.config.ownershipProofDays * 86_400_000;
-  let newest: Date | undefined;
-  for (const domain of domains) {
-    const proof = await sql.latestProof(tx, org.organizationId, domain);
-    if (proof && ctx.clock.now().getTime() - proof.proved_at.getTime() <= windowMs) return;
-    if (proof && (!newest || proof.proved_at > newest)) newest = proof.proved_at;
-  }
+  const { proven, newest } = await standing(tx, ctx, org.organizationId, domains);
+  if (proven) return;
   const named = domains.length === 1 ? domains[0]! : `${domains[0]} (or ${domains.slice(1).join(', ')})`;
   const why = newest
     ? `its proof of ${newest.toISOString()} is older than ${ctx.config.ownershipProofDays} days`

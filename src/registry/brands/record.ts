@@ -1,0 +1,38 @@
+import type { Queryable } from '../../db/database.ts';
+import type { BrandRecord } from '../../protocol/brand-identity.ts';
+import { normalizeDomain } from '../../protocol/domain.ts';
+import { ApError } from '../../protocol/errors.ts';
+import { brandByIdOrKey, brandsForDomains } from './sql.ts';
+
+/**
+ * The registry's record of a brand named by its domain (or a domain its house declares for it),
+ * its registry id, or the id its house's brand.json gives it; undefined when the registry does not
+ * know it. A brand without a house of record is its own (master) house.
+ */
+export async function brandRecord(db: Queryable, brandId: string): Promise<BrandRecord | undefined> {
+  const domain = asDomain(brandId);
+  const row =
+    (domain ? (await brandsForDomains(db, [domain])).get(domain) : undefined) ?? (await brandByIdOrKey(db, brandId));
+  if (!row) return undefined;
+  const houseDomain = row.house_domain ?? row.domain;
+  const house = houseDomain === row.domain ? row : (await brandsForDomains(db, [houseDomain])).get(houseDomain);
+  return {
+    id: row.id,
+    domain: row.domain,
+    name: row.brand_name,
+    brandKey: row.brand_key,
+    kellerType: row.keller_type ?? 'master',
+    house: { domain: houseDomain, name: house?.brand_name ?? houseDomain },
+    manifest: row.manifest,
+  };
+}
+
+function asDomain(value: string): string | undefined {
+  if (!value.includes('.')) return undefined;
+  try {
+    return normalizeDomain(value, { field: 'brand_id' });
+  } catch (err) {
+    if (err instanceof ApError) return undefined;
+    throw err;
+  }
+}
