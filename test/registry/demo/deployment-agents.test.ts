@@ -28,7 +28,7 @@ eachEngine('the demo catalog of the deployment’s own agents', (engine) => {
     const list = async (query = '') => json(await fetch(`${server.url}/api/registry/agents${query}`));
     /** The deployment's agents as the catalog keeps them, in its (URL) order. */
     const served = (port: number) =>
-      ['creative', 'creative-builder', 'governance', 'sales', 'signals']
+      ['brand', 'creative', 'creative-builder', 'governance', 'sales', 'signals']
         .map((path) => `http://localhost:${port}/${path}/mcp`)
         .sort();
 
@@ -51,7 +51,8 @@ eachEngine('the demo catalog of the deployment’s own agents', (engine) => {
         })),
         served(port).map((url) => ({
           url,
-          type: (['sales', 'signals', 'governance'] as const).find((t) => url.includes(`/${t}/`)) ?? 'creative',
+          type:
+            (['sales', 'signals', 'governance', 'brand'] as const).find((t) => url.includes(`/${t}/`)) ?? 'creative',
           visibility: 'public',
           operator: 'ap-test-deployment',
         })),
@@ -97,7 +98,13 @@ eachEngine('the demo catalog of the deployment’s own agents', (engine) => {
             url: url.replace('localhost', '127.0.0.1'),
             name: 'x',
             description: 'x',
-            protocols: url.includes('/sales/') ? ['media_buy'] : url.includes('/signals/') ? ['signals'] : ['creative'],
+            protocols: url.includes('/sales/')
+              ? ['media_buy']
+              : url.includes('/signals/')
+                ? ['signals']
+                : url.includes('/brand/')
+                  ? ['brand']
+                  : ['creative'],
           })),
         listening: () => ({ address: '127.0.0.1', port }),
         credential: undefined,
