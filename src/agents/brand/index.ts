@@ -1,32 +1,46 @@
 import { type Tenant, type TenantMount } from '../runtime/index.ts';
 import { getBrandIdentityTask, type BrandRecords } from './identity/get-brand-identity.ts';
+import { demoRoster, rightsTasks, rosterCapabilities, type Offering } from './rights/index.ts';
 
 export type { BrandRecords } from './identity/get-brand-identity.ts';
 
 export interface BrandAgentOptions extends TenantMount {
   /** The registry's brand records, and who has rights to a brand. */
   brands: BrandRecords;
+  /** The rights it licenses (the demo roster unless given). */
+  roster?: readonly Offering[];
 }
 
 /**
  * The brand agent: brand identity as the deployment's registry records it, so its answers are the
- * registry's resolved truth for every brand the registry knows.
+ * registry's resolved truth for every brand the registry knows; and the licensing of its roster's
+ * rights (talent, characters, brand IP, music, stock media).
  */
-export function brandAgent({ path = '/brand', credentials, brands }: BrandAgentOptions): Tenant {
+export function brandAgent({
+  base,
+  path = '/brand',
+  credentials,
+  brands,
+  roster = demoRoster,
+}: BrandAgentOptions): Tenant {
   return {
     name: 'brand',
     path,
     description:
-      'Brand agent: brand identity (house, names, logos, colours, fonts, tone) from the registry’s own brand records.',
+      'Brand agent: brand identity (house, names, logos, colours, fonts, tone) from the registry’s own brand records, and licensing of talent, characters, brand IP, music and stock media.',
     protocols: ['brand'],
     specialisms: [],
     credentials,
     capabilities: () => ({
       brand: {
-        rights: false,
-        description: 'Brand identity from the registry’s records; rights licensing is not offered yet.',
+        rights: true,
+        ...rosterCapabilities(roster),
+        generation_providers: [...new Set(roster.map((o) => o.provider))],
+        description: 'Brand identity from the registry’s records; rights licensing from the agent’s roster.',
       },
+      // The rights lifecycle is experimental in 3.0: an agent that serves it says so.
+      experimental_features: ['brand.rights_lifecycle'],
     }),
-    tasks: [getBrandIdentityTask(brands)],
+    tasks: [getBrandIdentityTask(brands), ...rightsTasks(roster, () => `${base()}${path}/mcp`)],
   };
 }

@@ -1,0 +1,180 @@
+import { hash, randomBytes, randomUUID } from 'node:crypto';
+import { AgentError } from '../../../protocol/errors.ts';
+import { ownerOf, publishedSchemas, type AgentTask, type TaskArguments } from '../../runtime/index.ts';
+import { addDays, clearance, windowEnd, type Campaign } from './clearance.ts';
+import type { Offering } from './roster.ts';
+import * as sql from './sql.ts';
+
+type Json = Record<string, unknown>;
+
+interface AcquireArgs extends TaskArguments {
+  rights_id: string;
+  pricing_option_id: string;
+  buyer: Json;
+  campaign: Campaign;
+  revocation_webhook: { url: string; [field: string]: unknown };
+  push_notification_config?: { url: string; [field: string]: unknown };
+}
+
+/** How long the holder takes to decide an acquisition it reviews, as the answer says. */
+const reviewTime = '48h';
+
+/**
+ * `acquire_rights` (brand/acquire-rights-request.json), a binding request in one transaction:
+ * the campaign checked against the offering's terms (a refusal says what would pass), then,
+ * under the offering's lock, its exclusivity (one grant holds an exclusive offering, acquired or
+ * waiting for approval, so of simultaneous requests exactly one gets it); then the grant, acquired
+ * at once with its terms, generation credential and rights constraint, or waiting for the holder's
+ * approval where the holder reviews each campaign.
+ */
+export function acquireRightsTask(roster: readonly Offering[], agentUrl: () => string): AgentTask<AcquireArgs> {
+  return {
+    name: 'acquire_rights',
+    description:
+      'License an offering from get_rights: rights_id, pricing_option_id, buyer, campaign (description, uses, countries, dates), revocation_webhook. Answers acquired (terms, generation credentials, rights constraint), pending_approval (the holder reviews it), or rejected (with suggestions when adjustable).',
+    input: {
+      type: 'object',
+      properties: {
+        rights_id: { type: 'string', maxLength: 255 },
+        pricing_option_id: { type: 'string', maxLength: 255 },
+        buyer: { type: 'object', description: 'core/brand-ref.json: {domain}.' },
+        campaign: {
+          type: 'object',
+          properties: {
+            uses: { type: 'array', minItems: 1, maxItems: 12, items: { type: 'string', maxLength: 40 } },
+            countries: { type: 'array', maxItems: 250, items: { type: 'string', pattern: '^[A-Z]{2}$' } },
+          },
+          required: ['description', 'uses'],
+        },
+        revocation_webhook: { type: 'object', description: 'core/push-notification-config.json: {url, token?}.' },
+        push_notification_config: { type: 'object' },
+      },
+      required: ['rights_id', 'pricing_option_id', 'buyer', 'campaign', 'revocation_webhook'],
+      additionalProperties: true,
+    },
+    ...publishedSchemas('brand/acquire-rights'),
+    mutates: true,
+    async handler(args, ctx) {
+      const offering = roster.find((o) => o.rights_id === args.rights_id);
+      if (!offering)
+        throw new AgentError('REFERENCE_NOT_FOUND', `No rights offering ${args.rights_id}.`, {
+          field: 'rights_id',
+          suggestion: 'Find offerings with get_rights.',
+        });
+      const option = offering.pricing_options.find((o) => o.pricing_option_id === args.pricing_option_id);
+      if (!option)
+        throw new AgentError('INVALID_REQUEST', `${offering.name} has no pricing option ${args.pricing_option_id}.`, {
+          field: 'pricing_option_id',
+          suggestion: `Choose one of ${offering.pricing_options.map((o) => o.pricing_option_id).join(', ')}.`,
+        });
+      const now = ctx.clock.now();
+      const today = now.toISOString().slice(0, 10);
+      const { campaign } = args;
+      if (campaign.end_date !== undefined && campaign.end_date < today)
+        throw new AgentError('INVALID_REQUEST', `campaign.end_date ${campaign.end_date} has passed.`, {
+          field: 'campaign.end_date',
+        });
+      if (
+        campaign.start_date !== undefined &&
+        campaign.end_date !== undefined &&
+        campaign.start_date > campaign.end_date
+      )
+        throw new AgentError('INVALID_REQUEST', 'campaign.start_date is after campaign.end_date.', {
+          field: 'campaign.start_date',
+        });
+      for (const [field, hook] of [
+        ['revocation_webhook', args.revocation_webhook],
+        ['push_notification_config', args.push_notification_config],
+      ] as const)
+        if (hook && !/^https?:\/\//i.test(hook.url))
+          throw new AgentError('INVALID_REQUEST', `${field}.url must be an absolute http(s) URL.`, {
+            field: `${field}.url`,
+          });
+
+      const grantId = `rg_${randomUUID()}`;
+      const refusal = clearance(offering, option, campaign, today);
+      if (refusal) return { rights_id: grantId, status: 'rejected', brand_id: offering.brand_id, ...refusal };
+
+      await sql.lockOffering(ctx.db, offering.rights_id);
+      if (offering.exclusive && (await sql.heldOfferings(ctx.db, [offering.rights_id])).size > 0)
+        return {
+          rights_id: grantId,
+          status: 'rejected',
+          brand_id: offering.brand_id,
+          reason: `${offering.name} is licensed exclusively to another buyer.`,
+        };
+
+      const start = campaign.start_date ?? today;
+      const end = campaign.end_date ?? windowEnd(offering, today);
+      const terms = {
+        pricing_option_id: option.pricing_option_id,
+        amount: option.price,
+        currency: option.currency,
+        ...(option.period ? { period: option.period } : {}),
+        uses: campaign.uses,
+        ...(option.impression_cap ? { impression_cap: option.impression_cap } : {}),
+        ...(option.overage_cpm !== undefined ? { overage_cpm: option.overage_cpm } : {}),
+        start_date: start,
+        ...(end ? { end_date: end } : {}),
+        ...(offering.exclusive
+          ? { exclusivity: { scope: offering.right_type, countries: campaign.countries ?? offering.countries ?? [] } }
+          : {}),
+      };
+      const key = offering.approval ? undefined : `rk_${randomBytes(24).toString('base64url')}`;
+      await sql.insertGrant(ctx.db, {
+        grant_id: grantId,
+        offering_id: offering.rights_id,
+        owner: ownerOf(ctx.principal),
+        brand_id: offering.brand_id,
+        status: offering.approval ? 'pending_approval' : 'acquired',
+        exclusive: offering.exclusive,
+        terms,
+        campaign,
+        buyer: args.buyer,
+        revocation_webhook: args.revocation_webhook,
+        push_notification_config: args.push_notification_config ?? null,
+        keyHash: key === undefined ? null : hash('sha256', key, 'buffer'),
+        created_at: now,
+      });
+      if (offering.approval)
+        return {
+          rights_id: grantId,
+          status: 'pending_approval',
+          brand_id: offering.brand_id,
+          detail: `The holder of ${offering.name} reviews each campaign before granting it.`,
+          estimated_response_time: reviewTime,
+        };
+      const validUntil = end ? `${addDays(end, 1)}T00:00:00Z` : undefined;
+      return {
+        rights_id: grantId,
+        status: 'acquired',
+        brand_id: offering.brand_id,
+        terms,
+        generation_credentials: [
+          {
+            provider: offering.provider,
+            rights_key: key,
+            uses: campaign.uses,
+            ...(validUntil ? { expires_at: validUntil } : {}),
+          },
+        ],
+        ...(offering.content_restrictions.length > 0 ? { restrictions: offering.content_restrictions } : {}),
+        disclosure: offering.disclosure,
+        rights_constraint: {
+          rights_id: grantId,
+          rights_agent: { url: agentUrl(), id: 'brand' },
+          valid_from: `${start}T00:00:00Z`,
+          ...(validUntil ? { valid_until: validUntil } : {}),
+          uses: campaign.uses,
+          ...((campaign.countries ?? offering.countries)
+            ? { countries: campaign.countries ?? offering.countries }
+            : {}),
+          ...(offering.excluded_countries ? { excluded_countries: offering.excluded_countries } : {}),
+          ...(option.impression_cap ? { impression_cap: option.impression_cap } : {}),
+          right_type: offering.right_type,
+          approval_status: 'approved',
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,19 @@
+import type { AgentTask } from '../../runtime/index.ts';
+import { acquireRightsTask } from './acquire-rights.ts';
+import { getRightsTask } from './get-rights.ts';
+import type { Offering } from './roster.ts';
+
+export { demoRoster, type Offering } from './roster.ts';
+
+/** The rights-licensing tasks over a roster; `agentUrl` names this agent in the constraints it issues. */
+export function rightsTasks(roster: readonly Offering[], agentUrl: () => string): AgentTask[] {
+  return [getRightsTask(roster), acquireRightsTask(roster, agentUrl)];
+}
+
+/** What get_ap_capabilities says of the roster (brand.right_types, brand.available_uses). */
+export function rosterCapabilities(roster: readonly Offering[]) {
+  return {
+    right_types: [...new Set(roster.map((o) => o.right_type))],
+    available_uses: [...new Set(roster.flatMap((o) => o.uses))],
+  };
+}

@@ -1,0 +1,75 @@
+import type { Queryable } from '../../../db/database.ts';
+
+type Json = Record<string, unknown>;
+
+export type GrantStatus = 'acquired' | 'pending_approval' | 'rejected' | 'revoked' | 'cancelled';
+
+/** A rights grant as stored: which offering, whose, its terms and where its notices go. */
+export interface GrantRow {
+  grant_id: string;
+  offering_id: string;
+  owner: string;
+  brand_id: string;
+  status: GrantStatus;
+  exclusive: boolean;
+  terms: Json;
+  campaign: Json;
+  buyer: Json;
+  revocation_webhook: Json;
+  push_notification_config: Json | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const columns =
+  'grant_id, offering_id, owner, brand_id, status, exclusive, terms, campaign, buyer, revocation_webhook, push_notification_config, created_at, updated_at';
+
+/** Serializes acquisitions of one offering until the transaction ends, so two cannot both take an exclusive one. */
+export async function lockOffering(tx: Queryable, offeringId: string): Promise<void> {
+  await tx.query(`select pg_advisory_xact_lock(hashtext(current_schema() || '.ap_rights.' || $1))`, [offeringId]);
+}
+
+/** The offerings among these that an acquired or pending exclusive grant holds. */
+export async function heldOfferings(db: Queryable, offeringIds: readonly string[]): Promise<Set<string>> {
+  const rows = await db.query<{ offering_id: string }>(
+    `select distinct offering_id from brand_rights_grants
+      where offering_id = any($1::text[]) and exclusive and status in ('acquired', 'pending_approval')`,
+    [offeringIds],
+  );
+  return new Set(rows.map((r) => r.offering_id));
+}
+
+export async function insertGrant(
+  tx: Queryable,
+  grant: Omit<GrantRow, 'updated_at'> & { keyHash: Buffer | null },
+): Promise<void> {
+  await tx.query(
+    `insert into brand_rights_grants (grant_id, offering_id, owner, brand_id, status, exclusive, terms, campaign, buyer,
+       revocation_webhook, push_notification_config, key_hash, created_at, updated_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)`,
+    [
+      grant.grant_id,
+      grant.offering_id,
+      grant.owner,
+      grant.brand_id,
+      grant.status,
+      grant.exclusive,
+      JSON.stringify(grant.terms),
+      JSON.stringify(grant.campaign),
+      JSON.stringify(grant.buyer),
+      JSON.stringify(grant.revocation_webhook),
+      grant.push_notification_config && JSON.stringify(grant.push_notification_config),
+      grant.keyHash,
+      grant.created_at,
+    ],
+  );
+}
+
+/** The caller's grant; another's is not found, exactly as one that does not exist. */
+export async function grantOf(db: Queryable, owner: string, grantId: string): Promise<GrantRow | undefined> {
+  const [row] = await db.query<GrantRow>(
+    `select ${columns} from brand_rights_grants where owner = $1 and grant_id = $2`,
+    [owner, grantId],
+  );
+  return row;
+}

@@ -1,0 +1,147 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, it } from 'node:test';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { publicTestCredential } from '../../../src/agents/index.ts';
+import { validateSchema } from '../../../src/protocol/schemas.ts';
+import { mcpClient } from '../../support/agents.ts';
+import { eachEngine } from '../../support/engines.ts';
+import type { Json } from '../../support/http.ts';
+import { startTestServer, type TestServer } from '../../support/server.ts';
+
+const published: Record<string, string> = {
+  get_rights: '/schemas/3.0.6/brand/get-rights-response.json',
+  acquire_rights: '/schemas/3.0.6/brand/acquire-rights-response.json',
+};
+
+eachEngine('brand agent: rights licensing from the demo roster', (engine) => {
+  let server: TestServer;
+  let client: Client;
+
+  /** A task's answer, checked against its published response (or, failing, the protocol's error). */
+  const call = async (task: string, args: Json): Promise<{ isError: boolean; payload: Json }> => {
+    const result = (await client.callTool({ name: task, arguments: args })) as Json;
+    const { status, ...rest } = JSON.parse(result.content[0].text as string) as Json;
+    const isError = result.isError === true;
+    // A domain status (acquired, rejected…) is the payload's own; a task status is the envelope's.
+    const payload = ['acquired', 'pending_approval', 'rejected'].includes(status as string)
+      ? { status, ...rest }
+      : rest;
+    const schema = isError ? '/schemas/3.0.6/core/error.json' : published[task]!;
+    assert.deepEqual(validateSchema(schema, payload).errors, [], `${task} answers ${schema}`);
+    return { isError, payload };
+  };
+  const acquire = (rights_id: string, pricing_option_id: string, campaign: Json, more: Json = {}) =>
+    call('acquire_rights', {
+      idempotency_key: randomUUID(),
+      rights_id,
+      pricing_option_id,
+      buyer: { domain: 'acme-outdoor.example' },
+      campaign: { description: 'Spring campaign', ...campaign },
+      revocation_webhook: { url: 'https://buyer.example/revocations' },
+      ...more,
+    });
+  const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+  before(async () => {
+    server = await startTestServer(engine, { env: { AGENTS: 'true' } });
+    client = await mcpClient(server.url, '/brand', { authorization: `Bearer ${publicTestCredential}` });
+  });
+  after(async () => {
+    await client?.close();
+    await server?.close();
+  });
+
+  it('finds offerings by what is asked, best match first, and says why others were left out', async () => {
+    const { payload } = await call('get_rights', {
+      query: 'trail runner to endorse our hiking gear',
+      uses: ['endorsement', 'likeness'],
+      countries: ['US'],
+      include_excluded: true,
+    });
+    const rights = payload.rights as Json[];
+    assert.equal(rights[0]!.rights_id, 'maya_okafor_endorsement');
+    assert.deepEqual(rights[0]!.exclusivity_status, { available: true });
+    assert.ok((rights[0]!.match_score as number) > ((rights[1]?.match_score as number) ?? 0));
+    const excluded = payload.excluded as Json[];
+    assert.ok(excluded.some((e) => e.name === 'Lumen “Sunrise” jingle' && /Not licensed for/.test(e.reason as string)));
+    const inChina = await call('get_rights', {
+      query: 'mascot',
+      uses: ['likeness'],
+      countries: ['CN'],
+      include_excluded: true,
+    });
+    assert.ok(!(inChina.payload.rights as Json[]).some((r) => r.rights_id === 'volt_the_fox'));
+    assert.ok((inChina.payload.excluded as Json[]).some((e) => e.name === 'Volt the Fox'));
+  });
+
+  it('acquires: terms, a generation credential and a rights constraint to embed', async () => {
+    const { payload } = await acquire('volt_the_fox', 'volt_cpm', {
+      uses: ['likeness', 'ai_generated_image'],
+      countries: ['US', 'GB'],
+      start_date: inDays(0),
+      end_date: inDays(30),
+    });
+    assert.equal(payload.status, 'acquired');
+    assert.match(payload.rights_id as string, /^rg_/);
+    assert.deepEqual((payload.terms as Json).uses, ['likeness', 'ai_generated_image']);
+    const [credential] = payload.generation_credentials as Json[];
+    assert.equal(credential!.provider, 'stability');
+    assert.match(credential!.rights_key as string, /^rk_/);
+    const constraint = payload.rights_constraint as Json;
+    assert.equal(constraint.rights_id, payload.rights_id);
+    assert.deepEqual(constraint.rights_agent, { url: `${server.url}/brand/mcp`, id: 'brand' });
+    assert.deepEqual([constraint.countries, constraint.excluded_countries], [['US', 'GB'], ['CN']]);
+  });
+
+  it('refuses what the terms do not allow, saying what would pass', async () => {
+    const uses = await acquire('volt_the_fox', 'volt_cpm', { uses: ['voice'] });
+    assert.equal(uses.payload.status, 'rejected');
+    assert.deepEqual(uses.payload.suggestions, [
+      'Choose volt_voice_quarter, which covers voice, likeness, commercial.',
+    ]);
+    const china = await acquire('volt_the_fox', 'volt_cpm', { uses: ['likeness'], countries: ['US', 'CN'] });
+    assert.deepEqual([china.payload.status, china.payload.suggestions], ['rejected', ['Run in US only.']]);
+    const late = await acquire('orbit_heritage_logos', 'orbit_logos_month', {
+      uses: ['commercial'],
+      end_date: inDays(60),
+    });
+    assert.equal(late.payload.status, 'rejected');
+    assert.match((late.payload.suggestions as string[])[0]!, /^End the campaign by \d{4}-\d{2}-\d{2}\.$/);
+    const pending = await acquire('lumen_sunrise_jingle', 'lumen_jingle_once', { uses: ['sync'] });
+    assert.deepEqual([pending.payload.status, pending.payload.estimated_response_time], ['pending_approval', '48h']);
+  });
+
+  it('answers a request it cannot take as an error naming the field', async () => {
+    const past = await acquire('volt_the_fox', 'volt_cpm', { uses: ['likeness'], end_date: '2020-01-01' });
+    assert.deepEqual(
+      [past.isError, past.payload.code, past.payload.field],
+      [true, 'INVALID_REQUEST', 'campaign.end_date'],
+    );
+    const option = await acquire('volt_the_fox', 'nope', { uses: ['likeness'] });
+    assert.deepEqual([option.payload.code, option.payload.field], ['INVALID_REQUEST', 'pricing_option_id']);
+    const unknown = await acquire('nobody', 'nope', { uses: ['likeness'] });
+    assert.deepEqual([unknown.payload.code, unknown.payload.field], ['REFERENCE_NOT_FOUND', 'rights_id']);
+  });
+
+  it('grants an exclusive offering once, however many ask at the same moment', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        acquire('maya_okafor_endorsement', 'maya_monthly', {
+          uses: ['likeness', 'endorsement'],
+          countries: ['US'],
+          end_date: inDays(30),
+        }),
+      ),
+    );
+    const statuses = answers.map((a) => a.payload.status);
+    assert.equal(statuses.filter((s) => s === 'acquired').length, 1);
+    assert.equal(statuses.filter((s) => s === 'rejected').length, 49);
+    const after = await call('get_rights', {
+      query: 'Maya',
+      uses: ['endorsement'],
+      brand_id: 'northwind-outdoor.example',
+    });
+    assert.deepEqual((after.payload.rights as Json[])[0]!.exclusivity_status, { available: false });
+  });
+});
