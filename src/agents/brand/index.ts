@@ -1,6 +1,6 @@
 import { type Tenant, type TenantMount } from '../runtime/index.ts';
 import { getBrandIdentityTask, type BrandRecords } from './identity/get-brand-identity.ts';
-import { demoRoster, rightsTasks, rosterCapabilities, type Offering } from './rights/index.ts';
+import { demoRoster, rightsDecisionsPass, rightsTasks, rosterCapabilities, type Offering } from './rights/index.ts';
 
 export type { BrandRecords } from './identity/get-brand-identity.ts';
 
@@ -9,6 +9,8 @@ export interface BrandAgentOptions extends TenantMount {
   brands: BrandRecords;
   /** The rights it licenses (the demo roster unless given). */
   roster?: readonly Offering[];
+  /** How often the holders' pending reviews are looked at (default every 30 seconds). */
+  decisionsMs?: number;
 }
 
 /**
@@ -22,15 +24,19 @@ export function brandAgent({
   credentials,
   brands,
   roster = demoRoster,
+  decisionsMs = 30_000,
 }: BrandAgentOptions): Tenant {
+  const name = 'brand';
+  const agentUrl = () => `${base()}${path}/mcp`;
   return {
-    name: 'brand',
+    name,
     path,
     description:
       'Brand agent: brand identity (house, names, logos, colours, fonts, tone) from the registry’s own brand records, and licensing of talent, characters, brand IP, music and stock media.',
     protocols: ['brand'],
     specialisms: [],
     credentials,
+    passes: [rightsDecisionsPass(name, roster, agentUrl, decisionsMs)],
     capabilities: () => ({
       brand: {
         rights: true,
@@ -41,6 +47,6 @@ export function brandAgent({
       // The rights lifecycle is experimental in 3.0: an agent that serves it says so.
       experimental_features: ['brand.rights_lifecycle'],
     }),
-    tasks: [getBrandIdentityTask(brands), ...rightsTasks(roster, () => `${base()}${path}/mcp`)],
+    tasks: [getBrandIdentityTask(brands), ...rightsTasks(roster, agentUrl)],
   };
 }

@@ -2,12 +2,17 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { publicTestCredential } from '../../../src/agents/index.ts';
+import { brandAgent } from '../../../src/agents/brand/index.ts';
+import { parseAllowList } from '../../../src/net/allow-list.ts';
+import { SafeFetch } from '../../../src/net/safe-fetch.ts';
 import { validateSchema } from '../../../src/protocol/schemas.ts';
 import { mcpClient } from '../../support/agents.ts';
+import { ManualClock } from '../../support/clock.ts';
 import { eachEngine } from '../../support/engines.ts';
 import type { Json } from '../../support/http.ts';
+import { createApiKeyFor, seedOrganization } from '../../support/identity.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
+import { TestReceiver } from '../../support/webhooks.ts';
 
 const published: Record<string, string> = {
   get_rights: '/schemas/3.0.6/brand/get-rights-response.json',
@@ -15,6 +20,8 @@ const published: Record<string, string> = {
 };
 
 eachEngine('brand agent: rights licensing from the demo roster', (engine) => {
+  const clock = new ManualClock();
+  const receiver = new TestReceiver();
   let server: TestServer;
   let client: Client;
 
@@ -41,15 +48,36 @@ eachEngine('brand agent: rights licensing from the demo roster', (engine) => {
       revocation_webhook: { url: 'https://buyer.example/revocations' },
       ...more,
     });
-  const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+  const inDays = (days: number) => new Date(clock.now().getTime() + days * 86_400_000).toISOString().slice(0, 10);
+  /** Runs the holders' review once, from now, and waits for it. */
+  const review = async () => {
+    const pass = server.app.agentPasses!.get('brand:rights-decisions')!;
+    const done = pass.nextPass();
+    pass.wake();
+    await done;
+  };
 
   before(async () => {
-    server = await startTestServer(engine, { env: { AGENTS: 'true' } });
-    client = await mcpClient(server.url, '/brand', { authorization: `Bearer ${publicTestCredential}` });
+    await receiver.listen();
+    // The brand agent alone, on a clock the test moves, its webhooks allowed to the receiver on
+    // loopback; its holders' review runs when the test wakes it. Identity is not under test here.
+    const fetcher = new SafeFetch({ allow: parseAllowList(new URL(receiver.url).host) });
+    const tenant = brandAgent({
+      base: () => server.url,
+      brands: { record: async () => undefined, unlocks: async () => false },
+      decisionsMs: 3_600_000,
+    });
+    server = await startTestServer(engine, { deps: { tenants: [tenant], clock, fetcher } });
+    receiver.trust(server.url, clock);
+    const org = await seedOrganization(server.db);
+    client = await mcpClient(server.url, '/brand', {
+      authorization: `Bearer ${await createApiKeyFor(server.db, org.slug)}`,
+    });
   });
   after(async () => {
     await client?.close();
     await server?.close();
+    await receiver.close();
   });
 
   it('finds offerings by what is asked, best match first, and says why others were left out', async () => {
@@ -108,8 +136,36 @@ eachEngine('brand agent: rights licensing from the demo roster', (engine) => {
     });
     assert.equal(late.payload.status, 'rejected');
     assert.match((late.payload.suggestions as string[])[0]!, /^End the campaign by \d{4}-\d{2}-\d{2}\.$/);
-    const pending = await acquire('lumen_sunrise_jingle', 'lumen_jingle_once', { uses: ['sync'] });
-    assert.deepEqual([pending.payload.status, pending.payload.estimated_response_time], ['pending_approval', '48h']);
+  });
+
+  it('sends the holder’s decision on a reviewed acquisition once, as a signed webhook', async () => {
+    const hook = (name: string) => ({ push_notification_config: { url: `${receiver.url}/${name}` } });
+    const granted = await acquire('lumen_sunrise_jingle', 'lumen_jingle_once', { uses: ['sync'] }, hook('granted'));
+    assert.deepEqual([granted.payload.status, granted.payload.estimated_response_time], ['pending_approval', '5m']);
+    const refused = await acquire(
+      'lumen_sunrise_jingle',
+      'lumen_jingle_once',
+      { uses: ['sync'], description: 'A summer beer festival spot' },
+      hook('refused'),
+    );
+    await review();
+    assert.equal(receiver.events.length, 0, 'nothing is decided before the review time');
+    clock.advance(5 * 60_000);
+    await review();
+    await receiver.until(() => receiver.events.length >= 2);
+    await review();
+    assert.equal(receiver.events.length, 2, 'one notice per decision');
+    const byGrant = new Map(receiver.events.map((e) => [(e as Json).task_id as string, e as Json]));
+    for (const event of byGrant.values()) {
+      assert.deepEqual(validateSchema('/schemas/3.0.6/core/mcp-webhook-payload.json', event).errors, []);
+      assert.deepEqual(validateSchema(published.acquire_rights!, event.result).errors, []);
+    }
+    const yes = byGrant.get(granted.payload.rights_id as string)!.result as Json;
+    assert.equal(yes.status, 'acquired');
+    assert.match((yes.generation_credentials as Json[])[0]!.rights_key as string, /^rk_/);
+    const no = byGrant.get(refused.payload.rights_id as string)!.result as Json;
+    assert.deepEqual([no.status, no.suggestions], ['rejected', undefined]);
+    assert.match(no.reason as string, /campaigns about beer/);
   });
 
   it('answers a request it cannot take as an error naming the field', async () => {

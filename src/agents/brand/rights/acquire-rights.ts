@@ -1,7 +1,8 @@
-import { hash, randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { AgentError } from '../../../protocol/errors.ts';
 import { ownerOf, publishedSchemas, type AgentTask, type TaskArguments } from '../../runtime/index.ts';
-import { addDays, clearance, windowEnd, type Campaign } from './clearance.ts';
+import { clearance, windowEnd, type Campaign } from './clearance.ts';
+import { acquiredAnswer, newRightsKey } from './grant-answer.ts';
 import type { Offering } from './roster.ts';
 import * as sql from './sql.ts';
 
@@ -15,9 +16,6 @@ interface AcquireArgs extends TaskArguments {
   revocation_webhook: { url: string; [field: string]: unknown };
   push_notification_config?: { url: string; [field: string]: unknown };
 }
-
-/** How long the holder takes to decide an acquisition it reviews, as the answer says. */
-const reviewTime = '48h';
 
 /**
  * `acquire_rights` (brand/acquire-rights-request.json), a binding request in one transaction:
@@ -120,61 +118,32 @@ export function acquireRightsTask(roster: readonly Offering[], agentUrl: () => s
           ? { exclusivity: { scope: offering.right_type, countries: campaign.countries ?? offering.countries ?? [] } }
           : {}),
       };
-      const key = offering.approval ? undefined : `rk_${randomBytes(24).toString('base64url')}`;
+      // A key only once granted: a reviewed grant gets its own with the holder's approval.
+      const credential = offering.review ? undefined : newRightsKey();
       await sql.insertGrant(ctx.db, {
         grant_id: grantId,
         offering_id: offering.rights_id,
         owner: ownerOf(ctx.principal),
         brand_id: offering.brand_id,
-        status: offering.approval ? 'pending_approval' : 'acquired',
+        status: offering.review ? 'pending_approval' : 'acquired',
         exclusive: offering.exclusive,
         terms,
         campaign,
         buyer: args.buyer,
         revocation_webhook: args.revocation_webhook,
         push_notification_config: args.push_notification_config ?? null,
-        keyHash: key === undefined ? null : hash('sha256', key, 'buffer'),
+        keyHash: credential?.keyHash ?? null,
         created_at: now,
       });
-      if (offering.approval)
+      if (!credential)
         return {
           rights_id: grantId,
           status: 'pending_approval',
           brand_id: offering.brand_id,
-          detail: `The holder of ${offering.name} reviews each campaign before granting it.`,
-          estimated_response_time: reviewTime,
+          detail: `The holder of ${offering.name} reviews each campaign before granting it; the decision is sent to push_notification_config.`,
+          estimated_response_time: `${offering.review!.minutes}m`,
         };
-      const validUntil = end ? `${addDays(end, 1)}T00:00:00Z` : undefined;
-      return {
-        rights_id: grantId,
-        status: 'acquired',
-        brand_id: offering.brand_id,
-        terms,
-        generation_credentials: [
-          {
-            provider: offering.provider,
-            rights_key: key,
-            uses: campaign.uses,
-            ...(validUntil ? { expires_at: validUntil } : {}),
-          },
-        ],
-        ...(offering.content_restrictions.length > 0 ? { restrictions: offering.content_restrictions } : {}),
-        disclosure: offering.disclosure,
-        rights_constraint: {
-          rights_id: grantId,
-          rights_agent: { url: agentUrl(), id: 'brand' },
-          valid_from: `${start}T00:00:00Z`,
-          ...(validUntil ? { valid_until: validUntil } : {}),
-          uses: campaign.uses,
-          ...((campaign.countries ?? offering.countries)
-            ? { countries: campaign.countries ?? offering.countries }
-            : {}),
-          ...(offering.excluded_countries ? { excluded_countries: offering.excluded_countries } : {}),
-          ...(option.impression_cap ? { impression_cap: option.impression_cap } : {}),
-          right_type: offering.right_type,
-          approval_status: 'approved',
-        },
-      };
+      return acquiredAnswer(offering, { grant_id: grantId, terms, campaign }, credential.key, agentUrl());
     },
   };
 }

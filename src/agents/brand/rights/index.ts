@@ -3,6 +3,7 @@ import { acquireRightsTask } from './acquire-rights.ts';
 import { getRightsTask } from './get-rights.ts';
 import type { Offering } from './roster.ts';
 
+export { rightsDecisionsPass } from './decisions.ts';
 export { demoRoster, type Offering } from './roster.ts';
 
 /** The rights-licensing tasks over a roster; `agentUrl` names this agent in the constraints it issues. */

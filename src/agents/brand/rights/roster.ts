@@ -40,8 +40,11 @@ export interface Offering {
   excluded_countries?: string[];
   /** One grant at a time: while a grant holds it (or waits for approval), no other is made. */
   exclusive: boolean;
-  /** The holder reviews each acquisition before it is granted. */
-  approval: boolean;
+  /**
+   * The holder reviews each acquisition before it is granted, deciding within `minutes`: it
+   * refuses a campaign whose description names one of `refuses`, and grants the others.
+   */
+  review?: { minutes: number; refuses: string[] };
   /** The holder's licence to offer it ends this many days after any request: campaigns must end by then. */
   windowDays?: number;
   content_restrictions: string[];
@@ -67,7 +70,6 @@ export const demoRoster: readonly Offering[] = [
     uses: ['likeness', 'name', 'endorsement', 'ai_generated_image'],
     countries: ['US', 'CA'],
     exclusive: true,
-    approval: false,
     content_restrictions: ['No alcohol, tobacco or gambling categories', 'No depictions of unsafe trail conduct'],
     disclosure: { required: true, text: 'Maya Okafor is a paid Northwind Outdoor ambassador.' },
     provider: 'midjourney',
@@ -94,7 +96,6 @@ export const demoRoster: readonly Offering[] = [
     uses: ['likeness', 'voice', 'commercial', 'ai_generated_image'],
     excluded_countries: ['CN'],
     exclusive: false,
-    approval: false,
     content_restrictions: ['Family-friendly placements only'],
     disclosure: { required: false },
     provider: 'stability',
@@ -125,7 +126,7 @@ export const demoRoster: readonly Offering[] = [
     right_type: 'music',
     uses: ['sync', 'background_music'],
     exclusive: false,
-    approval: true,
+    review: { minutes: 5, refuses: ['alcohol', 'beer', 'wine', 'spirits', 'gambling', 'politics'] },
     content_restrictions: ['The holder approves each campaign before use'],
     disclosure: { required: false },
     provider: 'elevenlabs',
@@ -148,7 +149,6 @@ export const demoRoster: readonly Offering[] = [
     right_type: 'brand_ip',
     uses: ['commercial', 'editorial'],
     exclusive: false,
-    approval: false,
     // The holder's own licence to the heritage marks lapses soon.
     windowDays: 14,
     content_restrictions: ['Logos unaltered, on light backgrounds'],
@@ -173,7 +173,6 @@ export const demoRoster: readonly Offering[] = [
     right_type: 'stock_media',
     uses: ['editorial', 'commercial'],
     exclusive: false,
-    approval: false,
     content_restrictions: [],
     disclosure: { required: false },
     provider: 'stability',

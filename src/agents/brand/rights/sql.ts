@@ -73,3 +73,28 @@ export async function grantOf(db: Queryable, owner: string, grantId: string): Pr
   );
   return row;
 }
+
+/** Pending grants of these offerings made at or before `before`, oldest first. */
+export async function pendingSince(db: Queryable, before: Date, limit: number): Promise<GrantRow[]> {
+  return db.query<GrantRow>(
+    `select ${columns} from brand_rights_grants where status = 'pending_approval' and created_at <= $1
+      order by created_at, grant_id limit $2`,
+    [before, limit],
+  );
+}
+
+/** Records the holder's decision on a pending grant; undefined when it was no longer pending (decided elsewhere). */
+export async function decideGrant(
+  tx: Queryable,
+  grantId: string,
+  status: 'acquired' | 'rejected',
+  keyHash: Buffer | null,
+  at: Date,
+): Promise<GrantRow | undefined> {
+  const [row] = await tx.query<GrantRow>(
+    `update brand_rights_grants set status = $2, key_hash = $3, updated_at = $4
+      where grant_id = $1 and status = 'pending_approval' returning ${columns}`,
+    [grantId, status, keyHash, at],
+  );
+  return row;
+}
