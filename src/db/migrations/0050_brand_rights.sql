@@ -17,6 +17,8 @@ create table brand_rights_grants (
   revocation_webhook jsonb not null,
   push_notification_config jsonb,
   key_hash bytea,
+  -- Paused by its buyer (update_rights): its credential is suspended and no creative is approved.
+  paused boolean not null default false,
   created_at timestamptz not null,
   updated_at timestamptz not null
 );

@@ -17,6 +17,8 @@ import { TestReceiver } from '../../support/webhooks.ts';
 const published: Record<string, string> = {
   get_rights: '/schemas/3.0.6/brand/get-rights-response.json',
   acquire_rights: '/schemas/3.0.6/brand/acquire-rights-response.json',
+  update_rights: '/schemas/3.0.6/brand/update-rights-response.json',
+  creative_approval: '/schemas/3.0.6/brand/creative-approval-response.json',
 };
 
 eachEngine('brand agent: rights licensing from the demo roster', (engine) => {
@@ -31,7 +33,9 @@ eachEngine('brand agent: rights licensing from the demo roster', (engine) => {
     const { status, ...rest } = JSON.parse(result.content[0].text as string) as Json;
     const isError = result.isError === true;
     // A domain status (acquired, rejected…) is the payload's own; a task status is the envelope's.
-    const payload = ['acquired', 'pending_approval', 'rejected'].includes(status as string)
+    const payload = ['acquired', 'pending_approval', 'rejected', 'approved', 'pending_review'].includes(
+      status as string,
+    )
       ? { status, ...rest }
       : rest;
     const schema = isError ? '/schemas/3.0.6/core/error.json' : published[task]!;
@@ -166,6 +170,76 @@ eachEngine('brand agent: rights licensing from the demo roster', (engine) => {
     const no = byGrant.get(refused.payload.rights_id as string)!.result as Json;
     assert.deepEqual([no.status, no.suggestions], ['rejected', undefined]);
     assert.match(no.reason as string, /campaigns about beer/);
+  });
+
+  it('extends, narrows, switches and pauses a grant, re-issuing its credential when its terms change', async () => {
+    const { payload } = await acquire('volt_the_fox', 'volt_cpm', { uses: ['likeness'], end_date: inDays(30) });
+    const rights_id = payload.rights_id as string;
+    const key = (payload.generation_credentials as Json[])[0]!.rights_key;
+    const update = (changes: Json) => call('update_rights', { idempotency_key: randomUUID(), rights_id, ...changes });
+    const extended = await update({ end_date: inDays(60), impression_cap: 500_000 });
+    assert.deepEqual(
+      [(extended.payload.terms as Json).end_date, (extended.payload.terms as Json).impression_cap],
+      [inDays(60), 500_000],
+    );
+    assert.notEqual((extended.payload.generation_credentials as Json[])[0]!.rights_key, key);
+    assert.equal((extended.payload.rights_constraint as Json).impression_cap, 500_000);
+    const shorter = await update({ end_date: inDays(10) });
+    assert.deepEqual([shorter.payload.code, shorter.payload.field], ['INVALID_REQUEST', 'end_date']);
+    const switched = await update({ pricing_option_id: 'volt_voice_quarter' });
+    assert.deepEqual(
+      [(switched.payload.terms as Json).amount, (switched.payload.terms as Json).period],
+      [9_000, 'quarterly'],
+    );
+    const paused = await update({ paused: true });
+    assert.equal(paused.payload.paused, true);
+    assert.equal(paused.payload.generation_credentials, undefined, 'a pause alone re-issues nothing');
+    const approval = await call('creative_approval', {
+      idempotency_key: randomUUID(),
+      rights_id,
+      creative_url: 'https://buyer.example/c/1.png',
+    });
+    assert.deepEqual(
+      [approval.payload.status, approval.payload.suggestions],
+      ['rejected', ['Resume it with update_rights (paused: false).']],
+    );
+    const unknown = await update({ rights_id: 'rg_nothing' });
+    assert.equal(unknown.payload.code, 'REFERENCE_NOT_FOUND');
+  });
+
+  it('approves creatives within a grant’s terms and refuses the others, saying what would pass', async () => {
+    const { payload } = await acquire('maya_okafor_endorsement', 'maya_monthly', {
+      uses: ['likeness', 'endorsement'],
+      countries: ['US'],
+      end_date: inDays(20),
+    });
+    const approve = (more: Json) =>
+      call('creative_approval', {
+        idempotency_key: randomUUID(),
+        rights_id: payload.rights_id,
+        creative_id: 'cr_1',
+        creative_url: 'https://buyer.example/c/maya.png',
+        ...more,
+      });
+    const yes = await approve({
+      metadata: { uses: ['likeness'], countries: ['US'] },
+      description: 'Maya on the ridge',
+    });
+    assert.equal(yes.payload.status, 'approved');
+    assert.deepEqual(
+      (yes.payload.conditions as string[])[0],
+      'Disclose: Maya Okafor is a paid Northwind Outdoor ambassador.',
+    );
+    const voice = await approve({ metadata: { uses: ['voice'] } });
+    assert.deepEqual(
+      [voice.payload.status, voice.payload.suggestions],
+      ['rejected', ['Use only likeness, endorsement.']],
+    );
+    const abroad = await approve({ metadata: { countries: ['CA'] } });
+    assert.deepEqual([abroad.payload.status, abroad.payload.suggestions], ['rejected', ['Serve it in US only.']]);
+    clock.advance(21 * 86_400_000);
+    const late = await approve({});
+    assert.deepEqual([late.payload.status, late.payload.reason], ['rejected', `The grant ended on ${inDays(-1)}.`]);
   });
 
   it('answers a request it cannot take as an error naming the field', async () => {

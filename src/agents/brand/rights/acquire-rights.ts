@@ -94,7 +94,7 @@ export function acquireRightsTask(roster: readonly Offering[], agentUrl: () => s
       if (refusal) return { rights_id: grantId, status: 'rejected', brand_id: offering.brand_id, ...refusal };
 
       await sql.lockOffering(ctx.db, offering.rights_id);
-      if (offering.exclusive && (await sql.heldOfferings(ctx.db, [offering.rights_id])).size > 0)
+      if (offering.exclusive && (await sql.heldOfferings(ctx.db, [offering.rights_id], today)).size > 0)
         return {
           rights_id: grantId,
           status: 'rejected',

@@ -98,6 +98,7 @@ export function getRightsTask(roster: readonly Offering[]): AgentTask<RightsArgs
       const held = await sql.heldOfferings(
         ctx.db,
         page.filter((m) => m.offering.exclusive).map((m) => m.offering.rights_id),
+        ctx.clock.now().toISOString().slice(0, 10),
       );
       return {
         rights: page.map(({ offering, score, reasons }) => ({

@@ -1,14 +1,21 @@
 import type { AgentTask } from '../../runtime/index.ts';
 import { acquireRightsTask } from './acquire-rights.ts';
+import { creativeApprovalTask } from './creative-approval.ts';
 import { getRightsTask } from './get-rights.ts';
 import type { Offering } from './roster.ts';
+import { updateRightsTask } from './update-rights.ts';
 
 export { rightsDecisionsPass } from './decisions.ts';
 export { demoRoster, type Offering } from './roster.ts';
 
 /** The rights-licensing tasks over a roster; `agentUrl` names this agent in the constraints it issues. */
 export function rightsTasks(roster: readonly Offering[], agentUrl: () => string): AgentTask[] {
-  return [getRightsTask(roster), acquireRightsTask(roster, agentUrl)];
+  return [
+    getRightsTask(roster),
+    acquireRightsTask(roster, agentUrl),
+    updateRightsTask(roster, agentUrl),
+    creativeApprovalTask(roster),
+  ];
 }
 
 /** What get_ap_capabilities says of the roster (brand.right_types, brand.available_uses). */

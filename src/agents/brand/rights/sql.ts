@@ -17,31 +17,37 @@ export interface GrantRow {
   buyer: Json;
   revocation_webhook: Json;
   push_notification_config: Json | null;
+  paused: boolean;
   created_at: Date;
   updated_at: Date;
 }
 
 const columns =
-  'grant_id, offering_id, owner, brand_id, status, exclusive, terms, campaign, buyer, revocation_webhook, push_notification_config, created_at, updated_at';
+  'grant_id, offering_id, owner, brand_id, status, exclusive, terms, campaign, buyer, revocation_webhook, push_notification_config, paused, created_at, updated_at';
 
 /** Serializes acquisitions of one offering until the transaction ends, so two cannot both take an exclusive one. */
 export async function lockOffering(tx: Queryable, offeringId: string): Promise<void> {
   await tx.query(`select pg_advisory_xact_lock(hashtext(current_schema() || '.ap_rights.' || $1))`, [offeringId]);
 }
 
-/** The offerings among these that an acquired or pending exclusive grant holds. */
-export async function heldOfferings(db: Queryable, offeringIds: readonly string[]): Promise<Set<string>> {
+/** The offerings among these that an exclusive grant holds on `today`: acquired or pending, and not ended. */
+export async function heldOfferings(
+  db: Queryable,
+  offeringIds: readonly string[],
+  today: string,
+): Promise<Set<string>> {
   const rows = await db.query<{ offering_id: string }>(
     `select distinct offering_id from brand_rights_grants
-      where offering_id = any($1::text[]) and exclusive and status in ('acquired', 'pending_approval')`,
-    [offeringIds],
+      where offering_id = any($1::text[]) and exclusive and status in ('acquired', 'pending_approval')
+        and (terms->>'end_date' is null or terms->>'end_date' >= $2)`,
+    [offeringIds, today],
   );
   return new Set(rows.map((r) => r.offering_id));
 }
 
 export async function insertGrant(
   tx: Queryable,
-  grant: Omit<GrantRow, 'updated_at'> & { keyHash: Buffer | null },
+  grant: Omit<GrantRow, 'updated_at' | 'paused'> & { keyHash: Buffer | null },
 ): Promise<void> {
   await tx.query(
     `insert into brand_rights_grants (grant_id, offering_id, owner, brand_id, status, exclusive, terms, campaign, buyer,
@@ -97,4 +103,27 @@ export async function decideGrant(
     [grantId, status, keyHash, at],
   );
   return row;
+}
+
+/** The caller's grant, locked until the transaction ends (an update reads the terms the one before it wrote). */
+export async function lockGrant(tx: Queryable, owner: string, grantId: string): Promise<GrantRow | undefined> {
+  const [row] = await tx.query<GrantRow>(
+    `select ${columns} from brand_rights_grants where owner = $1 and grant_id = $2 for update`,
+    [owner, grantId],
+  );
+  return row;
+}
+
+/** Writes an update's terms and pause, and a re-issued credential's hash when there is one. */
+export async function updateGrant(
+  tx: Queryable,
+  grantId: string,
+  change: { terms: Json; paused: boolean; keyHash?: Buffer },
+  at: Date,
+): Promise<void> {
+  await tx.query(
+    `update brand_rights_grants set terms = $2, paused = $3, key_hash = coalesce($4, key_hash), updated_at = $5
+      where grant_id = $1`,
+    [grantId, JSON.stringify(change.terms), change.paused, change.keyHash ?? null, at],
+  );
 }
