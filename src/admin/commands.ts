@@ -12,7 +12,7 @@ import {
   organizationBySlug,
 } from '../auth/index.ts';
 import { ApError } from '../protocol/errors.ts';
-import { rotate, signatureLifetimeSeconds, type SigningAlg } from '../agents/index.ts';
+import { brandTenant, revokeGrant, rotate, signatureLifetimeSeconds, type SigningAlg } from '../agents/index.ts';
 import { systemClock } from '../clock.ts';
 import { normalizeDomain } from '../protocol/domain.ts';
 import type { Crawler } from '../registry/crawler/index.ts';
@@ -88,6 +88,19 @@ export const adminCommands = {
       args.purpose === 'governance-signing' ? 'governance-signing' : 'webhook-signing',
     );
     return { kid: key.kid, alg: key.alg };
+  },
+  /** The rights holder revokes a grant of the brand agent (some of its uses, or all); the buyer is sent a signed notice. */
+  async 'rights.revoke'(db: Database, args: { grant: string; reason: string; uses?: string[]; effective?: string }) {
+    const effectiveAt = args.effective === undefined ? undefined : new Date(args.effective);
+    if (effectiveAt && Number.isNaN(effectiveAt.getTime()))
+      throw new ApError('validation_failed', `--effective ${args.effective} is not a date and time.`);
+    return revokeGrant(db, brandTenant, {
+      grantId: args.grant,
+      reason: args.reason,
+      ...(args.uses ? { uses: args.uses as Parameters<typeof revokeGrant>[2]['uses'] } : {}),
+      ...(effectiveAt ? { effectiveAt } : {}),
+      now: systemClock.now(),
+    });
   },
   /** Crawls one domain now, as the queue worker would, and says what came of it. */
   async 'crawl.domain'(_db: Database, args: { domain: string }, services: AdminServices) {

@@ -31,6 +31,7 @@ export {
 export { agentsSettings, publicTestCredential, type AgentsConfig } from './settings.ts';
 export { GovernanceTokenError, verifyGovernanceToken, type GovernanceClaims } from './governance/index.ts';
 export { signatureLifetimeSeconds } from './runtime/keys/lifetime.ts';
+export { brandTenant, revokeGrant } from './brand/index.ts';
 export { rotate, type SigningAlg } from './runtime/keys/store.ts';
 
 /** What the registry hands the agents: the brands it knows, which creatives are drawn from, and its authorization index, which property lists resolve from. */

@@ -5,6 +5,7 @@ import { ApError } from '../protocol/errors.ts';
 import { crawlCommand } from './commands/crawl.ts';
 import { keysCommand } from './commands/keys.ts';
 import { signingKeysCommand } from './commands/signing-keys.ts';
+import { rightsCommand } from './commands/rights.ts';
 import { migrateCommand } from './commands/migrate.ts';
 import { orgsCommand } from './commands/orgs.ts';
 import { agentsCommand } from './commands/agents.ts';
@@ -26,6 +27,7 @@ export function program(): Command {
     .addCommand(usersCommand())
     .addCommand(keysCommand())
     .addCommand(signingKeysCommand())
+    .addCommand(rightsCommand())
     .addCommand(crawlCommand())
     .addCommand(callCommand())
     .addCommand(toolsCommand())

@@ -3,6 +3,10 @@ import { getBrandIdentityTask, type BrandRecords } from './identity/get-brand-id
 import { demoRoster, rightsDecisionsPass, rightsTasks, rosterCapabilities, type Offering } from './rights/index.ts';
 
 export type { BrandRecords } from './identity/get-brand-identity.ts';
+export { revokeGrant, type Revocation } from './rights/index.ts';
+
+/** The tenant's name: its webhooks are queued under it. */
+export const brandTenant = 'brand';
 
 export interface BrandAgentOptions extends TenantMount {
   /** The registry's brand records, and who has rights to a brand. */
@@ -26,7 +30,7 @@ export function brandAgent({
   roster = demoRoster,
   decisionsMs = 30_000,
 }: BrandAgentOptions): Tenant {
-  const name = 'brand';
+  const name = brandTenant;
   const agentUrl = () => `${base()}${path}/mcp`;
   return {
     name,

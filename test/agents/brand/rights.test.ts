@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { brandAgent } from '../../../src/agents/brand/index.ts';
+import { brandAgent, brandTenant, revokeGrant } from '../../../src/agents/brand/index.ts';
 import { parseAllowList } from '../../../src/net/allow-list.ts';
 import { SafeFetch } from '../../../src/net/safe-fetch.ts';
 import { validateSchema } from '../../../src/protocol/schemas.ts';
@@ -240,6 +240,54 @@ eachEngine('brand agent: rights licensing from the demo roster', (engine) => {
     clock.advance(21 * 86_400_000);
     const late = await approve({});
     assert.deepEqual([late.payload.status, late.payload.reason], ['rejected', `The grant ended on ${inDays(-1)}.`]);
+  });
+
+  it('sends the holder’s revocation as a signed notice, and a revoked grant approves nothing more', async () => {
+    const revocations = { revocation_webhook: { url: `${receiver.url}/revocations` } };
+    const { payload } = await acquire(
+      'dawn_patrol_photos',
+      'dawn_patrol_cpm',
+      { uses: ['editorial', 'commercial'] },
+      revocations,
+    );
+    const rights_id = payload.rights_id as string;
+    const approve = () =>
+      call('creative_approval', {
+        idempotency_key: randomUUID(),
+        rights_id,
+        creative_url: 'https://buyer.example/c/2.png',
+      });
+    assert.equal((await approve()).payload.status, 'approved');
+    const before = receiver.events.length;
+    const partial = await revokeGrant(server.db, brandTenant, {
+      grantId: rights_id,
+      reason: 'Editorial use withdrawn by the photographer',
+      uses: ['editorial'],
+      now: clock.now(),
+    });
+    assert.deepEqual([partial.status, partial.uses], ['acquired', ['commercial']]);
+    await revokeGrant(server.db, brandTenant, { grantId: rights_id, reason: 'Licence ended early', now: clock.now() });
+    server.app.webhookDeliverer!.wake();
+    await receiver.until(() => receiver.events.length >= before + 2);
+    const notices = receiver.events.slice(before) as Json[];
+    for (const notice of notices)
+      assert.deepEqual(validateSchema('/schemas/3.0.6/brand/revocation-notification.json', notice).errors, []);
+    // Each notice is delivered on its own: in either order.
+    assert.deepEqual(
+      notices
+        .map((n) => [n.rights_id, n.revoked_uses, n.reason])
+        .sort((a, b) => String(a[2]).localeCompare(String(b[2]))),
+      [
+        [rights_id, ['editorial'], 'Editorial use withdrawn by the photographer'],
+        [rights_id, undefined, 'Licence ended early'],
+      ],
+    );
+    const refused = await approve();
+    assert.deepEqual([refused.payload.status, refused.payload.reason], ['rejected', 'The grant is revoked.']);
+    await assert.rejects(
+      revokeGrant(server.db, brandTenant, { grantId: rights_id, reason: 'again', now: clock.now() }),
+      /is revoked/,
+    );
   });
 
   it('answers a request it cannot take as an error naming the field', async () => {

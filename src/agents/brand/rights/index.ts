@@ -6,6 +6,7 @@ import type { Offering } from './roster.ts';
 import { updateRightsTask } from './update-rights.ts';
 
 export { rightsDecisionsPass } from './decisions.ts';
+export { revokeGrant, type Revocation } from './revoke.ts';
 export { demoRoster, type Offering } from './roster.ts';
 
 /** The rights-licensing tasks over a roster; `agentUrl` names this agent in the constraints it issues. */

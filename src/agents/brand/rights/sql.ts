@@ -127,3 +127,21 @@ export async function updateGrant(
     [grantId, JSON.stringify(change.terms), change.paused, change.keyHash ?? null, at],
   );
 }
+
+/** A grant whoever's it is, locked: the holder's own actions (a revocation) reach every grant. */
+export async function lockGrantOfAnyone(tx: Queryable, grantId: string): Promise<GrantRow | undefined> {
+  const [row] = await tx.query<GrantRow>(`select ${columns} from brand_rights_grants where grant_id = $1 for update`, [
+    grantId,
+  ]);
+  return row;
+}
+
+/** Sets a grant's status and terms (a revocation, whole or of some uses). */
+export async function reviseGrant(tx: Queryable, grantId: string, status: GrantStatus, terms: Json, at: Date) {
+  await tx.query(`update brand_rights_grants set status = $2, terms = $3, updated_at = $4 where grant_id = $1`, [
+    grantId,
+    status,
+    JSON.stringify(terms),
+    at,
+  ]);
+}
