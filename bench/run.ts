@@ -15,6 +15,7 @@ import { creativeBench } from './creative.bench.ts';
 import { agentSearchBench } from './agent-search.bench.ts';
 import { discoverAgentBench } from './discover-agent.bench.ts';
 import { governanceBench } from './governance.bench.ts';
+import { brandBench } from './brand.bench.ts';
 import { soakBench } from './soak.bench.ts';
 
 const benches: Array<[string, (flags: BenchFlags) => Promise<void>]> = [
@@ -31,6 +32,7 @@ const benches: Array<[string, (flags: BenchFlags) => Promise<void>]> = [
   ['agent-search', agentSearchBench],
   ['discover-agent', discoverAgentBench],
   ['governance', governanceBench],
+  ['brand', brandBench],
   ['soak', soakBench],
 ];
 
