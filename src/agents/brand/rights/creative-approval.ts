@@ -1,6 +1,6 @@
-import { stemmer } from 'stemmer';
 import { AgentError } from '../../../protocol/errors.ts';
 import { ownerOf, publishedSchemas, type AgentTask, type TaskArguments } from '../../runtime/index.ts';
+import { stemOf, stemsOf } from '../../text-search/index.ts';
 import type { Offering } from './roster.ts';
 import * as sql from './sql.ts';
 
@@ -78,8 +78,8 @@ export function creativeApprovalTask(roster: readonly Offering[]): AgentTask<App
         return reject(`The grant does not cover ${beyondCountries.join(', ')}.`, [
           allowed.length > 0 ? `Serve it in ${allowed.join(', ')} only.` : 'Serve it where the grant allows.',
         ]);
-      const said = new Set((args.description?.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => stemmer(w)));
-      const refused = offering.review?.refuses.find((word) => said.has(stemmer(word)));
+      const said = stemsOf(args.description ?? '');
+      const refused = offering.review?.refuses.find((word) => said.has(stemOf(word)));
       if (refused) return reject(`The holder does not approve creatives about ${refused}.`);
       return {
         status: 'approved',

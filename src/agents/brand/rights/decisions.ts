@@ -1,5 +1,5 @@
-import { stemmer } from 'stemmer';
 import { enqueueWebhookEvent, type TenantPass } from '../../runtime/index.ts';
+import { stemOf, stemsOf } from '../../text-search/index.ts';
 import type { Campaign } from './clearance.ts';
 import { acquiredAnswer, newRightsKey } from './grant-answer.ts';
 import type { Offering } from './roster.ts';
@@ -7,8 +7,6 @@ import * as sql from './sql.ts';
 
 /** Grants decided per page of a pass. */
 const pageSize = 100;
-
-const stems = (text: string) => new Set((text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => stemmer(w)));
 
 /**
  * The holders' review of pending acquisitions: once an offering's review time has passed, the
@@ -41,8 +39,8 @@ export function rightsDecisionsPass(
         for (const grant of due) {
           const offering = roster.find((o) => o.rights_id === grant.offering_id)!;
           const campaign = grant.campaign as Campaign;
-          const said = stems(campaign.description);
-          const refused = offering.review!.refuses.find((word) => said.has(stemmer(word)));
+          const said = stemsOf(campaign.description);
+          const refused = offering.review!.refuses.find((word) => said.has(stemOf(word)));
           const credential = refused ? undefined : newRightsKey();
           const notified = await db.transaction(async (tx) => {
             const decided = await sql.decideGrant(

@@ -1,4 +1,3 @@
-import { stemmer } from 'stemmer';
 import {
   pageRequestInput,
   paginate,
@@ -8,6 +7,7 @@ import {
   type PageRequest,
   type TaskArguments,
 } from '../../runtime/index.ts';
+import { stemsOf } from '../../text-search/index.ts';
 import type { Offering, RightUse } from './roster.ts';
 import * as sql from './sql.ts';
 
@@ -21,8 +21,8 @@ interface RightsArgs extends TaskArguments {
   pagination?: PageRequest;
 }
 
-const words = (text: string): string[] =>
-  (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length > 2).map((w) => stemmer(w));
+// Words of one or two letters say nothing of what is asked ("a", "to").
+const words = (text: string): Set<string> => new Set([...stemsOf(text)].filter((w) => w.length > 2));
 
 /**
  * `get_rights` (brand/get-rights-request.json): the roster's offerings for the uses asked, in the
@@ -53,7 +53,7 @@ export function getRightsTask(roster: readonly Offering[]): AgentTask<RightsArgs
     ...publishedSchemas('brand/get-rights'),
     mutates: false,
     async handler(args, ctx) {
-      const asked = new Set(words(args.query));
+      const asked = words(args.query);
       const matches: Array<{ offering: Offering; score: number; reasons: string[] }> = [];
       const excluded: Array<{ brand_id: string; name: string; reason: string; suggestions?: string[] }> = [];
       for (const offering of roster) {
@@ -81,7 +81,7 @@ export function getRightsTask(roster: readonly Offering[]): AgentTask<RightsArgs
           });
           continue;
         }
-        const carried = new Set(words(`${offering.name} ${offering.description} ${offering.brand_id}`));
+        const carried = words(`${offering.name} ${offering.description} ${offering.brand_id}`);
         const hits = [...asked].filter((w) => carried.has(w));
         const score = asked.size === 0 ? 0 : hits.length / asked.size;
         matches.push({

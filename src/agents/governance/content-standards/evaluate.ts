@@ -1,6 +1,6 @@
 import type { ArtifactContent } from './artifact-content.ts';
+import { stemOf, wordsOf } from '../../text-search/index.ts';
 import type { Rule } from './rules.ts';
-import { stemOf, wordsOf } from './rules.ts';
 import type { Scope } from './standard.ts';
 
 export type FeatureStatus = 'passed' | 'failed' | 'warning' | 'unevaluated';

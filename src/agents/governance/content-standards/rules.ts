@@ -1,4 +1,4 @@
-import { stemmer } from 'stemmer';
+import { stemOf, wordsOf } from '../../text-search/index.ts';
 import type { PolicyEntry } from './standard.ts';
 
 /**
@@ -29,27 +29,6 @@ const fillers = new Set(
 );
 
 const preferring = /\b(ideal|prefer(red)?|favou?r(ed)?|welcome[sd]?|encouraged?)\b/i;
-
-/** Words of a text, lower-cased, letters and digits only (apostrophes dropped). */
-export const wordsOf = (text: string): string[] =>
-  text
-    .toLowerCase()
-    .replace(/['’]/g, '')
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((w) => w !== '');
-
-// Stems of words seen lately: content repeats its words, and a body holds at most about 170,000.
-const stems = new Map<string, string>();
-const keptStems = 50_000;
-
-export function stemOf(word: string): string {
-  let stem = stems.get(word);
-  if (stem === undefined) {
-    if (stems.size >= keptStems) stems.clear();
-    stems.set(word, (stem = stemmer(word)));
-  }
-  return stem;
-}
 
 /** The rules of a standard's policies, each policy's phrases read from its text once. */
 export function rulesOf(policies: readonly PolicyEntry[]): Rule[] {
