@@ -2,7 +2,7 @@ import type { Queryable } from '../../db/database.ts';
 import type { BrandRecord } from '../../protocol/brand-identity.ts';
 import { normalizeDomain } from '../../protocol/domain.ts';
 import { ApError } from '../../protocol/errors.ts';
-import { brandByIdOrKey, brandsForDomains } from './sql.ts';
+import { brandByIdOrKey, brandsForDomains, brandWithHouse } from './sql.ts';
 
 /**
  * The registry's record of a brand named by its domain (or a domain its house declares for it),
@@ -11,18 +11,23 @@ import { brandByIdOrKey, brandsForDomains } from './sql.ts';
  */
 export async function brandRecord(db: Queryable, brandId: string): Promise<BrandRecord | undefined> {
   const domain = asDomain(brandId);
-  const row =
-    (domain ? (await brandsForDomains(db, [domain])).get(domain) : undefined) ?? (await brandByIdOrKey(db, brandId));
+  // By domain (the usual name) the brand and its house's name come in one statement.
+  const byDomain = domain ? await brandWithHouse(db, domain) : undefined;
+  const row = byDomain ?? (await brandByIdOrKey(db, brandId));
   if (!row) return undefined;
   const houseDomain = row.house_domain ?? row.domain;
-  const house = houseDomain === row.domain ? row : (await brandsForDomains(db, [houseDomain])).get(houseDomain);
+  const houseName =
+    byDomain?.house_name ??
+    (houseDomain === row.domain
+      ? row.brand_name
+      : (await brandsForDomains(db, [houseDomain])).get(houseDomain)?.brand_name);
   return {
     id: row.id,
     domain: row.domain,
     name: row.brand_name,
     brandKey: row.brand_key,
     kellerType: row.keller_type ?? 'master',
-    house: { domain: houseDomain, name: house?.brand_name ?? houseDomain },
+    house: { domain: houseDomain, name: houseName ?? houseDomain },
     manifest: row.manifest,
   };
 }

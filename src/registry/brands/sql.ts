@@ -161,3 +161,23 @@ export async function brandByIdOrKey(db: Queryable, key: string): Promise<BrandR
     : await db.query<BrandRow>(`select ${COLUMNS} from brands e where e.brand_key = $1 limit 2`, [key]);
   return rows.length === 1 ? rows[0] : undefined;
 }
+
+/** The brand a domain resolves to (as brandsForDomains), with its house's name, in one statement. */
+export async function brandWithHouse(
+  db: Queryable,
+  domain: string,
+): Promise<(BrandRow & { house_name: string | null }) | undefined> {
+  const [row] = await db.query<BrandRow & { house_name: string | null }>(
+    `with own as (
+       select e.id from brands e where e.domain = $1
+       union all
+       select a.brand_id from brand_aliases a
+        where a.domain = $1 and not exists (select 1 from brands own where own.domain = a.domain)
+       limit 1)
+     select ${COLUMNS}, h.brand_name as house_name
+       from own join brands e on e.id = own.id
+       left join brands h on h.domain = coalesce(e.house_domain, e.domain)`,
+    [domain],
+  );
+  return row;
+}
