@@ -116,7 +116,14 @@ export async function testDeployment(
     fetcher: ctx.fetcher,
     ...(agents.testCredential ? { demoFor: 'public-test' } : {}),
   });
-  const brand = registry.brandRecords && brandAgent({ base, credentials, brands: registry.brandRecords });
+  const brand =
+    registry.brandRecords &&
+    brandAgent({
+      base,
+      credentials,
+      brands: registry.brandRecords,
+      governance: { fetcher: ctx.fetcher, secret: agents.signingKeySecret, clock: ctx.clock },
+    });
   return [sales, signals, creative, builder, governance, ...(brand ? [brand] : [])];
 }
 

@@ -39,8 +39,7 @@ const claims: Record<string, string[]> = {
     'property-lists',
     'collection-lists',
   ],
-  // brand-rights exercises get_rights and acquire_rights, which it does not serve yet.
-  brand: [],
+  brand: ['brand-rights'],
 };
 
 /**

@@ -1,4 +1,11 @@
 import { type Tenant, type TenantMount } from '../runtime/index.ts';
+import {
+  accountCapabilities,
+  listAccountsTask,
+  salesAccountResolver,
+  syncAccountsTask,
+} from '../sales/accounts/index.ts';
+import { SellerGovernance, type SellerGovernanceOptions } from '../seller-governance/index.ts';
 import { getBrandIdentityTask, type BrandRecords } from './identity/get-brand-identity.ts';
 import { demoRoster, rightsDecisionsPass, rightsTasks, rosterCapabilities, type Offering } from './rights/index.ts';
 
@@ -15,6 +22,11 @@ export interface BrandAgentOptions extends TenantMount {
   roster?: readonly Offering[];
   /** How often the holders' pending reviews are looked at (default every 30 seconds). */
   decisionsMs?: number;
+  /**
+   * License under campaign governance (brand-rights): buyers register their governance agents
+   * (sync_governance), and a licence on a governed account is approved by them first.
+   */
+  governance?: Pick<SellerGovernanceOptions, 'fetcher' | 'secret' | 'clock'>;
 }
 
 /**
@@ -29,19 +41,31 @@ export function brandAgent({
   brands,
   roster = demoRoster,
   decisionsMs = 30_000,
+  governance: governing,
 }: BrandAgentOptions): Tenant {
   const name = brandTenant;
   const agentUrl = () => `${base()}${path}/mcp`;
+  // The deployment's one account book: the accounts a buyer declared here or at the sales agent.
+  const governance =
+    governing &&
+    new SellerGovernance({
+      ...governing,
+      tenant: name,
+      seller: agentUrl,
+      resolveAccount: salesAccountResolver({ requireOperatorAuth: false }),
+    });
   return {
     name,
     path,
     description:
       'Brand agent: brand identity (house, names, logos, colours, fonts, tone) from the registry’s own brand records, and licensing of talent, characters, brand IP, music and stock media.',
     protocols: ['brand'],
-    specialisms: [],
+    // brand-rights' storyboard registers accounts and their governance before it licenses.
+    specialisms: governance ? ['brand-rights'] : [],
     credentials,
     passes: [rightsDecisionsPass(name, roster, agentUrl, decisionsMs)],
     capabilities: () => ({
+      account: accountCapabilities({ requireOperatorAuth: false }),
       brand: {
         rights: true,
         ...rosterCapabilities(roster),
@@ -51,6 +75,12 @@ export function brandAgent({
       // The rights lifecycle is experimental in 3.0: an agent that serves it says so.
       experimental_features: ['brand.rights_lifecycle'],
     }),
-    tasks: [getBrandIdentityTask(brands), ...rightsTasks(roster, agentUrl)],
+    tasks: [
+      getBrandIdentityTask(brands),
+      ...rightsTasks(roster, agentUrl, governance),
+      syncAccountsTask(),
+      listAccountsTask(),
+      ...(governance ? [governance.syncGovernanceTask()] : []),
+    ],
   };
 }

@@ -5,6 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { governanceAgent } from '../../../src/agents/governance/index.ts';
 import { demoCatalogPath, loadCatalogFile, salesAgent } from '../../../src/agents/sales/index.ts';
 import { demoSignalsPath, loadSignalsCatalog, signalsAgent } from '../../../src/agents/signals/index.ts';
+import { brandAgent } from '../../../src/agents/brand/index.ts';
 import { validateSchema } from '../../../src/protocol/schemas.ts';
 import { mcpClient } from '../../support/agents.ts';
 import { ManualClock } from '../../support/clock.ts';
@@ -18,6 +19,7 @@ const published: Record<string, string> = {
   sync_accounts: '/schemas/3.0.6/account/sync-accounts-response.json',
   sync_governance: '/schemas/3.0.6/account/sync-governance-response.json',
   activate_signal: '/schemas/3.0.6/signals/activate-signal-response.json',
+  acquire_rights: '/schemas/3.0.6/brand/acquire-rights-response.json',
   create_media_buy: '/schemas/3.0.6/media-buy/create-media-buy-response.json',
   get_media_buys: '/schemas/3.0.6/media-buy/get-media-buys-response.json',
   comply_test_controller: '/schemas/3.0.6/compliance/comply-test-controller-response.json',
@@ -69,6 +71,7 @@ for (const engine of engines) {
     let sales: Caller;
     let governance: Caller;
     let signals: Caller;
+    let brand: Caller;
     const seller = () => `${front.url}/sales/mcp`;
     const governanceUrl = () => `${front.url}/governance/mcp`;
 
@@ -89,6 +92,11 @@ for (const engine of engines) {
           base,
           governance: { fetcher, secret: undefined, clock },
         }),
+        brandAgent({
+          base,
+          brands: { record: async () => undefined, unlocks: async () => false },
+          governance: { fetcher, secret: undefined, clock },
+        }),
       ];
       server = await startTestServer(engine, { deps: { tenants, clock, fetcher } });
       front.forwardTo(server.url);
@@ -97,6 +105,7 @@ for (const engine of engines) {
       sales = caller(await mcpClient(server.url, '/sales', authorization));
       governance = caller(await mcpClient(server.url, '/governance', authorization));
       signals = caller(await mcpClient(server.url, '/signals', authorization));
+      brand = caller(await mcpClient(server.url, '/brand', authorization));
     });
     // Each test starts before the buys' flight (the first moves the clock past their start).
     beforeEach(() => clock.set(Date.parse('2027-01-10T00:00:00Z')));
@@ -104,6 +113,7 @@ for (const engine of engines) {
       await sales?.client.close();
       await governance?.client.close();
       await signals?.client.close();
+      await brand?.client.close();
       await server?.close();
       await front?.close().catch(() => undefined);
     });
@@ -381,6 +391,69 @@ for (const engine of engines) {
         [planId],
       );
       assert.equal(kept!.n, 2, 'the intent token and the purchase token');
+    });
+
+    it('has the brand agent ask the governance agent before a licence on a governed account', async () => {
+      const { account, planId } = await governedAccount(10_000);
+      await brand.call('sync_governance', {
+        idempotency_key: randomUUID(),
+        accounts: [
+          {
+            account,
+            governance_agents: [{ url: governanceUrl(), authentication: { schemes: ['Bearer'], credentials: token } }],
+          },
+        ],
+      });
+      const licence = (pricing_option_id: string, campaign: Json, more: Json) => ({
+        idempotency_key: randomUUID(),
+        account,
+        rights_id: 'volt_the_fox',
+        pricing_option_id,
+        buyer: { domain: 'acme.example' },
+        campaign: {
+          description: 'EV launch',
+          uses: ['likeness'],
+          countries: ['US'],
+          end_date: '2027-03-31',
+          ...campaign,
+        },
+        revocation_webhook: { url: 'https://buyer.example/revocations' },
+        plan_id: planId,
+        ...more,
+      });
+      const approvedFor = async (budget: number) =>
+        (
+          await governance.call('check_governance', {
+            plan_id: planId,
+            caller: 'https://buyer.example/orchestrator',
+            tool: 'acquire_rights',
+            payload: { budget, seller_agent_url: `${front.url}/brand/mcp` },
+          })
+        ).governance_context as string;
+      assert.equal((await brand.fail('acquire_rights', licence('volt_cpm', {}, {}))).code, 'PERMISSION_DENIED');
+      // A CPM licence under a plan must say how many impressions, to project its cost.
+      const unprojected = await brand.fail(
+        'acquire_rights',
+        licence('volt_cpm', {}, { governance_context: await approvedFor(100) }),
+      );
+      assert.deepEqual([unprojected.code, unprojected.field], ['INVALID_REQUEST', 'campaign.estimated_impressions']);
+      // $9,000 a quarter is within the plan's $10,000; the governance agent approves the execution.
+      const granted = await brand.call(
+        'acquire_rights',
+        licence('volt_voice_quarter', {}, { governance_context: await approvedFor(9_000) }),
+      );
+      assert.equal(granted.status, 'acquired', JSON.stringify(granted));
+      // 2,000,000 impressions at $1.50 CPM ($3,000) would pass what the plan has left ($1,000).
+      const over = await brand.fail(
+        'acquire_rights',
+        licence('volt_cpm', { estimated_impressions: 2_000_000 }, { governance_context: await approvedFor(500) }),
+      );
+      assert.equal(over.code, 'GOVERNANCE_DENIED');
+      const [kept] = await server.db.query<{ n: number }>(
+        `select count(*)::int as n from brand_rights_grants where grant_id = $1`,
+        [granted.rights_id],
+      );
+      assert.equal(kept!.n, 1);
     });
 
     it('halts with GOVERNANCE_UNAVAILABLE and writes nothing when the governance agent cannot be reached', async () => {

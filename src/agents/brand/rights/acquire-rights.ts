@@ -1,9 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { AgentError } from '../../../protocol/errors.ts';
-import { ownerOf, publishedSchemas, type AgentTask, type TaskArguments } from '../../runtime/index.ts';
+import {
+  ownerOf,
+  publishedSchemas,
+  type AgentTask,
+  type PrepareContext,
+  type TaskArguments,
+} from '../../runtime/index.ts';
+import type { Approval, PurchaseRequest, SellerGovernance } from '../../seller-governance/index.ts';
 import { clearance, windowEnd, type Campaign } from './clearance.ts';
 import { acquiredAnswer, newRightsKey } from './grant-answer.ts';
-import type { Offering } from './roster.ts';
+import type { Offering, RightsPricingOption } from './roster.ts';
 import * as sql from './sql.ts';
 
 type Json = Record<string, unknown>;
@@ -25,7 +32,11 @@ interface AcquireArgs extends TaskArguments {
  * at once with its terms, generation credential and rights constraint, or waiting for the holder's
  * approval where the holder reviews each campaign.
  */
-export function acquireRightsTask(roster: readonly Offering[], agentUrl: () => string): AgentTask<AcquireArgs> {
+export function acquireRightsTask(
+  roster: readonly Offering[],
+  agentUrl: () => string,
+  governance?: SellerGovernance,
+): AgentTask<AcquireArgs> {
   return {
     name: 'acquire_rights',
     description:
@@ -52,19 +63,22 @@ export function acquireRightsTask(roster: readonly Offering[], agentUrl: () => s
     },
     ...publishedSchemas('brand/acquire-rights'),
     mutates: true,
+    // On an account under campaign governance, a licence the terms allow is approved by the buyer's
+    // governance agent first (phase purchase, before the transaction opens), as a buy is.
+    ...(governance
+      ? {
+          prepare: async (args: AcquireArgs, pctx: PrepareContext) => {
+            const { offering, option } = chosen(roster, args);
+            const today = pctx.clock.now().toISOString().slice(0, 10);
+            if (clearance(offering, option, args.campaign, today)) return undefined;
+            return governance.checkPurchase(args as PurchaseRequest, pctx, async () =>
+              plannedDelivery(offering, option, args, today),
+            );
+          },
+        }
+      : {}),
     async handler(args, ctx) {
-      const offering = roster.find((o) => o.rights_id === args.rights_id);
-      if (!offering)
-        throw new AgentError('REFERENCE_NOT_FOUND', `No rights offering ${args.rights_id}.`, {
-          field: 'rights_id',
-          suggestion: 'Find offerings with get_rights.',
-        });
-      const option = offering.pricing_options.find((o) => o.pricing_option_id === args.pricing_option_id);
-      if (!option)
-        throw new AgentError('INVALID_REQUEST', `${offering.name} has no pricing option ${args.pricing_option_id}.`, {
-          field: 'pricing_option_id',
-          suggestion: `Choose one of ${offering.pricing_options.map((o) => o.pricing_option_id).join(', ')}.`,
-        });
+      const { offering, option } = chosen(roster, args);
       const now = ctx.clock.now();
       const today = now.toISOString().slice(0, 10);
       const { campaign } = args;
@@ -120,6 +134,8 @@ export function acquireRightsTask(roster: readonly Offering[], agentUrl: () => s
       };
       // A key only once granted: a reviewed grant gets its own with the holder's approval.
       const credential = offering.review ? undefined : newRightsKey();
+      const approval = ctx.prepared as Approval | undefined;
+      if (approval) await governance!.recordApproval(ctx.db, ownerOf(ctx.principal), grantId, approval);
       await sql.insertGrant(ctx.db, {
         grant_id: grantId,
         offering_id: offering.rights_id,
@@ -145,5 +161,46 @@ export function acquireRightsTask(roster: readonly Offering[], agentUrl: () => s
         };
       return acquiredAnswer(offering, { grant_id: grantId, terms, campaign }, credential.key, agentUrl());
     },
+  };
+}
+
+/** The offering and pricing option a request names, or the error naming the field that is wrong. */
+function chosen(roster: readonly Offering[], args: AcquireArgs): { offering: Offering; option: RightsPricingOption } {
+  const offering = roster.find((o) => o.rights_id === args.rights_id);
+  if (!offering)
+    throw new AgentError('REFERENCE_NOT_FOUND', `No rights offering ${args.rights_id}.`, {
+      field: 'rights_id',
+      suggestion: 'Find offerings with get_rights.',
+    });
+  const option = offering.pricing_options.find((o) => o.pricing_option_id === args.pricing_option_id);
+  if (!option)
+    throw new AgentError('INVALID_REQUEST', `${offering.name} has no pricing option ${args.pricing_option_id}.`, {
+      field: 'pricing_option_id',
+      suggestion: `Choose one of ${offering.pricing_options.map((o) => o.pricing_option_id).join(', ')}.`,
+    });
+  return { offering, option };
+}
+
+/**
+ * What the licence commits, for the governance agent's execution check (the documentation's
+ * projection): a flat price as it stands, a CPM price over the campaign's estimated impressions,
+ * which a governed CPM request must therefore give.
+ */
+function plannedDelivery(offering: Offering, option: RightsPricingOption, args: AcquireArgs, today: string) {
+  const impressions = args.campaign.estimated_impressions;
+  if (option.model === 'cpm' && !impressions)
+    throw new AgentError(
+      'INVALID_REQUEST',
+      'A CPM-priced licence under a governance plan needs campaign.estimated_impressions to project its cost.',
+      { field: 'campaign.estimated_impressions' },
+    );
+  const total = option.model === 'cpm' ? Math.round((option.price / 1000) * impressions! * 100) / 100 : option.price;
+  const end = args.campaign.end_date ?? windowEnd(offering, today);
+  return {
+    total_budget: total,
+    currency: option.currency,
+    start_time: `${args.campaign.start_date ?? today}T00:00:00Z`,
+    ...(end ? { end_time: `${end}T23:59:59Z` } : {}),
+    ...(args.campaign.countries ? { geo: { countries: args.campaign.countries } } : {}),
   };
 }

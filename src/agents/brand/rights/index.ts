@@ -1,4 +1,5 @@
 import type { AgentTask } from '../../runtime/index.ts';
+import type { SellerGovernance } from '../../seller-governance/index.ts';
 import { acquireRightsTask } from './acquire-rights.ts';
 import { creativeApprovalTask } from './creative-approval.ts';
 import { getRightsTask } from './get-rights.ts';
@@ -9,11 +10,18 @@ export { rightsDecisionsPass } from './decisions.ts';
 export { revokeGrant, type Revocation } from './revoke.ts';
 export { demoRoster, type Offering } from './roster.ts';
 
-/** The rights-licensing tasks over a roster; `agentUrl` names this agent in the constraints it issues. */
-export function rightsTasks(roster: readonly Offering[], agentUrl: () => string): AgentTask[] {
+/**
+ * The rights-licensing tasks over a roster; `agentUrl` names this agent in the constraints it
+ * issues; with `governance`, a licence on a governed account is approved by its governance agent.
+ */
+export function rightsTasks(
+  roster: readonly Offering[],
+  agentUrl: () => string,
+  governance?: SellerGovernance,
+): AgentTask[] {
   return [
     getRightsTask(roster),
-    acquireRightsTask(roster, agentUrl),
+    acquireRightsTask(roster, agentUrl, governance),
     updateRightsTask(roster, agentUrl),
     creativeApprovalTask(roster),
   ];
