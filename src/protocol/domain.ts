@@ -74,6 +74,16 @@ const recentDomains = new RecentAnswers<string>(4096);
  * `normalizeDomain` for domains taken from requests: the normal forms of recently seen inputs are
  * remembered (a refusal is not, so each names its own field).
  */
+/** `input` normalized as a domain, or undefined when it is not one (a name searched, an id). */
+export function domainOrUndefined(input: string): string | undefined {
+  try {
+    return normalizeDomain(input);
+  } catch (err) {
+    if (err instanceof ApError) return undefined;
+    throw err;
+  }
+}
+
 export function normalizeRequestDomain(input: string, source?: DomainSource): string {
   return recentDomains.get(input) ?? recentDomains.set(input, normalizeDomain(input, source));
 }

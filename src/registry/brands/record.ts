@@ -1,7 +1,6 @@
 import type { Queryable } from '../../db/database.ts';
 import type { BrandRecord } from '../../protocol/brand-identity.ts';
-import { normalizeDomain } from '../../protocol/domain.ts';
-import { ApError } from '../../protocol/errors.ts';
+import { domainOrUndefined } from '../../protocol/domain.ts';
 import { brandByIdOrKey, brandsForDomains, brandWithHouse } from './sql.ts';
 
 /**
@@ -32,12 +31,5 @@ export async function brandRecord(db: Queryable, brandId: string): Promise<Brand
   };
 }
 
-function asDomain(value: string): string | undefined {
-  if (!value.includes('.')) return undefined;
-  try {
-    return normalizeDomain(value, { field: 'brand_id' });
-  } catch (err) {
-    if (err instanceof ApError) return undefined;
-    throw err;
-  }
-}
+// A brand.json id ("nike") has no dot; a domain does.
+const asDomain = (value: string) => (value.includes('.') ? domainOrUndefined(value) : undefined);

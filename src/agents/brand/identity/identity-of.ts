@@ -1,4 +1,5 @@
 import type { BrandRecord } from '../../../protocol/brand-identity.ts';
+import { isRecord, records, strings } from '../../../protocol/json-values.ts';
 
 /** get-brand-identity-request.json's `fields`: the sections a caller may ask for. */
 export const identityFields = [
@@ -30,9 +31,6 @@ type Json = Record<string, unknown>;
 
 const kellerTypes = new Set(['master', 'sub_brand', 'endorsed', 'independent']);
 const sixDigitHex = /^#[0-9A-Fa-f]{6}$/;
-const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const strings = (v: unknown): string[] =>
-  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.trim() !== '') : [];
 
 /**
  * Each section the registry's record of a brand holds, in get-brand-identity-response.json's
@@ -43,12 +41,10 @@ export function sectionsOf(record: BrandRecord): Partial<Record<IdentityField, u
   const m = record.manifest;
   const sections: Partial<Record<IdentityField, unknown>> = {};
   if (typeof m['description'] === 'string' && m['description'].trim() !== '') sections.description = m['description'];
-  const industries = strings(m['industries']);
+  const industries = strings(m['industries']).filter((s) => s.trim() !== '');
   if (industries.length > 0) sections.industries = industries;
   if (kellerTypes.has(record.kellerType)) sections.keller_type = record.kellerType;
-  const logos = (Array.isArray(m['logos']) ? m['logos'] : []).filter(
-    (l): l is Json => isRecord(l) && typeof l['url'] === 'string' && /^https?:\/\//i.test(l['url']),
-  );
+  const logos = records(m['logos']).filter((l) => typeof l['url'] === 'string' && /^https?:\/\//i.test(l['url']));
   if (logos.length > 0) sections.logos = logos;
   const colors = colorsOf(m['colors']);
   if (Object.keys(colors).length > 0) sections.colors = colors;
@@ -63,8 +59,8 @@ export function sectionsOf(record: BrandRecord): Partial<Record<IdentityField, u
 /** The manifest's colours (`[{hex, type}]`) as brand.json's palette: each role one colour, or several. */
 function colorsOf(value: unknown): Record<string, string | string[]> {
   const byRole = new Map<string, string[]>();
-  for (const c of Array.isArray(value) ? value : []) {
-    if (!isRecord(c) || typeof c['hex'] !== 'string' || !sixDigitHex.test(c['hex'])) continue;
+  for (const c of records(value)) {
+    if (typeof c['hex'] !== 'string' || !sixDigitHex.test(c['hex'])) continue;
     const role = typeof c['type'] === 'string' && c['type'] !== '' ? c['type'] : 'primary';
     byRole.set(role, [...(byRole.get(role) ?? []), c['hex']]);
   }

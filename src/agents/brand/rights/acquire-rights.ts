@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AgentError } from '../../../protocol/errors.ts';
+import { httpUrl } from '../../../protocol/http-url.ts';
 import {
   ownerOf,
   publishedSchemas,
@@ -98,7 +99,7 @@ export function acquireRightsTask(
         ['revocation_webhook', args.revocation_webhook],
         ['push_notification_config', args.push_notification_config],
       ] as const)
-        if (hook && !/^https?:\/\//i.test(hook.url))
+        if (hook && !httpUrl(hook.url))
           throw new AgentError('INVALID_REQUEST', `${field}.url must be an absolute http(s) URL.`, {
             field: `${field}.url`,
           });
@@ -107,14 +108,17 @@ export function acquireRightsTask(
       const refusal = clearance(offering, option, campaign, today);
       if (refusal) return { rights_id: grantId, status: 'rejected', brand_id: offering.brand_id, ...refusal };
 
-      await sql.lockOffering(ctx.db, offering.rights_id);
-      if (offering.exclusive && (await sql.heldOfferings(ctx.db, [offering.rights_id], today)).size > 0)
-        return {
-          rights_id: grantId,
-          status: 'rejected',
-          brand_id: offering.brand_id,
-          reason: `${offering.name} is licensed exclusively to another buyer.`,
-        };
+      // Only an exclusive offering's acquisitions take turns; the others need not wait for each other.
+      if (offering.exclusive) {
+        await sql.lockOffering(ctx.db, offering.rights_id);
+        if ((await sql.heldOfferings(ctx.db, [offering.rights_id], today)).size > 0)
+          return {
+            rights_id: grantId,
+            status: 'rejected',
+            brand_id: offering.brand_id,
+            reason: `${offering.name} is licensed exclusively to another buyer.`,
+          };
+      }
 
       const start = campaign.start_date ?? today;
       const end = campaign.end_date ?? windowEnd(offering, today);

@@ -1,4 +1,5 @@
 import { AgentError } from '../../../protocol/errors.ts';
+import { strings } from '../../../protocol/json-values.ts';
 import { ownerOf, publishedSchemas, type AgentTask, type TaskArguments } from '../../runtime/index.ts';
 import { stemOf, stemsOf } from '../../text-search/index.ts';
 import type { Offering } from './roster.ts';
@@ -11,8 +12,6 @@ interface ApprovalArgs extends TaskArguments {
   description?: string;
   metadata?: { countries?: unknown; uses?: unknown; [field: string]: unknown };
 }
-
-const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
 /**
  * `creative_approval` (brand/creative-approval-request.json): a creative made under one of the
@@ -42,7 +41,7 @@ export function creativeApprovalTask(roster: readonly Offering[]): AgentTask<App
     ...publishedSchemas('brand/creative-approval'),
     mutates: true,
     async handler(args, ctx) {
-      const grant = await sql.grantOf(ctx.db, ownerOf(ctx.principal), args.rights_id);
+      const grant = await sql.grantOf(ctx.db, args.rights_id, { owner: ownerOf(ctx.principal) });
       if (!grant)
         throw new AgentError('REFERENCE_NOT_FOUND', `No rights grant ${args.rights_id} of yours.`, {
           field: 'rights_id',

@@ -26,7 +26,7 @@ export async function revokeGrant(
   revocation: Revocation,
 ): Promise<{ rights_id: string; status: string; uses: string[] }> {
   return db.transaction(async (tx) => {
-    const grant = await sql.lockGrantOfAnyone(tx, revocation.grantId);
+    const grant = await sql.grantOf(tx, revocation.grantId, { lock: true });
     if (!grant || (grant.status !== 'acquired' && grant.status !== 'pending_approval'))
       throw new AgentError(
         'REFERENCE_NOT_FOUND',

@@ -71,11 +71,20 @@ export async function insertGrant(
   );
 }
 
-/** The caller's grant; another's is not found, exactly as one that does not exist. */
-export async function grantOf(db: Queryable, owner: string, grantId: string): Promise<GrantRow | undefined> {
+/**
+ * A grant: the caller's (`owner`; another's is not found, exactly as one that does not exist), or,
+ * for the holder's own acts (a revocation), whoever's; locked until the transaction ends with
+ * `lock` (an update reads the terms the one before it wrote).
+ */
+export async function grantOf(
+  db: Queryable,
+  grantId: string,
+  { owner, lock = false }: { owner?: string; lock?: boolean } = {},
+): Promise<GrantRow | undefined> {
   const [row] = await db.query<GrantRow>(
-    `select ${columns} from brand_rights_grants where owner = $1 and grant_id = $2`,
-    [owner, grantId],
+    `select ${columns} from brand_rights_grants
+      where grant_id = $1 and ($2::text is null or owner = $2)${lock ? ' for update' : ''}`,
+    [grantId, owner ?? null],
   );
   return row;
 }
@@ -105,15 +114,6 @@ export async function decideGrant(
   return row;
 }
 
-/** The caller's grant, locked until the transaction ends (an update reads the terms the one before it wrote). */
-export async function lockGrant(tx: Queryable, owner: string, grantId: string): Promise<GrantRow | undefined> {
-  const [row] = await tx.query<GrantRow>(
-    `select ${columns} from brand_rights_grants where owner = $1 and grant_id = $2 for update`,
-    [owner, grantId],
-  );
-  return row;
-}
-
 /** Writes an update's terms and pause, and a re-issued credential's hash when there is one. */
 export async function updateGrant(
   tx: Queryable,
@@ -126,14 +126,6 @@ export async function updateGrant(
       where grant_id = $1`,
     [grantId, JSON.stringify(change.terms), change.paused, change.keyHash ?? null, at],
   );
-}
-
-/** A grant whoever's it is, locked: the holder's own actions (a revocation) reach every grant. */
-export async function lockGrantOfAnyone(tx: Queryable, grantId: string): Promise<GrantRow | undefined> {
-  const [row] = await tx.query<GrantRow>(`select ${columns} from brand_rights_grants where grant_id = $1 for update`, [
-    grantId,
-  ]);
-  return row;
 }
 
 /** Sets a grant's status and terms (a revocation, whole or of some uses). */

@@ -40,7 +40,7 @@ export function updateRightsTask(roster: readonly Offering[], agentUrl: () => st
     ...publishedSchemas('brand/update-rights'),
     mutates: true,
     async handler(args, ctx) {
-      const grant = await sql.lockGrant(ctx.db, ownerOf(ctx.principal), args.rights_id);
+      const grant = await sql.grantOf(ctx.db, args.rights_id, { owner: ownerOf(ctx.principal), lock: true });
       if (!grant)
         throw new AgentError('REFERENCE_NOT_FOUND', `No rights grant ${args.rights_id} of yours.`, {
           field: 'rights_id',

@@ -1,4 +1,5 @@
 import { Parser } from 'htmlparser2';
+import { isRecord, items } from '../../../protocol/json-values.ts';
 
 /** content-standards/artifact.json, as far as evaluation reads it. */
 export interface Artifact {
@@ -60,10 +61,10 @@ function declaredCategories(metadata: Record<string, unknown>): Segment[] {
   const og = (metadata['open_graph'] ?? {}) as Record<string, unknown>;
   for (const key of ['title', 'description', 'article:section', 'article:tag', 'og:title', 'og:description'])
     add(`metadata.open_graph.${key}`, og[key]);
-  for (const [n, item] of (Array.isArray(metadata['json_ld']) ? metadata['json_ld'] : []).entries())
-    if (typeof item === 'object' && item !== null)
+  for (const [n, item] of items(metadata['json_ld']).entries())
+    if (isRecord(item))
       for (const key of ['headline', 'articleSection', 'keywords', 'genre', 'about'])
-        add(`metadata.json_ld[${n}].${key}`, (item as Record<string, unknown>)[key]);
+        add(`metadata.json_ld[${n}].${key}`, item[key]);
   return out;
 }
 

@@ -1,5 +1,6 @@
 import { hash, randomBytes, randomUUID } from 'node:crypto';
 import { AgentError } from '../../../protocol/errors.ts';
+import { httpUrl } from '../../../protocol/http-url.ts';
 import {
   accountRefInput,
   ownerOf,
@@ -124,13 +125,7 @@ export async function ownList(db: Parameters<typeof sql.listOf>[0], kind: ListKi
 
 /** A webhook URL the sender can use: absolute http(s); where it leads is the SSRF-safe client's to judge at each delivery. */
 function webhookUrl(value: string): void {
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {
-    url = undefined;
-  }
-  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:'))
+  if (!httpUrl(value))
     throw new AgentError('INVALID_REQUEST', 'webhook_url must be an absolute http(s) URL ("" removes it).', {
       field: 'webhook_url',
     });

@@ -1,4 +1,5 @@
 import { AgentError } from '../../../protocol/errors.ts';
+import { httpUrl } from '../../../protocol/http-url.ts';
 
 /** core/destination.json: where a signal is activated (the spec calls these deployment targets). */
 export type Destination =
@@ -60,13 +61,7 @@ export function targetKey(destination: Destination): string {
 }
 
 function canonicalUrl(text: string, field: string): string {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new AgentError('INVALID_REQUEST', 'agent_url must be an absolute http(s) URL.', { field });
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:')
-    throw new AgentError('INVALID_REQUEST', 'agent_url must be an absolute http(s) URL.', { field });
+  const url = httpUrl(text);
+  if (!url) throw new AgentError('INVALID_REQUEST', 'agent_url must be an absolute http(s) URL.', { field });
   return url.href;
 }

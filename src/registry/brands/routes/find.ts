@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import type { Database } from '../../../db/database.ts';
-import { normalizeDomain } from '../../../protocol/domain.ts';
+import { domainOrUndefined } from '../../../protocol/domain.ts';
 import { ApError } from '../../../protocol/errors.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
 import { FindQuery, FindResult } from '../schemas.ts';
@@ -38,7 +38,8 @@ export function findRoute(app: FastifyInstance, db: Database): void {
       }
       const found = await findBrands(db, {
         text: q.toLowerCase(),
-        domain: asDomain(q),
+        // The search as a domain, when it is one; a name is not.
+        domain: domainOrUndefined(q) ?? null,
         // Letters and digits only, so nothing in a word is tsquery syntax.
         words: words.map((w) => `'${w}':*`).join(' & '),
         limit: request.query.limit ?? 10,
@@ -59,14 +60,4 @@ function toResult(row: FoundBrand) {
     source: row.source,
     match: matches[row.rank]!,
   };
-}
-
-/** The search as a domain, when it is one; a name is not. */
-function asDomain(q: string): string | null {
-  try {
-    return normalizeDomain(q, { field: 'q' });
-  } catch (err) {
-    if (err instanceof ApError) return null;
-    throw err;
-  }
 }
