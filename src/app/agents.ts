@@ -15,7 +15,7 @@ import type { AgentResources } from '../auth/index.ts';
 import type { AppContext } from '../context.ts';
 import { baseUrl, listeningAddress } from '../http/base-url.ts';
 import type { OwnDeployment } from '../registry/agents/index.ts';
-import { brandIdentity, brandRecord } from '../registry/brands/index.ts';
+import { BrandRecordCache, brandIdentity } from '../registry/brands/index.ts';
 import { provesAny } from '../registry/ownership/index.ts';
 import { registryPolicyEntries } from '../registry/policies/index.ts';
 import { register } from './register.ts';
@@ -33,19 +33,23 @@ export async function agentTenants(
   given: Tenant[] | undefined,
   core: RegistryCore,
 ): Promise<readonly Tenant[]> {
+  if (given) return given;
   const follower = core.authorization.index;
-  return (
-    given ??
-    (await testDeployment(ctx, () => baseUrl(app, ctx.config), {
-      brands: brandIdentity,
-      authorization: () => follower.index,
-      policies: registryPolicyEntries,
-      brandRecords: {
-        record: brandRecord,
-        unlocks: (db, caller, domains) => provesAny(db, ctx, caller, domains),
-      },
-    }))
-  );
+  const records = new BrandRecordCache(ctx.db, ctx.clock);
+  app.addHook('onReady', async () => {
+    // Without it every identity is read from the database: slower, never wrong.
+    await records.start().catch((err: unknown) => app.log.warn({ err }, 'brand record cache off: cannot listen'));
+  });
+  app.addHook('preClose', records.stop);
+  return testDeployment(ctx, () => baseUrl(app, ctx.config), {
+    brands: brandIdentity,
+    authorization: () => follower.index,
+    policies: registryPolicyEntries,
+    brandRecords: {
+      record: (brandId) => records.record(brandId),
+      unlocks: (db, caller, domains) => provesAny(db, ctx, caller, domains),
+    },
+  });
 }
 
 /** The agents served beside the registry, as the agent catalog and the demo see them. */
@@ -89,8 +93,15 @@ export async function registerAgents(
         deliverer.start();
         housekeeping.start();
         for (const pass of passes.values()) pass.start();
+        for (const tenant of tenants)
+          await tenant
+            .start?.({ db: ctx.db, clock: ctx.clock })
+            .catch((err: unknown) =>
+              app.log.warn({ err, tenant: tenant.name }, 'agent serves from the database alone'),
+            );
       });
       background.addHook('preClose', async () => {
+        await Promise.all(tenants.map((tenant) => tenant.stop?.()));
         await Promise.all([...passes.values()].map((pass) => pass.stop()));
         await housekeeping.stop();
         await worker.close();

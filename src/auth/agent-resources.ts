@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../db/database.ts';
-import type { CredentialCache } from './cache/credential-cache.ts';
+import type { NotifiedCache } from '../db/notified-cache.ts';
 import {
   configuredCredentials,
   type ConfiguredCredential,
@@ -31,9 +31,9 @@ export class AgentResources {
   private readonly base: () => string;
   private readonly issuer: () => string;
   private readonly db: Database;
-  private readonly cache: CredentialCache;
+  private readonly cache: NotifiedCache;
 
-  constructor(app: FastifyInstance, base: () => string, issuer: () => string, db: Database, cache: CredentialCache) {
+  constructor(app: FastifyInstance, base: () => string, issuer: () => string, db: Database, cache: NotifiedCache) {
     this.app = app;
     this.base = base;
     this.issuer = issuer;

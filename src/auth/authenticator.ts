@@ -4,7 +4,7 @@ import { LOCAL_ISSUER, userPrincipal } from './accounts/service.ts';
 import { upsertExternalUser, userBySubject } from './accounts/sql.ts';
 import { hashKey } from './api-keys/key-format.ts';
 import { keyUseRecorder, verifyKey } from './api-keys/service.ts';
-import type { CredentialCache } from './cache/credential-cache.ts';
+import type { NotifiedCache } from '../db/notified-cache.ts';
 import type { Principal } from './principal.ts';
 import { grantExpiry } from './oauth/sql.ts';
 import type { TokenVerifier } from './tokens/verifier.ts';
@@ -27,13 +27,13 @@ const JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
  * Both credential forms of the spec: a JWT access token (a user) or an organization API key.
  * `tokens` resolves lazily because the embedded issuer is known only once the server listens.
  * What the database says about a credential is kept in `cache`, which sees every change to it
- * as soon as the database does (see `CredentialCache`); signatures and expiry are checked on
+ * as soon as the database does (see `NotifiedCache`); signatures and expiry are checked on
  * every call.
  */
 export function credentialAuthenticator(
   db: Database,
   tokens: () => Promise<{ verifier: TokenVerifier; local: boolean }>,
-  cache: CredentialCache,
+  cache: NotifiedCache,
   now: () => number,
 ): Authenticator {
   const recordUse = keyUseRecorder(db, now);

@@ -1,7 +1,7 @@
 import { hash, timingSafeEqual } from 'node:crypto';
 import type { Queryable } from '../db/database.ts';
 import { organizationBySlug } from './accounts/sql.ts';
-import type { CredentialCache } from './cache/credential-cache.ts';
+import type { NotifiedCache } from '../db/notified-cache.ts';
 import type { Principal } from './principal.ts';
 
 /**
@@ -33,7 +33,7 @@ export function configuredCredentials(
   agent: string,
   credentials: readonly ConfiguredCredential[],
   db: Queryable,
-  cache: CredentialCache,
+  cache: NotifiedCache,
 ): ConfiguredCredentials {
   const digest = (value: string) => hash('sha256', value, 'buffer');
   const known = credentials.map((credential) => {

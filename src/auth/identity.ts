@@ -7,7 +7,7 @@ import { bootstrapAdminKey } from './api-keys/service.ts';
 import { credentialAuthenticator, type Authenticator } from './authenticator.ts';
 import { signInLimit } from './limits.ts';
 import { AgentResources } from './agent-resources.ts';
-import { CredentialCache } from './cache/credential-cache.ts';
+import { NotifiedCache } from '../db/notified-cache.ts';
 import { addResourceMetadataSchema, registerResourceMetadata } from './oauth/metadata.ts';
 import { buildProvider, resourcesOf } from './oauth/provider.ts';
 import { registerAuthorizationServer } from './oauth/routes.ts';
@@ -59,7 +59,7 @@ export function createIdentity(app: FastifyInstance, { config, db, fetcher, cloc
       local: true,
     };
   });
-  const cache = new CredentialCache(db, clock, { ttlMs: 300_000, maxEntries: 10_000 });
+  const cache = new NotifiedCache(db, clock, { channel: 'ap_auth', ttlMs: 300_000, maxEntries: 10_000 });
   addResourceMetadataSchema(app);
   const agents = new AgentResources(app, base, issuer, db, cache);
   const provider = once(async (): Promise<Provider> =>

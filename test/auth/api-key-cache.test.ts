@@ -4,8 +4,7 @@ import { revokeKey } from '../../src/auth/api-keys/service.ts';
 import type { Database } from '../../src/db/database.ts';
 import pg from 'pg';
 import { quoteIdent } from '../../src/db/identifiers.ts';
-import { openPostgres } from '../../src/db/postgres.ts';
-import { eachEngine, postgresUrl, type TestEngine } from '../support/engines.ts';
+import { anotherInstance, eachEngine, postgresUrl, recordingStatements } from '../support/engines.ts';
 import { accessToken, bearer, createApiKeyFor, seedOrganization, seedUser } from '../support/identity.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { addWhoami, whoami } from './helpers.ts';
@@ -20,26 +19,12 @@ eachEngine('the credential cache', (engine) => {
   let other: Database;
   const statements: string[] = [];
 
-  /** The engine's database, recording every statement the server runs. */
-  const recording = (inner: TestEngine): TestEngine => {
-    const record = (db: Database) =>
-      ({ ...db, engine: db.engine, query: (sql, params) => (statements.push(sql), db.query(sql, params)) }) as Database;
-    return {
-      name: inner.name,
-      open: async () => record(await inner.open()),
-      openMigrated: async () => record(await inner.openMigrated()),
-    };
-  };
-
   before(async () => {
-    server = await startTestServer(recording(engine), { extend: addWhoami });
-    if (engine.name === 'postgres') {
-      const [row] = await server.db.query<{ schema: string }>('select current_schema() as schema');
-      other = openPostgres({ url: postgresUrl, schema: row!.schema, poolMax: 2 });
-    } else other = server.db;
+    server = await startTestServer(recordingStatements(engine, statements), { extend: addWhoami });
+    other = await anotherInstance(server.db);
   });
   after(async () => {
-    if (other !== server.db) await other.close();
+    await other.close();
     await server.close();
   });
 

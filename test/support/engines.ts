@@ -111,6 +111,28 @@ export async function seedPgliteDirectory(dataDir: string, contents: PgliteConte
   await cp(template, dataDir, { recursive: true, errorOnExist: true, force: false });
 }
 
+/** The engine, its databases recording every statement run on them into `statements`. */
+export function recordingStatements(inner: TestEngine, statements: string[]): TestEngine {
+  const record = (db: Database) =>
+    ({ ...db, engine: db.engine, query: (sql, params) => (statements.push(sql), db.query(sql, params)) }) as Database;
+  return {
+    name: inner.name,
+    open: async () => record(await inner.open()),
+    openMigrated: async () => record(await inner.openMigrated()),
+  };
+}
+
+/**
+ * Where a test changes rows as another instance or an operator's tool would: on PostgreSQL a
+ * connection pool of its own on the same schema; on PGlite (one process) the database itself.
+ * `close` leaves the given database open.
+ */
+export async function anotherInstance(db: Database): Promise<Database> {
+  if (db.engine !== 'postgres') return { ...db, engine: db.engine, close: async () => {} };
+  const [row] = await db.query<{ schema: string }>('select current_schema() as schema');
+  return openPostgres({ url: postgresUrl, schema: row!.schema, poolMax: 2 });
+}
+
 /** Declares the suite once per engine; the engine's name leads each suite's title in the output. */
 export function eachEngine(title: string, body: (engine: TestEngine) => void): void {
   for (const engine of engines) describe(`[${engine.name}] ${title}`, () => body(engine));

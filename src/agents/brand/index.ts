@@ -7,7 +7,14 @@ import {
 } from '../sales/accounts/index.ts';
 import { SellerGovernance, type SellerGovernanceOptions } from '../seller-governance/index.ts';
 import { getBrandIdentityTask, type BrandRecords } from './identity/get-brand-identity.ts';
-import { demoRoster, rightsDecisionsPass, rightsTasks, rosterCapabilities, type Offering } from './rights/index.ts';
+import {
+  demoRoster,
+  HeldOfferings,
+  rightsDecisionsPass,
+  rightsTasks,
+  rosterCapabilities,
+  type Offering,
+} from './rights/index.ts';
 
 export type { BrandRecords } from './identity/get-brand-identity.ts';
 export { revokeGrant, type Revocation } from './rights/index.ts';
@@ -45,6 +52,7 @@ export function brandAgent({
 }: BrandAgentOptions): Tenant {
   const name = brandTenant;
   const agentUrl = () => `${base()}${path}/mcp`;
+  const held = new HeldOfferings(roster.filter((o) => o.exclusive).map((o) => o.rights_id));
   // The deployment's one account book: the accounts a buyer declared here or at the sales agent.
   const governance =
     governing &&
@@ -64,6 +72,8 @@ export function brandAgent({
     specialisms: governance ? ['brand-rights'] : [],
     credentials,
     passes: [rightsDecisionsPass(name, roster, agentUrl, decisionsMs)],
+    start: held.start,
+    stop: held.stop,
     capabilities: () => ({
       account: accountCapabilities({ requireOperatorAuth: false }),
       brand: {
@@ -77,7 +87,7 @@ export function brandAgent({
     }),
     tasks: [
       getBrandIdentityTask(brands),
-      ...rightsTasks(roster, agentUrl, governance),
+      ...rightsTasks(roster, held, agentUrl, governance),
       syncAccountsTask(),
       listAccountsTask(),
       ...(governance ? [governance.syncGovernanceTask()] : []),

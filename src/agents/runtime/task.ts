@@ -226,6 +226,13 @@ export interface Tenant {
   /** HTTP routes of its own beside its task endpoints (hosted previews, generated assets), registered when it is mounted. */
   routes?: (app: FastifyInstance, deps: TenantRouteDeps) => void;
   /**
+   * Called once the app is ready (and `stop` before it closes): to begin following the database's
+   * changes to what it keeps in memory. A failure is logged and the agent serves on, reading the
+   * database instead.
+   */
+  start?: (deps: TenantRouteDeps) => Promise<void>;
+  stop?: () => Promise<void>;
+  /**
    * Bearer tokens this agent accepts besides the registry's own API keys and access tokens (a
    * partner's token, a public test credential), each giving its own principal.
    */

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 
 import type { ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
 import { mcpDispatcher } from './dispatcher.ts';
 import { serveMcp } from './endpoint.ts';
+import { serializedAs } from './serialized.ts';
 
 /** A tool as `tools/list` shows it: name, description, input and output schemas. */
 export type ToolDescriptor = ListToolsResult['tools'][number];
@@ -49,7 +50,11 @@ export function serveAgentMcp(app: FastifyInstance, agent: McpAgent, hostGuard: 
 }
 
 function toolResult(answer: AgentAnswer): Record<string, unknown> {
-  if (!answer.failed) return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.body };
+  if (!answer.failed)
+    return {
+      content: [{ type: 'text', text: answer.text }],
+      structuredContent: serializedAs(answer.body, answer.text),
+    };
   const { error, context } = answer;
   return {
     isError: true,

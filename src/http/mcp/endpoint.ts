@@ -8,6 +8,7 @@ import type {
 import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { jsonRpcRefusal } from '../json-rpc-refusal.ts';
 import { rpcError, type McpReply, type RpcAnswer } from './dispatcher.ts';
+import { answerJson } from './serialized.ts';
 import '../route-config.ts';
 
 export interface McpEndpoint {
@@ -116,13 +117,13 @@ export function serveMcp(app: FastifyInstance, endpoint: McpEndpoint): void {
 /** One SSE event per answer, as the SDK's transport writes them, or the JSON of the answer (an array for a batch). */
 function send(reply: FastifyReply, status: number, sse: boolean, answers: RpcAnswer[], batch: boolean): FastifyReply {
   if (sse) {
-    const events = answers.map((a) => `event: message\ndata: ${JSON.stringify(a)}\n\n`).join('');
+    const events = answers.map((a) => `event: message\ndata: ${answerJson(a)}\n\n`).join('');
     return reply.code(status).header('cache-control', 'no-cache').type('text/event-stream').send(events);
   }
   return reply
     .code(status)
     .type('application/json')
-    .send(JSON.stringify(batch ? answers : answers[0]));
+    .send(batch ? `[${answers.map(answerJson).join(',')}]` : answerJson(answers[0]!));
 }
 
 /** An answer without a body (202: the POST held only notifications). */

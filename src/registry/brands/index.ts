@@ -48,7 +48,7 @@ export function applyHeldBrand(ctx: AppContext): ReviewApplier {
 }
 
 export { brandIdentity } from './identity.ts';
-export { brandRecord } from './record.ts';
+export { BrandRecordCache } from './record.ts';
 export { saveAuthoritative, saveEnriched } from './service.ts';
 export type { AuthoritativeBrand, BrandRow } from './sql.ts';
 export type { EnrichmentProvider } from './enrichment/provider.ts';

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.ts';
+import { notifyChannel } from '../../db/notify-channel.ts';
 import { Conditions } from '../../jobs/conditions.ts';
 import { BackgroundPass } from '../../jobs/background-pass.ts';
 import { ApError } from '../../protocol/errors.ts';
@@ -84,7 +85,7 @@ export class FeedHub {
   private async tryListen(): Promise<boolean> {
     try {
       const head = await sql.headEventId(this.db);
-      const unlisten = await this.db.listen(await sql.notifyChannel(this.db), () => this.wake());
+      const unlisten = await this.db.listen(await notifyChannel(this.db, 'ap_feed'), () => this.wake());
       if (this.closed) {
         await unlisten();
         return true;

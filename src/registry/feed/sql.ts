@@ -96,9 +96,3 @@ export async function deleteOlderThan(db: Queryable, before: Date, batch: number
   );
   return row!.deleted;
 }
-
-/** The NOTIFY channel committing events signal on: one per schema, as the trigger of migration 0009 names it. */
-export async function notifyChannel(db: Queryable): Promise<string> {
-  const [row] = await db.query<{ channel: string }>(`select 'ap_feed_' || left(md5(current_schema()), 16) as channel`);
-  return row!.channel;
-}

@@ -5,7 +5,8 @@ import { publicTestCredential } from '../../../src/agents/index.ts';
 import { saveAuthoritative } from '../../../src/registry/brands/index.ts';
 import { validateSchema } from '../../../src/protocol/schemas.ts';
 import { mcpClient } from '../../support/agents.ts';
-import { eachEngine } from '../../support/engines.ts';
+import type { Database } from '../../../src/db/database.ts';
+import { anotherInstance, eachEngine, recordingStatements } from '../../support/engines.ts';
 import { json, type Json } from '../../support/http.ts';
 import { createApiKeyFor, seedOrganization } from '../../support/identity.ts';
 import { postJson } from '../../support/requests.ts';
@@ -15,8 +16,10 @@ const RESPONSE = '/schemas/3.0.6/brand/get-brand-identity-response.json';
 
 eachEngine('brand agent: get_brand_identity from the registry’s records', (engine) => {
   let server: TestServer;
+  let other: Database;
   let publicCaller: Client;
   let owner: Client;
+  const statements: string[] = [];
 
   const identity = async (client: Client, args: Json): Promise<{ isError: boolean; payload: Json }> => {
     const result = (await client.callTool({ name: 'get_brand_identity', arguments: args })) as Json;
@@ -31,7 +34,10 @@ eachEngine('brand agent: get_brand_identity from the registry’s records', (eng
 
   before(async () => {
     // The demo world's brands (houses and sub-brands from their brand.json) and the test deployment's agents.
-    server = await startTestServer(engine, { env: { AGENTS: 'true', AP_DEMO: 'true' } });
+    server = await startTestServer(recordingStatements(engine, statements), {
+      env: { AGENTS: 'true', AP_DEMO: 'true' },
+    });
+    other = await anotherInstance(server.db);
     await server.db.transaction(async (tx) => {
       await saveAuthoritative(tx, {
         domain: 'acme-outdoor.test',
@@ -78,6 +84,7 @@ eachEngine('brand agent: get_brand_identity from the registry’s records', (eng
   after(async () => {
     await publicCaller?.close();
     await owner?.close();
+    await other?.close();
     await server?.close();
   });
 
@@ -153,6 +160,8 @@ eachEngine('brand agent: get_brand_identity from the registry’s records', (eng
   });
 
   it('shows a save through the registry at once', async () => {
+    // Asked before it exists: that the registry does not know it is not kept past the save.
+    assert.equal((await identity(publicCaller, { brand_id: 'newcomer.test' })).isError, true);
     // As the registry's administrator, who needs no proof of the domain.
     const saved = await postJson(`${server.url}/api/brands/save`, {
       domain: 'newcomer.test',
@@ -162,5 +171,21 @@ eachEngine('brand agent: get_brand_identity from the registry’s records', (eng
     assert.equal(saved.status, 201, JSON.stringify(await saved.json()));
     const { payload } = await identity(publicCaller, { brand_id: 'newcomer.test' });
     assert.deepEqual([payload.names, payload.description], [[{ und: 'Newcomer' }], 'Just saved.']);
+  });
+
+  it('answers a brand asked before from memory, and another instance’s change on the very next call', async () => {
+    await identity(publicCaller, { brand_id: 'trail.acme-outdoor.test' });
+    const from = statements.length;
+    const again = await identity(publicCaller, { brand_id: 'trail.acme-outdoor.test' });
+    assert.deepEqual(
+      statements.slice(from).filter((sql) => /\bbrands?\b|brand_aliases/.test(sql)),
+      [],
+      'no brand read',
+    );
+    assert.deepEqual(again.payload.names, [{ und: 'Acme Trail' }]);
+    await other.query(`update brands set brand_name = 'Acme Trailworks' where domain = 'trail.acme-outdoor.test'`);
+    assert.deepEqual((await identity(publicCaller, { brand_id: 'trail.acme-outdoor.test' })).payload.names, [
+      { und: 'Acme Trailworks' },
+    ]);
   });
 });

@@ -8,7 +8,7 @@ import { authorizedFields, identityFields, sectionsOf, type IdentityField } from
 /** What the brand agent reads of the registry, as the composition root hands it. */
 export interface BrandRecords {
   /** The registry's record of a brand (by domain, registry id, or its brand.json id); undefined when unknown. */
-  record(db: Queryable, brandId: string): Promise<BrandRecord | undefined>;
+  record(brandId: string): Promise<BrandRecord | undefined>;
   /** Whether the caller has rights to a brand: its organization proved control of one of these domains. */
   unlocks(db: Queryable, caller: Principal, domains: readonly string[]): Promise<boolean>;
 }
@@ -49,7 +49,7 @@ export function getBrandIdentityTask(records: BrandRecords): AgentTask<IdentityA
     ...publishedSchemas('brand/get-brand-identity'),
     mutates: false,
     async handler(args, ctx) {
-      const record = await records.record(ctx.db, args.brand_id);
+      const record = await records.record(args.brand_id);
       if (!record)
         throw new AgentError('REFERENCE_NOT_FOUND', `The registry knows no brand ${args.brand_id}.`, {
           field: 'brand_id',

@@ -8,8 +8,8 @@ import {
   type TaskArguments,
 } from '../../runtime/index.ts';
 import { stemsOf } from '../../text-search/index.ts';
+import type { HeldOfferings } from './held-offerings.ts';
 import type { Offering, RightUse } from './roster.ts';
-import * as sql from './sql.ts';
 
 interface RightsArgs extends TaskArguments {
   query: string;
@@ -28,10 +28,12 @@ const words = (text: string): Set<string> => new Set([...stemsOf(text)].filter((
  * `get_rights` (brand/get-rights-request.json): the roster's offerings for the uses asked, in the
  * countries asked, of a brand or a type when named, best match to the query first (the share of
  * the query's words its name, description and brand carry). An offering the filters leave out is
- * listed in `excluded` with the reason and what would include it, when asked. Exclusivity is read
- * from the grants as they stand.
+ * listed in `excluded` with the reason and what would include it, when asked. Exclusivity is the
+ * grants' as they stand (`held`).
  */
-export function getRightsTask(roster: readonly Offering[]): AgentTask<RightsArgs> {
+export function getRightsTask(roster: readonly Offering[], held: HeldOfferings): AgentTask<RightsArgs> {
+  // What each offering says of itself, in words, read once.
+  const carries = new Map(roster.map((o) => [o, words(`${o.name} ${o.description} ${o.brand_id}`)]));
   return {
     name: 'get_rights',
     description:
@@ -81,7 +83,7 @@ export function getRightsTask(roster: readonly Offering[]): AgentTask<RightsArgs
           });
           continue;
         }
-        const carried = words(`${offering.name} ${offering.description} ${offering.brand_id}`);
+        const carried = carries.get(offering)!;
         const hits = [...asked].filter((w) => carried.has(w));
         const score = asked.size === 0 ? 0 : hits.length / asked.size;
         matches.push({
@@ -95,11 +97,7 @@ export function getRightsTask(roster: readonly Offering[]): AgentTask<RightsArgs
       }
       matches.sort((a, b) => b.score - a.score || a.offering.rights_id.localeCompare(b.offering.rights_id));
       const { page, pagination } = paginate(matches, args.pagination);
-      const held = await sql.heldOfferings(
-        ctx.db,
-        page.filter((m) => m.offering.exclusive).map((m) => m.offering.rights_id),
-        ctx.clock.now().toISOString().slice(0, 10),
-      );
+      const taken = await held.on(ctx.db, ctx.clock.now().toISOString().slice(0, 10));
       return {
         rights: page.map(({ offering, score, reasons }) => ({
           rights_id: offering.rights_id,
@@ -112,7 +110,10 @@ export function getRightsTask(roster: readonly Offering[]): AgentTask<RightsArgs
           available_uses: offering.uses,
           ...(offering.countries ? { countries: offering.countries } : {}),
           ...(offering.excluded_countries ? { excluded_countries: offering.excluded_countries } : {}),
-          exclusivity_status: { available: offering.exclusive && !held.has(offering.rights_id) },
+          // Another buyer's licence is named vaguely, as the schema asks: never its terms.
+          exclusivity_status: taken.has(offering.rights_id)
+            ? { available: false, existing_exclusives: ['An exclusive licence of these rights is in force.'] }
+            : { available: offering.exclusive },
           pricing_options: offering.pricing_options,
           ...(offering.content_restrictions.length > 0 ? { content_restrictions: offering.content_restrictions } : {}),
         })),

@@ -3,24 +3,28 @@ import type { SellerGovernance } from '../../seller-governance/index.ts';
 import { acquireRightsTask } from './acquire-rights.ts';
 import { creativeApprovalTask } from './creative-approval.ts';
 import { getRightsTask } from './get-rights.ts';
+import type { HeldOfferings } from './held-offerings.ts';
 import type { Offering } from './roster.ts';
 import { updateRightsTask } from './update-rights.ts';
 
 export { rightsDecisionsPass } from './decisions.ts';
 export { revokeGrant, type Revocation } from './revoke.ts';
+export { HeldOfferings } from './held-offerings.ts';
 export { demoRoster, type Offering } from './roster.ts';
 
 /**
  * The rights-licensing tasks over a roster; `agentUrl` names this agent in the constraints it
- * issues; with `governance`, a licence on a governed account is approved by its governance agent.
+ * issues; `held` says which exclusive offerings are taken; with `governance`, a licence on a
+ * governed account is approved by its governance agent.
  */
 export function rightsTasks(
   roster: readonly Offering[],
+  held: HeldOfferings,
   agentUrl: () => string,
   governance?: SellerGovernance,
 ): AgentTask[] {
   return [
-    getRightsTask(roster),
+    getRightsTask(roster, held),
     acquireRightsTask(roster, agentUrl, governance),
     updateRightsTask(roster, agentUrl),
     creativeApprovalTask(roster),

@@ -1,8 +1,10 @@
-import type { Clock } from '../../clock.ts';
-import type { Database, Listening } from '../../db/database.ts';
-import { credentialsChannel } from './sql.ts';
+import type { Clock } from '../clock.ts';
+import type { Database, Listening } from './database.ts';
+import { notifyChannel } from './notify-channel.ts';
 
-export interface CredentialCacheOptions {
+export interface NotifiedCacheOptions {
+  /** The prefix of the NOTIFY channel the triggers of what is cached signal on (see notifyChannel). */
+  channel: string;
   /** Longest an entry is trusted, however quiet the notifications: a bound on any gap in them. */
   ttlMs: number;
   /** Entries kept at most; the oldest go first. */
@@ -21,26 +23,27 @@ interface Entry {
 }
 
 /**
- * Verified credentials kept in memory, so an authenticated request costs no database read.
+ * What the database says, kept in memory, so a hot path costs no database read: verified
+ * credentials, brand records, held exclusive rights.
  *
  * The guarantee is the same as reading the database every time: a change committed (by any
- * process) before a request arrives is seen by that request. Every change to what a credential
- * grants (a key revoked, a grant ended, a membership or an organization's flags changed) sends a
- * NOTIFY at commit (migrations 0016, 0017), and any notification empties the cache. Before answering from
- * the cache a request waits for `sync()`: every notification committed before it has been heard.
- * A load that raced a notification is not kept (the generation moved meanwhile). While not
- * listening (starting, or the connection lost) nothing is kept and every lookup loads.
+ * process) before a request arrives is seen by that request. Every change to the rows a cached
+ * value derives from sends a NOTIFY at commit (triggers on those tables, e.g. migrations 0016 and
+ * 0017 for credentials), and any notification empties the cache. Before answering from the cache
+ * a request waits for `sync()`: every notification committed before it has been heard. A load
+ * that raced a notification is not kept (the generation moved meanwhile). While not listening
+ * (starting, or the connection lost) nothing is kept and every lookup loads.
  */
-export class CredentialCache {
+export class NotifiedCache {
   private readonly entries = new Map<string, Entry>();
   private generation = 0;
   private listening: Listening | undefined;
   private stopped = false;
   private readonly db: Database;
   private readonly clock: Clock;
-  private readonly options: CredentialCacheOptions;
+  private readonly options: NotifiedCacheOptions;
 
-  constructor(db: Database, clock: Clock, options: CredentialCacheOptions) {
+  constructor(db: Database, clock: Clock, options: NotifiedCacheOptions) {
     this.db = db;
     this.clock = clock;
     this.options = options;
@@ -48,7 +51,7 @@ export class CredentialCache {
 
   /** Starts listening; a failure leaves the cache off (every lookup loads), which is only slower. */
   async start(): Promise<void> {
-    const listening = await this.db.listen(await credentialsChannel(this.db), () => this.clear());
+    const listening = await this.db.listen(await notifyChannel(this.db, this.options.channel), () => this.clear());
     if (this.stopped) return void (await listening());
     this.clear();
     this.listening = listening;
@@ -70,7 +73,8 @@ export class CredentialCache {
 
   /**
    * The cached value for `key`, or what `load` finds (kept when it is not null). Only values
-   * derived from the database rows the triggers watch (and the key itself) may be cached this way.
+   * derived from the database rows the channel's triggers watch (and the key itself) may be cached
+   * this way.
    */
   async get<T>(key: string, load: () => Promise<Loaded<T> | null>): Promise<T | null> {
     const listening = this.listening;
