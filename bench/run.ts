@@ -16,6 +16,7 @@ import { agentSearchBench } from './agent-search.bench.ts';
 import { discoverAgentBench } from './discover-agent.bench.ts';
 import { governanceBench } from './governance.bench.ts';
 import { brandBench } from './brand.bench.ts';
+import { pagesBench } from './pages.bench.ts';
 import { soakBench } from './soak.bench.ts';
 
 const benches: Array<[string, (flags: BenchFlags) => Promise<void>]> = [
@@ -33,6 +34,7 @@ const benches: Array<[string, (flags: BenchFlags) => Promise<void>]> = [
   ['discover-agent', discoverAgentBench],
   ['governance', governanceBench],
   ['brand', brandBench],
+  ['pages', pagesBench],
   ['soak', soakBench],
 ];
 

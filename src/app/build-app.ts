@@ -25,6 +25,7 @@ import { parseAllowList } from '../net/allow-list.ts';
 import { SafeFetch } from '../net/safe-fetch.ts';
 import type { EnrichmentProvider } from '../registry/brands/index.ts';
 import type { ReviewAppliers } from '../registry/homographs/index.ts';
+import { pagesPlugin } from '../pages/index.ts';
 import { registryMcpPlugin } from '../registry/mcp/index.ts';
 import { agentTenants, ownDeployment, registerAgents } from './agents.ts';
 import { register } from './register.ts';
@@ -115,6 +116,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const agents = await registerAgents(app, { ctx, tenants, resources: agentResources });
   // The read routes over MCP at /mcp: its tools are read from the route table once the app is ready.
   await register(app, registryMcpPlugin, { ctx, routes: routeTable });
+  // The pages people browse, reading the API's routes registered above.
+  await register(app, pagesPlugin, {});
 
   app.addHook('onClose', async () => {
     if (!deps.fetcher) await fetcher.close();

@@ -109,7 +109,7 @@ export async function registerRegistry(app: FastifyInstance, deps: RegistryDeps)
   await register(app, agentCatalogPlugin, { ctx, catalog, index, hub: feed.hub, readiness });
   await register(app, dashboardPlugin, { ctx, enrollment: catalog.enrollment });
   const demoAgents = createDemoAgents(ctx, own, catalog.enrollment);
-  await register(app, demoPlugin, { ctx, agents: demoAgents, readiness });
+  await register(app, demoPlugin, { ctx, agents: demoAgents, readiness, recount: () => summary.refresh() });
   await register(app, searchPlugin, { ctx });
   await register(app, agentProbePlugin, { ctx });
   await register(app, adagentsToolsPlugin, { ctx, index });

@@ -4,7 +4,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { signInLimit } from '../auth/index.ts';
 import type { EnrollmentContext } from '../registry/agents/index.ts';
-import { renderErrorsAsPages } from './error-pages.ts';
+import { renderErrorsAsPages } from '../http/error-pages.ts';
+import { messageView } from './views.ts';
 import { changeAgentRoute } from './routes/change-agent.ts';
 import { createKeyRoute } from './routes/create-key.ts';
 import { enrollAgentRoute } from './routes/enroll-agent.ts';
@@ -33,7 +34,7 @@ export const dashboardPlugin: FastifyPluginAsync<DashboardOptions> = async (
 ) => {
   await dashboard.register(formbody, { bodyLimit: 16 * 1024 });
   await dashboard.register(cookie);
-  renderErrorsAsPages(dashboard);
+  renderErrorsAsPages(dashboard, (title, message) => messageView(title, message));
   signInRoutes(dashboard, db, signInLimit(config));
   signOutRoute(dashboard, db);
   listKeysRoute(dashboard, db);

@@ -59,7 +59,7 @@ export function sectionTop(
 /** A table that scrolls sideways on a narrow screen, or `empty` when it has no rows. */
 export function table(headings: string[], rows: string[], empty: string): string {
   if (rows.length === 0) return `<p>${empty}</p>`;
-  return `<div style="overflow-x:auto"><table>
+  return `<div class="scroll"><table>
 <thead><tr>${headings.map((h) => `<th>${h}</th>`).join('')}</tr></thead>
 <tbody>
 ${rows.join('\n')}

@@ -47,7 +47,7 @@ export function createdKeyView(input: { session: Session; key: string; record: A
 <p>The key <strong>${escapeHtml(record.name)}</strong> (${escapeHtml(record.role)}) of <strong>${escapeHtml(record.organization_slug)}</strong> is ready.</p>
 <p role="alert"><strong>Copy it now: it will not be shown again.</strong> Only a hash of it is kept, so nobody can show it to you later;
 if it is lost, revoke it and create another.</p>
-<p><code id="new-key" style="word-break:break-all">${escapeHtml(key)}</code></p>
+<p><code id="new-key">${escapeHtml(key)}</code></p>
 <p>Use it as <code>Authorization: Bearer &lt;key&gt;</code>.</p>
 <p><a href="${escapeHtml(keysLocation(record.organization_slug))}">Back to the API keys</a></p>`,
   );

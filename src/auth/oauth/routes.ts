@@ -11,7 +11,7 @@ import type Provider from 'oidc-provider';
 import type { Database } from '../../db/database.ts';
 import type { RateLimitRule } from '../../http/rate-limit/rules.ts';
 import { signIn } from '../accounts/service.ts';
-import { escapeHtml, page, signInForm } from '../../http/html.ts';
+import { escapeHtml, page, sendHtml, signInForm } from '../../http/html.ts';
 import { PROVIDER_ROUTES } from './provider.ts';
 
 /**
@@ -164,7 +164,7 @@ async function finish(
 }
 
 function html(reply: FastifyReply, body: string) {
-  return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(body);
+  return sendHtml(reply, body, reply.statusCode);
 }
 
 // Documented for clients; the provider validates and answers, so these only describe. No body

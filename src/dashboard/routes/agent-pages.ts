@@ -22,7 +22,7 @@ import {
 } from '../agent-views.ts';
 import { formField } from '../form-fields.ts';
 import { AGENTS_PATH } from '../navigation.ts';
-import { sendHtml } from '../respond.ts';
+import { sendHtml } from '../../http/html.ts';
 import type { Session } from '../sessions.ts';
 import { messageView } from '../views.ts';
 import { formSession } from './form-session.ts';

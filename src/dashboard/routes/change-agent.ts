@@ -3,7 +3,7 @@ import { ApError } from '../../protocol/errors.ts';
 import { changeAgent, type EnrollmentContext } from '../../registry/agents/index.ts';
 import { AGENTS_PATH, agentsLocation } from '../navigation.ts';
 import { actingFor } from '../permissions.ts';
-import { sendHtml } from '../respond.ts';
+import { sendHtml } from '../../http/html.ts';
 import {
   agentChoices,
   agentFormPoster,

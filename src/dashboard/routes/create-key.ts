@@ -5,7 +5,7 @@ import { ApError } from '../../protocol/errors.ts';
 import { formField } from '../form-fields.ts';
 import { KEYS_PATH } from '../navigation.ts';
 import { rolesOffered } from '../permissions.ts';
-import { sendHtml } from '../respond.ts';
+import { sendHtml } from '../../http/html.ts';
 import { createdKeyView, keysView, messageView } from '../views.ts';
 import { formSession } from './form-session.ts';
 import { hidden } from './hidden.ts';

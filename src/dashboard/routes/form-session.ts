@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Queryable } from '../../db/database.ts';
 import { formField } from '../form-fields.ts';
 import { KEYS_PATH, loginLocation, type SectionPath } from '../navigation.ts';
-import { sendHtml } from '../respond.ts';
+import { sendHtml } from '../../http/html.ts';
 import { csrfMatches, currentSession, type Session } from '../sessions.ts';
 import { messageView } from '../views.ts';
 

@@ -3,7 +3,7 @@ import { membershipsOf } from '../../auth/index.ts';
 import type { EnrollmentContext } from '../../registry/agents/index.ts';
 import { formField } from '../form-fields.ts';
 import { AGENTS_PATH, loginLocation } from '../navigation.ts';
-import { sendHtml } from '../respond.ts';
+import { sendHtml } from '../../http/html.ts';
 import { currentSession } from '../sessions.ts';
 import { messageView } from '../views.ts';
 import { agentOf, renderAgent } from './agent-pages.ts';

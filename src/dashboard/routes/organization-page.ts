@@ -3,7 +3,7 @@ import { membershipsOf, type MembershipRow } from '../../auth/index.ts';
 import type { Queryable } from '../../db/database.ts';
 import { formField } from '../form-fields.ts';
 import { loginLocation, type SectionPath } from '../navigation.ts';
-import { sendHtml } from '../respond.ts';
+import { sendHtml } from '../../http/html.ts';
 import { currentSession, type Session } from '../sessions.ts';
 import { messageView } from '../views.ts';
 

@@ -4,7 +4,7 @@ import { removeAgent, type EnrollmentContext } from '../../registry/agents/index
 import { formField } from '../form-fields.ts';
 import { AGENTS_PATH, agentsLocation } from '../navigation.ts';
 import { actingFor } from '../permissions.ts';
-import { sendHtml } from '../respond.ts';
+import { sendHtml } from '../../http/html.ts';
 import { agentFormPoster, agentOf, renderAgent, sendRefusal, writeOptions } from './agent-pages.ts';
 
 /**

@@ -3,7 +3,7 @@ import { membershipsOf, keyById, revokeKey } from '../../auth/index.ts';
 import type { Queryable } from '../../db/database.ts';
 import { KEYS_PATH, keysLocation } from '../navigation.ts';
 import { mayRevoke } from '../permissions.ts';
-import { sendHtml } from '../respond.ts';
+import { sendHtml } from '../../http/html.ts';
 import { messageView } from '../views.ts';
 import { formSession } from './form-session.ts';
 import { hidden } from './hidden.ts';

@@ -4,7 +4,7 @@ import type { Queryable } from '../../db/database.ts';
 import type { RateLimitRule } from '../../http/rate-limit/rules.ts';
 import { formField } from '../form-fields.ts';
 import { LOGIN_PATH, localNext } from '../navigation.ts';
-import { sendHtml } from '../respond.ts';
+import { sendHtml } from '../../http/html.ts';
 import { currentSession, startSession } from '../sessions.ts';
 import { loginView } from '../views.ts';
 import { hidden } from './hidden.ts';

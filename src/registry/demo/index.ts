@@ -43,6 +43,8 @@ export interface DemoOptions {
   agents: DemoAgents | undefined;
   /** `/readyz` waits for them to be enrolled. */
   readiness: Readiness;
+  /** Counts the registry's summary again (the stats' brands and agents), once the demo is in. */
+  recount: () => Promise<void>;
 }
 
 /**
@@ -52,11 +54,12 @@ export interface DemoOptions {
  * Once the server listens (the agents' URL is known then), it enrolls the agents this deployment
  * serves in the catalog under the demo organization; /readyz waits for that.
  */
-export const demoPlugin: FastifyPluginAsync<DemoOptions> = async (app, { ctx, agents, readiness }) => {
+export const demoPlugin: FastifyPluginAsync<DemoOptions> = async (app, { ctx, agents, readiness, recount }) => {
   if (!ctx.config.demo) return;
   app.addHook('onReady', async () => {
     const outcome = await seedDemo(ctx.db, ctx.clock, { createAdminKey: ctx.config.adminKey === undefined });
     if (!outcome.seeded) return;
+    await recount();
     const { adminKey, ...counts } = outcome;
     if (adminKey) app.log.info({ demo: counts }, `demo registry seeded; admin API key (shown once): ${adminKey}`);
     else app.log.info({ demo: counts }, 'demo registry seeded; use AP_ADMIN_KEY as the bearer key for the feed');
@@ -81,6 +84,7 @@ export const demoPlugin: FastifyPluginAsync<DemoOptions> = async (app, { ctx, ag
     } catch (err) {
       app.log.error({ err }, 'demo catalog: could not enroll this deployment’s agents; the next start tries again');
     } finally {
+      await recount().catch(() => {});
       done = true;
       readiness.changed();
     }

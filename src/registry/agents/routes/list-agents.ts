@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import type { Database, Queryable } from '../../../db/database.ts';
+import { canonicalAgentUrl } from '../../../protocol/agent-url.ts';
 import { decodeCursor, encodeCursor } from '../../../protocol/cursor.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
 import { agentDomains, type AuthorizationIndex } from '../../lookups/index.ts';
@@ -71,6 +72,10 @@ export function listAgentsRoute(
         among = measured
           .filter((a) => matchesMeasurement(probes.get(a.agent_url)?.capabilities?.metrics ?? [], filter))
           .map((a) => a.agent_url);
+      }
+      if (query.agent_url !== undefined) {
+        const named = new Set([query.agent_url, canonicalAgentUrl(query.agent_url) ?? query.agent_url]);
+        among = among ? among.filter((url) => named.has(url)) : [...named];
       }
       const rows = await listAgents(db, {
         viewer,

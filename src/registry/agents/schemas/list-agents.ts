@@ -48,6 +48,13 @@ export const ListQuery = Type.Object({
         'Measurement agents with a metric_id containing this text (case-insensitive; % and _ refused). Implies type=measurement.',
     }),
   ),
+  agent_url: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      description: 'Only this agent (its URL as enrolled, or one naming the same agent).',
+    }),
+  ),
   verified: Type.Optional(Type.Boolean({ description: 'true: only agents holding the verified badge.' })),
   verification_mode: Type.Optional(
     Type.Union([Type.Enum(['spec', 'live']), Type.Array(Type.Enum(['spec', 'live']), { maxItems: 2 })], {

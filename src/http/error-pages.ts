@@ -1,7 +1,11 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ApError } from '../protocol/errors.ts';
-import { sendHtml } from './respond.ts';
-import { messageView } from './views.ts';
+import { escapeHtml, page, sendHtml } from './html.ts';
+
+/** A page saying one thing: a title and a sentence (both text). */
+export type MessageView = (title: string, message: string) => string;
+
+const plainMessage: MessageView = (title, message) => page(title, `<p>${escapeHtml(message)}</p>`);
 
 // What a browser's form can get wrong, said so a person can act on it.
 const FORM_PROBLEMS: Record<number, string> = {
@@ -13,7 +17,7 @@ const FORM_PROBLEMS: Record<number, string> = {
  * A person reads these answers in a browser, so failures are pages rather than the API's JSON
  * errors; as there, a 500's detail goes to the log only.
  */
-export function renderErrorsAsPages(app: FastifyInstance): void {
+export function renderErrorsAsPages(app: FastifyInstance, messageView: MessageView = plainMessage): void {
   app.setErrorHandler((err: FastifyError | ApError, request, reply) => {
     const status = err instanceof ApError ? err.status : (err.statusCode ?? 500);
     if (status >= 500) {

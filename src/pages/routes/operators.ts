@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import { html } from 'ghtml';
+import { page, sendHtml } from '../../http/html.ts';
+import type { ApiReader } from '../api.ts';
+import { agentLink, count, domainLink, list, refusal, table, text } from '../parts.ts';
+import { domainParam } from './page-schemas.ts';
+
+/** `/operators/:domain`: the agents a domain operates and the publishers that trust each. */
+export function operatorRoute(app: FastifyInstance, api: ApiReader): void {
+  app.get<{ Params: { domain: string } }>(
+    '/operators/:domain',
+    { schema: { hide: true, params: domainParam } },
+    async (request, reply) => {
+      const { domain } = request.params;
+      const answer = await api(request, '/api/registry/operator', { domain });
+      if (answer.status !== 200)
+        return sendHtml(
+          reply,
+          page(`Operator ${domain}`, refusal(answer), { section: '/agents' }),
+          answer.status,
+          false,
+        );
+      const agents = list(answer.body['agents']).map(
+        (a) =>
+          html`<tr>
+            <td>!${agentLink(a['agent_url'])}</td>
+            <td>${text(a['type'])}</td>
+            <td>${(Array.isArray(a['sources']) ? a['sources'] : []).join(', ')}</td>
+            <td>
+              !${list(a['publishers']).map((p) => html`!${domainLink('publishers', p['domain'])} (${count(p['property_count'])}) `)}
+            </td>
+          </tr>`,
+      );
+      const body = html`<p>
+          The agents <strong>${domain}</strong> operates: enrolled on it or a host under it, or listed in its
+          brand.json, each with the publishers whose adagents.json authorizes it.
+        </p>
+        !${table('Agents', ['Agent', 'Type', 'Known from', 'Publishers (properties)'], agents, 'It operates no agent the registry knows.')}
+        <p>!${domainLink('brands', domain) ? html`Its brand: !${domainLink('brands', domain)}` : ''}</p>`;
+      return sendHtml(reply, page(`Operator ${domain}`, body, { section: '/agents' }), 200, false);
+    },
+  );
+}

@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, before, it } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startServerWithBrowser } from '../support/browser.ts';
+import { eachEngine } from '../support/engines.ts';
+import { outputFolder, seriousViolations } from '../support/pages.ts';
+import type { TestServer } from '../support/server.ts';
+
+/**
+ * The registry's pages as a person uses them, in Chromium, over the demo world: each page's
+ * content, its links and forms, a screenshot of it (test-output/pages/<engine>/), and no serious
+ * or critical accessibility violation.
+ */
+eachEngine('the registry’s pages in a real browser', (engine) => {
+  let server: TestServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let shots: string;
+
+  before(async () => {
+    ({ server, browser } = await startServerWithBrowser(engine, { env: { AGENTS: 'true', AP_DEMO: 'true' } }));
+    // axe-core is injected as a script the pages' own policy refuses.
+    context = await browser.newContext({ bypassCSP: true });
+    shots = await outputFolder('pages', engine.name);
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  /** Opens a page (or follows to it), saves its screenshot and checks it for accessibility. */
+  const seen = async (page: Page, name: string): Promise<string> => {
+    await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
+    assert.deepEqual(await seriousViolations(page), [], `${name}: no serious accessibility violation`);
+    return page.locator('main').innerText();
+  };
+  const open = async (pathAndQuery: string, name: string): Promise<{ page: Page; text: string }> => {
+    const page = await context.newPage();
+    const res = await page.goto(`${server.url}${pathAndQuery}`);
+    assert.equal(res?.status(), 200, pathAndQuery);
+    return { page, text: await seen(page, name) };
+  };
+
+  it('home: what the registry holds, as the stats count it, and a search that finds a brand', async () => {
+    const stats = (await (await fetch(`${server.url}/api/registry/stats`)).json()) as {
+      brands: { total: number };
+      publishers: { total: number };
+    };
+    assert.ok(stats.brands.total > 0, 'the demo’s brands are counted from the first request');
+    const { page, text } = await open('/', 'home');
+    assert.match(text, new RegExp(`${stats.brands.total}\\s+Brands`));
+    assert.match(text, new RegExp(`${stats.publishers.total}\\s+Publishers`));
+    await page.getByLabel('Find a brand, publisher or property').fill('northwind');
+    await page.getByRole('button', { name: 'Search' }).last().click();
+    await page.waitForURL(/\/search\?q=northwind/);
+    const results = await seen(page, 'search');
+    assert.match(results, /northwind-outdoor\.example/);
+    await page.getByRole('link', { name: 'northwind-outdoor.example' }).click();
+    await page.waitForURL(/\/brands\/northwind-outdoor\.example$/);
+    assert.match(await page.locator('h1').innerText(), /Northwind Outdoor/);
+  });
+
+  it('brands: the list pages by 50, and a house shows its brands and its revision history', async () => {
+    const { page, text } = await open('/brands', 'brands');
+    assert.match(text, /northwind-group\.example/);
+    await page.getByRole('link', { name: 'northwind-group.example', exact: true }).first().click();
+    await page.waitForURL(/\/brands\/northwind-group\.example$/);
+    const house = await seen(page, 'brand');
+    assert.match(house, /Brands of this house/);
+    assert.match(house, /northwind-kids\.example/);
+    assert.match(house, /Projected from brand\.json/);
+    const searched = await open('/brands?q=trailhead', 'brands-search');
+    assert.match(searched.text, /1 brands matching “trailhead”/);
+  });
+
+  it('publishers: properties by type with identifiers, and the agents authorized with what for', async () => {
+    const { page, text } = await open('/publishers', 'publishers');
+    assert.match(text, /dailyharbor\.example/);
+    await page.getByRole('link', { name: 'dailyharbor.example' }).click();
+    const publisher = await seen(page, 'publisher');
+    assert.match(publisher, /mobile app/);
+    assert.match(publisher, /ios_bundle: com\.dailyharbor\.news/);
+    assert.match(publisher, /Run-of-network news package across Harbor Media Group titles/);
+    assert.match(publisher, /ad_network/);
+    const properties = await open('/properties', 'properties');
+    assert.match(properties.text, /The Daily Harbor app/);
+  });
+
+  it('agents: the catalog with its badges, an agent with the publishers that authorize it, its operator', async () => {
+    const { text } = await open('/agents', 'agents');
+    assert.match(text, /AP test deployment: sales/);
+    assert.match(text, /compliance: unknown/);
+    const agent = await open(
+      `/agents/view?url=${encodeURIComponent('https://sales.bluefin-network.example/mcp')}`,
+      'agent',
+    );
+    assert.match(agent.text, /dailyharbor\.example/);
+    assert.match(agent.text, /Food and lifestyle network package, web and app/);
+    await agent.page.getByRole('link', { name: 'bluefin-network.example' }).click();
+    await agent.page.waitForURL(/\/operators\/bluefin-network\.example$/);
+    const operator = await seen(agent.page, 'operator');
+    assert.match(operator, /pixelplay\.example/);
+  });
+
+  it('check: explains an authorized pair and an unauthorized one, from both sides', async () => {
+    const { page } = await open('/check', 'check');
+    await page.getByLabel('Agent URL').fill('https://sales.bluefin-network.example/mcp');
+    await page.getByLabel('Publisher domain').fill('dailyharbor.example');
+    await page.getByLabel('Property id').fill('harbor_web');
+    await page.getByRole('button', { name: 'Check' }).click();
+    const yes = await seen(page, 'check-authorized');
+    assert.match(yes, /Authorized\s/);
+    assert.match(yes, /may sell The Daily Harbor of dailyharbor\.example/);
+    assert.match(yes, /authorizes the agent for “Run-of-network news package/);
+    await page.getByLabel('Agent URL').fill('https://sales.streamline-ctv.example/mcp');
+    await page.getByLabel('Property id').fill('harbor_app');
+    await page.getByRole('button', { name: 'Check' }).click();
+    await page.waitForURL(/streamline/);
+    const no = await seen(page, 'check-unauthorized');
+    assert.match(no, /Not authorized/);
+    assert.match(no, /does not authorize this agent/);
+  });
+});
