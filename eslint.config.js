@@ -16,6 +16,20 @@ export default tseslint.config(
     },
   },
   { files: ['src/cli/**', 'bench/**', 'bin/**', 'scripts/**'], rules: { 'no-console': 'off' } },
+  // The pages' scripts run in the browser.
+  {
+    files: ['src/http/assets/**/*.js'],
+    languageOptions: {
+      globals: {
+        document: 'readonly',
+        fetch: 'readonly',
+        AbortController: 'readonly',
+        URLSearchParams: 'readonly',
+        TextDecoder: 'readonly',
+        setTimeout: 'readonly',
+      },
+    },
+  },
   ...capabilityBoundaries(),
   ...decoratorBoundaries(),
 );

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { after, before, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -18,8 +19,11 @@ eachEngine('the registry’s pages in a real browser', (engine) => {
   let context: BrowserContext;
   let shots: string;
 
+  const adminKey = randomBytes(24).toString('hex');
   before(async () => {
-    ({ server, browser } = await startServerWithBrowser(engine, { env: { AGENTS: 'true', AP_DEMO: 'true' } }));
+    ({ server, browser } = await startServerWithBrowser(engine, {
+      env: { AGENTS: 'true', AP_DEMO: 'true', AP_ADMIN_KEY: adminKey },
+    }));
     // axe-core is injected as a script the pages' own policy refuses.
     context = await browser.newContext({ bypassCSP: true });
     shots = await outputFolder('pages', engine.name);
@@ -120,5 +124,68 @@ eachEngine('the registry’s pages in a real browser', (engine) => {
     const no = await seen(page, 'check-unauthorized');
     assert.match(no, /Not authorized/);
     assert.match(no, /does not authorize this agent/);
+  });
+
+  it('adagents.json: builds a file from a form and finds what is wrong in a pasted one, with pointers', async () => {
+    const { page } = await open('/adagents', 'adagents');
+    await page.getByLabel('Publisher domain').fill('mysite.example');
+    await page.locator('#p0_name').fill('My site');
+    await page.locator('#p0_value').fill('mysite.example');
+    await page.locator('#a0_url').fill('https://sales.example.com/mcp');
+    await page.locator('#a0_for').fill('All display');
+    await page.getByRole('button', { name: 'Build adagents.json' }).click();
+    await page.locator('#made-file').waitFor();
+    const file = JSON.parse(await page.locator('#made-file').inputValue()) as { authorized_agents: unknown[] };
+    assert.deepEqual(file.authorized_agents, [
+      {
+        url: 'https://sales.example.com/mcp',
+        authorized_for: 'All display',
+        authorization_type: 'property_ids',
+        property_ids: ['property_1'],
+      },
+    ]);
+    assert.match(await seen(page, 'adagents-built'), /Valid/);
+    await page.getByLabel('Or the document, pasted').fill(JSON.stringify({ authorized_agents: [{ url: 'notaurl' }] }));
+    await page.getByRole('button', { name: 'Validate' }).click();
+    await page.waitForLoadState();
+    const checked = await seen(page, 'adagents-invalid');
+    assert.match(checked, /Not valid/);
+    assert.match(checked, /agent_url_invalid/);
+    assert.match(checked, /\/authorized_agents\/0\/url/);
+  });
+
+  it('feed: shows a change made through the API while it is open, live, and pauses', async () => {
+    const { page } = await open('/feed', 'feed');
+    await page.getByLabel('API key').fill(adminKey);
+    await page.getByLabel('Event types (globs, comma-separated)').fill('property.*');
+    await page.getByRole('button', { name: 'Watch live' }).click();
+    await page.getByRole('button', { name: 'Pause' }).waitFor();
+    const saved = await fetch(`${server.url}/api/properties/save`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${adminKey}` },
+      body: JSON.stringify({
+        publisher_domain: 'watched-live.example',
+        authorized_agents: [{ url: 'https://sales.example.com/mcp' }],
+        properties: [
+          { type: 'website', name: 'Watched live', identifiers: [{ type: 'domain', value: 'watched-live.example' }] },
+        ],
+      }),
+    });
+    assert.equal(saved.status, 201, await saved.text());
+    await page.locator('#feed-live-events tr', { hasText: 'watched-live.example' }).first().waitFor();
+    await seen(page, 'feed-live');
+    await page.getByRole('button', { name: 'Pause' }).click();
+    assert.match(await page.locator('#feed-status').innerText(), /Paused/);
+  });
+
+  it('feed without a script: one page at a time, with the cursor to read on from', async () => {
+    const page = await (await browser.newContext({ javaScriptEnabled: false })).newPage();
+    await page.goto(`${server.url}/feed`);
+    await page.getByLabel('API key').fill(adminKey);
+    await page.getByRole('button', { name: 'Read' }).click();
+    await page.waitForLoadState();
+    const text = await page.locator('main').innerText();
+    assert.match(text, /publisher\.adagents_discovered/);
+    assert.match(text, /Cursor [0-9a-f-]{36}/);
   });
 });
