@@ -27,6 +27,8 @@ export default tseslint.config(
         URLSearchParams: 'readonly',
         TextDecoder: 'readonly',
         setTimeout: 'readonly',
+        FormData: 'readonly',
+        DOMParser: 'readonly',
       },
     },
   },

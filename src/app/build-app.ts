@@ -104,12 +104,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const core = createRegistryCore(ctx, app.log);
   const tenants = await agentTenants(app, ctx, deps.tenants, core);
+  const own = ownDeployment(app, ctx, tenants);
   const registry = await registerRegistry(app, {
     ctx,
     core,
     metrics,
     readiness,
-    own: ownDeployment(app, ctx, tenants),
+    own,
     enrichment: deps.enrichment,
     reviewAppliers: deps.reviewAppliers,
   });
@@ -117,7 +118,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The read routes over MCP at /mcp: its tools are read from the route table once the app is ready.
   await register(app, registryMcpPlugin, { ctx, routes: routeTable });
   // The pages people browse, reading the API's routes registered above.
-  await register(app, pagesPlugin, {});
+  await register(app, pagesPlugin, { own, fetcher });
 
   app.addHook('onClose', async () => {
     if (!deps.fetcher) await fetcher.close();

@@ -22,7 +22,8 @@ eachEngine('the registry’s pages in a real browser', (engine) => {
   const adminKey = randomBytes(24).toString('hex');
   before(async () => {
     ({ server, browser } = await startServerWithBrowser(engine, {
-      env: { AGENTS: 'true', AP_DEMO: 'true', AP_ADMIN_KEY: adminKey },
+      // A platform activation ends in a second, so the playground follows one to its end.
+      env: { AGENTS: 'true', AP_DEMO: 'true', AP_ADMIN_KEY: adminKey, SIGNALS_ACTIVATION_SECONDS: '1' },
     }));
     // axe-core is injected as a script the pages' own policy refuses.
     context = await browser.newContext({ bypassCSP: true });
@@ -187,5 +188,58 @@ eachEngine('the registry’s pages in a real browser', (engine) => {
     const text = await page.locator('main').innerText();
     assert.match(text, /publisher\.adagents_discovered/);
     assert.match(text, /Cursor [0-9a-f-]{36}/);
+  });
+
+  /** The playground's call form for a task of one of the deployment's agents, its arguments replaced. */
+  const prepared = async (agent: string, task: string, args: object): Promise<Page> => {
+    const url = `/playground?agent=${encodeURIComponent(`${server.url}/${agent}/mcp`)}&task=${task}`;
+    const { page } = await open(url, `playground-${task}-form`);
+    await page.getByLabel('Arguments (JSON)').fill(JSON.stringify(args));
+    await page.getByRole('button', { name: `Call ${task}` }).click();
+    await page.locator('#result').waitFor();
+    return page;
+  };
+
+  it('playground: picks an agent and a task, its arguments from the schema, and shows the answer', async () => {
+    const { page } = await open('/playground', 'playground');
+    await page.getByLabel('One of this deployment’s agents').selectOption({ label: 'AP test deployment: sales' });
+    await page.getByRole('button', { name: 'Choose' }).click();
+    await page.getByRole('radio', { name: 'get_products' }).check();
+    await page.getByRole('button', { name: 'Prepare the call' }).click();
+    assert.deepEqual(JSON.parse(await page.getByLabel('Arguments (JSON)').inputValue()), {});
+    await page.getByLabel('Arguments (JSON)').fill(JSON.stringify({ brief: 'news pre-roll video' }));
+    await page.getByRole('button', { name: 'Call get_products' }).click();
+    await page.locator('#result').waitFor();
+    const answer = await seen(page, 'playground-get_products');
+    assert.match(answer, /"product_id": "dh_news_preroll"/);
+  });
+
+  it('playground: build_creative’s preview shows inline', async () => {
+    const page = await prepared('creative-builder', 'build_creative', {
+      message: 'a banner promoting our winter sale',
+      brand: { domain: 'northwind.example' },
+      target_format_id: { agent_url: `${server.url}/creative/mcp`, id: 'display_300x250' },
+      include_preview: true,
+    });
+    // The built creative's picture, drawn in the preview frame.
+    const picture = page.frameLocator('iframe.preview').first().locator('img').first();
+    const width = await picture.evaluate((element) => {
+      const img = element as unknown as { complete: boolean; naturalWidth: number; decode(): Promise<void> };
+      return img.decode().then(() => img.naturalWidth);
+    });
+    assert.equal(width, 300);
+    await page.locator('iframe.preview').screenshot({ path: path.join(shots, 'playground-preview.png') });
+    assert.match(await seen(page, 'playground-build_creative'), /"creative_manifest"/);
+  });
+
+  it('playground: follows an asynchronous activate_signal until it is done', async () => {
+    const page = await prepared('signals', 'activate_signal', {
+      signal_agent_segment_id: 'pol_inmkt_auto_ev',
+      destinations: [{ type: 'platform', platform: 'the-trade-desk', account: 'public-test-seat' }],
+    });
+    assert.match(await page.locator('#result h2').innerText(), /Working: submitted/);
+    await page.locator('#result h2', { hasText: 'Task completed' }).waitFor();
+    const done = await seen(page, 'playground-activate_signal');
+    assert.match(done, /"is_live": true/);
   });
 });
