@@ -13,7 +13,7 @@ import {
 } from '../registry/agents/index.ts';
 import { applyHeldBrand, brandSchemas, brandsPlugin, type EnrichmentProvider } from '../registry/brands/index.ts';
 import { createCrawler, crawlerPlugin } from '../registry/crawler/index.ts';
-import { createDemoAgents, demoPlugin } from '../registry/demo/index.ts';
+import { createDemoAgents, demoPlugin, type FirstRun } from '../registry/demo/index.ts';
 import { entrySchemas } from '../registry/entries/index.ts';
 import { createFeed, feedPlugin, feedSchemas } from '../registry/feed/index.ts';
 import { graphCatalogSnapshot, graphCollectionsSnapshot, graphSnapshot } from '../registry/graph/index.ts';
@@ -109,7 +109,14 @@ export async function registerRegistry(app: FastifyInstance, deps: RegistryDeps)
   await register(app, agentCatalogPlugin, { ctx, catalog, index, hub: feed.hub, readiness });
   await register(app, dashboardPlugin, { ctx, enrollment: catalog.enrollment });
   const demoAgents = createDemoAgents(ctx, own, catalog.enrollment);
-  await register(app, demoPlugin, { ctx, agents: demoAgents, readiness, recount: () => summary.refresh() });
+  const firstRun: FirstRun = {};
+  await register(app, demoPlugin, {
+    ctx,
+    agents: demoAgents,
+    readiness,
+    recount: () => summary.refresh(),
+    firstRun,
+  });
   await register(app, searchPlugin, { ctx });
   await register(app, agentProbePlugin, { ctx });
   await register(app, adagentsToolsPlugin, { ctx, index });
@@ -128,5 +135,6 @@ export async function registerRegistry(app: FastifyInstance, deps: RegistryDeps)
     agentSearch: catalog.search,
     agentProber: catalog.prober,
     demoAgents: demoAgents?.enrolled,
+    firstRun,
   };
 }

@@ -5,7 +5,7 @@ import type { RouteEntry } from '../http/route-table.ts';
 import type { BackgroundPass } from '../jobs/background-pass.ts';
 import type { AgentSearch, EnrollmentContext, ProbeWorker } from '../registry/agents/index.ts';
 import type { Crawler } from '../registry/crawler/index.ts';
-import type { DeploymentAgentsOutcome } from '../registry/demo/index.ts';
+import type { DeploymentAgentsOutcome, FirstRun } from '../registry/demo/index.ts';
 import type { FeedHub } from '../registry/feed/index.ts';
 import type { IndexFollower } from '../registry/lookups/index.ts';
 import type { RegistrySummary } from '../registry/stats/index.ts';
@@ -39,6 +39,8 @@ declare module 'fastify' {
     agentProber?: ProbeWorker;
     /** Settles once the demo has enrolled this deployment's agents (after the server listens); absent without the demo. */
     demoAgents?: Promise<DeploymentAgentsOutcome>;
+    /** What the demo's first start made (admin key, first user), filled once it is seeded: `ap serve` shows it once. */
+    firstRun: FirstRun;
     /** The long-task worker, so a test can `watch` its runs instead of polling; absent when no agent is served. */
     taskWorker?: TaskWorker;
     /** The webhook outbox's sender, so a test can `watch` its attempts instead of polling; absent when no agent is served. */
@@ -58,6 +60,7 @@ export type RootServices = Pick<
   | 'authorizationIndex'
   | 'crawler'
   | 'registrySummary'
+  | 'firstRun'
   | 'agentEnrollment'
   | 'agentSearch'
   | 'agentProber'

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { controlSocketPath } from '../admin/control-client.ts';
+import { existsSync } from 'node:fs';
+import { anythingAnswers, controlSocketPath } from '../admin/control-client.ts';
 import { closeControlSocket, openControlSocket } from '../admin/control-socket.ts';
+import { ConfigError } from '../settings.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { loadMigrations, migrate } from '../db/migrate.ts';
@@ -22,6 +24,7 @@ export interface RunningServer {
  * background, what older data lacks. Closing closes both.
  */
 export async function startServer(config: Config, db?: Database): Promise<RunningServer> {
+  if (!db) await refuseHeldDataDirectory(config);
   const database = db ?? (await openDatabase(config));
   try {
     const migrations = await loadMigrations();
@@ -39,6 +42,18 @@ export async function startServer(config: Config, db?: Database): Promise<Runnin
     await database.close().catch(() => {});
     throw err;
   }
+}
+
+/**
+ * An embedded database is one process's: a second `ap serve` on the same data directory would
+ * write under the first. The first answers on its control socket, so that is asked before opening.
+ */
+async function refuseHeldDataDirectory(config: Config): Promise<void> {
+  const path = controlSocketPath(config);
+  if (path && existsSync(path) && (await anythingAnswers(path)))
+    throw new ConfigError(
+      `the data directory ${config.dataDir} is in use by another ap serve (it answers on ${path}); stop that one, or give this one another --data-dir`,
+    );
 }
 
 /** While this process holds an embedded database, the CLI reaches it through a socket (see admin/). */

@@ -1,5 +1,5 @@
 import type { MembershipRow } from '../auth/index.ts';
-import { escapeHtml, page } from '../http/html.ts';
+import { escapeHtml } from '../http/html.ts';
 import {
   agentTypes,
   DESCRIPTION_MAX,
@@ -9,7 +9,7 @@ import {
   type ProbeState,
 } from '../registry/agents/index.ts';
 import { AGENTS_PATH, agentLocation, agentsLocation, keysLocation } from './navigation.ts';
-import { csrfField, errorLine, sectionTop, table, when } from './page-parts.ts';
+import { csrfField, dashboardPage, errorLine, sectionTop, table, when } from './page-parts.ts';
 import type { Session } from './sessions.ts';
 
 /** The pages of an organization's enrolled agents: plain forms, no script; every value from outside goes through escapeHtml. */
@@ -58,7 +58,7 @@ export function agentsView({
 }: AgentsViewInput): string {
   const rows = agents.map((agent) => agentRow(agent, probes.get(agent.agent_url), current));
   const headings = ['Agent', 'Type', 'Visibility', 'Enrolled', 'Health', 'Compliance', 'Verified', ''];
-  return page(
+  return dashboardPage(
     'Agents',
     `${sectionTop(AGENTS_PATH, session, current, memberships)}
 <p>The agents <strong>${escapeHtml(current.name)}</strong> operates, in the registry’s catalog whatever their visibility.
@@ -90,7 +90,7 @@ export function agentView({ session, current, agent, probe, error, values }: Age
     ...values,
   };
   const hidden = `${csrfField(session)}<input type="hidden" name="org" value="${escapeHtml(current.slug)}"><input type="hidden" name="agent_url" value="${escapeHtml(agent.agent_url)}">`;
-  return page(
+  return dashboardPage(
     agent.name,
     `${sectionTop(AGENTS_PATH, session, current)}
 <p><code>${escapeHtml(agent.agent_url)}</code>, enrolled ${when(agent.enrolled_at)} by <strong>${escapeHtml(current.name)}</strong>, last changed ${when(agent.updated_at)}.</p>

@@ -5,6 +5,7 @@ import type { AppContext } from '../context.ts';
 import { signInLimit } from '../auth/index.ts';
 import type { EnrollmentContext } from '../registry/agents/index.ts';
 import { renderErrorsAsPages } from '../http/error-pages.ts';
+import { KEYS_PATH } from './navigation.ts';
 import { messageView } from './views.ts';
 import { changeAgentRoute } from './routes/change-agent.ts';
 import { createKeyRoute } from './routes/create-key.ts';
@@ -45,4 +46,6 @@ export const dashboardPlugin: FastifyPluginAsync<DashboardOptions> = async (
   manageAgentRoute(dashboard, enrollment);
   changeAgentRoute(dashboard, enrollment);
   removeAgentRoute(dashboard, enrollment);
+  // The site's navigation links the dashboard itself: its first section (sign-in first when needed).
+  dashboard.get('/dashboard', { schema: { hide: true } }, async (_request, reply) => reply.redirect(KEYS_PATH));
 };

@@ -1,5 +1,5 @@
 import type { MembershipRow } from '../auth/index.ts';
-import { escapeHtml } from '../http/html.ts';
+import { escapeHtml, page } from '../http/html.ts';
 import { SECTIONS, sectionLocation, type SectionPath } from './navigation.ts';
 import type { Session } from './sessions.ts';
 
@@ -78,4 +78,9 @@ export function csrfField(session: Session): string {
 export function when(value: string | Date): string {
   const iso = new Date(value).toISOString();
   return `<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`;
+}
+
+/** A page of the dashboard: the site's layout, the dashboard marked in its navigation. */
+export function dashboardPage(title: string, body: string): string {
+  return page(title, body, { section: '/dashboard' });
 }

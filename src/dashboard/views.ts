@@ -1,14 +1,14 @@
 import type { MembershipRow, ApiKeyRow } from '../auth/index.ts';
-import { escapeHtml, page, signInForm } from '../http/html.ts';
+import { escapeHtml, signInForm } from '../http/html.ts';
 import { KEYS_PATH, LOGIN_PATH, SECTIONS, keysLocation, type SectionPath } from './navigation.ts';
-import { csrfField, errorLine, sectionTop, signedInAs, table, when } from './page-parts.ts';
+import { csrfField, dashboardPage, errorLine, sectionTop, signedInAs, table, when } from './page-parts.ts';
 import { mayRevoke, rolesOffered } from './permissions.ts';
 import type { Session } from './sessions.ts';
 
 /** The dashboard's pages: plain forms, no script; every value from outside goes through escapeHtml. */
 
 export function loginView(options: { next: string; error?: string; email?: string }): string {
-  return page(
+  return dashboardPage(
     'Sign in',
     signInForm(LOGIN_PATH, { error: options.error, email: options.email, hidden: { next: options.next } }),
   );
@@ -27,7 +27,7 @@ export interface KeysViewInput {
 export function keysView({ session, memberships, current, keys, error, name }: KeysViewInput): string {
   const rows = keys.map((key) => keyRow(key, current, session));
   const headings = ['Name', 'Key', 'Role', 'Created', 'Last used', 'Status'];
-  return page(
+  return dashboardPage(
     'API keys',
     `${sectionTop(KEYS_PATH, session, current, memberships)}
 <p>Keys of <strong>${escapeHtml(current.name)}</strong> act for the organization from your servers:
@@ -41,7 +41,7 @@ ${createForm(current, session, name)}`,
 
 export function createdKeyView(input: { session: Session; key: string; record: ApiKeyRow }): string {
   const { session, key, record } = input;
-  return page(
+  return dashboardPage(
     'Your new API key',
     `${signedInAs(session)}
 <p>The key <strong>${escapeHtml(record.name)}</strong> (${escapeHtml(record.role)}) of <strong>${escapeHtml(record.organization_slug)}</strong> is ready.</p>
@@ -61,7 +61,7 @@ export function messageView(
 ): string {
   const { session, back = KEYS_PATH } = options;
   const section = back && SECTIONS.find((s) => s.path === back);
-  return page(
+  return dashboardPage(
     title,
     `${session ? signedInAs(session) : ''}<p>${escapeHtml(message)}</p>
 ${section ? `<p><a href="${section.path}">${section.back}</a></p>` : ''}`,

@@ -130,6 +130,10 @@ describe('ap call and ap tools', () => {
       AP_FETCH_ALLOW: '',
     });
     assert.equal(refused.code, 3);
+    // Said once, with what would let it through.
+    const host = new URL(deployment.url).host;
+    assert.equal(refused.stderr.match(/fetches may only reach public addresses/g)?.length, 1, refused.stderr);
+    assert.match(refused.stderr, new RegExp(`suggestion: .*--allow ${host.replace('.', '\\.')}`));
   });
 
   it("calls the agent once the registry shows the publisher's adagents.json authorizes it", async () => {

@@ -87,6 +87,10 @@ describe('[pglite] ap serve on a data directory', () => {
     // Listening beyond loopback without a sealing secret is said at error level.
     const second = await serveAp(['--data-dir', dataDir, '--host', '0.0.0.0'], { AGENTS: 'true' });
     await untilReady(second);
+    // A third on the data directory the second holds is refused before it opens the database.
+    const third = await runAp(['serve', '--port', '0', '--data-dir', dataDir]);
+    assert.equal(third.code, 2, third.stderr);
+    assert.match(third.stderr, /the data directory .* is in use by another ap serve/);
     assert.equal((await fetch(`${second.url.replace('0.0.0.0', '127.0.0.1')}/readyz`)).status, 200);
     assert.equal(await second.stop('SIGINT'), 0);
     assert.match(

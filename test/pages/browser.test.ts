@@ -242,4 +242,22 @@ eachEngine('the registry’s pages in a real browser', (engine) => {
     const done = await seen(page, 'playground-activate_signal');
     assert.match(done, /"is_live": true/);
   });
+
+  it('dashboard: the demo’s first user signs in and finds the deployment’s agents and the API keys', async () => {
+    const first = server.app.firstRun.firstUser;
+    assert.ok(first, 'the demo made a first user');
+    const { page } = await open('/', 'home-for-dashboard');
+    await page.getByRole('link', { name: 'Dashboard', exact: true }).click();
+    await page.waitForURL(/\/dashboard\/login/);
+    await seen(page, 'dashboard-sign-in');
+    await page.getByLabel('Email').fill(first.email);
+    await page.getByLabel('Password').fill(first.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/dashboard\/api-keys/);
+    assert.match(await seen(page, 'dashboard-keys'), /API keys/);
+    await page.goto(`${server.url}/dashboard/agents`);
+    const agents = await seen(page, 'dashboard-agents');
+    assert.match(agents, /AP test deployment: sales/);
+    assert.match(agents, /AP test deployment: brand/);
+  });
 });

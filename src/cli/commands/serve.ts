@@ -16,6 +16,18 @@ export function serveCommand(): Command {
     const { startServer } = await import('../../app/start-server.ts');
     const server = await startServer(config);
     server.app.log.info({ engine: server.engine }, `ap serving at ${server.url}`);
+    // For a person at a terminal; a log collector gets the JSON lines alone.
+    if (process.stderr.isTTY) {
+      await server.app.readiness.ready();
+      const { banner } = await import('../banner.ts');
+      process.stderr.write(
+        banner({
+          url: config.publicUrl ?? server.url,
+          firstRun: server.app.firstRun,
+          credential: server.app.demoAgents ? config.agents.testCredential : undefined,
+        }),
+      );
+    }
     // SIGTERM/SIGINT stop accepting requests, let in-flight ones finish, then close the database.
     closeWithGrace({ delay: 10_000, logger: false }, async ({ signal, err }) => {
       if (err) server.app.log.error({ err }, 'closing after an unexpected error');

@@ -151,7 +151,7 @@ function findIn(err: unknown): ApAgentError | undefined {
   return undefined;
 }
 
-function fetchReason(err: unknown): string | undefined {
+export function fetchReason(err: unknown): string | undefined {
   for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++)
     if (e.name === 'FetchError' && isRecord(e) && typeof e['reason'] === 'string') return e['reason'];
   return undefined;

@@ -7,7 +7,7 @@ import {
   type AgentConnection,
   type AgentProtocol,
 } from '../agents/index.ts';
-import { ApAgentError, asAgentError } from './agent-error.ts';
+import { ApAgentError, asAgentError, fetchReason } from './agent-error.ts';
 import { envelopeFetch } from './envelope-fetch.ts';
 
 /** An agent to call, and how to reach it. */
@@ -73,6 +73,11 @@ export async function openAgent(target: AgentTarget): Promise<AgentConnection> {
       // A refused credential or address is the answer; trying the other protocol would hide it.
       if (error.code === 'UNAUTHORIZED' || error.code === 'PERMISSION_DENIED' || error.code === 'RATE_LIMITED')
         throw error;
+      if (fetchReason(error) === 'forbidden_address')
+        throw new ApAgentError('transport', 'TRANSPORT_ERROR', error.message, {
+          cause: error,
+          suggestion: `To call an agent on a private or loopback address, allow it: ap's --allow ${new URL(target.agentUrl).host} (or AP_FETCH_ALLOW), or a fetch that reaches it.`,
+        });
       failures.push(error);
     }
   }

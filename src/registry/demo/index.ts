@@ -3,10 +3,10 @@ import type { AppContext } from '../../context.ts';
 import type { Readiness } from '../../http/health.ts';
 import type { EnrollmentContext, OwnDeployment } from '../agents/index.ts';
 import { enrollDeploymentAgents, type DeploymentAgentsOutcome } from './deployment-agents.ts';
-import { seedDemo } from './seed.ts';
+import { seedDemo, type FirstUser } from './seed.ts';
 
 export { demoOrganization, enrollDeploymentAgents, type DeploymentAgentsOutcome } from './deployment-agents.ts';
-export { seedDemo, type SeedOptions, type SeedOutcome } from './seed.ts';
+export { firstUserEmail, seedDemo, type FirstUser, type SeedOptions, type SeedOutcome } from './seed.ts';
 export { loadWorld, type World, type WorldDocument } from './world.ts';
 export { demoSettings, loadDemoSettings, type DemoSettings } from './settings.ts';
 
@@ -45,6 +45,14 @@ export interface DemoOptions {
   readiness: Readiness;
   /** Counts the registry's summary again (the stats' brands and agents), once the demo is in. */
   recount: () => Promise<void>;
+  /** Filled with what the first start made, shown once (the admin key, the first user). */
+  firstRun: FirstRun;
+}
+
+/** What a demo registry's first start made, which exists nowhere else: `ap serve` shows it once. */
+export interface FirstRun {
+  adminKey?: string;
+  firstUser?: FirstUser;
 }
 
 /**
@@ -54,15 +62,23 @@ export interface DemoOptions {
  * Once the server listens (the agents' URL is known then), it enrolls the agents this deployment
  * serves in the catalog under the demo organization; /readyz waits for that.
  */
-export const demoPlugin: FastifyPluginAsync<DemoOptions> = async (app, { ctx, agents, readiness, recount }) => {
+export const demoPlugin: FastifyPluginAsync<DemoOptions> = async (
+  app,
+  { ctx, agents, readiness, recount, firstRun },
+) => {
   if (!ctx.config.demo) return;
   app.addHook('onReady', async () => {
-    const outcome = await seedDemo(ctx.db, ctx.clock, { createAdminKey: ctx.config.adminKey === undefined });
+    const outcome = await seedDemo(ctx.db, ctx.clock, {
+      createAdminKey: ctx.config.adminKey === undefined,
+      createFirstUser: true,
+    });
     if (!outcome.seeded) return;
     await recount();
-    const { adminKey, ...counts } = outcome;
-    if (adminKey) app.log.info({ demo: counts }, `demo registry seeded; admin API key (shown once): ${adminKey}`);
-    else app.log.info({ demo: counts }, 'demo registry seeded; use AP_ADMIN_KEY as the bearer key for the feed');
+    const { adminKey, firstUser, ...counts } = outcome;
+    Object.assign(firstRun, { adminKey, firstUser });
+    const key = adminKey ? `admin API key (shown once): ${adminKey}` : 'AP_ADMIN_KEY is the admin API key';
+    const user = firstUser ? `; dashboard sign-in (shown once): ${firstUser.email} / ${firstUser.password}` : '';
+    app.log.info({ demo: counts }, `demo registry seeded; ${key}${user}`);
   });
   if (!agents) return;
   let done = false;

@@ -1,18 +1,30 @@
+import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../clock.ts';
 import type { Database, Queryable } from '../../db/database.ts';
-import { createAdminKey } from '../../auth/index.ts';
+import { addMember, createAdminKey, createLocalUser } from '../../auth/index.ts';
 import { applyAdagents, applyBrandJson, projectAdagents, projectBrandJson } from '../graph/index.ts';
 import { entryOf, publishRegistryPolicy } from '../policies/index.ts';
-import { ensureDemoOrganization } from './deployment-agents.ts';
+import { demoOrganization, ensureDemoOrganization } from './deployment-agents.ts';
 import * as sql from './sql.ts';
 import { loadWorld, type World, type WorldDocument } from './world.ts';
 
 export interface SeedOptions {
   /** Also creates an admin key of the operator's organization, returned once (no AP_ADMIN_KEY set). */
   createAdminKey?: boolean;
+  /** Also creates the first user, who signs in to the dashboard; returned once with its password. */
+  createFirstUser?: boolean;
   /** Another world (tests); the shipped one by default. */
   world?: World;
 }
+
+/** Who signs in to a demo registry's dashboard first. */
+export interface FirstUser {
+  email: string;
+  password: string;
+}
+
+/** The first user's email (its password is made at random, and shown once). */
+export const firstUserEmail = 'admin@demo.localhost';
 
 export type SeedOutcome =
   | { seeded: false }
@@ -27,6 +39,8 @@ export type SeedOutcome =
       events: number;
       /** The new admin key, when asked for: it exists nowhere else. */
       adminKey?: string;
+      /** The first user, when asked for: its password exists nowhere else. */
+      firstUser?: FirstUser;
     };
 
 /**
@@ -55,6 +69,7 @@ export async function seedDemo(db: Database, clock: Clock, options: SeedOptions 
     // The organization this deployment's agents are enrolled under once the server listens (deployment-agents.ts).
     await ensureDemoOrganization(tx);
     const adminKey = options.createAdminKey ? (await createAdminKey(tx, 'demo registry')).key : undefined;
+    const firstUser = options.createFirstUser ? await createFirstUser(tx) : undefined;
     return {
       seeded: true,
       publishers: world.publishers.length,
@@ -62,8 +77,17 @@ export async function seedDemo(db: Database, clock: Clock, options: SeedOptions 
       policies: world.policies.length,
       events,
       ...(adminKey ? { adminKey } : {}),
+      ...(firstUser ? { firstUser } : {}),
     };
   });
+}
+
+/** An admin of the organization the deployment's agents are enrolled under: the dashboard shows them to it. */
+async function createFirstUser(tx: Queryable): Promise<FirstUser> {
+  const password = randomBytes(12).toString('base64url');
+  const user = await createLocalUser(tx, { email: firstUserEmail, password, displayName: 'Demo admin' });
+  await addMember(tx, demoOrganization.slug, user.id, 'admin');
+  return { email: firstUserEmail, password };
 }
 
 async function applyPublisher(tx: Queryable, { domain, url, document }: WorldDocument, now: Date): Promise<number> {
