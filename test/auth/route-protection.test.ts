@@ -54,6 +54,32 @@ const examples: Record<string, Example> = {
   'GET /session/end': { path: '/session/end' },
   'GET /session/end/success': { path: '/session/end/success' },
   'GET /dashboard/login': { path: '/dashboard/login' },
+  // The site's link to the dashboard: on to its first section (sign-in first without a session).
+  'GET /dashboard': { path: '/dashboard', status: 302 },
+
+  // The pages people browse (src/pages), each reading the public API.
+  'GET /assets/site.css': { path: '/assets/site.css' },
+  'GET /assets/feed.js': { path: '/assets/feed.js' },
+  'GET /assets/playground.js': { path: '/assets/playground.js' },
+  'GET /': { path: '/' },
+  'GET /search': { path: '/search?q=acme' },
+  'GET /brands': { path: '/brands' },
+  'GET /brands/:domain': { path: '/brands/acme.example' },
+  'GET /publishers': { path: '/publishers' },
+  'GET /publishers/:domain': { path: '/publishers/dailyplanet.example' },
+  'GET /properties': { path: '/properties' },
+  'GET /agents': { path: '/agents' },
+  'GET /agents/view': { path: '/agents/view?url=https%3A%2F%2Fsales.operator.ap.test%2Fmcp' },
+  'GET /operators/:domain': { path: '/operators/operator.ap.test' },
+  'GET /check': { path: '/check' },
+  'GET /adagents': { path: '/adagents' },
+  'POST /adagents': { path: '/adagents', body: { action: 'validate', document: '{}' } },
+  'GET /feed': { path: '/feed' },
+  // The feed wants a credential: the visitor's, refused here as the API refuses it (401 page).
+  'POST /feed': { path: '/feed', body: { credential: 'not-a-key' }, status: 401 },
+  'GET /playground': { path: '/playground' },
+  // A call that fails (no agent named) is shown as the answer: the page itself is fine.
+  'POST /playground': { path: '/playground', body: { agent: '', task: 'get_products' } },
 
   'GET /api/brands/resolve': { path: '/api/brands/resolve?domain=acme.example' },
   'POST /api/brands/resolve/bulk': {

@@ -88,6 +88,7 @@ eachEngine('the registry’s pages in a real browser', (engine) => {
     assert.match(publisher, /ios_bundle: com\.dailyharbor\.news/);
     assert.match(publisher, /Run-of-network news package across Harbor Media Group titles/);
     assert.match(publisher, /ad_network/);
+    assert.match(publisher, /Last crawl\s+not crawled yet/);
     const properties = await open('/properties', 'properties');
     assert.match(properties.text, /The Daily Harbor app/);
   });

@@ -2,39 +2,31 @@ import type { FastifyInstance } from 'fastify';
 import { html } from 'ghtml';
 import { page, sendHtml } from '../../http/html.ts';
 import type { ApiReader } from '../api.ts';
-import { domainLink, facts, list, nextPage, object, refusal, table, text, when } from '../parts.ts';
-import { domainParam, listQuery, type ListQuery } from './page-schemas.ts';
-
-const pageSize = 50;
+import { domainLink, facts, list, object, refusal, table, text, when } from '../parts.ts';
+import { listRoute } from './list-page.ts';
+import { domainParam } from './page-schemas.ts';
 
 /** `/brands` (the registry's brands, searched and paged as the API pages them) and `/brands/:domain`. */
 export function brandRoutes(app: FastifyInstance, api: ApiReader): void {
-  app.get<{ Querystring: ListQuery }>(
-    '/brands',
-    { schema: { hide: true, querystring: listQuery } },
-    async (request, reply) => {
-      const { q, cursor } = request.query;
-      const answer = await api(request, '/api/brands/registry', { q, cursor, limit: pageSize });
-      if (answer.status !== 200)
-        return sendHtml(reply, page('Brands', refusal(answer), { section: '/brands' }), answer.status, false);
-      const rows = list(answer.body['brands']).map(
-        (b) =>
-          html`<tr>
-            <td>!${domainLink('brands', b['domain'])}</td>
-            <td>${text(b['brand_name'])}</td>
-            <td>${text(b['keller_type'])}</td>
-            <td>!${b['house_domain'] !== b['domain'] ? domainLink('brands', b['house_domain']) : 'itself'}</td>
-            <td>${text(b['source'])}</td>
-            <td>!${when(b['updated_at'])}</td>
-          </tr>`,
-      );
-      const body = html`!${searchForm('/brands', 'Search brands', q)}
-        <p class="muted">${String(answer.body['total'] ?? 0)} brands${q ? ` matching “${q}”` : ''}.</p>
-        !${table('Brands', ['Domain', 'Name', 'Architecture', 'House', 'Source', 'Updated'], rows, 'No brand matches.')}
-        !${nextPage('/brands', { q }, answer.body)}`;
-      return sendHtml(reply, page('Brands', body, { section: '/brands', query: q }), 200, false);
-    },
-  );
+  listRoute(app, api, {
+    path: '/brands',
+    title: 'Brands',
+    source: '/api/brands/registry',
+    items: 'brands',
+    searchLabel: 'Search brands',
+    noun: 'brands',
+    headings: ['Domain', 'Name', 'Architecture', 'House', 'Source', 'Updated'],
+    row: (b) =>
+      html`<tr>
+        <td>!${domainLink('brands', b['domain'])}</td>
+        <td>${text(b['brand_name'])}</td>
+        <td>${text(b['keller_type'])}</td>
+        <td>!${b['house_domain'] !== b['domain'] ? domainLink('brands', b['house_domain']) : 'itself'}</td>
+        <td>${text(b['source'])}</td>
+        <td>!${when(b['updated_at'])}</td>
+      </tr>`,
+    empty: 'No brand matches.',
+  });
 
   app.get<{ Params: { domain: string } }>(
     '/brands/:domain',
@@ -95,16 +87,6 @@ export function brandRoutes(app: FastifyInstance, api: ApiReader): void {
       return sendHtml(reply, page(text(brand['brand_name']) || canonical, body, { section: '/brands' }), 200, false);
     },
   );
-}
-
-export function searchForm(action: string, label: string, q: string | undefined): string {
-  return html`<form method="get" action="${action}" class="inline" role="search">
-    <div>
-      <label for="list-search">${label}</label
-      ><input id="list-search" type="search" name="q" value="${q ?? ''}" maxlength="200" />
-    </div>
-    <button type="submit">Search</button>
-  </form>`;
 }
 
 function logos(value: unknown): string {

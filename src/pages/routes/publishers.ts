@@ -2,60 +2,41 @@ import type { FastifyInstance } from 'fastify';
 import { html } from 'ghtml';
 import { page, sendHtml } from '../../http/html.ts';
 import type { ApiReader, Json } from '../api.ts';
-import {
-  agentLink,
-  badge,
-  count,
-  domainLink,
-  facts,
-  list,
-  nextPage,
-  object,
-  refusal,
-  table,
-  text,
-  when,
-} from '../parts.ts';
-import { searchForm } from './brands.ts';
-import { domainParam, listQuery, type ListQuery } from './page-schemas.ts';
-
-const pageSize = 50;
+import { agentLink, badge, count, domainLink, facts, list, object, refusal, table, text, when } from '../parts.ts';
+import { listRoute } from './list-page.ts';
+import { domainParam } from './page-schemas.ts';
 
 /** `/publishers` (paged as the API pages them) and `/publishers/:domain`: its properties, its authorized agents, its file. */
 export function publisherRoutes(app: FastifyInstance, api: ApiReader): void {
-  app.get<{ Querystring: ListQuery }>(
-    '/publishers',
-    { schema: { hide: true, querystring: listQuery } },
-    async (request, reply) => {
-      const { q, cursor } = request.query;
-      const answer = await api(request, '/api/registry/publishers', { q, cursor, limit: pageSize });
-      if (answer.status !== 200)
-        return sendHtml(reply, page('Publishers', refusal(answer), { section: '/publishers' }), answer.status, false);
-      const rows = list(answer.body['publishers']).map(
-        (p) =>
-          html`<tr>
-            <td>!${domainLink('publishers', p['domain'])}</td>
-            <td>!${status(p['status'])}</td>
-            <td>${count(p['property_count'])}</td>
-            <td>${count(p['agent_count'])}</td>
-            <td>!${p['has_valid_adagents'] === true ? badge('valid', 'good') : badge('missing or invalid', 'bad')}</td>
-            <td>!${when(p['discovered_at'])}</td>
-          </tr>`,
-      );
-      const body = html`!${searchForm('/publishers', 'Search publishers', q)}
-        <p class="muted">${String(answer.body['total'] ?? 0)} publishers${q ? ` matching “${q}”` : ''}.</p>
-        !${table('Publishers', ['Domain', 'Status', 'Properties', 'Agents', 'adagents.json', 'Discovered'], rows, 'No publisher matches.')}
-        !${nextPage('/publishers', { q }, answer.body)}`;
-      return sendHtml(reply, page('Publishers', body, { section: '/publishers', query: q }), 200, false);
-    },
-  );
+  listRoute(app, api, {
+    path: '/publishers',
+    title: 'Publishers',
+    source: '/api/registry/publishers',
+    items: 'publishers',
+    searchLabel: 'Search publishers',
+    noun: 'publishers',
+    headings: ['Domain', 'Status', 'Properties', 'Agents', 'adagents.json', 'Discovered'],
+    row: (p) =>
+      html`<tr>
+        <td>!${domainLink('publishers', p['domain'])}</td>
+        <td>!${status(p['status'])}</td>
+        <td>${count(p['property_count'])}</td>
+        <td>${count(p['agent_count'])}</td>
+        <td>!${p['has_valid_adagents'] === true ? badge('valid', 'good') : badge('missing or invalid', 'bad')}</td>
+        <td>!${when(p['discovered_at'])}</td>
+      </tr>`,
+    empty: 'No publisher matches.',
+  });
 
   app.get<{ Params: { domain: string } }>(
     '/publishers/:domain',
     { schema: { hide: true, params: domainParam } },
     async (request, reply) => {
       const { domain } = request.params;
-      const answer = await api(request, '/api/registry/publisher', { domain });
+      const [answer, fetches] = await Promise.all([
+        api(request, '/api/registry/publisher', { domain }),
+        api(request, '/api/manifest-refs/lookup', { domain }),
+      ]);
       if (answer.status !== 200)
         return sendHtml(reply, page(domain, refusal(answer), { section: '/publishers' }), answer.status, false);
       const p = answer.body;
@@ -79,6 +60,8 @@ export function publisherRoutes(app: FastifyInstance, api: ApiReader): void {
           ['File', text(adagents['document_url']) ? html`<code>${text(adagents['document_url'])}</code>` : ''],
           ['Managed by', domainLink('publishers', p['manager_domain'])],
           ['Discovered', when(adagents['discovered_at'])],
+          ['Last crawl', lastCrawl(fetches.body)],
+          ['Next crawl', when(fetches.body['next_crawl_at'])],
         ])}
         <h2>Properties</h2>
         !${propertiesByType(properties)}
@@ -100,6 +83,15 @@ export function publisherRoutes(app: FastifyInstance, api: ApiReader): void {
       return sendHtml(reply, page(domain, body, { section: '/publishers' }), 200, false);
     },
   );
+}
+
+/** When the crawler last read the publisher's adagents.json, and how that went. */
+function lastCrawl(fetches: Json): string {
+  const file = object(fetches['adagents_json']);
+  if (!text(fetches['last_crawled_at'])) return html`not crawled yet`;
+  const outcome = text(file['status']);
+  return html`!${when(fetches['last_crawled_at'])}:
+  ${outcome}${text(file['reason']) ? ` (${text(file['reason'])})` : ''}`;
 }
 
 function status(value: unknown): string {

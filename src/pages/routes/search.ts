@@ -3,7 +3,7 @@ import { html } from 'ghtml';
 import { page, sendHtml } from '../../http/html.ts';
 import type { ApiReader } from '../api.ts';
 import { domainLink, list, refusal, table, text } from '../parts.ts';
-import { searchForm } from './brands.ts';
+import { searchForm } from './list-page.ts';
 import { listQuery, type ListQuery } from './page-schemas.ts';
 
 /** `/search`: the site's search box, answered by the API's one search over brands, publishers and properties. */
