@@ -8,6 +8,7 @@
  * registers (so a bad file still stops the start).
  */
 import { agentsSettings, type AgentsConfig } from './agents/settings.ts';
+import { processSettings, runsBackgroundWork, type ProcessSettings } from './app/settings.ts';
 import { authLimits, authSettings, type AuthLimits, type AuthSettings } from './auth/settings.ts';
 import { databaseSettings, type DatabaseSettings } from './db/settings.ts';
 import { httpSettings, type HttpSettings } from './http/settings.ts';
@@ -27,6 +28,7 @@ import type { Env } from './settings.ts';
 
 export interface Config
   extends
+    ProcessSettings,
     HttpSettings,
     DatabaseSettings,
     NetSettings,
@@ -37,6 +39,8 @@ export interface Config
     DemoSettings,
     AgentCatalogSettings,
     BrandsSettings {
+  /** Whether this instance runs the background work (its role is not `web`). */
+  background: boolean;
   limits: Limits;
   feed: FeedConfig;
   agents: AgentsConfig;
@@ -52,6 +56,7 @@ export type Limits = RegistryLimits &
   AdagentsToolsLimits;
 
 export interface ConfigFlags {
+  role?: string;
   port?: string;
   host?: string;
   databaseUrl?: string;
@@ -60,6 +65,7 @@ export interface ConfigFlags {
 
 /** The environment variables, with their meaning and default; the README's table is this one. */
 export const envVars = {
+  ...processSettings.table,
   ...httpSettings.table,
   ...databaseSettings.table,
   ...netSettings.table,
@@ -83,7 +89,14 @@ export const envVars = {
 
 export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Config {
   const database = databaseSettings.load(env, flags);
+  const instance = processSettings.load(env, flags);
+  // A web instance leaves the background work to the workers, whatever each worker setting says.
+  const background = runsBackgroundWork(instance);
+  const catalog = agentCatalogSettings.load(env);
+  const crawler = crawlerSettings.load(env);
   return {
+    ...instance,
+    background,
     ...httpSettings.load(env, flags),
     ...database,
     ...authSettings.load(env),
@@ -102,8 +115,10 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
     },
     feed: feedSettings.load(env),
     agents: agentsSettings.load(env),
-    crawler: crawlerSettings.load(env),
-    ...agentCatalogSettings.load(env),
+    crawler: { ...crawler, worker: crawler.worker && background },
+    ...catalog,
+    probeWorker: catalog.probeWorker && background,
+    profileEvents: catalog.profileEvents && background,
     ...brandsSettings.load(env),
   };
 }

@@ -88,11 +88,14 @@ export async function registerAgents(
     async (background) => {
       background.addHook('onReady', async () => {
         await prepareSigningKeys(ctx, keys, app.log);
-        // Both pick up what a previous process accepted but did not finish.
-        worker.start();
-        deliverer.start();
-        housekeeping.start();
-        for (const pass of passes.values()) pass.start();
+        // On workers only (AP_ROLE): a web instance queues tasks and webhooks, which they claim.
+        if (ctx.config.background) {
+          // Both pick up what a previous process accepted but did not finish.
+          worker.start();
+          deliverer.start();
+          housekeeping.start();
+          for (const pass of passes.values()) pass.start();
+        }
         for (const tenant of tenants)
           await tenant
             .start?.({ db: ctx.db, clock: ctx.clock })

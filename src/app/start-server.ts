@@ -33,7 +33,7 @@ export async function startServer(config: Config, db?: Database): Promise<Runnin
     await serveControlSocket(app, config, database);
     const backfill = skeletonBackfill(app, database);
     await app.listen({ port: config.port, host: config.host });
-    backfill.start();
+    if (config.background) backfill.start();
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;

@@ -83,7 +83,8 @@ export const feedPlugin: FastifyPluginAsync<FeedOptions> = async (app, { ctx, fe
   });
   app.addHook('onReady', async () => {
     await hub.start();
-    retention.start();
+    // One worker's retention is enough; web instances leave it to them.
+    if (config.background) retention.start();
   });
   // Streams end before the server waits for open connections, and before the database closes.
   app.addHook('preClose', async () => {

@@ -169,6 +169,8 @@ export interface StartOptions {
   extend?: (app: FastifyInstance) => void;
   /** Another catalog than the test one (the demo catalog, with the platforms buyers name). */
   catalog?: SignalsCatalog;
+  /** Environment overrides of the server's configuration (its AP_ROLE, say). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -178,9 +180,15 @@ export interface StartOptions {
  */
 export async function startSignals(
   engine: TestEngine,
-  { clock, receiver, extend, catalog = parseSignalsCatalog(catalogYaml, 'signals-test-catalog.yaml') }: StartOptions,
+  {
+    clock,
+    receiver,
+    extend,
+    env,
+    catalog = parseSignalsCatalog(catalogYaml, 'signals-test-catalog.yaml'),
+  }: StartOptions,
 ): Promise<TestServer> {
-  if (receiver) await receiver.listen();
+  if (receiver && !receiver.url) await receiver.listen();
   const tenant = signalsAgent({
     catalog,
     // Asked when answering, by then the server's.
@@ -194,6 +202,7 @@ export async function startSignals(
   const server = await startTestServer(engine, {
     deps: { tenants: [tenant], clock, ...fetcher },
     ...(extend ? { extend } : {}),
+    ...(env ? { env } : {}),
   });
   if (receiver) receiver.trust(server.url, clock);
   return server;

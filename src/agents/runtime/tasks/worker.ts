@@ -100,13 +100,17 @@ export class TaskWorker {
     });
   }
 
+  /** Started on the instances that run background work; on others (AP_ROLE=web) a wake does nothing, and a worker claims the work. */
+  private started = false;
+
   start(): void {
+    this.started = true;
     this.pool.start();
   }
 
   /** Claims runnable tasks up to the concurrency limit. */
   wake(): void {
-    this.pool.wake();
+    if (this.started) this.pool.wake();
   }
 
   /**

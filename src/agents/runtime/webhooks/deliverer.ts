@@ -78,13 +78,17 @@ export class WebhookDeliverer {
     );
   }
 
+  /** Started on the instances that run background work; on others (AP_ROLE=web) a wake does nothing, and a worker claims the work. */
+  private started = false;
+
   start(): void {
+    this.started = true;
     this.pass.start();
   }
 
   /** Sends what is due now. */
   wake(): void {
-    this.pass.wake();
+    if (this.started) this.pass.wake();
   }
 
   /**
