@@ -56,7 +56,8 @@ export type Limits = RegistryLimits &
   AdagentsToolsLimits;
 
 export interface ConfigFlags {
-  role?: string;
+  /** `ap serve --role`. */
+  processRole?: string;
   port?: string;
   host?: string;
   databaseUrl?: string;

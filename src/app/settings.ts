@@ -7,17 +7,18 @@ import { oneOf, settings, type Loaded } from '../settings.ts';
  * retention, profile events) and answers requests too; `all` (one process) does both.
  */
 export const processSettings = settings({
-  role: {
+  // Not `role`: other commands (users, keys) have a --role flag of their own.
+  processRole: {
     env: 'AP_ROLE',
     default: 'all',
     meaning:
       'what this instance does: all (requests and background work), web (requests only) or worker (background work: crawls, probes, tasks, webhooks, retention)',
     // Named as the --role flag, which may be where the value came from.
-    parse: (value) => oneOf(['all', 'web', 'worker'])(value, 'role'),
+    parse: (value) => oneOf(['all', 'web', 'worker'])(value, 'AP_ROLE (--role)'),
   },
 });
 
 export type ProcessSettings = Loaded<typeof processSettings>;
 
 /** Whether this instance runs the deployment's background work. */
-export const runsBackgroundWork = (config: ProcessSettings): boolean => config.role !== 'web';
+export const runsBackgroundWork = (config: ProcessSettings): boolean => config.processRole !== 'web';

@@ -63,10 +63,9 @@ export function nextPage(path: string, params: Record<string, string | undefined
   </nav>`;
 }
 
-/** What a page says when the API refused or did not find what it asked. */
+/** What a page says when the API refused or did not find what it asked (the catalogue's `{error, message}`). */
 export function refusal(answer: ApiAnswer): string {
-  const error = object(answer.body['error']);
-  const message = text(error['message']) || text(answer.body['message']) || `The registry answered ${answer.status}.`;
+  const message = text(answer.body['message']) || `The registry answered ${answer.status}.`;
   return html`<p class="error" role="alert">${message}</p>`;
 }
 

@@ -13,18 +13,20 @@ const minute = 60_000;
 
 describe('AP_ROLE: what an instance runs', () => {
   it('leaves every piece of background work to the workers on a web instance, whatever each setting says', () => {
-    const web = loadConfig({ role: 'web' }, { CRAWL_WORKER: 'true', PROBE_WORKER: 'true' });
+    const web = loadConfig({ processRole: 'web' }, { CRAWL_WORKER: 'true', PROBE_WORKER: 'true' });
     assert.deepEqual(
-      [web.role, web.background, web.crawler.worker, web.probeWorker, web.profileEvents],
+      [web.processRole, web.background, web.crawler.worker, web.probeWorker, web.profileEvents],
       ['web', false, false, false, false],
     );
     const worker = loadConfig({}, { AP_ROLE: 'worker', PROBE_WORKER: 'false' });
     assert.deepEqual(
-      [worker.role, worker.background, worker.crawler.worker, worker.probeWorker],
+      [worker.processRole, worker.background, worker.crawler.worker, worker.probeWorker],
       ['worker', true, true, false],
     );
-    assert.equal(loadConfig({}, {}).role, 'all');
-    assert.throws(() => loadConfig({ role: 'cron' }), ConfigError);
+    assert.equal(loadConfig({}, {}).processRole, 'all');
+    // Other commands' own --role is no role of the process.
+    assert.equal(loadConfig({ role: 'admin' } as never, {}).processRole, 'all');
+    assert.throws(() => loadConfig({ processRole: 'cron' }), ConfigError);
   });
 });
 

@@ -10,8 +10,8 @@ export function serveCommand(): Command {
       .option('--port <port>', 'port to listen on (env PORT, default 3000; 0 picks a free one)')
       .option('--host <host>', 'interface to listen on (env HOST, default 127.0.0.1)')
       .option('--role <role>', 'all, web (requests only) or worker (background work too) (env AP_ROLE, default all)'),
-  ).action(async (flags: ConfigFlags) => {
-    const config = loadConfig(flags);
+  ).action(async (flags: ConfigFlags & { role?: string }) => {
+    const config = loadConfig({ ...flags, processRole: flags.role });
     // Loaded only when serving: the whole server takes about a second to load, which every other
     // command (and `ap --help`) would otherwise pay.
     const { startServer } = await import('../../app/start-server.ts');

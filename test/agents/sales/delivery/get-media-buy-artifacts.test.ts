@@ -41,8 +41,9 @@ eachEngine('sales agent: get_media_buy_artifacts', (engine) => {
     assert.deepEqual(early.artifacts, []);
     assert.equal(early.collection_info.total_deliveries, 0);
 
-    const start = Date.parse(buy.packages[0].start_time);
-    clock.set(start + 3.5 * day);
+    // Midday of the fourth UTC day of the flight, whatever the hour it started at.
+    const firstDay = Math.floor(Date.parse(buy.packages[0].start_time) / day) * day;
+    clock.set(firstDay + 3.5 * day);
     const answer = await artifacts({});
     const packages = buy.packages.map((p: Json) => p.package_id as string);
     assert.equal(answer.artifacts.length, 8, 'two packages, four days touched');
