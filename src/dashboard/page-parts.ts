@@ -80,7 +80,7 @@ export function when(value: string | Date): string {
   return `<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`;
 }
 
-/** A page of the dashboard: the site's layout, the dashboard marked in its navigation. */
-export function dashboardPage(title: string, body: string): string {
-  return page(title, body, { section: '/dashboard' });
+/** A page of the dashboard: the site's layout, the dashboard marked in its navigation (`narrow`: a form alone). */
+export function dashboardPage(title: string, body: string, narrow = false): string {
+  return page(title, body, { section: '/dashboard', narrow });
 }

@@ -11,6 +11,7 @@ export function loginView(options: { next: string; error?: string; email?: strin
   return dashboardPage(
     'Sign in',
     signInForm(LOGIN_PATH, { error: options.error, email: options.email, hidden: { next: options.next } }),
+    true,
   );
 }
 

@@ -68,7 +68,7 @@ export async function registerAuthorizationServer(
       reply.code(err.statusCode);
       return html(
         reply,
-        page(
+        formPage(
           'Sign-in interrupted',
           `<p>${escapeHtml(err.error_description)}.</p><p>Start again from the application that sent you here.</p>`,
         ),
@@ -79,12 +79,12 @@ export async function registerAuthorizationServer(
       const oidc = await provider();
       const details = await oidc.interactionDetails(request.raw, reply.raw);
       if (details.prompt.name === 'login')
-        return html(reply, page('Sign in', signInForm(`/interaction/${details.uid}/login`)));
+        return html(reply, formPage('Sign in', signInForm(`/interaction/${details.uid}/login`)));
       const client = await oidc.Client.find(String(details.params.client_id));
       const name = client?.clientName ?? String(details.params.client_id);
       return html(
         reply,
-        page(
+        formPage(
           'Allow access?',
           `<p><strong>${escapeHtml(name)}</strong> asks to use the ap registry on your behalf.</p>
 <form method="post" action="/interaction/${escapeHtml(details.uid)}/confirm"><button type="submit">Allow</button></form>
@@ -105,7 +105,7 @@ export async function registerAuthorizationServer(
           reply.code(401);
           return html(
             reply,
-            page(
+            formPage(
               'Sign in',
               signInForm(`/interaction/${details.uid}/login`, {
                 error: 'Wrong email or password.',
@@ -162,6 +162,9 @@ async function finish(
   const location = await oidc.interactionResult(request.raw, reply.raw, result, { mergeWithLastSubmission: merge });
   return reply.redirect(location, 303);
 }
+
+/** The sign-in and consent pages: a form or a sentence, in the site's narrow column. */
+const formPage = (title: string, body: string) => page(title, body, { narrow: true });
 
 function html(reply: FastifyReply, body: string) {
   return sendHtml(reply, body, reply.statusCode);
