@@ -35,12 +35,8 @@ export async function agentTenants(
 ): Promise<readonly Tenant[]> {
   if (given) return given;
   const follower = core.authorization.index;
+  // Started and stopped with the brand agent, which is its only reader.
   const records = new BrandRecordCache(ctx.db, ctx.clock);
-  app.addHook('onReady', async () => {
-    // Without it every identity is read from the database: slower, never wrong.
-    await records.start().catch((err: unknown) => app.log.warn({ err }, 'brand record cache off: cannot listen'));
-  });
-  app.addHook('preClose', records.stop);
   return testDeployment(ctx, () => baseUrl(app, ctx.config), {
     brands: brandIdentity,
     authorization: () => follower.index,
@@ -48,6 +44,8 @@ export async function agentTenants(
     brandRecords: {
       record: (brandId) => records.record(brandId),
       unlocks: (db, caller, domains) => provesAny(db, ctx, caller, domains),
+      start: records.start,
+      stop: records.stop,
     },
   });
 }

@@ -1,3 +1,5 @@
+import { isRecord } from '../protocol/json-values.ts';
+
 type Schema = Record<string, unknown>;
 
 /**
@@ -7,7 +9,7 @@ type Schema = Record<string, unknown>;
  */
 export function exampleArguments(schema: Schema | undefined): Record<string, unknown> {
   const value = example(schema ?? {}, 0);
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return isRecord(value) ? value : {};
 }
 
 function example(schema: Schema, depth: number): unknown {

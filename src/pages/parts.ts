@@ -1,14 +1,13 @@
 import { html } from 'ghtml';
+import { isRecord } from '../protocol/json-values.ts';
 import type { ApiAnswer, Json } from './api.ts';
 
 /** Pieces the pages share. Every value from the API goes through `html`, which escapes it (`!${}` marks HTML already made). */
 
 export const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 export const count = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
-export const list = (value: unknown): Json[] =>
-  Array.isArray(value) ? value.filter((v): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)) : [];
-export const object = (value: unknown): Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {};
+/** An object as it is; anything else as an empty one. */
+export const object = (value: unknown): Json => (isRecord(value) ? value : {});
 
 /** A timestamp as a person reads it (UTC, to the minute), in a <time> a script or a reader can use. */
 export function when(value: unknown): string {

@@ -72,8 +72,8 @@ export function brandAgent({
     specialisms: governance ? ['brand-rights'] : [],
     credentials,
     passes: [rightsDecisionsPass(name, roster, agentUrl, decisionsMs)],
-    start: held.start,
-    stop: held.stop,
+    start: async (deps) => void (await Promise.all([held.start(deps), brands.start?.()])),
+    stop: async () => void (await Promise.all([held.stop(), brands.stop?.()])),
     capabilities: () => ({
       account: accountCapabilities({ requireOperatorAuth: false }),
       brand: {

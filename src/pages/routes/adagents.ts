@@ -2,8 +2,9 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { html } from 'ghtml';
 import { page, sendHtml } from '../../http/html.ts';
 import type { ApiAnswer, ApiReader, Json } from '../api.ts';
-import { list, object, refusal, table, text } from '../parts.ts';
+import { object, refusal, table, text } from '../parts.ts';
 import { fields } from './form-fields.ts';
+import { records } from '../../protocol/json-values.ts';
 
 const propertyTypes = [
   'website',
@@ -125,8 +126,8 @@ function made(answer: ApiAnswer): string {
 
 /** Errors and warnings, each with the JSON pointer of what it is about. */
 function findings(title: string, result: Json): string {
-  const errors = list(result['errors']);
-  const warnings = list(result['warnings']);
+  const errors = records(result['errors']);
+  const warnings = records(result['warnings']);
   const rowOf = (severity: string) => (f: Json) =>
     html`<tr>
       <td>${severity}</td>

@@ -2,20 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { html } from 'ghtml';
 import { page, sendHtml } from '../../http/html.ts';
 import type { ApiReader, Json } from '../api.ts';
-import {
-  agentLink,
-  badge,
-  count,
-  domainLink,
-  facts,
-  list,
-  nextPage,
-  object,
-  refusal,
-  table,
-  text,
-  when,
-} from '../parts.ts';
+import { agentLink, badge, count, domainLink, facts, nextPage, object, refusal, table, text, when } from '../parts.ts';
+import { records, strings } from '../../protocol/json-values.ts';
 
 const pageSize = 50;
 const agentTypes = ['sales', 'buying', 'creative', 'signals', 'governance', 'brand', 'rights', 'measurement'] as const;
@@ -51,7 +39,7 @@ export function agentRoutes(app: FastifyInstance, api: ApiReader): void {
       const answer = await api(request, '/api/registry/agents', { ...enrichments, type, cursor, limit: pageSize });
       if (answer.status !== 200)
         return sendHtml(reply, page('Agents', refusal(answer), { section: '/agents' }), answer.status, false);
-      const rows = list(answer.body['agents']).map(
+      const rows = records(answer.body['agents']).map(
         (a) =>
           html`<tr>
             <td>
@@ -106,20 +94,20 @@ export function agentRoutes(app: FastifyInstance, api: ApiReader): void {
       ]);
       if (catalog.status !== 200 && publishers.status !== 200)
         return sendHtml(reply, page('Agent', refusal(publishers), { section: '/agents' }), publishers.status, false);
-      const agent = list(catalog.body['agents'])[0];
-      const authorizing = list(publishers.body['publishers']).map(
+      const agent = records(catalog.body['agents'])[0];
+      const authorizing = records(publishers.body['publishers']).map(
         (p) =>
           html`<tr>
             <td>!${domainLink('publishers', p['domain'])}</td>
             <td>${count(p['property_count'])}</td>
             <td>
-              ${list(p['authorizations'])
+              ${records(p['authorizations'])
                 .map((a) => text(a['authorized_for']))
                 .filter(Boolean)
                 .join('; ')}
             </td>
             <td>
-              ${[...new Set(list(p['authorizations']).map((a) => text(a['delegation_type']) || 'direct'))].join(', ')}
+              ${[...new Set(records(p['authorizations']).map((a) => text(a['delegation_type']) || 'direct'))].join(', ')}
             </td>
           </tr>`,
       );
@@ -162,7 +150,7 @@ function described(agent: Json): string {
     ([t, n]) => `${String(n)} ${t.replaceAll('_', ' ')}`,
   );
   const creative = object(agent['creative_capabilities']);
-  const formats = list(creative['formats']).map((f) => text(f['name']) || text(object(f['format_id'])['id']));
+  const formats = records(creative['formats']).map((f) => text(f['name']) || text(object(f['format_id'])['id']));
   return html`<p>${text(agent['description'])}</p>
     !${facts([
       ['Type', html`${text(agent['type'])}`],
@@ -172,10 +160,7 @@ function described(agent: Json): string {
       ['Enrolled', when(agent['enrolled_at'])],
       ['Last probed', when(object(agent['health'])['last_probed_at'])],
       ['Tools', capabilities['tools_count'] ? html`${String(capabilities['tools_count'])}` : ''],
-      [
-        'Protocols',
-        html`${(Array.isArray(object(agent['health'])['protocols']) ? (object(agent['health'])['protocols'] as unknown[]) : []).join(', ')}`,
-      ],
+      ['Protocols', html`${strings(object(agent['health'])['protocols']).join(', ')}`],
       ['Formats', html`${formats.join(', ')}`],
       ['Sells', html`${byType.join(', ')}`],
     ])}`;

@@ -2,9 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { html } from 'ghtml';
 import { page, sendHtml } from '../../http/html.ts';
 import type { ApiReader } from '../api.ts';
-import { domainLink, facts, list, object, refusal, table, text, when } from '../parts.ts';
+import { domainLink, facts, object, refusal, table, text, when } from '../parts.ts';
 import { listRoute } from './list-page.ts';
 import { domainParam } from './page-schemas.ts';
+import { records, strings } from '../../protocol/json-values.ts';
 
 /** `/brands` (the registry's brands, searched and paged as the API pages them) and `/brands/:domain`. */
 export function brandRoutes(app: FastifyInstance, api: ApiReader): void {
@@ -41,18 +42,18 @@ export function brandRoutes(app: FastifyInstance, api: ApiReader): void {
       const house = text(brand['house_domain']) || canonical;
       const [entry, history, houseFile] = await Promise.all([
         api(request, '/api/brands/registry', { q: canonical, limit: 5 }).then(
-          (a) => list(a.body['brands']).find((b) => b['domain'] === canonical) ?? {},
+          (a) => records(a.body['brands']).find((b) => b['domain'] === canonical) ?? {},
         ),
         api(request, '/api/brands/history', { domain: canonical }),
         api(request, '/api/brands/brand-json', { domain: house }),
       ]);
       const declared = object(houseFile.body['data']);
-      const ownEntry = list(declared['brands']).find((b) => hostOf(b['url']) === canonical) ?? {};
+      const ownEntry = records(declared['brands']).find((b) => hostOf(b['url']) === canonical) ?? {};
       const identity = { ...ownEntry, ...object(entry['brand_manifest']) };
-      const subBrands = list(declared['brands'])
+      const subBrands = records(declared['brands'])
         .map((b) => hostOf(b['url']))
         .filter((d) => d && d !== canonical);
-      const revisions = list(history.body['revisions']).map(
+      const revisions = records(history.body['revisions']).map(
         (r) =>
           html`<tr>
             <td>${String(r['revision_number'] ?? '')}</td>
@@ -70,7 +71,7 @@ export function brandRoutes(app: FastifyInstance, api: ApiReader): void {
           ['Source', html`${text(brand['source'])}`],
           ['Description', html`${text(identity['description'])}`],
           ['Tagline', html`${text(identity['tagline'])}`],
-          ['Industries', html`${stringsOf(identity['industries']).join(', ')}`],
+          ['Industries', html`${strings(identity['industries']).join(', ')}`],
         ])}
         !${logos(identity['logos'])} !${colors(identity['colors'])}
         !${
@@ -90,7 +91,7 @@ export function brandRoutes(app: FastifyInstance, api: ApiReader): void {
 }
 
 function logos(value: unknown): string {
-  const shown = list(value).filter((l) => /^https:\/\//i.test(text(l['url'])));
+  const shown = records(value).filter((l) => /^https:\/\//i.test(text(l['url'])));
   if (shown.length === 0) return '';
   return html`<h2>Logos</h2>
     <ul class="logos">
@@ -110,7 +111,7 @@ function logos(value: unknown): string {
 /** A manifest's colours: brand.json's `{role: hex}` or the registry's `[{hex, type}]`. */
 function colors(value: unknown): string {
   const pairs: Array<[string, string]> = Array.isArray(value)
-    ? list(value).map((c) => [text(c['type']) || 'colour', text(c['hex'])])
+    ? records(value).map((c) => [text(c['type']) || 'colour', text(c['hex'])])
     : Object.entries(object(value)).flatMap(([role, hex]) =>
         (Array.isArray(hex) ? hex : [hex]).map((h): [string, string] => [role, text(h)]),
       );
@@ -127,9 +128,6 @@ function colors(value: unknown): string {
       )}
     </ul>`;
 }
-
-const stringsOf = (value: unknown): string[] =>
-  Array.isArray(value) ? value.filter((v) => typeof v === 'string') : [];
 
 function hostOf(url: unknown): string {
   try {

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { html } from 'ghtml';
 import { page, sendHtml } from '../../http/html.ts';
 import type { ApiReader, Json } from '../api.ts';
-import { agentLink, domainLink, list, object, refusal, text } from '../parts.ts';
+import { agentLink, domainLink, object, refusal, text } from '../parts.ts';
+import { records } from '../../protocol/json-values.ts';
 
 interface CheckQuery {
   agent_url?: string;
@@ -107,8 +108,8 @@ function explain(body: Json): string {
   const agent = agentLink(body['agent_url']);
   const domain = text(result['publisher_domain']) || text(publisher['domain']);
   const what = text(property['name']) ? html`<strong>${text(property['name'])}</strong> of ` : '';
-  const grants = list(publisher['authorizations']);
-  const declarations = list(operator['declarations']);
+  const grants = records(publisher['authorizations']);
+  const declarations = records(operator['declarations']);
   const publisherSide =
     text(publisher['file']) !== 'found'
       ? html`The registry holds no adagents.json for !${domainLink('publishers', domain)}.`

@@ -2,8 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { html } from 'ghtml';
 import { page, sendHtml } from '../../http/html.ts';
 import type { ApiReader, Json } from '../api.ts';
-import { list, object, refusal, table, text, when } from '../parts.ts';
+import { object, refusal, table, text, when } from '../parts.ts';
 import { fields } from './form-fields.ts';
+import { records } from '../../protocol/json-values.ts';
 
 const pageSize = 50;
 
@@ -28,7 +29,7 @@ export function feedRoute(app: FastifyInstance, api: ApiReader): void {
     );
     const result =
       answer.status === 200
-        ? events(list(answer.body['events'])) +
+        ? events(records(answer.body['events'])) +
           html`<p class="muted">
             Cursor <code>${text(answer.body['cursor'])}</code>: put it in the form to read on from here.
           </p>`

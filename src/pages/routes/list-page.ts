@@ -2,8 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { html } from 'ghtml';
 import { page, sendHtml } from '../../http/html.ts';
 import type { ApiReader, Json } from '../api.ts';
-import { list, nextPage, refusal, table } from '../parts.ts';
+import { nextPage, refusal, table } from '../parts.ts';
 import { listQuery, type ListQuery } from './page-schemas.ts';
+import { records } from '../../protocol/json-values.ts';
 
 /** Rows a list page shows at once. */
 const pageSize = 50;
@@ -39,7 +40,7 @@ export function listRoute(app: FastifyInstance, api: ApiReader, spec: ListPage):
       const counted = `${String(answer.body['total'] ?? 0)} ${spec.noun}${q ? ` matching “${q}”` : ''}`;
       const body = html`!${searchForm(spec.path, spec.searchLabel, q)}
         <p class="muted">${counted}${spec.note ? `; ${spec.note(answer.body)}` : ''}.</p>
-        !${table(spec.title, spec.headings, list(answer.body[spec.items]).map(spec.row), spec.empty)}
+        !${table(spec.title, spec.headings, records(answer.body[spec.items]).map(spec.row), spec.empty)}
         !${nextPage(spec.path, { q }, answer.body)}`;
       return sendHtml(reply, page(spec.title, body, { section: spec.path, query: q }), 200, false);
     },

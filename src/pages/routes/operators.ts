@@ -2,8 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { html } from 'ghtml';
 import { page, sendHtml } from '../../http/html.ts';
 import type { ApiReader } from '../api.ts';
-import { agentLink, count, domainLink, list, refusal, table, text } from '../parts.ts';
+import { agentLink, count, domainLink, refusal, table, text } from '../parts.ts';
 import { domainParam } from './page-schemas.ts';
+import { records, strings } from '../../protocol/json-values.ts';
 
 /** `/operators/:domain`: the agents a domain operates and the publishers that trust each. */
 export function operatorRoute(app: FastifyInstance, api: ApiReader): void {
@@ -20,14 +21,14 @@ export function operatorRoute(app: FastifyInstance, api: ApiReader): void {
           answer.status,
           false,
         );
-      const agents = list(answer.body['agents']).map(
+      const agents = records(answer.body['agents']).map(
         (a) =>
           html`<tr>
             <td>!${agentLink(a['agent_url'])}</td>
             <td>${text(a['type'])}</td>
-            <td>${(Array.isArray(a['sources']) ? a['sources'] : []).join(', ')}</td>
+            <td>${strings(a['sources']).join(', ')}</td>
             <td>
-              !${list(a['publishers']).map((p) => html`!${domainLink('publishers', p['domain'])} (${count(p['property_count'])}) `)}
+              !${records(a['publishers']).map((p) => html`!${domainLink('publishers', p['domain'])} (${count(p['property_count'])}) `)}
             </td>
           </tr>`,
       );

@@ -2,9 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { html } from 'ghtml';
 import { page, sendHtml } from '../../http/html.ts';
 import type { ApiReader, Json } from '../api.ts';
-import { agentLink, badge, count, domainLink, facts, list, object, refusal, table, text, when } from '../parts.ts';
+import { agentLink, badge, count, domainLink, facts, object, refusal, table, text, when } from '../parts.ts';
 import { listRoute } from './list-page.ts';
 import { domainParam } from './page-schemas.ts';
+import { records, strings } from '../../protocol/json-values.ts';
 
 /** `/publishers` (paged as the API pages them) and `/publishers/:domain`: its properties, its authorized agents, its file. */
 export function publisherRoutes(app: FastifyInstance, api: ApiReader): void {
@@ -41,9 +42,9 @@ export function publisherRoutes(app: FastifyInstance, api: ApiReader): void {
         return sendHtml(reply, page(domain, refusal(answer), { section: '/publishers' }), answer.status, false);
       const p = answer.body;
       const adagents = object(p['adagents']);
-      const properties = list(p['properties']);
+      const properties = records(p['properties']);
       const stale = properties.filter((x) => x['status'] === 'stale');
-      const agents = list(p['authorized_agents']).map(
+      const agents = records(p['authorized_agents']).map(
         (a) =>
           html`<tr>
             <td>!${agentLink(a['agent_url'])}</td>
@@ -113,9 +114,9 @@ function propertiesByType(properties: Json[]): string {
               <td>${text(x['name'])}</td>
               <td><code>${text(x['property_id'])}</code></td>
               <td>
-                !${list(x['identifiers']).map((i) => html`<code>${text(i['type'])}: ${text(i['value'])}</code> `)}
+                !${records(x['identifiers']).map((i) => html`<code>${text(i['type'])}: ${text(i['value'])}</code> `)}
               </td>
-              <td>${(Array.isArray(x['tags']) ? x['tags'] : []).join(', ')}</td>
+              <td>${strings(x['tags']).join(', ')}</td>
               <td>!${status(x['status'])}</td>
             </tr>`,
         );

@@ -2,9 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { html } from 'ghtml';
 import { page, sendHtml } from '../../http/html.ts';
 import type { ApiReader } from '../api.ts';
-import { domainLink, list, refusal, table, text } from '../parts.ts';
+import { domainLink, refusal, table, text } from '../parts.ts';
 import { searchForm } from './list-page.ts';
 import { listQuery, type ListQuery } from './page-schemas.ts';
+import { records } from '../../protocol/json-values.ts';
 
 /** `/search`: the site's search box, answered by the API's one search over brands, publishers and properties. */
 export function searchRoute(app: FastifyInstance, api: ApiReader): void {
@@ -17,7 +18,7 @@ export function searchRoute(app: FastifyInstance, api: ApiReader): void {
       const answer = await api(request, '/api/search', { q, limit: 20 });
       if (answer.status !== 200)
         return sendHtml(reply, page('Search', refusal(answer), { query: q }), answer.status, false);
-      const brands = list(answer.body['brands']).map(
+      const brands = records(answer.body['brands']).map(
         (b) =>
           html`<tr>
             <td>!${domainLink('brands', b['domain'])}</td>
@@ -25,14 +26,14 @@ export function searchRoute(app: FastifyInstance, api: ApiReader): void {
             <td>${text(b['source'])}</td>
           </tr>`,
       );
-      const publishers = list(answer.body['publishers']).map(
+      const publishers = records(answer.body['publishers']).map(
         (p) =>
           html`<tr>
             <td>!${domainLink('publishers', p['domain'])}</td>
             <td>${String(p['agent_count'] ?? '')}</td>
           </tr>`,
       );
-      const properties = list(answer.body['properties']).map(
+      const properties = records(answer.body['properties']).map(
         (p) =>
           html`<tr>
             <td>${text(p['name'])}</td>

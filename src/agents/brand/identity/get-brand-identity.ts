@@ -11,6 +11,9 @@ export interface BrandRecords {
   record(brandId: string): Promise<BrandRecord | undefined>;
   /** Whether the caller has rights to a brand: its organization proved control of one of these domains. */
   unlocks(db: Queryable, caller: Principal, domains: readonly string[]): Promise<boolean>;
+  /** Begins and ends keeping records in memory, with the agent (a failure leaves it reading the database). */
+  start?(): Promise<void>;
+  stop?(): Promise<void>;
 }
 
 interface IdentityArgs extends TaskArguments {
