@@ -18,6 +18,7 @@ export const capabilities = [
   'auth',
   'dashboard',
   'agents',
+  'mirror',
   ...readdirSync(join(src, 'registry'), { withFileTypes: true })
     .filter((d) => d.isDirectory())
     .map((d) => `registry/${d.name}`)

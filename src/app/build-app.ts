@@ -1,5 +1,5 @@
 import { resolveTxt } from 'node:dns/promises';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import type { Tenant } from '../agents/index.ts';
 import { rateLimitCaller, registerAuth, type Authenticator } from '../auth/index.ts';
 import { systemClock, type Clock } from '../clock.ts';
@@ -8,19 +8,18 @@ import type { AppContext, TxtResolver } from '../context.ts';
 import type { Database } from '../db/database.ts';
 import type { Migration } from '../db/migrate.ts';
 import { registerCors } from '../http/cors.ts';
-import { frameworkRefusals, registerErrorRendering } from '../http/errors.ts';
+import { registerErrorRendering } from '../http/errors.ts';
 import { registerHealth } from '../http/health.ts';
 import { boundJsonDepth, requireJsonWrites } from '../http/json-writes.ts';
-import { standardOutputLog } from '../http/log-destination.ts';
 import { registerMetrics } from '../http/metrics.ts';
 import { registerOpenApi } from '../http/openapi.ts';
 import { enforceRateLimits, openCounterStore } from '../http/rate-limit/enforce.ts';
-import { echoRequestId, requestId } from '../http/request-id.ts';
+import { echoRequestId } from '../http/request-id.ts';
 import { logRequests } from '../http/request-log.ts';
 import { recordRoutes } from '../http/route-table.ts';
-import { buildSerializer } from '../http/serialization.ts';
+import { serverOptions } from '../http/server-options.ts';
 import { refuseWhileClosing } from '../http/shutdown-gate.ts';
-import { buildValidator, refuseUnstorableText } from '../http/validation.ts';
+import { refuseUnstorableText } from '../http/validation.ts';
 import { parseAllowList } from '../net/allow-list.ts';
 import { SafeFetch } from '../net/safe-fetch.ts';
 import type { EnrichmentProvider } from '../registry/brands/index.ts';
@@ -57,24 +56,7 @@ export interface AppDeps {
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, db, migrations } = deps;
-  const app = Fastify({
-    logger: {
-      level: config.logLevel,
-      redact: ['req.headers.authorization', 'req.headers.cookie'],
-      stream: standardOutputLog(),
-    },
-    // One line per request, written by request-log.ts, instead of the framework's two.
-    logController: new LogController({ disableRequestLogging: true }),
-    genReqId: requestId,
-    bodyLimit: config.bodyLimitBytes,
-    trustProxy: config.trustProxy,
-    // We answer 503 in the catalogue's shape ourselves while closing (see the shutdown gate).
-    return503OnClosing: false,
-    // A URL the router cannot read, and a request the HTTP parser refuses, answer in the catalogue's shape too.
-    ...frameworkRefusals,
-    // The factory's published type is Ajv-compiler's own; ours has the same call shape.
-    schemaController: { compilersFactory: { buildValidator: buildValidator as never, buildSerializer } },
-  });
+  const app = Fastify(serverOptions(config));
 
   // Route-level hooks attach as routes register, so these come before any route (and any context).
   const routeTable = recordRoutes(app);

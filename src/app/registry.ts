@@ -101,7 +101,13 @@ export async function registerRegistry(app: FastifyInstance, deps: RegistryDeps)
   const crawler = createCrawler(ctx, metrics);
   await register(app, crawlerPlugin, { ctx, crawler });
   const { index, members } = deps.core.authorization;
-  await register(app, lookupsPlugin, { ctx, index, members, readiness });
+  await register(app, lookupsPlugin, {
+    clock: ctx.clock,
+    cacheEntries: ctx.config.lookupCacheEntries,
+    index,
+    members,
+    readiness,
+  });
   await register(app, publishersPlugin, { index });
   const summary = createRegistrySummary(ctx, app.log);
   await register(app, statsPlugin, { index, summary });

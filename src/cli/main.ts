@@ -7,6 +7,7 @@ import { keysCommand } from './commands/keys.ts';
 import { signingKeysCommand } from './commands/signing-keys.ts';
 import { rightsCommand } from './commands/rights.ts';
 import { migrateCommand } from './commands/migrate.ts';
+import { mirrorCommand } from './commands/mirror.ts';
 import { orgsCommand } from './commands/orgs.ts';
 import { agentsCommand } from './commands/agents.ts';
 import { callCommand, toolsCommand } from './commands/call.ts';
@@ -21,6 +22,7 @@ export function program(): Command {
     .version(pkg.version)
     .showHelpAfterError()
     .addCommand(serveCommand())
+    .addCommand(mirrorCommand())
     .addCommand(migrateCommand())
     .addCommand(orgsCommand())
     .addCommand(agentsCommand())

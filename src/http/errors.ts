@@ -10,16 +10,18 @@ import { faultPointer } from '../protocol/schema-issues.ts';
  * the framework are translated to catalogue codes; anything else is a 500 whose details go to the
  * log, never to the client.
  */
-export function registerErrorRendering(app: FastifyInstance): void {
+export function registerErrorRendering(
+  app: FastifyInstance,
+  notFound: (request: FastifyRequest) => ApError = (request) =>
+    new ApError('route_not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`),
+): void {
   app.setErrorHandler((raw: FastifyError | ApError | Error, request, reply) => {
     const err = toApError(raw);
     if (err.status >= 500) request.log.error({ err: raw }, 'request failed');
     else request.log.info({ code: err.code }, 'request rejected');
     return send(reply, err);
   });
-  app.setNotFoundHandler((request, reply) =>
-    send(reply, new ApError('route_not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`)),
-  );
+  app.setNotFoundHandler((request, reply) => send(reply, notFound(request)));
 }
 
 /** The longest path parameter, as sent (percent-encoded): an agent URL of 2,048 characters encoded. */

@@ -134,6 +134,37 @@ export class SafeFetch {
     }
   }
 
+  /**
+   * A response read as it arrives (a Server-Sent Events stream): the same checks of the
+   * destination, no redirects followed, the headers within the fetch timeout, and then at most
+   * `idleMs` between two chunks of the body. `signal` ends it early.
+   */
+  async open(url: string | URL, init: { headers?: Record<string, string>; idleMs: number; signal?: AbortSignal }) {
+    const target = checkedUrl(url);
+    const signal = init.signal ?? new AbortController().signal;
+    try {
+      const response = await this.#agent.request({
+        origin: target.origin,
+        path: target.pathname + target.search,
+        method: 'GET',
+        headers: { 'user-agent': this.#userAgent, ...lowerCaseKeys(init.headers ?? {}) },
+        signal,
+        headersTimeout: this.#timeoutMs,
+        bodyTimeout: init.idleMs,
+      });
+      return {
+        status: response.statusCode,
+        headers: flatHeaders(response.headers),
+        body: response.body as AsyncIterable<Buffer>,
+        /** Reads a short body whole (an error's), within the fetch's limits. */
+        text: async () => (await readCapped(response, this.#maxBytes, 'GET', target)).toString('utf8'),
+        close: () => void response.body.on('error', () => {}).destroy(),
+      };
+    } catch (error) {
+      throw asFetchError(error, target, signal, this.#timeoutMs);
+    }
+  }
+
   /** Closes pooled connections; in-flight fetches finish first. */
   async close(): Promise<void> {
     await this.#agent.close();

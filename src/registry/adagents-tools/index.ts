@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import type { IndexFollower } from '../lookups/index.ts';
+import type { IndexSource } from '../lookups/index.ts';
 import { createRoute } from './routes/create.ts';
 import { manifestRefsLookupRoute } from './routes/manifest-refs-lookup.ts';
 import { validatePublisherRoute } from './routes/validate-publisher.ts';
@@ -11,7 +11,7 @@ export { adagentsToolsLimits, type AdagentsToolsLimits } from './settings.ts';
 export interface AdagentsToolsOptions {
   ctx: AppContext;
   /** The lookups' authorization index, which the publisher report reads. */
-  index: IndexFollower;
+  index: IndexSource;
 }
 
 /**

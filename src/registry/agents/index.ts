@@ -2,7 +2,7 @@ import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { Readiness } from '../../http/health.ts';
 import type { FeedHub } from '../feed/index.ts';
-import type { CatalogMembers, IndexFollower } from '../lookups/index.ts';
+import type { CatalogMembers, IndexSource } from '../lookups/index.ts';
 import type { EnrollmentContext } from './enrollment.ts';
 import { OwnAgentAccess, type OwnDeployment } from './own-agents.ts';
 import {
@@ -64,7 +64,7 @@ export interface AgentCatalog {
  */
 export function createAgentCatalog(parts: {
   ctx: AppContext;
-  index: IndexFollower;
+  index: IndexSource;
   members: CatalogMembers;
   own: OwnDeployment | undefined;
   log: FastifyBaseLogger;
@@ -90,7 +90,7 @@ export interface AgentCatalogOptions {
   ctx: AppContext;
   catalog: AgentCatalog;
   /** The lookups' authorization index, which carries the graph the listing is enriched from. */
-  index: IndexFollower;
+  index: IndexSource;
   /** Wakes the search when an agent changes on any instance. */
   hub: FeedHub;
   /** `/readyz` waits for the profiles to be derived. */

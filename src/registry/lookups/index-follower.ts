@@ -10,6 +10,7 @@ import {
   type SnapshotSection,
 } from '../feed/index.ts';
 import { AuthorizationIndex } from './authorization-index.ts';
+import type { IndexSource } from './index-source.ts';
 
 const snapshotPage = 2000;
 const eventBatch = 1000;
@@ -23,7 +24,7 @@ const relevant = /^(property|authorization|publisher|collection)\./;
  * LISTEN/NOTIFY (or PGlite's notifications) wake on any instance's commit. Events carry whole
  * states, so an event that repeats what a later snapshot page showed changes nothing.
  */
-export class IndexFollower implements HubSubscriber {
+export class IndexFollower implements HubSubscriber, IndexSource {
   readonly follower = true;
   index = new AuthorizationIndex();
   /** The last event applied: where the index stands in the feed. */

@@ -94,6 +94,9 @@ const objs = (v: unknown): Json[] =>
   Array.isArray(v) ? v.filter((x): x is Json => typeof x === 'object' && x !== null && !Array.isArray(x)) : [];
 
 export function propertyFrom(p: Json, intern: Interner): IndexedProperty | undefined {
+  // A community entry's event carries the entry (resolve's shape): not a crawled property, and the
+  // graph's snapshot, which a rebuilt index loads, holds none, so neither does a followed one.
+  if (p['entry'] !== undefined) return undefined;
   const rid = str(p['property_rid']);
   const publisher = str(p['publisher_domain']);
   if (!rid || !publisher) return undefined;

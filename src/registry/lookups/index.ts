@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
-import type { AppContext } from '../../context.ts';
+import type { Clock } from '../../clock.ts';
 import type { Queryable } from '../../db/database.ts';
 import type { Readiness } from '../../http/health.ts';
 import type { FeedHub } from '../feed/index.ts';
@@ -7,6 +7,7 @@ import { graphSnapshot } from '../graph/index.ts';
 import { CatalogMembers } from './catalog-members.ts';
 import { IndexAnswers } from './index-answers.ts';
 import { IndexFollower } from './index-follower.ts';
+import type { IndexSource } from './index-source.ts';
 import { checkRoutes } from './routes/check.ts';
 import { expandRoute } from './routes/expand.ts';
 import { lookupAgentDomainsRoute } from './routes/lookup-agent-domains.ts';
@@ -17,9 +18,10 @@ import { productAuthorizationRoute } from './routes/product-authorization.ts';
 export { AuthorizationIndex } from './authorization-index.ts';
 export { covers } from './coverage.ts';
 export { agentDomains, type AgentDomain } from './agent-domains.ts';
-export type { CatalogMember, CatalogMembers } from './catalog-members.ts';
+export { CatalogMembers, type CatalogMember } from './catalog-members.ts';
 export { authorizationStatus, checkAuthorization, type Verdict } from './check.ts';
 export type { IndexFollower } from './index-follower.ts';
+export type { IndexSource } from './index-source.ts';
 export type { IndexedCollection, IndexedGrant, IndexedProperty, IndexedPublisher } from './index-records.ts';
 export { grantSummary, propertySummary } from './render.ts';
 export { Declaration as OperatorDeclaration } from './schemas/index.ts';
@@ -48,8 +50,13 @@ export function createAuthorizationIndex(parts: {
   return { index: new IndexFollower({ ...parts, sections: graphSnapshot }), members: new CatalogMembers() };
 }
 
-export interface LookupsOptions extends AuthorizationIndexService {
-  ctx: AppContext;
+export interface LookupsOptions {
+  clock: Clock;
+  /** How many answers of the per-impression GETs are kept (LOOKUP_CACHE_ENTRIES). */
+  cacheEntries: number;
+  /** The authorization index: this registry's, or an upstream's in a mirror. */
+  index: IndexSource;
+  members: CatalogMembers;
   /** `/readyz` waits for the index to catch up. */
   readiness: Readiness;
 }
@@ -59,23 +66,26 @@ export interface LookupsOptions extends AuthorizationIndexService {
  * in-memory authorization index, which follows the change feed. Registers after the feed plugin:
  * the index reads once the feed's hub listens. `/readyz` answers 503 until the index has caught up.
  */
-export const lookupsPlugin: FastifyPluginAsync<LookupsOptions> = async (app, { ctx, index, members, readiness }) => {
+export const lookupsPlugin: FastifyPluginAsync<LookupsOptions> = async (
+  app,
+  { clock, cacheEntries, index, members, readiness },
+) => {
   readiness.add('authorization index', () =>
     index.live ? undefined : 'still loading the registry graph and catching up with the change feed',
   );
   void index.until((follower) => follower.live).then(() => readiness.changed());
   // The two per-impression GETs keep their serialized answers until the index changes.
   const answers = new IndexAnswers<string>({
-    entries: ctx.config.lookupCacheEntries,
+    entries: cacheEntries,
     size: answerCacheChars,
     sizeOf: (body, url) => body.length + url.length,
   });
-  checkRoutes(app, index, answers, ctx.clock);
+  checkRoutes(app, index, answers, clock);
   lookupDomainRoute(app, index, answers, members);
   lookupPropertyRoute(app, index);
   lookupAgentDomainsRoute(app, index);
-  productAuthorizationRoute(app, index, ctx.clock);
-  expandRoute(app, index, ctx.clock);
+  productAuthorizationRoute(app, index, clock);
+  expandRoute(app, index, clock);
   // After the feed's own onReady (registration order): its hub listens before the index reads.
   app.addHook('onReady', async () => index.start());
   app.addHook('preClose', async () => index.close());

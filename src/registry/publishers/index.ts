@@ -1,11 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { IndexFollower } from '../lookups/index.ts';
+import type { IndexSource } from '../lookups/index.ts';
 import { getPublisherRoute } from './routes/get-publisher.ts';
 import { listPublishersRoute } from './routes/list-publishers.ts';
 
 export interface PublishersOptions {
   /** The lookups' authorization index. */
-  index: IndexFollower;
+  index: IndexSource;
 }
 
 /**

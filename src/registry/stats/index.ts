@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import type { IndexFollower } from '../lookups/index.ts';
+import type { IndexSource } from '../lookups/index.ts';
 import { getStatsRoute } from './routes/get-stats.ts';
 import { RegistrySummary } from './summary.ts';
 
@@ -17,7 +17,7 @@ export function createRegistrySummary(
 
 export interface StatsOptions {
   /** The lookups' authorization index, read from memory. */
-  index: IndexFollower;
+  index: IndexSource;
   summary: RegistrySummary;
 }
 

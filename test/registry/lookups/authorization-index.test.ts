@@ -109,4 +109,21 @@ describe('authorization index bookkeeping', () => {
     index.apply('publisher.adagents_changed', { publisher_domain: 'one.example', status: 'active' });
     assert.equal(status(index, 'a.example'), 'authorized');
   });
+
+  it('holds crawled properties only: a community entry’s event (it carries the entry) changes nothing', () => {
+    const index = new AuthorizationIndex();
+    // As a save's property.created reads: the entry in resolve's shape, beside the summary fields.
+    index.apply('property.created', {
+      property_rid: 'entry-1',
+      classification: 'property',
+      source: 'contributed',
+      identifiers: [{ type: 'domain', value: 'community.example' }],
+      publisher_domain: 'community.example',
+      entry: { id: 'entry-1', publisher_domain: 'community.example', properties: [], authorized_agents: [] },
+    });
+    assert.deepEqual(index.propertiesByIdentifier('domain', 'community.example'), []);
+    assert.deepEqual(index.propertiesOfPublisher('community.example'), []);
+    index.apply('property.created', property('a', 'community.example', [['domain', 'community.example']]));
+    assert.deepEqual(rids(index.propertiesByIdentifier('domain', 'community.example')), ['a']);
+  });
 });

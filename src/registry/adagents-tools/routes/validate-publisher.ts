@@ -5,13 +5,13 @@ import { ProbeCache } from '../../../http/probe-cache.ts';
 import { normalizeRequestDomain } from '../../../protocol/domain.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
 import { requirePublicDomain } from '../../documents/public-domain.ts';
-import { liveIndex, type IndexFollower } from '../../lookups/index.ts';
+import { liveIndex, type IndexSource } from '../../lookups/index.ts';
 import { reportCache, validatePublisherLimits } from '../limits.ts';
 import { publisherReport } from '../publisher-report.ts';
 import { DomainQuery, PublisherReport } from '../schemas/index.ts';
 
 /** `GET /api/public/validate-publisher?domain=`: a publisher's live adagents.json, brand.json relationships and registry state in one report. */
-export function validatePublisherRoute(app: FastifyInstance, ctx: AppContext, follower: IndexFollower): void {
+export function validatePublisherRoute(app: FastifyInstance, ctx: AppContext, follower: IndexSource): void {
   const cache = new ProbeCache<Awaited<ReturnType<typeof publisherReport>>>(ctx.clock, reportCache);
   const { limits, crawler } = ctx.config;
   app.get<{ Querystring: Static<typeof DomainQuery> }>(

@@ -3,7 +3,7 @@ import type { AppContext } from '../../../context.ts';
 import { BackgroundPass } from '../../../jobs/background-pass.ts';
 import type { Readiness } from '../../../http/health.ts';
 import type { EventRow, FeedHub } from '../../feed/index.ts';
-import type { IndexFollower } from '../../lookups/index.ts';
+import type { IndexSource } from '../../lookups/index.ts';
 import type { AgentSearch } from './agent-search.ts';
 import { ProfilePublisher } from './profile-publisher.ts';
 
@@ -23,7 +23,7 @@ export function followAgentEvents(
   app: FastifyInstance,
   { db, clock, config }: Pick<AppContext, 'db' | 'clock' | 'config'>,
   search: AgentSearch,
-  { hub, index, readiness }: { hub: FeedHub; index: IndexFollower; readiness: Readiness },
+  { hub, index, readiness }: { hub: FeedHub; index: IndexSource; readiness: Readiness },
 ): void {
   let loaded = false;
   let timer: NodeJS.Timeout | undefined;

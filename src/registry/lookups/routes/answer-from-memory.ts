@@ -3,7 +3,7 @@ import type { Clock } from '../../../clock.ts';
 import type { IndexAnswers } from '../index-answers.ts';
 import { liveIndex } from './live-index.ts';
 import type { AuthorizationIndex } from '../authorization-index.ts';
-import type { IndexFollower } from '../index-follower.ts';
+import type { IndexSource } from '../index-source.ts';
 
 /**
  * Sends the answer to this request URL as serialized for the index as it stands: computed and
@@ -12,7 +12,7 @@ import type { IndexFollower } from '../index-follower.ts';
  */
 export function answerFromMemory(
   reply: FastifyReply,
-  follower: IndexFollower,
+  follower: IndexSource,
   answers: IndexAnswers<string>,
   url: string,
   compute: (index: AuthorizationIndex) => unknown,
@@ -32,7 +32,7 @@ const stampHead = '{"checked_at":"';
  */
 export function answerStampedFromMemory(
   reply: FastifyReply,
-  follower: IndexFollower,
+  follower: IndexSource,
   answers: IndexAnswers<string>,
   url: string,
   now: () => string,

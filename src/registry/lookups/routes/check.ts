@@ -7,7 +7,7 @@ import { errorResponses } from '../../../protocol/wire/error.ts';
 import { checkAuthorization } from '../check.ts';
 import type { PropertyRef } from '../index-records.ts';
 import type { IndexAnswers } from '../index-answers.ts';
-import type { IndexFollower } from '../index-follower.ts';
+import type { IndexSource } from '../index-source.ts';
 import { renderCheck } from '../render.ts';
 import { BulkCheckBody, BulkCheckResponse, CheckQuery, maxBulkChecks } from '../schemas/index.ts';
 import { answerStampedFromMemory, isoStamps } from './answer-from-memory.ts';
@@ -28,7 +28,7 @@ interface OneCheck {
  */
 export function checkRoutes(
   app: FastifyInstance,
-  follower: IndexFollower,
+  follower: IndexSource,
   answers: IndexAnswers<string>,
   clock: Clock,
 ): void {

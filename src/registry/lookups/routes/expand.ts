@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../../clock.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
-import type { IndexFollower } from '../index-follower.ts';
+import type { IndexSource } from '../index-source.ts';
 import type { Identifier } from '../index-records.ts';
 import { publisherStatus } from '../render.ts';
 import { ExpandBody, ExpandResponse, maxSelectors } from '../schemas/index.ts';
@@ -18,7 +18,7 @@ interface ExpandedProperty {
 }
 
 /** `POST /api/registry/expand/product-identifiers`: property selectors → the concrete identifiers. */
-export function expandRoute(app: FastifyInstance, follower: IndexFollower, clock: Clock): void {
+export function expandRoute(app: FastifyInstance, follower: IndexSource, clock: Clock): void {
   app.post<{ Body: ExpandBody }>(
     '/api/registry/expand/product-identifiers',
     {

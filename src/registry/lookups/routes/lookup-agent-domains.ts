@@ -4,13 +4,13 @@ import { canonicalAgentUrl } from '../../../protocol/agent-url.ts';
 import { decodeCursor, encodeCursor } from '../../../protocol/cursor.ts';
 import { ApError } from '../../../protocol/errors.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
-import type { IndexFollower } from '../index-follower.ts';
+import type { IndexSource } from '../index-source.ts';
 import { AgentDomains, AgentDomainsQuery } from '../schemas/index.ts';
 import { agentDomains } from '../agent-domains.ts';
 import { liveIndex } from './live-index.ts';
 
 /** `GET /api/registry/lookup/agent/{agentUrl}/domains`: every publisher domain an agent may sell, in pages. */
-export function lookupAgentDomainsRoute(app: FastifyInstance, follower: IndexFollower): void {
+export function lookupAgentDomainsRoute(app: FastifyInstance, follower: IndexSource): void {
   app.get<{ Params: { agentUrl: string }; Querystring: Static<typeof AgentDomainsQuery> }>(
     '/api/registry/lookup/agent/:agentUrl/domains',
     {

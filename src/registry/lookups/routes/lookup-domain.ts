@@ -7,7 +7,7 @@ import type { AuthorizationIndex } from '../authorization-index.ts';
 import { covers } from '../coverage.ts';
 import type { CatalogMember, CatalogMembers } from '../catalog-members.ts';
 import type { IndexAnswers } from '../index-answers.ts';
-import type { IndexFollower } from '../index-follower.ts';
+import type { IndexSource } from '../index-source.ts';
 import type { IndexedProperty } from '../index-records.ts';
 import { grantSummary, publisherStatus } from '../render.ts';
 import { DomainLookup } from '../schemas/index.ts';
@@ -17,7 +17,7 @@ import { perImpression } from './per-impression.ts';
 /** `GET /api/registry/lookup/domain/{domain}`: who may sell a domain, and which of its properties. */
 export function lookupDomainRoute(
   app: FastifyInstance,
-  follower: IndexFollower,
+  follower: IndexSource,
   answers: IndexAnswers<string>,
   members: CatalogMembers,
 ): void {

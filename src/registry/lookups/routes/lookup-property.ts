@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { ApError } from '../../../protocol/errors.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
 import { normalizeIdentifier } from '../identifiers.ts';
-import type { IndexFollower } from '../index-follower.ts';
+import type { IndexSource } from '../index-source.ts';
 import { propertySummary } from '../render.ts';
 import { PropertyLookup, PropertyLookupQuery } from '../schemas/index.ts';
 import { grantsOver } from './lookup-domain.ts';
@@ -10,7 +10,7 @@ import { liveIndex } from './live-index.ts';
 import { perImpression } from './per-impression.ts';
 
 /** `GET /api/registry/lookup/property`: the properties an identifier names, and who may sell them. */
-export function lookupPropertyRoute(app: FastifyInstance, follower: IndexFollower): void {
+export function lookupPropertyRoute(app: FastifyInstance, follower: IndexSource): void {
   app.get<{ Querystring: PropertyLookupQuery }>(
     '/api/registry/lookup/property',
     {

@@ -5,7 +5,7 @@ import { ApError } from '../../../protocol/errors.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
 import type { AuthorizationIndex } from '../authorization-index.ts';
 import { checkAuthorization, checkIdentifiers, checkProperty, type CheckRequest, type Verdict } from '../check.ts';
-import type { IndexFollower } from '../index-follower.ts';
+import type { IndexSource } from '../index-source.ts';
 import type { Identifier, IndexedProperty } from '../index-records.ts';
 import { authorizationResult, propertySummary, publisherStatus } from '../render.ts';
 import { maxSelectors, ProductAuthorization, ProductAuthorizationBody } from '../schemas/index.ts';
@@ -13,7 +13,7 @@ import { ofType, readSelectors, selectedProperties, type Selector } from '../sel
 import { liveIndex } from './live-index.ts';
 
 /** `POST /api/registry/validate/product-authorization`: may this agent sell what a product selects? */
-export function productAuthorizationRoute(app: FastifyInstance, follower: IndexFollower, clock: Clock): void {
+export function productAuthorizationRoute(app: FastifyInstance, follower: IndexSource, clock: Clock): void {
   app.post<{ Body: ProductAuthorizationBody }>(
     '/api/registry/validate/product-authorization',
     {

@@ -2,12 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import { normalizeRequestDomain } from '../../../protocol/domain.ts';
 import { ApError } from '../../../protocol/errors.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
-import { liveIndex, type IndexFollower } from '../../lookups/index.ts';
+import { liveIndex, type IndexSource } from '../../lookups/index.ts';
 import { publisherView } from '../publisher-view.ts';
 import { Publisher, PublisherQuery } from '../schemas.ts';
 
 /** `GET /api/registry/publisher?domain=`: what a publisher domain publishes and whom it authorizes, from memory. */
-export function getPublisherRoute(app: FastifyInstance, follower: IndexFollower): void {
+export function getPublisherRoute(app: FastifyInstance, follower: IndexSource): void {
   app.get<{ Querystring: { domain: string } }>(
     '/api/registry/publisher',
     {

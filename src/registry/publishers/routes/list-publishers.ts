@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { errorResponses } from '../../../protocol/wire/error.ts';
-import { liveIndex, type IndexFollower } from '../../lookups/index.ts';
+import { liveIndex, type IndexSource } from '../../lookups/index.ts';
 import { PublisherListing } from '../publisher-listing.ts';
 import { PublisherList, PublishersQuery } from '../schemas.ts';
 
 /** `GET /api/registry/publishers`: every publisher, searchable, in keyset pages, from memory. */
-export function listPublishersRoute(app: FastifyInstance, follower: IndexFollower): void {
+export function listPublishersRoute(app: FastifyInstance, follower: IndexSource): void {
   const listing = new PublisherListing();
   app.get<{ Querystring: PublishersQuery }>(
     '/api/registry/publishers',

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { ApError } from '../../../protocol/errors.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
-import { liveIndex, type IndexFollower } from '../../lookups/index.ts';
+import { liveIndex, type IndexSource } from '../../lookups/index.ts';
 import { Stats } from '../schemas.ts';
 import type { RegistrySummary } from '../summary.ts';
 
 /** `GET /api/registry/stats`: registry statistics, all from memory. */
-export function getStatsRoute(app: FastifyInstance, follower: IndexFollower, summary: RegistrySummary): void {
+export function getStatsRoute(app: FastifyInstance, follower: IndexSource, summary: RegistrySummary): void {
   app.get(
     '/api/registry/stats',
     {

@@ -1,0 +1,150 @@
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import type { Database } from '../../src/db/database.ts';
+import { loadMirrorConfig, startMirror, type RunningMirror } from '../../src/mirror/index.ts';
+import { agents, buildWorld, dailyPlanet, publishAdagents } from '../support/authorization-world.ts';
+import { ManualClock } from '../support/clock.ts';
+import { engines } from '../support/engines.ts';
+import type { Json } from '../support/http.ts';
+import { startUpstream, type Upstream } from '../support/mirror.ts';
+import { adminKey, asAdmin } from '../support/server.ts';
+
+const checkPath = `/api/registry/validate/property-authorization?${new URLSearchParams({
+  agent_url: agents.meridian,
+  identifier_type: 'domain',
+  identifier_value: 'dailyplanet.example',
+  delegation_type: 'delegated',
+})}`;
+
+/** A port nothing listens on yet. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function get(base: string, path: string): Promise<{ status: number; headers: Headers; body: Json }> {
+  const res = await fetch(`${base}${path}`);
+  return { status: res.status, headers: res.headers, body: (await res.json()) as Json };
+}
+
+async function upstreamHead(upstream: Upstream): Promise<string> {
+  const res = await fetch(`${upstream.url}/api/registry/feed?limit=1`, { headers: asAdmin });
+  let cursor = ((await res.json()) as Json)['cursor'] as string;
+  // The feed's last event: page from the first until nothing more comes.
+  for (;;) {
+    const page = (await (
+      await fetch(`${upstream.url}/api/registry/feed?limit=10000&cursor=${cursor}`, { headers: asAdmin })
+    ).json()) as Json;
+    if (page['cursor'] === cursor) return cursor;
+    cursor = page['cursor'] as string;
+  }
+}
+
+describe('ap mirror', () => {
+  const pglite = engines.find((e) => e.name === 'pglite')!;
+  const clock = new ManualClock();
+  let db: Database;
+  let port: number;
+  let upstream: Upstream | undefined;
+  let mirror: RunningMirror;
+
+  before(async () => {
+    db = await pglite.openMigrated();
+    await buildWorld(db);
+    port = await freePort();
+    mirror = await startMirror(
+      loadMirrorConfig({ from: `http://127.0.0.1:${port}/`, token: adminKey, port: '0' }, { LOG_LEVEL: 'silent' }),
+      { clock },
+    );
+  });
+  after(async () => {
+    await mirror?.close();
+    await upstream?.app.close();
+    await db?.close();
+  });
+
+  it('is not ready, and answers no lookup, until it has loaded the upstream’s state', async () => {
+    const ready = await get(mirror.url, '/readyz');
+    assert.equal(ready.status, 503);
+    assert.equal(ready.body['error'], 'service_unavailable');
+    assert.equal((await get(mirror.url, checkPath)).status, 503);
+
+    upstream = await startUpstream(db, port);
+    await mirror.app.mirror!.until((m) => m.live);
+    const head = await upstreamHead(upstream);
+    const now = await get(mirror.url, '/readyz');
+    assert.equal(now.status, 200);
+    assert.deepEqual(now.body, {
+      status: 'ready',
+      upstream: `http://127.0.0.1:${port}/`,
+      cursor: head,
+      lag_ms: 0,
+      streaming: true,
+      bootstraps: 1,
+    });
+  });
+
+  it('answers as the upstream does, saying where in its feed the answer stands', async () => {
+    const mirrored = await get(mirror.url, checkPath);
+    const upstreams = await get(upstream!.url, checkPath);
+    assert.equal(mirrored.status, 200);
+    assert.equal(mirrored.body['result'].status, 'authorized');
+    const { checked_at: _m, ...mirroredAnswer } = mirrored.body;
+    const { checked_at: _u, ...upstreamAnswer } = upstreams.body;
+    assert.deepEqual(mirroredAnswer, upstreamAnswer);
+    assert.equal(mirrored.headers.get('x-mirror-cursor'), await upstreamHead(upstream!));
+    assert.equal(mirrored.headers.get('x-mirror-lag-ms'), '0');
+    for (const path of [
+      '/api/registry/lookup/domain/dailyplanet.example',
+      '/api/registry/publisher?domain=dailyplanet.example',
+    ])
+      assert.deepEqual((await get(mirror.url, path)).body, (await get(upstream!.url, path)).body, path);
+  });
+
+  it('refuses writes and what it does not serve, naming the upstream', async () => {
+    const save = await fetch(`${mirror.url}/api/properties/save`, {
+      method: 'POST',
+      headers: { ...asAdmin, 'content-type': 'application/json' },
+      body: JSON.stringify({ publisher_domain: 'x.example' }),
+    });
+    const refused = (await save.json()) as Json;
+    assert.equal(save.status, 405);
+    assert.equal(refused['error'], 'read_only_mirror');
+    assert.match(refused['message'], new RegExp(`POST /api/properties/save there`));
+    assert.match(refused['message'], new RegExp(`127\\.0\\.0\\.1:${port}`));
+    const resolve = await get(mirror.url, '/api/brands/resolve?domain=x.example');
+    assert.equal(resolve.status, 404);
+    assert.equal(resolve.body['error'], 'not_mirrored');
+    assert.match(resolve.body['message'], new RegExp(`127\\.0\\.0\\.1:${port}`));
+  });
+
+  it('keeps serving its last state while the upstream is away, saying how far behind it may be, and catches up', async () => {
+    const before = await get(mirror.url, checkPath);
+    await upstream!.app.close();
+    upstream = undefined;
+    await mirror.app.mirror!.until((m) => !m.streaming);
+    // Meridian loses the site while the mirror cannot hear of it.
+    await publishAdagents(db, 'dailyplanet.example', dailyPlanet({ withMeridian: false }));
+    clock.advance(5000);
+    const away = await get(mirror.url, checkPath);
+    assert.equal(away.status, 200);
+    assert.equal(away.body['result'].status, before.body['result'].status);
+    assert.equal(away.headers.get('x-mirror-lag-ms'), '5000');
+    const ready = await get(mirror.url, '/readyz');
+    assert.equal(ready.status, 200);
+    assert.equal(ready.body['streaming'], false);
+    assert.equal(ready.body['lag_ms'], 5000);
+
+    upstream = await startUpstream(db, port);
+    await mirror.app.mirror!.reached(await upstreamHead(upstream));
+    await mirror.app.mirror!.until((m) => m.streaming);
+    const back = await get(mirror.url, checkPath);
+    assert.notEqual(back.body['result'].status, 'authorized');
+    assert.equal(back.headers.get('x-mirror-lag-ms'), '0');
+    assert.equal(mirror.app.mirror!.bootstraps, 1);
+  });
+});
