@@ -17,6 +17,7 @@ import { discoverAgentBench } from './discover-agent.bench.ts';
 import { governanceBench } from './governance.bench.ts';
 import { brandBench } from './brand.bench.ts';
 import { pagesBench } from './pages.bench.ts';
+import { mirrorBench } from './mirror.bench.ts';
 import { soakBench } from './soak.bench.ts';
 
 const benches: Array<[string, (flags: BenchFlags) => Promise<void>]> = [
@@ -35,6 +36,7 @@ const benches: Array<[string, (flags: BenchFlags) => Promise<void>]> = [
   ['governance', governanceBench],
   ['brand', brandBench],
   ['pages', pagesBench],
+  ['mirror', mirrorBench],
   ['soak', soakBench],
 ];
 

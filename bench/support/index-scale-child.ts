@@ -3,13 +3,19 @@
 // Builds the authorization index from generated snapshot items (no database), then times checks.
 import { AuthorizationIndex, authorizationStatus, checkAuthorization } from '../../src/registry/lookups/index.ts';
 import type { CheckRequest, CheckStatus } from '../../src/registry/lookups/check.ts';
+import {
+  agentOf,
+  agentUrl,
+  delegationOf,
+  identifierOf,
+  publisherDomain,
+  publisherItems,
+  PROPERTIES_PER_PUBLISHER,
+  PUBLISHERS,
+  AGENTS,
+} from './scale-world.ts';
 
-const PUBLISHERS = Number(process.env.BENCH_INDEX_PUBLISHERS ?? 100_000);
 const CHECKS = Number(process.env.BENCH_INDEX_CHECKS ?? 1_000_000);
-const PROPERTIES_PER_PUBLISHER = 10;
-const AGENTS = 1000;
-/** Nine grants of the whole catalog, one of five property ids, one of the five premium properties. */
-const GRANTS_PER_PUBLISHER = 11;
 const CHUNK = 1000;
 
 type Json = Record<string, unknown>;
@@ -17,103 +23,6 @@ type Json = Record<string, unknown>;
 const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with --expose-gc');
-
-const rid = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
-const grantId = (n: number) => `00000000-0000-4000-9000-${n.toString(16).padStart(12, '0')}`;
-const agentUrl = (a: number) => `https://sales.agent-${a}.example/mcp`;
-const publisherDomain = (i: number) => `p${i}.example`;
-const agentOf = (i: number, j: number) => (i * 7 + j * 97) % AGENTS;
-const delegationOf = (j: number) => (['direct', 'delegated', 'ad_network'] as const)[j % 3]!;
-/** 1% of publishers failed their last re-crawl. */
-const isStale = (i: number) => i % 100 === 0;
-
-function identifierOf(i: number, k: number): { type: string; value: string; propertyType: string } {
-  if (k === 0) return { type: 'domain', value: publisherDomain(i), propertyType: 'website' };
-  if (k < 4) return { type: 'subdomain', value: `s${k}.${publisherDomain(i)}`, propertyType: 'website' };
-  if (k < 6) return { type: 'ios_bundle', value: `com.p${i}.app${k}`, propertyType: 'mobile_app' };
-  if (k < 8) return { type: 'android_package', value: `com.p${i}.android${k}`, propertyType: 'mobile_app' };
-  return { type: 'roku_store_id', value: `p${i}-roku-${k}`, propertyType: 'ctv_app' };
-}
-
-/** The operators of the publisher's first two grants (direct and delegated) declare all its properties. */
-function declarationsOf(i: number): Json[] {
-  return [0, 1].map((j) => {
-    const o = agentOf(i, j) >> 1;
-    return {
-      operator_domain: `op${o}.example`,
-      brand_id: `op${o}`,
-      relationship: j === 0 ? 'owned' : 'delegated',
-      agents: [agentUrl(2 * o), agentUrl(2 * o + 1)],
-    };
-  });
-}
-
-/** One publisher's snapshot items, as the feed's snapshot carries them; and how many agent-property edges its grants make. */
-function publisherItems(i: number): { items: Array<[string, Json]>; edges: number } {
-  const domain = publisherDomain(i);
-  const items: Array<[string, Json]> = [
-    [
-      'publisher',
-      {
-        publisher_domain: domain,
-        status: isStale(i) ? 'stale' : 'active',
-        ...(isStale(i) ? { reason: 'adagents.json answered HTTP 404' } : {}),
-      },
-    ],
-  ];
-  for (let k = 0; k < PROPERTIES_PER_PUBLISHER; k++) {
-    const { type, value, propertyType } = identifierOf(i, k);
-    items.push([
-      'property',
-      {
-        property_rid: rid(i * PROPERTIES_PER_PUBLISHER + k),
-        publisher_domain: domain,
-        identifiers: [{ type, value }],
-        property: {
-          property_id: `prop_${k}`,
-          property_type: propertyType,
-          name: `Publisher ${i} property ${k}`,
-          tags: [k < 4 ? 'web' : 'app', k % 2 === 0 ? 'premium' : 'standard'],
-        },
-        status: 'active',
-        operator_declarations: declarationsOf(i),
-      },
-    ]);
-  }
-  let edges = 0;
-  for (let j = 0; j < GRANTS_PER_PUBLISHER; j++) {
-    const agent = agentUrl(agentOf(i, j));
-    let scopes: Json[];
-    let type: string;
-    if (j < 9) {
-      type = 'publisher_properties';
-      scopes = [{ target_publisher: domain, kind: 'all', value: '' }];
-      edges += PROPERTIES_PER_PUBLISHER;
-    } else if (j === 9) {
-      type = 'property_ids';
-      scopes = [0, 1, 2, 3, 4].map((k) => ({ target_publisher: domain, kind: 'property_id', value: `prop_${k}` }));
-      edges += 5;
-    } else {
-      type = 'property_tags';
-      scopes = [{ target_publisher: domain, kind: 'tag', value: 'premium' }];
-      edges += PROPERTIES_PER_PUBLISHER / 2;
-    }
-    items.push([
-      'authorization',
-      {
-        id: grantId(i * GRANTS_PER_PUBLISHER + j),
-        publisher_domain: domain,
-        agent_url: agent,
-        agent_url_canonical: agent,
-        authorization_type: type,
-        authorized_for: 'Display and video inventory',
-        delegation_type: delegationOf(j),
-        scopes,
-      },
-    ]);
-  }
-  return { items, edges };
-}
 
 // How fast this machine is right now, to read the numbers below by: a string key built and looked
 // up in a small Map, the unit of work a check repeats a few times (on its large maps).

@@ -15,9 +15,16 @@ import { SafeFetch } from '../net/safe-fetch.ts';
 import type { NetSettings } from '../net/settings.ts';
 import { ApError } from '../protocol/errors.ts';
 import { ErrorBody, errorResponses } from '../protocol/wire/error.ts';
-import { lookupSchemas, lookupsPlugin, type LookupsSettings } from '../registry/lookups/index.ts';
+import {
+  isoStamps,
+  lookupAnswers,
+  lookupSchemas,
+  lookupsPlugin,
+  type LookupsSettings,
+} from '../registry/lookups/index.ts';
 import { publishersPlugin } from '../registry/publishers/index.ts';
 import { register } from '../app/register.ts';
+import { freshnessHeaders, frontServer } from './front.ts';
 import { RemoteFollower } from './remote-follower.ts';
 import type { MirrorSettings } from './settings.ts';
 import { Upstream } from './upstream.ts';
@@ -62,7 +69,12 @@ const Ready = Type.Object(
 export async function buildMirror(deps: MirrorDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const clock = deps.clock ?? systemClock;
-  const app = Fastify(serverOptions(config));
+  const answers = lookupAnswers(config.lookupCacheEntries);
+  const app: FastifyInstance = Fastify({
+    ...serverOptions(config),
+    // Built with the app's logger, after the app: the front reads it only once requests come.
+    serverFactory: frontServer(answers, (): RemoteFollower => follower, isoStamps(clock)),
+  });
   requireJsonWrites(app);
   boundJsonDepth(app);
   const upstreamUrl = config.upstreamUrl;
@@ -84,17 +96,16 @@ export async function buildMirror(deps: MirrorDeps): Promise<FastifyInstance> {
   const fetcher =
     deps.fetcher ??
     new SafeFetch({ allow: parseAllowList([config.fetchAllow ?? '', endpointOf(upstreamUrl)].join(',')) });
-  const follower = new RemoteFollower({
+  const follower: RemoteFollower = new RemoteFollower({
     upstream: new Upstream(upstreamUrl, config.upstreamToken, fetcher),
     clock,
     log: app.log,
   });
 
   // Every answer says where in the upstream's feed it stands and how far behind it may be.
-  app.addHook('onRequest', async (_request, reply) => {
-    const lag = follower.lagMs();
-    if (follower.cursor !== undefined) reply.header('x-mirror-cursor', follower.cursor);
-    if (lag !== null) reply.header('x-mirror-lag-ms', String(lag));
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(freshnessHeaders(follower));
+    done();
   });
 
   app.addSchema(ErrorBody);
@@ -129,6 +140,7 @@ export async function buildMirror(deps: MirrorDeps): Promise<FastifyInstance> {
   await register(app, lookupsPlugin, {
     clock,
     cacheEntries: config.lookupCacheEntries,
+    answers,
     index: follower,
     members: follower.members,
     readiness,

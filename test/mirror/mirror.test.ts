@@ -105,6 +105,29 @@ describe('ap mirror', () => {
       assert.deepEqual((await get(mirror.url, path)).body, (await get(upstream!.url, path)).body, path);
   });
 
+  it('answers a check asked again from its kept answer, with the same body and headers as the first time', async () => {
+    const path = `/api/registry/validate/property-authorization?${new URLSearchParams({
+      agent_url: agents.adnet,
+      identifier_type: 'ios_bundle',
+      identifier_value: 'com.dailyplanet.app',
+    })}`;
+    const ask = (id: string) =>
+      fetch(`${mirror.url}${path}`, { headers: { origin: 'https://ads.example', 'x-request-id': id } });
+    const first = await ask('impression-1');
+    const second = await ask('impression-2');
+    const headersOf = (res: Response) => {
+      const { date: _, 'x-request-id': id, ...rest } = Object.fromEntries(res.headers);
+      return { id, rest };
+    };
+    const [one, two] = [headersOf(first), headersOf(second)];
+    assert.deepEqual([one.id, two.id], ['impression-1', 'impression-2']);
+    assert.deepEqual(two.rest, one.rest);
+    const { checked_at: at1, ...body1 } = (await first.json()) as Json;
+    const { checked_at: at2, ...body2 } = (await second.json()) as Json;
+    assert.deepEqual(body2, body1);
+    assert.ok(Date.parse(at2) >= Date.parse(at1));
+  });
+
   it('refuses writes and what it does not serve, naming the upstream', async () => {
     const save = await fetch(`${mirror.url}/api/properties/save`, {
       method: 'POST',

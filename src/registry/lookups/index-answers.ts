@@ -17,6 +17,11 @@ export class IndexAnswers<V> {
     this.limits = limits;
   }
 
+  /** The answer kept for `key` from this very state of the index, if any. */
+  peek(index: AuthorizationIndex, key: string): V | undefined {
+    return index === this.index && index.version === this.version ? this.entries.get(key)?.value : undefined;
+  }
+
   get(index: AuthorizationIndex, key: string, compute: () => V): V {
     if (index !== this.index || index.version !== this.version) {
       this.entries.clear();

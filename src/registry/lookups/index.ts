@@ -26,6 +26,9 @@ export type { IndexedCollection, IndexedGrant, IndexedProperty, IndexedPublisher
 export { grantSummary, propertySummary } from './render.ts';
 export { Declaration as OperatorDeclaration } from './schemas/index.ts';
 export { liveIndex } from './routes/live-index.ts';
+export { isoStamps, keptStampedAnswer } from './routes/answer-from-memory.ts';
+export type { IndexAnswers } from './index-answers.ts';
+export { checkPath } from './routes/check.ts';
 export { lookupSchemas } from './schemas/index.ts';
 export { compare, firstAfter } from './sorted-domains.ts';
 export { lookupsSettings, type LookupsSettings } from './settings.ts';
@@ -50,10 +53,21 @@ export function createAuthorizationIndex(parts: {
   return { index: new IndexFollower({ ...parts, sections: graphSnapshot }), members: new CatalogMembers() };
 }
 
+/** The kept answers of the per-impression GETs, until the index changes. */
+export function lookupAnswers(cacheEntries: number): IndexAnswers<string> {
+  return new IndexAnswers<string>({
+    entries: cacheEntries,
+    size: answerCacheChars,
+    sizeOf: (body, url) => body.length + url.length,
+  });
+}
+
 export interface LookupsOptions {
   clock: Clock;
   /** How many answers of the per-impression GETs are kept (LOOKUP_CACHE_ENTRIES). */
   cacheEntries: number;
+  /** Where they are kept, when the caller reads them too (a mirror's front); else the plugin's own. */
+  answers?: IndexAnswers<string>;
   /** The authorization index: this registry's, or an upstream's in a mirror. */
   index: IndexSource;
   members: CatalogMembers;
@@ -68,18 +82,14 @@ export interface LookupsOptions {
  */
 export const lookupsPlugin: FastifyPluginAsync<LookupsOptions> = async (
   app,
-  { clock, cacheEntries, index, members, readiness },
+  { clock, cacheEntries, answers: kept, index, members, readiness },
 ) => {
   readiness.add('authorization index', () =>
     index.live ? undefined : 'still loading the registry graph and catching up with the change feed',
   );
   void index.until((follower) => follower.live).then(() => readiness.changed());
   // The two per-impression GETs keep their serialized answers until the index changes.
-  const answers = new IndexAnswers<string>({
-    entries: cacheEntries,
-    size: answerCacheChars,
-    sizeOf: (body, url) => body.length + url.length,
-  });
+  const answers = kept ?? lookupAnswers(cacheEntries);
   checkRoutes(app, index, answers, clock);
   lookupDomainRoute(app, index, answers, members);
   lookupPropertyRoute(app, index);

@@ -43,6 +43,22 @@ export function answerStampedFromMemory(
   return reply.type('application/json; charset=utf-8').send(stampHead + now() + rest);
 }
 
+/**
+ * The whole answer to a stamped GET kept for `url` from the index as it stands, stamped now; none
+ * when it is not kept (the route computes it) or the index is not live. For a server that answers
+ * kept answers before its framework sees the request (a mirror's).
+ */
+export function keptStampedAnswer(
+  answers: IndexAnswers<string>,
+  source: IndexSource,
+  url: string,
+  now: () => string,
+): string | undefined {
+  if (!source.live) return undefined;
+  const rest = answers.peek(source.index, url);
+  return rest === undefined ? undefined : stampHead + now() + rest;
+}
+
 function unstamped(body: string): string {
   if (!body.startsWith(`${stampHead}"`))
     throw new Error('a stamped answer begins with an empty checked_at: its response schema lists checked_at first');

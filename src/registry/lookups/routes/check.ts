@@ -14,6 +14,9 @@ import { answerStampedFromMemory, isoStamps } from './answer-from-memory.ts';
 import { liveIndex } from './live-index.ts';
 import { perImpression } from './per-impression.ts';
 
+/** The per-impression check's path: a front that answers kept answers itself knows it by this. */
+export const checkPath = '/api/registry/validate/property-authorization';
+
 interface OneCheck {
   agent_url: string;
   identifier?: { type: string; value: string } | undefined;
@@ -34,7 +37,7 @@ export function checkRoutes(
 ): void {
   const now = isoStamps(clock);
   app.get<{ Querystring: CheckQuery }>(
-    '/api/registry/validate/property-authorization',
+    checkPath,
     {
       config: perImpression,
       schema: {
@@ -66,7 +69,7 @@ export function checkRoutes(
   );
 
   app.post<{ Body: BulkCheckBody }>(
-    '/api/registry/validate/property-authorization',
+    checkPath,
     {
       config: perImpression,
       schema: {
