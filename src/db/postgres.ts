@@ -44,6 +44,12 @@ export function openPostgres(options: PostgresOptions): Database {
     exec: (sql) => exec(pool, sql),
     async transaction(fn) {
       const client = await pool.connect();
+      // A checked-out client whose connection is cut (a restart, a failover) emits 'error' with no
+      // listener of the pool's: left alone that would crash the process. The query in flight fails
+      // on its own; the client is then dropped rather than handed out again.
+      let broken: Error | undefined;
+      const onError = (err: Error) => void (broken = err);
+      client.on('error', onError);
       const tx: Queryable = { query: (sql, params) => run(client, sql, params), exec: (sql) => exec(client, sql) };
       try {
         await client.query('BEGIN');
@@ -54,7 +60,8 @@ export function openPostgres(options: PostgresOptions): Database {
         await client.query('ROLLBACK').catch(() => {});
         throw err;
       } finally {
-        client.release();
+        client.off('error', onError);
+        client.release(broken);
       }
     },
     listen: (channel, onNotify) => listenPostgres(options.url, channel, onNotify),

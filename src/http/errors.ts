@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { databaseUnreachable, unreachableRetryAfterSeconds } from '../db/unavailable.ts';
 import { ApError, codeForStatus, errorBody, type FieldIssue } from '../protocol/errors.ts';
 import { dottedField, pointerTokens } from '../protocol/json-path.ts';
 import { faultPointer } from '../protocol/schema-issues.ts';
@@ -17,7 +18,9 @@ export function registerErrorRendering(
 ): void {
   app.setErrorHandler((raw: FastifyError | ApError | Error, request, reply) => {
     const err = toApError(raw);
-    if (err.status >= 500) request.log.error({ err: raw }, 'request failed');
+    // A database outage fails every request at once: one warning per request, not an error each.
+    if (err.status === 503) request.log.warn({ code: err.code, cause: (raw as Error).message }, 'request refused');
+    else if (err.status >= 500) request.log.error({ err: raw }, 'request failed');
     else request.log.info({ code: err.code }, 'request rejected');
     return send(reply, err);
   });
@@ -78,6 +81,11 @@ const frameworkCodes: Record<string, (err: FastifyError) => ApError> = {
 /** Any error as the catalogue's: an ApError as it is, a framework error as its code, anything else internal_error. */
 export function toApError(err: FastifyError | ApError | Error): ApError {
   if (err instanceof ApError) return err;
+  if (databaseUnreachable(err))
+    return new ApError('service_unavailable', 'The database cannot be reached right now; retry shortly.', {
+      retryAfter: unreachableRetryAfterSeconds,
+      cause: err,
+    });
   const fe = err as FastifyError;
   if (fe.validation) return new ApError('validation_failed', validationMessage(fe), { details: fieldIssues(fe) });
   const known = fe.code ? frameworkCodes[fe.code] : undefined;

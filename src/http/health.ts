@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Database } from '../db/database.ts';
 import { migrationStatus, type Migration } from '../db/migrate.ts';
+import { unreachableRetryAfterSeconds } from '../db/unavailable.ts';
 import { ApError } from '../protocol/errors.ts';
 import { errorResponses } from '../protocol/wire/error.ts';
 
@@ -75,7 +76,10 @@ export function registerHealth(app: FastifyInstance, db: Database, migrations: M
     },
     async () => {
       const status = await withTimeout(migrationStatus(db, migrations), READY_TIMEOUT_MS).catch((err: unknown) => {
-        throw new ApError('service_unavailable', 'The database is unreachable.', { cause: err });
+        throw new ApError('service_unavailable', 'The database is unreachable.', {
+          cause: err,
+          retryAfter: unreachableRetryAfterSeconds,
+        });
       });
       if (status.pending.length > 0) {
         throw new ApError('service_unavailable', `${status.pending.length} migration(s) pending; run \`ap migrate\`.`);

@@ -1,5 +1,6 @@
 import { AgentError, agentErrorCatalogue, type Recovery } from '../../protocol/errors.ts';
 import { clampRetryAfter } from '../../protocol/retry-after.ts';
+import { databaseUnreachable, unreachableRetryAfterSeconds } from '../../db/unavailable.ts';
 import { failureRecovery } from './failure-recovery.ts';
 
 /**
@@ -46,8 +47,7 @@ export function echoOf(args: unknown, authorization?: string): Echo {
  * INTERNAL_ERROR without its details, transient only when a retry may succeed.
  */
 export function errorObject(err: unknown): ErrorObject {
-  const error =
-    err instanceof AgentError ? err : new AgentError('INTERNAL_ERROR', undefined, { recovery: failureRecovery(err) });
+  const error = asAgentError(err);
   return {
     code: error.code,
     message: error.message,
@@ -61,7 +61,20 @@ export function errorObject(err: unknown): ErrorObject {
 
 /** The HTTP status of an error when a task is called over plain HTTP. */
 export function errorStatus(err: unknown): number {
-  return agentErrorCatalogue[err instanceof AgentError ? err.code : 'INTERNAL_ERROR'].status;
+  return agentErrorCatalogue[asAgentError(err).code].status;
+}
+
+/**
+ * What a task threw, as the catalogue names it: an AgentError as it is; the database out of reach
+ * as SERVICE_UNAVAILABLE with when to retry (nothing was done); anything else INTERNAL_ERROR.
+ */
+function asAgentError(err: unknown): AgentError {
+  if (err instanceof AgentError) return err;
+  if (databaseUnreachable(err))
+    return new AgentError('SERVICE_UNAVAILABLE', 'The agent’s database cannot be reached right now; retry shortly.', {
+      retryAfter: unreachableRetryAfterSeconds,
+    });
+  return new AgentError('INTERNAL_ERROR', undefined, { recovery: failureRecovery(err) });
 }
 
 /** A task's payload as answered: credentials redacted, then the request's context in place of any the payload carried. */

@@ -1,4 +1,6 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
+import { databaseUnreachable } from '../../db/unavailable.ts';
+import { toApError } from '../../http/errors.ts';
 import { AgentError, ApError } from '../../protocol/errors.ts';
 import { echoOf, errorStatus, httpErrorBody, successBody, type HttpEnvelope } from './envelope.ts';
 import type { TaskRunner } from './runner.ts';
@@ -31,18 +33,21 @@ export function mountHttp(
         security: [{ bearer: [] }],
       },
       // Bodies that are not JSON answer in the agent's envelope too, not the registry's.
-      errorHandler: (err, request, reply) => {
-        // The guard's 401 (its challenge header already set) and 429, the parser's 400 and 415.
+      errorHandler: (raw, request, reply) => {
+        // The guard's 401 (its challenge header already set), 429 and 503 (its database away), the parser's 400 and 415.
+        const err = databaseUnreachable(raw) ? toApError(raw) : raw;
         const status = err instanceof ApError ? err.status : ((err as { statusCode?: number }).statusCode ?? 500);
-        if (status >= 500) request.log.error({ err }, 'agent request failed');
+        if (status >= 500 && status !== 503) request.log.error({ err }, 'agent request failed');
         const code =
           status === 401
             ? 'UNAUTHORIZED'
             : status === 429
               ? 'RATE_LIMITED'
-              : status < 500
-                ? 'INVALID_REQUEST'
-                : 'INTERNAL_ERROR';
+              : status === 503
+                ? 'SERVICE_UNAVAILABLE'
+                : status < 500
+                  ? 'INVALID_REQUEST'
+                  : 'INTERNAL_ERROR';
         const retryAfter = err instanceof ApError ? err.retryAfter : undefined;
         const error = new AgentError(
           code,
