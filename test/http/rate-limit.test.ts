@@ -201,11 +201,15 @@ describe('rate-limit hook', () => {
     }
   });
 
-  it('fails the request when the store fails, and closes the store with the app', async () => {
+  it('lets a request through uncounted when the store fails (never a 500), and closes the store with the app', async () => {
     const store = new FakeStore();
     const app = await appWith(store, [{ name: 'any', max: 1, windowSeconds: 60, by: 'ip' }]);
     store.fail = true;
-    assert.equal((await app.inject({ method: 'GET', url: '/limited' })).statusCode, 500);
+    assert.equal((await app.inject({ method: 'GET', url: '/limited' })).statusCode, 200);
+    assert.equal((await app.inject({ method: 'GET', url: '/limited' })).statusCode, 200);
+    store.fail = false;
+    assert.equal((await app.inject({ method: 'GET', url: '/limited' })).statusCode, 200);
+    assert.equal((await app.inject({ method: 'GET', url: '/limited' })).statusCode, 429);
     assert.equal(store.closed, false);
     await app.close();
     assert.equal(store.closed, true);

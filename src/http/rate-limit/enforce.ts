@@ -83,7 +83,18 @@ export function enforceRateLimits(
         const key = `${rule.name}:${subject}`;
         const turn = rule.counts === 'accepted' ? await turns.take(key, heldPlaceWaitMs) : undefined;
         // Judged when its turn comes, so the window is the one the requests ahead of it left.
-        const result = await store.take(key, rule.max, rule.windowSeconds * 1000, turn ? clock.now().getTime() : now);
+        const result = await store
+          .take(key, rule.max, rule.windowSeconds * 1000, turn ? clock.now().getTime() : now)
+          .catch((err: unknown) => {
+            // The counters' store is away (Redis down): limits are anti-abuse, not correctness, so
+            // the request goes through uncounted rather than failing; the log says so each time.
+            request.log.warn({ err, key }, 'rate limit: counters unreachable; request let through uncounted');
+            return undefined;
+          });
+        if (result === undefined) {
+          turn?.();
+          continue;
+        }
         if (!result.taken) {
           turn?.();
           await giveBack(request, taken);

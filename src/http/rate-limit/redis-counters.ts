@@ -18,6 +18,9 @@ export interface RedisCountersOptions {
  * `url` is a `redis://` or `rediss://` URL; ioredis takes its options from the query string too,
  * e.g. `?keyPrefix=staging:` to keep instances that share a Redis apart.
  */
+/** The client's states after a connection was lost, before it is back. */
+const lost = new Set(['reconnecting', 'close', 'end']);
+
 export function redisCounters(url: string, options: RedisCountersOptions = {}): CounterStore {
   const namespace = options.namespace ?? 'ap:rate-log:';
   const redis = new Redis(url, {
@@ -32,6 +35,9 @@ export function redisCounters(url: string, options: RedisCountersOptions = {}): 
   return {
     async take(key, max, windowMs, nowMs) {
       if (max < 1) return { taken: false, retryAfterMs: windowMs };
+      // Once a connection was lost, fail at once until it is back rather than wait on each
+      // reconnection (the limits then let requests through uncounted, see enforce.ts).
+      if (lost.has(redis.status)) throw new Error(`Redis is unreachable (${redis.status})`);
       const now = Math.floor(nowMs);
       // Unique within the set: two requests in one millisecond are two entries.
       const slot = `${now}:${randomBytes(6).toString('hex')}`;

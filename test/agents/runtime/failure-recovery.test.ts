@@ -28,3 +28,20 @@ it('answers an unforeseen failure as INTERNAL_ERROR with that recovery and no de
   });
   assert.equal(errorObject(withCode('40001')).recovery, 'transient');
 });
+
+it('answers the database out of reach as SERVICE_UNAVAILABLE with when to retry, not INTERNAL_ERROR', () => {
+  for (const err of [
+    withCode('57P01', 'terminating connection due to administrator command'),
+    withCode('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432'),
+    new Error('Connection terminated unexpectedly'),
+    new Error('query failed', { cause: withCode('08006') }),
+  ]) {
+    const wire = errorObject(err);
+    assert.equal(wire.code, 'SERVICE_UNAVAILABLE', err.message);
+    assert.equal(wire.recovery, 'transient');
+    assert.equal(wire.retry_after, 5);
+    assert.doesNotMatch(wire.message, /5432|administrator/);
+  }
+  // A serialization failure is the database answering: retried as before, not called an outage.
+  assert.equal(errorObject(withCode('40001')).code, 'INTERNAL_ERROR');
+});
