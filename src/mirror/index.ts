@@ -20,7 +20,6 @@ export interface MirrorFlags {
   token?: string;
   port?: string;
   host?: string;
-  dataDir?: string;
 }
 
 /** The environment variables `ap mirror` reads beside the HTTP server's and the fetch client's. */
@@ -31,7 +30,7 @@ export function loadMirrorConfig(flags: MirrorFlags = {}, env: Env = process.env
     ...httpSettings.load(env, { port: flags.port, host: flags.host }),
     ...netSettings.load(env),
     ...lookupsSettings.load(env),
-    ...mirrorSettings.load(env, { upstreamUrl: flags.from, upstreamToken: flags.token, mirrorDataDir: flags.dataDir }),
+    ...mirrorSettings.load(env, { upstreamUrl: flags.from, upstreamToken: flags.token }),
   };
 }
 

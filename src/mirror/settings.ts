@@ -1,6 +1,6 @@
 import { ConfigError, optional, settings, type Loaded } from '../settings.ts';
 
-/** `ap mirror`: the registry it follows, and where it keeps its state. */
+/** `ap mirror`: the registry it follows. */
 export const mirrorSettings = settings({
   /** The upstream registry's base URL. */
   upstreamUrl: {
@@ -25,13 +25,6 @@ export const mirrorSettings = settings({
     env: 'AP_MIRROR_TOKEN',
     default: '',
     meaning: '`ap mirror`: the upstream credential (an API key) for its feed and snapshot (--token)',
-    parse: optional,
-  },
-  /** Where the mirror keeps its state between runs; none: in memory only. */
-  mirrorDataDir: {
-    env: 'AP_MIRROR_DATA_DIR',
-    default: '',
-    meaning: '`ap mirror`: directory to keep the mirrored state in across restarts (--data-dir)',
     parse: optional,
   },
 });

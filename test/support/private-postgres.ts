@@ -25,6 +25,9 @@ const binDir = (() => {
 })();
 const asRoot = process.getuid?.() === 0;
 
+/** The path of one of Debian's PostgreSQL programs (pg_dump, pg_restore, createdb…), of the version installed. */
+export const pgBinary = (program: string): string => join(binDir, program);
+
 async function run(program: string, args: string[]): Promise<void> {
   const [command, argv] = asRoot
     ? ['runuser', ['-u', 'postgres', '--', join(binDir, program), ...args]]

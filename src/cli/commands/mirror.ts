@@ -8,8 +8,7 @@ export function mirrorCommand(): Command {
     .option('--token <credential>', 'API key for the registry’s feed and snapshot (env AP_MIRROR_TOKEN)')
     .option('--port <port>', 'port to listen on (env PORT, default 3000; 0 picks a free one)')
     .option('--host <host>', 'interface to listen on (env HOST, default 127.0.0.1)')
-    .option('--data-dir <dir>', 'keep the mirrored state here across restarts (env AP_MIRROR_DATA_DIR)')
-    .action(async (flags: { from?: string; token?: string; port?: string; host?: string; dataDir?: string }) => {
+    .action(async (flags: { from?: string; token?: string; port?: string; host?: string }) => {
       const { loadMirrorConfig, startMirror } = await import('../../mirror/index.ts');
       const config = loadMirrorConfig(flags);
       const mirror = await startMirror(config);
