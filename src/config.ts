@@ -12,6 +12,7 @@ import { processSettings, runsBackgroundWork, type ProcessSettings } from './app
 import { authLimits, authSettings, type AuthLimits, type AuthSettings } from './auth/settings.ts';
 import { databaseSettings, type DatabaseSettings } from './db/settings.ts';
 import { httpSettings, type HttpSettings } from './http/settings.ts';
+import { mirrorSettings } from './mirror/settings.ts';
 import { netSettings, type NetSettings } from './net/settings.ts';
 import { adagentsToolsLimits, type AdagentsToolsLimits } from './registry/adagents-tools/settings.ts';
 import { agentProbeLimits, type AgentProbeLimits } from './registry/agent-probe/settings.ts';
@@ -86,6 +87,8 @@ export const envVars = {
   ...adagentsToolsLimits.table,
   ...brandsLimits.table,
   ...brandsSettings.table,
+  // `ap mirror`'s own (it reads the HTTP server's and the fetch client's above too).
+  ...mirrorSettings.table,
 };
 
 export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Config {

@@ -4,10 +4,10 @@ import type { Database } from '../db/database.ts';
 
 /**
  * Prometheus metrics: requests by route and status, a latency histogram, the database pool and the
- * process. The route label is the route's pattern (`/api/brands/resolve`), never the raw URL, so
+ * process (no pool without a database: a mirror). The route label is the route's pattern (`/api/brands/resolve`), never the raw URL, so
  * hostile URLs cannot grow the label set; unmatched requests share the label `unmatched`.
  */
-export function registerMetrics(app: FastifyInstance, db: Database): Registry {
+export function registerMetrics(app: FastifyInstance, db: Database | undefined): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 
@@ -38,16 +38,18 @@ export function registerMetrics(app: FastifyInstance, db: Database): Registry {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
-  new Gauge({
-    name: 'db_pool_connections',
-    help: 'Database connections by state (total, idle, waiting callers).',
-    labelNames: ['engine', 'state'] as const,
-    registers: [registry],
-    collect() {
-      const stats = db.stats();
-      for (const state of ['total', 'idle', 'waiting'] as const) this.set({ engine: db.engine, state }, stats[state]);
-    },
-  });
+  // A mirror has no database.
+  if (db)
+    new Gauge({
+      name: 'db_pool_connections',
+      help: 'Database connections by state (total, idle, waiting callers).',
+      labelNames: ['engine', 'state'] as const,
+      registers: [registry],
+      collect() {
+        const stats = db.stats();
+        for (const state of ['total', 'idle', 'waiting'] as const) this.set({ engine: db.engine, state }, stats[state]);
+      },
+    });
 
   app.addHook('onResponse', (request, reply, done) => {
     const { method } = request;

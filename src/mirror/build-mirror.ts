@@ -6,6 +6,7 @@ import { registerErrorRendering } from '../http/errors.ts';
 import { Readiness, registerLiveness } from '../http/health.ts';
 import { boundJsonDepth, requireJsonWrites } from '../http/json-writes.ts';
 import { echoRequestId } from '../http/request-id.ts';
+import { registerMetrics } from '../http/metrics.ts';
 import { logRequests } from '../http/request-log.ts';
 import { serverOptions } from '../http/server-options.ts';
 import type { HttpSettings } from '../http/settings.ts';
@@ -25,6 +26,7 @@ import {
 import { publishersPlugin } from '../registry/publishers/index.ts';
 import { register } from '../app/register.ts';
 import { freshnessHeaders, frontServer } from './front.ts';
+import { mirrorMetrics } from './metrics.ts';
 import { RemoteFollower } from './remote-follower.ts';
 import type { MirrorSettings } from './settings.ts';
 import { Upstream } from './upstream.ts';
@@ -70,10 +72,12 @@ export async function buildMirror(deps: MirrorDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const clock = deps.clock ?? systemClock;
   const answers = lookupAnswers(config.lookupCacheEntries);
+  /** Checks the front answered from kept answers (the framework's metrics never see them). */
+  const counted = { kept: 0 };
   const app: FastifyInstance = Fastify({
     ...serverOptions(config),
     // Built with the app's logger, after the app: the front reads it only once requests come.
-    serverFactory: frontServer(answers, (): RemoteFollower => follower, isoStamps(clock)),
+    serverFactory: frontServer(answers, (): RemoteFollower => follower, isoStamps(clock), counted),
   });
   requireJsonWrites(app);
   boundJsonDepth(app);
@@ -109,6 +113,7 @@ export async function buildMirror(deps: MirrorDeps): Promise<FastifyInstance> {
   });
 
   app.addSchema(ErrorBody);
+  mirrorMetrics(registerMetrics(app, undefined), follower, counted);
   const readiness = new Readiness();
   registerLiveness(app);
   app.get(

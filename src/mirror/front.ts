@@ -27,6 +27,7 @@ export function frontServer(
   answers: IndexAnswers<string>,
   followerOf: () => RemoteFollower,
   now: () => string,
+  counted: { kept: number },
 ): (handler: (req: IncomingMessage, res: ServerResponse) => void) => Server {
   return (handler) => {
     const server = createServer((req, res) => {
@@ -36,6 +37,7 @@ export function frontServer(
           ? keptStampedAnswer(answers, follower, req.url, now)
           : undefined;
       if (body === undefined) return handler(req, res);
+      counted.kept++;
       res.writeHead(200, {
         'content-type': 'application/json; charset=utf-8',
         'content-length': Buffer.byteLength(body),

@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Database } from '../../src/db/database.ts';
 import { loadMirrorConfig, startMirror, type RunningMirror } from '../../src/mirror/index.ts';
 import { agents, buildWorld, dailyPlanet, publishAdagents } from '../support/authorization-world.ts';
+import { runAp } from '../support/cli.ts';
 import { ManualClock } from '../support/clock.ts';
 import { engines } from '../support/engines.ts';
 import type { Json } from '../support/http.ts';
@@ -45,6 +46,12 @@ async function upstreamHead(upstream: Upstream): Promise<string> {
 }
 
 describe('ap mirror', () => {
+  it('refuses to start without the registry to follow', async () => {
+    const result = await runAp(['mirror'], { AP_MIRROR_FROM: '' });
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /AP_MIRROR_FROM \(--from\) is required/);
+  });
+
   const pglite = engines.find((e) => e.name === 'pglite')!;
   const clock = new ManualClock();
   let db: Database;
@@ -126,6 +133,11 @@ describe('ap mirror', () => {
     const { checked_at: at2, ...body2 } = (await second.json()) as Json;
     assert.deepEqual(body2, body1);
     assert.ok(Date.parse(at2) >= Date.parse(at1));
+    const metrics = await (await fetch(`${mirror.url}/metrics`)).text();
+    assert.match(metrics, /^mirror_kept_answers_total [1-9]/m);
+    assert.match(metrics, /^mirror_streaming 1$/m);
+    assert.match(metrics, /^mirror_lag_seconds 0$/m);
+    assert.match(metrics, /^mirror_bootstraps_total 1$/m);
   });
 
   it('refuses writes and what it does not serve, naming the upstream', async () => {
@@ -161,6 +173,9 @@ describe('ap mirror', () => {
     assert.equal(ready.status, 200);
     assert.equal(ready.body['streaming'], false);
     assert.equal(ready.body['lag_ms'], 5000);
+    const metrics = await (await fetch(`${mirror.url}/metrics`)).text();
+    assert.match(metrics, /^mirror_streaming 0$/m);
+    assert.match(metrics, /^mirror_lag_seconds 5$/m);
 
     upstream = await startUpstream(db, port);
     await mirror.app.mirror!.reached(await upstreamHead(upstream));
