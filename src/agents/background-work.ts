@@ -38,6 +38,7 @@ export function createWebhookDeliverer(ctx: AppContext, keys: KeySettings, log: 
       baseDelayMs: agents.webhookRetryBaseMs,
       maxDelayMs: 3_600_000,
       maxAttempts: agents.webhookMaxAttempts,
+      leaseMs: agents.webhookLeaseSeconds * 1000,
       pollMs: 1000,
     },
     log,
@@ -59,7 +60,7 @@ export function createTaskWorker(
     log,
     onWebhook: () => deliverer.wake(),
     settings: {
-      leaseMs: 5 * 60_000,
+      leaseMs: agents.taskLeaseSeconds * 1000,
       maxAttempts: agents.taskMaxAttempts,
       validateOutputs: agents.validateOutputs,
       pollMs: 1000,

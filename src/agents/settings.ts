@@ -123,6 +123,21 @@ export const agentsSettings = settings({
     meaning: 'runs of a long-running task before it fails for good',
     parse: integer(1, 100),
   },
+  /** How long a claimed webhook delivery is a worker's: one that died is sent again once it lapses. */
+  webhookLeaseSeconds: {
+    env: 'AGENT_WEBHOOK_LEASE_SECONDS',
+    default: '60',
+    meaning: 'how long a webhook delivery in progress stays a worker’s; a dead worker’s is sent again once it lapses',
+    parse: integer(1, 3600),
+  },
+  /** How long a long-running task's run holds it between renewals (every third of it). */
+  taskLeaseSeconds: {
+    env: 'AGENT_TASK_LEASE_SECONDS',
+    default: '300',
+    meaning:
+      'how long a running task stays a worker’s between renewals (each a third of it); a dead worker’s is run again once it lapses',
+    parse: integer(3, 86400),
+  },
   /** Seals signing keys at rest (AES-256-GCM); required in production. */
   signingKeySecret: {
     env: 'AP_SIGNING_KEY_SECRET',

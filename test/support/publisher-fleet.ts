@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:https';
 import { AllowList } from '../../src/net/allow-list.ts';
 import { staticResolver } from '../../src/net/resolver.ts';
 import { SafeFetch } from '../../src/net/safe-fetch.ts';
+import { Conditions } from './events.ts';
 import { sendPage, type Page } from './publishers.ts';
 
 const fixtures = new URL('./fixtures/', import.meta.url);
@@ -20,6 +21,8 @@ export interface Fleet {
   serve(domain: string, path: string, page: Page | undefined): void;
   /** Requests each host saw, as paths, in order. */
   requests(domain: string): string[];
+  /** Resolves once `check` holds, checked at each request any host sees. */
+  until(check: () => boolean): Promise<void>;
   /** A crawl's fetch client, trusting the fleet; `names` adds DNS answers for hosts outside it (which stay under the public-only rule). */
   fetcher(options?: { timeoutMs?: number; maxBytes?: number; names?: Record<string, string[]> }): SafeFetch;
   /** `AP_FETCH_ALLOW`-free environment for an `ap` process: the resolver's table as allow-list mappings and the CA. */
@@ -36,6 +39,7 @@ interface Host {
 
 export async function startFleet(names: string[]): Promise<Fleet> {
   const hosts = new Map<string, Host>();
+  const arrivals = new Conditions();
   // A random /16 of 127/8 per fleet, so fleets in parallel test files never share an address.
   const [a, b] = [2 + Math.floor(Math.random() * 250), Math.floor(Math.random() * 250)];
   let n = 0;
@@ -46,6 +50,7 @@ export async function startFleet(names: string[]): Promise<Fleet> {
     const server = createServer({ key, cert }, (req, res) => {
       const path = (req.url ?? '/').split('?')[0]!;
       seen.push(path);
+      arrivals.changed();
       sendPage(res, pages.get(path));
     });
     const address = await listen(server, () => `127.${a}.${b + Math.floor(n / 250)}.${1 + (n++ % 250)}`);
@@ -65,6 +70,7 @@ export async function startFleet(names: string[]): Promise<Fleet> {
       else host(domain).pages.delete(path);
     },
     requests: (domain) => host(domain).seen,
+    until: (check) => arrivals.until(check),
     fetcher: (options = {}) =>
       new SafeFetch({
         resolver: staticResolver({ ...options.names, ...table }),

@@ -26,6 +26,13 @@ export class TestReceiver {
   readonly statuses: number[] = [];
   answerWith: number[] = [];
   answerOnly: string | undefined;
+  /**
+   * While set, each delivery is read whole and then held until this settles before the receiver
+   * handles it: the sender waits on an answer meanwhile (a slow endpoint, or one whose sender dies
+   * mid-delivery). `held` counts the deliveries that came in while it was set.
+   */
+  hold: Promise<unknown> | undefined;
+  held = 0;
   /** Also hands each processed event here (a client waiting on webhooks). */
   onEvent: ((event: WebhookEvent) => void) | undefined;
   url = '';
@@ -61,6 +68,7 @@ export class TestReceiver {
       });
       // Before `trust` names the seller, the endpoint is not ready: the sender retries, as with a real one.
       if (!this.receiver) res.writeHead(503).end();
+      else if (this.hold) this.handleHeld(req, res, this.hold);
       else receiverListener(this.receiver, this.url)(req, res);
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
@@ -86,6 +94,25 @@ export class TestReceiver {
         this.arrivals.changed();
       },
       clock,
+    });
+  }
+
+  /** Reads the delivery, counts it held, and hands it to the receiver once `hold` settles, answering if its sender still listens. */
+  private handleHeld(req: http.IncomingMessage, res: http.ServerResponse, hold: Promise<unknown>): void {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      this.held++;
+      this.arrivals.changed();
+      void hold.then(async () => {
+        const out = await this.receiver!.handle({
+          method: req.method!,
+          url: new URL(req.url!, this.url).href,
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+        });
+        if (!res.destroyed) res.writeHead(out.status, out.headers).end(out.body);
+      });
     });
   }
 

@@ -67,6 +67,14 @@ export const crawlerSettings = settings({
     meaning: 'how often the crawl worker looks for due domains',
     parse: integer(1, 3600),
   },
+  /** How long a claimed crawl is a worker's: one that died is taken over once it lapses. */
+  leaseSeconds: {
+    env: 'CRAWL_LEASE_SECONDS',
+    default: '600',
+    meaning:
+      'how long a claimed crawl stays a worker’s; a dead worker’s is crawled again once it lapses (longer than any crawl)',
+    parse: integer(1, 86400),
+  },
 });
 
 export type CrawlerConfig = Loaded<typeof crawlerSettings>;

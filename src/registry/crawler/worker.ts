@@ -5,8 +5,6 @@ import { WorkPool } from '../../jobs/work-pool.ts';
 import type { Crawler } from './crawler.ts';
 import * as sql from './sql.ts';
 
-// Longer than any one crawl can take (two capped fetches, a few hops, two short transactions).
-const leaseMs = 10 * 60_000;
 // How often entries saved since are picked up for crawling.
 const seedEveryMs = 10 * 60_000;
 
@@ -21,10 +19,13 @@ export class CrawlWorker {
   private readonly log: FastifyBaseLogger;
   private readonly pool: WorkPool<string>;
   private seededAt = -Infinity;
+  /** Longer than any one crawl can take (two capped fetches, a few hops, two short transactions). */
+  private readonly leaseMs: number;
 
   constructor(parts: { db: Database; clock: Clock; crawler: Crawler; log: FastifyBaseLogger }) {
     ({ db: this.db, clock: this.clock, log: this.log } = parts);
     const { crawler } = parts;
+    this.leaseMs = crawler.config.leaseSeconds * 1000;
     this.pool = new WorkPool({
       claim: (room) => this.claim(room),
       run: async (domain) => void this.log.info({ crawl: await crawler.crawl(domain) }, 'crawled'),
@@ -55,7 +56,7 @@ export class CrawlWorker {
       const added = await sql.enqueueKnownDomains(this.db, now);
       if (added > 0) this.log.info({ added }, 'queued registry entries for crawling');
     }
-    const due = await sql.claimDue(this.db, room, now, new Date(now.getTime() + leaseMs));
+    const due = await sql.claimDue(this.db, room, now, new Date(now.getTime() + this.leaseMs));
     // At debug level every pass shows, empty ones too: how an operator (or a test) sees that a
     // worker keeps looking and finds nothing due.
     this.log.debug({ claimed: due.length }, 'crawl worker claimed');

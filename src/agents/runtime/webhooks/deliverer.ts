@@ -14,6 +14,8 @@ export interface DeliverySettings {
   baseDelayMs: number;
   maxDelayMs: number;
   maxAttempts: number;
+  /** How long a claimed delivery is this sender's; a dead sender's is sent again once it lapses. */
+  leaseMs: number;
   /** How often the outbox is checked for due retries (a new webhook wakes it at once). */
   pollMs: number;
 }
@@ -26,7 +28,6 @@ const terminalReasons = new Set<FetchErrorReason>([
   'forbidden_address',
   'redirect_refused',
 ]);
-const leaseMs = 60_000;
 
 /** What one delivery attempt came to, once written to the outbox. */
 export interface DeliveryEvent {
@@ -115,7 +116,7 @@ export class WebhookDeliverer {
   private async drain(): Promise<void> {
     for (;;) {
       const now = this.clock.now();
-      const due = await sql.claimDue(this.db, now, new Date(now.getTime() + leaseMs), 20);
+      const due = await sql.claimDue(this.db, now, new Date(now.getTime() + this.settings.leaseMs), 20);
       if (due.length === 0) return;
       await Promise.all(due.map((row) => this.send(row)));
       if (this.pass.stopping) return;
