@@ -58,7 +58,12 @@ describe('readiness when not ready', () => {
     try {
       const ready = await app.inject({ method: 'GET', url: '/readyz' });
       assert.equal(ready.statusCode, 503);
-      assert.deepEqual(ready.json(), { error: 'service_unavailable', message: 'The database is unreachable.' });
+      assert.deepEqual(ready.json(), {
+        error: 'service_unavailable',
+        message: 'The database is unreachable.',
+        retry_after: 5,
+      });
+      assert.equal(ready.headers['retry-after'], '5');
       assert.equal((await app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200);
     } finally {
       await app.close();

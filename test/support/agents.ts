@@ -83,7 +83,8 @@ export function testTenant() {
       },
       {
         name: 'flaky_create',
-        description: 'Fails the first time it runs for a name, as a transient failure of its database.',
+        description:
+          'Fails the first time it runs for a name, as a transient failure of its database (a serialization failure).',
         input: { type: 'object', properties: { name: { type: 'string' } } },
         mutates: true,
         handler: async (args) => {
@@ -91,9 +92,10 @@ export function testTenant() {
           const name = String(args['name']);
           if (!failedOnce.has(name)) {
             failedOnce.add(name);
-            // As a database that went away mid-call fails a task: a retry may succeed.
-            throw Object.assign(new Error('first attempt fails: terminating connection due to administrator command'), {
-              code: '57P01',
+            // As a database that refused the transaction fails a task: a retry may succeed. (One out
+            // of reach answers SERVICE_UNAVAILABLE instead: failure-recovery.test.ts.)
+            throw Object.assign(new Error('first attempt fails: could not serialize access due to concurrent update'), {
+              code: '40001',
             });
           }
           return { created: name };
