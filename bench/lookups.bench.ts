@@ -2,25 +2,15 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { Pool } from 'undici';
 import type { Database } from '../src/db/database.ts';
 import { loadMigrations, migrate } from '../src/db/migrate.ts';
-import { publishAdagents } from '../test/support/authorization-world.ts';
 import { untilLogged, type ServingAp } from '../test/support/cli.ts';
 import { openSharedSchema } from '../test/support/shared-schema.ts';
 import { startBare } from './support/bare-process.ts';
+import { changeToVisible, percentile } from './support/change-to-visible.ts';
 import { cpuSecondsOf } from './support/process-cpu.ts';
 import { benchOptions, load, type LoadResult } from './support/load.ts';
-import {
-  buildLiveWorld,
-  buildLookupWorld,
-  checkPaths,
-  domainPaths,
-  liveAdagents,
-  liveCheckPath,
-  livePublisher,
-  PUBLISHERS,
-} from './support/lookup-world.ts';
+import { buildLiveWorld, buildLookupWorld, checkPaths, domainPaths, PUBLISHERS } from './support/lookup-world.ts';
 import { pacedLoad } from './support/paced-load.ts';
 
 const LIVE_PUBLISHERS = 20;
@@ -65,7 +55,7 @@ export async function lookupsBench(): Promise<void> {
     await computing.stop();
     if (parts.has('change')) {
       const second = await ready(await shared.serve());
-      await changeToVisible(shared.db, second.url);
+      await changeToVisibleOnSecond(shared.db, second.url);
     }
   } finally {
     await shared.close();
@@ -193,48 +183,17 @@ function domainMix(bodies: unknown[]): string {
   return `${known.length} of ${PUBLISHERS} publishers known with ${(agents / known.length).toFixed(1)} authorizations each, ${bodies.length - known.length} unknown domains`;
 }
 
-/**
- * Each change is one crawler-style commit (a publisher's file granting or dropping the agent);
- * from the moment the commit returns, the second instance is asked back to back until it answers
- * the new status.
- */
-async function changeToVisible(db: Database, secondUrl: string): Promise<void> {
+async function changeToVisibleOnSecond(db: Database, secondUrl: string): Promise<void> {
   const changes = Number(process.env.BENCH_LOOKUP_CHANGES ?? 200);
-  const pool = new Pool(secondUrl, { connections: 1 });
-  const status = async (k: number) => {
-    const res = await pool.request({ path: liveCheckPath(k), method: 'GET' });
-    const body = (await res.body.json()) as { result: { status: string } };
-    return body.result.status;
-  };
-  try {
-    const granted = Array.from({ length: LIVE_PUBLISHERS }, () => false);
-    for (let k = 0; k < LIVE_PUBLISHERS; k++)
-      if ((await status(k)) !== 'unauthorized') throw new Error(`${livePublisher(k)} should start unauthorized`);
-    const latencies: number[] = [];
-    let polls = 0;
-    for (let change = 0; change < changes; change++) {
-      const k = change % LIVE_PUBLISHERS;
-      granted[k] = !granted[k];
-      const expected = granted[k] ? 'authorized' : 'unauthorized';
-      await publishAdagents(db, livePublisher(k), liveAdagents(k, granted[k]));
-      const committed = performance.now();
-      for (;;) {
-        polls++;
-        if ((await status(k)) === expected) break;
-        if (performance.now() - committed > 30_000)
-          throw new Error(
-            `change ${change} (${expected} for ${livePublisher(k)}) not visible on the second instance after 30 s`,
-          );
-      }
-      latencies.push(performance.now() - committed);
-    }
-    const ms = (x: number) => x.toFixed(1);
-    console.log(
-      `lookups change-to-visible on a second instance: p50 ${ms(percentile(latencies, 50))} ms, p99 ${ms(percentile(latencies, 99))} ms, max ${ms(Math.max(...latencies))} ms over ${changes} grant/revoke commits, from commit to the second instance's check answering the new status (${(polls / changes).toFixed(1)} polls each; target p99 <= 1000 ms)`,
-    );
-  } finally {
-    await pool.close();
-  }
+  const { latencies, polls } = await changeToVisible(db, secondUrl, {
+    changes,
+    publishers: LIVE_PUBLISHERS,
+    where: 'the second instance',
+  });
+  const ms = (x: number) => x.toFixed(1);
+  console.log(
+    `lookups change-to-visible on a second instance: p50 ${ms(percentile(latencies, 50))} ms, p99 ${ms(percentile(latencies, 99))} ms, max ${ms(Math.max(...latencies))} ms over ${changes} grant/revoke commits, from commit to the second instance's check answering the new status (${(polls / changes).toFixed(1)} polls each; target p99 <= 1000 ms)`,
+  );
 }
 
 async function indexAtScale(): Promise<void> {
@@ -242,9 +201,4 @@ async function indexAtScale(): Promise<void> {
   const child = spawn(process.execPath, ['--max-old-space-size=4096', '--expose-gc', script], { stdio: 'inherit' });
   const [code] = (await once(child, 'exit')) as [number | null];
   if (code !== 0) throw new Error(`the index-at-scale child exited with ${code}`);
-}
-
-function percentile(values: number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((q / 100) * sorted.length))]!;
 }

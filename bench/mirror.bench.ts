@@ -2,22 +2,14 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { Pool } from 'undici';
 import type { Database } from '../src/db/database.ts';
 import { loadMigrations, migrate } from '../src/db/migrate.ts';
-import { publishAdagents } from '../test/support/authorization-world.ts';
 import { startAp, untilLogged, type RunningAp, type ServingAp } from '../test/support/cli.ts';
 import { openSharedSchema } from '../test/support/shared-schema.ts';
 import { startBare } from './support/bare-process.ts';
+import { changeToVisible, percentile } from './support/change-to-visible.ts';
 import { benchOptions, load, type LoadResult } from './support/load.ts';
-import {
-  buildLiveWorld,
-  buildLookupWorld,
-  checkPaths,
-  liveAdagents,
-  liveCheckPath,
-  livePublisher,
-} from './support/lookup-world.ts';
+import { buildLiveWorld, buildLookupWorld, checkPaths } from './support/lookup-world.ts';
 import { pacedLoad } from './support/paced-load.ts';
 import { rssBytesOf } from './support/process-rss.ts';
 import { PUBLISHERS, PROPERTIES_PER_PUBLISHER } from './support/scale-world.ts';
@@ -48,7 +40,7 @@ export async function mirrorBench(): Promise<void> {
       const mirror = await startMirror(upstream);
       try {
         if (parts.has('check')) await checkThroughput(mirror.url);
-        if (parts.has('change')) await changeToVisible(shared.db, mirror.url);
+        if (parts.has('change')) await changeToVisibleOnMirror(shared.db, mirror.url);
       } finally {
         await mirror.ap.stop();
       }
@@ -126,40 +118,17 @@ async function checkThroughput(mirrorUrl: string): Promise<void> {
   }
 }
 
-/** Each change is one crawler-style commit upstream; timed from its commit until the mirror answers the new status. */
-async function changeToVisible(db: Database, mirrorUrl: string): Promise<void> {
+async function changeToVisibleOnMirror(db: Database, mirrorUrl: string): Promise<void> {
   const changes = Number(process.env.BENCH_MIRROR_CHANGES ?? 200);
-  const pool = new Pool(mirrorUrl, { connections: 1 });
-  const status = async (k: number) => {
-    const res = await pool.request({ path: liveCheckPath(k), method: 'GET' });
-    const body = (await res.body.json()) as { result: { status: string } };
-    return body.result.status;
-  };
-  try {
-    const granted = Array.from({ length: LIVE_PUBLISHERS }, () => false);
-    const latencies: number[] = [];
-    for (let change = 0; change < changes; change++) {
-      const k = change % LIVE_PUBLISHERS;
-      granted[k] = !granted[k];
-      const expected = granted[k] ? 'authorized' : 'unauthorized';
-      await publishAdagents(db, livePublisher(k), liveAdagents(k, granted[k]));
-      const committed = performance.now();
-      while ((await status(k)) !== expected) {
-        if (performance.now() - committed > 30_000)
-          throw new Error(
-            `change ${change} (${expected} for ${livePublisher(k)}) not visible on the mirror after 30 s`,
-          );
-      }
-      latencies.push(performance.now() - committed);
-    }
-    const sorted = latencies.sort((a, b) => a - b);
-    const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor((q / 100) * sorted.length))]!.toFixed(1);
-    console.log(
-      `mirror change-to-visible: p50 ${at(50)} ms, p99 ${at(99)} ms over ${changes} grant/revoke commits upstream, from commit to the mirror's check answering the new status (target p99 <= 1000 ms)`,
-    );
-  } finally {
-    await pool.close();
-  }
+  const { latencies } = await changeToVisible(db, mirrorUrl, {
+    changes,
+    publishers: LIVE_PUBLISHERS,
+    where: 'the mirror',
+  });
+  const at = (q: number) => percentile(latencies, q).toFixed(1);
+  console.log(
+    `mirror change-to-visible: p50 ${at(50)} ms, p99 ${at(99)} ms over ${changes} grant/revoke commits upstream, from commit to the mirror's check answering the new status (target p99 <= 1000 ms)`,
+  );
 }
 
 async function bootstrapAtScale(): Promise<void> {

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import { serveAp, type ServingAp } from '../support/cli.ts';
 import { adminKey, asAdmin } from '../support/server.ts';
+import { freePort } from '../support/ports.ts';
 
 /**
  * Drill: `ap serve` keeping its rate-limit logs in Redis (REDIS_URL) while Redis stops and starts
@@ -13,14 +13,6 @@ import { adminKey, asAdmin } from '../support/server.ts';
  * (logged), nothing answers 500 or waits on Redis; once it is back the limits count again.
  */
 const savesPerHour = 3;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** A scratch Redis of the test's own (nothing saved), so stopping it touches no other test. */
 async function startRedis(port: number): Promise<ChildProcess> {

@@ -22,6 +22,21 @@ import { TestReceiver } from '../support/webhooks.ts';
 const adagentsPath = '/.well-known/adagents.json';
 const activationSeconds = 2;
 
+/** The publisher's file: its site, sold by one agent. */
+const adagents = (domain: string) => ({
+  authorized_agents: [
+    {
+      url: 'https://sales.drill.example/mcp',
+      authorized_for: 'Display',
+      authorization_type: 'property_ids',
+      property_ids: ['site'],
+    },
+  ],
+  properties: [
+    { property_id: 'site', property_type: 'website', name: 'Drill', identifiers: [{ type: 'domain', value: domain }] },
+  ],
+});
+
 describe('drill: a worker killed in the middle of its work', { timeout: 60_000 }, () => {
   let shared: SharedSchema;
   let fleet: Fleet;
@@ -94,24 +109,7 @@ describe('drill: a worker killed in the middle of its work', { timeout: 60_000 }
     let releaseCrawl!: () => void;
     let releaseWebhook!: () => void;
     fleet.serve(domain, adagentsPath, {
-      body: {
-        authorized_agents: [
-          {
-            url: 'https://sales.drill.example/mcp',
-            authorized_for: 'Display',
-            authorization_type: 'property_ids',
-            property_ids: ['site'],
-          },
-        ],
-        properties: [
-          {
-            property_id: 'site',
-            property_type: 'website',
-            name: 'Drill',
-            identifiers: [{ type: 'domain', value: domain }],
-          },
-        ],
-      },
+      body: adagents(domain),
       heldUntil: new Promise<void>((resolve) => (releaseCrawl = resolve)),
     });
     receiver.hold = new Promise<void>((resolve) => (releaseWebhook = resolve));
@@ -133,24 +131,7 @@ describe('drill: a worker killed in the middle of its work', { timeout: 60_000 }
     const secondWorker = await shared.serve({ ...env, AP_ROLE: 'worker' });
     receiver.hold = undefined;
     fleet.serve(domain, adagentsPath, {
-      body: {
-        authorized_agents: [
-          {
-            url: 'https://sales.drill.example/mcp',
-            authorized_for: 'Display',
-            authorization_type: 'property_ids',
-            property_ids: ['site'],
-          },
-        ],
-        properties: [
-          {
-            property_id: 'site',
-            property_type: 'website',
-            name: 'Drill',
-            identifiers: [{ type: 'domain', value: domain }],
-          },
-        ],
-      },
+      body: adagents(domain),
     });
     releaseCrawl();
     // The held delivery is processed now, its sender gone: the receiver has it, the sender never heard.

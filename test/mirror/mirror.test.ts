@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Database } from '../../src/db/database.ts';
 import { loadMirrorConfig, startMirror, type RunningMirror } from '../../src/mirror/index.ts';
@@ -10,6 +9,7 @@ import { engines } from '../support/engines.ts';
 import type { Json } from '../support/http.ts';
 import { startUpstream, type Upstream } from '../support/mirror.ts';
 import { adminKey, asAdmin } from '../support/server.ts';
+import { freePort } from '../support/ports.ts';
 
 const checkPath = `/api/registry/validate/property-authorization?${new URLSearchParams({
   agent_url: agents.meridian,
@@ -17,15 +17,6 @@ const checkPath = `/api/registry/validate/property-authorization?${new URLSearch
   identifier_value: 'dailyplanet.example',
   delegation_type: 'delegated',
 })}`;
-
-/** A port nothing listens on yet. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function get(base: string, path: string): Promise<{ status: number; headers: Headers; body: Json }> {
   const res = await fetch(`${base}${path}`);

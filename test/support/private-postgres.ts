@@ -1,9 +1,9 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { chownSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './ports.ts';
 
 /**
  * A PostgreSQL server of the test's own (Debian's binaries, a fresh cluster in a temporary
@@ -37,14 +37,6 @@ async function run(program: string, args: string[]): Promise<void> {
   child.stderr.on('data', (chunk) => (stderr += chunk));
   const [code] = (await once(child, 'exit')) as [number | null];
   if (code !== 0) throw new Error(`${program} ${args.join(' ')} exited with ${code}: ${stderr}`);
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 export async function startPrivatePostgres(): Promise<PrivatePostgres> {
