@@ -127,7 +127,12 @@ export class RemoteFollower implements IndexSource {
     this.members.replace(members);
     this.bootstraps++;
     this.log.info(
-      { ...index.size, cursor: this.cursor ?? null, ms: Math.round(performance.now() - started) },
+      {
+        ...index.size,
+        cursor: this.cursor ?? null,
+        ms: Math.round(performance.now() - started),
+        heapMb: Math.round(process.memoryUsage().heapUsed / 2 ** 20),
+      },
       'mirror bootstrapped from the upstream’s snapshot',
     );
     this.conditions.changed();
