@@ -131,7 +131,7 @@ describe('ap mirror answers as its upstream does', () => {
 
   it(
     'follows 2,100 changes through an upstream restart and an expired cursor, then answers alike',
-    { timeout: 180_000 },
+    { timeout: 300_000 },
     async (t) => {
       await t.test('while the upstream serves', () => change(changesPerPhase));
 
