@@ -108,7 +108,8 @@ export async function buildMirror(deps: MirrorDeps): Promise<FastifyInstance> {
 
   // Every answer says where in the upstream's feed it stands and how far behind it may be.
   app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(freshnessHeaders(follower));
+    const headers = freshnessHeaders(follower);
+    for (let i = 0; i < headers.length; i += 2) reply.header(headers[i]!, headers[i + 1]);
     done();
   });
 
