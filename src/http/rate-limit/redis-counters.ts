@@ -9,6 +9,9 @@ export interface RedisCountersOptions {
   onError?: (err: Error) => void;
 }
 
+/** The client's states after a connection was lost, before it is back. */
+const lost = new Set(['reconnecting', 'close', 'end']);
+
 /**
  * Sliding logs in Redis, for deployments that would rather not write a row per limited request:
  * one sorted set per key, scored by the request's time. Each request is one atomic round trip (a
@@ -18,9 +21,6 @@ export interface RedisCountersOptions {
  * `url` is a `redis://` or `rediss://` URL; ioredis takes its options from the query string too,
  * e.g. `?keyPrefix=staging:` to keep instances that share a Redis apart.
  */
-/** The client's states after a connection was lost, before it is back. */
-const lost = new Set(['reconnecting', 'close', 'end']);
-
 export function redisCounters(url: string, options: RedisCountersOptions = {}): CounterStore {
   const namespace = options.namespace ?? 'ap:rate-log:';
   const redis = new Redis(url, {
