@@ -2,11 +2,15 @@ import { setTimeout as pause } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.ts';
 import { Conditions } from '../jobs/conditions.ts';
-import { AuthorizationIndex, CatalogMembers, type CatalogMember, type IndexSource } from '../registry/lookups/index.ts';
+import {
+  AuthorizationIndex,
+  CatalogMembers,
+  indexReads,
+  type CatalogMember,
+  type IndexSource,
+} from '../registry/lookups/index.ts';
 import { CursorExpired, type FeedEvent, type PublicAgent, type Upstream } from './upstream.ts';
 
-/** The event types the index reads, as this registry's own follower reads them. */
-const relevant = /^(property|authorization|publisher|collection)\./;
 /** How often the public catalog's members are read again whole, as the upstream itself does. */
 const membersReloadMs = 60_000;
 
@@ -156,7 +160,7 @@ export class RemoteFollower implements IndexSource {
     const agents = new Set<string>();
     for (const event of events) {
       if (this.cursor !== undefined && event.event_id <= this.cursor) continue;
-      if (relevant.test(event.event_type)) {
+      if (indexReads(event.event_type)) {
         try {
           this.index.apply(event.event_type, event.payload);
         } catch (err) {

@@ -1,22 +1,12 @@
+import { databaseUnreachable } from '../../db/unavailable.ts';
 import type { Recovery } from '../../protocol/errors.ts';
 
-// PostgreSQL's SQLSTATE classes a retry can outlive: connection exceptions (08), transaction
+// Beyond a database out of reach: PostgreSQL's SQLSTATE classes a retry can outlive, transaction
 // rollbacks such as serialization failures and deadlocks (40), insufficient resources (53),
-// operator intervention such as a shutdown (57), system errors (58); and a lock not available.
-const transientSqlStates = /^(08|40|53|57|58)...$|^55P03$/;
-// Node's system errors of a network or a resource that may come back.
-const transientSystemErrors = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EMFILE',
-  'ENFILE',
-  'EBUSY',
-]);
+// operator intervention (57), system errors (58); and a lock not available.
+const transientSqlStates = /^(40|53|57|58)...$|^55P03$/;
+// Node's system errors of a name or a resource that may come back.
+const transientSystemErrors = new Set(['EAI_AGAIN', 'EMFILE', 'ENFILE', 'EBUSY']);
 
 /**
  * The recovery of a failure the task did not foresee (answered INTERNAL_ERROR). A failure of the
@@ -27,16 +17,10 @@ const transientSystemErrors = new Set([
 export function failureRecovery(err: unknown): Recovery {
   const error = err instanceof Error ? err : undefined;
   if (!error) return 'terminal';
+  if (databaseUnreachable(error)) return 'transient';
   if (error.name === 'TimeoutError' || error.name === 'AbortError') return 'transient';
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && (transientSqlStates.test(code) || transientSystemErrors.has(code)))
-    return 'transient';
-  // node-postgres reports a pool or connection that gave out by message alone.
-  if (
-    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
-      error.message,
-    )
-  )
     return 'transient';
   return error.cause === undefined || error.cause === err ? 'terminal' : failureRecovery(error.cause);
 }

@@ -10,12 +10,11 @@ import {
   type SnapshotSection,
 } from '../feed/index.ts';
 import { AuthorizationIndex } from './authorization-index.ts';
+import { indexReads } from './index-store.ts';
 import type { IndexSource } from './index-source.ts';
 
 const snapshotPage = 2000;
 const eventBatch = 1000;
-/** The event types the index reads; every other event passes by unparsed. */
-const relevant = /^(property|authorization|publisher|collection)\./;
 
 /**
  * Keeps this process's authorization index current: it loads the feed snapshot (the graph as it
@@ -120,7 +119,7 @@ export class IndexFollower implements HubSubscriber, IndexSource {
     let moved = false;
     for (const row of rows) {
       if (this.cursor !== undefined && row.event_id <= this.cursor) continue;
-      if (relevant.test(row.event_type)) {
+      if (indexReads(row.event_type)) {
         try {
           const event = JSON.parse(row.json) as { event_type: string; payload: Record<string, unknown> };
           this.index.apply(event.event_type, event.payload);

@@ -67,6 +67,13 @@ export interface PlacedProperty extends IndexedProperty {
   sharesIdentifier?: true;
 }
 
+/** Whether the index reads events of this type (`apply`); every other type passes it by. */
+export function indexReads(eventType: string): boolean {
+  return indexedEvents.test(eventType);
+}
+
+const indexedEvents = /^(property|authorization|publisher|collection)\./;
+
 /**
  * The authorization graph's records as the index holds them, and how feed events change them: it
  * changes only by `apply` (a feed event or a snapshot item, each carrying the entity's whole new

@@ -26,6 +26,7 @@ export type { IndexedCollection, IndexedGrant, IndexedProperty, IndexedPublisher
 export { grantSummary, propertySummary } from './render.ts';
 export { Declaration as OperatorDeclaration } from './schemas/index.ts';
 export { liveIndex } from './routes/live-index.ts';
+export { indexReads } from './index-store.ts';
 export { isoStamps, keptStampedAnswer } from './routes/answer-from-memory.ts';
 export type { IndexAnswers } from './index-answers.ts';
 export { checkPath } from './routes/check.ts';
