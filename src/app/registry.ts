@@ -11,7 +11,13 @@ import {
   createAgentCatalog,
   type OwnDeployment,
 } from '../registry/agents/index.ts';
-import { applyHeldBrand, brandSchemas, brandsPlugin, type EnrichmentProvider } from '../registry/brands/index.ts';
+import {
+  applyHeldBrand,
+  brandResolutions,
+  brandSchemas,
+  brandsPlugin,
+  type EnrichmentProvider,
+} from '../registry/brands/index.ts';
 import { createCrawler, crawlerPlugin } from '../registry/crawler/index.ts';
 import { createDemoAgents, demoPlugin, type FirstRun } from '../registry/demo/index.ts';
 import { entrySchemas } from '../registry/entries/index.ts';
@@ -25,6 +31,7 @@ import {
   applyHeldProperty,
   propertiesPlugin,
   propertySchemas,
+  propertyResolutions,
   propertySnapshot,
 } from '../registry/properties/index.ts';
 import { publishersPlugin } from '../registry/publishers/index.ts';
@@ -92,7 +99,7 @@ export async function registerRegistry(app: FastifyInstance, deps: RegistryDeps)
     ctx,
     feed,
     snapshots: {
-      registry: [propertySnapshot, ...graphSnapshot, policySnapshot],
+      registry: [propertySnapshot, ...graphSnapshot, policySnapshot, brandResolutions, propertyResolutions],
       catalog: [propertySnapshot, ...graphCatalogSnapshot],
       collections: graphCollectionsSnapshot,
     },

@@ -23,6 +23,8 @@ import {
   lookupsPlugin,
   type LookupsSettings,
 } from '../registry/lookups/index.ts';
+import { brandResolvePlugin, brandSchemas } from '../registry/brands/index.ts';
+import { propertyResolvePlugin, propertySchemas } from '../registry/properties/index.ts';
 import { publishersPlugin } from '../registry/publishers/index.ts';
 import { register } from '../app/register.ts';
 import { freshnessHeaders, frontServer } from './front.ts';
@@ -152,6 +154,11 @@ export async function buildMirror(deps: MirrorDeps): Promise<FastifyInstance> {
     readiness,
   });
   await register(app, publishersPlugin, { index: follower });
+  for (const schema of [...brandSchemas, ...propertySchemas]) app.addSchema(schema);
+  await register(app, brandResolvePlugin, { resolve: async (domains) => follower.resolutions.brandsFor(domains) });
+  await register(app, propertyResolvePlugin, {
+    resolve: async (domains) => follower.resolutions.propertiesFor(domains),
+  });
   app.addHook('onClose', async () => {
     if (!deps.fetcher) await fetcher.close();
   });

@@ -9,6 +9,7 @@ import {
   type CatalogMember,
   type IndexSource,
 } from '../registry/lookups/index.ts';
+import { Resolutions } from './resolutions.ts';
 import { CursorExpired, type FeedEvent, type PublicAgent, type Upstream } from './upstream.ts';
 
 /** How often the public catalog's members are read again whole, as the upstream itself does. */
@@ -29,6 +30,8 @@ const membersReloadMs = 60_000;
  */
 export class RemoteFollower implements IndexSource {
   index = new AuthorizationIndex();
+  /** What resolve answers, from the `resolution.*` events and snapshot section. */
+  resolutions = new Resolutions();
   cursor: string | undefined;
   /** Bootstrapped and caught up once; from then on it serves, even while the upstream is away. */
   live = false;
@@ -115,11 +118,15 @@ export class RemoteFollower implements IndexSource {
   private async bootstrap(): Promise<void> {
     const started = performance.now();
     const index = new AuthorizationIndex();
+    const resolutions = new Resolutions();
     let token: string | undefined;
     let cursor: string | null;
     for (;;) {
       const page = await this.upstream.snapshotPage(token);
-      for (const item of page.items) index.apply(item.entity_type, item.data);
+      for (const item of page.items) {
+        if (item.entity_type === 'resolution') resolutions.apply(item.entity_id, item.data);
+        else index.apply(item.entity_type, item.data);
+      }
       cursor = page.cursor;
       if (!page.has_more || page.next_page_token === null) break;
       token = page.next_page_token;
@@ -127,12 +134,14 @@ export class RemoteFollower implements IndexSource {
     const members = await this.readMembers();
     if (this.closed) return;
     this.index = index;
+    this.resolutions = resolutions;
     this.cursor = cursor ?? undefined;
     this.members.replace(members);
     this.bootstraps++;
     this.log.info(
       {
         ...index.size,
+        ...resolutions.size,
         cursor: this.cursor ?? null,
         ms: Math.round(performance.now() - started),
         heapMb: Math.round(process.memoryUsage().heapUsed / 2 ** 20),
@@ -160,13 +169,13 @@ export class RemoteFollower implements IndexSource {
     const agents = new Set<string>();
     for (const event of events) {
       if (this.cursor !== undefined && event.event_id <= this.cursor) continue;
-      if (indexReads(event.event_type)) {
-        try {
-          this.index.apply(event.event_type, event.payload);
-        } catch (err) {
-          this.log.error({ err, event_id: event.event_id }, 'the mirror could not apply an event; skipping it');
-        }
-      } else if (event.event_type.startsWith('agent.')) agents.add(event.entity_id);
+      try {
+        if (indexReads(event.event_type)) this.index.apply(event.event_type, event.payload);
+        else if (event.event_type.startsWith('resolution.')) this.resolutions.apply(event.entity_id, event.payload);
+        else if (event.event_type.startsWith('agent.')) agents.add(event.entity_id);
+      } catch (err) {
+        this.log.error({ err, event_id: event.event_id }, 'the mirror could not apply an event; skipping it');
+      }
     }
     for (const agent of agents) {
       const { agents: listed } = await this.upstream.agents({ agent_url: agent });

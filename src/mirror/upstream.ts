@@ -85,8 +85,9 @@ export class Upstream {
    * CursorExpired on 410, UpstreamRefused on another refusal, a FetchError when unreachable.
    */
   async *follow(cursor: string | undefined, signal: AbortSignal): AsyncGenerator<StreamMessage> {
-    const query = cursor === undefined ? '' : `?${new URLSearchParams({ cursor })}`;
-    const stream = await this.fetcher.open(new URL(`api/registry/feed/stream${query}`, this.url), {
+    // Every type: the registry's own (`resolution.*`) come only to a subscription that names them.
+    const query = new URLSearchParams({ types: '*', ...(cursor === undefined ? {} : { cursor }) });
+    const stream = await this.fetcher.open(new URL(`api/registry/feed/stream?${query}`, this.url), {
       headers: { ...this.headers, accept: 'text/event-stream' },
       idleMs: streamIdleMs,
       signal,

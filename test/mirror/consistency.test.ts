@@ -21,11 +21,11 @@ import { adminKey, asAdmin, testConfig } from '../support/server.ts';
 
 /**
  * A mirror against its upstream on loopback: random changes to the registry (re-crawls granting,
- * revoking and changing authorizations, publishers going stale and coming back, community saves,
- * agents enrolled, hidden and removed) while both are asked, the upstream killed and restarted in
- * the middle, and the mirror's cursor made to expire (410, bootstrap again). Afterwards every
- * lookup and authorization answer of the mirror equals the upstream's, and the mirror stands at
- * the upstream's last event. A failure names its seed; MIRROR_SEED replays it.
+ * revoking and changing authorizations, publishers going stale and coming back, community saves
+ * of property entries and brands, agents enrolled, hidden and removed) while both are asked, the
+ * upstream killed and restarted in the middle, and the mirror's cursor made to expire (410,
+ * bootstrap again). Afterwards every lookup, resolution and authorization answer of the mirror
+ * equals the upstream's, and the mirror stands at the upstream's last event. A failure names its seed; MIRROR_SEED replays it.
  */
 const seed = Number(process.env['MIRROR_SEED'] ?? 20261129);
 const changesPerPhase = 700;
@@ -86,6 +86,7 @@ describe('ap mirror answers as its upstream does', () => {
     for (let made = 0; made < count;) {
       made += await world.change(db);
       if (random.chance(0.5)) made += await save();
+      if (random.chance(0.2)) made += await saveBrand();
       if (random.chance(0.5)) made += await agentChange();
     }
   }
@@ -102,6 +103,17 @@ describe('ap mirror answers as its upstream does', () => {
       }),
     }).catch(() => undefined);
     // While the upstream is away no save is made: the mirror has nothing to follow of it either.
+    await res?.arrayBuffer();
+    return res?.ok ? 1 : 0;
+  }
+
+  async function saveBrand(): Promise<number> {
+    const domain = `brand${random.int(0, 5)}.example`;
+    const res = await fetch(`${upstream.url}/api/brands/save`, {
+      method: 'POST',
+      headers: { ...asAdmin, 'content-type': 'application/json' },
+      body: JSON.stringify({ domain, brand_name: `Brand ${random.int(0, 1000)}` }),
+    }).catch(() => undefined);
     await res?.arrayBuffer();
     return res?.ok ? 1 : 0;
   }
@@ -186,12 +198,28 @@ describe('ap mirror answers as its upstream does', () => {
         ];
         for (const path of paths) assert.deepEqual(await get(mirror.url, path), await get(upstream.url, path), path);
       });
+      await t.test('every resolution', async () => {
+        const community = Array.from({ length: 6 }, (_, i) => `community${i}.example`);
+        const brands = Array.from({ length: 6 }, (_, i) => `brand${i}.example`);
+        const paths = [...publisherDomains, ...community, ...brands, ...operatorDomains].flatMap((d) => [
+          `/api/brands/resolve?domain=${d}`,
+          `/api/properties/resolve?domain=${d}`,
+        ]);
+        const found = new Set<string>();
+        for (const path of paths) {
+          const mirrored = await get(mirror.url, path);
+          assert.deepEqual(mirrored, await get(upstream.url, path), path);
+          if (mirrored.status === 200) found.add(path.slice(0, path.indexOf('?')));
+        }
+        // Both kinds were there to compare, not only 404s.
+        assert.deepEqual([...found].sort(), ['/api/brands/resolve', '/api/properties/resolve']);
+      });
     },
   );
 
   async function lastEvent(): Promise<string> {
     const [row] = await db.query<{ event_id: string }>(
-      `select event_id from registry_events where event_type not like 'policy.%' order by event_id desc limit 1`,
+      'select event_id from registry_events order by event_id desc limit 1',
     );
     return row!.event_id;
   }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Database } from '../../src/db/database.ts';
 import { loadMirrorConfig, startMirror, type RunningMirror } from '../../src/mirror/index.ts';
-import { agents, buildWorld, dailyPlanet, publishAdagents } from '../support/authorization-world.ts';
+import { agents, buildWorld, dailyPlanet, publishAdagents, publishBrandJson } from '../support/authorization-world.ts';
 import { runAp } from '../support/cli.ts';
 import { ManualClock } from '../support/clock.ts';
 import { engines } from '../support/engines.ts';
@@ -10,6 +10,7 @@ import type { Json } from '../support/http.ts';
 import { startUpstream, type Upstream } from '../support/mirror.ts';
 import { adminKey, asAdmin } from '../support/server.ts';
 import { freePort } from '../support/ports.ts';
+import { postJson } from '../support/requests.ts';
 
 const checkPath = `/api/registry/validate/property-authorization?${new URLSearchParams({
   agent_url: agents.meridian,
@@ -103,6 +104,72 @@ describe('ap mirror', () => {
       assert.deepEqual((await get(mirror.url, path)).body, (await get(upstream!.url, path)).body, path);
   });
 
+  it('resolves brands (by their domain, by an alias their house declares) and property entries as the upstream does', async () => {
+    await publishBrandJson(db, 'globex.example', {
+      house: { domain: 'globex.example', name: 'Globex' },
+      brands: [
+        {
+          id: 'globex',
+          names: [{ en: 'Globex' }],
+          keller_type: 'master',
+          properties: [
+            { type: 'website', identifier: 'globex.example' },
+            { type: 'website', identifier: 'globex.co.uk' },
+          ],
+        },
+      ],
+    });
+    await mirror.app.mirror!.reached(await upstreamHead(upstream!));
+    const paths = [
+      '/api/brands/resolve?domain=meridian.example',
+      '/api/brands/resolve?domain=globex.co.uk',
+      '/api/brands/resolve?domain=DailyPlanet.example',
+      '/api/brands/resolve?domain=nowhere.example',
+      '/api/properties/resolve?domain=dailyplanet.example',
+      '/api/properties/resolve?domain=stalenews.example',
+      '/api/properties/resolve?domain=nowhere.example',
+      '/api/properties/resolve?domain=not a domain',
+    ];
+    for (const path of paths) {
+      const [mirrored, upstreams] = [await get(mirror.url, path), await get(upstream!.url, path)];
+      assert.deepEqual([mirrored.status, mirrored.body], [upstreams.status, upstreams.body], path);
+    }
+    assert.equal((await get(mirror.url, paths[1]!)).body['canonical_domain'], 'globex.example');
+    assert.equal((await get(mirror.url, paths[5]!)).body['status'], 'stale');
+    for (const kind of ['brands', 'properties']) {
+      const bulk = async (base: string) => {
+        const res = await postJson(`${base}/api/${kind}/resolve/bulk`, {
+          domains: ['meridian.example', 'globex.co.uk', 'stalenews.example', 'dailyplanet.example', 'nowhere.example'],
+        });
+        return [res.status, await res.json()];
+      };
+      assert.deepEqual(await bulk(mirror.url), await bulk(upstream!.url), kind);
+    }
+  });
+
+  it('resolves what is saved upstream once the feed brings it, as the upstream does', async () => {
+    const brand = await postJson(`${upstream!.url}/api/brands/save`, {
+      domain: 'corner-shop.example',
+      brand_name: 'Corner Shop',
+    });
+    assert.equal(brand.status, 201, await brand.text());
+    const entry = await postJson(`${upstream!.url}/api/properties/save`, {
+      publisher_domain: 'corner-news.example',
+      authorized_agents: [{ url: agents.adnet }],
+      properties: [{ type: 'website', name: 'Corner News' }],
+    });
+    assert.equal(entry.status, 201, await entry.text());
+    await mirror.app.mirror!.reached(await upstreamHead(upstream!));
+    for (const path of [
+      '/api/brands/resolve?domain=corner-shop.example',
+      '/api/properties/resolve?domain=corner-news.example',
+    ]) {
+      const [mirrored, upstreams] = [await get(mirror.url, path), await get(upstream!.url, path)];
+      assert.equal(mirrored.status, 200, path);
+      assert.deepEqual(mirrored.body, upstreams.body, path);
+    }
+  });
+
   it('answers a check asked again from its kept answer, with the same body and headers as the first time', async () => {
     const path = `/api/registry/validate/property-authorization?${new URLSearchParams({
       agent_url: agents.adnet,
@@ -142,10 +209,10 @@ describe('ap mirror', () => {
     assert.equal(refused['error'], 'read_only_mirror');
     assert.match(refused['message'], new RegExp(`POST /api/properties/save there`));
     assert.match(refused['message'], new RegExp(`127\\.0\\.0\\.1:${port}`));
-    const resolve = await get(mirror.url, '/api/brands/resolve?domain=x.example');
-    assert.equal(resolve.status, 404);
-    assert.equal(resolve.body['error'], 'not_mirrored');
-    assert.match(resolve.body['message'], new RegExp(`127\\.0\\.0\\.1:${port}`));
+    const listing = await get(mirror.url, '/api/brands/registry');
+    assert.equal(listing.status, 404);
+    assert.equal(listing.body['error'], 'not_mirrored');
+    assert.match(listing.body['message'], new RegExp(`127\\.0\\.0\\.1:${port}`));
   });
 
   it('keeps serving its last state while the upstream is away, saying how far behind it may be, and catches up', async () => {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import { heldSaveApplier, registerEntryRoutes } from '../entries/index.ts';
+import { heldSaveApplier, registerEntryRoutes, registerResolveRoutes, type Resolver } from '../entries/index.ts';
 import type { ReviewApplier } from '../homographs/index.ts';
 import { brandDataApiProvider } from './enrichment/brand-data-api.ts';
 import { withFallback, type EnrichmentProvider } from './enrichment/provider.ts';
@@ -42,11 +42,17 @@ function defaultEnrichment({ config, fetcher }: AppContext): EnrichmentProvider 
   return config.brandDataProvider ? withFallback(brandDataApiProvider(fetcher, config.brandDataProvider), site) : site;
 }
 
+/** Resolve and bulk resolve of brands alone, answered by `resolve` (a mirror answers from what the feed told it). */
+export const brandResolvePlugin: FastifyPluginAsync<{ resolve: Resolver }> = async (app, { resolve }) => {
+  registerResolveRoutes(app, brandKind, resolve);
+};
+
 /** Applies a held brand save an admin approved, as its submitter, still subject to the proof rule. */
 export function applyHeldBrand(ctx: AppContext): ReviewApplier {
   return heldSaveApplier(ctx, brandKind);
 }
 
+export { brandResolutions } from './events.ts';
 export { brandIdentity } from './identity.ts';
 export { BrandRecordCache } from './record.ts';
 export { saveAuthoritative, saveEnriched } from './service.ts';

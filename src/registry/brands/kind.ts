@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
 import type { EntityKind } from '../entries/index.ts';
+import { recordChange } from './events.ts';
 import { snapshot, toEntry, toResolution, type BrandManifest } from './rows.ts';
 import * as schemas from './schemas.ts';
 import { brandsForDomains, brandTables, type BrandRow, type BrandSource } from './sql.ts';
@@ -28,6 +29,7 @@ export const brandKind: EntityKind<BrandRow, BrandFields, Static<typeof schemas.
     (old.keller_type as string | null) ?? null,
     (old.house_domain as string | null) ?? null,
   ],
+  recordChange,
   wire: {
     path: '/api/brands',
     tag: 'Brand Resolution',

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database, Queryable } from '../../db/database.ts';
 import { recordSkeleton, recordSkeletons } from '../homographs/index.ts';
 import { lockEntry, recordRevision, upsertEditable } from '../entries/index.ts';
+import { recordChange } from './events.ts';
 import { brandKind } from './kind.ts';
 import type { BrandManifest } from './rows.ts';
 import * as sql from './sql.ts';
@@ -37,19 +38,21 @@ export async function saveEnriched(db: Database, input: EnrichedInput): Promise<
     );
     if (!row) return undefined;
     await recordRevision(tx, brandKind, row, { editor: 'system', summary: `Enriched from ${input.provider}` });
+    await recordChange(tx, row, 'pipeline:enrichment');
     return row;
   });
 }
 
 /**
  * What the crawler calls for each brand of a house's brand.json. A re-crawl that finds the brand
- * as it was adds no revision.
+ * as it was adds no revision and no event; a change tells the feed what resolve now answers.
+ * Returns the brand and how many events it appended.
  */
 export async function saveAuthoritative(
   tx: Queryable,
   brand: Omit<sql.AuthoritativeBrand, 'id'>,
   editor = 'system',
-): Promise<BrandRow> {
+): Promise<{ row: BrandRow; events: number }> {
   const current = await lockEntry<BrandRow>(tx, brandKind.tables, brand.domain);
   if (
     current?.source === 'brand_json' &&
@@ -58,12 +61,13 @@ export async function saveAuthoritative(
       authoritativeFields(brand, brand.aliases),
     )
   ) {
-    return current;
+    return { row: current, events: 0 };
   }
   const row = await sql.upsertAuthoritative(tx, { ...brand, id: randomUUID() });
   await recordSkeletons(tx, [brand.domain, ...brand.aliases]);
   await recordRevision(tx, brandKind, row, { editor, summary: 'Projected from brand.json' });
-  return row;
+  await recordChange(tx, row, 'pipeline:crawler');
+  return { row, events: 1 };
 }
 
 function authoritativeFields(

@@ -59,6 +59,19 @@ export async function aliasesOf(db: Queryable, brandId: string): Promise<string[
   return rows.map((r) => r.domain);
 }
 
+/** Brands in id order after `after`, each with its aliases, for the feed snapshot. */
+export async function pageById(
+  db: Queryable,
+  after: string | undefined,
+  limit: number,
+): Promise<Array<BrandRow & { aliases: string[] }>> {
+  return db.query<BrandRow & { aliases: string[] }>(
+    `select ${COLUMNS}, array(select a.domain from brand_aliases a where a.brand_id = e.id order by a.domain) as aliases
+       from brands e where ($1::uuid is null or e.id > $1) order by e.id limit $2`,
+    [after ?? null, limit],
+  );
+}
+
 export type AuthoritativeBrand = Pick<
   BrandRow,
   'id' | 'domain' | 'brand_name' | 'brand_key' | 'keller_type' | 'house_domain' | 'manifest'

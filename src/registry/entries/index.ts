@@ -5,10 +5,11 @@
  */
 import { Revision } from './schemas.ts';
 
-export type { EntityKind, EntityWire, EntryRow, EntryTables, RouteDocs } from './kind.ts';
-export { registerEntryRoutes } from './routes.ts';
+export type { EntityKind, EntityWire, EntryRow, EntryTables, Resolver, RouteDocs } from './kind.ts';
+export { registerEntryRoutes, registerResolveRoutes } from './routes.ts';
 export { actorOf, authoritative, heldSaveApplier, saveEntry, type Edit, type SaveOutcome } from './save.ts';
 export { recordRevision, type RevisionNote } from './revisions.ts';
+export { announceResolution, resolutionSnapshot, type ResolutionChange } from './resolution-events.ts';
 export { entriesByDomain, lockEntry, snapshotAt, upsertEditable } from './sql.ts';
 export { bulkBody, bulkResults, DomainQuery, historyPage, registryPage, registryQuery, saveResult } from './schemas.ts';
 

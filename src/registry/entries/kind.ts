@@ -39,6 +39,12 @@ export interface EntryTables {
   restorable?: readonly string[];
 }
 
+/**
+ * What resolve answers for each of `domains` (normalized): the registry reads its entries, a mirror
+ * its memory. A domain nothing resolves to is absent.
+ */
+export type Resolver = (domains: string[]) => Promise<Map<string, unknown>>;
+
 /** One operation's documentation in the OpenAPI document. */
 export interface RouteDocs {
   summary: string;

@@ -26,11 +26,17 @@ export const publishedEventTypes = [
 
 /**
  * Event types of this registry beyond the published schema's closed enum: the policy registry's
- * changes. A follower validating events against core/registry-event.json would refuse them, so
- * they go only to subscriptions whose `types` name them (`policy.*`); a page or stream without
- * `types` carries the published types alone.
+ * changes, and what resolve answers for a domain (`resolution.*`, which a mirror follows to answer
+ * resolve itself). A follower validating events against core/registry-event.json would refuse
+ * them, so they go only to subscriptions whose `types` name them (`policy.*`, `resolution.*`,
+ * `*`); a page or stream without `types` carries the published types alone.
  */
-export const extensionEventTypes = ['policy.created', 'policy.updated'] as const;
+export const extensionEventTypes = [
+  'policy.created',
+  'policy.updated',
+  'resolution.brand_updated',
+  'resolution.property_updated',
+] as const;
 
 export const eventTypes = [...publishedEventTypes, ...extensionEventTypes] as const;
 

@@ -17,7 +17,7 @@ export const FeedQuery = Type.Object({
       maxLength: 2000,
       description:
         'Comma-separated glob patterns of event types (`*` matches any run of characters), e.g. `property.*,authorization.granted`. A pattern that matches no type is refused (400). ' +
-        'Without it, the types of the published schema (core/registry-event.json); this registry’s policy events (`policy.created`, `policy.updated`) come only to a subscription that names them.',
+        'Without it, the types of the published schema (core/registry-event.json); this registry’s own event types (the policy registry’s `policy.created`, `policy.updated`; what resolve answers, `resolution.brand_updated`, `resolution.property_updated`) come only to a subscription that names them.',
       examples: ['property.*'],
     }),
   ),

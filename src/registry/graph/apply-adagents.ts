@@ -103,7 +103,7 @@ export async function applyAdagents(
   const own = p.properties.find((x) =>
     x.identifiers.some((i) => i.type === 'domain' && i.value === p.publisher_domain),
   );
-  await saveAuthoritative(
+  const entry = await saveAuthoritative(
     tx,
     p.publisher_domain,
     {
@@ -116,7 +116,7 @@ export async function applyAdagents(
     },
     own ? props.ridOfKey.get(own.key) : undefined,
   );
-  return { events: all.length };
+  return { events: all.length + entry.events };
 }
 
 /**
@@ -133,14 +133,14 @@ export async function markStale(tx: Queryable, domain: string, reason: string, n
     active.map((row) => row.property_rid),
     reason,
   );
-  await markEntryStale(tx, domain);
+  const entryEvents = await markEntryStale(tx, domain);
   // The file itself is gone or broken: say so for the publisher too, not only for each property.
   const all = [
     events.publisherEvent('publisher.adagents_changed', domain, { status: 'stale', reason }),
     ...active.map((row) => events.propertyStale(row, reason)),
   ];
   await appendEvents(tx, all);
-  return { events: all.length };
+  return { events: all.length + entryEvents };
 }
 
 async function applyProperties(tx: Queryable, p: AdagentsProjection, now: Date) {

@@ -13,8 +13,9 @@ import * as sql from './sql/index.ts';
  * Brings the operator side in line with a validated brand.json: its brands become authoritative
  * (saves answer 409; unchanged ones get no new revision), and the operator's agents and declared
  * properties are replaced when they changed. The spec's feed has no brand events; brand revisions
- * keep the history. What readers of the feed need of the operator side travels in property events:
- * each catalog property whose operator declarations change gets a `property.updated`.
+ * keep the history, and this registry's own `resolution.brand_updated` tells mirrors what resolve
+ * answers. What readers of the feed need of the operator side travels in property events: each
+ * catalog property whose operator declarations change gets a `property.updated`.
  */
 export async function applyBrandJson(
   tx: Queryable,
@@ -23,7 +24,8 @@ export async function applyBrandJson(
   projection: BrandJsonProjection,
   document: Record<string, unknown>,
 ): Promise<ApplySummary> {
-  for (const brand of projection.brands) await saveAuthoritative(tx, brand);
+  let events = 0;
+  for (const brand of projection.brands) events += (await saveAuthoritative(tx, brand)).events;
   const operator = projection.operator_domain;
   const agents = await sql.operatorAgents(tx, operator);
   const properties = await sql.operatorProperties(tx, operator);
@@ -32,7 +34,6 @@ export async function applyBrandJson(
     sorted(projection.agents, (a) => a.agent_id),
   );
   const sameProperties = isDeepStrictEqual(sorted(properties, propertyKey), sorted(projection.properties, propertyKey));
-  let events = 0;
   if (!sameAgents || !sameProperties) {
     const reached = await sql.propertiesWithValues(tx, [
       ...new Set([...properties, ...projection.properties].map((p) => p.identifier)),
@@ -52,7 +53,7 @@ export async function applyBrandJson(
           ],
     );
     await appendEvents(tx, changed);
-    events = changed.length;
+    events += changed.length;
   }
   await storeDocument(tx, crawledDomain, 'brand_json', url, document);
   return { events };

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import { heldSaveApplier, registerEntryRoutes } from '../entries/index.ts';
+import { heldSaveApplier, registerEntryRoutes, registerResolveRoutes, type Resolver } from '../entries/index.ts';
 import type { ReviewApplier } from '../homographs/index.ts';
 import { propertyKind } from './kind.ts';
 import { checkReportRoute } from './routes/check-report.ts';
@@ -23,10 +23,16 @@ export const propertiesPlugin: FastifyPluginAsync<PropertiesOptions> = async (ap
   checkReportRoute(app, ctx);
 };
 
+/** Resolve and bulk resolve of property entries alone, answered by `resolve` (a mirror answers from what the feed told it). */
+export const propertyResolvePlugin: FastifyPluginAsync<{ resolve: Resolver }> = async (app, { resolve }) => {
+  registerResolveRoutes(app, propertyKind, resolve);
+};
+
 /** Applies a held property save an admin approved, as its submitter, still subject to the proof rule. */
 export function applyHeldProperty(ctx: AppContext): ReviewApplier {
   return heldSaveApplier(ctx, propertyKind);
 }
 
+export { propertyResolutions } from './events.ts';
 export { markEntryStale, propertySnapshot, saveAuthoritative } from './service.ts';
 export type { EditableFields, PropertyRow } from './sql.ts';

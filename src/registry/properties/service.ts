@@ -9,6 +9,7 @@ import { lockEntry, recordRevision, saveEntry, type SaveOutcome } from '../entri
 import { appendEvent } from '../feed/index.ts';
 import type { SnapshotSection } from '../feed/index.ts';
 import { bucket, domainsToLookUp, readDomains, type PropertyCheck, type RegistryFacts } from './check.ts';
+import { recordResolution } from './events.ts';
 import { propertyKind } from './kind.ts';
 import { toResolution, verified } from './rows.ts';
 import * as sql from './sql.ts';
@@ -29,25 +30,27 @@ export async function saveCommunity(
  * The entry as the publisher's own adagents.json says (the crawler calls this in its transaction):
  * authoritative, so saves answer 409. A revision is added only when the content changed. The
  * file's changes reach the feed as the authorization graph's events, not from here; what is told
- * here is the end of a community entry it replaces: merged into `successorRid` (the catalog
- * property for the same domain) when there is one, else stale.
+ * here is what resolve now answers for the domain (`resolution.property_updated`) and the end of a
+ * community entry it replaces: merged into `successorRid` (the catalog property for the same
+ * domain) when there is one, else stale. Returns the entry and how many events it appended.
  */
 export async function saveAuthoritative(
   tx: Queryable,
   domain: string,
   fields: EditableFields,
   successorRid?: string,
-): Promise<PropertyRow> {
+): Promise<{ row: PropertyRow; events: number }> {
   const current = await lockEntry<PropertyRow>(tx, propertyKind.tables, domain);
   if (
     current?.source === 'adagents_json' &&
     current.status === 'active' &&
     isDeepStrictEqual(editable(current), editable({ ...fields }))
   )
-    return current;
+    return { row: current, events: 0 };
   const row = await sql.upsertAuthoritative(tx, randomUUID(), domain, fields);
   await recordSkeleton(tx, domain);
   await recordRevision(tx, propertyKind, row, { editor: 'system', summary: 'Projected from adagents.json' });
+  await recordResolution(tx, row, 'pipeline:crawler');
   if (current?.source === 'community') {
     const payload = successorRid
       ? { alias_rid: row.id, canonical_rid: successorRid, evidence: 'adagents_json', publisher_domain: domain }
@@ -65,13 +68,17 @@ export async function saveAuthoritative(
       payload,
       actor: 'pipeline:crawler',
     });
+    return { row, events: 2 };
   }
-  return row;
+  return { row, events: 1 };
 }
 
-/** The publisher's file is gone or invalid: its entry stays, marked stale, until a passing crawl. */
-export async function markEntryStale(tx: Queryable, domain: string): Promise<void> {
-  await sql.setStatus(tx, domain, 'stale');
+/** The publisher's file is gone or invalid: its entry stays, marked stale, until a passing crawl. Returns the events it appended. */
+export async function markEntryStale(tx: Queryable, domain: string): Promise<number> {
+  const row = await sql.setStatus(tx, domain, 'stale');
+  if (!row) return 0;
+  await recordResolution(tx, row, 'pipeline:crawler');
+  return 1;
 }
 
 /**

@@ -62,8 +62,17 @@ export function editableValues(f: EditableFields): unknown[] {
   ];
 }
 
-export async function setStatus(tx: Queryable, domain: string, status: 'active' | 'stale'): Promise<void> {
-  await tx.query(`update properties set status = $2, updated_at = now() where publisher_domain = $1`, [domain, status]);
+/** Sets the entry's status; the entry as changed, or undefined when it had that status already (or there is none). */
+export async function setStatus(
+  tx: Queryable,
+  domain: string,
+  status: 'active' | 'stale',
+): Promise<PropertyRow | undefined> {
+  const [row] = await tx.query<PropertyRow>(
+    `update properties e set status = $2, updated_at = now() where publisher_domain = $1 and status <> $2 returning ${COLUMNS}`,
+    [domain, status],
+  );
+  return row;
 }
 
 /** Writes an entry projected from the publisher's adagents.json; it replaces any community entry. */
@@ -83,6 +92,14 @@ export async function upsertAuthoritative(
     [id, domain, ...editableValues(f)],
   );
   return row!;
+}
+
+/** Every entry in id order after `after`, for the feed snapshot's resolutions. */
+export async function entriesPageById(db: Queryable, after: string | undefined, limit: number): Promise<PropertyRow[]> {
+  return db.query<PropertyRow>(
+    `select ${COLUMNS} from properties e where ($1::uuid is null or e.id > $1) order by e.id limit $2`,
+    [after ?? null, limit],
+  );
 }
 
 /** Community entries in id order after `after`, for the feed snapshot. */

@@ -40,7 +40,7 @@ async function seed(server: TestServer) {
   const acme = await json(saved);
   const unicode = await postJson(`${server.url}/api/brands/save`, { domain: 'bücher.example', brand_name: 'Bücher' });
   assert.equal(unicode.status, 201);
-  return { houseId: house.id, sportId: sport.id, acmeId: acme.id as string };
+  return { houseId: house.row.id, sportId: sport.row.id, acmeId: acme.id as string };
 }
 
 eachEngine('brand resolution', (engine) => {

@@ -86,23 +86,34 @@ eachEngine('bootstrapping a mirror from the snapshot', (engine) => {
       assert.equal(status, 200, JSON.stringify(body));
       if (cursor === undefined) cursor = body.cursor;
       assert.equal(body.cursor, cursor, 'every page carries the cursor taken before the first');
-      for (const item of body.items) mirror.set(item.entity_id, item.data);
+      for (const item of body.items) mirror.set(`${item.entity_type}:${item.entity_id}`, item.data);
       token = body.next_page_token ?? undefined;
       assert.equal(body.has_more, token !== undefined);
     } while (token);
     assert.ok(writes.length < 30, 'the writes overlapped the bootstrap');
     await write(writes.length);
 
-    const { events } = await readToEnd(server.url, { cursor: cursor ?? undefined, types: 'property.*', limit: 7 });
-    // Every write committed after the cursor, so the tail carries each (a page may already show it).
-    assert.ok(events.length >= 30, `the tail carried every write (${events.length} events)`);
-    for (const event of events) mirror.set(event.entity_id, event.payload.entry);
+    const { events } = await readToEnd(server.url, {
+      cursor: cursor ?? undefined,
+      types: 'property.*,resolution.*',
+      limit: 7,
+    });
+    // Every write committed after the cursor, so the tail carries each (a page may already show it):
+    // the entry's property event and what resolve now answers for its domain.
+    assert.ok(events.length >= 60, `the tail carried every write (${events.length} events)`);
+    for (const event of events) {
+      const state = event.entity_type === 'property' ? event.payload.entry : event.payload;
+      mirror.set(`${event.entity_type}:${event.entity_id}`, state);
+    }
 
     const source = new Map<string, Json>();
     const { body: all } = await snapshotPage({ limit: '1000' });
     assert.equal(all.has_more, false);
-    for (const item of all.items) source.set(item.entity_id, item.data);
-    assert.equal(source.size, 25 + 15);
+    for (const item of all.items) source.set(`${item.entity_type}:${item.entity_id}`, item.data);
+    // Each community entry twice: as a property record and as what resolve answers for its domain.
+    assert.equal(source.size, 2 * (25 + 15));
+    const resolutions = [...source].filter(([key]) => key.startsWith('resolution:'));
+    for (const [, data] of resolutions) assert.equal(data.kind, 'property');
     assert.deepEqual(mirror, source);
   });
 });

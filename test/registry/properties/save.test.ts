@@ -42,7 +42,7 @@ eachEngine('property saves', (engine) => {
     server = await startTestServer(engine, {
       env: { RATE_LIMIT_SAVES_PER_HOUR: '1000', RATE_LIMIT_SAVES_PER_HOUR_PER_IP: '1000' },
     });
-    const row = await server.db.transaction((tx) =>
+    const { row } = await server.db.transaction((tx) =>
       saveAuthoritative(tx, 'planet.example', {
         authorized_agents: seededAgents,
         inventory: [{ type: 'website', name: 'Daily Planet' }],

@@ -1,20 +1,20 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../../context.ts';
+import type { RateLimitRule } from '../../../http/rate-limit/rules.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
-import { bulkResolveLimit } from '../../limits.ts';
 import { normalizeAll } from '../../normalize-all.ts';
-import type { EntityKind, EntryRow } from '../kind.ts';
+import type { EntityKind, EntryRow, Resolver } from '../kind.ts';
 
 export function resolveBulkRoute<Row extends EntryRow, Fields, Body>(
   app: FastifyInstance,
-  { db, config }: AppContext,
   kind: EntityKind<Row, Fields, Body>,
+  resolve: Resolver,
+  rateLimit: RateLimitRule[],
 ): void {
   const { wire } = kind;
   app.post<{ Body: { domains: string[] } }>(
     `${wire.path}/resolve/bulk`,
     {
-      config: { rateLimit: [bulkResolveLimit(config, wire.listKey)] },
+      config: { rateLimit },
       schema: {
         ...wire.docs.bulk,
         tags: [wire.tag],
@@ -24,12 +24,9 @@ export function resolveBulkRoute<Row extends EntryRow, Fields, Body>(
     },
     async (request) => {
       const normalized = normalizeAll(request.body.domains);
-      const found = await kind.find(db, [...new Set(normalized.values())]);
+      const found = await resolve([...new Set(normalized.values())]);
       const results: Record<string, unknown> = {};
-      for (const [given, domain] of normalized) {
-        const row = found.get(domain);
-        results[given] = row ? wire.resolution(row) : null;
-      }
+      for (const [given, domain] of normalized) results[given] = found.get(domain) ?? null;
       return { results };
     },
   );

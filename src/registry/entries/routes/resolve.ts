@@ -1,16 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import type { Database } from '../../../db/database.ts';
 import { normalizeDomain } from '../../../protocol/domain.ts';
 import { ApError } from '../../../protocol/errors.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
-import type { EntityKind, EntryRow } from '../kind.ts';
+import type { EntityKind, EntryRow, Resolver } from '../kind.ts';
 import { DomainQuery } from '../schemas.ts';
 
 export function resolveRoute<Row extends EntryRow, Fields, Body>(
   app: FastifyInstance,
-  db: Database,
   kind: EntityKind<Row, Fields, Body>,
+  resolve: Resolver,
 ): void {
   const { wire } = kind;
   app.get<{ Querystring: Static<typeof DomainQuery> }>(
@@ -25,9 +24,9 @@ export function resolveRoute<Row extends EntryRow, Fields, Body>(
     },
     async (request) => {
       const domain = normalizeDomain(request.query.domain);
-      const row = (await kind.find(db, [domain])).get(domain);
-      if (!row) throw new ApError('not_found', `No ${kind.noun} is registered for ${domain}.`);
-      return wire.resolution(row);
+      const resolution = (await resolve([domain])).get(domain);
+      if (resolution === undefined) throw new ApError('not_found', `No ${kind.noun} is registered for ${domain}.`);
+      return resolution;
     },
   );
 }
