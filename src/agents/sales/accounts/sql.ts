@@ -1,4 +1,5 @@
 import type { Queryable } from '../../../db/database.ts';
+import { keysetQuery, type KeysetReader } from '../../runtime/index.ts';
 import type { AccountRow, AccountStatus, NaturalKey, Terms } from './account.ts';
 
 /** Who made a change and when, recorded in `sales_account_changes` by the statement that makes it. */
@@ -119,30 +120,14 @@ export interface ListFilters {
   sandbox?: boolean;
 }
 
-const filtered = `owner = $1 and ($2::text is null or status = $2) and ($3::boolean is null or sandbox = $3)`;
-
-/** Up to `limit` of the owner's accounts matching the filters, made after the account `afterSeq`. */
-export async function accountsAfter(
-  db: Queryable,
-  owner: string,
-  filters: ListFilters,
-  afterSeq: number,
-  limit: number,
-): Promise<AccountRow[]> {
-  return db.query<AccountRow>(
-    `select ${columns} from sales_accounts where ${filtered} and seq > $4 order by seq limit $5`,
-    [owner, filters.status ?? null, filters.sandbox ?? null, afterSeq, limit],
-  );
-}
-
-export async function countAccounts(db: Queryable, owner: string, filters: ListFilters): Promise<number> {
-  const [row] = await db.query<{ n: number }>(`select count(*)::int as n from sales_accounts where ${filtered}`, [
-    owner,
-    filters.status ?? null,
-    filters.sandbox ?? null,
-  ]);
-  return row!.n;
-}
+/** The owner's accounts matching the filters, in the order they were made, as list_accounts pages them. */
+export const accountList = (db: Queryable, owner: string, filters: ListFilters): KeysetReader<AccountRow> =>
+  keysetQuery<AccountRow>(db, {
+    table: 'sales_accounts',
+    columns,
+    where: `owner = $1 and ($2::text is null or status = $2) and ($3::boolean is null or sandbox = $3)`,
+    params: [owner, filters.status ?? null, filters.sandbox ?? null],
+  });
 
 /** An account's changes, oldest first. */
 export async function changesOf(

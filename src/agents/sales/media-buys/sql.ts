@@ -1,4 +1,5 @@
 import type { Queryable } from '../../../db/database.ts';
+import { keysetQuery, type KeysetReader } from '../../runtime/index.ts';
 import type { BuyRow, HistoryEntry, PackageRow } from './media-buy.ts';
 import type { ReportingFrequency, ReportingWebhook } from './reporting-webhook.ts';
 import type { MediaBuyStatus } from './state.ts';
@@ -161,30 +162,14 @@ export interface ListFilters {
   statuses?: readonly MediaBuyStatus[];
 }
 
-const filtered = `owner = $1 and ($2::text is null or account_id = $2) and ($3::text[] is null or media_buy_id = any($3::text[])) and ($4::text[] is null or status = any($4::text[]))`;
-const filterParams = (owner: string, f: ListFilters) => [owner, f.accountId ?? null, f.ids ?? null, f.statuses ?? null];
-
-/** Up to `limit` of the owner's buys matching the filters, made after the buy `afterSeq`. */
-export async function buysAfter(
-  db: Queryable,
-  owner: string,
-  filters: ListFilters,
-  afterSeq: number,
-  limit: number,
-): Promise<BuyRow[]> {
-  return db.query<BuyRow>(
-    `select ${buyColumns} from sales_media_buys where ${filtered} and seq > $5 order by seq limit $6`,
-    [...filterParams(owner, filters), afterSeq, limit],
-  );
-}
-
-export async function countBuys(db: Queryable, owner: string, filters: ListFilters): Promise<number> {
-  const [row] = await db.query<{ n: number }>(
-    `select count(*)::int as n from sales_media_buys where ${filtered}`,
-    filterParams(owner, filters),
-  );
-  return row!.n;
-}
+/** The owner's buys matching the filters, in the order they were made, as get_media_buys pages them. */
+export const buyList = (db: Queryable, owner: string, f: ListFilters): KeysetReader<BuyRow> =>
+  keysetQuery<BuyRow>(db, {
+    table: 'sales_media_buys',
+    columns: buyColumns,
+    where: `owner = $1 and ($2::text is null or account_id = $2) and ($3::text[] is null or media_buy_id = any($3::text[])) and ($4::text[] is null or status = any($4::text[]))`,
+    params: [owner, f.accountId ?? null, f.ids ?? null, f.statuses ?? null],
+  });
 
 /** A package of the owner's buys on one account, with what assigning creatives to it needs to know. */
 export interface AssignablePackageRow {
