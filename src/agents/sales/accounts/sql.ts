@@ -15,6 +15,14 @@ const columns =
 const recorded = (kind: string, byParam: number, atParam: number) =>
   `insert into sales_account_changes (account_id, change, status, changed_by, changed_at) select account_id, '${kind}', status, $${byParam}, $${atParam} from written`;
 
+/** An account's terms as the columns brand, billing, billing_entity and payment_terms take them, in that order. */
+const termsParams = (terms: Terms) => [
+  JSON.stringify(terms.brand),
+  terms.billing,
+  terms.billing_entity === null ? null : JSON.stringify(terms.billing_entity),
+  terms.payment_terms,
+];
+
 /**
  * Serializes the syncs of one owner until the transaction ends, so two of them never both decide
  * that an account is new (the second would then break the natural key's unique index).
@@ -71,10 +79,7 @@ export async function insertAccount(tx: Queryable, row: AccountRow, change: Chan
       row.brand_id,
       row.operator,
       row.sandbox,
-      JSON.stringify(row.brand),
-      row.billing,
-      row.billing_entity === null ? null : JSON.stringify(row.billing_entity),
-      row.payment_terms,
+      ...termsParams(row),
       row.status,
       row.created_at,
       change.by,
@@ -88,15 +93,7 @@ export async function updateTerms(tx: Queryable, accountId: string, terms: Terms
     `with written as (
        update sales_accounts set brand = $2, billing = $3, billing_entity = $4, payment_terms = $5 where account_id = $1 returning account_id, status
      ) ${recorded('updated', 6, 7)}`,
-    [
-      accountId,
-      JSON.stringify(terms.brand),
-      terms.billing,
-      terms.billing_entity === null ? null : JSON.stringify(terms.billing_entity),
-      terms.payment_terms,
-      change.by,
-      change.at,
-    ],
+    [accountId, ...termsParams(terms), change.by, change.at],
   );
 }
 

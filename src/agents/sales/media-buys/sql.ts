@@ -12,27 +12,41 @@ const packageColumns =
 
 const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
 
+/**
+ * What an update may change of a buy, as the columns status, revision, start_time, end_time,
+ * cancellation, updated_at and details take them.
+ */
+const changeableOfBuy = (buy: Omit<BuyRow, 'seq'>) => [
+  buy.status,
+  buy.revision,
+  buy.start_time,
+  buy.end_time,
+  json(buy.cancellation),
+  buy.updated_at,
+  json(buy.details),
+];
+
 export async function insertBuy(tx: Queryable, buy: Omit<BuyRow, 'seq'>): Promise<void> {
   await tx.query(
-    `insert into sales_media_buys (media_buy_id, owner, account_id, status, revision, currency, sandbox, start_time, end_time, details, cancellation, confirmed_at, updated_at)
+    `insert into sales_media_buys (media_buy_id, owner, account_id, currency, sandbox, confirmed_at, status, revision, start_time, end_time, cancellation, updated_at, details)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-    [
-      buy.media_buy_id,
-      buy.owner,
-      buy.account_id,
-      buy.status,
-      buy.revision,
-      buy.currency,
-      buy.sandbox,
-      buy.start_time,
-      buy.end_time,
-      json(buy.details),
-      json(buy.cancellation),
-      buy.confirmed_at,
-      buy.updated_at,
-    ],
+    [buy.media_buy_id, buy.owner, buy.account_id, buy.currency, buy.sandbox, buy.confirmed_at, ...changeableOfBuy(buy)],
   );
 }
+
+/**
+ * What an update may change of a package (product and pricing option never change), as the
+ * columns budget, bid_price, start_time, end_time, paused, cancellation and details take them.
+ */
+const changeableOfPackage = (pkg: PackageRow) => [
+  pkg.budget,
+  pkg.bid_price,
+  pkg.start_time,
+  pkg.end_time,
+  pkg.paused,
+  json(pkg.cancellation),
+  json(pkg.details),
+];
 
 export async function insertPackage(tx: Queryable, pkg: PackageRow): Promise<void> {
   await tx.query(
@@ -44,13 +58,7 @@ export async function insertPackage(tx: Queryable, pkg: PackageRow): Promise<voi
       pkg.position,
       pkg.product_id,
       pkg.pricing_option_id,
-      pkg.budget,
-      pkg.bid_price,
-      pkg.start_time,
-      pkg.end_time,
-      pkg.paused,
-      json(pkg.cancellation),
-      json(pkg.details),
+      ...changeableOfPackage(pkg),
     ],
   );
 }
@@ -64,20 +72,11 @@ export async function takenIds(db: Queryable, mediaBuyId: string, packageIds: re
   return rows.map((r) => r.id);
 }
 
-/** Writes what an update may change of a package (product and pricing option never change). */
+/** Writes what an update may change of a package. */
 export async function updatePackage(tx: Queryable, pkg: PackageRow): Promise<void> {
   await tx.query(
     `update sales_media_buy_packages set budget = $2, bid_price = $3, start_time = $4, end_time = $5, paused = $6, cancellation = $7, details = $8 where package_id = $1`,
-    [
-      pkg.package_id,
-      pkg.budget,
-      pkg.bid_price,
-      pkg.start_time,
-      pkg.end_time,
-      pkg.paused,
-      json(pkg.cancellation),
-      json(pkg.details),
-    ],
+    [pkg.package_id, ...changeableOfPackage(pkg)],
   );
 }
 
@@ -106,16 +105,7 @@ export const lockBuy = (tx: Queryable, owner: string, mediaBuyId: string): Promi
 export async function updateBuy(tx: Queryable, buy: BuyRow): Promise<void> {
   await tx.query(
     `update sales_media_buys set status = $2, revision = $3, start_time = $4, end_time = $5, cancellation = $6, updated_at = $7, details = $8 where media_buy_id = $1`,
-    [
-      buy.media_buy_id,
-      buy.status,
-      buy.revision,
-      buy.start_time,
-      buy.end_time,
-      json(buy.cancellation),
-      buy.updated_at,
-      json(buy.details),
-    ],
+    [buy.media_buy_id, ...changeableOfBuy(buy)],
   );
 }
 
