@@ -42,9 +42,11 @@ export {
   largePageRequestInput,
   paginateLarge,
   paginate,
+  type KeysetReader,
   type PageInfo,
   type PageRequest,
 } from './pagination.ts';
+export { keysetQuery, type KeysetQuery } from './keyset-query.ts';
 export { accountRefInput, objectsInput } from './input-schemas.ts';
 export { checkPublishedRequest, publishedSchemas } from './published-request.ts';
 export { textBounds, textInput } from './text-bounds.ts';

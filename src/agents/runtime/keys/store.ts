@@ -36,16 +36,13 @@ interface KeyRow {
   private_key: string;
 }
 
-const NEWEST = `select kid, alg, public_jwk, private_key from agent_signing_keys where retired_at is null and purpose = $1 order by created_at desc, kid desc limit 1`;
-
 /** The key that signs `purpose` now: the newest unretired one, made (once, whoever races) when there is none. */
 export async function currentKey(
   db: Database,
   settings: KeySettings,
   purpose: KeyPurpose = 'webhook-signing',
 ): Promise<SigningKey> {
-  const [found] = await db.query<KeyRow>(NEWEST, [purpose]);
-  return found ? open(found, settings) : db.transaction((tx) => currentKeyIn(tx, settings, purpose));
+  return (await newestKey(db, settings, purpose)) ?? db.transaction((tx) => currentKeyIn(tx, settings, purpose));
 }
 
 /** `currentKey` inside a transaction the caller holds (a task's): made there when there is none yet. */
@@ -54,12 +51,25 @@ export async function currentKeyIn(
   settings: KeySettings,
   purpose: KeyPurpose = 'webhook-signing',
 ): Promise<SigningKey> {
-  const [found] = await tx.query<KeyRow>(NEWEST, [purpose]);
-  if (found) return open(found, settings);
+  const found = await newestKey(tx, settings, purpose);
+  if (found) return found;
   // One instance makes the first key; the others wait here and then find it.
+  await lockKeys(tx);
+  return (await newestKey(tx, settings, purpose)) ?? insertNew(tx, settings, purpose);
+}
+
+/** The newest unretired key of `purpose`, opened; undefined when there is none. */
+async function newestKey(db: Queryable, settings: KeySettings, purpose: KeyPurpose): Promise<SigningKey | undefined> {
+  const [row] = await db.query<KeyRow>(
+    `select kid, alg, public_jwk, private_key from agent_signing_keys where retired_at is null and purpose = $1 order by created_at desc, kid desc limit 1`,
+    [purpose],
+  );
+  return row && open(row, settings);
+}
+
+/** Serializes the transactions that make keys (a first one, a rotation) until they end. */
+async function lockKeys(tx: Queryable): Promise<void> {
   await tx.query(`select pg_advisory_xact_lock(hashtext('agent_signing_keys'))`);
-  const [existing] = await tx.query<KeyRow>(NEWEST, [purpose]);
-  return existing ? open(existing, settings) : insertNew(tx, settings, purpose);
 }
 
 /** Retires the current key of `purpose` and makes a new one; the old one stays published for its signatures' lifetime. */
@@ -69,7 +79,7 @@ export async function rotate(
   purpose: KeyPurpose = 'webhook-signing',
 ): Promise<SigningKey> {
   return db.transaction(async (tx) => {
-    await tx.query(`select pg_advisory_xact_lock(hashtext('agent_signing_keys'))`);
+    await lockKeys(tx);
     await tx.query(`update agent_signing_keys set retired_at = $1 where retired_at is null and purpose = $2`, [
       settings.clock.now(),
       purpose,

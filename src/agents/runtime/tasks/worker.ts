@@ -9,6 +9,7 @@ import { checkOutput, type OutputCheck } from '../outputs.ts';
 import { taskContext } from '../runner.ts';
 import { Deferral, InputRequired, type TaskProgress, type Tenant } from '../task.ts';
 import { enqueueWebhookEvent } from '../webhooks/outbox.ts';
+import { StartedWork } from '../started-work.ts';
 import { LazyTransaction } from './lazy-transaction.ts';
 import * as sql from './sql.ts';
 import type { TaskOutcome, TaskRow } from './sql.ts';
@@ -56,6 +57,7 @@ export class TaskWorker {
   private readonly onWebhook: () => void;
   private readonly settings: WorkerSettings;
   private readonly pool: WorkPool<TaskRow>;
+  private readonly claims: StartedWork;
   private readonly running = new Map<string, Running>();
   private readonly watchers = new Set<(event: TaskEvent) => void>();
 
@@ -98,19 +100,16 @@ export class TaskWorker {
       concurrency: parts.settings.concurrency,
       pollMs: parts.settings.pollMs,
     });
+    this.claims = new StartedWork(this.pool);
   }
 
-  /** Started on the instances that run background work; on others (AP_ROLE=web) a wake does nothing, and a worker claims the work. */
-  private started = false;
-
   start(): void {
-    this.started = true;
-    this.pool.start();
+    this.claims.start();
   }
 
   /** Claims runnable tasks up to the concurrency limit. */
   wake(): void {
-    if (this.started) this.pool.wake();
+    this.claims.wake();
   }
 
   /**

@@ -6,6 +6,7 @@ import { FetchError, type FetchErrorReason } from '../../../net/fetch-error.ts';
 import type { SafeFetch } from '../../../net/safe-fetch.ts';
 import { signWebhook, type WebhookSigningKey } from '../../../signing/index.ts';
 import type { SigningKey } from '../keys/store.ts';
+import { StartedWork } from '../started-work.ts';
 import * as sql from './sql.ts';
 import type { DeliveryRow } from './sql.ts';
 
@@ -54,6 +55,7 @@ export class WebhookDeliverer {
   private readonly settings: DeliverySettings;
   private readonly log: FastifyBaseLogger;
   private readonly pass: BackgroundPass;
+  private readonly sending: StartedWork;
   private readonly watchers = new Set<(event: DeliveryEvent) => void>();
 
   constructor(parts: {
@@ -77,19 +79,16 @@ export class WebhookDeliverer {
       (err) => this.log.error({ err }, 'webhook outbox pass failed; the next pass retries'),
       this.settings.pollMs,
     );
+    this.sending = new StartedWork(this.pass);
   }
 
-  /** Started on the instances that run background work; on others (AP_ROLE=web) a wake does nothing, and a worker claims the work. */
-  private started = false;
-
   start(): void {
-    this.started = true;
-    this.pass.start();
+    this.sending.start();
   }
 
   /** Sends what is due now. */
   wake(): void {
-    if (this.started) this.pass.wake();
+    this.sending.wake();
   }
 
   /**

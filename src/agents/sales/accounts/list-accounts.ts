@@ -42,10 +42,11 @@ export function listAccountsTask(): AgentTask {
         status: args['status'] as AccountStatus | undefined,
         sandbox: args['sandbox'] as boolean | undefined,
       };
-      const { page, pagination } = await keysetList('a', args['pagination'] as PageRequest | undefined, {
-        rowsAfter: (after, limit) => sql.accountsAfter(ctx.db, owner, filters, after, limit),
-        count: () => sql.countAccounts(ctx.db, owner, filters),
-      });
+      const { page, pagination } = await keysetList(
+        'a',
+        args['pagination'] as PageRequest | undefined,
+        sql.accountList(ctx.db, owner, filters),
+      );
       return { accounts: page.map(toAccount), pagination };
     },
   };

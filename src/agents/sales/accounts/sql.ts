@@ -1,4 +1,5 @@
 import type { Queryable } from '../../../db/database.ts';
+import { keysetQuery, type KeysetReader } from '../../runtime/index.ts';
 import type { AccountRow, AccountStatus, NaturalKey, Terms } from './account.ts';
 
 /** Who made a change and when, recorded in `sales_account_changes` by the statement that makes it. */
@@ -13,6 +14,14 @@ const columns =
 // Each write records its change in the same statement: the row and its history never disagree.
 const recorded = (kind: string, byParam: number, atParam: number) =>
   `insert into sales_account_changes (account_id, change, status, changed_by, changed_at) select account_id, '${kind}', status, $${byParam}, $${atParam} from written`;
+
+/** An account's terms as the columns brand, billing, billing_entity and payment_terms take them, in that order. */
+const termsParams = (terms: Terms) => [
+  JSON.stringify(terms.brand),
+  terms.billing,
+  terms.billing_entity === null ? null : JSON.stringify(terms.billing_entity),
+  terms.payment_terms,
+];
 
 /**
  * Serializes the syncs of one owner until the transaction ends, so two of them never both decide
@@ -70,10 +79,7 @@ export async function insertAccount(tx: Queryable, row: AccountRow, change: Chan
       row.brand_id,
       row.operator,
       row.sandbox,
-      JSON.stringify(row.brand),
-      row.billing,
-      row.billing_entity === null ? null : JSON.stringify(row.billing_entity),
-      row.payment_terms,
+      ...termsParams(row),
       row.status,
       row.created_at,
       change.by,
@@ -87,15 +93,7 @@ export async function updateTerms(tx: Queryable, accountId: string, terms: Terms
     `with written as (
        update sales_accounts set brand = $2, billing = $3, billing_entity = $4, payment_terms = $5 where account_id = $1 returning account_id, status
      ) ${recorded('updated', 6, 7)}`,
-    [
-      accountId,
-      JSON.stringify(terms.brand),
-      terms.billing,
-      terms.billing_entity === null ? null : JSON.stringify(terms.billing_entity),
-      terms.payment_terms,
-      change.by,
-      change.at,
-    ],
+    [accountId, ...termsParams(terms), change.by, change.at],
   );
 }
 
@@ -119,30 +117,14 @@ export interface ListFilters {
   sandbox?: boolean;
 }
 
-const filtered = `owner = $1 and ($2::text is null or status = $2) and ($3::boolean is null or sandbox = $3)`;
-
-/** Up to `limit` of the owner's accounts matching the filters, made after the account `afterSeq`. */
-export async function accountsAfter(
-  db: Queryable,
-  owner: string,
-  filters: ListFilters,
-  afterSeq: number,
-  limit: number,
-): Promise<AccountRow[]> {
-  return db.query<AccountRow>(
-    `select ${columns} from sales_accounts where ${filtered} and seq > $4 order by seq limit $5`,
-    [owner, filters.status ?? null, filters.sandbox ?? null, afterSeq, limit],
-  );
-}
-
-export async function countAccounts(db: Queryable, owner: string, filters: ListFilters): Promise<number> {
-  const [row] = await db.query<{ n: number }>(`select count(*)::int as n from sales_accounts where ${filtered}`, [
-    owner,
-    filters.status ?? null,
-    filters.sandbox ?? null,
-  ]);
-  return row!.n;
-}
+/** The owner's accounts matching the filters, in the order they were made, as list_accounts pages them. */
+export const accountList = (db: Queryable, owner: string, filters: ListFilters): KeysetReader<AccountRow> =>
+  keysetQuery<AccountRow>(db, {
+    table: 'sales_accounts',
+    columns,
+    where: `owner = $1 and ($2::text is null or status = $2) and ($3::boolean is null or sandbox = $3)`,
+    params: [owner, filters.status ?? null, filters.sandbox ?? null],
+  });
 
 /** An account's changes, oldest first. */
 export async function changesOf(

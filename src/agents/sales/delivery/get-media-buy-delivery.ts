@@ -2,7 +2,7 @@ import { AgentError } from '../../../protocol/errors.ts';
 import { errorObject, publishedSchemas, type AgentTask } from '../../runtime/index.ts';
 import { ownerOf } from '../accounts/index.ts';
 import type { Product } from '../catalog/index.ts';
-import { buySelection, buysAfter, missingBuys, selectedBuys } from '../media-buys/index.ts';
+import { buyList, buySelection, missingBuys, selectedBuys } from '../media-buys/index.ts';
 import type { Offering, Shelf } from '../offering.ts';
 import { deliveryMetrics, either, nothingShown, sum } from './metrics.ts';
 import { attributionWindow, buyReport, type BuyReport } from './report.ts';
@@ -71,7 +71,7 @@ export function getMediaBuyDeliveryTask(shelf: Shelf): AgentTask {
       const owner = ownerOf(ctx.principal);
       const filters = selectedBuys(args, ctx.account);
 
-      const buys = await buysAfter(ctx.db, owner, filters, 0, maxBuys + 1);
+      const buys = await buyList(ctx.db, owner, filters).rowsAfter(0, maxBuys + 1);
       if (buys.length > maxBuys) {
         throw new AgentError(
           'INVALID_REQUEST',

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../../db/database.ts';
 import { enqueueWebhookEvent, type TenantPass } from '../../runtime/index.ts';
-import { buysAfter, isTerminal, reportingWebhook } from '../media-buys/index.ts';
+import { buyList, isTerminal, reportingWebhook } from '../media-buys/index.ts';
 import type { Shelf } from '../offering.ts';
 import { dueReports, type ReportingState } from './report-schedule.ts';
 import * as sql from './sql.ts';
@@ -48,7 +48,7 @@ async function sendDue(tx: Queryable, mediaBuyId: string, shelf: Shelf, now: Dat
   const row = await sql.lockReporting(tx, mediaBuyId);
   const due = row ? dueReports(stateOf(row), now, maxReportsPerPass) : [];
   if (!row || due.length === 0) return 0;
-  const [buy] = await buysAfter(tx, row.owner, { ids: [mediaBuyId] }, 0, 1);
+  const [buy] = await buyList(tx, row.owner, { ids: [mediaBuyId] }).rowsAfter(0, 1);
   const [stored] = await storedBuys(tx, [buy!]);
   // The buy's account's products: a sandbox account's seeded ones included.
   const { products } = await shelf(tx, { account_id: buy!.account_id, sandbox: buy!.sandbox });

@@ -46,10 +46,11 @@ export function getMediaBuysTask(shelf: Shelf): AgentTask {
     async handler(args, ctx) {
       const owner = ownerOf(ctx.principal);
       const filters = selectedBuys(args, ctx.account);
-      const { page, pagination, whole } = await keysetList('m', args['pagination'] as PageRequest | undefined, {
-        rowsAfter: (after, limit) => sql.buysAfter(ctx.db, owner, filters, after, limit),
-        count: () => sql.countBuys(ctx.db, owner, filters),
-      });
+      const { page, pagination, whole } = await keysetList(
+        'm',
+        args['pagination'] as PageRequest | undefined,
+        sql.buyList(ctx.db, owner, filters),
+      );
       const buyIds = page.map((b) => b.media_buy_id);
       const rowsOfPackages = await sql.packagesOf(ctx.db, buyIds);
       const packages = groupBy(rowsOfPackages);

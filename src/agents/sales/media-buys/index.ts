@@ -29,7 +29,7 @@ export { buySelection } from './schemas.ts';
 export { missingBuys, selectedBuys } from './selection.ts';
 export { totalBudget, type BuyRow, type PackageRow } from './media-buy.ts';
 // Read-only: what delivery reporting reads of the buys (delivery/).
-export { buyOf, buysAfter, packagesOf, reportingWebhook, type ListFilters } from './sql.ts';
+export { buyList, buyOf, packagesOf, reportingWebhook, type ListFilters } from './sql.ts';
 export { noForcedArms, type ForcedArm, type TakeForcedArm } from './forced-arm.ts';
 export { lockMediaBuy, setMediaBuyStatus } from './seller-status.ts';
 export { seedMediaBuy, type MediaBuySeed } from './seed-media-buy.ts';

@@ -28,13 +28,9 @@ export async function missingBuys(
   account: ResolvedAccount | undefined,
 ): Promise<ErrorObject[]> {
   if (unanswered.length === 0) return [];
-  const known = await sql.buysAfter(
-    db,
-    owner,
-    { ...selection, ids: unanswered, statuses: undefined },
-    0,
-    unanswered.length,
-  );
+  const known = await sql
+    .buyList(db, owner, { ...selection, ids: unanswered, statuses: undefined })
+    .rowsAfter(0, unanswered.length);
   return unanswered
     .filter((id) => !known.some((b) => b.media_buy_id === id))
     .map((id) =>

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../../db/database.ts';
+import { keysetQuery, type KeysetReader } from '../../runtime/index.ts';
 import type { BuyRow, HistoryEntry, PackageRow } from './media-buy.ts';
 import type { ReportingFrequency, ReportingWebhook } from './reporting-webhook.ts';
 import type { MediaBuyStatus } from './state.ts';
@@ -11,27 +12,41 @@ const packageColumns =
 
 const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
 
+/**
+ * What an update may change of a buy, as the columns status, revision, start_time, end_time,
+ * cancellation, updated_at and details take them.
+ */
+const changeableOfBuy = (buy: Omit<BuyRow, 'seq'>) => [
+  buy.status,
+  buy.revision,
+  buy.start_time,
+  buy.end_time,
+  json(buy.cancellation),
+  buy.updated_at,
+  json(buy.details),
+];
+
 export async function insertBuy(tx: Queryable, buy: Omit<BuyRow, 'seq'>): Promise<void> {
   await tx.query(
-    `insert into sales_media_buys (media_buy_id, owner, account_id, status, revision, currency, sandbox, start_time, end_time, details, cancellation, confirmed_at, updated_at)
+    `insert into sales_media_buys (media_buy_id, owner, account_id, currency, sandbox, confirmed_at, status, revision, start_time, end_time, cancellation, updated_at, details)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-    [
-      buy.media_buy_id,
-      buy.owner,
-      buy.account_id,
-      buy.status,
-      buy.revision,
-      buy.currency,
-      buy.sandbox,
-      buy.start_time,
-      buy.end_time,
-      json(buy.details),
-      json(buy.cancellation),
-      buy.confirmed_at,
-      buy.updated_at,
-    ],
+    [buy.media_buy_id, buy.owner, buy.account_id, buy.currency, buy.sandbox, buy.confirmed_at, ...changeableOfBuy(buy)],
   );
 }
+
+/**
+ * What an update may change of a package (product and pricing option never change), as the
+ * columns budget, bid_price, start_time, end_time, paused, cancellation and details take them.
+ */
+const changeableOfPackage = (pkg: PackageRow) => [
+  pkg.budget,
+  pkg.bid_price,
+  pkg.start_time,
+  pkg.end_time,
+  pkg.paused,
+  json(pkg.cancellation),
+  json(pkg.details),
+];
 
 export async function insertPackage(tx: Queryable, pkg: PackageRow): Promise<void> {
   await tx.query(
@@ -43,13 +58,7 @@ export async function insertPackage(tx: Queryable, pkg: PackageRow): Promise<voi
       pkg.position,
       pkg.product_id,
       pkg.pricing_option_id,
-      pkg.budget,
-      pkg.bid_price,
-      pkg.start_time,
-      pkg.end_time,
-      pkg.paused,
-      json(pkg.cancellation),
-      json(pkg.details),
+      ...changeableOfPackage(pkg),
     ],
   );
 }
@@ -63,20 +72,11 @@ export async function takenIds(db: Queryable, mediaBuyId: string, packageIds: re
   return rows.map((r) => r.id);
 }
 
-/** Writes what an update may change of a package (product and pricing option never change). */
+/** Writes what an update may change of a package. */
 export async function updatePackage(tx: Queryable, pkg: PackageRow): Promise<void> {
   await tx.query(
     `update sales_media_buy_packages set budget = $2, bid_price = $3, start_time = $4, end_time = $5, paused = $6, cancellation = $7, details = $8 where package_id = $1`,
-    [
-      pkg.package_id,
-      pkg.budget,
-      pkg.bid_price,
-      pkg.start_time,
-      pkg.end_time,
-      pkg.paused,
-      json(pkg.cancellation),
-      json(pkg.details),
-    ],
+    [pkg.package_id, ...changeableOfPackage(pkg)],
   );
 }
 
@@ -105,16 +105,7 @@ export const lockBuy = (tx: Queryable, owner: string, mediaBuyId: string): Promi
 export async function updateBuy(tx: Queryable, buy: BuyRow): Promise<void> {
   await tx.query(
     `update sales_media_buys set status = $2, revision = $3, start_time = $4, end_time = $5, cancellation = $6, updated_at = $7, details = $8 where media_buy_id = $1`,
-    [
-      buy.media_buy_id,
-      buy.status,
-      buy.revision,
-      buy.start_time,
-      buy.end_time,
-      json(buy.cancellation),
-      buy.updated_at,
-      json(buy.details),
-    ],
+    [buy.media_buy_id, ...changeableOfBuy(buy)],
   );
 }
 
@@ -161,30 +152,14 @@ export interface ListFilters {
   statuses?: readonly MediaBuyStatus[];
 }
 
-const filtered = `owner = $1 and ($2::text is null or account_id = $2) and ($3::text[] is null or media_buy_id = any($3::text[])) and ($4::text[] is null or status = any($4::text[]))`;
-const filterParams = (owner: string, f: ListFilters) => [owner, f.accountId ?? null, f.ids ?? null, f.statuses ?? null];
-
-/** Up to `limit` of the owner's buys matching the filters, made after the buy `afterSeq`. */
-export async function buysAfter(
-  db: Queryable,
-  owner: string,
-  filters: ListFilters,
-  afterSeq: number,
-  limit: number,
-): Promise<BuyRow[]> {
-  return db.query<BuyRow>(
-    `select ${buyColumns} from sales_media_buys where ${filtered} and seq > $5 order by seq limit $6`,
-    [...filterParams(owner, filters), afterSeq, limit],
-  );
-}
-
-export async function countBuys(db: Queryable, owner: string, filters: ListFilters): Promise<number> {
-  const [row] = await db.query<{ n: number }>(
-    `select count(*)::int as n from sales_media_buys where ${filtered}`,
-    filterParams(owner, filters),
-  );
-  return row!.n;
-}
+/** The owner's buys matching the filters, in the order they were made, as get_media_buys pages them. */
+export const buyList = (db: Queryable, owner: string, f: ListFilters): KeysetReader<BuyRow> =>
+  keysetQuery<BuyRow>(db, {
+    table: 'sales_media_buys',
+    columns: buyColumns,
+    where: `owner = $1 and ($2::text is null or account_id = $2) and ($3::text[] is null or media_buy_id = any($3::text[])) and ($4::text[] is null or status = any($4::text[]))`,
+    params: [owner, f.accountId ?? null, f.ids ?? null, f.statuses ?? null],
+  });
 
 /** A package of the owner's buys on one account, with what assigning creatives to it needs to know. */
 export interface AssignablePackageRow {
