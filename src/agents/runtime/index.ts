@@ -45,6 +45,7 @@ export {
   type PageInfo,
   type PageRequest,
 } from './pagination.ts';
+export { keysetRows, type KeysetTable } from './keyset-rows.ts';
 export { accountRefInput, objectsInput } from './input-schemas.ts';
 export { checkPublishedRequest, publishedSchemas } from './published-request.ts';
 export { textBounds, textInput } from './text-bounds.ts';
