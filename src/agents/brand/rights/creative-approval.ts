@@ -1,9 +1,8 @@
-import { AgentError } from '../../../protocol/errors.ts';
 import { strings } from '../../../protocol/json-values.ts';
 import { ownerOf, publishedSchemas, type AgentTask, type TaskArguments } from '../../runtime/index.ts';
 import { stemOf, stemsOf } from '../../text-search/index.ts';
+import { ownGrant } from './own-grant.ts';
 import type { Offering } from './roster.ts';
-import * as sql from './sql.ts';
 
 interface ApprovalArgs extends TaskArguments {
   rights_id: string;
@@ -41,12 +40,7 @@ export function creativeApprovalTask(roster: readonly Offering[]): AgentTask<App
     ...publishedSchemas('brand/creative-approval'),
     mutates: true,
     async handler(args, ctx) {
-      const grant = await sql.grantOf(ctx.db, args.rights_id, { owner: ownerOf(ctx.principal) });
-      if (!grant)
-        throw new AgentError('REFERENCE_NOT_FOUND', `No rights grant ${args.rights_id} of yours.`, {
-          field: 'rights_id',
-        });
-      const offering = roster.find((o) => o.rights_id === grant.offering_id)!;
+      const { grant, offering } = await ownGrant(ctx.db, roster, ownerOf(ctx.principal), args.rights_id);
       const echo = {
         rights_id: grant.grant_id,
         ...(args.creative_id !== undefined ? { creative_id: args.creative_id } : {}),

@@ -2,6 +2,7 @@ import { AgentError } from '../../../protocol/errors.ts';
 import { ownerOf, publishedSchemas, type AgentTask, type TaskArguments } from '../../runtime/index.ts';
 import { windowEnd, type Campaign } from './clearance.ts';
 import { acquiredAnswer, newRightsKey } from './grant-answer.ts';
+import { ownGrant } from './own-grant.ts';
 import type { Offering } from './roster.ts';
 import * as sql from './sql.ts';
 
@@ -40,11 +41,7 @@ export function updateRightsTask(roster: readonly Offering[], agentUrl: () => st
     ...publishedSchemas('brand/update-rights'),
     mutates: true,
     async handler(args, ctx) {
-      const grant = await sql.grantOf(ctx.db, args.rights_id, { owner: ownerOf(ctx.principal), lock: true });
-      if (!grant)
-        throw new AgentError('REFERENCE_NOT_FOUND', `No rights grant ${args.rights_id} of yours.`, {
-          field: 'rights_id',
-        });
+      const { grant, offering } = await ownGrant(ctx.db, roster, ownerOf(ctx.principal), args.rights_id, true);
       if (grant.status !== 'acquired')
         throw new AgentError(
           'INVALID_STATE',
@@ -53,7 +50,6 @@ export function updateRightsTask(roster: readonly Offering[], agentUrl: () => st
             field: 'rights_id',
           },
         );
-      const offering = roster.find((o) => o.rights_id === grant.offering_id)!;
       const now = ctx.clock.now();
       const today = now.toISOString().slice(0, 10);
       const terms = { ...grant.terms };

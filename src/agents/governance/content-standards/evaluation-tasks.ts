@@ -1,6 +1,8 @@
+import type { Queryable } from '../../../db/database.ts';
 import { ownerOf, publishedSchemas, type AgentTask, type TaskArguments } from '../../runtime/index.ts';
 import type { Artifact } from './artifact-content.ts';
-import { judgeArtifact } from './judge-artifact.ts';
+import type { Placement } from './evaluate.ts';
+import { judgeArtifact, type PageBudget } from './judge-artifact.ts';
 import { pagesPerCall, type PageReader, type ReadPage } from './pages.ts';
 import { rulesOf } from './rules.ts';
 import { ownStandards } from './standards-tasks.ts';
@@ -17,6 +19,17 @@ const readerAt = (pages: PageReader | undefined, now: Date): ReadPage | undefine
 
 /** The day a date falls on (policies' effective and sunset dates are days). */
 const dayOf = (date: Date) => date.toISOString().slice(0, 10);
+
+/**
+ * The caller's standard ready to judge artifacts, its rules compiled once, reading pages through
+ * `read`; REFERENCE_NOT_FOUND for another's, as `ownStandards` answers.
+ */
+async function standardJudge(db: Queryable, owner: string, standardsId: string, read: ReadPage | undefined) {
+  const row = await ownStandards(db, owner, standardsId);
+  const rules = rulesOf(row.definition.policies);
+  return (artifact: Artifact, placement: Placement, budget: PageBudget, only?: ReadonlySet<string>) =>
+    judgeArtifact(row.definition, rules, artifact, placement, read, budget, only);
+}
 
 /**
  * `calibrate_content`: how this agent judges one artifact against a standard, policy by policy,
@@ -39,18 +52,9 @@ export function calibrateContentTask(
     ...publishedSchemas('content-standards/calibrate-content'),
     mutates: true,
     async handler(args, ctx) {
-      const row = await ownStandards(ctx.db, ownerOf(ctx.principal), args.standards_id);
-      const rules = rulesOf(row.definition.policies);
-      return judgeArtifact(
-        row.definition,
-        rules,
-        args.artifact,
-        { day: dayOf(ctx.clock.now()) },
-        readerAt(pages, ctx.clock.now()),
-        {
-          left: 1,
-        },
-      );
+      const read = readerAt(pages, ctx.clock.now());
+      const judge = await standardJudge(ctx.db, ownerOf(ctx.principal), args.standards_id, read);
+      return judge(args.artifact, { day: dayOf(ctx.clock.now()) }, { left: 1 });
     },
   };
 }
@@ -92,12 +96,11 @@ export function validateContentDeliveryTask(
     ...publishedSchemas('content-standards/validate-content-delivery'),
     mutates: false,
     async handler(args, ctx) {
-      const row = await ownStandards(ctx.db, ownerOf(ctx.principal), args.standards_id);
-      const rules = rulesOf(row.definition.policies);
+      const read = readerAt(pages, ctx.clock.now());
+      const judge = await standardJudge(ctx.db, ownerOf(ctx.principal), args.standards_id, read);
       const only = args.feature_ids ? new Set(args.feature_ids) : undefined;
       const budget = { left: pagesPerCall };
       const today = dayOf(ctx.clock.now());
-      const read = readerAt(pages, ctx.clock.now());
       const results = [];
       let failed = 0;
       for (const record of args.records) {
@@ -107,15 +110,7 @@ export function validateContentDeliveryTask(
           day:
             record.timestamp && !Number.isNaN(Date.parse(record.timestamp)) ? dayOf(new Date(record.timestamp)) : today,
         };
-        const { verdict, features } = await judgeArtifact(
-          row.definition,
-          rules,
-          record.artifact,
-          placement,
-          read,
-          budget,
-          only,
-        );
+        const { verdict, features } = await judge(record.artifact, placement, budget, only);
         if (verdict === 'fail') failed++;
         if (verdict === 'pass' && args.include_passed === false) continue;
         results.push({ record_id: record.record_id, verdict, features });

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../../db/database.ts';
+import { keysetQuery } from '../../runtime/index.ts';
 import type { StandardsDefinition } from './standard.ts';
 
 /** A stored content standards configuration. */
@@ -64,31 +65,11 @@ const matching = `owner = $1
   and ($3::text[] is null or definition->'scope'->'languages_any' ?| $3::text[])
   and ($4::text[] is null or not (definition->'scope' ? 'countries_all') or definition->'scope'->'countries_all' ?| $4::text[])`;
 
-const filterParams = (owner: string, f: StandardsFilter) => [
-  owner,
-  f.channels ?? null,
-  f.languages ?? null,
-  f.countries?.map((c) => c.toUpperCase()) ?? null,
-];
-
-/** A page of the caller's standards matching `filter` after `after` (their order of creation). */
-export async function standardsAfter(
-  db: Queryable,
-  owner: string,
-  filter: StandardsFilter,
-  after: number,
-  limit: number,
-): Promise<StandardsRow[]> {
-  return db.query<StandardsRow>(
-    `select ${columns} from governance_content_standards where ${matching} and seq > $5 order by seq limit $6`,
-    [...filterParams(owner, filter), after, limit],
-  );
-}
-
-export async function countStandards(db: Queryable, owner: string, filter: StandardsFilter): Promise<number> {
-  const [row] = await db.query<{ count: number }>(
-    `select count(*)::int as count from governance_content_standards where ${matching}`,
-    filterParams(owner, filter),
-  );
-  return row!.count;
-}
+/** The caller's standards matching `filter`, keyset-paged in their order of creation. */
+export const standardsMatching = (db: Queryable, owner: string, f: StandardsFilter) =>
+  keysetQuery<StandardsRow>(db, {
+    table: 'governance_content_standards',
+    columns,
+    where: matching,
+    params: [owner, f.channels ?? null, f.languages ?? null, f.countries?.map((c) => c.toUpperCase()) ?? null],
+  });

@@ -220,10 +220,11 @@ export function listStandardsTask(): AgentTask<sql.StandardsFilter & { paginatio
     async handler(args, ctx) {
       const owner = ownerOf(ctx.principal);
       const filter = { channels: args.channels, languages: args.languages, countries: args.countries };
-      const { page, pagination } = await keysetList('cs', args.pagination, {
-        rowsAfter: (after, limit) => sql.standardsAfter(ctx.db, owner, filter, after, limit),
-        count: () => sql.countStandards(ctx.db, owner, filter),
-      });
+      const { page, pagination } = await keysetList(
+        'cs',
+        args.pagination,
+        sql.standardsMatching(ctx.db, owner, filter),
+      );
       return { standards: page.map((row) => wireStandards(row.standards_id, row.definition)), pagination };
     },
   };

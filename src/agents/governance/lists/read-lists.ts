@@ -117,10 +117,11 @@ export function listListsTask(
     mutates: false,
     async handler(args, ctx) {
       const owner = ownerOf(ctx.principal);
-      const { page, pagination } = await keysetList('l', args.pagination, {
-        rowsAfter: (after, limit) => sql.listsAfter(ctx.db, kind.noun, owner, args.name_contains, after, limit),
-        count: () => sql.countLists(ctx.db, kind.noun, owner, args.name_contains),
-      });
+      const { page, pagination } = await keysetList(
+        'l',
+        args.pagination,
+        sql.listsNamed(ctx.db, kind.noun, owner, args.name_contains),
+      );
       return { lists: page.map((row) => wireList(kind, row)), pagination };
     },
   };

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../../db/database.ts';
+import { keysetQuery } from '../../runtime/index.ts';
 import type { ListDefinition, ListKind } from './kind.ts';
 
 type Kind = ListKind['noun'];
@@ -67,22 +68,14 @@ export async function sharedList(
   return row;
 }
 
-/** A page of the caller's lists of a kind after `after` (their order of creation), their name containing `name` when given. */
-export async function listsAfter(
-  db: Queryable,
-  kind: Kind,
-  owner: string,
-  name: string | undefined,
-  after: number,
-  limit: number,
-): Promise<ListRow[]> {
-  return db.query<ListRow>(
-    `select ${columns} from governance_lists
-      where owner = $1 and kind = $5 and seq > $2 and ($3::text is null or strpos(lower(name), lower($3)) > 0)
-      order by seq limit $4`,
-    [owner, after, name ?? null, limit, kind],
-  );
-}
+/** The caller's lists of a kind (their name containing `name` when given), keyset-paged in their order of creation. */
+export const listsNamed = (db: Queryable, kind: Kind, owner: string, name: string | undefined) =>
+  keysetQuery<ListRow>(db, {
+    table: 'governance_lists',
+    columns,
+    where: `owner = $1 and kind = $2 and ($3::text is null or strpos(lower(name), lower($3)) > 0)`,
+    params: [owner, kind, name ?? null],
+  });
 
 export async function updateList(db: Queryable, row: ListRow): Promise<ListRow> {
   const [updated] = await db.query<ListRow>(
@@ -107,15 +100,6 @@ export async function deleteList(db: Queryable, kind: Kind, owner: string, listI
     [owner, listId, kind],
   );
   return rows.length > 0;
-}
-
-export async function countLists(db: Queryable, kind: Kind, owner: string, name: string | undefined): Promise<number> {
-  const [row] = await db.query<{ count: number }>(
-    `select count(*)::int as count from governance_lists
-      where owner = $1 and kind = $3 and ($2::text is null or strpos(lower(name), lower($2)) > 0)`,
-    [owner, name ?? null, kind],
-  );
-  return row!.count;
 }
 
 /** A page of the lists (of every kind) that have a webhook, after `after` (their order of creation). */
