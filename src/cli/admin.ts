@@ -1,6 +1,6 @@
 import type { AdminArgs, AdminCommand, AdminRunner } from '../admin/commands.ts';
 import { controlSocketAnswers, controlSocketPath, viaControlSocket } from '../admin/control-client.ts';
-import type { Config } from '../config.ts';
+import { loadConfig, type Config, type ConfigFlags } from '../config.ts';
 import { ApError } from '../protocol/errors.ts';
 
 /**
@@ -36,6 +36,19 @@ export async function runAdmin<C extends AdminCommand>(
   args: AdminArgs<C>,
 ): Promise<unknown> {
   return withAdmin(config, (run) => run(command, args));
+}
+
+/**
+ * What most admin subcommands do: run `command` against the configuration the flags name, then
+ * print its answer as `columns`, or as JSON with `--json`.
+ */
+export async function runAndPrint<C extends AdminCommand>(
+  flags: ConfigFlags & { json?: boolean },
+  command: C,
+  args: AdminArgs<C>,
+  columns: string[],
+): Promise<void> {
+  print(await runAdmin(loadConfig(flags), command, args), flags.json ?? false, columns);
 }
 
 /** Prints rows as aligned columns, or JSON with `--json`. */

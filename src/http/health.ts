@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 import type { Database } from '../db/database.ts';
 import { migrationStatus, type Migration } from '../db/migrate.ts';
 import { unreachableRetryAfterSeconds } from '../db/unavailable.ts';
@@ -53,6 +53,12 @@ export class Readiness {
     }
     return undefined;
   }
+
+  /** Throws `service_unavailable` naming the first blocker, as /readyz answers it. */
+  assertReady(): void {
+    const blocker = this.blocker();
+    if (blocker !== undefined) throw new ApError('service_unavailable', `Not ready: ${blocker}.`);
+  }
 }
 
 /**
@@ -60,21 +66,14 @@ export class Readiness {
  * every capability's readiness check passes, e.g. the authorization index has caught up).
  */
 export function registerHealth(app: FastifyInstance, db: Database, migrations: Migration[]): Readiness {
-  const readiness = new Readiness();
-  registerLiveness(app);
-  app.get(
-    '/readyz',
-
+  return registerProbes(
+    app,
     {
-      schema: {
-        summary: 'Readiness',
-        description:
-          'Answers 200 when the database is reachable, every migration is applied and the in-memory indexes have caught up with the change feed, else 503 saying which is not.',
-        tags: ['operations'],
-        response: { 200: Ready, ...errorResponses(503) },
-      },
+      description:
+        'Answers 200 when the database is reachable, every migration is applied and the in-memory indexes have caught up with the change feed, else 503 saying which is not.',
+      ready: Ready,
     },
-    async () => {
+    async (readiness) => {
       const status = await withTimeout(migrationStatus(db, migrations), READY_TIMEOUT_MS).catch((err: unknown) => {
         throw new ApError('service_unavailable', 'The database is unreachable.', {
           cause: err,
@@ -84,8 +83,7 @@ export function registerHealth(app: FastifyInstance, db: Database, migrations: M
       if (status.pending.length > 0) {
         throw new ApError('service_unavailable', `${status.pending.length} migration(s) pending; run \`ap migrate\`.`);
       }
-      const blocker = readiness.blocker();
-      if (blocker !== undefined) throw new ApError('service_unavailable', `Not ready: ${blocker}.`);
+      readiness.assertReady();
       return {
         status: 'ready' as const,
         engine: db.engine,
@@ -93,11 +91,38 @@ export function registerHealth(app: FastifyInstance, db: Database, migrations: M
       };
     },
   );
+}
+
+/**
+ * `/healthz`, and `/readyz` answering what `answer` says of this server (200 with the `ready`
+ * schema, or the `service_unavailable` it throws as 503): the probes every server kind (the
+ * registry, a mirror) offers a deployment, each with its own idea of ready. The Readiness returned
+ * is the one `answer` is given, for capabilities to add their checks to.
+ */
+export function registerProbes(
+  app: FastifyInstance,
+  docs: { description: string; ready: TSchema },
+  answer: (readiness: Readiness) => Promise<unknown>,
+): Readiness {
+  const readiness = new Readiness();
+  registerLiveness(app);
+  app.get(
+    '/readyz',
+    {
+      schema: {
+        summary: 'Readiness',
+        description: docs.description,
+        tags: ['operations'],
+        response: { 200: docs.ready, ...errorResponses(503) },
+      },
+    },
+    () => answer(readiness),
+  );
   return readiness;
 }
 
 /** `/healthz`: the process answers (it touches nothing else). */
-export function registerLiveness(app: FastifyInstance): void {
+function registerLiveness(app: FastifyInstance): void {
   app.get(
     '/healthz',
     {

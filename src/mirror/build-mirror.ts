@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { systemClock, type Clock } from '../clock.ts';
 import { registerCors } from '../http/cors.ts';
 import { registerErrorRendering } from '../http/errors.ts';
-import { Readiness, registerLiveness } from '../http/health.ts';
+import { registerProbes } from '../http/health.ts';
 import { boundJsonDepth, requireJsonWrites } from '../http/json-writes.ts';
 import { echoRequestId } from '../http/request-id.ts';
 import { registerMetrics } from '../http/metrics.ts';
@@ -15,7 +15,7 @@ import { parseAllowList } from '../net/allow-list.ts';
 import { SafeFetch } from '../net/safe-fetch.ts';
 import type { NetSettings } from '../net/settings.ts';
 import { ApError } from '../protocol/errors.ts';
-import { ErrorBody, errorResponses } from '../protocol/wire/error.ts';
+import { ErrorBody } from '../protocol/wire/error.ts';
 import {
   isoStamps,
   lookupAnswers,
@@ -117,22 +117,15 @@ export async function buildMirror(deps: MirrorDeps): Promise<FastifyInstance> {
 
   app.addSchema(ErrorBody);
   mirrorMetrics(registerMetrics(app, undefined), follower, counted);
-  const readiness = new Readiness();
-  registerLiveness(app);
-  app.get(
-    '/readyz',
+  const readiness = registerProbes(
+    app,
     {
-      schema: {
-        summary: 'Readiness',
-        description:
-          'Answers 200 once the mirror has loaded the upstream’s state (then always: it keeps serving its last state while the upstream is away, saying how far behind it may be), else 503.',
-        tags: ['operations'],
-        response: { 200: Ready, ...errorResponses(503) },
-      },
+      description:
+        'Answers 200 once the mirror has loaded the upstream’s state (then always: it keeps serving its last state while the upstream is away, saying how far behind it may be), else 503.',
+      ready: Ready,
     },
-    async () => {
-      const blocker = readiness.blocker();
-      if (blocker !== undefined) throw new ApError('service_unavailable', `Not ready: ${blocker}.`);
+    async (readiness) => {
+      readiness.assertReady();
       return {
         status: 'ready' as const,
         upstream: upstreamUrl,

@@ -1,4 +1,6 @@
+import type { FastifyReply } from 'fastify';
 import { html } from 'ghtml';
+import { page, sendHtml, type PageOptions } from '../http/html.ts';
 import { isRecord } from '../protocol/json-values.ts';
 import type { ApiAnswer, Json } from './api.ts';
 
@@ -66,6 +68,39 @@ export function nextPage(path: string, params: Record<string, string | undefined
 export function refusal(answer: ApiAnswer): string {
   const message = text(answer.body['message']) || `The registry answered ${answer.status}.`;
   return html`<p class="error" role="alert">${message}</p>`;
+}
+
+/** Answers a page that could not be made because the API refused: its refusal, with the API's status. */
+export function sendRefusal(reply: FastifyReply, title: string, answer: ApiAnswer, options: PageOptions): FastifyReply {
+  return sendHtml(reply, page(title, refusal(answer), options), answer.status, false);
+}
+
+/** How a form's text field is bounded and explained, beside its name and value. */
+export interface FieldOptions {
+  type?: 'text' | 'url' | 'email' | 'password';
+  required?: boolean;
+  maxlength?: number;
+  placeholder?: string;
+  /** `off` for a credential the browser should not offer again. */
+  autocomplete?: 'off';
+}
+
+/**
+ * A form's text field with its label: the label is tied to the input (`for`/`id`), the form sends
+ * it as `name`, and it shows `value` (what was sent last, so a refused form keeps its answers).
+ */
+export function textField(label: string, name: string, value: string | undefined, options: FieldOptions = {}): string {
+  const { type = 'text', required = false, maxlength, placeholder, autocomplete } = options;
+  const bounds = [
+    autocomplete ? html`autocomplete="${autocomplete}"` : '',
+    required ? 'required' : '',
+    maxlength === undefined ? '' : html`maxlength="${String(maxlength)}"`,
+    placeholder ? html`placeholder="${placeholder}"` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  return html`<label for="${name}">${label}</label
+    ><input id="${name}" name="${name}" type="${type}" !${bounds} value="${value ?? ''}" />`;
 }
 
 /** A link to a page of this site about a domain (a brand, a publisher, an operator). */

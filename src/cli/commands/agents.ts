@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
-import { loadConfig, type ConfigFlags } from '../../config.ts';
+import type { ConfigFlags } from '../../config.ts';
 import { agentTypes } from '../../registry/agents/index.ts';
-import { print, runAdmin } from '../admin.ts';
+import { runAndPrint } from '../admin.ts';
 import { withDatabaseOptions } from './database-options.ts';
 
 interface Flags extends ConfigFlags {
@@ -41,17 +41,20 @@ export function agentsCommand(): Command {
             description?: string;
             visibility: 'public' | 'members_only' | 'private';
           },
-        ) => {
-          const agent = await runAdmin(loadConfig(flags), 'agents.enroll', {
-            org: flags.org,
-            url,
-            type: flags.type,
-            name: flags.name,
-            description: flags.description,
-            visibility: flags.visibility,
-          });
-          print(agent, flags.json ?? false, AGENT_COLUMNS);
-        },
+        ) =>
+          runAndPrint(
+            flags,
+            'agents.enroll',
+            {
+              org: flags.org,
+              url,
+              type: flags.type,
+              name: flags.name,
+              description: flags.description,
+              visibility: flags.visibility,
+            },
+            AGENT_COLUMNS,
+          ),
       ),
   );
   agents.addCommand(
@@ -60,7 +63,7 @@ export function agentsCommand(): Command {
       .option('--org <slug>', "only this organization's")
       .option('--json', 'print JSON')
       .action(async (flags: Flags & { org?: string }) =>
-        print(await runAdmin(loadConfig(flags), 'agents.list', { org: flags.org }), flags.json ?? false, AGENT_COLUMNS),
+        runAndPrint(flags, 'agents.list', { org: flags.org }, AGENT_COLUMNS),
       ),
   );
   agents.addCommand(
@@ -68,9 +71,7 @@ export function agentsCommand(): Command {
       .description('Remove an agent from the catalog')
       .argument('<url>', "the agent's URL as enrolled")
       .option('--json', 'print JSON')
-      .action(async (url: string, flags: Flags) =>
-        print(await runAdmin(loadConfig(flags), 'agents.remove', { url }), flags.json ?? false, ['url']),
-      ),
+      .action(async (url: string, flags: Flags) => runAndPrint(flags, 'agents.remove', { url }, ['url'])),
   );
   return agents;
 }

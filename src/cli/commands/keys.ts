@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import { loadConfig, type ConfigFlags } from '../../config.ts';
-import { print, runAdmin } from '../admin.ts';
+import { print, runAdmin, runAndPrint } from '../admin.ts';
 import { withDatabaseOptions } from './database-options.ts';
 
 interface Flags extends ConfigFlags {
@@ -51,9 +51,9 @@ export function keysCommand(): Command {
       .description('List API keys (never the keys themselves)')
       .option('--org <slug>', 'only this organization')
       .option('--json', 'print JSON')
-      .action(async (flags: Flags & { org?: string }) => {
-        print(await runAdmin(loadConfig(flags), 'keys.list', { org: flags.org }), flags.json ?? false, KEY_COLUMNS);
-      }),
+      .action(async (flags: Flags & { org?: string }) =>
+        runAndPrint(flags, 'keys.list', { org: flags.org }, KEY_COLUMNS),
+      ),
   );
   return keys;
 }

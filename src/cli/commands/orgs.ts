@@ -1,6 +1,6 @@
 import { Command } from 'commander';
-import { loadConfig, type ConfigFlags } from '../../config.ts';
-import { print, runAdmin } from '../admin.ts';
+import type { ConfigFlags } from '../../config.ts';
+import { runAndPrint } from '../admin.ts';
 import { withDatabaseOptions } from './database-options.ts';
 
 interface Flags extends ConfigFlags {
@@ -20,23 +20,20 @@ export function orgsCommand(): Command {
       .option('--api-tier', 'a paying member organization (sees members-only entries)')
       .option('--admin', "the registry operator's organization (admin-only actions)")
       .option('--json', 'print JSON')
-      .action(async (slug: string, flags: Flags & { name?: string; apiTier?: boolean; admin?: boolean }) => {
-        const org = await runAdmin(loadConfig(flags), 'orgs.create', {
-          slug,
-          name: flags.name,
-          apiTier: flags.apiTier,
-          admin: flags.admin,
-        });
-        print(org, flags.json ?? false, ORG_COLUMNS);
-      }),
+      .action(async (slug: string, flags: Flags & { name?: string; apiTier?: boolean; admin?: boolean }) =>
+        runAndPrint(
+          flags,
+          'orgs.create',
+          { slug, name: flags.name, apiTier: flags.apiTier, admin: flags.admin },
+          ORG_COLUMNS,
+        ),
+      ),
   );
   orgs.addCommand(
     withDatabaseOptions(new Command('list'))
       .description('List organizations')
       .option('--json', 'print JSON')
-      .action(async (flags: Flags) =>
-        print(await runAdmin(loadConfig(flags), 'orgs.list', {}), flags.json ?? false, ORG_COLUMNS),
-      ),
+      .action(async (flags: Flags) => runAndPrint(flags, 'orgs.list', {}, ORG_COLUMNS)),
   );
   return orgs;
 }

@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import { text } from 'node:stream/consumers';
-import { loadConfig, type ConfigFlags } from '../../config.ts';
-import { print, runAdmin } from '../admin.ts';
+import type { ConfigFlags } from '../../config.ts';
+import { runAndPrint } from '../admin.ts';
 import { withDatabaseOptions } from './database-options.ts';
 
 /** `ap users create`: a local user who signs in to the dashboard and the OAuth login page. */
@@ -22,14 +22,12 @@ export function usersCommand(): Command {
         ) => {
           // Never a flag: command lines are visible to every user of the machine.
           const password = process.env.AP_USER_PASSWORD ?? (await text(process.stdin)).replace(/\r?\n$/, '');
-          const user = await runAdmin(loadConfig(flags), 'users.create', {
-            email,
-            password,
-            name: flags.name,
-            org: flags.org,
-            role: flags.role,
-          });
-          print(user, flags.json ?? false, ['id', 'email', 'display_name']);
+          await runAndPrint(
+            flags,
+            'users.create',
+            { email, password, name: flags.name, org: flags.org, role: flags.role },
+            ['id', 'email', 'display_name'],
+          );
         },
       ),
   );

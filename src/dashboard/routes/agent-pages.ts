@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { membershipsOf, type MembershipRow } from '../../auth/index.ts';
 import type { Queryable } from '../../db/database.ts';
 import { ApError } from '../../protocol/errors.ts';
@@ -68,10 +68,57 @@ export function agentFormValues(body: unknown): Required<AgentFormValues> {
   return { agent_url: agent_url.trim(), type, name, description, visibility };
 }
 
+/**
+ * A refused agent form, shown again on the agent's page with the refusal and what was typed, if
+ * the agent is one of the poster's organization's; else the refusal's own page.
+ */
+export async function refuseOnAgentPage(
+  enrollment: EnrollmentContext,
+  reply: FastifyReply,
+  { session, current }: AgentFormPoster,
+  agentUrl: string,
+  err: ApError,
+  values?: AgentFormValues,
+): Promise<FastifyReply> {
+  const agent = await agentOf(enrollment.db, current, agentUrl);
+  if (!agent) return sendRefusal(reply, session, err);
+  return sendHtml(
+    reply,
+    await renderAgent(enrollment, { session, current, agent, values, error: err.message }),
+    err.status,
+  );
+}
+
 /** A refusal of the service (not found, not theirs), as a page leading back to the agents. */
 export function sendRefusal(reply: FastifyReply, session: Session, err: ApError): FastifyReply {
   const title = err.status === 404 ? 'Not found' : err.status === 403 ? 'Not allowed' : 'Request refused';
   return sendHtml(reply, messageView(title, err.message, { session, back: AGENTS_PATH }), err.status);
+}
+
+/** Who posts an agent form, and for which of their organizations. */
+export interface AgentFormPoster {
+  session: Session;
+  memberships: MembershipRow[];
+  current: MembershipRow;
+}
+
+/**
+ * Serves an agent form that writes, at `path` under `writeOptions`: `handle` answers it once
+ * `agentFormPoster` knows who posts it and for which organization (`action` says what they would
+ * do, as its refusal names it: "change agents").
+ */
+export function agentFormRoute(
+  app: FastifyInstance,
+  enrollment: EnrollmentContext,
+  path: string,
+  action: string,
+  handle: (request: FastifyRequest, reply: FastifyReply, poster: AgentFormPoster) => Promise<FastifyReply>,
+): void {
+  app.post(path, writeOptions(enrollment), async (request, reply) => {
+    const poster = await agentFormPoster(enrollment.db, request, reply, action);
+    if (!poster) return reply;
+    return handle(request, reply, poster);
+  });
 }
 
 /**
@@ -79,12 +126,12 @@ export function sendRefusal(reply: FastifyReply, session: Session, err: ApError)
  * a refusal has been sent instead: sign in first, a form not from our page, or not a member (of
  * the organization they would `action` for).
  */
-export async function agentFormPoster(
+async function agentFormPoster(
   db: Queryable,
   request: FastifyRequest,
   reply: FastifyReply,
   action: string,
-): Promise<{ session: Session; memberships: MembershipRow[]; current: MembershipRow } | undefined> {
+): Promise<AgentFormPoster | undefined> {
   const session = await formSession(db, request, reply, AGENTS_PATH);
   if (!session) return undefined;
   const memberships = await membershipsOf(db, session.userId);
@@ -111,7 +158,7 @@ export function agentChoices({ type, visibility }: { type: string; visibility: s
  * other rules (per principal, per organization) cannot hold here: the session is read in the
  * handler, after limits run, and a form's `org` is not to be trusted before it.
  */
-export const writeOptions = (enrollment: EnrollmentContext) => ({
+const writeOptions = (enrollment: EnrollmentContext) => ({
   ...hidden,
   config: { rateLimit: saveLimits(enrollment.config).filter((rule) => rule.by === 'ip') },
 });

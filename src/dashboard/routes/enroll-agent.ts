@@ -4,7 +4,7 @@ import { enrollAgent, type EnrollmentContext } from '../../registry/agents/index
 import { AGENTS_PATH, agentsLocation } from '../navigation.ts';
 import { actingFor } from '../permissions.ts';
 import { sendHtml } from '../../http/html.ts';
-import { agentChoices, agentFormPoster, agentFormValues, renderAgents, writeOptions } from './agent-pages.ts';
+import { agentChoices, agentFormRoute, agentFormValues, renderAgents } from './agent-pages.ts';
 
 /**
  * Enrolls an agent for the organization the form names, under the API's rules (the service's): a
@@ -12,36 +12,38 @@ import { agentChoices, agentFormPoster, agentFormValues, renderAgents, writeOpti
  * prove it. Success goes back to the list, so reloading it does not post again.
  */
 export function enrollAgentRoute(app: FastifyInstance, enrollment: EnrollmentContext): void {
-  const { db } = enrollment;
-  app.post(AGENTS_PATH, writeOptions(enrollment), async (request, reply) => {
-    const poster = await agentFormPoster(db, request, reply, 'enroll agents');
-    if (!poster) return reply;
-    const { session, memberships, current } = poster;
-    const values = agentFormValues(request.body);
+  agentFormRoute(
+    app,
+    enrollment,
+    AGENTS_PATH,
+    'enroll agents',
+    async (request, reply, { session, memberships, current }) => {
+      const values = agentFormValues(request.body);
 
-    const refuse = async (err: ApError) => {
-      const proof =
-        err.code === 'ownership_required'
-          ? { host: hostOf(values.agent_url), proofDays: enrollment.config.ownershipProofDays }
-          : undefined;
-      return sendHtml(
-        reply,
-        await renderAgents(enrollment, { session, memberships, current, values, error: err.message, proof }),
-        err.status,
-      );
-    };
-    try {
-      await enrollAgent(enrollment, actingFor(session, current), {
-        ...values,
-        ...agentChoices(values),
-        description: values.description || null,
-      });
-    } catch (err) {
-      if (err instanceof ApError && err.status < 500) return refuse(err);
-      throw err;
-    }
-    return reply.redirect(agentsLocation(current.slug), 303);
-  });
+      const refuse = async (err: ApError) => {
+        const proof =
+          err.code === 'ownership_required'
+            ? { host: hostOf(values.agent_url), proofDays: enrollment.config.ownershipProofDays }
+            : undefined;
+        return sendHtml(
+          reply,
+          await renderAgents(enrollment, { session, memberships, current, values, error: err.message, proof }),
+          err.status,
+        );
+      };
+      try {
+        await enrollAgent(enrollment, actingFor(session, current), {
+          ...values,
+          ...agentChoices(values),
+          description: values.description || null,
+        });
+      } catch (err) {
+        if (err instanceof ApError && err.status < 500) return refuse(err);
+        throw err;
+      }
+      return reply.redirect(agentsLocation(current.slug), 303);
+    },
+  );
 }
 
 // Only reached once the service has accepted the URL, so it parses.

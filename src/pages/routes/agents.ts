@@ -2,7 +2,19 @@ import type { FastifyInstance } from 'fastify';
 import { html } from 'ghtml';
 import { page, sendHtml } from '../../http/html.ts';
 import type { ApiReader, Json } from '../api.ts';
-import { agentLink, badge, count, domainLink, facts, nextPage, object, refusal, table, text, when } from '../parts.ts';
+import {
+  agentLink,
+  badge,
+  count,
+  domainLink,
+  facts,
+  nextPage,
+  object,
+  sendRefusal,
+  table,
+  text,
+  when,
+} from '../parts.ts';
 import { records, strings } from '../../protocol/json-values.ts';
 
 const pageSize = 50;
@@ -37,8 +49,7 @@ export function agentRoutes(app: FastifyInstance, api: ApiReader): void {
     async (request, reply) => {
       const { type, cursor } = request.query;
       const answer = await api(request, '/api/registry/agents', { ...enrichments, type, cursor, limit: pageSize });
-      if (answer.status !== 200)
-        return sendHtml(reply, page('Agents', refusal(answer), { section: '/agents' }), answer.status, false);
+      if (answer.status !== 200) return sendRefusal(reply, 'Agents', answer, { section: '/agents' });
       const rows = records(answer.body['agents']).map(
         (a) =>
           html`<tr>
@@ -93,7 +104,7 @@ export function agentRoutes(app: FastifyInstance, api: ApiReader): void {
         api(request, `/api/registry/lookup/agent/${encodeURIComponent(url)}/domains`, { limit: 100 }),
       ]);
       if (catalog.status !== 200 && publishers.status !== 200)
-        return sendHtml(reply, page('Agent', refusal(publishers), { section: '/agents' }), publishers.status, false);
+        return sendRefusal(reply, 'Agent', publishers, { section: '/agents' });
       const agent = records(catalog.body['agents'])[0];
       const authorizing = records(publishers.body['publishers']).map(
         (p) =>

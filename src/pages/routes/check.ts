@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { html } from 'ghtml';
 import { page, sendHtml } from '../../http/html.ts';
 import type { ApiReader, Json } from '../api.ts';
-import { agentLink, domainLink, object, refusal, text } from '../parts.ts';
+import { agentLink, domainLink, object, refusal, text, textField } from '../parts.ts';
 import { records } from '../../protocol/json-values.ts';
 
 interface CheckQuery {
@@ -48,47 +48,17 @@ export function checkRoute(app: FastifyInstance, api: ApiReader): void {
           id, or by an identifier (a domain, an app bundle, a store id).
         </p>
         <form method="get" action="/check">
-          <label for="agent_url">Agent URL</label
-          ><input
-            id="agent_url"
-            name="agent_url"
-            type="url"
-            required
-            value="${q.agent_url ?? ''}"
-            placeholder="https://sales.example.com/mcp"
-          />
-          <label for="publisher_domain">Publisher domain</label
-          ><input
-            id="publisher_domain"
-            name="publisher_domain"
-            type="text"
-            value="${q.publisher_domain ?? ''}"
-            placeholder="dailyharbor.example"
-          />
-          <label for="property_id">Property id</label
-          ><input
-            id="property_id"
-            name="property_id"
-            type="text"
-            value="${q.property_id ?? ''}"
-            placeholder="harbor_web"
-          />
-          <label for="identifier_type">Or an identifier’s type</label
-          ><input
-            id="identifier_type"
-            name="identifier_type"
-            type="text"
-            value="${q.identifier_type ?? ''}"
-            placeholder="domain, ios_bundle, roku_store_id…"
-          />
-          <label for="identifier_value">and its value</label
-          ><input
-            id="identifier_value"
-            name="identifier_value"
-            type="text"
-            value="${q.identifier_value ?? ''}"
-            placeholder="dailyharbor.example"
-          />
+          !${textField('Agent URL', 'agent_url', q.agent_url, {
+            type: 'url',
+            required: true,
+            placeholder: 'https://sales.example.com/mcp',
+          })}
+          !${textField('Publisher domain', 'publisher_domain', q.publisher_domain, { placeholder: 'dailyharbor.example' })}
+          !${textField('Property id', 'property_id', q.property_id, { placeholder: 'harbor_web' })}
+          !${textField('Or an identifier’s type', 'identifier_type', q.identifier_type, {
+            placeholder: 'domain, ios_bundle, roku_store_id…',
+          })}
+          !${textField('and its value', 'identifier_value', q.identifier_value, { placeholder: 'dailyharbor.example' })}
           <button type="submit">Check</button>
         </form>
         <div aria-live="polite">!${verdict}</div>`;

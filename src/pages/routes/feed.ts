@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { html } from 'ghtml';
 import { page, sendHtml } from '../../http/html.ts';
 import type { ApiReader, Json } from '../api.ts';
-import { object, refusal, table, text, when } from '../parts.ts';
+import { object, refusal, table, text, textField, when } from '../parts.ts';
 import { fields } from './form-fields.ts';
 import { records } from '../../protocol/json-values.ts';
 
@@ -73,26 +73,16 @@ function form(values: Record<string, string | undefined>): string {
       feed needs an API key (the dashboard makes one; the demo prints its admin key at first start).
     </p>
     <form method="post" action="/feed" id="feed-form">
-      <label for="credential">API key</label
-      ><input
-        id="credential"
-        name="credential"
-        type="password"
-        autocomplete="off"
-        required
-        value="${values['credential'] ?? ''}"
-      />
-      <label for="types">Event types (globs, comma-separated)</label
-      ><input
-        id="types"
-        name="types"
-        type="text"
-        placeholder="property.*, authorization.*"
-        maxlength="500"
-        value="${values['types'] ?? ''}"
-      />
-      <label for="cursor">From cursor (empty: the oldest kept)</label
-      ><input id="cursor" name="cursor" type="text" maxlength="100" value="${values['cursor'] ?? ''}" />
+      !${textField('API key', 'credential', values['credential'], {
+        type: 'password',
+        autocomplete: 'off',
+        required: true,
+      })}
+      !${textField('Event types (globs, comma-separated)', 'types', values['types'], {
+        placeholder: 'property.*, authorization.*',
+        maxlength: 500,
+      })}
+      !${textField('From cursor (empty: the oldest kept)', 'cursor', values['cursor'], { maxlength: 100 })}
       <button type="submit" id="feed-read">Read</button>
       <button type="button" id="feed-live" class="secondary" hidden>Watch live</button>
       <button type="button" id="feed-pause" class="secondary" hidden>Pause</button>

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { html } from 'ghtml';
 import { page, sendHtml } from '../../http/html.ts';
 import type { ApiReader, Json } from '../api.ts';
-import { nextPage, refusal, table } from '../parts.ts';
+import { nextPage, sendRefusal, table } from '../parts.ts';
 import { listQuery, type ListQuery } from './page-schemas.ts';
 import { records } from '../../protocol/json-values.ts';
 
@@ -35,8 +35,7 @@ export function listRoute(app: FastifyInstance, api: ApiReader, spec: ListPage):
     async (request, reply) => {
       const { q, cursor } = request.query;
       const answer = await api(request, spec.source, { q, cursor, limit: pageSize });
-      if (answer.status !== 200)
-        return sendHtml(reply, page(spec.title, refusal(answer), { section: spec.path }), answer.status, false);
+      if (answer.status !== 200) return sendRefusal(reply, spec.title, answer, { section: spec.path });
       const counted = `${String(answer.body['total'] ?? 0)} ${spec.noun}${q ? ` matching “${q}”` : ''}`;
       const body = html`!${searchForm(spec.path, spec.searchLabel, q)}
         <p class="muted">${counted}${spec.note ? `; ${spec.note(answer.body)}` : ''}.</p>

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { html } from 'ghtml';
 import { page, sendHtml } from '../../http/html.ts';
 import type { ApiReader } from '../api.ts';
-import { domainLink, refusal, table, text } from '../parts.ts';
+import { domainLink, sendRefusal, table, text } from '../parts.ts';
 import { searchForm } from './list-page.ts';
 import { listQuery, type ListQuery } from './page-schemas.ts';
 import { records } from '../../protocol/json-values.ts';
@@ -16,8 +16,7 @@ export function searchRoute(app: FastifyInstance, api: ApiReader): void {
       const q = request.query.q?.trim() ?? '';
       if (!q) return sendHtml(reply, page('Search', searchForm('/search', 'Search the registry', q)), 200, false);
       const answer = await api(request, '/api/search', { q, limit: 20 });
-      if (answer.status !== 200)
-        return sendHtml(reply, page('Search', refusal(answer), { query: q }), answer.status, false);
+      if (answer.status !== 200) return sendRefusal(reply, 'Search', answer, { query: q });
       const brands = records(answer.body['brands']).map(
         (b) =>
           html`<tr>

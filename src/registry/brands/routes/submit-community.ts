@@ -6,6 +6,7 @@ import { errorResponses } from '../../../protocol/wire/error.ts';
 import { authoritative } from '../../entries/index.ts';
 import { submitForReview } from '../../homographs/index.ts';
 import { saveLimits } from '../../limits.ts';
+import { organizationWrite } from '../../organization-write.ts';
 import { brandKind } from '../kind.ts';
 import { CommunitySubmissionBody, CommunitySubmissionQueued } from '../schemas.ts';
 
@@ -31,17 +32,15 @@ export function submitCommunityRoute(app: FastifyInstance, ctx: AppContext): voi
   app.post<{ Body: Static<typeof CommunitySubmissionBody> }>(
     '/api/brands/discovered/community',
     {
-      config: { auth: 'required', access: 'organization', rateLimit: saveLimits(ctx.config) },
       onSend: markDeprecated,
-      schema: {
+      ...organizationWrite(saveLimits(ctx.config), {
         summary: 'Submit a brand for review (deprecated)',
         description: `Deprecated: use \`POST ${SUCCESSOR}\`, which takes the same body. Queues the brand for a registry administrator and answers 202; nothing is saved until one approves, which saves it as the submitter (who must have proven control of the domain, as for a save). Every answer carries \`Deprecation\` (RFC 9745) and \`Link: <${SUCCESSOR}>; rel="successor-version"\`. Shares the save endpoint's rate limits.`,
         tags: ['Brand Resolution'],
         deprecated: true,
-        security: [{ bearer: [] }],
         body: CommunitySubmissionBody,
         response: { 202: CommunitySubmissionQueued, ...errorResponses(400, 401, 403, 409, 413, 415, 429) },
-      },
+      }),
     },
     async (request, reply) => {
       const domain = normalizeDomain(request.body.domain, { field: 'domain', in: 'body' });

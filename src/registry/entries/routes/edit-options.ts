@@ -1,6 +1,7 @@
-import type { FastifyContextConfig, FastifySchema } from 'fastify';
+import type { FastifySchema } from 'fastify';
 import type { AppContext } from '../../../context.ts';
 import { saveLimits } from '../../limits.ts';
+import { organizationWrite } from '../../organization-write.ts';
 import type { RouteDocs } from '../kind.ts';
 
 /**
@@ -13,6 +14,5 @@ export function editRouteOptions(
   docs: RouteDocs,
   schema: Pick<FastifySchema, 'body' | 'response'>,
 ) {
-  const config: FastifyContextConfig = { auth: 'required', access: 'organization', rateLimit: saveLimits(ctx.config) };
-  return { config, schema: { ...docs, tags: [tag], security: [{ bearer: [] }], ...schema } };
+  return organizationWrite(saveLimits(ctx.config), { ...docs, tags: [tag], ...schema });
 }

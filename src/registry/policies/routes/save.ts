@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../context.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
 import { saveLimits } from '../../limits.ts';
+import { organizationWrite } from '../../organization-write.ts';
 import { SaveBody, saveBodyLimit, SaveResult } from '../schemas.ts';
 import { saveCommunityPolicy } from '../service.ts';
 
@@ -15,18 +16,16 @@ export function saveRoute(app: FastifyInstance, ctx: AppContext): void {
     '/api/policies/save',
     {
       bodyLimit: saveBodyLimit,
-      config: { auth: 'required', access: 'organization', rateLimit: saveLimits(ctx.config) },
-      schema: {
+      ...organizationWrite(saveLimits(ctx.config), {
         summary: 'Save a community policy',
         description:
           'Creates a community policy (source_type community, review_status pending), or adds a revision to one your organization contributed. ' +
           '409 `authoritative_entry` for a policy the registry publishes; 403 `forbidden` for another organization’s policy; ' +
           '409 `conflict` for a version already saved with other content (a version names one text: change it with the content).',
         tags: ['Policy Registry'],
-        security: [{ bearer: [] }],
         body: SaveBody,
         response: { 200: SaveResult, 201: SaveResult, ...errorResponses(400, 401, 403, 409, 413, 415, 429) },
-      },
+      }),
     },
     async (request, reply) => {
       const { row, created } = await saveCommunityPolicy(ctx.db, request.body, request.principal!);
