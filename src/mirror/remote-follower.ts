@@ -1,10 +1,10 @@
 import { setTimeout as pause } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.ts';
-import { Conditions } from '../jobs/conditions.ts';
 import {
   AuthorizationIndex,
   CatalogMembers,
+  FeedPosition,
   indexReads,
   type CatalogMember,
   type IndexSource,
@@ -28,11 +28,10 @@ const membersReloadMs = 60_000;
  * Nothing is verified that the feed does not claim (spec section 5, rule 8): the mirror answers
  * what the upstream says.
  */
-export class RemoteFollower implements IndexSource {
+export class RemoteFollower extends FeedPosition implements IndexSource {
   index = new AuthorizationIndex();
   /** What resolve answers, from the `resolution.*` events and snapshot section. */
   resolutions = new Resolutions();
-  cursor: string | undefined;
   /** Bootstrapped and caught up once; from then on it serves, even while the upstream is away. */
   live = false;
   readonly members = new CatalogMembers();
@@ -44,13 +43,13 @@ export class RemoteFollower implements IndexSource {
   private currentAt: number | undefined;
   private closed = false;
   private readonly stop = new AbortController();
-  private readonly conditions = new Conditions();
   private readonly upstream: Upstream;
   private readonly clock: Clock;
   private readonly log: FastifyBaseLogger;
   private membersTimer: NodeJS.Timeout | undefined;
 
   constructor(parts: { upstream: Upstream; clock: Clock; log: FastifyBaseLogger }) {
+    super();
     ({ upstream: this.upstream, clock: this.clock, log: this.log } = parts);
   }
 
@@ -74,14 +73,6 @@ export class RemoteFollower implements IndexSource {
           .catch((err: unknown) => this.log.warn({ err }, 'the upstream’s agent catalog could not be read; retrying')),
       membersReloadMs,
     ).unref();
-  }
-
-  until(check: (source: this) => boolean): Promise<void> {
-    return this.conditions.until(() => check(this));
-  }
-
-  reached(eventId: string): Promise<void> {
-    return this.until((f) => f.cursor !== undefined && f.cursor >= eventId);
   }
 
   close(): void {

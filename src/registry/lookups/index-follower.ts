@@ -1,6 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Queryable } from '../../db/database.ts';
-import { Conditions } from '../../jobs/conditions.ts';
 import {
   readEvents,
   readSnapshot,
@@ -11,7 +10,7 @@ import {
 } from '../feed/index.ts';
 import { AuthorizationIndex } from './authorization-index.ts';
 import { indexReads } from './index-store.ts';
-import type { IndexSource } from './index-source.ts';
+import { FeedPosition, type IndexSource } from './index-source.ts';
 
 const snapshotPage = 2000;
 const eventBatch = 1000;
@@ -23,22 +22,21 @@ const eventBatch = 1000;
  * LISTEN/NOTIFY (or PGlite's notifications) wake on any instance's commit. Events carry whole
  * states, so an event that repeats what a later snapshot page showed changes nothing.
  */
-export class IndexFollower implements HubSubscriber, IndexSource {
+export class IndexFollower extends FeedPosition implements HubSubscriber, IndexSource {
   readonly follower = true;
   index = new AuthorizationIndex();
   /** The last event applied: where the index stands in the feed. */
-  cursor: string | undefined;
   /** True once caught up with the feed; from then on each commit is applied as the hub reads it. */
   live = false;
   private closed = false;
   private unsubscribe: (() => void) | undefined;
-  private readonly conditions = new Conditions();
   private readonly db: Queryable;
   private readonly hub: FeedHub;
   private readonly sections: readonly SnapshotSection[];
   private readonly log: FastifyBaseLogger;
 
   constructor(parts: { db: Queryable; hub: FeedHub; sections: readonly SnapshotSection[]; log: FastifyBaseLogger }) {
+    super();
     ({ db: this.db, hub: this.hub, sections: this.sections, log: this.log } = parts);
   }
 
@@ -55,16 +53,6 @@ export class IndexFollower implements HubSubscriber, IndexSource {
         }
       }
     })();
-  }
-
-  /** Resolves once `check` holds, checked whenever the index moves. */
-  until(check: (follower: this) => boolean): Promise<void> {
-    return this.conditions.until(() => check(this));
-  }
-
-  /** Resolves once the index has applied `eventId` (or a later event). */
-  reached(eventId: string): Promise<void> {
-    return this.until((f) => f.cursor !== undefined && f.cursor >= eventId);
   }
 
   close(): void {

@@ -1,3 +1,4 @@
+import { Conditions } from '../../jobs/conditions.ts';
 import type { AuthorizationIndex } from './authorization-index.ts';
 
 /**
@@ -19,4 +20,22 @@ export interface IndexSource {
   /** Begins building and following, in the background. */
   start(): void;
   close(): void;
+}
+
+/** The part of an `IndexSource` every follower shares: its cursor, and waiting on it. */
+export abstract class FeedPosition {
+  /** The last feed event applied. */
+  cursor: string | undefined;
+  /** Told whenever the follower moves; `until` checks again then. */
+  protected readonly conditions = new Conditions();
+
+  /** Resolves once `check` holds, checked whenever the follower moves. */
+  until(check: (source: this) => boolean): Promise<void> {
+    return this.conditions.until(() => check(this));
+  }
+
+  /** Resolves once `eventId` (or a later event) is applied. */
+  reached(eventId: string): Promise<void> {
+    return this.until((f) => f.cursor !== undefined && f.cursor >= eventId);
+  }
 }

@@ -21,7 +21,7 @@ export { agentDomains, type AgentDomain } from './agent-domains.ts';
 export { CatalogMembers, type CatalogMember } from './catalog-members.ts';
 export { authorizationStatus, checkAuthorization, type Verdict } from './check.ts';
 export type { IndexFollower } from './index-follower.ts';
-export type { IndexSource } from './index-source.ts';
+export { FeedPosition, type IndexSource } from './index-source.ts';
 export type { IndexedCollection, IndexedGrant, IndexedProperty, IndexedPublisher } from './index-records.ts';
 export { grantSummary, propertySummary } from './render.ts';
 export { Declaration as OperatorDeclaration } from './schemas/index.ts';
