@@ -1,9 +1,10 @@
 // Run as its own process by mirror.bench.ts: an upstream registry of the scale world
 // (scale-world.ts: 1M properties) as a mirror reads it, generated on the fly rather than paged
-// from a database, so the bench times the mirror's side of a bootstrap: the snapshot pages, an
-// empty public agent catalog, and a feed stream that is caught up at once.
+// from a database, so the bench times the mirror's side of a bootstrap: the snapshot pages (each
+// publisher's graph and what resolve answers for its entry), an empty public agent catalog, and a
+// feed stream that is caught up at once.
 import { createServer, type ServerResponse } from 'node:http';
-import { PUBLISHERS, publisherDomain, publisherItems } from './scale-world.ts';
+import { entryResolution, PUBLISHERS, publisherDomain, publisherItems } from './scale-world.ts';
 
 const cursor = '01900000-0000-7000-8000-000000000000';
 
@@ -20,13 +21,15 @@ const server = createServer((req, res) => {
     let publisher = Number(url.searchParams.get('page_token') ?? 0);
     const items: unknown[] = [];
     // Whole publishers per page, as many as fit the limit.
-    while (publisher < PUBLISHERS && items.length + 22 <= limit) {
+    while (publisher < PUBLISHERS && items.length + 23 <= limit) {
       for (const [entity_type, data] of publisherItems(publisher).items)
         items.push({
           entity_type,
           entity_id: String(data['property_rid'] ?? data['id'] ?? publisherDomain(publisher)),
           data,
         });
+      const entry = entryResolution(publisher);
+      items.push({ entity_type: 'resolution', entity_id: (entry['resolution'] as { id: string }).id, data: entry });
       publisher++;
     }
     const has_more = publisher < PUBLISHERS;

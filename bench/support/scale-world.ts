@@ -107,3 +107,32 @@ export function publisherItems(i: number): { items: Array<[string, Json]>; edges
   }
   return { items, edges };
 }
+
+/**
+ * What resolve answers for the publisher's entry (projected from its adagents.json), as the
+ * snapshot's `resolution` section carries it: the mirror holds one per publisher.
+ */
+export function entryResolution(i: number): Json {
+  const domain = publisherDomain(i);
+  return {
+    kind: 'property',
+    domain,
+    resolution: {
+      id: rid(1e9 + i),
+      publisher_domain: domain,
+      source: 'adagents_json',
+      status: isStale(i) ? 'stale' : 'active',
+      authorized_agents: Array.from({ length: GRANTS_PER_PUBLISHER }, (_, j) => ({
+        url: agentUrl(agentOf(i, j)),
+        authorized_for: 'Display and video inventory',
+      })),
+      properties: Array.from({ length: PROPERTIES_PER_PUBLISHER }, (_, k) => ({
+        type: identifierOf(i, k).propertyType,
+        name: `Publisher ${i} property ${k}`,
+      })),
+      revision_number: 1,
+      updated_at: '2026-11-01T00:00:00.000Z',
+      verified: !isStale(i),
+    },
+  };
+}

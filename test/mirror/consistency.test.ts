@@ -46,6 +46,9 @@ describe('ap mirror answers as its upstream does', () => {
   const mirrorStatuses = new Map<number, number>();
   let asking = true;
   let asked: Promise<void> | undefined;
+  /** Settles when the next change is made: the questions are asked again after each, not in a busy loop. */
+  let changed = () => {};
+  const nextChange = () => new Promise<void>((resolve) => (changed = resolve));
 
   before(async () => {
     db = await postgres.openMigrated();
@@ -62,15 +65,17 @@ describe('ap mirror answers as its upstream does', () => {
   });
   after(async () => {
     asking = false;
+    changed();
     await asked;
     await mirror?.close();
     await upstream?.app.close();
     await db?.close();
   });
 
-  /** Both asked the same questions, one after another, as long as the changes run. */
+  /** Both asked the same questions, one after another, after each change as long as the changes run. */
   async function askWhileChanging(): Promise<void> {
     while (asking) {
+      await nextChange();
       const questions = world.questions(20);
       const [, mirrored] = await Promise.all([
         checks(upstream.url, questions).catch(() => undefined),
@@ -88,6 +93,7 @@ describe('ap mirror answers as its upstream does', () => {
       if (random.chance(0.5)) made += await save();
       if (random.chance(0.2)) made += await saveBrand();
       if (random.chance(0.5)) made += await agentChange();
+      changed();
     }
   }
 
@@ -170,6 +176,7 @@ describe('ap mirror answers as its upstream does', () => {
       });
 
       asking = false;
+      changed();
       await asked;
       const head = await lastEvent();
       await mirror.app.mirror!.reached(head);
