@@ -148,9 +148,11 @@ export async function buildMirror(deps: MirrorDeps): Promise<FastifyInstance> {
   });
   await register(app, publishersPlugin, { index: follower });
   for (const schema of [...brandSchemas, ...propertySchemas]) app.addSchema(schema);
-  await register(app, brandResolvePlugin, { resolve: async (domains) => follower.resolutions.brandsFor(domains) });
+  await register(app, brandResolvePlugin, {
+    resolve: async (domains) => follower.liveResolutions().brandsFor(domains),
+  });
   await register(app, propertyResolvePlugin, {
-    resolve: async (domains) => follower.resolutions.propertiesFor(domains),
+    resolve: async (domains) => follower.liveResolutions().propertiesFor(domains),
   });
   app.addHook('onClose', async () => {
     if (!deps.fetcher) await fetcher.close();

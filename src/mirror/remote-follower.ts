@@ -1,6 +1,7 @@
 import { setTimeout as pause } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.ts';
+import { ApError } from '../protocol/errors.ts';
 import {
   AuthorizationIndex,
   CatalogMembers,
@@ -57,6 +58,13 @@ export class RemoteFollower extends FeedPosition implements IndexSource {
   lagMs(): number | null {
     if (this.currentAt === undefined) return null;
     return this.current ? 0 : this.clock.now().getTime() - this.currentAt;
+  }
+
+  /** What resolve answers, once the upstream's state is loaded; before, resolve answers 503 rather than 404 for what is yet to come. */
+  liveResolutions(): Resolutions {
+    if (!this.live)
+      throw new ApError('service_unavailable', 'The mirror is still loading its upstream’s state; retry shortly.');
+    return this.resolutions;
   }
 
   /** Whether the stream is open and caught up. */

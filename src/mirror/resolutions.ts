@@ -4,7 +4,7 @@ import { isRecord } from '../protocol/json-values.ts';
 interface Brand {
   domain: string;
   aliases: string[];
-  record: Buffer;
+  record: Uint8Array;
 }
 
 /**
@@ -21,14 +21,15 @@ export class Resolutions {
   private readonly brands = new Map<string, Brand>();
   private readonly brandByDomain = new Map<string, string>();
   private readonly aliasOwner = new Map<string, string>();
-  private readonly properties = new Map<string, Buffer>();
+  private readonly properties = new Map<string, Uint8Array>();
 
   /** Applies a `resolution.*` event's payload or a `resolution` snapshot item's data. */
   apply(id: string, data: Record<string, unknown>): void {
     const { kind, domain, resolution } = data;
     if (typeof domain !== 'string' || !isRecord(resolution))
       throw new Error(`resolution ${id} has no domain or record`);
-    const record = deflateRawSync(JSON.stringify(resolution));
+    // Copied to a buffer of its own size: what deflate returns is a view of a 64 KiB output chunk.
+    const record = new Uint8Array(deflateRawSync(JSON.stringify(resolution)));
     if (kind === 'property') this.properties.set(domain, record);
     else if (kind === 'brand') this.applyBrand(id, domain, stringsOf(data['aliases']), record);
     else throw new Error(`resolution ${id} is of an unknown kind`);
@@ -49,7 +50,7 @@ export class Resolutions {
     return { brands: this.brands.size, propertyEntries: this.properties.size };
   }
 
-  private applyBrand(id: string, domain: string, aliases: string[], record: Buffer): void {
+  private applyBrand(id: string, domain: string, aliases: string[], record: Uint8Array): void {
     const before = this.brands.get(id);
     if (before && this.brandByDomain.get(before.domain) === id) this.brandByDomain.delete(before.domain);
     for (const alias of before?.aliases ?? []) if (this.aliasOwner.get(alias) === id) this.aliasOwner.delete(alias);
@@ -58,7 +59,10 @@ export class Resolutions {
     for (const alias of aliases) this.aliasOwner.set(alias, id);
   }
 
-  private answer(domains: readonly string[], recordOf: (domain: string) => Buffer | undefined): Map<string, unknown> {
+  private answer(
+    domains: readonly string[],
+    recordOf: (domain: string) => Uint8Array | undefined,
+  ): Map<string, unknown> {
     const found = new Map<string, unknown>();
     for (const domain of domains) {
       const record = recordOf(domain);

@@ -71,6 +71,7 @@ describe('ap mirror', () => {
     assert.equal(ready.status, 503);
     assert.equal(ready.body['error'], 'service_unavailable');
     assert.equal((await get(mirror.url, checkPath)).status, 503);
+    assert.equal((await get(mirror.url, '/api/brands/resolve?domain=meridian.example')).status, 503);
 
     upstream = await startUpstream(db, port);
     await mirror.app.mirror!.until((m) => m.live);
