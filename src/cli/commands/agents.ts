@@ -3,6 +3,7 @@ import type { ConfigFlags } from '../../config.ts';
 import { agentTypes } from '../../registry/agents/index.ts';
 import { runAndPrint } from '../admin.ts';
 import { withDatabaseOptions } from './database-options.ts';
+import { orgListCommand } from './org-list.ts';
 
 interface Flags extends ConfigFlags {
   json?: boolean;
@@ -58,13 +59,12 @@ export function agentsCommand(): Command {
       ),
   );
   agents.addCommand(
-    withDatabaseOptions(new Command('list'))
-      .description('List enrolled agents, whatever their visibility')
-      .option('--org <slug>', "only this organization's")
-      .option('--json', 'print JSON')
-      .action(async (flags: Flags & { org?: string }) =>
-        runAndPrint(flags, 'agents.list', { org: flags.org }, AGENT_COLUMNS),
-      ),
+    orgListCommand(
+      'List enrolled agents, whatever their visibility',
+      "only this organization's",
+      'agents.list',
+      AGENT_COLUMNS,
+    ),
   );
   agents.addCommand(
     withDatabaseOptions(new Command('remove'))

@@ -1,7 +1,8 @@
 import { Command, Option } from 'commander';
 import { loadConfig, type ConfigFlags } from '../../config.ts';
-import { print, runAdmin, runAndPrint } from '../admin.ts';
+import { print, runAdmin } from '../admin.ts';
 import { withDatabaseOptions } from './database-options.ts';
+import { orgListCommand } from './org-list.ts';
 
 interface Flags extends ConfigFlags {
   json?: boolean;
@@ -47,13 +48,7 @@ export function keysCommand(): Command {
       }),
   );
   keys.addCommand(
-    withDatabaseOptions(new Command('list'))
-      .description('List API keys (never the keys themselves)')
-      .option('--org <slug>', 'only this organization')
-      .option('--json', 'print JSON')
-      .action(async (flags: Flags & { org?: string }) =>
-        runAndPrint(flags, 'keys.list', { org: flags.org }, KEY_COLUMNS),
-      ),
+    orgListCommand('List API keys (never the keys themselves)', 'only this organization', 'keys.list', KEY_COLUMNS),
   );
   return keys;
 }
