@@ -6,9 +6,9 @@ import { snapshot, toResolution } from './rows.ts';
 import { entriesPageById, propertyTables, type PropertyRow } from './sql.ts';
 
 /**
- * One event per real change (besides `resolution.property_updated`, which every write of an entry
- * sends): `property.created` for a new entry, `property.updated` naming what
- * changed since the previous revision (none when nothing did). Call after inserting the revision.
+ * One event per real change: `property.created` for a new entry, `property.updated` naming what
+ * changed since the previous revision (none when nothing did); and, for every write, what resolve
+ * now answers (`resolution.property_updated`). Call after inserting the revision.
  */
 export async function recordChange(tx: Queryable, after: PropertyRow, actor: string): Promise<void> {
   await recordResolution(tx, after, actor);
