@@ -51,7 +51,7 @@ export async function startFleet(names: string[]): Promise<Fleet> {
       const path = (req.url ?? '/').split('?')[0]!;
       seen.push(path);
       arrivals.changed();
-      sendPage(res, pages.get(path));
+      sendPage(req, res, pages.get(path));
     });
     const address = await listen(server, () => `127.${a}.${b + Math.floor(n / 250)}.${1 + (n++ % 250)}`);
     hosts.set(domain, { address, server, pages, seen });

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { AllowList, type HostMapping } from '../../src/net/allow-list.ts';
@@ -20,10 +20,22 @@ export interface Page {
   heldUntil?: Promise<unknown>;
 }
 
-/** Answers with `page`, or 404 when there is none. */
-export function sendPage(res: ServerResponse, page: Page | undefined): void {
+/**
+ * Answers with `page`, or 404 when there is none. A page served with an `etag` or `last-modified`
+ * header answers a request carrying it back (`if-none-match`, `if-modified-since`) with 304 and no
+ * body, as a real web server does.
+ */
+export function sendPage(req: IncomingMessage, res: ServerResponse, page: Page | undefined): void {
   if (!page) {
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    return;
+  }
+  const { etag, 'last-modified': lastModified } = page.headers ?? {};
+  const notModified =
+    (etag !== undefined && req.headers['if-none-match'] === etag) ||
+    (lastModified !== undefined && req.headers['if-modified-since'] === lastModified);
+  if (notModified && (page.status ?? 200) === 200) {
+    res.writeHead(304, { ...(etag ? { etag } : {}) }).end();
     return;
   }
   const body = typeof page.body === 'string' ? page.body : JSON.stringify(page.body);
@@ -78,7 +90,7 @@ export async function startPublishers(options: { resolver?: Resolver } = {}): Pr
     const path = (req.url ?? '/').split('?')[0]!;
     seen.push(`${host} ${path}`);
     authorizations.push(req.headers.authorization);
-    sendPage(res, pages.get(`${host} ${path}`));
+    sendPage(req, res, pages.get(`${host} ${path}`));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -144,8 +144,9 @@ class CrawlDisplay {
     this.counts[report.adagents]++;
     this.events += report.events;
     this.finished(report.domain);
-    const detail =
-      report.adagents === 'found'
+    const detail = report.unchanged
+      ? 'unchanged since the last crawl'
+      : report.adagents === 'found'
         ? `${plural(report.properties, 'property', 'properties')}, ${plural(report.agents, 'agent')}, ${plural(report.events, 'event')}`
         : (report.problem ?? '');
     if (!this.options.tty && !this.options.json)

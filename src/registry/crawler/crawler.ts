@@ -2,20 +2,36 @@ import type { Clock } from '../../clock.ts';
 import type { CrawlerConfig } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import type { SafeFetch } from '../../net/safe-fetch.ts';
-import { applyAdagents, applyBrandJson, markStale, projectAdagents, projectBrandJson } from '../graph/index.ts';
-import { fetchDocument, type DocumentOutcome } from './fetch-document.ts';
+import { storedDocument, type DocumentKind } from '../documents/well-known.ts';
+import {
+  applyAdagents,
+  applyBrandJson,
+  markStale,
+  projectAdagents,
+  projectBrandJson,
+  touchIfCurrent,
+} from '../graph/index.ts';
+import { fetchDocument, type DocumentOutcome, type Validators } from './fetch-document.ts';
 import { HostPacer } from './host-pacer.ts';
 import { nextCrawlAt } from './schedule.ts';
 import * as sql from './sql.ts';
 
-function manifestFetch(kind: sql.ManifestFetch['kind'], outcome: DocumentOutcome): sql.ManifestFetch {
-  return {
-    kind,
-    outcome: outcome.kind,
-    url: outcome.url,
-    chain: outcome.chain,
-    reason: outcome.kind === 'found' ? null : outcome.reason,
-  };
+function manifestFetch(kind: DocumentKind, outcome: DocumentOutcome, known: Validators | undefined): sql.ManifestFetch {
+  switch (outcome.kind) {
+    case 'found':
+      return {
+        kind,
+        outcome: 'found',
+        url: outcome.url,
+        chain: outcome.chain,
+        reason: null,
+        validators: outcome.validators,
+      };
+    case 'unchanged':
+      return { kind, outcome: 'found', url: outcome.url, chain: outcome.chain, reason: null, validators: known };
+    default:
+      return { kind, outcome: outcome.kind, url: outcome.url, chain: outcome.chain, reason: outcome.reason };
+  }
 }
 
 // Enough for any real network's file; a file naming thousands of publishers cannot flood the queue.
@@ -24,8 +40,11 @@ const discoveredPerCrawl = 100;
 /** What one crawl of a domain came to, for the queue, the CLI and logs. */
 export interface CrawlReport {
   domain: string;
-  adagents: DocumentOutcome['kind'];
-  brand: DocumentOutcome['kind'];
+  /** `found` for an unchanged document too (see `unchanged`). */
+  adagents: Exclude<DocumentOutcome['kind'], 'unchanged'>;
+  brand: Exclude<DocumentOutcome['kind'], 'unchanged'>;
+  /** The adagents.json answered 304 and the graph already said what it says: nothing was read or applied. */
+  unchanged: boolean;
   /** Feed events the crawl wrote. */
   events: number;
   properties: number;
@@ -99,11 +118,20 @@ export class Crawler {
   }
 
   private async crawlOnce(domain: string): Promise<CrawlReport> {
-    const [adagents, brand] = await Promise.all([
-      fetchDocument(this.fetcher, this.pacer, domain, 'adagents_json', this.config),
-      fetchDocument(this.fetcher, this.pacer, domain, 'brand_json', this.config),
+    const known = await sql.validatorsOf(this.db, domain);
+    const [fetchedAdagents, fetchedBrand] = await Promise.all([
+      fetchDocument(this.fetcher, this.pacer, domain, 'adagents_json', this.config, known.adagents_json),
+      fetchDocument(this.fetcher, this.pacer, domain, 'brand_json', this.config, known.brand_json),
     ]);
     const now = this.clock.now();
+    // An adagents.json not modified since the document the graph holds: only the times move.
+    const hash = known.adagents_json?.hash;
+    const unchanged =
+      fetchedAdagents.kind === 'unchanged' && hash !== undefined && (await touchIfCurrent(this.db, domain, hash, now));
+    const adagents = unchanged
+      ? fetchedAdagents
+      : await this.settle(domain, 'adagents_json', fetchedAdagents, known.adagents_json);
+    const brand = await this.settle(domain, 'brand_json', fetchedBrand, known.brand_json);
     let events = 0;
     let properties = 0;
     let agents = 0;
@@ -111,6 +139,7 @@ export class Crawler {
       const projection = projectAdagents(domain, adagents.url, adagents.document);
       properties = projection.properties.length;
       agents = new Set(projection.authorizations.map((a) => a.agent_url_canonical)).size;
+      if (adagents.validators) adagents.validators = { ...adagents.validators, hash: projection.document_hash };
       events += (await this.db.transaction((tx) => applyAdagents(tx, projection, adagents.document, now))).events;
       // Publishers whose properties this file lets agents sell are worth knowing too.
       const named = new Set(projection.authorizations.flatMap((a) => a.scopes.map((s) => s.target_publisher)));
@@ -135,25 +164,23 @@ export class Crawler {
       failures,
       ...(retryAfterSeconds ? { retryAfterSeconds } : {}),
     });
-    const problem = adagents.kind === 'found' ? undefined : adagents.reason;
+    const problem = adagents.kind === 'found' || adagents.kind === 'unchanged' ? undefined : adagents.reason;
+    const adagentsFetch = manifestFetch('adagents_json', adagents, known.adagents_json);
+    const brandFetch = manifestFetch('brand_json', brand, known.brand_json);
     await sql.recordCrawl(this.db, {
       domain,
       nextAt: next,
       failures,
-      outcome: adagents.kind,
+      outcome: adagentsFetch.outcome,
       error: problem ?? null,
       crawledAt: now,
     });
-    await sql.recordManifestFetches(
-      this.db,
-      domain,
-      [manifestFetch('adagents_json', adagents), manifestFetch('brand_json', brand)],
-      now,
-    );
+    await sql.recordManifestFetches(this.db, domain, [adagentsFetch, brandFetch], now);
     const report = {
       domain,
-      adagents: adagents.kind,
-      brand: brand.kind,
+      adagents: adagentsFetch.outcome,
+      brand: brandFetch.outcome,
+      unchanged,
       events,
       properties,
       agents,
@@ -162,5 +189,23 @@ export class Crawler {
     };
     this.onReport(report);
     return report;
+  }
+
+  /**
+   * A 304 where the graph may have moved on since (or for a brand.json, which the crawl always
+   * re-applies): the document is the one stored when its validators were kept, so it is applied
+   * from there; without one stored, it is fetched again unconditionally.
+   */
+  private async settle(
+    domain: string,
+    kind: DocumentKind,
+    outcome: DocumentOutcome,
+    known: Validators | undefined,
+  ): Promise<DocumentOutcome> {
+    if (outcome.kind !== 'unchanged') return outcome;
+    const stored = await storedDocument(this.db, domain, kind);
+    if (!stored) return fetchDocument(this.fetcher, this.pacer, domain, kind, this.config);
+    const validators = known ? { validators: known } : {};
+    return { kind: 'found', url: outcome.url, document: stored.document, chain: outcome.chain, ...validators };
   }
 }

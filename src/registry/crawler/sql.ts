@@ -1,4 +1,6 @@
 import type { Queryable } from '../../db/database.ts';
+import type { DocumentKind } from '../documents/well-known.ts';
+import type { Validators } from './fetch-document.ts';
 
 /** Every query of the crawl queue (table crawl_targets, migration 0013). */
 
@@ -80,11 +82,13 @@ export async function recordCrawl(db: Queryable, r: CrawlRecord): Promise<void> 
 }
 
 export interface ManifestFetch {
-  kind: 'adagents_json' | 'brand_json';
-  outcome: string;
+  kind: DocumentKind;
+  outcome: 'found' | 'absent' | 'invalid' | 'transient';
   url: string;
   chain: string[];
   reason: string | null;
+  /** Kept for the next crawl's conditional request, with a document found. */
+  validators?: Validators | undefined;
 }
 
 /** Records how the fetch of each of a domain's documents went (table manifest_fetches, migration 0037), for the manifest-refs lookup. */
@@ -95,13 +99,23 @@ export async function recordManifestFetches(
   at: Date,
 ): Promise<void> {
   await db.query(
-    `insert into manifest_fetches (domain, kind, outcome, url, chain, reason, fetched_at)
-     select $1, f->>'kind', f->>'outcome', f->>'url', array(select jsonb_array_elements_text(f->'chain')), f->>'reason', $3
+    `insert into manifest_fetches (domain, kind, outcome, url, chain, reason, fetched_at, validators)
+     select $1, f->>'kind', f->>'outcome', f->>'url', array(select jsonb_array_elements_text(f->'chain')), f->>'reason', $3,
+       f->'validators'
      from jsonb_array_elements($2::jsonb) f
      on conflict (domain, kind) do update set outcome = excluded.outcome, url = excluded.url, chain = excluded.chain,
-       reason = excluded.reason, fetched_at = excluded.fetched_at`,
+       reason = excluded.reason, fetched_at = excluded.fetched_at, validators = excluded.validators`,
     [domain, JSON.stringify(fetches), at],
   );
+}
+
+/** The validators kept by the last crawl that found each of a domain's documents. */
+export async function validatorsOf(db: Queryable, domain: string): Promise<Partial<Record<DocumentKind, Validators>>> {
+  const rows = await db.query<{ kind: DocumentKind; validators: Validators }>(
+    `select kind, validators from manifest_fetches where domain = $1 and outcome = 'found' and validators is not null`,
+    [domain],
+  );
+  return Object.fromEntries(rows.map((r) => [r.kind, r.validators]));
 }
 
 export async function failuresOf(db: Queryable, domain: string): Promise<number> {

@@ -29,7 +29,7 @@ export interface FetchedDocument {
  * client's reason when there was none, and the response's Retry-After when it gave one.
  */
 export type LiveDocument =
-  | { ok: true; url: string; text: string; document: unknown }
+  | { ok: true; url: string; text: string; document: unknown; headers: Record<string, string> }
   | { ok: false; url: string; status?: number; reason?: FetchErrorReason; retryAfter?: string; problem: string };
 
 /** Fetches the domain's document through the SSRF-safe client; never throws for the domain's own failures. */
@@ -37,14 +37,17 @@ export async function fetchWellKnown(fetcher: SafeFetch, domain: string, kind: D
   return fetchJsonDocument(fetcher, wellKnownUrl(domain, kind));
 }
 
-/** Fetches a JSON document at `url` (wherever a domain's pointer led) through the SSRF-safe client. */
+/**
+ * Fetches a JSON document at `url` (wherever a domain's pointer led) through the SSRF-safe client.
+ * `headers` adds to the request (a crawler's conditional `if-none-match`, say).
+ */
 export async function fetchJsonDocument(
   fetcher: SafeFetch,
   url: string,
-  init: Pick<SafeFetchInit, 'timeoutMs' | 'maxBytes'> = {},
+  init: Pick<SafeFetchInit, 'timeoutMs' | 'maxBytes' | 'headers'> = {},
 ): Promise<LiveDocument> {
   try {
-    const res = await fetcher.fetch(url, { ...init, headers: { accept: 'application/json' } });
+    const res = await fetcher.fetch(url, { ...init, headers: { ...init.headers, accept: 'application/json' } });
     // After redirects the document's address is where it was finally served from.
     const at = res.url;
     if (res.status !== 200) {
@@ -60,7 +63,7 @@ export async function fetchJsonDocument(
     const text = res.text();
     try {
       // A publisher's file is walked recursively later (validation, diffing): a hostile depth is refused as invalid.
-      return { ok: true, url: at, text, document: parseBoundedJson(text) };
+      return { ok: true, url: at, text, document: parseBoundedJson(text), headers: res.headers };
     } catch (err) {
       return { ok: false, url: at, status: res.status, problem: `${at} is not valid JSON (${(err as Error).message})` };
     }

@@ -64,6 +64,24 @@ export async function touchPublisher(tx: Queryable, domain: string, now: Date): 
   );
 }
 
+/**
+ * An unchanged re-crawl known only by the server's 304: the times move if the publisher is still
+ * active with the document of `hash`, in one statement. False when it is not (stale since, or
+ * changed by other means): the caller applies the document.
+ */
+export async function touchIfCurrent(db: Queryable, domain: string, hash: string, now: Date): Promise<boolean> {
+  const [row] = await db.query<{ touched: number }>(
+    `with touched as (
+       update publishers set crawled_at = $3 where domain = $1 and status = 'active' and document_hash = $2 returning domain),
+     properties as (
+       update catalog_properties set last_resolved_at = $3
+       where publisher_domain in (select domain from touched) and status = 'active' returning 1)
+     select (select count(*) from touched)::int as touched`,
+    [domain, hash, now],
+  );
+  return row!.touched > 0;
+}
+
 export async function markPublisherStale(tx: Queryable, domain: string, reason: string, now: Date): Promise<void> {
   await tx.query(`update publishers set status = 'stale', stale_reason = $2, crawled_at = $3 where domain = $1`, [
     domain,
