@@ -19,7 +19,6 @@ export function feedRoute(app: FastifyInstance, db: Database, settings: FeedSett
           'poll later with it. 410 `cursor_expired` means the cursor is older than the retention window or unknown: ' +
           're-bootstrap from GET /api/registry/snapshot and resume with the cursor it returns.',
         tags: ['Change Feed'],
-        security: [{ bearer: [] }],
         querystring: FeedQuery,
         response: { 200: FeedPage, ...errorResponses(400, 401, 410) },
       },

@@ -22,7 +22,6 @@ export function streamRoute(app: FastifyInstance, db: Database, settings: FeedSe
           'with `?cursor=<data.cursor>` and the same `types`. Errors before the stream starts answer as JSON, 410 ' +
           'included.',
         tags: ['Change Feed'],
-        security: [{ bearer: [] }],
         querystring: StreamQuery,
         response: {
           200: { description: 'An event stream.', content: { 'text/event-stream': { schema: { type: 'string' } } } },
