@@ -4,10 +4,10 @@ import type { RateLimitRule } from '../http/rate-limit/rules.ts';
 /**
  * The options of a route by which a member organization writes to the registry (a save, an
  * enrollment, an ownership challenge): a credential is required and must act for an organization,
- * within `rateLimit`, and the API's reference says it takes a bearer token. `schema` is the
- * route's own (its docs, tags, body and responses).
+ * within `rateLimit` (the API's reference says so from this config, see http/openapi.ts). `schema`
+ * is the route's own (its docs, tags, body and responses).
  */
 export function organizationWrite(rateLimit: RateLimitRule[], schema: FastifySchema) {
   const config: FastifyContextConfig = { auth: 'required', access: 'organization', rateLimit };
-  return { config, schema: { ...schema, security: [{ bearer: [] }] } };
+  return { config, schema };
 }

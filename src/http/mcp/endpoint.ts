@@ -44,7 +44,6 @@ export function serveMcp(app: FastifyInstance, endpoint: McpEndpoint): void {
         description:
           'MCP Streamable HTTP, stateless: JSON-RPC 2.0 `initialize`, `ping`, `tools/list` and `tools/call` (no `initialize` needed first); answered as server-sent events when the client accepts text/event-stream, else as JSON.',
         tags: endpoint.tags,
-        security: [{ bearer: [] }],
         response: {
           200: {
             description:

@@ -1,8 +1,10 @@
+import type { Static } from 'typebox';
 import type { Clock } from '../../clock.ts';
 import type { Queryable } from '../../db/database.ts';
 import { ApError } from '../../protocol/errors.ts';
 import { bootstrapPaths } from './bootstrap-paths.ts';
-import type { EventType } from './event-types.ts';
+import { parseTypes, type EventType } from './event-types.ts';
+import type { FeedQuery } from './schemas.ts';
 import * as sql from './sql.ts';
 import type { EventRow } from './sql.ts';
 
@@ -12,6 +14,11 @@ export interface PageRequest {
   /** The event types subscribed to; undefined for the default subscription (the published types). */
   types: readonly EventType[] | undefined;
   limit: number;
+}
+
+/** What a page of the feed or its stream asks for: the cursor as event ids are stored (lowercase), the types expanded. */
+export function pageRequestOf(query: Static<typeof FeedQuery>): PageRequest {
+  return { cursor: query.cursor?.toLowerCase(), types: parseTypes(query.types), limit: query.limit ?? 100 };
 }
 
 export interface Freshness {

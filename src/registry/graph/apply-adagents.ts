@@ -5,7 +5,7 @@ import { appendEvents, changedFields, type NewEvent } from '../feed/index.ts';
 import { storedDocument, storeDocument } from '../documents/well-known.ts';
 import { markEntryStale, saveAuthoritative } from '../properties/index.ts';
 import * as events from './events.ts';
-import { matchRecords } from './match.ts';
+import { matchProjected } from './match.ts';
 import { declarationsOf } from './operator-declarations.ts';
 import type { AdagentsProjection, ProjectedProperty, Scope } from './project-adagents.ts';
 import * as sql from './sql/index.ts';
@@ -145,20 +145,12 @@ export async function markStale(tx: Queryable, domain: string, reason: string, n
 
 async function applyProperties(tx: Queryable, p: AdagentsProjection, now: Date) {
   const stored = await sql.propertiesOf(tx, p.publisher_domain);
-  const byRid = new Map(stored.map((row) => [row.property_rid, row]));
-  const identifierKey = (i: { type: string; value: string }) => `${i.type}\u0000${i.value}`;
-  const matching = matchRecords(
-    stored.map((row) => ({
-      rid: row.property_rid,
-      key: row.property_key,
-      identifiers: row.identifiers.map(identifierKey),
-    })),
-    p.properties.map((projected) => ({
-      key: projected.key,
-      identifiers: projected.identifiers.map(identifierKey),
-      projected,
-    })),
-  );
+  const matching = matchProjected(stored, p.properties, {
+    rid: (row) => row.property_rid,
+    storedKey: (row) => row.property_key,
+    key: (projected) => projected.key,
+    identifier: (i: { type: string; value: string }) => `${i.type}\u0000${i.value}`,
+  });
 
   const out: NewEvent[] = [];
   const writes: sql.PropertyWrite[] = [];
@@ -168,10 +160,9 @@ async function applyProperties(tx: Queryable, p: AdagentsProjection, now: Date) 
   let added = 0;
   const declarations = await declarationsOf(
     tx,
-    matching.matches.map((m) => m.next.projected),
+    matching.matches.map((m) => m.projected),
   );
-  for (const [i, { next, rid, merged }] of matching.matches.entries()) {
-    const { projected } = next;
+  for (const [i, { projected, rid, before, merged }] of matching.matches.entries()) {
     const write = toWrite(projected, rid ?? randomUUID());
     ridOfKey.set(projected.key, write.property_rid);
     const row = {
@@ -184,7 +175,6 @@ async function applyProperties(tx: Queryable, p: AdagentsProjection, now: Date) 
       merges.push({ alias, canonical: write.property_rid });
       out.push(events.merged('property', alias, write.property_rid, p.publisher_domain));
     }
-    const before = rid === undefined ? undefined : byRid.get(rid)!;
     if (!before) {
       added++;
       writes.push(write);
@@ -209,7 +199,7 @@ async function applyProperties(tx: Queryable, p: AdagentsProjection, now: Date) 
       unchanged.push(write.property_rid);
     }
   }
-  const gone = matching.missing.map((rid) => byRid.get(rid)!).filter((row) => row.status === 'active');
+  const gone = matching.missing.filter((row) => row.status === 'active');
   const reason = 'no longer declared in adagents.json';
   for (const row of gone) out.push(events.propertyStale(row, reason));
 
@@ -239,26 +229,18 @@ function toWrite(x: ProjectedProperty, rid: string): sql.PropertyWrite {
 
 async function applyCollections(tx: Queryable, p: AdagentsProjection): Promise<NewEvent[]> {
   const stored = await sql.collectionsOf(tx, p.publisher_domain);
-  const byRid = new Map(stored.map((row) => [row.collection_rid, row]));
-  const identifierKey = (i: { publisher_domain: string; type: string; value: string }) =>
-    `${i.publisher_domain}\u0000${i.type}\u0000${i.value}`;
-  const matching = matchRecords(
-    stored.map((row) => ({
-      rid: row.collection_rid,
-      key: row.collection_id,
-      identifiers: row.identifiers.map(identifierKey),
-    })),
-    p.collections.map((projected) => ({
-      key: projected.collection_id,
-      identifiers: projected.identifiers.map(identifierKey),
-      projected,
-    })),
-  );
+  const matching = matchProjected(stored, p.collections, {
+    rid: (row) => row.collection_rid,
+    storedKey: (row) => row.collection_id,
+    key: (projected) => projected.collection_id,
+    identifier: (i: { publisher_domain: string; type: string; value: string }) =>
+      `${i.publisher_domain}\u0000${i.type}\u0000${i.value}`,
+  });
   const out: NewEvent[] = [];
   const writes: Array<Omit<sql.CollectionRow, 'publisher_domain' | 'status'>> = [];
   const merged: string[] = [];
   for (const match of matching.matches) {
-    const next = match.next.projected;
+    const { projected: next, before } = match;
     const write = {
       collection_rid: match.rid ?? randomUUID(),
       collection_id: next.collection_id,
@@ -272,7 +254,6 @@ async function applyCollections(tx: Queryable, p: AdagentsProjection): Promise<N
       merged.push(alias);
       out.push(events.merged('collection', alias, write.collection_rid, p.publisher_domain));
     }
-    const before = match.rid === undefined ? undefined : byRid.get(match.rid)!;
     if (!before) {
       writes.push(write);
       out.push(events.collectionEvent('collection.created', row));
@@ -289,7 +270,7 @@ async function applyCollections(tx: Queryable, p: AdagentsProjection): Promise<N
       );
     }
   }
-  const gone = matching.missing.map((rid) => byRid.get(rid)!).filter((row) => row.status === 'active');
+  const gone = matching.missing.filter((row) => row.status === 'active');
   for (const row of gone) out.push(events.collectionEvent('collection.removed', { ...row, status: 'removed' }));
   await sql.deleteCollections(tx, merged);
   await sql.removeCollections(

@@ -55,3 +55,49 @@ export function matchRecords<T extends Incoming>(stored: readonly Stored[], inco
   });
   return { matches, missing: stored.filter((s) => !claimed.has(s.rid)).map((s) => s.rid) };
 }
+
+/** How records of one kind are told apart: a stored one's rid and key, a new one's key, and an identifier's identity. */
+export interface RecordIdentity<S, N, I> {
+  rid: (stored: S) => string;
+  storedKey: (stored: S) => string;
+  key: (next: N) => string;
+  identifier: (identifier: I) => string;
+}
+
+export interface ProjectedMatch<S, N> {
+  projected: N;
+  /** The stored record this one continues (`rid` its rid); undefined for a new record. */
+  rid: string | undefined;
+  before: S | undefined;
+  /** Stored records that become aliases of `rid`. */
+  merged: string[];
+}
+
+/**
+ * `matchRecords` for stored rows and projected records whose identifiers are objects, made
+ * comparable by `by.identifier`; answers with the stored rows themselves, not only their rids.
+ */
+export function matchProjected<S extends { identifiers: readonly I[] }, N extends { identifiers: readonly I[] }, I>(
+  stored: readonly S[],
+  projected: readonly N[],
+  by: RecordIdentity<S, N, I>,
+): { matches: ProjectedMatch<S, N>[]; missing: S[] } {
+  const byRid = new Map(stored.map((row) => [by.rid(row), row]));
+  const matching = matchRecords(
+    stored.map((row) => ({
+      rid: by.rid(row),
+      key: by.storedKey(row),
+      identifiers: row.identifiers.map(by.identifier),
+    })),
+    projected.map((next) => ({ key: by.key(next), identifiers: next.identifiers.map(by.identifier), projected: next })),
+  );
+  return {
+    matches: matching.matches.map(({ next, rid, merged }) => ({
+      projected: next.projected,
+      rid,
+      before: rid === undefined ? undefined : byRid.get(rid)!,
+      merged,
+    })),
+    missing: matching.missing.map((rid) => byRid.get(rid)!),
+  };
+}

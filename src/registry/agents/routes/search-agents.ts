@@ -22,7 +22,6 @@ export function searchAgentsRoute(app: FastifyInstance, search: AgentSearch): vo
           'name is a sales agent); `sort` is relevance, the only order. Each result is the profile as the spec shows it and, beside it, as the protocol’s registry client reads it ' +
           '(url, name, type, inventory_profile, match, and compliance_summary for an enrolled agent the registry has probed).',
         tags: ['Agent Discovery'],
-        security: [{ bearer: [] }],
         querystring: SearchQueryString,
         response: { 200: SearchPageSchema, ...errorResponses(400, 401, 410) },
       },

@@ -37,7 +37,6 @@ export function crawlRequestRoute(app: FastifyInstance, ctx: AppContext, wake: (
         description:
           'Queues a crawl of the domain’s adagents.json and brand.json. The domain must resolve to public addresses. One request per domain per 5 minutes and 30 per hour per user (429 with retry_after).',
         tags: ['Agent Discovery'],
-        security: [{ bearer: [] }],
         body: CrawlRequestBody,
         response: { 202: CrawlRequestAccepted, ...errorResponses(400, 401, 415, 429) },
       },

@@ -2,8 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import type { Database } from '../../../db/database.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
-import { parseTypes } from '../event-types.ts';
-import { checkCursor, readPage, renderPage, type FeedSettings } from '../pages.ts';
+import { checkCursor, pageRequestOf, readPage, renderPage, type FeedSettings } from '../pages.ts';
 import { FeedPage, FeedQuery } from '../schemas.ts';
 
 export function feedRoute(app: FastifyInstance, db: Database, settings: FeedSettings): void {
@@ -19,16 +18,14 @@ export function feedRoute(app: FastifyInstance, db: Database, settings: FeedSett
           'poll later with it. 410 `cursor_expired` means the cursor is older than the retention window or unknown: ' +
           're-bootstrap from GET /api/registry/snapshot and resume with the cursor it returns.',
         tags: ['Change Feed'],
-        security: [{ bearer: [] }],
         querystring: FeedQuery,
         response: { 200: FeedPage, ...errorResponses(400, 401, 410) },
       },
     },
     async (request, reply) => {
-      const cursor = request.query.cursor?.toLowerCase();
-      const types = parseTypes(request.query.types);
-      await checkCursor(db, settings, cursor);
-      const page = await readPage(db, settings, { cursor, types, limit: request.query.limit ?? 100 });
+      const asked = pageRequestOf(request.query);
+      await checkCursor(db, settings, asked.cursor);
+      const page = await readPage(db, settings, asked);
       // Sent as text: the events' JSON was built by the database (see pages.ts).
       return reply.type('application/json; charset=utf-8').send(renderPage(page));
     },

@@ -31,7 +31,6 @@ export function pagedSnapshotRoute(app: FastifyInstance, db: Database, listing: 
         summary: listing.summary,
         description: listing.description,
         tags: ['Change Feed'],
-        security: [{ bearer: [] }],
         querystring: SnapshotQuery,
         response: {
           200: snapshotPageSchema(

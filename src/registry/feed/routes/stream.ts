@@ -2,9 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import type { Database } from '../../../db/database.ts';
 import { errorResponses } from '../../../protocol/wire/error.ts';
-import { parseTypes } from '../event-types.ts';
 import type { FeedHub } from '../hub.ts';
-import { checkCursor, type FeedSettings } from '../pages.ts';
+import { checkCursor, pageRequestOf, type FeedSettings } from '../pages.ts';
 import { StreamQuery } from '../schemas.ts';
 import { FeedStream } from '../stream.ts';
 
@@ -22,7 +21,6 @@ export function streamRoute(app: FastifyInstance, db: Database, settings: FeedSe
           'with `?cursor=<data.cursor>` and the same `types`. Errors before the stream starts answer as JSON, 410 ' +
           'included.',
         tags: ['Change Feed'],
-        security: [{ bearer: [] }],
         querystring: StreamQuery,
         response: {
           200: { description: 'An event stream.', content: { 'text/event-stream': { schema: { type: 'string' } } } },
@@ -31,10 +29,9 @@ export function streamRoute(app: FastifyInstance, db: Database, settings: FeedSe
       },
     },
     async (request, reply) => {
-      const cursor = request.query.cursor?.toLowerCase();
-      const types = parseTypes(request.query.types);
+      const asked = pageRequestOf(request.query);
       hub.assertListening();
-      await checkCursor(db, settings, cursor);
+      await checkCursor(db, settings, asked.cursor);
       reply.hijack();
       reply.raw.writeHead(200, {
         'content-type': 'text/event-stream; charset=utf-8',
@@ -48,7 +45,7 @@ export function streamRoute(app: FastifyInstance, db: Database, settings: FeedSe
         hub,
         db,
         settings,
-        request: { cursor, types, limit: request.query.limit ?? 100 },
+        request: asked,
         log: request.log,
       }).start();
     },

@@ -15,7 +15,6 @@ export function decideReviewRoute(app: FastifyInstance, db: Database, appliers: 
         description:
           'Approving applies the held save as its submitter sent it, in the same transaction as the decision, and lets later saves of the domain through; rejecting only records the decision. A review is decided once (409 after). Registry administrators only.',
         tags: ['Administration'],
-        security: [{ bearer: [] }],
         params: ReviewParams,
         body: DecisionBody,
         response: {

@@ -15,7 +15,6 @@ export function listReviewsRoute(app: FastifyInstance, db: Database): void {
         description:
           'Saves whose domain looks like a deny-listed brand or a registered domain (UTS #39 confusables), and brands sent to the deprecated community submission (`source`), newest first. Registry administrators only.',
         tags: ['Administration'],
-        security: [{ bearer: [] }],
         querystring: ReviewsQuery,
         response: { 200: ReviewsPage, ...errorResponses(400, 401, 403) },
       },
