@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/database.ts';
+import { firstRow } from '../../db/first-row.ts';
 import type { BudgetState } from './checks/evaluate.ts';
 import type { Plan, StoredPlan } from './plans/plan.ts';
 
@@ -26,20 +27,20 @@ export async function planOf(
   planId: string,
   lock = false,
 ): Promise<StoredPlan | undefined> {
-  const [row] = await db.query<StoredPlan>(
+  return firstRow<StoredPlan>(
+    db,
     `select ${planColumns} from governance_plans where owner = $1 and plan_id = $2${lock ? ' for update' : ''}`,
     [owner, planId],
   );
-  return row;
 }
 
 /** A plan by the agent's own key (a token's `ap_plan`), locked as `planOf`. */
 export async function planById(db: Queryable, id: string, lock = false): Promise<StoredPlan | undefined> {
-  const [row] = await db.query<StoredPlan>(
+  return firstRow<StoredPlan>(
+    db,
     `select ${planColumns} from governance_plans where id = $1${lock ? ' for update' : ''}`,
     [id],
   );
-  return row;
 }
 
 export async function plansOf(db: Queryable, owner: string, planIds: readonly string[]): Promise<StoredPlan[]> {
@@ -98,11 +99,10 @@ export async function actionsOf(db: Queryable, plan: string): Promise<ActionRow[
 }
 
 export async function actionOf(db: Queryable, plan: string, actionId: string): Promise<ActionRow | undefined> {
-  const [row] = await db.query<ActionRow>(
-    `select ${actionColumns} from governance_actions where plan = $1 and action_id = $2`,
-    [plan, actionId],
-  );
-  return row;
+  return firstRow<ActionRow>(db, `select ${actionColumns} from governance_actions where plan = $1 and action_id = $2`, [
+    plan,
+    actionId,
+  ]);
 }
 
 export async function insertAction(

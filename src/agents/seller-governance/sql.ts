@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/database.ts';
+import { firstRow } from '../../db/first-row.ts';
 
 /** Whose rows: the selling agent and the buyer (runtime/owner.ts). */
 export interface Seller {
@@ -152,11 +153,10 @@ export async function insertAction(
 }
 
 export async function actionOf(db: Queryable, tenant: string, actionId: string): Promise<ActionRow | undefined> {
-  const [row] = await db.query<ActionRow>(
-    `select * from seller_governed_actions where tenant = $1 and action_id = $2`,
-    [tenant, actionId],
-  );
-  return row;
+  return firstRow<ActionRow>(db, `select * from seller_governed_actions where tenant = $1 and action_id = $2`, [
+    tenant,
+    actionId,
+  ]);
 }
 
 /** The approved actions of the tenant, in action order after `after`: the delivery pass looks at each. */

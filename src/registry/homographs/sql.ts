@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/database.ts';
+import { firstRow } from '../../db/first-row.ts';
 
 /** Every query of the homographs capability. */
 
@@ -152,10 +153,7 @@ export async function listReviews(
 
 /** Locks the review, so two decisions of it queue and the second sees the first. */
 export async function lockReview(tx: Queryable, id: string): Promise<ReviewRow | undefined> {
-  const [row] = await tx.query<ReviewRow>(`select ${COLUMNS} from homograph_reviews r where r.id = $1 for update`, [
-    id,
-  ]);
-  return row;
+  return firstRow<ReviewRow>(tx, `select ${COLUMNS} from homograph_reviews r where r.id = $1 for update`, [id]);
 }
 
 export async function recordDecision(

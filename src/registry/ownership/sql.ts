@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/database.ts';
+import { firstRow } from '../../db/first-row.ts';
 
 /** The SQL of ownership challenges and proofs. Times come from the application's clock. */
 
@@ -43,18 +44,17 @@ export async function claimChallenge(
   method: ProofMethod,
   now: Date,
 ): Promise<ChallengeRow | undefined> {
-  const [row] = await db.query<ChallengeRow>(
+  return firstRow<ChallengeRow>(
+    db,
     `update ownership_challenges set state = 'verifying', method = $3
       where id = $1 and organization_id = $2 and state = 'issued' and expires_at > $4
       returning ${CHALLENGE}`,
     [id, organizationId, method, now],
   );
-  return row;
 }
 
 export async function challengeById(db: Queryable, id: string): Promise<ChallengeRow | undefined> {
-  const [row] = await db.query<ChallengeRow>(`select ${CHALLENGE} from ownership_challenges where id = $1`, [id]);
-  return row;
+  return firstRow<ChallengeRow>(db, `select ${CHALLENGE} from ownership_challenges where id = $1`, [id]);
 }
 
 export async function settleChallenge(
@@ -89,9 +89,9 @@ export async function latestProof(
   organizationId: string,
   domain: string,
 ): Promise<{ method: ProofMethod; proved_at: Date } | undefined> {
-  const [row] = await db.query<{ method: ProofMethod; proved_at: Date }>(
+  return firstRow<{ method: ProofMethod; proved_at: Date }>(
+    db,
     `select method, proved_at from ownership_proofs where organization_id = $1 and domain = $2`,
     [organizationId, domain],
   );
-  return row;
 }

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../../db/database.ts';
+import { firstRow } from '../../../db/first-row.ts';
 
 type Json = Record<string, unknown>;
 
@@ -81,12 +82,12 @@ export async function grantOf(
   grantId: string,
   { owner, lock = false }: { owner?: string; lock?: boolean } = {},
 ): Promise<GrantRow | undefined> {
-  const [row] = await db.query<GrantRow>(
+  return firstRow<GrantRow>(
+    db,
     `select ${columns} from brand_rights_grants
       where grant_id = $1 and ($2::text is null or owner = $2)${lock ? ' for update' : ''}`,
     [grantId, owner ?? null],
   );
-  return row;
 }
 
 /** Pending grants of these offerings made at or before `before`, oldest first. */
@@ -106,12 +107,12 @@ export async function decideGrant(
   keyHash: Buffer | null,
   at: Date,
 ): Promise<GrantRow | undefined> {
-  const [row] = await tx.query<GrantRow>(
+  return firstRow<GrantRow>(
+    tx,
     `update brand_rights_grants set status = $2, key_hash = $3, updated_at = $4
       where grant_id = $1 and status = 'pending_approval' returning ${columns}`,
     [grantId, status, keyHash, at],
   );
-  return row;
 }
 
 /** Writes an update's terms and pause, and a re-issued credential's hash when there is one. */

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../../db/database.ts';
+import { firstRow } from '../../../db/first-row.ts';
 import { keysetQuery } from '../../runtime/index.ts';
 import type { StandardsDefinition } from './standard.ts';
 
@@ -29,11 +30,11 @@ export async function insertStandards(
 
 /** The caller's standards; another's is not found, exactly as ones that do not exist. */
 export async function standardsOf(db: Queryable, owner: string, id: string): Promise<StandardsRow | undefined> {
-  const [row] = await db.query<StandardsRow>(
+  return firstRow<StandardsRow>(
+    db,
     `select ${columns} from governance_content_standards where owner = $1 and standards_id = $2`,
     [owner, id],
   );
-  return row;
 }
 
 /** Saves a new version of the caller's standards. */
@@ -44,12 +45,12 @@ export async function updateStandards(
   definition: StandardsDefinition,
   at: Date,
 ): Promise<StandardsRow | undefined> {
-  const [row] = await db.query<StandardsRow>(
+  return firstRow<StandardsRow>(
+    db,
     `update governance_content_standards set definition = $3, version = version + 1, updated_at = $4
       where owner = $1 and standards_id = $2 returning ${columns}`,
     [owner, id, JSON.stringify(definition), at],
   );
-  return row;
 }
 
 /** What list_content_standards narrows by: standards applying on any of these channels, languages, countries. */

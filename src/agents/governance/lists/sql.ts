@@ -1,4 +1,5 @@
 import type { Queryable } from '../../../db/database.ts';
+import { firstRow } from '../../../db/first-row.ts';
 import { keysetQuery } from '../../runtime/index.ts';
 import type { ListDefinition, ListKind } from './kind.ts';
 
@@ -46,11 +47,11 @@ export async function insertList(
 
 /** The caller's list of that kind; another's is not found, exactly as one that does not exist. */
 export async function listOf(db: Queryable, kind: Kind, owner: string, listId: string): Promise<ListRow | undefined> {
-  const [row] = await db.query<ListRow>(
+  return firstRow<ListRow>(
+    db,
     `select ${columns} from governance_lists where owner = $1 and list_id = $2 and kind = $3`,
     [owner, listId, kind],
   );
-  return row;
 }
 
 /** The list of that id shared with `authTokenHash` (its auth_token's SHA-256), or the owner's own; undefined otherwise. */
@@ -61,11 +62,11 @@ export async function sharedList(
   authTokenHash: Buffer | undefined,
   owner: string,
 ): Promise<ListRow | undefined> {
-  const [row] = await db.query<ListRow>(
+  return firstRow<ListRow>(
+    db,
     `select ${columns} from governance_lists where list_id = $1 and kind = $4 and (owner = $2 or auth_token_hash = $3)`,
     [listId, owner, authTokenHash ?? null, kind],
   );
-  return row;
 }
 
 /** The caller's lists of a kind (their name containing `name` when given), keyset-paged in their order of creation. */
@@ -121,12 +122,12 @@ export async function recordMembers(
   hash: string,
   count: number,
 ): Promise<{ before: number | null } | undefined> {
-  const [row] = await db.query<{ before: number | null }>(
+  return firstRow<{ before: number | null }>(
+    db,
     `update governance_lists lists set members_hash = $2, members_count = $3
        from (select list_id, members_count from governance_lists where list_id = $1 for update) previous
       where lists.list_id = previous.list_id and lists.members_hash is distinct from $2
       returning previous.members_count as before`,
     [listId, hash, count],
   );
-  return row;
 }

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../../db/database.ts';
+import { firstRow } from '../../../db/first-row.ts';
 
 export interface Scope {
   tenant: string;
@@ -19,11 +20,11 @@ const scopeParams = (s: Scope) => [s.tenant, s.principal, s.account, s.key];
 
 /** The record of a key's first success; rows of the previous runtime's `running` state are gone (migration 0014). */
 export async function find(db: Queryable, scope: Scope): Promise<IdempotencyRow | undefined> {
-  const [row] = await db.query<IdempotencyRow>(
+  return firstRow<IdempotencyRow>(
+    db,
     `select task, payload_hash, response, created_at from idempotency_records where ${where} and state = 'succeeded'`,
     scopeParams(scope),
   );
-  return row;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Principal } from '../../../auth/index.ts';
 import type { Queryable } from '../../../db/database.ts';
+import { firstRow } from '../../../db/first-row.ts';
 import type { TaskProgress } from '../task.ts';
 
 export type TaskStatus = 'submitted' | 'working' | 'input-required' | 'completed' | 'failed' | 'canceled';
@@ -78,7 +79,8 @@ export async function completeHeld(
   outcome: TaskOutcome,
   now: Date,
 ): Promise<TaskRow | undefined> {
-  const [row] = await db.query<TaskRow>(
+  return firstRow<TaskRow>(
+    db,
     `update agent_tasks set status = $4, result = $5, error = $6, updated_at = $7, completed_at = case when $4 = 'input-required' then null else $7::timestamptz end
      where tenant = $1 and principal = $2 and task_id = $3 and held and status in ${open} returning ${columns}`,
     [
@@ -91,7 +93,6 @@ export async function completeHeld(
       now,
     ],
   );
-  return row;
 }
 
 /**
@@ -104,7 +105,8 @@ export async function claimNext(
   now: Date,
   leaseUntil: Date,
 ): Promise<TaskRow | undefined> {
-  const [row] = await db.query<TaskRow>(
+  return firstRow<TaskRow>(
+    db,
     `update agent_tasks set status = 'working', lease_until = $3, attempts = attempts + 1, updated_at = $2
      where (tenant, principal, task_id) = (
        select tenant, principal, task_id from agent_tasks
@@ -113,7 +115,6 @@ export async function claimNext(
      returning ${columns}`,
     [tenants, now, leaseUntil],
   );
-  return row;
 }
 
 /**
@@ -184,11 +185,11 @@ export async function find(
   principal: string,
   taskId: string,
 ): Promise<TaskRow | undefined> {
-  const [row] = await db.query<TaskRow>(
+  return firstRow<TaskRow>(
+    db,
     `select ${columns} from agent_tasks where task_id = $1 and tenant = $2 and principal = $3`,
     [taskId, tenant, principal],
   );
-  return row;
 }
 
 /** The caller's tasks, newest first. */

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../../db/database.ts';
+import { firstRow } from '../../../db/first-row.ts';
 import { keysetQuery, type KeysetReader } from '../../runtime/index.ts';
 import type { AccountRow, AccountStatus, NaturalKey, Terms } from './account.ts';
 
@@ -40,20 +41,19 @@ export async function openAccounts(db: Queryable, owner: string): Promise<Accoun
 }
 
 export async function accountById(db: Queryable, owner: string, accountId: string): Promise<AccountRow | undefined> {
-  const [row] = await db.query<AccountRow>(
-    `select ${columns} from sales_accounts where owner = $1 and account_id = $2`,
-    [owner, accountId],
-  );
-  return row;
+  return firstRow<AccountRow>(db, `select ${columns} from sales_accounts where owner = $1 and account_id = $2`, [
+    owner,
+    accountId,
+  ]);
 }
 
 /** The owner's account, locked until the transaction ends: a change of its status reads the status it replaces. */
 export async function lockAccount(tx: Queryable, owner: string, accountId: string): Promise<AccountRow | undefined> {
-  const [row] = await tx.query<AccountRow>(
+  return firstRow<AccountRow>(
+    tx,
     `select ${columns} from sales_accounts where owner = $1 and account_id = $2 for update`,
     [owner, accountId],
   );
-  return row;
 }
 
 /** Open accounts of the natural key; a key without brand id matches the domain's accounts of any brand. At most two: one is an answer, two are too many. */

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../../db/database.ts';
+import { firstRow } from '../../../db/first-row.ts';
 import {
   creativesByIds as byIdsIn,
   formatKey,
@@ -126,12 +127,12 @@ export async function lockCreative(
   accountId: string,
   creativeId: string,
 ): Promise<CreativeRow | undefined> {
-  const [row] = await tx.query<CreativeRow>(
+  return firstRow<CreativeRow>(
+    tx,
     `select seq, owner, account_id, creative_id, name, format_id, assets, tags, status, details, created_at, updated_at
      from sales_creatives where owner = $1 and account_id = $2 and creative_id = $3 for update`,
     [owner, accountId, creativeId],
   );
-  return row;
 }
 
 /** One entry of a creative's history (sales_creative_changes). */

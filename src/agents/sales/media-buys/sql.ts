@@ -1,4 +1,5 @@
 import type { Queryable } from '../../../db/database.ts';
+import { firstRow } from '../../../db/first-row.ts';
 import { keysetQuery, type KeysetReader } from '../../runtime/index.ts';
 import type { BuyRow, HistoryEntry, PackageRow } from './media-buy.ts';
 import type { ReportingFrequency, ReportingWebhook } from './reporting-webhook.ts';
@@ -87,11 +88,11 @@ export async function buyOf(
   mediaBuyId: string,
   lock = false,
 ): Promise<BuyRow | undefined> {
-  const [row] = await db.query<BuyRow>(
+  return firstRow<BuyRow>(
+    db,
     `select ${buyColumns} from sales_media_buys where owner = $1 and media_buy_id = $2${lock ? ' for update' : ''}`,
     [owner, mediaBuyId],
   );
-  return row;
 }
 
 /**

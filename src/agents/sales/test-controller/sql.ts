@@ -1,4 +1,5 @@
 import type { Queryable } from '../../../db/database.ts';
+import { firstRow } from '../../../db/first-row.ts';
 import type { ForcedArm } from '../media-buys/index.ts';
 
 /** Stores the account's directive for its next create_media_buy, replacing any it had. */
@@ -12,11 +13,11 @@ export async function putForcedArm(db: Queryable, accountId: string, forced: For
 
 /** Deletes the account's directive and answers it: of two transactions taking it, one gets it. */
 export async function takeForcedArm(db: Queryable, accountId: string): Promise<ForcedArm | undefined> {
-  const [row] = await db.query<ForcedArm>(
+  return firstRow<ForcedArm>(
+    db,
     `delete from sales_forced_create_arms where account_id = $1 returning arm, task_id, message`,
     [accountId],
   );
-  return row;
 }
 
 export type SeedKind = 'creative' | 'media_buy' | 'product' | 'pricing_option' | 'creative_format' | 'plan';

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../../db/database.ts';
+import { firstRow } from '../../../db/first-row.ts';
 import { keysetPage } from './keyset-page.ts';
 
 /** Publishers: a domain's adagents.json as last crawled. */
@@ -33,15 +34,11 @@ export async function ensurePublisher(
 
 /** Serializes crawls of one publisher: whoever holds this lock compares against what the other wrote. */
 export async function lockPublisher(tx: Queryable, domain: string): Promise<PublisherRow | undefined> {
-  const [row] = await tx.query<PublisherRow>(`select ${PUBLISHER} from publishers where domain = $1 for update`, [
-    domain,
-  ]);
-  return row;
+  return firstRow<PublisherRow>(tx, `select ${PUBLISHER} from publishers where domain = $1 for update`, [domain]);
 }
 
 export async function publisher(db: Queryable, domain: string): Promise<PublisherRow | undefined> {
-  const [row] = await db.query<PublisherRow>(`select ${PUBLISHER} from publishers where domain = $1`, [domain]);
-  return row;
+  return firstRow<PublisherRow>(db, `select ${PUBLISHER} from publishers where domain = $1`, [domain]);
 }
 
 export async function updatePublisher(
