@@ -3,8 +3,8 @@
  * agent's, tied to its accounts and packages, and the creative agent's own): the creative as a
  * library keeps it, its SQL over the agent's table (sql.ts), the check of an upload against the
  * library's formats (stageCreatives, the one check of every upload path), sync's shared request,
- * and list_creatives' request, filters, order and answer. Each agent keeps its own table and keys,
- * and passes in what differs (its formats, review status, conditions, assignments).
+ * and list_creatives itself (its request, filters, order and answer). Each agent keeps its own table
+ * and keys, and passes in what differs (its formats, review status, conditions, assignments).
  */
 export {
   creativeAssetSummary,
@@ -20,9 +20,7 @@ export { creativeProblems, type FormatBook } from './check-creative.ts';
 export { refuseIfStrict, sentCreatives, syncCreativesProperties } from './sync-request.ts';
 export { refusal, stageCreatives, type Result, type Staged, type Uploader } from './stage-creatives.ts';
 export {
-  listCreatives,
-  listCreativesInput,
-  readListRequest,
+  listCreativesTask,
   wantsAssignments,
   type CreativeFilters,
   type ListRequest,
