@@ -17,7 +17,7 @@ export {
   type LibraryCreative,
 } from './creative.ts';
 export { creativeProblems, type FormatBook } from './check-creative.ts';
-export { refuseIfStrict, sentCreatives, syncCreativesProperties } from './sync-request.ts';
+export { refuseIfStrict, sentCreatives, syncCreativesDeclaration } from './sync-request.ts';
 export { refusal, stageCreatives, type Result, type Staged, type Uploader } from './stage-creatives.ts';
 export {
   listCreativesTask,
