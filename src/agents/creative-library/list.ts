@@ -4,8 +4,12 @@ import {
   defaultPageSize,
   pageCursor,
   pageRequestInput,
+  publishedSchemas,
   textInput,
+  type AgentTask,
   type JsonSchema,
+  type TaskArguments,
+  type TaskContext,
 } from '../runtime/index.ts';
 import type { CreativeStatus, LibraryCreative } from './creative.ts';
 import { creativeSortFields, type LibraryFilters, type Sort } from './sql.ts';
@@ -187,4 +191,27 @@ export async function listCreatives<Row extends LibraryCreative>(
     filtersApplied: source.filtersApplied,
     sandbox: source.sandbox,
   });
+}
+
+/**
+ * `list_creatives` (creative/list-creatives-request.json) over one library, as both agents serve it:
+ * the request read with the library's format key, answered over the source the agent makes of it
+ * (its own filters, assignments and sandbox).
+ */
+export function listCreativesTask<Row extends LibraryCreative>(
+  description: string,
+  formatKeyOf: (formatId: FormatId) => string,
+  sourceOf: (request: ListRequest, args: TaskArguments, ctx: TaskContext) => Promise<ListSource<Row>>,
+): AgentTask {
+  return {
+    name: 'list_creatives',
+    description,
+    input: listCreativesInput,
+    ...publishedSchemas('creative/list-creatives'),
+    mutates: false,
+    async handler(args, ctx) {
+      const request = readListRequest(args, formatKeyOf);
+      return listCreatives(args, request, await sourceOf(request, args, ctx));
+    },
+  };
 }

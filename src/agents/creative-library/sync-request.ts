@@ -1,21 +1,43 @@
+import { publishedSchemas, type AgentTask } from '../runtime/index.ts';
 import { creativeAssetSummary, type CreativeAsset } from './creative.ts';
 import { refusal, type Result } from './stage-creatives.ts';
 
-/** sync_creatives' input properties both libraries take (the published request schema is checked besides); `account` says whose library. */
-export const syncCreativesProperties = (accountDescription: string) =>
-  ({
-    account: { type: 'object', description: accountDescription },
-    creatives: { type: 'array', minItems: 1, maxItems: 100, items: creativeAssetSummary },
-    creative_ids: {
-      type: 'array',
-      minItems: 1,
-      maxItems: 100,
-      items: { type: 'string' },
-      description: 'Only these of creatives[] are synced.',
+/**
+ * `sync_creatives` (creative/sync-creatives-request.json) as both libraries declare it, all but its
+ * handler: the input properties both take (the published request schema is checked besides),
+ * `account` saying whose library, and the agent's own beside them.
+ */
+export function syncCreativesDeclaration(
+  description: string,
+  accountDescription: string,
+  ownProperties: Record<string, unknown>,
+): Omit<AgentTask, 'handler'> {
+  return {
+    name: 'sync_creatives',
+    description,
+    input: {
+      type: 'object',
+      properties: {
+        account: { type: 'object', description: accountDescription },
+        creatives: { type: 'array', minItems: 1, maxItems: 100, items: creativeAssetSummary },
+        creative_ids: {
+          type: 'array',
+          minItems: 1,
+          maxItems: 100,
+          items: { type: 'string' },
+          description: 'Only these of creatives[] are synced.',
+        },
+        validation_mode: { type: 'string', enum: ['strict', 'lenient'] },
+        dry_run: { type: 'boolean' },
+        ...ownProperties,
+      },
+      required: ['account', 'creatives'],
+      additionalProperties: true,
     },
-    validation_mode: { type: 'string', enum: ['strict', 'lenient'] },
-    dry_run: { type: 'boolean' },
-  }) as const;
+    ...publishedSchemas('creative/sync-creatives'),
+    mutates: true,
+  };
+}
 
 /** The creatives a sync uploads, each with where it is in the request: creatives[], only those `creative_ids` names when given. */
 export function sentCreatives(args: Record<string, unknown>): Array<{ creative: CreativeAsset; at: string }> {

@@ -47,7 +47,7 @@ export {
   type PageRequest,
 } from './pagination.ts';
 export { keysetQuery, type KeysetQuery } from './keyset-query.ts';
-export { accountRefInput, objectsInput } from './input-schemas.ts';
+export { accountRefInput, idInput, objectsInput } from './input-schemas.ts';
 export { checkPublishedRequest, publishedSchemas } from './published-request.ts';
 export { textBounds, textInput } from './text-bounds.ts';
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AgentError } from '../../../protocol/errors.ts';
 import { httpUrl } from '../../../protocol/http-url.ts';
 import {
+  idInput,
   ownerOf,
   publishedSchemas,
   type AgentTask,
@@ -45,8 +46,8 @@ export function acquireRightsTask(
     input: {
       type: 'object',
       properties: {
-        rights_id: { type: 'string', maxLength: 255 },
-        pricing_option_id: { type: 'string', maxLength: 255 },
+        rights_id: idInput,
+        pricing_option_id: idInput,
         buyer: { type: 'object', description: 'core/brand-ref.json: {domain}.' },
         campaign: {
           type: 'object',

@@ -1,5 +1,5 @@
 import { strings } from '../../../protocol/json-values.ts';
-import { ownerOf, publishedSchemas, type AgentTask, type TaskArguments } from '../../runtime/index.ts';
+import { idInput, ownerOf, publishedSchemas, type AgentTask, type TaskArguments } from '../../runtime/index.ts';
 import { stemOf, stemsOf } from '../../text-search/index.ts';
 import { ownGrant } from './own-grant.ts';
 import type { Offering } from './roster.ts';
@@ -28,9 +28,9 @@ export function creativeApprovalTask(roster: readonly Offering[]): AgentTask<App
     input: {
       type: 'object',
       properties: {
-        rights_id: { type: 'string', maxLength: 255 },
+        rights_id: idInput,
         creative_url: { type: 'string', maxLength: 2048 },
-        creative_id: { type: 'string', maxLength: 255 },
+        creative_id: idInput,
         description: { type: 'string', maxLength: 5000 },
         metadata: { type: 'object' },
       },

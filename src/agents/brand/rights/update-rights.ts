@@ -1,5 +1,5 @@
 import { AgentError } from '../../../protocol/errors.ts';
-import { ownerOf, publishedSchemas, type AgentTask, type TaskArguments } from '../../runtime/index.ts';
+import { idInput, ownerOf, publishedSchemas, type AgentTask, type TaskArguments } from '../../runtime/index.ts';
 import { windowEnd, type Campaign } from './clearance.ts';
 import { acquiredAnswer, newRightsKey } from './grant-answer.ts';
 import { ownGrant } from './own-grant.ts';
@@ -29,10 +29,10 @@ export function updateRightsTask(roster: readonly Offering[], agentUrl: () => st
     input: {
       type: 'object',
       properties: {
-        rights_id: { type: 'string', maxLength: 255 },
+        rights_id: idInput,
         end_date: { type: 'string', format: 'date' },
         impression_cap: { type: 'integer', minimum: 1 },
-        pricing_option_id: { type: 'string', maxLength: 255 },
+        pricing_option_id: idInput,
         paused: { type: 'boolean' },
       },
       required: ['rights_id'],

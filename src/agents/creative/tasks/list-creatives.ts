@@ -1,10 +1,5 @@
-import {
-  listCreatives,
-  listCreativesInput,
-  readListRequest,
-  type CreativeFilters,
-} from '../../creative-library/index.ts';
-import { ownerOf, publishedSchemas, type AgentTask } from '../../runtime/index.ts';
+import { listCreativesTask as libraryListTask, type CreativeFilters } from '../../creative-library/index.ts';
+import { ownerOf, type AgentTask } from '../../runtime/index.ts';
 import { accountKey, isSandbox } from '../library/account.ts';
 import * as sql from '../library/sql.ts';
 import { ownFormatKey } from '../own-formats.ts';
@@ -24,29 +19,23 @@ const noAssignments = { assignment_count: 0, assigned_packages: [] };
  * cursor, as the sales agent's library answers (creative-library/).
  */
 export function listCreativesTask(): AgentTask {
-  return {
-    name: 'list_creatives',
-    description:
-      'List the creatives of your library here: account (optional) names one library; filters (statuses, tags, tags_any, name_contains, creative_ids, format_ids, created/updated after/before, accounts), sort (created_date, updated_date, name, status; asc/desc), pagination (max_results, cursor). Archived creatives are listed only when a status filter names them.',
-    input: listCreativesInput,
-    ...publishedSchemas('creative/list-creatives'),
-    mutates: false,
-    async handler(args, ctx) {
-      const request = readListRequest(args, ownFormatKey);
+  return libraryListTask(
+    'List the creatives of your library here: account (optional) names one library; filters (statuses, tags, tags_any, name_contains, creative_ids, format_ids, created/updated after/before, accounts), sort (created_date, updated_date, name, status; asc/desc), pagination (max_results, cursor). Archived creatives are listed only when a status filter names them.',
+    ownFormatKey,
+    async (request, args, ctx) => {
       const f = request.filters;
       const filters: sql.ListFilters = {
         ...request.library,
         accountKeys: accountKeys(args['account'] as Record<string, unknown> | undefined, f.accounts),
       };
-      const owner = ownerOf(ctx.principal);
-      return listCreatives(args, request, {
-        ...sql.listing(ctx.db, owner, filters, request.sort),
+      return {
+        ...sql.listing(ctx.db, ownerOf(ctx.principal), filters, request.sort),
         assignments: async () => () => noAssignments,
         filtersApplied: (Object.keys(f) as Array<keyof CreativeFilters>).filter((k) => !ignored.has(k)),
         sandbox: isSandbox(args['account']),
-      });
+      };
     },
-  };
+  );
 }
 
 /** The libraries to list: the request's account and those of filters.accounts (both given: the account, if among them); undefined for all. */

@@ -3,12 +3,12 @@ import {
   refuseIfStrict,
   sentCreatives,
   stageCreatives,
-  syncCreativesProperties,
+  syncCreativesDeclaration,
   type CreativeAsset,
   type LibraryCreative,
   type Result,
 } from '../../creative-library/index.ts';
-import { ownerOf, publishedSchemas, type AgentTask } from '../../runtime/index.ts';
+import { ownerOf, type AgentTask } from '../../runtime/index.ts';
 import { accountKey, isSandbox } from '../library/account.ts';
 import * as sql from '../library/sql.ts';
 import { ownFormats, type AgentFormats } from '../own-formats.ts';
@@ -29,23 +29,16 @@ export type LibrarySettings = AgentFormats;
  */
 export function syncCreativesTask(settings: LibrarySettings): AgentTask {
   return {
-    name: 'sync_creatives',
-    description:
+    ...syncCreativesDeclaration(
       'Upload or update creatives in your library here (account names the library: account_id, or brand and operator). Each creative: creative_id, name, format_id from list_creative_formats, assets keyed by the format’s asset_id. validation_mode "strict" (default) refuses the whole sync on any problem; "lenient" stores what is valid and answers each problem per creative. delete_missing archives the library’s creatives not sent; dry_run previews. Answers each creative’s action, status and errors.',
-    input: {
-      type: 'object',
-      properties: {
-        ...syncCreativesProperties('core/account-ref.json: the library these creatives go to.'),
+      'core/account-ref.json: the library these creatives go to.',
+      {
         delete_missing: {
           type: 'boolean',
           description: 'Archive the library’s creatives this sync does not send (not with creative_ids).',
         },
       },
-      required: ['account', 'creatives'],
-      additionalProperties: true,
-    },
-    ...publishedSchemas('creative/sync-creatives'),
-    mutates: true,
+    ),
     async handler(args, ctx) {
       const scope = args['creative_ids'] as string[] | undefined;
       const deleteMissing = args['delete_missing'] === true;

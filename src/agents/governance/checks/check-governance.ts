@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../../../db/database.ts';
 import { AgentError } from '../../../protocol/errors.ts';
 import {
+  idInput,
   ownerOf,
   publishedSchemas,
   type AgentTask,
@@ -66,7 +67,7 @@ export function checkGovernanceTask(desk: CheckDesk): AgentTask<CheckArgs> {
     input: {
       type: 'object',
       properties: {
-        plan_id: { type: 'string', maxLength: 255 },
+        plan_id: idInput,
         caller: { type: 'string', maxLength: 2048, description: 'Your agent URL.' },
         tool: { type: 'string', maxLength: 255 },
         payload: { type: 'object' },

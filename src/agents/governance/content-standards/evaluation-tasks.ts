@@ -1,5 +1,5 @@
 import type { Queryable } from '../../../db/database.ts';
-import { ownerOf, publishedSchemas, type AgentTask, type TaskArguments } from '../../runtime/index.ts';
+import { idInput, ownerOf, publishedSchemas, type AgentTask, type TaskArguments } from '../../runtime/index.ts';
 import type { Artifact } from './artifact-content.ts';
 import type { Placement } from './evaluate.ts';
 import { judgeArtifact, type PageBudget } from './judge-artifact.ts';
@@ -45,7 +45,7 @@ export function calibrateContentTask(
       'Evaluate one artifact against your content standards as this agent would during delivery: the verdict (pass/fail), and for each policy its status and the reason (the phrase found and where).',
     input: {
       type: 'object',
-      properties: { standards_id: { type: 'string', maxLength: 255 }, artifact: artifactInput },
+      properties: { standards_id: idInput, artifact: artifactInput },
       required: ['standards_id', 'artifact'],
       additionalProperties: true,
     },
@@ -85,9 +85,9 @@ export function validateContentDeliveryTask(
     input: {
       type: 'object',
       properties: {
-        standards_id: { type: 'string', maxLength: 255 },
+        standards_id: idInput,
         records: { type: 'array', minItems: 1, maxItems: 10_000, items: { type: 'object' } },
-        feature_ids: { type: 'array', minItems: 1, maxItems: 200, items: { type: 'string', maxLength: 255 } },
+        feature_ids: { type: 'array', minItems: 1, maxItems: 200, items: idInput },
         include_passed: { type: 'boolean' },
       },
       required: ['standards_id', 'records'],

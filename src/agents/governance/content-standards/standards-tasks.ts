@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../../../db/database.ts';
 import { AgentError } from '../../../protocol/errors.ts';
 import {
+  idInput,
   keysetList,
   ownerOf,
   pageRequestInput,
@@ -47,7 +48,7 @@ const definitionInput = {
   registry_policy_ids: {
     type: 'array',
     maxItems: maxPolicies,
-    items: { type: 'string', maxLength: 255 },
+    items: idInput,
     description: 'Policies of the registry to apply, resolved when saved.',
   },
   calibration_exemplars: {
@@ -140,7 +141,7 @@ export function updateStandardsTask(
       'Update your content standards (a new version): scope, policies and registry_policy_ids (replaced whole), calibration_exemplars.',
     input: {
       type: 'object',
-      properties: { standards_id: { type: 'string', maxLength: 255 }, ...definitionInput },
+      properties: { standards_id: idInput, ...definitionInput },
       required: ['standards_id'],
       additionalProperties: true,
     },
@@ -185,7 +186,7 @@ export function getStandardsTask(): AgentTask<{ standards_id: string } & TaskArg
     description: 'Read one of your content standards: scope, policies and calibration exemplars.',
     input: {
       type: 'object',
-      properties: { standards_id: { type: 'string', maxLength: 255 } },
+      properties: { standards_id: idInput },
       required: ['standards_id'],
       additionalProperties: true,
     },

@@ -1,6 +1,7 @@
 import type { AuthorizationIndex } from '../../../registry/lookups/index.ts';
 import {
   accountRefInput,
+  idInput,
   keysetList,
   ownerOf,
   pageRequestInput,
@@ -69,7 +70,7 @@ export function getListTask(kind: ListKind, authorization: () => AuthorizationIn
     input: {
       type: 'object',
       properties: {
-        list_id: { type: 'string', maxLength: 255 },
+        list_id: idInput,
         resolve: { type: 'boolean' },
         pagination: largePageRequestInput,
         account: accountRefInput,

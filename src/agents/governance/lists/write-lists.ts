@@ -3,6 +3,7 @@ import { AgentError } from '../../../protocol/errors.ts';
 import { httpUrl } from '../../../protocol/http-url.ts';
 import {
   accountRefInput,
+  idInput,
   ownerOf,
   publishedSchemas,
   textInput,
@@ -68,7 +69,7 @@ export function updateListTask(kind: ListKind): AgentTask<ListFields & { list_id
     input: {
       type: 'object',
       properties: {
-        list_id: { type: 'string', maxLength: 255 },
+        list_id: idInput,
         ...definitionInput(kind),
         webhook_url: { type: 'string', maxLength: 2048, description: 'An http(s) URL; "" removes it.' },
       },
@@ -102,7 +103,7 @@ export function deleteListTask(kind: ListKind): AgentTask<{ list_id: string } & 
     description: `Delete one of your ${kind.noun} lists; sellers holding its token can no longer fetch it.`,
     input: {
       type: 'object',
-      properties: { list_id: { type: 'string', maxLength: 255 }, account: accountRefInput },
+      properties: { list_id: idInput, account: accountRefInput },
       required: ['list_id'],
       additionalProperties: true,
     },

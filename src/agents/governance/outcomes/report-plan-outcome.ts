@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AgentError } from '../../../protocol/errors.ts';
-import { publishedSchemas, type AgentTask, type TaskArguments } from '../../runtime/index.ts';
+import { idInput, publishedSchemas, type AgentTask, type TaskArguments } from '../../runtime/index.ts';
 import type { TokenKeys } from '../tokens/token-keys.ts';
 import type { IntentReads } from '../checks/intent-reads.ts';
 import * as sql from '../sql.ts';
@@ -33,7 +33,7 @@ export function reportPlanOutcomeTask(keys: TokenKeys, reads: IntentReads): Agen
     input: {
       type: 'object',
       properties: {
-        plan_id: { type: 'string', maxLength: 255 },
+        plan_id: idInput,
         governance_context: { type: 'string', maxLength: 8192 },
         outcome: { type: 'string', enum: ['completed', 'failed', 'delivery'] },
       },

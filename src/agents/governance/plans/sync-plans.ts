@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../../../db/database.ts';
 import type { IntentReads } from '../checks/intent-reads.ts';
 import {
+  idInput,
   objectsInput,
   ownerOf,
   publishedSchemas,
@@ -36,7 +37,7 @@ export function syncPlansTask(reads: IntentReads): AgentTask<SyncArgs> {
         plans: objectsInput(
           maxPlansPerSync,
           {
-            plan_id: { type: 'string', maxLength: 255 },
+            plan_id: idInput,
             objectives: textInput('prose', 'What the campaign is for'),
             budget: {
               type: 'object',

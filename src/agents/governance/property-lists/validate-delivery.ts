@@ -1,6 +1,13 @@
 import { canonicalAgentUrl } from '../../../protocol/agent-url.ts';
 import { authorizationStatus, type AuthorizationIndex } from '../../../registry/lookups/index.ts';
-import { accountRefInput, ownerOf, publishedSchemas, type AgentTask, type TaskArguments } from '../../runtime/index.ts';
+import {
+  accountRefInput,
+  idInput,
+  ownerOf,
+  publishedSchemas,
+  type AgentTask,
+  type TaskArguments,
+} from '../../runtime/index.ts';
 import { resolveList, type Identifier } from './resolve-list.ts';
 import { ownList } from '../lists/index.ts';
 import { propertyLists } from './kind.ts';
@@ -36,7 +43,7 @@ export function validatePropertyDeliveryTask(authorization: () => AuthorizationI
     input: {
       type: 'object',
       properties: {
-        list_id: { type: 'string', maxLength: 255 },
+        list_id: idInput,
         records: { type: 'array', minItems: 1, maxItems: 10_000, items: { type: 'object' } },
         include_compliant: { type: 'boolean' },
         account: accountRefInput,

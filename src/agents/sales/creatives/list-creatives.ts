@@ -1,12 +1,10 @@
 import {
   formatKey,
-  listCreatives,
-  listCreativesInput,
-  readListRequest,
+  listCreativesTask as libraryListTask,
   wantsAssignments,
   type CreativeFilters,
 } from '../../creative-library/index.ts';
-import { publishedSchemas, type AgentTask, type ResolvedAccount } from '../../runtime/index.ts';
+import type { AgentTask, ResolvedAccount } from '../../runtime/index.ts';
 import { ownerOf } from '../accounts/index.ts';
 import type { AssignmentRow, CreativeRow } from './creative.ts';
 import * as sql from './sql.ts';
@@ -20,16 +18,10 @@ import * as sql from './sql.ts';
  * creative stays listed whatever became of the buys it was assigned to.
  */
 export function listCreativesTask(): AgentTask {
-  return {
-    name: 'list_creatives',
-    description:
-      'List your creatives: filters (statuses, tags, tags_any, name_contains, creative_ids, format_ids, created/updated after/before, assigned_to_packages, media_buy_ids, unassigned), sort (created_date, updated_date, name, status, assignment_count; asc/desc), pagination (max_results, cursor). Answers each creative with its status, format, assets, tags and package assignments.',
-    input: listCreativesInput,
-    ...publishedSchemas('creative/list-creatives'),
-    mutates: false,
-    async handler(args, ctx) {
-      const owner = ownerOf(ctx.principal);
-      const request = readListRequest(args, formatKey);
+  return libraryListTask<CreativeRow>(
+    'List your creatives: filters (statuses, tags, tags_any, name_contains, creative_ids, format_ids, created/updated after/before, assigned_to_packages, media_buy_ids, unassigned), sort (created_date, updated_date, name, status, assignment_count; asc/desc), pagination (max_results, cursor). Answers each creative with its status, format, assets, tags and package assignments.',
+    formatKey,
+    async (request, args, ctx) => {
       const f = request.filters;
       const accounts = await accountIds(f.accounts, ctx.account, (ref) =>
         ctx.tenant.resolveAccount!(ref, { db: ctx.db, principal: ctx.principal }),
@@ -41,8 +33,8 @@ export function listCreativesTask(): AgentTask {
         mediaBuyIds: f.media_buy_ids,
         unassigned: f.unassigned,
       };
-      return listCreatives(args, request, {
-        ...sql.listing(ctx.db, owner, filters, request.sort),
+      return {
+        ...sql.listing(ctx.db, ownerOf(ctx.principal), filters, request.sort),
         async assignments(page) {
           const byCreative = wantsAssignments(args)
             ? await assignmentsByCreative(ctx.db, page)
@@ -51,9 +43,9 @@ export function listCreativesTask(): AgentTask {
         },
         filtersApplied: Object.keys(f),
         sandbox: ctx.account?.['sandbox'] === true,
-      });
+      };
     },
-  };
+  );
 }
 
 /** The accounts to list: the request's account and those of filters.accounts, all resolved among the caller's own; undefined for all of them. */

@@ -1,13 +1,13 @@
 import { sameFormatId } from '../../formats/index.ts';
 import { AgentError } from '../../../protocol/errors.ts';
-import { errorObject, publishedSchemas, type AgentTask } from '../../runtime/index.ts';
+import { errorObject, type AgentTask } from '../../runtime/index.ts';
 import { actorOf, ownerOf, requireActiveAccount } from '../accounts/index.ts';
 import type { Shelf } from '../offering.ts';
 import {
   refuseIfStrict,
   sentCreatives,
   stageCreatives,
-  syncCreativesProperties,
+  syncCreativesDeclaration,
   type LibraryCreative,
 } from '../../creative-library/index.ts';
 import type { AssignablePackage, BuysDesk } from './buys.ts';
@@ -46,13 +46,10 @@ interface Assignment {
  */
 export function syncCreativesTask({ shelf, buys }: CreativeLibraryOptions): AgentTask {
   return {
-    name: 'sync_creatives',
-    description:
+    ...syncCreativesDeclaration(
       'Upload or update creatives in an account’s library (creative_id, name, format_id from list_creative_formats, assets keyed by the format’s asset_id) and assign creatives to packages of your media buys (assignments[]: creative_id, package_id). validation_mode "strict" (default) refuses the whole sync on any problem; "lenient" stores what is valid and answers each problem per creative. dry_run previews. Answers each creative’s action, review status, assignments and errors.',
-    input: {
-      type: 'object',
-      properties: {
-        ...syncCreativesProperties('core/account-ref.json: the account that owns these creatives.'),
+      'core/account-ref.json: the account that owns these creatives.',
+      {
         assignments: {
           type: 'array',
           minItems: 1,
@@ -69,11 +66,7 @@ export function syncCreativesTask({ shelf, buys }: CreativeLibraryOptions): Agen
         },
         delete_missing: { type: 'boolean', description: 'Not offered by this seller.' },
       },
-      required: ['account', 'creatives'],
-      additionalProperties: true,
-    },
-    ...publishedSchemas('creative/sync-creatives'),
-    mutates: true,
+    ),
     async handler(args, ctx) {
       const account = requireActiveAccount(ctx.account);
       if (args['delete_missing'] === true)

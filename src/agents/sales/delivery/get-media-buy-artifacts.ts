@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { AgentError } from '../../../protocol/errors.ts';
 import {
   accountRefInput,
+  idInput,
   largePageRequestInput,
   paginateLarge,
   publishedSchemas,
@@ -44,8 +45,8 @@ export function getMediaBuyArtifactsTask(shelf: Shelf): AgentTask<ArtifactsArgs>
     input: {
       type: 'object',
       properties: {
-        media_buy_id: { type: 'string', maxLength: 255 },
-        package_ids: { type: 'array', minItems: 1, maxItems: 1000, items: { type: 'string', maxLength: 255 } },
+        media_buy_id: idInput,
+        package_ids: { type: 'array', minItems: 1, maxItems: 1000, items: idInput },
         failures_only: { type: 'boolean' },
         time_range: {
           type: 'object',
