@@ -9,11 +9,12 @@ export interface EventRow {
   json: string;
 }
 
-// Key order as in core/registry-event.json; created_at as ISO 8601 UTC with milliseconds.
-const eventColumns = `event_id, event_type, created_at, json_build_object(
+// The JSON the commit wrote (migration 0053); built here, the same way, only for events written
+// before it: key order as in core/registry-event.json, created_at as ISO 8601 UTC with milliseconds.
+const eventColumns = `event_id, event_type, created_at, coalesce(json, json_build_object(
   'event_id', event_id, 'event_type', event_type, 'entity_type', entity_type, 'entity_id', entity_id,
   'payload', payload, 'actor', actor,
-  'created_at', to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text as json`;
+  'created_at', to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text) as json`;
 
 /**
  * Which events a read takes: the listed types, `default` for a subscription without `types` (every

@@ -25,7 +25,8 @@ async function age(db: Database, ids: string[], ms: number): Promise<string[]> {
     `update registry_events
         set event_id = (lpad(to_hex(('x' || substr(replace(event_id::text, '-', ''), 1, 12))::bit(48)::bigint - $2), 12, '0')
                         || substr(replace(event_id::text, '-', ''), 13))::uuid,
-            created_at = created_at - make_interval(secs => $2::double precision / 1000)
+            created_at = created_at - make_interval(secs => $2::double precision / 1000),
+            json = null
       where event_id = any($1::uuid[])
       returning event_id`,
     [ids, ms],

@@ -35,6 +35,27 @@ eachEngine('feed event ids', (engine) => {
     }
   });
 
+  it('come with the event’s JSON, written at commit with its id and time, as the feed serves it', async () => {
+    const rows = await db.query<{ json: string | null; event_id: string; event_type: string; created_at: Date }>(
+      'select json, event_id, event_type, created_at, entity_type, entity_id, payload, actor from registry_events',
+    );
+    assert.ok(rows.length > 0);
+    for (const row of rows) {
+      const { json, ...columns } = row;
+      assert.ok(json !== null, 'every committed event carries its JSON');
+      assert.deepEqual(Object.keys(JSON.parse(json) as object), [
+        'event_id',
+        'event_type',
+        'entity_type',
+        'entity_id',
+        'payload',
+        'actor',
+        'created_at',
+      ]);
+      assert.deepEqual(JSON.parse(json), { ...columns, created_at: row.created_at.toISOString() });
+    }
+  });
+
   it('keep increasing when the clock is behind the last id, borrowing the next millisecond after 4,096 in one', async () => {
     const future = Date.now() + 60_000;
     await db.query('update feed_sequencer set last_ms = $1, last_counter = 4094', [future]);

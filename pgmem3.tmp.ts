@@ -1,0 +1,13 @@
+import { PGlite } from '@electric-sql/pglite';
+const mb = () => Math.round(process.resourceUsage().maxRSS / 1024);
+const rss = () => Math.round(process.memoryUsage().rss / 1048576);
+const a = await PGlite.create('memory://');
+console.log('initdb maxRSS', mb(), 'rss', rss());
+const blob = await a.dumpDataDir('gzip');
+console.log('dump size MB', (blob.size / 1048576).toFixed(1), 'maxRSS', mb());
+await a.close();
+if (global.gc) global.gc();
+console.log('closed rss', rss());
+const b = await PGlite.create('memory://', { loadDataDir: blob });
+await b.query('select 1');
+console.log('second (template) maxRSS', mb(), 'rss', rss());
