@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { serializedAs } from '../../http/mcp/serialized.ts';
 import { textRefusal } from '../../http/validation.ts';
 import { ApError, errorBody } from '../../protocol/errors.ts';
 import { isRecord, parseJson } from '../../protocol/json-values.ts';
@@ -116,7 +117,8 @@ function longerThan(args: Record<string, unknown>, budget: number): boolean {
 
 function result(status: number, body: string): ToolResult {
   const value = parseJson(body);
-  const structured = isRecord(value) ? value : undefined;
+  // The answer carries the route's body as it was sent, not serialized a second time.
+  const structured = isRecord(value) ? serializedAs(value, body) : undefined;
   return {
     content: [{ type: 'text', text: body }],
     ...(structured ? { structuredContent: structured } : {}),

@@ -54,18 +54,16 @@ export const maxAllocations = 3;
  * Undefined when no match can be priced.
  */
 export function makeProposal(matches: readonly Match[], brief: string, now: Date): MadeProposal | undefined {
-  const priced = matches.flatMap((m) => {
-    const option = optionOf(m.product);
-    return option ? [{ ...m, option }] : [];
-  });
-  const currency = priced[0]?.option.currency;
+  // The best matches come first and a plan takes a few: a broad brief's thousand matches are not all priced.
+  let currency: string | undefined;
+  const chosen: Array<Match & { option: PricingOption }> = [];
+  for (const m of matches) {
+    currency ??= optionOf(m.product)?.currency;
+    const option = currency === undefined ? undefined : optionOf(m.product, currency);
+    if (option) chosen.push({ ...m, option });
+    if (chosen.length === maxAllocations) break;
+  }
   if (!currency) return undefined;
-  const chosen = priced
-    .flatMap((m) => {
-      const option = optionOf(m.product, currency);
-      return option ? [{ ...m, option }] : [];
-    })
-    .slice(0, maxAllocations);
   const shares = wholePercentages(chosen.map((m) => m.score));
   const bids: Record<string, number> = {};
   let min = 0;
