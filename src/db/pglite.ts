@@ -29,10 +29,19 @@ function queryable(runner: Runner): Queryable {
   };
 }
 
+/**
+ * PostgreSQL's buffer pool inside PGlite. Its default, 128 MB, is touched whole at start (about
+ * 110 MB of the process's memory however small the database) and caches pages a second time: the
+ * data directory is already in memory (`memory://`) or in the operating system's page cache. 16 MB
+ * measured no slower on the registry's queries.
+ */
+const sharedBuffers = '16MB';
+
 export async function openPglite(options: PgliteOptions): Promise<PgliteDatabase> {
   const onDisk = !options.dataDir.includes('://');
   if (onDisk) await makePrivate(options.dataDir);
   const db = await PGlite.create(options.dataDir, {
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`],
     parsers: { [OID.date]: parseDate },
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
   });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import type { Database } from '../../src/db/database.ts';
+import { openPglite } from '../../src/db/pglite.ts';
 import { eachEngine } from '../support/engines.ts';
 
 eachEngine('database', (engine) => {
@@ -69,5 +70,20 @@ eachEngine('database', (engine) => {
   it('reports pool statistics', () => {
     const stats = db.stats();
     assert.ok(stats.total >= 0 && stats.idle >= 0 && stats.waiting >= 0);
+  });
+});
+
+describe('embedded PGlite', () => {
+  it('keeps a small buffer pool: its pages are already in memory or in the page cache', async () => {
+    const db = await openPglite({ dataDir: 'memory://' });
+    try {
+      const [row] = await db.query<{ size: string }>(`select current_setting('shared_buffers') as size`);
+      assert.equal(row!.size, '16MB');
+      // The rest of PGlite's settings stand: the search path the registry's unqualified names rely on.
+      const [path] = await db.query<{ path: string }>(`select current_setting('search_path') as path`);
+      assert.equal(path!.path, 'public');
+    } finally {
+      await db.close();
+    }
   });
 });
