@@ -174,8 +174,8 @@ export class Crawler {
       outcome: adagentsFetch.outcome,
       error: problem ?? null,
       crawledAt: now,
+      fetches: [adagentsFetch, brandFetch],
     });
-    await sql.recordManifestFetches(this.db, domain, [adagentsFetch, brandFetch], now);
     const report = {
       domain,
       adagents: adagentsFetch.outcome,

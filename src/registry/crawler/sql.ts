@@ -68,17 +68,8 @@ export interface CrawlRecord {
   outcome: string;
   error: string | null;
   crawledAt: Date;
-}
-
-/** Records a crawl and when the domain is next due, releasing its lease; queues it if it was not. */
-export async function recordCrawl(db: Queryable, r: CrawlRecord): Promise<void> {
-  await db.query(
-    `insert into crawl_targets (domain, next_crawl_at, failures, last_crawled_at, last_outcome, last_error)
-     values ($1, $2, $3, $4, $5, $6)
-     on conflict (domain) do update set next_crawl_at = excluded.next_crawl_at, claimed_until = null, failures = excluded.failures,
-       last_crawled_at = excluded.last_crawled_at, last_outcome = excluded.last_outcome, last_error = excluded.last_error`,
-    [r.domain, r.nextAt, r.failures, r.crawledAt, r.outcome, r.error],
-  );
+  /** How the fetch of each of the domain's documents went, for the manifest-refs lookup; none when left out. */
+  fetches?: ManifestFetch[];
 }
 
 export interface ManifestFetch {
@@ -91,21 +82,25 @@ export interface ManifestFetch {
   validators?: Validators | undefined;
 }
 
-/** Records how the fetch of each of a domain's documents went (table manifest_fetches, migration 0037), for the manifest-refs lookup. */
-export async function recordManifestFetches(
-  db: Queryable,
-  domain: string,
-  fetches: ManifestFetch[],
-  at: Date,
-): Promise<void> {
+/**
+ * Records a crawl and when the domain is next due, releasing its lease (queuing it if it was
+ * not), and how each document's fetch went (table manifest_fetches, migration 0037), in one
+ * statement: the crawl of an unchanged publisher is a handful of statements, and this is two.
+ */
+export async function recordCrawl(db: Queryable, r: CrawlRecord): Promise<void> {
   await db.query(
-    `insert into manifest_fetches (domain, kind, outcome, url, chain, reason, fetched_at, validators)
-     select $1, f->>'kind', f->>'outcome', f->>'url', array(select jsonb_array_elements_text(f->'chain')), f->>'reason', $3,
-       f->'validators'
-     from jsonb_array_elements($2::jsonb) f
-     on conflict (domain, kind) do update set outcome = excluded.outcome, url = excluded.url, chain = excluded.chain,
-       reason = excluded.reason, fetched_at = excluded.fetched_at, validators = excluded.validators`,
-    [domain, JSON.stringify(fetches), at],
+    `with fetches as (
+       insert into manifest_fetches (domain, kind, outcome, url, chain, reason, fetched_at, validators)
+       select $1, f->>'kind', f->>'outcome', f->>'url', array(select jsonb_array_elements_text(f->'chain')), f->>'reason',
+         $4, f->'validators'
+       from jsonb_array_elements($7::jsonb) f
+       on conflict (domain, kind) do update set outcome = excluded.outcome, url = excluded.url, chain = excluded.chain,
+         reason = excluded.reason, fetched_at = excluded.fetched_at, validators = excluded.validators)
+     insert into crawl_targets (domain, next_crawl_at, failures, last_crawled_at, last_outcome, last_error)
+     values ($1, $2, $3, $4, $5, $6)
+     on conflict (domain) do update set next_crawl_at = excluded.next_crawl_at, claimed_until = null, failures = excluded.failures,
+       last_crawled_at = excluded.last_crawled_at, last_outcome = excluded.last_outcome, last_error = excluded.last_error`,
+    [r.domain, r.nextAt, r.failures, r.crawledAt, r.outcome, r.error, JSON.stringify(r.fetches ?? [])],
   );
 }
 
