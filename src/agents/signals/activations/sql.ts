@@ -37,11 +37,17 @@ const columns =
 const abandoned = `s.deployed_at is null and not exists (
   select 1 from agent_tasks t where t.tenant = s.tenant and t.principal = (s.caller->>'kind') || ':' || (s.caller->>'subject') and t.task_id = s.task_id and t.status <> 'canceled')`;
 
-/** The owner's activations (every signal), for get_signals to say what is live for the caller. */
-export function ownerActivations(db: Queryable, tenant: string, owner: string): Promise<ActivationRow[]> {
+/** The owner's activations of the given signals (a page of get_signals), to say what is live for the caller. */
+export function ownerActivations(
+  db: Queryable,
+  tenant: string,
+  owner: string,
+  signals: readonly string[],
+): Promise<ActivationRow[]> {
   return db.query<ActivationRow>(
-    `select ${columns} from signal_activations s where tenant = $1 and owner = $2 and not (${abandoned})`,
-    [tenant, owner],
+    `select ${columns} from signal_activations s
+     where tenant = $1 and owner = $2 and signal_agent_segment_id = any($3::text[]) and not (${abandoned})`,
+    [tenant, owner, signals],
   );
 }
 

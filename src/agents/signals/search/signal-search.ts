@@ -11,7 +11,7 @@ import {
   type QueryTerms,
 } from '../../text-search/index.ts';
 import type { CatalogSignal } from '../catalog/index.ts';
-import { placesNamed, readSpec, type SpecReading } from './read-spec.ts';
+import { placesNamed, readSpec, type Range, type SpecReading } from './read-spec.ts';
 import { facetsOf, overlap, type SignalFacets } from './signal-facets.ts';
 import { stopWords, synonyms } from './vocabulary/index.ts';
 
@@ -180,17 +180,12 @@ export class SignalSearch {
 
   /** What the spec's structure adds to a signal's text score; undefined when the signal contradicts it (men for "women", 18-24 for "35-44"). */
   private structureScore(signal: CatalogSignal, facets: SignalFacets, reading: SpecReading): number | undefined {
-    let score = 0;
-    for (const [wanted, band, match] of [
-      [reading.ages, facets.ages, weight.ageMatch],
-      [reading.income, facets.income, weight.incomeMatch],
-      [reading.employees, facets.employees, weight.employeesMatch],
-    ] as const) {
-      if (!wanted || !band) continue;
-      const share = overlap(band, wanted);
-      if (share === 0) return undefined;
-      score += match * share;
-    }
+    // Called for every candidate of a search (thousands): no arrays made per call.
+    const ages = bandScore(reading.ages, facets.ages, weight.ageMatch);
+    const income = bandScore(reading.income, facets.income, weight.incomeMatch);
+    const employees = bandScore(reading.employees, facets.employees, weight.employeesMatch);
+    if (ages === undefined || income === undefined || employees === undefined) return undefined;
+    let score = ages + income + employees;
     if (reading.gender && facets.gender) {
       if (facets.gender !== reading.gender) return undefined;
       score += weight.genderMatch;
@@ -207,6 +202,13 @@ export class SignalSearch {
     if (reading.contextual && signal.category === 'contextual') score += weight.contextualAsked;
     return score;
   }
+}
+
+/** What a band the spec asks for (ages, income, employees) adds: nothing when either side has none, undefined when they do not overlap. */
+function bandScore(wanted: Range | undefined, band: Range | undefined, match: number): number | undefined {
+  if (!wanted || !band) return 0;
+  const share = overlap(band, wanted);
+  return share === 0 ? undefined : match * share;
 }
 
 const hasStructure = (r: SpecReading) =>

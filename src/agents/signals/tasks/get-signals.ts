@@ -116,17 +116,20 @@ export function getSignalsTask(view: SignalsView): AgentTask<GetSignalsArgs & Ta
         (countries === undefined || signal.countries.some((c) => countries.has(c))) &&
         canGoOn(signal, targets);
 
+      // The signals asked for by id first, then the ranked ones (each signal once: a search never
+      // answers one twice, so only those asked for by id need remembering).
       const chosen: CatalogSignal[] = [];
-      const seen = new Set<string>();
-      const add = (signal: CatalogSignal) => {
-        if (seen.has(signal.signal_agent_segment_id)) return;
-        seen.add(signal.signal_agent_segment_id);
-        chosen.push(signal);
-      };
+      const byId = new Set<string>();
       for (const id of args.signal_ids ?? []) {
         const signal = offering.bySignalId(id, view.base());
-        if (signal && include(signal)) add(signal);
+        if (signal && include(signal) && !byId.has(signal.signal_agent_segment_id)) {
+          byId.add(signal.signal_agent_segment_id);
+          chosen.push(signal);
+        }
       }
+      const add = (signal: CatalogSignal) => {
+        if (byId.size === 0 || !byId.has(signal.signal_agent_segment_id)) chosen.push(signal);
+      };
       let message: string | undefined;
       if (args.signal_spec?.trim()) {
         const { ranked, matched } = offering.search.search(args.signal_spec, include);
@@ -141,7 +144,14 @@ export function getSignalsTask(view: SignalsView): AgentTask<GetSignalsArgs & Ta
       const size = Math.min(maxPage, args.pagination?.max_results ?? args.max_results ?? 50);
       const { page, pagination } = paginate(chosen, { ...args.pagination, max_results: size });
       const activations = byTarget(
-        page.length > 0 ? await ownerActivations(ctx.db, ctx.tenant.name, ownerOf(ctx.principal)) : [],
+        page.length > 0
+          ? await ownerActivations(
+              ctx.db,
+              ctx.tenant.name,
+              ownerOf(ctx.principal),
+              page.map((s) => s.signal_agent_segment_id),
+            )
+          : [],
       );
       const now = ctx.clock.now();
       const baseUrl = view.base();
