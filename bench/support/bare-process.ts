@@ -15,10 +15,15 @@ export interface BareServer {
  */
 export async function startBare(body?: string, busyMicros = 0): Promise<BareServer> {
   const script = fileURLToPath(new URL('./bare-server.ts', import.meta.url));
-  const child = spawn(process.execPath, [script, ...(body === undefined ? [] : [body])], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, BARE_BUSY_MICROS: String(busyMicros) },
+  const child = spawn(process.execPath, [script], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: {
+      ...process.env,
+      BARE_BUSY_MICROS: String(busyMicros),
+      ...(body === undefined ? {} : { BARE_BODY: 'stdin' }),
+    },
   });
+  child.stdin.end(body ?? '');
   const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
   const url = line.replace('listening at ', '');
   return {

@@ -1,11 +1,13 @@
 // The baseline: a bare Node HTTP server answering /healthz with the same body and headers class
-// as `ap serve`, so the benchmark measures what the framework and our hooks cost. Given a body as
-// its argument, it answers every path with that body instead: the floor for an endpoint whose
-// answer the ap computes from memory. BARE_BUSY_MICROS makes it spin that long on each request
-// first: a control for what any per-request work costs on the machine at hand.
+// as `ap serve`, so the benchmark measures what the framework and our hooks cost. Given a body on
+// its standard input (BARE_BODY=stdin; an answer can be larger than a command line may be), it
+// answers every path with that body instead: the floor for an endpoint whose answer the ap
+// computes from memory. BARE_BUSY_MICROS makes it spin that long on each request first: a control
+// for what any per-request work costs on the machine at hand.
 import { createServer } from 'node:http';
+import { text } from 'node:stream/consumers';
 
-const constant = process.argv[2];
+const constant = process.env.BARE_BODY === 'stdin' ? await text(process.stdin) : undefined;
 const body = constant ?? JSON.stringify({ status: 'ok' });
 const length = Buffer.byteLength(body);
 const busyMs = Number(process.env.BARE_BUSY_MICROS ?? 0) / 1000;
