@@ -13,6 +13,9 @@ import { postgresUrl } from './engines.ts';
 import { json, type Json } from './http.ts';
 import { asAdmin } from './server.ts';
 
+/** An event's keys as the feed serves them, in core/registry-event.json's order. */
+export const eventKeys = ['event_id', 'event_type', 'entity_type', 'entity_id', 'payload', 'actor', 'created_at'];
+
 /** The `n`-th of a rotation of events of different types, each with a payload its schema branch accepts. */
 export function sampleEvent(n: number): NewEvent {
   const domain = `pub${n}.example`;

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { v7 as uuidv7 } from 'uuid';
 import { eachEngine } from '../../support/engines.ts';
 import { json, type Json } from '../../support/http.ts';
-import { allEventIds, assertValidPage, getFeed, readToEnd, writeEvents } from '../../support/feed.ts';
+import { allEventIds, assertValidPage, eventKeys, getFeed, readToEnd, writeEvents } from '../../support/feed.ts';
 import { createApiKeyFor, proveOwnership, seedOrganization } from '../../support/identity.ts';
 import { postJson } from '../../support/requests.ts';
 import { asAdmin, startTestServer, type TestServer } from '../../support/server.ts';
@@ -37,15 +37,7 @@ eachEngine('change feed pages', (engine) => {
       );
       assert.equal(body.cursor, ids[9]);
       assert.equal(body.has_more, true);
-      assert.deepEqual(Object.keys(body.events[0]), [
-        'event_id',
-        'event_type',
-        'entity_type',
-        'entity_id',
-        'payload',
-        'actor',
-        'created_at',
-      ]);
+      assert.deepEqual(Object.keys(body.events[0]), eventKeys);
       for (const id of body.events.map((e: { event_id: string }) => e.event_id))
         assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     });
