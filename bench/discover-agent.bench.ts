@@ -18,6 +18,7 @@ export async function discoverAgentBench(): Promise<void> {
     const registry = await serveAp(['--data-dir', 'memory://'], {
       AP_FETCH_ALLOW: agentHost,
       RATE_LIMIT_PROBES_PER_MINUTE: '1000000',
+      RATE_LIMIT_PROBES_PER_MINUTE_PER_USER: '1000000',
     });
     registry.discardLogs();
     try {
