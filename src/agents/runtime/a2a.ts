@@ -127,7 +127,7 @@ export function mountA2a(
       // The runner refuses text it cannot hold in the task's arguments, in A2A's terms.
       config: { auth: 'required', checksOwnText: true },
       onRequest: hostGuard,
-      schema: { summary: `${tenant.name} agent over A2A (JSON-RPC)`, tags: ['Agents'], security: [{ bearer: [] }] },
+      schema: { summary: `${tenant.name} agent over A2A (JSON-RPC)`, tags: ['Agents'] },
       // What is refused before the SDK reads the request answers in JSON-RPC too; a refused credential stays the registry's 401.
       errorHandler: jsonRpcRefusal,
     },

@@ -30,7 +30,6 @@ export function mountHttp(
         summary: `${tenant.name} agent tasks over plain HTTP`,
         description: `The JSON body is the task's arguments; errors answer in the ${envelope} envelope.`,
         tags: ['Agents'],
-        security: [{ bearer: [] }],
       },
       // Bodies that are not JSON answer in the agent's envelope too, not the registry's.
       errorHandler: (raw, request, reply) => {

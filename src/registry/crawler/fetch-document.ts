@@ -63,17 +63,18 @@ export async function fetchDocument(
   limits: FetchLimits,
   known?: Validators,
 ): Promise<DocumentOutcome> {
-  const found = new Map<string, Found>();
+  // The walk arrives at the last document it read: that one's validators are kept.
+  let last: Found | undefined;
   const walk = await followPointers<Failure>(domain, kind, limits.maxHops, async (url) => {
     const outcome = await fetchOne(fetcher, pacer, url, kind, limits, known?.url === url ? known : undefined);
     if (outcome.kind !== 'found') return { ok: false, failure: outcome };
-    found.set(outcome.url, outcome);
+    last = outcome;
     return { ok: true, url: outcome.url, document: outcome.document };
   });
   const { chain } = walk;
   switch (walk.kind) {
     case 'arrived': {
-      const validators = found.get(walk.url)?.validators;
+      const validators = last?.validators;
       return { kind: 'found', url: walk.url, document: walk.document, chain, ...(validators ? { validators } : {}) };
     }
     case 'failed':
