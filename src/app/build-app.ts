@@ -10,7 +10,7 @@ import type { Migration } from '../db/migrate.ts';
 import { registerCors } from '../http/cors.ts';
 import { registerErrorRendering } from '../http/errors.ts';
 import { registerHealth } from '../http/health.ts';
-import { boundJsonDepth, requireJsonWrites } from '../http/json-writes.ts';
+import { boundJsonBodies, requireJsonWrites } from '../http/json-writes.ts';
 import { registerMetrics } from '../http/metrics.ts';
 import { registerOpenApi } from '../http/openapi.ts';
 import { enforceRateLimits, openCounterStore } from '../http/rate-limit/enforce.ts';
@@ -61,7 +61,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Route-level hooks attach as routes register, so these come before any route (and any context).
   const routeTable = recordRoutes(app);
   requireJsonWrites(app);
-  boundJsonDepth(app);
+  boundJsonBodies(app);
   refuseUnstorableText(app);
   const fetcher = deps.fetcher ?? new SafeFetch({ allow: parseAllowList(config.fetchAllow) });
   const ctx: AppContext = {

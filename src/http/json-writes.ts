@@ -1,6 +1,6 @@
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import { ApError } from '../protocol/errors.ts';
-import { MAX_JSON_DEPTH, withinJsonDepth } from '../protocol/json-depth.ts';
+import { brokenJsonBound, MAX_JSON_DEPTH, MAX_JSON_MEMBERS, requestBounds } from '../protocol/json-depth.ts';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH']);
 const JSON_TYPE = /^application\/json\s*(;|$)/i;
@@ -25,20 +25,24 @@ export function requireJsonWrites(app: FastifyInstance): void {
   });
 }
 
+const beyond = {
+  depth: `The JSON body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`,
+  members: `The JSON body has an object of more than ${MAX_JSON_MEMBERS} members.`,
+};
+
 /**
  * JSON bodies are parsed as the framework does (prototype poisoning refused) and refused when
- * nested deeper than MAX_JSON_DEPTH: code that walks a document recursively (deep equality,
- * serialization) would otherwise run out of stack on a small hostile body and answer 500.
+ * nested deeper than MAX_JSON_DEPTH (code that walks a document recursively, deep equality or
+ * serialization, would otherwise run out of stack on a small hostile body and answer 500) or
+ * holding an object wider than MAX_JSON_MEMBERS (copying one costs the square of its width).
  */
-export function boundJsonDepth(app: FastifyInstance): void {
+export function boundJsonBodies(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     parse(request, body as string, (err, value) => {
       if (err) return done(err);
-      if (!withinJsonDepth(value))
-        return done(
-          new ApError('invalid_json', `The JSON body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`),
-        );
+      const broken = brokenJsonBound(value, requestBounds);
+      if (broken) return done(new ApError('invalid_json', beyond[broken]));
       done(null, value);
     });
   });

@@ -4,7 +4,7 @@ import { systemClock, type Clock } from '../clock.ts';
 import { registerCors } from '../http/cors.ts';
 import { registerErrorRendering } from '../http/errors.ts';
 import { registerProbes } from '../http/health.ts';
-import { boundJsonDepth, requireJsonWrites } from '../http/json-writes.ts';
+import { boundJsonBodies, requireJsonWrites } from '../http/json-writes.ts';
 import { echoRequestId } from '../http/request-id.ts';
 import { registerMetrics } from '../http/metrics.ts';
 import { logRequests } from '../http/request-log.ts';
@@ -82,7 +82,7 @@ export async function buildMirror(deps: MirrorDeps): Promise<FastifyInstance> {
     serverFactory: frontServer(answers, (): RemoteFollower => follower, isoStamps(clock), counted),
   });
   requireJsonWrites(app);
-  boundJsonDepth(app);
+  boundJsonBodies(app);
   const upstreamUrl = config.upstreamUrl;
   registerErrorRendering(app, (request) => {
     const path = request.url.split('?')[0]!;

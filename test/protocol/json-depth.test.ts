@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MAX_JSON_DEPTH, withinJsonDepth } from '../../src/protocol/json-depth.ts';
+import {
+  brokenJsonBound,
+  MAX_JSON_DEPTH,
+  MAX_JSON_MEMBERS,
+  requestBounds,
+  withinJsonDepth,
+} from '../../src/protocol/json-depth.ts';
 
 const nested = (levels: number): unknown => JSON.parse('['.repeat(levels) + ']'.repeat(levels));
 
@@ -20,5 +26,22 @@ describe('withinJsonDepth', () => {
     const value = nested(200_000);
     assert.throws(() => JSON.stringify(value), RangeError);
     assert.equal(withinJsonDepth(value), false);
+  });
+});
+
+describe('brokenJsonBound', () => {
+  const wide = (members: number) => Object.fromEntries(Array.from({ length: members }, (_, i) => [`k${i}`, i]));
+
+  it(`takes objects of ${MAX_JSON_MEMBERS} members anywhere in a request and refuses one more`, () => {
+    assert.equal(brokenJsonBound({ a: [wide(MAX_JSON_MEMBERS)] }, requestBounds), undefined);
+    assert.equal(brokenJsonBound({ a: [1, { b: wide(MAX_JSON_MEMBERS + 1) }] }, requestBounds), 'members');
+  });
+
+  it('counts members of objects, not elements of arrays', () => {
+    assert.equal(brokenJsonBound({ list: Array.from({ length: 20_000 }, (_, i) => i) }, requestBounds), undefined);
+  });
+
+  it('names the depth when a body nests too deeply', () => {
+    assert.equal(brokenJsonBound(nested(MAX_JSON_DEPTH + 1), requestBounds), 'depth');
   });
 });

@@ -7,6 +7,8 @@ export interface RedisCountersOptions {
   namespace?: string;
   /** Connection errors (Redis down, refused, timed out); the client keeps reconnecting. */
   onError?: (err: Error) => void;
+  /** How long connecting may take before it is retried; 2 seconds unless a test says otherwise. */
+  connectTimeoutMs?: number;
 }
 
 /** The client's states after a connection was lost, before it is back. */
@@ -27,8 +29,12 @@ export function redisCounters(url: string, options: RedisCountersOptions = {}): 
     // A request waits for at most one reconnection and two seconds, then fails, rather than
     // queueing behind an unreachable Redis.
     maxRetriesPerRequest: 1,
-    connectTimeout: 2_000,
+    connectTimeout: options.connectTimeoutMs ?? 2_000,
     commandTimeout: 2_000,
+    // Connect on the first request, not while the server starts: start-up work that holds the
+    // event loop longer than the connect timeout would fire it on a connection that had in fact
+    // succeeded, and the first requests would go through uncounted.
+    lazyConnect: true,
   }) as CountingRedis;
   redis.on('error', (err: Error) => options.onError?.(err));
   redis.defineCommand(TAKE_COMMAND, { numberOfKeys: 1, lua: TAKE });

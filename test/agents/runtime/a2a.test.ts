@@ -99,7 +99,7 @@ eachEngine('agent runtime over A2A', (engine) => {
     assert.equal(typeof body.error.code, 'number');
   });
 
-  it('answers a body it cannot take before the SDK reads it in JSON-RPC (not JSON, empty, nested too deeply), and a NUL character in a skill’s parameters as the task’s refusal', async () => {
+  it('answers a body it cannot take before the SDK reads it in JSON-RPC (not JSON, empty, nested too deeply, too wide), and a NUL character in a skill’s parameters as the task’s refusal', async () => {
     const post = (body: string) =>
       fetch(`${server.url}/test/a2a`, {
         method: 'POST',
@@ -115,6 +115,11 @@ eachEngine('agent runtime over A2A', (engine) => {
         send(`{"message":${'['.repeat(70)}${']'.repeat(70)}}`),
         -32700,
         'The JSON body nests arrays and objects deeper than 64 levels.',
+      ],
+      [
+        send(JSON.stringify({ macros: Object.fromEntries(Array.from({ length: 257 }, (_, i) => [`k${i}`, i])) })),
+        -32700,
+        'The JSON body has an object of more than 256 members.',
       ],
     ] as const) {
       const res = await post(body);

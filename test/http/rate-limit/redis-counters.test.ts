@@ -40,6 +40,26 @@ describe('[redis] rate-limit counters', () => {
     assert.equal(results.filter((r) => r.taken).length, 45);
   });
 
+  it('counts the first hit when the process was busy past the connect timeout after opening the store (a server starting)', async () => {
+    let timedOut: (err: Error) => void = () => {};
+    const connectTimedOut = new Promise<Error>((resolve) => (timedOut = resolve));
+    const started = redisCounters(redis.url, { connectTimeoutMs: 50, onError: (err) => timedOut(err) });
+    stores.push(started);
+    // Start-up work holding the event loop, through the ticks in which a client connecting at once makes its socket.
+    for (let tick = 0; tick < 5; tick++) {
+      await new Promise(process.nextTick);
+      const until = performance.now() + 60;
+      while (performance.now() < until);
+    }
+    // A connection begun during start-up times out as soon as the loop turns, and the client waits to
+    // reconnect: the hit comes then.
+    const turns = async (n: number) => {
+      for (let i = 0; i < n; i++) await new Promise(setImmediate);
+    };
+    await Promise.race([connectTimedOut.then(() => turns(2)), turns(4)]);
+    assert.equal((await started.take('busy-start', 1, 60_000, Date.now())).taken, true);
+  });
+
   it('fails a hit promptly, and reports the error, when Redis cannot be reached', async () => {
     const errors: Error[] = [];
     const down = redisCounters('redis://127.0.0.1:1', { onError: (err) => errors.push(err) });
