@@ -111,10 +111,10 @@ export const agentsSettings = settings({
   /** What happens when a task answers something its declared output schema refuses (the test suite throws). */
   validateOutputs: {
     env: 'AGENT_VALIDATE_OUTPUTS',
-    default: 'log',
+    default: 'sample',
     meaning:
-      'check task answers against their output schemas: off, log (warn and answer anyway) or throw (answer INTERNAL_ERROR)',
-    parse: oneOf(['off', 'log', 'throw']),
+      'check task answers against their output schemas: off, sample (each task’s first 100 answers and one in 100 after; warn and answer anyway), log (every answer; warn) or throw (answer INTERNAL_ERROR)',
+    parse: oneOf(['off', 'sample', 'log', 'throw']),
   },
   /** Runs of a long task (each a claim whose lease lapsed or whose handler threw unexpectedly) before it fails for good. */
   taskMaxAttempts: {

@@ -77,9 +77,10 @@ export function createRunner(db: Database, tenant: Tenant, settings: RunnerSetti
       let queued = false;
       const callSettings = { ...settings, webhooksQueued: () => void (queued = true) };
       // Before the transaction opens, and not for a replay, whose answer is the one recorded.
-      const prepare = async () =>
-        task.prepare && !task.longRunning
-          ? task.prepare(typed, {
+      const taskPrepare = task.longRunning ? undefined : task.prepare;
+      const prepare = taskPrepare
+        ? () =>
+            taskPrepare(typed, {
               db,
               background: false,
               clock: settings.clock,
@@ -87,7 +88,7 @@ export function createRunner(db: Database, tenant: Tenant, settings: RunnerSetti
               principal,
               signal: options.signal ?? new AbortController().signal,
             })
-          : undefined;
+        : undefined;
       const execute = async (tx: Queryable, prepared: unknown) => {
         if (task.longRunning) return submit(tx, task, typed, principal);
         const ctx = await taskContext(
@@ -111,7 +112,7 @@ export function createRunner(db: Database, tenant: Tenant, settings: RunnerSetti
       const key = task.mutates ? requireKey(typed) : undefined;
       const answer =
         key === undefined
-          ? await execute(db, await prepare())
+          ? await execute(db, await prepare?.())
           : await runOnce(
               db,
               settings,

@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { serializedAs } from '../../http/mcp/serialized.ts';
+import { passedOn } from '../../http/mcp/serialized.ts';
 import { textRefusal } from '../../http/validation.ts';
 import { ApError, errorBody } from '../../protocol/errors.ts';
-import { isRecord, parseJson } from '../../protocol/json-values.ts';
 
 import type { RegistryTool } from './tools.ts';
 
@@ -116,9 +115,8 @@ function longerThan(args: Record<string, unknown>, budget: number): boolean {
 }
 
 function result(status: number, body: string): ToolResult {
-  const value = parseJson(body);
-  // The answer carries the route's body as it was sent, not serialized a second time.
-  const structured = isRecord(value) ? serializedAs(value, body) : undefined;
+  // The answer carries the route's body as it was sent: not parsed, not serialized a second time.
+  const structured = body.startsWith('{') ? passedOn(body) : undefined;
   return {
     content: [{ type: 'text', text: body }],
     ...(structured ? { structuredContent: structured } : {}),

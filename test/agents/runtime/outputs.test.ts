@@ -23,7 +23,7 @@ it("throws on an answer outside the task's output schema when told to (the test 
   assert.doesNotThrow(() => checkOutput(task, { id: 'ok' }, 'throw', log));
 });
 
-it('only warns in production (log), and checks nothing when off', () => {
+it('only warns when told to log, and checks nothing when off', () => {
   checkOutput(task, {}, 'log', log);
   assert.equal(warnings.length, 1);
   checkOutput(task, {}, 'off', log);
@@ -33,4 +33,12 @@ it('only warns in production (log), and checks nothing when off', () => {
 it('checks against a published schema named by $ref', () => {
   const published: AgentTask = { ...task, output: { $ref: '/schemas/3.0.6/core/tasks-get-response.json' } };
   assert.throws(() => checkOutput(published, { task_id: 'x' }, 'throw', log), OutputMismatch);
+});
+
+it('samples in production (sample): each task’s first 100 answers, then one in 100', () => {
+  const sampledTask: AgentTask = { ...task, name: 'sampled' };
+  const before = warnings.length;
+  for (let i = 0; i < 300; i++) checkOutput(sampledTask, {}, 'sample', log);
+  // Answers 1–100, 200 and 300.
+  assert.equal(warnings.length - before, 102);
 });

@@ -68,9 +68,13 @@ export async function runOnce(
       throw new AgentError('IDEMPOTENCY_CONFLICT', undefined, { field: 'idempotency_key' });
     return { ...row.response, replayed: true };
   };
-  const seen = await sql.find(db, scope);
-  if (seen) return replay(seen);
-  const prepared = await prepare?.();
+  // A replay skips the work before the transaction; without any, the read under the lock suffices.
+  let prepared: unknown;
+  if (prepare) {
+    const seen = await sql.find(db, scope);
+    if (seen) return replay(seen);
+    prepared = await prepare();
+  }
   try {
     return await db.transaction(async (tx) => {
       if (!(await sql.tryLock(tx, scope))) {

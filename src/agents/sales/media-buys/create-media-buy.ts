@@ -159,8 +159,10 @@ export function createMediaBuyTask(
           products,
         );
 
-      // A sandbox test controller's directive answers the call instead (consumed in its transaction).
-      const forced = ctx.background ? undefined : await takeForcedArm(ctx.db, account.account_id);
+      // A sandbox test controller's directive answers the call instead (consumed in its transaction);
+      // the controller arms sandbox accounts only.
+      const forced =
+        ctx.background || account['sandbox'] !== true ? undefined : await takeForcedArm(ctx.db, account.account_id);
       if (forced) return forcedAnswer(forced, ctx);
       // Checked in full first, so a buy that waits is one that will book; booked by the worker's run.
       const waiting = approvalsNeeded(rows.map((r) => products.find((p) => p.product_id === r.product_id)!));
@@ -211,10 +213,14 @@ export function createMediaBuyTask(
           at: now,
         },
       ]);
-      const assigned = await assignmentsOfPackages(
-        ctx.db,
-        rows.map((r) => r.package_id),
-      );
+      // New packages hold only what this request assigned them.
+      const assigned =
+        creatives.length === 0
+          ? []
+          : await assignmentsOfPackages(
+              ctx.db,
+              rows.map((r) => r.package_id),
+            );
       return {
         ...buySummary(buy),
         account,
