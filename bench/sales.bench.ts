@@ -2,7 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { publicTestCredential } from '../src/config.ts';
-import { serveAp } from '../test/support/cli.ts';
+import { serveAp, type ServingAp } from '../test/support/cli.ts';
+import { openSharedSchema, type SharedSchema } from '../test/support/shared-schema.ts';
 import { benchOptions, freshKeyMark, load, type LoadResult } from './support/load.ts';
 import { mcpCall, toolResult, type McpPost } from './support/tool-result.ts';
 
@@ -10,8 +11,9 @@ const PRODUCTS = Number(process.env.BENCH_SALES_PRODUCTS ?? 1000);
 
 /**
  * The sales agent over MCP with a catalog of 1,000 products, against `/healthz` of the same
- * `ap serve`, in alternating rounds: calls per second and p99 side by side. `get_products` ranks
- * the whole catalog against one of a rotation of briefs and answers a page of 50 products;
+ * `ap serve`, in alternating rounds: calls per second and p99 side by side, on the embedded PGlite
+ * and (when it is reachable) on a fresh schema of the local PostgreSQL. `get_products` ranks the
+ * whole catalog against one of a rotation of briefs and answers a page of 50 products;
  * `create_media_buy` books a one-package auction buy, each call with its own idempotency key (a
  * transaction with the key's record, the buy, its package and its history entry).
  */
@@ -20,93 +22,107 @@ export async function salesBench(): Promise<void> {
   try {
     const catalog = join(dir, 'catalog.json');
     await writeFile(catalog, JSON.stringify({ products: Array.from({ length: PRODUCTS }, (_, i) => product(i)) }));
-    const ap = await serveAp(['--data-dir', 'memory://'], {
+    const env = {
       AGENTS: 'true',
       SALES_CATALOG: catalog,
       ...(process.env.BENCH_PROFILE ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE}` } : {}),
-    });
-    ap.discardLogs();
+    };
+    const embedded = await serveAp(['--data-dir', 'memory://'], env);
     try {
-      const call = (name: string, args: Record<string, unknown>, id = 1) =>
-        mcpCall(publicTestCredential, name, args, id);
-      const mcp = {
-        ...benchOptions,
-        requests: briefs.map((brief, i) =>
-          call('get_products', { buying_mode: 'brief', brief, brand: { domain: 'bench.example' } }, i),
-        ),
-      };
-      const account = await syncAccount(ap.url, call);
-      const auction = product(1);
-      const create = {
-        ...benchOptions,
-        freshKeys: true,
-        requests: [
-          call('create_media_buy', {
-            idempotency_key: freshKeyMark,
-            account,
-            brand: { domain: 'bench.example' },
-            start_time: 'asap',
-            end_time: new Date(Date.now() + 30 * 86_400_000).toISOString(),
-            packages: [
-              { product_id: auction['product_id'], pricing_option_id: 'cpm_auction', budget: 1000, bid_price: 5 },
-            ],
-          }),
-        ],
-      };
-      // A tool's refusal is still HTTP 200: one call is checked by hand before the load.
-      const once = await toolResult(`${ap.url}/sales/mcp`, {
-        ...create.requests[0]!,
-        body: create.requests[0]!.body.replace(freshKeyMark, crypto.randomUUID()),
-      });
-      if (once.isError) throw new Error(`create_media_buy refused the bench's buy: ${once.text}`);
-      await load(`${ap.url}/sales/mcp`, { ...mcp, seconds: 1 }); // warm-up: builds the search index
-      await load(`${ap.url}/sales/mcp`, { ...create, seconds: 1 });
-      const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
-      const runs: Record<'healthz' | 'get_products' | 'create_media_buy', LoadResult[]> = {
-        healthz: [],
-        get_products: [],
-        create_media_buy: [],
-      };
-      for (let i = 0; i < rounds; i++) {
-        runs.healthz.push(await load(`${ap.url}/healthz`, benchOptions));
-        runs.get_products.push(await load(`${ap.url}/sales/mcp`, mcp));
-        runs.create_media_buy.push(await load(`${ap.url}/sales/mcp`, create));
-      }
-      for (const [name, list] of Object.entries(runs))
-        for (const r of list)
-          if (r.errors > 0 || r.non2xx > 0)
-            throw new Error(`${name}: ${r.errors} errors, ${r.non2xx} non-2xx responses`);
-      // Refusals are HTTP 200 too: the buys must be there, one per call.
-      const listed = await toolResult(
-        `${ap.url}/sales/mcp`,
-        call('get_media_buys', {
-          account,
-          status_filter: ['pending_creatives', 'pending_start', 'active'],
-          pagination: { max_results: 1 },
-        }),
-      );
-      const booked = (JSON.parse(listed.text) as { pagination: { total_count: number } }).pagination.total_count;
-      const calls = runs.create_media_buy.reduce((sum, r) => sum + r.requestsPerSecond * benchOptions.seconds, 0);
-      if (booked < calls)
-        throw new Error(`create_media_buy answered about ${Math.round(calls)} calls but booked ${booked} buys`);
-      const best = (list: LoadResult[]) => list.reduce((a, b) => (b.requestsPerSecond > a.requestsPerSecond ? b : a));
-      const healthz = best(runs.healthz);
-      const products = best(runs.get_products);
-      const buys = best(runs.create_media_buy);
-      const side = (r: LoadResult) =>
-        `${Math.round(r.requestsPerSecond)} calls/s vs ${Math.round(healthz.requestsPerSecond)} req/s (ratio ${(r.requestsPerSecond / healthz.requestsPerSecond).toFixed(2)}); p99 ${r.p99Ms} ms vs ${healthz.p99Ms} ms; ${benchOptions.connections} connections, ${benchOptions.seconds}s x ${rounds} rounds, best each`;
-      console.log(
-        `sales get_products over MCP (${PRODUCTS}-product catalog, ${briefs.length} briefs in rotation, 50 products a page) vs /healthz: ${side(products)}`,
-      );
-      console.log(
-        `sales create_media_buy over MCP (one auction package, a new idempotency key each call, embedded PGlite) vs /healthz: ${side(buys)}`,
-      );
+      await measure(embedded, 'embedded PGlite');
     } finally {
-      await ap.stop();
+      await embedded.stop();
+    }
+    let shared: SharedSchema;
+    try {
+      shared = await openSharedSchema();
+    } catch (error) {
+      console.log(`sales: PostgreSQL is not reachable (${(error as Error).message}); PGlite only`);
+      return;
+    }
+    try {
+      await measure(await shared.serve(env), 'PostgreSQL');
+    } finally {
+      await shared.close();
     }
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** The rounds on one `ap serve`, and the lines they come to. */
+async function measure(ap: ServingAp, engine: string): Promise<void> {
+  ap.discardLogs();
+  const call = (name: string, args: Record<string, unknown>, id = 1) => mcpCall(publicTestCredential, name, args, id);
+  const mcp = {
+    ...benchOptions,
+    requests: briefs.map((brief, i) =>
+      call('get_products', { buying_mode: 'brief', brief, brand: { domain: 'bench.example' } }, i),
+    ),
+  };
+  const account = await syncAccount(ap.url, call);
+  const auction = product(1);
+  const create = {
+    ...benchOptions,
+    freshKeys: true,
+    requests: [
+      call('create_media_buy', {
+        idempotency_key: freshKeyMark,
+        account,
+        brand: { domain: 'bench.example' },
+        start_time: 'asap',
+        end_time: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+        packages: [{ product_id: auction['product_id'], pricing_option_id: 'cpm_auction', budget: 1000, bid_price: 5 }],
+      }),
+    ],
+  };
+  // A tool's refusal is still HTTP 200: one call is checked by hand before the load.
+  const once = await toolResult(`${ap.url}/sales/mcp`, {
+    ...create.requests[0]!,
+    body: create.requests[0]!.body.replace(freshKeyMark, crypto.randomUUID()),
+  });
+  if (once.isError) throw new Error(`create_media_buy refused the bench's buy: ${once.text}`);
+  await load(`${ap.url}/sales/mcp`, { ...mcp, seconds: 1 }); // warm-up: builds the search index
+  await load(`${ap.url}/sales/mcp`, { ...create, seconds: 1 });
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
+  const runs: Record<'healthz' | 'get_products' | 'create_media_buy', LoadResult[]> = {
+    healthz: [],
+    get_products: [],
+    create_media_buy: [],
+  };
+  for (let i = 0; i < rounds; i++) {
+    runs.healthz.push(await load(`${ap.url}/healthz`, benchOptions));
+    runs.get_products.push(await load(`${ap.url}/sales/mcp`, mcp));
+    runs.create_media_buy.push(await load(`${ap.url}/sales/mcp`, create));
+  }
+  for (const [name, list] of Object.entries(runs))
+    for (const r of list)
+      if (r.errors > 0 || r.non2xx > 0) throw new Error(`${name}: ${r.errors} errors, ${r.non2xx} non-2xx responses`);
+  // Refusals are HTTP 200 too: the buys must be there, one per call.
+  const listed = await toolResult(
+    `${ap.url}/sales/mcp`,
+    call('get_media_buys', {
+      account,
+      status_filter: ['pending_creatives', 'pending_start', 'active'],
+      pagination: { max_results: 1 },
+    }),
+  );
+  const booked = (JSON.parse(listed.text) as { pagination: { total_count: number } }).pagination.total_count;
+  const calls = runs.create_media_buy.reduce((sum, r) => sum + r.requestsPerSecond * benchOptions.seconds, 0);
+  if (booked < calls)
+    throw new Error(`create_media_buy answered about ${Math.round(calls)} calls but booked ${booked} buys`);
+  const best = (list: LoadResult[]) => list.reduce((a, b) => (b.requestsPerSecond > a.requestsPerSecond ? b : a));
+  const healthz = best(runs.healthz);
+  const products = best(runs.get_products);
+  const buys = best(runs.create_media_buy);
+  const side = (r: LoadResult) =>
+    `${Math.round(r.requestsPerSecond)} calls/s vs ${Math.round(healthz.requestsPerSecond)} req/s (ratio ${(r.requestsPerSecond / healthz.requestsPerSecond).toFixed(3)}); p99 ${r.p99Ms} ms vs ${healthz.p99Ms} ms; ${benchOptions.connections} connections, ${benchOptions.seconds}s x ${rounds} rounds, best each`;
+  console.log(
+    `sales get_products over MCP (${PRODUCTS}-product catalog, ${briefs.length} briefs in rotation, 50 products a page, ${engine}) vs /healthz: ${side(products)}`,
+  );
+  console.log(
+    `sales create_media_buy over MCP (one auction package, a new idempotency key each call, ${engine}) vs /healthz: ${side(buys)}`,
+  );
 }
 
 /** A buyer's account on the agent, made the way a buyer would (sync_accounts). */

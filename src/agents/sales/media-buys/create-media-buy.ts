@@ -193,8 +193,14 @@ export function createMediaBuyTask(
         confirmed_at: now,
         updated_at: now,
       };
-      await sql.insertBuy(ctx.db, buy);
-      for (const row of rows) await sql.insertPackage(ctx.db, row);
+      await sql.insertNewBuy(ctx.db, buy, rows, {
+        revision: 1,
+        action: 'created',
+        summary: `Created${proposalId === undefined ? '' : ` from proposal ${proposalId}`} with ${rows.length} package${rows.length === 1 ? '' : 's'}, ${currency} ${rows.reduce((s, r) => s + r.budget, 0)}.`,
+        status: buy.status,
+        actor: actorOf(ctx.principal),
+        at: now,
+      });
       if (webhook) await sql.setReportingWebhook(ctx.db, mediaBuyId, webhook, now);
       if (governed?.approval) await governance!.recordApproval(ctx.db, buy.owner, mediaBuyId, governed.approval);
       await library.assign(
@@ -203,16 +209,6 @@ export function createMediaBuyTask(
         creatives,
         now,
       );
-      await sql.recordHistory(ctx.db, mediaBuyId, [
-        {
-          revision: 1,
-          action: 'created',
-          summary: `Created${proposalId === undefined ? '' : ` from proposal ${proposalId}`} with ${rows.length} package${rows.length === 1 ? '' : 's'}, ${currency} ${rows.reduce((s, r) => s + r.budget, 0)}.`,
-          status: buy.status,
-          actor: actorOf(ctx.principal),
-          at: now,
-        },
-      ]);
       // New packages hold only what this request assigned them.
       const assigned =
         creatives.length === 0

@@ -117,19 +117,15 @@ export async function seedMediaBuy(tx: Queryable, seed: MediaBuySeed): Promise<b
     confirmed_at: now,
     updated_at: now,
   };
-  await sql.insertBuy(tx, buy);
-  for (const row of rows) await sql.insertPackage(tx, row);
   const total = rows.reduce((s, r) => s + r.budget, 0);
-  await sql.recordHistory(tx, seed.mediaBuyId, [
-    {
-      revision: 1,
-      action: 'created',
-      summary: `Seeded (${status}) with ${rows.length} package${rows.length === 1 ? '' : 's'}, ${currency} ${total}.`,
-      status,
-      actor: seed.actor,
-      at: now,
-    },
-  ]);
+  await sql.insertNewBuy(tx, buy, rows, {
+    revision: 1,
+    action: 'created',
+    summary: `Seeded (${status}) with ${rows.length} package${rows.length === 1 ? '' : 's'}, ${currency} ${total}.`,
+    status,
+    actor: seed.actor,
+    at: now,
+  });
   return true;
 }
 

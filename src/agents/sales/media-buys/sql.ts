@@ -27,14 +27,6 @@ const changeableOfBuy = (buy: Omit<BuyRow, 'seq'>) => [
   json(buy.details),
 ];
 
-export async function insertBuy(tx: Queryable, buy: Omit<BuyRow, 'seq'>): Promise<void> {
-  await tx.query(
-    `insert into sales_media_buys (media_buy_id, owner, account_id, currency, sandbox, confirmed_at, status, revision, start_time, end_time, cancellation, updated_at, details)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-    [buy.media_buy_id, buy.owner, buy.account_id, buy.currency, buy.sandbox, buy.confirmed_at, ...changeableOfBuy(buy)],
-  );
-}
-
 /**
  * What an update may change of a package (product and pricing option never change), as the
  * columns budget, bid_price, start_time, end_time, paused, cancellation and details take them.
@@ -60,6 +52,49 @@ export async function insertPackage(tx: Queryable, pkg: PackageRow): Promise<voi
       pkg.product_id,
       pkg.pricing_option_id,
       ...changeableOfPackage(pkg),
+    ],
+  );
+}
+
+/**
+ * A new buy, its packages and its first history entry in one statement: one round trip where
+ * three were (a booking's transaction is mostly round trips). The packages travel as one JSON
+ * array; the sibling inserts' rows meet their foreign keys at the statement's end.
+ */
+export async function insertNewBuy(
+  tx: Queryable,
+  buy: Omit<BuyRow, 'seq'>,
+  packages: readonly PackageRow[],
+  created: HistoryEntry,
+): Promise<void> {
+  await tx.query(
+    `with buy as (
+       insert into sales_media_buys (media_buy_id, owner, account_id, currency, sandbox, confirmed_at, status, revision, start_time, end_time, cancellation, updated_at, details)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+     ), packages as (
+       insert into sales_media_buy_packages (package_id, media_buy_id, position, product_id, pricing_option_id, budget, bid_price, start_time, end_time, paused, cancellation, details)
+       select package_id, media_buy_id, position, product_id, pricing_option_id, budget, bid_price, start_time, end_time, paused, cancellation, details
+         from jsonb_to_recordset($14::jsonb) as p(package_id text, media_buy_id text, position integer, product_id text, pricing_option_id text,
+           budget numeric, bid_price numeric, start_time timestamptz, end_time timestamptz, paused boolean, cancellation jsonb, details jsonb)
+     )
+     insert into sales_media_buy_history (media_buy_id, revision, action, package_id, summary, status, actor, at)
+     values ($1, $15, $16, $17, $18, $19, $20, $21)`,
+    [
+      buy.media_buy_id,
+      buy.owner,
+      buy.account_id,
+      buy.currency,
+      buy.sandbox,
+      buy.confirmed_at,
+      ...changeableOfBuy(buy),
+      JSON.stringify(packages),
+      created.revision,
+      created.action,
+      created.package_id ?? null,
+      created.summary,
+      created.status,
+      created.actor,
+      created.at,
     ],
   );
 }
