@@ -77,7 +77,8 @@ export async function runOnce(
   }
   try {
     return await db.transaction(async (tx) => {
-      if (!(await sql.tryLock(tx, scope))) {
+      const { locked, committed } = await sql.lockAndFind(tx, scope);
+      if (!locked) {
         throw new AgentError(
           'SERVICE_UNAVAILABLE',
           'A request with this idempotency_key is still running; retry shortly to get its result.',
@@ -87,8 +88,7 @@ export async function runOnce(
           },
         );
       }
-      // Read again under the lock: the first may have committed since.
-      const committed = await sql.find(tx, scope);
+      // Read again with the lock: the first may have committed since.
       if (committed) return replay(committed);
       const response = { ...(await execute(tx, prepared)), replayed: false };
       await sql.record(tx, scope, task, hash, response, now);

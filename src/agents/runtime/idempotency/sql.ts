@@ -28,16 +28,29 @@ export async function find(db: Queryable, scope: Scope): Promise<IdempotencyRow 
 }
 
 /**
- * Takes the key's lock for the rest of the transaction without waiting: false when another
- * transaction (a duplicate in flight) holds it. Released at commit or rollback, or when a killed
- * process's connection drops.
+ * Takes the key's lock for the rest of the transaction without waiting (`locked` false when
+ * another transaction, a duplicate in flight, holds it), and reads the key's record in the same
+ * round trip. The lock is released at commit or rollback, or when a killed process's connection
+ * drops. The read's snapshot is the statement's: a first request that committed between it and
+ * the lock is not seen, runs again, and meets the primary key at its record (see runOnce).
  */
-export async function tryLock(tx: Queryable, scope: Scope): Promise<boolean> {
-  const [row] = await tx.query<{ locked: boolean }>(
-    `select pg_try_advisory_xact_lock(hashtextextended($1, 0)) as locked`,
-    [JSON.stringify(['idempotency', ...scopeParams(scope)])],
+export async function lockAndFind(
+  tx: Queryable,
+  scope: Scope,
+): Promise<{ locked: boolean; committed: IdempotencyRow | undefined }> {
+  const [row] = await tx.query<{ locked: boolean; committed: IdempotencyRow | null }>(
+    `select pg_try_advisory_xact_lock(hashtextextended($5, 0)) as locked,
+            (select json_build_object('task', task, 'payload_hash', payload_hash, 'response', response, 'created_at', created_at)
+               from idempotency_records where ${where} and state = 'succeeded') as committed`,
+    [...scopeParams(scope), JSON.stringify(['idempotency', ...scopeParams(scope)])],
   );
-  return row!.locked;
+  const committed = row!.committed;
+  return {
+    locked: row!.locked,
+    committed: committed
+      ? { ...committed, created_at: new Date(committed.created_at as unknown as string) }
+      : undefined,
+  };
 }
 
 /** Records the first success; the primary key refuses a second one for the same scope. */
