@@ -42,6 +42,7 @@ export {
   largePageRequestInput,
   paginateLarge,
   paginate,
+  pageStart,
   type KeysetReader,
   type PageInfo,
   type PageRequest,

@@ -44,23 +44,30 @@ export function paginateLarge<T>(items: readonly T[], request: PageRequest | und
   return paginate(items, { ...request, max_results: request?.max_results ?? largePages.default });
 }
 
+/** Where the page a request asks for starts in an offset-paged list (`paginate`'s cursors). */
+export function pageStart(request: PageRequest | undefined): number {
+  return request?.cursor === undefined ? 0 : cursorPosition('o', request.cursor);
+}
+
 /**
- * One page of a list a task computed in full (a catalog, a format list): the cursor is the
- * position after the page, opaque to the caller. A cursor that is not one of ours is the caller's
+ * One page of a list a task computed (a catalog, a format list): the cursor is the position after
+ * the page, opaque to the caller. `items` may hold only the list's first items, as far as the page
+ * ends, when `total` says how many it has in all. A cursor that is not one of ours is the caller's
  * mistake, answered as INVALID_REQUEST naming it.
  */
 export function paginate<T>(
   items: readonly T[],
   request: PageRequest | undefined,
+  total = items.length,
 ): { page: T[]; pagination: PageInfo } {
   const size = request?.max_results ?? defaultPageSize;
-  const start = request?.cursor === undefined ? 0 : cursorPosition('o', request.cursor);
+  const start = pageStart(request);
   const page = items.slice(start, start + size);
   const next = start + page.length;
-  const has_more = next < items.length;
+  const has_more = next < total;
   return {
     page,
-    pagination: { has_more, ...(has_more ? { cursor: pageCursor('o', next) } : {}), total_count: items.length },
+    pagination: { has_more, ...(has_more ? { cursor: pageCursor('o', next) } : {}), total_count: total },
   };
 }
 

@@ -245,6 +245,19 @@ describe('signals agent: get_signals', () => {
       pages++;
     } while (cursor);
     assert.deepEqual([pages, walked], [3, all]);
+    // A signal asked for by id comes first and is counted once, on whichever page the ranked rest falls.
+    const fourth = ((await publicTest.signals(everything))[3] as Json).signal_id as Json;
+    const byId = { ...everything, signal_ids: [fourth] };
+    const first = await publicTest.call('get_signals', { ...byId, pagination: { max_results: 2 } });
+    const second = await publicTest.call('get_signals', {
+      ...byId,
+      pagination: { max_results: 2, cursor: first.pagination.cursor },
+    });
+    assert.deepEqual(
+      [...ids(first.signals as Json[]), ...ids(second.signals as Json[])],
+      [all[3], all[0], all[1], all[2]],
+    );
+    assert.deepEqual([first.pagination.total_count, second.pagination.total_count], [5, 5]);
     assert.deepEqual(
       ids(await publicTest.signals({ ...everything, max_results: 3 })),
       all.slice(0, 3),

@@ -12,6 +12,7 @@ import {
 } from '../../text-search/index.ts';
 import type { CatalogSignal } from '../catalog/index.ts';
 import { placesNamed, readSpec, type Range, type SpecReading } from './read-spec.ts';
+import { BestOf } from './best-of.ts';
 import { facetsOf, overlap, type SignalFacets } from './signal-facets.ts';
 import { stopWords, synonyms } from './vocabulary/index.ts';
 
@@ -110,30 +111,40 @@ export class SignalSearch {
     return this.search(whole, include).ranked;
   }
 
-  /** As `rank`, and whether the spec matched any signal of the catalog at all, admitted or not (a spec of stop words such as "audience" matches none). */
+  /**
+   * As `rank`, but only the best `keep` are ranked (a page and those before it): `total` says how
+   * many `include` admitted in all. `matched` says whether the spec matched any signal of the
+   * catalog at all, admitted or not (a spec of stop words such as "audience" matches none).
+   */
   search(
     whole: string,
     include: (signal: CatalogSignal) => boolean = () => true,
-  ): { ranked: RankedSignal[]; matched: boolean } {
+    keep = Infinity,
+  ): { ranked: RankedSignal[]; total: number; matched: boolean } {
     const spec = whole.slice(0, limits.maxScan);
     const read = readSpec(spec);
     const places = placesNamed(spec, this.places);
     const countries = [...new Set([...read.countries, ...places.flatMap((p) => this.placeCountries.get(p) ?? [])])];
     const reading: SpecReading = { ...read, places, countries };
-    const scores = new Map<number, number>();
-    for (const [id, score] of this.textScores(reading.text, countries)) scores.set(id, score);
-    if (hasStructure(reading)) for (const id of this.faceted) if (!scores.has(id)) scores.set(id, 0);
-    const ranked: { id: number; score: number }[] = [];
-    for (const [id, text] of scores) {
+    const text = this.textScores(reading.text, countries);
+    const structured = hasStructure(reading);
+    const best = new BestOf(Math.min(keep, this.signals.length));
+    const consider = (id: number, textScore: number) => {
       const signal = this.signals[id]!;
-      if (!include(signal)) continue;
+      if (!include(signal)) return;
       const structure = this.structureScore(signal, this.facets[id]!, reading);
-      if (structure === undefined) continue;
-      const score = text + structure;
-      if (score > 0) ranked.push({ id, score });
-    }
-    ranked.sort((a, b) => b.score - a.score || a.id - b.id);
-    return { ranked: ranked.map(({ id, score }) => ({ signal: this.signals[id]!, score })), matched: scores.size > 0 };
+      if (structure === undefined) return;
+      const score = textScore + structure;
+      if (score > 0) best.offer(id, score);
+    };
+    for (const [id, score] of text) consider(id, score);
+    // A spec with structure (an age band, a place) also weighs the signals its words missed.
+    if (structured) for (const id of this.faceted) if (!text.has(id)) consider(id, 0);
+    return {
+      ranked: best.sorted().map(({ id, score }) => ({ signal: this.signals[id]!, score })),
+      total: best.seen,
+      matched: text.size > 0 || (structured && this.faceted.length > 0),
+    };
   }
 
   /** The terms a spec's text is searched for (besides its synonyms): its distinct words, as many and as long as `queryLimits` allow. */

@@ -5,6 +5,7 @@ import {
   ownerOf,
   pageRequestInput,
   paginate,
+  pageStart,
   textInput,
   publishedSchemas,
   type AgentTask,
@@ -116,8 +117,7 @@ export function getSignalsTask(view: SignalsView): AgentTask<GetSignalsArgs & Ta
         (countries === undefined || signal.countries.some((c) => countries.has(c))) &&
         canGoOn(signal, targets);
 
-      // The signals asked for by id first, then the ranked ones (each signal once: a search never
-      // answers one twice, so only those asked for by id need remembering).
+      // The signals asked for by id first, then the ranked ones (each signal once).
       const chosen: CatalogSignal[] = [];
       const byId = new Set<string>();
       for (const id of args.signal_ids ?? []) {
@@ -127,22 +127,26 @@ export function getSignalsTask(view: SignalsView): AgentTask<GetSignalsArgs & Ta
           chosen.push(signal);
         }
       }
-      const add = (signal: CatalogSignal) => {
-        if (byId.size === 0 || !byId.has(signal.signal_agent_segment_id)) chosen.push(signal);
-      };
+      const size = Math.min(maxPage, args.pagination?.max_results ?? args.max_results ?? 50);
+      const request = { ...args.pagination, max_results: size };
+      let total = chosen.length;
       let message: string | undefined;
       if (args.signal_spec?.trim()) {
-        const { ranked, matched } = offering.search.search(args.signal_spec, include);
-        for (const { signal } of ranked) add(signal);
-        if (!matched) {
+        const unchosen = (signal: CatalogSignal) =>
+          include(signal) && (byId.size === 0 || !byId.has(signal.signal_agent_segment_id));
+        // Ranked in order only as far as the page asked for ends; the rest are counted.
+        const found = offering.search.search(args.signal_spec, unchosen, pageStart(request) + size);
+        for (const { signal } of found.ranked) chosen.push(signal);
+        total += found.total;
+        if (!found.matched) {
           // Words that say nothing about who ("audience", "people") are answered with the widest reach on offer, said as such.
-          for (const signal of offering.broadest) if (include(signal)) add(signal);
+          for (const signal of offering.broadest) if (unchosen(signal)) chosen.push(signal);
+          total = chosen.length;
           message = `No signal matched the words of signal_spec, so these are the broadest signals by coverage that fit the rest of the request. Describe who they are, what they do or buy, or where, for ranked matches.`;
         }
       }
 
-      const size = Math.min(maxPage, args.pagination?.max_results ?? args.max_results ?? 50);
-      const { page, pagination } = paginate(chosen, { ...args.pagination, max_results: size });
+      const { page, pagination } = paginate(chosen, request, total);
       const activations = byTarget(
         page.length > 0
           ? await ownerActivations(
