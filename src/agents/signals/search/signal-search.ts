@@ -68,6 +68,8 @@ export class SignalSearch {
   private readonly facets: readonly SignalFacets[];
   /** Signals with a facet a spec's structure can select on its own (ages, incomes, places, countries). */
   private readonly faceted: readonly number[];
+  /** The faceted signals by what of a spec's structure can score them above nothing (see `structured`). */
+  private readonly facetedBy: FacetedBy;
   private readonly places: ReadonlySet<string>;
   /** The countries a city is in, from its metro signal: a spec naming the city means that country. */
   private readonly placeCountries = new Map<string, readonly string[]>();
@@ -78,6 +80,7 @@ export class SignalSearch {
     this.faceted = this.facets.flatMap((f, i) =>
       f.ages || f.income || f.employees || f.place || f.residentsOf ? [i] : [],
     );
+    this.facetedBy = facetedBy(signals, this.facets, this.faceted);
     this.places = new Set(this.facets.flatMap((f) => (f.place ? [f.place] : [])));
     for (const [i, f] of this.facets.entries())
       if (f.place && !f.visitors) this.placeCountries.set(f.place, signals[i]!.countries);
@@ -138,13 +141,41 @@ export class SignalSearch {
       if (score > 0) best.offer(id, score);
     };
     for (const [id, score] of text) consider(id, score);
-    // A spec with structure (an age band, a place) also weighs the signals its words missed.
-    if (structured) for (const id of this.faceted) if (!text.has(id)) consider(id, 0);
+    // A spec with structure (an age band, a place) also weighs the signals its words missed: those
+    // whose facets can score above nothing on it, each once.
+    if (structured) {
+      const weighed = new Set<number>();
+      for (const ids of this.scorable(reading))
+        for (const id of ids) {
+          if (text.has(id) || weighed.has(id)) continue;
+          weighed.add(id);
+          consider(id, 0);
+        }
+    }
     return {
       ranked: best.sorted().map(({ id, score }) => ({ signal: this.signals[id]!, score })),
       total: best.seen,
       matched: text.size > 0 || (structured && this.faceted.length > 0),
     };
+  }
+
+  /**
+   * The lists of faceted signals that may score above nothing on the spec's structure alone: a
+   * signal in none of them scores nothing on each of its facets (a band the spec does not ask for,
+   * a place it does not name) or less (outside the countries asked), and is left out either way.
+   */
+  private *scorable(reading: SpecReading): Iterable<readonly number[]> {
+    const by = this.facetedBy;
+    if (reading.ages) yield by.ages;
+    if (reading.gender) yield by.gender;
+    if (reading.income) yield by.income;
+    if (reading.employees) yield by.employees;
+    for (const place of reading.places) yield by.place.get(place) ?? [];
+    for (const country of reading.countries) yield by.residentsOf.get(country) ?? [];
+    if (reading.inMarket) yield by.category.get('in_market') ?? [];
+    if (reading.lifeEvent) yield by.category.get('life_events') ?? [];
+    if (reading.b2b) yield by.category.get('b2b') ?? [];
+    if (reading.contextual) yield by.category.get('contextual') ?? [];
   }
 
   /** The terms a spec's text is searched for (besides its synonyms): its distinct words, as many and as long as `queryLimits` allow. */
@@ -213,6 +244,45 @@ export class SignalSearch {
     if (reading.contextual && signal.category === 'contextual') score += weight.contextualAsked;
     return score;
   }
+}
+
+interface FacetedBy {
+  ages: number[];
+  gender: number[];
+  income: number[];
+  employees: number[];
+  place: Map<string, number[]>;
+  residentsOf: Map<string, number[]>;
+  category: Map<string, number[]>;
+}
+
+function facetedBy(signals: readonly CatalogSignal[], facets: readonly SignalFacets[], faceted: readonly number[]) {
+  const by: FacetedBy = {
+    ages: [],
+    gender: [],
+    income: [],
+    employees: [],
+    place: new Map(),
+    residentsOf: new Map(),
+    category: new Map(),
+  };
+  const add = (map: Map<string, number[]>, key: string, id: number) => {
+    const ids = map.get(key);
+    if (ids) ids.push(id);
+    else map.set(key, [id]);
+  };
+  for (const id of faceted) {
+    const f = facets[id]!;
+    if (f.ages) by.ages.push(id);
+    if (f.gender) by.gender.push(id);
+    if (f.income) by.income.push(id);
+    if (f.employees) by.employees.push(id);
+    if (f.place) add(by.place, f.place, id);
+    if (f.residentsOf) add(by.residentsOf, f.residentsOf, id);
+    const category = signals[id]!.category;
+    if (category) add(by.category, category, id);
+  }
+  return by;
 }
 
 /** What a band the spec asks for (ages, income, employees) adds: nothing when either side has none, undefined when they do not overlap. */
