@@ -15,7 +15,9 @@ export async function registryMcpBench(): Promise<void> {
   const server = await startServerProcess(new URL('./support/registry-server.ts', import.meta.url), {
     AP_ADMIN_KEY: TOKEN,
     LOG_LEVEL: 'info',
-    ...(process.env['BENCH_PROFILE'] ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env['BENCH_PROFILE']}` } : {}),
+    ...(process.env['BENCH_PROFILE']
+      ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env['BENCH_PROFILE']}` }
+      : {}),
   });
   const paths = checkPaths();
   const authorization = `Bearer ${TOKEN}`;
