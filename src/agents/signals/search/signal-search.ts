@@ -68,7 +68,7 @@ export class SignalSearch {
   private readonly facets: readonly SignalFacets[];
   /** Signals with a facet a spec's structure can select on its own (ages, incomes, places, countries). */
   private readonly faceted: readonly number[];
-  /** The faceted signals by what of a spec's structure can score them above nothing (see `structured`). */
+  /** The faceted signals by what of a spec's structure can score them above nothing (see `scorable`). */
   private readonly facetedBy: FacetedBy;
   private readonly places: ReadonlySet<string>;
   /** The countries a city is in, from its metro signal: a spec naming the city means that country. */
