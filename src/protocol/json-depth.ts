@@ -29,8 +29,9 @@ export function brokenJsonBound(value: unknown, bounds: JsonBounds): keyof JsonB
     const [item, depth] = stack.pop()!;
     if (item === null || typeof item !== 'object') continue;
     if (depth > bounds.depth) return 'depth';
-    const children = Array.isArray(item) ? item : Object.values(item);
-    if (children !== item && children.length > bounds.members) return 'members';
+    const isArray = Array.isArray(item);
+    const children = isArray ? item : Object.values(item);
+    if (!isArray && children.length > bounds.members) return 'members';
     for (const child of children) {
       if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
     }

@@ -38,19 +38,14 @@ export async function lockAndFind(
   tx: Queryable,
   scope: Scope,
 ): Promise<{ locked: boolean; committed: IdempotencyRow | undefined }> {
-  const [row] = await tx.query<{ locked: boolean; committed: IdempotencyRow | null }>(
-    `select pg_try_advisory_xact_lock(hashtextextended($5, 0)) as locked,
-            (select json_build_object('task', task, 'payload_hash', payload_hash, 'response', response, 'created_at', created_at)
-               from idempotency_records where ${where} and state = 'succeeded') as committed`,
+  const [row] = await tx.query<IdempotencyRow & { locked: boolean }>(
+    `select pg_try_advisory_xact_lock(hashtextextended($5, 0)) as locked, task, payload_hash, response, created_at
+       from (select) as one left join idempotency_records on ${where} and state = 'succeeded'`,
     [...scopeParams(scope), JSON.stringify(['idempotency', ...scopeParams(scope)])],
   );
-  const committed = row!.committed;
-  return {
-    locked: row!.locked,
-    committed: committed
-      ? { ...committed, created_at: new Date(committed.created_at as unknown as string) }
-      : undefined,
-  };
+  const { locked, ...record } = row!;
+  // Without a record, the outer join's columns are null.
+  return { locked, committed: record.task === null ? undefined : record };
 }
 
 /** Records the first success; the primary key refuses a second one for the same scope. */

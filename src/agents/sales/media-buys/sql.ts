@@ -41,9 +41,13 @@ const changeableOfPackage = (pkg: PackageRow) => [
   json(pkg.details),
 ];
 
+// The columns a new package is written in, by insertPackage and insertNewBuy.
+const packageInsertColumns =
+  'package_id, media_buy_id, position, product_id, pricing_option_id, budget, bid_price, start_time, end_time, paused, cancellation, details';
+
 export async function insertPackage(tx: Queryable, pkg: PackageRow): Promise<void> {
   await tx.query(
-    `insert into sales_media_buy_packages (package_id, media_buy_id, position, product_id, pricing_option_id, budget, bid_price, start_time, end_time, paused, cancellation, details)
+    `insert into sales_media_buy_packages (${packageInsertColumns})
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
     [
       pkg.package_id,
@@ -72,8 +76,8 @@ export async function insertNewBuy(
        insert into sales_media_buys (media_buy_id, owner, account_id, currency, sandbox, confirmed_at, status, revision, start_time, end_time, cancellation, updated_at, details)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
      ), packages as (
-       insert into sales_media_buy_packages (package_id, media_buy_id, position, product_id, pricing_option_id, budget, bid_price, start_time, end_time, paused, cancellation, details)
-       select package_id, media_buy_id, position, product_id, pricing_option_id, budget, bid_price, start_time, end_time, paused, cancellation, details
+       insert into sales_media_buy_packages (${packageInsertColumns})
+       select ${packageInsertColumns}
          from jsonb_to_recordset($14::jsonb) as p(package_id text, media_buy_id text, position integer, product_id text, pricing_option_id text,
            budget numeric, bid_price numeric, start_time timestamptz, end_time timestamptz, paused boolean, cancellation jsonb, details jsonb)
      )
